@@ -1,0 +1,53 @@
+//! Helpers shared by the integration tests: where the shared corpus and the benchmark
+//! workloads are.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The workspace root (the folder with `Cargo.lock`), from whichever package's tests.
+pub fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.ancestors().find(|dir| dir.join("Cargo.lock").exists()).unwrap_or(manifest).to_path_buf()
+}
+
+/// `../shared` beside the checkout (CI lays it there too), or `$TOOL_INPUT_SHARED`.
+pub fn shared_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("TOOL_INPUT_SHARED") {
+        return PathBuf::from(dir);
+    }
+    workspace_root().join("../shared")
+}
+
+/// The benchmark workloads, generated into `target/bench-data` on first use (deterministic,
+/// about 15 s). Generated in a temporary folder and renamed, so concurrent tests never read
+/// a half-written file.
+pub fn bench_data_dir() -> PathBuf {
+    let root = workspace_root();
+    let dir = root.join("target/bench-data");
+    if dir.join("MANIFEST.json").exists() {
+        return dir;
+    }
+    let temporary = root.join(format!("target/bench-data.tmp-{}", std::process::id()));
+    let generator = shared_dir().join("bench/gen.py");
+    let status = Command::new("python3")
+        .arg(&generator)
+        .arg("--out")
+        .arg(&temporary)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", generator.display()));
+    assert!(status.success(), "{} failed", generator.display());
+    if std::fs::rename(&temporary, &dir).is_err() {
+        // Another test generated it first.
+        let _ = std::fs::remove_dir_all(&temporary);
+    }
+    assert!(dir.join("MANIFEST.json").exists());
+    dir
+}
+
+/// The lines of a JSONL file, parsed.
+pub fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
+}

@@ -1,0 +1,10 @@
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_input::ToolInput;
+
+#[derive(Deserialize, JsonSchema, ToolInput)]
+struct GetTheWeatherForecastForACityForTheNextFewDaysPleaseAndThankYouVeryMuch {
+    city: String,
+}
+
+fn main() {}

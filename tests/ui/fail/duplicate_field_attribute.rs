@@ -1,0 +1,12 @@
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_input::ToolInput;
+
+#[derive(Deserialize, JsonSchema, ToolInput)]
+struct Login {
+    #[tool_input(sensitive, strict)]
+    #[tool_input(sensitive)]
+    password: String,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_input::ToolInput;
+
+#[derive(Deserialize, JsonSchema, ToolInput)]
+#[tool_input(name)]
+struct GetWeather {
+    city: String,
+}
+
+fn main() {}

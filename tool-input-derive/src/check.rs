@@ -1,0 +1,104 @@
+//! Cross-cutting checks: rules that look at more than one attribute, or at an attribute
+//! together with serde's view of the same field. Simpler checks happen while parsing.
+
+use crate::ast::{Container, Field, ToolName};
+use crate::ctxt::Ctxt;
+
+pub fn check(cx: &Ctxt, cont: &Container) {
+    check_tool_name(cx, cont);
+    for field in cont.fields() {
+        check_one_policy(cx, field);
+        check_not_serde_skipped(cx, field);
+        check_not_serde_flattened(cx, field);
+    }
+}
+
+/// Providers reject a tool whose name does not match `^[a-zA-Z0-9_-]{1,64}$`, and only when
+/// the request is sent; so both an explicit name and the one derived from the type name
+/// (which may hold non-ASCII letters, or be long) are checked here instead.
+fn check_tool_name(cx: &Ctxt, cont: &Container) {
+    let name = cont.name();
+    let Some(problem) = name_problem(&name.value()) else {
+        return;
+    };
+    match name {
+        ToolName::Explicit(lit) => cx.error_spanned_by(lit, format!("invalid tool name: {problem}")),
+        ToolName::Derived(_) => cx.error_spanned_by(
+            &cont.original.ident,
+            format!(
+                "invalid tool name derived from the type name: {problem}; \
+                 set one with #[tool_input(name = \"...\")]"
+            ),
+        ),
+    }
+}
+
+/// Why `name` does not match `^[a-zA-Z0-9_-]{1,64}$`, if it does not.
+fn name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("it is empty".to_owned());
+    }
+    if let Some(c) = name.chars().find(|&c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')) {
+        return Some(format!(
+            "`{name}` contains `{c}`, but a tool name is ASCII letters, digits, `_` and `-`"
+        ));
+    }
+    if name.len() > 64 {
+        return Some(format!("`{name}` is {} characters long, more than 64", name.len()));
+    }
+    None
+}
+
+/// A field has one policy: `strict`, `lenient` and `policy = "..."` each set it, so two of
+/// them on one field contradict each other, or at best repeat each other.
+fn check_one_policy(cx: &Ctxt, field: &Field) {
+    let Some((first, rest)) = field.attrs.policies.split_first() else {
+        return;
+    };
+    for later in rest {
+        cx.error_spanned_by(
+            &later.path,
+            format!(
+                "conflicting tool_input attributes `{}` and `{}`; a field has one policy",
+                first.key, later.key
+            ),
+        );
+    }
+}
+
+/// The model never sends a field serde skips, so options on it would silently do nothing:
+/// most likely the `skip` or the options are a leftover.
+fn check_not_serde_skipped(cx: &Ctxt, field: &Field) {
+    if let (true, Some(attr)) = (field.serde_skipped, field.attrs.originals.first()) {
+        cx.error_spanned_by(
+            attr,
+            "tool_input attributes have no effect on a field that serde skips \
+             (#[serde(skip)] or #[serde(skip_deserializing)])",
+        );
+    }
+}
+
+/// Field options apply to one property of the arguments object; a flattened field has no
+/// property of its own, its type's fields are spread into the object instead.
+fn check_not_serde_flattened(cx: &Ctxt, field: &Field) {
+    if let (true, Some(attr)) = (field.serde_flattened, field.attrs.originals.first()) {
+        cx.error_spanned_by(attr, "tool_input attributes are not supported on a #[serde(flatten)] field");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_problem;
+
+    #[test]
+    fn tool_names() {
+        assert_eq!(name_problem("get_weather"), None);
+        assert_eq!(name_problem("Get-Weather-2"), None);
+        assert_eq!(name_problem(&"a".repeat(64)), None);
+        assert!(name_problem("").is_some());
+        assert!(name_problem(&"a".repeat(65)).is_some());
+        assert!(name_problem("get weather").is_some());
+        assert!(name_problem("café").is_some());
+        assert!(name_problem("a.b").is_some());
+    }
+}

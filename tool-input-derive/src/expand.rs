@@ -1,0 +1,139 @@
+//! Code generation. The expansion is a handful of constants and one call into the runtime's
+//! `__private` module, which does the real work.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::DeriveInput;
+
+use crate::ast::Container;
+use crate::attr::{self, Doc, Policy};
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::fallback;
+
+/// The whole derive: model, check, then either the impl or, on any error, the errors next to
+/// a stub impl.
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let cont = Container::from_syn(&cx, input);
+    check::check(&cx, &cont);
+    match cx.check() {
+        Ok(()) => impl_tool_input(&cont),
+        Err(error) => fallback::expand(&cont, error),
+    }
+}
+
+fn impl_tool_input(cont: &Container) -> TokenStream {
+    let private = private(cont);
+    let name = cont.name().value();
+    let description = description(cont, &private);
+
+    let fields = cont.fields().iter().filter(|field| field.attrs.has_options()).map(|field| {
+        let name = &field.name;
+        let policy = option_policy(field.attrs.policy(), &private);
+        let sensitive = field.attrs.sensitive();
+        quote!(#private::FieldOptions { name: #name, policy: #policy, sensitive: #sensitive })
+    });
+    let fields = fields.collect::<Vec<_>>();
+    // The trait's defaults (`&[]`, `None`) are left alone, to keep the expansion short.
+    let fields = (!fields.is_empty())
+        .then(|| quote!(const FIELDS: &'static [#private::FieldOptions] = &[#(#fields),*];));
+    let policy = cont.attrs.policy.get().map(|policy| {
+        let policy = option_policy(Some(*policy), &private);
+        quote!(const POLICY: #private::Option<#private::Policy> = #policy;)
+    });
+
+    let definition = if cont.has_type_or_const_params() {
+        // A `static` in a generic function is one for all instantiations, so the runtime keeps
+        // one definition per `TypeId` instead.
+        quote!(#private::generic_definition::<Self>())
+    } else {
+        quote! {
+            static __TOOL_INPUT_DEFINITION: #private::OnceLock<#private::ToolDefinition> =
+                #private::OnceLock::new();
+            __TOOL_INPUT_DEFINITION.get_or_init(#private::build_definition::<Self>)
+        }
+    };
+
+    let header = impl_header(cont, &private);
+    wrap_in_const(quote! {
+        #header {
+            const NAME: &'static str = #name;
+            const DESCRIPTION: #private::Option<&'static str> = #description;
+            #fields
+            #policy
+            fn definition() -> &'static #private::ToolDefinition {
+                #definition
+            }
+        }
+    })
+}
+
+/// The path of the runtime's `__private` module, the only thing generated code names, so that
+/// a user's own `Option` or `Some` cannot change what the expansion means.
+pub fn private(cont: &Container) -> TokenStream {
+    let krate = cont.krate();
+    quote!(#krate::__private)
+}
+
+/// `impl<...> ToolInput for Type<...> where ...`.
+///
+/// With generics, the impl exists exactly when the trait's supertraits hold (so a user
+/// never writes `T: Deserialize<'de> + JsonSchema` bounds serde and schemars already
+/// derived), and for type or const parameters only when `Self: 'static`, which the per-type
+/// definition cache needs.
+pub fn impl_header(cont: &Container, private: &TokenStream) -> TokenStream {
+    let mut generics = cont.original.generics.clone();
+    if !generics.params.is_empty() {
+        let lifetime = cont.has_type_or_const_params().then(|| quote!(+ 'static));
+        generics.make_where_clause().predicates.push(syn::parse_quote! {
+            Self: #private::DeserializeOwned + #private::JsonSchema #lifetime
+        });
+    }
+    let ident = &cont.original.ident;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #private::ToolInput for #ident #ty_generics #where_clause
+    }
+}
+
+/// Everything goes inside `const _: () = { ... };`, so no name leaks into the user's module.
+/// The paths are absolute on purpose, hence the allowed lints.
+pub fn wrap_in_const(code: TokenStream) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(unused_qualifications, clippy::absolute_paths)]
+        const _: () = {
+            #code
+        };
+    }
+}
+
+fn option_policy(policy: Option<Policy>, private: &TokenStream) -> TokenStream {
+    match policy {
+        Some(policy) => {
+            let variant = format_ident!("{}", policy.variant());
+            quote!(#private::Option::Some(#private::Policy::#variant))
+        }
+        None => quote!(#private::Option::None),
+    }
+}
+
+/// `DESCRIPTION`: the attribute, else the doc comment's description as schemars reads it.
+fn description(cont: &Container, private: &TokenStream) -> TokenStream {
+    let some = |text: String| quote!(#private::Option::Some(#text));
+    if let Some(lit) = cont.attrs.description.get() {
+        return some(lit.value());
+    }
+    match &cont.doc {
+        Doc::None => quote!(#private::Option::None),
+        Doc::Text(text) => match attr::description_from_doc(text) {
+            Some(description) => some(description),
+            None => quote!(#private::Option::None),
+        },
+        // Only the compiler knows the text, e.g. of `#[doc = include_str!("tool.md")]`: it
+        // is read in a constant, as schemars reads it.
+        Doc::Expr(args) => quote!(#private::doc_description(#private::concat!(#args))),
+    }
+}

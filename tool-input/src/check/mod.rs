@@ -1,0 +1,820 @@
+//! The walk: coerce a parsed value's representation to the compiled plan, then validate it,
+//! collecting every error with its path.
+//!
+//! One recursive pass over the value (bounded by the depth limit). Each node first coerces
+//! (if the policy allows), then checks its keywords. `anyOf`/`oneOf` try their branches
+//! without coercion first (a "dry" walk that neither mutates nor records), so a clean value
+//! costs one extra read-only pass over the small subtree under a union, never a copy.
+
+mod coerce;
+mod equal;
+mod message;
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use serde_json::{Map, Number, Value};
+
+use crate::error::{ErrorCode, FieldError};
+use crate::plan::{Additional, Node, NodeId, Plan, Types};
+use crate::policy::Policy;
+use crate::report::{Coercion, CoercionKind};
+
+pub(crate) use equal::json_equal;
+pub(crate) use message::kind_of;
+use message::{describe, echo, quoted_list};
+
+/// How far a chain of `$ref`/`allOf`/`anyOf` may go without descending into the value: a
+/// schema such as `{"$ref": "#"}` would otherwise loop forever.
+const MAX_SCHEMA_HOPS: usize = 64;
+
+/// Most options listed in one error (enum values, field names).
+const MAX_OPTIONS: usize = 20;
+
+/// Options of a top-level property (from `#[tool_input(...)]` or the validator builder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct FieldOverride {
+    pub policy: Option<Policy>,
+    pub sensitive: bool,
+}
+
+/// The policy and redaction in force at one place of the value.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mode {
+    pub policy: Policy,
+    pub sensitive: bool,
+}
+
+/// A JSON Pointer built lazily: a linked list on the call stack, rendered only when an
+/// error or coercion is recorded.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    pub fn pointer(&self) -> String {
+        let mut segments = Vec::new();
+        let mut current = self;
+        loop {
+            match current {
+                Path::Root => break,
+                Path::Key(parent, key) => {
+                    segments.push(key.replace('~', "~0").replace('/', "~1"));
+                    current = parent;
+                }
+                Path::Index(parent, index) => {
+                    segments.push(index.to_string());
+                    current = parent;
+                }
+            }
+        }
+        let mut pointer = String::new();
+        for segment in segments.iter().rev() {
+            pointer.push('/');
+            pointer.push_str(segment);
+        }
+        pointer
+    }
+
+    fn is_root(&self) -> bool {
+        matches!(self, Path::Root)
+    }
+
+    /// Number of segments.
+    fn len(&self) -> usize {
+        let mut n = 0;
+        let mut current = self;
+        while let Path::Key(parent, _) | Path::Index(parent, _) = current {
+            n += 1;
+            current = parent;
+        }
+        n
+    }
+}
+
+/// What one walk (or one speculative branch of it) found.
+#[derive(Debug, Default)]
+pub(crate) struct Outcome {
+    pub errors: Vec<FieldError>,
+    pub coercions: Vec<Coercion>,
+    /// Dry walks only record that something failed, and stop early.
+    dry: bool,
+    failed: bool,
+}
+
+impl Outcome {
+    fn dry() -> Self {
+        Outcome { dry: true, ..Outcome::default() }
+    }
+
+    fn ok(&self) -> bool {
+        !self.failed
+    }
+}
+
+/// Walks values against one compiled plan.
+pub(crate) struct Walker<'p> {
+    pub plan: &'p Plan,
+    pub overrides: &'p HashMap<String, FieldOverride>,
+    pub max_depth: usize,
+    pub max_echo: usize,
+    /// Fill defaults and drop nulls of optional properties (off for plain validation).
+    pub prepare: bool,
+}
+
+impl<'p> Walker<'p> {
+    /// Coerce and validate `value` in place against the plan's root.
+    pub fn run(&self, value: &mut Value, policy: Policy) -> Outcome {
+        let mut outcome = Outcome::default();
+        let mode = Mode { policy, sensitive: false };
+        self.walk(self.plan.root, value, &Path::Root, mode, &mut outcome, 0, 0);
+        outcome
+    }
+
+    /// Does the node accept the value exactly, with no coercion at all?
+    pub fn accepts_exact(&self, id: NodeId, value: &mut Value, path: &Path<'_>, depth: usize) -> bool {
+        let mut outcome = Outcome::dry();
+        let mode = Mode { policy: Policy::Strict, sensitive: true };
+        self.walk(id, value, path, mode, &mut outcome, depth, 0);
+        outcome.ok()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        id: NodeId,
+        value: &mut Value,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+        depth: usize,
+        hops: usize,
+    ) {
+        if hops > MAX_SCHEMA_HOPS {
+            self.fail(out, path, mode, ErrorCode::TooDeep, None, || {
+                "the schema refers to itself without end here".to_owned()
+            });
+            return;
+        }
+        let node = &self.plan.nodes[id];
+        if node.reject_all {
+            self.fail(out, path, mode, ErrorCode::NotAllowed, Some(value), || {
+                "no value is allowed here".to_owned()
+            });
+            return;
+        }
+        if mode.policy.coerces() && !out.dry {
+            self.coerce(node, value, path, mode, out, depth);
+        }
+        if let Some(reference) = node.reference {
+            self.walk(reference, value, path, mode, out, depth, hops + 1);
+            if out.dry && out.failed {
+                return;
+            }
+        }
+        if let Some(types) = node.types {
+            if !types.accepts(value) {
+                let shown = !mode.sensitive;
+                self.fail(out, path, mode, ErrorCode::Type, Some(value), || {
+                    format!("expected {}, got {}", types.describe(), describe(value, shown, self.max_echo))
+                });
+                return;
+            }
+        }
+        if let Some(options) = &node.enum_values {
+            if !options.iter().any(|option| json_equal(option, value)) {
+                self.enum_error(out, path, mode, value, options);
+                if out.dry {
+                    return;
+                }
+            }
+        }
+        if let Some(constant) = &node.const_value {
+            if !json_equal(constant, value) {
+                let shown = !mode.sensitive;
+                let expected = echo(constant, self.max_echo);
+                self.fail_with(
+                    out,
+                    path,
+                    mode,
+                    ErrorCode::Const,
+                    Some(value),
+                    vec![constant.clone()],
+                    None,
+                    || format!("expected {expected}, got {}", describe(value, shown, self.max_echo)),
+                );
+                if out.dry {
+                    return;
+                }
+            }
+        }
+        match value {
+            Value::Number(number) => self.number(node, number, path, mode, out),
+            Value::String(string) => self.string(node, string, path, mode, out),
+            Value::Array(items) => self.array(node, items, path, mode, out, depth),
+            Value::Object(map) => self.object(node, map, path, mode, out, depth),
+            Value::Null | Value::Bool(_) => {}
+        }
+        if out.dry && out.failed {
+            return;
+        }
+        for &branch in &node.all_of {
+            self.walk(branch, value, path, mode, out, depth, hops + 1);
+            if out.dry && out.failed {
+                return;
+            }
+        }
+        if !node.any_of.is_empty() {
+            self.union(&node.any_of, false, value, path, mode, out, depth, hops);
+        }
+        if !node.one_of.is_empty() {
+            self.union(&node.one_of, true, value, path, mode, out, depth, hops);
+        }
+        if let Some(not) = node.not {
+            if self.accepts_exact(not, value, path, depth) {
+                self.fail(out, path, mode, ErrorCode::NotAllowed, Some(value), || {
+                    "this value is not allowed here".to_owned()
+                });
+            }
+        }
+    }
+
+    fn number(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        let shown = |n: &Number| if mode.sensitive { "the value".to_owned() } else { n.to_string() };
+        if let Some(minimum) = &node.minimum {
+            if compare(number, minimum) == Ordering::Less {
+                self.fail(out, path, mode, ErrorCode::Range, Some(&Value::Number(number.clone())), || {
+                    format!("{} is less than the minimum of {minimum}", shown(number))
+                });
+            }
+        }
+        if let Some(maximum) = &node.maximum {
+            if compare(number, maximum) == Ordering::Greater {
+                self.fail(out, path, mode, ErrorCode::Range, Some(&Value::Number(number.clone())), || {
+                    format!("{} is greater than the maximum of {maximum}", shown(number))
+                });
+            }
+        }
+        if let Some(bound) = &node.exclusive_minimum {
+            if compare(number, bound) != Ordering::Greater {
+                self.fail(out, path, mode, ErrorCode::Range, Some(&Value::Number(number.clone())), || {
+                    format!("{} must be greater than {bound}", shown(number))
+                });
+            }
+        }
+        if let Some(bound) = &node.exclusive_maximum {
+            if compare(number, bound) != Ordering::Less {
+                self.fail(out, path, mode, ErrorCode::Range, Some(&Value::Number(number.clone())), || {
+                    format!("{} must be less than {bound}", shown(number))
+                });
+            }
+        }
+        if let Some(multiple) = node.multiple_of {
+            if !is_multiple_of(number, multiple) {
+                self.fail(
+                    out,
+                    path,
+                    mode,
+                    ErrorCode::MultipleOf,
+                    Some(&Value::Number(number.clone())),
+                    || format!("{} is not a multiple of {multiple}", shown(number)),
+                );
+            }
+        }
+    }
+
+    fn string(&self, node: &Node, string: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        if node.min_length.is_some() || node.max_length.is_some() {
+            // JSON Schema counts characters (code points), not bytes.
+            let length = string.chars().count() as u64;
+            let value = Value::String(string.to_owned());
+            self.count_bounds(
+                out,
+                path,
+                mode,
+                ErrorCode::Length,
+                Some(&value),
+                length,
+                (node.min_length, node.max_length),
+                || format!("the string is {length} characters long"),
+            );
+        }
+        if let Some((source, regex)) = &node.pattern {
+            if regex.find(string).is_none() {
+                let shown = !mode.sensitive;
+                let value = Value::String(string.to_owned());
+                self.fail(out, path, mode, ErrorCode::Pattern, Some(&value), || {
+                    format!("{} does not match the pattern {source}", describe(&value, shown, self.max_echo))
+                });
+            }
+        }
+    }
+
+    fn array(
+        &self,
+        node: &Node,
+        items: &mut [Value],
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+        depth: usize,
+    ) {
+        let len = items.len() as u64;
+        self.count_bounds(
+            out,
+            path,
+            mode,
+            ErrorCode::Items,
+            None,
+            len,
+            (node.min_items, node.max_items),
+            || format!("the array has {len} items"),
+        );
+        if out.dry && out.failed {
+            return;
+        }
+        if !node.prefix_items.is_empty() || node.items.is_some() {
+            if depth >= self.max_depth {
+                self.too_deep(out, path, mode);
+                return;
+            }
+            for (index, item) in items.iter_mut().enumerate() {
+                let schema = node.prefix_items.get(index).copied().or(node.items);
+                if let Some(schema) = schema {
+                    let item_path = Path::Index(path, index);
+                    self.walk(schema, item, &item_path, mode, out, depth + 1, 0);
+                    if out.dry && out.failed {
+                        return;
+                    }
+                }
+            }
+        }
+        if node.unique_items {
+            'outer: for i in 0..items.len() {
+                for j in i + 1..items.len() {
+                    if json_equal(&items[i], &items[j]) {
+                        self.fail(out, path, mode, ErrorCode::UniqueItems, None, || {
+                            format!("items {i} and {j} are equal; every item must be unique")
+                        });
+                        break 'outer;
+                    }
+                }
+            }
+        }
+    }
+
+    fn object(
+        &self,
+        node: &Node,
+        map: &mut Map<String, Value>,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+        depth: usize,
+    ) {
+        if depth >= self.max_depth && !map.is_empty() {
+            self.too_deep(out, path, mode);
+            return;
+        }
+        if !out.dry && self.prepare {
+            self.prepare_object(node, map, path, mode, out, depth);
+        }
+        let at_root = path.is_root();
+        for (key, child) in map.iter_mut() {
+            let child_path = Path::Key(path, key);
+            let child_mode = if at_root { self.mode_for(key, mode) } else { mode };
+            let mut declared = false;
+            if let Some(schema) = node.property(key) {
+                declared = true;
+                self.walk(schema, child, &child_path, child_mode, out, depth + 1, 0);
+            }
+            for (_, regex, schema) in &node.pattern_properties {
+                if regex.find(key).is_some() {
+                    declared = true;
+                    self.walk(*schema, child, &child_path, child_mode, out, depth + 1, 0);
+                }
+            }
+            if !declared {
+                match node.additional {
+                    Additional::Allow => {}
+                    Additional::Schema(schema) => {
+                        self.walk(schema, child, &child_path, child_mode, out, depth + 1, 0)
+                    }
+                    Additional::Deny => self.unknown_field(node, key, &child_path, child_mode, out),
+                }
+            }
+            if out.dry && out.failed {
+                return;
+            }
+        }
+        for name in &node.required {
+            if !map.contains_key(name) {
+                let child_path = Path::Key(path, name);
+                let expected =
+                    node.property(name).and_then(|id| self.plan.nodes[id].types).map(Types::describe);
+                self.fail(out, &child_path, mode, ErrorCode::Missing, None, || match &expected {
+                    Some(types) => format!("the required property `{name}` is missing; expected {types}"),
+                    None => format!("the required property `{name}` is missing"),
+                });
+                if out.dry {
+                    return;
+                }
+            }
+        }
+        let count = map.len() as u64;
+        let bounds = (node.min_properties, node.max_properties);
+        self.count_bounds(out, path, mode, ErrorCode::Properties, None, count, bounds, || {
+            format!("the object has {count} properties")
+        });
+    }
+
+    /// Before the properties are walked: treat a null sent for an optional property that
+    /// does not accept null as absent, then fill the schema's defaults for absent ones.
+    fn prepare_object(
+        &self,
+        node: &Node,
+        map: &mut Map<String, Value>,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+        depth: usize,
+    ) {
+        for (name, schema) in &node.properties {
+            let child_mode = if path.is_root() { self.mode_for(name, mode) } else { mode };
+            match map.get(name) {
+                Some(Value::Null)
+                    if child_mode.policy.coerces() && !node.required.iter().any(|r| r == name) =>
+                {
+                    let child_path = Path::Key(path, name);
+                    if !self.accepts_exact(*schema, &mut Value::Null, &child_path, depth + 1) {
+                        map.remove(name);
+                        self.record(
+                            out,
+                            &child_path,
+                            child_mode,
+                            CoercionKind::NullAsAbsent,
+                            Some(&Value::Null),
+                            None,
+                        );
+                    }
+                }
+                Some(_) => continue,
+                None => {}
+            }
+            if !map.contains_key(name) {
+                if let Some(default) = self.default_of(*schema) {
+                    let child_path = Path::Key(path, name);
+                    self.record(
+                        out,
+                        &child_path,
+                        child_mode,
+                        CoercionKind::DefaultFilled,
+                        None,
+                        Some(default),
+                    );
+                    map.insert(name.clone(), default.clone());
+                }
+            }
+        }
+    }
+
+    /// The `default` of a property schema, looking through `$ref`s.
+    fn default_of(&self, mut id: NodeId) -> Option<&'p Value> {
+        for _ in 0..MAX_SCHEMA_HOPS {
+            let node = &self.plan.nodes[id];
+            if node.default.is_some() {
+                return node.default.as_ref();
+            }
+            id = node.reference?;
+        }
+        None
+    }
+
+    fn mode_for(&self, key: &str, inherited: Mode) -> Mode {
+        match self.overrides.get(key) {
+            None => inherited,
+            Some(field) => Mode {
+                policy: field.policy.unwrap_or(inherited.policy),
+                sensitive: inherited.sensitive || field.sensitive,
+            },
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn union(
+        &self,
+        branches: &[NodeId],
+        exactly_one: bool,
+        value: &mut Value,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+        depth: usize,
+        hops: usize,
+    ) {
+        // 1. Branches that accept the value as sent.
+        let mut exact = Vec::new();
+        for &branch in branches {
+            let mut dry = Outcome::dry();
+            self.walk(
+                branch,
+                value,
+                path,
+                Mode { policy: Policy::Strict, ..mode },
+                &mut dry,
+                depth,
+                hops + 1,
+            );
+            if dry.ok() {
+                exact.push(branch);
+                if !exactly_one {
+                    break;
+                }
+            }
+        }
+        match (exact.len(), exactly_one) {
+            (0, _) => {}
+            (1, _) | (_, false) => {
+                // Walk it for real: it may fill defaults below.
+                if !out.dry {
+                    self.walk(exact[0], value, path, mode, out, depth, hops + 1);
+                }
+                return;
+            }
+            _ => {
+                let shown = !mode.sensitive;
+                self.fail(out, path, mode, ErrorCode::Ambiguous, Some(value), || {
+                    format!(
+                        "{} matches more than one of the allowed forms, and must match exactly one",
+                        describe(value, shown, self.max_echo)
+                    )
+                });
+                return;
+            }
+        }
+        if out.dry {
+            out.failed = true;
+            return;
+        }
+        // 2. Branches that accept it after coercion, each tried on a copy.
+        let mut attempts: Vec<(NodeId, Value, Outcome)> = Vec::with_capacity(branches.len());
+        for &branch in branches {
+            let mut copy = value.clone();
+            let mut attempt = Outcome::default();
+            self.walk(branch, &mut copy, path, mode, &mut attempt, depth, hops + 1);
+            attempts.push((branch, copy, attempt));
+        }
+        let successes: Vec<usize> =
+            (0..attempts.len()).filter(|&i| attempts[i].2.errors.is_empty()).collect();
+        if let Some(&first) = successes.first() {
+            let agree = successes.iter().all(|&i| json_equal(&attempts[i].1, &attempts[first].1));
+            if agree {
+                let (_, coerced, attempt) = attempts.swap_remove(first);
+                *value = coerced;
+                out.coercions.extend(attempt.coercions);
+            } else {
+                let shown = !mode.sensitive;
+                self.fail(out, path, mode, ErrorCode::Ambiguous, Some(value), || {
+                    format!("{} could be read as more than one of the allowed forms; send it exactly in one of them", describe(value, shown, self.max_echo))
+                });
+            }
+            return;
+        }
+        // 3. Nothing fits: blame the branch closest to what was sent.
+        let here = path.pointer();
+        let depth_of_here = path.len();
+        let is_null = value.is_null();
+        let mut best: Option<(usize, (bool, bool, usize))> = None;
+        let mut types = Types::default();
+        let mut all_typed = true;
+        for (i, (branch, _, attempt)) in attempts.iter().enumerate() {
+            match self.plan.nodes[*branch].types.or_else(|| self.referenced_types(*branch)) {
+                Some(t) => {
+                    types = union_types(types, t);
+                    if t == Types::NULL && !is_null {
+                        continue; // the `null` of an Option says nothing about a non-null value
+                    }
+                }
+                None => all_typed = false,
+            }
+            let root_mismatch = attempt.errors.iter().any(|e| e.code == ErrorCode::Type && e.path == here);
+            let tag_mismatch = attempt.errors.iter().any(|e| {
+                matches!(e.code, ErrorCode::Const | ErrorCode::Enum)
+                    && e.path.len() > here.len()
+                    && e.path.matches('/').count() == depth_of_here + 1
+            });
+            let score = (root_mismatch, tag_mismatch, attempt.errors.len());
+            if best.as_ref().is_none_or(|(_, s)| score < *s) {
+                best = Some((i, score));
+            }
+        }
+        match best {
+            Some((i, (false, _, _))) => {
+                let (_, _, attempt) = attempts.swap_remove(i);
+                out.failed = true;
+                out.errors.extend(attempt.errors);
+            }
+            _ => {
+                let shown = !mode.sensitive;
+                if all_typed && types != Types::default() {
+                    self.fail(out, path, mode, ErrorCode::Type, Some(value), || {
+                        format!(
+                            "expected {}, got {}",
+                            types.describe(),
+                            describe(value, shown, self.max_echo)
+                        )
+                    });
+                } else {
+                    self.fail(out, path, mode, ErrorCode::NoMatch, Some(value), || {
+                        format!(
+                            "{} does not match any of the allowed forms",
+                            describe(value, shown, self.max_echo)
+                        )
+                    });
+                }
+            }
+        }
+    }
+
+    /// The types of a node that is only a `$ref` (as schemars writes `Option<Struct>`).
+    fn referenced_types(&self, mut id: NodeId) -> Option<Types> {
+        for _ in 0..MAX_SCHEMA_HOPS {
+            let node = &self.plan.nodes[id];
+            if let Some(types) = node.types {
+                return Some(types);
+            }
+            id = node.reference?;
+        }
+        None
+    }
+
+    fn enum_error(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, value: &Value, options: &[Value]) {
+        if out.dry {
+            out.failed = true;
+            return;
+        }
+        let suggestion = if mode.sensitive {
+            None
+        } else {
+            value
+                .as_str()
+                .and_then(|s| message::closest(s, options.iter().filter_map(Value::as_str)))
+                .map(|s| Value::String(s.to_owned()))
+        };
+        let listed: Vec<Value> = options.iter().take(MAX_OPTIONS).cloned().collect();
+        let shown = !mode.sensitive;
+        let list = quoted_list(options, MAX_OPTIONS, self.max_echo);
+        let hint = suggestion.as_ref().map(|s| format!("; did you mean {s}?")).unwrap_or_default();
+        self.fail_with(out, path, mode, ErrorCode::Enum, Some(value), listed, suggestion.clone(), || {
+            format!("{} is not one of {list}{hint}", describe(value, shown, self.max_echo))
+        });
+    }
+
+    fn unknown_field(&self, node: &Node, key: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        if out.dry {
+            out.failed = true;
+            return;
+        }
+        let names = node.properties.iter().map(|(name, _)| name.as_str());
+        let suggestion = message::closest(key, names.clone()).map(|s| Value::String(s.to_owned()));
+        let options: Vec<Value> = names.take(MAX_OPTIONS).map(|n| Value::String(n.to_owned())).collect();
+        let allowed = if options.is_empty() {
+            "this object takes no properties".to_owned()
+        } else {
+            format!("allowed: {}", quoted_list(&options, MAX_OPTIONS, self.max_echo))
+        };
+        let hint = suggestion.as_ref().map(|s| format!("did you mean {s}? ")).unwrap_or_default();
+        self.fail_with(
+            out,
+            path,
+            Mode { sensitive: true, ..mode },
+            ErrorCode::UnknownField,
+            None,
+            options,
+            suggestion.clone(),
+            || format!("unknown property `{}`; {hint}{allowed}", message::shorten(key, self.max_echo)),
+        );
+    }
+
+    /// A count (items, properties, characters) against its `min*`/`max*` bounds.
+    #[allow(clippy::too_many_arguments)]
+    fn count_bounds(
+        &self,
+        out: &mut Outcome,
+        path: &Path<'_>,
+        mode: Mode,
+        code: ErrorCode,
+        value: Option<&Value>,
+        count: u64,
+        (min, max): (Option<u64>, Option<u64>),
+        what: impl Fn() -> String,
+    ) {
+        if let Some(min) = min.filter(|&min| count < min) {
+            self.fail(out, path, mode, code, value, || format!("{}; expected at least {min}", what()));
+        }
+        if let Some(max) = max.filter(|&max| count > max) {
+            self.fail(out, path, mode, code, value, || format!("{}; expected at most {max}", what()));
+        }
+    }
+
+    fn too_deep(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode) {
+        let limit = self.max_depth;
+        self.fail(out, path, mode, ErrorCode::TooDeep, None, || {
+            format!("arrays and objects are nested deeper than the limit of {limit}")
+        });
+    }
+
+    fn fail(
+        &self,
+        out: &mut Outcome,
+        path: &Path<'_>,
+        mode: Mode,
+        code: ErrorCode,
+        value: Option<&Value>,
+        message: impl FnOnce() -> String,
+    ) {
+        self.fail_with(out, path, mode, code, value, Vec::new(), None, message);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fail_with(
+        &self,
+        out: &mut Outcome,
+        path: &Path<'_>,
+        mode: Mode,
+        code: ErrorCode,
+        value: Option<&Value>,
+        options: Vec<Value>,
+        suggestion: Option<Value>,
+        message: impl FnOnce() -> String,
+    ) {
+        out.failed = true;
+        if out.dry {
+            return;
+        }
+        out.errors.push(FieldError {
+            path: path.pointer(),
+            code,
+            message: message(),
+            value: if mode.sensitive { None } else { value.map(|v| echo(v, self.max_echo)) },
+            options,
+            suggestion,
+        });
+    }
+
+    fn record(
+        &self,
+        out: &mut Outcome,
+        path: &Path<'_>,
+        mode: Mode,
+        kind: CoercionKind,
+        from: Option<&Value>,
+        to: Option<&Value>,
+    ) {
+        if out.dry {
+            return;
+        }
+        let (from, to) = if mode.sensitive {
+            (None, None)
+        } else {
+            (from.map(|v| echo(v, self.max_echo)), to.map(|v| echo(v, self.max_echo)))
+        };
+        out.coercions.push(Coercion { path: path.pointer(), kind, from, to });
+    }
+}
+
+fn union_types(mut a: Types, b: Types) -> Types {
+    a.insert(b);
+    a
+}
+
+/// Compare two JSON numbers exactly when both are integers, as floats otherwise.
+pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
+    if let (Some(x), Some(y)) = (as_i128(a), as_i128(b)) {
+        return x.cmp(&y);
+    }
+    let x = a.as_f64().unwrap_or(f64::NAN);
+    let y = b.as_f64().unwrap_or(f64::NAN);
+    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+}
+
+fn as_i128(n: &Number) -> Option<i128> {
+    n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
+}
+
+fn is_multiple_of(number: &Number, multiple: f64) -> bool {
+    if let (Some(n), true) = (as_i128(number), multiple.fract() == 0.0 && multiple < 1e18) {
+        return n % (multiple as i128) == 0;
+    }
+    let Some(n) = number.as_f64() else { return false };
+    let quotient = n / multiple;
+    if !quotient.is_finite() {
+        return false;
+    }
+    // Floating-point division is inexact (0.0075 / 0.0001 = 75.00000000000001), so accept
+    // quotients within a relative epsilon of an integer.
+    (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
+}

@@ -1,0 +1,69 @@
+//! Turn a language model's tool-call arguments into typed, validated Rust values, or into
+//! errors the model can act on.
+//!
+//! A model never hands a tool a typed value: it hands over text that claims to describe one.
+//! `tool-input` parses that text leniently, coerces its *representation* to the JSON Schema
+//! the model was shown, validates it, and deserializes it into your type. It never changes
+//! the model's *choice*: an unknown enum value, a missing field or a number out of range is
+//! rejected with the path, what was wrong and what would have worked.
+//!
+//! ```
+//! use serde::Deserialize;
+//! use schemars::JsonSchema;
+//! use tool_input::ToolInput;
+//!
+//! /// Create an order for a customer.
+//! #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+//! struct CreateOrder {
+//!     customer_id: String,
+//!     priority: Priority,
+//!     tags: Vec<String>,
+//! }
+//!
+//! #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+//! #[serde(rename_all = "snake_case")]
+//! enum Priority { Low, High }
+//!
+//! // Prose, single quotes, a quoted list and a capitalised enum value: all representation.
+//! let raw = "Sure! {'customer_id': 'C-1', 'priority': 'High', 'tags': '[\"vip\"]'}";
+//! let order = CreateOrder::from_arguments(raw).unwrap();
+//! assert_eq!(order.priority, Priority::High);
+//! assert_eq!(order.tags, ["vip"]);
+//!
+//! // An unknown enum value is a choice: rejected, with the options that would work.
+//! let rejection = CreateOrder::from_arguments(r#"{"customer_id": "C-1", "priority": "urgent", "tags": []}"#)
+//!     .unwrap_err();
+//! assert!(rejection.to_string().contains(r#"/priority: "urgent" is not one of "low", "high""#));
+//! ```
+//!
+//! For a plain JSON Schema (no Rust type), use [`Validator`].
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod check;
+mod error;
+pub mod parse;
+mod plan;
+mod policy;
+mod raw;
+mod render;
+mod report;
+mod schema;
+mod tool;
+mod validator;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use error::{ErrorCode, FieldError, Rejection, RejectionKind};
+pub use policy::{Policy, UnknownPolicy};
+pub use raw::RawArguments;
+pub use report::{Checked, Coercion, CoercionKind, Report};
+pub use schema::tool_schema_for;
+pub use tool::{FieldOptions, ToolDefinition, ToolInput};
+pub use validator::{CheckOptions, Limits, SchemaError, Validator, ValidatorBuilder};
+
+/// `#[derive(ToolInput)]`: see [`ToolInput`] for what it generates and the attributes it reads.
+#[cfg(feature = "derive")]
+pub use tool_input_derive::ToolInput;

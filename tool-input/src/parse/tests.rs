@@ -1,0 +1,551 @@
+//! Table-driven tests of the lexer and builder, and of feeding them in fragments.
+
+use serde_json::{json, Value};
+
+use super::lexer::Failure;
+use super::tree::{Machine, Outcome};
+use super::{parse, parse_without_fast_path, ParseError, ParseMode, ParseOptions, RepairKind};
+use RepairKind::*;
+
+fn lenient() -> ParseOptions {
+    ParseOptions::default()
+}
+
+fn completing() -> ParseOptions {
+    ParseOptions { complete_truncated: true, ..ParseOptions::default() }
+}
+
+fn kinds(repairs: &[super::Repair]) -> Vec<RepairKind> {
+    repairs.iter().map(|r| r.kind).collect()
+}
+
+/// Parse through the public API and through our own parser alone; both must agree.
+fn check(input: &str, options: &ParseOptions, expected: &Value, repairs: &[RepairKind]) {
+    let parsed = parse(input, options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    assert_eq!(&parsed.value, expected, "value of {input:?}");
+    // The public API reports each kind once, at its first occurrence, with a count.
+    let mut once: Vec<RepairKind> = Vec::new();
+    for kind in repairs {
+        if !once.contains(kind) {
+            once.push(*kind);
+        }
+    }
+    assert_eq!(kinds(&parsed.repairs), once, "repairs of {input:?}");
+    let total: usize = parsed.repairs.iter().map(|r| r.count).sum();
+    assert_eq!(total, repairs.len(), "repair count of {input:?}");
+    let own = parse_without_fast_path(input.as_bytes(), options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    assert_eq!(own, parsed, "own parser on {input:?}");
+}
+
+#[test]
+fn strict_json_needs_no_repair() {
+    let cases: &[(&str, Value)] = &[
+        (
+            r#"{"a": [1, 2.5, -3, true, false, null, "x"]}"#,
+            json!({"a": [1, 2.5, -3, true, false, null, "x"]}),
+        ),
+        (r#""\u00e9\ud83d\ude00\n\t\"\\\/""#, json!("é😀\n\t\"\\/")),
+        ("  123  ", json!(123)),
+        ("-0.5e-3", json!(-0.0005)),
+        ("18446744073709551615", json!(18446744073709551615u64)),
+        ("-9223372036854775808", json!(i64::MIN)),
+        ("18446744073709551616", json!(18446744073709551616.0)),
+        (r#"{"a": 1, "a": 2}"#, json!({"a": 2})),
+        ("[]", json!([])),
+        ("{}", json!({})),
+        (r#""“x” ‘y’ 'z'""#, json!("“x” ‘y’ 'z'")),
+    ];
+    for (input, expected) in cases {
+        check(input, &ParseOptions::strict(), expected, &[]);
+        check(input, &lenient(), expected, &[]);
+    }
+}
+
+#[test]
+fn negative_zero_matches_serde_json() {
+    let ours = parse_without_fast_path(b"[-0, 0, -0.0]", &ParseOptions::strict()).unwrap().value;
+    let theirs: Value = serde_json::from_str("[-0, 0, -0.0]").unwrap();
+    assert_eq!(ours, theirs);
+    assert_eq!(ours.to_string(), theirs.to_string());
+}
+
+#[test]
+fn lenient_repairs() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("\u{feff}{\"a\":1}", json!({"a": 1}), &[Bom]),
+        ("```json\n{\"a\": 1}\n```", json!({"a": 1}), &[CodeFence]),
+        ("```\n[1]\n```\n", json!([1]), &[CodeFence]),
+        ("```json {\"a\": 1}```", json!({"a": 1}), &[CodeFence]),
+        ("````json\n[1]\n````", json!([1]), &[CodeFence]),
+        ("Sure! Here is the input:\n{\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("I'll call it now: [1, 2]", json!([1, 2]), &[ProseBefore]),
+        ("{\"a\": 1} Hope this helps!", json!({"a": 1}), &[ProseAfter]),
+        ("{\"a\": 1}\n(ship date is approximate)", json!({"a": 1}), &[ProseAfter]),
+        ("Sure! ```json\n{\"a\":1}\n``` Done.", json!({"a": 1}), &[ProseBefore, CodeFence, ProseAfter]),
+        ("Note [see below]: {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("Sure, {here it is}: {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("1. Call it with {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("[1, 2,]", json!([1, 2]), &[TrailingComma]),
+        ("{\"a\": [1,],}", json!({"a": [1]}), &[TrailingComma, TrailingComma]),
+        ("{\"a\": 1,\n}", json!({"a": 1}), &[TrailingComma]),
+        ("{'a': 'b'}", json!({"a": "b"}), &[SingleQuotes, SingleQuotes]),
+        ("['it's', 'b']", json!(["it's", "b"]), &[SingleQuotes, SingleQuotes]),
+        ("{'it's': 'x' }", json!({"it's": "x"}), &[SingleQuotes, SingleQuotes]),
+        ("['a' , 'b'\n]", json!(["a", "b"]), &[SingleQuotes, SingleQuotes]),
+        ("'a'", json!("a"), &[SingleQuotes]),
+        ("{'k': 'O\\'Brien'}", json!({"k": "O'Brien"}), &[SingleQuotes, SingleQuotes]),
+        ("['say \"hi\"']", json!(["say \"hi\""]), &[SingleQuotes]),
+        ("{“a”: “b”}", json!({"a": "b"}), &[SmartQuotes, SmartQuotes]),
+        ("[‘it’s’]", json!(["it’s"]), &[SmartQuotes]),
+        ("[“He said “hi” to me”]", json!(["He said “hi” to me"]), &[SmartQuotes]),
+        (
+            "{customer_id: 1, $ref: 2, a-b: 3}",
+            json!({"customer_id": 1, "$ref": 2, "a-b": 3}),
+            &[UnquotedKey, UnquotedKey, UnquotedKey],
+        ),
+        (
+            "{größe: 1, true: 2, 1: 3}",
+            json!({"größe": 1, "true": 2, "1": 3}),
+            &[UnquotedKey, UnquotedKey, UnquotedKey],
+        ),
+        ("{\"a\": 1 // c\n, /* x */ \"b\": 2 # y\n}", json!({"a": 1, "b": 2}), &[Comment, Comment, Comment]),
+        ("// leading\n[1] // trailing", json!([1]), &[Comment, Comment]),
+        ("[1, /* a ** b */ 2]", json!([1, 2]), &[Comment]),
+        ("[1, /* c */ ]", json!([1]), &[TrailingComma, Comment]),
+        (
+            "{\"a\": True, \"b\": False, \"c\": None}",
+            json!({"a": true, "b": false, "c": null}),
+            &[PythonLiteral, PythonLiteral, PythonLiteral],
+        ),
+        ("None", json!(null), &[PythonLiteral]),
+        ("{\"a\": \"x\ny\"}", json!({"a": "x\ny"}), &[ControlCharacter]),
+        (
+            "{'a': 'x'\n, 'b': 'it'\ns'}",
+            json!({"a": "x", "b": "it'\ns"}),
+            &[SingleQuotes, SingleQuotes, SingleQuotes, SingleQuotes, ControlCharacter],
+        ),
+        ("{\"a\": \"\\d\\q\"}", json!({"a": "\\d\\q"}), &[InvalidEscape, InvalidEscape]),
+        ("[\"\\'\"]", json!(["'"]), &[InvalidEscape]),
+        ("[\"\\u12G4\"]", json!(["\\u12G4"]), &[InvalidEscape]),
+        ("[\"\\ud800x\"]", json!(["\u{fffd}x"]), &[LoneSurrogate]),
+        ("[\"\\udc00\"]", json!(["\u{fffd}"]), &[LoneSurrogate]),
+        ("[\"\\ud800\\n\"]", json!(["\u{fffd}\n"]), &[LoneSurrogate]),
+        ("[\"\\ud800\\u0041\"]", json!(["\u{fffd}A"]), &[LoneSurrogate]),
+        ("[\"\\ud800\\ud83d\\ude00\"]", json!(["\u{fffd}😀"]), &[LoneSurrogate]),
+        ("\"{\\\"a\\\": 1}\"", json!({"a": 1}), &[DoubleEncoded]),
+        ("  \" [1, 2] \"", json!([1, 2]), &[DoubleEncoded]),
+        ("\"{'a': 1,}\"", json!({"a": 1}), &[DoubleEncoded, SingleQuotes, TrailingComma]),
+        ("\"[see docs]\"", json!("[see docs]"), &[]),
+        ("\"{\\\"a\\\": 1} and more\"", json!("{\"a\": 1} and more"), &[]),
+        ("\"[1, 2\"", json!("[1, 2"), &[]),
+        ("\"plain\"", json!("plain"), &[]),
+        ("{\"a\": 1}\n{\"b\": 2}", json!({"a": 1}), &[ProseAfter]),
+        ("{\"a\": 1} /", json!({"a": 1}), &[ProseAfter]),
+        ("{\"a\": 1} `x`", json!({"a": 1}), &[ProseAfter]),
+        ("42 is the answer", json!(42), &[ProseAfter]),
+        ("true // yes", json!(true), &[Comment]),
+        ("1//c", json!(1), &[Comment]),
+        ("{\"a\": 1}\n```\ntext", json!({"a": 1}), &[ProseAfter]),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &lenient(), expected, repairs);
+        let strict = parse(input, &ParseOptions::strict());
+        if repairs.is_empty() {
+            assert_eq!(strict.map(|p| p.value).as_ref(), Ok(expected), "strict {input:?}");
+        } else if repairs[0] != DoubleEncoded {
+            assert!(strict.is_err(), "strict must reject {input:?}");
+        }
+    }
+}
+
+#[test]
+fn double_encoding_is_bounded_to_two_levels() {
+    let once = serde_json::to_string(&json!({"a": 1}).to_string()).unwrap();
+    let twice = serde_json::to_string(&once).unwrap();
+    let thrice = serde_json::to_string(&twice).unwrap();
+    check(&once, &lenient(), &json!({"a": 1}), &[DoubleEncoded]);
+    check(&twice, &lenient(), &json!({"a": 1}), &[DoubleEncoded, DoubleEncoded]);
+    // Three levels: left as the string it is.
+    let parsed = parse(&thrice, &lenient()).unwrap();
+    assert_eq!(parsed.value, serde_json::from_str::<Value>(&thrice).unwrap());
+    assert!(parsed.repairs.is_empty());
+    // Strict mode never decodes.
+    assert_eq!(parse(&once, &ParseOptions::strict()).unwrap().value, json!("{\"a\":1}"));
+}
+
+#[test]
+fn truncation_is_an_error() {
+    let cases: &[(&str, &str)] = &[
+        ("{\"a\": 1", "an object"),
+        ("[1, 2", "an array"),
+        ("\"abc", "a string"),
+        ("[\"a\\", "a string"),
+        ("[\"\\u12", "a string"),
+        ("[\"\\ud83d", "a string"),
+        ("[\"\\ud83d\\", "a string"),
+        ("tru", "a literal"),
+        ("[nul", "a literal"),
+        ("{\"a\":", "an object"),
+        ("{\"a\"", "an object"),
+        ("[1,", "an array"),
+        ("[", "an array"),
+        ("1e", "a number"),
+        ("[-", "a number"),
+        ("[1.", "a number"),
+        ("[1e+", "a number"),
+        ("{\"a\": [1, {\"b\": ", "an object"),
+    ];
+    for (input, inside) in cases {
+        for options in [ParseOptions::strict(), lenient()] {
+            let expected = ParseError::Truncated { bytes: input.len(), inside };
+            assert_eq!(parse(input, &options), Err(expected.clone()), "{input:?} {:?}", options.mode);
+            assert_eq!(parse_without_fast_path(input.as_bytes(), &options), Err(expected), "{input:?}");
+        }
+    }
+    let lenient_only: &[(&str, &str)] = &[
+        ("{a", "an object"),
+        ("{'a': 'b", "a string"),
+        ("{“a", "a string"),
+        ("[Tru", "a literal"),
+        ("```json\n{\"a\": [1\n```", "an array"),
+        ("Here: {\"a\": 1", "an object"),
+    ];
+    for (input, inside) in lenient_only {
+        assert_eq!(
+            parse(input, &lenient()),
+            Err(ParseError::Truncated { bytes: input.len(), inside }),
+            "{input:?}"
+        );
+    }
+    // Not truncated.
+    assert_eq!(parse("123", &ParseOptions::strict()).unwrap().value, json!(123));
+    assert_eq!(parse_without_fast_path(b"-1.5e3", &ParseOptions::strict()).unwrap().value, json!(-1500.0));
+    assert_eq!(parse("true", &ParseOptions::strict()).unwrap().value, json!(true));
+    assert_eq!(parse("{\"a\": 1} trailing prose", &lenient()).unwrap().value, json!({"a": 1}));
+    assert_eq!(parse("{'a': 'b'", &lenient()), Err(ParseError::Truncated { bytes: 9, inside: "an object" }));
+}
+
+#[test]
+fn complete_truncated_closes_everything() {
+    let cases: &[(&str, Value)] = &[
+        ("{\"a\": \"hel", json!({"a": "hel"})),
+        ("{\"a\": [1, 2", json!({"a": [1, 2]})),
+        ("{\"a\": tru", json!({"a": true})),
+        ("[fal", json!([false])),
+        ("[nul", json!([null])),
+        ("{\"a\": 1, \"b", json!({"a": 1})),
+        ("{\"a\": 1, \"b\"", json!({"a": 1})),
+        ("{\"a\": 1, \"b\":", json!({"a": 1})),
+        ("{\"a\": 1,", json!({"a": 1})),
+        ("[1e", json!([1])),
+        ("[-", json!([])),
+        ("[1.5e+", json!([1.5])),
+        ("[1.", json!([1])),
+        ("-", json!(null)),
+        ("{\"a\": \"x\\", json!({"a": "x"})),
+        ("{\"a\": \"\\u12", json!({"a": ""})),
+        ("{\"a\": \"\\ud83d", json!({"a": ""})),
+        ("[[[[", json!([[[[]]]])),
+        ("{\"a\": {\"b\": [", json!({"a": {"b": []}})),
+        ("\"abc", json!("abc")),
+        ("tr", json!(true)),
+    ];
+    for (input, expected) in cases {
+        for mode in [ParseMode::Strict, ParseMode::Lenient] {
+            let options = ParseOptions { mode, complete_truncated: true, ..ParseOptions::default() };
+            if input == &"-" {
+                assert!(matches!(parse(input, &options), Err(ParseError::Syntax { .. })));
+                continue;
+            }
+            let parsed = parse(input, &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+            assert_eq!(&parsed.value, expected, "{input:?}");
+            assert_eq!(kinds(&parsed.repairs), [CompletedTruncated], "{input:?}");
+            assert_eq!(parsed.repairs[0].offset, input.len());
+        }
+    }
+    let lenient_cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{a", json!({}), &[CompletedTruncated]),
+        ("{a: No", json!({"a": null}), &[UnquotedKey, PythonLiteral, CompletedTruncated]),
+        ("{'a': 'it", json!({"a": "it"}), &[SingleQuotes, SingleQuotes, CompletedTruncated]),
+        ("{'a': 'x' ", json!({"a": "x"}), &[SingleQuotes, SingleQuotes, CompletedTruncated]),
+        ("```json\n{\"a\": [1\n```", json!({"a": [1]}), &[CodeFence, CompletedTruncated]),
+        ("Here: [1, 2", json!([1, 2]), &[ProseBefore, CompletedTruncated]),
+    ];
+    for (input, expected, repairs) in lenient_cases {
+        check(input, &completing(), expected, repairs);
+    }
+    // Complete input is left alone.
+    assert!(parse("{\"a\": 1}", &completing()).unwrap().repairs.is_empty());
+}
+
+#[test]
+fn syntax_errors_have_positions() {
+    let cases: &[(&str, ParseMode, &str, usize, usize, usize)] = &[
+        ("{\"a\" 1}", ParseMode::Lenient, "expected `:` after an object key, found a number", 5, 1, 6),
+        (
+            "{\"a\": 1\n \"b\": 2}",
+            ParseMode::Lenient,
+            "expected `,` or `}` after an object value, found a string",
+            9,
+            2,
+            2,
+        ),
+        ("[1 2]", ParseMode::Strict, "expected `,` or `]` after an array value, found a number", 3, 1, 4),
+        ("[1,]", ParseMode::Strict, "trailing comma before `]`", 3, 1, 4),
+        ("{'a': 1}", ParseMode::Strict, "unexpected character `'`", 1, 1, 2),
+        ("[\"é\", x]", ParseMode::Lenient, "unexpected word `x`", 7, 1, 7),
+        ("[1] x", ParseMode::Strict, "unexpected character `x` after the json value", 4, 1, 5),
+        ("[01]", ParseMode::Strict, "a number cannot start with `0` followed by digits", 2, 1, 3),
+        ("[1.x]", ParseMode::Lenient, "invalid number: unexpected `x`", 3, 1, 4),
+        ("[\"a\tb\"]", ParseMode::Strict, "unescaped control character U+0009 in a string", 3, 1, 4),
+        ("[\"\\x\"]", ParseMode::Strict, "invalid escape `\\` followed by `x` in a string", 2, 1, 3),
+        ("[\"\\ud800\"]", ParseMode::Strict, "lone surrogate in a unicode escape", 2, 1, 3),
+        ("[1e400]", ParseMode::Strict, "number out of range", 1, 1, 2),
+        ("{\"a\": [1, 2], \"b\": x}", ParseMode::Lenient, "unexpected word `x`", 19, 1, 20),
+        ("", ParseMode::Lenient, "expected a json value, found the end of the input", 0, 1, 1),
+        ("  \n ", ParseMode::Strict, "expected a json value, found the end of the input", 4, 2, 2),
+        (
+            "Sure, no JSON here.",
+            ParseMode::Lenient,
+            "expected a json object or array in the text, found none",
+            19,
+            1,
+            20,
+        ),
+        ("[}", ParseMode::Lenient, "expected a value or `]`, found `}`", 1, 1, 2),
+        ("{,}", ParseMode::Lenient, "expected a string key or `}`, found `,`", 1, 1, 2),
+        ("[1 → 2]", ParseMode::Lenient, "unexpected character `→`", 3, 1, 4),
+        ("{a: hello}", ParseMode::Lenient, "unexpected word `hello`", 4, 1, 5),
+        ("746de9ad-d4ff", ParseMode::Lenient, "unexpected character `d` after the json value", 3, 1, 4),
+        ("0.0.1", ParseMode::Lenient, "unexpected character `.` after the json value", 3, 1, 4),
+        ("true$", ParseMode::Lenient, "unexpected character `$` after the json value", 4, 1, 5),
+    ];
+    for &(input, mode, message, offset, line, column) in cases {
+        let options = ParseOptions { mode, ..ParseOptions::default() };
+        let expected = ParseError::Syntax { message: message.to_owned(), offset, line, column };
+        assert_eq!(parse(input, &options), Err(expected.clone()), "{input:?}");
+        assert_eq!(parse_without_fast_path(input.as_bytes(), &options), Err(expected), "{input:?}");
+    }
+}
+
+#[test]
+fn depth_limit() {
+    let nested = |depth: usize| "[".repeat(depth) + &"]".repeat(depth);
+    for options in [ParseOptions::strict(), lenient()] {
+        assert!(parse(&nested(128), &options).is_ok());
+        assert!(parse_without_fast_path(nested(128).as_bytes(), &options).is_ok());
+        assert_eq!(parse(&nested(129), &options), Err(ParseError::TooDeep { limit: 128 }));
+        assert_eq!(
+            parse_without_fast_path(nested(129).as_bytes(), &options),
+            Err(ParseError::TooDeep { limit: 128 })
+        );
+        let open = "[{\"a\":".repeat(100_000);
+        assert_eq!(parse(&open, &options), Err(ParseError::TooDeep { limit: 128 }));
+        let small = ParseOptions { max_depth: 2, ..options.clone() };
+        assert!(parse("[[1]]", &small).is_ok());
+        assert_eq!(parse("[[[1]]]", &small), Err(ParseError::TooDeep { limit: 2 }));
+        let big = ParseOptions { max_depth: 1000, ..options.clone() };
+        assert_eq!(parse(&nested(1000), &big).map(|_| ()), Ok(()));
+    }
+    // serde_json's own limit is not above ours, so its fast path never accepts too deep.
+    assert!(serde_json::from_str::<Value>(&nested(129)).is_err());
+}
+
+#[test]
+fn size_limit() {
+    let options = ParseOptions { max_bytes: 4, ..ParseOptions::default() };
+    assert_eq!(parse("[1, 2]", &options), Err(ParseError::TooLarge { bytes: 6, limit: 4 }));
+    assert_eq!(
+        parse_without_fast_path(b"[1, 2]", &options),
+        Err(ParseError::TooLarge { bytes: 6, limit: 4 })
+    );
+}
+
+#[test]
+fn invalid_utf8_inside_strings_is_reported_by_our_parser() {
+    let input = b"[\"a\xffb\"]";
+    assert!(matches!(
+        parse_without_fast_path(input, &ParseOptions::strict()),
+        Err(ParseError::InvalidUtf8 { .. })
+    ));
+    assert!(matches!(super::parse_bytes(input, &lenient()), Err(ParseError::InvalidUtf8 { offset: 3 })));
+}
+
+// ---------------------------------------------------------------- fragments
+
+/// Feed `input` to one machine in the fragments between `cuts`.
+fn feed_in_pieces(input: &[u8], cuts: &[usize], options: &ParseOptions) -> Result<Outcome, Failure> {
+    let mut machine = Machine::new(options);
+    let mut from = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
+        machine.feed(&input[from..cut])?;
+        from = cut;
+    }
+    machine.finish()
+}
+
+/// Feed `input` as `str` fragments cut at `cuts` (character boundaries).
+fn feed_str_in_pieces(input: &str, cuts: &[usize], options: &ParseOptions) -> Result<Outcome, Failure> {
+    let mut machine = Machine::new(options);
+    let mut from = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
+        machine.feed_str(&input[from..cut])?;
+        from = cut;
+    }
+    machine.finish()
+}
+
+/// Inputs with every kind of token, escape, multi-byte character and look-ahead.
+fn fragment_inputs() -> Vec<String> {
+    let mut inputs: Vec<String> = [
+        r#"{"a": [1, -2.5e+3, true, false, null, "x\"y\\z\/\b\f\n\r\t"], "é日😀": "\u00e9\ud83d\ude00\uD83D\uDE00"}"#,
+        "\u{feff}```json\n{customer_id: 'it's', tags: [‘a’, “b”, 'c' ,\n 'd'\t], x: True, y: None,}\n``` thanks",
+        "Sure! Here it is: ```json\n{\"a\": 1 /* c * d */, \"b\": [2,], # x\n \"c\": \"\\d\\'\\u12G\"} // end\n```\nbye",
+        "I'll call [it] now: {\"a\": \"\\ud800\\n\\ud83d\\ude00\\udc00\", 'b': 'x\ny'}",
+        "{'O\\'Brien': '請小心輕放 📦', 'k': 'a''b' }",
+        "[0, -0, 0.0, 1E2, 18446744073709551616, -9223372036854775809, 123456789012345678901234567890]",
+        "\"{\\\"a\\\": [1, 2]}\"",
+        "12345",
+        "  tru",
+        "{\"a\": [1, {\"b\": \"cut \\u00",
+        "[1, 2,, 3]",
+        "{\"a\" 1}",
+        "[“He said “hi” to me”, ‘it’s’ ]",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    // The first lines of the bench workload, if it was generated.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/bench-data/mangled.jsonl");
+    if let Ok(text) = std::fs::read_to_string(path) {
+        for line in text.lines().take(12) {
+            if let Ok(Value::Object(row)) = serde_json::from_str::<Value>(line) {
+                if let Some(Value::String(raw)) = row.get("raw") {
+                    inputs.push(raw.clone());
+                }
+            }
+        }
+    }
+    inputs
+}
+
+#[test]
+fn fragments_give_the_one_shot_result() {
+    for input in fragment_inputs() {
+        let bytes = input.as_bytes();
+        for options in [ParseOptions::strict(), lenient(), completing()] {
+            let whole = feed_in_pieces(bytes, &[], &options);
+            assert_eq!(feed_str_in_pieces(&input, &[], &options), whole, "{input:?} as str");
+            for cut in 0..=bytes.len() {
+                assert_eq!(feed_in_pieces(bytes, &[cut], &options), whole, "{input:?} cut at {cut}");
+                if input.is_char_boundary(cut) {
+                    let result = feed_str_in_pieces(&input, &[cut], &options);
+                    assert_eq!(result, whole, "{input:?} as str cut at {cut}");
+                }
+            }
+            let every: Vec<usize> = (1..bytes.len()).collect();
+            assert_eq!(feed_in_pieces(bytes, &every, &options), whole, "{input:?} byte by byte");
+            let chars: Vec<usize> = input.char_indices().map(|(k, _)| k).skip(1).collect();
+            assert_eq!(feed_str_in_pieces(&input, &chars, &options), whole, "{input:?} char by char");
+            if bytes.len() <= 120 {
+                for first in 0..=bytes.len() {
+                    for second in first..=bytes.len() {
+                        let result = feed_in_pieces(bytes, &[first, second], &options);
+                        assert_eq!(result, whole, "{input:?} cut at {first} and {second}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn empty_fragments_change_nothing() {
+    let input = br#"{"a": ["x\u00e9", 1.5]}"#;
+    let whole = feed_in_pieces(input, &[], &lenient());
+    let mut machine = Machine::new(&lenient());
+    for byte in input.iter() {
+        machine.feed(&[]).unwrap();
+        machine.feed(std::slice::from_ref(byte)).unwrap();
+    }
+    machine.feed(&[]).unwrap();
+    assert_eq!(machine.finish(), whole);
+}
+
+// ---------------------------------------------------------------- robustness
+
+/// A small deterministic generator (no dependency needed for this).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn random_inputs_never_panic_and_fragments_agree() {
+    let pieces: &[&str] = &[
+        "{", "}", "[", "]", ":", ",", "\"", "'", "“", "”", "‘", "’", "\\", "\\u", "\\ud83d", "\\ude00", "d8",
+        "00", "a", "key", "true", "tru", "None", "1", "-", ".", "e", "+", "0", " ", "\n", "\t", "//", "/*",
+        "*/", "#", "```", "json", "é", "😀", "\u{feff}", "x\u{1}", "$", "Sure! ",
+    ];
+    let mut rng = Lcg(7);
+    for round in 0..3000 {
+        let count = 1 + rng.below(24);
+        let input: String = (0..count).map(|_| pieces[rng.below(pieces.len())]).collect();
+        let bytes = input.as_bytes();
+        for options in [ParseOptions::strict(), lenient(), completing()] {
+            let public = parse(&input, &options);
+            let own = parse_without_fast_path(bytes, &options);
+            if options.mode == ParseMode::Strict {
+                // Our strict parser accepts exactly what serde_json accepts, with the same value.
+                let theirs = serde_json::from_str::<Value>(&input);
+                assert_eq!(own.as_ref().ok().map(|p| &p.value), theirs.as_ref().ok(), "strict {input:?}");
+            }
+            if let (Ok(public), Ok(own)) = (&public, &own) {
+                assert_eq!(public.value, own.value, "{input:?}");
+            }
+            let whole = feed_in_pieces(bytes, &[], &options);
+            let cut = rng.below(bytes.len() + 1);
+            assert_eq!(
+                feed_in_pieces(bytes, &[cut], &options),
+                whole,
+                "round {round}: {input:?} cut at {cut}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut rng = Lcg(11);
+    for _ in 0..3000 {
+        let len = rng.below(40);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+        for options in [ParseOptions::strict(), lenient(), completing()] {
+            let _ = parse_without_fast_path(&bytes, &options);
+            let _ = super::parse_bytes(&bytes, &options);
+            let whole = feed_in_pieces(&bytes, &[], &options);
+            let cut = rng.below(bytes.len() + 1);
+            assert_eq!(feed_in_pieces(&bytes, &[cut], &options), whole);
+        }
+    }
+}
+
+#[test]
+fn prose_candidates_stay_linear() {
+    // Many failing candidates after prose: each attempt reads a disjoint part.
+    let input = "Text ".to_owned() + &"[x] {y} ".repeat(50_000) + "{\"a\": 1}";
+    let started = std::time::Instant::now();
+    let result = parse(&input, &lenient());
+    assert!(result.is_err(), "the real value is past the candidate bound");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let near = "Text [x] {y} [z] {\"a\": 1}";
+    assert_eq!(parse(near, &lenient()).unwrap().value, json!({"a": 1}));
+}

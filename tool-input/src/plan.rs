@@ -1,0 +1,490 @@
+//! The coercion and validation plan: a JSON Schema compiled once into an arena of nodes.
+//!
+//! Every keyword is read and checked here, once, so the walk over each call's arguments
+//! ([`crate::check`]) only follows indices and compares values. `$ref`s are resolved to node
+//! indices (recursive schemas become cycles in the arena).
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Number, Value};
+
+use crate::validator::SchemaError;
+
+/// Index of a node in [`Plan::nodes`].
+pub(crate) type NodeId = usize;
+
+/// Nesting limit of schemas themselves (not of arguments): deeper schemas are refused.
+const MAX_SCHEMA_DEPTH: usize = 256;
+
+/// The JSON types a node accepts, as a bit set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Types(u8);
+
+impl Types {
+    pub const NULL: Types = Types(1);
+    pub const BOOLEAN: Types = Types(2);
+    pub const OBJECT: Types = Types(4);
+    pub const ARRAY: Types = Types(8);
+    pub const NUMBER: Types = Types(16);
+    pub const INTEGER: Types = Types(32);
+    pub const STRING: Types = Types(64);
+
+    pub fn contains(self, other: Types) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub fn insert(&mut self, other: Types) {
+        self.0 |= other.0;
+    }
+
+    fn from_name(name: &str) -> Option<Types> {
+        Some(match name {
+            "null" => Types::NULL,
+            "boolean" => Types::BOOLEAN,
+            "object" => Types::OBJECT,
+            "array" => Types::ARRAY,
+            "number" => Types::NUMBER,
+            "integer" => Types::INTEGER,
+            "string" => Types::STRING,
+            _ => return None,
+        })
+    }
+
+    /// Does a value of this JSON type fit? Integral numbers fit `integer`.
+    pub fn accepts(self, value: &Value) -> bool {
+        match value {
+            Value::Null => self.contains(Types::NULL),
+            Value::Bool(_) => self.contains(Types::BOOLEAN),
+            Value::Object(_) => self.contains(Types::OBJECT),
+            Value::Array(_) => self.contains(Types::ARRAY),
+            Value::String(_) => self.contains(Types::STRING),
+            Value::Number(n) => {
+                self.contains(Types::NUMBER) || (self.contains(Types::INTEGER) && is_integral(n))
+            }
+        }
+    }
+
+    /// Names of the accepted types, for messages: "an integer", "a string or null".
+    pub fn describe(self) -> String {
+        let mut names = Vec::new();
+        for (bit, name) in [
+            (Types::OBJECT, "an object"),
+            (Types::ARRAY, "an array"),
+            (Types::STRING, "a string"),
+            (Types::INTEGER, "an integer"),
+            (Types::NUMBER, "a number"),
+            (Types::BOOLEAN, "a boolean"),
+            (Types::NULL, "null"),
+        ] {
+            if self.contains(bit) && !(bit == Types::INTEGER && self.contains(Types::NUMBER)) {
+                names.push(name);
+            }
+        }
+        match names.len() {
+            0 => "nothing".to_owned(),
+            1 => names[0].to_owned(),
+            n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
+        }
+    }
+}
+
+pub(crate) fn is_integral(n: &Number) -> bool {
+    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// What happens to properties an object schema does not declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Additional {
+    Allow,
+    Deny,
+    Schema(NodeId),
+}
+
+/// One compiled schema. A default node (every field empty) accepts everything, like `true`.
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    /// The `false` schema: nothing is valid.
+    pub reject_all: bool,
+    pub types: Option<Types>,
+    pub enum_values: Option<Vec<Value>>,
+    pub const_value: Option<Value>,
+    pub minimum: Option<Number>,
+    pub maximum: Option<Number>,
+    pub exclusive_minimum: Option<Number>,
+    pub exclusive_maximum: Option<Number>,
+    pub multiple_of: Option<f64>,
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
+    pub pattern: Option<(String, regress::Regex)>,
+    pub prefix_items: Vec<NodeId>,
+    pub items: Option<NodeId>,
+    pub min_items: Option<u64>,
+    pub max_items: Option<u64>,
+    pub unique_items: bool,
+    /// Declared properties in schema order.
+    pub properties: Vec<(String, NodeId)>,
+    /// Index into `properties` by name, for objects with many properties.
+    pub property_index: HashMap<String, usize>,
+    pub pattern_properties: Vec<(String, regress::Regex, NodeId)>,
+    pub required: Vec<String>,
+    pub additional: Additional,
+    pub min_properties: Option<u64>,
+    pub max_properties: Option<u64>,
+    pub any_of: Vec<NodeId>,
+    pub one_of: Vec<NodeId>,
+    pub all_of: Vec<NodeId>,
+    pub not: Option<NodeId>,
+    pub reference: Option<NodeId>,
+    pub default: Option<Value>,
+}
+
+impl Default for Node {
+    fn default() -> Self {
+        Node {
+            reject_all: false,
+            types: None,
+            enum_values: None,
+            const_value: None,
+            minimum: None,
+            maximum: None,
+            exclusive_minimum: None,
+            exclusive_maximum: None,
+            multiple_of: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            prefix_items: Vec::new(),
+            items: None,
+            min_items: None,
+            max_items: None,
+            unique_items: false,
+            properties: Vec::new(),
+            property_index: HashMap::new(),
+            pattern_properties: Vec::new(),
+            required: Vec::new(),
+            additional: Additional::Allow,
+            min_properties: None,
+            max_properties: None,
+            any_of: Vec::new(),
+            one_of: Vec::new(),
+            all_of: Vec::new(),
+            not: None,
+            reference: None,
+            default: None,
+        }
+    }
+}
+
+impl Node {
+    /// Index of a declared property.
+    pub fn property(&self, name: &str) -> Option<NodeId> {
+        if self.properties.len() <= 8 {
+            self.properties.iter().find(|(key, _)| key == name).map(|(_, id)| *id)
+        } else {
+            self.property_index.get(name).map(|&i| self.properties[i].1)
+        }
+    }
+}
+
+/// A compiled schema.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    pub nodes: Vec<Node>,
+    pub root: NodeId,
+}
+
+/// Keywords that assert something we do not implement: a schema using them is refused
+/// rather than half-checked, so no constraint is ever silently skipped.
+const UNSUPPORTED: &[&str] = &[
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "contains",
+    "minContains",
+    "maxContains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "$dynamicRef",
+    "$recursiveRef",
+];
+
+impl Plan {
+    /// Compile a JSON Schema document.
+    pub fn compile(schema: &Value) -> Result<Plan, SchemaError> {
+        let mut compiler = Compiler { document: schema, nodes: Vec::new(), by_pointer: HashMap::new() };
+        let root = compiler.compile_at("", schema, 0)?;
+        Ok(Plan { nodes: compiler.nodes, root })
+    }
+}
+
+struct Compiler<'a> {
+    document: &'a Value,
+    nodes: Vec<Node>,
+    /// Nodes already compiled for a JSON Pointer into the document, so `$ref`s share them
+    /// and recursive schemas terminate.
+    by_pointer: HashMap<String, NodeId>,
+}
+
+fn error(pointer: &str, message: impl Into<String>) -> SchemaError {
+    SchemaError::new(pointer, message)
+}
+
+fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+impl<'a> Compiler<'a> {
+    fn compile_at(&mut self, pointer: &str, schema: &'a Value, depth: usize) -> Result<NodeId, SchemaError> {
+        if let Some(&id) = self.by_pointer.get(pointer) {
+            return Ok(id);
+        }
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(error(pointer, "the schema is nested too deeply"));
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::default());
+        self.by_pointer.insert(pointer.to_owned(), id);
+        let node = self.compile_node(pointer, schema, depth)?;
+        self.nodes[id] = node;
+        Ok(id)
+    }
+
+    fn child(
+        &mut self,
+        pointer: &str,
+        key: &str,
+        schema: &'a Value,
+        depth: usize,
+    ) -> Result<NodeId, SchemaError> {
+        let child_pointer = format!("{pointer}/{}", escape_token(key));
+        self.compile_at(&child_pointer, schema, depth + 1)
+    }
+
+    fn compile_node(&mut self, pointer: &str, schema: &'a Value, depth: usize) -> Result<Node, SchemaError> {
+        let object = match schema {
+            Value::Bool(true) => return Ok(Node::default()),
+            Value::Bool(false) => return Ok(Node { reject_all: true, ..Node::default() }),
+            Value::Object(object) => object,
+            _ => return Err(error(pointer, "a schema must be an object or a boolean")),
+        };
+        let mut node = Node::default();
+        for keyword in UNSUPPORTED {
+            if object.contains_key(*keyword) {
+                return Err(error(pointer, format!("the keyword `{keyword}` is not supported")));
+            }
+        }
+        if let Some(types) = object.get("type") {
+            node.types = Some(parse_types(pointer, types)?);
+        }
+        if let Some(values) = object.get("enum") {
+            let Value::Array(values) = values else {
+                return Err(error(pointer, "`enum` must be an array"));
+            };
+            node.enum_values = Some(values.clone());
+        }
+        node.const_value = object.get("const").cloned();
+        node.default = object.get("default").cloned();
+        node.minimum = number(pointer, object, "minimum")?;
+        node.maximum = number(pointer, object, "maximum")?;
+        node.exclusive_minimum = number(pointer, object, "exclusiveMinimum")?;
+        node.exclusive_maximum = number(pointer, object, "exclusiveMaximum")?;
+        if let Some(multiple) = number(pointer, object, "multipleOf")? {
+            let multiple = multiple.as_f64().unwrap_or(0.0);
+            if multiple <= 0.0 {
+                return Err(error(pointer, "`multipleOf` must be greater than 0"));
+            }
+            node.multiple_of = Some(multiple);
+        }
+        node.min_length = count(pointer, object, "minLength")?;
+        node.max_length = count(pointer, object, "maxLength")?;
+        node.min_items = count(pointer, object, "minItems")?;
+        node.max_items = count(pointer, object, "maxItems")?;
+        node.min_properties = count(pointer, object, "minProperties")?;
+        node.max_properties = count(pointer, object, "maxProperties")?;
+        if let Some(pattern) = object.get("pattern") {
+            let Value::String(pattern) = pattern else {
+                return Err(error(pointer, "`pattern` must be a string"));
+            };
+            node.pattern = Some((pattern.clone(), compile_regex(pointer, pattern)?));
+        }
+        if let Some(unique) = object.get("uniqueItems") {
+            node.unique_items =
+                unique.as_bool().ok_or_else(|| error(pointer, "`uniqueItems` must be a boolean"))?;
+        }
+        if let Some(required) = object.get("required") {
+            let names = required.as_array().ok_or_else(|| error(pointer, "`required` must be an array"))?;
+            for name in names {
+                let name = name.as_str().ok_or_else(|| error(pointer, "`required` must list strings"))?;
+                node.required.push(name.to_owned());
+            }
+        }
+        if let Some(properties) = object.get("properties") {
+            let properties =
+                properties.as_object().ok_or_else(|| error(pointer, "`properties` must be an object"))?;
+            let base = format!("{pointer}/properties");
+            for (name, subschema) in properties {
+                let id = self.child(&base, name, subschema, depth)?;
+                node.properties.push((name.clone(), id));
+            }
+            if node.properties.len() > 8 {
+                node.property_index =
+                    node.properties.iter().enumerate().map(|(i, (name, _))| (name.clone(), i)).collect();
+            }
+        }
+        if let Some(patterns) = object.get("patternProperties") {
+            let patterns = patterns
+                .as_object()
+                .ok_or_else(|| error(pointer, "`patternProperties` must be an object"))?;
+            let base = format!("{pointer}/patternProperties");
+            for (pattern, subschema) in patterns {
+                let regex = compile_regex(pointer, pattern)?;
+                let id = self.child(&base, pattern, subschema, depth)?;
+                node.pattern_properties.push((pattern.clone(), regex, id));
+            }
+        }
+        if let Some(additional) = object.get("additionalProperties") {
+            node.additional = match additional {
+                Value::Bool(true) => Additional::Allow,
+                Value::Bool(false) => Additional::Deny,
+                other => Additional::Schema(self.child(pointer, "additionalProperties", other, depth)?),
+            };
+        }
+        if let Some(prefix) = object.get("prefixItems") {
+            let prefix = prefix.as_array().ok_or_else(|| error(pointer, "`prefixItems` must be an array"))?;
+            let base = format!("{pointer}/prefixItems");
+            for (index, subschema) in prefix.iter().enumerate() {
+                node.prefix_items.push(self.child(&base, &index.to_string(), subschema, depth)?);
+            }
+        }
+        if let Some(items) = object.get("items") {
+            if items.is_array() {
+                return Err(error(
+                    pointer,
+                    "`items` must be a schema (draft 2020-12); use `prefixItems` for tuples",
+                ));
+            }
+            node.items = Some(self.child(pointer, "items", items, depth)?);
+        }
+        node.any_of = self.list(pointer, object, "anyOf", depth)?;
+        node.one_of = self.list(pointer, object, "oneOf", depth)?;
+        node.all_of = self.list(pointer, object, "allOf", depth)?;
+        if let Some(not) = object.get("not") {
+            node.not = Some(self.child(pointer, "not", not, depth)?);
+        }
+        if let Some(reference) = object.get("$ref") {
+            let reference = reference.as_str().ok_or_else(|| error(pointer, "`$ref` must be a string"))?;
+            node.reference = Some(self.reference(pointer, reference, depth)?);
+        }
+        Ok(node)
+    }
+
+    fn list(
+        &mut self,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        keyword: &str,
+        depth: usize,
+    ) -> Result<Vec<NodeId>, SchemaError> {
+        let Some(list) = object.get(keyword) else { return Ok(Vec::new()) };
+        let list = list.as_array().ok_or_else(|| error(pointer, format!("`{keyword}` must be an array")))?;
+        if list.is_empty() {
+            return Err(error(pointer, format!("`{keyword}` must not be empty")));
+        }
+        let base = format!("{pointer}/{keyword}");
+        list.iter()
+            .enumerate()
+            .map(|(index, subschema)| self.child(&base, &index.to_string(), subschema, depth))
+            .collect()
+    }
+
+    /// Resolve a local `$ref` (`#`, `#/$defs/Name`, any JSON Pointer into the document).
+    fn reference(&mut self, pointer: &str, reference: &str, depth: usize) -> Result<NodeId, SchemaError> {
+        let Some(fragment) = reference.strip_prefix('#') else {
+            return Err(error(
+                pointer,
+                format!("only local references (`#...`) are supported, not `{reference}`"),
+            ));
+        };
+        let fragment = percent_decode(fragment)
+            .ok_or_else(|| error(pointer, format!("`{reference}` is not a valid URI fragment")))?;
+        if !fragment.is_empty() && !fragment.starts_with('/') {
+            return Err(error(pointer, format!("anchors are not supported: `{reference}`")));
+        }
+        let target = self
+            .document
+            .pointer(&fragment)
+            .ok_or_else(|| error(pointer, format!("`{reference}` points to nothing in this schema")))?;
+        // Normalise the pointer so `#/$defs/a` and `#/%24defs/a` share a node.
+        self.compile_at(&fragment, target, depth + 1)
+    }
+}
+
+fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
+    let mut set = Types::default();
+    let mut add = |name: &Value| -> Result<(), SchemaError> {
+        let name = name.as_str().ok_or_else(|| error(pointer, "`type` must name types as strings"))?;
+        let bit = Types::from_name(name).ok_or_else(|| error(pointer, format!("unknown type `{name}`")))?;
+        set.insert(bit);
+        Ok(())
+    };
+    match types {
+        Value::Array(names) => names.iter().try_for_each(&mut add)?,
+        name => add(name)?,
+    }
+    Ok(set)
+}
+
+fn number(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Option<Number>, SchemaError> {
+    match object.get(keyword) {
+        None => Ok(None),
+        Some(Value::Number(n)) => Ok(Some(n.clone())),
+        Some(_) => Err(error(pointer, format!("`{keyword}` must be a number"))),
+    }
+}
+
+fn count(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Option<u64>, SchemaError> {
+    match object.get(keyword) {
+        None => Ok(None),
+        Some(Value::Number(n)) => {
+            if let Some(n) = n.as_u64() {
+                return Ok(Some(n));
+            }
+            match n.as_f64() {
+                Some(f) if f >= 0.0 && f.fract() == 0.0 => Ok(Some(f as u64)),
+                _ => Err(error(pointer, format!("`{keyword}` must be a non-negative integer"))),
+            }
+        }
+        Some(_) => Err(error(pointer, format!("`{keyword}` must be a non-negative integer"))),
+    }
+}
+
+fn compile_regex(pointer: &str, pattern: &str) -> Result<regress::Regex, SchemaError> {
+    // `u` flag: JSON Schema patterns are Unicode-aware ECMA-262 expressions.
+    regress::Regex::with_flags(pattern, "u")
+        .or_else(|_| regress::Regex::new(pattern))
+        .map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))
+}
+
+fn percent_decode(fragment: &str) -> Option<String> {
+    if !fragment.contains('%') {
+        return Some(fragment.to_owned());
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = fragment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}

@@ -1,0 +1,60 @@
+//! Support for the code `#[derive(ToolInput)]` generates. Not public API: only
+//! `tool-input-derive` of the same version may use it, and it changes without notice.
+
+pub use core::option::Option;
+pub use core::result::Result;
+pub use core::{concat, unreachable};
+pub use schemars::JsonSchema;
+pub use serde::de::DeserializeOwned;
+pub use std::sync::OnceLock;
+
+pub use crate::policy::Policy;
+pub use crate::tool::{FieldOptions, ToolDefinition, ToolInput};
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+/// The description in a doc comment only the compiler can read (`#[doc = include_str!(..)]`),
+/// in a constant, read as schemars reads the schema's `description`: trimmed, and without a
+/// first line that starts with `#` (schemars makes that the schema's title).
+pub const fn doc_description(doc: &'static str) -> Option<&'static str> {
+    let mut bytes = doc.as_bytes().trim_ascii();
+    if let [b'#', ..] = bytes {
+        let mut end = 0;
+        while end < bytes.len() && bytes[end] != b'\n' {
+            end += 1;
+        }
+        bytes = bytes.split_at(end).1.trim_ascii();
+    }
+    if bytes.is_empty() {
+        return None;
+    }
+    // Cut at ASCII bytes only, so still UTF-8.
+    match core::str::from_utf8(bytes) {
+        Ok(text) => Some(text),
+        Err(_) => None,
+    }
+}
+
+/// Build the definition of a derived type: its schemars schema, made the schema the model
+/// sees, compiled with the type's field options.
+pub fn build_definition<T: ToolInput>() -> ToolDefinition {
+    let schema = crate::schema::schema_for::<T>();
+    crate::schema::definition_from_parts(T::NAME, T::DESCRIPTION, schema, T::POLICY, T::FIELDS)
+}
+
+/// The definition of a generic derived type, built once per instantiation: a `static`
+/// inside a generic function is shared by every instantiation, so these are kept by
+/// `TypeId` instead.
+pub fn generic_definition<T: ToolInput + Any>() -> &'static ToolDefinition {
+    static DEFINITIONS: OnceLock<RwLock<HashMap<TypeId, &'static ToolDefinition>>> = OnceLock::new();
+    let map = DEFINITIONS.get_or_init(Default::default);
+    let id = TypeId::of::<T>();
+    if let Some(found) = map.read().unwrap_or_else(|poison| poison.into_inner()).get(&id) {
+        return found;
+    }
+    // Built outside the lock: building may need the definitions of other generic types.
+    let built: &'static ToolDefinition = Box::leak(Box::new(build_definition::<T>()));
+    map.write().unwrap_or_else(|poison| poison.into_inner()).entry(id).or_insert(built)
+}

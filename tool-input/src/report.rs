@@ -1,0 +1,135 @@
+//! What the engine changed on the way from raw text to a checked value.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::parse::Repair;
+
+/// A value that passed every check, with the record of what it took to get there.
+///
+/// ```
+/// use tool_input::{Validator, Checked};
+/// use serde_json::json;
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"n": {"type": "integer"}},
+///     "required": ["n"]
+/// })).unwrap();
+/// let Checked { value, report } = validator.check("{'n': '3'}").unwrap();
+/// assert_eq!(value, json!({"n": 3}));
+/// assert_eq!(report.repairs[0].kind.code(), "single_quotes");
+/// assert_eq!(report.coercions[0].path, "/n");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked<T> {
+    /// The checked value.
+    pub value: T,
+    /// The repairs and coercions that were applied.
+    pub report: Report,
+}
+
+/// The syntax repairs and representation coercions applied to one call's arguments, for
+/// logging. Values of sensitive fields never appear here.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Syntax repairs made by the parser, in input order.
+    #[serde(serialize_with = "serialize_repairs")]
+    pub repairs: Vec<Repair>,
+    /// Representation coercions made against the schema, in document order.
+    pub coercions: Vec<Coercion>,
+}
+
+impl Report {
+    /// True when the input was exact: no repair and no coercion.
+    pub fn is_clean(&self) -> bool {
+        self.repairs.is_empty() && self.coercions.is_empty()
+    }
+}
+
+fn serialize_repairs<S: serde::Serializer>(repairs: &[Repair], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    #[derive(Serialize)]
+    struct RepairOut {
+        kind: &'static str,
+        offset: usize,
+        count: usize,
+    }
+    let mut seq = s.serialize_seq(Some(repairs.len()))?;
+    for repair in repairs {
+        seq.serialize_element(&RepairOut {
+            kind: repair.kind.code(),
+            offset: repair.offset,
+            count: repair.count,
+        })?;
+    }
+    seq.end()
+}
+
+/// One representation change made to fit the schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Coercion {
+    /// JSON Pointer to the value, in the keys the model sent (`/items/1/quantity`).
+    pub path: String,
+    /// What was done.
+    pub kind: CoercionKind,
+    /// The value as sent, as compact JSON, shortened; `None` for sensitive fields.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The value it became, as compact JSON, shortened; `None` for sensitive fields.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+}
+
+/// What kind of representation coercion was made. `code()` gives a stable snake_case name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CoercionKind {
+    /// A string holding a JSON (or Python-literal) array or object was parsed.
+    ParsedString,
+    /// An enum or const value in another letter case or spelling was mapped to the schema's.
+    EnumCase,
+    /// A numeric string was read as a number.
+    NumberFromString,
+    /// An integral float (`3.0`) was read as an integer.
+    IntegerFromFloat,
+    /// A string such as `"true"` was read as a boolean.
+    BoolFromString,
+    /// A null for an optional property that does not accept null was treated as absent.
+    NullAsAbsent,
+    /// An absent property was given the schema's `default` (not a change of what was sent,
+    /// but recorded so the log shows the value the tool ran with).
+    DefaultFilled,
+    /// (Lenient) a number or boolean was written as a string.
+    StringFromScalar,
+    /// (Lenient) a single value was wrapped in a one-element array.
+    WrappedInArray,
+    /// (Lenient) a number was read as a boolean (`1`/`0`).
+    BoolFromNumber,
+}
+
+impl CoercionKind {
+    /// The stable snake_case name.
+    pub fn code(self) -> &'static str {
+        match self {
+            CoercionKind::ParsedString => "parsed_string",
+            CoercionKind::EnumCase => "enum_case",
+            CoercionKind::NumberFromString => "number_from_string",
+            CoercionKind::IntegerFromFloat => "integer_from_float",
+            CoercionKind::BoolFromString => "bool_from_string",
+            CoercionKind::NullAsAbsent => "null_as_absent",
+            CoercionKind::DefaultFilled => "default_filled",
+            CoercionKind::StringFromScalar => "string_from_scalar",
+            CoercionKind::WrappedInArray => "wrapped_in_array",
+            CoercionKind::BoolFromNumber => "bool_from_number",
+        }
+    }
+}
+
+impl fmt::Display for CoercionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}

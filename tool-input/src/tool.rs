@@ -1,0 +1,176 @@
+//! The `ToolInput` trait and the compiled definition of a tool.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::error::Rejection;
+use crate::policy::Policy;
+use crate::raw::RawArguments;
+use crate::report::Checked;
+use crate::validator::{CheckOptions, SchemaError, Validator};
+
+/// Options a `#[tool_input(...)]` field attribute sets on one property of the tool's
+/// top-level object. They apply to the property's whole value, at every depth below it.
+///
+/// ```
+/// use tool_input::{FieldOptions, Policy};
+/// let password = FieldOptions { name: "password", policy: Some(Policy::Strict), sensitive: true };
+/// # let _ = password;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FieldOptions {
+    /// The property's name as the model sends it (after serde renames).
+    pub name: &'static str,
+    /// The coercion policy for this property, overriding the tool's.
+    pub policy: Option<Policy>,
+    /// The value never appears in error messages, reports or logs.
+    pub sensitive: bool,
+}
+
+/// A Rust type a model can call a tool with: derive it with `#[derive(ToolInput)]` beside
+/// `serde::Deserialize` and `schemars::JsonSchema`.
+///
+/// The derive gives the tool's name (the snake_case type name, or
+/// `#[tool_input(name = "...")]`), its description (the doc comment, or
+/// `#[tool_input(description = "...")]`) and the compiled [`ToolDefinition`], built once per
+/// type from the very schema the model sees. The provided methods turn raw arguments into
+/// `Self`.
+///
+/// ```
+/// use serde::Deserialize;
+/// use schemars::JsonSchema;
+/// use tool_input::ToolInput;
+///
+/// /// Get the weather forecast for a city.
+/// #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+/// struct GetWeather {
+///     city: String,
+///     days: Option<u8>,
+/// }
+///
+/// assert_eq!(GetWeather::NAME, "get_weather");
+/// assert_eq!(GetWeather::DESCRIPTION, Some("Get the weather forecast for a city."));
+/// let call = GetWeather::from_arguments(r#"{"city": "Paris", "days": "3"}"#).unwrap();
+/// assert_eq!(call.days, Some(3));
+/// let rejection = GetWeather::from_arguments(r#"{"town": "Paris"}"#).unwrap_err();
+/// assert!(rejection.to_string().contains("/city"));
+/// ```
+pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
+    /// The tool's name, checked at compile time against `^[a-zA-Z0-9_-]{1,64}$`.
+    const NAME: &'static str;
+    /// The tool's description, from the doc comment or `#[tool_input(description = "...")]`.
+    const DESCRIPTION: Option<&'static str>;
+    /// The options of `#[tool_input(...)]` field attributes.
+    const FIELDS: &'static [FieldOptions] = &[];
+    /// The policy of a `#[tool_input(policy = "...")]` container attribute.
+    const POLICY: Option<Policy> = None;
+
+    /// The compiled definition: schema and coercion plan, built once per type.
+    ///
+    /// # Panics
+    /// On first use, if the schema the type generates cannot be compiled (for example a
+    /// `pattern` that is not a valid ECMA-262 regular expression): a bug in the type, not
+    /// in the input.
+    fn definition() -> &'static ToolDefinition;
+
+    /// The JSON Schema of the arguments, as the model sees it.
+    fn schema() -> &'static Value {
+        Self::definition().schema()
+    }
+
+    /// Turn raw arguments into `Self` under the tool's policy.
+    fn from_arguments<'a>(raw: impl Into<RawArguments<'a>>) -> Result<Self, Rejection> {
+        Self::from_arguments_with_report(raw).map(|checked| checked.value)
+    }
+
+    /// Turn raw arguments into `Self`, with the repairs and coercions applied, for logging.
+    fn from_arguments_with_report<'a>(raw: impl Into<RawArguments<'a>>) -> Result<Checked<Self>, Rejection> {
+        Self::from_arguments_with(raw, &CheckOptions::default())
+    }
+
+    /// Turn raw arguments into `Self` with explicit options (policy, limits).
+    fn from_arguments_with<'a>(
+        raw: impl Into<RawArguments<'a>>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Self>, Rejection> {
+        let definition = Self::definition();
+        definition.check_with(raw.into(), options).and_then(|checked| {
+            crate::validator::deserialize_checked::<Self>(checked, Self::FIELDS)
+                .map_err(|rejection| rejection.with_tool(definition.name()))
+        })
+    }
+}
+
+/// A tool's name, description, JSON Schema and compiled validator.
+///
+/// Built by `#[derive(ToolInput)]` once per type, or from a plain JSON Schema with
+/// [`ToolDefinition::new`].
+///
+/// ```
+/// use tool_input::ToolDefinition;
+/// use serde_json::json;
+///
+/// let tool = ToolDefinition::new(
+///     "get_weather",
+///     Some("Get the weather for a city."),
+///     json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+/// ).unwrap();
+/// let rejection = tool.check("{}").unwrap_err();
+/// assert!(rejection.to_string().contains("get_weather"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ToolDefinition {
+    name: String,
+    description: Option<String>,
+    validator: Validator,
+}
+
+impl ToolDefinition {
+    /// A definition from a plain JSON Schema, with the default policy.
+    pub fn new(
+        name: impl Into<String>,
+        description: Option<&str>,
+        schema: Value,
+    ) -> Result<Self, SchemaError> {
+        Ok(Self::from_validator(name, description, Validator::new(&schema)?))
+    }
+
+    /// A definition around an already configured validator.
+    pub fn from_validator(name: impl Into<String>, description: Option<&str>, validator: Validator) -> Self {
+        ToolDefinition { name: name.into(), description: description.map(str::to_owned), validator }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tool's description.
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+
+    /// The JSON Schema of the arguments, as the model sees it.
+    pub fn schema(&self) -> &Value {
+        self.validator.schema()
+    }
+
+    /// The compiled validator.
+    pub fn validator(&self) -> &Validator {
+        &self.validator
+    }
+
+    /// Check raw arguments; a rejection names the tool.
+    pub fn check<'a>(&self, raw: impl Into<RawArguments<'a>>) -> Result<Checked<Value>, Rejection> {
+        self.check_with(raw.into(), &CheckOptions::default())
+    }
+
+    /// Check raw arguments with explicit options; a rejection names the tool.
+    pub fn check_with(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Value>, Rejection> {
+        self.validator.check_with(raw, options).map_err(|rejection| rejection.with_tool(&self.name))
+    }
+}

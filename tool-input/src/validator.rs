@@ -1,0 +1,336 @@
+//! The engine for any JSON Schema: raw arguments in, a checked value or a rejection out.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::check::{FieldOverride, Walker};
+use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
+use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::plan::Plan;
+use crate::policy::Policy;
+use crate::raw::RawArguments;
+use crate::report::{Checked, Report};
+use crate::tool::FieldOptions;
+
+/// Limits that keep hostile input cheap to refuse.
+///
+/// ```
+/// use tool_input::Limits;
+/// let limits = Limits { max_bytes: 64 * 1024, ..Limits::default() };
+/// assert_eq!(limits.max_depth, 128);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest accepted input, in bytes (default 8 MiB): longer is `too_large`.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of arrays and objects (default 128): deeper is `too_deep`.
+    pub max_depth: usize,
+    /// Longest value echoed in an error or coercion record, in characters (default 80).
+    pub max_echo_chars: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: parse::DEFAULT_MAX_BYTES,
+            max_depth: parse::DEFAULT_MAX_DEPTH,
+            max_echo_chars: 80,
+        }
+    }
+}
+
+/// Per-call options: override the validator's policy or limits for one check.
+///
+/// ```
+/// use tool_input::{CheckOptions, Policy};
+/// let exact = CheckOptions { policy: Some(Policy::Strict), ..CheckOptions::default() };
+/// # let _ = exact;
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// The policy for this call, instead of the validator's (per-field policies still win).
+    pub policy: Option<Policy>,
+    /// The limits for this call, instead of the validator's.
+    pub limits: Option<Limits>,
+}
+
+/// A schema that cannot be compiled, with the JSON Pointer of the offending subschema.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid schema at `{pointer}`: {message}")]
+pub struct SchemaError {
+    /// Where in the schema document (JSON Pointer; `""` is the root).
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl SchemaError {
+    pub(crate) fn new(pointer: &str, message: impl Into<String>) -> Self {
+        SchemaError { pointer: pointer.to_owned(), message: message.into() }
+    }
+}
+
+/// A JSON Schema compiled once into a coercion and validation plan.
+///
+/// Cheap to clone (the plan is shared). Supports draft 2020-12 `type`, `enum`, `const`,
+/// `properties`, `required`, `additionalProperties`, `patternProperties`, `items`,
+/// `prefixItems`, the numeric, length, item-count and property-count bounds, `multipleOf`,
+/// `pattern` (ECMA-262), `uniqueItems`, `anyOf`, `oneOf`, `allOf`, `not` and local `$ref`s;
+/// a schema using another assertion keyword is refused with a [`SchemaError`] rather than
+/// half-checked.
+///
+/// ```
+/// use tool_input::{Validator, Policy};
+/// use serde_json::json;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"tags": {"type": "array", "items": {"type": "string"}}},
+///     "required": ["tags"]
+/// });
+/// let validator = Validator::new(&schema).unwrap();
+/// let checked = validator.check(r#"{"tags": "[\"a\", \"b\"]"}"#).unwrap();
+/// assert_eq!(checked.value, json!({"tags": ["a", "b"]}));
+///
+/// let strict = Validator::builder(&schema).policy(Policy::Strict).build().unwrap();
+/// assert!(strict.check(r#"{"tags": "[\"a\", \"b\"]"}"#).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Validator {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    schema: Value,
+    plan: Plan,
+    policy: Policy,
+    limits: Limits,
+    overrides: HashMap<String, FieldOverride>,
+}
+
+/// Configures a [`Validator`]: policy, limits and per-field options.
+#[derive(Debug, Clone)]
+pub struct ValidatorBuilder {
+    schema: Value,
+    policy: Policy,
+    limits: Limits,
+    overrides: HashMap<String, FieldOverride>,
+}
+
+impl ValidatorBuilder {
+    /// The policy for every field without its own.
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The limits.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Options of one top-level property: its own policy (for its whole value), and whether
+    /// its value is sensitive (never shown in errors and reports).
+    pub fn field(mut self, name: impl Into<String>, policy: Option<Policy>, sensitive: bool) -> Self {
+        self.overrides.insert(name.into(), FieldOverride { policy, sensitive });
+        self
+    }
+
+    /// Compile the schema.
+    pub fn build(self) -> Result<Validator, SchemaError> {
+        let plan = Plan::compile(&self.schema)?;
+        Ok(Validator {
+            inner: Arc::new(Inner {
+                schema: self.schema,
+                plan,
+                policy: self.policy,
+                limits: self.limits,
+                overrides: self.overrides,
+            }),
+        })
+    }
+}
+
+impl Validator {
+    /// Compile a schema with the default policy and limits.
+    pub fn new(schema: &Value) -> Result<Self, SchemaError> {
+        Self::builder(schema).build()
+    }
+
+    /// Start configuring a validator for a schema.
+    pub fn builder(schema: &Value) -> ValidatorBuilder {
+        ValidatorBuilder {
+            schema: schema.clone(),
+            policy: Policy::Default,
+            limits: Limits::default(),
+            overrides: HashMap::new(),
+        }
+    }
+
+    /// The schema this validator was compiled from.
+    pub fn schema(&self) -> &Value {
+        &self.inner.schema
+    }
+
+    /// The validator's policy.
+    pub fn policy(&self) -> Policy {
+        self.inner.policy
+    }
+
+    /// The validator's limits.
+    pub fn limits(&self) -> Limits {
+        self.inner.limits
+    }
+
+    /// Check raw arguments under the validator's policy.
+    pub fn check<'a>(&self, raw: impl Into<RawArguments<'a>>) -> Result<Checked<Value>, Rejection> {
+        self.check_with(raw.into(), &CheckOptions::default())
+    }
+
+    /// Check raw arguments with per-call options.
+    pub fn check_with(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Value>, Rejection> {
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        let (mut value, repairs) = read_arguments(raw, policy, &limits)?;
+        if !value.is_object() {
+            let message = format!(
+                "the arguments must be a JSON object with named fields, not {}",
+                crate::check::kind_of(&value)
+            );
+            let mut rejection = Rejection::whole(RejectionKind::NotObject, ErrorCode::NotObject, message);
+            rejection.repairs = repairs;
+            return Err(rejection);
+        }
+        let outcome = self.walker(&limits).run(&mut value, policy);
+        if outcome.errors.is_empty() {
+            Ok(Checked { value, report: Report { repairs, coercions: outcome.coercions } })
+        } else {
+            Err(Rejection { kind: RejectionKind::Invalid, errors: outcome.errors, repairs, tool: None })
+        }
+    }
+
+    /// Is `value` valid against the schema exactly as it is (no coercion, no defaults)?
+    /// This is plain JSON Schema validation, for any JSON value, not only objects.
+    pub fn is_valid(&self, value: &Value) -> bool {
+        let mut copy = value.clone();
+        let limits = self.inner.limits;
+        self.walker(&limits).accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
+    }
+
+    /// Validate any JSON value exactly (no coercion, no defaults), returning every error.
+    pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
+        let mut copy = value.clone();
+        let limits = self.inner.limits;
+        let walker = Walker { prepare: false, ..self.walker(&limits) };
+        let outcome = walker.run(&mut copy, Policy::Strict);
+        if outcome.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(outcome.errors)
+        }
+    }
+
+    fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
+        Walker {
+            plan: &self.inner.plan,
+            overrides: &self.inner.overrides,
+            max_depth: limits.max_depth,
+            max_echo: limits.max_echo_chars,
+            prepare: true,
+        }
+    }
+}
+
+/// Turn any shape of raw arguments into a parsed value and the repairs it needed.
+fn read_arguments(
+    raw: RawArguments<'_>,
+    policy: Policy,
+    limits: &Limits,
+) -> Result<(Value, Vec<Repair>), Rejection> {
+    let options = ParseOptions {
+        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
+        max_bytes: limits.max_bytes,
+        max_depth: limits.max_depth,
+        complete_truncated: false,
+    };
+    let parsed = match raw {
+        RawArguments::Absent => return Ok((Value::Object(Map::new()), Vec::new())),
+        RawArguments::Value(Value::Null) => return Ok((Value::Object(Map::new()), Vec::new())),
+        RawArguments::Value(Value::String(text)) => parse_text(text, &options)?,
+        RawArguments::Text(text) => parse_text(text, &options)?,
+        RawArguments::Bytes(bytes) => {
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok((Value::Object(Map::new()), Vec::new()));
+            }
+            parse::parse_bytes(bytes, &options).map_err(Rejection::from_parse)?
+        }
+        RawArguments::Value(value) => return Ok((value.clone(), Vec::new())),
+    };
+    Ok((parsed.value, parsed.repairs))
+}
+
+fn parse_text(text: &str, options: &ParseOptions) -> Result<parse::Parsed, Rejection> {
+    if text.trim().is_empty() {
+        return Ok(parse::Parsed { value: Value::Object(Map::new()), repairs: Vec::new() });
+    }
+    parse::parse(text, options).map_err(Rejection::from_parse)
+}
+
+/// Deserialize a checked value into `T`; a residual serde error still gets a path.
+/// The message of an error at a sensitive field is replaced, since serde's own messages
+/// quote the value.
+pub(crate) fn deserialize_checked<T: DeserializeOwned>(
+    checked: Checked<Value>,
+    fields: &[FieldOptions],
+) -> Result<Checked<T>, Rejection> {
+    let Checked { value, report } = checked;
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(value) => Ok(Checked { value, report }),
+        Err(error) => {
+            let path = pointer_of(error.path());
+            let sensitive = match error.path().iter().next() {
+                Some(serde_path_to_error::Segment::Map { key }) => {
+                    fields.iter().any(|field| field.sensitive && field.name == key)
+                }
+                _ => false,
+            };
+            let message = if sensitive {
+                "the value could not be read as the expected type".to_owned()
+            } else {
+                error.inner().to_string()
+            };
+            let mut rejection = Rejection::whole(RejectionKind::Invalid, ErrorCode::Deserialize, message);
+            rejection.errors[0].path = path;
+            rejection.repairs = report.repairs;
+            Err(rejection)
+        }
+    }
+}
+
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => {
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Unknown => pointer.push_str("/?"),
+        }
+    }
+    pointer
+}
