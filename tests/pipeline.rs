@@ -234,3 +234,82 @@ fn residual_serde_errors_have_a_path() {
     assert_eq!(rejection.errors[0].code, ErrorCode::Deserialize);
     assert!(rejection.to_string().contains("`sun` is not a weekday"));
 }
+
+/// Constraints written with `#[validate]` or `#[garde]` (read by schemars) are in the schema
+/// and enforced; untagged enums and flattened structs come out as schemars writes them.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct SendInvite {
+    #[validate(email, length(max = 40))]
+    email: String,
+    #[garde(range(min = 1, max = 30))]
+    days_valid: u8,
+    target: Target,
+    #[serde(flatten)]
+    audit: Audit,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Target {
+    Team { team_id: u32 },
+    Person { name: String },
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Audit {
+    reason: String,
+}
+
+#[test]
+fn validate_garde_untagged_and_flatten() {
+    insta::assert_json_snapshot!("send_invite_schema", SendInvite::schema());
+    let invite = SendInvite::from_arguments(
+        r#"{"email": "a@b.c", "days_valid": "7", "target": {"team_id": "12"}, "reason": "onboarding"}"#,
+    )
+    .unwrap();
+    assert_eq!(invite.days_valid, 7);
+    assert_eq!(invite.target, Target::Team { team_id: 12 });
+    assert_eq!(invite.audit.reason, "onboarding");
+    let rejection = SendInvite::from_arguments(
+        r#"{"email": "someone-with-a-very-long-address@example.com", "days_valid": 31, "target": {"name": 5}, "why": "x"}"#,
+    )
+    .unwrap_err();
+    let codes: Vec<(&str, ErrorCode)> = rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+    assert_eq!(
+        codes,
+        [
+            ("/days_valid", ErrorCode::Range),
+            ("/email", ErrorCode::Length),
+            ("/target/name", ErrorCode::Type),
+            ("/why", ErrorCode::UnknownField),
+            ("/reason", ErrorCode::Missing),
+        ]
+    );
+}
+
+#[test]
+fn limits_are_configurable_and_distinct() {
+    use tool_input::Limits;
+    let small = CheckOptions {
+        limits: Some(Limits { max_bytes: 64, ..Limits::default() }),
+        ..CheckOptions::default()
+    };
+    let long =
+        json!({"customer_id": "x".repeat(100), "priority": "low", "tags": [], "items": []}).to_string();
+    let rejection = CreateOrder::from_arguments_with(long.as_str(), &small).unwrap_err();
+    assert_eq!(rejection.kind, RejectionKind::TooLarge);
+    let shallow = CheckOptions {
+        limits: Some(Limits { max_depth: 2, ..Limits::default() }),
+        ..CheckOptions::default()
+    };
+    let nested = r#"{"customer_id": "C", "priority": "low", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 1}]}"#;
+    let rejection = CreateOrder::from_arguments_with(nested, &shallow).unwrap_err();
+    assert_eq!(rejection.kind, RejectionKind::TooDeep);
+    // The same limit holds for arguments that arrive already parsed.
+    let value: serde_json::Value = serde_json::from_str(nested).unwrap();
+    let rejection = CreateOrder::from_arguments_with(&value, &shallow).unwrap_err();
+    assert_eq!(rejection.errors[0].code, ErrorCode::TooDeep);
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let raw = format!(r#"{{"customer_id": "C", "priority": "low", "tags": {deep}, "items": []}}"#);
+    assert_eq!(CreateOrder::from_arguments(raw.as_str()).unwrap_err().kind, RejectionKind::TooDeep);
+}

@@ -1,0 +1,91 @@
+//! `tool-input check`: the engine on any JSON Schema.
+
+use std::fs;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::{json, Value};
+use tool_input::{Checked, Policy, RawArguments, Rejection, Validator};
+
+use crate::read_input;
+
+/// `tool-input check`.
+pub(crate) fn run(
+    schema_path: &Path,
+    policy: &str,
+    name: Option<String>,
+    jsonl: Option<PathBuf>,
+    input: Option<PathBuf>,
+) -> Result<ExitCode, String> {
+    let schema_text =
+        fs::read_to_string(schema_path).map_err(|e| format!("cannot read {}: {e}", schema_path.display()))?;
+    let schema: Value = serde_json::from_str(&schema_text)
+        .map_err(|e| format!("{} is not JSON: {e}", schema_path.display()))?;
+    let policy: Policy = policy.parse().map_err(|e| format!("{e}"))?;
+    let validator = Validator::builder(&schema).policy(policy).build().map_err(|e| e.to_string())?;
+    let name = name.or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
+
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let write_error = |e: io::Error| format!("cannot write the result: {e}");
+    let Some(jsonl) = jsonl else {
+        let raw = read_input(input.as_deref())?;
+        let result = validator.check(RawArguments::Bytes(&raw));
+        let accepted = result.is_ok();
+        let line = result_json(None, result, name.as_deref());
+        writeln!(out, "{line}").map_err(write_error)?;
+        out.flush().map_err(write_error)?;
+        return Ok(if accepted { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    };
+
+    let file = fs::File::open(&jsonl).map_err(|e| format!("cannot read {}: {e}", jsonl.display()))?;
+    let mut all_accepted = true;
+    for (number, line) in io::BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("cannot read {}: {e}", jsonl.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let case: Value = serde_json::from_str(&line)
+            .map_err(|e| format!("{} line {}: not a JSON case: {e}", jsonl.display(), number + 1))?;
+        let id = case.get("id").cloned().unwrap_or(Value::Null);
+        let raw = match case.get("raw") {
+            Some(Value::String(text)) => RawArguments::Text(text),
+            Some(other) => RawArguments::Value(other),
+            None => RawArguments::Absent,
+        };
+        let result = validator.check(raw);
+        all_accepted &= result.is_ok();
+        let line = result_json(Some(id), result, name.as_deref());
+        writeln!(out, "{line}").map_err(write_error)?;
+    }
+    out.flush().map_err(write_error)?;
+    Ok(if all_accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, name: Option<&str>) -> Value {
+    let mut line = match result {
+        Ok(Checked { value, report }) => json!({
+            "ok": true,
+            "value": value,
+            "repairs": report.repairs.iter().map(|r| json!({"kind": r.kind.code(), "offset": r.offset, "count": r.count})).collect::<Vec<_>>(),
+            "coercions": report.coercions,
+        }),
+        Err(rejection) => {
+            let rejection = match name {
+                Some(name) => rejection.with_tool(name),
+                None => rejection,
+            };
+            json!({
+                "ok": false,
+                "kind": rejection.kind.code(),
+                "errors": rejection.errors,
+                "message": rejection.to_string(),
+            })
+        }
+    };
+    if let (Some(id), Value::Object(map)) = (id, &mut line) {
+        map.insert("id".to_owned(), id);
+    }
+    line
+}

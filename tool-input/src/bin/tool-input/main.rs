@@ -1,0 +1,97 @@
+//! `tool-input`: the engine of the `tool-input` crate on any JSON Schema, for any language.
+//!
+//! ```text
+//! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [INPUT]
+//! tool-input check --schema FILE --jsonl CASES.jsonl
+//! tool-input repair [--strict] [--complete-truncated] [INPUT]
+//! ```
+//! Exit codes: 0 accepted, 1 rejected, 2 usage error.
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod check;
+mod repair;
+
+#[derive(Debug, Parser)]
+#[command(name = "tool-input", version, about = "Check and repair tool-call arguments against a JSON Schema")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check raw tool-call arguments against a JSON Schema; print one JSON result.
+    ///
+    /// Exits 0 when accepted, 1 when rejected, 2 on usage errors.
+    Check {
+        /// The JSON Schema of the arguments.
+        #[arg(long, value_name = "FILE")]
+        schema: PathBuf,
+        /// How far coercion may go.
+        #[arg(long, default_value = "default", value_parser = ["strict", "default", "lenient"])]
+        policy: String,
+        /// The tool's name in messages (default: the schema's `title`).
+        #[arg(long)]
+        name: Option<String>,
+        /// Check every case of a JSONL file (`{"id": ..., "raw": "..."}` per line) and print
+        /// one result line per case, with its id.
+        #[arg(long, value_name = "FILE", conflicts_with = "input")]
+        jsonl: Option<PathBuf>,
+        /// The raw arguments (bytes); standard input when absent or `-`.
+        input: Option<PathBuf>,
+    },
+    /// Parse any JSON value leniently and print it repaired, compact.
+    ///
+    /// Exits 0 with the JSON on standard output, or 1 with the error on standard error.
+    Repair {
+        /// Accept strict JSON only.
+        #[arg(long)]
+        strict: bool,
+        /// Close what was cut off (strings, arrays, objects, literals), for showing partial
+        /// output. Never use this for arguments a tool will run with.
+        #[arg(long)]
+        complete_truncated: bool,
+        /// The text to repair; standard input when absent or `-`.
+        input: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check { schema, policy, name, jsonl, input } => {
+            check::run(&schema, &policy, name, jsonl, input)
+        }
+        Command::Repair { strict, complete_truncated, input } => {
+            repair::run(strict, complete_truncated, input)
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("tool-input: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The bytes of INPUT, or of standard input when it is absent or `-`.
+pub(crate) fn read_input(input: Option<&Path>) -> Result<Vec<u8>, String> {
+    match input {
+        None => read_stdin(),
+        Some(path) if path == Path::new("-") => read_stdin(),
+        Some(path) => fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    io::stdin().read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
+    Ok(bytes)
+}
