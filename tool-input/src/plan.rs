@@ -136,6 +136,14 @@ pub(crate) struct Node {
     pub not: Option<NodeId>,
     pub reference: Option<NodeId>,
     pub default: Option<Value>,
+    /// Indices into `properties` of the required ones, in `required` order (derived).
+    pub required_declared: Vec<usize>,
+    /// Required names that `properties` does not declare (derived).
+    pub required_other: Vec<String>,
+    /// Whether each property is required, by index into `properties` (derived).
+    pub required_flags: Vec<bool>,
+    /// The properties with a `default` (looking through `$ref`s), by index (derived).
+    pub defaults: Vec<(usize, Value)>,
 }
 
 impl Default for Node {
@@ -171,17 +179,21 @@ impl Default for Node {
             not: None,
             reference: None,
             default: None,
+            required_declared: Vec::new(),
+            required_other: Vec::new(),
+            required_flags: Vec::new(),
+            defaults: Vec::new(),
         }
     }
 }
 
 impl Node {
-    /// Index of a declared property.
-    pub fn property(&self, name: &str) -> Option<NodeId> {
+    /// Index into `properties` of a declared property.
+    pub fn property_index_of(&self, name: &str) -> Option<usize> {
         if self.properties.len() <= 8 {
-            self.properties.iter().find(|(key, _)| key == name).map(|(_, id)| *id)
+            self.properties.iter().position(|(key, _)| key == name)
         } else {
-            self.property_index.get(name).map(|&i| self.properties[i].1)
+            self.property_index.get(name).copied()
         }
     }
 }
@@ -217,7 +229,48 @@ impl Plan {
     pub fn compile(schema: &Value) -> Result<Plan, SchemaError> {
         let mut compiler = Compiler { document: schema, nodes: Vec::new(), by_pointer: HashMap::new() };
         let root = compiler.compile_at("", schema, 0)?;
-        Ok(Plan { nodes: compiler.nodes, root })
+        let mut plan = Plan { nodes: compiler.nodes, root };
+        plan.index_objects();
+        Ok(plan)
+    }
+
+    /// Derive what the walk needs per object node, once, so each call does no name lookups
+    /// for `required` and defaults.
+    fn index_objects(&mut self) {
+        for id in 0..self.nodes.len() {
+            let defaults: Vec<(usize, Value)> = self.nodes[id]
+                .properties
+                .iter()
+                .enumerate()
+                .filter_map(|(index, (_, child))| self.default_of(*child).map(|d| (index, d.clone())))
+                .collect();
+            let node = &mut self.nodes[id];
+            node.defaults = defaults;
+            node.required_flags = vec![false; node.properties.len()];
+            for name in &node.required {
+                match node.properties.iter().position(|(key, _)| key == name) {
+                    Some(index) => {
+                        if !node.required_flags[index] {
+                            node.required_flags[index] = true;
+                            node.required_declared.push(index);
+                        }
+                    }
+                    None => node.required_other.push(name.clone()),
+                }
+            }
+        }
+    }
+
+    /// The `default` of a schema, looking through `$ref`s (bounded: refs may form cycles).
+    fn default_of(&self, mut id: NodeId) -> Option<&Value> {
+        for _ in 0..64 {
+            let node = &self.nodes[id];
+            if node.default.is_some() {
+                return node.default.as_ref();
+            }
+            id = node.reference?;
+        }
+        None
     }
 }
 

@@ -94,10 +94,17 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
         options: &CheckOptions,
     ) -> Result<Checked<Self>, Rejection> {
         let definition = Self::definition();
-        definition.check_with(raw.into(), options).and_then(|checked| {
-            crate::validator::deserialize_checked::<Self>(checked, Self::FIELDS)
-                .map_err(|rejection| rejection.with_tool(definition.name()))
-        })
+        let raw = raw.into();
+        let Checked { value, report } = definition.check_with(raw, options)?;
+        match <Self as serde::Deserialize>::deserialize(value) {
+            Ok(value) => Ok(Checked { value, report }),
+            // Rare (serde refused what the schema allows): check again, and deserialize with
+            // path tracking, which costs too much to pay on every call.
+            Err(_) => definition.check_with(raw, options).and_then(|checked| {
+                crate::validator::deserialize_checked::<Self>(checked, Self::FIELDS)
+                    .map_err(|rejection| rejection.with_tool(definition.name()))
+            }),
+        }
     }
 }
 

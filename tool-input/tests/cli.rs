@@ -179,3 +179,28 @@ fn jsonl_workloads() {
         assert_eq!(output.status.code(), Some(if workload == "mangled" { 0 } else { 1 }));
     }
 }
+
+#[test]
+fn bench_prints_one_line_in_the_peer_runner_format() {
+    let dir = std::env::temp_dir().join(format!("tool-input-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let workload = dir.join("tiny.jsonl");
+    std::fs::write(
+        &workload,
+        "{\"id\": 1, \"raw\": \"{\\\"customer_id\\\": \\\"C\\\", \\\"priority\\\": \\\"High\\\", \\\"tags\\\": [], \\\"items\\\": []}\"}\n\
+         {\"id\": 2, \"raw\": \"{}\"}\n",
+    )
+    .unwrap();
+    let output = run(&["bench", "--schema", &schema_path(), &workload.to_string_lossy()], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(
+        text.starts_with(
+            "{\"workload\": \"tiny\", \"cases\": 2, \"ok\": 1, \"rejected\": 1, \"ns_per_case\": "
+        ),
+        "{text}"
+    );
+    assert!(stdout_json(&output)["ns_per_case"].as_f64().is_some_and(|ns| ns > 0.0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

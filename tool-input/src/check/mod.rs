@@ -382,14 +382,23 @@ impl<'p> Walker<'p> {
         if !out.dry && self.prepare {
             self.prepare_object(node, map, path, mode, out, depth);
         }
-        let at_root = path.is_root();
+        // Which declared properties were sent, for `required`: a bit set on the stack for
+        // the usual object, a vector past 64 properties.
+        let mut seen_small = 0u64;
+        let mut seen_large =
+            if node.properties.len() > 64 { vec![false; node.properties.len()] } else { Vec::new() };
+        let overridden = path.is_root() && !self.overrides.is_empty();
         for (key, child) in map.iter_mut() {
             let child_path = Path::Key(path, key);
-            let child_mode = if at_root { self.mode_for(key, mode) } else { mode };
+            let child_mode = if overridden { self.mode_for(key, mode) } else { mode };
             let mut declared = false;
-            if let Some(schema) = node.property(key) {
+            if let Some(index) = node.property_index_of(key) {
                 declared = true;
-                self.walk(schema, child, &child_path, child_mode, out, depth + 1, 0);
+                match seen_large.get_mut(index) {
+                    Some(seen) => *seen = true,
+                    None => seen_small |= 1 << index,
+                }
+                self.walk(node.properties[index].1, child, &child_path, child_mode, out, depth + 1, 0);
             }
             for (_, regex, schema) in &node.pattern_properties {
                 if regex.find(key).is_some() {
@@ -410,15 +419,19 @@ impl<'p> Walker<'p> {
                 return;
             }
         }
-        for name in &node.required {
+        for &index in &node.required_declared {
+            let seen = seen_large.get(index).copied().unwrap_or(seen_small & (1 << index) != 0);
+            if !seen {
+                let (name, schema) = &node.properties[index];
+                self.missing(out, path, mode, name, Some(*schema));
+                if out.dry {
+                    return;
+                }
+            }
+        }
+        for name in &node.required_other {
             if !map.contains_key(name) {
-                let child_path = Path::Key(path, name);
-                let expected =
-                    node.property(name).and_then(|id| self.plan.nodes[id].types).map(Types::describe);
-                self.fail(out, &child_path, mode, ErrorCode::Missing, None, || match &expected {
-                    Some(types) => format!("the required property `{name}` is missing; expected {types}"),
-                    None => format!("the required property `{name}` is missing"),
-                });
+                self.missing(out, path, mode, name, None);
                 if out.dry {
                     return;
                 }
@@ -442,58 +455,51 @@ impl<'p> Walker<'p> {
         out: &mut Outcome,
         depth: usize,
     ) {
-        for (name, schema) in &node.properties {
-            let child_mode = if path.is_root() { self.mode_for(name, mode) } else { mode };
-            match map.get(name) {
-                Some(Value::Null)
-                    if child_mode.policy.coerces() && !node.required.iter().any(|r| r == name) =>
-                {
-                    let child_path = Path::Key(path, name);
-                    if !self.accepts_exact(*schema, &mut Value::Null, &child_path, depth + 1) {
-                        map.remove(name);
-                        self.record(
-                            out,
-                            &child_path,
-                            child_mode,
-                            CoercionKind::NullAsAbsent,
-                            Some(&Value::Null),
-                            None,
-                        );
-                    }
-                }
-                Some(_) => continue,
-                None => {}
+        let mut absent = Vec::new();
+        for (key, value) in map.iter() {
+            if !value.is_null() {
+                continue;
             }
-            if !map.contains_key(name) {
-                if let Some(default) = self.default_of(*schema) {
-                    let child_path = Path::Key(path, name);
-                    self.record(
-                        out,
-                        &child_path,
-                        child_mode,
-                        CoercionKind::DefaultFilled,
-                        None,
-                        Some(default),
-                    );
-                    map.insert(name.clone(), default.clone());
+            let Some(index) = node.property_index_of(key) else { continue };
+            let child_mode = if path.is_root() { self.mode_for(key, mode) } else { mode };
+            if child_mode.policy.coerces() && !node.required_flags[index] {
+                let child_path = Path::Key(path, key);
+                if !self.accepts_exact(node.properties[index].1, &mut Value::Null, &child_path, depth + 1) {
+                    absent.push(index);
                 }
+            }
+        }
+        for index in absent {
+            let name = &node.properties[index].0;
+            let child_mode = if path.is_root() { self.mode_for(name, mode) } else { mode };
+            map.remove(name);
+            let child_path = Path::Key(path, name);
+            self.record(out, &child_path, child_mode, CoercionKind::NullAsAbsent, Some(&Value::Null), None);
+        }
+        for (index, default) in &node.defaults {
+            let name = &node.properties[*index].0;
+            if !map.contains_key(name) {
+                let child_mode = if path.is_root() { self.mode_for(name, mode) } else { mode };
+                let child_path = Path::Key(path, name);
+                self.record(out, &child_path, child_mode, CoercionKind::DefaultFilled, None, Some(default));
+                map.insert(name.clone(), default.clone());
             }
         }
     }
 
-    /// The `default` of a property schema, looking through `$ref`s.
-    fn default_of(&self, mut id: NodeId) -> Option<&'p Value> {
-        for _ in 0..MAX_SCHEMA_HOPS {
-            let node = &self.plan.nodes[id];
-            if node.default.is_some() {
-                return node.default.as_ref();
-            }
-            id = node.reference?;
-        }
-        None
+    fn missing(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, name: &str, schema: Option<NodeId>) {
+        let child_path = Path::Key(path, name);
+        let expected = schema.and_then(|id| self.referenced_types(id)).map(Types::describe);
+        self.fail(out, &child_path, mode, ErrorCode::Missing, None, || match &expected {
+            Some(types) => format!("the required property `{name}` is missing; expected {types}"),
+            None => format!("the required property `{name}` is missing"),
+        });
     }
 
     fn mode_for(&self, key: &str, inherited: Mode) -> Mode {
+        if self.overrides.is_empty() {
+            return inherited;
+        }
         match self.overrides.get(key) {
             None => inherited,
             Some(field) => Mode {

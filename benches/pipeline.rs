@@ -1,0 +1,238 @@
+//! The pipeline against what users pick today, on the workloads of ../shared/bench
+//! (`python3 ../shared/bench/gen.py --out target/bench-data`), each ratio measured in one run:
+//!
+//! - clean calls: `serde_json::from_str::<T>` (the floor, no validation), `Value` +
+//!   `jsonschema` + `from_value`, and `T::from_arguments`;
+//! - mangled calls: `jsonrepair-rs` + `jsonschema` + `from_value` against `T::from_arguments`;
+//! - invalid calls: rejecting with every error, against accepting the clean calls;
+//! - large calls (1 MB): typed serde_json against `T::from_arguments`, and a malformed copy of
+//!   them (unquoted keys, single quotes, trailing commas) through `jsonrepair-rs` and us.
+//!
+//! `cargo bench --bench pipeline`. Each iteration runs a fixed slice of a workload; criterion
+//! reports time per iteration, so ratios between contenders of one group are per-call ratios.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use tool_input::ToolInput;
+
+/// The Rust type of ../shared/bench/create_order.schema.json.
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+#[allow(dead_code)]
+struct CreateOrder {
+    /// Customer identifier
+    customer_id: String,
+    priority: Priority,
+    #[schemars(length(max = 10))]
+    tags: Vec<String>,
+    items: Vec<Item>,
+    /// ISO 8601 date or date-time
+    ship_by: Option<String>,
+    #[serde(default)]
+    gift: bool,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Priority {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Item {
+    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
+    sku: String,
+    #[schemars(range(min = 1, max = 1000))]
+    quantity: i64,
+    note: Option<String>,
+}
+
+/// Calls per iteration for the small workloads.
+const SLICE: usize = 2_000;
+
+fn data_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    assert!(
+        dir.join("MANIFEST.json").exists(),
+        "generate the workloads first: python3 ../shared/bench/gen.py --out target/bench-data"
+    );
+    dir
+}
+
+fn raws(file: &str, limit: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(data_dir().join(file)).expect("workload");
+    text.lines()
+        .take(limit)
+        .map(|line| {
+            let case: Value = serde_json::from_str(line).expect("a case");
+            case["raw"].as_str().expect("raw text").to_owned()
+        })
+        .collect()
+}
+
+fn schema() -> Value {
+    let text = std::fs::read_to_string(data_dir().join("create_order.schema.json")).expect("schema");
+    serde_json::from_str(&text).expect("schema JSON")
+}
+
+fn bytes(raws: &[String]) -> u64 {
+    raws.iter().map(|r| r.len() as u64).sum()
+}
+
+/// The peers' pipeline: repair with jsonrepair-rs, parse, validate with jsonschema
+/// (collecting every error), then build the typed value.
+fn jsonrepair_jsonschema(validator: &jsonschema::Validator, raw: &str) -> Option<CreateOrder> {
+    let repaired = jsonrepair_rs::jsonrepair(raw).ok()?;
+    let value: Value = serde_json::from_str(&repaired).ok()?;
+    if validator.iter_errors(&value).next().is_some() {
+        return None;
+    }
+    serde_json::from_value(value).ok()
+}
+
+fn value_jsonschema(validator: &jsonschema::Validator, raw: &str) -> Option<CreateOrder> {
+    let value: Value = serde_json::from_str(raw).ok()?;
+    if validator.iter_errors(&value).next().is_some() {
+        return None;
+    }
+    serde_json::from_value(value).ok()
+}
+
+fn clean(c: &mut Criterion) {
+    let raws = raws("clean.jsonl", SLICE);
+    let validator = jsonschema::validator_for(&schema()).expect("schema compiles");
+    let mut group = c.benchmark_group("clean");
+    group.throughput(Throughput::Bytes(bytes(&raws)));
+    group.bench_function("serde_json_typed", |b| {
+        b.iter(|| raws.iter().filter(|r| serde_json::from_str::<CreateOrder>(r).is_ok()).count())
+    });
+    group.bench_function("value_jsonschema_from_value", |b| {
+        b.iter(|| raws.iter().filter(|r| value_jsonschema(&validator, r).is_some()).count())
+    });
+    group.bench_function("tool_input", |b| {
+        b.iter(|| raws.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count())
+    });
+    group.finish();
+}
+
+fn mangled(c: &mut Criterion) {
+    let raws = raws("mangled.jsonl", SLICE);
+    let validator = jsonschema::validator_for(&schema()).expect("schema compiles");
+    let mut group = c.benchmark_group("mangled");
+    group.throughput(Throughput::Bytes(bytes(&raws)));
+    group.bench_function("jsonrepair_rs_jsonschema", |b| {
+        b.iter(|| raws.iter().filter(|r| jsonrepair_jsonschema(&validator, r).is_some()).count())
+    });
+    group.bench_function("tool_input", |b| {
+        b.iter(|| raws.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count())
+    });
+    group.finish();
+}
+
+fn invalid(c: &mut Criterion) {
+    let invalid = raws("invalid.jsonl", SLICE);
+    let clean = raws("clean.jsonl", SLICE);
+    let mut group = c.benchmark_group("invalid_vs_clean");
+    // Per byte, since the two workloads differ a little in size.
+    group.throughput(Throughput::Bytes(bytes(&invalid)));
+    group.bench_function("reject_invalid", |b| {
+        b.iter(|| invalid.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_err()).count())
+    });
+    group.throughput(Throughput::Bytes(bytes(&clean)));
+    group.bench_function("accept_clean", |b| {
+        b.iter(|| clean.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count())
+    });
+    group.finish();
+}
+
+/// A large call written the way a careless model writes it: keys unquoted, strings in single
+/// quotes, a trailing comma after every container's last element.
+fn malformed(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            out.push('{');
+            for (key, child) in map {
+                out.push_str(key);
+                out.push_str(": ");
+                malformed(child, out);
+                out.push_str(", ");
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                malformed(item, out);
+                out.push_str(", ");
+            }
+            out.push(']');
+        }
+        Value::String(text) => {
+            out.push('\'');
+            for c in text.chars() {
+                match c {
+                    '\'' => out.push_str("\\'"),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    c => out.push(c),
+                }
+            }
+            out.push('\'');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn large(c: &mut Criterion) {
+    let raws = raws("large.jsonl", 4);
+    let mut group = c.benchmark_group("large");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(bytes(&raws)));
+    group.bench_function("serde_json_typed", |b| {
+        b.iter(|| raws.iter().filter(|r| serde_json::from_str::<CreateOrder>(r).is_ok()).count())
+    });
+    group.bench_function("tool_input", |b| {
+        b.iter(|| raws.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count())
+    });
+    group.finish();
+
+    let broken: Vec<String> = raws
+        .iter()
+        .map(|r| {
+            let mut out = String::new();
+            malformed(&serde_json::from_str(r).expect("large JSON"), &mut out);
+            out
+        })
+        .collect();
+    let mut group = c.benchmark_group("large_malformed");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(bytes(&broken)));
+    group.bench_function("jsonrepair_rs_value", |b| {
+        b.iter(|| {
+            broken
+                .iter()
+                .filter_map(|r| jsonrepair_rs::jsonrepair(r).ok())
+                .filter(|s| serde_json::from_str::<Value>(s).is_ok())
+                .count()
+        })
+    });
+    group.bench_function("tool_input", |b| {
+        b.iter(|| broken.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count())
+    });
+    group.finish();
+    black_box(());
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).warm_up_time(std::time::Duration::from_secs(1)).measurement_time(std::time::Duration::from_secs(4));
+    targets = clean, mangled, invalid, large
+}
+criterion_main!(benches);
