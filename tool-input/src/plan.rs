@@ -144,6 +144,23 @@ pub(crate) struct Node {
     pub required_flags: Vec<bool>,
     /// The properties with a `default` (looking through `$ref`s), by index (derived).
     pub defaults: Vec<(usize, Value)>,
+    /// This node and its `$ref` chain, when the one-pass path can evaluate all of them
+    /// (derived; see `check::fast`).
+    pub fast_chain: Option<Chain>,
+}
+
+/// A node and its `$ref` chain, at most four long, without allocating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Chain {
+    ids: [NodeId; 4],
+    len: usize,
+}
+
+impl Chain {
+    /// The nodes of the chain, the node itself first.
+    pub fn nodes(self, plan: &Plan) -> impl Iterator<Item = &Node> {
+        (0..self.len).map(move |i| &plan.nodes[self.ids[i]])
+    }
 }
 
 impl Default for Node {
@@ -183,6 +200,7 @@ impl Default for Node {
             required_other: Vec::new(),
             required_flags: Vec::new(),
             defaults: Vec::new(),
+            fast_chain: None,
         }
     }
 }
@@ -244,8 +262,10 @@ impl Plan {
                 .enumerate()
                 .filter_map(|(index, (_, child))| self.default_of(*child).map(|d| (index, d.clone())))
                 .collect();
+            let fast_chain = self.fast_chain(id);
             let node = &mut self.nodes[id];
             node.defaults = defaults;
+            node.fast_chain = fast_chain;
             node.required_flags = vec![false; node.properties.len()];
             for name in &node.required {
                 match node.properties.iter().position(|(key, _)| key == name) {
@@ -257,6 +277,34 @@ impl Plan {
                     }
                     None => node.required_other.push(name.clone()),
                 }
+            }
+        }
+    }
+
+    /// The chain the one-pass path evaluates for a value of `id`: `None` when a node of it
+    /// uses a keyword that path leaves to the full walk (`anyOf` included: the one `anyOf`
+    /// it reads, an Option's, it resolves itself).
+    fn fast_chain(&self, id: NodeId) -> Option<Chain> {
+        let mut chain = Chain { ids: [0; 4], len: 0 };
+        let mut current = id;
+        loop {
+            let node = &self.nodes[current];
+            if node.reject_all
+                || !node.one_of.is_empty()
+                || !node.all_of.is_empty()
+                || !node.any_of.is_empty()
+                || node.not.is_some()
+                || !node.pattern_properties.is_empty()
+                || node.unique_items
+                || chain.len == chain.ids.len()
+            {
+                return None;
+            }
+            chain.ids[chain.len] = current;
+            chain.len += 1;
+            match node.reference {
+                Some(next) => current = next,
+                None => return Some(chain),
             }
         }
     }

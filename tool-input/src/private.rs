@@ -37,6 +37,33 @@ pub const fn doc_description(doc: &'static str) -> Option<&'static str> {
     }
 }
 
+/// The full path of `ToolInput::from_arguments_with`: parse, coerce, validate, deserialize;
+/// without the one-pass path for exact calls (which must agree with it: tests compare them).
+pub fn from_arguments_full<T: ToolInput>(
+    raw: crate::RawArguments<'_>,
+    options: &crate::CheckOptions,
+) -> Result<crate::Checked<T>, crate::Rejection> {
+    let definition = T::definition();
+    let crate::Checked { value, report } = definition.check_with(raw, options)?;
+    match <T as serde::Deserialize>::deserialize(value) {
+        Ok(value) => Ok(crate::Checked { value, report }),
+        // Rare (serde refused what the schema allows): check again, and deserialize with
+        // path tracking, which costs too much to pay on every call.
+        Err(_) => definition.check_with(raw, options).and_then(|checked| {
+            crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
+                .map_err(|rejection| rejection.with_tool(definition.name()))
+        }),
+    }
+}
+
+/// The one-pass path alone: `Some` only for exactly valid strict JSON (for tests).
+pub fn from_arguments_exact<T: ToolInput>(
+    raw: crate::RawArguments<'_>,
+    options: &crate::CheckOptions,
+) -> Option<crate::Checked<T>> {
+    T::definition().validator().check_typed_exact::<T>(raw, options)
+}
+
 /// Build the definition of a derived type: its schemars schema, made the schema the model
 /// sees, compiled with the type's field options.
 pub fn build_definition<T: ToolInput>() -> ToolDefinition {

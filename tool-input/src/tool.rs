@@ -93,17 +93,10 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
         raw: impl Into<RawArguments<'a>>,
         options: &CheckOptions,
     ) -> Result<Checked<Self>, Rejection> {
-        let definition = Self::definition();
         let raw = raw.into();
-        let Checked { value, report } = definition.check_with(raw, options)?;
-        match <Self as serde::Deserialize>::deserialize(value) {
-            Ok(value) => Ok(Checked { value, report }),
-            // Rare (serde refused what the schema allows): check again, and deserialize with
-            // path tracking, which costs too much to pay on every call.
-            Err(_) => definition.check_with(raw, options).and_then(|checked| {
-                crate::validator::deserialize_checked::<Self>(checked, Self::FIELDS)
-                    .map_err(|rejection| rejection.with_tool(definition.name()))
-            }),
+        match Self::definition().validator().check_typed_exact::<Self>(raw, options) {
+            Some(checked) => Ok(checked),
+            None => crate::__private::from_arguments_full(raw, options),
         }
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::check::fast::Fast;
 use crate::check::{FieldOverride, Walker};
 use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
 use crate::parse::{self, ParseMode, ParseOptions, Repair};
@@ -239,6 +240,47 @@ impl Validator {
         }
     }
 
+    /// The one-pass path for a typed call (see `check::fast`): `Some` when the arguments are
+    /// strict JSON that is exactly valid, `None` when they need the full check.
+    pub(crate) fn check_typed_exact<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Option<Checked<T>> {
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        // serde_json refuses nesting deeper than 128 on its own; with a lower limit, the full
+        // path must count.
+        if limits.max_depth < parse::DEFAULT_MAX_DEPTH {
+            return None;
+        }
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits.max_echo_chars);
+        let value = match raw {
+            RawArguments::Text(text) => self.fast_from_text(&fast, text, &limits)?,
+            RawArguments::Value(Value::String(text)) => self.fast_from_text(&fast, text, &limits)?,
+            RawArguments::Bytes(bytes) => {
+                self.fast_from_text(&fast, std::str::from_utf8(bytes).ok()?, &limits)?
+            }
+            RawArguments::Value(value @ Value::Object(_)) => fast.run::<T, _>(value).ok()?,
+            RawArguments::Value(_) | RawArguments::Absent => return None,
+        };
+        Some(Checked { value, report: Report { repairs: Vec::new(), coercions: fast.into_coercions() } })
+    }
+
+    fn fast_from_text<'de, T: DeserializeOwned>(
+        &self,
+        fast: &Fast<'_, 'de>,
+        text: &'de str,
+        limits: &Limits,
+    ) -> Option<T> {
+        if text.len() > limits.max_bytes || !text.trim_start().starts_with('{') {
+            return None;
+        }
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let value = fast.run::<T, _>(&mut deserializer).ok()?;
+        deserializer.end().ok()?;
+        Some(value)
+    }
+
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
         Walker {
             plan: &self.inner.plan,
@@ -260,7 +302,7 @@ fn read_arguments(
         mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
         max_bytes: limits.max_bytes,
         max_depth: limits.max_depth,
-        complete_truncated: false,
+        ..ParseOptions::default()
     };
     let parsed = match raw {
         RawArguments::Absent => return Ok((Value::Object(Map::new()), Vec::new())),

@@ -8,6 +8,7 @@
 
 mod coerce;
 mod equal;
+pub(crate) mod fast;
 mod message;
 
 use std::cmp::Ordering;

@@ -1,0 +1,170 @@
+//! Exact calls take a one-pass path (typed deserialization checked against the schema on
+//! the way); everything else takes the full path. The two must agree on every call: same
+//! value, same report, same rejection.
+
+mod common;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tool_input::{CheckOptions, ToolInput};
+
+/// The Rust type of ../shared/bench/create_order.schema.json.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct CreateOrder {
+    customer_id: String,
+    priority: Priority,
+    #[schemars(length(max = 10))]
+    tags: Vec<String>,
+    items: Vec<Item>,
+    ship_by: Option<String>,
+    #[serde(default)]
+    gift: bool,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Priority {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Item {
+    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
+    sku: String,
+    #[schemars(range(min = 1, max = 1000))]
+    quantity: u32,
+    note: Option<String>,
+}
+
+/// Exercises what the one-pass path handles and what it hands over: options of structs and
+/// enums, maps, nested defaults, sensitive fields, tagged enums.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Mixed {
+    #[tool_input(sensitive)]
+    #[serde(default = "secret")]
+    token: String,
+    inner: Option<Inner>,
+    level: Option<Priority>,
+    labels: std::collections::BTreeMap<String, u8>,
+    shape: Option<Shape>,
+    #[serde(default)]
+    ratio: f64,
+}
+
+fn secret() -> String {
+    "s3cret".into()
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Inner {
+    #[serde(default = "three")]
+    n: i32,
+    #[schemars(length(min = 1))]
+    name: String,
+}
+
+fn three() -> i32 {
+    3
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Shape {
+    Dot,
+    Circle { r: f64 },
+}
+
+fn agree<T: ToolInput + PartialEq + std::fmt::Debug>(raw: &str) {
+    let options = CheckOptions::default();
+    let fast = T::from_arguments_with(raw, &options);
+    let full = tool_input::__private::from_arguments_full::<T>(raw.into(), &options);
+    match (&fast, &full) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.value, b.value, "{raw}");
+            let mut fast_coercions = a.report.coercions.clone();
+            let mut full_coercions = b.report.coercions.clone();
+            fast_coercions.sort_by(|x, y| x.path.cmp(&y.path));
+            full_coercions.sort_by(|x, y| x.path.cmp(&y.path));
+            assert_eq!(fast_coercions, full_coercions, "{raw}");
+            assert_eq!(a.report.repairs, b.report.repairs, "{raw}");
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "{raw}"),
+        _ => panic!("the paths disagree on {raw}:\nfast: {fast:?}\nfull: {full:?}"),
+    }
+}
+
+#[test]
+fn the_paths_agree_on_every_workload_call() {
+    let dir = common::bench_data_dir();
+    for file in ["clean.jsonl", "mangled.jsonl", "invalid.jsonl"] {
+        for case in common::read_jsonl(&dir.join(file)).iter().step_by(7) {
+            agree::<CreateOrder>(case["raw"].as_str().unwrap());
+        }
+    }
+}
+
+#[test]
+fn exact_calls_take_the_one_pass_path() {
+    let dir = common::bench_data_dir();
+    let options = CheckOptions::default();
+    for file in ["clean.jsonl", "large.jsonl"] {
+        for case in common::read_jsonl(&dir.join(file)).iter().step_by(3) {
+            let raw = case["raw"].as_str().unwrap();
+            assert!(
+                tool_input::__private::from_arguments_exact::<CreateOrder>(raw.into(), &options).is_some(),
+                "{raw}"
+            );
+        }
+    }
+    let exact = json!({"inner": {"name": "a"}, "level": "low", "labels": {"x": 1}, "token": "t"}).to_string();
+    assert!(tool_input::__private::from_arguments_exact::<Mixed>(exact.as_str().into(), &options).is_some());
+}
+
+#[test]
+fn the_paths_agree_on_edge_cases() {
+    let cases = [
+        json!({"inner": {"name": "a"}, "labels": {}}),
+        json!({"inner": {"name": "a", "n": 1}, "level": "low", "labels": {"x": 1}, "token": "t"}),
+        json!({"inner": null, "level": null, "labels": {"x": 255}, "ratio": 1.5}),
+        json!({"inner": {"name": ""}, "labels": {}}),
+        json!({"labels": {"x": 256}}),
+        json!({"labels": {"x": 1.0}}),
+        json!({"labels": {}, "level": "High"}),
+        json!({"labels": {}, "shape": {"kind": "dot"}}),
+        json!({"labels": {}, "shape": {"kind": "circle", "r": 2}}),
+        json!({"labels": {}, "extra": 1}),
+        json!({"labels": {}, "token": 5}),
+        json!({"labels": {}, "ratio": "2.5"}),
+        json!({}),
+        json!({"labels": {}, "inner": {"name": "a", "name": "b"}}),
+    ];
+    for case in cases {
+        agree::<Mixed>(&case.to_string());
+        // Duplicate keys cannot be built with json!, so also as text.
+    }
+    agree::<Mixed>(r#"{"labels": {}, "inner": {"name": "a", "name": "b"}}"#);
+    agree::<Mixed>(r#"{"labels": {}, "token": "a", "token": "b"}"#);
+    agree::<Mixed>(r#"  {"labels": {}}  "#);
+    agree::<Mixed>(r#"{"labels": {}} trailing"#);
+    agree::<Mixed>("{\"labels\": {\"\\u0078\": 1}}");
+    agree::<CreateOrder>(
+        r#"{"customer_id": "C", "priority": "low", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 3.0}]}"#,
+    );
+    agree::<CreateOrder>(
+        r#"{"customer_id": "C", "priority": "low", "tags": [], "items": [], "ship_by": null}"#,
+    );
+}
+
+#[test]
+fn sensitive_defaults_stay_hidden_on_both_paths() {
+    let checked = Mixed::from_arguments_with_report(r#"{"labels": {}}"#).unwrap();
+    assert_eq!(checked.value.token, "s3cret");
+    let token = checked.report.coercions.iter().find(|c| c.path == "/token").unwrap();
+    assert_eq!(token.to, None);
+    let value: Value = json!({"labels": {}});
+    let checked = Mixed::from_arguments_with_report(&value).unwrap();
+    assert!(!format!("{:?}", checked.report).contains("s3cret"));
+}
