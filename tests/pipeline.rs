@@ -309,6 +309,21 @@ fn limits_are_configurable_and_distinct() {
     let value: serde_json::Value = serde_json::from_str(nested).unwrap();
     let rejection = CreateOrder::from_arguments_with(&value, &shallow).unwrap_err();
     assert_eq!(rejection.errors[0].code, ErrorCode::TooDeep);
+    // A string past the limit is its own error, at its path, on both paths (exact text, and
+    // a call that needs coercion).
+    let short = CheckOptions {
+        limits: Some(Limits { max_string_bytes: 8, ..Limits::default() }),
+        ..CheckOptions::default()
+    };
+    for raw in [
+        r#"{"customer_id": "C-123456789", "priority": "low", "tags": [], "items": []}"#,
+        r#"{"customer_id": "C-123456789", "priority": "LOW", "tags": [], "items": []}"#,
+    ] {
+        let rejection = CreateOrder::from_arguments_with(raw, &short).unwrap_err();
+        let codes: Vec<(&str, ErrorCode)> =
+            rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+        assert_eq!(codes, [("/customer_id", ErrorCode::TooLong)], "{raw}");
+    }
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
     let raw = format!(r#"{{"customer_id": "C", "priority": "low", "tags": {deep}, "items": []}}"#);
     assert_eq!(CreateOrder::from_arguments(raw.as_str()).unwrap_err().kind, RejectionKind::TooDeep);

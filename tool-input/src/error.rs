@@ -94,6 +94,8 @@ pub enum ErrorCode {
     NotAllowed,
     /// The checked JSON could not be turned into the Rust type (a residual serde error).
     Deserialize,
+    /// A string is longer than [`Limits::max_string_bytes`](crate::Limits::max_string_bytes).
+    TooLong,
 }
 
 impl ErrorCode {
@@ -121,6 +123,7 @@ impl ErrorCode {
             ErrorCode::Ambiguous => "ambiguous",
             ErrorCode::NotAllowed => "not_allowed",
             ErrorCode::Deserialize => "deserialize",
+            ErrorCode::TooLong => "too_long",
         }
     }
 }

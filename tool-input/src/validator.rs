@@ -31,6 +31,10 @@ pub struct Limits {
     pub max_depth: usize,
     /// Longest value echoed in an error or coercion record, in characters (default 80).
     pub max_echo_chars: usize,
+    /// Longest accepted string value, in bytes of UTF-8 (default 4 MiB): longer is a
+    /// `too_long` error at the string's path. Checked before `pattern`, so a huge string
+    /// never reaches the regular expression engine.
+    pub max_string_bytes: usize,
 }
 
 impl Default for Limits {
@@ -39,6 +43,7 @@ impl Default for Limits {
             max_bytes: parse::DEFAULT_MAX_BYTES,
             max_depth: parse::DEFAULT_MAX_DEPTH,
             max_echo_chars: 80,
+            max_string_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -253,7 +258,7 @@ impl Validator {
         if limits.max_depth < parse::DEFAULT_MAX_DEPTH {
             return None;
         }
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits.max_echo_chars);
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits);
         let value = match raw {
             RawArguments::Text(text) => self.fast_from_text(&fast, text, &limits)?,
             RawArguments::Value(Value::String(text)) => self.fast_from_text(&fast, text, &limits)?,
@@ -287,6 +292,7 @@ impl Validator {
             overrides: &self.inner.overrides,
             max_depth: limits.max_depth,
             max_echo: limits.max_echo_chars,
+            max_string_bytes: limits.max_string_bytes,
             prepare: true,
         }
     }

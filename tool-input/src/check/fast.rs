@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use super::{compare, json_equal, message::echo, FieldOverride};
 use crate::plan::{Additional, Chain, Node, NodeId, Plan, Types};
 use crate::report::{Coercion, CoercionKind};
+use crate::validator::Limits;
 
 /// Shared state of one fast deserialization.
 pub(crate) struct Fast<'p, 'de> {
@@ -37,6 +38,7 @@ pub(crate) struct Fast<'p, 'de> {
     key: RefCell<Option<Cow<'de, str>>>,
     coercions: RefCell<Vec<Coercion>>,
     max_echo: usize,
+    max_string_bytes: usize,
 }
 
 enum Segment<'de> {
@@ -50,14 +52,15 @@ fn abort<E: de::Error>() -> E {
 }
 
 impl<'p, 'de> Fast<'p, 'de> {
-    pub fn new(plan: &'p Plan, overrides: &'p HashMap<String, FieldOverride>, max_echo: usize) -> Self {
+    pub fn new(plan: &'p Plan, overrides: &'p HashMap<String, FieldOverride>, limits: &Limits) -> Self {
         Fast {
             plan,
             overrides,
             path: RefCell::new(Vec::new()),
             key: RefCell::new(None),
             coercions: RefCell::new(Vec::new()),
-            max_echo,
+            max_echo: limits.max_echo_chars,
+            max_string_bytes: limits.max_string_bytes,
         }
     }
 
@@ -117,6 +120,9 @@ impl<'p, 'de> Fast<'p, 'de> {
     }
 
     fn check_str(&self, id: NodeId, text: &str) -> bool {
+        if text.len() > self.max_string_bytes {
+            return false;
+        }
         let Some(chain) = self.chain(id) else { return false };
         chain.nodes(self.plan).all(|node| {
             if node.types.is_some_and(|t| !t.contains(Types::STRING)) {

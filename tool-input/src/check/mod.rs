@@ -122,6 +122,7 @@ pub(crate) struct Walker<'p> {
     pub overrides: &'p HashMap<String, FieldOverride>,
     pub max_depth: usize,
     pub max_echo: usize,
+    pub max_string_bytes: usize,
     /// Fill defaults and drop nulls of optional properties (off for plain validation).
     pub prepare: bool,
 }
@@ -288,6 +289,13 @@ impl<'p> Walker<'p> {
     }
 
     fn string(&self, node: &Node, string: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        if string.len() > self.max_string_bytes {
+            let (length, limit) = (string.len(), self.max_string_bytes);
+            self.fail(out, path, mode, ErrorCode::TooLong, None, || {
+                format!("the string is {length} bytes long, more than the limit of {limit}")
+            });
+            return;
+        }
         if node.min_length.is_some() || node.max_length.is_some() {
             // JSON Schema counts characters (code points), not bytes.
             let length = string.chars().count() as u64;

@@ -1,0 +1,164 @@
+//! One function per fuzz target: what must hold for any input. Each panics (with a message
+//! saying which property broke) when it does not hold.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_input::parse::{parse_bytes, parse_without_fast_path, ParseMode, ParseOptions};
+use tool_input::{CheckOptions, Limits, ToolInput};
+
+/// The lenient parser on any bytes: no panic; strict acceptance is exactly serde_json's,
+/// with the same value; whatever strict mode accepts, lenient mode accepts unchanged and
+/// without a repair; the fast path and our own parser agree.
+pub fn parse(data: &[u8]) {
+    let strict = ParseOptions::strict();
+    let lenient = ParseOptions::default();
+    let completing = ParseOptions { complete_truncated: true, ..ParseOptions::default() };
+    let ours = parse_without_fast_path(data, &strict);
+    let theirs =
+        std::str::from_utf8(data).ok().and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok());
+    match (&ours, &theirs) {
+        (Ok(parsed), Some(value)) => assert_eq!(&parsed.value, value, "strict value differs from serde_json"),
+        (Err(_), None) => {}
+        (Ok(_), None) => panic!("strict mode accepted what serde_json refuses"),
+        (Err(error), Some(_)) => {
+            // serde_json has no depth limit beyond 128; ours is the same default.
+            assert!(
+                matches!(error, tool_input::parse::ParseError::TooDeep { .. }),
+                "strict mode refused what serde_json accepts: {error}"
+            )
+        }
+    }
+    let through_api = parse_bytes(data, &strict);
+    assert_eq!(ours.is_ok(), through_api.is_ok(), "the fast path and our parser disagree");
+    let loose = parse_bytes(data, &lenient);
+    if let Ok(exact) = &through_api {
+        let loose = loose.as_ref().expect("lenient mode refused strict JSON");
+        if loose.repairs.is_empty() {
+            assert_eq!(loose.value, exact.value, "lenient mode changed strict JSON");
+        }
+    }
+    let own_loose = parse_without_fast_path(data, &lenient);
+    assert_eq!(own_loose.is_ok(), loose.is_ok(), "lenient: the fast path and our parser disagree");
+    let completed = parse_bytes(data, &completing);
+    if loose.is_ok() {
+        assert!(completed.is_ok(), "completion refused what lenient mode accepts");
+    }
+    let _ = ParseMode::Lenient;
+}
+
+/// A tool input with nested structs, enums, options and constraints.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+pub struct Order {
+    #[schemars(length(min = 1, max = 20))]
+    pub customer: String,
+    pub priority: Priority,
+    pub items: Vec<Item>,
+    pub note: Option<String>,
+    pub shape: Option<Shape>,
+    #[serde(default)]
+    pub gift: bool,
+    #[tool_input(sensitive)]
+    pub coupon: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Priority {
+    Low,
+    High,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+pub struct Item {
+    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
+    pub sku: String,
+    #[schemars(range(min = 1, max = 1000))]
+    pub quantity: u16,
+    pub tags: Option<Vec<String>>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Shape {
+    Box { side: f64 },
+    Tube { radius: f64, length: f64 },
+}
+
+/// The whole pipeline into a derived type, on any bytes: no panic; the one-pass path and
+/// the full path agree; every rejection names at least one error, each with a path that is
+/// a JSON Pointer; a sensitive value never shows; small limits give their own errors.
+pub fn pipeline(data: &[u8]) {
+    let options = CheckOptions::default();
+    let result = Order::from_arguments_with(data, &options);
+    let full = tool_input::__private::from_arguments_full::<Order>(data.into(), &options);
+    match (&result, &full) {
+        (Ok(a), Ok(b)) => assert_eq!(a.value, b.value, "the one-pass and full paths disagree"),
+        (Err(a), Err(b)) => assert_eq!(a, b, "the one-pass and full paths reject differently"),
+        _ => panic!("the one-pass and full paths disagree: {result:?} / {full:?}"),
+    }
+    if let Err(rejection) = &result {
+        assert!(!rejection.errors.is_empty(), "a rejection without errors");
+        for error in &rejection.errors {
+            assert!(
+                error.path.is_empty() || error.path.starts_with('/'),
+                "not a JSON Pointer: {}",
+                error.path
+            );
+            assert!(!error.message.is_empty());
+        }
+        let text = rejection.to_string();
+        assert!(text.len() < 20_000, "an unbounded message");
+    }
+    if let Ok(checked) = &result {
+        // Coercion is idempotent: the checked value, checked again, changes nothing more.
+        let again = Order::definition()
+            .check(&serde_json::to_value(checked_value(&checked.value)).unwrap_or_default());
+        if let Ok(again) = again {
+            assert!(
+                again.report.coercions.iter().all(|c| c.kind == tool_input::CoercionKind::DefaultFilled),
+                "a second check coerced again: {:?}",
+                again.report.coercions
+            );
+        }
+    }
+    let tiny = CheckOptions {
+        limits: Some(Limits { max_bytes: 64, max_depth: 3, max_echo_chars: 8, max_string_bytes: 16 }),
+        ..options
+    };
+    let _ = Order::from_arguments_with(data, &tiny);
+}
+
+/// The checked JSON of an accepted order, rebuilt for the idempotence check.
+fn checked_value(order: &Order) -> serde_json::Value {
+    let items: Vec<serde_json::Value> = order
+        .items
+        .iter()
+        .map(|item| {
+            let mut value = serde_json::json!({"sku": item.sku, "quantity": item.quantity});
+            if let Some(tags) = &item.tags {
+                value["tags"] = serde_json::json!(tags);
+            }
+            value
+        })
+        .collect();
+    let mut value = serde_json::json!({
+        "customer": order.customer,
+        "priority": match order.priority { Priority::Low => "low", Priority::High => "high" },
+        "items": items,
+        "gift": order.gift,
+    });
+    if let Some(note) = &order.note {
+        value["note"] = serde_json::json!(note);
+    }
+    if let Some(coupon) = &order.coupon {
+        value["coupon"] = serde_json::json!(coupon);
+    }
+    match &order.shape {
+        Some(Shape::Box { side }) => value["shape"] = serde_json::json!({"kind": "box", "side": side}),
+        Some(Shape::Tube { radius, length }) => {
+            value["shape"] = serde_json::json!({"kind": "tube", "radius": radius, "length": length})
+        }
+        None => {}
+    }
+    value
+}
