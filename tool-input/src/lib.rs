@@ -37,10 +37,18 @@
 //! ```
 //!
 //! For a plain JSON Schema (no Rust type), use [`Validator`].
+//!
+//! Around the engine: [`calls`] reads the tool calls of any API's response (OpenAI, Responses,
+//! Anthropic, Gemini, Ollama, and calls written as text) into one [`ToolCall`] record;
+//! [`dialect`] writes a tool's definition in each API's dialect and checks it against the
+//! provider's limits; a [`Toolbox`] dispatches calls to typed handlers and answers each one
+//! in the API's tool-result format.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod calls;
 mod check;
+pub mod dialect;
 mod error;
 pub mod parse;
 mod plan;
@@ -50,18 +58,22 @@ mod render;
 mod report;
 mod schema;
 mod tool;
+mod toolbox;
 mod validator;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
+pub use calls::{CallError, Calls, ToolCall};
+pub use dialect::{Dialect, DialectProblem};
 pub use error::{ErrorCode, FieldError, Rejection, RejectionKind};
 pub use policy::{Policy, UnknownPolicy};
 pub use raw::RawArguments;
 pub use report::{Checked, Coercion, CoercionKind, Report};
 pub use schema::tool_schema_for;
 pub use tool::{FieldOptions, ToolDefinition, ToolInput};
+pub use toolbox::{Conversation, Failure, Outcome, OutcomeKind, Toolbox};
 pub use validator::{CheckOptions, Limits, SchemaError, Validator, ValidatorBuilder};
 
 /// `#[derive(ToolInput)]`: see [`ToolInput`] for what it generates and the attributes it reads.

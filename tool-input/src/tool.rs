@@ -3,6 +3,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::dialect::Dialect;
 use crate::error::Rejection;
 use crate::policy::Policy;
 use crate::raw::RawArguments;
@@ -98,6 +99,42 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
             Some(checked) => Ok(checked),
             None => crate::__private::from_arguments_full(raw, options),
         }
+    }
+
+    /// Turn raw arguments that a model produced after being shown this tool in `dialect`
+    /// into `Self`: what the dialect's transform changed is undone first (a `null` for an
+    /// optional field under OpenAI strict is absent), so they give the same value as the
+    /// plain form. See [`ToolDefinition::check_as`].
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use schemars::JsonSchema;
+    /// use tool_input::{CheckOptions, Dialect, ToolInput};
+    ///
+    /// /// Search the catalogue.
+    /// #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    /// #[tool_input(policy = "strict")]
+    /// struct Search {
+    ///     query: String,
+    ///     #[serde(default)]
+    ///     page: u32,
+    /// }
+    ///
+    /// // Shown the strict definition, the model sends `null` for the page it leaves out.
+    /// let sent = r#"{"query": "rust", "page": null}"#;
+    /// let search = Search::from_dialect_arguments(Dialect::OpenAiStrict, sent, &CheckOptions::default()).unwrap();
+    /// assert_eq!(search.value, Search::from_arguments(r#"{"query": "rust"}"#).unwrap());
+    /// ```
+    fn from_dialect_arguments<'a>(
+        dialect: Dialect,
+        raw: impl Into<RawArguments<'a>>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Self>, Rejection> {
+        let definition = Self::definition();
+        definition.check_as(dialect, raw.into(), options).and_then(|checked| {
+            crate::validator::deserialize_checked::<Self>(checked, Self::FIELDS)
+                .map_err(|rejection| rejection.with_tool(definition.name()))
+        })
     }
 }
 

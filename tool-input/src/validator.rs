@@ -193,6 +193,12 @@ impl Validator {
         self.inner.limits
     }
 
+    /// The top-level properties marked sensitive: their values never appear in errors,
+    /// reports or logs.
+    pub fn sensitive_fields(&self) -> impl Iterator<Item = &str> {
+        self.inner.overrides.iter().filter(|(_, field)| field.sensitive).map(|(name, _)| name.as_str())
+    }
+
     /// Check raw arguments under the validator's policy.
     pub fn check<'a>(&self, raw: impl Into<RawArguments<'a>>) -> Result<Checked<Value>, Rejection> {
         self.check_with(raw.into(), &CheckOptions::default())

@@ -5,6 +5,8 @@
 //! tool-input check --schema FILE --jsonl CASES.jsonl
 //! tool-input repair [--strict] [--complete-truncated] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl
+//! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [INPUT]
+//! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
 //! ```
 //! Exit codes: 0 accepted, 1 rejected, 2 usage error.
 
@@ -16,8 +18,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod calls;
 mod check;
 mod repair;
+mod schema;
 
 #[derive(Debug, Parser)]
 #[command(name = "tool-input", version, about = "Check and repair tool-call arguments against a JSON Schema")]
@@ -58,6 +62,41 @@ enum Command {
         /// The workload.
         workload: PathBuf,
     },
+    /// Read the tool calls of one response body (any API), or of raw assistant text; print
+    /// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}]}`.
+    ///
+    /// Exits 0 when every call was read, 1 when any failed, 2 on usage errors.
+    Calls {
+        /// The body's API, or `text` for raw assistant text; `auto` detects it.
+        #[arg(long, default_value = "auto", value_parser = ["auto", "openai", "responses", "anthropic", "gemini", "ollama", "text"])]
+        format: String,
+        /// The tools the model was given, comma-separated: names are matched against them,
+        /// and text that merely looks like a call to another name stays text.
+        #[arg(long, value_name = "a,b,c")]
+        tools: Option<String>,
+        /// The response body (or text); standard input when absent or `-`.
+        input: Option<PathBuf>,
+    },
+    /// Print a JSON Schema as a tool definition for an API; with `--check`, print what the
+    /// API's documented limits would reject instead.
+    ///
+    /// Exits 0, or 1 when `--check` finds a problem, 2 on usage errors.
+    Schema {
+        /// The API the definition is for.
+        #[arg(long, value_parser = ["openai", "openai-strict", "responses", "responses-strict", "anthropic", "gemini", "mcp"])]
+        dialect: String,
+        /// The tool's name (default: the schema's `title`, else the file's name).
+        #[arg(long)]
+        name: Option<String>,
+        /// The tool's description (default: the schema's `description`).
+        #[arg(long)]
+        description: Option<String>,
+        /// Print `{"ok", "problems": [{"pointer", "code", "message"}]}` instead of the definition.
+        #[arg(long)]
+        check: bool,
+        /// The JSON Schema of the arguments.
+        schema: PathBuf,
+    },
     /// Parse any JSON value leniently and print it repaired, compact.
     ///
     /// Exits 0 with the JSON on standard output, or 1 with the error on standard error.
@@ -84,6 +123,10 @@ fn main() -> ExitCode {
             repair::run(strict, complete_truncated, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
+        Command::Calls { format, tools, input } => calls::run(&format, tools, input),
+        Command::Schema { dialect, name, description, check, schema } => {
+            schema::run(&dialect, name, description, check, &schema)
+        }
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,70 @@
+//! Ids for calls that arrived without one.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// A fresh call id: `call_` and 24 lowercase hex digits, for a call whose provider sent no id
+/// (Ollama, Gemini without `id`, the legacy `function_call`, text-emitted calls) or a null or
+/// empty one.
+///
+/// Unique within the process: the first 16 digits are a bijective mix of a per-process
+/// counter with a per-process seed, so two calls never share them. The last 8 digits are
+/// more of the seed, so ids from two processes are very unlikely to collide either. The seed
+/// comes from the standard library's randomly keyed hasher, so no dependency is needed.
+/// `call_` and hex digits satisfy every provider's id pattern we know of
+/// (`^[a-zA-Z0-9_-]+$` for Anthropic), except Mistral's 9-character ids; Mistral always
+/// sends its own, and a provider's own id is always kept byte for byte.
+///
+/// ```
+/// let a = tool_input::calls::generate_id();
+/// let b = tool_input::calls::generate_id();
+/// assert_ne!(a, b);
+/// assert!(a.starts_with("call_") && a.len() == 29);
+/// ```
+pub fn generate_id() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let (mix, tail) = *seed();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("call_{:016x}{:08x}", splitmix(n ^ mix), tail as u32)
+}
+
+fn seed() -> &'static (u64, u64) {
+    static SEED: OnceLock<(u64, u64)> = OnceLock::new();
+    SEED.get_or_init(|| {
+        let state = RandomState::new();
+        let mut first = state.build_hasher();
+        first.write_u32(std::process::id());
+        if let Ok(elapsed) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            first.write_u128(elapsed.as_nanos());
+        }
+        let mut second = state.build_hasher();
+        second.write_u64(first.finish());
+        (first.finish(), second.finish())
+    })
+}
+
+/// The splitmix64 finalizer: a bijection on `u64`, so distinct counters give distinct ids.
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn ids_are_unique_and_well_formed() {
+        let ids: HashSet<String> = (0..10_000).map(|_| generate_id()).collect();
+        assert_eq!(ids.len(), 10_000);
+        for id in &ids {
+            assert_eq!(id.len(), 29);
+            assert!(id["call_".len()..].bytes().all(|b| b.is_ascii_hexdigit()));
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! OpenAI Chat Completions (and compatible backends): `choices[n].message.tool_calls`, the
+//! legacy `function_call`, and the `multi_tool_use.parallel` wrapper.
+
+use serde_json::Value;
+
+use super::{arguments_of, content_text, id_of, push_unwrapping, BodyError, CallParts, Collector, Format};
+
+/// Read a chat completion, a bare assistant message, or a bare `tool_calls` array.
+pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<String>, BodyError> {
+    if let Value::Array(items) = body {
+        read_tool_calls(items, Format::OpenAi, out);
+        return Ok(None);
+    }
+    if let Some(choices) = body.get("choices").and_then(Value::as_array) {
+        let choice = out.options.choice;
+        // Prefer the choice whose `index` says so; fall back to the position.
+        let chosen = choices
+            .iter()
+            .find(|c| c.get("index").and_then(Value::as_u64) == Some(choice as u64))
+            .or_else(|| choices.get(choice));
+        return Ok(match chosen.and_then(|c| c.get("message")) {
+            Some(message) => read_message(message, Format::OpenAi, out),
+            // No choices (a filtered response) or no message: no calls.
+            None => None,
+        });
+    }
+    if body.get("tool_calls").is_some() || body.get("function_call").is_some() || body.get("role").is_some() {
+        return Ok(read_message(body, Format::OpenAi, out));
+    }
+    Err(BodyError::Shape(
+        "not a Chat Completions response: expected `choices`, or a message with `tool_calls`".to_owned(),
+    ))
+}
+
+/// Read the calls of an assistant message; return its text content.
+pub(super) fn read_message(message: &Value, format: Format, out: &mut Collector<'_>) -> Option<String> {
+    let tool_calls = message.get("tool_calls").and_then(Value::as_array).filter(|list| !list.is_empty());
+    match tool_calls {
+        Some(list) => read_tool_calls(list, format, out),
+        None => {
+            // The legacy single call, from before `tool_calls`; it never had an id.
+            if let Some(call) = message.get("function_call").filter(|call| call.is_object()) {
+                out.push(CallParts {
+                    id: None,
+                    name: call.get("name").and_then(Value::as_str).map(str::to_owned),
+                    arguments: arguments_of(call.get("arguments")),
+                    format,
+                    raw: call.clone(),
+                    index: 0,
+                });
+            }
+        }
+    }
+    content_text(message.get("content"))
+}
+
+fn read_tool_calls(list: &[Value], format: Format, out: &mut Collector<'_>) {
+    for item in list {
+        if out.is_full() {
+            return;
+        }
+        // Only function calls take JSON arguments; other types (OpenAI's free-form `custom`
+        // tools) are not read here.
+        if let Some(kind) = item.get("type").and_then(Value::as_str) {
+            if kind != "function" {
+                continue;
+            }
+        }
+        let function = item.get("function");
+        push_unwrapping(
+            CallParts {
+                id: id_of(item.get("id")),
+                name: function.and_then(|f| f.get("name")).and_then(Value::as_str).map(str::to_owned),
+                arguments: arguments_of(function.and_then(|f| f.get("arguments"))),
+                format,
+                raw: item.clone(),
+                index: 0,
+            },
+            out,
+        );
+    }
+}

@@ -1,0 +1,50 @@
+//! The OpenAI Responses API: `output[]` items of type `function_call`, answered by
+//! `call_id`.
+
+use serde_json::Value;
+
+use super::{arguments_of, id_of, push_unwrapping, BodyError, CallParts, Collector, Format};
+
+/// Read a response, or a bare array of output items.
+pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<String>, BodyError> {
+    let items = match body {
+        Value::Array(items) => items,
+        _ => match body.get("output") {
+            Some(Value::Array(items)) => items,
+            // An incomplete or failed response may carry no output at all.
+            None | Some(Value::Null) if body.get("object").and_then(Value::as_str) == Some("response") => {
+                return Ok(None)
+            }
+            _ => return Err(BodyError::Shape("not a Responses API response: expected `output`".to_owned())),
+        },
+    };
+    let mut texts = Vec::new();
+    for item in items {
+        match item.get("type").and_then(Value::as_str) {
+            Some("function_call") if !out.is_full() => push_unwrapping(
+                CallParts {
+                    // `call_id` is what `function_call_output` answers; `id` names the item.
+                    id: id_of(item.get("call_id")),
+                    name: item.get("name").and_then(Value::as_str).map(str::to_owned),
+                    arguments: arguments_of(item.get("arguments")),
+                    format: Format::Responses,
+                    raw: item.clone(),
+                    index: 0,
+                },
+                out,
+            ),
+            Some("message") => {
+                let parts = item.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+                for part in parts {
+                    if part.get("type").and_then(Value::as_str) == Some("output_text") {
+                        if let Some(text) = part.get("text").and_then(Value::as_str) {
+                            texts.push(text);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(if texts.is_empty() { None } else { Some(texts.join("\n")) })
+}

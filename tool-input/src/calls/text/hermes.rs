@@ -1,0 +1,35 @@
+//! `<tool_call>…</tool_call>` blocks (Hermes, Qwen), whose body is JSON, qwen3-coder XML or
+//! GLM's key/value tags; and `<tools>…</tools>`, which Qwen3-Coder writes when its system
+//! prompt shows that tag.
+
+use super::{find_first, json, push_malformed, push_truncated, unfence, xml};
+use crate::calls::Collector;
+
+/// Read the block opening at `start`. A block without its closing tag runs to the next
+/// opening tag or to the end of the text (a response cut off after a complete call still
+/// has that call).
+pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>) -> Option<usize> {
+    let close = if open == "<tools>" { "</tools>" } else { "</tool_call>" };
+    let body_start = start + open.len();
+    let (body_end, end, closed) = match find_first(text, body_start, &[close, open]) {
+        Some((at, 0)) => (at, at + close.len(), true),
+        Some((at, _)) => (at, at, false),
+        None => (text.len(), text.len(), false),
+    };
+    let span = &text[start..end];
+    let body = unfence(&text[body_start..body_end]);
+    if body.is_empty() {
+        if closed {
+            push_malformed(out, span, "the block is empty");
+        } else {
+            push_truncated(out, span, None);
+        }
+    } else if body.starts_with('{') || body.starts_with('[') {
+        json::read_block(body, span, out);
+    } else if body.starts_with("<function=") {
+        xml::read_functions(body, closed, out);
+    } else {
+        xml::read_glm(body, closed, span, out);
+    }
+    Some(end)
+}

@@ -1,0 +1,316 @@
+//! JSON call objects: inside markers (`<tool_call>`, `[TOOL_CALLS] [...]`,
+//! `<|python_tag|>`), and bare or fenced as the whole text.
+
+use serde_json::Value;
+
+use super::scan::{container_end, skip_ws, split_object};
+use super::{push_malformed, push_truncated, text_parts, unfence};
+use crate::calls::{CallParts, Collector, OriginalArguments};
+use crate::parse::{self, ParseOptions};
+
+/// How much an object must look like a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// Inside a marker: any object with a name is a call; other keys are ignored.
+    Block,
+    /// No marker: exactly the keys of a call, with arguments (or parameters).
+    Bare,
+}
+
+/// Keys a bare call may have besides its name and arguments.
+const BARE_KEYS: &[&str] = &["name", "arguments", "parameters", "id", "type", "function"];
+
+/// Read one call object (complete `{...}` text).
+pub(super) fn call_from_object(object: &str, shape: Shape) -> Option<CallParts> {
+    match split_object(object) {
+        Some(fields) => from_fields(object, &fields, shape, true),
+        // Comments or other irregular syntax: parse it whole, leniently.
+        None => {
+            let value = parse::parse(object, &ParseOptions::default()).ok()?.value;
+            from_value(object, &value, shape)
+        }
+    }
+}
+
+fn from_fields(object: &str, fields: &[(String, &str)], shape: Shape, outer: bool) -> Option<CallParts> {
+    let mut name = None;
+    let mut arguments = None;
+    let mut id = None;
+    for (key, text) in fields {
+        match key.as_str() {
+            "name" => name = Some(read_string(text)?),
+            "arguments" | "parameters" if arguments.is_none() => arguments = Some(arguments_of_text(text)),
+            "id" => id = read_string(text),
+            // OpenAI's own shape: {"type": "function", "function": {"name", "arguments"}}.
+            "function" if outer && text.starts_with('{') => {
+                let inner = split_object(text)?;
+                let call = from_fields(text, &inner, Shape::Block, false)?;
+                name = call.name;
+                arguments = Some(call.arguments);
+            }
+            "function" if shape == Shape::Block && name.is_none() => name = read_string(text),
+            other if shape == Shape::Bare && !BARE_KEYS.contains(&other) => return None,
+            _ => {}
+        }
+    }
+    if shape == Shape::Bare && arguments.is_none() {
+        return None;
+    }
+    let mut parts = text_parts(Some(name?), arguments.unwrap_or_default(), object);
+    parts.id = id;
+    Some(parts)
+}
+
+fn from_value(object: &str, value: &Value, shape: Shape) -> Option<CallParts> {
+    let map = value.as_object()?;
+    if shape == Shape::Bare && map.keys().any(|key| !BARE_KEYS.contains(&key.as_str())) {
+        return None;
+    }
+    let function = map.get("function").filter(|f| f.is_object());
+    let source = function.unwrap_or(value);
+    let name = source.get("name").and_then(Value::as_str)?;
+    let arguments = source.get("arguments").or_else(|| source.get("parameters"));
+    if shape == Shape::Bare && arguments.is_none() {
+        return None;
+    }
+    let arguments = match arguments {
+        None => OriginalArguments::Absent,
+        Some(value) => OriginalArguments::Value(value.clone()),
+    };
+    let mut parts = text_parts(Some(name.to_owned()), arguments, object);
+    parts.id = map.get("id").and_then(Value::as_str).map(str::to_owned);
+    Some(parts)
+}
+
+/// A string value's text, strictly or leniently (`'get_weather'`).
+fn read_string(text: &str) -> Option<String> {
+    if let Ok(text) = serde_json::from_str::<String>(text) {
+        return Some(text);
+    }
+    let wrapped = format!("[{text}]");
+    match parse::parse(&wrapped, &ParseOptions::default()).ok()?.value {
+        Value::Array(mut items) if items.len() == 1 => match items.pop() {
+            Some(Value::String(text)) => Some(text),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The arguments as their exact text, except that `null` and a string (double-encoded
+/// arguments) are values, as a backend's JSON field would carry them.
+fn arguments_of_text(text: &str) -> OriginalArguments {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Null) => OriginalArguments::Value(Value::Null),
+        Ok(Value::String(inner)) => OriginalArguments::Value(Value::String(inner)),
+        _ => OriginalArguments::Text(text.to_owned()),
+    }
+}
+
+/// The name in a call object that was cut off, when it arrived whole.
+pub(super) fn peek_name(span: &str) -> Option<String> {
+    let options = ParseOptions { complete_truncated: true, ..ParseOptions::default() };
+    let value = parse::parse(span, &options).ok()?.value;
+    let value = match value {
+        Value::Array(mut items) => items.drain(..).next_back()?,
+        other => other,
+    };
+    let name = value.get("name").or_else(|| value.get("function")?.get("name"))?.as_str()?.to_owned();
+    // The completion closes a cut-off string: only trust a name whose quotes both arrived.
+    let whole = span.contains(&format!("\"{name}\"")) || span.contains(&format!("'{name}'"));
+    whole.then_some(name)
+}
+
+/// Read call objects in a marker's block: objects or arrays of objects, separated by
+/// whitespace, commas or semicolons. Anything after the last call is ignored.
+pub(super) fn read_block(block: &str, span: &str, out: &mut Collector<'_>) {
+    let bytes = block.as_bytes();
+    let mut i = 0;
+    let mut read_any = false;
+    loop {
+        i = skip_separators(bytes, i);
+        if i >= bytes.len() || out.is_full() {
+            break;
+        }
+        match bytes[i] {
+            b'{' => match container_end(block, i) {
+                Some(end) => {
+                    match call_from_object(&block[i..end], Shape::Block) {
+                        Some(parts) => out.push(parts),
+                        None => push_malformed(out, span, "the JSON object has no `name`"),
+                    }
+                    read_any = true;
+                    i = end;
+                }
+                None => {
+                    push_truncated(out, &block[i..], peek_name(&block[i..]));
+                    return;
+                }
+            },
+            b'[' => {
+                let (calls, cut) = array_items(block, i, Shape::Block);
+                for parts in calls {
+                    match parts {
+                        Some(parts) => out.push(parts),
+                        None => push_malformed(out, span, "a JSON object in the list has no `name`"),
+                    }
+                }
+                read_any = true;
+                match cut {
+                    Cut::At(end) => i = end,
+                    // A list cut off right after a complete call lost nothing.
+                    Cut::Truncated(from) if block[from..].trim().is_empty() => return,
+                    Cut::Truncated(from) => {
+                        push_truncated(out, &block[from..], peek_name(&block[from..]));
+                        return;
+                    }
+                    Cut::Junk => return,
+                }
+            }
+            _ => break,
+        }
+    }
+    if !read_any {
+        push_malformed(out, span, "expected a JSON object with `name` and `arguments`");
+    }
+}
+
+/// How an array of call objects ended.
+enum Cut {
+    /// After its `]`, at this index.
+    At(usize),
+    /// Cut off inside the item that starts at this index.
+    Truncated(usize),
+    /// Something other than an object or a separator came up.
+    Junk,
+}
+
+/// The call objects of the array opening at `start`.
+fn array_items(text: &str, start: usize, shape: Shape) -> (Vec<Option<CallParts>>, Cut) {
+    let bytes = text.as_bytes();
+    let mut items = Vec::new();
+    let mut i = start + 1;
+    loop {
+        i = skip_separators(bytes, i);
+        match bytes.get(i) {
+            None => return (items, Cut::Truncated(i)),
+            Some(b']') => return (items, Cut::At(i + 1)),
+            Some(b'{') => match container_end(text, i) {
+                Some(end) => {
+                    items.push(call_from_object(&text[i..end], shape));
+                    i = end;
+                }
+                None => return (items, Cut::Truncated(i)),
+            },
+            Some(_) => return (items, Cut::Junk),
+        }
+    }
+}
+
+fn skip_separators(bytes: &[u8], mut i: usize) -> usize {
+    loop {
+        i = skip_ws(bytes, i);
+        match bytes.get(i) {
+            Some(b',' | b';') => i += 1,
+            _ => return i,
+        }
+    }
+}
+
+/// The JSON text of a bare call, and the prose left around it: the whole text, or the
+/// whole of one code fence.
+fn bare_region(text: &str) -> Option<(&str, String)> {
+    let trimmed = text.trim();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        return Some((trimmed, String::new()));
+    }
+    let open = trimmed.find("```")?;
+    let after_open = open + 3;
+    let close = trimmed[after_open..].find("```")? + after_open;
+    let fenced = unfence(&trimmed[open..close + 3]);
+    let before = &trimmed[..open];
+    let after = &trimmed[close + 3..];
+    // A second fence means the text is a document with code in it, not a call.
+    if after.contains("```") {
+        return None;
+    }
+    Some((fenced, format!("{before}{after}")))
+}
+
+/// Read the whole text as bare JSON calls; `None` (and nothing recorded) when it is not
+/// one, so it stays content. Returns the prose left around a fence.
+pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
+    let (json, left) = bare_region(text)?;
+    let bytes = json.as_bytes();
+    let mut calls = Vec::new();
+    let mut truncated = None;
+    let mut i = 0;
+    loop {
+        i = skip_separators(bytes, i);
+        match bytes.get(i) {
+            None => break,
+            Some(b'{') => match container_end(json, i) {
+                Some(end) => {
+                    calls.push(call_from_object(&json[i..end], Shape::Bare)?);
+                    i = end;
+                }
+                None => {
+                    truncated = Some(i);
+                    break;
+                }
+            },
+            Some(b'[') => {
+                let (items, cut) = array_items(json, i, Shape::Bare);
+                for parts in items {
+                    calls.push(parts?);
+                }
+                match cut {
+                    Cut::At(end) => i = end,
+                    Cut::Truncated(from) => {
+                        truncated = Some(from);
+                        break;
+                    }
+                    Cut::Junk => return None,
+                }
+            }
+            Some(_) => return None,
+        }
+    }
+    // A list cut off right after a complete call lost nothing.
+    if truncated.is_some_and(|from| json[from..].trim().is_empty()) {
+        truncated = None;
+    }
+    // A cut-off object counts only if what arrived is plainly a call.
+    let cut_name = match truncated {
+        Some(from) => {
+            let rest = &json[from..];
+            let looks_like_call = rest.contains("\"name\"")
+                && (rest.contains("\"arguments\"") || rest.contains("\"parameters\""));
+            if !looks_like_call {
+                return None;
+            }
+            Some(peek_name(rest))
+        }
+        None => None,
+    };
+    if calls.is_empty() && cut_name.is_none() {
+        return None;
+    }
+    // With known tools, every name must be one of them, or the text is prose.
+    if out.options.get_tools().is_some() {
+        let names =
+            calls.iter().map(|parts| parts.name.as_deref()).chain(cut_name.iter().map(Option::as_deref));
+        for name in names {
+            if out.options.knows(name.unwrap_or_default()) != Some(true) {
+                return None;
+            }
+        }
+    }
+    for parts in calls {
+        out.push(parts);
+    }
+    if let (Some(from), Some(name)) = (truncated, cut_name) {
+        push_truncated(out, &json[from..], name);
+    }
+    Some(left)
+}

@@ -1,0 +1,142 @@
+//! Calls written as a Python list: `[get_weather(city='Paris', days=3), get_time()]`.
+//! Keyword arguments only; each value is a Python literal (strings in either quotes,
+//! numbers, `True`/`False`/`None`, lists, dicts).
+
+use serde_json::{Map, Value};
+
+use super::scan::{skip_ws, span_end};
+use super::{find_first, text_parts, unfence};
+use crate::calls::{Collector, OriginalArguments};
+use crate::parse::{self, ParseOptions, RepairKind};
+
+/// One call: its name and keyword arguments.
+type PyCall = (String, Map<String, Value>);
+
+/// Read the whole text as a Python list of calls; `None` (nothing recorded) when it is not
+/// exactly one, or names a tool that is not known.
+pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
+    let list = unfence(text);
+    let calls = parse_list(list)?;
+    if out.options.get_tools().is_some()
+        && calls.iter().any(|(name, _)| out.options.knows(name) != Some(true))
+    {
+        return None;
+    }
+    push_all(calls, list, out);
+    Some(String::new())
+}
+
+/// Read Llama 4's `<|python_start|>[...]<|python_end|>`; `None` when the body is not calls.
+pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collector<'_>) -> Option<usize> {
+    let body_start = start + tag.len();
+    let (body_end, end) = match find_first(text, body_start, &["<|python_end|>"]) {
+        Some((at, _)) => (at, at + "<|python_end|>".len()),
+        None => (text.len(), text.len()),
+    };
+    let body = text[body_start..body_end].trim();
+    let calls = if body.starts_with('[') {
+        parse_list(body)?
+    } else {
+        let (name, arguments, next) = parse_call(body, 0)?;
+        (skip_ws(body.as_bytes(), next) == body.len()).then_some(())?;
+        vec![(name, arguments)]
+    };
+    push_all(calls, &text[start..end], out);
+    Some(end)
+}
+
+fn push_all(calls: Vec<PyCall>, span: &str, out: &mut Collector<'_>) {
+    for (name, arguments) in calls {
+        out.push(text_parts(Some(name), OriginalArguments::Value(Value::Object(arguments)), span));
+    }
+}
+
+/// `[call, call, ...]`, and nothing after it.
+fn parse_list(text: &str) -> Option<Vec<PyCall>> {
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&b'[') {
+        return None;
+    }
+    let mut calls = Vec::new();
+    let mut i = skip_ws(bytes, 1);
+    if bytes.get(i) == Some(&b']') {
+        return None;
+    }
+    loop {
+        let (name, arguments, next) = parse_call(text, i)?;
+        calls.push((name, arguments));
+        i = skip_ws(bytes, next);
+        match bytes.get(i) {
+            Some(b',') => i = skip_ws(bytes, i + 1),
+            Some(b']') if skip_ws(bytes, i + 1) == bytes.len() => return Some(calls),
+            _ => return None,
+        }
+    }
+}
+
+/// `name(key=value, ...)` at `at`: the name, the arguments, and the index after `)`.
+fn parse_call(text: &str, at: usize) -> Option<(String, Map<String, Value>, usize)> {
+    let bytes = text.as_bytes();
+    let name_end = identifier_end(bytes, at, true)?;
+    let name = text[at..name_end].to_owned();
+    if bytes.get(name_end) != Some(&b'(') {
+        return None;
+    }
+    let mut arguments = Map::new();
+    let mut i = skip_ws(bytes, name_end + 1);
+    loop {
+        match bytes.get(i) {
+            Some(b')') => return Some((name, arguments, i + 1)),
+            None => return None,
+            _ => {}
+        }
+        let key_end = identifier_end(bytes, i, false)?;
+        let key = text[i..key_end].to_owned();
+        i = skip_ws(bytes, key_end);
+        if bytes.get(i) != Some(&b'=') {
+            return None;
+        }
+        let value_start = skip_ws(bytes, i + 1);
+        let value_end = span_end(text, value_start, b",)")?;
+        arguments.insert(key, python_literal(text[value_start..value_end].trim())?);
+        i = skip_ws(bytes, value_end);
+        if bytes.get(i) == Some(&b',') {
+            i = skip_ws(bytes, i + 1);
+        }
+    }
+}
+
+/// The end of an identifier at `at` (dots allowed in a function name: `brave_search.call`).
+fn identifier_end(bytes: &[u8], at: usize, dots: bool) -> Option<usize> {
+    let first = *bytes.get(at)?;
+    if !(first.is_ascii_alphabetic() || first == b'_') {
+        return None;
+    }
+    let mut end = at + 1;
+    while end < bytes.len()
+        && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_' || (dots && bytes[end] == b'.'))
+    {
+        end += 1;
+    }
+    Some(end)
+}
+
+/// A Python literal as JSON, through the lenient parser (which reads quotes of either kind
+/// and `True`/`False`/`None`); anything it would have to skip as prose is not a literal.
+fn python_literal(text: &str) -> Option<Value> {
+    if text.is_empty() {
+        return None;
+    }
+    let wrapped = format!("[{text}]");
+    let parsed = parse::parse(&wrapped, &ParseOptions::default()).ok()?;
+    let prose = parsed.repairs.iter().any(|repair| {
+        matches!(
+            repair.kind,
+            RepairKind::ProseBefore | RepairKind::ProseAfter | RepairKind::CodeFence | RepairKind::Comment
+        )
+    });
+    match parsed.value {
+        Value::Array(mut items) if items.len() == 1 && !prose => items.pop(),
+        _ => None,
+    }
+}

@@ -1,0 +1,164 @@
+//! Parameters written as tags, each value as text: qwen3-coder's
+//! `<function=NAME><parameter=KEY>VALUE</parameter></function>` and GLM's
+//! `NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>`. Values are converted by the
+//! tool's schema when it is known (see [`TextFormat`](super::TextFormat)).
+
+use serde_json::{Map, Value};
+
+use super::{find_first, push_malformed, text_parts};
+use crate::calls::{Collector, OriginalArguments};
+use crate::dialect::walk::{declared_types, property_schema, Types};
+use crate::parse::{self, ParseOptions};
+
+/// Read qwen3-coder functions in a `<tool_call>` body (which starts with `<function=`).
+pub(super) fn read_functions(body: &str, closed: bool, out: &mut Collector<'_>) {
+    let mut pos = 0;
+    while let Some((start, _)) = find_first(body, pos, &["<function="]) {
+        if out.is_full() {
+            return;
+        }
+        pos = read_function(body, start, closed, out);
+    }
+}
+
+/// Read qwen3-coder's `<function=…>` written without `<tool_call>` around it; returns where
+/// it ends.
+pub(super) fn read_bare_functions(text: &str, start: usize, out: &mut Collector<'_>) -> usize {
+    read_function(text, start, false, out)
+}
+
+/// Read one `<function=NAME>…</function>` at `start`; returns the index after it.
+fn read_function(text: &str, start: usize, block_closed: bool, out: &mut Collector<'_>) -> usize {
+    let name_start = start + "<function=".len();
+    let Some(name_end) = text[name_start..].find('>').map(|at| at + name_start) else {
+        let span = &text[start..];
+        push_cut_off(out, span, None, "the function's name");
+        return text.len();
+    };
+    let name = text[name_start..name_end].trim().to_owned();
+    let (body_end, end, closed) = match find_first(text, name_end + 1, &["</function>", "<function="]) {
+        Some((at, 0)) => (at, at + "</function>".len(), true),
+        Some((at, _)) => (at, at, false),
+        None => (text.len(), text.len(), block_closed),
+    };
+    let span = &text[start..end];
+    let body = &text[name_end + 1..body_end];
+    let mut arguments = Map::new();
+    let mut pos = 0;
+    while let Some((at, _)) = find_first(body, pos, &["<parameter="]) {
+        let key_start = at + "<parameter=".len();
+        let Some(key_end) = body[key_start..].find('>').map(|k| k + key_start) else {
+            if !closed {
+                push_cut_off(out, span, Some(name), "a parameter's name");
+                return end;
+            }
+            break;
+        };
+        let key = body[key_start..key_end].trim().to_owned();
+        let value_start = key_end + 1;
+        let (value_end, next, value_closed) =
+            match find_first(body, value_start, &["</parameter>", "<parameter="]) {
+                Some((v, 0)) => (v, v + "</parameter>".len(), true),
+                Some((v, _)) => (v, v, false),
+                None => (body.len(), body.len(), false),
+            };
+        if !value_closed && !closed && next == body.len() {
+            push_cut_off(out, span, Some(name), "a parameter's value");
+            return end;
+        }
+        let value = convert(&body[value_start..value_end], out.options.schema_of(&name), &key);
+        arguments.insert(key, value);
+        pos = next;
+    }
+    if name.is_empty() {
+        push_malformed(out, span, "the function has no name");
+    } else {
+        out.push(text_parts(Some(name), OriginalArguments::Value(Value::Object(arguments)), span));
+    }
+    end
+}
+
+/// Read a GLM call: the name, then `<arg_key>`/`<arg_value>` pairs.
+pub(super) fn read_glm(body: &str, closed: bool, span: &str, out: &mut Collector<'_>) {
+    let name_end = body.find("<arg_key>").unwrap_or(body.len());
+    let name = body[..name_end].trim();
+    if name.is_empty() || name.contains(char::is_whitespace) || name.contains(['{', '<', '"']) {
+        push_malformed(out, span, "expected a tool name, JSON or `<function=`");
+        return;
+    }
+    let name = name.to_owned();
+    let mut arguments = Map::new();
+    let mut pos = name_end;
+    while let Some((at, _)) = find_first(body, pos, &["<arg_key>"]) {
+        let key_start = at + "<arg_key>".len();
+        let Some(key_end) = body[key_start..].find("</arg_key>").map(|k| k + key_start) else {
+            return cut_or_malformed(out, span, closed, name, "an argument's name");
+        };
+        let key = body[key_start..key_end].trim().to_owned();
+        let after_key = key_end + "</arg_key>".len();
+        let rest = body[after_key..].trim_start();
+        let Some(value_text) = rest.strip_prefix("<arg_value>") else {
+            return cut_or_malformed(out, span, closed || !rest.is_empty(), name, "an argument's value");
+        };
+        let value_start = body.len() - value_text.len();
+        let Some(value_end) = body[value_start..].find("</arg_value>").map(|v| v + value_start) else {
+            return cut_or_malformed(out, span, closed, name, "an argument's value");
+        };
+        let value = convert(&body[value_start..value_end], out.options.schema_of(&name), &key);
+        arguments.insert(key, value);
+        pos = value_end + "</arg_value>".len();
+    }
+    out.push(text_parts(Some(name), OriginalArguments::Value(Value::Object(arguments)), span));
+}
+
+fn cut_or_malformed(out: &mut Collector<'_>, span: &str, closed: bool, name: String, inside: &str) {
+    if closed {
+        push_malformed(out, span, &format!("{inside} is not closed"));
+    } else {
+        push_cut_off(out, span, Some(name), inside);
+    }
+}
+
+/// Record a tag-format call whose text ended inside it.
+fn push_cut_off(out: &mut Collector<'_>, span: &str, name: Option<String>, inside: &str) {
+    let detail = format!("the tool call was cut off after {} bytes, inside {inside}", span.len());
+    super::push_cut_off(out, text_parts(name, OriginalArguments::Text(span.to_owned()), span), detail);
+}
+
+/// A parameter's text as the JSON value the tool's schema declares.
+fn convert(raw: &str, schema: Option<&Value>, key: &str) -> Value {
+    // The newlines the templates put around a value are not part of it.
+    let text = raw.strip_prefix('\n').unwrap_or(raw);
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    let Some((root, property)) = schema.and_then(|root| Some((root, property_schema(root, key)?))) else {
+        return Value::String(text.to_owned());
+    };
+    let types = declared_types(root, property);
+    let trimmed = text.trim();
+    if trimmed == "null" && types.contains(Types::NULL) {
+        return Value::Null;
+    }
+    if types.contains(Types::STRING) || types.is_empty() {
+        return Value::String(text.to_owned());
+    }
+    if types.contains(Types::INTEGER) || types.contains(Types::NUMBER) {
+        if let Ok(number) = serde_json::from_str::<serde_json::Number>(trimmed) {
+            return Value::Number(number);
+        }
+    }
+    if types.contains(Types::BOOLEAN) {
+        match trimmed {
+            "true" | "True" | "TRUE" => return Value::Bool(true),
+            "false" | "False" | "FALSE" => return Value::Bool(false),
+            _ => {}
+        }
+    }
+    if types.contains(Types::OBJECT) || types.contains(Types::ARRAY) {
+        if let Ok(parsed) = parse::parse(trimmed, &ParseOptions::default()) {
+            if parsed.value.is_object() || parsed.value.is_array() {
+                return parsed.value;
+            }
+        }
+    }
+    Value::String(text.to_owned())
+}

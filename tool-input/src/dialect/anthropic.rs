@@ -1,0 +1,24 @@
+//! Anthropic's tool: `{"name", "description", "input_schema"}`.
+
+use serde_json::Value;
+
+use super::{name_ok, ProblemCode, Problems};
+
+/// Check a tool definition: its name, and an object schema at the root of `input_schema`.
+pub(super) fn check(definition: &Value, problems: &mut Problems) {
+    let name = definition.get("name").and_then(Value::as_str).unwrap_or("");
+    if !name_ok(name, 64, &[]) {
+        problems.push(
+            "/name",
+            ProblemCode::Name,
+            format!("the name `{name}` must match ^[a-zA-Z0-9_-]{{1,64}}$"),
+        );
+    }
+    if definition.get("input_schema").and_then(|s| s.get("type")).and_then(Value::as_str) != Some("object") {
+        problems.push(
+            "/input_schema",
+            ProblemCode::RootNotObject,
+            "`input_schema` must be a schema of `\"type\": \"object\"`",
+        );
+    }
+}

@@ -1,0 +1,561 @@
+//! Tool definitions for every API, a check of each against the provider's documented
+//! limits, and the way back: arguments a model produced under a transformed schema read as
+//! the plain schema's.
+//!
+//! | [`Dialect`] | definition | schema changes |
+//! |---|---|---|
+//! | `openai` | `{"type": "function", "function": {"name", "description", "parameters"}}` | none |
+//! | `openai-strict` | the same with `"strict": true` | the strict transform (below) |
+//! | `responses` | `{"type": "function", "name", "description", "parameters", "strict": false}` | none |
+//! | `responses-strict` | the same with `"strict": true` | the strict transform |
+//! | `anthropic` | `{"name", "description", "input_schema"}` | none |
+//! | `gemini` | `{"name", "description", "parameters"}` (a `FunctionDeclaration`) | the OpenAPI subset (below) |
+//! | `mcp` | `{"name", "description", "inputSchema"}` | none |
+//!
+//! Every dialect drops the root's `$schema` and makes sure the root says `"type": "object"`
+//! when it declares properties without a type.
+//!
+//! **OpenAI strict transform** (Structured Outputs' "supported schemas"): every property is
+//! listed in `required`, and one that was optional becomes nullable (`["string", "null"]`,
+//! an `anyOf` with `{"type": "null"}`, or `null` added to its `enum`) unless it already
+//! accepts null; every object gets `"additionalProperties": false`; `oneOf` becomes `anyOf`;
+//! a single-schema `allOf` is merged into its parent; a `$ref` with sibling keywords is
+//! replaced by its target with the siblings applied; keywords strict mode does not support
+//! (`default`, `minLength`, `maxLength`, `uniqueItems`, `minProperties`, `maxProperties`,
+//! `not`, `if`/`then`/`else`, `examples`, `$comment`, …) and formats other than `date-time`,
+//! `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid` are removed. The
+//! engine still enforces them on what the model sends, against the original schema. What
+//! cannot be expressed (a map, `patternProperties`, tuples, an `allOf` of several schemas)
+//! is left for the check to report.
+//!
+//! **Gemini transform** (the OpenAPI 3.0 subset of `Schema`): `$ref`s are inlined (a
+//! recursive schema cannot be, and is reported); `["T", "null"]` and `anyOf` with a null
+//! branch become `nullable: true`; `oneOf` becomes `anyOf`; `allOf` is merged; types are
+//! written in upper case (`STRING`); an `enum` or `const` that is not all strings becomes a
+//! string enum of the values' JSON text (`[1, 2]` → `["1", "2"]`, type `STRING`); formats
+//! other than `date-time`/`enum` (strings), `float`/`double` (numbers) and `int32`/`int64`
+//! (integers) are removed (so schemars' `uint32` goes); every keyword outside `Schema`'s
+//! fields (`additionalProperties`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`, …) is
+//! removed; a tool without properties gets no `parameters`.
+//!
+//! **Reading arguments back** ([`ToolDefinition::check_as`]): under a strict dialect a model
+//! sends every property, with `null` for the ones it leaves out; a `null` for a property that
+//! is optional in the original schema and does not accept null there is treated as absent
+//! (recorded as [`CoercionKind::NullAsAbsent`](crate::CoercionKind::NullAsAbsent)), at every
+//! depth, whatever the policy, so it deserializes into the same Rust value as the plain
+//! form (`None`, or the field's default). Under Gemini, a string for an enum whose values
+//! were written as strings is read back as the original value. The result is then checked
+//! against the original schema, with the tool's policy. This is not a coercion of what the
+//! model meant: under the schema it was shown, that was the exact way to say it.
+
+mod anthropic;
+mod gemini;
+mod mcp;
+mod openai;
+mod undo;
+pub(crate) mod walk;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::error::Rejection;
+use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::policy::Policy;
+use crate::raw::RawArguments;
+use crate::report::Checked;
+use crate::tool::ToolDefinition;
+use crate::validator::{CheckOptions, Limits};
+
+/// The shape a tool definition is sent in, per API.
+///
+/// ```
+/// use tool_input::Dialect;
+/// assert_eq!("openai-strict".parse::<Dialect>().unwrap(), Dialect::OpenAiStrict);
+/// assert_eq!(Dialect::Gemini.as_str(), "gemini");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// OpenAI Chat Completions, `strict` not set.
+    OpenAi,
+    /// OpenAI Chat Completions with `strict: true` (Structured Outputs for function calls).
+    OpenAiStrict,
+    /// The OpenAI Responses API with `strict: false` (it defaults to strict).
+    Responses,
+    /// The OpenAI Responses API with `strict: true`.
+    ResponsesStrict,
+    /// The Anthropic Messages API.
+    Anthropic,
+    /// The Gemini API's `FunctionDeclaration`.
+    Gemini,
+    /// The Model Context Protocol's `Tool`.
+    Mcp,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 7] = [
+        Dialect::OpenAi,
+        Dialect::OpenAiStrict,
+        Dialect::Responses,
+        Dialect::ResponsesStrict,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::Mcp,
+    ];
+
+    /// `openai`, `openai-strict`, `responses`, `responses-strict`, `anthropic`, `gemini` or
+    /// `mcp`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => "openai",
+            Dialect::OpenAiStrict => "openai-strict",
+            Dialect::Responses => "responses",
+            Dialect::ResponsesStrict => "responses-strict",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
+            Dialect::Mcp => "mcp",
+        }
+    }
+
+    /// True for the OpenAI strict dialects.
+    pub fn is_strict(self) -> bool {
+        matches!(self, Dialect::OpenAiStrict | Dialect::ResponsesStrict)
+    }
+
+    /// Does the dialect change the schema in a way that changes what a model sends?
+    fn transforms_arguments(self) -> bool {
+        self.is_strict() || self == Dialect::Gemini
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error of parsing a [`Dialect`] from text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown dialect `{0}`; expected openai, openai-strict, responses, responses-strict, anthropic, gemini or mcp")]
+pub struct UnknownDialect(pub String);
+
+impl FromStr for Dialect {
+    type Err = UnknownDialect;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL.into_iter().find(|d| d.as_str() == s).ok_or_else(|| UnknownDialect(s.to_owned()))
+    }
+}
+
+/// What a provider's documented limits would reject in a tool definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ProblemCode {
+    /// The tool's name does not match the dialect's pattern or length.
+    Name,
+    /// The schema's root is not an object schema.
+    RootNotObject,
+    /// A keyword the dialect does not accept.
+    UnsupportedKeyword,
+    /// A `format` the dialect does not accept.
+    UnsupportedFormat,
+    /// A `type` the dialect does not accept (Gemini: a list of types, or an unknown name).
+    UnsupportedType,
+    /// Gemini: an enum value that is not a string.
+    EnumNotString,
+    /// OpenAI strict: an object whose `additionalProperties` is not `false`.
+    AdditionalProperties,
+    /// OpenAI strict: a property missing from `required`.
+    NotRequired,
+    /// OpenAI strict: keywords beside a `$ref`.
+    RefSiblings,
+    /// OpenAI strict: more than 5000 properties in all.
+    TooManyProperties,
+    /// Nested deeper than the dialect allows (OpenAI strict: 10 levels).
+    TooDeep,
+    /// OpenAI strict: more than 1000 enum values in all.
+    TooManyEnumValues,
+    /// OpenAI strict: a string enum of more than 250 values longer than 15,000 characters.
+    EnumTooLong,
+    /// OpenAI strict: names, enum values and consts longer than 120,000 characters in all.
+    TooLong,
+    /// Something the dialect's transform cannot express (a map in strict mode, a recursive
+    /// schema for Gemini, an `allOf` of several schemas).
+    Unrepresentable,
+}
+
+impl ProblemCode {
+    /// The stable snake_case name.
+    pub fn code(self) -> &'static str {
+        match self {
+            ProblemCode::Name => "name",
+            ProblemCode::RootNotObject => "root_not_object",
+            ProblemCode::UnsupportedKeyword => "unsupported_keyword",
+            ProblemCode::UnsupportedFormat => "unsupported_format",
+            ProblemCode::UnsupportedType => "unsupported_type",
+            ProblemCode::EnumNotString => "enum_not_string",
+            ProblemCode::AdditionalProperties => "additional_properties",
+            ProblemCode::NotRequired => "not_required",
+            ProblemCode::RefSiblings => "ref_siblings",
+            ProblemCode::TooManyProperties => "too_many_properties",
+            ProblemCode::TooDeep => "too_deep",
+            ProblemCode::TooManyEnumValues => "too_many_enum_values",
+            ProblemCode::EnumTooLong => "enum_too_long",
+            ProblemCode::TooLong => "too_long",
+            ProblemCode::Unrepresentable => "unrepresentable",
+        }
+    }
+}
+
+impl fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// One thing in a tool definition that the provider would reject (with a 400, or by
+/// dropping every tool of the request).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DialectProblem {
+    /// JSON Pointer into the definition as exported (`/function/parameters/properties/a`).
+    pub pointer: String,
+    /// What kind of problem.
+    pub code: ProblemCode,
+    /// What is wrong, in one sentence.
+    pub message: String,
+}
+
+impl fmt::Display for DialectProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pointer = if self.pointer.is_empty() { "(definition)" } else { &self.pointer };
+        write!(f, "{pointer}: {} ({})", self.message, self.code)
+    }
+}
+
+/// Collects problems, under a pointer prefix.
+#[derive(Debug, Default)]
+pub(crate) struct Problems(pub Vec<DialectProblem>);
+
+impl Problems {
+    pub fn push(&mut self, pointer: &str, code: ProblemCode, message: impl Into<String>) {
+        // One report per place and kind is enough.
+        if !self.0.iter().any(|p| p.pointer == pointer && p.code == code) {
+            self.0.push(DialectProblem { pointer: pointer.to_owned(), code, message: message.into() });
+        }
+    }
+}
+
+/// The tool definition for a plain JSON Schema, in `dialect`.
+///
+/// ```
+/// use tool_input::{dialect, Dialect};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}, "required": ["city"]});
+/// let tool = dialect::tool_definition("get_weather", Some("Get the weather."), &schema, Dialect::OpenAiStrict);
+/// assert_eq!(tool["function"]["strict"], true);
+/// assert_eq!(tool["function"]["parameters"]["required"], json!(["city", "days"]));
+/// assert_eq!(tool["function"]["parameters"]["properties"]["days"]["type"], json!(["integer", "null"]));
+/// assert!(dialect::check_tool("get_weather", Some("Get the weather."), &schema, Dialect::OpenAiStrict).is_empty());
+/// ```
+pub fn tool_definition(name: &str, description: Option<&str>, schema: &Value, dialect: Dialect) -> Value {
+    export(name, description, schema, dialect).0
+}
+
+/// Only the arguments' schema, as `dialect` wants it (`None` for a Gemini tool without
+/// properties, which takes no `parameters`).
+///
+/// ```
+/// use tool_input::{dialect, Dialect};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {
+///     "n": {"type": ["integer", "null"], "format": "uint32", "exclusiveMinimum": 0}}});
+/// assert_eq!(dialect::transform_schema(&schema, Dialect::Gemini), Some(json!({
+///     "type": "OBJECT",
+///     "properties": {"n": {"type": "INTEGER", "nullable": true}}
+/// })));
+/// ```
+pub fn transform_schema(schema: &Value, dialect: Dialect) -> Option<Value> {
+    let schema = prepared(schema);
+    let mut problems = Problems::default();
+    match dialect {
+        Dialect::OpenAiStrict | Dialect::ResponsesStrict => {
+            Some(openai::strict_schema(&schema, "", &mut problems))
+        }
+        Dialect::Gemini => gemini::schema(&schema, "", &mut problems),
+        _ => Some(schema),
+    }
+}
+
+/// What `dialect`'s documented limits would reject in a definition you send as is (for
+/// example one written by hand): names, keywords, formats, enum values, sizes, nesting.
+///
+/// ```
+/// use tool_input::{dialect, Dialect};
+/// use serde_json::json;
+///
+/// let declaration = json!({"name": "f", "parameters": {"type": "OBJECT", "properties": {
+///     "n": {"type": "INTEGER", "exclusiveMinimum": 0}}}});
+/// let problems = dialect::check_definition(&declaration, Dialect::Gemini);
+/// assert_eq!(problems[0].code.code(), "unsupported_keyword");
+/// assert_eq!(problems[0].pointer, "/parameters/properties/n/exclusiveMinimum");
+/// ```
+pub fn check_definition(definition: &Value, dialect: Dialect) -> Vec<DialectProblem> {
+    let mut problems = Problems::default();
+    match dialect {
+        Dialect::OpenAi | Dialect::OpenAiStrict => {
+            openai::check_chat(definition, dialect.is_strict(), &mut problems)
+        }
+        Dialect::Responses | Dialect::ResponsesStrict => {
+            openai::check_responses(definition, dialect.is_strict(), &mut problems)
+        }
+        Dialect::Anthropic => anthropic::check(definition, &mut problems),
+        Dialect::Gemini => gemini::check(definition, &mut problems),
+        Dialect::Mcp => mcp::check(definition, &mut problems),
+    }
+    problems.0
+}
+
+/// What `dialect` would reject in the definition [`tool_definition`] exports for this tool:
+/// what its transform could not express, and what the exported definition breaks of the
+/// provider's limits. Empty when the provider would accept it.
+pub fn check_tool(
+    name: &str,
+    description: Option<&str>,
+    schema: &Value,
+    dialect: Dialect,
+) -> Vec<DialectProblem> {
+    let (definition, mut problems) = export(name, description, schema, dialect);
+    // Where the transform already said what it could not express, the provider's complaint
+    // about the same place adds nothing.
+    let explained: Vec<String> = problems.0.iter().map(|p| p.pointer.clone()).collect();
+    for problem in check_definition(&definition, dialect) {
+        let under = |at: &String| problem.pointer == *at || problem.pointer.starts_with(&format!("{at}/"));
+        if !explained.iter().any(under) {
+            problems.0.push(problem);
+        }
+    }
+    problems.0
+}
+
+/// The schema every dialect starts from: no `$schema`, and an explicit object type at the
+/// root when properties are declared without one.
+fn prepared(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Value::Object(root) = &mut schema {
+        root.remove("$schema");
+        if !root.contains_key("type") && root.contains_key("properties") {
+            root.insert("type".to_owned(), Value::String("object".to_owned()));
+        }
+    }
+    schema
+}
+
+/// The definition and the transform's problems.
+fn export(name: &str, description: Option<&str>, schema: &Value, dialect: Dialect) -> (Value, Problems) {
+    let schema = prepared(schema);
+    let mut problems = Problems::default();
+    let description = description.filter(|text| !text.is_empty());
+    let mut definition = Map::new();
+    match dialect {
+        Dialect::OpenAi | Dialect::OpenAiStrict => {
+            let strict = dialect.is_strict();
+            let parameters = if strict {
+                openai::strict_schema(&schema, "/function/parameters", &mut problems)
+            } else {
+                schema
+            };
+            let mut function = Map::new();
+            function.insert("name".to_owned(), Value::from(name));
+            if let Some(description) = description {
+                function.insert("description".to_owned(), Value::from(description));
+            }
+            function.insert("parameters".to_owned(), parameters);
+            if strict {
+                function.insert("strict".to_owned(), Value::Bool(true));
+            }
+            definition.insert("type".to_owned(), Value::from("function"));
+            definition.insert("function".to_owned(), Value::Object(function));
+        }
+        Dialect::Responses | Dialect::ResponsesStrict => {
+            let strict = dialect.is_strict();
+            let parameters =
+                if strict { openai::strict_schema(&schema, "/parameters", &mut problems) } else { schema };
+            definition.insert("type".to_owned(), Value::from("function"));
+            definition.insert("name".to_owned(), Value::from(name));
+            if let Some(description) = description {
+                definition.insert("description".to_owned(), Value::from(description));
+            }
+            definition.insert("parameters".to_owned(), parameters);
+            // The Responses API makes function tools strict unless told otherwise.
+            definition.insert("strict".to_owned(), Value::Bool(strict));
+        }
+        Dialect::Anthropic => {
+            definition.insert("name".to_owned(), Value::from(name));
+            if let Some(description) = description {
+                definition.insert("description".to_owned(), Value::from(description));
+            }
+            definition.insert("input_schema".to_owned(), schema);
+        }
+        Dialect::Gemini => {
+            definition.insert("name".to_owned(), Value::from(name));
+            if let Some(description) = description {
+                definition.insert("description".to_owned(), Value::from(description));
+            }
+            if let Some(parameters) = gemini::schema(&schema, "/parameters", &mut problems) {
+                definition.insert("parameters".to_owned(), parameters);
+            }
+        }
+        Dialect::Mcp => {
+            definition.insert("name".to_owned(), Value::from(name));
+            if let Some(description) = description {
+                definition.insert("description".to_owned(), Value::from(description));
+            }
+            definition.insert("inputSchema".to_owned(), mcp::input_schema(schema));
+        }
+    }
+    (Value::Object(definition), problems)
+}
+
+impl ToolDefinition {
+    /// This tool's definition in `dialect`; see the [module](crate::dialect) for what each
+    /// dialect changes.
+    ///
+    /// ```
+    /// use tool_input::{Dialect, ToolDefinition};
+    /// use serde_json::json;
+    ///
+    /// let tool = ToolDefinition::new("get_weather", Some("Get the weather."),
+    ///     json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})).unwrap();
+    /// assert_eq!(tool.to_dialect(Dialect::Anthropic), json!({
+    ///     "name": "get_weather",
+    ///     "description": "Get the weather.",
+    ///     "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    /// }));
+    /// ```
+    pub fn to_dialect(&self, dialect: Dialect) -> Value {
+        tool_definition(self.name(), self.description(), self.schema(), dialect)
+    }
+
+    /// What `dialect` would reject in [`ToolDefinition::to_dialect`]'s definition: empty
+    /// when the provider accepts it. Meant for a test, so a bad tool fails there rather
+    /// than as a 400 in production.
+    ///
+    /// ```
+    /// use tool_input::{Dialect, ToolDefinition};
+    /// use serde_json::json;
+    ///
+    /// let tool = ToolDefinition::new("tag", None, json!({"type": "object", "properties": {
+    ///     "labels": {"type": "object", "additionalProperties": {"type": "string"}}}})).unwrap();
+    /// assert!(tool.check_dialect(Dialect::OpenAi).is_empty());
+    /// // A map cannot be written in strict mode.
+    /// assert_eq!(tool.check_dialect(Dialect::OpenAiStrict)[0].code.code(), "unrepresentable");
+    /// ```
+    pub fn check_dialect(&self, dialect: Dialect) -> Vec<DialectProblem> {
+        check_tool(self.name(), self.description(), self.schema(), dialect)
+    }
+
+    /// Check arguments a model produced after being shown this tool in `dialect`: undo what
+    /// the dialect's transform changed (see the [module](crate::dialect)), then check
+    /// against the original schema with the tool's policy, as
+    /// [`ToolDefinition::check_with`] does.
+    ///
+    /// ```
+    /// use tool_input::{CheckOptions, Dialect, Policy, ToolDefinition};
+    /// use serde_json::json;
+    ///
+    /// let tool = ToolDefinition::new("get_weather", None, json!({"type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
+    ///     "required": ["city"], "additionalProperties": false})).unwrap();
+    /// let strict = CheckOptions { policy: Some(Policy::Strict), ..CheckOptions::default() };
+    /// // What a strict-mode model sends: every field, null for the one it leaves out.
+    /// let sent = r#"{"city": "Paris", "days": null}"#;
+    /// assert!(tool.check_with(sent.into(), &strict).is_err());
+    /// let checked = tool.check_as(Dialect::OpenAiStrict, sent.into(), &strict).unwrap();
+    /// assert_eq!(checked.value, json!({"city": "Paris", "days": 1}));
+    /// ```
+    pub fn check_as(
+        &self,
+        dialect: Dialect,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Value>, Rejection> {
+        if !dialect.transforms_arguments() {
+            return self.check_with(raw, options);
+        }
+        let policy = options.policy.unwrap_or(self.validator().policy());
+        let limits = options.limits.unwrap_or(self.validator().limits());
+        // Read the value as the engine would; if it cannot be read, the engine says why.
+        let Some((mut value, repairs)) = read_value(raw, policy, &limits) else {
+            return self.check_with(raw, options);
+        };
+        let sensitive: Vec<&str> = self.validator().sensitive_fields().collect();
+        let coercions = undo::undo(dialect, self.schema(), &mut value, &sensitive, limits.max_echo_chars);
+        if coercions.is_empty() {
+            return self.check_with(raw, options);
+        }
+        match self.check_with(RawArguments::Value(&value), options) {
+            Ok(mut checked) => {
+                checked.report.repairs = repairs;
+                let mut all = coercions;
+                all.append(&mut checked.report.coercions);
+                checked.report.coercions = all;
+                Ok(checked)
+            }
+            Err(mut rejection) => {
+                rejection.repairs = repairs;
+                Err(rejection)
+            }
+        }
+    }
+}
+
+/// The parsed value of raw arguments, as the engine reads them under `policy`; `None` when
+/// there is nothing to undo (absent, empty) or it does not parse.
+fn read_value(raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> Option<(Value, Vec<Repair>)> {
+    let options = ParseOptions {
+        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
+        max_bytes: limits.max_bytes,
+        max_depth: limits.max_depth,
+        ..ParseOptions::default()
+    };
+    let parsed = match raw {
+        RawArguments::Absent | RawArguments::Value(Value::Null) => return None,
+        RawArguments::Text(text) => parse_text(text, &options)?,
+        RawArguments::Value(Value::String(text)) => parse_text(text, &options)?,
+        RawArguments::Bytes(bytes) => parse::parse_bytes(bytes, &options).ok()?,
+        RawArguments::Value(value) => return Some((value.clone(), Vec::new())),
+    };
+    Some((parsed.value, parsed.repairs))
+}
+
+fn parse_text(text: &str, options: &ParseOptions) -> Option<parse::Parsed> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    parse::parse(text, options).ok()
+}
+
+/// Does a tool name match `^[A-Za-z0-9_-]{1,max}$` plus `extra` characters?
+pub(crate) fn name_ok(name: &str, max: usize, extra: &[char]) -> bool {
+    !name.is_empty()
+        && name.chars().count() <= max
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(&c))
+}
+
+/// Does the node describe an object (its type says so, or it declares properties)?
+pub(crate) fn is_object_schema(node: &Map<String, Value>) -> bool {
+    let typed = match node.get("type") {
+        Some(Value::String(name)) => name.eq_ignore_ascii_case("object"),
+        Some(Value::Array(names)) => {
+            names.iter().any(|n| n.as_str().is_some_and(|n| n.eq_ignore_ascii_case("object")))
+        }
+        _ => false,
+    };
+    typed || node.contains_key("properties")
+}

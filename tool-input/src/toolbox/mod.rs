@@ -1,0 +1,451 @@
+//! The Toolbox: typed tools with their handlers; their definitions in any dialect; calls
+//! dispatched to them; every outcome turned into the tool result each API expects.
+
+mod conversation;
+mod outcome;
+mod trace;
+
+use std::fmt::Display;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use conversation::Conversation;
+pub use outcome::{Failure, Outcome, OutcomeKind};
+
+use crate::calls::{
+    self, resolve_name, BodyError, CallError, CallErrorKind, CallOptions, Calls, NameMatch, ToolCall,
+};
+use crate::dialect::{Dialect, DialectProblem};
+use crate::error::{Rejection, RejectionKind};
+use crate::report::{Checked, Report};
+use crate::tool::{ToolDefinition, ToolInput};
+use crate::validator::CheckOptions;
+
+/// What a handler returns, type-erased: the output as JSON, or the error's text.
+type Output = Result<Value, String>;
+type BoxFuture = Pin<Box<dyn Future<Output = Output> + Send>>;
+type SyncHandler = Box<dyn Fn(Checked<Value>) -> Result<Output, Rejection> + Send + Sync>;
+type AsyncHandler = Box<dyn Fn(Checked<Value>) -> Result<BoxFuture, Rejection> + Send + Sync>;
+
+enum Handler {
+    Sync(SyncHandler),
+    Async(AsyncHandler),
+}
+
+struct Tool {
+    definition: ToolDefinition,
+    sensitive: Vec<String>,
+    handler: Handler,
+}
+
+/// Typed tools and their handlers, in one place: list their definitions for any API,
+/// dispatch the calls a model makes, and answer each with a tool result.
+///
+/// Handlers take the tool's typed arguments and return `Result<O, E>` with `O: Serialize`
+/// (a `String` output is sent as is, anything else as JSON) and `E: Display`. Async handlers
+/// return a future, which [`Toolbox::dispatch_async`] awaits: no runtime is imposed, so
+/// any executor works. A handler that panics is not caught.
+///
+/// Every dispatch ends in one [`Outcome`] of a distinct [`OutcomeKind`]: success, unknown
+/// tool (listing the available ones), arguments that do not parse, arguments that fail
+/// validation, the handler's error (or, with a [`Conversation`], a retry budget spent).
+/// Arguments are always checked again with the tool's own validator and policy, from the
+/// call's [original arguments](ToolCall::original), and, when the tools were shown in a
+/// transformed dialect ([`Toolbox::with_dialect`]), read back from it.
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+/// use tool_input::calls::{parse_body, CallOptions};
+/// use tool_input::{Dialect, ToolInput, Toolbox};
+///
+/// /// Get the weather for a city.
+/// #[derive(Deserialize, JsonSchema, ToolInput)]
+/// struct GetWeather { city: String }
+///
+/// let toolbox = Toolbox::new()
+///     .with_tool(|call: GetWeather| Ok::<_, String>(format!("Sunny in {}", call.city)));
+/// let tools = toolbox.definitions(Dialect::OpenAi); // send these with the request
+/// assert_eq!(tools[0]["function"]["name"], "get_weather");
+///
+/// let body = br#"{"choices": [{"message": {"tool_calls": [{"id": "call_1", "type": "function",
+///   "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}}]}"#;
+/// let calls = parse_body(body, &toolbox.call_options()).unwrap();
+/// let outcome = toolbox.dispatch(&calls.calls[0]);
+/// assert_eq!(outcome.to_openai(), serde_json::json!({
+///     "role": "tool", "tool_call_id": "call_1", "content": "Sunny in Paris"
+/// }));
+/// ```
+pub struct Toolbox {
+    tools: Vec<Tool>,
+    dialect: Option<Dialect>,
+    options: CheckOptions,
+}
+
+impl Default for Toolbox {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Toolbox").field("tools", &self.names()).field("dialect", &self.dialect).finish()
+    }
+}
+
+impl Toolbox {
+    /// An empty toolbox.
+    pub fn new() -> Self {
+        Toolbox { tools: Vec::new(), dialect: None, options: CheckOptions::default() }
+    }
+
+    /// Register a typed tool with a synchronous handler. A tool of the same name replaces
+    /// the earlier one.
+    pub fn with_tool<T, F, O, E>(self, handler: F) -> Self
+    where
+        T: ToolInput + 'static,
+        F: Fn(T) -> Result<O, E> + Send + Sync + 'static,
+        O: Serialize,
+        E: Display,
+    {
+        let name = T::NAME;
+        let run = move |checked: Checked<Value>| -> Result<Output, Rejection> {
+            let typed = crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
+                .map_err(|rejection| rejection.with_tool(name))?;
+            Ok(handler(typed.value).map_err(|error| error.to_string()).and_then(to_json))
+        };
+        self.insert(T::definition().clone(), Handler::Sync(Box::new(run)))
+    }
+
+    /// Register a typed tool with an asynchronous handler: a function returning a future
+    /// (`Send`, `'static`), awaited by [`Toolbox::dispatch_async`].
+    pub fn with_async_tool<T, F, Fut, O, E>(self, handler: F) -> Self
+    where
+        T: ToolInput + 'static,
+        F: Fn(T) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, E>> + Send + 'static,
+        O: Serialize,
+        E: Display,
+    {
+        let name = T::NAME;
+        let run = move |checked: Checked<Value>| -> Result<BoxFuture, Rejection> {
+            let typed = crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
+                .map_err(|rejection| rejection.with_tool(name))?;
+            let future = handler(typed.value);
+            Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
+        };
+        self.insert(T::definition().clone(), Handler::Async(Box::new(run)))
+    }
+
+    /// Register a tool defined by a plain JSON Schema; its handler gets the checked
+    /// arguments as JSON.
+    pub fn with_definition<F, O, E>(self, definition: ToolDefinition, handler: F) -> Self
+    where
+        F: Fn(Value) -> Result<O, E> + Send + Sync + 'static,
+        O: Serialize,
+        E: Display,
+    {
+        let run = move |checked: Checked<Value>| -> Result<Output, Rejection> {
+            Ok(handler(checked.value).map_err(|error| error.to_string()).and_then(to_json))
+        };
+        self.insert(definition, Handler::Sync(Box::new(run)))
+    }
+
+    /// Register a tool defined by a plain JSON Schema, with an asynchronous handler.
+    pub fn with_async_definition<F, Fut, O, E>(self, definition: ToolDefinition, handler: F) -> Self
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, E>> + Send + 'static,
+        O: Serialize,
+        E: Display,
+    {
+        let run = move |checked: Checked<Value>| -> Result<BoxFuture, Rejection> {
+            let future = handler(checked.value);
+            Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
+        };
+        self.insert(definition, Handler::Async(Box::new(run)))
+    }
+
+    /// The dialect the model is shown the tools in, so arguments are read back from it
+    /// (see [`ToolDefinition::check_as`]): under [`Dialect::OpenAiStrict`], a `null` for an
+    /// optional field is absent even for a [`Policy::Strict`](crate::Policy::Strict) tool.
+    pub fn with_dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = Some(dialect);
+        self
+    }
+
+    /// Options for every check (a policy or limits over the tools' own).
+    pub fn with_check_options(mut self, options: CheckOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    fn insert(mut self, definition: ToolDefinition, handler: Handler) -> Self {
+        let sensitive = definition.validator().sensitive_fields().map(str::to_owned).collect();
+        let tool = Tool { definition, sensitive, handler };
+        match self.tools.iter_mut().find(|t| t.definition.name() == tool.definition.name()) {
+            Some(slot) => *slot = tool,
+            None => self.tools.push(tool),
+        }
+        self
+    }
+
+    /// The registered tools' names, in registration order.
+    pub fn names(&self) -> Vec<&str> {
+        self.tools.iter().map(|tool| tool.definition.name()).collect()
+    }
+
+    /// The registered tools' definitions.
+    pub fn tool_definitions(&self) -> impl Iterator<Item = &ToolDefinition> {
+        self.tools.iter().map(|tool| &tool.definition)
+    }
+
+    /// Every tool's definition in `dialect`, to send with a request.
+    pub fn definitions(&self, dialect: Dialect) -> Vec<Value> {
+        self.tools.iter().map(|tool| tool.definition.to_dialect(dialect)).collect()
+    }
+
+    /// What `dialect` would reject in the tools' definitions, per tool name: empty when
+    /// every tool passes. Meant for a test.
+    pub fn check_dialect(&self, dialect: Dialect) -> Vec<(String, DialectProblem)> {
+        self.tools
+            .iter()
+            .flat_map(|tool| {
+                let name = tool.definition.name().to_owned();
+                tool.definition.check_dialect(dialect).into_iter().map(move |problem| (name.clone(), problem))
+            })
+            .collect()
+    }
+
+    /// Options for reading calls: the registered tools, by name and schema.
+    pub fn call_options(&self) -> CallOptions {
+        CallOptions::new().definitions(self.tool_definitions())
+    }
+
+    /// Read the calls of a response body, knowing the registered tools
+    /// ([`calls::parse_body`] with [`Toolbox::call_options`]).
+    pub fn parse_body(&self, body: &[u8]) -> Result<Calls, BodyError> {
+        calls::parse_body(body, &self.call_options())
+    }
+
+    fn find(&self, name: &str) -> Option<&Tool> {
+        match resolve_name(name, &self.names()) {
+            NameMatch::Found(found, _) => self.tools.iter().find(|tool| tool.definition.name() == found),
+            _ => None,
+        }
+    }
+
+    /// Run a call with a synchronous handler. A tool registered with an async handler is
+    /// not run: its outcome is a handler error saying to use [`Toolbox::dispatch_async`].
+    pub fn dispatch(&self, call: &ToolCall) -> Outcome {
+        self.dispatch_sync(call, None)
+    }
+
+    /// [`Toolbox::dispatch`] within a conversation's retry budget.
+    pub fn dispatch_in(&self, conversation: &mut Conversation, call: &ToolCall) -> Outcome {
+        self.dispatch_sync(call, Some(conversation))
+    }
+
+    /// Run a call, awaiting an async handler (a sync handler runs inline).
+    pub async fn dispatch_async(&self, call: &ToolCall) -> Outcome {
+        self.dispatch_future(call, None).await
+    }
+
+    /// [`Toolbox::dispatch_async`] within a conversation's retry budget.
+    pub async fn dispatch_async_in(&self, conversation: &mut Conversation, call: &ToolCall) -> Outcome {
+        self.dispatch_future(call, Some(conversation)).await
+    }
+
+    /// The outcome for a call attempt that never became a runnable call (arguments that do
+    /// not parse or were cut off, no name, an unknown tool), so it is answered with its id
+    /// like any other call.
+    pub fn answer(&self, error: &CallError) -> Outcome {
+        self.answer_error(error, None)
+    }
+
+    /// [`Toolbox::answer`] within a conversation's retry budget.
+    pub fn answer_in(&self, conversation: &mut Conversation, error: &CallError) -> Outcome {
+        self.answer_error(error, Some(conversation))
+    }
+
+    /// Dispatch every call of a response and answer every error, in the order they were
+    /// sent (synchronous handlers).
+    pub fn run_all(&self, conversation: &mut Conversation, calls: &Calls) -> Vec<Outcome> {
+        calls
+            .in_order()
+            .map(|entry| match entry {
+                Ok(call) => self.dispatch_in(conversation, call),
+                Err(error) => self.answer_in(conversation, error),
+            })
+            .collect()
+    }
+
+    fn dispatch_sync(&self, call: &ToolCall, conversation: Option<&mut Conversation>) -> Outcome {
+        let outcome = match self.prepare(call, conversation.as_deref()) {
+            Prepared::Done(outcome) => outcome,
+            Prepared::Run { tool, checked } => {
+                let report = checked.report.clone();
+                let output = match &tool.handler {
+                    Handler::Sync(run) => run(checked),
+                    Handler::Async(_) => Ok(Err(format!(
+                        "the tool `{}` is asynchronous; dispatch it with `Toolbox::dispatch_async`",
+                        tool.definition.name()
+                    ))),
+                };
+                ran(call, tool, report, output)
+            }
+        };
+        finish(outcome, conversation)
+    }
+
+    async fn dispatch_future(&self, call: &ToolCall, conversation: Option<&mut Conversation>) -> Outcome {
+        let outcome = match self.prepare(call, conversation.as_deref()) {
+            Prepared::Done(outcome) => outcome,
+            Prepared::Run { tool, checked } => {
+                let report = checked.report.clone();
+                let output = match &tool.handler {
+                    Handler::Sync(run) => run(checked),
+                    Handler::Async(run) => match run(checked) {
+                        Ok(future) => Ok(future.await),
+                        Err(rejection) => Err(rejection),
+                    },
+                };
+                ran(call, tool, report, output)
+            }
+        };
+        finish(outcome, conversation)
+    }
+
+    /// Everything before the handler: find the tool, check the budget, check the arguments.
+    fn prepare(&self, call: &ToolCall, conversation: Option<&Conversation>) -> Prepared<'_> {
+        let Some(tool) = self.find(&call.name) else {
+            return Prepared::Done(self.unknown(&call.id, call.id_generated, call.name.trim()));
+        };
+        let name = tool.definition.name();
+        if let Some(conversation) = conversation.filter(|c| c.is_spent(name)) {
+            let failures = conversation.failures(name);
+            trace::budget_spent(name, &call.id, failures);
+            return Prepared::Done(Outcome::failed(
+                call,
+                name,
+                Failure::BudgetSpent { tool: name.to_owned(), failures },
+            ));
+        }
+        trace::call(name, &call.id, || trace::redacted(&call.arguments, &call.original, &tool.sensitive));
+        let checked = match self.dialect {
+            Some(dialect) => tool.definition.check_as(dialect, call.original.as_raw(), &self.options),
+            None => tool.definition.check_with(call.original.as_raw(), &self.options),
+        };
+        match checked {
+            Ok(checked) => {
+                trace::accepted(name, &call.id, &checked.report);
+                Prepared::Run { tool, checked }
+            }
+            Err(rejection) => {
+                trace::rejected(name, &call.id, &rejection);
+                let failure = if rejection.kind == RejectionKind::Invalid {
+                    Failure::Invalid(rejection)
+                } else {
+                    Failure::Unparsable(rejection)
+                };
+                Prepared::Done(Outcome::failed(call, name, failure))
+            }
+        }
+    }
+
+    fn unknown(&self, id: &str, id_generated: bool, name: &str) -> Outcome {
+        let available: Vec<String> = self.names().into_iter().map(str::to_owned).collect();
+        trace::unknown(name, id, &available);
+        Outcome::new(id, id_generated, name, Err(Failure::UnknownTool { name: name.to_owned(), available }))
+    }
+
+    fn answer_error(&self, error: &CallError, conversation: Option<&mut Conversation>) -> Outcome {
+        let sent = error.name.as_deref().unwrap_or("");
+        let outcome = match error.kind {
+            CallErrorKind::UnknownTool => self.unknown(&error.id, error.id_generated, sent),
+            CallErrorKind::Malformed | CallErrorKind::TooManyCalls => {
+                trace::malformed(&error.id, &error.message);
+                Outcome::new(
+                    &error.id,
+                    error.id_generated,
+                    sent,
+                    Err(Failure::Malformed(error.message.clone())),
+                )
+            }
+            _ => match self.find(sent) {
+                // Read before the tools were known: that the tool does not exist comes first.
+                None if !sent.is_empty() => self.unknown(&error.id, error.id_generated, sent),
+                tool => {
+                    let name = tool.map_or(sent, |tool| tool.definition.name());
+                    let spent =
+                        conversation.as_deref().filter(|c| c.is_spent(name)).map(|c| c.failures(name));
+                    let failure = match (spent, &error.rejection) {
+                        (Some(failures), _) => Failure::BudgetSpent { tool: name.to_owned(), failures },
+                        (None, Some(rejection)) => {
+                            trace::rejected(name, &error.id, rejection);
+                            Failure::Unparsable(rejection.clone())
+                        }
+                        (None, None) => Failure::Malformed(error.message.clone()),
+                    };
+                    Outcome::new(&error.id, error.id_generated, name, Err(failure))
+                }
+            },
+        };
+        finish(outcome, conversation)
+    }
+}
+
+enum Prepared<'t> {
+    Done(Outcome),
+    Run { tool: &'t Tool, checked: Checked<Value> },
+}
+
+/// The outcome of a handler that ran (or of typed deserialization that refused).
+fn ran(call: &ToolCall, tool: &Tool, report: Report, output: Result<Output, Rejection>) -> Outcome {
+    let name = tool.definition.name();
+    let result = match output {
+        Ok(Ok(value)) => {
+            trace::succeeded(name, &call.id);
+            Ok(value)
+        }
+        Ok(Err(message)) => {
+            trace::failed(name, &call.id, &message);
+            Err(Failure::Handler { tool: name.to_owned(), message })
+        }
+        Err(rejection) => {
+            trace::rejected(name, &call.id, &rejection);
+            Err(Failure::Invalid(rejection))
+        }
+    };
+    let mut outcome = Outcome::new(&call.id, call.id_generated, name, result);
+    outcome.report = report;
+    outcome
+}
+
+/// Count the outcome against the conversation's budget.
+fn finish(mut outcome: Outcome, conversation: Option<&mut Conversation>) -> Outcome {
+    if let Some(conversation) = conversation {
+        let spent = conversation.record(&outcome.tool, outcome.is_success());
+        outcome.budget_spent = spent;
+        if spent && !matches!(outcome.result, Err(Failure::BudgetSpent { .. })) {
+            trace::budget_spent(&outcome.tool, &outcome.call_id, conversation.failures(&outcome.tool));
+        }
+    }
+    outcome
+}
+
+/// A handler's output as JSON.
+fn to_json<O: Serialize>(output: O) -> Output {
+    serde_json::to_value(output)
+        .map_err(|error| format!("the tool's output could not be written as JSON: {error}"))
+}
+
+impl Outcome {
+    fn failed(call: &ToolCall, tool: &str, failure: Failure) -> Outcome {
+        Outcome::new(&call.id, call.id_generated, tool, Err(failure))
+    }
+}

@@ -1,0 +1,196 @@
+//! `tool-input calls` and `tool-input schema`: their exact JSON fields and exit codes.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-input"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // The program may exit before reading (usage errors): a broken pipe is fine.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!("stdout is not one JSON value ({e}): {}", String::from_utf8_lossy(&output.stdout))
+    })
+}
+
+fn keys(value: &Value) -> BTreeSet<&str> {
+    value.as_object().expect("an object").keys().map(String::as_str).collect()
+}
+
+#[test]
+fn calls_prints_calls_and_errors() {
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "functions.get_weather:0", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
+        {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Ro"}}
+    ]}}]});
+    let output = run(&["calls"], body.to_string().as_bytes());
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let result = stdout_json(&output);
+    assert_eq!(keys(&result), BTreeSet::from(["calls", "errors"]));
+    assert_eq!(
+        result["calls"],
+        json!([{"id": "functions.get_weather:0", "name": "get_weather", "arguments": {"city": "Paris"}}])
+    );
+    let errors = result["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(keys(&errors[0]), BTreeSet::from(["kind", "message"]));
+    assert_eq!(errors[0]["kind"], "truncated");
+    assert!(errors[0]["message"].as_str().unwrap().contains("get_weather"));
+}
+
+#[test]
+fn calls_reads_text_with_known_tools() {
+    let text = "Let me check. <tool_call>{\"name\": \"Get_Weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>";
+    let output = run(&["calls", "--format", "text", "--tools", "get_weather, get_time"], text.as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let result = stdout_json(&output);
+    let call = &result["calls"][0];
+    assert_eq!(keys(call), BTreeSet::from(["id", "name", "arguments"]));
+    assert_eq!(call["name"], "get_weather");
+    assert_eq!(call["arguments"], json!({"city": "Paris"}));
+    assert!(call["id"].as_str().unwrap().starts_with("call_"));
+    assert_eq!(result["errors"], json!([]));
+
+    // Bare JSON naming an unknown tool stays text: no call, no error.
+    let output =
+        run(&["calls", "--format", "text", "--tools", "get_time"], br#"{"name": "search", "arguments": {}}"#);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout_json(&output), json!({"calls": [], "errors": []}));
+
+    // A marked call to an unknown tool is an error.
+    let output = run(
+        &["calls", "--tools", "get_time"],
+        b"<tool_call>{\"name\": \"search\", \"arguments\": {}}</tool_call>",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stdout_json(&output)["errors"][0]["kind"], "unknown_tool");
+}
+
+#[test]
+fn calls_detects_every_format() {
+    let bodies = [
+        json!({"output": [{"type": "function_call", "call_id": "call_r", "name": "f", "arguments": "{}"}]}),
+        json!({"type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]}),
+        json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {}}}]}}]}),
+        json!({"message": {"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": {}}}]}, "done": true}),
+    ];
+    for (body, format) in bodies.iter().zip(["responses", "anthropic", "gemini", "ollama"]) {
+        for args in [vec!["calls"], vec!["calls", "--format", format]] {
+            let output = run(&args, body.to_string().as_bytes());
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{format}: {}",
+                String::from_utf8_lossy(&output.stdout)
+            );
+            assert_eq!(stdout_json(&output)["calls"][0]["name"], "f");
+        }
+    }
+}
+
+#[test]
+fn calls_exit_codes_for_bad_input() {
+    let output = run(&["calls", "--format", "anthropic"], b"not json");
+    assert_eq!(output.status.code(), Some(1));
+    let result = stdout_json(&output);
+    assert_eq!(result["calls"], json!([]));
+    assert_eq!(result["errors"][0]["kind"], "body");
+    assert_eq!(run(&["calls", "--format", "xml"], b"{}").status.code(), Some(2));
+    assert_eq!(run(&["calls", "/nonexistent/body.json"], b"").status.code(), Some(2));
+}
+
+#[test]
+fn calls_on_a_recorded_response() {
+    let path = common::shared_dir().join("corpus/provider-responses/litellm.json");
+    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for case in cases {
+        let output = run(&["calls"], case["payload"].to_string().as_bytes());
+        assert_eq!(output.status.code(), Some(0));
+        let result = stdout_json(&output);
+        let got: Vec<Value> = result["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| json!({"name": c["name"], "arguments": c["arguments"]}))
+            .collect();
+        assert_eq!(Value::Array(got), case["expected_calls"]);
+    }
+}
+
+fn schema_path() -> String {
+    common::shared_dir().join("bench/create_order.schema.json").to_string_lossy().into_owned()
+}
+
+#[test]
+fn schema_prints_the_definition_in_each_dialect() {
+    let output = run(&["schema", "--dialect", "openai-strict", &schema_path()], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let definition = stdout_json(&output);
+    assert_eq!(keys(&definition), BTreeSet::from(["type", "function"]));
+    assert_eq!(definition["function"]["name"], "create_order");
+    assert_eq!(definition["function"]["description"], "Create an order for a customer.");
+    assert_eq!(definition["function"]["strict"], true);
+    assert!(definition["function"]["parameters"].get("title").is_none());
+
+    for (dialect, schema_key) in [
+        ("openai", "/function/parameters"),
+        ("responses", "/parameters"),
+        ("responses-strict", "/parameters"),
+        ("anthropic", "/input_schema"),
+        ("gemini", "/parameters"),
+        ("mcp", "/inputSchema"),
+    ] {
+        let output = run(
+            &["schema", "--dialect", dialect, "--name", "order", "--description", "Order.", &schema_path()],
+            b"",
+        );
+        assert_eq!(output.status.code(), Some(0), "{dialect}");
+        let definition = stdout_json(&output);
+        assert!(definition.pointer(schema_key).is_some_and(Value::is_object), "{dialect}: {definition}");
+        let name = definition.get("name").or_else(|| definition.pointer("/function/name")).unwrap();
+        assert_eq!(name, "order");
+    }
+}
+
+#[test]
+fn schema_check_lists_what_the_dialect_rejects() {
+    for dialect in ["openai", "openai-strict", "responses", "responses-strict", "anthropic", "gemini", "mcp"]
+    {
+        let output = run(&["schema", "--dialect", dialect, "--check", &schema_path()], b"");
+        assert_eq!(output.status.code(), Some(0), "{dialect}: {}", String::from_utf8_lossy(&output.stdout));
+        assert_eq!(stdout_json(&output), json!({"ok": true, "problems": []}));
+    }
+    let bad = std::env::temp_dir().join(format!("tool-input-bad-{}.schema.json", std::process::id()));
+    std::fs::write(&bad, r#"{"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}}"#).unwrap();
+    let bad_path = bad.to_string_lossy().into_owned();
+    let output =
+        run(&["schema", "--dialect", "openai-strict", "--name", "bad name", "--check", &bad_path], b"");
+    assert_eq!(output.status.code(), Some(1));
+    let result = stdout_json(&output);
+    assert_eq!(result["ok"], false);
+    let problems = result["problems"].as_array().unwrap();
+    assert_eq!(keys(&problems[0]), BTreeSet::from(["pointer", "code", "message"]));
+    let codes: BTreeSet<&str> = problems.iter().map(|p| p["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, BTreeSet::from(["name", "unrepresentable"]));
+    // Without --check the definition is still printed.
+    assert_eq!(run(&["schema", "--dialect", "openai", &bad_path], b"").status.code(), Some(0));
+    let _ = std::fs::remove_file(&bad);
+
+    assert_eq!(run(&["schema", "--dialect", "cohere", &schema_path()], b"").status.code(), Some(2));
+    assert_eq!(run(&["schema", "--dialect", "openai", "/nonexistent.json"], b"").status.code(), Some(2));
+}

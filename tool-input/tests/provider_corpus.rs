@@ -1,0 +1,171 @@
+//! The recorded provider responses of `../shared/corpus/provider-responses`: every
+//! non-streaming case with `expected_calls` gives exactly those calls (names and arguments,
+//! in order), and, for text cases, the expected leftover content.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use serde_json::{json, Value};
+use tool_input::calls::{parse_body, parse_text, parse_value, CallOptions, Calls, Format, TextFormat};
+
+const FILES: &[&str] = &[
+    "vercel-ai.json",
+    "openai-python.json",
+    "anthropic-sdk-python.json",
+    "litellm.json",
+    "qwen-text-vllm-recordings.json",
+    "ollama-tool-parser-text.json",
+];
+
+fn cases(file: &str) -> Vec<Value> {
+    let path = common::shared_dir().join("corpus/provider-responses").join(file);
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn format_of(api: &str) -> Format {
+    match api {
+        "chat.completions" => Format::OpenAi,
+        "responses" => Format::Responses,
+        "anthropic.messages" => Format::Anthropic,
+        "gemini" => Format::Gemini,
+        "text" => Format::Text,
+        other => panic!("unknown api {other}"),
+    }
+}
+
+/// The options a text case asks for: its available tools, and the format its template
+/// writes calls in.
+fn text_options(case: &Value) -> CallOptions {
+    let mut options = CallOptions::new().format(Format::Text);
+    if let Some(tools) = case.get("available_tools").and_then(Value::as_array) {
+        options = options.tools(tools.iter().filter_map(Value::as_str));
+    }
+    if let Some(template) = case.get("template").and_then(Value::as_str) {
+        let format = if template.contains("<tool_call>") {
+            TextFormat::Hermes
+        } else if template.contains("[TOOL_CALLS]") {
+            TextFormat::Mistral
+        } else if template.contains("tool▁calls▁begin") {
+            TextFormat::DeepSeek
+        } else {
+            TextFormat::Json
+        };
+        options = options.text_format(format);
+    }
+    options
+}
+
+fn read(case: &Value, auto: bool) -> Calls {
+    let format = format_of(case["api"].as_str().unwrap());
+    let payload = &case["payload"];
+    if format == Format::Text {
+        let options = text_options(case);
+        let text = payload.as_str().unwrap();
+        return if auto {
+            parse_body(text.as_bytes(), &options.format(Format::Auto)).unwrap()
+        } else {
+            parse_text(text, &options)
+        };
+    }
+    let options = CallOptions::new().format(if auto { Format::Auto } else { format });
+    parse_value(payload, &options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn summary(calls: &Calls) -> Value {
+    Value::Array(calls.calls.iter().map(|c| json!({"name": c.name, "arguments": c.arguments})).collect())
+}
+
+#[test]
+fn every_non_streaming_case_with_expected_calls_gives_exactly_those_calls() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for file in FILES {
+        let (mut cases_run, mut matched) = (0, 0);
+        for (i, case) in cases(file).iter().enumerate() {
+            if case["streaming"] == true || case.get("expected_calls").is_none() {
+                continue;
+            }
+            cases_run += 1;
+            let expected = &case["expected_calls"];
+            let mut ok = true;
+            for auto in [false, true] {
+                let calls = read(case, auto);
+                let got = summary(&calls);
+                if &got != expected {
+                    ok = false;
+                    failures.push(format!(
+                        "{file}[{i}] (auto={auto}): expected {expected}\n  got {got}\n  errors {:?}",
+                        calls.errors.iter().map(|e| &e.message).collect::<Vec<_>>()
+                    ));
+                }
+                if let Some(content) = case.get("expected_content").and_then(Value::as_str) {
+                    if calls.content.as_deref().unwrap_or("") != content {
+                        ok = false;
+                        failures.push(format!(
+                            "{file}[{i}] (auto={auto}): content {:?}, expected {content:?}",
+                            calls.content
+                        ));
+                    }
+                }
+                // Every call has an id, and the ids of one response differ.
+                let mut ids: Vec<&str> = calls.calls.iter().map(|c| c.id.as_str()).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                assert_eq!(ids.len(), calls.calls.len(), "{file}[{i}]: duplicate ids");
+            }
+            matched += usize::from(ok);
+        }
+        println!("{file}: {matched} of {cases_run} non-streaming cases with expected_calls match");
+        total += cases_run;
+    }
+    assert!(total >= 140, "only {total} cases ran");
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The ids of structured responses are kept byte for byte.
+#[test]
+fn provider_ids_are_kept() {
+    for file in ["vercel-ai.json", "openai-python.json", "anthropic-sdk-python.json", "litellm.json"] {
+        for case in cases(file) {
+            if case["streaming"] == true || case.get("expected_calls").is_none() {
+                continue;
+            }
+            let calls = read(&case, false);
+            let text = case["payload"].to_string();
+            for call in &calls.calls {
+                if call.id_generated {
+                    continue;
+                }
+                // Calls unwrapped from a `multi_tool_use.parallel` wrapper get `<wrapper id>_<n>`.
+                let id = match call.raw.get("recipient_name") {
+                    Some(_) => call.id.rsplit_once('_').map_or(call.id.as_str(), |(wrapper, _)| wrapper),
+                    None => call.id.as_str(),
+                };
+                assert!(text.contains(&format!("\"{id}\"")), "{file}: id {id} not in the payload");
+            }
+        }
+    }
+}
+
+/// The text of the streamed text cases, read whole: the calls Ollama's parser ends with.
+#[test]
+fn streamed_text_cases_read_whole() {
+    let (mut run, mut matched) = (0, 0);
+    let mut misses = Vec::new();
+    for case in cases("ollama-tool-parser-text.json") {
+        if case["streaming"] != true {
+            continue;
+        }
+        run += 1;
+        let calls = parse_text(case["payload"].as_str().unwrap(), &text_options(&case));
+        if summary(&calls) == case["expected_calls"] {
+            matched += 1;
+        } else {
+            misses.push(case["note"].as_str().unwrap_or("").chars().take(60).collect::<String>());
+        }
+    }
+    println!("streamed text cases read whole: {matched} of {run} match; differ: {misses:#?}");
+    assert!(matched * 2 >= run, "{matched} of {run}");
+}
