@@ -1,0 +1,115 @@
+//! Linear growth on hostile input: each case is measured at a size and at twice, four and
+//! eight times that size; time per byte must stay flat (a quadratic step would double it at
+//! every doubling). `cargo bench --bench linear`: criterion prints the throughput of each
+//! size; flat throughput across sizes is linear time.
+//!
+//! Cases: the parser on deep nesting, long runs of backslashes, many short keys, huge
+//! numbers, a long single-quoted string, prose with many false starts; the coercion walk on
+//! wide objects and long arrays of values that each need coercion.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use serde_json::{json, Value};
+use tool_input::parse::{parse, ParseOptions};
+use tool_input::{Limits, Validator};
+
+/// Base size in bytes (about); each case runs at 1, 2, 4 and 8 times this.
+const BASE: usize = 64 * 1024;
+
+fn inputs(kind: &str, bytes: usize) -> String {
+    match kind {
+        // As deep as the depth limit allows, repeated side by side to fill the size: a
+        // deeper input is refused at the limit, in time linear in what was read.
+        "deep_nesting" => {
+            let one = format!("{}{}", "[".repeat(100), "]".repeat(100));
+            let count = bytes / (one.len() + 1);
+            format!("[{}]", vec![one; count.max(1)].join(","))
+        }
+        "backslashes" => format!("{{\"a\": \"{}\"}}", "\\\\".repeat(bytes / 2)),
+        "short_keys" => {
+            let mut text = String::from("{");
+            let mut i = 0;
+            while text.len() < bytes {
+                text.push_str(&format!("\"k{i}\":{i},"));
+                i += 1;
+            }
+            text.pop();
+            text.push('}');
+            text
+        }
+        "huge_numbers" => {
+            let number = "9".repeat(300);
+            let count = bytes / 302;
+            format!("[{}]", vec![number; count.max(1)].join(", "))
+        }
+        "single_quoted" => format!("{{'a': '{}'}}", "it's ".repeat(bytes / 5)),
+        "prose_false_starts" => format!("{} {{\"a\": 1}}", "see {this} and [that] ".repeat(bytes / 22)),
+        other => panic!("unknown case {other}"),
+    }
+}
+
+fn parser(c: &mut Criterion) {
+    let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::default() };
+    for kind in
+        ["deep_nesting", "backslashes", "short_keys", "huge_numbers", "single_quoted", "prose_false_starts"]
+    {
+        let mut group = c.benchmark_group(format!("linear/parse/{kind}"));
+        group.sample_size(10);
+        for factor in [1, 2, 4, 8] {
+            let text = inputs(kind, BASE * factor);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
+                b.iter(|| black_box(parse(text, &options).is_ok()))
+            });
+        }
+        group.finish();
+    }
+}
+
+fn walk(c: &mut Criterion) {
+    let limits = Limits { max_bytes: usize::MAX, ..Limits::default() };
+    let wide = Validator::builder(&json!({"type": "object", "additionalProperties": {"type": "integer"}}))
+        .limits(limits)
+        .build()
+        .expect("schema");
+    let long = Validator::builder(&json!({
+        "type": "object",
+        "properties": {"v": {"type": "array", "items": {"type": "number"}}}
+    }))
+    .limits(limits)
+    .build()
+    .expect("schema");
+    let mut group = c.benchmark_group("linear/walk/wide_object_of_numeric_strings");
+    group.sample_size(10);
+    for factor in [1, 2, 4, 8] {
+        let count = BASE * factor / 16;
+        let value: Value =
+            Value::Object((0..count).map(|i| (format!("k{i}"), json!(i.to_string()))).collect());
+        group.throughput(Throughput::Elements(count as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(factor), &value, |b, value| {
+            b.iter(|| black_box(wide.check(value).is_ok()))
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("linear/walk/long_array_of_numeric_strings");
+    group.sample_size(10);
+    for factor in [1, 2, 4, 8] {
+        let count = BASE * factor / 8;
+        let value = json!({"v": (0..count).map(|i| format!("{i}.5")).collect::<Vec<_>>()});
+        group.throughput(Throughput::Elements(count as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(factor), &value, |b, value| {
+            b.iter(|| black_box(long.check(value).is_ok()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(2));
+    targets = parser, walk
+}
+criterion_main!(benches);
