@@ -40,6 +40,7 @@
 //!
 //! Around the engine: [`calls`] reads the tool calls of any API's response (OpenAI, Responses,
 //! Anthropic, Gemini, Ollama, and calls written as text) into one [`ToolCall`] record;
+//! [`stream`] assembles the same records from each API's stream, event by event;
 //! [`dialect`] writes a tool's definition in each API's dialect and checks it against the
 //! provider's limits; a [`Toolbox`] dispatches calls to typed handlers and answers each one
 //! in the API's tool-result format.
@@ -57,6 +58,7 @@ mod raw;
 mod render;
 mod report;
 mod schema;
+pub mod stream;
 mod tool;
 mod toolbox;
 mod validator;
@@ -72,6 +74,7 @@ pub use policy::{Policy, UnknownPolicy};
 pub use raw::RawArguments;
 pub use report::{Checked, Coercion, CoercionKind, Report};
 pub use schema::tool_schema_for;
+pub use stream::StreamAssembler;
 pub use tool::{FieldOptions, ToolDefinition, ToolInput};
 pub use toolbox::{Conversation, Failure, Outcome, OutcomeKind, Toolbox};
 pub use validator::{CheckOptions, Limits, SchemaError, Validator, ValidatorBuilder};

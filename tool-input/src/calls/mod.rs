@@ -767,6 +767,31 @@ impl CallOptions {
         self.tools.as_deref()
     }
 
+    /// Which choice or candidate is read.
+    pub(crate) fn get_choice(&self) -> usize {
+        self.choice
+    }
+
+    /// The limits for each call's arguments.
+    pub(crate) fn get_limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The most calls read from one response.
+    pub(crate) fn get_max_calls(&self) -> usize {
+        self.max_calls
+    }
+
+    /// The largest body accepted, in bytes.
+    pub(crate) fn get_max_body_bytes(&self) -> usize {
+        self.max_body_bytes
+    }
+
+    /// Whether structured content is searched for text-emitted calls.
+    pub(crate) fn scans_content(&self) -> bool {
+        self.scan_content
+    }
+
     pub(crate) fn schema_of(&self, name: &str) -> Option<&Value> {
         self.tools.as_ref()?.iter().find(|tool| tool.name == name)?.schema.as_ref()
     }
@@ -821,9 +846,40 @@ pub(crate) struct Collector<'o> {
     full: bool,
 }
 
+/// What a [`Collector`] has collected, kept between uses: a streaming assembler owns its
+/// options, so it resumes a collector for each call that ends and suspends it again,
+/// numbering and limiting calls by the same rules as a whole body.
+#[derive(Debug, Default)]
+pub(crate) struct Collected {
+    pub calls: Vec<ToolCall>,
+    pub errors: Vec<CallError>,
+    next: usize,
+    full: bool,
+}
+
 impl<'o> Collector<'o> {
     pub fn new(options: &'o CallOptions) -> Self {
         Collector { options, calls: Vec::new(), errors: Vec::new(), next: 0, full: false }
+    }
+
+    /// Go on collecting after [`Collector::suspend`].
+    pub fn resume(options: &'o CallOptions, state: Collected) -> Self {
+        let Collected { calls, errors, next, full } = state;
+        Collector { options, calls, errors, next, full }
+    }
+
+    /// Keep what was collected, to [`Collector::resume`] later.
+    pub fn suspend(self) -> Collected {
+        Collected { calls: self.calls, errors: self.errors, next: self.next, full: self.full }
+    }
+
+    /// Record, once, that more calls were sent than are taken (as the next attempt would).
+    pub fn overflow(&mut self, format: Format) {
+        if !self.full {
+            // The caller took `max_calls` attempts already; `slot` records the overflow.
+            self.next = self.next.max(self.options.max_calls);
+            let _ = self.slot(format);
+        }
     }
 
     /// No more attempts are taken.

@@ -5,7 +5,7 @@
 //! tool-input check --schema FILE --jsonl CASES.jsonl
 //! tool-input repair [--strict] [--complete-truncated] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl
-//! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [INPUT]
+//! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [--stream] [INPUT]
 //! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
 //! ```
 //! Exit codes: 0 accepted, 1 rejected, 2 usage error.
@@ -62,8 +62,8 @@ enum Command {
         /// The workload.
         workload: PathBuf,
     },
-    /// Read the tool calls of one response body (any API), or of raw assistant text; print
-    /// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}]}`.
+    /// Read the tool calls of one response body or recorded stream (any API), or of raw
+    /// assistant text; print `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}]}`.
     ///
     /// Exits 0 when every call was read, 1 when any failed, 2 on usage errors.
     Calls {
@@ -74,7 +74,13 @@ enum Command {
         /// and text that merely looks like a call to another name stays text.
         #[arg(long, value_name = "a,b,c")]
         tools: Option<String>,
-        /// The response body (or text); standard input when absent or `-`.
+        /// Read a recorded stream instead of a body: one JSON event per line, or SSE
+        /// framing (`event:`/`data:` lines, `data: [DONE]`); with `--format text`, one JSON
+        /// string per line, each a chunk of text. Calls the stream did not finish are
+        /// `truncated` errors.
+        #[arg(long)]
+        stream: bool,
+        /// The response body, stream or text; standard input when absent or `-`.
         input: Option<PathBuf>,
     },
     /// Print a JSON Schema as a tool definition for an API; with `--check`, print what the
@@ -123,7 +129,7 @@ fn main() -> ExitCode {
             repair::run(strict, complete_truncated, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
-        Command::Calls { format, tools, input } => calls::run(&format, tools, input),
+        Command::Calls { format, tools, stream, input } => calls::run(&format, tools, stream, input),
         Command::Schema { dialect, name, description, check, schema } => {
             schema::run(&dialect, name, description, check, &schema)
         }

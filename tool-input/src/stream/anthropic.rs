@@ -1,0 +1,184 @@
+//! Anthropic Messages events.
+//!
+//! A `tool_use` block starts with `content_block_start`, its input arrives in
+//! `input_json_delta` fragments, and `content_block_stop` ends it. `message_start` may
+//! carry whole `tool_use` blocks (programmatic tool calling): those are final at once. A
+//! second `message_start` while a block is open cuts that block off, as does
+//! `stop_reason: "max_tokens"` (or `model_context_window_exceeded`, `refusal`) when the
+//! message stops, an `error` event, or the end of the stream before `message_stop`.
+//! Server-side tool blocks (`server_tool_use`, …) ran at the provider and are not read.
+
+use serde_json::Value;
+
+use super::{describe, index_of, Assembly, End};
+
+/// The event types of the Messages stream.
+pub(super) const EVENTS: &[&str] = &[
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "ping",
+];
+
+#[derive(Debug, Default)]
+pub(super) struct Anthropic {
+    /// The open `tool_use` blocks of the current message: block index and slot.
+    blocks: Vec<(u64, usize)>,
+    /// How many messages started (to tell their text blocks apart).
+    messages: u64,
+    stop_reason: Option<String>,
+    /// `message_stop` arrived for the current message.
+    stopped: bool,
+}
+
+impl Anthropic {
+    pub fn event(&mut self, state: &mut Assembly, event: &Value) {
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
+        let index = index_of(event.get("index"));
+        match kind {
+            "message_start" => {
+                if self.messages > 0 && !self.stopped {
+                    self.cut_open(state, "a new message started before this one stopped".to_owned());
+                }
+                self.blocks.clear();
+                self.messages += 1;
+                self.stopped = false;
+                self.stop_reason = None;
+                let content = event.get("message").and_then(|m| m.get("content")).and_then(Value::as_array);
+                for (position, block) in content.map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
+                    match block.get("type").and_then(Value::as_str) {
+                        Some("tool_use") => {
+                            if let Some(slot) = self.start(state, block) {
+                                if let Some(input) = block.get("input").filter(|input| !input.is_null()) {
+                                    state.set_value(slot, input.clone());
+                                }
+                                state.end(slot, End::Complete);
+                            }
+                        }
+                        Some("text") => {
+                            if let Some(text) = block.get("text").and_then(Value::as_str) {
+                                state.content(self.part(position as u64), text, "\n");
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "content_block_start" => {
+                let (Some(index), Some(block)) = (index, event.get("content_block")) else { return };
+                if let Some(position) = self.blocks.iter().position(|(key, _)| *key == index) {
+                    let (_, slot) = self.blocks.remove(position);
+                    state.end(slot, End::Cut("another block started at its index".to_owned()));
+                }
+                match block.get("type").and_then(Value::as_str) {
+                    Some("tool_use") => {
+                        if let Some(slot) = self.start(state, block) {
+                            // Usually `{}`, with the input in deltas; the input when none come.
+                            if let Some(input) = block.get("input").filter(|input| !input.is_null()) {
+                                state.set_initial(slot, input.clone());
+                            }
+                            self.blocks.push((index, slot));
+                        }
+                    }
+                    Some("text") => {
+                        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+                        state.content(self.part(index), text, "\n");
+                    }
+                    _ => {}
+                }
+            }
+            "content_block_delta" => {
+                let (Some(index), Some(delta)) = (index, event.get("delta")) else { return };
+                match delta.get("type").and_then(Value::as_str) {
+                    Some("input_json_delta") => {
+                        if let (Some(slot), Some(fragment)) =
+                            (self.slot(index), delta.get("partial_json").and_then(Value::as_str))
+                        {
+                            state.append(slot, fragment);
+                        }
+                    }
+                    Some("text_delta") => {
+                        if let Some(text) = delta.get("text").and_then(Value::as_str) {
+                            state.content(self.part(index), text, "\n");
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "content_block_stop" => {
+                let Some(index) = index else { return };
+                if let Some(position) = self.blocks.iter().position(|(key, _)| *key == index) {
+                    let (_, slot) = self.blocks.remove(position);
+                    state.end(slot, End::Complete);
+                }
+            }
+            "message_delta" => {
+                if let Some(reason) =
+                    event.get("delta").and_then(|d| d.get("stop_reason")).and_then(Value::as_str)
+                {
+                    self.stop_reason = Some(reason.chars().take(60).collect());
+                }
+            }
+            "message_stop" => {
+                self.stopped = true;
+                match self.stop_reason.as_deref() {
+                    Some(reason @ ("max_tokens" | "model_context_window_exceeded" | "refusal")) => {
+                        let reason = format!("stop_reason `{reason}`");
+                        state.stopped_early(&reason);
+                        self.cut_open(state, reason);
+                    }
+                    // The message is complete, so are its blocks, even without their stop.
+                    _ => {
+                        for (_, slot) in std::mem::take(&mut self.blocks) {
+                            state.end(slot, End::Complete);
+                        }
+                    }
+                }
+            }
+            "error" => {
+                let reason = format!("an error event: {}", describe(event.get("error")));
+                state.stopped_early(&reason);
+                self.cut_open(state, reason);
+            }
+            _ => {}
+        }
+    }
+
+    /// Start a call for a `tool_use` block.
+    fn start(&mut self, state: &mut Assembly, block: &Value) -> Option<usize> {
+        let slot = state.open(block.clone())?;
+        if let Some(id) = block.get("id").and_then(Value::as_str) {
+            state.set_id(slot, id);
+        }
+        if let Some(name) = block.get("name").and_then(Value::as_str) {
+            state.name_fragment(slot, name);
+        }
+        Some(slot)
+    }
+
+    fn slot(&self, index: u64) -> Option<usize> {
+        self.blocks.iter().find(|(key, _)| *key == index).map(|&(_, slot)| slot)
+    }
+
+    /// A key for the text of block `index` of the current message.
+    fn part(&self, index: u64) -> u64 {
+        (self.messages << 32) ^ index
+    }
+
+    fn cut_open(&mut self, state: &mut Assembly, reason: String) {
+        for (_, slot) in std::mem::take(&mut self.blocks) {
+            state.end(slot, End::Cut(reason.clone()));
+        }
+    }
+
+    /// The stream ended: blocks still open were cut off.
+    pub fn end(&mut self, state: &mut Assembly) {
+        if !self.stopped {
+            state.stopped_early("the stream ended before message_stop");
+        }
+        self.cut_open(state, "the stream ended before message_stop".to_owned());
+    }
+}

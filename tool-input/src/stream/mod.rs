@@ -1,0 +1,976 @@
+//! Tool calls assembled from a streamed response, event by event.
+//!
+//! Every API streams tool calls in pieces: ids that arrive late or on every chunk, missing
+//! indexes, arguments in fragments that split tokens, escapes and UTF-8 characters, and
+//! streams that stop in the middle of a call. A [`StreamAssembler`] takes the events of one
+//! response in order ([`push_event`](StreamAssembler::push_event), or the lines of the SSE
+//! body with [`push_sse_line`](StreamAssembler::push_sse_line), or text chunks with
+//! [`push_text`](StreamAssembler::push_text)) and [`finish`](StreamAssembler::finish)es
+//! with the same [`Calls`] the whole body would give: every call is read by
+//! [`CallParts::finish`](crate::calls::CallParts::finish), so ids, names, arguments and
+//! errors follow one set of rules.
+//!
+//! | format | a call starts | its arguments | it is final when |
+//! |---|---|---|---|
+//! | [`Format::OpenAi`] | a `tool_calls` delta with a new index or id | `function.arguments` fragments | the choice's `finish_reason` (or `[DONE]`) arrives |
+//! | [`Format::Responses`] | `response.output_item.added` (a `function_call`) | `response.function_call_arguments.delta` | `.function_call_arguments.done` or `.output_item.done` (their arguments win), or `response.completed` |
+//! | [`Format::Anthropic`] | `content_block_start` (`tool_use`), or a whole `tool_use` in `message_start` | `input_json_delta` | `content_block_stop`, or `message_stop` |
+//! | [`Format::Gemini`] | a `functionCall` with a name | whole `args`, or `partialArgs` (path and value) while `willContinue` | at once for a whole call; a `functionCall` without `willContinue`, a new call, or `finishReason: STOP` |
+//! | [`Format::Ollama`] | a `tool_calls` entry | whole, an object | at once |
+//! | [`Format::Text`] | a marker (`<tool_call>`, `[TOOL_CALLS]`, …) in the text | the text after it | its closing marker, or the end of the stream |
+//!
+//! **A partial buffer is never taken as final arguments.** A call whose block did not
+//! close, in a stream that stopped for length (`finish_reason: "length"`, `stop_reason:
+//! "max_tokens"`, `response.incomplete`, `finishReason: MAX_TOKENS`), that was cut off
+//! (no `finish_reason`/`[DONE]`, `message_stop` or `response.completed` before the end),
+//! or that met an error event, is a [`CallErrorKind::Truncated`] error naming the tool and
+//! how many bytes of arguments arrived: it is never a [`ToolCall`], so it is never run.
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_input::calls::CallOptions;
+//! use tool_input::stream::StreamAssembler;
+//!
+//! let mut stream = StreamAssembler::new(CallOptions::new());
+//! for event in [
+//!     json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+//!         "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}}]}),
+//!     json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+//!         "function": {"arguments": "{\"city\": \"Pa"}}]}}]}),
+//!     json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+//!         "function": {"arguments": "ris\"}"}}]}}]}),
+//!     json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+//! ] {
+//!     stream.push_event(&event);
+//! }
+//! let calls = stream.finish();
+//! assert_eq!(calls.calls[0].id, "call_1");
+//! assert_eq!(calls.calls[0].arguments["city"], "Paris");
+//! ```
+//!
+//! The same stream cut off by `max_tokens` in Anthropic's format gives an error, not a call:
+//!
+//! ```
+//! use tool_input::calls::CallOptions;
+//! use tool_input::stream::StreamAssembler;
+//!
+//! let body = r#"event: content_block_start
+//! data: {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "make_file", "input": {}}}
+//!
+//! event: content_block_delta
+//! data: {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"filename\": \"taxes.txt\", \"text\": \"Filing"}}
+//!
+//! event: message_delta
+//! data: {"type": "message_delta", "delta": {"stop_reason": "max_tokens"}}
+//!
+//! event: message_stop
+//! data: {"type": "message_stop"}
+//! "#;
+//! let mut stream = StreamAssembler::new(CallOptions::new());
+//! for line in body.lines() {
+//!     stream.push_sse_line(line);
+//! }
+//! let calls = stream.finish();
+//! assert!(calls.calls.is_empty());
+//! assert_eq!(calls.errors[0].kind.code(), "truncated");
+//! assert_eq!(calls.errors[0].name.as_deref(), Some("make_file"));
+//! assert!(calls.errors[0].message.contains("41 bytes"));
+//! ```
+
+mod anthropic;
+mod gemini;
+mod ollama;
+mod openai;
+mod responses;
+mod sse;
+
+use std::mem;
+
+use serde_json::{json, Value};
+
+use crate::calls::{
+    push_unwrapping, text, CallError, CallErrorKind, CallOptions, CallParts, Calls, Collected, Collector,
+    Format, OriginalArguments, ToolCall,
+};
+use crate::error::{ErrorCode, Rejection, RejectionKind};
+
+/// Default for [`StreamAssembler::max_call_bytes`]: 8 MiB of arguments per streamed call.
+pub const DEFAULT_MAX_CALL_BYTES: usize = 8 * 1024 * 1024;
+
+/// Longest tool name kept from fragments; a longer one is not a name any API accepts.
+const MAX_NAME_BYTES: usize = 1024;
+
+/// Assembles the tool calls of one streamed response. See the [module](self) for the
+/// formats and when a call is final.
+///
+/// Feed it the events in order, then [`finish`](StreamAssembler::finish). The format is
+/// [`CallOptions::format`], or detected from the first event of a known shape. Nothing it
+/// is fed makes it panic: events of another shape, out of order, repeated or huge are
+/// ignored or turn the calls they touch into errors.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::calls::{CallOptions, Format};
+/// use tool_input::stream::StreamAssembler;
+///
+/// // Mistral's compatible endpoint: no `index`, the id on the first delta only.
+/// let mut stream = StreamAssembler::new(CallOptions::new().format(Format::OpenAi));
+/// stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+///     {"id": "gSIMJiOkT", "function": {"name": "weather", "arguments": "{\"location\": "}}]}}]}));
+/// stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+///     {"function": {"arguments": "\"Paris\"}"}}]}, "finish_reason": "tool_calls"}]}));
+/// let calls = stream.finish();
+/// assert_eq!(calls.calls[0].id, "gSIMJiOkT");
+/// assert_eq!(calls.calls[0].arguments["location"], "Paris");
+/// ```
+#[derive(Debug)]
+pub struct StreamAssembler {
+    state: Assembly,
+    backend: Backend,
+    sse: sse::Decoder,
+}
+
+/// The per-format accumulator.
+#[derive(Debug)]
+enum Backend {
+    /// No event of a known shape yet.
+    Undetected,
+    OpenAi(openai::Chat),
+    Responses(responses::Responses),
+    Anthropic(anthropic::Anthropic),
+    Gemini(gemini::Gemini),
+    Ollama(ollama::Ollama),
+    Text,
+}
+
+impl Default for StreamAssembler {
+    fn default() -> Self {
+        StreamAssembler::new(CallOptions::new())
+    }
+}
+
+impl StreamAssembler {
+    /// An assembler reading with `options`: the format ([`Format::Auto`] detects it from
+    /// the first event), the known tools, the call limit ([`CallOptions::max_calls`]), and
+    /// the most bytes buffered in all ([`CallOptions::max_body_bytes`]).
+    pub fn new(options: CallOptions) -> Self {
+        let format = options.get_format();
+        let backend = match format {
+            Format::Auto => Backend::Undetected,
+            format => Backend::for_format(format),
+        };
+        StreamAssembler { state: Assembly::new(options, format), backend, sse: sse::Decoder::default() }
+    }
+
+    /// The most bytes of arguments one streamed call may buffer (default
+    /// [`DEFAULT_MAX_CALL_BYTES`]); a call that sends more is a
+    /// [`CallErrorKind::TooLarge`] error, and what it sends after is dropped.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new()).max_call_bytes(8);
+    /// stream.push_event(&json!({"type": "content_block_start", "index": 0,
+    ///     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "write", "input": {}}}));
+    /// stream.push_event(&json!({"type": "content_block_delta", "index": 0,
+    ///     "delta": {"type": "input_json_delta", "partial_json": "{\"text\": \"far too long\"}"}}));
+    /// stream.push_event(&json!({"type": "content_block_stop", "index": 0}));
+    /// stream.push_event(&json!({"type": "message_stop"}));
+    /// assert_eq!(stream.finish().errors[0].kind.code(), "too_large");
+    /// ```
+    pub fn max_call_bytes(mut self, bytes: usize) -> Self {
+        self.state.max_call_bytes = bytes;
+        self
+    }
+
+    /// The format being read: the one asked for, the one detected, or [`Format::Auto`]
+    /// while no event of a known shape has arrived.
+    pub fn format(&self) -> Format {
+        self.state.format
+    }
+
+    /// Feed one decoded event: a chunk of Chat Completions, an event of the Responses or
+    /// Anthropic API, a Gemini `GenerateContentResponse` (or an array of them), an Ollama
+    /// chunk, or a JSON string (a text chunk, for [`Format::Text`]).
+    pub fn push_event(&mut self, event: &Value) {
+        if let Backend::Undetected = self.backend {
+            match detect(event) {
+                Some(format) => {
+                    self.state.format = format;
+                    self.backend = Backend::for_format(format);
+                }
+                None => return,
+            }
+        }
+        match (&mut self.backend, event) {
+            (Backend::Text, Value::String(chunk)) => self.state.push_text(chunk),
+            (Backend::Text, _) => {}
+            // Gemini's REST stream without SSE is one JSON array of responses.
+            (Backend::Gemini(gemini), Value::Array(events)) => {
+                for event in events {
+                    gemini.event(&mut self.state, event);
+                }
+            }
+            (Backend::OpenAi(chat), event) => chat.event(&mut self.state, event),
+            (Backend::Responses(responses), event) => responses.event(&mut self.state, event),
+            (Backend::Anthropic(anthropic), event) => anthropic.event(&mut self.state, event),
+            (Backend::Gemini(gemini), event) => gemini.event(&mut self.state, event),
+            (Backend::Ollama(ollama), event) => ollama.event(&mut self.state, event),
+            (Backend::Undetected, _) => {}
+        }
+    }
+
+    /// Feed one line of the body: SSE framing (`event:` and `data:` lines, a blank line
+    /// ending each event, `:` comments, `data: [DONE]`) or one JSON event per line. A
+    /// `data:` payload or a line that is not JSON damages the calls then streaming: they
+    /// become errors rather than calls with a piece missing.
+    ///
+    /// ```
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let body = "data: {\"choices\": [{\"index\": 0, \"delta\": {\"tool_calls\": [{\"index\": 0, \"id\": \"call_1\", \"function\": {\"name\": \"ping\", \"arguments\": \"{}\"}}]}}]}\n\ndata: [DONE]\n\n";
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// for line in body.lines() {
+    ///     stream.push_sse_line(line);
+    /// }
+    /// assert_eq!(stream.finish().calls[0].name, "ping");
+    /// ```
+    pub fn push_sse_line(&mut self, line: &str) {
+        let limit = self.state.options.get_max_body_bytes();
+        let mut frames = Vec::new();
+        self.sse.line(line, limit, &mut frames);
+        self.take_frames(frames);
+    }
+
+    /// Feed raw bytes of the body as they arrive from the network, split anywhere (inside a
+    /// line, inside a UTF-8 character); lines are read as by
+    /// [`push_sse_line`](StreamAssembler::push_sse_line).
+    ///
+    /// ```
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let body = "{\"type\": \"content_block_start\", \"index\": 0, \"content_block\": {\"type\": \"tool_use\", \"id\": \"toolu_1\", \"name\": \"greet\", \"input\": {}}}\n{\"type\": \"content_block_delta\", \"index\": 0, \"delta\": {\"type\": \"input_json_delta\", \"partial_json\": \"{\\\"to\\\": \\\"Zoë\\\"}\"}}\n{\"type\": \"content_block_stop\", \"index\": 0}\n{\"type\": \"message_stop\"}\n";
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// for piece in body.as_bytes().chunks(3) {
+    ///     stream.push_sse_bytes(piece);
+    /// }
+    /// assert_eq!(stream.finish().calls[0].arguments["to"], "Zoë");
+    /// ```
+    pub fn push_sse_bytes(&mut self, bytes: &[u8]) {
+        let limit = self.state.options.get_max_body_bytes();
+        let mut frames = Vec::new();
+        self.sse.bytes(bytes, limit, &mut frames);
+        self.take_frames(frames);
+    }
+
+    /// Feed a chunk of assistant text ([`Format::Text`], or detected when the first input
+    /// is text). Markers and calls may be split anywhere between chunks; a call is read
+    /// when its closing marker has arrived or the stream ends.
+    ///
+    /// ```
+    /// use tool_input::calls::{CallOptions, Format};
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new().format(Format::Text));
+    /// for chunk in ["Checking. <tool", "_call>{\"name\": \"get_weather\", ", "\"arguments\": {\"city\": \"Paris\"}}</tool_", "call>"] {
+    ///     stream.push_text(chunk);
+    /// }
+    /// let calls = stream.finish();
+    /// assert_eq!(calls.calls[0].arguments["city"], "Paris");
+    /// assert_eq!(calls.content.as_deref(), Some("Checking. "));
+    /// ```
+    pub fn push_text(&mut self, chunk: &str) {
+        if let Backend::Undetected = self.backend {
+            self.state.format = Format::Text;
+            self.backend = Backend::Text;
+        }
+        if let Backend::Text = self.backend {
+            self.state.push_text(chunk);
+        }
+    }
+
+    /// The stream stopped early: the transport reports a length stop or a dropped
+    /// connection that the events do not show. Every call not final yet becomes a
+    /// truncated error, and a call written into text is final only if its closing marker
+    /// arrived (or text came after it).
+    ///
+    /// ```
+    /// use tool_input::calls::{CallOptions, Format};
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new().format(Format::Text));
+    /// stream.push_text("<tool_call>{\"name\": \"f\", \"arguments\": {}}");
+    /// stream.cut_off("the connection dropped");
+    /// let calls = stream.finish();
+    /// assert!(calls.calls.is_empty());
+    /// assert_eq!(calls.errors[0].kind.code(), "truncated");
+    /// ```
+    pub fn cut_off(&mut self, reason: &str) {
+        let reason: String = reason.chars().take(120).collect();
+        self.state.stopped_early(&reason);
+        self.state.end_open(|_| End::Cut(reason.clone()));
+    }
+
+    /// The stream's end marker (`data: [DONE]`) arrived: a Chat Completions stream without
+    /// a `finish_reason` ends normally rather than cut off.
+    pub fn push_done(&mut self) {
+        self.state.done = true;
+    }
+
+    /// The calls that are final so far, in order: each can be run now, before the stream
+    /// ends. [`finish`](StreamAssembler::finish) returns them again with the rest.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// stream.push_event(&json!({"type": "content_block_start", "index": 0,
+    ///     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "ping", "input": {}}}));
+    /// assert!(stream.calls().is_empty());
+    /// stream.push_event(&json!({"type": "content_block_stop", "index": 0}));
+    /// assert_eq!(stream.calls()[0].name, "ping");
+    /// ```
+    pub fn calls(&self) -> &[ToolCall] {
+        &self.state.collected.calls
+    }
+
+    /// The call attempts that failed so far, in order.
+    pub fn errors(&self) -> &[CallError] {
+        &self.state.collected.errors
+    }
+
+    /// The calls still streaming: what has arrived of each, for display. Never run these.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+    ///     "id": "call_1", "function": {"name": "write_file", "arguments": "{\"path\": \"a.t"}}]}}]}));
+    /// let open = stream.open_calls();
+    /// assert_eq!(open[0].name, Some("write_file"));
+    /// assert_eq!(open[0].arguments_text, Some("{\"path\": \"a.t"));
+    /// assert_eq!(open[0].bytes, 13);
+    /// ```
+    pub fn open_calls(&self) -> Vec<OpenCall<'_>> {
+        self.state
+            .calls
+            .iter()
+            .enumerate()
+            .filter(|(_, call)| call.end.is_none())
+            .map(|(position, call)| OpenCall {
+                position,
+                id: call.id.as_deref(),
+                name: call.name.as_deref(),
+                arguments_text: match &call.args {
+                    Args::Text(text) => Some(text.as_str()),
+                    _ => None,
+                },
+                arguments_value: match &call.args {
+                    Args::Value(value) => Some(value),
+                    _ => None,
+                },
+                bytes: call.bytes,
+            })
+            .collect()
+    }
+
+    /// End the stream and read every call: the calls that were final, and an error for
+    /// each call that was cut off, too large or damaged. Never panics.
+    pub fn finish(mut self) -> Calls {
+        let limit = self.state.options.get_max_body_bytes();
+        let mut frames = Vec::new();
+        self.sse.finish(limit, &mut frames);
+        self.take_frames(frames);
+        let done = self.state.done;
+        match &mut self.backend {
+            Backend::OpenAi(chat) => chat.end(&mut self.state, done),
+            Backend::Responses(responses) => responses.end(&mut self.state),
+            Backend::Anthropic(anthropic) => anthropic.end(&mut self.state),
+            Backend::Gemini(gemini) => gemini.end(&mut self.state),
+            Backend::Ollama(_) | Backend::Text | Backend::Undetected => {}
+        }
+        self.state.finish()
+    }
+
+    fn take_frames(&mut self, frames: Vec<sse::Frame>) {
+        for frame in frames {
+            match frame {
+                sse::Frame::Event(event) => self.push_event(&event),
+                sse::Frame::Done => self.push_done(),
+                sse::Frame::Bad => self.state.damage(),
+            }
+        }
+    }
+}
+
+impl Backend {
+    fn for_format(format: Format) -> Backend {
+        match format {
+            Format::Auto => Backend::Undetected,
+            Format::OpenAi => Backend::OpenAi(openai::Chat::default()),
+            Format::Responses => Backend::Responses(responses::Responses::default()),
+            Format::Anthropic => Backend::Anthropic(anthropic::Anthropic::default()),
+            Format::Gemini => Backend::Gemini(gemini::Gemini::default()),
+            Format::Ollama => Backend::Ollama(ollama::Ollama),
+            Format::Text => Backend::Text,
+        }
+    }
+}
+
+/// The format of a streamed event, by its shape.
+fn detect(event: &Value) -> Option<Format> {
+    match event {
+        Value::String(_) => Some(Format::Text),
+        Value::Array(items) => items.first().and_then(detect).filter(|format| *format == Format::Gemini),
+        Value::Object(map) => {
+            let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
+            if map.contains_key("choices")
+                || map.get("object").and_then(Value::as_str) == Some("chat.completion.chunk")
+            {
+                Some(Format::OpenAi)
+            } else if kind.starts_with("response.") {
+                Some(Format::Responses)
+            } else if anthropic::EVENTS.contains(&kind) {
+                Some(Format::Anthropic)
+            } else if map.contains_key("candidates") {
+                Some(Format::Gemini)
+            } else if map.get("message").is_some_and(Value::is_object) && map.contains_key("done") {
+                Some(Format::Ollama)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// What has arrived of a call that is still streaming, from
+/// [`StreamAssembler::open_calls`]. For display only: these arguments may be cut anywhere.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct OpenCall<'a> {
+    /// The call's position among the call attempts of the stream, counted from 0 in the
+    /// order they started.
+    pub position: usize,
+    /// The id, once it arrived.
+    pub id: Option<&'a str>,
+    /// The name, once it arrived.
+    pub name: Option<&'a str>,
+    /// The argument text so far, for formats that stream text.
+    pub arguments_text: Option<&'a str>,
+    /// The arguments so far, for formats that stream values (Gemini's `partialArgs`).
+    pub arguments_value: Option<&'a Value>,
+    /// How many bytes of arguments have arrived.
+    pub bytes: usize,
+}
+
+/// The arguments of a call as they accumulate.
+#[derive(Debug, Default)]
+pub(crate) enum Args {
+    #[default]
+    Absent,
+    /// Text fragments, appended in order: linear in the bytes.
+    Text(String),
+    /// A value sent whole or built by path (Gemini).
+    Value(Value),
+}
+
+/// How a call ended.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum End {
+    /// Its block, or the stream, said it is complete.
+    Complete,
+    /// It was cut off; the reason says how.
+    Cut(String),
+    /// It sent more than the limit.
+    TooLarge,
+    /// An event of the stream could not be read while it was streaming.
+    Damaged,
+}
+
+/// One call of the stream.
+#[derive(Debug, Default)]
+pub(crate) struct Call {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub args: Args,
+    /// What the arguments are when no fragment arrives (Anthropic's `input`).
+    pub initial: Option<Value>,
+    /// Bytes of arguments that arrived.
+    pub bytes: usize,
+    pub raw: Value,
+    /// When it ended; `None` while open.
+    pub end: Option<End>,
+    /// Sequence numbers of its start and of the last fragment it received.
+    pub started: u64,
+    pub last: u64,
+}
+
+/// The state every accumulator shares: the calls, the collected results, the content.
+#[derive(Debug)]
+pub(crate) struct Assembly {
+    pub options: CallOptions,
+    pub format: Format,
+    pub max_call_bytes: usize,
+    pub calls: Vec<Call>,
+    /// Calls before this position were read into `collected`.
+    flushed: usize,
+    pub collected: Collected,
+    seq: u64,
+    /// Bytes of arguments received in the whole stream (a closing event that repeats a
+    /// call's arguments replaces its count).
+    buffered: usize,
+    /// A call was dropped because the stream had more than `max_calls`.
+    overflowed: bool,
+    content: Option<String>,
+    content_part: Option<u64>,
+    /// The text of a [`Format::Text`] stream.
+    text: String,
+    text_too_large: bool,
+    /// `[DONE]` arrived.
+    pub done: bool,
+    /// Why the stream stopped early (length, an error, cut off), if it did: calls written
+    /// into its text are then final only when their closing marker arrived.
+    stopped_early: Option<String>,
+}
+
+impl Assembly {
+    fn new(options: CallOptions, format: Format) -> Self {
+        Assembly {
+            options,
+            format,
+            max_call_bytes: DEFAULT_MAX_CALL_BYTES,
+            calls: Vec::new(),
+            flushed: 0,
+            collected: Collected::default(),
+            seq: 0,
+            buffered: 0,
+            overflowed: false,
+            content: None,
+            content_part: None,
+            text: String::new(),
+            text_too_large: false,
+            done: false,
+            stopped_early: None,
+        }
+    }
+
+    /// Start a call, or `None` when the stream already has as many as are taken.
+    pub fn open(&mut self, raw: Value) -> Option<usize> {
+        if self.calls.len() >= self.options.get_max_calls() {
+            self.overflowed = true;
+            return None;
+        }
+        self.seq += 1;
+        self.calls.push(Call { raw, started: self.seq, last: self.seq, ..Call::default() });
+        Some(self.calls.len() - 1)
+    }
+
+    /// The open call at `slot`, if it is one.
+    fn open_call(&mut self, slot: usize) -> Option<&mut Call> {
+        self.calls.get_mut(slot).filter(|call| call.end.is_none())
+    }
+
+    /// True once any argument byte arrived for the call.
+    pub fn has_arguments(&self, slot: usize) -> bool {
+        self.calls.get(slot).is_some_and(|call| call.bytes > 0)
+    }
+
+    /// The latest start among all calls.
+    pub fn latest_start(&self) -> u64 {
+        self.calls.last().map_or(0, |call| call.started)
+    }
+
+    fn touch(&mut self, slot: usize) {
+        self.seq += 1;
+        let seq = self.seq;
+        if let Some(call) = self.calls.get_mut(slot) {
+            call.last = seq;
+        }
+    }
+
+    /// Set the id, unless one arrived already (a later, different id does not replace it).
+    pub fn set_id(&mut self, slot: usize, id: &str) {
+        if id.is_empty() {
+            return;
+        }
+        if let Some(call) = self.open_call(slot) {
+            if call.id.is_none() {
+                call.id = Some(id.to_owned());
+            }
+        }
+    }
+
+    /// A name, or a fragment of one. A fragment equal to the whole name so far is the name
+    /// repeated (some backends send it on every delta), and names come before arguments, so
+    /// a name after the arguments began is not appended.
+    pub fn name_fragment(&mut self, slot: usize, fragment: &str) {
+        if fragment.is_empty() {
+            return;
+        }
+        let Some(call) = self.open_call(slot) else { return };
+        match &mut call.name {
+            None => call.name = Some(fragment.chars().take(MAX_NAME_BYTES).collect()),
+            Some(name) => {
+                if name == fragment || call.bytes > 0 || name.len() + fragment.len() > MAX_NAME_BYTES {
+                    return;
+                }
+                name.push_str(fragment);
+            }
+        }
+        self.touch(slot);
+    }
+
+    /// Append a fragment of argument text.
+    pub fn append(&mut self, slot: usize, fragment: &str) {
+        if fragment.is_empty() {
+            return;
+        }
+        if !self.grow(slot, fragment.len()) {
+            return;
+        }
+        let Some(call) = self.open_call(slot) else { return };
+        let mixed = match &mut call.args {
+            Args::Text(text) => {
+                text.push_str(fragment);
+                false
+            }
+            Args::Absent => {
+                call.args = Args::Text(fragment.to_owned());
+                false
+            }
+            // Text after a whole value: the two cannot be one argument object.
+            Args::Value(_) => !fragment.trim().is_empty(),
+        };
+        if mixed {
+            self.end(slot, End::Damaged);
+        }
+    }
+
+    /// Replace the arguments with the text a closing event carries (it wins over the
+    /// fragments, which it repeats).
+    pub fn replace_text(&mut self, slot: usize, text: &str) {
+        let Some(call) = self.open_call(slot) else { return };
+        let before = call.bytes;
+        call.bytes = 0;
+        call.args = Args::Absent;
+        self.buffered = self.buffered.saturating_sub(before);
+        self.append(slot, text);
+    }
+
+    /// Set the arguments to a whole value.
+    pub fn set_value(&mut self, slot: usize, value: Value) {
+        let Some(call) = self.open_call(slot) else { return };
+        call.args = Args::Value(value);
+        self.touch(slot);
+    }
+
+    /// The value being built for a call (Gemini's `partialArgs`), made an object if it is
+    /// not a value yet.
+    pub fn value_mut(&mut self, slot: usize) -> Option<&mut Value> {
+        let call = self.open_call(slot)?;
+        if !matches!(call.args, Args::Value(_)) {
+            call.args = Args::Value(Value::Object(Default::default()));
+        }
+        match &mut call.args {
+            Args::Value(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Count `bytes` more for the call: false (and the call ends as too large) past the
+    /// limit of one call or of the whole stream.
+    pub fn grow(&mut self, slot: usize, bytes: usize) -> bool {
+        let total_limit = self.options.get_max_body_bytes();
+        let max_call = self.max_call_bytes;
+        let Some(call) = self.open_call(slot) else { return false };
+        call.bytes = call.bytes.saturating_add(bytes);
+        let over = call.bytes > max_call;
+        self.buffered = self.buffered.saturating_add(bytes);
+        if over || self.buffered > total_limit {
+            self.end(slot, End::TooLarge);
+            return false;
+        }
+        self.touch(slot);
+        true
+    }
+
+    /// Set what the arguments are if no fragment arrives.
+    pub fn set_initial(&mut self, slot: usize, value: Value) {
+        if let Some(call) = self.open_call(slot) {
+            call.initial = Some(value);
+        }
+    }
+
+    /// Set the record of the call as received.
+    pub fn set_raw(&mut self, slot: usize, raw: Value) {
+        if let Some(call) = self.open_call(slot) {
+            call.raw = raw;
+        }
+    }
+
+    /// Set one field of the record of the call as received, if it is an object.
+    pub fn set_raw_field(&mut self, slot: usize, key: &str, value: Value) {
+        if let Some(Value::Object(map)) = self.open_call(slot).map(|call| &mut call.raw) {
+            map.insert(key.to_owned(), value);
+        }
+    }
+
+    /// End a call (the first end decides) and read every call whose turn has come.
+    pub fn end(&mut self, slot: usize, end: End) {
+        let Some(call) = self.open_call(slot) else { return };
+        if matches!(end, End::TooLarge | End::Damaged) {
+            // Nothing of it will be read: free the buffer now.
+            call.args = Args::Absent;
+        }
+        call.end = Some(end);
+        self.flush();
+    }
+
+    /// End every open call as `end` says.
+    pub fn end_open(&mut self, mut end: impl FnMut(&Call) -> End) {
+        // Calls before `flushed` ended already: repeated terminal events cost nothing.
+        for slot in self.flushed..self.calls.len() {
+            if let Some(call) = self.calls.get(slot).filter(|call| call.end.is_none()) {
+                let how = end(call);
+                self.end(slot, how);
+            }
+        }
+    }
+
+    /// The stream stopped early for `reason`: remember it for calls written into text.
+    pub fn stopped_early(&mut self, reason: &str) {
+        if self.stopped_early.is_none() {
+            self.stopped_early = Some(reason.to_owned());
+        }
+    }
+
+    /// An event could not be read: every open call may have lost a piece.
+    pub fn damage(&mut self) {
+        self.end_open(|_| End::Damaged);
+    }
+
+    /// Read the ended calls, in the order they started, up to the first open one: so
+    /// positions follow the order of the stream, as in a whole body.
+    fn flush(&mut self) {
+        while let Some(call) = self.calls.get_mut(self.flushed) {
+            let Some(end) = call.end.clone() else { break };
+            let args = mem::take(&mut call.args);
+            let initial = call.initial.take();
+            let raw = mem::take(&mut call.raw);
+            let (id, name, bytes) = (call.id.clone(), call.name.clone(), call.bytes);
+            self.flushed += 1;
+            let arguments = match (args, initial) {
+                (Args::Absent, Some(initial)) => OriginalArguments::Value(initial),
+                (Args::Absent, None) => OriginalArguments::Absent,
+                (Args::Text(text), _) => OriginalArguments::Text(text),
+                (Args::Value(value), _) => OriginalArguments::Value(value),
+            };
+            let raw = if raw.is_null() { chat_raw(id.as_deref(), name.as_deref(), &arguments) } else { raw };
+            let parts = CallParts { id, name, arguments, format: self.format, raw, index: 0 };
+            let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+            read_call(&mut out, parts, end, bytes, self.max_call_bytes);
+            self.collected = out.suspend();
+        }
+    }
+
+    /// Add assistant text to the content; `part` tells blocks apart, joined by `separator`
+    /// as the whole body's reader joins them.
+    pub fn content(&mut self, part: u64, text: &str, separator: &str) {
+        let limit = self.options.get_max_body_bytes();
+        let content = self.content.get_or_insert_with(String::new);
+        if content.len() + text.len() + separator.len() > limit {
+            return;
+        }
+        if !content.is_empty() && self.content_part.is_some_and(|last| last != part) {
+            content.push_str(separator);
+        }
+        content.push_str(text);
+        self.content_part = Some(part);
+    }
+
+    fn push_text(&mut self, chunk: &str) {
+        if self.text_too_large {
+            return;
+        }
+        if self.text.len() + chunk.len() > self.options.get_max_body_bytes() {
+            self.text_too_large = true;
+            self.text = String::new();
+            return;
+        }
+        self.text.push_str(chunk);
+    }
+
+    /// Read what is left and return every call.
+    fn finish(mut self) -> Calls {
+        // Whatever an accumulator left open was cut off.
+        if self.calls.iter().any(|call| call.end.is_none()) {
+            self.stopped_early("the stream ended before the call did");
+            self.end_open(|_| End::Cut("the stream ended before the call did".to_owned()));
+        }
+        let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+        if self.overflowed {
+            out.overflow(self.format);
+        }
+        let before = out.attempts();
+        // The text calls are read from, kept to tell a call cut off at its end.
+        let mut source = None;
+        let content = if self.format == Format::Text {
+            if self.text_too_large {
+                let message = format!(
+                    "The text is more than the limit of {} bytes; no tool call was read from it.",
+                    self.options.get_max_body_bytes()
+                );
+                out.push_failed(CallParts::new(Format::Text), CallErrorKind::TooLarge, message);
+                None
+            } else {
+                let left = text::extract(&self.text, text::Mode::Text, &mut out);
+                source = Some(mem::take(&mut self.text));
+                Some(left)
+            }
+        } else {
+            match self.content.take() {
+                // Backends served without a tool parser put the calls into the content.
+                Some(content)
+                    if self.options.scans_content() && out.attempts() == 0 && !content.is_empty() =>
+                {
+                    let left = text::extract(&content, text::Mode::Content, &mut out);
+                    source = Some(content);
+                    Some(left)
+                }
+                other => other,
+            }
+        };
+        let read_from_text = out.attempts() > before;
+        let mut calls = out.finish(self.format, content);
+        if let (true, Some(reason), Some(source)) = (read_from_text, &self.stopped_early, &source) {
+            unfinished_text_calls(&mut calls, source, reason);
+        }
+        calls
+    }
+}
+
+/// The markers that close a call written into text.
+const CLOSING_MARKERS: &[&str] = &[
+    "</tool_call>",
+    "</tools>",
+    "</function>",
+    "<|python_end|>",
+    "<｜tool▁call▁end｜>",
+    "<|tool▁call▁end|>",
+    "<｜tool▁calls▁end｜>",
+    "<|tool▁calls▁end|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+];
+
+/// In a stream that stopped early, a call read from its text is final only when its
+/// closing marker arrived or more text came after it; the last one, reaching the end of the
+/// text without its marker, becomes a truncated error.
+fn unfinished_text_calls(calls: &mut Calls, source: &str, reason: &str) {
+    let Some(position) = calls.calls.iter().rposition(|call| call.format == Format::Text) else { return };
+    let call = &calls.calls[position];
+    let span = call.raw.as_str().unwrap_or("").trim_end();
+    let at_the_end = !span.is_empty() && source.trim_end().ends_with(span);
+    let last_attempt = calls.errors.iter().all(|error| error.index < call.index);
+    if !at_the_end || !last_attempt || CLOSING_MARKERS.iter().any(|marker| span.ends_with(marker)) {
+        return;
+    }
+    let bytes = span.len();
+    let call = calls.calls.remove(position);
+    let detail = format!(
+        "the response stopped ({reason}) after {bytes} bytes of the call had arrived, before its closing marker"
+    );
+    let rejection =
+        Rejection::whole(RejectionKind::Truncated, ErrorCode::Truncated, detail).with_tool(call.name.clone());
+    let parts = CallParts {
+        id: Some(call.id.clone()),
+        name: Some(call.name.clone()),
+        arguments: call.original,
+        format: call.format,
+        raw: call.raw,
+        index: call.index,
+    };
+    let mut error = parts.fail(CallErrorKind::Truncated, rejection.to_string());
+    error.id_generated = call.id_generated;
+    error.rejection = Some(rejection);
+    calls.errors.push(error);
+    calls.errors.sort_by_key(|error| error.index);
+}
+
+/// Read one ended call into the collector.
+fn read_call(out: &mut Collector<'_>, parts: CallParts, end: End, bytes: usize, max_call_bytes: usize) {
+    let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned);
+    let rejection = |kind: RejectionKind, code: ErrorCode, detail: String| {
+        let rejection = Rejection::whole(kind, code, detail);
+        match &name {
+            Some(name) => rejection.with_tool(name.clone()),
+            None => rejection,
+        }
+    };
+    match end {
+        End::Complete => match parts.format {
+            Format::OpenAi | Format::Responses => push_unwrapping(parts, out),
+            _ => out.push(parts),
+        },
+        End::Cut(reason) => {
+            let noun = if bytes == 1 { "byte" } else { "bytes" };
+            let detail = format!(
+                "the response stopped ({reason}) after {bytes} {noun} of its arguments had arrived, before the call was complete"
+            );
+            out.push_rejected(parts, rejection(RejectionKind::Truncated, ErrorCode::Truncated, detail));
+        }
+        End::TooLarge => {
+            let detail = format!(
+                "the streamed arguments passed the limit of {max_call_bytes} bytes ({bytes} bytes arrived)"
+            );
+            out.push_rejected(parts, rejection(RejectionKind::TooLarge, ErrorCode::TooLarge, detail));
+        }
+        End::Damaged => {
+            let message = format!(
+                "The tool call{} could not be read: an event of the stream was unreadable while its arguments were arriving, so a piece may be missing; nothing was run. Call the tool again.",
+                name.as_deref().map(|name| format!(" to `{name}`")).unwrap_or_default()
+            );
+            out.push_failed(parts, CallErrorKind::Malformed, message);
+        }
+    }
+}
+
+/// The record of a Chat Completions call as it would appear in a whole body.
+fn chat_raw(id: Option<&str>, name: Option<&str>, arguments: &OriginalArguments) -> Value {
+    json!({
+        "id": id,
+        "type": "function",
+        "function": {"name": name, "arguments": arguments.to_value()},
+    })
+}
+
+/// A short, bounded description of a reason a stream gave, for messages.
+pub(crate) fn describe(value: Option<&Value>) -> String {
+    let text = match value {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Object(map)) => map
+            .get("type")
+            .or_else(|| map.get("code"))
+            .or_else(|| map.get("message"))
+            .and_then(Value::as_str)
+            .unwrap_or("error")
+            .to_owned(),
+        _ => "error".to_owned(),
+    };
+    text.chars().take(60).collect()
+}
+
+/// The non-negative integer of a JSON field.
+pub(crate) fn index_of(value: Option<&Value>) -> Option<u64> {
+    value.and_then(Value::as_u64)
+}

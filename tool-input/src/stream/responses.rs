@@ -1,0 +1,160 @@
+//! OpenAI Responses events.
+//!
+//! A `function_call` item starts with `response.output_item.added`; its arguments come in
+//! `response.function_call_arguments.delta` events (some servers, such as LM Studio, send
+//! none), and `response.function_call_arguments.done` or `response.output_item.done` end
+//! it with the whole arguments, which win over the fragments. Events name their call by
+//! `item_id`, else by `output_index`. `response.completed` ends the response;
+//! `response.incomplete` (for example at `max_output_tokens`), `response.failed` and
+//! `error` cut off the calls still open.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{describe, index_of, Assembly, End};
+
+#[derive(Debug, Default)]
+pub(super) struct Responses {
+    /// The slot of each call's item id, and of its output index.
+    by_item: HashMap<String, usize>,
+    by_output: HashMap<u64, usize>,
+    /// The terminal event arrived.
+    ended: bool,
+}
+
+impl Responses {
+    pub fn event(&mut self, state: &mut Assembly, event: &Value) {
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
+        let output_index = index_of(event.get("output_index"));
+        match kind {
+            "response.output_item.added" => {
+                let Some(item) = event.get("item").filter(|item| is_function_call(item)) else { return };
+                let Some(slot) = state.open(item.clone()) else { return };
+                self.key(item.get("id").and_then(Value::as_str), output_index, slot);
+                self.describe_call(state, slot, item);
+            }
+            "response.function_call_arguments.delta" => {
+                if let (Some(slot), Some(delta)) =
+                    (self.find(event, output_index), event.get("delta").and_then(Value::as_str))
+                {
+                    state.append(slot, delta);
+                }
+            }
+            "response.function_call_arguments.done" => {
+                let Some(slot) = self.find_or_open(state, event, output_index, event) else { return };
+                if let Some(name) = event.get("name").and_then(Value::as_str) {
+                    state.name_fragment(slot, name);
+                }
+                if let Some(arguments) = event.get("arguments").and_then(Value::as_str) {
+                    state.replace_text(slot, arguments);
+                    // The call is read now, before `output_item.done` brings the whole item.
+                    state.set_raw_field(slot, "arguments", Value::String(arguments.to_owned()));
+                }
+                state.end(slot, End::Complete);
+            }
+            "response.output_item.done" => {
+                let Some(item) = event.get("item").filter(|item| is_function_call(item)) else { return };
+                let Some(slot) = self.find_or_open(state, item, output_index, item) else { return };
+                self.describe_call(state, slot, item);
+                state.set_raw(slot, item.clone());
+                state.end(slot, End::Complete);
+            }
+            "response.output_text.delta" => {
+                if let Some(delta) = event.get("delta").and_then(Value::as_str) {
+                    let part =
+                        (output_index.unwrap_or(0) << 20) | index_of(event.get("content_index")).unwrap_or(0);
+                    state.content(part, delta, "\n");
+                }
+            }
+            "response.completed" => {
+                self.ended = true;
+                state.end_open(|_| End::Complete);
+            }
+            "response.incomplete" => {
+                self.ended = true;
+                let reason = event
+                    .get("response")
+                    .and_then(|r| r.get("incomplete_details"))
+                    .and_then(|d| d.get("reason"));
+                let reason = format!("response.incomplete: {}", describe(reason));
+                state.stopped_early(&reason);
+                state.end_open(|_| End::Cut(reason.clone()));
+            }
+            "response.failed" | "error" => {
+                self.ended = true;
+                let error = event.get("response").and_then(|r| r.get("error")).or_else(|| event.get("error"));
+                let reason = format!("{kind}: {}", describe(error.or(event.get("code"))));
+                state.stopped_early(&reason);
+                state.end_open(|_| End::Cut(reason.clone()));
+            }
+            _ => {}
+        }
+    }
+
+    /// Take the id, name and arguments an item carries.
+    fn describe_call(&self, state: &mut Assembly, slot: usize, item: &Value) {
+        // `call_id` is what `function_call_output` answers; `id` names the item.
+        if let Some(id) = item.get("call_id").and_then(Value::as_str) {
+            state.set_id(slot, id);
+        }
+        if let Some(name) = item.get("name").and_then(Value::as_str) {
+            state.name_fragment(slot, name);
+        }
+        match item.get("arguments") {
+            Some(Value::String(arguments)) if !arguments.is_empty() => state.replace_text(slot, arguments),
+            Some(Value::Object(_)) => state.set_value(slot, item["arguments"].clone()),
+            _ => {}
+        }
+    }
+
+    /// The call an event names: by `item_id` (or an item's `id`), else by `output_index`.
+    fn find(&self, event: &Value, output_index: Option<u64>) -> Option<usize> {
+        let item_id = event.get("item_id").or_else(|| event.get("id")).and_then(Value::as_str);
+        if let Some(&slot) = item_id.and_then(|item_id| self.by_item.get(item_id)) {
+            return Some(slot);
+        }
+        self.by_output.get(&output_index?).copied()
+    }
+
+    fn key(&mut self, item_id: Option<&str>, output_index: Option<u64>, slot: usize) {
+        if let Some(item_id) = item_id {
+            self.by_item.insert(item_id.to_owned(), slot);
+        }
+        if let Some(output_index) = output_index {
+            self.by_output.insert(output_index, slot);
+        }
+    }
+
+    /// The call an event names, or a new one when its start was never seen.
+    fn find_or_open(
+        &mut self,
+        state: &mut Assembly,
+        event: &Value,
+        output_index: Option<u64>,
+        raw: &Value,
+    ) -> Option<usize> {
+        if let Some(slot) = self.find(event, output_index) {
+            return Some(slot);
+        }
+        let slot = state.open(raw.clone())?;
+        self.key(
+            event.get("item_id").or_else(|| event.get("id")).and_then(Value::as_str),
+            output_index,
+            slot,
+        );
+        Some(slot)
+    }
+
+    /// The stream ended: calls still open were cut off unless the response completed.
+    pub fn end(&mut self, state: &mut Assembly) {
+        if !self.ended {
+            state.stopped_early("the stream ended before response.completed");
+            state.end_open(|_| End::Cut("the stream ended before response.completed".to_owned()));
+        }
+    }
+}
+
+fn is_function_call(item: &Value) -> bool {
+    item.get("type").and_then(Value::as_str) == Some("function_call")
+}
