@@ -185,11 +185,23 @@ fn valid_values_pass_every_keyword() {
         (json!({"type": "number", "multipleOf": 0.01}), json!(19.99)),
         (json!({"type": "array", "uniqueItems": true}), json!([1, "1", [1], {"a": 1}])),
         (json!({"type": "integer", "maximum": 18446744073709551615_u64}), json!(18446744073709551615_u64)),
+        // Exact decimal arithmetic past 2^53, where a float quotient would lie.
+        (json!({"type": "integer", "multipleOf": 1.5}), json!(9007199254740993_u64)),
+        (json!({"type": "number", "multipleOf": 0.0001}), json!(0.0075)),
     ] {
         let validator = Validator::new(&json!({"type": "object", "properties": {"v": schema}})).unwrap();
         let raw = json!({"v": sent}).to_string();
         assert!(validator.check(raw.as_str()).is_ok(), "{schema} {sent}");
     }
+}
+
+#[test]
+fn large_numbers_are_not_multiples_by_rounding() {
+    // Found by comparing with the jsonschema crate: as floats, -7321913730361748572 / 1.5
+    // looks integral.
+    let validator = Validator::new(&json!({"multipleOf": 1.5})).unwrap();
+    assert!(!validator.is_valid(&json!(-7321913730361748572_i64)));
+    assert!(validator.is_valid(&json!(-7321913730361748571_i64)));
 }
 
 #[test]

@@ -821,15 +821,40 @@ fn as_i128(n: &Number) -> Option<i128> {
 }
 
 fn is_multiple_of(number: &Number, multiple: f64) -> bool {
-    if let (Some(n), true) = (as_i128(number), multiple.fract() == 0.0 && multiple < 1e18) {
-        return n % (multiple as i128) == 0;
+    // Exactly, in decimal: JSON numbers are decimals, and a float quotient loses the
+    // fraction of large numbers (-7321913730361748572 / 1.5 looks integral as an f64).
+    let value = match as_i128(number) {
+        Some(n) => Some((n, 0)),
+        None => number.as_f64().and_then(decimal),
+    };
+    if let (Some((a, p)), Some((b, q))) = (value, decimal(multiple)) {
+        // value = a / 10^p, multiple = b / 10^q: a multiple when a * 10^q is divisible by
+        // b * 10^p.
+        let scaled = 10i128.checked_pow(q).and_then(|f| a.checked_mul(f));
+        let divisor = 10i128.checked_pow(p).and_then(|f| b.checked_mul(f));
+        if let (Some(scaled), Some(divisor)) = (scaled, divisor) {
+            return divisor != 0 && scaled % divisor == 0;
+        }
     }
     let Some(n) = number.as_f64() else { return false };
     let quotient = n / multiple;
     if !quotient.is_finite() {
         return false;
     }
-    // Floating-point division is inexact (0.0075 / 0.0001 = 75.00000000000001), so accept
-    // quotients within a relative epsilon of an integer.
+    // Out of exact range: floating-point division is inexact (0.0075 / 0.0001 =
+    // 75.00000000000001), so accept quotients within a relative epsilon of an integer.
     (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
+}
+
+/// A finite float as `digits / 10^scale`, from its shortest round-trip decimal form (what
+/// the JSON text said), when the digits fit an `i128`.
+fn decimal(float: f64) -> Option<(i128, u32)> {
+    if !float.is_finite() {
+        return None;
+    }
+    let text = format!("{}", float.abs());
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let digits: i128 = format!("{whole}{fraction}").parse().ok()?;
+    let scale = u32::try_from(fraction.len()).ok()?;
+    Some((if float < 0.0 { -digits } else { digits }, scale))
 }
