@@ -106,11 +106,24 @@ fn json_test_suite_strict_is_exact() {
     assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
 }
 
-/// What we do with the implementation-defined cases: printed (`--nocapture`), not asserted.
+/// The implementation-defined (`i_`) cases, as the `parse` module documents them: strict
+/// mode accepts a number whose exponent underflows (as 0.0) and integers beyond 64 bits (as
+/// the nearest `f64`), and rejects everything else (numbers that overflow to infinity, lone
+/// surrogate escapes, invalid UTF-8, UTF-16, a BOM, 500 levels of nesting).
 #[test]
-fn json_test_suite_either_cases_are_recorded() {
+fn json_test_suite_either_cases_are_as_documented() {
+    let accepted = [
+        "i_number_double_huge_neg_exp.json",
+        "i_number_real_underflow.json",
+        "i_number_too_big_neg_int.json",
+        "i_number_too_big_pos_int.json",
+        "i_number_very_big_negative_int.json",
+    ];
     let strict = ParseOptions::strict();
-    for case in json_test_suite("test_parsing.json").iter().filter(|c| c.expect == "either") {
+    let cases = json_test_suite("test_parsing.json");
+    let either: Vec<&Case> = cases.iter().filter(|c| c.expect == "either").collect();
+    assert_eq!(either.len(), 35);
+    for case in either {
         let public = parse_bytes(&case.input, &strict);
         let own = parse_without_fast_path(&case.input, &strict);
         let show = |r: &Result<Parsed, ParseError>| match r {
@@ -118,6 +131,12 @@ fn json_test_suite_either_cases_are_recorded() {
             Err(e) => format!("reject ({e})"),
         };
         println!("{}: {} | own parser: {}", case.name, show(&public), show(&own));
+        let accept = accepted.contains(&case.name.as_str());
+        assert_eq!(public.is_ok(), accept, "{}", case.name);
+        assert_eq!(own.is_ok(), accept, "{} (own parser)", case.name);
+        if let (Ok(public), Ok(own)) = (&public, &own) {
+            assert_eq!(public.value, own.value, "{}", case.name);
+        }
     }
 }
 
@@ -130,7 +149,9 @@ fn json_test_suite_never_panics_in_any_mode() {
         ParseOptions::default(),
         completing(ParseMode::Lenient),
         completing(ParseMode::Strict),
+        completing(ParseMode::Repair),
         ParseOptions { max_depth: 1000, ..completing(ParseMode::Lenient) },
+        ParseOptions { max_depth: 1000, ..completing(ParseMode::Repair) },
     ];
     for case in &cases {
         for options in &modes {
@@ -141,7 +162,7 @@ fn json_test_suite_never_panics_in_any_mode() {
     // The deep ones are cut off at the depth limit, completed or not.
     let deep =
         cases.iter().find(|c| c.name == "n_structure_100000_opening_arrays.json").expect("the deep case");
-    for options in &modes[1..4] {
+    for options in &modes[1..5] {
         assert_eq!(parse_bytes(&deep.input, options), Err(ParseError::TooDeep { limit: 128 }));
     }
 }
@@ -152,7 +173,12 @@ fn repair_corpora_never_panic() {
         let cases = read_json(&common::shared_dir().join("corpus/repair").join(file));
         for case in cases.as_array().expect("an array of cases") {
             let Some(input) = case["input"].as_str() else { continue };
-            for options in [ParseOptions::strict(), ParseOptions::default(), completing(ParseMode::Lenient)] {
+            for options in [
+                ParseOptions::strict(),
+                ParseOptions::default(),
+                completing(ParseMode::Lenient),
+                completing(ParseMode::Repair),
+            ] {
                 let _ = parse(input, &options);
                 let _ = parse_without_fast_path(input.as_bytes(), &options);
             }
@@ -170,10 +196,12 @@ fn mangled_workload_repairs_to_the_expected_values() {
     for (row, want) in raw.iter().zip(&expected) {
         assert_eq!(row["id"], want["id"]);
         let input = row["raw"].as_str().expect("raw");
-        match parse(input, &ParseOptions::default()) {
-            Ok(parsed) if parsed.value == want["repaired"] => {}
-            Ok(parsed) => wrong.push(format!("{}: got {}", row["id"], parsed.value)),
-            Err(e) => wrong.push(format!("{}: {e}", row["id"])),
+        for options in [ParseOptions::default(), ParseOptions::repair()] {
+            match parse(input, &options) {
+                Ok(parsed) if parsed.value == want["repaired"] => {}
+                Ok(parsed) => wrong.push(format!("{} ({:?}): got {}", row["id"], options.mode, parsed.value)),
+                Err(e) => wrong.push(format!("{} ({:?}): {e}", row["id"], options.mode)),
+            }
         }
     }
     println!("mangled: {} of {} as expected", raw.len() - wrong.len(), raw.len());

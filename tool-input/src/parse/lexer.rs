@@ -12,13 +12,21 @@
 //!
 //! The lexer also owns the parts of lenient parsing that are about the text around the
 //! value (BOM, code fence, prose before and after, comments), because those decide how
-//! bytes are read, not how the tree is built. It asks the sink two questions: whether the
-//! next token is an object key (so a bare word is an unquoted key, not a literal) and
-//! whether the top-level value is complete (so what follows is trailing text).
+//! bytes are read, not how the tree is built. It asks the sink whether the next token is an
+//! object key (so a bare word is an unquoted key, not a literal) and whether the top-level
+//! value is complete (so what follows is trailing text).
+//!
+//! [`ParseMode::Repair`] adds the repairs that need to look ahead past a quote or re-read
+//! text (see `salvage`). Re-reading never rewinds the caller's input: the bytes to read
+//! again are kept by the lexer (a string's raw bytes, prose before any value) and pushed
+//! back as a *replay* segment that is read before the rest of the fragment. Replays are
+//! bounded by a budget proportional to the input read so far, so the total work stays
+//! linear; past the budget, the repair that would need one takes its cheaper alternative.
 
 use serde_json::Number;
 
-use super::RepairKind;
+use super::salvage::{Look, RQuote, RawInfo, Unq};
+use super::{NonFinite, ParseMode, RepairKind};
 
 /// Why the machine stopped. Boxed, so that the `Result` every token passes through stays
 /// one word.
@@ -89,7 +97,7 @@ impl Failure {
 
     /// "unexpected character X{suffix}" for the character at `at`.
     #[cold]
-    fn unexpected(at: usize, suffix: &'static str) -> Failure {
+    pub(crate) fn unexpected(at: usize, suffix: &'static str) -> Failure {
         Failure::from(Fail::Char { offset: at, at, prefix: "unexpected character ", suffix })
     }
 }
@@ -101,8 +109,14 @@ pub(crate) enum Token {
     EndObject,
     BeginArray,
     EndArray,
+    /// `(`: a Python tuple, or (`true`) the argument list of a function call wrapper such as
+    /// `NumberLong(` or `callback(`.
+    BeginParen(bool),
+    EndParen,
     Colon,
     Comma,
+    /// `...` standing for omitted items ([`ParseMode::Repair`]).
+    Ellipsis,
     /// A string, or an object key (the builder knows which from its state).
     Str(String),
     Number(Number),
@@ -118,8 +132,11 @@ impl Token {
             Token::EndObject => "`}`",
             Token::BeginArray => "`[`",
             Token::EndArray => "`]`",
+            Token::BeginParen(_) => "`(`",
+            Token::EndParen => "`)`",
             Token::Colon => "`:`",
             Token::Comma => "`,`",
+            Token::Ellipsis => "`...`",
             Token::Str(_) => "a string",
             Token::Number(_) => "a number",
             Token::Bool(true) => "`true`",
@@ -129,8 +146,24 @@ impl Token {
     }
 }
 
+/// Where a string is, which decides how its stray quotes are read ([`ParseMode::Repair`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Ctx {
+    /// A top-level value.
+    #[default]
+    Top,
+    /// An object key.
+    Key,
+    /// An object member's value.
+    ObjectValue,
+    /// An array item.
+    Array,
+}
+
 /// Where the lexer sends tokens and repairs: the tree builder.
 pub(crate) trait Sink {
+    /// Where the next token goes.
+    fn context(&self) -> Ctx;
     /// Take one token that starts at absolute byte `offset`.
     fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure>;
     /// Whether the next token is an object key (a bare word there is an unquoted key).
@@ -139,24 +172,41 @@ pub(crate) trait Sink {
     fn is_complete(&self) -> bool;
     /// Record a repair.
     fn repair(&mut self, kind: RepairKind, offset: usize);
+    /// Remove the repairs of `kind` recorded so far (what looked like prose was the value).
+    fn retract(&mut self, kind: RepairKind);
+    /// Whether the innermost open container is a `(` (so `)` ends unquoted text).
+    fn in_paren(&self) -> bool;
+    /// Whether any array or object is open.
+    fn in_container(&self) -> bool;
+    /// A line break between top-level values ([`ParseMode::Repair`]).
+    fn line_break(&mut self);
+    /// The next key token was written without quotes.
+    fn bare_key(&mut self);
+    /// Forget the values read so far: they were prose before the real value.
+    fn discard(&mut self);
+    /// Undo the only token read so far, an opening bracket (it belonged to a code fence
+    /// such as ```` [``` ````). Returns whether it could.
+    fn undo_open(&mut self) -> bool;
 }
 
 /// Where the lexer is relative to the top-level value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Phase {
+pub(crate) enum Phase {
     /// No token yet: BOM, whitespace, comments, a code fence or prose may come first.
     Start,
     /// Inside the value.
     Value,
-    /// The value is complete: only whitespace (strict) or trailing text (lenient) follows.
+    /// The value is complete: only whitespace (strict) or trailing text (lenient) follows;
+    /// in [`ParseMode::Repair`] also separators, stray closing brackets and more values.
     After,
     /// A closing code fence inside the value ended the input early (lenient).
     Ended,
 }
 
-/// The quote a string was opened with, which decides what closes it.
+/// The quote a string was opened with, which decides what closes it (strict and lenient
+/// modes; [`ParseMode::Repair`] reads strings with [`RQuote`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Quote {
+pub(crate) enum Quote {
     /// `"`: the next unescaped `"` closes.
     Double,
     /// `'`: a `'` closes only when the next non-whitespace is `, } ] :` or the end.
@@ -189,7 +239,7 @@ impl Quote {
 
 /// Where a string is, beyond plain content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Esc {
+pub(crate) enum Esc {
     /// Plain content.
     None,
     /// After `\`.
@@ -207,9 +257,10 @@ enum Esc {
     Closing { mark: usize },
 }
 
-/// Where a number is, following the RFC 8259 grammar.
+/// Where a number is, following the RFC 8259 grammar (plus `0x` hexadecimal and digit
+/// separators in the lenient modes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Num {
+pub(crate) enum Num {
     /// Nothing read yet.
     Start,
     /// `-`.
@@ -228,10 +279,15 @@ enum Num {
     ExpSign,
     /// Exponent digits.
     ExpDigits,
+    /// `0x` without a digit yet.
+    HexStart,
+    /// Hexadecimal digits.
+    Hex,
 }
 
 impl Num {
-    /// The state after `b`, or `None` if `b` is not part of the number.
+    /// The state after `b`, or `None` if `b` is not part of the number (RFC 8259).
+    #[inline]
     fn step(self, b: u8) -> Option<Num> {
         match (self, b) {
             (Num::Start, b'-') => Some(Num::Minus),
@@ -243,33 +299,52 @@ impl Num {
             (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Some(Num::Exp),
             (Num::Exp, b'+' | b'-') => Some(Num::ExpSign),
             (Num::Exp | Num::ExpSign | Num::ExpDigits, b'0'..=b'9') => Some(Num::ExpDigits),
+            (Num::HexStart | Num::Hex, b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F') => Some(Num::Hex),
             _ => None,
         }
     }
 
     /// Whether the text so far is a complete number.
     fn complete(self) -> bool {
-        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits)
+        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits | Num::Hex)
     }
 }
 
 /// The lexer's position inside a token or in the text around the value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
+pub(crate) enum State {
     /// Between tokens (what that allows depends on the [`Phase`]).
     Between,
-    /// Inside a string.
+    /// Inside a string (strict and lenient modes).
     Str { quote: Quote, esc: Esc },
+    /// Inside a string ([`ParseMode::Repair`]): raw bytes are collected in `raw`; `esc` when
+    /// the previous byte was a backslash.
+    Raw { quote: RQuote, esc: bool },
+    /// Inside a string ([`ParseMode::Repair`]), in a multi-byte character that may close
+    /// it; its first byte is `raw[mark]`.
+    RawLead { quote: RQuote, mark: usize },
+    /// After a quote that may close a [`State::Raw`] string (`raw[mark]`), and the
+    /// whitespace after it (in `raw` too).
+    Ahead { quote: RQuote, mark: usize, look: Look },
     /// Inside a number.
     Num(Num),
     /// Inside a bare word: an unquoted key (`key`) or a literal such as `true`.
     Word { key: bool },
-    /// At a token start, `E2` (`seen` = 1) or `E2 second` (2) of a possible smart quote.
-    Smart { seen: u8, second: u8 },
+    /// Text without quotes read as a string or key ([`ParseMode::Repair`]).
+    Unquoted(Unq),
+    /// A regular expression literal ([`ParseMode::Repair`]); `esc` after a backslash.
+    Regex { esc: bool },
+    /// `seen` bytes of the `need`-byte character at a token start (in `multi`).
+    Multi { seen: u8, need: u8 },
+    /// `seen` dots at a token start: `.5`, or `...` ([`ParseMode::Repair`]).
+    Dots { seen: u8 },
+    /// `\` at a token start: escaped JSON when `"` follows.
+    Backslash,
     /// After `/` outside a string: a comment may start.
     Slash,
-    /// Inside `//` or `#` up to the end of the line.
-    LineComment,
+    /// Inside `//` or `#` up to the end of the line (`hash`: a `#` comment, which in
+    /// [`ParseMode::Repair`] also ends before a closing bracket inside a container).
+    LineComment { hash: bool },
     /// Inside `/* */`; `star` when the previous byte was `*`.
     BlockComment { star: bool },
     /// `seen` bytes of a UTF-8 BOM at the very start.
@@ -282,6 +357,18 @@ enum State {
     Prose,
     /// Everything up to the end is ignored (prose after the value, or after a fence).
     Ignore,
+    /// [`ParseMode::Repair`]: prose after a fenced value, skipped up to another fence.
+    SeekFence,
+}
+
+/// Bytes to read again, before the rest of the current fragment.
+#[derive(Debug)]
+pub(crate) struct Segment {
+    bytes: Vec<u8>,
+    /// How far the segment has been read.
+    pos: usize,
+    /// Absolute offset of `bytes[0]`.
+    origin: usize,
 }
 
 const LITERALS: [(&[u8], Token); 3] =
@@ -289,23 +376,39 @@ const LITERALS: [(&[u8], Token); 3] =
 const PYTHON_LITERALS: [(&[u8], Token); 3] =
     [(b"True", Token::Bool(true)), (b"False", Token::Bool(false)), (b"None", Token::Null)];
 
+/// A literal word, and how it was spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    Json,
+    Python,
+    /// `undefined`.
+    Undefined,
+    /// `TRUE`, `Null`, `none` ([`ParseMode::Repair`]).
+    OtherCase,
+    /// `NaN`, `Infinity`, `-Infinity`.
+    NonFinite,
+}
+
 /// The resumable tokenizer. Feed it fragments with [`Lexer::feed`], then call
 /// [`Lexer::finish`]. After either returns an error the lexer must not be fed again.
 #[derive(Debug)]
 pub(crate) struct Lexer {
-    lenient: bool,
-    /// Absolute offset of the first byte of the fragment being fed.
-    base: usize,
-    state: State,
-    phase: Phase,
+    pub(super) lenient: bool,
+    /// [`ParseMode::Repair`].
+    pub(super) repair: bool,
+    non_finite: NonFinite,
+    /// Absolute offset of the first byte of the fragment (or replay segment) being read.
+    pub(super) base: usize,
+    pub(super) state: State,
+    pub(super) phase: Phase,
     /// Token text that spans fragments, or decoded string content.
-    buf: Vec<u8>,
+    pub(super) buf: Vec<u8>,
     /// The first part of a string's content, when it came from `str` fragments and needed
     /// no byte-at-a-time state: known valid, so it is not validated again. The content is
     /// `text_buf` followed by `buf`; `text_buf` only grows while `buf` is empty.
     text_buf: String,
     /// Absolute offset where the current token (or fence, comment, word) started.
-    start: usize,
+    pub(super) start: usize,
     /// Absolute offset of the `\` of the current escape.
     esc_at: usize,
     /// Absolute offset of the `\` of a pending high surrogate escape.
@@ -322,13 +425,54 @@ pub(crate) struct Lexer {
     /// even whitespace) after it yet: text glued to it means it was not a number or literal
     /// (`746de9ad-…` is no 746), so that is an error, not prose after the value.
     glued: bool,
+    /// How many tokens were sent (only whether it is one matters).
+    tokens: u32,
+    /// The bytes of the character at a token start, in [`State::Multi`].
+    pub(super) multi: [u8; 4],
+    /// [`ParseMode::Repair`]: the raw bytes of the current string, unquoted text or regex.
+    pub(super) raw: Vec<u8>,
+    /// [`ParseMode::Repair`]: what is known about the string in `raw`.
+    pub(super) info: RawInfo,
+    /// Bytes to read again, innermost last.
+    replay: Vec<Segment>,
+    /// Bytes pushed back for reading again so far (bounded by the input read).
+    pub(super) replayed: usize,
+    /// [`ParseMode::Repair`]: the last string read, kept until the next token in case a `+`
+    /// joins another string to it, with its offset.
+    held: Option<(String, usize)>,
+    /// [`ParseMode::Repair`]: what follows the string being ended may be a `+` (or a comment
+    /// before one): hold it.
+    pub(super) may_join: bool,
+    /// A `+` followed the held string.
+    concat: bool,
+    /// [`ParseMode::Repair`]: prose before any value, kept to be read as text if no value
+    /// follows, with its offset.
+    prose_raw: Option<(Vec<u8>, usize)>,
+    /// [`ParseMode::Repair`]: the prose was read again as bare text (no more prose).
+    bare: bool,
+    /// Escaped JSON (`{\"a\": 1}`) is being read: one level of backslashes is removed
+    /// before the bytes are tokenized. `Some(true)` while a backslash is pending.
+    unescape: Option<bool>,
+    /// [`ParseMode::Repair`]: prose started at this offset after a top-level scalar; if an
+    /// object or array follows, the scalar was prose too.
+    scalar_prose: Option<usize>,
+    /// Absolute offset of a `/` whose meaning depends on the next byte.
+    pub(super) slash_at: usize,
+    /// [`ParseMode::Repair`]: the value was in a code fence that closed; only another fence
+    /// may hold a further value.
+    fenced: bool,
+    /// The values read so far (from this offset) turned out to be prose: the builder
+    /// forgets them before the next token.
+    discard_from: Option<usize>,
 }
 
 impl Lexer {
-    /// A lexer whose first fragment starts at absolute offset `base`.
-    pub(crate) fn new(lenient: bool, base: usize) -> Lexer {
+    /// A lexer for `mode` whose first fragment starts at absolute offset `base`.
+    pub(crate) fn new(mode: ParseMode, non_finite: NonFinite, base: usize) -> Lexer {
         Lexer {
-            lenient,
+            lenient: mode != ParseMode::Strict,
+            repair: mode == ParseMode::Repair,
+            non_finite,
             base,
             state: State::Between,
             phase: Phase::Start,
@@ -342,14 +486,30 @@ impl Lexer {
             prose_seen: false,
             value_start: None,
             glued: false,
+            tokens: 0,
+            multi: [0; 4],
+            raw: Vec::new(),
+            info: RawInfo::default(),
+            replay: Vec::new(),
+            replayed: 0,
+            held: None,
+            may_join: true,
+            concat: false,
+            prose_raw: None,
+            bare: false,
+            unescape: None,
+            scalar_prose: None,
+            slash_at: base,
+            discard_from: None,
+            fenced: false,
         }
     }
 
     /// A lenient lexer that starts inside prose that was already recorded (used to retry
     /// the next `{` or `[` after a candidate failed); `fence_open` if a code fence was
     /// opened before it.
-    pub(crate) fn in_prose(base: usize, fence_open: bool) -> Lexer {
-        let mut lexer = Lexer::new(true, base);
+    pub(crate) fn in_prose(mode: ParseMode, non_finite: NonFinite, base: usize, fence_open: bool) -> Lexer {
+        let mut lexer = Lexer::new(mode, non_finite, base);
         lexer.state = State::Prose;
         lexer.prose_seen = true;
         lexer.fence_open = fence_open;
@@ -390,44 +550,198 @@ impl Lexer {
 
     /// `text`, when given, is `chunk` as a `str`.
     fn feed_text<S: Sink>(&mut self, chunk: &[u8], text: Option<&str>, sink: &mut S) -> Result<(), Failure> {
+        if self.unescape.is_some() {
+            let filtered = self.unescape_bytes(chunk);
+            return self.run(&filtered, None, sink);
+        }
+        self.run(chunk, text, sink)
+    }
+
+    /// Read a fragment (already unescaped when needed), then advance `base` past it.
+    fn run<S: Sink>(&mut self, chunk: &[u8], text: Option<&str>, sink: &mut S) -> Result<(), Failure> {
+        let filtered = self.unescape.is_some();
         let mut i = 0;
         while i < chunk.len() {
-            i = match self.state {
-                State::Between => match self.phase {
-                    Phase::Value => self.between(chunk, i, sink)?,
-                    Phase::Start => self.before_value(chunk, i, sink)?,
-                    Phase::After => self.after_value(chunk, i, sink)?,
-                    Phase::Ended => chunk.len(),
-                },
-                State::Str { quote, esc: Esc::None } => self.string(chunk, text, i, quote, sink)?,
-                State::Str { quote, esc } => self.escape(chunk, i, quote, esc, sink)?,
-                State::Num(num) => self.number(chunk, i, num, sink)?,
-                State::Word { key } => self.word(chunk, i, key, sink)?,
-                State::Smart { seen, second } => self.smart(chunk, i, seen, second, sink)?,
-                State::Slash => self.slash(chunk, i, sink)?,
-                State::LineComment => match find(chunk, i, |b| b == b'\n') {
-                    Some(j) => {
-                        self.state = State::Between;
-                        j + 1
-                    }
-                    None => chunk.len(),
-                },
-                State::BlockComment { star } => self.block_comment(chunk, i, star),
-                State::Bom { seen } => self.bom(chunk, i, seen, sink),
-                State::Ticks { seen } => self.ticks(chunk, i, seen, sink)?,
-                State::FenceInfo => self.fence_info(chunk, i),
-                State::Prose => self.prose(chunk, i),
-                State::Ignore => chunk.len(),
-            };
+            i = self.step(chunk, text, i, sink)?;
+            if !self.replay.is_empty() {
+                self.drain(sink)?;
+            }
+            if !filtered && self.unescape.is_some() {
+                // Escaped JSON from here on: read the rest of the fragment unescaped.
+                let rest = self.unescape_bytes(chunk.get(i..).unwrap_or_default());
+                self.base += i;
+                return self.run(&rest, None, sink);
+            }
         }
         self.base += chunk.len();
         Ok(())
+    }
+
+    /// Remove one level of escaping: `\\` is `\` and `\"` is `"`; other escapes stay, to
+    /// be decoded inside the strings they belong to.
+    fn unescape_bytes(&mut self, chunk: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(chunk.len());
+        let mut pending = self.unescape == Some(true);
+        for &b in chunk {
+            if pending {
+                pending = false;
+                if b != b'\\' && b != b'"' {
+                    out.push(b'\\');
+                }
+                out.push(b);
+            } else if b == b'\\' {
+                pending = true;
+            } else {
+                out.push(b);
+            }
+        }
+        self.unescape = Some(pending);
+        out
+    }
+
+    /// Read the replay segments, innermost first, until none is left.
+    fn drain<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        loop {
+            let Some(top) = self.replay.last_mut() else { return Ok(()) };
+            if top.pos >= top.bytes.len() {
+                self.replay.pop();
+                continue;
+            }
+            let bytes = std::mem::take(&mut top.bytes);
+            let (pos, origin) = (top.pos, top.origin);
+            let index = self.replay.len() - 1;
+            let saved = std::mem::replace(&mut self.base, origin);
+            let result = self.step(&bytes, None, pos, sink);
+            self.base = saved;
+            if let Some(segment) = self.replay.get_mut(index) {
+                segment.bytes = bytes;
+                segment.pos = result?;
+            }
+        }
+    }
+
+    /// Read `bytes` (absolute offset `origin`) again before going on, if the budget allows:
+    /// at most as many bytes in all as the input read up to `at`, plus a little.
+    pub(super) fn push_replay(&mut self, bytes: Vec<u8>, origin: usize, at: usize) -> bool {
+        if self.replayed + bytes.len() > 2 * at + 64 {
+            return false;
+        }
+        self.replayed += bytes.len();
+        if !bytes.is_empty() {
+            self.replay.push(Segment { bytes, pos: 0, origin });
+        }
+        true
+    }
+
+    /// Read `bytes` again (a few bytes put aside while looking ahead): not counted against
+    /// the budget, since each such look-ahead reads at most one character twice.
+    pub(super) fn push_replay_always(&mut self, bytes: Vec<u8>, origin: usize) {
+        if !bytes.is_empty() {
+            self.replay.push(Segment { bytes, pos: 0, origin });
+        }
+    }
+
+    /// Whether bytes wait to be read again.
+    pub(super) fn has_replay(&self) -> bool {
+        !self.replay.is_empty()
+    }
+
+    /// One step of the machine from `chunk[i]`: returns where to go on.
+    fn step<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        text: Option<&str>,
+        i: usize,
+        sink: &mut S,
+    ) -> Result<usize, Failure> {
+        Ok(match self.state {
+            State::Between => match self.phase {
+                Phase::Value => self.between(chunk, text, i, sink)?,
+                Phase::Start => self.before_value(chunk, i, sink)?,
+                Phase::After => self.after_value(chunk, i, sink)?,
+                Phase::Ended => chunk.len(),
+            },
+            State::Str { quote, esc: Esc::None } => self.string(chunk, text, i, quote, sink)?,
+            State::Str { quote, esc } => self.escape(chunk, i, quote, esc, sink)?,
+            State::Raw { quote, esc } => self.raw_string(chunk, i, quote, esc)?,
+            State::RawLead { quote, mark } => self.raw_lead(chunk, i, quote, mark),
+            State::Ahead { quote, mark, look } => self.ahead(chunk, i, quote, mark, look, sink)?,
+            State::Num(num) => self.number(chunk, i, num, sink)?,
+            State::Word { key } => self.word(chunk, i, key, sink)?,
+            State::Unquoted(unq) => self.unquoted(chunk, i, unq, sink)?,
+            State::Regex { esc } => self.regex(chunk, i, esc, sink)?,
+            State::Multi { seen, need } => self.multi_byte(chunk, i, seen, need, sink)?,
+            State::Dots { seen } => self.dots(chunk, i, seen, sink)?,
+            State::Backslash => self.backslash(chunk, i, sink)?,
+            State::Slash => self.slash(chunk, i, sink)?,
+            State::LineComment { hash } => self.line_comment(chunk, i, hash, sink),
+            State::BlockComment { star } => self.block_comment(chunk, i, star),
+            State::Bom { seen } => self.bom(chunk, i, seen, sink),
+            State::Ticks { seen } => self.ticks(chunk, i, seen, sink)?,
+            State::FenceInfo => self.fence_info(chunk, i),
+            State::Prose => self.prose(chunk, i),
+            State::Ignore => chunk.len(),
+            State::SeekFence => match find(chunk, i, |b| b == b'`') {
+                Some(j) => {
+                    self.start = self.base + j;
+                    self.state = State::Ticks { seen: 1 };
+                    j + 1
+                }
+                None => chunk.len(),
+            },
+        })
     }
 
     /// End the input: emit or complete what is pending, or report it as cut off. With
     /// `complete`, a cut-off string, number, literal or key is closed and the repair
     /// recorded; the builder then closes the open containers.
     pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S, complete: bool) -> Result<(), Failure> {
+        if self.unescape == Some(true) {
+            // A backslash at the very end stays.
+            self.unescape = Some(false);
+            self.run(b"\\", None, sink)?;
+        }
+        loop {
+            self.end_state(sink, complete)?;
+            if !self.replay.is_empty() {
+                self.drain(sink)?;
+                continue;
+            }
+            self.flush_held(sink)?;
+            if self.phase == Phase::Start && self.repair && !self.bare {
+                // No value anywhere: the prose was the value, as bare text (`hello world`,
+                // `a\nb`).
+                if let Some((bytes, origin)) = self.prose_raw.take() {
+                    self.bare = true;
+                    self.prose_seen = false;
+                    self.state = State::Between;
+                    sink.retract(RepairKind::ProseBefore);
+                    self.replay.push(Segment { bytes, pos: 0, origin });
+                    self.drain(sink)?;
+                    continue;
+                }
+            }
+            break;
+        }
+        let end = self.base;
+        if let Some(at) = self.scalar_prose.take() {
+            // Prose after a scalar, and no object or array: the scalar is the value.
+            sink.repair(RepairKind::ProseAfter, at);
+            self.phase = Phase::After;
+        }
+        if self.phase == Phase::Start {
+            let message = if self.prose_seen {
+                "expected a json object or array in the text, found none"
+            } else {
+                "expected a json value, found the end of the input"
+            };
+            return Err(Failure::syntax(message, end));
+        }
+        Ok(())
+    }
+
+    /// The current state at the end of the input.
+    fn end_state<S: Sink>(&mut self, sink: &mut S, complete: bool) -> Result<(), Failure> {
         let end = self.base;
         match self.state {
             State::Str { quote: _, esc: Esc::Closing { mark } } => {
@@ -453,70 +767,107 @@ impl Lexer {
                 sink.repair(RepairKind::CompletedTruncated, end);
                 self.emit(sink, Token::Str(text), self.start)?;
             }
-            State::Num(num) => {
-                let mut text = std::mem::take(&mut self.buf);
-                if !num.complete() {
-                    if !complete {
-                        return Err(Fail::Truncated { inside: "a number" }.into());
-                    }
-                    sink.repair(RepairKind::CompletedTruncated, end);
-                    // Drop the dangling `-`, `.`, `e` or `e+`; a lone `-` leaves nothing.
-                    while text.last().is_some_and(|b| !b.is_ascii_digit()) {
-                        text.pop();
-                    }
-                }
-                self.state = State::Between;
-                if !text.is_empty() {
-                    let number = to_number(&text, self.start)?;
-                    self.emit(sink, Token::Number(number), self.start)?;
-                }
+            State::Raw { .. } | State::RawLead { .. } | State::Ahead { .. } => {
+                self.end_raw_string(sink, complete)?;
             }
+            State::Num(num) => self.end_number(num, sink, complete)?,
             State::Word { key: true } => {
                 if !complete {
                     return Err(Fail::Truncated { inside: "an object" }.into());
                 }
-                // A key with no value: the builder would drop it anyway, so it is not sent.
-                self.buf.clear();
+                // A cut-off unquoted key: the builder gives it a null value.
+                let text = std::mem::take(&mut self.buf);
                 self.state = State::Between;
                 sink.repair(RepairKind::CompletedTruncated, end);
+                let key = String::from_utf8(text)
+                    .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
+                sink.repair(RepairKind::UnquotedKey, self.start);
+                self.emit(sink, Token::Str(key), self.start)?;
             }
             State::Word { key: false } => {
                 let text = std::mem::take(&mut self.buf);
                 self.state = State::Between;
-                if let Some((token, python)) = self.literal(&text) {
-                    self.word_literal(token, python, sink)?;
-                } else if let Some((token, python)) = self.literal_prefix(&text) {
+                if let Some((token, spelling)) = self.literal(&text) {
+                    self.word_literal(token, spelling, sink)?;
+                } else if let Some((token, spelling)) = self.literal_prefix(&text) {
                     if !complete {
                         return Err(Fail::Truncated { inside: "a literal" }.into());
                     }
                     sink.repair(RepairKind::CompletedTruncated, end);
-                    self.word_literal(token, python, sink)?;
-                } else if self.phase == Phase::Start {
-                    self.enter_prose(self.start, sink);
+                    self.word_literal(token, spelling, sink)?;
+                } else if self.phase == Phase::Start && !self.bare {
+                    self.start_prose_with(&text, sink);
+                } else if self.repair {
+                    self.raw = text;
+                    self.end_unquoted(Unq::value(), sink)?;
                 } else {
                     return Err(unexpected_word(&text, self.start));
                 }
             }
+            State::Unquoted(unq) => {
+                if unq.slash {
+                    self.raw.push(b'/');
+                }
+                self.end_unquoted(unq, sink)?;
+            }
+            State::Regex { .. } => {
+                let text = std::mem::take(&mut self.raw);
+                self.state = State::Between;
+                self.emit_regex(text, sink)?;
+            }
+            State::Multi { seen, .. } => {
+                // A character cut by the end (only possible with raw bytes).
+                self.state = State::Between;
+                self.classify_multi(usize::from(seen), sink)?;
+                if self.state != State::Between {
+                    return self.end_state(sink, complete);
+                }
+            }
+            State::Dots { seen } => {
+                self.state = State::Between;
+                self.end_dots(seen, sink)?;
+            }
+            State::Backslash if self.phase == Phase::Start => {
+                self.enter_prose(self.start, sink);
+            }
+            State::Backslash => {
+                return Err(Failure::unexpected(self.start, ""));
+            }
             State::Slash if self.phase == Phase::After => {
                 sink.repair(RepairKind::ProseAfter, self.start);
+            }
+            State::Slash if self.repair && self.phase == Phase::Value => {
+                self.raw.clear();
+                self.raw.push(b'/');
+                self.state = State::Between;
+                let text = std::mem::take(&mut self.raw);
+                self.emit_regex(text, sink)?;
+            }
+            State::Ticks { seen } if self.repair && self.phase == Phase::Value && !self.fence_open => {
+                // One or two backticks at the end: an unclosed backtick string.
+                self.state = State::Between;
+                if seen == 1 {
+                    self.begin_raw(RQuote::SingleLike, sink);
+                    return self.end_state(sink, complete);
+                }
+                self.deliver_string(String::new(), self.start, true, sink)?;
             }
             _ => {}
         }
         self.state = State::Between;
-        if self.phase == Phase::Start {
-            let message = if self.prose_seen {
-                "expected a json object or array in the text, found none"
-            } else {
-                "expected a json value, found the end of the input"
-            };
-            return Err(Failure::syntax(message, end));
-        }
         Ok(())
     }
 
     /// Send a token, and notice when it completed the top-level value.
     #[inline(always)]
-    fn emit<S: Sink>(&mut self, sink: &mut S, token: Token, offset: usize) -> Result<(), Failure> {
+    pub(super) fn emit<S: Sink>(&mut self, sink: &mut S, token: Token, offset: usize) -> Result<(), Failure> {
+        if self.repair {
+            if let Some(at) = self.discard_from.take() {
+                sink.discard();
+                sink.repair(RepairKind::ProseBefore, at);
+            }
+            self.tokens = self.tokens.saturating_add(1);
+        }
         sink.token(token, offset)?;
         if sink.is_complete() {
             self.phase = Phase::After;
@@ -524,27 +875,101 @@ impl Lexer {
         Ok(())
     }
 
+    /// A complete string: sent at once, or in [`ParseMode::Repair`], when a `+` may follow
+    /// (`may_join`), held back until the next token, so that `"a" + "b"` can still join it.
+    pub(super) fn deliver_string<S: Sink>(
+        &mut self,
+        text: String,
+        offset: usize,
+        may_join: bool,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        if !self.repair {
+            return self.emit(sink, Token::Str(text), offset);
+        }
+        let (text, offset) = match (std::mem::take(&mut self.concat), self.held.take()) {
+            (true, Some((mut held, at))) => {
+                held.push_str(&text);
+                (held, at)
+            }
+            (_, held) => {
+                if let Some((earlier, at)) = held {
+                    self.emit(sink, Token::Str(earlier), at)?;
+                }
+                (text, offset)
+            }
+        };
+        if may_join {
+            self.held = Some((text, offset));
+            Ok(())
+        } else {
+            self.emit(sink, Token::Str(text), offset)
+        }
+    }
+
+    /// Send the held string, if any (a `+` after it that no string followed is dropped).
+    #[inline]
+    pub(super) fn flush_held<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        self.concat = false;
+        match self.held.take() {
+            Some((text, offset)) => self.emit(sink, Token::Str(text), offset),
+            None => Ok(()),
+        }
+    }
+
     /// The value starts here (leaving the start phase).
-    fn begin_value(&mut self, offset: usize, first: u8) {
+    pub(super) fn begin_value(&mut self, offset: usize, first: u8) {
         self.phase = Phase::Value;
-        self.value_start = Some((offset, first));
+        if self.scalar_prose.take().is_some() {
+            // A scalar followed by prose, then this: the scalar was prose too.
+            self.discard_from = self.value_start.map(|(at, _)| at);
+            self.value_start = None;
+        }
+        if self.value_start.is_none() {
+            self.value_start = Some((offset, first));
+        }
+        self.prose_raw = None;
     }
 
     /// What was read from `offset` on is prose before the value.
     fn enter_prose<S: Sink>(&mut self, offset: usize, sink: &mut S) {
-        if !self.prose_seen {
+        if !self.prose_seen && self.scalar_prose.is_none() {
             self.prose_seen = true;
             sink.repair(RepairKind::ProseBefore, offset);
+        }
+        if self.repair && !self.bare && self.prose_raw.is_none() && self.value_start.is_none() {
+            self.prose_raw = Some((Vec::new(), offset));
         }
         self.state = State::Prose;
     }
 
+    /// Prose that starts with `text` (a word already read).
+    fn start_prose_with<S: Sink>(&mut self, text: &[u8], sink: &mut S) {
+        self.enter_prose(self.start, sink);
+        if let Some((prose, _)) = self.prose_raw.as_mut() {
+            prose.extend_from_slice(text);
+        }
+    }
+
     /// Between tokens inside the value: the hot loop for whitespace and punctuation.
-    fn between<S: Sink>(&mut self, chunk: &[u8], mut i: usize, sink: &mut S) -> Result<usize, Failure> {
+    fn between<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        text: Option<&str>,
+        mut i: usize,
+        sink: &mut S,
+    ) -> Result<usize, Failure> {
         while let Some(&b) = chunk.get(i) {
             let at = self.base + i;
             let token = match b {
-                b' ' | b'\n' | b'\r' | b'\t' => {
+                b' ' | b'\r' | b'\t' => {
+                    i += 1;
+                    continue;
+                }
+                b'\n' => {
+                    if self.repair {
+                        sink.line_break();
+                    }
                     i += 1;
                     continue;
                 }
@@ -555,12 +980,52 @@ impl Lexer {
                 b':' => Token::Colon,
                 b',' => Token::Comma,
                 b'"' => {
+                    if self.held.is_some() && !self.concat {
+                        self.flush_held(sink)?;
+                        if self.phase != Phase::Value {
+                            return Ok(i);
+                        }
+                    }
                     self.start = at;
+                    if self.repair {
+                        if let Some(next) = self.quick_string(chunk, text, i + 1, b'"', sink)? {
+                            i = next;
+                            if self.phase != Phase::Value {
+                                return Ok(i);
+                            }
+                            continue;
+                        }
+                        self.begin_raw(RQuote::Double, sink);
+                        return Ok(i + 1);
+                    }
+                    // Read the string here: most end in this fragment, back in this loop.
                     self.state = State::Str { quote: Quote::Double, esc: Esc::None };
-                    return Ok(i + 1);
+                    i = self.string(chunk, text, i + 1, Quote::Double, sink)?;
+                    if self.state != State::Between || self.phase != Phase::Value {
+                        return Ok(i);
+                    }
+                    continue;
                 }
-                _ => return self.between_other(chunk, i, sink),
+                _ => {
+                    i = self.between_other(chunk, i, sink)?;
+                    // Numbers and words are read here too, for the same reason.
+                    i = match self.state {
+                        State::Num(num) => self.number(chunk, i, num, sink)?,
+                        State::Word { key } => self.word(chunk, i, key, sink)?,
+                        _ => return Ok(i),
+                    };
+                    if self.state != State::Between || self.phase != Phase::Value {
+                        return Ok(i);
+                    }
+                    continue;
+                }
             };
+            if self.held.is_some() {
+                self.flush_held(sink)?;
+                if self.phase != Phase::Value {
+                    return Ok(i);
+                }
+            }
             self.emit(sink, token, at)?;
             i += 1;
             if self.phase != Phase::Value {
@@ -570,46 +1035,214 @@ impl Lexer {
         Ok(i)
     }
 
+    /// [`ParseMode::Repair`]: a string (opened by `quote`, content from `chunk[i]`) that ends
+    /// in this fragment at a quote followed (after spaces) by `,` `:` `}` or `]`, whose
+    /// content has only standard escapes, no control character and no unclosed bracket,
+    /// needs none of the look-ahead of [`State::Raw`]: that quote ends it (as the rules of
+    /// `salvage` decide too), and it is delivered at once. Returns the index after its
+    /// closing quote, or `None` to read it the slow way.
+    #[inline]
+    fn quick_string<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        text: Option<&str>,
+        i: usize,
+        quote: u8,
+        sink: &mut S,
+    ) -> Result<Option<usize>, Failure> {
+        let mut out: Option<String> = None;
+        let mut open = [0i64; 3];
+        let mut run = i;
+        let q = loop {
+            let k = find_special(chunk, run, quote);
+            let segment = chunk.get(run..k).unwrap_or_default();
+            if has_opener(segment) || open != [0; 3] {
+                for &b in segment {
+                    match b {
+                        b'(' => open[0] += 1,
+                        b')' => open[0] -= 1,
+                        b'[' => open[1] += 1,
+                        b']' => open[1] -= 1,
+                        b'{' => open[2] += 1,
+                        b'}' => open[2] -= 1,
+                        _ => {}
+                    }
+                }
+            }
+            let piece = match text.and_then(|t| t.get(run..k)) {
+                Some(piece) => piece,
+                None => match std::str::from_utf8(segment) {
+                    Ok(piece) => piece,
+                    Err(_) => return Ok(None),
+                },
+            };
+            match out.as_mut() {
+                Some(out) => out.push_str(piece),
+                // Most strings have no escape: one exact allocation.
+                None if chunk.get(k) == Some(&quote) => out = Some(piece.to_owned()),
+                None => out = Some(String::from(piece)),
+            }
+            match chunk.get(k) {
+                Some(&b) if b == quote => break k,
+                Some(b'\\') => {
+                    let decoded = match chunk.get(k + 1) {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'\'') if quote == b'\'' => '\'',
+                        _ => return Ok(None),
+                    };
+                    if let Some(out) = out.as_mut() {
+                        out.push(decoded);
+                    }
+                    run = k + 2;
+                }
+                _ => return Ok(None),
+            }
+        };
+        if open.iter().any(|&n| n > 0) {
+            return Ok(None);
+        }
+        let mut k = q + 1;
+        while chunk.get(k).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+            k += 1;
+        }
+        if !chunk.get(k).is_some_and(|&b| matches!(b, b',' | b':' | b'}' | b']')) {
+            return Ok(None);
+        }
+        if self.phase == Phase::Start {
+            self.begin_value(self.start, quote);
+        }
+        // What follows is a delimiter, not a `+`: no string can join this one.
+        self.deliver_string(out.unwrap_or_default(), self.start, false, sink)?;
+        Ok(Some(q + 1))
+    }
+
+    /// [`ParseMode::Repair`]: a key without quotes that is a plain identifier followed (after
+    /// spaces) by `:` in this fragment is sent at once; anything else is read as text.
+    #[inline]
+    fn quick_key<S: Sink>(&mut self, chunk: &[u8], i: usize, sink: &mut S) -> Result<Option<usize>, Failure> {
+        let Some(end) = find(chunk, i, |b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$')) else {
+            return Ok(None);
+        };
+        let mut k = end;
+        while chunk.get(k).is_some_and(|&b| matches!(b, b' ' | b'\t')) {
+            k += 1;
+        }
+        if end == i || chunk.get(k) != Some(&b':') {
+            return Ok(None);
+        }
+        let key = String::from_utf8_lossy(chunk.get(i..end).unwrap_or_default()).into_owned();
+        sink.repair(RepairKind::UnquotedKey, self.start);
+        sink.bare_key();
+        self.emit(sink, Token::Str(key), self.start)?;
+        Ok(Some(end))
+    }
+
     /// A token start other than punctuation and `"`.
     fn between_other<S: Sink>(&mut self, chunk: &[u8], i: usize, sink: &mut S) -> Result<usize, Failure> {
         let at = self.base + i;
         let Some(&b) = chunk.get(i) else { return Ok(i) };
+        // Bytes that may continue a held string (`+`, another string, comments, spaces) keep
+        // it; anything else ends it first.
+        let keep =
+            matches!(b, b'+' | b'/' | b'#') || (self.concat && matches!(b, b'\'' | b'`' | 0x80..=0xFF));
+        if self.held.is_some() && !keep {
+            self.flush_held(sink)?;
+            if self.phase != Phase::Value {
+                return Ok(i);
+            }
+        }
         self.start = at;
         let key = self.lenient && sink.expects_key();
         match b {
+            b'.' if self.lenient => {
+                self.state = State::Dots { seen: 1 };
+                Ok(i + 1)
+            }
+            b'\\' if self.lenient => {
+                self.state = State::Backslash;
+                Ok(i + 1)
+            }
             b'-' | b'0'..=b'9' if !key => {
                 self.state = State::Num(Num::Start);
                 Ok(i)
             }
-            b'a'..=b'z' | b'A'..=b'Z' if !key => {
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$' if !key => {
                 self.state = State::Word { key: false };
                 Ok(i)
             }
-            _ if key && is_key_start(b) => {
+            _ if key && self.repair && is_unquoted_start(b) => {
+                if let Some(next) = self.quick_key(chunk, i, sink)? {
+                    return Ok(next);
+                }
+                self.raw.clear();
+                self.state = State::Unquoted(Unq::key());
+                Ok(i)
+            }
+            _ if key && is_key_start(b) && b < 0x80 => {
                 self.state = State::Word { key: true };
                 Ok(i)
             }
             b'\'' if self.lenient => {
                 sink.repair(RepairKind::SingleQuotes, at);
-                self.state = State::Str { quote: Quote::Single, esc: Esc::None };
+                if self.repair {
+                    if let Some(next) = self.quick_string(chunk, None, i + 1, b'\'', sink)? {
+                        return Ok(next);
+                    }
+                    self.begin_raw(RQuote::Single, sink);
+                } else {
+                    self.state = State::Str { quote: Quote::Single, esc: Esc::None };
+                }
                 Ok(i + 1)
             }
-            0xE2 if self.lenient => {
-                self.state = State::Smart { seen: 1, second: 0 };
+            0x80..=0xFF if self.lenient => {
+                self.multi[0] = b;
+                self.state = State::Multi { seen: 1, need: utf8_len(b) };
                 Ok(i + 1)
             }
             b'/' if self.lenient => {
+                self.slash_at = at;
                 self.state = State::Slash;
                 Ok(i + 1)
             }
             b'#' if self.lenient => {
                 sink.repair(RepairKind::Comment, at);
-                self.state = State::LineComment;
+                self.state = State::LineComment { hash: true };
                 Ok(i + 1)
             }
-            b'`' if self.lenient && self.fence_open => {
+            b'`' if self.lenient && (self.fence_open || self.repair) => {
                 self.state = State::Ticks { seen: 1 };
                 Ok(i + 1)
+            }
+            b')' if self.lenient && sink.in_paren() => {
+                self.emit(sink, Token::EndParen, at)?;
+                Ok(i + 1)
+            }
+            b'(' | b')' if self.repair => {
+                let token = if b == b'(' { Token::BeginParen(false) } else { Token::EndParen };
+                self.emit(sink, token, at)?;
+                Ok(i + 1)
+            }
+            b'+' if self.repair => {
+                if self.held.is_some() {
+                    sink.repair(RepairKind::Concatenation, at);
+                    self.concat = true;
+                    return Ok(i + 1);
+                }
+                self.raw.clear();
+                self.state = State::Unquoted(Unq::value());
+                Ok(i)
+            }
+            _ if self.repair && is_unquoted_start(b) => {
+                self.raw.clear();
+                self.state = State::Unquoted(if key { Unq::key() } else { Unq::value() });
+                Ok(i)
             }
             _ => Err(Failure::unexpected(at, "")),
         }
@@ -633,17 +1266,23 @@ impl Lexer {
                     self.state = State::Bom { seen: 1 };
                     return Ok(i + 1);
                 }
-                b'{' | b'[' | b'"' | b'\'' | b'-' | b'0'..=b'9' => {
+                b'{' | b'[' | b'"' | b'\'' | b'-' | b'0'..=b'9' | b'.' => {
                     self.begin_value(at, b);
                     return Ok(i);
                 }
-                // A word may be a literal or the start of prose; `word` decides.
-                b'a'..=b'z' | b'A'..=b'Z' => {
+                b'(' if self.repair => {
+                    self.begin_value(at, b);
+                    return Ok(i);
+                }
+                // A word may be a literal, a function call or the start of prose; `word`
+                // decides.
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$' => {
                     self.state = State::Word { key: false };
                     return Ok(i);
                 }
-                0xE2 => {
-                    self.state = State::Smart { seen: 1, second: 0 };
+                0x80..=0xFF => {
+                    self.multi[0] = b;
+                    self.state = State::Multi { seen: 1, need: utf8_len(b) };
                     return Ok(i + 1);
                 }
                 b'`' => {
@@ -651,13 +1290,22 @@ impl Lexer {
                     return Ok(i + 1);
                 }
                 b'/' => {
+                    self.slash_at = at;
                     self.state = State::Slash;
                     return Ok(i + 1);
                 }
                 b'#' => {
                     sink.repair(RepairKind::Comment, at);
-                    self.state = State::LineComment;
+                    self.state = State::LineComment { hash: true };
                     return Ok(i + 1);
+                }
+                b'\\' => {
+                    self.state = State::Backslash;
+                    return Ok(i + 1);
+                }
+                _ if self.bare => {
+                    self.begin_value(at, b);
+                    return Ok(i);
                 }
                 _ => {
                     self.enter_prose(at, sink);
@@ -669,11 +1317,15 @@ impl Lexer {
     }
 
     /// After the complete value: whitespace; in lenient mode also comments, the closing
-    /// code fence, and prose (which ends the parse).
+    /// code fence, and prose (which ends the parse). In [`ParseMode::Repair`], separators,
+    /// stray closing brackets and further values go back to the builder.
     fn after_value<S: Sink>(&mut self, chunk: &[u8], mut i: usize, sink: &mut S) -> Result<usize, Failure> {
         while let Some(&b) = chunk.get(i) {
             let at = self.base + i;
             if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                if b == b'\n' && self.repair {
+                    sink.line_break();
+                }
                 self.glued = false;
                 i += 1;
                 continue;
@@ -688,14 +1340,64 @@ impl Lexer {
                     self.state = State::Ticks { seen: 1 };
                     return Ok(i + 1);
                 }
+                _ if self.repair && self.fenced => {
+                    // After a closed code fence only another code fence holds a value.
+                    sink.repair(RepairKind::ProseAfter, at);
+                    self.state = State::SeekFence;
+                    return Ok(i);
+                }
                 b'/' => {
+                    self.slash_at = at;
                     self.state = State::Slash;
                     return Ok(i + 1);
                 }
                 b'#' => {
                     sink.repair(RepairKind::Comment, at);
-                    self.state = State::LineComment;
+                    self.state = State::LineComment { hash: true };
                     return Ok(i + 1);
+                }
+                0x80..=0xFF => {
+                    self.multi[0] = b;
+                    self.state = State::Multi { seen: 1, need: utf8_len(b) };
+                    return Ok(i + 1);
+                }
+                b'{' | b'[' if !self.repair => {
+                    return Err(Failure::syntax("expected one json value, found a second one after it", at));
+                }
+                b'{'
+                | b'['
+                | b'"'
+                | b'\''
+                | b'-'
+                | b'0'..=b'9'
+                | b'.'
+                | b','
+                | b';'
+                | b':'
+                | b'}'
+                | b']'
+                | b')'
+                | b'\\'
+                    if self.repair =>
+                {
+                    if b == b';' {
+                        i += 1;
+                        continue;
+                    }
+                    self.phase = Phase::Value;
+                    return Ok(i);
+                }
+                _ if self.repair && self.bare => {
+                    self.phase = Phase::Value;
+                    return Ok(i);
+                }
+                _ if self.repair && self.top_is_scalar() => {
+                    // Prose after a scalar: the scalar may be prose too ("1. Call it with
+                    // {...}"); an object or array later wins.
+                    self.scalar_prose = Some(at);
+                    self.phase = Phase::Start;
+                    self.state = State::Prose;
+                    return Ok(i);
                 }
                 _ => {
                     sink.repair(RepairKind::ProseAfter, at);
@@ -707,14 +1409,26 @@ impl Lexer {
         Ok(i)
     }
 
+    /// Whether the top-level value read is a scalar (not an object or array).
+    fn top_is_scalar(&self) -> bool {
+        self.value_start.is_some_and(|(_, first)| !matches!(first, b'{' | b'['))
+    }
+
     /// Skip prose up to the first `{`, `[` or backtick.
     fn prose(&mut self, chunk: &[u8], i: usize) -> usize {
-        let Some(j) = find(chunk, i, |b| matches!(b, b'{' | b'[' | b'`')) else {
+        let found = find(chunk, i, |b| matches!(b, b'{' | b'[' | b'`'));
+        if let Some((prose, _)) = self.prose_raw.as_mut() {
+            prose.extend_from_slice(chunk.get(i..found.unwrap_or(chunk.len())).unwrap_or_default());
+        }
+        let Some(j) = found else {
             return chunk.len();
         };
         let at = self.base + j;
         self.start = at;
         if chunk.get(j) == Some(&b'`') {
+            if let Some((prose, _)) = self.prose_raw.as_mut() {
+                prose.push(b'`');
+            }
             self.state = State::Ticks { seen: 1 };
             return j + 1;
         }
@@ -895,6 +1609,10 @@ impl Lexer {
                         sink.repair(RepairKind::InvalidEscape, self.esc_at);
                     }
                     self.push_char('\'');
+                } else if b == b'\n' {
+                    // A backslash before a line break continues the line, as in a shell.
+                    sink.repair(RepairKind::InvalidEscape, self.esc_at);
+                    self.push_char('\n');
                 } else {
                     // Keep the backslash literally and read the byte again as content.
                     sink.repair(RepairKind::InvalidEscape, self.esc_at);
@@ -1049,48 +1767,179 @@ impl Lexer {
         mut num: Num,
         sink: &mut S,
     ) -> Result<usize, Failure> {
+        let mut from = i;
         let mut j = i;
         let end = loop {
             let Some(&b) = chunk.get(j) else {
-                self.buf.extend_from_slice(chunk.get(i..).unwrap_or_default());
+                self.buf.extend_from_slice(chunk.get(from..).unwrap_or_default());
                 self.state = State::Num(num);
                 return Ok(chunk.len());
             };
-            match num.step(b) {
-                Some(next) => {
+            if let Some(next) = num.step(b) {
+                num = next;
+                j += 1;
+                continue;
+            }
+            // The lenient extensions, rare enough to leave the fast loop for.
+            let extended = match (num, b) {
+                (Num::Minus, b'.') if self.lenient => Some((Num::Dot, &b"0."[..])),
+                (Num::Zero, b'x' | b'X') if self.lenient => Some((Num::HexStart, &b"0x"[..])),
+                (Num::Int | Num::Frac | Num::ExpDigits, b'_') if self.repair => Some((num, &b"_"[..])),
+                _ => None,
+            };
+            match extended {
+                Some((next, text)) => {
+                    if num == Num::Minus {
+                        sink.repair(RepairKind::NumberSyntax, self.start);
+                    }
+                    self.buf.extend_from_slice(chunk.get(from..j).unwrap_or_default());
+                    if num == Num::Zero {
+                        // `0x`: the zero is already in the text.
+                        self.buf.pop();
+                    }
+                    self.buf.extend_from_slice(text);
                     num = next;
                     j += 1;
+                    from = j;
                 }
                 None => break b,
             }
         };
         let at = self.base + j;
+        let run = chunk.get(from..j).unwrap_or_default();
+        if num == Num::Minus && self.repair && matches!(end, b' ' | b'\t' | b'\r' | b'\n') {
+            // `- item`: a list bullet, not a number.
+            self.buf.clear();
+            self.state = State::Between;
+            if self.tokens == 0 {
+                self.phase = Phase::Start;
+                self.value_start = None;
+                self.enter_prose(self.start, sink);
+                self.state = State::Between;
+            }
+            return Ok(j);
+        }
+        if num == Num::Minus && self.lenient && end.is_ascii_alphabetic() {
+            // `-Infinity`, or (repair) text such as `-e5`.
+            self.buf.extend_from_slice(run);
+            self.state = State::Word { key: false };
+            return Ok(j);
+        }
+        if self.repair && (glued(end) || (num == Num::Zero && end.is_ascii_digit())) {
+            // Not a number after all (`2024-10-18T…`, `0.0.1`, `0789`): text.
+            self.raw.clear();
+            self.raw.extend_from_slice(&self.buf);
+            self.raw.extend_from_slice(run);
+            self.buf.clear();
+            self.state = State::Unquoted(Unq::number());
+            return Ok(j);
+        }
         if num == Num::Zero && end.is_ascii_digit() {
             return Err(Failure::syntax("a number cannot start with `0` followed by digits", at));
         }
-        if !num.complete() {
-            return Err(
-                Fail::Char { offset: at, at, prefix: "invalid number: unexpected ", suffix: "" }.into()
-            );
+        if self.buf.is_empty()
+            && num == Num::Int
+            && run.len() <= 19
+            && run.first().is_some_and(u8::is_ascii_digit)
+        {
+            // A plain integer in one fragment: its value, without text or parsing.
+            let value = run.iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
+            self.state = State::Between;
+            self.emit(sink, Token::Number(Number::from(value)), self.start)?;
+            self.glued = self.phase == Phase::After && !self.repair;
+            return Ok(j);
         }
-        let run = chunk.get(i..j).unwrap_or_default();
-        let number = if self.buf.is_empty() {
-            to_number(run, self.start)?
-        } else {
-            self.buf.extend_from_slice(run);
-            let number = to_number(&self.buf, self.start);
-            self.buf.clear();
-            number?
-        };
+        self.buf.extend_from_slice(run);
+        if !num.complete() {
+            let fixable =
+                self.repair || (self.lenient && num == Num::Dot && matches!(end, b',' | b']' | b'}'));
+            if !fixable {
+                self.buf.clear();
+                return Err(
+                    Fail::Char { offset: at, at, prefix: "invalid number: unexpected ", suffix: "" }.into()
+                );
+            }
+            sink.repair(RepairKind::NumberSyntax, self.start);
+            self.fix_number(num);
+        }
+        let number = self.take_number(sink);
         self.state = State::Between;
-        self.emit(sink, Token::Number(number), self.start)?;
-        self.glued = self.phase == Phase::After;
+        let number = number?;
+        self.emit(sink, number, self.start)?;
+        self.glued = self.phase == Phase::After && !self.repair;
         Ok(j)
     }
 
-    /// A bare word: an unquoted key, a literal, or (before the value) the start of prose.
+    /// Complete an incomplete number in `buf`: `1.` is `1.0`, a dangling exponent is
+    /// dropped, a lone `-` is `-0`.
+    fn fix_number(&mut self, num: Num) {
+        match num {
+            Num::Dot => self.buf.push(b'0'),
+            Num::Exp | Num::ExpSign => {
+                while self.buf.last().is_some_and(|b| !b.is_ascii_digit()) {
+                    self.buf.pop();
+                }
+            }
+            Num::Minus | Num::Start => self.buf.push(b'0'),
+            _ => {}
+        }
+    }
+
+    /// The number in `buf` as a token (`buf` is left empty). Non-decimal and separated
+    /// digits were already recorded.
+    fn take_number<S: Sink>(&mut self, sink: &mut S) -> Result<Token, Failure> {
+        let text = std::mem::take(&mut self.buf);
+        let result = if text.contains(&b'_') {
+            sink.repair(RepairKind::NumberSyntax, self.start);
+            let digits: Vec<u8> = text.iter().copied().filter(|&b| b != b'_').collect();
+            to_number(&digits, self.start)
+        } else if text.len() > 2 && (text.starts_with(b"0x") || text.starts_with(b"-0x")) {
+            sink.repair(RepairKind::HexNumber, self.start);
+            hex_number(&text, self.start)
+        } else {
+            to_number(&text, self.start)
+        };
+        self.buf = text;
+        self.buf.clear();
+        result.map(Token::Number)
+    }
+
+    /// A number at the end of the input.
+    fn end_number<S: Sink>(&mut self, num: Num, sink: &mut S, complete: bool) -> Result<(), Failure> {
+        let end = self.base;
+        self.state = State::Between;
+        if !num.complete() {
+            if !complete {
+                self.buf.clear();
+                return Err(Fail::Truncated { inside: "a number" }.into());
+            }
+            sink.repair(RepairKind::CompletedTruncated, end);
+            // Drop the dangling `-`, `.`, `e`, `e+` or `x`; a lone `-` leaves nothing (in
+            // repair mode `-0`, as jsonrepair completes it).
+            while self.buf.last().is_some_and(|b| !b.is_ascii_digit()) {
+                self.buf.pop();
+            }
+            if self.repair && num == Num::Minus {
+                self.buf.extend_from_slice(b"-0");
+            }
+        }
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let number = self.take_number(sink)?;
+        self.emit(sink, number, self.start)
+    }
+
+    /// A bare word: an unquoted key, a literal, a function call, or (before the value) the
+    /// start of prose.
     fn word<S: Sink>(&mut self, chunk: &[u8], i: usize, key: bool, sink: &mut S) -> Result<usize, Failure> {
-        let j = if key { find(chunk, i, |b| !is_key_byte(b)) } else { find(chunk, i, |b| !is_word_byte(b)) };
+        let j = if key {
+            find(chunk, i, |b| !is_key_byte(b))
+        } else if self.repair {
+            find(chunk, i, |b| !(is_word_byte(b) || b == b'$'))
+        } else {
+            find(chunk, i, |b| !is_word_byte(b))
+        };
         let run = chunk.get(i..j.unwrap_or(chunk.len())).unwrap_or_default();
         let Some(j) = j else {
             self.buf.extend_from_slice(run);
@@ -1099,118 +1948,339 @@ impl Lexer {
         let mut text = std::mem::take(&mut self.buf);
         text.extend_from_slice(run);
         self.state = State::Between;
-        let result = self.end_word(&text, key, sink);
+        let next = chunk.get(j).copied();
+        let result = self.end_word(&text, key, next, sink);
         text.clear();
-        self.buf = text;
-        result?;
-        Ok(j)
+        if self.buf.is_empty() {
+            self.buf = text;
+        }
+        match result? {
+            true => Ok(j + 1),
+            false => Ok(j),
+        }
     }
 
-    /// A word ended (not at the end of the input).
-    fn end_word<S: Sink>(&mut self, text: &[u8], key: bool, sink: &mut S) -> Result<(), Failure> {
+    /// A word ended before `next` (not at the end of the input). Returns whether `next`
+    /// was consumed (the `(` of a function call).
+    fn end_word<S: Sink>(
+        &mut self,
+        text: &[u8],
+        key: bool,
+        next: Option<u8>,
+        sink: &mut S,
+    ) -> Result<bool, Failure> {
         if key {
             let key = std::str::from_utf8(text)
                 .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
             sink.repair(RepairKind::UnquotedKey, self.start);
-            return self.emit(sink, Token::Str(key.to_owned()), self.start);
+            self.emit(sink, Token::Str(key.to_owned()), self.start)?;
+            return Ok(false);
         }
-        if let Some((token, python)) = self.literal(text) {
-            return self.word_literal(token, python, sink);
+        if let Some((token, spelling)) = self.literal(text) {
+            self.word_literal(token, spelling, sink)?;
+            return Ok(false);
         }
-        if self.phase == Phase::Start {
-            self.enter_prose(self.start, sink);
-            return Ok(());
+        if self.lenient
+            && next == Some(b'(')
+            && text.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'$')
+        {
+            // `NumberLong(2)`, `callback({...})`: the argument is the value.
+            if self.phase == Phase::Start {
+                self.begin_value(self.start, b'(');
+            }
+            sink.repair(RepairKind::FunctionCall, self.start);
+            self.emit(sink, Token::BeginParen(true), self.start)?;
+            return Ok(true);
+        }
+        if self.phase == Phase::Start && !self.bare {
+            self.start_prose_with(text, sink);
+            return Ok(false);
+        }
+        if self.repair {
+            if self.phase == Phase::Start {
+                self.begin_value(self.start, text.first().copied().unwrap_or(b'a'));
+            }
+            self.raw.clear();
+            self.raw.extend_from_slice(text);
+            let mut unq = Unq::value();
+            unq.call = next.is_some_and(|b| matches!(b, b' ' | b'\t'));
+            self.state = State::Unquoted(unq);
+            return Ok(false);
         }
         Err(unexpected_word(text, self.start))
     }
 
     /// Emit a literal read from a word.
-    fn word_literal<S: Sink>(&mut self, token: Token, python: bool, sink: &mut S) -> Result<(), Failure> {
+    fn word_literal<S: Sink>(
+        &mut self,
+        token: Token,
+        spelling: Spelling,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        let token = match spelling {
+            Spelling::Json => token,
+            Spelling::Python => {
+                sink.repair(RepairKind::PythonLiteral, self.start);
+                token
+            }
+            Spelling::Undefined => {
+                sink.repair(RepairKind::Undefined, self.start);
+                token
+            }
+            Spelling::OtherCase => {
+                sink.repair(RepairKind::LiteralCase, self.start);
+                token
+            }
+            Spelling::NonFinite => match self.non_finite {
+                NonFinite::Reject => {
+                    return Err(Failure::syntax(
+                        "`NaN` and `Infinity` are not numbers json (or a tool) can use",
+                        self.start,
+                    ))
+                }
+                NonFinite::Null => {
+                    sink.repair(RepairKind::NonFiniteNumber, self.start);
+                    Token::Null
+                }
+            },
+        };
         if self.phase == Phase::Start {
-            let first = if python { b'T' } else { b't' };
+            let first = if spelling == Spelling::Json { b't' } else { b'T' };
             self.begin_value(self.start, first);
         }
-        if python {
-            sink.repair(RepairKind::PythonLiteral, self.start);
-        }
         self.emit(sink, token, self.start)?;
-        self.glued = self.phase == Phase::After;
+        self.glued = self.phase == Phase::After && !self.repair;
         Ok(())
     }
 
-    /// The literal `text` spells, and whether it is Python's spelling.
-    fn literal(&self, text: &[u8]) -> Option<(Token, bool)> {
+    /// The literal `text` spells, and how.
+    fn literal(&self, text: &[u8]) -> Option<(Token, Spelling)> {
         if let Some((_, token)) = LITERALS.iter().find(|(word, _)| *word == text) {
-            return Some((token.clone(), false));
+            return Some((token.clone(), Spelling::Json));
         }
-        if self.lenient {
-            if let Some((_, token)) = PYTHON_LITERALS.iter().find(|(word, _)| *word == text) {
-                return Some((token.clone(), true));
-            }
+        if !self.lenient {
+            return None;
+        }
+        if let Some((_, token)) = PYTHON_LITERALS.iter().find(|(word, _)| *word == text) {
+            return Some((token.clone(), Spelling::Python));
+        }
+        match text {
+            b"undefined" => return Some((Token::Null, Spelling::Undefined)),
+            b"NaN" | b"Infinity" | b"-Infinity" => return Some((Token::Null, Spelling::NonFinite)),
+            _ => {}
+        }
+        if self.repair {
+            let lower = |word: &[u8]| text.eq_ignore_ascii_case(word);
+            let token = if lower(b"true") {
+                Token::Bool(true)
+            } else if lower(b"false") {
+                Token::Bool(false)
+            } else if lower(b"null") || lower(b"none") {
+                Token::Null
+            } else {
+                return None;
+            };
+            return Some((token, Spelling::OtherCase));
         }
         None
     }
 
     /// The literal `text` is a proper prefix of (a cut-off literal).
-    fn literal_prefix(&self, text: &[u8]) -> Option<(Token, bool)> {
+    fn literal_prefix(&self, text: &[u8]) -> Option<(Token, Spelling)> {
         if let Some((_, token)) = LITERALS.iter().find(|(word, _)| word.starts_with(text)) {
-            return Some((token.clone(), false));
+            return Some((token.clone(), Spelling::Json));
         }
         if self.lenient {
             if let Some((_, token)) = PYTHON_LITERALS.iter().find(|(word, _)| word.starts_with(text)) {
-                return Some((token.clone(), true));
+                return Some((token.clone(), Spelling::Python));
             }
         }
         None
     }
 
-    /// A possible smart quote at a token start (lenient).
-    fn smart<S: Sink>(
+    /// A multi-byte character at a token start: special whitespace, a typographic quote,
+    /// or (depending on where) prose, an unquoted key or text.
+    fn multi_byte<S: Sink>(
         &mut self,
         chunk: &[u8],
-        i: usize,
-        seen: u8,
-        second: u8,
+        mut i: usize,
+        mut seen: u8,
+        need: u8,
         sink: &mut S,
     ) -> Result<usize, Failure> {
-        let Some(&b) = chunk.get(i) else { return Ok(i) };
-        if seen == 1 {
-            if b != 0x80 && self.phase == Phase::Start {
-                self.enter_prose(self.start, sink);
+        while seen < need {
+            let Some(&b) = chunk.get(i) else {
+                self.state = State::Multi { seen, need };
                 return Ok(i);
+            };
+            if b & 0xC0 != 0x80 {
+                break;
             }
-            // Inside the value, read the whole character either way, so that an error names it.
-            self.state = State::Smart { seen: 2, second: b };
-            return Ok(i + 1);
-        }
-        let quote = match b {
-            0x9C | 0x9D if second == 0x80 => Some(Quote::SmartDouble),
-            0x98 | 0x99 if second == 0x80 => Some(Quote::SmartSingle),
-            _ => None,
-        };
-        if let Some(quote) = quote {
-            if self.phase == Phase::Start {
-                self.begin_value(self.start, 0xE2);
+            if let Some(slot) = self.multi.get_mut(usize::from(seen)) {
+                *slot = b;
             }
-            sink.repair(RepairKind::SmartQuotes, self.start);
-            self.state = State::Str { quote, esc: Esc::None };
-            return Ok(i + 1);
+            seen += 1;
+            i += 1;
         }
-        if self.phase == Phase::Start {
-            self.enter_prose(self.start, sink);
-            return Ok(i);
-        }
-        // Some other character in U+2000..U+2FFF (a dash, an arrow) where a token belongs.
-        Err(Failure::unexpected(self.start, ""))
+        self.state = State::Between;
+        self.classify_multi(usize::from(seen), sink)?;
+        Ok(i)
     }
 
-    /// After `/`: a comment, or (lenient, around the value) prose.
+    /// Act on the multi-byte character `multi[..len]` read at a token start.
+    fn classify_multi<S: Sink>(&mut self, len: usize, sink: &mut S) -> Result<(), Failure> {
+        let bytes = self.multi.get(..len).unwrap_or_default().to_vec();
+        let c = std::str::from_utf8(&bytes).ok().and_then(|s| s.chars().next());
+        let at = self.start;
+        if c.is_some_and(is_special_space) {
+            sink.repair(RepairKind::SpecialWhitespace, at);
+            return Ok(());
+        }
+        let quote = match c {
+            Some('“' | '”') => Some((Quote::SmartDouble, RQuote::DoubleLike)),
+            Some('‘' | '’') => Some((Quote::SmartSingle, RQuote::SingleLike)),
+            Some('´') if self.repair => Some((Quote::SmartSingle, RQuote::SingleLike)),
+            _ => None,
+        };
+        let expects_key = sink.expects_key();
+        match self.phase {
+            Phase::After => {
+                if self.repair && self.bare {
+                    self.phase = Phase::Value;
+                } else {
+                    sink.repair(RepairKind::ProseAfter, at);
+                    self.state = State::Ignore;
+                    return Ok(());
+                }
+            }
+            Phase::Start if quote.is_none() && !self.bare => {
+                self.start_prose_with(&bytes, sink);
+                return Ok(());
+            }
+            Phase::Start => self.begin_value(at, 0xE2),
+            Phase::Value | Phase::Ended => {}
+        }
+        if let Some((lenient, repair)) = quote {
+            if self.held.is_some() && !self.repair {
+                self.flush_held(sink)?;
+            }
+            sink.repair(RepairKind::SmartQuotes, at);
+            if self.repair {
+                self.begin_raw_at(repair, at + len, sink);
+            } else {
+                self.state = State::Str { quote: lenient, esc: Esc::None };
+            }
+            return Ok(());
+        }
+        if self.held.is_some() {
+            self.flush_held(sink)?;
+        }
+        if self.repair {
+            self.raw.clear();
+            self.raw.extend_from_slice(&bytes);
+            self.state = State::Unquoted(if expects_key { Unq::key() } else { Unq::value() });
+            return Ok(());
+        }
+        if expects_key && c.is_some() {
+            self.buf.extend_from_slice(&bytes);
+            self.state = State::Word { key: true };
+            return Ok(());
+        }
+        Err(Failure::unexpected(at, ""))
+    }
+
+    /// Dots at a token start: `.5` (`0.5`), and in [`ParseMode::Repair`] `...` (an
+    /// ellipsis) and a lone `.`.
+    fn dots<S: Sink>(&mut self, chunk: &[u8], i: usize, seen: u8, sink: &mut S) -> Result<usize, Failure> {
+        let Some(&b) = chunk.get(i) else { return Ok(i) };
+        if seen == 1 && b.is_ascii_digit() {
+            if self.phase == Phase::Start {
+                self.begin_value(self.start, b'.');
+            }
+            sink.repair(RepairKind::NumberSyntax, self.start);
+            self.buf.extend_from_slice(b"0.");
+            self.state = State::Num(Num::Dot);
+            return Ok(i);
+        }
+        if self.repair && b == b'.' && seen < 3 {
+            if seen == 2 {
+                self.state = State::Between;
+                sink.repair(RepairKind::Ellipsis, self.start);
+                self.emit(sink, Token::Ellipsis, self.start)?;
+                return Ok(i + 1);
+            }
+            self.state = State::Dots { seen: seen + 1 };
+            return Ok(i + 1);
+        }
+        self.state = State::Between;
+        if !self.repair {
+            return Err(Failure::unexpected(self.start, ""));
+        }
+        if seen == 1 && !glued(b) {
+            self.end_dots(seen, sink)?;
+            return Ok(i);
+        }
+        self.raw.clear();
+        self.raw.extend(std::iter::repeat_n(b'.', usize::from(seen)));
+        self.state = State::Unquoted(Unq::value());
+        Ok(i)
+    }
+
+    /// Dots before a delimiter or the end.
+    fn end_dots<S: Sink>(&mut self, seen: u8, sink: &mut S) -> Result<(), Failure> {
+        if !self.repair {
+            return Err(Failure::unexpected(self.start, ""));
+        }
+        if self.phase == Phase::Start {
+            self.begin_value(self.start, b'.');
+        }
+        if seen == 1 {
+            // jsonrepair reads a lone `.` as the number 0.0.
+            sink.repair(RepairKind::NumberSyntax, self.start);
+            let zero = Number::from_f64(0.0).map_or(Token::Null, Token::Number);
+            return self.emit(sink, zero, self.start);
+        }
+        self.raw.clear();
+        self.raw.extend(std::iter::repeat_n(b'.', usize::from(seen)));
+        self.end_unquoted(Unq::value(), sink)
+    }
+
+    /// `\` at a token start: escaped JSON (`{\"a\": 1}`) when `"` follows.
+    fn backslash<S: Sink>(&mut self, chunk: &[u8], i: usize, sink: &mut S) -> Result<usize, Failure> {
+        let Some(&b) = chunk.get(i) else { return Ok(i) };
+        self.state = State::Between;
+        if b == b'"' {
+            sink.repair(RepairKind::EscapedJson, self.start);
+            self.unescape = Some(false);
+            return Ok(i);
+        }
+        match self.phase {
+            Phase::Start => {
+                self.enter_prose(self.start, sink);
+                if let Some((prose, _)) = self.prose_raw.as_mut() {
+                    prose.push(b'\\');
+                }
+                Ok(i)
+            }
+            _ if self.repair => {
+                self.raw.clear();
+                self.raw.push(b'\\');
+                self.state = State::Unquoted(Unq::value());
+                Ok(i)
+            }
+            _ => Err(Failure::unexpected(self.start, "")),
+        }
+    }
+
+    /// After `/`: a comment, or (lenient, around the value) prose; in
+    /// [`ParseMode::Repair`] a regular expression where a value belongs.
     fn slash<S: Sink>(&mut self, chunk: &[u8], i: usize, sink: &mut S) -> Result<usize, Failure> {
         let Some(&b) = chunk.get(i) else { return Ok(i) };
+        self.start = self.slash_at;
         match b {
             b'/' => {
                 sink.repair(RepairKind::Comment, self.start);
-                self.state = State::LineComment;
+                self.state = State::LineComment { hash: false };
                 Ok(i + 1)
             }
             b'*' => {
@@ -1218,9 +2288,24 @@ impl Lexer {
                 self.state = State::BlockComment { star: false };
                 Ok(i + 1)
             }
+            _ if self.repair
+                && (self.phase == Phase::Value
+                    || (self.phase == Phase::Start && self.prose_raw.is_none())) =>
+            {
+                if self.phase == Phase::Start {
+                    self.begin_value(self.start, b'/');
+                }
+                self.raw.clear();
+                self.raw.push(b'/');
+                self.state = State::Regex { esc: false };
+                Ok(i)
+            }
             _ => match self.phase {
                 Phase::Start => {
                     self.enter_prose(self.start, sink);
+                    if let Some((prose, _)) = self.prose_raw.as_mut() {
+                        prose.push(b'/');
+                    }
                     Ok(i)
                 }
                 Phase::After => {
@@ -1230,6 +2315,28 @@ impl Lexer {
                 }
                 Phase::Value | Phase::Ended => Err(Failure::syntax("unexpected character `/`", self.start)),
             },
+        }
+    }
+
+    /// A `//` or `#` comment, up to the end of the line. In [`ParseMode::Repair`] a `#`
+    /// comment inside a container also ends before a closing bracket (`{"a": 1 # note }`).
+    fn line_comment<S: Sink>(&mut self, chunk: &[u8], i: usize, hash: bool, sink: &mut S) -> usize {
+        let stop_at_closer = hash && self.repair && sink.in_container();
+        let found = if stop_at_closer {
+            find(chunk, i, |b| matches!(b, b'\n' | b'}' | b']'))
+        } else {
+            find(chunk, i, |b| b == b'\n')
+        };
+        match found {
+            Some(j) => {
+                self.state = State::Between;
+                if chunk.get(j) == Some(&b'\n') {
+                    j + 1
+                } else {
+                    j
+                }
+            }
+            None => chunk.len(),
         }
     }
 
@@ -1259,10 +2366,14 @@ impl Lexer {
             return i + 1;
         }
         self.enter_prose(self.start, sink);
+        if let Some((prose, _)) = self.prose_raw.as_mut() {
+            prose.extend_from_slice(expected.get(..usize::from(seen)).unwrap_or_default());
+        }
         i
     }
 
-    /// Backticks: a code fence when there are three (lenient).
+    /// Backticks: a code fence when there are three (lenient); in [`ParseMode::Repair`] one
+    /// backtick where a value belongs opens a string.
     fn ticks<S: Sink>(&mut self, chunk: &[u8], i: usize, seen: u8, sink: &mut S) -> Result<usize, Failure> {
         let Some(&b) = chunk.get(i) else { return Ok(i) };
         if b == b'`' {
@@ -1274,19 +2385,37 @@ impl Lexer {
                 Phase::Start => {
                     sink.repair(RepairKind::CodeFence, self.start);
                     self.fence_open = true;
+                    self.prose_raw = None;
                     self.state = State::FenceInfo;
                 }
                 Phase::After if self.fence_open => {
                     self.fence_open = false;
+                    self.fenced = self.repair;
                     self.state = State::Between;
+                }
+                Phase::After if self.fenced => {
+                    // Another code fence after a fenced value: another value.
+                    self.fence_open = true;
+                    self.fenced = false;
+                    self.state = State::FenceInfo;
                 }
                 Phase::After => {
                     sink.repair(RepairKind::ProseAfter, self.start);
                     self.state = State::Ignore;
                 }
+                Phase::Value if self.repair && !self.fence_open && self.tokens == 1 && sink.undo_open() => {
+                    // ```` [```json ```` : a bracket before the fence, not a value.
+                    sink.repair(RepairKind::CodeFence, self.start);
+                    self.phase = Phase::Start;
+                    self.value_start = None;
+                    self.tokens = 0;
+                    self.fence_open = true;
+                    self.state = State::FenceInfo;
+                }
                 // The closing fence came before the value was complete: the value was cut
                 // off, and `finish` reports (or completes) it.
                 Phase::Value | Phase::Ended => {
+                    self.flush_held(sink)?;
                     self.phase = Phase::Ended;
                     self.state = State::Ignore;
                 }
@@ -1294,13 +2423,43 @@ impl Lexer {
             return Ok(i + 1);
         }
         match self.phase {
+            Phase::Start
+                if self.repair && seen == 1 && self.prose_raw.is_none() && self.scalar_prose.is_none() =>
+            {
+                // `` `foo´ ``: a backtick-quoted string.
+                self.begin_value(self.start, b'`');
+                sink.repair(RepairKind::SmartQuotes, self.start);
+                self.begin_raw(RQuote::SingleLike, sink);
+                Ok(i)
+            }
             Phase::Start => {
                 self.enter_prose(self.start, sink);
+                if let Some((prose, _)) = self.prose_raw.as_mut() {
+                    prose.extend(std::iter::repeat_n(b'`', usize::from(seen)));
+                }
+                Ok(i)
+            }
+            Phase::After if self.repair && self.fenced => {
+                self.state = State::SeekFence;
                 Ok(i)
             }
             Phase::After => {
                 sink.repair(RepairKind::ProseAfter, self.start);
                 self.state = State::Ignore;
+                Ok(i)
+            }
+            Phase::Value if self.repair && seen <= 2 => {
+                // A backtick-quoted string (``` `foo´ ```); two backticks are an empty one.
+                if self.held.is_some() {
+                    self.flush_held(sink)?;
+                }
+                sink.repair(RepairKind::SmartQuotes, self.start);
+                if seen == 2 {
+                    self.state = State::Between;
+                    self.deliver_string(String::new(), self.start, true, sink)?;
+                    return Ok(i);
+                }
+                self.begin_raw(RQuote::SingleLike, sink);
                 Ok(i)
             }
             Phase::Value | Phase::Ended => Err(Failure::syntax("unexpected character '`'", self.start)),
@@ -1328,7 +2487,7 @@ impl Lexer {
 
 /// The index of the first byte at or after `i` that matches, if any.
 #[inline]
-fn find(chunk: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> Option<usize> {
+pub(crate) fn find(chunk: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> Option<usize> {
     chunk.get(i..)?.iter().position(|&b| pred(b)).map(|k| i + k)
 }
 
@@ -1367,6 +2526,24 @@ fn find_special(chunk: &[u8], mut i: usize, stop: u8) -> usize {
     chunk.len()
 }
 
+/// Whether `segment` holds `(`, `[` or `{`. Eight bytes at a time.
+#[inline]
+fn has_opener(segment: &[u8]) -> bool {
+    let mut words = segment.chunks_exact(8);
+    for bytes in words.by_ref() {
+        let mut array = [0; 8];
+        array.copy_from_slice(bytes);
+        let word = u64::from_le_bytes(array);
+        if has_zero_byte(word ^ (ONES * u64::from(b'(')))
+            || has_zero_byte(word ^ (ONES * u64::from(b'[')))
+            || has_zero_byte(word ^ (ONES * u64::from(b'{')))
+        {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| matches!(b, b'(' | b'[' | b'{'))
+}
+
 /// The value of each hex digit; 0xFF for other bytes.
 const HEX: [u8; 256] = {
     let mut table = [0xFF; 256];
@@ -1385,7 +2562,7 @@ const HEX: [u8; 256] = {
 
 /// Four hex digits.
 #[inline]
-fn hex4(digits: &[u8]) -> Option<u16> {
+pub(crate) fn hex4(digits: &[u8]) -> Option<u16> {
     let mut value = 0u16;
     for &d in digits {
         let v = HEX[usize::from(d)];
@@ -1395,6 +2572,24 @@ fn hex4(digits: &[u8]) -> Option<u16> {
         value = (value << 4) | u16::from(v);
     }
     Some(value)
+}
+
+/// How many bytes the UTF-8 character led by `b` has (1 for a byte that cannot lead).
+fn utf8_len(b: u8) -> u8 {
+    match b {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+/// The Unicode spaces jsonrepair reads as whitespace.
+fn is_special_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}' | '\u{180E}' | '\u{2000}'..='\u{200B}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
+    )
 }
 
 /// A byte that continues a literal word (`true`, `None`, or a wrong word to report).
@@ -1411,6 +2606,25 @@ fn is_key_start(b: u8) -> bool {
 /// A byte of an unquoted key: `customer_id`, `$ref`, `a-b`, `größe`.
 fn is_key_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'.' | b'+' | b'@') || b >= 0x80
+}
+
+/// A byte that may start text without quotes ([`ParseMode::Repair`]): anything that is not
+/// whitespace, a bracket, a separator or a quote.
+fn is_unquoted_start(b: u8) -> bool {
+    (0x20..0x80).contains(&b)
+        && !matches!(
+            b,
+            b' ' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b',' | b':' | b'"' | b'\'' | b'`' | b'/' | b'#'
+        )
+}
+
+/// Whether `b`, right after a number, makes it something else (`2024-10-18`, `1/3`,
+/// `746de9ad`): anything but whitespace, a separator, a bracket or a quote.
+fn glued(b: u8) -> bool {
+    !matches!(
+        b,
+        b' ' | b'\n' | b'\r' | b'\t' | b',' | b':' | b'[' | b']' | b'{' | b'}' | b'(' | b')' | b'"' | b'\''
+    )
 }
 
 /// Convert number text that follows the grammar: an integer that fits `u64` or `i64`
@@ -1433,6 +2647,29 @@ fn to_number(text: &[u8], offset: usize) -> Result<Number, Failure> {
         .ok()
         .and_then(Number::from_f64)
         .ok_or_else(|| Failure::syntax("number out of range", offset))
+}
+
+/// `0x1F`, `-0x10`.
+fn hex_number(text: &[u8], offset: usize) -> Result<Number, Failure> {
+    let (negative, digits) = match text.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let digits = digits.get(2..).unwrap_or_default();
+    let mut value: u64 = 0;
+    for &d in digits {
+        let v = HEX[usize::from(d)];
+        value = value
+            .checked_mul(16)
+            .and_then(|x| x.checked_add(u64::from(v)))
+            .ok_or_else(|| Failure::syntax("number out of range", offset))?;
+    }
+    if negative {
+        let value = i64::try_from(value).map_err(|_| Failure::syntax("number out of range", offset))?;
+        Ok(Number::from(-value))
+    } else {
+        Ok(Number::from(value))
+    }
 }
 
 /// The error for a bare word that is not a literal.

@@ -12,6 +12,21 @@
 //! so a streaming parser reuses it unchanged; the builder keeps open arrays and objects on
 //! an explicit stack, so nesting never recurses. Both run in time linear in the input.
 //!
+//! Three modes ([`ParseMode`]): strict JSON; lenient, for tool arguments, which repairs
+//! syntax whose meaning is clear; and repair, for the `tool-input repair` command, which
+//! also guesses at structure as the repair libraries do.
+//!
+//! # JSONTestSuite
+//!
+//! Strict mode accepts every `y_` case of JSONTestSuite and rejects every `n_` case. For
+//! the 35 implementation-defined `i_` cases it accepts a number whose exponent underflows
+//! (as `0.0`) and an integer beyond 64 bits (as the nearest `f64`), and rejects a number
+//! that overflows to infinity ("number out of range"), a lone surrogate escape, invalid
+//! UTF-8 (and UTF-16), a BOM, and 500 nested arrays (deeper than the limit of 128).
+//! The lenient modes read a BOM and lone surrogates (as U+FFFD) instead. No input, in any
+//! mode, panics, hangs or overflows the stack: nesting deeper than
+//! [`ParseOptions::max_depth`] is [`ParseError::TooDeep`].
+//!
 //! ```
 //! use tool_input::parse::{parse, ParseOptions, RepairKind};
 //!
@@ -26,6 +41,7 @@
 use serde_json::Value;
 
 pub(crate) mod lexer;
+pub(crate) mod salvage;
 pub(crate) mod tree;
 
 #[cfg(test)]
@@ -36,14 +52,33 @@ pub const DEFAULT_MAX_BYTES: usize = 8 * 1024 * 1024;
 /// Default for [`ParseOptions::max_depth`]: 128 nested arrays or objects, as `serde_json`.
 pub const DEFAULT_MAX_DEPTH: usize = 128;
 
-/// Which syntax the parser accepts.
+/// Which syntax the parser accepts. Each mode accepts everything the one before it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ParseMode {
     /// RFC 8259 JSON only: every repair is an error.
     Strict,
-    /// Repair what models get wrong about JSON syntax, recording each repair.
+    /// Repair what models get wrong about JSON *syntax* without guessing at structure,
+    /// recording each repair: the mode for tool arguments (see [`parse`]).
     #[default]
     Lenient,
+    /// Also guess at structure, as the repair libraries jsonrepair and json_repair do:
+    /// missing commas, colons, values and brackets, unquoted text, stray quotes inside
+    /// strings, several values. For showing or salvaging text, never for arguments a tool
+    /// runs with: a guess can be wrong. The `tool-input repair` command uses it.
+    Repair,
+}
+
+/// What to do with `NaN`, `Infinity` and `-Infinity`, which JavaScript and Python write
+/// but JSON has no value for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum NonFinite {
+    /// A syntax error: no tool can use such a number, and turning it into anything else
+    /// would change the model's value. The default, for tool arguments.
+    #[default]
+    Reject,
+    /// Read as `null`, recording [`RepairKind::NonFiniteNumber`]: for repairing text to
+    /// show (what the `tool-input repair` command does).
+    Null,
 }
 
 /// Options of one parse.
@@ -59,6 +94,9 @@ pub struct ParseOptions {
     /// rejecting it as [`ParseError::Truncated`]. For showing partial output; never for
     /// arguments a tool will run with.
     pub complete_truncated: bool,
+    /// What `NaN` and `Infinity` become (in [`ParseMode::Lenient`] and [`ParseMode::Repair`];
+    /// strict JSON has no such words).
+    pub non_finite: NonFinite,
 }
 
 impl Default for ParseOptions {
@@ -68,6 +106,7 @@ impl Default for ParseOptions {
             max_bytes: DEFAULT_MAX_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
             complete_truncated: false,
+            non_finite: NonFinite::Reject,
         }
     }
 }
@@ -76,6 +115,13 @@ impl ParseOptions {
     /// Options for strict JSON, with the default limits.
     pub fn strict() -> Self {
         ParseOptions { mode: ParseMode::Strict, ..ParseOptions::default() }
+    }
+
+    /// Options of the repair path (the `tool-input repair` command): [`ParseMode::Repair`],
+    /// non-finite numbers as `null`, the default limits. Cut-off input is still an error
+    /// unless [`ParseOptions::complete_truncated`] is set as well.
+    pub fn repair() -> Self {
+        ParseOptions { mode: ParseMode::Repair, non_finite: NonFinite::Null, ..ParseOptions::default() }
     }
 }
 
@@ -160,6 +206,77 @@ pub enum RepairKind {
     /// Something cut off at the end was closed (only with [`ParseOptions::complete_truncated`]).
     /// Recorded once, at the end of the input.
     CompletedTruncated,
+    /// A Unicode space (no-break space, zero-width space, ideographic space, a BOM inside
+    /// the text, ...) between tokens was read as whitespace.
+    SpecialWhitespace,
+    /// JavaScript's `undefined` was read as `null`.
+    Undefined,
+    /// A number written the JavaScript way was read: `.5`, `-.5`, `1.` (as `1.0`), a
+    /// dangling exponent (`2e` as `2`), digit separators (`1_000`).
+    NumberSyntax,
+    /// A hexadecimal number such as `0x10` was read as its value.
+    HexNumber,
+    /// `NaN`, `Infinity` or `-Infinity` was read as `null` (only with [`NonFinite::Null`]).
+    NonFiniteNumber,
+    /// The value was JSON whose quotes were escaped (`{\"a\": 1}`): one level of
+    /// backslashes was removed.
+    EscapedJson,
+    /// A function call wrapper such as JSONP's `callback({...});` or MongoDB's
+    /// `NumberLong("2")` was replaced by its argument.
+    FunctionCall,
+    /// A `true`, `false`, `null` or `none` in other letter case (`TRUE`, `Null`) was read
+    /// as the literal ([`ParseMode::Repair`]).
+    LiteralCase,
+    /// A comma was missing between two values or members and was assumed
+    /// ([`ParseMode::Repair`]).
+    MissingComma,
+    /// A colon was missing between a key and its value and was assumed ([`ParseMode::Repair`]).
+    MissingColon,
+    /// A key had no value (`{"a": }`, `{"a": ,`): the value was read as `null`
+    /// ([`ParseMode::Repair`]).
+    MissingValue,
+    /// A closing bracket was missing (or the wrong one was written) before a later one, and
+    /// was assumed ([`ParseMode::Repair`]).
+    MissingBracket,
+    /// A closing bracket with nothing to close was skipped ([`ParseMode::Repair`]).
+    ExtraBracket,
+    /// A comma with nothing before it (`[,1]`, `[1,,2]`) was skipped ([`ParseMode::Repair`]).
+    ExtraComma,
+    /// Text without quotes where a value belongs was read as a string (`{a: hello world}`,
+    /// `[2024-10-18T18:35:22Z]`, `0789`); `undefined` is [`RepairKind::Undefined`] instead
+    /// ([`ParseMode::Repair`]).
+    UnquotedString,
+    /// A quote inside a string that does not end it (`"24" screen"`) was kept as content
+    /// ([`ParseMode::Repair`]).
+    UnescapedQuote,
+    /// A string's closing quote was missing; the string was ended before the delimiter
+    /// that follows its content (`["a, "b"]`) ([`ParseMode::Repair`]).
+    MissingQuote,
+    /// Strings joined with `+` (`"a" + "b"`) were read as one string ([`ParseMode::Repair`]).
+    Concatenation,
+    /// An ellipsis (`...`) standing for omitted items or members was skipped
+    /// ([`ParseMode::Repair`]).
+    Ellipsis,
+    /// A regular expression literal (`/a+/`) was read as a string ([`ParseMode::Repair`]).
+    Regex,
+    /// A Python tuple `(1, 2)` was read as an array; a parenthesised single value `(1)` as
+    /// that value ([`ParseMode::Repair`]).
+    Tuple,
+    /// An object written as a set of keys (`{"a", "b"}`) was read as an array
+    /// ([`ParseMode::Repair`]).
+    SetAsArray,
+    /// A key without a value in the middle of an object (`{"a": 1, COMMENT "b": 2}`) was
+    /// dropped ([`ParseMode::Repair`]).
+    DroppedKey,
+    /// Several top-level values (newline-delimited JSON, `1, 2`) were collected into an
+    /// array ([`ParseMode::Repair`]).
+    MultipleValues,
+    /// An object or array closed too early was continued by what follows it
+    /// (`{"a": 1}, "b": 2}`, `{"a": [1], [2]}`) ([`ParseMode::Repair`]).
+    Reopened,
+    /// An empty object or array next to another value on the same line
+    /// (`[]{"a": 1}`) was dropped as a placeholder ([`ParseMode::Repair`]).
+    DroppedEmpty,
 }
 
 impl RepairKind {
@@ -181,6 +298,32 @@ impl RepairKind {
             RepairKind::InvalidEscape => "invalid_escape",
             RepairKind::LoneSurrogate => "lone_surrogate",
             RepairKind::CompletedTruncated => "completed_truncated",
+            RepairKind::SpecialWhitespace => "special_whitespace",
+            RepairKind::Undefined => "undefined",
+            RepairKind::NumberSyntax => "number_syntax",
+            RepairKind::HexNumber => "hex_number",
+            RepairKind::NonFiniteNumber => "non_finite_number",
+            RepairKind::EscapedJson => "escaped_json",
+            RepairKind::FunctionCall => "function_call",
+            RepairKind::LiteralCase => "literal_case",
+            RepairKind::MissingComma => "missing_comma",
+            RepairKind::MissingColon => "missing_colon",
+            RepairKind::MissingValue => "missing_value",
+            RepairKind::MissingBracket => "missing_bracket",
+            RepairKind::ExtraBracket => "extra_bracket",
+            RepairKind::ExtraComma => "extra_comma",
+            RepairKind::UnquotedString => "unquoted_string",
+            RepairKind::UnescapedQuote => "unescaped_quote",
+            RepairKind::MissingQuote => "missing_quote",
+            RepairKind::Concatenation => "concatenation",
+            RepairKind::Ellipsis => "ellipsis",
+            RepairKind::Regex => "regex",
+            RepairKind::Tuple => "tuple",
+            RepairKind::SetAsArray => "set_as_array",
+            RepairKind::DroppedKey => "dropped_key",
+            RepairKind::MultipleValues => "multiple_values",
+            RepairKind::Reopened => "reopened",
+            RepairKind::DroppedEmpty => "dropped_empty",
         }
     }
 }
@@ -240,12 +383,12 @@ pub enum ParseError {
 /// Parse `input` as JSON, repairing what [`ParseOptions::mode`] allows.
 ///
 /// Never panics and never recurses: nesting is bounded by [`ParseOptions::max_depth`] and
-/// the input by [`ParseOptions::max_bytes`].
+/// the input by [`ParseOptions::max_bytes`]. One pass, in time linear in the input.
 ///
-/// # Lenient repairs
+/// # Lenient repairs (the tool-argument path)
 ///
 /// In [`ParseMode::Lenient`] each of these is read in the same single pass and recorded as a
-/// [`Repair`]:
+/// [`Repair`]. None of them guesses at structure: they read syntax whose meaning is clear.
 ///
 /// - a leading UTF-8 BOM; a Markdown code fence around the value;
 /// - prose before the value (the value starts at the first `{` or `[`; when that candidate
@@ -255,24 +398,73 @@ pub enum ParseError {
 ///   closing quote is followed by `,` `}` `]` `:` or the end of the input, so
 ///   `'it's'` is `"it's"`;
 /// - unquoted object keys (`{customer_id: 1, $ref: 2, a-b: 3}`);
-/// - Python's `True`, `False` and `None`;
+/// - Python's `True`, `False` and `None`; JavaScript's `undefined` (as `null`);
+/// - Unicode spaces between tokens (no-break space, zero-width space, ...);
+/// - numbers written the JavaScript way: `.5`, `-.5`, `1.` before `,` `]` `}`, `0x1F`;
+/// - a function call wrapper: JSONP's `callback({...});`, MongoDB's `NumberLong(2)` or
+///   `ObjectId("...")` (the argument is the value);
+/// - escaped JSON (`{\"a\": 1}`: one level of backslashes is removed);
 /// - raw control characters in strings (kept), invalid escapes such as `\d` (kept as
-///   written; `\'` is read as `'`), lone surrogate escapes (U+FFFD);
+///   written; `\'` is read as `'`, a backslash before a line break as the line break), lone
+///   surrogate escapes (U+FFFD);
 /// - a top-level string whose content is a JSON object or array (decoded, up to two levels
 ///   of encoding).
 ///
-/// A `"` always closes a `"` string.
+/// A `"` always closes a `"` string. A second object or array after the value is an error
+/// ("expected one json value"): arguments are one object, and which of two a model meant
+/// is not ours to choose. `NaN`, `Infinity` and `-Infinity` follow
+/// [`ParseOptions::non_finite`]: an error by default, since no tool can use them.
+///
+/// # Repair mode (the repair path)
+///
+/// [`ParseMode::Repair`] reads everything the suites of the repair libraries jsonrepair and
+/// json_repair show (`tests/repair_suites.rs` runs both, with every deliberate difference
+/// listed), guessing at structure where the text is broken. Each guess is recorded:
+///
+/// - a missing comma ([`RepairKind::MissingComma`]) or colon, an extra comma;
+/// - a missing value is `null` ([`RepairKind::MissingValue`]): not `""`, which would
+///   invent a value;
+/// - a missing closing bracket before a later one (`{"a": [1, 2}`), the wrong closing
+///   bracket (`{"a": 1]`), an extra one (`{"a": 1}}`);
+/// - text without quotes as a string (`{a: hello world}`, `[2024-10-18T10:00:00Z]`,
+///   `0789`, `1/3`), a regular expression (`/a+/`) as a string, and text without any JSON
+///   as a string (`hello world`);
+/// - quotes that cannot be trusted: a quote not followed by a delimiter is content
+///   (`"24" screen"`); a string whose closing quote is missing ends before the delimiter
+///   after its content (`{"a": "b, "c": 1}`, `["a, b]`); an inner quotation is kept
+///   (`"say "hi", then"`);
+/// - string concatenation: `"a" + "b"` is `"ab"` ([`RepairKind::Concatenation`]) — the
+///   value the expression has;
+/// - an ellipsis standing for omitted items is skipped: `[1, 2, ...]` is `[1, 2]`;
+/// - a Python tuple `(1, 2)` is `[1, 2]` and `(1)` is `1`; an object of bare keys
+///   `{"a", "b"}` is the array `["a", "b"]`;
+/// - `TRUE`, `Null` and `none` in other letter case; a lone `-` is `-0`; `1.` is `1.0`, a
+///   dangling exponent is dropped (`2e` is `2`), digit separators (`1_000`);
+/// - several top-level values (newline-delimited JSON, `1, 2`, consecutive code blocks)
+///   become an array of them ([`RepairKind::MultipleValues`]), except that an empty `{}`
+///   or `[]` next to a value on the same line is dropped as a placeholder; an object
+///   closed too early goes on (`{"a": 1}, "b": 2}`);
+/// - a word after a value where a member belongs, with no value of its own, is dropped as
+///   stray text (`{"a": 1, COMMENT "b": 2}`).
+///
+/// Repair mode never drops text inside strings and never turns text into another value
+/// (`None` is `null`, but a quoted `"None"` stays a string). A top-level string stays a
+/// string (no double-encoded decoding: that is the tool-argument path's business).
+/// `tool-input repair` uses [`ParseOptions::repair`]: this mode, with `NaN` as `null`.
 ///
 /// # Cut-off input
 ///
 /// Input that ends inside a value (a string, an open array or object, `tru`, `1e`, after a
 /// `:` or `,`) is [`ParseError::Truncated`]. With [`ParseOptions::complete_truncated`] it is
 /// completed instead, recording [`RepairKind::CompletedTruncated`]: a string is closed (a
-/// partial escape is dropped), a partial literal is completed (`tru` → `true`, `Non` →
-/// `null`), a partial number loses its dangling `-`, `.`, `e` or `e+` (a lone `-` is
-/// dropped), a key still waiting for its value is dropped, and every open container is
-/// closed. A closing code fence inside the value also ends it this way. A complete
-/// top-level number such as `123` at the end is not cut off.
+/// partial escape is dropped; in repair mode so are trailing spaces), a partial literal is
+/// completed (`tru` → `true`, `Non` → `null`), a partial number loses its dangling `-`,
+/// `.`, `e` or `e+` (a lone `-` is dropped; `-0` in repair mode), a key still waiting for
+/// its value gets `null` (unless the object already has that key; in repair mode a stray
+/// bare word is dropped instead), and every open container is closed. A closing code
+/// fence inside the value also ends it this way. A complete top-level number such as `123`
+/// at the end is not cut off. Completion is stream-stable: the completed value of a prefix
+/// is what the full text will give, as far as the prefix goes.
 pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> {
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });

@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use super::lexer::Failure;
 use super::tree::{Machine, Outcome};
-use super::{parse, parse_without_fast_path, ParseError, ParseMode, ParseOptions, RepairKind};
+use super::{parse, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind};
 use RepairKind::*;
 
 fn lenient() -> ParseOptions {
@@ -13,6 +13,10 @@ fn lenient() -> ParseOptions {
 
 fn completing() -> ParseOptions {
     ParseOptions { complete_truncated: true, ..ParseOptions::default() }
+}
+
+fn repairing() -> ParseOptions {
+    ParseOptions { complete_truncated: true, ..ParseOptions::repair() }
 }
 
 fn kinds(repairs: &[super::Repair]) -> Vec<RepairKind> {
@@ -139,13 +143,32 @@ fn lenient_repairs() {
         ("\"{\\\"a\\\": 1} and more\"", json!("{\"a\": 1} and more"), &[]),
         ("\"[1, 2\"", json!("[1, 2"), &[]),
         ("\"plain\"", json!("plain"), &[]),
-        ("{\"a\": 1}\n{\"b\": 2}", json!({"a": 1}), &[ProseAfter]),
         ("{\"a\": 1} /", json!({"a": 1}), &[ProseAfter]),
         ("{\"a\": 1} `x`", json!({"a": 1}), &[ProseAfter]),
         ("42 is the answer", json!(42), &[ProseAfter]),
         ("true // yes", json!(true), &[Comment]),
         ("1//c", json!(1), &[Comment]),
         ("{\"a\": 1}\n```\ntext", json!({"a": 1}), &[ProseAfter]),
+        (
+            "{\"a\":\u{a0}1,\u{200b}\"b\": 2\u{3000}}",
+            json!({"a": 1, "b": 2}),
+            &[SpecialWhitespace, SpecialWhitespace, SpecialWhitespace],
+        ),
+        ("[undefined, None]", json!([null, null]), &[Undefined, PythonLiteral]),
+        (
+            "[.5, -.25, 0x1F, -0x10, 1.]",
+            json!([0.5, -0.25, 31, -16, 1.0]),
+            &[NumberSyntax, NumberSyntax, HexNumber, HexNumber, NumberSyntax],
+        ),
+        ("{\\\"a\\\": \\\"b\\\"}", json!({"a": "b"}), &[EscapedJson]),
+        ("\\\"x\\\"", json!("x"), &[EscapedJson]),
+        (
+            "{\"_id\": ObjectId(\"123\"), \"n\": NumberLong(2)}",
+            json!({"_id": "123", "n": 2}),
+            &[FunctionCall, FunctionCall],
+        ),
+        ("callback({\"a\": 1});", json!({"a": 1}), &[FunctionCall, ProseAfter]),
+        ("{\"a\": \"first\\\nsecond\"}", json!({"a": "first\nsecond"}), &[InvalidEscape]),
     ];
     for (input, expected, repairs) in cases {
         check(input, &lenient(), expected, repairs);
@@ -233,9 +256,10 @@ fn complete_truncated_closes_everything() {
         ("{\"a\": tru", json!({"a": true})),
         ("[fal", json!([false])),
         ("[nul", json!([null])),
-        ("{\"a\": 1, \"b", json!({"a": 1})),
-        ("{\"a\": 1, \"b\"", json!({"a": 1})),
-        ("{\"a\": 1, \"b\":", json!({"a": 1})),
+        ("{\"a\": 1, \"b", json!({"a": 1, "b": null})),
+        ("{\"a\": 1, \"b\"", json!({"a": 1, "b": null})),
+        ("{\"a\": 1, \"b\":", json!({"a": 1, "b": null})),
+        ("{\"a\": 1, \"a", json!({"a": 1})),
         ("{\"a\": 1,", json!({"a": 1})),
         ("[1e", json!([1])),
         ("[-", json!([])),
@@ -264,7 +288,7 @@ fn complete_truncated_closes_everything() {
         }
     }
     let lenient_cases: &[(&str, Value, &[RepairKind])] = &[
-        ("{a", json!({}), &[CompletedTruncated]),
+        ("{a", json!({"a": null}), &[UnquotedKey, CompletedTruncated]),
         ("{a: No", json!({"a": null}), &[UnquotedKey, PythonLiteral, CompletedTruncated]),
         ("{'a': 'it", json!({"a": "it"}), &[SingleQuotes, SingleQuotes, CompletedTruncated]),
         ("{'a': 'x' ", json!({"a": "x"}), &[SingleQuotes, SingleQuotes, CompletedTruncated]),
@@ -411,6 +435,15 @@ fn fragment_inputs() -> Vec<String> {
         "[1, 2,, 3]",
         "{\"a\" 1}",
         "[“He said “hi” to me”, ‘it’s’ ]",
+        "{\\\"a\\\": [1, \\\"x\\\\\\\"y\\\"]}",
+        "{\"a\":\u{a0}NumberLong(2), \"b\": [.5, 0x1F, undefined, NaN, -Infinity]}",
+        "Sure:\n{\"text\": \"The TV is 24\" wide, \"n\": 1 \"m\" 2, c: hello world\n d: [a, b\n c]}",
+        "[\"a\" \"b\", 'it's', “q” “r”, `s´, /re+gex/, (1, 2), (3), \"x\" + \"y\", ...]",
+        "{\"a\": \"b, \"c\": \"d\"} , \"e\": 1}\n{\"f\": [1,, 2}] []",
+        "lorem ```json {\"k\": \"v\"} ``` ipsum ```json [1, True] ``` 42",
+        "hello world\nfoo, 2024-10-18T18:35:22Z",
+        "{\"u\": \"https://x.org/a?b=1, \"v\": 0789, \"w\": - 1, 1/3: x}",
+        "[\"ab\u{1}c, \"d\\u12\", {\"e\" \"f\" \"g\": 1",
     ]
     .iter()
     .map(|s| (*s).to_owned())
@@ -433,7 +466,8 @@ fn fragment_inputs() -> Vec<String> {
 fn fragments_give_the_one_shot_result() {
     for input in fragment_inputs() {
         let bytes = input.as_bytes();
-        for options in [ParseOptions::strict(), lenient(), completing()] {
+        for options in [ParseOptions::strict(), lenient(), completing(), ParseOptions::repair(), repairing()]
+        {
             let whole = feed_in_pieces(bytes, &[], &options);
             assert_eq!(feed_str_in_pieces(&input, &[], &options), whole, "{input:?} as str");
             for cut in 0..=bytes.len() {
@@ -491,16 +525,70 @@ impl Lcg {
 #[test]
 fn random_inputs_never_panic_and_fragments_agree() {
     let pieces: &[&str] = &[
-        "{", "}", "[", "]", ":", ",", "\"", "'", "“", "”", "‘", "’", "\\", "\\u", "\\ud83d", "\\ude00", "d8",
-        "00", "a", "key", "true", "tru", "None", "1", "-", ".", "e", "+", "0", " ", "\n", "\t", "//", "/*",
-        "*/", "#", "```", "json", "é", "😀", "\u{feff}", "x\u{1}", "$", "Sure! ",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "\"",
+        "'",
+        "“",
+        "”",
+        "‘",
+        "’",
+        "\\",
+        "\\u",
+        "\\ud83d",
+        "\\ude00",
+        "d8",
+        "00",
+        "a",
+        "key",
+        "true",
+        "tru",
+        "None",
+        "1",
+        "-",
+        ".",
+        "e",
+        "+",
+        "0",
+        " ",
+        "\n",
+        "\t",
+        "//",
+        "/*",
+        "*/",
+        "#",
+        "```",
+        "json",
+        "é",
+        "😀",
+        "\u{feff}",
+        "x\u{1}",
+        "$",
+        "Sure! ",
+        "(",
+        ")",
+        "...",
+        "+",
+        "`",
+        "\u{a0}",
+        "\\\"",
+        "undefined",
+        "NaN",
+        "0x",
+        "http://",
+        ";",
+        "´",
     ];
     let mut rng = Lcg(7);
     for round in 0..3000 {
         let count = 1 + rng.below(24);
         let input: String = (0..count).map(|_| pieces[rng.below(pieces.len())]).collect();
         let bytes = input.as_bytes();
-        for options in [ParseOptions::strict(), lenient(), completing()] {
+        for options in [ParseOptions::strict(), lenient(), completing(), repairing()] {
             let public = parse(&input, &options);
             let own = parse_without_fast_path(bytes, &options);
             if options.mode == ParseMode::Strict {
@@ -528,7 +616,7 @@ fn random_bytes_never_panic() {
     for _ in 0..3000 {
         let len = rng.below(40);
         let bytes: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
-        for options in [ParseOptions::strict(), lenient(), completing()] {
+        for options in [ParseOptions::strict(), lenient(), completing(), repairing()] {
             let _ = parse_without_fast_path(&bytes, &options);
             let _ = super::parse_bytes(&bytes, &options);
             let whole = feed_in_pieces(&bytes, &[], &options);
@@ -548,4 +636,166 @@ fn prose_candidates_stay_linear() {
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
     let near = "Text [x] {y} [z] {\"a\": 1}";
     assert_eq!(parse(near, &lenient()).unwrap().value, json!({"a": 1}));
+}
+
+// ---------------------------------------------------------------- new repairs
+
+/// Parse in repair mode (completing what was cut off) through the public API and our own
+/// parser alone, fed whole and in every split into two: the same value and repairs.
+fn check_repair(input: &str, expected: &Value, kinds: &[RepairKind]) {
+    let options = repairing();
+    let parsed = parse(input, &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    assert_eq!(&parsed.value, expected, "value of {input:?}");
+    let found = self::kinds(&parsed.repairs);
+    for kind in kinds {
+        assert!(found.contains(kind), "{input:?}: {kind} not in {found:?}");
+    }
+    let own =
+        parse_without_fast_path(input.as_bytes(), &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    assert_eq!(own, parsed, "own parser on {input:?}");
+    let bytes = input.as_bytes();
+    let whole = feed_in_pieces(bytes, &[], &options);
+    for cut in 0..=bytes.len() {
+        assert_eq!(feed_in_pieces(bytes, &[cut], &options), whole, "{input:?} cut at {cut}");
+    }
+}
+
+#[test]
+fn repair_mode_repairs() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        // Missing commas, colons and values.
+        ("{\"a\": 1\n\"b\": 2}", json!({"a": 1, "b": 2}), &[MissingComma]),
+        ("[1 2 \"x\" true]", json!([1, 2, "x", true]), &[MissingComma]),
+        ("{\"a\" \"b\", \"c\" 2}", json!({"a": "b", "c": 2}), &[MissingColon]),
+        ("{\"a\": , \"b\": }", json!({"a": null, "b": null}), &[MissingValue]),
+        // Brackets: missing, wrong, extra.
+        ("{\"a\": [1, 2}", json!({"a": [1, 2]}), &[MissingBracket]),
+        ("[{\"b\": 2]", json!([{"b": 2}]), &[MissingBracket]),
+        ("{\"a\": 2]", json!({"a": 2}), &[MissingBracket]),
+        ("[{\"i\": 1 {\"i\": 2}]", json!([{"i": 1}, {"i": 2}]), &[MissingBracket]),
+        ("{\"a\": 1}}]", json!({"a": 1}), &[ExtraBracket]),
+        ("[{\"k\": 1}}, {\"k\": 2}]", json!([{"k": 1}, {"k": 2}]), &[ExtraBracket]),
+        ("{\"k1\": [\"v1\", \"v2\"}, \"k2\": 3}", json!({"k1": ["v1", "v2"], "k2": 3}), &[MissingBracket]),
+        ("[,1,,2]", json!([1, 2]), &[ExtraComma]),
+        // Strings: missing quotes, stray quotes, control characters.
+        (
+            "{greeting: hello world, n: 2024-10-18T18:35:22Z}",
+            json!({"greeting": "hello world", "n": "2024-10-18T18:35:22Z"}),
+            &[UnquotedKey, UnquotedString],
+        ),
+        ("{\"a\": \"b, \"c\": \"d\"}", json!({"a": "b", "c": "d"}), &[MissingQuote]),
+        ("[\"hello, world]", json!(["hello", "world"]), &[MissingQuote, UnquotedString]),
+        ("\"The TV has a 24\" screen\"", json!("The TV has a 24\" screen"), &[UnescapedQuote]),
+        ("{\"key\": \"apple \"bee\" carrot\"}", json!({"key": "apple \"bee\" carrot"}), &[UnescapedQuote]),
+        ("[\"a\" \"b\"]", json!(["a", "b"]), &[MissingComma]),
+        ("{\"a\": \"x\ny\"}", json!({"a": "x\ny"}), &[ControlCharacter]),
+        ("{\"a\": \"hello\n\", \"b\": 1}", json!({"a": "hello", "b": 1}), &[]),
+        ("{\"a\": \"see {\"k\": 1}, here\"}", json!({"a": "see {\"k\": 1}, here"}), &[UnescapedQuote]),
+        // Escaped JSON, wrappers, concatenation, ellipsis, regex, tuples, sets.
+        ("{\\\"a\\\": \\\"x \\\\\\\"y\\\\\\\"\\\"}", json!({"a": "x \"y\""}), &[EscapedJson]),
+        ("callback_123({\"a\": [1]});", json!({"a": [1]}), &[FunctionCall]),
+        (
+            "{\"n\": NumberLong(\"2\"), \"d\": ISODate(\"2012-12-19\")}",
+            json!({"n": "2", "d": "2012-12-19"}),
+            &[FunctionCall],
+        ),
+        ("\"hello\" + \" \" + 'world'", json!("hello world"), &[Concatenation]),
+        ("[1, 2, ..., 9]", json!([1, 2, 9]), &[Ellipsis]),
+        ("{\"a\": 1, ...}", json!({"a": 1}), &[Ellipsis]),
+        ("{re: /a+\\/b/}", json!({"re": "/a+\\/b/"}), &[Regex]),
+        ("{\"c\": (1, 2), \"s\": (3), \"e\": ()}", json!({"c": [1, 2], "s": 3, "e": []}), &[Tuple]),
+        ("{'a', 'b'}", json!(["a", "b"]), &[SetAsArray]),
+        // Literals and numbers.
+        (
+            "[TRUE, False, NULL, undefined]",
+            json!([true, false, null, null]),
+            &[LiteralCase, PythonLiteral, Undefined],
+        ),
+        ("[NaN, Infinity, -Infinity]", json!([null, null, null]), &[NonFiniteNumber]),
+        ("[.5, 1., 2e, 1_000, 0x10]", json!([0.5, 1.0, 2, 1000, 16]), &[NumberSyntax, HexNumber]),
+        ("[0789, 0.0.1, 1/3, -e5]", json!(["0789", "0.0.1", "1/3", "-e5"]), &[UnquotedString]),
+        ("- {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        // Several values, stray text, placeholders.
+        ("1\n2\n3", json!([1, 2, 3]), &[MultipleValues]),
+        ("{\"a\": 1}, {\"b\": 2}", json!([{"a": 1}, {"b": 2}]), &[MultipleValues]),
+        ("[]{\"a\": 1}", json!({"a": 1}), &[DroppedEmpty]),
+        ("{\"a\": 1}, \"b\": 2}", json!({"a": 1, "b": 2}), &[Reopened]),
+        ("{\"a\": [1], [2, 3], \"b\": 4}", json!({"a": [1, 2, 3], "b": 4}), &[Reopened]),
+        ("{\"a\": 1, COMMENT \"b\": 2}", json!({"a": 1, "b": 2}), &[DroppedKey]),
+        ("hello world", json!("hello world"), &[UnquotedString]),
+        ("a\nb", json!(["a", "b"]), &[UnquotedString, MultipleValues]),
+        ("1. Call it with {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("42 is the answer", json!(42), &[ProseAfter]),
+        (
+            "lorem ```json\n{\"a\": 1}\n``` ipsum ```json\n[2]\n``` 3",
+            json!([{"a": 1}, [2]]),
+            &[CodeFence, MultipleValues],
+        ),
+        ("[```json\n{\"a\": 1}\n```]", json!({"a": 1}), &[CodeFence]),
+        // Cut off (completed).
+        ("{\"a\": [1, {\"b\": \"c", json!({"a": [1, {"b": "c"}]}), &[CompletedTruncated]),
+        ("{\"s \\ud", json!({"s": null}), &[CompletedTruncated]),
+        ("[-", json!([-0.0]), &[CompletedTruncated]),
+        ("[\"", json!([]), &[CompletedTruncated]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair(input, expected, kinds);
+    }
+}
+
+#[test]
+fn lenient_mode_leaves_structure_alone() {
+    // The tool-argument path guesses at no structure: these stay errors there.
+    for input in [
+        "{\"a\": 1 \"b\": 2}",
+        "{\"a\" 1}",
+        "{\"a\": }",
+        "{\"a\": [1, 2}",
+        "{\"a\": hello world}",
+        "[\"a\" \"b\"]",
+        "{\"a\": \"x\" + \"y\"}",
+        "[1, 2, ...]",
+        "(1, 2)",
+        "hello world",
+        "{\"a\": 1}\n{\"b\": 2}",
+        "{\"a\": 1} {\"b\": 2}",
+        "[1] [2]",
+        "{\"a\": 0789}",
+        "[1.x]",
+    ] {
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+        assert!(parse(input, &ParseOptions::repair()).is_ok(), "repair mode reads {input:?}");
+    }
+}
+
+#[test]
+fn non_finite_numbers_follow_the_option() {
+    for input in ["[NaN]", "{\"a\": Infinity}", "[-Infinity]"] {
+        let rejected = parse(input, &lenient()).unwrap_err();
+        assert!(
+            matches!(&rejected, ParseError::Syntax { message, .. } if message.contains("`NaN` and `Infinity`")),
+            "{input:?}: {rejected}"
+        );
+        assert!(parse(input, &ParseOptions::strict()).is_err(), "{input:?}");
+        let options = ParseOptions { non_finite: NonFinite::Null, ..lenient() };
+        let parsed = parse(input, &options).unwrap();
+        assert_eq!(kinds(&parsed.repairs), [NonFiniteNumber], "{input:?}");
+        assert!(parsed.value.to_string().contains("null"), "{input:?}");
+    }
+    // A word that merely starts like one is not one.
+    assert!(parse("[NaNa]", &ParseOptions { non_finite: NonFinite::Null, ..lenient() }).is_err());
+}
+
+#[test]
+fn repair_mode_replays_stay_linear() {
+    // Every quote would re-read the string from its first delimiter: the budget bounds it.
+    let input = "[\"".to_owned() + &"a, \"b".repeat(20_000) + "]";
+    let started = std::time::Instant::now();
+    let parsed = parse(&input, &repairing());
+    assert!(parsed.is_ok());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    let input = "{\"a\": \"".to_owned() + &"x, [y\" ".repeat(20_000);
+    assert!(parse(&input, &repairing()).is_ok());
+    let nested = "(".repeat(100_000);
+    assert_eq!(parse(&nested, &repairing()), Err(ParseError::TooDeep { limit: 128 }));
 }

@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use super::lexer::{describe_char, Fail, Failure, Lexer, Sink, Token};
+use super::lexer::{describe_char, Ctx, Fail, Failure, Lexer, Sink, Token};
 use super::{ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
 
 /// How many later `{` or `[` are tried after a candidate following prose fails. Each
@@ -22,14 +22,22 @@ const MAX_CANDIDATES: usize = 8;
 /// How many levels of JSON-in-a-string are decoded.
 const MAX_DOUBLE_ENCODING: usize = 2;
 
-/// An open array or object.
+/// An open array, object or parenthesised group.
 #[derive(Debug)]
 enum Frame {
     Array(Vec<Value>),
-    /// `key` holds the key whose value is awaited.
+    /// `key` holds the key whose value is awaited; `last_array` ([`ParseMode::Repair`])
+    /// the key of the last member whose value is an array, which a stray `[` may continue.
     Object {
         map: Map<String, Value>,
         key: Option<String>,
+        last_array: Option<String>,
+    },
+    /// `(`: a Python tuple, or the argument of a function call wrapper. One item without a
+    /// comma is that item; anything else an array.
+    Paren {
+        items: Vec<Value>,
+        comma: bool,
     },
 }
 
@@ -38,7 +46,24 @@ impl Frame {
         match self {
             Frame::Array(items) => Value::Array(items),
             Frame::Object { map, .. } => Value::Object(map),
+            Frame::Paren { mut items, comma, .. } => {
+                if items.len() == 1 && !comma {
+                    items.pop().unwrap_or(Value::Null)
+                } else {
+                    Value::Array(items)
+                }
+            }
         }
+    }
+
+    /// Whether `closer` (`}`, `]` or `)`) closes this frame.
+    fn closed_by(&self, closer: &Token) -> bool {
+        matches!(
+            (self, closer),
+            (Frame::Array(_), Token::EndArray)
+                | (Frame::Object { .. }, Token::EndObject)
+                | (Frame::Paren { .. }, Token::EndParen)
+        )
     }
 }
 
@@ -47,7 +72,7 @@ impl Frame {
 enum Expect {
     /// A value: at the top level or after `:`.
     Value,
-    /// After `[`: a value or `]`.
+    /// After `[` or `(`: a value or the closing bracket.
     FirstItem,
     /// After `,` (at `comma`) in an array: a value (or `]`, a trailing comma).
     Item { comma: usize },
@@ -61,55 +86,130 @@ enum Expect {
     Comma,
     /// The top-level value is complete.
     Done,
+    /// [`ParseMode::Repair`]: after `,` (at `comma`) following a top-level value.
+    TopComma { comma: usize },
+}
+
+/// A token whose meaning depends on the next one ([`ParseMode::Repair`]).
+#[derive(Debug)]
+enum Pending {
+    None,
+    /// A closing bracket (at `offset`) that does not close the innermost container.
+    Closer {
+        token: Token,
+        offset: usize,
+    },
+    /// A string where the `:` after a key belongs: the value (a missing colon), or, if a
+    /// `:` follows, the real key after a stray word.
+    KeyOrValue {
+        text: String,
+        offset: usize,
+    },
+    /// A string after `value,` at the top level when the value is an object: a further
+    /// member if `:` (or a value) follows, else a further value.
+    TopKey {
+        text: String,
+        offset: usize,
+    },
 }
 
 /// Builds a [`Value`] from tokens, without recursion.
 #[derive(Debug)]
 pub(crate) struct Builder {
     lenient: bool,
+    /// [`ParseMode::Repair`].
+    repair: bool,
     max_depth: usize,
     stack: Vec<Frame>,
     expect: Expect,
     result: Option<Value>,
+    /// [`ParseMode::Repair`]: the earlier top-level values, when there are several.
+    results: Vec<Value>,
+    pending: Pending,
+    /// [`ParseMode::Repair`]: a line break since the last top-level value.
+    line_break: bool,
+    /// Offset of the token being built into the tree.
+    at: usize,
+    /// The next key (or, after a key, the key awaiting its colon) was written without
+    /// quotes.
+    bare_key: bool,
     repairs: Vec<Repair>,
+}
+
+/// `{}` or `[]`.
+fn is_empty_container(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => items.is_empty(),
+        Value::Object(map) => map.is_empty(),
+        _ => false,
+    }
 }
 
 impl Builder {
     pub(crate) fn new(options: &ParseOptions) -> Builder {
         Builder {
-            lenient: options.mode == ParseMode::Lenient,
+            lenient: options.mode != ParseMode::Strict,
+            repair: options.mode == ParseMode::Repair,
             max_depth: options.max_depth,
             stack: Vec::new(),
             expect: Expect::Value,
             result: None,
+            results: Vec::new(),
+            pending: Pending::None,
+            line_break: false,
+            at: 0,
+            bare_key: false,
             repairs: Vec::new(),
         }
     }
 
     /// End of input: the value, or what was left open. With `complete`, a key still
-    /// waiting for its value is dropped and every open container is closed.
+    /// waiting for its value gets `null` and every open container is closed.
     pub(crate) fn finish(&mut self, complete: bool, end: usize) -> Result<Value, Failure> {
-        if let Some(value) = self.result.take() {
-            return Ok(value);
+        if !matches!(self.pending, Pending::None) {
+            self.resolve(None);
         }
-        let inside = match self.stack.last() {
-            None => return Err(Failure::syntax("expected a json value, found the end of the input", end)),
-            Some(Frame::Array(_)) => "an array",
-            Some(Frame::Object { .. }) => "an object",
+        if !self.stack.is_empty() {
+            let inside = match self.stack.last() {
+                Some(Frame::Object { .. }) => "an object",
+                Some(Frame::Paren { .. }) => "a parenthesised value",
+                _ => "an array",
+            };
+            if !complete {
+                return Err(Fail::Truncated { inside }.into());
+            }
+            self.repair(RepairKind::CompletedTruncated, end);
+            let stray = self.repair && self.bare_key && self.expect == Expect::Colon;
+            if let Some(Frame::Object { key, map, .. }) = self.stack.last_mut() {
+                if matches!(self.expect, Expect::Colon | Expect::Value) {
+                    // A key cut off before its value: `null`, as jsonrepair completes it
+                    // (unless the key is already there: its value stays; or it is a bare
+                    // word after a value, `{"a": "b" tail`: a stray word).
+                    match key.take() {
+                        Some(name) if !map.contains_key(&name) && !stray => {
+                            *key = Some(name);
+                            self.complete_value(Value::Null);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            while let Some(frame) = self.stack.pop() {
+                self.complete_value(frame.into_value());
+            }
+        }
+        if let Expect::TopComma { comma } = self.expect {
+            self.repair(RepairKind::TrailingComma, comma);
+        }
+        let Some(last) = self.result.take() else {
+            return Err(Failure::syntax("expected a json value, found the end of the input", end));
         };
-        if !complete {
-            return Err(Fail::Truncated { inside }.into());
+        if self.results.is_empty() {
+            return Ok(last);
         }
-        self.repair(RepairKind::CompletedTruncated, end);
-        if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
-            *key = None;
-        }
-        while let Some(frame) = self.stack.pop() {
-            self.complete_value(frame.into_value());
-        }
-        self.result
-            .take()
-            .ok_or_else(|| Failure::syntax("expected a json value, found the end of the input", end))
+        let mut values = std::mem::take(&mut self.results);
+        values.push(last);
+        Ok(Value::Array(values))
     }
 
     /// The repairs recorded so far, in the order they were found.
@@ -122,15 +222,36 @@ impl Builder {
     fn complete_value(&mut self, value: Value) {
         match self.stack.last_mut() {
             None => {
-                self.result = Some(value);
                 self.expect = Expect::Done;
+                let same_line = !std::mem::take(&mut self.line_break);
+                let Some(earlier) = self.result.take() else {
+                    self.result = Some(value);
+                    return;
+                };
+                // `[]{"a": 1}`, `{"a": 1}, {}`: an empty object or array next to a value on
+                // the same line is a placeholder, not a value.
+                if same_line && is_empty_container(&value) {
+                    self.repairs.push(Repair::new(RepairKind::DroppedEmpty, self.at));
+                    self.result = Some(earlier);
+                } else if same_line && is_empty_container(&earlier) {
+                    self.repairs.push(Repair::new(RepairKind::DroppedEmpty, self.at));
+                    self.result = Some(value);
+                } else {
+                    self.results.push(earlier);
+                    self.result = Some(value);
+                }
             }
-            Some(Frame::Array(items)) => {
+            Some(Frame::Array(items) | Frame::Paren { items, .. }) => {
                 items.push(value);
                 self.expect = Expect::Comma;
             }
-            Some(Frame::Object { map, key }) => {
+            Some(Frame::Object { map, key, last_array }) => {
                 if let Some(key) = key.take() {
+                    if self.repair && value.is_array() {
+                        *last_array = Some(key.clone());
+                    } else if self.repair {
+                        *last_array = None;
+                    }
                     map.insert(key, value);
                 }
                 self.expect = Expect::Comma;
@@ -153,6 +274,17 @@ impl Builder {
         }
     }
 
+    /// Close the innermost container because a later bracket says it ended.
+    fn close_missing(&mut self, offset: usize) {
+        self.repair(RepairKind::MissingBracket, offset);
+        if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
+            if key.take().is_some() {
+                self.repairs.push(Repair::new(RepairKind::DroppedKey, offset));
+            }
+        }
+        self.close();
+    }
+
     /// A trailing comma at `comma` before the closing bracket at `offset`.
     fn trailing_comma(&mut self, comma: usize, offset: usize, bracket: char) -> Result<(), Failure> {
         if !self.lenient {
@@ -163,10 +295,90 @@ impl Builder {
         Ok(())
     }
 
+    /// Whether `token` closes the innermost container.
+    fn closes_top(&self, token: &Token) -> bool {
+        self.stack.last().is_some_and(|frame| frame.closed_by(token))
+    }
+
+    /// A closing bracket that does not close the innermost container
+    /// ([`ParseMode::Repair`]): decided when the next token arrives.
+    fn stray_closer(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+        if !self.repair {
+            return Err(Failure::syntax(format!("unexpected {}", token.describe()), offset));
+        }
+        self.pending = Pending::Closer { token, offset };
+        Ok(())
+    }
+
+    /// Settle the pending token now that `next` (`None`: the end) is known.
+    fn resolve(&mut self, next: Option<&Token>) {
+        match std::mem::replace(&mut self.pending, Pending::None) {
+            Pending::None => {}
+            Pending::Closer { token, offset: at } => {
+                let matching = self.stack.iter().rposition(|frame| frame.closed_by(&token));
+                let comma = next == Some(&Token::Comma);
+                match matching {
+                    // Nothing of its kind is open: an extra bracket before a comma
+                    // (`[{"a": 1}}, {...}]`), else the wrong bracket for the innermost one.
+                    None if comma => self.repair(RepairKind::ExtraBracket, at),
+                    None => self.close_missing(at),
+                    Some(m) => {
+                        // Close down to the container it closes, but not the outermost one
+                        // when a comma shows that more members follow.
+                        let keep = comma && m == 0 && self.stack.len() > 1;
+                        while self.stack.len() > m + 1 {
+                            self.close_missing(at);
+                        }
+                        if !keep {
+                            self.close();
+                        }
+                    }
+                }
+            }
+            Pending::KeyOrValue { text, offset: at } => {
+                if next == Some(&Token::Colon) {
+                    // A stray word before the real key (`{"a": 1, COMMENT "b": 2}`).
+                    self.repair(RepairKind::DroppedKey, at);
+                    if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
+                        *key = Some(text);
+                    }
+                    self.expect = Expect::Colon;
+                } else {
+                    self.repair(RepairKind::MissingColon, at);
+                    self.complete_value(Value::String(text));
+                }
+            }
+            Pending::TopKey { text, offset: at } => {
+                let member = matches!(next, Some(Token::Colon | Token::Str(_)));
+                match self.result.take() {
+                    Some(Value::Object(map)) if member => {
+                        // `{"a": 1}, "b": 2}`: the object went on.
+                        self.repair(RepairKind::Reopened, at);
+                        self.stack.push(Frame::Object { map, key: Some(text), last_array: None });
+                        self.expect = Expect::Colon;
+                    }
+                    earlier => {
+                        self.result = earlier;
+                        self.repair(RepairKind::MultipleValues, at);
+                        self.complete_value(Value::String(text));
+                    }
+                }
+            }
+        }
+    }
+
     fn value_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
         match token {
             Token::BeginArray => self.open(Frame::Array(Vec::new()), Expect::FirstItem),
-            Token::BeginObject => self.open(Frame::Object { map: Map::new(), key: None }, Expect::FirstKey),
+            Token::BeginObject => {
+                self.open(Frame::Object { map: Map::new(), key: None, last_array: None }, Expect::FirstKey)
+            }
+            Token::BeginParen(call) => {
+                if !call {
+                    self.repair(RepairKind::Tuple, offset);
+                }
+                self.open(Frame::Paren { items: Vec::new(), comma: false }, Expect::FirstItem)
+            }
             Token::Str(text) => {
                 self.complete_value(Value::String(text));
                 Ok(())
@@ -183,15 +395,56 @@ impl Builder {
                 self.complete_value(Value::Null);
                 Ok(())
             }
-            Token::EndArray if self.expect == Expect::FirstItem => {
+            Token::Ellipsis if self.repair => Ok(()),
+            Token::EndArray | Token::EndParen | Token::EndObject
+                if self.expect == Expect::FirstItem && self.closes_top(&token) =>
+            {
                 self.close();
                 Ok(())
             }
-            Token::EndArray if matches!(self.expect, Expect::Item { .. }) => {
+            Token::EndArray | Token::EndParen | Token::EndObject
+                if matches!(self.expect, Expect::Item { .. }) && self.closes_top(&token) =>
+            {
                 let Expect::Item { comma } = self.expect else { return Ok(()) };
-                self.trailing_comma(comma, offset, ']')
+                let bracket = if token == Token::EndArray { ']' } else { ')' };
+                self.trailing_comma(comma, offset, bracket)
             }
-            Token::EndArray | Token::EndObject | Token::Colon | Token::Comma => {
+            Token::Comma if self.repair && matches!(self.expect, Expect::FirstItem | Expect::Item { .. }) => {
+                self.repair(RepairKind::ExtraComma, offset);
+                self.expect = Expect::Item { comma: offset };
+                Ok(())
+            }
+            Token::EndArray | Token::EndParen | Token::EndObject | Token::Comma
+                if self.repair && self.expect == Expect::Value && !self.stack.is_empty() =>
+            {
+                // `{"a": }`, `{"a": , "b": 1}`.
+                self.repair(RepairKind::MissingValue, offset);
+                self.complete_value(Value::Null);
+                self.dispatch(token, offset)
+            }
+            Token::EndArray | Token::EndParen | Token::EndObject
+                if self.repair && matches!(self.expect, Expect::FirstItem | Expect::Item { .. }) =>
+            {
+                if let Expect::Item { comma } = self.expect {
+                    self.repair(RepairKind::TrailingComma, comma);
+                }
+                self.expect = Expect::Comma;
+                self.stray_closer(token, offset)
+            }
+            Token::EndArray | Token::EndParen | Token::EndObject | Token::Comma
+                if self.repair && self.stack.is_empty() =>
+            {
+                let kind =
+                    if token == Token::Comma { RepairKind::ExtraComma } else { RepairKind::ExtraBracket };
+                self.repair(kind, offset);
+                Ok(())
+            }
+            Token::EndArray
+            | Token::EndObject
+            | Token::EndParen
+            | Token::Colon
+            | Token::Comma
+            | Token::Ellipsis => {
                 let message = match self.expect {
                     Expect::FirstItem => "expected a value or `]`",
                     Expect::Item { .. } => "expected a value after `,`",
@@ -206,6 +459,7 @@ impl Builder {
     fn key_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
         match token {
             Token::Str(text) => {
+                // `bare_key` now describes this key, until the next token.
                 if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
                     *key = Some(text);
                 }
@@ -219,18 +473,156 @@ impl Builder {
                     Ok(())
                 }
             },
-            _ => {
+            _ if !self.repair => {
                 let message = match self.expect {
                     Expect::FirstKey => "expected a string key or `}`",
                     _ => "expected a string key after `,`",
                 };
                 Err(Failure::syntax(format!("{message}, found {}", token.describe()), offset))
             }
+            Token::Comma | Token::Colon => {
+                self.repair(RepairKind::ExtraComma, offset);
+                Ok(())
+            }
+            Token::Ellipsis => Ok(()),
+            Token::Number(number) => self.key_token(Token::Str(number.to_string()), offset),
+            Token::Bool(value) => self.key_token(Token::Str(value.to_string()), offset),
+            Token::Null => self.key_token(Token::Str("null".to_owned()), offset),
+            Token::BeginArray if matches!(self.expect, Expect::Key { .. }) && self.last_array().is_some() => {
+                // `{"a": ["x"], ["y"]}`: the array went on.
+                let reopened = match self.stack.last_mut() {
+                    Some(Frame::Object { map, key, last_array }) => {
+                        let name = last_array.take().unwrap_or_default();
+                        let items = match map.remove(&name) {
+                            Some(Value::Array(items)) => items,
+                            other => {
+                                if let Some(other) = other {
+                                    map.insert(name.clone(), other);
+                                }
+                                Vec::new()
+                            }
+                        };
+                        *key = Some(name);
+                        items
+                    }
+                    _ => Vec::new(),
+                };
+                self.repair(RepairKind::Reopened, offset);
+                self.open(Frame::Array(reopened), Expect::Item { comma: offset })
+            }
+            Token::BeginObject | Token::BeginArray | Token::BeginParen(_) => {
+                // `[{"a": 1 {"b": 2}]`: the object ended before this.
+                if let Expect::Key { comma } = self.expect {
+                    self.repair(RepairKind::TrailingComma, comma);
+                }
+                self.close_missing(offset);
+                self.dispatch(token, offset)
+            }
+            Token::EndArray | Token::EndParen => {
+                if let Expect::Key { comma } = self.expect {
+                    self.repair(RepairKind::TrailingComma, comma);
+                }
+                self.expect = Expect::Comma;
+                self.stray_closer(token, offset)
+            }
         }
     }
 
+    fn colon_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+        match token {
+            Token::Colon => {
+                self.expect = Expect::Value;
+                Ok(())
+            }
+            _ if !self.repair => Err(Failure::syntax(
+                format!("expected `:` after an object key, found {}", token.describe()),
+                offset,
+            )),
+            Token::Str(text) => {
+                self.pending = Pending::KeyOrValue { text, offset };
+                Ok(())
+            }
+            Token::Number(_)
+            | Token::Bool(_)
+            | Token::Null
+            | Token::BeginObject
+            | Token::BeginArray
+            | Token::BeginParen(_) => {
+                self.repair(RepairKind::MissingColon, offset);
+                self.expect = Expect::Value;
+                self.value_token(token, offset)
+            }
+            Token::Comma | Token::EndObject if self.first_member() => {
+                // `{"a", "b"}`: a set, read as an array.
+                self.repair(RepairKind::SetAsArray, offset);
+                let key = match self.stack.pop() {
+                    Some(Frame::Object { key, .. }) => key,
+                    _ => None,
+                };
+                let items = key.map(Value::String).into_iter().collect();
+                self.stack.push(Frame::Array(items));
+                if token == Token::EndObject {
+                    self.close();
+                    return Ok(());
+                }
+                self.expect = Expect::Item { comma: offset };
+                Ok(())
+            }
+            Token::Comma | Token::EndObject | Token::EndArray | Token::EndParen | Token::Ellipsis => {
+                // A key without a value: a stray word.
+                self.repair(RepairKind::DroppedKey, offset);
+                if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
+                    *key = None;
+                }
+                self.expect = Expect::Comma;
+                if token == Token::Ellipsis {
+                    return Ok(());
+                }
+                self.comma_token(token, offset)
+            }
+        }
+    }
+
+    /// The key of the innermost object's last member, if its value is an array.
+    fn last_array(&self) -> Option<&String> {
+        match self.stack.last() {
+            Some(Frame::Object { last_array, .. }) => last_array.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Whether the innermost container is an object with no member yet.
+    fn first_member(&self) -> bool {
+        matches!(self.stack.last(), Some(Frame::Object { map, .. }) if map.is_empty())
+    }
+
     fn comma_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
-        let in_array = matches!(self.stack.last(), Some(Frame::Array(_)));
+        // The common cases first.
+        match (&token, self.stack.last()) {
+            (Token::Comma, Some(Frame::Object { .. })) => {
+                self.expect = Expect::Key { comma: offset };
+                return Ok(());
+            }
+            (Token::Comma, Some(Frame::Array(_))) => {
+                self.expect = Expect::Item { comma: offset };
+                return Ok(());
+            }
+            (Token::EndObject, Some(Frame::Object { .. })) | (Token::EndArray, Some(Frame::Array(_))) => {
+                self.close();
+                return Ok(());
+            }
+            _ => {}
+        }
+        let (in_array, in_paren) = match self.stack.last_mut() {
+            Some(Frame::Array(_)) => (true, false),
+            Some(Frame::Paren { comma, .. }) => {
+                if token == Token::Comma {
+                    *comma = true;
+                }
+                (true, true)
+            }
+            _ => (false, false),
+        };
         match (token, in_array) {
             (Token::Comma, true) => {
                 self.expect = Expect::Item { comma: offset };
@@ -240,9 +632,53 @@ impl Builder {
                 self.expect = Expect::Key { comma: offset };
                 Ok(())
             }
-            (Token::EndArray, true) | (Token::EndObject, false) => {
+            (Token::EndArray, true) if !in_paren => {
                 self.close();
                 Ok(())
+            }
+            (Token::EndParen, true) if in_paren => {
+                self.close();
+                Ok(())
+            }
+            (Token::EndObject, false) => {
+                self.close();
+                Ok(())
+            }
+            (token @ (Token::EndArray | Token::EndObject | Token::EndParen), _) if self.repair => {
+                self.stray_closer(token, offset)
+            }
+            (Token::Ellipsis, _) if self.repair => Ok(()),
+            (Token::Colon, true) if self.repair && !in_paren => {
+                // `["key": "value"]`: the item was the key of an object.
+                let key = match self.stack.last_mut() {
+                    Some(Frame::Array(items)) => match items.pop() {
+                        Some(Value::String(key)) => Some(key),
+                        Some(other) => {
+                            items.push(other);
+                            None
+                        }
+                        None => None,
+                    },
+                    _ => None,
+                };
+                let Some(key) = key else {
+                    return Err(Failure::syntax(
+                        "expected `,` or `]` after an array value, found `:`",
+                        offset,
+                    ));
+                };
+                self.repair(RepairKind::MissingBracket, offset);
+                self.open(Frame::Object { map: Map::new(), key: Some(key), last_array: None }, Expect::Value)
+            }
+            (token, true) if self.repair && token != Token::Colon => {
+                self.repair(RepairKind::MissingComma, offset);
+                self.expect = Expect::Item { comma: offset };
+                self.value_token(token, offset)
+            }
+            (token, false) if self.repair && token != Token::Colon => {
+                self.repair(RepairKind::MissingComma, offset);
+                self.expect = Expect::Key { comma: offset };
+                self.key_token(token, offset)
             }
             (token, true) => Err(Failure::syntax(
                 format!("expected `,` or `]` after an array value, found {}", token.describe()),
@@ -254,37 +690,142 @@ impl Builder {
             )),
         }
     }
-}
 
-impl Sink for Builder {
-    #[inline(always)]
-    fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+    /// After the top-level value ([`ParseMode::Repair`]: separators, stray brackets and
+    /// further values).
+    fn done_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+        if !self.repair {
+            return Err(Failure::syntax(
+                format!("unexpected {} after the json value", token.describe()),
+                offset,
+            ));
+        }
+        match token {
+            Token::Comma => {
+                self.expect = Expect::TopComma { comma: offset };
+                Ok(())
+            }
+            Token::EndArray | Token::EndObject | Token::EndParen => {
+                self.repair(RepairKind::ExtraBracket, offset);
+                Ok(())
+            }
+            Token::Colon | Token::Ellipsis => {
+                Err(Failure::syntax(format!("unexpected {} after the json value", token.describe()), offset))
+            }
+            Token::Str(text)
+                if matches!(self.expect, Expect::TopComma { .. })
+                    && self.result.as_ref().is_some_and(Value::is_object) =>
+            {
+                self.pending = Pending::TopKey { text, offset };
+                Ok(())
+            }
+            token => {
+                self.repair(RepairKind::MultipleValues, offset);
+                self.expect = Expect::Value;
+                self.value_token(token, offset)
+            }
+        }
+    }
+
+    /// [`Sink::token`] in [`ParseMode::Repair`], with the bookkeeping that only its repairs
+    /// need: a pending token, bare keys, the offset of the token.
+    #[inline]
+    fn repair_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+        self.at = offset;
+        if !matches!(self.pending, Pending::None) {
+            self.resolve(Some(&token));
+        }
+        if !self.bare_key {
+            return match self.expect {
+                Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(token, offset),
+                Expect::FirstKey | Expect::Key { .. } => self.key_token(token, offset),
+                Expect::Comma => self.comma_token(token, offset),
+                Expect::Colon if matches!(token, Token::Colon) => {
+                    self.expect = Expect::Value;
+                    Ok(())
+                }
+                _ => self.dispatch(token, offset),
+            };
+        }
+        self.bare_key = false;
+        let after_value = self.expect == Expect::Comma;
+        let result = match self.expect {
+            Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(token, offset),
+            Expect::FirstKey | Expect::Key { .. } => self.key_token(token, offset),
+            Expect::Comma => self.comma_token(token, offset),
+            Expect::Colon if matches!(token, Token::Colon) => {
+                self.expect = Expect::Value;
+                Ok(())
+            }
+            _ => self.dispatch(token, offset),
+        };
+        // A bare key right after a value (a missing comma) stays known as one while its
+        // colon is awaited: without one it is a stray word.
+        self.bare_key = after_value && self.expect == Expect::Colon;
+        result
+    }
+
+    /// Route a token by what is expected.
+    fn dispatch(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
         match self.expect {
             Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(token, offset),
             Expect::FirstKey | Expect::Key { .. } => self.key_token(token, offset),
             Expect::Comma => self.comma_token(token, offset),
-            Expect::Colon if token == Token::Colon => {
+            Expect::Colon => self.colon_token(token, offset),
+            Expect::Done => self.done_token(token, offset),
+            Expect::TopComma { .. } => match token {
+                Token::Comma => {
+                    self.repair(RepairKind::ExtraComma, offset);
+                    Ok(())
+                }
+                token => self.done_token(token, offset),
+            },
+        }
+    }
+}
+
+impl Sink for Builder {
+    fn context(&self) -> Ctx {
+        match (self.expect, self.stack.last()) {
+            (Expect::FirstKey | Expect::Key { .. }, _) | (Expect::Comma, Some(Frame::Object { .. })) => {
+                Ctx::Key
+            }
+            (Expect::Value | Expect::Colon, Some(Frame::Object { .. })) => Ctx::ObjectValue,
+            (_, Some(Frame::Array(_) | Frame::Paren { .. })) => Ctx::Array,
+            _ => Ctx::Top,
+        }
+    }
+
+    #[inline(always)]
+    fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+        if self.repair {
+            return self.repair_token(token, offset);
+        }
+        match self.expect {
+            Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(token, offset),
+            Expect::FirstKey | Expect::Key { .. } => self.key_token(token, offset),
+            Expect::Comma => self.comma_token(token, offset),
+            Expect::Colon if matches!(token, Token::Colon) => {
                 self.expect = Expect::Value;
                 Ok(())
             }
-            Expect::Colon => Err(Failure::syntax(
-                format!("expected `:` after an object key, found {}", token.describe()),
-                offset,
-            )),
-            Expect::Done => {
-                Err(Failure::syntax(format!("unexpected {} after the json value", token.describe()), offset))
-            }
+            _ => self.dispatch(token, offset),
         }
     }
 
     #[inline]
     fn expects_key(&self) -> bool {
-        matches!(self.expect, Expect::FirstKey | Expect::Key { .. })
+        match self.expect {
+            Expect::FirstKey | Expect::Key { .. } => true,
+            // After a member, a missing comma means a key comes next.
+            Expect::Comma => self.repair && matches!(self.stack.last(), Some(Frame::Object { .. })),
+            _ => false,
+        }
     }
 
     #[inline]
     fn is_complete(&self) -> bool {
-        self.expect == Expect::Done
+        matches!(self.expect, Expect::Done) && matches!(self.pending, Pending::None)
     }
 
     fn repair(&mut self, kind: RepairKind, offset: usize) {
@@ -293,6 +834,60 @@ impl Sink for Builder {
             return;
         }
         self.repairs.push(Repair::new(kind, offset));
+    }
+
+    fn retract(&mut self, kind: RepairKind) {
+        self.repairs.retain(|r| r.kind != kind);
+    }
+
+    fn in_paren(&self) -> bool {
+        matches!(self.stack.last(), Some(Frame::Paren { .. }))
+    }
+
+    fn in_container(&self) -> bool {
+        !self.stack.is_empty()
+    }
+
+    fn line_break(&mut self) {
+        if self.stack.is_empty() {
+            self.line_break = true;
+        }
+    }
+
+    fn bare_key(&mut self) {
+        self.bare_key = true;
+    }
+
+    fn discard(&mut self) {
+        self.stack.clear();
+        self.result = None;
+        self.results.clear();
+        self.pending = Pending::None;
+        self.expect = Expect::Value;
+        // Keep what was repaired around the discarded values (a fence, comments), not in
+        // them.
+        self.repairs.retain(|r| {
+            !matches!(
+                r.kind,
+                RepairKind::Tuple
+                    | RepairKind::NumberSyntax
+                    | RepairKind::UnquotedString
+                    | RepairKind::FunctionCall
+            )
+        });
+    }
+
+    fn undo_open(&mut self) -> bool {
+        let empty = match self.stack.as_slice() {
+            [Frame::Array(items)] => items.is_empty(),
+            [Frame::Object { map, key: None, .. }] => map.is_empty(),
+            _ => false,
+        };
+        if empty && self.result.is_none() {
+            self.stack.clear();
+            self.expect = Expect::Value;
+        }
+        empty
     }
 }
 
@@ -319,7 +914,7 @@ pub(crate) struct Outcome {
 impl Machine {
     /// A machine for input starting at absolute offset 0.
     pub(crate) fn new(options: &ParseOptions) -> Machine {
-        Machine::with_lexer(Lexer::new(options.mode == ParseMode::Lenient, 0), options)
+        Machine::with_lexer(Lexer::new(options.mode, options.non_finite, 0), options)
     }
 
     fn with_lexer(lexer: Lexer, options: &ParseOptions) -> Machine {
@@ -388,7 +983,7 @@ fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Fa
         Ok(outcome) => return Ok(outcome),
         Err(failure) => failure,
     };
-    if options.mode != ParseMode::Lenient {
+    if options.mode == ParseMode::Strict {
         return Err(first_failure);
     }
     // Retry only when the failed value came after prose or did not start like an object or
@@ -412,7 +1007,10 @@ fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Fa
         let found =
             input.bytes.get(from..).and_then(|rest| rest.iter().position(|&b| matches!(b, b'{' | b'[')));
         let Some(candidate) = found.map(|k| from + k) else { break };
-        let mut next = Machine::with_lexer(Lexer::in_prose(candidate, fence_open), options);
+        let mut next = Machine::with_lexer(
+            Lexer::in_prose(options.mode, options.non_finite, candidate, fence_open),
+            options,
+        );
         next.builder.repairs.clone_from(&carried);
         match run(&mut next, input.from(candidate)) {
             Ok(outcome) => return Ok(outcome),

@@ -1,25 +1,24 @@
-//! `tool-input repair`: the lenient parser alone, on any JSON value.
+//! `tool-input repair`: the parser alone, on any JSON value, in its repair mode.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_input::parse::{self, ParseMode, ParseOptions};
+use tool_input::parse::{self, ParseOptions};
 
 use crate::read_input;
 
-/// `tool-input repair`.
+/// `tool-input repair`: [`ParseOptions::repair`] (every repair, including the guesses at
+/// structure that tool arguments never get, and `NaN` as `null`), or strict JSON with
+/// `--strict`; `--complete-truncated` closes what was cut off.
 pub(crate) fn run(
     strict: bool,
     complete_truncated: bool,
     input: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let raw = read_input(input.as_deref())?;
-    let options = ParseOptions {
-        mode: if strict { ParseMode::Strict } else { ParseMode::Lenient },
-        complete_truncated,
-        ..ParseOptions::default()
-    };
+    let base = if strict { ParseOptions::strict() } else { ParseOptions::repair() };
+    let options = ParseOptions { complete_truncated, ..base };
     match parse::parse_bytes(&raw, &options) {
         Ok(parsed) => {
             let mut out = io::stdout().lock();
