@@ -122,7 +122,31 @@ fn clean(c: &mut Criterion) {
     group.finish();
 }
 
+/// How many mangled calls each contender turns into exactly the canonical value: the
+/// repaired JSON that passes the schema, against `mangled.expected.jsonl`.
+fn exact_counts() {
+    let text = std::fs::read_to_string(data_dir().join("mangled.expected.jsonl")).expect("expected values");
+    let expected: Vec<Value> =
+        text.lines().map(|l| serde_json::from_str::<Value>(l).expect("a case")["value"].clone()).collect();
+    let raws = raws("mangled.jsonl", usize::MAX);
+    let theirs = jsonschema::validator_for(&schema()).expect("schema compiles");
+    let ours = tool_input::Validator::new(&schema()).expect("schema compiles");
+    let (mut their_exact, mut our_exact) = (0, 0);
+    for (raw, expected) in raws.iter().zip(&expected) {
+        let repaired =
+            jsonrepair_rs::jsonrepair(raw).ok().and_then(|s| serde_json::from_str::<Value>(&s).ok());
+        if repaired.is_some_and(|v| theirs.is_valid(&v) && &v == expected) {
+            their_exact += 1;
+        }
+        if ours.check(raw.as_str()).is_ok_and(|checked| &checked.value == expected) {
+            our_exact += 1;
+        }
+    }
+    eprintln!("mangled, exact results: jsonrepair-rs + jsonschema {their_exact} / {n}, tool-input {our_exact} / {n}", n = raws.len());
+}
+
 fn mangled(c: &mut Criterion) {
+    exact_counts();
     let raws = raws("mangled.jsonl", SLICE);
     let validator = jsonschema::validator_for(&schema()).expect("schema compiles");
     let mut group = c.benchmark_group("mangled");
@@ -131,6 +155,37 @@ fn mangled(c: &mut Criterion) {
         b.iter(|| raws.iter().filter(|r| jsonrepair_jsonschema(&validator, r).is_some()).count())
     });
     group.bench_function("tool_input", |b| {
+        b.iter(|| raws.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count())
+    });
+    group.finish();
+}
+
+/// Where the time of a mangled call goes: the parser alone, parse and walk into checked
+/// JSON, the full typed path, and the typed path with its one-pass attempt first.
+fn mangled_breakdown(c: &mut Criterion) {
+    let raws = raws("mangled.jsonl", SLICE);
+    let validator = tool_input::Validator::new(&schema()).expect("schema compiles");
+    let options = tool_input::CheckOptions::default();
+    let lenient = tool_input::parse::ParseOptions::default();
+    let mut group = c.benchmark_group("mangled_breakdown");
+    group.throughput(Throughput::Bytes(bytes(&raws)));
+    group.bench_function("parse", |b| {
+        b.iter(|| raws.iter().filter(|r| tool_input::parse::parse(r, &lenient).is_ok()).count())
+    });
+    group.bench_function("validator_check", |b| {
+        b.iter(|| raws.iter().filter(|r| validator.check(r.as_str()).is_ok()).count())
+    });
+    group.bench_function("typed_full", |b| {
+        b.iter(|| {
+            raws.iter()
+                .filter(|r| {
+                    tool_input::__private::from_arguments_full::<CreateOrder>(r.as_str().into(), &options)
+                        .is_ok()
+                })
+                .count()
+        })
+    });
+    group.bench_function("typed", |b| {
         b.iter(|| raws.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count())
     });
     group.finish();
@@ -181,6 +236,7 @@ fn malformed(value: &Value, out: &mut String) {
                     '\'' => out.push_str("\\'"),
                     '\\' => out.push_str("\\\\"),
                     '\n' => out.push_str("\\n"),
+                    c if c < ' ' => out.push_str(&format!("\\u{:04x}", c as u32)),
                     c => out.push(c),
                 }
             }
@@ -211,6 +267,16 @@ fn large(c: &mut Criterion) {
             out
         })
         .collect();
+    let repaired = broken
+        .iter()
+        .filter_map(|r| jsonrepair_rs::jsonrepair(r).ok())
+        .filter(|s| serde_json::from_str::<Value>(s).is_ok())
+        .count();
+    let ours = broken.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count();
+    eprintln!(
+        "large malformed, parsed: jsonrepair-rs {repaired} / {n}, tool-input {ours} / {n}",
+        n = broken.len()
+    );
     let mut group = c.benchmark_group("large_malformed");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(bytes(&broken)));
@@ -233,6 +299,6 @@ fn large(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).warm_up_time(std::time::Duration::from_secs(1)).measurement_time(std::time::Duration::from_secs(4));
-    targets = clean, mangled, invalid, large
+    targets = clean, mangled, mangled_breakdown, invalid, large
 }
 criterion_main!(benches);
