@@ -32,3 +32,13 @@ fn parse_regressions() {
 fn pipeline_regressions() {
     run("pipeline", checks::pipeline);
 }
+
+#[test]
+fn text_calls_regressions() {
+    run("text_calls", checks::text_calls);
+}
+
+#[test]
+fn stream_regressions() {
+    run("stream", checks::stream);
+}
