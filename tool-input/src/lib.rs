@@ -44,8 +44,19 @@
 //! [`dialect`] writes a tool's definition in each API's dialect and checks it against the
 //! provider's limits; a [`Toolbox`] dispatches calls to typed handlers and answers each one
 //! in the API's tool-result format.
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `derive` | yes | `#[derive(ToolInput)]` |
+//! | `tracing` | yes | the Toolbox's `tracing` events; off, nothing of `tracing` is compiled |
+//! | `rmcp` | no | `tool_input::rmcp`: `Parameters<T>` for rmcp `#[tool]`s, a [`Toolbox`] served as an MCP server |
+//! | `async-openai` | no | `tool_input::async_openai`: async-openai's Chat Completions types to and from ours |
+//! | `cli` | no | the `tool-input` program |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod calls;
 mod check;
@@ -62,6 +73,16 @@ pub mod stream;
 mod tool;
 mod toolbox;
 mod validator;
+
+#[cfg(feature = "rmcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
+#[path = "integrations/rmcp.rs"]
+pub mod rmcp;
+
+#[cfg(feature = "async-openai")]
+#[cfg_attr(docsrs, doc(cfg(feature = "async-openai")))]
+#[path = "integrations/async_openai.rs"]
+pub mod async_openai;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -81,4 +102,5 @@ pub use validator::{CheckOptions, Limits, SchemaError, Validator, ValidatorBuild
 
 /// `#[derive(ToolInput)]`: see [`ToolInput`] for what it generates and the attributes it reads.
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use tool_input_derive::ToolInput;

@@ -3,7 +3,7 @@
 
 mod conversation;
 mod outcome;
-mod trace;
+pub(crate) mod trace;
 
 use std::fmt::Display;
 use std::future::Future;

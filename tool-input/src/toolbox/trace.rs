@@ -66,14 +66,14 @@ mod events {
 
     const TARGET: &str = "tool_input";
 
-    pub(in crate::toolbox) fn call(tool: &str, call_id: &str, arguments: impl FnOnce() -> String) {
+    pub(crate) fn call(tool: &str, call_id: &str, arguments: impl FnOnce() -> String) {
         if tracing::enabled!(target: TARGET, tracing::Level::DEBUG) {
             let arguments = arguments();
             tracing::debug!(target: TARGET, tool, call_id, arguments = arguments.as_str(), "tool call");
         }
     }
 
-    pub(in crate::toolbox) fn accepted(tool: &str, call_id: &str, report: &Report) {
+    pub(crate) fn accepted(tool: &str, call_id: &str, report: &Report) {
         if report.is_clean() {
             return;
         }
@@ -91,7 +91,7 @@ mod events {
         );
     }
 
-    pub(in crate::toolbox) fn rejected(tool: &str, call_id: &str, rejection: &Rejection) {
+    pub(crate) fn rejected(tool: &str, call_id: &str, rejection: &Rejection) {
         let errors: Vec<String> =
             rejection.errors.iter().map(|e| format!("{}: {}", e.path, e.code.code())).collect();
         tracing::warn!(
@@ -104,23 +104,23 @@ mod events {
         );
     }
 
-    pub(in crate::toolbox) fn failed(tool: &str, call_id: &str, error: &str) {
+    pub(crate) fn failed(tool: &str, call_id: &str, error: &str) {
         tracing::warn!(target: TARGET, tool, call_id, error, "tool failed");
     }
 
-    pub(in crate::toolbox) fn succeeded(tool: &str, call_id: &str) {
+    pub(crate) fn succeeded(tool: &str, call_id: &str) {
         tracing::debug!(target: TARGET, tool, call_id, "tool succeeded");
     }
 
-    pub(in crate::toolbox) fn unknown(tool: &str, call_id: &str, available: &[String]) {
+    pub(crate) fn unknown(tool: &str, call_id: &str, available: &[String]) {
         tracing::warn!(target: TARGET, tool, call_id, available = available.join(", ").as_str(), "unknown tool");
     }
 
-    pub(in crate::toolbox) fn malformed(call_id: &str, error: &str) {
+    pub(crate) fn malformed(call_id: &str, error: &str) {
         tracing::warn!(target: TARGET, call_id, error, "malformed call");
     }
 
-    pub(in crate::toolbox) fn budget_spent(tool: &str, call_id: &str, failures: u32) {
+    pub(crate) fn budget_spent(tool: &str, call_id: &str, failures: u32) {
         tracing::warn!(target: TARGET, tool, call_id, failures, "retry budget spent");
     }
 }
@@ -129,14 +129,14 @@ mod events {
 mod events {
     use super::*;
 
-    pub(in crate::toolbox) fn call(_: &str, _: &str, _: impl FnOnce() -> String) {}
-    pub(in crate::toolbox) fn accepted(_: &str, _: &str, _: &Report) {}
-    pub(in crate::toolbox) fn rejected(_: &str, _: &str, _: &Rejection) {}
-    pub(in crate::toolbox) fn failed(_: &str, _: &str, _: &str) {}
-    pub(in crate::toolbox) fn succeeded(_: &str, _: &str) {}
-    pub(in crate::toolbox) fn unknown(_: &str, _: &str, _: &[String]) {}
-    pub(in crate::toolbox) fn malformed(_: &str, _: &str) {}
-    pub(in crate::toolbox) fn budget_spent(_: &str, _: &str, _: u32) {}
+    pub(crate) fn call(_: &str, _: &str, _: impl FnOnce() -> String) {}
+    pub(crate) fn accepted(_: &str, _: &str, _: &Report) {}
+    pub(crate) fn rejected(_: &str, _: &str, _: &Rejection) {}
+    pub(crate) fn failed(_: &str, _: &str, _: &str) {}
+    pub(crate) fn succeeded(_: &str, _: &str) {}
+    pub(crate) fn unknown(_: &str, _: &str, _: &[String]) {}
+    pub(crate) fn malformed(_: &str, _: &str) {}
+    pub(crate) fn budget_spent(_: &str, _: &str, _: u32) {}
 }
 
-pub(super) use events::*;
+pub(crate) use events::*;
