@@ -37,7 +37,24 @@ impl Types {
         self.0 |= other.0;
     }
 
-    fn from_name(name: &str) -> Option<Types> {
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The type of one value; integral numbers written as integers are `integer`.
+    pub fn of(value: &Value) -> Types {
+        match value {
+            Value::Null => Types::NULL,
+            Value::Bool(_) => Types::BOOLEAN,
+            Value::Object(_) => Types::OBJECT,
+            Value::Array(_) => Types::ARRAY,
+            Value::Number(n) if n.is_i64() || n.is_u64() => Types::INTEGER,
+            Value::Number(_) => Types::NUMBER,
+            Value::String(_) => Types::STRING,
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Types> {
         Some(match name {
             "null" => Types::NULL,
             "boolean" => Types::BOOLEAN,

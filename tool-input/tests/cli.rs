@@ -1,36 +1,18 @@
 //! The `tool-input` command line: its exact interface (JSON fields, exit codes), and the
 //! core contract on the benchmark workloads through `check --jsonl`.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
+use cli_support::{run, stdout_json};
+
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-input"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // The program may exit before reading (usage errors): a broken pipe is fine.
-    let _ = child.stdin.take().expect("stdin").write_all(stdin);
-    child.wait_with_output().expect("the binary finishes")
-}
-
 fn schema_path() -> String {
     common::shared_dir().join("bench/create_order.schema.json").to_string_lossy().into_owned()
-}
-
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!("stdout is not one JSON object ({e}): {}", String::from_utf8_lossy(&output.stdout))
-    })
 }
 
 #[test]

@@ -1,36 +1,14 @@
 //! `tool-input calls` and `tool-input schema`: their exact JSON fields and exit codes.
 
+mod cli_support;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
+use cli_support::{keys, run, stdout_json};
+
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-input"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // The program may exit before reading (usage errors): a broken pipe is fine.
-    let _ = child.stdin.take().expect("stdin").write_all(stdin);
-    child.wait_with_output().expect("the binary finishes")
-}
-
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!("stdout is not one JSON value ({e}): {}", String::from_utf8_lossy(&output.stdout))
-    })
-}
-
-fn keys(value: &Value) -> BTreeSet<&str> {
-    value.as_object().expect("an object").keys().map(String::as_str).collect()
-}
 
 #[test]
 fn calls_prints_calls_and_errors() {

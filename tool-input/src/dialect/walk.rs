@@ -56,56 +56,8 @@ pub(crate) fn property_schema<'s>(root: &'s Value, key: &str) -> Option<&'s Valu
     object.get("properties")?.get(key).map(|schema| resolve(root, schema))
 }
 
-/// A set of JSON types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Types(u8);
-
-impl Types {
-    pub const NULL: Types = Types(1);
-    pub const BOOLEAN: Types = Types(2);
-    pub const OBJECT: Types = Types(4);
-    pub const ARRAY: Types = Types(8);
-    pub const NUMBER: Types = Types(16);
-    pub const STRING: Types = Types(32);
-    pub const INTEGER: Types = Types(64);
-
-    pub fn contains(self, other: Types) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    fn insert(&mut self, other: Types) {
-        self.0 |= other.0;
-    }
-
-    fn named(name: &str) -> Types {
-        match name {
-            "null" => Types::NULL,
-            "boolean" => Types::BOOLEAN,
-            "object" => Types::OBJECT,
-            "array" => Types::ARRAY,
-            "number" => Types::NUMBER,
-            "string" => Types::STRING,
-            "integer" => Types::INTEGER,
-            _ => Types::default(),
-        }
-    }
-
-    fn of(value: &Value) -> Types {
-        match value {
-            Value::Null => Types::NULL,
-            Value::Bool(_) => Types::BOOLEAN,
-            Value::Object(_) => Types::OBJECT,
-            Value::Array(_) => Types::ARRAY,
-            Value::Number(n) if n.is_i64() || n.is_u64() => Types::INTEGER,
-            Value::Number(_) => Types::NUMBER,
-            Value::String(_) => Types::STRING,
-        }
-    }
-}
+/// A set of JSON types: the engine's own.
+pub(crate) use crate::plan::Types;
 
 /// The types a schema declares: its `type`, the types of its `enum`/`const` values, and
 /// the union over `anyOf`/`oneOf` branches. Empty when it says nothing (any value).
@@ -120,10 +72,10 @@ fn declared(root: &Value, schema: &Value, depth: usize) -> Types {
         return types;
     }
     match schema.get("type") {
-        Some(Value::String(name)) => types.insert(Types::named(name)),
+        Some(Value::String(name)) => types.insert(Types::from_name(name).unwrap_or_default()),
         Some(Value::Array(names)) => {
             for name in names.iter().filter_map(Value::as_str) {
-                types.insert(Types::named(name));
+                types.insert(Types::from_name(name).unwrap_or_default());
             }
         }
         _ => {}
