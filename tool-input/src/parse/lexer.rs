@@ -536,6 +536,24 @@ impl Lexer {
         self.base
     }
 
+    /// The string being read (strict and lenient modes), for the streaming parser: its
+    /// decoded content so far is `text_buf` followed by the bytes of `buf` returned here. A
+    /// closing candidate quote and the whitespace after it are left out until they are known
+    /// to be content; so are a partial escape and a smart-quote lead (not in `buf` yet). The
+    /// bytes may end inside a UTF-8 character.
+    ///
+    /// The streaming parser moves the text out of `text_buf` as it shows it (the token then
+    /// carries only what came after): `text_buf` is only appended to, and `buf` (whose
+    /// offsets the look-ahead states keep) is left alone.
+    pub(crate) fn open_string(&mut self) -> Option<(&mut String, &[u8])> {
+        let State::Str { esc, .. } = self.state else { return None };
+        let end = match esc {
+            Esc::Closing { mark } => mark,
+            _ => self.buf.len(),
+        };
+        Some((&mut self.text_buf, self.buf.get(..end).unwrap_or_default()))
+    }
+
     /// Tokenize the next fragment, sending every completed token to `sink`.
     pub(crate) fn feed<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Failure> {
         self.feed_text(chunk, None, sink)

@@ -11,6 +11,9 @@
 //! The tokenizer is a push-based state machine that can be fed fragments split anywhere,
 //! so a streaming parser reuses it unchanged; the builder keeps open arrays and objects on
 //! an explicit stack, so nesting never recurses. Both run in time linear in the input.
+//! [`IncrementalParser`] is that streaming parser: fed fragments as they arrive, it reports
+//! each member as it completes and each long string as it grows ([`StreamEvent`]), keeps a
+//! partial value for display, and ends with what [`parse`] gives for the whole text.
 //!
 //! Three modes ([`ParseMode`]): strict JSON; lenient, for tool arguments, which repairs
 //! syntax whose meaning is clear; and repair, for the `tool-input repair` command, which
@@ -42,10 +45,15 @@ use serde_json::Value;
 
 pub(crate) mod lexer;
 pub(crate) mod salvage;
+mod stream;
 pub(crate) mod tree;
 
 #[cfg(test)]
+mod stream_tests;
+#[cfg(test)]
 mod tests;
+
+pub use stream::{IncrementalParser, StreamEvent};
 
 /// Default for [`ParseOptions::max_bytes`]: 8 MiB.
 pub const DEFAULT_MAX_BYTES: usize = 8 * 1024 * 1024;

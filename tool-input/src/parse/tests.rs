@@ -420,7 +420,7 @@ fn feed_str_in_pieces(input: &str, cuts: &[usize], options: &ParseOptions) -> Re
 }
 
 /// Inputs with every kind of token, escape, multi-byte character and look-ahead.
-fn fragment_inputs() -> Vec<String> {
+pub(super) fn fragment_inputs() -> Vec<String> {
     let mut inputs: Vec<String> = [
         r#"{"a": [1, -2.5e+3, true, false, null, "x\"y\\z\/\b\f\n\r\t"], "é日😀": "\u00e9\ud83d\ude00\uD83D\uDE00"}"#,
         "\u{feff}```json\n{customer_id: 'it's', tags: [‘a’, “b”, 'c' ,\n 'd'\t], x: True, y: None,}\n``` thanks",

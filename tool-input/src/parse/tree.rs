@@ -17,7 +17,7 @@ use super::{ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
 /// How many later `{` or `[` are tried after a candidate following prose fails. Each
 /// attempt reads a disjoint part of the input (the next candidate lies after the point
 /// where the previous one failed), so the total stays linear either way.
-const MAX_CANDIDATES: usize = 8;
+pub(crate) const MAX_CANDIDATES: usize = 8;
 
 /// How many levels of JSON-in-a-string are decoded.
 const MAX_DOUBLE_ENCODING: usize = 2;
@@ -215,6 +215,18 @@ impl Builder {
     /// The repairs recorded so far, in the order they were found.
     pub(crate) fn take_repairs(&mut self) -> Vec<Repair> {
         std::mem::take(&mut self.repairs)
+    }
+
+    /// The repairs recorded so far (the streaming parser carries those before the value to
+    /// the next candidate after prose, as [`parse_outcome`] does).
+    pub(crate) fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
+    /// Start with `repairs` already recorded (those made before a later candidate).
+    pub(crate) fn with_repairs(mut self, repairs: Vec<Repair>) -> Builder {
+        self.repairs = repairs;
+        self
     }
 
     /// A complete value: into the open container, or as the result.

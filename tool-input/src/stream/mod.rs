@@ -19,6 +19,14 @@
 //! | [`Format::Ollama`] | a `tool_calls` entry | whole, an object | at once |
 //! | [`Format::Text`] | a marker (`<tool_call>`, `[TOOL_CALLS]`, …) in the text | the text after it | its closing marker, or the end of the stream |
 //!
+//! **Partial arguments, as they arrive.** The argument text of each call is read as it
+//! arrives by an [`IncrementalParser`], once, in time linear in its bytes:
+//! [`open_calls`](StreamAssembler::open_calls) shows the arguments so far as a value
+//! ([`OpenCall::arguments_partial`]: complete members, the string being read as far as it
+//! arrived), and [`with_events`](StreamAssembler::with_events) collects an event when a
+//! member's value is complete and when a string grows, so a tool can start on a long
+//! argument, such as a file's content, before it ends. Neither makes a call final.
+//!
 //! **A partial buffer is never taken as final arguments.** A call whose block did not
 //! close, in a stream that stopped for length (`finish_reason: "length"`, `stop_reason:
 //! "max_tokens"`, `response.incomplete`, `finishReason: MAX_TOKENS`), that was cut off
@@ -93,6 +101,7 @@ use crate::calls::{
     Format, OriginalArguments, ToolCall,
 };
 use crate::error::{ErrorCode, Rejection, RejectionKind};
+use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
 
 /// Default for [`StreamAssembler::max_call_bytes`]: 8 MiB of arguments per streamed call.
 pub const DEFAULT_MAX_CALL_BYTES: usize = 8 * 1024 * 1024;
@@ -183,6 +192,52 @@ impl StreamAssembler {
     pub fn max_call_bytes(mut self, bytes: usize) -> Self {
         self.state.max_call_bytes = bytes;
         self
+    }
+
+    /// Collect the [`StreamEvent`]s of every call's arguments as they arrive, to take with
+    /// [`take_events`](StreamAssembler::take_events): when a member's value is complete, and
+    /// when a string value grows, so a tool can start on a long argument (a file's content)
+    /// before it ends. Off by default: the events hold copies of the values, which pile up
+    /// unless taken.
+    ///
+    /// An event never makes a call final: the arguments are read from the whole text when
+    /// the call ends, and a call that was cut off is an error even if every event came. A
+    /// [`StreamEvent::Restart`] says to forget the call's earlier events (a closing event
+    /// brought other arguments than the fragments, or the value after prose failed).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::parse::StreamEvent;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
+    /// stream.push_event(&json!({"type": "content_block_start", "index": 0, "content_block":
+    ///     {"type": "tool_use", "id": "toolu_1", "name": "write_file", "input": {}}}));
+    /// let mut content = String::new();
+    /// for fragment in [r##"{"path": "a.md", "content": "# Ti"##, r#"tle\n"#, r#"Body"}"#] {
+    ///     stream.push_event(&json!({"type": "content_block_delta", "index": 0,
+    ///         "delta": {"type": "input_json_delta", "partial_json": fragment}}));
+    ///     for event in stream.take_events() {
+    ///         if let StreamEvent::StringGrew { path, appended } = &event.event {
+    ///             if event.name.as_deref() == Some("write_file") && path == "/content" {
+    ///                 content.push_str(appended); // write it out as it arrives
+    ///             }
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!(content, "# Title\nBody");
+    /// ```
+    pub fn with_events(mut self) -> Self {
+        self.state.events = Some(Vec::new());
+        self
+    }
+
+    /// The argument events collected since the last call (with
+    /// [`with_events`](StreamAssembler::with_events); none otherwise), in the order they
+    /// arrived.
+    pub fn take_events(&mut self) -> Vec<ArgumentEvent> {
+        self.state.events.as_mut().map(mem::take).unwrap_or_default()
     }
 
     /// The format being read: the one asked for, the one detected, or [`Format::Auto`]
@@ -371,12 +426,17 @@ impl StreamAssembler {
                 id: call.id.as_deref(),
                 name: call.name.as_deref(),
                 arguments_text: match &call.args {
-                    Args::Text(text) => Some(text.as_str()),
+                    Args::Text(parser) => Some(parser.text()),
                     _ => None,
                 },
                 arguments_value: match &call.args {
                     Args::Value(value) => Some(value),
                     _ => None,
+                },
+                arguments_partial: match &call.args {
+                    Args::Text(parser) => Some(parser.partial()),
+                    Args::Value(value) => Some(value),
+                    Args::Absent => None,
                 },
                 bytes: call.bytes,
             })
@@ -469,8 +529,28 @@ pub struct OpenCall<'a> {
     pub arguments_text: Option<&'a str>,
     /// The arguments so far, for formats that stream values (Gemini's `partialArgs`).
     pub arguments_value: Option<&'a Value>,
+    /// The arguments read so far as a value, for display: for text, what the incremental
+    /// parser has read of it (see [`IncrementalParser::partial`]: complete members, the
+    /// string being read as far as it arrived, open arrays and objects shown closed); for
+    /// formats that stream values, the value so far. Taking it costs nothing.
+    pub arguments_partial: Option<&'a Value>,
     /// How many bytes of arguments have arrived.
     pub bytes: usize,
+}
+
+/// An event of a streamed call's arguments, from [`StreamAssembler::take_events`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ArgumentEvent {
+    /// The call's position among the call attempts of the stream, as
+    /// [`OpenCall::position`].
+    pub position: usize,
+    /// The call's id, if it had arrived.
+    pub id: Option<String>,
+    /// The tool's name, if it had arrived.
+    pub name: Option<String>,
+    /// What happened to its arguments.
+    pub event: StreamEvent<'static>,
 }
 
 /// The arguments of a call as they accumulate.
@@ -478,8 +558,9 @@ pub struct OpenCall<'a> {
 pub(crate) enum Args {
     #[default]
     Absent,
-    /// Text fragments, appended in order: linear in the bytes.
-    Text(String),
+    /// Text fragments, appended in order and read as they arrive by an incremental parser
+    /// (which keeps the text): linear in the bytes.
+    Text(Box<IncrementalParser>),
     /// A value sent whole or built by path (Gemini).
     Value(Value),
 }
@@ -541,6 +622,8 @@ pub(crate) struct Assembly {
     /// Why the stream stopped early (length, an error, cut off), if it did: calls written
     /// into its text are then final only when their closing marker arrived.
     stopped_early: Option<String>,
+    /// The events of the arguments not taken yet, when they are collected.
+    events: Option<Vec<ArgumentEvent>>,
 }
 
 impl Assembly {
@@ -561,6 +644,7 @@ impl Assembly {
             text_too_large: false,
             done: false,
             stopped_early: None,
+            events: None,
         }
     }
 
@@ -638,16 +722,29 @@ impl Assembly {
         if !self.grow(slot, fragment.len()) {
             return;
         }
-        let Some(call) = self.open_call(slot) else { return };
+        let options = self.parse_options();
+        let Some(call) = self.calls.get_mut(slot).filter(|call| call.end.is_none()) else { return };
+        if let Args::Absent = call.args {
+            call.args = Args::Text(Box::new(IncrementalParser::new(options)));
+        }
         let mixed = match &mut call.args {
-            Args::Text(text) => {
-                text.push_str(fragment);
+            Args::Text(parser) => {
+                // A parse error is not the stream's business here: the text is kept, and the
+                // call is read from it when it ends, by the same rules as a whole body.
+                let _ = match self.events.as_mut() {
+                    Some(events) => parser.feed_with(fragment, |event| {
+                        events.push(ArgumentEvent {
+                            position: slot,
+                            id: call.id.clone(),
+                            name: call.name.clone(),
+                            event: event.into_owned(),
+                        })
+                    }),
+                    None => parser.feed(fragment),
+                };
                 false
             }
-            Args::Absent => {
-                call.args = Args::Text(fragment.to_owned());
-                false
-            }
+            Args::Absent => false,
             // Text after a whole value: the two cannot be one argument object.
             Args::Value(_) => !fragment.trim().is_empty(),
         };
@@ -660,11 +757,40 @@ impl Assembly {
     /// fragments, which it repeats).
     pub fn replace_text(&mut self, slot: usize, text: &str) {
         let Some(call) = self.open_call(slot) else { return };
+        if let Args::Text(parser) = &call.args {
+            // It usually repeats the fragments: then only what is new, if anything, is read.
+            if let Some(rest) = text.strip_prefix(parser.text()) {
+                self.append(slot, rest);
+                return;
+            }
+        }
+        let restart = matches!(call.args, Args::Text(_));
         let before = call.bytes;
         call.bytes = 0;
         call.args = Args::Absent;
         self.buffered = self.buffered.saturating_sub(before);
+        if let (true, Some(events), Some(call)) = (restart, self.events.as_mut(), self.calls.get(slot)) {
+            // What was reported of the fragments is replaced.
+            events.push(ArgumentEvent {
+                position: slot,
+                id: call.id.clone(),
+                name: call.name.clone(),
+                event: StreamEvent::Restart,
+            });
+        }
         self.append(slot, text);
+    }
+
+    /// How the incremental parser of a call reads its text: as the call will be read
+    /// (lenient, the nesting limit), with no size limit of its own (`max_call_bytes` and the
+    /// body limit are checked before each fragment is appended).
+    fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            mode: ParseMode::Lenient,
+            max_bytes: usize::MAX,
+            max_depth: self.options.get_limits().max_depth,
+            ..ParseOptions::default()
+        }
     }
 
     /// Set the arguments to a whole value.
@@ -772,7 +898,7 @@ impl Assembly {
             let arguments = match (args, initial) {
                 (Args::Absent, Some(initial)) => OriginalArguments::Value(initial),
                 (Args::Absent, None) => OriginalArguments::Absent,
-                (Args::Text(text), _) => OriginalArguments::Text(text),
+                (Args::Text(parser), _) => OriginalArguments::Text(parser.into_text()),
                 (Args::Value(value), _) => OriginalArguments::Value(value),
             };
             let raw = if raw.is_null() { chat_raw(id.as_deref(), name.as_deref(), &arguments) } else { raw };

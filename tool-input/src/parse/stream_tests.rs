@@ -1,0 +1,708 @@
+//! Tests of the incremental parser: the final result equals the one-shot parse of the whole
+//! text over random splits, events agree with the final value, partial values are prefixes
+//! of it, and the limits hold as the input arrives.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use super::tests::fragment_inputs;
+use super::{
+    parse, parse_bytes, IncrementalParser, ParseError, ParseMode, ParseOptions, Parsed, RepairKind,
+    StreamEvent,
+};
+
+/// A `ValueComplete` event.
+fn complete(path: &str, value: Value) -> StreamEvent<'static> {
+    StreamEvent::ValueComplete { path: path.to_owned().into(), value: std::borrow::Cow::Owned(value) }
+}
+
+fn lenient() -> ParseOptions {
+    ParseOptions::default()
+}
+
+fn completing() -> ParseOptions {
+    ParseOptions { complete_truncated: true, ..ParseOptions::default() }
+}
+
+fn every_mode() -> [ParseOptions; 5] {
+    [
+        ParseOptions::strict(),
+        lenient(),
+        completing(),
+        ParseOptions::repair(),
+        ParseOptions { complete_truncated: true, ..ParseOptions::repair() },
+    ]
+}
+
+/// What one incremental run saw.
+struct Run {
+    result: Result<Parsed, ParseError>,
+    events: Vec<StreamEvent<'static>>,
+    /// The partial value after each fragment, with how many events had come by then.
+    partials: Vec<(Value, usize)>,
+}
+
+/// Feed `text` in the pieces between `cuts` (byte offsets; as `str` they must be character
+/// boundaries), collecting events and partial values.
+fn run(text: &str, cuts: &[usize], options: &ParseOptions, as_bytes: bool) -> Run {
+    let mut parser = IncrementalParser::new(options.clone());
+    let mut events = Vec::new();
+    let mut partials = Vec::new();
+    let mut from = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&text.len())) {
+        let cut = cut.clamp(from, text.len());
+        let on = |event: StreamEvent<'_>| events.push(event.into_owned());
+        let _ = if as_bytes {
+            parser.feed_bytes_with(&text.as_bytes()[from..cut], on)
+        } else {
+            parser.feed_with(&text[from..cut], on)
+        };
+        partials.push((parser.partial().clone(), events.len()));
+        from = cut;
+    }
+    assert_eq!(parser.bytes(), text.len());
+    Run { result: parser.finish(), events, partials }
+}
+
+/// Whether `partial` is a prefix of `full`: strings are prefixes, arrays have their items
+/// but the last equal and the last a prefix, objects hold a subset of the members, each a
+/// prefix; `null` is the value not started.
+fn is_prefix(partial: &Value, full: &Value) -> bool {
+    match (partial, full) {
+        (Value::Null, _) => true,
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() <= b.len()
+                && a.iter()
+                    .zip(b)
+                    .enumerate()
+                    .all(|(k, (x, y))| if k + 1 == a.len() { is_prefix(x, y) } else { x == y })
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.iter().all(|(k, v)| b.get(k).is_some_and(|w| is_prefix(v, w)))
+        }
+        _ => partial == full,
+    }
+}
+
+/// Check one incremental run against the one-shot parse: the same result; and, when it is a
+/// value (strict and lenient modes), the events after the last restart agree with it and
+/// each partial value since then is a prefix of it. `unique_keys`: no object has a key
+/// twice (a later duplicate replaces a reported value).
+fn check(text: &str, cuts: &[usize], options: &ParseOptions, as_bytes: bool, unique_keys: bool) {
+    let expected = if as_bytes { parse_bytes(text.as_bytes(), options) } else { parse(text, options) };
+    let Run { result, events, partials } = run(text, cuts, options, as_bytes);
+    assert_eq!(result, expected, "{text:?} cut at {cuts:?} ({options:?}, bytes: {as_bytes})");
+    if options.mode == ParseMode::Repair {
+        assert!(events.is_empty(), "no events in repair mode");
+    }
+    let Ok(parsed) = expected else { return };
+    let restart = events.iter().rposition(|e| *e == StreamEvent::Restart).map_or(0, |k| k + 1);
+    let decoded = parsed.repairs.iter().any(|r| r.kind == RepairKind::DoubleEncoded);
+    let mut grown: HashMap<String, String> = HashMap::new();
+    for event in &events[restart..] {
+        match event {
+            StreamEvent::ValueComplete { path, value } if unique_keys => {
+                assert_eq!(parsed.value.pointer(path), Some(&**value), "{text:?}: event at {path:?}");
+            }
+            StreamEvent::StringGrew { path, appended } => {
+                grown.entry(path.to_string()).or_default().push_str(appended)
+            }
+            _ => {}
+        }
+    }
+    for (path, text_grown) in &grown {
+        if decoded && path.is_empty() {
+            continue; // the double-encoded text, decoded only at the end
+        }
+        let Some(Value::String(full)) = parsed.value.pointer(path) else {
+            panic!("{text:?}: string grew at {path:?}, not a string in {}", parsed.value)
+        };
+        let completed = parsed.repairs.iter().any(|r| r.kind == RepairKind::CompletedTruncated);
+        if unique_keys && !completed {
+            assert_eq!(full, text_grown, "{text:?}: the pieces of {path:?}");
+        } else {
+            assert!(full.starts_with(text_grown.as_str()), "{text:?}: the pieces of {path:?}");
+        }
+    }
+    // Repair mode's partial value is the lenient reading, which its guesses may change.
+    if unique_keys && !decoded && options.mode != ParseMode::Repair {
+        for (partial, seen) in &partials {
+            if *seen >= restart {
+                assert!(is_prefix(partial, &parsed.value), "{text:?}: partial {partial} of {}", parsed.value);
+            }
+        }
+    }
+}
+
+/// Split points: every `step`-ish bytes from a seed, moved back to character boundaries
+/// when `chars`.
+fn cuts_of(text: &str, seed: u64, max: usize, chars: bool) -> Vec<usize> {
+    let mut state = seed | 1;
+    let mut cuts = Vec::new();
+    let mut at = 0;
+    loop {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        at += 1 + (state >> 33) as usize % max;
+        if at >= text.len() {
+            return cuts;
+        }
+        let mut cut = at;
+        while chars && !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        cuts.push(cut);
+    }
+}
+
+// ---------------------------------------------------------------- examples
+
+#[test]
+fn fixed_inputs_in_every_split_give_the_one_shot_result() {
+    // Every kind of token, escape, multi-byte character, repair, prose and look-ahead.
+    let mut inputs = fragment_inputs();
+    inputs.extend(
+        [
+            r#"{"content": "line 1\nline \u00e9 \ud83d\ude00 tab\t", "n": [1, 2.5, -3e2, true, null]}"#,
+            "Sure! {\"a\": 1, oops} then {\"a\": 2}",
+            "Text [x] {y} [z] {\"a\": 1}",
+            "x {\"a\": [1, 2} {\"b\": 3}",
+            "```json\n{\"a\": 1}\n```",
+            "{\"a\": NumberLong(2), \"b\": ObjectId(\"x\"), \"c\": callback([1, 2])}",
+            "\"{\\\"a\\\": [1, {\\\"b\\\": \\\"c\\\"}]}\"",
+            "{\"a\": {\"b\": {\"c\": [[], {}, [[\"deep\"]]]}}}",
+            "{\"a\": 1, \"a\": {\"b\": 2}}",
+            "[\"a\", 'b', “c”, ‘d’, 'it's']",
+            "{\"a\":",
+            "{\"a\"",
+            "{\"a\": [1, 2,",
+            "[1, 2",
+            "-",
+            "",
+            "   ",
+            "{\"k\": \"v\"} trailing prose",
+            "{\"k\": \"v\"} {\"second\": 1}",
+            "{\"a\" 1}",
+            "{\"s\": \"\\ud83d\"}",
+            "{\"s\": \"\\ud83dx\\udc00\"}",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned()),
+    );
+    for input in &inputs {
+        let boundaries: Vec<usize> = (0..=input.len()).filter(|&k| input.is_char_boundary(k)).collect();
+        for options in every_mode() {
+            check(input, &[], &options, false, false);
+            for cut in 0..=input.len() {
+                check(input, &[cut], &options, true, false);
+            }
+            for &cut in &boundaries {
+                check(input, &[cut], &options, false, false);
+            }
+            let every: Vec<usize> = (1..input.len()).collect();
+            check(input, &every, &options, true, false);
+            check(input, &boundaries, &options, false, false);
+        }
+    }
+}
+
+#[test]
+fn events_of_a_file_write() {
+    let mut parser = IncrementalParser::new(lenient());
+    let mut events = Vec::new();
+    for chunk in
+        [r#"{"path": "a.md", "con"#, r##"tent": "# T"##, r#"itle\n\nBody \u00e"#, r#"9", "mode": 1}"#]
+    {
+        parser.feed_with(chunk, |event| events.push(event.into_owned())).unwrap();
+    }
+    let grew = |appended: &str| StreamEvent::StringGrew {
+        path: "/content".into(),
+        appended: appended.to_owned().into(),
+    };
+    assert_eq!(
+        events,
+        [
+            complete("/path", json!("a.md")),
+            grew("# T"),
+            grew("itle\n\nBody "),
+            grew("é"),
+            complete("/content", json!("# Title\n\nBody é")),
+            complete("/mode", json!(1)),
+        ]
+    );
+    assert_eq!(
+        parser.finish().unwrap().value,
+        json!({"path": "a.md", "content": "# Title\n\nBody é", "mode": 1})
+    );
+}
+
+#[test]
+fn events_have_json_pointer_paths() {
+    let mut paths = Vec::new();
+    let mut parser = IncrementalParser::new(lenient());
+    parser
+        .feed_with(r#"{"a/b": [{"~": 1}, [true]], "": null}"#, |event| {
+            paths.extend(event.path().map(str::to_owned))
+        })
+        .unwrap();
+    assert_eq!(paths, ["/a~1b/0/~0", "/a~1b/0", "/a~1b/1/0", "/a~1b/1", "/a~1b", "/"]);
+}
+
+#[test]
+fn a_function_call_wrapper_reports_its_result() {
+    let mut events = Vec::new();
+    let mut parser = IncrementalParser::new(lenient());
+    parser
+        .feed_with(r#"{"n": NumberLong(2), "t": [1, 2]}"#, |event| events.push(event.into_owned()))
+        .unwrap();
+    let paths: Vec<&str> = events.iter().filter_map(StreamEvent::path).collect();
+    assert_eq!(paths, ["/n", "/t/0", "/t/1", "/t"]);
+    assert_eq!(events[0], complete("/n", json!(2)));
+}
+
+#[test]
+fn a_duplicate_key_reports_again() {
+    let mut events = Vec::new();
+    let mut parser = IncrementalParser::new(lenient());
+    parser.feed_with(r#"{"a": 1, "a": 2}"#, |event| events.push(event.into_owned())).unwrap();
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[1], complete("/a", json!(2)));
+    assert_eq!(parser.finish().unwrap().value, json!({"a": 2}));
+}
+
+#[test]
+fn a_value_after_prose_that_fails_restarts() {
+    let text = "Sure! {\"a\": 1, oops} and then {\"a\": 2}";
+    let mut events = Vec::new();
+    let mut parser = IncrementalParser::new(lenient());
+    for chunk in text.as_bytes().chunks(5) {
+        parser.feed_bytes_with(chunk, |event| events.push(event.into_owned())).unwrap();
+        if events.contains(&StreamEvent::Restart) && !text.starts_with("Sure! {\"a\": 1, oops} and then {") {
+            assert_eq!(parser.partial(), &Value::Null);
+        }
+    }
+    assert_eq!(events[0], complete("/a", json!(1)));
+    assert_eq!(events[1], StreamEvent::Restart);
+    assert_eq!(events[2], complete("/a", json!(2)));
+    assert_eq!(parser.partial(), &json!({"a": 2}));
+    assert_eq!(parser.finish(), parse(text, &lenient()));
+}
+
+#[test]
+fn partial_values_grow() {
+    let text =
+        r#"{"path": "notes.md", "tags": ["a", "b"], "count": 12, "text": "x\u00e9y", "more": {"k": tru"#;
+    let mut parser = IncrementalParser::new(lenient());
+    let mut seen = Vec::new();
+    for chunk in text.as_bytes().chunks(3) {
+        parser.feed_bytes(chunk).unwrap();
+        seen.push(parser.partial().clone());
+    }
+    assert!(seen.contains(&json!({"path": "notes.md", "tags": ["a"]})));
+    assert!(seen.contains(&json!({"path": "notes.md", "tags": ["a", "b"]})));
+    assert!(seen.contains(&json!({"path": "notes.md", "tags": ["a", "b"], "count": 12, "text": "x"})));
+    let texts: Vec<&str> = seen.iter().filter_map(|partial| partial["text"].as_str()).collect();
+    assert!(texts.windows(2).all(|pair| pair[1].starts_with(pair[0])), "{texts:?}");
+    assert_eq!(
+        parser.partial(),
+        &json!({"path": "notes.md", "tags": ["a", "b"], "count": 12, "text": "xéy", "more": {}})
+    );
+    for partial in &seen {
+        assert!(partial.is_object());
+    }
+    assert!(matches!(parser.finish(), Err(ParseError::Truncated { inside: "a literal", .. })));
+}
+
+#[test]
+fn repair_mode_shows_the_lenient_reading() {
+    let text = r#"{"a": [1, 2], "b": "x" "c": 3}"#;
+    let mut parser = IncrementalParser::new(ParseOptions::repair());
+    let mut events = 0;
+    for chunk in text.as_bytes().chunks(4) {
+        parser.feed_bytes_with(chunk, |_| events += 1).unwrap();
+    }
+    assert_eq!(events, 0);
+    // The lenient reading stops at the missing comma; repair mode reads on.
+    assert_eq!(parser.partial(), &json!({"a": [1, 2], "b": "x"}));
+    assert_eq!(parser.finish(), parse(text, &ParseOptions::repair()));
+}
+
+#[test]
+fn limits_hold_as_the_input_arrives() {
+    let options = ParseOptions { max_bytes: 10, ..lenient() };
+    let mut parser = IncrementalParser::new(options.clone());
+    assert_eq!(parser.feed("{\"a\": "), Ok(()));
+    assert_eq!(parser.feed("\"bcdef"), Err(ParseError::TooLarge { bytes: 12, limit: 10 }));
+    assert_eq!(parser.text(), "", "nothing is kept past the limit");
+    parser.feed("\"}").unwrap_err();
+    assert_eq!(parser.finish(), parse("{\"a\": \"bcdef\"}", &options));
+
+    let options = ParseOptions { max_depth: 3, ..lenient() };
+    let mut parser = IncrementalParser::new(options.clone());
+    assert_eq!(parser.feed("[[["), Ok(()));
+    assert_eq!(parser.feed("["), Err(ParseError::TooDeep { limit: 3 }));
+    assert_eq!(parser.feed("]]]]"), Err(ParseError::TooDeep { limit: 3 }));
+    assert_eq!(parser.finish(), parse("[[[[]]]]", &options));
+}
+
+#[test]
+fn errors_come_when_they_are_certain() {
+    let mut parser = IncrementalParser::new(lenient());
+    parser.feed("{\"a\": 1,\n \"b\" ").unwrap();
+    let error = parser.feed("2}").unwrap_err();
+    assert!(matches!(error, ParseError::Syntax { line: 2, column: 6, .. }), "{error:?}");
+    assert_eq!(parser.error(), Some(error.clone()));
+    assert_eq!(parser.partial(), &json!({"a": 1}), "what was read stays for display");
+    assert_eq!(parser.finish(), Err(error));
+}
+
+#[test]
+fn invalid_utf8_is_an_error_where_it_is() {
+    for bytes in [&b"{\"a\": \"\xff\"}"[..], b"{\"a\": \"\xe2\x82\"}", b"{\"a\": 1}\xc3", b"\xe2\x28\xa1"] {
+        for cut in 0..=bytes.len() {
+            let mut parser = IncrementalParser::new(lenient());
+            let _ = parser.feed_bytes(&bytes[..cut]);
+            let _ = parser.feed_bytes(&bytes[cut..]);
+            assert_eq!(parser.finish(), parse_bytes(bytes, &lenient()), "{bytes:?} cut at {cut}");
+        }
+    }
+    // After invalid UTF-8, nothing more is read.
+    let mut parser = IncrementalParser::new(lenient());
+    assert_eq!(parser.feed_bytes(b"[\"\xff"), Err(ParseError::InvalidUtf8 { offset: 2 }));
+    assert_eq!(parser.feed("\"]"), Err(ParseError::InvalidUtf8 { offset: 2 }));
+    assert_eq!(parser.text(), "[\"");
+    // A character begun by bytes and ended by a `str` fragment.
+    let mut parser = IncrementalParser::new(lenient());
+    parser.feed_bytes(b"[\"\xc3").unwrap();
+    parser.feed("\u{a9}\"]").unwrap_err();
+    let mut parser = IncrementalParser::new(lenient());
+    parser.feed_bytes(b"[\"\xc3").unwrap();
+    parser.feed_bytes(b"\xa9\"]").unwrap();
+    assert_eq!(parser.finish().unwrap().value, json!(["é"]));
+}
+
+/// A small deterministic generator.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+#[test]
+fn random_token_soup_agrees_with_the_one_shot_parse() {
+    let pieces: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "\"",
+        "'",
+        "“",
+        "”",
+        "’",
+        "\\",
+        "\\u",
+        "\\ud83d",
+        "\\ude00",
+        "00",
+        "a",
+        "key",
+        "true",
+        "tru",
+        "None",
+        "1",
+        "-",
+        ".",
+        "e",
+        "0",
+        " ",
+        "\n",
+        "//",
+        "/*",
+        "*/",
+        "#",
+        "```",
+        "json",
+        "é",
+        "😀",
+        "\u{feff}",
+        "x\u{1}",
+        "Sure! ",
+        "(",
+        ")",
+        "...",
+        "+",
+        "`",
+        "\u{a0}",
+        "\\\"",
+        "undefined",
+        "NaN",
+        "0x",
+        ";",
+        "NumberLong(",
+    ];
+    let mut rng = Lcg(5);
+    for _ in 0..1500 {
+        let count = 1 + rng.below(24);
+        let input: String = (0..count).map(|_| pieces[rng.below(pieces.len())]).collect();
+        let seed = rng.below(1 << 30) as u64;
+        for options in every_mode() {
+            check(&input, &cuts_of(&input, seed, 4, false), &options, true, false);
+            check(&input, &cuts_of(&input, seed, 4, true), &options, false, false);
+        }
+    }
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut rng = Lcg(13);
+    for _ in 0..1500 {
+        let len = rng.below(48);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+        for options in every_mode() {
+            let mut parser = IncrementalParser::new(options.clone());
+            for piece in bytes.chunks(1 + rng.below(5)) {
+                let _ = parser.feed_bytes(piece);
+                let _ = parser.partial();
+            }
+            assert_eq!(parser.finish(), parse_bytes(&bytes, &options));
+        }
+    }
+}
+
+// ---------------------------------------------------------------- generated values
+
+/// A JSON value to write out in one of the syntaxes the parser reads.
+#[derive(Debug, Clone)]
+enum Gen {
+    Null,
+    Bool(bool),
+    /// The number's text.
+    Number(&'static str),
+    Str(String),
+    Array(Vec<Gen>),
+    Object(Vec<(String, Gen)>),
+}
+
+/// Pieces of string content: escapes, surrogate pairs, multi-byte characters, quotes.
+const STRING_PIECES: &[&str] = &[
+    "a", "word ", "é", "日本", "😀", "𝔘", "\"", "\\", "/", "\n", "\t", "\r", "\u{1}", "'", "’", "{", "]",
+    ",", ":", "  ", "e\u{301}", "\u{feff}", "\u{a0}",
+];
+
+fn string_strategy() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::collection::vec(prop::sample::select(STRING_PIECES), 0..8).prop_map(|p| p.concat()),
+        1 => prop::collection::vec(prop::sample::select(STRING_PIECES), 50..300).prop_map(|p| p.concat()),
+    ]
+}
+
+fn key_strategy() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(&["a", "path", "content", "customer_id", "$ref", "_x1", "tags"][..]).prop_map(str::to_owned),
+        1 => string_strategy(),
+    ]
+}
+
+fn gen_strategy() -> impl Strategy<Value = Gen> {
+    let leaf = prop_oneof![
+        Just(Gen::Null),
+        any::<bool>().prop_map(Gen::Bool),
+        prop::sample::select(
+            &["0", "-0", "7", "-12", "3.25", "1e5", "-2.5E-3", "12345678901234567890", "0.1"][..]
+        )
+        .prop_map(Gen::Number),
+        string_strategy().prop_map(Gen::Str),
+    ];
+    leaf.prop_recursive(4, 40, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Gen::Array),
+            prop::collection::vec((key_strategy(), inner), 0..6).prop_map(|members| {
+                // Unique keys: a later duplicate would replace a reported value.
+                let mut seen = std::collections::HashSet::new();
+                Gen::Object(members.into_iter().filter(|(k, _)| seen.insert(k.clone())).collect())
+            }),
+        ]
+    })
+}
+
+/// Writes a [`Gen`] as text: strict JSON, or with the lenient syntax (`lenient`), choosing
+/// each spelling from `rng`.
+struct Writer {
+    rng: Lcg,
+    lenient: bool,
+    out: String,
+    /// A `'` string just ended: only ASCII whitespace may follow before the delimiter, or
+    /// its quote would not close it (`'it's'`), and the value would not be the generated
+    /// one.
+    after_single: bool,
+}
+
+impl Writer {
+    fn chance(&mut self, n: usize) -> bool {
+        self.rng.below(n) == 0
+    }
+
+    fn space(&mut self) {
+        let choices = if self.lenient && !std::mem::take(&mut self.after_single) { 8 } else { 5 };
+        match self.rng.below(choices) {
+            0 => self.out.push(' '),
+            1 => self.out.push_str("\n  "),
+            2 => self.out.push('\t'),
+            5 => self.out.push_str(" /* note */ "),
+            6 => self.out.push_str(" // note\n"),
+            7 => self.out.push('\u{a0}'),
+            _ => {}
+        }
+    }
+
+    fn string(&mut self, text: &str, key: bool) {
+        let single = self.lenient && self.chance(4);
+        if self.lenient && key && self.chance(2) && !text.is_empty() {
+            let bare = text.bytes().enumerate().all(|(k, b)| {
+                b.is_ascii_alphabetic() || b == b'_' || b == b'$' || (k > 0 && b.is_ascii_digit())
+            });
+            if bare {
+                self.out.push_str(text);
+                return;
+            }
+        }
+        let quote = if single { '\'' } else { '"' };
+        self.out.push(quote);
+        for c in text.chars() {
+            match c {
+                '"' if !single => self.out.push_str("\\\""),
+                '\'' if single => self.out.push_str("\\'"),
+                '\\' => self.out.push_str("\\\\"),
+                '\n' => self.out.push_str("\\n"),
+                '\t' => {
+                    let escape = if self.chance(2) { "\\t" } else { "\\u0009" };
+                    self.out.push_str(escape);
+                }
+                '\r' => self.out.push_str("\\r"),
+                '/' if self.chance(2) => self.out.push_str("\\/"),
+                c if (c as u32) < 0x20 => self.out.push_str(&format!("\\u{:04x}", c as u32)),
+                c if !c.is_ascii() && self.chance(3) => {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        self.out.push_str(&format!("\\u{unit:04X}"));
+                    }
+                }
+                c => self.out.push(c),
+            }
+        }
+        self.out.push(quote);
+        self.after_single = single;
+    }
+
+    fn value(&mut self, value: &Gen) {
+        match value {
+            Gen::Null => {
+                let python = self.lenient && self.chance(3);
+                self.out.push_str(if python { "None" } else { "null" });
+            }
+            Gen::Bool(b) => {
+                let python = self.lenient && self.chance(3);
+                self.out.push_str(match (b, python) {
+                    (true, false) => "true",
+                    (false, false) => "false",
+                    (true, true) => "True",
+                    (false, true) => "False",
+                });
+            }
+            Gen::Number(text) => self.out.push_str(text),
+            Gen::Str(text) => self.string(text, false),
+            Gen::Array(items) => {
+                self.out.push('[');
+                for (k, item) in items.iter().enumerate() {
+                    self.space();
+                    self.value(item);
+                    self.space();
+                    if k + 1 < items.len() || (self.lenient && self.chance(4)) {
+                        self.out.push(',');
+                    }
+                }
+                self.space();
+                self.out.push(']');
+            }
+            Gen::Object(members) => {
+                self.out.push('{');
+                for (k, (key, item)) in members.iter().enumerate() {
+                    self.space();
+                    self.string(key, true);
+                    self.space();
+                    self.out.push(':');
+                    self.space();
+                    self.value(item);
+                    self.space();
+                    if k + 1 < members.len() || (self.lenient && self.chance(4)) {
+                        self.out.push(',');
+                    }
+                }
+                self.space();
+                self.out.push('}');
+            }
+        }
+    }
+}
+
+/// The text of `value` as a model might write tool arguments.
+fn write(value: &Gen, seed: u64, lenient: bool) -> String {
+    let mut writer = Writer { rng: Lcg(seed), lenient, out: String::new(), after_single: false };
+    let framing = if lenient { writer.rng.below(6) } else { 0 };
+    match framing {
+        1 => writer.out.push_str("Sure! Here it is: "),
+        2 => writer.out.push_str("```json\n"),
+        3 => writer.out.push('\u{feff}'),
+        _ => {}
+    }
+    writer.value(value);
+    match framing {
+        1 if writer.chance(2) => writer.out.push_str(" Hope this helps."),
+        2 => writer.out.push_str("\n```"),
+        _ => {}
+    }
+    writer.out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The final value and repairs equal the one-shot parse over random splits (inside
+    /// escapes, surrogate pairs and multi-byte characters), whole or cut off; events agree
+    /// with the final value; partial values are prefixes of it.
+    #[test]
+    fn random_splits_give_the_one_shot_result(
+        value in gen_strategy(),
+        seed in any::<u64>(),
+        max_piece in 1usize..17,
+        cut in prop::option::weighted(0.25, 0.0f64..1.0),
+    ) {
+        for lenient in [false, true] {
+            let mut text = write(&value, seed, lenient);
+            if let Some(cut) = cut {
+                let mut at = (text.len() as f64 * cut) as usize;
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                text.truncate(at);
+            }
+            let options: &[ParseOptions] = if lenient {
+                &[ParseOptions::default(), ParseOptions { complete_truncated: true, ..ParseOptions::default() }, ParseOptions::repair()]
+            } else {
+                &[ParseOptions::strict(), ParseOptions::default()]
+            };
+            for options in options {
+                check(&text, &cuts_of(&text, seed, max_piece, false), options, true, true);
+                check(&text, &cuts_of(&text, seed ^ 1, max_piece, true), options, false, true);
+            }
+        }
+    }
+}
