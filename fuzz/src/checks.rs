@@ -213,6 +213,26 @@ pub fn stream(data: &[u8]) {
     }
     assert_eq!(summary(&whole), summary(&pieces.finish()), "pieces of {size} bytes read differently");
 
+    // The incremental parser, fed the same pieces with the partial value read after each:
+    // the same result as the one-shot parse of the whole (on UTF-8 input, where
+    // `parse_bytes` reads the same way; on any input, no panic).
+    for options in [ParseOptions::default(), ParseOptions::strict(), ParseOptions::repair()] {
+        let mut parser = tool_input::parse::IncrementalParser::new(options.clone());
+        for chunk in body.chunks(size) {
+            let _ = parser.feed_bytes(chunk);
+            let _ = parser.partial();
+        }
+        let incremental = parser.finish();
+        if std::str::from_utf8(body).is_ok() {
+            let whole = parse_bytes(body, &options);
+            match (&incremental, &whole) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "incremental and one-shot parses differ"),
+                (Err(_), Err(_)) => {}
+                _ => panic!("incremental {incremental:?} but one-shot {whole:?}"),
+            }
+        }
+    }
+
     let text = String::from_utf8_lossy(body);
     let options = CallOptions::new().format(Format::Text).tools(TOOLS);
     let mut streamed = StreamAssembler::new(options.clone());
