@@ -5,7 +5,8 @@
 //!
 //! Cases: the parser on deep nesting, long runs of backslashes, many short keys, huge
 //! numbers, a long single-quoted string, prose with many false starts; the coercion walk on
-//! wide objects and long arrays of values that each need coercion.
+//! wide objects and long arrays of values that each need coercion; stream assembly of one
+//! call in 8-byte deltas, and the incremental parser with a partial value after each.
 
 use std::hint::black_box;
 
@@ -105,11 +106,68 @@ fn walk(c: &mut Criterion) {
     group.finish();
 }
 
+/// Stream assembly: a Chat Completions stream of one call whose arguments arrive in 8-byte
+/// deltas, at 1, 2, 4 and 8 times the size, as SSE bytes; and the incremental parser fed
+/// the same arguments with its partial value read after every delta.
+fn stream(c: &mut Criterion) {
+    use tool_input::calls::CallOptions;
+    use tool_input::parse::IncrementalParser;
+    use tool_input::StreamAssembler;
+    let mut group = c.benchmark_group("linear/stream/chat_deltas");
+    group.sample_size(10);
+    for factor in [1, 2, 4, 8] {
+        let arguments =
+            json!({"path": "a.txt", "content": "line of text, \"quoted\"\n".repeat(BASE * factor / 24)})
+                .to_string();
+        let mut body = String::new();
+        let first = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "write_file", "arguments": ""}}]}}]});
+        body.push_str(&format!("data: {first}\n\n"));
+        let bytes = arguments.as_bytes();
+        let mut start = 0;
+        while start < bytes.len() {
+            let mut end = (start + 8).min(bytes.len());
+            while !arguments.is_char_boundary(end) {
+                end += 1;
+            }
+            let delta = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": &arguments[start..end]}}]}}]});
+            body.push_str(&format!("data: {delta}\n\n"));
+            start = end;
+        }
+        body.push_str("data: {\"choices\": [{\"index\": 0, \"delta\": {}, \"finish_reason\": \"tool_calls\"}]}\n\ndata: [DONE]\n\n");
+        group.throughput(Throughput::Bytes(body.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(factor), &body, |b, body| {
+            b.iter(|| {
+                let mut stream = StreamAssembler::new(CallOptions::new());
+                stream.push_sse_bytes(body.as_bytes());
+                black_box(stream.finish().calls.len())
+            })
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("linear/stream/incremental_parser");
+    group.sample_size(10);
+    for factor in [1, 2, 4, 8] {
+        let text = json!({"content": "line of text, \"quoted\"\n".repeat(BASE * factor / 24)}).to_string();
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
+            b.iter(|| {
+                let mut parser = IncrementalParser::new(ParseOptions::default());
+                for chunk in text.as_bytes().chunks(8) {
+                    let _ = parser.feed_bytes(chunk);
+                    black_box(parser.partial());
+                }
+                black_box(parser.finish().is_ok())
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = parser, walk
+    targets = parser, walk, stream
 }
 criterion_main!(benches);
