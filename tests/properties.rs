@@ -192,3 +192,64 @@ proptest! {
         prop_assert!(twice.report.coercions.iter().all(|c| c.kind == tool_input::CoercionKind::DefaultFilled));
     }
 }
+
+/// Arbitrary JSON, a few levels deep.
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| serde_json::json!(n)),
+        (-1e3..1e3f64).prop_map(|f| serde_json::json!(f)),
+        "[a-zA-Z0-9 _-]{0,8}".prop_map(Value::String),
+        Just(serde_json::json!("train")),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map(
+                prop_oneof![
+                    Just("city".to_owned()),
+                    Just("days".to_owned()),
+                    Just("mode".to_owned()),
+                    Just("stops".to_owned()),
+                    Just("name".to_owned()),
+                    "[a-z]{1,5}"
+                ],
+                inner,
+                0..5
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// No silent defaults: whatever object arrives, a rejection for invalid arguments names,
+    /// for every error, the place it is about.
+    #[test]
+    fn every_rejection_names_a_path(fields in proptest::collection::btree_map(
+        prop_oneof![
+            Just("city".to_owned()), Just("days".to_owned()), Just("budget".to_owned()),
+            Just("rating".to_owned()), Just("mode".to_owned()), Just("stops".to_owned()),
+            Just("tags".to_owned()), Just("flexible".to_owned()), Just("notes".to_owned()), "[a-z]{1,6}"
+        ],
+        any_json(),
+        0..10,
+    )) {
+        let value = Value::Object(fields.into_iter().collect());
+        if let Err(rejection) = PlanTrip::from_arguments(&value) {
+            prop_assert_eq!(rejection.kind, tool_input::RejectionKind::Invalid);
+            prop_assert!(!rejection.errors.is_empty());
+            let message = rejection.to_string();
+            for (shown, error) in rejection.errors.iter().enumerate() {
+                prop_assert!(error.path.starts_with('/'), "{:?} in {}", error, value);
+                // The message lists the first 20 errors and counts the rest.
+                if shown < 20 {
+                    prop_assert!(message.contains(&error.path), "{} not in {}", error.path, message);
+                }
+            }
+        }
+    }
+}
