@@ -51,3 +51,34 @@ pub fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
 }
+
+/// The files of `../shared/corpus/provider-responses`.
+pub const PROVIDER_FILES: &[&str] = &[
+    "vercel-ai.json",
+    "openai-python.json",
+    "anthropic-sdk-python.json",
+    "litellm.json",
+    "qwen-text-vllm-recordings.json",
+    "ollama-tool-parser-text.json",
+];
+
+/// The cases of one provider-responses file.
+pub fn provider_cases(file: &str) -> Vec<serde_json::Value> {
+    let path = shared_dir().join("corpus/provider-responses").join(file);
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The call format of a case's `api`.
+pub fn format_of(api: &str) -> tool_input::calls::Format {
+    use tool_input::calls::Format;
+    match api {
+        "chat.completions" => Format::OpenAi,
+        "responses" => Format::Responses,
+        "anthropic.messages" => Format::Anthropic,
+        "gemini" => Format::Gemini,
+        "text" => Format::Text,
+        other => panic!("unknown api {other}"),
+    }
+}

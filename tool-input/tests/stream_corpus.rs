@@ -6,36 +6,11 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
+use common::{format_of, provider_cases as cases, PROVIDER_FILES as FILES};
+
 use serde_json::{json, Value};
 use tool_input::calls::{parse_text, CallOptions, Calls, Format, TextFormat};
 use tool_input::stream::StreamAssembler;
-
-const FILES: &[&str] = &[
-    "vercel-ai.json",
-    "openai-python.json",
-    "anthropic-sdk-python.json",
-    "litellm.json",
-    "qwen-text-vllm-recordings.json",
-    "ollama-tool-parser-text.json",
-];
-
-fn cases(file: &str) -> Vec<Value> {
-    let path = common::shared_dir().join("corpus/provider-responses").join(file);
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap()
-}
-
-fn format_of(api: &str) -> Format {
-    match api {
-        "chat.completions" => Format::OpenAi,
-        "responses" => Format::Responses,
-        "anthropic.messages" => Format::Anthropic,
-        "gemini" => Format::Gemini,
-        "text" => Format::Text,
-        other => panic!("unknown api {other}"),
-    }
-}
 
 fn summary(calls: &Calls) -> Value {
     Value::Array(calls.calls.iter().map(|c| json!({"name": c.name, "arguments": c.arguments})).collect())
