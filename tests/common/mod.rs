@@ -82,3 +82,26 @@ pub fn format_of(api: &str) -> tool_input::calls::Format {
         other => panic!("unknown api {other}"),
     }
 }
+
+/// The options a text case asks for: its available tools, and the format its template
+/// writes calls in.
+pub fn text_options(case: &serde_json::Value) -> tool_input::calls::CallOptions {
+    use tool_input::calls::{CallOptions, Format, TextFormat};
+    let mut options = CallOptions::new().format(Format::Text);
+    if let Some(tools) = case.get("available_tools").and_then(serde_json::Value::as_array) {
+        options = options.tools(tools.iter().filter_map(serde_json::Value::as_str));
+    }
+    if let Some(template) = case.get("template").and_then(serde_json::Value::as_str) {
+        let format = if template.contains("<tool_call>") {
+            TextFormat::Hermes
+        } else if template.contains("[TOOL_CALLS]") {
+            TextFormat::Mistral
+        } else if template.contains("tool▁calls▁begin") {
+            TextFormat::DeepSeek
+        } else {
+            TextFormat::Json
+        };
+        options = options.text_format(format);
+    }
+    options
+}

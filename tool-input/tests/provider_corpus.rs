@@ -5,32 +5,10 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use common::{format_of, provider_cases as cases, PROVIDER_FILES as FILES};
+use common::{format_of, provider_cases as cases, text_options, PROVIDER_FILES as FILES};
 
 use serde_json::{json, Value};
-use tool_input::calls::{parse_body, parse_text, parse_value, CallOptions, Calls, Format, TextFormat};
-
-/// The options a text case asks for: its available tools, and the format its template
-/// writes calls in.
-fn text_options(case: &Value) -> CallOptions {
-    let mut options = CallOptions::new().format(Format::Text);
-    if let Some(tools) = case.get("available_tools").and_then(Value::as_array) {
-        options = options.tools(tools.iter().filter_map(Value::as_str));
-    }
-    if let Some(template) = case.get("template").and_then(Value::as_str) {
-        let format = if template.contains("<tool_call>") {
-            TextFormat::Hermes
-        } else if template.contains("[TOOL_CALLS]") {
-            TextFormat::Mistral
-        } else if template.contains("tool▁calls▁begin") {
-            TextFormat::DeepSeek
-        } else {
-            TextFormat::Json
-        };
-        options = options.text_format(format);
-    }
-    options
-}
+use tool_input::calls::{parse_body, parse_text, parse_value, CallOptions, Calls, Format};
 
 fn read(case: &Value, auto: bool) -> Calls {
     let format = format_of(case["api"].as_str().unwrap());

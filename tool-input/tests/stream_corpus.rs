@@ -6,10 +6,10 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use common::{format_of, provider_cases as cases, PROVIDER_FILES as FILES};
+use common::{format_of, provider_cases as cases, text_options, PROVIDER_FILES as FILES};
 
 use serde_json::{json, Value};
-use tool_input::calls::{parse_text, CallOptions, Calls, Format, TextFormat};
+use tool_input::calls::{parse_text, CallOptions, Calls, Format};
 use tool_input::stream::StreamAssembler;
 
 fn summary(calls: &Calls) -> Value {
@@ -149,28 +149,6 @@ fn same_call(format: Format, a: &Value, b: &Value) -> bool {
         Format::Responses => a["type"] == b["type"] && a["item_id"] == b["item_id"],
         _ => false,
     }
-}
-
-/// The options a text case asks for: its available tools, and the format its template
-/// writes calls in (as the non-streaming corpus test reads them).
-fn text_options(case: &Value) -> CallOptions {
-    let mut options = CallOptions::new().format(Format::Text);
-    if let Some(tools) = case.get("available_tools").and_then(Value::as_array) {
-        options = options.tools(tools.iter().filter_map(Value::as_str));
-    }
-    if let Some(template) = case.get("template").and_then(Value::as_str) {
-        let format = if template.contains("<tool_call>") {
-            TextFormat::Hermes
-        } else if template.contains("[TOOL_CALLS]") {
-            TextFormat::Mistral
-        } else if template.contains("tool▁calls▁begin") {
-            TextFormat::DeepSeek
-        } else {
-            TextFormat::Json
-        };
-        options = options.text_format(format);
-    }
-    options
 }
 
 fn check_errors(case: &Value, calls: &Calls) -> Result<(), String> {
