@@ -7,7 +7,7 @@ mod common;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tool_input::{CheckOptions, ToolInput};
+use tool_input::{CheckOptions, Policy, ToolInput};
 
 /// The Rust type of ../shared/bench/create_order.schema.json.
 #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
@@ -78,7 +78,11 @@ enum Shape {
 }
 
 fn agree<T: ToolInput + PartialEq + std::fmt::Debug>(raw: &str) {
-    let options = CheckOptions::default();
+    agree_with::<T>(raw, &CheckOptions::default());
+}
+
+fn agree_with<T: ToolInput + PartialEq + std::fmt::Debug>(raw: &str, options: &CheckOptions) {
+    let options = *options;
     let fast = T::from_arguments_with(raw, &options);
     let full = tool_input::__private::from_arguments_full::<T>(raw.into(), &options);
     match (&fast, &full) {
@@ -97,9 +101,9 @@ fn agree<T: ToolInput + PartialEq + std::fmt::Debug>(raw: &str) {
 }
 
 #[test]
-fn the_paths_agree_on_every_workload_call() {
+fn the_paths_agree_on_clean_and_invalid_calls() {
     let dir = common::bench_data_dir();
-    for file in ["clean.jsonl", "mangled.jsonl", "invalid.jsonl"] {
+    for file in ["clean.jsonl", "invalid.jsonl"] {
         for case in common::read_jsonl(&dir.join(file)).iter().step_by(7) {
             agree::<CreateOrder>(case["raw"].as_str().unwrap());
         }
@@ -156,6 +160,127 @@ fn the_paths_agree_on_edge_cases() {
     agree::<CreateOrder>(
         r#"{"customer_id": "C", "priority": "low", "tags": [], "items": [], "ship_by": null}"#,
     );
+}
+
+/// Text that is not strict JSON is parsed once; when its only mistakes were syntax, the
+/// one-pass check runs on the repaired value. Both must still agree with the full path.
+#[test]
+fn the_paths_agree_on_repaired_syntax() {
+    let cases = [
+        // Only syntax: the one-pass check on the parsed value decides.
+        "Sure: {'labels': {}, 'inner': {'name': 'a'}}",
+        "```json\n{\"labels\": {\"x\": 1,},}\n```",
+        "{labels: {}, level: None, inner: None, token: 't'}",
+        "{'labels': {}} // done",
+        "\"{\\\"labels\\\": {}}\"",
+        "{\"labels\": {}, \"ratio\": 1.}",
+        // Syntax and coercion or errors: the walk decides.
+        "{'labels': {'x': '7'}, 'level': 'HIGH'}",
+        "{labels: {}, extra: True}",
+        "{'labels': {}, 'inner': {'name': 'a', 'name': 'b'},}",
+        "{'labels': {}, 'ratio': NaN}",
+        "{'labels': {}, 'inner': {'name': 'a'",
+        "{'labels': {}, 'shape': {'kind': 'circle', 'r': 2,}}",
+        "{'labels': {}, 'shape': {'kind': 'square'}}",
+        "[1, 2,]",
+        "'just text'",
+        "{\"labels\": {}} {\"labels\": {}}",
+    ];
+    for case in cases {
+        agree::<Mixed>(case);
+    }
+    agree::<CreateOrder>(
+        "{customer_id: 'C', priority: 'low', tags: [], items: [{sku: 'ABC-1234', quantity: 3,},],}",
+    );
+    agree::<CreateOrder>(
+        "{customer_id: 'C', priority: 'low', tags: [], items: [{sku: 'ABC-1234', quantity: 3.0}]}",
+    );
+    // Out of range, after a repair.
+    agree::<CreateOrder>(
+        "{customer_id: 'C', priority: 'low', tags: [], items: [{sku: 'ABC-1234', quantity: 4294967296}]}",
+    );
+}
+
+/// Field policies and redaction, which decide whether and how the one-pass path coerces.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Policies {
+    #[tool_input(strict)]
+    exact: Option<u32>,
+    #[tool_input(lenient)]
+    loose: Option<u32>,
+    #[tool_input(sensitive)]
+    secret: Option<u32>,
+    #[serde(default)]
+    plain: Vec<u8>,
+    mode: Option<Priority>,
+    flag: Option<bool>,
+}
+
+/// Strict JSON that needs only the common coercions is read in one pass; the records must
+/// be the walker's, whatever the policy of the call or the field.
+#[test]
+fn the_paths_agree_on_coercions() {
+    let cases = [
+        r#"{"labels": {"x": "7"}, "level": "HIGH"}"#,
+        r#"{"labels": "{\"x\": 1}"}"#,
+        r#"{"labels": " {\"x\": \"2\"} "}"#,
+        r#"{"labels": {}, "inner": "{\"name\": \"a\"}"}"#,
+        r#"{"labels": {}, "inner": {"name": "a", "n": "4"}}"#,
+        r#"{"labels": {}, "level": "Hgih"}"#,
+        r#"{"labels": {"x": "300"}}"#,
+        r#"{"labels": {"x": " 7"}}"#,
+        r#"{"labels": {"x": "7.0"}}"#,
+        r#"{"labels": {}, "ratio": "1e3"}"#,
+        r#"{"labels": "[1]"}"#,
+        r#"{"labels": "{\"x\": "}"#,
+    ];
+    for case in cases {
+        agree::<Mixed>(case);
+    }
+    let cases = [
+        r#"{"exact": "1"}"#,
+        r#"{"loose": "1"}"#,
+        r#"{"loose": " 1 "}"#,
+        r#"{"secret": "5"}"#,
+        r#"{"secret": "five"}"#,
+        r#"{"plain": "[1, 2]"}"#,
+        r#"{"plain": "[1, \"2\"]"}"#,
+        r#"{"plain": "[1, 256]"}"#,
+        r#"{"mode": "LOW", "flag": "TRUE"}"#,
+        r#"{"flag": "yes"}"#,
+        r#"{"mode": "Medium", "plain": "[3]", "secret": "9", "loose": "2", "exact": 3}"#,
+    ];
+    // These take the one-pass path, coercions and all. (An `Option` of an enum or struct is
+    // an `anyOf` with `null`, where only the walker coerces: `"level": "HIGH"` takes the walk.)
+    let options = CheckOptions::default();
+    for (raw, coercions) in [
+        (r#"{"labels": {"x": "7"}, "level": "high"}"#, 1),
+        (r#"{"labels": "{\"x\": \"2\"}"}"#, 2),
+        (r#"{"plain": "[3]", "secret": "9", "exact": 3, "flag": "false"}"#, 3),
+    ] {
+        let one_pass = if raw.contains("labels") {
+            tool_input::__private::from_arguments_exact::<Mixed>(raw.into(), &options).map(|c| c.report)
+        } else {
+            tool_input::__private::from_arguments_exact::<Policies>(raw.into(), &options).map(|c| c.report)
+        };
+        let report = one_pass.unwrap_or_else(|| panic!("{raw} took the full path"));
+        let made = report.coercions.iter().filter(|c| c.kind != tool_input::CoercionKind::DefaultFilled);
+        assert_eq!(made.count(), coercions, "{raw}: {report:?}");
+    }
+    for policy in [None, Some(Policy::Strict), Some(Policy::Default), Some(Policy::Lenient)] {
+        let options = CheckOptions { policy, ..CheckOptions::default() };
+        for case in cases {
+            agree_with::<Policies>(case, &options);
+        }
+    }
+}
+
+#[test]
+fn the_paths_agree_on_every_mangled_call() {
+    let dir = common::bench_data_dir();
+    for case in common::read_jsonl(&dir.join("mangled.jsonl")).iter().step_by(2) {
+        agree::<CreateOrder>(case["raw"].as_str().unwrap());
+    }
 }
 
 #[test]

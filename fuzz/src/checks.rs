@@ -96,11 +96,7 @@ pub fn pipeline(data: &[u8]) {
     let options = CheckOptions::default();
     let result = Order::from_arguments_with(data, &options);
     let full = tool_input::__private::from_arguments_full::<Order>(data.into(), &options);
-    match (&result, &full) {
-        (Ok(a), Ok(b)) => assert_eq!(a.value, b.value, "the one-pass and full paths disagree"),
-        (Err(a), Err(b)) => assert_eq!(a, b, "the one-pass and full paths reject differently"),
-        _ => panic!("the one-pass and full paths disagree: {result:?} / {full:?}"),
-    }
+    paths_agree(&result, &full);
     if let Err(rejection) = &result {
         assert!(!rejection.errors.is_empty(), "a rejection without errors");
         for error in &rejection.errors {
@@ -130,7 +126,29 @@ pub fn pipeline(data: &[u8]) {
         limits: Some(Limits { max_bytes: 64, max_depth: 3, max_echo_chars: 8, max_string_bytes: 16 }),
         ..options
     };
-    let _ = Order::from_arguments_with(data, &tiny);
+    let small = Order::from_arguments_with(data, &tiny);
+    paths_agree(&small, &tool_input::__private::from_arguments_full::<Order>(data.into(), &tiny));
+}
+
+/// The typed path (one pass where it can) and the full path give the same value, the same
+/// report (coercions in any order) and the same rejection.
+fn paths_agree(
+    result: &Result<tool_input::Checked<Order>, tool_input::Rejection>,
+    full: &Result<tool_input::Checked<Order>, tool_input::Rejection>,
+) {
+    match (result, full) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.value, b.value, "the one-pass and full paths disagree");
+            assert_eq!(a.report.repairs, b.report.repairs, "the paths report different repairs");
+            let mut one = a.report.coercions.clone();
+            let mut two = b.report.coercions.clone();
+            one.sort_by(|x, y| (&x.path, x.kind.code()).cmp(&(&y.path, y.kind.code())));
+            two.sort_by(|x, y| (&x.path, x.kind.code()).cmp(&(&y.path, y.kind.code())));
+            assert_eq!(one, two, "the paths report different coercions");
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "the one-pass and full paths reject differently"),
+        _ => panic!("the one-pass and full paths disagree: {result:?} / {full:?}"),
+    }
 }
 
 /// The checked JSON of an accepted order, rebuilt for the idempotence check.

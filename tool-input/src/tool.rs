@@ -94,11 +94,11 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
         raw: impl Into<RawArguments<'a>>,
         options: &CheckOptions,
     ) -> Result<Checked<Self>, Rejection> {
-        let raw = raw.into();
-        match Self::definition().validator().check_typed_exact::<Self>(raw, options) {
-            Some(checked) => Ok(checked),
-            None => crate::__private::from_arguments_full(raw, options),
-        }
+        let definition = Self::definition();
+        definition
+            .validator()
+            .check_typed::<Self>(raw.into(), options, Self::FIELDS)
+            .map_err(|rejection| rejection.with_tool(definition.name()))
     }
 
     /// Turn raw arguments that a model produced after being shown this tool in `dialect`

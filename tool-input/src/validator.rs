@@ -212,7 +212,18 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let (mut value, repairs) = read_arguments(raw, policy, &limits)?;
+        let (value, repairs) = read_arguments(raw, policy, &limits, false)?;
+        self.check_parsed(value, repairs, policy, &limits)
+    }
+
+    /// The walk over parsed arguments: coerce, validate, explain.
+    fn check_parsed(
+        &self,
+        mut value: Value,
+        repairs: Vec<Repair>,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Result<Checked<Value>, Rejection> {
         if !value.is_object() {
             let message = format!(
                 "the arguments must be a JSON object with named fields, not {}",
@@ -222,7 +233,7 @@ impl Validator {
             rejection.repairs = repairs;
             return Err(rejection);
         }
-        let outcome = self.walker(&limits).run(&mut value, policy);
+        let outcome = self.walker(limits).run(&mut value, policy);
         if outcome.errors.is_empty() {
             Ok(Checked { value, report: Report { repairs, coercions: outcome.coercions } })
         } else {
@@ -258,23 +269,36 @@ impl Validator {
         raw: RawArguments<'_>,
         options: &CheckOptions,
     ) -> Option<Checked<T>> {
+        self.attempt_exact(raw, options).ok()
+    }
+
+    /// The one-pass attempt, saying why it failed.
+    fn attempt_exact<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<T>, Miss> {
         let limits = options.limits.unwrap_or(self.inner.limits);
         // serde_json refuses nesting deeper than 128 on its own; with a lower limit, the full
         // path must count.
         if limits.max_depth < parse::DEFAULT_MAX_DEPTH {
-            return None;
+            return Err(Miss::NotTried);
         }
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits);
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
         let value = match raw {
             RawArguments::Text(text) => self.fast_from_text(&fast, text, &limits)?,
             RawArguments::Value(Value::String(text)) => self.fast_from_text(&fast, text, &limits)?,
-            RawArguments::Bytes(bytes) => {
-                self.fast_from_text(&fast, std::str::from_utf8(bytes).ok()?, &limits)?
+            RawArguments::Bytes(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => self.fast_from_text(&fast, text, &limits)?,
+                Err(_) => return Err(Miss::NotTried),
+            },
+            RawArguments::Value(value @ Value::Object(_)) => {
+                fast.run::<T, _>(value).map_err(|_| Miss::Inexact)?
             }
-            RawArguments::Value(value @ Value::Object(_)) => fast.run::<T, _>(value).ok()?,
-            RawArguments::Value(_) | RawArguments::Absent => return None,
+            RawArguments::Value(_) | RawArguments::Absent => return Err(Miss::NotTried),
         };
-        Some(Checked { value, report: Report { repairs: Vec::new(), coercions: fast.into_coercions() } })
+        Ok(Checked { value, report: Report { repairs: Vec::new(), coercions: fast.into_coercions() } })
     }
 
     fn fast_from_text<'de, T: DeserializeOwned>(
@@ -282,14 +306,66 @@ impl Validator {
         fast: &Fast<'_, 'de>,
         text: &'de str,
         limits: &Limits,
-    ) -> Option<T> {
+    ) -> Result<T, Miss> {
         if text.len() > limits.max_bytes || !text.trim_start().starts_with('{') {
-            return None;
+            return Err(Miss::NotTried);
         }
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        let value = fast.run::<T, _>(&mut deserializer).ok()?;
-        deserializer.end().ok()?;
-        Some(value)
+        let read = fast.run::<T, _>(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
+        read.map_err(|error| match error.classify() {
+            // Not strict JSON: the lenient parser reads it, with no second strict attempt.
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
+            serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
+        })
+    }
+
+    /// The typed path (`ToolInput::from_arguments_with`). Three steps, each taken only when
+    /// the one before cannot decide:
+    ///
+    /// 1. the one-pass attempt on the text: exact strict JSON becomes `T` directly;
+    /// 2. one lenient parse, then, when the text was not strict JSON, the one-pass attempt on
+    ///    the parsed value: a call whose only mistakes were syntax (code fences, prose,
+    ///    Python literals, trailing commas, unquoted keys), now repaired, needs no walk;
+    /// 3. the walk (coerce, validate, explain every error), then serde.
+    ///
+    /// Each step accepts only what the next would accept unchanged (tests compare this path
+    /// with the full one call by call), so the result never depends on which step decided.
+    /// Rejections do not name the tool; the caller adds it.
+    pub(crate) fn check_typed<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        fields: &[FieldOptions],
+    ) -> Result<Checked<T>, Rejection> {
+        let miss = match self.attempt_exact::<T>(raw, options) {
+            Ok(checked) => return Ok(checked),
+            Err(miss) => miss,
+        };
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        let not_json = miss == Miss::NotJson;
+        let (mut value, mut repairs) = read_arguments(raw, policy, &limits, not_json)?;
+        // After `Inexact`, the parsed value is the value the attempt already refused.
+        if miss != Miss::Inexact && value.is_object() && limits.max_depth >= parse::DEFAULT_MAX_DEPTH {
+            let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
+            // The value is consumed (its strings move into `T`); in the rare case that the
+            // walk must decide after all, the text is parsed again.
+            match fast.run::<T, _>(value) {
+                Ok(typed) => {
+                    let report = Report { repairs, coercions: fast.into_coercions() };
+                    return Ok(Checked { value: typed, report });
+                }
+                Err(_) => (value, repairs) = read_arguments(raw, policy, &limits, not_json)?,
+            }
+        }
+        let checked = self.check_parsed(value, repairs, policy, &limits)?;
+        let Checked { value, report } = checked;
+        match T::deserialize(value) {
+            Ok(value) => Ok(Checked { value, report }),
+            // Rare (serde refused what the schema allows): check again, and deserialize with
+            // path tracking, which costs too much to pay on every call.
+            Err(_) => deserialize_checked::<T>(self.check_with(raw, options)?, fields),
+        }
     }
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
@@ -305,10 +381,14 @@ impl Validator {
 }
 
 /// Turn any shape of raw arguments into a parsed value and the repairs it needed.
+///
+/// `not_strict_json`: `serde_json` has already refused the text (so it is not read as strict
+/// JSON a second time).
 fn read_arguments(
     raw: RawArguments<'_>,
     policy: Policy,
     limits: &Limits,
+    not_strict_json: bool,
 ) -> Result<(Value, Vec<Repair>), Rejection> {
     let options = ParseOptions {
         mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
@@ -319,24 +399,39 @@ fn read_arguments(
     let parsed = match raw {
         RawArguments::Absent => return Ok((Value::Object(Map::new()), Vec::new())),
         RawArguments::Value(Value::Null) => return Ok((Value::Object(Map::new()), Vec::new())),
-        RawArguments::Value(Value::String(text)) => parse_text(text, &options)?,
-        RawArguments::Text(text) => parse_text(text, &options)?,
+        RawArguments::Value(Value::String(text)) => parse_text(text, &options, not_strict_json)?,
+        RawArguments::Text(text) => parse_text(text, &options, not_strict_json)?,
         RawArguments::Bytes(bytes) => {
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 return Ok((Value::Object(Map::new()), Vec::new()));
             }
-            parse::parse_bytes(bytes, &options).map_err(Rejection::from_parse)?
+            match std::str::from_utf8(bytes) {
+                Ok(text) if not_strict_json => parse_text(text, &options, true)?,
+                _ => parse::parse_bytes(bytes, &options).map_err(Rejection::from_parse)?,
+            }
         }
         RawArguments::Value(value) => return Ok((value.clone(), Vec::new())),
     };
     Ok((parsed.value, parsed.repairs))
 }
 
-fn parse_text(text: &str, options: &ParseOptions) -> Result<parse::Parsed, Rejection> {
+fn parse_text(text: &str, options: &ParseOptions, not_strict_json: bool) -> Result<parse::Parsed, Rejection> {
     if text.trim().is_empty() {
         return Ok(parse::Parsed { value: Value::Object(Map::new()), repairs: Vec::new() });
     }
-    parse::parse(text, options).map_err(Rejection::from_parse)
+    if not_strict_json { parse::parse_not_strict_json(text, options) } else { parse::parse(text, options) }
+        .map_err(Rejection::from_parse)
+}
+
+/// Why the one-pass attempt did not give the typed value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Miss {
+    /// It does not apply (not text starting with `{`, a depth limit below serde_json's).
+    NotTried,
+    /// The text is not strict JSON.
+    NotJson,
+    /// Strict JSON, but not exactly valid: it needs coercion, or has errors.
+    Inexact,
 }
 
 /// Deserialize a checked value into `T`; a residual serde error still gets a path.

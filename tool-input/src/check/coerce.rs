@@ -143,7 +143,7 @@ impl Walker<'_> {
 }
 
 /// `3.0` → `3`, for floats with no fractional part that fit a 64-bit integer.
-fn integer_from_float(number: &Number) -> Option<Number> {
+pub(super) fn integer_from_float(number: &Number) -> Option<Number> {
     if number.is_i64() || number.is_u64() {
         return None;
     }
@@ -161,7 +161,7 @@ fn integer_from_float(number: &Number) -> Option<Number> {
 }
 
 /// A number written as a string: JSON number syntax only (no `0x`, no `1_000`, no `NaN`).
-fn number_from_text(text: &str) -> Option<Number> {
+pub(super) fn number_from_text(text: &str) -> Option<Number> {
     let first = text.as_bytes().first()?;
     // serde_json would also take surrounding whitespace; a number sent as a string is
     // exactly the number's text or it is not coerced.
@@ -171,7 +171,7 @@ fn number_from_text(text: &str) -> Option<Number> {
     serde_json::from_str::<Number>(text).ok()
 }
 
-fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
+pub(super) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
     if text.eq_ignore_ascii_case("true") {
         return Some(true);
     }
@@ -196,7 +196,7 @@ fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
 /// The one option spelled like `text` but for letter case (and, leniently, separators and
 /// surrounding whitespace). Two or more candidates: no match, since picking one would be a
 /// choice.
-fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
+pub(super) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
     let normalise = |s: &str| -> String {
         let s = if lenient { s.trim() } else { s };
         s.chars()

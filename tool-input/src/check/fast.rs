@@ -5,11 +5,17 @@
 //! `serde_json::Value`, walking it, then deserializing `T` from it costs three passes and an
 //! allocation per node. Here a wrapping [`Deserializer`] (in the manner of
 //! `serde_path_to_error`) checks each scalar, array and object against its schema node on the
-//! way into `T`. The moment anything is not exactly valid — a type that would need coercion,
-//! a constraint broken, a keyword this path does not evaluate (`oneOf`, `allOf`, a general
-//! `anyOf`, `uniqueItems`, `patternProperties`, `not`) — it aborts, and the caller takes the
-//! full path, which coerces or explains. So this path only ever accepts what the full path
-//! accepts unchanged, and it records the same report (defaults filled for absent
+//! way into `T`.
+//!
+//! Under the default policy it also makes the common representation coercions on the way,
+//! exactly as the walker would (same rules, same records): a number or boolean sent as a
+//! string, an enum value in other letter case, an array or object sent as a JSON string
+//! (parsed, then read through this same path). The moment anything else is not exactly valid
+//! — another coercion, a constraint broken, a keyword this path does not evaluate (`oneOf`,
+//! `allOf`, a general `anyOf`, `uniqueItems`, `patternProperties`, `not`), a coercion under
+//! a union or under the strict or lenient policy — it aborts, and the caller takes the full
+//! path, which coerces or explains. So this path only ever accepts what the full path accepts,
+//! with the same value and the same report (coercions and defaults filled for absent
 //! properties).
 
 use std::borrow::Cow;
@@ -23,8 +29,13 @@ use serde_json::{Number, Value};
 
 use std::collections::HashMap;
 
+use std::cell::Cell;
+
+use super::coerce::{bool_from_text, integer_from_float, number_from_text, spelling_match};
 use super::{compare, json_equal, message::echo, FieldOverride};
+use crate::parse::{self, ParseMode, ParseOptions};
 use crate::plan::{Additional, Chain, Node, NodeId, Plan, Types};
+use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 use crate::validator::Limits;
 
@@ -39,6 +50,22 @@ pub(crate) struct Fast<'p, 'de> {
     coercions: RefCell<Vec<Coercion>>,
     max_echo: usize,
     max_string_bytes: usize,
+    max_depth: usize,
+    /// The call's policy (a top-level field may override it).
+    policy: Policy,
+    /// How many `anyOf` unions the value being read is inside: the walker tries coercions
+    /// there branch by branch, so this path makes none.
+    unions: Cell<usize>,
+}
+
+/// A string read as what its schema declares (see [`Fast::coerce_str`]).
+enum Coerced<'p> {
+    Number(Number),
+    Bool(bool),
+    /// The enum option spelled like the string but for letter case.
+    Option(&'p str),
+    /// The JSON array or object the string held.
+    Parsed(Value),
 }
 
 enum Segment<'de> {
@@ -52,7 +79,12 @@ fn abort<E: de::Error>() -> E {
 }
 
 impl<'p, 'de> Fast<'p, 'de> {
-    pub fn new(plan: &'p Plan, overrides: &'p HashMap<String, FieldOverride>, limits: &Limits) -> Self {
+    pub fn new(
+        plan: &'p Plan,
+        overrides: &'p HashMap<String, FieldOverride>,
+        limits: &Limits,
+        policy: Policy,
+    ) -> Self {
         Fast {
             plan,
             overrides,
@@ -61,6 +93,9 @@ impl<'p, 'de> Fast<'p, 'de> {
             coercions: RefCell::new(Vec::new()),
             max_echo: limits.max_echo_chars,
             max_string_bytes: limits.max_string_bytes,
+            max_depth: limits.max_depth,
+            policy,
+            unions: Cell::new(0),
         }
     }
 
@@ -196,6 +231,119 @@ impl<'p, 'de> Fast<'p, 'de> {
         self.overrides.get(top).is_some_and(|field| field.sensitive)
     }
 
+    /// The policy and redaction at the current path: the call's, unless the top-level
+    /// property it is under overrides them (as the walker's `mode_for`).
+    fn mode_here(&self) -> (Policy, bool) {
+        if self.overrides.is_empty() {
+            return (self.policy, false);
+        }
+        let path = self.path.borrow();
+        match path.first() {
+            Some(Segment::Key(key)) => match self.overrides.get(key.as_ref()) {
+                Some(field) => (field.policy.unwrap_or(self.policy), field.sensitive),
+                None => (self.policy, false),
+            },
+            _ => (self.policy, false),
+        }
+    }
+
+    /// The string `text`, which `id` does not accept as it is, read as what `id` declares,
+    /// by the walker's rules for the default policy (`coerce.rs`): an array or object in a
+    /// JSON string, a number, a boolean, an enum option in other letter case. `None` when the
+    /// walker would not coerce it here, or when the result would still not be exactly valid
+    /// (the walker then explains). The coercion is recorded.
+    fn coerce_str(&self, id: NodeId, text: &str) -> Option<Coerced<'p>> {
+        if self.unions.get() > 0 || text.len() > self.max_string_bytes {
+            return None;
+        }
+        let (policy, sensitive) = self.mode_here();
+        if policy != Policy::Default {
+            return None;
+        }
+        // The walker coerces at the nodes of the chain in turn; here one node must declare
+        // the types and options, and the others nothing a coercion would meet.
+        let chain = self.chain(id)?;
+        let mut typed: Option<&'p Node> = None;
+        for node in chain.nodes(self.plan) {
+            if node.types.is_some() || node.enum_values.is_some() || node.const_value.is_some() {
+                if typed.is_some() {
+                    return None;
+                }
+                typed = Some(node);
+            }
+        }
+        let node = typed?;
+        let shown = |value: &Value| (!sensitive).then(|| echo(value, self.max_echo));
+        let (coerced, to, kind) = match node.types {
+            Some(types) if !types.contains(Types::STRING) => {
+                let trimmed = text.trim();
+                let mut found = None;
+                if (types.contains(Types::ARRAY) && trimmed.starts_with('['))
+                    || (types.contains(Types::OBJECT) && trimmed.starts_with('{'))
+                {
+                    let depth = self.path.borrow().len();
+                    let options = ParseOptions {
+                        mode: ParseMode::Lenient,
+                        max_depth: self.max_depth.saturating_sub(depth),
+                        ..ParseOptions::default()
+                    };
+                    if let Ok(parsed) = parse::parse(trimmed, &options) {
+                        if types.accepts(&parsed.value)
+                            && (parsed.value.is_array() || parsed.value.is_object())
+                        {
+                            let to = shown(&parsed.value);
+                            found = Some((Coerced::Parsed(parsed.value), to, CoercionKind::ParsedString));
+                        }
+                    }
+                }
+                if found.is_none() && (types.contains(Types::NUMBER) || types.contains(Types::INTEGER)) {
+                    if let Some(number) = number_from_text(text) {
+                        let number = match integer_from_float(&number) {
+                            Some(integer) if !types.contains(Types::NUMBER) => integer,
+                            _ => number,
+                        };
+                        let converted = Value::Number(number.clone());
+                        if types.accepts(&converted) {
+                            // The walker's choice; if the number breaks a constraint, it explains.
+                            if !self.check_scalar(id, &converted) {
+                                return None;
+                            }
+                            let to = shown(&converted);
+                            found = Some((Coerced::Number(number), to, CoercionKind::NumberFromString));
+                        }
+                    }
+                }
+                if found.is_none() && types.contains(Types::BOOLEAN) {
+                    if let Some(flag) = bool_from_text(text, false) {
+                        let converted = Value::Bool(flag);
+                        if !self.check_scalar(id, &converted) {
+                            return None;
+                        }
+                        found = Some((Coerced::Bool(flag), shown(&converted), CoercionKind::BoolFromString));
+                    }
+                }
+                // (The parsed container is checked as it is read; a scalar was checked above.)
+                found?
+            }
+            _ => {
+                let options = match (&node.enum_values, &node.const_value) {
+                    (Some(options), _) => options.as_slice(),
+                    (None, Some(constant)) => std::slice::from_ref(constant),
+                    (None, None) => return None,
+                };
+                let matched = spelling_match(text, options, false)?;
+                let option = matched.as_str()?;
+                if !self.check_str(id, option) {
+                    return None;
+                }
+                (Coerced::Option(option), shown(matched), CoercionKind::EnumCase)
+            }
+        };
+        let from = (!sensitive).then(|| echo(&Value::String(text.to_owned()), self.max_echo));
+        self.coercions.borrow_mut().push(Coercion { path: self.pointer(), kind, from, to });
+        Some(coerced)
+    }
+
     fn pointer(&self) -> String {
         let mut pointer = String::new();
         for segment in self.path.borrow().iter() {
@@ -286,16 +434,39 @@ macro_rules! forward {
     };
 }
 
+/// Methods for values a string may stand for (a number, a boolean, an array or object
+/// sent as JSON text): read as whatever the input holds, so that a string reaches the
+/// visitor, which coerces it (`serde_json` refuses a string for `deserialize_i64` without
+/// showing it to the visitor). For JSON input, `deserialize_any` hands these types' visitors
+/// exactly what the typed methods would.
+macro_rules! any_when_checked {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                let wrap = Wrap { inner: visitor, fast: self.fast, node: self.node };
+                if self.node.is_some() {
+                    self.de.deserialize_any(wrap)
+                } else {
+                    self.de.$method(wrap)
+                }
+            }
+        )*
+    };
+}
+
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, 'de, D> {
     type Error = D::Error;
 
     forward! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
-        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_any deserialize_i128 deserialize_u128 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
+        deserialize_option deserialize_unit deserialize_identifier deserialize_ignored_any
+    }
+
+    any_when_checked! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
+        deserialize_f64 deserialize_seq deserialize_map
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -318,6 +489,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, 'de, D> {
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
         let wrap = Wrap { inner: visitor, fast: self.fast, node: self.node };
+        if self.node.is_some() {
+            return self.de.deserialize_any(wrap);
+        }
         self.de.deserialize_tuple(len, wrap)
     }
 
@@ -328,6 +502,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, 'de, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let wrap = Wrap { inner: visitor, fast: self.fast, node: self.node };
+        if self.node.is_some() {
+            return self.de.deserialize_any(wrap);
+        }
         self.de.deserialize_tuple_struct(name, len, wrap)
     }
 
@@ -338,6 +515,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, 'de, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let wrap = Wrap { inner: visitor, fast: self.fast, node: self.node };
+        if self.node.is_some() {
+            return self.de.deserialize_any(wrap);
+        }
         self.de.deserialize_struct(name, fields, wrap)
     }
 
@@ -377,16 +557,26 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for UnitVariant<'_, '_, 'de, V> {
 
     fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<V::Value, E> {
         if !self.fast.check_str(self.node, text) {
-            return Err(abort());
+            return self.coerced(text);
         }
         self.inner.visit_enum(de::value::BorrowedStrDeserializer::new(text))
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<V::Value, E> {
         if !self.fast.check_str(self.node, text) {
-            return Err(abort());
+            return self.coerced(text);
         }
         self.inner.visit_enum(de::value::StrDeserializer::new(text))
+    }
+}
+
+impl<'de, V: Visitor<'de>> UnitVariant<'_, '_, 'de, V> {
+    /// The variant spelled like `text` but for letter case, or the full path.
+    fn coerced<E: de::Error>(self, text: &str) -> Result<V::Value, E> {
+        match self.fast.coerce_str(self.node, text) {
+            Some(Coerced::Option(option)) => self.inner.visit_enum(de::value::StrDeserializer::new(option)),
+            _ => Err(abort()),
+        }
     }
 }
 
@@ -398,10 +588,24 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, 'de, V> {
         }
     }
 
-    fn string<E: de::Error>(&self, text: &str) -> Result<(), E> {
-        match self.node {
-            Some(node) if !self.fast.check_str(node, text) => Err(abort()),
-            _ => Ok(()),
+    /// Is `text` exactly valid here? (`None` node: anything is.)
+    fn string_ok(&self, text: &str) -> bool {
+        self.node.is_none_or(|node| self.fast.check_str(node, text))
+    }
+
+    /// Hand the coerced form of `text` to the inner visitor, or abort.
+    fn coerced<E: de::Error>(self, text: &str) -> Result<V::Value, E> {
+        let Some(node) = self.node else { return Err(abort()) };
+        match self.fast.coerce_str(node, text) {
+            Some(Coerced::Number(number)) => number.deserialize_any(self.inner).map_err(|_| abort()),
+            Some(Coerced::Bool(flag)) => self.inner.visit_bool(flag),
+            Some(Coerced::Option(option)) => self.inner.visit_str(option),
+            Some(Coerced::Parsed(value)) => {
+                // Read through this path again, so what is inside is checked and coerced too.
+                let checked = Checked { de: value, fast: self.fast, node: self.node };
+                checked.deserialize_any(self.inner).map_err(|_| abort())
+            }
+            None => Err(abort()),
         }
     }
 }
@@ -449,22 +653,30 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, 'de, V> {
     }
 
     fn visit_char<E: de::Error>(self, v: char) -> Result<V::Value, E> {
-        self.string(v.encode_utf8(&mut [0; 4]))?;
+        if !self.string_ok(v.encode_utf8(&mut [0; 4])) {
+            return Err(abort());
+        }
         self.inner.visit_char(v)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.string(v)?;
+        if !self.string_ok(v) {
+            return self.coerced(v);
+        }
         self.inner.visit_str(v)
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.string(v)?;
+        if !self.string_ok(v) {
+            return self.coerced(v);
+        }
         self.inner.visit_borrowed_str(v)
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.string(&v)?;
+        if !self.string_ok(&v) {
+            return self.coerced(&v);
+        }
         self.inner.visit_string(v)
     }
 
@@ -491,7 +703,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, 'de, V> {
             Some(node) => Some(self.fast.non_null(node).ok_or_else(abort)?),
             None => None,
         };
-        self.inner.visit_some(Checked { de: deserializer, fast: self.fast, node })
+        // The non-null branch of an `anyOf`: no coercion below it (see `Fast::unions`).
+        let union = node != self.node;
+        if union {
+            self.fast.unions.set(self.fast.unions.get() + 1);
+        }
+        let result = self.inner.visit_some(Checked { de: deserializer, fast: self.fast, node });
+        if union {
+            self.fast.unions.set(self.fast.unions.get() - 1);
+        }
+        result
     }
 
     fn visit_newtype_struct<D2: Deserializer<'de>>(self, deserializer: D2) -> Result<V::Value, D2::Error> {

@@ -7,6 +7,7 @@ use serde_json::Value;
 /// echoed back whole.
 pub(crate) fn echo(value: &Value, max: usize) -> String {
     let text = match value {
+        Value::String(text) => return echo_str(text, max),
         // Containers can be huge: serialise them only as far as needed.
         Value::Array(_) | Value::Object(_) => {
             let mut writer = Bounded { text: String::new(), limit: max.saturating_mul(4).max(64) };
@@ -16,6 +17,54 @@ pub(crate) fn echo(value: &Value, max: usize) -> String {
         other => other.to_string(),
     };
     shorten(&text, max)
+}
+
+/// [`echo`] of a string: `shorten(&Value::String(text).to_string(), max)` without escaping
+/// and counting the whole string into a buffer first (models send long strings, and every
+/// coercion of one records it).
+fn echo_str(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max.saturating_mul(4)) + 2);
+    // Characters of the escaped text, quotes included.
+    let mut count = 0usize;
+    let mut push = |c: char| {
+        if count < max {
+            out.push(c);
+        }
+        count += 1;
+    };
+    push('"');
+    for c in text.chars() {
+        // serde_json's escapes: the quote, the backslash, and the control characters.
+        let short = match c {
+            '"' => '"',
+            '\\' => '\\',
+            '\n' => 'n',
+            '\r' => 'r',
+            '\t' => 't',
+            '\u{8}' => 'b',
+            '\u{c}' => 'f',
+            c if c < ' ' => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let byte = c as u32 as usize;
+                for e in ['\\', 'u', '0', '0', char::from(HEX[byte >> 4]), char::from(HEX[byte & 0xf])] {
+                    push(e);
+                }
+                continue;
+            }
+            c => {
+                push(c);
+                continue;
+            }
+        };
+        push('\\');
+        push(short);
+    }
+    push('"');
+    if count <= max {
+        out
+    } else {
+        format!("{out}… ({count} characters)")
+    }
 }
 
 /// `text` cut to `max` characters, with how long it was.
@@ -123,6 +172,31 @@ impl std::io::Write for Bounded {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn strings_are_echoed_as_their_json_text_cut() {
+        let cases = [
+            "",
+            "plain",
+            "quote \" and backslash \\ and \n\r\t\u{8}\u{c} and \u{1} \u{1f} \u{7f}",
+            "ünïcödé 日本語 🎉 and more text to go past the limit of the echo, for sure",
+            "\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}",
+        ];
+        for text in cases {
+            for max in [0, 1, 2, 5, 10, 20, 80, 1000] {
+                let value = Value::String(text.to_owned());
+                assert_eq!(echo_str(text, max), shorten(&value.to_string(), max), "{text:?} {max}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_string_is_echoed_as_its_json_text_cut(text in "\\PC*|[\\x00-\\x20\"\\\\a-c]*", max in 0usize..40) {
+            let value = Value::String(text.clone());
+            proptest::prop_assert_eq!(echo_str(&text, max), shorten(&value.to_string(), max));
+        }
+    }
 
     #[test]
     fn long_values_are_cut() {

@@ -495,6 +495,16 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
     tree::parse_slow(tree::Input::text(input), options).map(coalesce)
 }
 
+/// [`parse`] of a text that `serde_json` has already refused as strict JSON (the typed
+/// path's one-pass attempt found a syntax error): the same result, without reading the text
+/// a second time as strict JSON first.
+pub(crate) fn parse_not_strict_json(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> {
+    if input.len() > options.max_bytes {
+        return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
+    }
+    tree::parse_slow(tree::Input::text(input), options).map(coalesce)
+}
+
 /// Parse bytes: decode them as UTF-8 (invalid UTF-8 is [`ParseError::InvalidUtf8`]), then
 /// [`parse`].
 pub fn parse_bytes(input: &[u8], options: &ParseOptions) -> Result<Parsed, ParseError> {
