@@ -471,10 +471,16 @@ impl Lexer {
             let text = before.iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'));
             text.and_then(|k| before.get(k)) == Some(&b'\n')
         };
+        // A bracket just before the quote, with `,` `:` or a closing bracket after it, was the
+        // string's last character (`"b{", ...`, `{"a[": 1}`), not embedded JSON opening.
+        let bracket_last = before.last().is_some_and(|b| matches!(b, b'{' | b'[' | b'('));
         let end = match c {
             None => true,
             Some(_) if look.newline => true,
             Some(c) if line_start && is_delimiter(c) => true,
+            Some(b',' | b':' | b')' | b']' | b'}') if bracket_last => true,
+            // A key ends at its colon, whatever brackets it holds (`{"x{y": 1}`).
+            Some(b':') if ctx == Ctx::Key => true,
             Some(c @ (b')' | b']' | b'}')) => !self.info.unclosed(&self.raw, mark, c),
             // Inside brackets the string opened (`"see {"a": 1} here"`), only the end of
             // the brackets or of the line ends it.

@@ -630,10 +630,9 @@ fn random_bytes_never_panic() {
 fn prose_candidates_stay_linear() {
     // Many failing candidates after prose: each attempt reads a disjoint part.
     let input = "Text ".to_owned() + &"[x] {y} ".repeat(50_000) + "{\"a\": 1}";
-    let started = std::time::Instant::now();
+    // (How long it takes is measured by the doubling benchmark, benches/linear.rs.)
     let result = parse(&input, &lenient());
     assert!(result.is_err(), "the real value is past the candidate bound");
-    assert!(started.elapsed() < std::time::Duration::from_secs(5));
     let near = "Text [x] {y} [z] {\"a\": 1}";
     assert_eq!(parse(near, &lenient()).unwrap().value, json!({"a": 1}));
 }
@@ -790,12 +789,32 @@ fn non_finite_numbers_follow_the_option() {
 fn repair_mode_replays_stay_linear() {
     // Every quote would re-read the string from its first delimiter: the budget bounds it.
     let input = "[\"".to_owned() + &"a, \"b".repeat(20_000) + "]";
-    let started = std::time::Instant::now();
-    let parsed = parse(&input, &repairing());
-    assert!(parsed.is_ok());
-    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // (How long it takes is measured by the doubling benchmark, benches/linear.rs.)
+    assert!(parse(&input, &repairing()).is_ok());
     let input = "{\"a\": \"".to_owned() + &"x, [y\" ".repeat(20_000);
     assert!(parse(&input, &repairing()).is_ok());
     let nested = "(".repeat(100_000);
     assert_eq!(parse(&nested, &repairing()), Err(ParseError::TooDeep { limit: 128 }));
+}
+
+#[test]
+fn repair_mode_reads_brackets_at_the_end_of_strings_and_keys() {
+    // Valid JSON, read by our own parser in repair mode: as itself.
+    for input in [
+        r#"{"a{": 0}"#,
+        "{\"\u{2019}{a\": 0}",
+        r#"{"a": "b{"}"#,
+        r#"{"a": "b{", "c": 1}"#,
+        r#"{"a{": 0, "b": 1}"#,
+        r#"["a{", 1]"#,
+        r#"{"k[": "v("}"#,
+        r#"{"x{y": 1}"#,
+    ] {
+        let parsed = parse_without_fast_path(input.as_bytes(), &repairing());
+        let expected: Value = serde_json::from_str(input).unwrap();
+        assert_eq!(parsed.map(|p| p.value), Ok(expected), "{input}");
+    }
+    // Brackets still hold a string open where the text inside is JSON.
+    let parsed = parse(r#"{"a": "see {"k": 1} here", "b": 2,}"#, &repairing()).unwrap();
+    assert_eq!(parsed.value, json!({"a": "see {\"k\": 1} here", "b": 2}));
 }
