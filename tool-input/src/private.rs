@@ -56,7 +56,8 @@ pub fn from_arguments_full<T: ToolInput>(
     }
 }
 
-/// The one-pass path alone: `Some` only for exactly valid strict JSON (for tests).
+/// The one-pass path alone (for tests): `Some` for strict JSON that is valid as it is or
+/// after the coercions that path makes itself.
 pub fn from_arguments_exact<T: ToolInput>(
     raw: crate::RawArguments<'_>,
     options: &crate::CheckOptions,

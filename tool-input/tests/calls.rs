@@ -524,12 +524,11 @@ fn a_text_format_can_be_required() {
 }
 
 #[test]
-fn hostile_text_is_cheap_and_never_panics() {
+fn hostile_text_never_panics_and_is_bounded() {
     let deep = "[".repeat(100_000);
     let many_tags = "<tool_call>".repeat(20_000);
     let many_calls = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>".repeat(500);
     let unclosed_strings = "<tool_call>{\"name\": \"".repeat(5_000);
-    let started = std::time::Instant::now();
     for text in [
         deep.as_str(),
         &many_tags,
@@ -546,5 +545,4 @@ fn hostile_text_is_cheap_and_never_panics() {
     let calls = parse_text(&many_calls, &CallOptions::new());
     assert_eq!(calls.calls.len(), 128);
     assert_eq!(calls.errors.iter().map(|e| e.kind).collect::<Vec<_>>(), [CallErrorKind::TooManyCalls]);
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
 }
