@@ -63,6 +63,7 @@ mod check;
 pub mod dialect;
 mod error;
 pub mod parse;
+mod pattern;
 mod plan;
 mod policy;
 mod raw;

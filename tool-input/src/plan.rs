@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
+use crate::pattern::Pattern;
 use crate::validator::SchemaError;
 
 /// Index of a node in [`Plan::nodes`].
@@ -132,7 +133,7 @@ pub(crate) struct Node {
     pub multiple_of: Option<f64>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
-    pub pattern: Option<(String, regress::Regex)>,
+    pub pattern: Option<Pattern>,
     pub prefix_items: Vec<NodeId>,
     pub items: Option<NodeId>,
     pub min_items: Option<u64>,
@@ -427,7 +428,10 @@ impl<'a> Compiler<'a> {
             let Value::String(pattern) = pattern else {
                 return Err(error(pointer, "`pattern` must be a string"));
             };
-            node.pattern = Some((pattern.clone(), compile_regex(pointer, pattern)?));
+            node.pattern = Some(
+                Pattern::new(pattern)
+                    .map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))?,
+            );
         }
         if let Some(unique) = object.get("uniqueItems") {
             node.unique_items =

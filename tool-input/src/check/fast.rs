@@ -178,7 +178,7 @@ impl<'p, 'de> Fast<'p, 'de> {
                     return false;
                 }
             }
-            node.pattern.as_ref().is_none_or(|(_, regex)| regex.find(text).is_some())
+            node.pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
         })
     }
 

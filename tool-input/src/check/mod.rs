@@ -311,12 +311,16 @@ impl<'p> Walker<'p> {
                 || format!("the string is {length} characters long"),
             );
         }
-        if let Some((source, regex)) = &node.pattern {
-            if regex.find(string).is_none() {
+        if let Some(pattern) = &node.pattern {
+            if !pattern.is_match(string) {
                 let shown = !mode.sensitive;
                 let value = Value::String(string.to_owned());
                 self.fail(out, path, mode, ErrorCode::Pattern, Some(&value), || {
-                    format!("{} does not match the pattern {source}", describe(&value, shown, self.max_echo))
+                    format!(
+                        "{} does not match the pattern {}",
+                        describe(&value, shown, self.max_echo),
+                        pattern.source
+                    )
                 });
             }
         }

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use tool_input::{Checked, Policy, RawArguments, Rejection, Validator};
 
 use crate::read_input;
@@ -32,9 +32,14 @@ pub(crate) fn run(
     let Some(jsonl) = jsonl else {
         let raw = read_input(input.as_deref())?;
         let result = validator.check(RawArguments::Bytes(&raw));
+        // The checked value owns everything it needs: free the input before the output is
+        // built, so a large call is not held twice.
+        drop(raw);
         let accepted = result.is_ok();
         let line = result_json(None, result, name.as_deref());
-        writeln!(out, "{line}").map_err(write_error)?;
+        // Serialized straight into the buffered writer, not into a `String` first.
+        serde_json::to_writer(&mut out, &line).map_err(|e| write_error(e.into()))?;
+        writeln!(out).map_err(write_error)?;
         out.flush().map_err(write_error)?;
         return Ok(if accepted { ExitCode::SUCCESS } else { ExitCode::from(1) });
     };
@@ -57,7 +62,8 @@ pub(crate) fn run(
         let result = validator.check(raw);
         all_accepted &= result.is_ok();
         let line = result_json(Some(id), result, name.as_deref());
-        writeln!(out, "{line}").map_err(write_error)?;
+        serde_json::to_writer(&mut out, &line).map_err(|e| write_error(e.into()))?;
+        writeln!(out).map_err(write_error)?;
     }
     out.flush().map_err(write_error)?;
     Ok(if all_accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
@@ -65,12 +71,22 @@ pub(crate) fn run(
 
 fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, name: Option<&str>) -> Value {
     let mut line = match result {
-        Ok(Checked { value, report }) => json!({
-            "ok": true,
-            "value": value,
-            "repairs": report.repairs.iter().map(|r| json!({"kind": r.kind.code(), "offset": r.offset, "count": r.count})).collect::<Vec<_>>(),
-            "coercions": report.coercions,
-        }),
+        Ok(Checked { value, report }) => {
+            // Built by hand, not with `json!`: `json!` serializes each field into a new
+            // `Value`, which for `value` is a full copy of what may be a megabyte-sized call.
+            // Moved in here instead; the map orders its keys, so the output is the same.
+            let repairs = report
+                .repairs
+                .iter()
+                .map(|r| json!({"kind": r.kind.code(), "offset": r.offset, "count": r.count}))
+                .collect();
+            let mut map = Map::new();
+            map.insert("ok".to_owned(), Value::Bool(true));
+            map.insert("value".to_owned(), value);
+            map.insert("repairs".to_owned(), Value::Array(repairs));
+            map.insert("coercions".to_owned(), json!(report.coercions));
+            Value::Object(map)
+        }
         Err(rejection) => {
             let rejection = match name {
                 Some(name) => rejection.with_tool(name),
