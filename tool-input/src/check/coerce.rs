@@ -197,18 +197,12 @@ pub(super) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
 /// surrounding whitespace). Two or more candidates: no match, since picking one would be a
 /// choice.
 pub(super) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
-    let normalise = |s: &str| -> String {
-        let s = if lenient { s.trim() } else { s };
-        s.chars()
-            .flat_map(char::to_lowercase)
-            .map(|c| if lenient && (c == '-' || c == ' ') { '_' } else { c })
-            .collect()
-    };
-    let wanted = normalise(text);
+    let wanted: String = normalised(text, lenient).collect();
     let mut found = None;
     for option in options {
         if let Value::String(candidate) = option {
-            if normalise(candidate) == wanted {
+            // Compared as the characters come: nothing is allocated per option.
+            if normalised(candidate, lenient).eq(wanted.chars()) {
                 if found.is_some() {
                     return None;
                 }
@@ -217,6 +211,14 @@ pub(super) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool
         }
     }
     found
+}
+
+/// The characters of `text` in lowercase (and, leniently, trimmed, with `-` and ` ` as `_`).
+fn normalised(text: &str, lenient: bool) -> impl Iterator<Item = char> + '_ {
+    let text = if lenient { text.trim() } else { text };
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .map(move |c| if lenient && (c == '-' || c == ' ') { '_' } else { c })
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Pieces of model-facing messages: values echoed compactly and bounded, lists of options,
 //! did-you-mean suggestions.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 /// A value as compact JSON, cut to about `max` characters: a 50 KB bad value is never
@@ -14,15 +16,26 @@ pub(crate) fn echo(value: &Value, max: usize) -> String {
             let _ = serde_json::to_writer(&mut writer, value);
             writer.text
         }
-        other => other.to_string(),
+        // The same compact JSON as `Display`, written to a buffer directly rather than
+        // through a formatter.
+        other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
     };
-    shorten(&text, max)
+    shorten_owned(text, max)
 }
 
 /// [`echo`] of a string: `shorten(&Value::String(text).to_string(), max)` without escaping
 /// and counting the whole string into a buffer first (models send long strings, and every
 /// coercion of one records it).
 fn echo_str(text: &str, max: usize) -> String {
+    // A short string with nothing to escape (the usual enum value, key or bad value):
+    // quoted as it is, already within the limit.
+    if quotes_plainly(text, max) {
+        let mut quoted = String::with_capacity(text.len() + 2);
+        quoted.push('"');
+        quoted.push_str(text);
+        quoted.push('"');
+        return quoted;
+    }
     let mut out = String::with_capacity(text.len().min(max.saturating_mul(4)) + 2);
     // Characters of the escaped text, quotes included.
     let mut count = 0usize;
@@ -69,10 +82,22 @@ fn echo_str(text: &str, max: usize) -> String {
 
 /// `text` cut to `max` characters, with how long it was.
 pub(crate) fn shorten(text: &str, max: usize) -> String {
+    // No more bytes than `max` means no more characters either: nothing to count.
+    if text.len() <= max {
+        return text.to_owned();
+    }
     match text.char_indices().nth(max) {
         None => text.to_owned(),
         Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
     }
+}
+
+/// [`shorten`] of a string already owned: kept as it is when short enough.
+fn shorten_owned(text: String, max: usize) -> String {
+    if text.len() <= max || text.char_indices().nth(max).is_none() {
+        return text;
+    }
+    shorten(&text, max)
 }
 
 /// How a value is named in a message: `"abc"`, `2.5`, `an object`; or just its kind when
@@ -104,11 +129,40 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 
 /// `"low", "medium", "high"`, at most `limit` entries.
 pub(crate) fn quoted_list(options: &[Value], limit: usize, max: usize) -> String {
-    let mut list: Vec<String> = options.iter().take(limit).map(|v| echo(v, max)).collect();
-    if options.len() > limit {
-        list.push(format!("… ({} in all)", options.len()));
+    let mut list = String::with_capacity(options.iter().take(limit).map(|o| echo_guess(o) + 2).sum());
+    for option in options.iter().take(limit) {
+        if !list.is_empty() {
+            list.push_str(", ");
+        }
+        match option {
+            Value::String(text) if quotes_plainly(text, max) => {
+                list.push('"');
+                list.push_str(text);
+                list.push('"');
+            }
+            other => list.push_str(&echo(other, max)),
+        }
     }
-    list.join(", ")
+    if options.len() > limit {
+        if !list.is_empty() {
+            list.push_str(", ");
+        }
+        list.push_str(&format!("… ({} in all)", options.len()));
+    }
+    list
+}
+
+/// About how long the echo of a value is, to size a buffer.
+fn echo_guess(value: &Value) -> usize {
+    match value {
+        Value::String(text) => text.len() + 2,
+        _ => 8,
+    }
+}
+
+/// Is `text`'s echo just `text` in quotes: nothing to escape, and within `max` characters?
+fn quotes_plainly(text: &str, max: usize) -> bool {
+    text.len() + 2 <= max && !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// The candidate closest to `text`, if it is close enough to be a likely typo: similar
@@ -119,9 +173,9 @@ pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>)
     let squashed = squash(text);
     let mut best: Option<(&str, f64)> = None;
     for candidate in candidates {
-        let lower = candidate.to_lowercase();
-        let mut score = strsim::jaro_winkler(&wanted, &lower);
-        if squash(candidate) == squashed {
+        let lower = lowercase(candidate);
+        let mut score = jaro_winkler(&wanted, &lower);
+        if squash_chars(candidate).eq(squashed.chars()) {
             score = 2.0;
         } else if is_abbreviation(&wanted, &lower) {
             score = score.max(0.85);
@@ -133,9 +187,84 @@ pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>)
     best.map(|(candidate, _)| candidate)
 }
 
+/// `text` in lowercase, borrowed when it already is (the usual field name or enum value).
+fn lowercase(text: &str) -> Cow<'_, str> {
+    if text.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.to_lowercase())
+    }
+}
+
+/// `strsim::jaro_winkler`, computed without allocating for ASCII strings of at most 64
+/// bytes (every field name and enum value of a real schema): the same matches and
+/// transpositions, found in the same order, and the same arithmetic on them, so the same
+/// score to the last bit.
+fn jaro_winkler(a: &str, b: &str) -> f64 {
+    if !a.is_ascii() || !b.is_ascii() || a.len() > 64 || b.len() > 64 {
+        return strsim::jaro_winkler(a, b);
+    }
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let range = (a.len().max(b.len()) / 2).saturating_sub(1);
+    // Which bytes of `a` and of `b` are matched, one bit each.
+    let (mut a_flags, mut b_flags) = (0u64, 0u64);
+    let mut matches = 0usize;
+    for (i, &x) in a.iter().enumerate() {
+        // The window of `b` around `i` (empty when `a` is much the longer).
+        let start = i.saturating_sub(range);
+        let window = b.get(start..b.len().min(i + range + 1)).unwrap_or_default();
+        for (j, &y) in window.iter().enumerate().map(|(k, y)| (start + k, y)) {
+            if y == x && b_flags & (1 << j) == 0 {
+                a_flags |= 1 << i;
+                b_flags |= 1 << j;
+                matches += 1;
+                break;
+            }
+        }
+    }
+    if matches == 0 {
+        return 0.0;
+    }
+    // The k-th matched byte of `a` against the k-th matched byte of `b`.
+    let mut transpositions = 0usize;
+    let mut j = 0;
+    for (i, &x) in a.iter().enumerate() {
+        if a_flags & (1 << i) != 0 {
+            while b_flags & (1 << j) == 0 {
+                j += 1;
+            }
+            if b[j] != x {
+                transpositions += 1;
+            }
+            j += 1;
+        }
+    }
+    transpositions /= 2;
+    let sim = ((matches as f64 / a.len() as f64)
+        + (matches as f64 / b.len() as f64)
+        + ((matches - transpositions) as f64 / matches as f64))
+        / 3.0;
+    if sim > 0.7 {
+        let prefix = a.iter().take(4).zip(b).take_while(|(x, y)| x == y).count();
+        sim + 0.1 * prefix as f64 * (1.0 - sim)
+    } else {
+        sim
+    }
+}
+
 /// Lowercase letters and digits only.
 fn squash(text: &str) -> String {
-    text.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+    squash_chars(text).collect()
+}
+
+fn squash_chars(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase())
 }
 
 /// `qty` of `quantity`: at least three characters, the same first one, all in order.
@@ -217,5 +346,59 @@ mod tests {
         assert_eq!(closest("qty", names.iter().copied()), Some("quantity"));
         assert_eq!(closest("shipBy", ["ship_by", "shape"].iter().copied()), Some("ship_by"));
         assert_eq!(closest("xyz", names.iter().copied()), None);
+    }
+
+    #[test]
+    fn jaro_winkler_is_strsim_s() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "cab",
+            "priority",
+            "prority",
+            "priorty",
+            "proirity",
+            "urgent",
+            "customer_id",
+            "customerid",
+            "customer-id",
+            "cust_id",
+            "quantity",
+            "quantiy",
+            "qty",
+            "ship_by",
+            "shipby",
+            "shipBy",
+            "sku",
+            "skus",
+            "note",
+            "notes",
+            "tags",
+            "tag",
+            "gift",
+            "items",
+            "item",
+            "aaaaaaaaaa",
+            "aaaab",
+            "martha",
+            "marhta",
+            "dixon",
+            "dicksonx",
+            "crate",
+            "trace",
+            "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl",
+            "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklm",
+            "naïve",
+            "naive",
+        ];
+        for a in words {
+            for b in words {
+                let (ours, theirs) = (jaro_winkler(a, b), strsim::jaro_winkler(a, b));
+                assert_eq!(ours.to_bits(), theirs.to_bits(), "{a:?} {b:?}: {ours} vs {theirs}");
+            }
+        }
     }
 }

@@ -57,25 +57,32 @@ pub(crate) enum Path<'a> {
 
 impl Path<'_> {
     pub fn pointer(&self) -> String {
-        let mut segments = Vec::new();
+        // The segments are linked leaf first: gather them, then write them root first
+        // straight into one string of the right size (no string per segment; a key is
+        // escaped only when it holds `~` or `/`).
+        let mut segments: Vec<&Path<'_>> = Vec::with_capacity(self.len());
         let mut current = self;
-        loop {
-            match current {
-                Path::Root => break,
-                Path::Key(parent, key) => {
-                    segments.push(key.replace('~', "~0").replace('/', "~1"));
-                    current = parent;
-                }
-                Path::Index(parent, index) => {
-                    segments.push(index.to_string());
-                    current = parent;
-                }
-            }
+        let mut bytes = 0;
+        while let Path::Key(parent, _) | Path::Index(parent, _) = current {
+            bytes += match current {
+                Path::Key(_, key) => key.len() + 1,
+                // `/` and at most 20 digits.
+                _ => 21,
+            };
+            segments.push(current);
+            current = parent;
         }
-        let mut pointer = String::new();
+        let mut pointer = String::with_capacity(bytes);
         for segment in segments.iter().rev() {
             pointer.push('/');
-            pointer.push_str(segment);
+            match segment {
+                Path::Key(_, key) if key.contains(['~', '/']) => {
+                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"))
+                }
+                Path::Key(_, key) => pointer.push_str(key),
+                Path::Index(_, index) => push_decimal(&mut pointer, *index),
+                Path::Root => {}
+            }
         }
         pointer
     }
@@ -179,9 +186,8 @@ impl<'p> Walker<'p> {
         }
         if let Some(types) = node.types {
             if !types.accepts(value) {
-                let shown = !mode.sensitive;
-                self.fail(out, path, mode, ErrorCode::Type, Some(value), || {
-                    format!("expected {}, got {}", types.describe(), describe(value, shown, self.max_echo))
+                self.fail_naming(out, path, mode, ErrorCode::Type, value, Vec::new(), None, |named| {
+                    format!("expected {}, got {named}", types.describe())
                 });
                 return;
             }
@@ -313,14 +319,13 @@ impl<'p> Walker<'p> {
         }
         if let Some(pattern) = &node.pattern {
             if !pattern.is_match(string) {
-                let shown = !mode.sensitive;
+                if out.dry {
+                    out.failed = true;
+                    return;
+                }
                 let value = Value::String(string.to_owned());
-                self.fail(out, path, mode, ErrorCode::Pattern, Some(&value), || {
-                    format!(
-                        "{} does not match the pattern {}",
-                        describe(&value, shown, self.max_echo),
-                        pattern.source
-                    )
+                self.fail_naming(out, path, mode, ErrorCode::Pattern, &value, Vec::new(), None, |named| {
+                    format!("{named} does not match the pattern {}", pattern.source)
                 });
             }
         }
@@ -684,11 +689,10 @@ impl<'p> Walker<'p> {
                 .map(|s| Value::String(s.to_owned()))
         };
         let listed: Vec<Value> = options.iter().take(MAX_OPTIONS).cloned().collect();
-        let shown = !mode.sensitive;
         let list = quoted_list(options, MAX_OPTIONS, self.max_echo);
         let hint = suggestion.as_ref().map(|s| format!("; did you mean {s}?")).unwrap_or_default();
-        self.fail_with(out, path, mode, ErrorCode::Enum, Some(value), listed, suggestion.clone(), || {
-            format!("{} is not one of {list}{hint}", describe(value, shown, self.max_echo))
+        self.fail_naming(out, path, mode, ErrorCode::Enum, value, listed, suggestion.clone(), |named| {
+            format!("{named} is not one of {list}{hint}")
         });
     }
 
@@ -784,6 +788,40 @@ impl<'p> Walker<'p> {
         });
     }
 
+    /// [`Self::fail_with`] for a message that names the value: a value shown in the message
+    /// is echoed once, for both the message and the error's `value`.
+    #[allow(clippy::too_many_arguments)]
+    fn fail_naming(
+        &self,
+        out: &mut Outcome,
+        path: &Path<'_>,
+        mode: Mode,
+        code: ErrorCode,
+        value: &Value,
+        options: Vec<Value>,
+        suggestion: Option<Value>,
+        message: impl FnOnce(&str) -> String,
+    ) {
+        out.failed = true;
+        if out.dry {
+            return;
+        }
+        let echoed = (!mode.sensitive).then(|| echo(value, self.max_echo));
+        // `describe` names a shown scalar by its echo, and anything else by its kind.
+        let message = match (&echoed, value) {
+            (Some(echoed), Value::Bool(_) | Value::Number(_) | Value::String(_)) => message(echoed),
+            _ => message(&describe(value, !mode.sensitive, self.max_echo)),
+        };
+        out.errors.push(FieldError {
+            path: path.pointer(),
+            code,
+            message,
+            value: echoed,
+            options,
+            suggestion,
+        });
+    }
+
     fn record(
         &self,
         out: &mut Outcome,
@@ -803,6 +841,21 @@ impl<'p> Walker<'p> {
         };
         out.coercions.push(Coercion { path: path.pointer(), kind, from, to });
     }
+}
+
+/// `n` in decimal digits, without going through `fmt`.
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
 fn union_types(mut a: Types, b: Types) -> Types {
