@@ -554,6 +554,39 @@ impl Lexer {
         Some((&mut self.text_buf, self.buf.get(..end).unwrap_or_default()))
     }
 
+    /// For the streaming parser: if a string is being read with nothing pending (no escape,
+    /// no look-ahead, no content held in `text_buf` or `buf`, nothing to replay, no escaped
+    /// JSON), read the content at the start of `chunk` as [`Lexer::string`] would, except that
+    /// it is not copied into `text_buf`: the caller appends it itself, where it shows the
+    /// string. Returns how many bytes that is: all of `chunk` when nothing in it interrupts
+    /// the content, the bytes before the closing `"` of a `"` string, else 0 (an escape, a
+    /// control character or another quote is left to [`Lexer::string`]). The state after it
+    /// is the one [`Lexer::string`] leaves after that content (still in the string, `base`
+    /// past it), so the rest of `chunk` is then fed as usual.
+    ///
+    /// Most fragments of a long string value are all content; this skips the state machine
+    /// and one copy of the text for them, and for the text before the quote that ends one.
+    #[inline]
+    pub(crate) fn plain_run(&mut self, chunk: &str) -> usize {
+        let State::Str { quote, esc: Esc::None } = self.state else { return 0 };
+        if !self.buf.is_empty()
+            || !self.text_buf.is_empty()
+            || !self.replay.is_empty()
+            || self.unescape.is_some()
+        {
+            return 0;
+        }
+        let bytes = chunk.as_bytes();
+        let len = match first_special(bytes, quote.stop_byte()) {
+            at if at == bytes.len() => at,
+            // `"` closes a `"` string at once (no look-ahead): the content before it is final.
+            at if quote == Quote::Double && bytes.get(at) == Some(&b'"') => at,
+            _ => 0,
+        };
+        self.base += len;
+        len
+    }
+
     /// Tokenize the next fragment, sending every completed token to `sink`.
     pub(crate) fn feed<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Failure> {
         self.feed_text(chunk, None, sink)
@@ -2516,6 +2549,47 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 #[inline]
 fn has_zero_byte(word: u64) -> bool {
     word.wrapping_sub(ONES) & !word & HIGHS != 0
+}
+
+/// The index of the first byte of `chunk` that interrupts string content (as in
+/// [`find_special`]), or `chunk.len()`. Eight bytes at a time, the last word padded with
+/// spaces, and the byte found from the word's mask rather than by a loop: streamed fragments
+/// are mostly shorter than eight bytes, and a loop over their bytes costs a branch (often
+/// mispredicted) per byte.
+#[inline]
+fn first_special(chunk: &[u8], stop: u8) -> usize {
+    // The high bit of each byte of `word` that is a control character, `stop` or a
+    // backslash. A borrow can also flag a byte after a flagged one, never before: the
+    // lowest flagged byte is the first such byte.
+    let flags = |word: u64| {
+        let quotes = word ^ (ONES * u64::from(stop));
+        let backslashes = word ^ (ONES * u64::from(b'\\'));
+        let control = word.wrapping_sub(ONES * 0x20) & !word;
+        let quote = quotes.wrapping_sub(ONES) & !quotes;
+        let backslash = backslashes.wrapping_sub(ONES) & !backslashes;
+        (control | quote | backslash) & HIGHS
+    };
+    let first = |flags: u64| (flags.trailing_zeros() / 8) as usize;
+    let mut words = chunk.chunks_exact(8);
+    let mut at = 0;
+    for bytes in words.by_ref() {
+        let mut array = [0; 8];
+        array.copy_from_slice(bytes);
+        let found = flags(u64::from_le_bytes(array));
+        if found != 0 {
+            return at + first(found);
+        }
+        at += 8;
+    }
+    let rest = words.remainder();
+    let mut array = [b' '; 8];
+    if let Some(head) = array.get_mut(..rest.len()) {
+        head.copy_from_slice(rest);
+    }
+    match flags(u64::from_le_bytes(array)) {
+        0 => chunk.len(),
+        found => at + first(found),
+    }
 }
 
 /// The index of the first byte at or after `i` that interrupts string content: `stop`, a

@@ -10,8 +10,10 @@
 //! nothing. What that costs instead is a walk down the open path (its depth, a few map
 //! look-ups) for each value, and for the string being read at the end of each fragment; the
 //! text of that string moves from the lexer into the tree then, so it is copied once more
-//! than in a one-shot parse, not once per fragment. See `benches/stream.rs` and the README
-//! for the figures.
+//! than in a one-shot parse, not once per fragment. A fragment that is plain content of a
+//! string already in the tree (no escape, no quote: most fragments of a long string) skips
+//! the lexer's state machine and goes into the tree directly ([`Lexer::plain_run`]). See
+//! `benches/stream.rs` and the README for the figures.
 //!
 //! The one-shot builder (`tree::Builder`) stays as it is, on its own hot path; the rules
 //! this builder shares with it (trailing commas, function-call wrappers, what a cut-off
@@ -663,6 +665,21 @@ impl Core {
     fn feed(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
         match &mut self.build {
             Build::Tree(tree) => {
+                // Content of a string value already shown goes straight to where it is
+                // shown: a whole fragment while a long string streams in, or the end of one.
+                let mut chunk = chunk;
+                if tree.open.is_some() {
+                    let plain = self.lexer.plain_run(chunk);
+                    if let (Some(content), Some(rest)) = (chunk.get(..plain), chunk.get(plain..)) {
+                        if !content.is_empty() {
+                            tree.append_open(content, on);
+                        }
+                        if rest.is_empty() {
+                            return Ok(());
+                        }
+                        chunk = rest;
+                    }
+                }
                 self.lexer.feed_str(chunk, &mut TreeSink { tree, on: on.as_deref_mut() })?;
                 tree.sync_string(&mut self.lexer, on);
                 Ok(())
@@ -1170,8 +1187,10 @@ impl Tree {
                 on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(rest) });
             }
         }
-        if let Some(string) = self.placeholder() {
-            string.push_str(rest);
+        if !rest.is_empty() {
+            if let Some(string) = self.placeholder() {
+                string.push_str(rest);
+            }
         }
         if let Some(on) = on.as_mut() {
             // The path before `open` is cleared (it names the member by `open_key`).
@@ -1250,26 +1269,35 @@ impl Tree {
         // Up to the last whole character of `buf`: the rest of one comes with the next
         // fragment.
         let rest = tail.get(reported..).unwrap_or_default();
-        let new_tail = match std::str::from_utf8(rest) {
-            _ if rest.is_empty() => "",
-            Ok(text) => text,
-            Err(error) => {
-                rest.get(..error.valid_up_to()).and_then(|r| std::str::from_utf8(r).ok()).unwrap_or("")
-            }
+        // Most fragments leave nothing new in `buf`: no UTF-8 check then.
+        let new_tail = match rest {
+            [] => "",
+            rest => match std::str::from_utf8(rest) {
+                Ok(text) => text,
+                Err(error) => {
+                    rest.get(..error.valid_up_to()).and_then(|r| std::str::from_utf8(r).ok()).unwrap_or("")
+                }
+            },
         };
         if head.is_empty() && new_tail.is_empty() && self.open.is_some() {
             return;
         }
-        if self.open.is_none() && !self.place(head.len() + new_tail.len()) {
-            return; // nowhere to show it (the one-shot builder drops it too)
-        }
-        self.open = Some(reported + new_tail.len());
-        if let Some(string) = self.placeholder() {
+        if self.open.is_none() {
+            // The placeholder goes in with what arrived already (one walk down the open
+            // path, not two).
+            let mut text = String::with_capacity((head.len() + new_tail.len()).max(32) * 2);
+            text.push_str(head);
+            text.push_str(new_tail);
+            if !self.place(text) {
+                return; // nowhere to show it (the one-shot builder drops it too)
+            }
+        } else if let Some(string) = self.placeholder() {
             string.push_str(head);
             if !new_tail.is_empty() {
                 string.push_str(new_tail);
             }
         }
+        self.open = Some(reported + new_tail.len());
         if let Some(on) = on.as_mut() {
             if let Some(path) = self.slot_path() {
                 for piece in [head.as_str(), new_tail] {
@@ -1285,10 +1313,24 @@ impl Tree {
         head.clear();
     }
 
-    /// Put an empty string where the string value being read goes, with room for `len`
-    /// bytes and more. False if it has no place.
-    fn place(&mut self, len: usize) -> bool {
-        let placeholder = Value::String(String::with_capacity(len.max(32) * 2));
+    /// Append `text`, read by [`Lexer::plain_run`], to the string value being read (it
+    /// has a placeholder, and the lexer holds none of its text), and report it as
+    /// [`sync_string`](Tree::sync_string) would.
+    fn append_open(&mut self, text: &str, on: &mut On<'_, '_>) {
+        if let Some(string) = self.placeholder() {
+            string.push_str(text);
+        }
+        if let Some(on) = on.as_mut() {
+            if let Some(path) = self.slot_path() {
+                on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(text) });
+            }
+        }
+    }
+
+    /// Put `text`, what was read of the string value being read, where that value goes.
+    /// False if it has no place.
+    fn place(&mut self, text: String) -> bool {
+        let placeholder = Value::String(text);
         let Some(frame) = self.frames.last_mut() else {
             self.root = placeholder;
             return true;
