@@ -75,21 +75,8 @@ impl Walker<'_> {
         match value {
             Value::String(text) => {
                 let trimmed = text.trim();
-                if (types.contains(Types::ARRAY) && trimmed.starts_with('['))
-                    || (types.contains(Types::OBJECT) && trimmed.starts_with('{'))
-                {
-                    let options = ParseOptions {
-                        mode: ParseMode::Lenient,
-                        max_depth: self.max_depth.saturating_sub(depth),
-                        ..ParseOptions::default()
-                    };
-                    if let Ok(parsed) = parse::parse(trimmed, &options) {
-                        if types.accepts(&parsed.value)
-                            && (parsed.value.is_array() || parsed.value.is_object())
-                        {
-                            return Some((parsed.value, CoercionKind::ParsedString));
-                        }
-                    }
+                if let Some(parsed) = container_from_text(text, types, self.max_depth.saturating_sub(depth)) {
+                    return Some((parsed, CoercionKind::ParsedString));
                 }
                 let number_text = if lenient { trimmed } else { text.as_str() };
                 if types.contains(Types::NUMBER) || types.contains(Types::INTEGER) {
@@ -140,6 +127,20 @@ impl Walker<'_> {
         }
         None
     }
+}
+
+/// An array or object sent as a JSON string (`"[\"a\", \"b\"]"`), where `types` declares
+/// one: the parsed container, read leniently within `max_depth`, if `types` accepts it.
+pub(super) fn container_from_text(text: &str, types: Types, max_depth: usize) -> Option<Value> {
+    let trimmed = text.trim();
+    if !((types.contains(Types::ARRAY) && trimmed.starts_with('['))
+        || (types.contains(Types::OBJECT) && trimmed.starts_with('{')))
+    {
+        return None;
+    }
+    let options = ParseOptions { mode: ParseMode::Lenient, max_depth, ..ParseOptions::default() };
+    let parsed = parse::parse(trimmed, &options).ok()?.value;
+    (types.accepts(&parsed) && (parsed.is_array() || parsed.is_object())).then_some(parsed)
 }
 
 /// `3.0` → `3`, for floats with no fractional part that fit a 64-bit integer.

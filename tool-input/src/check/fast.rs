@@ -31,9 +31,10 @@ use std::collections::HashMap;
 
 use std::cell::Cell;
 
-use super::coerce::{bool_from_text, integer_from_float, number_from_text, spelling_match};
+use super::coerce::{
+    bool_from_text, container_from_text, integer_from_float, number_from_text, spelling_match,
+};
 use super::{compare, json_equal, message::echo, FieldOverride};
-use crate::parse::{self, ParseMode, ParseOptions};
 use crate::plan::{Additional, Chain, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
@@ -276,25 +277,11 @@ impl<'p, 'de> Fast<'p, 'de> {
         let shown = |value: &Value| (!sensitive).then(|| echo(value, self.max_echo));
         let (coerced, to, kind) = match node.types {
             Some(types) if !types.contains(Types::STRING) => {
-                let trimmed = text.trim();
                 let mut found = None;
-                if (types.contains(Types::ARRAY) && trimmed.starts_with('['))
-                    || (types.contains(Types::OBJECT) && trimmed.starts_with('{'))
-                {
-                    let depth = self.path.borrow().len();
-                    let options = ParseOptions {
-                        mode: ParseMode::Lenient,
-                        max_depth: self.max_depth.saturating_sub(depth),
-                        ..ParseOptions::default()
-                    };
-                    if let Ok(parsed) = parse::parse(trimmed, &options) {
-                        if types.accepts(&parsed.value)
-                            && (parsed.value.is_array() || parsed.value.is_object())
-                        {
-                            let to = shown(&parsed.value);
-                            found = Some((Coerced::Parsed(parsed.value), to, CoercionKind::ParsedString));
-                        }
-                    }
+                let depth = self.path.borrow().len();
+                if let Some(parsed) = container_from_text(text, types, self.max_depth.saturating_sub(depth)) {
+                    let to = shown(&parsed);
+                    found = Some((Coerced::Parsed(parsed), to, CoercionKind::ParsedString));
                 }
                 if found.is_none() && (types.contains(Types::NUMBER) || types.contains(Types::INTEGER)) {
                     if let Some(number) = number_from_text(text) {
