@@ -343,19 +343,13 @@ impl Validator {
         };
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let not_json = miss == Miss::NotJson;
-        let (mut value, mut repairs) = read_arguments(raw, policy, &limits, not_json)?;
+        let (value, repairs) = read_arguments(raw, policy, &limits, miss == Miss::NotJson)?;
         // After `Inexact`, the parsed value is the value the attempt already refused.
         if miss != Miss::Inexact && value.is_object() && limits.max_depth >= parse::DEFAULT_MAX_DEPTH {
             let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
-            // The value is consumed (its strings move into `T`); in the rare case that the
-            // walk must decide after all, the text is parsed again.
-            match fast.run::<T, _>(value) {
-                Ok(typed) => {
-                    let report = Report { repairs, coercions: fast.into_coercions() };
-                    return Ok(Checked { value: typed, report });
-                }
-                Err(_) => (value, repairs) = read_arguments(raw, policy, &limits, not_json)?,
+            if let Ok(typed) = fast.run::<T, _>(&value) {
+                let report = Report { repairs, coercions: fast.into_coercions() };
+                return Ok(Checked { value: typed, report });
             }
         }
         let checked = self.check_parsed(value, repairs, policy, &limits)?;
