@@ -2302,7 +2302,11 @@ impl Lexer {
         self.state = State::Between;
         if b == b'"' {
             sink.repair(RepairKind::EscapedJson, self.start);
-            self.unescape = Some(false);
+            // Already unescaping (a second level of escapes): the state stays, since it
+            // belongs to the end of the fragment, which is already unescaped.
+            if self.unescape.is_none() {
+                self.unescape = Some(false);
+            }
             return Ok(i);
         }
         match self.phase {

@@ -818,3 +818,17 @@ fn repair_mode_reads_brackets_at_the_end_of_strings_and_keys() {
     let parsed = parse(r#"{"a": "see {"k": 1} here", "b": 2,}"#, &repairing()).unwrap();
     assert_eq!(parsed.value, json!({"a": "see {\"k\": 1} here", "b": 2}));
 }
+
+#[test]
+fn escaped_json_inside_escaped_json_reads_the_same_in_any_fragments() {
+    // A second `\"` at a token start inside escaped JSON used to reset the unescaping state,
+    // which belongs to the end of the fragment: a backslash pending there was lost when the
+    // whole input came at once, and kept when it came in pieces (found by the stream fuzzer).
+    let input: &[u8] = b"[\\\"\"[\\\\\"]]\0[\\";
+    for options in [lenient(), repairing(), ParseOptions::repair()] {
+        let whole = feed_in_pieces(input, &[], &options).map(|o| o.value);
+        for cut in 1..input.len() {
+            assert_eq!(feed_in_pieces(input, &[cut], &options).map(|o| o.value), whole, "cut at {cut}");
+        }
+    }
+}
