@@ -12,7 +12,9 @@
 //! reports time per iteration, so ratios between contenders of one group are per-call ratios.
 
 use std::hint::black_box;
-use std::path::PathBuf;
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use schemars::JsonSchema;
@@ -57,17 +59,8 @@ struct Item {
 /// Calls per iteration for the small workloads.
 const SLICE: usize = 2_000;
 
-fn data_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
-    assert!(
-        dir.join("MANIFEST.json").exists(),
-        "generate the workloads first: python3 ../shared/bench/gen.py --out target/bench-data"
-    );
-    dir
-}
-
 fn raws(file: &str, limit: usize) -> Vec<String> {
-    let text = std::fs::read_to_string(data_dir().join(file)).expect("workload");
+    let text = std::fs::read_to_string(common::bench_data_dir().join(file)).expect("workload");
     text.lines()
         .take(limit)
         .map(|line| {
@@ -78,7 +71,8 @@ fn raws(file: &str, limit: usize) -> Vec<String> {
 }
 
 fn schema() -> Value {
-    let text = std::fs::read_to_string(data_dir().join("create_order.schema.json")).expect("schema");
+    let text =
+        std::fs::read_to_string(common::bench_data_dir().join("create_order.schema.json")).expect("schema");
     serde_json::from_str(&text).expect("schema JSON")
 }
 
@@ -125,7 +119,8 @@ fn clean(c: &mut Criterion) {
 /// How many mangled calls each contender turns into exactly the canonical value: the
 /// repaired JSON that passes the schema, against `mangled.expected.jsonl`.
 fn exact_counts() {
-    let text = std::fs::read_to_string(data_dir().join("mangled.expected.jsonl")).expect("expected values");
+    let text = std::fs::read_to_string(common::bench_data_dir().join("mangled.expected.jsonl"))
+        .expect("expected values");
     let expected: Vec<Value> =
         text.lines().map(|l| serde_json::from_str::<Value>(l).expect("a case")["value"].clone()).collect();
     let raws = raws("mangled.jsonl", usize::MAX);

@@ -9,41 +9,20 @@
 //! for a repair crate that is its repair into a `String` followed by `serde_json` parsing
 //! it (the string-only repair is measured too). `cargo bench -p tool-input --bench parser`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use serde_json::Value;
 use tool_input::parse::{parse, ParseOptions};
 
-/// `target/bench-data` of the workspace, generated on first use.
-fn bench_data() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace root").to_path_buf();
-    let dir = root.join("target/bench-data");
-    if !dir.join("MANIFEST.json").exists() {
-        let generator = root.join("../shared/bench/gen.py");
-        let status = Command::new("python3")
-            .arg(&generator)
-            .arg("--out")
-            .arg(&dir)
-            .status()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", generator.display()));
-        assert!(status.success(), "{} failed", generator.display());
-    }
-    dir
-}
-
 /// The `raw` field of every line of a workload.
 fn workload(name: &str) -> Vec<String> {
-    let path = bench_data().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| {
-            let row: Value = serde_json::from_str(line).expect("a JSON line");
-            row["raw"].as_str().expect("a raw field").to_owned()
-        })
+    common::read_jsonl(&common::bench_data_dir().join(name))
+        .iter()
+        .map(|row| row["raw"].as_str().expect("a raw field").to_owned())
         .collect()
 }
 

@@ -12,30 +12,14 @@
 //! ten times: it already takes seconds per run.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 use serde_json::Value;
 use tool_input::parse::{parse, parse_without_fast_path, IncrementalParser, ParseOptions, StreamEvent};
-
-/// `target/bench-data` of the workspace, generated when `stream.jsonl` is missing.
-fn bench_data() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace root").to_path_buf();
-    let dir = root.join("target/bench-data");
-    if !dir.join("stream.jsonl").exists() {
-        let generator = root.join("../shared/bench/gen.py");
-        let status = Command::new("python3")
-            .arg(&generator)
-            .arg("--out")
-            .arg(&dir)
-            .status()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", generator.display()));
-        assert!(status.success(), "{} failed", generator.display());
-    }
-    dir
-}
 
 /// A payload and the sizes of the chunks it arrives in.
 struct Streamed {
@@ -60,12 +44,10 @@ impl Streamed {
 
 /// The first `count` rows of `stream.jsonl`.
 fn rows(count: usize) -> Vec<Streamed> {
-    let path = bench_data().join("stream.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
+    common::read_jsonl(&common::bench_data_dir().join("stream.jsonl"))
+        .into_iter()
         .take(count)
-        .map(|line| {
-            let row: Value = serde_json::from_str(line).expect("a JSON line");
+        .map(|row| {
             let text = row["raw"].as_str().expect("a raw field").to_owned();
             let chunks: Vec<usize> = row["chunks"]
                 .as_array()
