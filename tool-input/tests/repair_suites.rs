@@ -13,6 +13,9 @@
 //! - json_repair answers `""` (an empty text, or the value `""` from `return_objects`)
 //!   when it finds nothing to salvage: those cases are counted with the errors, and pass
 //!   when we give an error;
+//! - json_repair's cases run with [`RepairStyle::JsonRepair`], which follows json_repair
+//!   where the two libraries contradict each other (`{"a": }` is `{"a": null}` in
+//!   jsonrepair's suite and `{"a": ""}` in json_repair's);
 //! - json_repair's `strict: true` cases run through [`ParseOptions::strict`];
 //!   `stream_stable`, `skip_json_loads` and `ensure_ascii` change nothing for us (we
 //!   complete cut-off text one way, the stream-stable one).
@@ -40,7 +43,7 @@
 mod common;
 
 use serde_json::Value;
-use tool_input::parse::{parse, ParseOptions};
+use tool_input::parse::{parse, ParseOptions, RepairStyle};
 use tool_input::{Policy, Validator};
 
 /// A suite case we answer differently, and why.
@@ -74,12 +77,8 @@ const CONTROL: &str =
     "A raw control character inside a string is kept (and recorded as `control_character`), whichever it is; jsonrepair refuses NUL and U+001F.";
 const LAST_WINS: &str =
     "json_repair keeps only the last of two same-shaped values; dropping a whole value silently changes what was sent, so we keep both, in an array.";
-const MISSING_VALUE: &str =
-    "A missing value is `null`, as jsonrepair reads it: `\\\"\\\"` would invent a value.";
 const STREAM_STABLE: &str =
     "We complete cut-off text the stream-stable way (json_repair's `stream_stable=True`, whose cases pass): a partial escape is dropped, an escaped line break is kept, a cut-off string is not split.";
-const EMPTY_OBJECT: &str =
-    "The `{` closed by `]` is an empty object and stays (jsonrepair reads `[{{]` as `[{},{}]`); json_repair drops it.";
 const ROWS: &str =
     "`]` closed `rows` too early; json_repair puts back the lost `[` before `\\\"r3a\\\"`. We continue the array with the items after it, but do not guess where a lost bracket was.";
 const CUT_KEY: &str =
@@ -135,11 +134,9 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "jsonrepair", input: "\"abc\u{0}\"", options: "", ours: "\"abc\\u0000\"", reason: CONTROL },
     Deviation { suite: "jsonrepair", input: "\"abc\u{1f}\"", options: "", ours: "\"abc\\u001f\"", reason: CONTROL },
     Deviation { suite: "json_repair", input: "[{\"key\":\"value\"}][{\"key\":\"value_after\"}]", options: "", ours: "[[{\"key\":\"value\"}],[{\"key\":\"value_after\"}]]", reason: LAST_WINS },
-    Deviation { suite: "json_repair", input: "{\"key\": true, \"key2\": false, \"key3\": }", options: "", ours: "{\"key\":true,\"key2\":false,\"key3\":null}", reason: MISSING_VALUE },
     Deviation { suite: "json_repair", input: "{\"key\": \"val\\", options: "stream_stable=false", ours: "{\"key\":\"val\"}", reason: STREAM_STABLE },
     Deviation { suite: "json_repair", input: "{\"key\": \"val\\n", options: "stream_stable=false", ours: "{\"key\":\"val\\n\"}", reason: STREAM_STABLE },
     Deviation { suite: "json_repair", input: "{\"key\": \"val\\n123,`key2:value2", options: "stream_stable=false", ours: "{\"key\":\"val\\n123,`key2:value2\"}", reason: STREAM_STABLE },
-    Deviation { suite: "json_repair", input: "[{]", options: "", ours: "[{}]", reason: EMPTY_OBJECT },
     Deviation { suite: "json_repair", input: "{\"headers\": [\"A\", \"B\", \"C\"], \"rows\": [[\"r1a\", \"r1b\", \"r1c\"], [\"r2a\", \"r2b\", \"r2c\"], \"r3a\", \"r3b\", \"r3c\"], [\"r4a\", \"r4b\", \"r4c\"], [\"r5a\", \"r5b\", \"r5c\"]]}", options: "", ours: "{\"headers\":[\"A\",\"B\",\"C\"],\"rows\":[[\"r1a\",\"r1b\",\"r1c\"],[\"r2a\",\"r2b\",\"r2c\"],\"r3a\",\"r3b\",\"r3c\",\"r4a\",\"r4b\",\"r4c\",\"r5a\",\"r5b\",\"r5c\"]}", reason: ROWS },
     Deviation { suite: "json_repair", input: "[{\"key\": \"value\", \"key", options: "", ours: "[{\"key\":\"value\"}]", reason: CUT_KEY },
     Deviation { suite: "json_repair", input: "{\"key\", 105,12,", options: "", ours: "[\"key\",105,12]", reason: SET_NUMBERS },
@@ -149,9 +146,7 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "json_repair", input: "[{\"lorem\": {\"ipsum\": \"sic\"}, \"\"\"\" \"lorem\": {\"ipsum\": \"sic\"}]", options: "", ours: "[{\"\":\"\",\"lorem\":{\"ipsum\":\"sic\"}}]", reason: REPEATED_KEY },
     Deviation { suite: "json_repair", input: "{ \"key\": [\"arrayvalue\"], \"key3\": \"value3\", [\"arrayvalue1\"] }", options: "", ours: "[{\"key\":[\"arrayvalue\"],\"key3\":\"value3\"},[\"arrayvalue1\"]]", reason: ARRAY_AS_KEY },
     Deviation { suite: "json_repair", input: "{\"key\": \"{\\\\\"key\\\\\\\":[\\\"value\\\\\\\"],\\\"key2\\\":\"value2\"}\"}", options: "", ours: "{\"key\":\"{\\\\\\\"key\\\\\\\":[\\\"value\\\\\\\"],\\\"key2\\\":\\\"value2\\\"}\"}", reason: ESCAPES },
-    Deviation { suite: "json_repair", input: "{\"key\": , \"key2\": \"value2\"}", options: "", ours: "{\"key\":null,\"key2\":\"value2\"}", reason: MISSING_VALUE },
     Deviation { suite: "json_repair", input: "[{5}s ", options: "", ours: "[[\"5\"],\"s\"]", reason: SET_WORD },
-    Deviation { suite: "json_repair", input: "{\"key\": \"value\"}, \"key2\": }", options: "", ours: "{\"key\":\"value\",\"key2\":null}", reason: MISSING_VALUE },
     Deviation { suite: "json_repair", input: "string", options: "", ours: "\"string\"", reason: BARE_TEXT },
     Deviation { suite: "json_repair", input: "'\"'", options: "", ours: "\"\\\"\"", reason: SINGLE_QUOTED },
     Deviation { suite: "json_repair", input: "{\"key\": \"```json {\"key\": [{\"key1\": 1},{\"key2\": 2}]}```\"}", options: "", ours: "{\"key\":\"```json {\\\"key\\\": [{\\\"key1\\\": 1},{\\\"key2\\\": 2}]}```\"}", reason: FENCE_IN_STRING },
@@ -223,10 +218,11 @@ fn run_suite(file: &str, suite: &str) -> Tally {
     for (index, case) in cases(file).iter().enumerate() {
         let input = case["input"].as_str().expect("an input");
         let options = options_of(case);
+        let style = if suite == "json_repair" { RepairStyle::JsonRepair } else { RepairStyle::Jsonrepair };
         let parse_options = if options == "strict" {
             ParseOptions::strict()
         } else {
-            ParseOptions { complete_truncated: true, ..ParseOptions::repair() }
+            ParseOptions { complete_truncated: true, style, ..ParseOptions::repair() }
         };
         let ours = parse(input, &parse_options).map(|parsed| parsed.value);
         let expected = expectation(case);
@@ -299,7 +295,7 @@ fn json_repair_suite() {
     let tally = run_suite("json_repair.json", "json_repair");
     assert_eq!((tally.value_cases, tally.other_cases), (306, 28));
     // The issue asks for 97%; the 26 cases below it are the listed deviations.
-    assert_eq!(tally.value_passed, 280);
+    assert_eq!(tally.value_passed, 285);
     assert!(tally.value_passed * 100 >= tally.value_cases * 91);
 }
 

@@ -89,6 +89,35 @@ pub enum NonFinite {
     Null,
 }
 
+/// Whose reading to follow where the two best repair libraries read the same broken text
+/// differently ([`ParseMode::Repair`] only; the other modes never guess).
+///
+/// jsonrepair (JavaScript) and json_repair (Python) disagree on a few inputs, and their
+/// test suites contradict each other there: `{"a": }` is `{"a": null}` to jsonrepair and
+/// `{"a": ""}` to json_repair. The default follows jsonrepair. [`RepairStyle::JsonRepair`]
+/// is for output that must match the Python library, for instance when porting an agent
+/// that used it. Either way each repair is recorded.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseOptions, RepairStyle};
+///
+/// let text = r#"[{"a": , "b": 1}, {]"#;
+/// let ours = parse(text, &ParseOptions { complete_truncated: true, ..ParseOptions::repair() }).unwrap();
+/// assert_eq!(ours.value, serde_json::json!([{"a": null, "b": 1}, {}]));
+/// let python = ParseOptions { style: RepairStyle::JsonRepair, complete_truncated: true, ..ParseOptions::repair() };
+/// assert_eq!(parse(text, &python).unwrap().value, serde_json::json!([{"a": "", "b": 1}]));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RepairStyle {
+    /// jsonrepair's readings: a missing value is `null`; an empty `{` closed by `]` is an
+    /// empty object.
+    #[default]
+    Jsonrepair,
+    /// json_repair's readings: a missing value is `""`; an empty `{` inside an array that
+    /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]).
+    JsonRepair,
+}
+
 /// Options of one parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseOptions {
@@ -105,6 +134,9 @@ pub struct ParseOptions {
     /// What `NaN` and `Infinity` become (in [`ParseMode::Lenient`] and [`ParseMode::Repair`];
     /// strict JSON has no such words).
     pub non_finite: NonFinite,
+    /// Whose reading to follow where jsonrepair and json_repair differ
+    /// ([`ParseMode::Repair`] only).
+    pub style: RepairStyle,
 }
 
 impl Default for ParseOptions {
@@ -115,6 +147,7 @@ impl Default for ParseOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             complete_truncated: false,
             non_finite: NonFinite::Reject,
+            style: RepairStyle::Jsonrepair,
         }
     }
 }
@@ -240,8 +273,8 @@ pub enum RepairKind {
     MissingComma,
     /// A colon was missing between a key and its value and was assumed ([`ParseMode::Repair`]).
     MissingColon,
-    /// A key had no value (`{"a": }`, `{"a": ,`): the value was read as `null`
-    /// ([`ParseMode::Repair`]).
+    /// A key had no value (`{"a": }`, `{"a": ,`): the value was read as `null`, or as `""`
+    /// with [`RepairStyle::JsonRepair`] ([`ParseMode::Repair`]).
     MissingValue,
     /// A closing bracket was missing (or the wrong one was written) before a later one, and
     /// was assumed ([`ParseMode::Repair`]).
@@ -283,7 +316,8 @@ pub enum RepairKind {
     /// (`{"a": 1}, "b": 2}`, `{"a": [1], [2]}`) ([`ParseMode::Repair`]).
     Reopened,
     /// An empty object or array next to another value on the same line
-    /// (`[]{"a": 1}`) was dropped as a placeholder ([`ParseMode::Repair`]).
+    /// (`[]{"a": 1}`) was dropped as a placeholder; with [`RepairStyle::JsonRepair`], also
+    /// an empty `{` inside an array that `]` closes (`[{]`) ([`ParseMode::Repair`]).
     DroppedEmpty,
 }
 

@@ -12,7 +12,7 @@
 use serde_json::{Map, Value};
 
 use super::lexer::{describe_char, Ctx, Fail, Failure, Lexer, Sink, Token};
-use super::{ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
+use super::{ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind, RepairStyle};
 
 /// How many later `{` or `[` are tried after a candidate following prose fails. Each
 /// attempt reads a disjoint part of the input (the next candidate lies after the point
@@ -119,6 +119,8 @@ pub(crate) struct Builder {
     lenient: bool,
     /// [`ParseMode::Repair`].
     repair: bool,
+    /// [`ParseMode::Repair`] with [`RepairStyle::JsonRepair`].
+    python_style: bool,
     max_depth: usize,
     stack: Vec<Frame>,
     expect: Expect,
@@ -150,6 +152,7 @@ impl Builder {
         Builder {
             lenient: options.mode != ParseMode::Strict,
             repair: options.mode == ParseMode::Repair,
+            python_style: options.mode == ParseMode::Repair && options.style == RepairStyle::JsonRepair,
             max_depth: options.max_depth,
             stack: Vec::new(),
             expect: Expect::Value,
@@ -289,10 +292,20 @@ impl Builder {
     /// Close the innermost container because a later bracket says it ended.
     fn close_missing(&mut self, offset: usize) {
         self.repair(RepairKind::MissingBracket, offset);
-        if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
+        let mut empty = false;
+        if let Some(Frame::Object { key, map, .. }) = self.stack.last_mut() {
             if key.take().is_some() {
                 self.repairs.push(Repair::new(RepairKind::DroppedKey, offset));
             }
+            empty = map.is_empty();
+        }
+        // json_repair drops an object that never got a member and was never closed, when
+        // an array's `]` ends it (`[{]`); jsonrepair keeps `{}`.
+        if empty && self.python_style && matches!(self.stack.iter().rev().nth(1), Some(Frame::Array(_))) {
+            self.stack.pop();
+            self.repairs.push(Repair::new(RepairKind::DroppedEmpty, offset));
+            self.expect = Expect::Comma;
+            return;
         }
         self.close();
     }
@@ -431,7 +444,8 @@ impl Builder {
             {
                 // `{"a": }`, `{"a": , "b": 1}`.
                 self.repair(RepairKind::MissingValue, offset);
-                self.complete_value(Value::Null);
+                let missing = if self.python_style { Value::String(String::new()) } else { Value::Null };
+                self.complete_value(missing);
                 self.dispatch(token, offset)
             }
             Token::EndArray | Token::EndParen | Token::EndObject
