@@ -114,6 +114,14 @@ fn repair_prints_the_repaired_json() {
     let output = run(&["repair", "--complete-truncated"], b"{\"a\": [1, 2, \"thr");
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(stdout_json(&output), serde_json::json!({"a": [1, 2, "thr"]}));
+
+    // Where jsonrepair and json_repair differ, `--style` picks whose reading to follow.
+    let output = run(&["repair"], b"{\"a\": , \"b\": [{]}");
+    assert_eq!(stdout_json(&output), serde_json::json!({"a": null, "b": [{}]}));
+    let output = run(&["repair", "--style", "json_repair"], b"{\"a\": , \"b\": [{]}");
+    assert_eq!(stdout_json(&output), serde_json::json!({"a": "", "b": []}));
+    let output = run(&["repair", "--style", "python"], b"{}");
+    assert_eq!(output.status.code(), Some(2));
 }
 
 /// The core issue's bar, through the command line: every mangled case becomes exactly its

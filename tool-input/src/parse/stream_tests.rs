@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::tests::fragment_inputs;
 use super::{
     parse, parse_bytes, IncrementalParser, ParseError, ParseMode, ParseOptions, Parsed, RepairKind,
-    StreamEvent,
+    RepairStyle, StreamEvent,
 };
 
 /// A `ValueComplete` event.
@@ -26,13 +26,14 @@ fn completing() -> ParseOptions {
     ParseOptions { complete_truncated: true, ..ParseOptions::default() }
 }
 
-fn every_mode() -> [ParseOptions; 5] {
+fn every_mode() -> [ParseOptions; 6] {
     [
         ParseOptions::strict(),
         lenient(),
         completing(),
         ParseOptions::repair(),
         ParseOptions { complete_truncated: true, ..ParseOptions::repair() },
+        ParseOptions { complete_truncated: true, style: RepairStyle::JsonRepair, ..ParseOptions::repair() },
     ]
 }
 
@@ -185,6 +186,7 @@ fn fixed_inputs_in_every_split_give_the_one_shot_result() {
             "{\"k\": \"v\"} trailing prose",
             "{\"k\": \"v\"} {\"second\": 1}",
             "{\"a\" 1}",
+            "[{\"a\": , \"b\": [{]}, {]",
             "{\"s\": \"\\ud83d\"}",
             "{\"s\": \"\\ud83dx\\udc00\"}",
         ]

@@ -832,3 +832,37 @@ fn escaped_json_inside_escaped_json_reads_the_same_in_any_fragments() {
         }
     }
 }
+
+#[test]
+fn repair_style_follows_json_repair_where_the_libraries_differ() {
+    use super::RepairStyle;
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..repairing() };
+    let cases: &[(&str, Value, Value, RepairKind)] = &[
+        // A missing value: jsonrepair's `null`, json_repair's `""`.
+        ("{\"a\": }", json!({"a": null}), json!({"a": ""}), MissingValue),
+        ("{\"a\": , \"b\": 1}", json!({"a": null, "b": 1}), json!({"a": "", "b": 1}), MissingValue),
+        // An empty `{` that `]` closes inside an array: kept, or dropped.
+        ("[{]", json!([{}]), json!([]), MissingBracket),
+        ("[1, {]", json!([1, {}]), json!([1]), MissingBracket),
+    ];
+    for (input, jsonrepair, json_repair, kind) in cases {
+        let ours = parse(input, &repairing()).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        assert_eq!(&ours.value, jsonrepair, "{input:?}");
+        assert!(kinds(&ours.repairs).contains(kind), "{input:?}: {:?}", ours.repairs);
+        let theirs = parse(input, &python).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        assert_eq!(&theirs.value, json_repair, "{input:?} in json_repair's style");
+        assert!(kinds(&theirs.repairs).contains(kind), "{input:?}: {:?}", theirs.repairs);
+        let whole = feed_in_pieces(input.as_bytes(), &[], &python);
+        for cut in 0..=input.len() {
+            assert_eq!(feed_in_pieces(input.as_bytes(), &[cut], &python), whole, "{input:?} cut at {cut}");
+        }
+    }
+    // A `{` closed by `]` with something in it stays, in either style; outside an array, too.
+    let theirs = parse("[{\"a\": 1]", &python).unwrap();
+    assert_eq!(theirs.value, json!([{"a": 1}]));
+    assert_eq!(parse("{]", &python).unwrap().value, json!({}));
+    assert!(kinds(&parse("[{]", &python).unwrap().repairs).contains(&DroppedEmpty));
+    // The other modes never guess, whatever the style.
+    let lenient_python = ParseOptions { style: RepairStyle::JsonRepair, ..lenient() };
+    assert!(parse("{\"a\": }", &lenient_python).is_err());
+}

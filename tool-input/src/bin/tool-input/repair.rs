@@ -4,21 +4,24 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_input::parse::{self, ParseOptions};
+use tool_input::parse::{self, ParseOptions, RepairStyle};
 
 use crate::read_input;
 
 /// `tool-input repair`: [`ParseOptions::repair`] (every repair, including the guesses at
 /// structure that tool arguments never get, and `NaN` as `null`), or strict JSON with
-/// `--strict`; `--complete-truncated` closes what was cut off.
+/// `--strict`; `--complete-truncated` closes what was cut off; `--style json_repair` follows
+/// the Python library where the two repair libraries differ ([`RepairStyle`]).
 pub(crate) fn run(
     strict: bool,
     complete_truncated: bool,
+    style: &str,
     input: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let raw = read_input(input.as_deref())?;
     let base = if strict { ParseOptions::strict() } else { ParseOptions::repair() };
-    let options = ParseOptions { complete_truncated, ..base };
+    let style = if style == "json_repair" { RepairStyle::JsonRepair } else { RepairStyle::Jsonrepair };
+    let options = ParseOptions { complete_truncated, style, ..base };
     match parse::parse_bytes(&raw, &options) {
         Ok(parsed) => {
             let mut out = io::stdout().lock();
