@@ -234,7 +234,12 @@ pub fn stream(data: &[u8]) {
     // The incremental parser, fed the same pieces with the partial value read after each:
     // the same result as the one-shot parse of the whole (on UTF-8 input, where
     // `parse_bytes` reads the same way; on any input, no panic).
-    for options in [ParseOptions::default(), ParseOptions::strict(), ParseOptions::repair()] {
+    let python = ParseOptions {
+        style: tool_input::parse::RepairStyle::JsonRepair,
+        complete_truncated: true,
+        ..ParseOptions::repair()
+    };
+    for options in [ParseOptions::default(), ParseOptions::strict(), ParseOptions::repair(), python] {
         let mut parser = tool_input::parse::IncrementalParser::new(options.clone());
         for chunk in body.chunks(size) {
             let _ = parser.feed_bytes(chunk);
