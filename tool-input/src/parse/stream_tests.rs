@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::tests::fragment_inputs;
 use super::{
     parse, parse_bytes, IncrementalParser, ParseError, ParseMode, ParseOptions, Parsed, RepairKind,
-    StreamEvent,
+    RepairStyle, StreamEvent,
 };
 
 /// A `ValueComplete` event.
@@ -327,6 +327,32 @@ fn repair_mode_shows_the_lenient_reading() {
     // The lenient reading stops at the missing comma; repair mode reads on.
     assert_eq!(parser.partial(), &json!({"a": [1, 2], "b": "x"}));
     assert_eq!(parser.finish(), parse(text, &ParseOptions::repair()));
+}
+
+#[test]
+fn settled_completion_agrees_in_every_split() {
+    // Cut-off text read as final (`stream_stable` false) ends the same however it arrived.
+    let settled = ParseOptions { stream_stable: false, complete_truncated: true, ..ParseOptions::repair() };
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..settled.clone() };
+    for input in [
+        r#"{"key": "val\"#,
+        r#"{"key": "val\n"#,
+        r#"{"a": "\u12"#,
+        "{\"key\": \"val\\n123,`key2:value2",
+        "{\"key\": \"a, 'b: 2",
+        "{\"a\": 1, \"b: x y",
+    ] {
+        for options in [&settled, &python] {
+            for cut in 0..=input.len() {
+                check(input, &[cut], options, true, false);
+                if input.is_char_boundary(cut) {
+                    check(input, &[cut], options, false, false);
+                }
+            }
+            let every: Vec<usize> = (1..input.len()).collect();
+            check(input, &every, options, true, false);
+        }
+    }
 }
 
 #[test]

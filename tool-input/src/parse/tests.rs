@@ -832,3 +832,62 @@ fn escaped_json_inside_escaped_json_reads_the_same_in_any_fragments() {
         }
     }
 }
+
+/// Repair mode completing cut-off text that will not grow (`stream_stable` false).
+fn settled() -> ParseOptions {
+    ParseOptions { stream_stable: false, ..repairing() }
+}
+
+#[test]
+fn settled_completion_reads_cut_off_text_as_final() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        // A backslash at the end is all there is: kept, as an invalid escape.
+        (r#"{"key": "val\"#, json!({"key": "val\\"}), &[InvalidEscape, CompletedTruncated]),
+        (r#"["C:\Temp\"#, json!(["C:\\Temp\\"]), &[InvalidEscape, InvalidEscape, CompletedTruncated]),
+        (r#"{"a": "\u12"#, json!({"a": "\\u12"}), &[InvalidEscape, CompletedTruncated]),
+        // Trailing white space goes, an escaped line break too.
+        (r#"{"key": "val\n"#, json!({"key": "val"}), &[CompletedTruncated]),
+        (r#"{"key": "val \t\n  "#, json!({"key": "val"}), &[CompletedTruncated]),
+        (r#"["a\n"#, json!(["a"]), &[CompletedTruncated]),
+        // A comma followed by a key whose opening quote nothing closes ends the value.
+        (
+            "{\"key\": \"val\\n123,`key2:value2",
+            json!({"key": "val\n123", "key2": "value2"}),
+            &[MissingQuote, SmartQuotes, MissingQuote, UnquotedString, CompletedTruncated],
+        ),
+        (
+            "{\"key\": \"a, 'b: 2",
+            json!({"key": "a", "b": 2}),
+            &[MissingQuote, SingleQuotes, MissingQuote, CompletedTruncated],
+        ),
+        // A key cut off after its colon ends at the colon.
+        ("{\"a\": 1, \"b: 2", json!({"a": 1, "b": 2}), &[MissingQuote, CompletedTruncated]),
+        (
+            "{\"a\": 1, \"b: x y",
+            json!({"a": 1, "b": "x y"}),
+            &[MissingQuote, UnquotedString, CompletedTruncated],
+        ),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &settled(), expected, repairs);
+    }
+    // Stream-stable completion keeps what may still grow: the escape is dropped, the line
+    // break kept, the string not split.
+    let stable: &[(&str, Value)] = &[
+        (r#"{"key": "val\"#, json!({"key": "val"})),
+        (r#"{"key": "val\n"#, json!({"key": "val\n"})),
+        ("{\"key\": \"val\\n123,`key2:value2", json!({"key": "val\n123,`key2:value2"})),
+        ("{\"a\": 1, \"b: 2", json!({"a": 1, "b: 2": null})),
+    ];
+    for (input, expected) in stable {
+        assert_eq!(parse(input, &repairing()).map(|p| p.value).as_ref(), Ok(expected), "{input}");
+    }
+    // Complete text does not depend on it, nor does the tool-argument path.
+    for input in [r#"{"key": "val\n"}"#, r#"{"key": "a, 'b: 2'"}"#, r#"{"a": "x\\"}"#] {
+        assert_eq!(parse(input, &settled()), parse(input, &repairing()), "{input}");
+    }
+    let lenient_settled = ParseOptions { stream_stable: false, ..completing() };
+    for input in [r#"{"key": "val\"#, r#"{"key": "val\n"#, "{\"key\": \"a, 'b: 2", "{\"a\": 1, \"b: 2"] {
+        assert_eq!(parse(input, &lenient_settled), parse(input, &completing()), "{input}");
+    }
+}

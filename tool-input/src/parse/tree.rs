@@ -940,7 +940,10 @@ pub(crate) struct Outcome {
 impl Machine {
     /// A machine for input starting at absolute offset 0.
     pub(crate) fn new(options: &ParseOptions) -> Machine {
-        Machine::with_lexer(Lexer::new(options.mode, options.non_finite, 0), options)
+        Machine::with_lexer(
+            Lexer::new(options.mode, options.non_finite, 0).with_stream_stable(options.stream_stable),
+            options,
+        )
     }
 
     fn with_lexer(lexer: Lexer, options: &ParseOptions) -> Machine {
@@ -1034,7 +1037,8 @@ fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Fa
             input.bytes.get(from..).and_then(|rest| rest.iter().position(|&b| matches!(b, b'{' | b'[')));
         let Some(candidate) = found.map(|k| from + k) else { break };
         let mut next = Machine::with_lexer(
-            Lexer::in_prose(options.mode, options.non_finite, candidate, fence_open),
+            Lexer::in_prose(options.mode, options.non_finite, candidate, fence_open)
+                .with_stream_stable(options.stream_stable),
             options,
         );
         next.builder.repairs.clone_from(&carried);
