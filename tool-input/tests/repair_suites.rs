@@ -26,12 +26,11 @@
 //! and the tests check that list is exact: every failing case is in it, with the answer we
 //! give, and every entry in it still fails.
 //!
-//! jsonrepair: 403 of its 404 value cases pass (99.8%). json_repair: 288 of its 306 value
-//! cases pass (94.1%), short of the 97% the issue asks for: the 18 left are json_repair
+//! jsonrepair: 403 of its 404 value cases pass (99.8%). json_repair: 289 of its 306 value
+//! cases pass (94.4%), short of the 97% the issue asks for: the 17 left are json_repair
 //! behaviours we decline because they change a value (keeping only the last of two
-//! values, `""` for a missing value, parsing JSON found inside a string, dropping an
-//! escaped line break) or contradict jsonrepair or json_repair's own other cases (see
-//! [`DEVIATIONS`]).
+//! values, dropping an escaped line break from valid JSON) or contradict jsonrepair or
+//! json_repair's own other cases (see [`DEVIATIONS`]).
 //!
 //! The schema-guided suite runs each case's schema through the coercion engine (a
 //! [`Validator`] with the lenient policy): 83 of 101 cases pass on the repair path (the
@@ -103,10 +102,8 @@ const BARE_TEXT: &str =
     "Text without any JSON is read as a string (jsonrepair reads `abc` as `\\\"abc\\\"`); json_repair returns nothing.";
 const SINGLE_QUOTED: &str =
     "`'\\\"'` is a single-quoted string holding a double quote; json_repair returns nothing.";
-const FENCE_IN_STRING: &str =
-    "A fenced JSON block inside a string value stays a string (the model wrote a string); json_repair parses it into an object.";
 const ESCAPED_NEWLINE: &str =
-    "An escaped `\\n` at the end of a string is content and stays; json_repair drops it.";
+    "The input is valid JSON, taken as it is (an escaped `\\n` at the end of a string is content); json_repair drops it when told to skip `json.loads` (`skip_json_loads`), which we never do.";
 const STRAY_QUOTE_LINE: &str =
     "A quote alone on the next line, then `\\\",`, is kept as content, as json_repair itself keeps it when the string holds a code fence (its cases with ```` ```{}``` ````); here json_repair drops it.";
 const TOP_LITERAL: &str =
@@ -146,7 +143,6 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "json_repair", input: "[{5}s ", options: "", ours: "[[\"5\"],\"s\"]", reason: SET_WORD },
     Deviation { suite: "json_repair", input: "string", options: "", ours: "\"string\"", reason: BARE_TEXT },
     Deviation { suite: "json_repair", input: "'\"'", options: "", ours: "\"\\\"\"", reason: SINGLE_QUOTED },
-    Deviation { suite: "json_repair", input: "{\"key\": \"```json {\"key\": [{\"key1\": 1},{\"key2\": 2}]}```\"}", options: "", ours: "{\"key\":\"```json {\\\"key\\\": [{\\\"key1\\\": 1},{\\\"key2\\\": 2}]}```\"}", reason: FENCE_IN_STRING },
     Deviation { suite: "json_repair", input: "{\"key\": \"```json nope\\n\"}", options: "", ours: "{\"key\":\"```json nope\\n\"}", reason: ESCAPED_NEWLINE },
     Deviation { suite: "json_repair", input: "{\"a\": \"hello\n\"\n\",}", options: "", ours: "{\"a\":\"hello\\n\\\"\"}", reason: STRAY_QUOTE_LINE },
     Deviation { suite: "json_repair", input: "{\"a\": \"hello\n\"\n\",", options: "", ours: "{\"a\":\"hello\\n\\\"\"}", reason: STRAY_QUOTE_LINE },
@@ -293,8 +289,8 @@ fn jsonrepair_suite() {
 fn json_repair_suite() {
     let tally = run_suite("json_repair.json", "json_repair");
     assert_eq!((tally.value_cases, tally.other_cases), (306, 28));
-    // The issue asks for 97%; the 18 cases below it are the listed deviations.
-    assert_eq!(tally.value_passed, 288);
+    // The issue asks for 97%; the 17 cases below it are the listed deviations.
+    assert_eq!(tally.value_passed, 289);
     assert!(tally.value_passed * 100 >= tally.value_cases * 91);
 }
 

@@ -26,7 +26,7 @@
 use serde_json::Number;
 
 use super::salvage::{Look, RQuote, RawInfo, Unq};
-use super::{NonFinite, ParseMode, RepairKind};
+use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
 /// Why the machine stopped. Boxed, so that the `Result` every token passes through stays
 /// one word.
@@ -520,10 +520,11 @@ impl Lexer {
         lexer
     }
 
-    /// This lexer, completing cut-off text as `ParseOptions::stream_stable` says (in
-    /// [`ParseMode::Repair`]; the other modes always complete the stream-stable way).
-    pub(crate) fn with_stream_stable(mut self, stream_stable: bool) -> Lexer {
-        self.stream_stable = stream_stable || !self.repair;
+    /// This lexer with the readings `options` choose beyond its mode, which only
+    /// [`ParseMode::Repair`] makes: how to complete cut-off text
+    /// (`ParseOptions::stream_stable`).
+    pub(crate) fn with_readings(mut self, options: &ParseOptions) -> Lexer {
+        self.stream_stable = options.stream_stable || !self.repair;
         self
     }
 

@@ -114,7 +114,10 @@ pub enum RepairStyle {
     #[default]
     Jsonrepair,
     /// json_repair's readings: a missing value is `""`; an empty `{` inside an array that
-    /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]).
+    /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]); a string item or
+    /// member value that is a ```` ```json ```` code block holding an object or array is
+    /// that object or array (`{"a": "```json {"b": 1}```"}` is `{"a": {"b": 1}}`, recorded
+    /// as [`RepairKind::CodeFence`] and [`RepairKind::DoubleEncoded`]).
     JsonRepair,
 }
 
@@ -240,7 +243,8 @@ fn coalesce(mut parsed: Parsed) -> Parsed {
 pub enum RepairKind {
     /// A UTF-8 byte order mark before the value was skipped.
     Bom,
-    /// The value was wrapped in a Markdown code fence (```` ```json ... ``` ````).
+    /// The value was wrapped in a Markdown code fence (```` ```json ... ``` ````); with
+    /// [`RepairStyle::JsonRepair`], also a string value that is such a block.
     CodeFence,
     /// Text before the value was skipped.
     ProseBefore,
@@ -258,7 +262,9 @@ pub enum RepairKind {
     Comment,
     /// A Python literal `True`, `False` or `None` was read as `true`, `false` or `null`.
     PythonLiteral,
-    /// The value was a JSON string holding the real JSON object or array; it was decoded.
+    /// The value was a JSON string holding the real JSON object or array; it was decoded
+    /// (with [`RepairStyle::JsonRepair`], also a string value that is a ```` ```json ````
+    /// block).
     DoubleEncoded,
     /// A raw control character (such as a newline) inside a string was kept as that
     /// character.
@@ -516,7 +522,9 @@ pub enum ParseError {
 ///
 /// Repair mode never drops text inside strings and never turns text into another value
 /// (`None` is `null`, but a quoted `"None"` stays a string). A top-level string stays a
-/// string (no double-encoded decoding: that is the tool-argument path's business).
+/// string (no double-encoded decoding: that is the tool-argument path's business). The
+/// one exception is json_repair's reading of a ```` ```json ```` block inside a string
+/// value, with [`RepairStyle::JsonRepair`] only.
 /// `tool-input repair` uses [`ParseOptions::repair`]: this mode, with `NaN` as `null`.
 ///
 /// # Cut-off input

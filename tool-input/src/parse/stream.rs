@@ -648,7 +648,7 @@ impl Core {
                 Some(fence_open) => Lexer::in_prose(mode, options.non_finite, base, fence_open),
                 None => Lexer::new(mode, options.non_finite, base),
             }
-            .with_stream_stable(options.stream_stable)
+            .with_readings(options)
         };
         let build = match options.mode {
             ParseMode::Repair => {

@@ -356,6 +356,27 @@ fn settled_completion_agrees_in_every_split() {
 }
 
 #[test]
+fn a_fenced_block_in_a_string_agrees_in_every_split() {
+    // json_repair's style reads the block as the value, however the text arrived.
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..ParseOptions::repair() };
+    let completing_python = ParseOptions { complete_truncated: true, ..python.clone() };
+    for input in [
+        r#"{"key": "```json {"key": [{"key1": 1},{"key2": 2}]}```"}"#,
+        r#"["```json {'a': 1,} ```", 2,]"#,
+        r#"{"a": "```json {"b": 1}``` and more", "c": "```json [1, 2"#,
+    ] {
+        for options in [&python, &completing_python] {
+            for cut in 0..=input.len() {
+                check(input, &[cut], options, true, false);
+                check(input, &[cut], options, false, false);
+            }
+            let every: Vec<usize> = (1..input.len()).collect();
+            check(input, &every, options, true, false);
+        }
+    }
+}
+
+#[test]
 fn limits_hold_as_the_input_arrives() {
     let options = ParseOptions { max_bytes: 10, ..lenient() };
     let mut parser = IncrementalParser::new(options.clone());

@@ -4,7 +4,9 @@ use serde_json::{json, Value};
 
 use super::lexer::Failure;
 use super::tree::{Machine, Outcome};
-use super::{parse, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind};
+use super::{
+    parse, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind, RepairStyle,
+};
 use RepairKind::*;
 
 fn lenient() -> ParseOptions {
@@ -889,5 +891,57 @@ fn settled_completion_reads_cut_off_text_as_final() {
     let lenient_settled = ParseOptions { stream_stable: false, ..completing() };
     for input in [r#"{"key": "val\"#, r#"{"key": "val\n"#, "{\"key\": \"a, 'b: 2", "{\"a\": 1, \"b: 2"] {
         assert_eq!(parse(input, &lenient_settled), parse(input, &completing()), "{input}");
+    }
+}
+
+#[test]
+fn json_repair_style_reads_a_fenced_block_in_a_string_value() {
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..repairing() };
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        (
+            r#"{"key": "```json {"key": [{"key1": 1},{"key2": 2}]}```"}"#,
+            json!({"key": {"key": [{"key1": 1}, {"key2": 2}]}}),
+            &[
+                CodeFence,
+                DoubleEncoded,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+            ],
+        ),
+        // The block's own repairs are recorded too, at the string.
+        (
+            r#"["```json {'a': 1,} ```  ", 2,]"#,
+            json!([{"a": 1}, 2]),
+            &[CodeFence, DoubleEncoded, SingleQuotes, TrailingComma, TrailingComma],
+        ),
+        (
+            "{\"a\": \"```json\n[1, 2]\n```\"}",
+            json!({"a": [1, 2]}),
+            &[CodeFence, DoubleEncoded, ControlCharacter, ControlCharacter],
+        ),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &python, expected, repairs);
+        // jsonrepair's style keeps the string the model wrote.
+        let ours = parse(input, &repairing()).unwrap().value;
+        assert!(ours.to_string().contains("```json"), "{input}: {ours}");
+    }
+    // Only a whole ```json block holding an object or array.
+    for input in [
+        r#"{"a": "```json {"b": 1}"}"#,
+        r#"{"a": "```json {"b": 1}``` and more"}"#,
+        r#"{"a": "```python {"b": 1}```"}"#,
+        r#"{"a": "```json 42```"}"#,
+        r#"{"a": "see ```json {"b": 1}```"}"#,
+        r#"{"```json {}```": 1}"#,
+        r#""```json {}```""#,
+    ] {
+        let parsed = parse(input, &python).unwrap();
+        assert!(parsed.value.to_string().contains("```"), "{input}: {}", parsed.value);
+        assert!(!kinds(&parsed.repairs).contains(&DoubleEncoded), "{input}");
     }
 }
