@@ -26,7 +26,7 @@
 use serde_json::Number;
 
 use super::salvage::{Look, RQuote, RawInfo, Unq};
-use super::{NonFinite, ParseMode, RepairKind};
+use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
 /// Why the machine stopped. Boxed, so that the `Result` every token passes through stays
 /// one word.
@@ -396,6 +396,9 @@ pub(crate) struct Lexer {
     pub(super) lenient: bool,
     /// [`ParseMode::Repair`].
     pub(super) repair: bool,
+    /// Complete cut-off text the stream-stable way (`ParseOptions::stream_stable`); false
+    /// only in [`ParseMode::Repair`], where text cut off at the end is then read as final.
+    pub(super) stream_stable: bool,
     non_finite: NonFinite,
     /// Absolute offset of the first byte of the fragment (or replay segment) being read.
     pub(super) base: usize,
@@ -472,6 +475,7 @@ impl Lexer {
         Lexer {
             lenient: mode != ParseMode::Strict,
             repair: mode == ParseMode::Repair,
+            stream_stable: true,
             non_finite,
             base,
             state: State::Between,
@@ -514,6 +518,14 @@ impl Lexer {
         lexer.prose_seen = true;
         lexer.fence_open = fence_open;
         lexer
+    }
+
+    /// This lexer with the readings `options` choose beyond its mode, which only
+    /// [`ParseMode::Repair`] makes: how to complete cut-off text
+    /// (`ParseOptions::stream_stable`).
+    pub(crate) fn with_readings(mut self, options: &ParseOptions) -> Lexer {
+        self.stream_stable = options.stream_stable || !self.repair;
+        self
     }
 
     /// Absolute offset and first byte of the top-level value, once it started.

@@ -114,7 +114,10 @@ pub enum RepairStyle {
     #[default]
     Jsonrepair,
     /// json_repair's readings: a missing value is `""`; an empty `{` inside an array that
-    /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]).
+    /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]); a string item or
+    /// member value that is a ```` ```json ```` code block holding an object or array is
+    /// that object or array (`{"a": "```json {"b": 1}```"}` is `{"a": {"b": 1}}`, recorded
+    /// as [`RepairKind::CodeFence`] and [`RepairKind::DoubleEncoded`]).
     JsonRepair,
 }
 
@@ -137,6 +140,29 @@ pub struct ParseOptions {
     /// Whose reading to follow where jsonrepair and json_repair differ
     /// ([`ParseMode::Repair`] only).
     pub style: RepairStyle,
+    /// Complete cut-off text so that the result only grows as more text arrives (for
+    /// previews of a stream); `false` gives the best reading of text that will not grow
+    /// (json_repair's default). It only matters with [`ParseOptions::complete_truncated`], in
+    /// [`ParseMode::Repair`]: text cut off at the end is then final, so a string open at the
+    /// end keeps a backslash it ends with (as text), loses its trailing white space (also an
+    /// escaped line break), ends at a comma followed by a `key:` whose quotes are missing
+    /// too, and a key open at the end ends at its colon.
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseOptions};
+    ///
+    /// let preview = ParseOptions { complete_truncated: true, ..ParseOptions::repair() };
+    /// let settled = ParseOptions { stream_stable: false, ..preview.clone() };
+    ///
+    /// let text = r#"{"note": "first line\n"#;
+    /// assert_eq!(parse(text, &preview).unwrap().value, serde_json::json!({"note": "first line\n"}));
+    /// assert_eq!(parse(text, &settled).unwrap().value, serde_json::json!({"note": "first line"}));
+    ///
+    /// let text = r#"{"dir": "C:\"#;
+    /// assert_eq!(parse(text, &preview).unwrap().value, serde_json::json!({"dir": "C:"}));
+    /// assert_eq!(parse(text, &settled).unwrap().value, serde_json::json!({"dir": "C:\\"}));
+    /// ```
+    pub stream_stable: bool,
 }
 
 impl Default for ParseOptions {
@@ -148,6 +174,7 @@ impl Default for ParseOptions {
             complete_truncated: false,
             non_finite: NonFinite::Reject,
             style: RepairStyle::Jsonrepair,
+            stream_stable: true,
         }
     }
 }
@@ -216,7 +243,8 @@ fn coalesce(mut parsed: Parsed) -> Parsed {
 pub enum RepairKind {
     /// A UTF-8 byte order mark before the value was skipped.
     Bom,
-    /// The value was wrapped in a Markdown code fence (```` ```json ... ``` ````).
+    /// The value was wrapped in a Markdown code fence (```` ```json ... ``` ````); with
+    /// [`RepairStyle::JsonRepair`], also a string value that is such a block.
     CodeFence,
     /// Text before the value was skipped.
     ProseBefore,
@@ -234,7 +262,9 @@ pub enum RepairKind {
     Comment,
     /// A Python literal `True`, `False` or `None` was read as `true`, `false` or `null`.
     PythonLiteral,
-    /// The value was a JSON string holding the real JSON object or array; it was decoded.
+    /// The value was a JSON string holding the real JSON object or array; it was decoded
+    /// (with [`RepairStyle::JsonRepair`], also a string value that is a ```` ```json ````
+    /// block).
     DoubleEncoded,
     /// A raw control character (such as a newline) inside a string was kept as that
     /// character.
@@ -245,7 +275,8 @@ pub enum RepairKind {
     /// An invalid UTF-16 surrogate escape was replaced with U+FFFD.
     LoneSurrogate,
     /// Something cut off at the end was closed (only with [`ParseOptions::complete_truncated`]).
-    /// Recorded once, at the end of the input.
+    /// Recorded once, at the end of the input. With [`ParseOptions::stream_stable`] `false`
+    /// this includes dropping the trailing white space of a string open at the end.
     CompletedTruncated,
     /// A Unicode space (no-break space, zero-width space, ideographic space, a BOM inside
     /// the text, ...) between tokens was read as whitespace.
@@ -491,7 +522,9 @@ pub enum ParseError {
 ///
 /// Repair mode never drops text inside strings and never turns text into another value
 /// (`None` is `null`, but a quoted `"None"` stays a string). A top-level string stays a
-/// string (no double-encoded decoding: that is the tool-argument path's business).
+/// string (no double-encoded decoding: that is the tool-argument path's business). The
+/// one exception is json_repair's reading of a ```` ```json ```` block inside a string
+/// value, with [`RepairStyle::JsonRepair`] only.
 /// `tool-input repair` uses [`ParseOptions::repair`]: this mode, with `NaN` as `null`.
 ///
 /// # Cut-off input
@@ -505,8 +538,10 @@ pub enum ParseError {
 /// its value gets `null` (unless the object already has that key; in repair mode a stray
 /// bare word is dropped instead), and every open container is closed. A closing code
 /// fence inside the value also ends it this way. A complete top-level number such as `123`
-/// at the end is not cut off. Completion is stream-stable: the completed value of a prefix
-/// is what the full text will give, as far as the prefix goes.
+/// at the end is not cut off. Completion is stream-stable by default: the completed value of
+/// a prefix is what the full text will give, as far as the prefix goes. In repair mode,
+/// [`ParseOptions::stream_stable`] `false` reads the cut-off text as final instead (the best
+/// reading of text that will not grow, as json_repair's default).
 pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> {
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });

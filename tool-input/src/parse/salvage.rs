@@ -671,15 +671,20 @@ impl Lexer {
                 upto -= 1;
             }
         }
+        // Text that will not grow (`ParseOptions::stream_stable` false): what is cut off
+        // here is final, so quotes nothing closes were never closed.
+        let settled = complete && !self.stream_stable;
         let before = self.raw.get(..upto).unwrap_or_default();
         let last = before.iter().rposition(|&b| !b.is_ascii_whitespace());
         let last_byte = last.and_then(|k| before.get(k).copied());
-        let member = if self.info.ctx == Ctx::ObjectValue { next_member(before) } else { None };
+        let member = if self.info.ctx == Ctx::ObjectValue { next_member(before, settled) } else { None };
         // A quotation still open at the end was the closing quote (`"value} "tail}`).
         let closing = self.info.first_closing.or(self.info.open_at).filter(|&k| k < upto);
         let stop = match (self.info.ctx, last_byte) {
             // `{"a": "first, b: 1}`: a member without quotes began at that comma.
             (Ctx::ObjectValue, _) if member.is_some() => member.map(Stop::Delimiter),
+            // `{"a": 1, "b: 2`, settled: the key's closing quote was missing before its colon.
+            (Ctx::Key, _) if settled => before.iter().position(|&b| b == b':').map(Stop::Delimiter),
             // `{"b": "xxxxx" true}`: the string ended at the quote after its last word.
             (Ctx::ObjectValue, _) if closing.is_some() => closing.map(Stop::Quote),
             // `{"a": "b c }`: the string ended before the closing brackets.
@@ -715,8 +720,12 @@ impl Lexer {
             return Ok(());
         }
         // jsonrepair puts the missing closing quote before trailing spaces (not before an
-        // escaped line break, which is content).
-        drop_partial_escape(&mut self.raw);
+        // escaped line break, which is content, as the text may go on after it). Settled
+        // text does not go on: its escapes are complete, and `deliver_raw` drops trailing
+        // white space after decoding them, as json_repair does.
+        if !settled {
+            drop_partial_escape(&mut self.raw);
+        }
         trim_end(&mut self.raw);
         self.deliver_raw(false, sink)
     }
@@ -735,7 +744,12 @@ impl Lexer {
         let text = self.decode(&raw, closed, sink);
         raw.clear();
         self.raw = raw;
-        let text = text?;
+        let mut text = text?;
+        if !closed && !self.stream_stable {
+            // Cut off and settled: the missing quote goes before decoded trailing white space
+            // too (`"val\n` is `val`).
+            text.truncate(text.trim_end().len());
+        }
         if self.phase == Phase::Start {
             self.begin_value(self.start, b'"');
         }
@@ -746,9 +760,11 @@ impl Lexer {
     /// Decode string content: standard escapes; `\'` is `'`; a backslash before a line
     /// break is the line break; other invalid escapes keep their backslash; lone surrogate
     /// escapes are U+FFFD; raw control characters are kept. A partial escape at the end of a
-    /// cut-off string (`closed` false) is dropped.
+    /// cut-off string (`closed` false) is dropped, unless the text is settled
+    /// (`stream_stable` false: the escape is all there will be, an invalid one).
     fn decode<S: Sink>(&self, raw: &[u8], closed: bool, sink: &mut S) -> Result<String, Failure> {
         let at = self.info.content_at;
+        let escapes_end = closed || !self.stream_stable;
         let text = match std::str::from_utf8(raw) {
             Ok(text) => text,
             Err(error) if !closed && error.error_len().is_none() => {
@@ -774,7 +790,7 @@ impl Lexer {
             }
             let Some(&n) = bytes.get(i + 1) else {
                 // A backslash at the very end: cut off (dropped), or kept.
-                if closed {
+                if escapes_end {
                     sink.repair(RepairKind::InvalidEscape, at + i);
                     out.push('\\');
                 }
@@ -804,7 +820,7 @@ impl Lexer {
                 out.push(char::from(n));
                 i += 2;
             } else if n == b'u' {
-                i = self.decode_unicode(bytes, i, closed, &mut out, sink);
+                i = self.decode_unicode(bytes, i, escapes_end, &mut out, sink);
             } else if n >= 0x80 {
                 // A backslash before a non-ASCII character (`\„`) escapes nothing.
                 sink.repair(RepairKind::InvalidEscape, at + i);
@@ -1145,18 +1161,27 @@ fn bare_member(before: &[u8], colon: usize) -> Option<usize> {
 }
 
 /// In `text` (an object member's value cut off at the end), the first `,` or `}` followed by
-/// `key:`: where a member without quotes began (`"first, b: 1}`).
-fn next_member(text: &[u8]) -> Option<usize> {
+/// `key:`: where a member without quotes began (`"first, b: 1}`). When the text is
+/// `settled` (it will not grow), the key may also open with a quote that nothing closes
+/// (`"first, `b: 1`), or that closes before the colon.
+fn next_member(text: &[u8], settled: bool) -> Option<usize> {
     let mut i = 0;
     while let Some(&b) = text.get(i) {
         if b == b',' || b == b'}' {
             let rest = text.get(i + 1..).unwrap_or_default();
             let key_at = rest.iter().position(|b| !b.is_ascii_whitespace())?;
-            let key = rest.get(key_at..).unwrap_or_default();
+            let mut key = rest.get(key_at..).unwrap_or_default();
+            let quote = key.first().copied().filter(|&q| settled && matches!(q, b'"' | b'\'' | b'`'));
+            if quote.is_some() {
+                key = key.get(1..).unwrap_or_default();
+            }
             let key_len =
                 key.iter().take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-').count();
             if key_len > 0 {
-                let after = key.get(key_len..).unwrap_or_default();
+                let mut after = key.get(key_len..).unwrap_or_default();
+                if let Some(rest) = quote.and_then(|q| after.strip_prefix(&[q])) {
+                    after = rest;
+                }
                 let colon = after.iter().position(|b| !b.is_ascii_whitespace());
                 if colon.and_then(|k| after.get(k)) == Some(&b':') {
                     return Some(i);

@@ -643,9 +643,12 @@ impl Core {
     /// A core reading from absolute offset `base`; `prose` (whether a code fence is open)
     /// when it starts inside prose after a failed candidate.
     fn new(options: &ParseOptions, base: usize, prose: Option<bool>, repairs: Vec<Repair>) -> Core {
-        let lexer = |mode: ParseMode| match prose {
-            Some(fence_open) => Lexer::in_prose(mode, options.non_finite, base, fence_open),
-            None => Lexer::new(mode, options.non_finite, base),
+        let lexer = |mode: ParseMode| {
+            match prose {
+                Some(fence_open) => Lexer::in_prose(mode, options.non_finite, base, fence_open),
+                None => Lexer::new(mode, options.non_finite, base),
+            }
+            .with_readings(options)
         };
         let build = match options.mode {
             ParseMode::Repair => {

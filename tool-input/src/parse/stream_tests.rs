@@ -332,6 +332,53 @@ fn repair_mode_shows_the_lenient_reading() {
 }
 
 #[test]
+fn settled_completion_agrees_in_every_split() {
+    // Cut-off text read as final (`stream_stable` false) ends the same however it arrived.
+    let settled = ParseOptions { stream_stable: false, complete_truncated: true, ..ParseOptions::repair() };
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..settled.clone() };
+    for input in [
+        r#"{"key": "val\"#,
+        r#"{"key": "val\n"#,
+        r#"{"a": "\u12"#,
+        "{\"key\": \"val\\n123,`key2:value2",
+        "{\"key\": \"a, 'b: 2",
+        "{\"a\": 1, \"b: x y",
+    ] {
+        for options in [&settled, &python] {
+            for cut in 0..=input.len() {
+                check(input, &[cut], options, true, false);
+                if input.is_char_boundary(cut) {
+                    check(input, &[cut], options, false, false);
+                }
+            }
+            let every: Vec<usize> = (1..input.len()).collect();
+            check(input, &every, options, true, false);
+        }
+    }
+}
+
+#[test]
+fn a_fenced_block_in_a_string_agrees_in_every_split() {
+    // json_repair's style reads the block as the value, however the text arrived.
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..ParseOptions::repair() };
+    let completing_python = ParseOptions { complete_truncated: true, ..python.clone() };
+    for input in [
+        r#"{"key": "```json {"key": [{"key1": 1},{"key2": 2}]}```"}"#,
+        r#"["```json {'a': 1,} ```", 2,]"#,
+        r#"{"a": "```json {"b": 1}``` and more", "c": "```json [1, 2"#,
+    ] {
+        for options in [&python, &completing_python] {
+            for cut in 0..=input.len() {
+                check(input, &[cut], options, true, false);
+                check(input, &[cut], options, false, false);
+            }
+            let every: Vec<usize> = (1..input.len()).collect();
+            check(input, &every, options, true, false);
+        }
+    }
+}
+
+#[test]
 fn limits_hold_as_the_input_arrives() {
     let options = ParseOptions { max_bytes: 10, ..lenient() };
     let mut parser = IncrementalParser::new(options.clone());

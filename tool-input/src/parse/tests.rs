@@ -4,7 +4,9 @@ use serde_json::{json, Value};
 
 use super::lexer::Failure;
 use super::tree::{Machine, Outcome};
-use super::{parse, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind};
+use super::{
+    parse, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind, RepairStyle,
+};
 use RepairKind::*;
 
 fn lenient() -> ParseOptions {
@@ -865,4 +867,115 @@ fn repair_style_follows_json_repair_where_the_libraries_differ() {
     // The other modes never guess, whatever the style.
     let lenient_python = ParseOptions { style: RepairStyle::JsonRepair, ..lenient() };
     assert!(parse("{\"a\": }", &lenient_python).is_err());
+}
+
+/// Repair mode completing cut-off text that will not grow (`stream_stable` false).
+fn settled() -> ParseOptions {
+    ParseOptions { stream_stable: false, ..repairing() }
+}
+
+#[test]
+fn settled_completion_reads_cut_off_text_as_final() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        // A backslash at the end is all there is: kept, as an invalid escape.
+        (r#"{"key": "val\"#, json!({"key": "val\\"}), &[InvalidEscape, CompletedTruncated]),
+        (r#"["C:\Temp\"#, json!(["C:\\Temp\\"]), &[InvalidEscape, InvalidEscape, CompletedTruncated]),
+        (r#"{"a": "\u12"#, json!({"a": "\\u12"}), &[InvalidEscape, CompletedTruncated]),
+        // Trailing white space goes, an escaped line break too.
+        (r#"{"key": "val\n"#, json!({"key": "val"}), &[CompletedTruncated]),
+        (r#"{"key": "val \t\n  "#, json!({"key": "val"}), &[CompletedTruncated]),
+        (r#"["a\n"#, json!(["a"]), &[CompletedTruncated]),
+        // A comma followed by a key whose opening quote nothing closes ends the value.
+        (
+            "{\"key\": \"val\\n123,`key2:value2",
+            json!({"key": "val\n123", "key2": "value2"}),
+            &[MissingQuote, SmartQuotes, MissingQuote, UnquotedString, CompletedTruncated],
+        ),
+        (
+            "{\"key\": \"a, 'b: 2",
+            json!({"key": "a", "b": 2}),
+            &[MissingQuote, SingleQuotes, MissingQuote, CompletedTruncated],
+        ),
+        // A key cut off after its colon ends at the colon.
+        ("{\"a\": 1, \"b: 2", json!({"a": 1, "b": 2}), &[MissingQuote, CompletedTruncated]),
+        (
+            "{\"a\": 1, \"b: x y",
+            json!({"a": 1, "b": "x y"}),
+            &[MissingQuote, UnquotedString, CompletedTruncated],
+        ),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &settled(), expected, repairs);
+    }
+    // Stream-stable completion keeps what may still grow: the escape is dropped, the line
+    // break kept, the string not split.
+    let stable: &[(&str, Value)] = &[
+        (r#"{"key": "val\"#, json!({"key": "val"})),
+        (r#"{"key": "val\n"#, json!({"key": "val\n"})),
+        ("{\"key\": \"val\\n123,`key2:value2", json!({"key": "val\n123,`key2:value2"})),
+        ("{\"a\": 1, \"b: 2", json!({"a": 1, "b: 2": null})),
+    ];
+    for (input, expected) in stable {
+        assert_eq!(parse(input, &repairing()).map(|p| p.value).as_ref(), Ok(expected), "{input}");
+    }
+    // Complete text does not depend on it, nor does the tool-argument path.
+    for input in [r#"{"key": "val\n"}"#, r#"{"key": "a, 'b: 2'"}"#, r#"{"a": "x\\"}"#] {
+        assert_eq!(parse(input, &settled()), parse(input, &repairing()), "{input}");
+    }
+    let lenient_settled = ParseOptions { stream_stable: false, ..completing() };
+    for input in [r#"{"key": "val\"#, r#"{"key": "val\n"#, "{\"key\": \"a, 'b: 2", "{\"a\": 1, \"b: 2"] {
+        assert_eq!(parse(input, &lenient_settled), parse(input, &completing()), "{input}");
+    }
+}
+
+#[test]
+fn json_repair_style_reads_a_fenced_block_in_a_string_value() {
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..repairing() };
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        (
+            r#"{"key": "```json {"key": [{"key1": 1},{"key2": 2}]}```"}"#,
+            json!({"key": {"key": [{"key1": 1}, {"key2": 2}]}}),
+            &[
+                CodeFence,
+                DoubleEncoded,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+            ],
+        ),
+        // The block's own repairs are recorded too, at the string.
+        (
+            r#"["```json {'a': 1,} ```  ", 2,]"#,
+            json!([{"a": 1}, 2]),
+            &[CodeFence, DoubleEncoded, SingleQuotes, TrailingComma, TrailingComma],
+        ),
+        (
+            "{\"a\": \"```json\n[1, 2]\n```\"}",
+            json!({"a": [1, 2]}),
+            &[CodeFence, DoubleEncoded, ControlCharacter, ControlCharacter],
+        ),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &python, expected, repairs);
+        // jsonrepair's style keeps the string the model wrote.
+        let ours = parse(input, &repairing()).unwrap().value;
+        assert!(ours.to_string().contains("```json"), "{input}: {ours}");
+    }
+    // Only a whole ```json block holding an object or array.
+    for input in [
+        r#"{"a": "```json {"b": 1}"}"#,
+        r#"{"a": "```json {"b": 1}``` and more"}"#,
+        r#"{"a": "```python {"b": 1}```"}"#,
+        r#"{"a": "```json 42```"}"#,
+        r#"{"a": "see ```json {"b": 1}```"}"#,
+        r#"{"```json {}```": 1}"#,
+        r#""```json {}```""#,
+    ] {
+        let parsed = parse(input, &python).unwrap();
+        assert!(parsed.value.to_string().contains("```"), "{input}: {}", parsed.value);
+        assert!(!kinds(&parsed.repairs).contains(&DoubleEncoded), "{input}");
+    }
 }

@@ -405,7 +405,11 @@ impl Builder {
                 self.open(Frame::Paren { items: Vec::new(), comma: false }, Expect::FirstItem)
             }
             Token::Str(text) => {
-                self.complete_value(Value::String(text));
+                let value = match self.fenced_json(&text, offset) {
+                    Some(value) => value,
+                    None => Value::String(text),
+                };
+                self.complete_value(value);
                 Ok(())
             }
             Token::Number(number) => {
@@ -480,6 +484,41 @@ impl Builder {
                 Err(Failure::syntax(format!("{message}, found {}", token.describe()), offset))
             }
         }
+    }
+
+    /// [`RepairStyle::JsonRepair`]: the object or array in a string item or member value that
+    /// is a ```` ```json ```` code block (`"```json {...}```"`), as json_repair reads it (the
+    /// model fenced the JSON it meant as the value), its repairs recorded at the string's
+    /// `offset`. The block holds no backtick, so the JSON in it is read once, never again
+    /// for a block inside it.
+    fn fenced_json(&mut self, text: &str, offset: usize) -> Option<Value> {
+        if !self.python_style || self.stack.is_empty() {
+            return None;
+        }
+        let block = text.strip_prefix("```json")?;
+        let (json, fence) = block.split_at(block.find('`')?);
+        if fence.trim_end() != "```" {
+            return None;
+        }
+        let options = ParseOptions {
+            style: RepairStyle::JsonRepair,
+            // The fence closed the block: what it leaves open is closed, as at the end.
+            complete_truncated: true,
+            // Within the input, which is within its limits.
+            max_bytes: json.len(),
+            max_depth: self.max_depth.checked_sub(self.stack.len())?,
+            ..ParseOptions::repair()
+        };
+        let parsed = super::parse(json, &options).ok()?;
+        if !matches!(parsed.value, Value::Object(_) | Value::Array(_)) {
+            return None;
+        }
+        self.repair(RepairKind::CodeFence, offset);
+        self.repair(RepairKind::DoubleEncoded, offset);
+        for inner in parsed.repairs {
+            self.repairs.push(Repair { offset, ..inner });
+        }
+        Some(parsed.value)
     }
 
     fn key_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
@@ -940,7 +979,7 @@ pub(crate) struct Outcome {
 impl Machine {
     /// A machine for input starting at absolute offset 0.
     pub(crate) fn new(options: &ParseOptions) -> Machine {
-        Machine::with_lexer(Lexer::new(options.mode, options.non_finite, 0), options)
+        Machine::with_lexer(Lexer::new(options.mode, options.non_finite, 0).with_readings(options), options)
     }
 
     fn with_lexer(lexer: Lexer, options: &ParseOptions) -> Machine {
@@ -1034,7 +1073,7 @@ fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Fa
             input.bytes.get(from..).and_then(|rest| rest.iter().position(|&b| matches!(b, b'{' | b'[')));
         let Some(candidate) = found.map(|k| from + k) else { break };
         let mut next = Machine::with_lexer(
-            Lexer::in_prose(options.mode, options.non_finite, candidate, fence_open),
+            Lexer::in_prose(options.mode, options.non_finite, candidate, fence_open).with_readings(options),
             options,
         );
         next.builder.repairs.clone_from(&carried);
