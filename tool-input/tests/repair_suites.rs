@@ -107,8 +107,6 @@ const FENCE_IN_STRING: &str =
     "A fenced JSON block inside a string value stays a string (the model wrote a string); json_repair parses it into an object.";
 const ESCAPED_NEWLINE: &str =
     "An escaped `\\n` at the end of a string is content and stays; json_repair drops it.";
-const STRAY_QUOTE_LINE: &str =
-    "A quote alone on the next line, then `\\\",`, is kept as content, as json_repair itself keeps it when the string holds a code fence (its cases with ```` ```{}``` ````); here json_repair drops it.";
 const TOP_LITERAL: &str =
     "A literal on its own is that literal (jsonrepair reads `True` as `true`); json_repair returns nothing.";
 const DOUBLED_BACKSLASH: &str =
@@ -151,8 +149,6 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "json_repair", input: "'\"'", options: "", ours: "\"\\\"\"", reason: SINGLE_QUOTED },
     Deviation { suite: "json_repair", input: "{\"key\": \"```json {\"key\": [{\"key1\": 1},{\"key2\": 2}]}```\"}", options: "", ours: "{\"key\":\"```json {\\\"key\\\": [{\\\"key1\\\": 1},{\\\"key2\\\": 2}]}```\"}", reason: FENCE_IN_STRING },
     Deviation { suite: "json_repair", input: "{\"key\": \"```json nope\\n\"}", options: "", ours: "{\"key\":\"```json nope\\n\"}", reason: ESCAPED_NEWLINE },
-    Deviation { suite: "json_repair", input: "{\"a\": \"hello\n\"\n\",}", options: "", ours: "{\"a\":\"hello\\n\\\"\"}", reason: STRAY_QUOTE_LINE },
-    Deviation { suite: "json_repair", input: "{\"a\": \"hello\n\"\n\",", options: "", ours: "{\"a\":\"hello\\n\\\"\"}", reason: STRAY_QUOTE_LINE },
     Deviation { suite: "json_repair", input: "True", options: "", ours: "true", reason: TOP_LITERAL },
     Deviation { suite: "json_repair", input: "False", options: "", ours: "false", reason: TOP_LITERAL },
     Deviation { suite: "json_repair", input: "Null", options: "", ours: "null", reason: TOP_LITERAL },
@@ -295,7 +291,7 @@ fn json_repair_suite() {
     let tally = run_suite("json_repair.json", "json_repair");
     assert_eq!((tally.value_cases, tally.other_cases), (306, 28));
     // The issue asks for 97%; the 26 cases below it are the listed deviations.
-    assert_eq!(tally.value_passed, 285);
+    assert_eq!(tally.value_passed, 289);
     assert!(tally.value_passed * 100 >= tally.value_cases * 91);
 }
 

@@ -319,6 +319,9 @@ pub enum RepairKind {
     /// (`[]{"a": 1}`) was dropped as a placeholder; with [`RepairStyle::JsonRepair`], also
     /// an empty `{` inside an array that `]` closes (`[{]`) ([`ParseMode::Repair`]).
     DroppedEmpty,
+    /// A quote that closes nothing, after a string's closing quote and before the end of
+    /// the object (`{"a": "b"\n",}`), was dropped ([`ParseMode::Repair`]).
+    StrayQuote,
 }
 
 impl RepairKind {
@@ -366,6 +369,7 @@ impl RepairKind {
             RepairKind::MultipleValues => "multiple_values",
             RepairKind::Reopened => "reopened",
             RepairKind::DroppedEmpty => "dropped_empty",
+            RepairKind::StrayQuote => "stray_quote",
         }
     }
 }

@@ -83,6 +83,9 @@ pub(crate) struct Look {
     /// Where bytes that are neither spaces nor the quotes start in `raw` (a multi-byte
     /// character read to classify it): read again if the string ends at the quote.
     extra: Option<usize>,
+    /// A comma that followed the second quote in an object value (its index in `raw`):
+    /// whether anything but the end of the object follows it decides both quotes.
+    comma: Option<usize>,
 }
 
 /// What is known about the string being read in `Lexer::raw`, computed lazily (only when a
@@ -385,6 +388,15 @@ impl Lexer {
                     self.raw.push(b);
                     i += 1;
                 }
+                b'\n' if look.comma.is_some() => {
+                    self.raw.push(b);
+                    i += 1;
+                }
+                b',' if look.comma.is_none() && self.stray_quote_may_follow(mark, look) => {
+                    look.comma = Some(self.raw.len());
+                    self.raw.push(b);
+                    i += 1;
+                }
                 b'"' | b'\''
                     if self.info.doubled && look == Look::default() && self.raw.get(mark) == Some(&b) =>
                 {
@@ -425,6 +437,14 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<(), Failure> {
         let ctx = self.info.ctx;
+        // The end of the object after `"\n",` makes the second quote stray (below); anything
+        // else is decided at the comma, as if the look-ahead had stopped there, and the comma
+        // with what follows it is read again if the string ends at a quote.
+        let end_of_object = matches!(c, None | Some(b'}'));
+        let (c, look) = match look.comma {
+            Some(comma) if !end_of_object => (Some(b','), Look { comma: None, extra: Some(comma), ..look }),
+            _ => (c, look),
+        };
         // Only a `+` (or a comment before one) after the string can join another to it.
         self.may_join = look.second.is_none() && matches!(c, Some(b'+' | b'/' | b'#'));
         if let Some((comma, _)) = self.info.candidate.take() {
@@ -447,6 +467,9 @@ impl Lexer {
             if !second_ends {
                 self.close_raw(mark, Some(second), look.extra, sink)?;
                 return Ok(());
+            }
+            if end_of_object && self.stray_quote_may_follow(mark, look) {
+                return self.drop_stray_quote(mark, second, look.comma, sink);
             }
             return self.not_end(c, quote, mark, look, at, sink);
         }
@@ -565,7 +588,8 @@ impl Lexer {
         match look.second {
             Some(second) if self.raw.get(second).is_some_and(|&b| quote.closes_ascii(b)) => {
                 // The quote after it may end the string.
-                let after = Look { spaces: self.raw.len() > second + 1, ..Look::default() };
+                let read = look.extra.unwrap_or(self.raw.len());
+                let after = Look { spaces: read > second + 1, extra: look.extra, ..Look::default() };
                 self.state = State::Ahead { quote, mark: second, look: after };
                 self.decide(c, quote, second, after, at, sink)
             }
@@ -574,6 +598,36 @@ impl Lexer {
                 Ok(())
             }
         }
+    }
+
+    /// Whether, in an object value, the quote at `raw[mark]` was followed by spaces only and
+    /// then by the same quote again (`"b"\n"`): if the object ends after that second quote
+    /// (and perhaps a comma), no member follows for it to close, so it is stray.
+    fn stray_quote_may_follow(&self, mark: usize, look: Look) -> bool {
+        self.info.ctx == Ctx::ObjectValue
+            && look.extra.is_none()
+            && look.second.is_some_and(|second| {
+                let first = self.raw.get(mark);
+                first.is_some_and(u8::is_ascii) && self.raw.get(second) == first
+            })
+    }
+
+    /// `{"a": "b"\n",}`: the quote at `raw[mark]` ends the string and the `second` one,
+    /// which closes nothing, is dropped with the spaces around it; a `comma` after it is read
+    /// again (a trailing comma before the end of the object).
+    fn drop_stray_quote<S: Sink>(
+        &mut self,
+        mark: usize,
+        second: usize,
+        comma: Option<usize>,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        sink.repair(RepairKind::StrayQuote, self.info.content_at + second);
+        if let Some(comma) = comma {
+            // One byte: never refused.
+            self.push_replay_always(vec![b','], self.info.content_at + comma);
+        }
+        self.close_raw(mark, None, None, sink)
     }
 
     /// End the string at `stop` and read the rest of its bytes again, if the budget

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::tests::fragment_inputs;
 use super::{
     parse, parse_bytes, IncrementalParser, ParseError, ParseMode, ParseOptions, Parsed, RepairKind,
-    StreamEvent,
+    RepairStyle, StreamEvent,
 };
 
 /// A `ValueComplete` event.
@@ -204,6 +204,31 @@ fn fixed_inputs_in_every_split_give_the_one_shot_result() {
             let every: Vec<usize> = (1..input.len()).collect();
             check(input, &every, &options, true, false);
             check(input, &boundaries, &options, false, false);
+        }
+    }
+}
+
+#[test]
+fn where_strings_end_agrees_in_every_split() {
+    // The look-ahead past a string's quotes (a stray quote before the end of an object),
+    // cut at every byte and fed a byte at a time, in both repair styles.
+    let inputs = [
+        "{\"a\": \"hello\n\"\n\",}",
+        "{\"a\": \"hello\n\"\n\",",
+        "{\"a\": \"x\n\"\n\",\n\"b\": 1}",
+        "{\"a\": {\"b\": \"c\" \" , \n}, \"d\": \"“e” \"\n\" ,é}",
+    ];
+    for input in inputs {
+        for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {
+            for complete_truncated in [false, true] {
+                let options = ParseOptions { complete_truncated, style, ..ParseOptions::repair() };
+                check(input, &[], &options, false, false);
+                for cut in 0..=input.len() {
+                    check(input, &[cut], &options, true, false);
+                }
+                let every: Vec<usize> = (1..input.len()).collect();
+                check(input, &every, &options, true, false);
+            }
         }
     }
 }

@@ -4,7 +4,9 @@ use serde_json::{json, Value};
 
 use super::lexer::Failure;
 use super::tree::{Machine, Outcome};
-use super::{parse, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind};
+use super::{
+    parse, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind, RepairStyle,
+};
 use RepairKind::*;
 
 fn lenient() -> ParseOptions {
@@ -642,7 +644,12 @@ fn prose_candidates_stay_linear() {
 /// Parse in repair mode (completing what was cut off) through the public API and our own
 /// parser alone, fed whole and in every split into two: the same value and repairs.
 fn check_repair(input: &str, expected: &Value, kinds: &[RepairKind]) {
-    let options = repairing();
+    check_repair_with(&repairing(), input, expected, kinds);
+}
+
+/// [`check_repair`] with other repair options (json_repair's style).
+fn check_repair_with(options: &ParseOptions, input: &str, expected: &Value, kinds: &[RepairKind]) {
+    let options = options.clone();
     let parsed = parse(input, &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
     assert_eq!(&parsed.value, expected, "value of {input:?}");
     let found = self::kinds(&parsed.repairs);
@@ -739,6 +746,31 @@ fn repair_mode_repairs() {
     ];
     for (input, expected, kinds) in cases {
         check_repair(input, expected, kinds);
+    }
+}
+
+fn python_style() -> ParseOptions {
+    ParseOptions { style: RepairStyle::JsonRepair, ..repairing() }
+}
+
+#[test]
+fn repair_mode_drops_a_stray_quote_before_the_end_of_the_object() {
+    // A second quote after the closing one, with no member after it to close: stray.
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{\"a\": \"hello\n\"\n\",}", json!({"a": "hello"}), &[StrayQuote, TrailingComma]),
+        ("{\"a\": \"hello\n\"\n\",", json!({"a": "hello"}), &[StrayQuote, CompletedTruncated]),
+        ("{\"a\": \"b\"  \"}", json!({"a": "b"}), &[StrayQuote]),
+        ("{\"a\": {\"b\": \"c\" \" , \n}, \"d\": 1}", json!({"a": {"b": "c"}, "d": 1}), &[StrayQuote]),
+        // A member after it: the first quote was content, the second closes.
+        ("{\"a\": \"x\n\"\n\",\n\"b\": 1}", json!({"a": "x\n\"", "b": 1}), &[UnescapedQuote]),
+        ("{\"a\": \"x\n\"\n\", b: 1}", json!({"a": "x\n\"", "b": 1}), &[UnescapedQuote]),
+        // In an array the object rule does not apply.
+        ("[\"a\" \",]", json!(["a\" "]), &[UnescapedQuote]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair(input, expected, kinds);
+        check_repair_with(&python_style(), input, expected, kinds);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
     }
 }
 
