@@ -187,6 +187,11 @@ pub(crate) trait Sink {
     /// Undo the only token read so far, an opening bracket (it belonged to a code fence
     /// such as ```` [``` ````). Returns whether it could.
     fn undo_open(&mut self) -> bool;
+    /// Whether to follow json_repair where it reads broken text differently from
+    /// jsonrepair ([`ParseMode::Repair`] with `RepairStyle::JsonRepair`).
+    fn python_style(&self) -> bool {
+        false
+    }
 }
 
 /// Where the lexer is relative to the top-level value.

@@ -98,6 +98,12 @@ pub(crate) struct RawInfo {
     ctx: Ctx,
     /// Opened with a single quote (so `\'` is its plain escape).
     single: bool,
+    /// Follow json_repair's readings (`RepairStyle::JsonRepair`).
+    python: bool,
+    /// A quote kept as content right before a word opened an inner quotation that no
+    /// later content quote closed yet: json_repair pairs them, so the next quote is content
+    /// too where it would otherwise end the string before `}`.
+    unpaired: bool,
     /// A quote kept as content opened an inner quotation (`lorem "ipsum`) that no later
     /// content quote closed yet.
     inner_open: bool,
@@ -257,7 +263,13 @@ impl Lexer {
     pub(crate) fn begin_raw_at<S: Sink>(&mut self, quote: RQuote, content_at: usize, sink: &S) {
         self.raw.clear();
         let single = matches!(quote, RQuote::Single | RQuote::SingleLike);
-        self.info = RawInfo { content_at, ctx: sink.context(), single, ..RawInfo::default() };
+        self.info = RawInfo {
+            content_at,
+            ctx: sink.context(),
+            single,
+            python: sink.python_style(),
+            ..RawInfo::default()
+        };
         self.state = State::Raw { quote, esc: false };
     }
 
@@ -504,6 +516,10 @@ impl Lexer {
             Some(b',' | b':' | b')' | b']' | b'}') if bracket_last => true,
             // A key ends at its colon, whatever brackets it holds (`{"x{y": 1}`).
             Some(b':') if ctx == Ctx::Key => true,
+            // `{"key": "v"alue"}` (json_repair): the quote pairs with the one kept as content
+            // before it; the string ends before the brace at the end instead. Not after a
+            // quote that looked like a closing one (`"5" tall"}`), where it would end then.
+            Some(b'}') if self.pairs_inner_quote() => false,
             Some(c @ (b')' | b']' | b'}')) => !self.info.unclosed(&self.raw, mark, c),
             // Inside brackets the string opened (`"see {"a": 1} here"`), only the end of
             // the brackets or of the line ends it.
@@ -584,6 +600,13 @@ impl Lexer {
         }
         self.info.inner_open = opens;
         self.info.open_at = if opens { Some(mark) } else { None };
+        // A content quote right before a word opens an inner quotation (`v"alue`, `say
+        // "hi`) that the next content quote closes.
+        let before_word = !look.spaces
+            && !look.newline
+            && look.second.is_none()
+            && c.is_some_and(|c| c.is_ascii_alphanumeric());
+        self.info.unpaired = !self.info.unpaired && before_word;
         sink.repair(RepairKind::UnescapedQuote, self.info.content_at + mark);
         match look.second {
             Some(second) if self.raw.get(second).is_some_and(|&b| quote.closes_ascii(b)) => {
@@ -598,6 +621,16 @@ impl Lexer {
                 Ok(())
             }
         }
+    }
+
+    /// Whether a quote before `}` is content because it closes an inner quotation, as
+    /// json_repair reads it: in an object value, after a content quote that opened one,
+    /// when no quote looked like the string's closing quote.
+    fn pairs_inner_quote(&self) -> bool {
+        self.info.python
+            && self.info.ctx == Ctx::ObjectValue
+            && self.info.unpaired
+            && self.info.first_closing.is_none()
     }
 
     /// Whether, in an object value, the quote at `raw[mark]` was followed by spaces only and

@@ -775,6 +775,34 @@ fn repair_mode_drops_a_stray_quote_before_the_end_of_the_object() {
 }
 
 #[test]
+fn python_style_pairs_the_quotes_kept_as_content() {
+    // json_repair: a quote glued to the word after it opens an inner quotation, and the
+    // quote before `}` closes it (the string then ends before the brace); jsonrepair ends
+    // the string at that quote.
+    let cases: &[(&str, Value, Value)] = &[
+        ("{\"key\": \"v\"alue\"}", json!({"key": "v\"alue\""}), json!({"key": "v\"alue"})),
+        ("{\"a\": \"say \"hi\"}", json!({"a": "say \"hi\""}), json!({"a": "say \"hi"})),
+        ("{\"a\": {\"b\": \"v\"alue\"}}", json!({"a": {"b": "v\"alue\""}}), json!({"a": {"b": "v\"alue"}})),
+    ];
+    for (input, python, javascript) in cases {
+        check_repair_with(&python_style(), input, python, &[UnescapedQuote, MissingQuote]);
+        check_repair(input, javascript, &[UnescapedQuote]);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // Already paired, or after a quote that looked like the closing one: the quote before
+    // `}` ends the string in both styles.
+    let cases: &[(&str, Value)] = &[
+        ("{\"key\": \"v\"alu\"e\"}", json!({"key": "v\"alu\"e"})),
+        ("{\"a\": \"5\" tall\"}", json!({"a": "5\" tall"})),
+        ("{\"re\": \"[^'\"]\"}", json!({"re": "[^'\"]"})),
+    ];
+    for (input, expected) in cases {
+        check_repair_with(&python_style(), input, expected, &[UnescapedQuote]);
+        check_repair(input, expected, &[UnescapedQuote]);
+    }
+}
+
+#[test]
 fn lenient_mode_leaves_structure_alone() {
     // The tool-argument path guesses at no structure: these stay errors there.
     for input in [

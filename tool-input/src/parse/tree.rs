@@ -915,6 +915,10 @@ impl Sink for Builder {
         }
         empty
     }
+
+    fn python_style(&self) -> bool {
+        self.python_style
+    }
 }
 
 /// A lexer and a builder: the resumable parser of one value. Feed it fragments of any size
