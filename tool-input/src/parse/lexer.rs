@@ -860,12 +860,7 @@ impl Lexer {
                     return Err(unexpected_word(&text, self.start));
                 }
             }
-            State::Unquoted(unq) => {
-                if unq.slash {
-                    self.raw.push(b'/');
-                }
-                self.end_unquoted(unq, sink)?;
-            }
+            State::Unquoted(unq) => self.end_unquoted_input(unq, sink)?,
             State::Regex { .. } => {
                 let text = std::mem::take(&mut self.raw);
                 self.state = State::Between;

@@ -236,11 +236,26 @@ pub(crate) struct Unq {
     pub(crate) slash: bool,
     /// Bytes of a possible typographic quote ending a key, held in `Lexer::multi`.
     held: u8,
+    /// json_repair's reading of an object value: the text was read on past its first comma
+    /// (at this index in `Lexer::raw`), looking for the quote that closes it.
+    comma: Option<usize>,
+    /// That closing quote was just read (the last byte of `raw`): the next byte decides.
+    quote: bool,
 }
 
 impl Unq {
     pub(crate) fn value() -> Unq {
-        Unq { key: false, number: false, depth: 0, call: false, url: false, slash: false, held: 0 }
+        Unq {
+            key: false,
+            number: false,
+            depth: 0,
+            call: false,
+            url: false,
+            slash: false,
+            held: 0,
+            comma: None,
+            quote: false,
+        }
     }
 
     pub(crate) fn key() -> Unq {
@@ -1033,6 +1048,33 @@ impl Lexer {
                 self.end_unquoted(u, sink)?;
                 return Ok(i);
             }
+            if let Some(comma) = u.comma {
+                if u.quote {
+                    u.quote = false;
+                    if matches!(b, b',' | b'}') {
+                        // The quote closed the text: its opening quote was missing.
+                        self.raw.pop();
+                        self.end_unquoted(Unq { comma: None, ..u }, sink)?;
+                    } else {
+                        self.cut_unquoted_at_comma(u, comma, self.base + i, sink)?;
+                    }
+                    return Ok(i);
+                }
+                let glued = self.raw.last().is_some_and(|&last| !matches!(last, b' ' | b'\t' | b'\r' | b','));
+                match b {
+                    b'"' if glued => {
+                        self.raw.push(b);
+                        u.quote = true;
+                    }
+                    b':' | b'\n' | b'"' | b'\'' | b'`' | b'/' | b'{' | b'[' | b'(' | b'}' | b']' | b')' => {
+                        self.cut_unquoted_at_comma(u, comma, self.base + i, sink)?;
+                        return Ok(i);
+                    }
+                    _ => self.raw.push(b),
+                }
+                i += 1;
+                continue;
+            }
             if u.depth > 0 {
                 match b {
                     b'{' | b'[' | b'(' => u.depth = u.depth.saturating_add(1),
@@ -1044,6 +1086,10 @@ impl Lexer {
                 continue;
             }
             let stop = match b {
+                b',' if self.reads_past_comma(u, sink) => {
+                    u.comma = Some(self.raw.len());
+                    false
+                }
                 b',' | b']' | b'}' | b'\n' => true,
                 b'[' | b'{' | b'(' if !u.key => {
                     u.depth = 1;
@@ -1096,6 +1142,57 @@ impl Lexer {
         }
         self.state = State::Unquoted(u);
         Ok(i)
+    }
+
+    /// Whether text without quotes reads on past the comma it reached, to see whether a
+    /// quote closes it (`{"lorem": ipsum, sic, datum.",}`, json_repair's reading of a
+    /// missing opening quote): in an object value, with [`RepairStyle::JsonRepair`], for
+    /// text that is not a number, a URL or inside brackets.
+    ///
+    /// [`RepairStyle::JsonRepair`]: super::RepairStyle::JsonRepair
+    fn reads_past_comma<S: Sink>(&self, u: Unq, sink: &S) -> bool {
+        !u.key
+            && !u.number
+            && !u.url
+            && u.depth == 0
+            && u.comma.is_none()
+            && sink.python_style()
+            && sink.context() == Ctx::ObjectValue
+    }
+
+    /// Text read on past its first comma (at `raw[comma]`) met something other than its
+    /// closing quote (`:`, a bracket, a line break, another quote, the end): it ends at that
+    /// comma, and the rest is read again, at absolute offset `at`, if the budget allows
+    /// (otherwise it stays one text).
+    fn cut_unquoted_at_comma<S: Sink>(
+        &mut self,
+        u: Unq,
+        comma: usize,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        let tail = self.raw.get(comma..).unwrap_or_default().to_vec();
+        if self.push_replay(tail, self.start + comma, at) {
+            self.raw.truncate(comma);
+        }
+        self.end_unquoted(Unq { comma: None, quote: false, ..u }, sink)
+    }
+
+    /// Text without quotes at the end of the input.
+    pub(crate) fn end_unquoted_input<S: Sink>(&mut self, mut u: Unq, sink: &mut S) -> Result<(), Failure> {
+        if u.slash {
+            self.raw.push(b'/');
+            u.slash = false;
+        }
+        match u.comma {
+            Some(_) if u.quote => {
+                // `{"a": b, c"`: closed by the quote before the end.
+                self.raw.pop();
+                self.end_unquoted(Unq { comma: None, quote: false, ..u }, sink)
+            }
+            Some(comma) => self.cut_unquoted_at_comma(u, comma, self.base, sink),
+            None => self.end_unquoted(u, sink),
+        }
     }
 
     /// The text in `raw` ended: a key, `null` for `undefined`, a number if it started as

@@ -210,15 +210,17 @@ fn fixed_inputs_in_every_split_give_the_one_shot_result() {
 
 #[test]
 fn where_strings_end_agrees_in_every_split() {
-    // The look-ahead past a string's quotes (a stray quote before the end of an object,
-    // quotes json_repair pairs),
-    // cut at every byte and fed a byte at a time, in both repair styles.
+    // The look-ahead past quotes (a stray quote before the end of an object, quotes that
+    // json_repair pairs, text without quotes read on to its closing quote), cut at every
+    // byte and fed a byte at a time, in both repair styles.
     let inputs = [
         "{\"a\": \"hello\n\"\n\",}",
         "{\"a\": \"hello\n\"\n\",",
         "{\"a\": \"x\n\"\n\",\n\"b\": 1}",
         "{\"a\": {\"b\": \"c\" \" , \n}, \"d\": \"“e” \"\n\" ,é}",
         "[{\"key\": \"v\"alue\"}, {\"a\": \"say \"hi\"}}, {\"b\": \"v\"alu\"e\"}]",
+        "{\"lorem\": ipsum, sic, datum.\",}",
+        "{\"a\": x, y\", \"b\": x, y\"z\", \"c\": x, y/ /*c*/\n, \"d\": x, é\"",
     ];
     for input in inputs {
         for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {

@@ -803,6 +803,42 @@ fn python_style_pairs_the_quotes_kept_as_content() {
 }
 
 #[test]
+fn python_style_reads_unquoted_text_on_to_its_closing_quote() {
+    // json_repair: text without quotes in an object value reads on past commas to a quote
+    // glued to it and followed by `,` or `}` (its opening quote was missing).
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        (
+            "{\"lorem\": ipsum, sic, datum.\",}",
+            json!({"lorem": "ipsum, sic, datum."}),
+            &[UnquotedString, TrailingComma],
+        ),
+        ("{\"a\": x, y\", \"b\": 1}", json!({"a": "x, y", "b": 1}), &[UnquotedString]),
+        ("{\"a\": x, y\"}", json!({"a": "x, y"}), &[UnquotedString]),
+        ("{\"a\": x, y\"", json!({"a": "x, y"}), &[UnquotedString, CompletedTruncated]),
+        // Something else first: the text ends at its first comma, as in jsonrepair.
+        ("{\"a\": b, c: d}", json!({"a": "b", "c": "d"}), &[UnquotedString, UnquotedKey]),
+        ("{\"a\": x, \"b\": 1}", json!({"a": "x", "b": 1}), &[UnquotedString]),
+        ("{\"a\": x, y\"z\", \"b\": 1}", json!({"a": "x", "b": 1, "y": "z"}), &[UnquotedKey, MissingColon]),
+        ("{\"a\": x, y\n, \"b\": 1}", json!({"a": "x", "b": 1}), &[UnquotedKey, DroppedKey]),
+        ("{\"a\": 12, y\"}", json!({"a": 12}), &[UnquotedKey, DroppedKey]),
+        ("[x, y\"]", json!(["x", "y"]), &[UnquotedString]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair_with(&python_style(), input, expected, kinds);
+    }
+    // jsonrepair's reading: the text ends at the comma.
+    check_repair(
+        "{\"lorem\": ipsum, sic, datum.\",}",
+        &json!({"lorem": "ipsum"}),
+        &[UnquotedString, UnquotedKey, DroppedKey, TrailingComma],
+    );
+    assert!(parse("{\"lorem\": ipsum, sic, datum.\",}", &lenient()).is_err());
+    // Read on and cut back: the budget keeps the re-reading linear.
+    let input = "{\"a\": x, ".to_owned() + &"y ".repeat(100_000) + ": 1}";
+    assert!(parse(&input, &python_style()).is_ok());
+}
+
+#[test]
 fn lenient_mode_leaves_structure_alone() {
     // The tool-argument path guesses at no structure: these stay errors there.
     for input in [
