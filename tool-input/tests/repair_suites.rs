@@ -85,8 +85,6 @@ const CUT_KEY: &str =
     "A key cut off at the end gets `null`, unless the object already has it (its value stays); json_repair turns it into a second array.";
 const SET_NUMBERS: &str =
     "`{\\\"key\\\", 105, 12` is read as a set (an array); json_repair joins the numbers into the string `\\\"105,12\\\"`.";
-const INNER_BRACES: &str =
-    "A `{` inside a string opens braces that the string keeps until they close (needed for json_repair's own cases such as `\\\"a, {\\\"k\\\": 1}\\\"`); here json_repair ends the string at `\\\":`.";
 const REPEATED_KEY: &str =
     "json_repair starts a new object at a repeated key; we keep one object, where the later value wins, as in JSON.";
 const ARRAY_AS_KEY: &str =
@@ -134,7 +132,6 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "json_repair", input: "{\"headers\": [\"A\", \"B\", \"C\"], \"rows\": [[\"r1a\", \"r1b\", \"r1c\"], [\"r2a\", \"r2b\", \"r2c\"], \"r3a\", \"r3b\", \"r3c\"], [\"r4a\", \"r4b\", \"r4c\"], [\"r5a\", \"r5b\", \"r5c\"]]}", options: "", ours: "{\"headers\":[\"A\",\"B\",\"C\"],\"rows\":[[\"r1a\",\"r1b\",\"r1c\"],[\"r2a\",\"r2b\",\"r2c\"],\"r3a\",\"r3b\",\"r3c\",\"r4a\",\"r4b\",\"r4c\",\"r5a\",\"r5b\",\"r5c\"]}", reason: ROWS },
     Deviation { suite: "json_repair", input: "[{\"key\": \"value\", \"key", options: "", ours: "[{\"key\":\"value\"}]", reason: CUT_KEY },
     Deviation { suite: "json_repair", input: "{\"key\", 105,12,", options: "", ours: "[\"key\",105,12]", reason: SET_NUMBERS },
-    Deviation { suite: "json_repair", input: "{ \"a\" : \"{ b\": {} }\" }", options: "", ours: "{\"a\":\"{ b\\\": {} }\"}", reason: INNER_BRACES },
     Deviation { suite: "json_repair", input: "[{\"lorem\": {\"ipsum\": \"sic\"}, \"\"\"\" \"lorem\": {\"ipsum\": \"sic\"}]", options: "", ours: "[{\"\":\"\",\"lorem\":{\"ipsum\":\"sic\"}}]", reason: REPEATED_KEY },
     Deviation { suite: "json_repair", input: "{ \"key\": [\"arrayvalue\"], \"key3\": \"value3\", [\"arrayvalue1\"] }", options: "", ours: "[{\"key\":[\"arrayvalue\"],\"key3\":\"value3\"},[\"arrayvalue1\"]]", reason: ARRAY_AS_KEY },
     Deviation { suite: "json_repair", input: "{\"key\": \"{\\\\\"key\\\\\\\":[\\\"value\\\\\\\"],\\\"key2\\\":\"value2\"}\"}", options: "", ours: "{\"key\":\"{\\\\\\\"key\\\\\\\":[\\\"value\\\\\\\"],\\\"key2\\\":\\\"value2\\\"}\"}", reason: ESCAPES },
@@ -285,7 +282,7 @@ fn json_repair_suite() {
     let tally = run_suite("json_repair.json", "json_repair");
     assert_eq!((tally.value_cases, tally.other_cases), (306, 28));
     // The issue asks for 97%; the 26 cases below it are the listed deviations.
-    assert_eq!(tally.value_passed, 291);
+    assert_eq!(tally.value_passed, 292);
     assert!(tally.value_passed * 100 >= tally.value_cases * 91);
 }
 

@@ -322,6 +322,9 @@ pub enum RepairKind {
     /// A quote that closes nothing, after a string's closing quote and before the end of
     /// the object (`{"a": "b"\n",}`), was dropped ([`ParseMode::Repair`]).
     StrayQuote,
+    /// A value without a key after an object member (`{"a": "x": 1}`) was dropped, with
+    /// its colon ([`ParseMode::Repair`] with [`RepairStyle::JsonRepair`]).
+    DroppedValue,
 }
 
 impl RepairKind {
@@ -370,6 +373,7 @@ impl RepairKind {
             RepairKind::Reopened => "reopened",
             RepairKind::DroppedEmpty => "dropped_empty",
             RepairKind::StrayQuote => "stray_quote",
+            RepairKind::DroppedValue => "dropped_value",
         }
     }
 }

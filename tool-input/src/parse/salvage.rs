@@ -128,6 +128,9 @@ pub(crate) struct RawInfo {
     /// How far the brackets have been counted, and opened minus closed for `()`, `[]`, `{}`.
     counted: usize,
     open: [i64; 3],
+    /// The `{` counted and not yet closed, innermost last: whether a word follows it (`{ b`,
+    /// not `{"b"`), so it does not open a JSON object.
+    braces: Vec<bool>,
 }
 
 impl RawInfo {
@@ -183,18 +186,34 @@ impl RawInfo {
     /// Count the brackets in `raw[..upto]`.
     fn count(&mut self, raw: &[u8], upto: usize) {
         let from = self.counted.min(upto);
-        for &b in raw.get(from..upto).unwrap_or_default() {
+        let counting = raw.get(..upto).unwrap_or_default();
+        for (k, &b) in counting.iter().enumerate().skip(from) {
             match b {
                 b'(' => self.open[0] += 1,
                 b')' => self.open[0] -= 1,
                 b'[' => self.open[1] += 1,
                 b']' => self.open[1] -= 1,
-                b'{' => self.open[2] += 1,
-                b'}' => self.open[2] -= 1,
+                b'{' => {
+                    self.open[2] += 1;
+                    // Spaces up to `upto` are followed by the quote being decided: no word.
+                    let after = counting.get(k + 1..).unwrap_or_default();
+                    let next = after.iter().find(|b| !b.is_ascii_whitespace());
+                    self.braces.push(next.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_'));
+                }
+                b'}' => {
+                    self.open[2] -= 1;
+                    self.braces.pop();
+                }
                 _ => {}
             }
         }
         self.counted = self.counted.max(upto);
+    }
+
+    /// Whether the innermost `{` of `raw[..upto]` still open is followed by a word.
+    fn in_bare_brace(&mut self, raw: &[u8], upto: usize) -> bool {
+        self.count(raw, upto);
+        self.braces.last() == Some(&true)
     }
 
     /// Whether `raw[..upto]` has more opening brackets of `closer`'s kind than closing ones.
@@ -536,6 +555,15 @@ impl Lexer {
             // quote that looked like a closing one (`"5" tall"}`), where it would end then.
             Some(b'}') if self.pairs_inner_quote() => false,
             Some(c @ (b')' | b']' | b'}')) => !self.info.unclosed(&self.raw, mark, c),
+            // `{ "a" : "{ b": {} }" }` (json_repair): a `{` followed by a word opens no
+            // object, so a quote before a colon inside it ends the string.
+            Some(b':')
+                if self.info.python
+                    && ctx == Ctx::ObjectValue
+                    && self.info.in_bare_brace(&self.raw, mark) =>
+            {
+                true
+            }
             // Inside brackets the string opened (`"see {"a": 1} here"`), only the end of
             // the brackets or of the line ends it.
             Some(_) if unclosed => false,

@@ -839,6 +839,36 @@ fn python_style_reads_unquoted_text_on_to_its_closing_quote() {
 }
 
 #[test]
+fn python_style_ends_a_string_at_a_colon_inside_a_brace_before_a_word() {
+    // json_repair: a `{` followed by a word opens no object inside the string, so the quote
+    // before `:` ends it; the value after that colon has no key and is dropped; a scalar
+    // after the top-level object or array is trailing text.
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{ \"a\" : \"{ b\": {} }\" }", json!({"a": "{ b"}), &[DroppedValue, ProseAfter]),
+        ("{\"a\": \"x\": 1, \"b\": 2}", json!({"a": "x", "b": 2}), &[DroppedValue]),
+        ("{\"a\": 1: [2, {\"c\": 3}], \"b\": 2}", json!({"a": 1, "b": 2}), &[DroppedValue]),
+        ("{\"a\": 1} \"x\"", json!({"a": 1}), &[ProseAfter]),
+        ("[1] \"x\", 2, true", json!([1]), &[ProseAfter]),
+        ("{\"a\": 1}, \"x\" {\"b\": 2}", json!([{"a": 1}, {"b": 2}]), &[ProseAfter, MultipleValues]),
+        // A `{` that opens JSON still holds the string open.
+        ("{\"a\": \"see {\"k\": 1} here\"}", json!({"a": "see {\"k\": 1} here"}), &[UnescapedQuote]),
+        ("{\"a\": \"{ \"k\": 1} here\"}", json!({"a": "{ \"k\": 1} here"}), &[UnescapedQuote]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair_with(&python_style(), input, expected, kinds);
+    }
+    for (input, _, _) in &cases[..3] {
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // Lenient mode reads text after the value as prose, as it did.
+    assert_eq!(parse("{\"a\": 1} \"x\"", &lenient()).map(|p| p.value), Ok(json!({"a": 1})));
+    // jsonrepair's readings.
+    check_repair("{ \"a\" : \"{ b\": {} }\" }", &json!({"a": "{ b\": {} }"}), &[UnescapedQuote]);
+    check_repair("{\"a\": 1} \"x\"", &json!([{"a": 1}, "x"]), &[MultipleValues]);
+    assert!(parse("{\"a\": \"x\": 1}", &repairing()).is_err());
+}
+
+#[test]
 fn lenient_mode_leaves_structure_alone() {
     // The tool-argument path guesses at no structure: these stay errors there.
     for input in [
