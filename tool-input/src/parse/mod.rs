@@ -114,7 +114,12 @@ pub enum RepairStyle {
     #[default]
     Jsonrepair,
     /// json_repair's readings: a missing value is `""`; an empty `{` inside an array that
-    /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]).
+    /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]); quotes kept as
+    /// content inside a string pair up (`{"key": "v"alue"}` keeps its last quote); text
+    /// without quotes in an object value reads on past commas to a quote that closes it
+    /// (`{"a": ipsum, sic, datum.",}`); a `{` followed by a word inside a string opens no
+    /// object; a value without a key is dropped ([`RepairKind::DroppedValue`]); a string,
+    /// number or literal after the top-level object or array is trailing text.
     JsonRepair,
 }
 

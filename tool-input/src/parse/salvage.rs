@@ -11,7 +11,16 @@
 //! anything else means the quote is content (`"a 24" screen"`). A string still open at the
 //! end of the input whose last character is a delimiter also ends at its first delimiter
 //! (`["a, b]`). Ending a string early pushes the rest of its bytes back to be read again as
-//! tokens (a replay, bounded by the lexer's budget).
+//! tokens (a replay, bounded by the lexer's budget). In an object value, a second quote
+//! after spaces, with only a comma and the end of the object after it, is stray
+//! (`{"a": "b"\n",}`).
+//!
+//! With `RepairStyle::JsonRepair` a few of json_repair's guesses apply as well: quotes kept
+//! as content pair up, so a quote before `}` that closes an inner quotation is content
+//! (`"v"alue"}`); a `{` followed by a word opens no object, so a quote before `:` inside
+//! it ends the string; text without quotes in an object value reads on past commas to a
+//! quote glued to it and followed by `,` or `}` (`ipsum, sic, datum.",`), or else ends at
+//! its first comma, the rest read again.
 
 use super::lexer::{find, hex4, Ctx, Fail, Failure, Lexer, Phase, Sink, State, Token};
 use super::RepairKind;
