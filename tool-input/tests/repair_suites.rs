@@ -26,11 +26,11 @@
 //! and the tests check that list is exact: every failing case is in it, with the answer we
 //! give, and every entry in it still fails.
 //!
-//! jsonrepair: 403 of its 404 value cases pass (99.8%). json_repair: 289 of its 306 value
-//! cases pass (94.4%), short of the 97% the issue asks for: the 17 left are json_repair
-//! behaviours we decline because they change a value (keeping only the last of two
-//! values, dropping an escaped line break from valid JSON) or contradict jsonrepair or
-//! json_repair's own other cases (see [`DEVIATIONS`]).
+//! jsonrepair: 403 of its 404 value cases pass (99.8%). json_repair: 296 of its 306 value
+//! cases pass (96.7%): the 10 left are json_repair behaviours we decline because they
+//! change a value (keeping only the last of two values, dropping an escaped line break
+//! from valid JSON) or contradict jsonrepair or json_repair's own other cases (see
+//! [`DEVIATIONS`]).
 //!
 //! The schema-guided suite runs each case's schema through the coercion engine (a
 //! [`Validator`] with the lenient policy): 83 of 101 cases pass on the repair path (the
@@ -84,12 +84,6 @@ const CUT_KEY: &str =
     "A key cut off at the end gets `null`, unless the object already has it (its value stays); json_repair turns it into a second array.";
 const SET_NUMBERS: &str =
     "`{\\\"key\\\", 105, 12` is read as a set (an array); json_repair joins the numbers into the string `\\\"105,12\\\"`.";
-const QUOTE_BEFORE_BRACE: &str =
-    "A quote followed by `}` ends the string, as a quote followed by `,` does in json_repair's own case `{\\\"key\\\": \\\"v\\\"alue\\\", ...}`; here json_repair keeps the final quote.";
-const INNER_BRACES: &str =
-    "A `{` inside a string opens braces that the string keeps until they close (needed for json_repair's own cases such as `\\\"a, {\\\"k\\\": 1}\\\"`); here json_repair ends the string at `\\\":`.";
-const UNQUOTED_COMMA: &str =
-    "Text without quotes ends at a comma (jsonrepair's rule); json_repair reads on to a later quote.";
 const REPEATED_KEY: &str =
     "json_repair starts a new object at a repeated key; we keep one object, where the later value wins, as in JSON.";
 const ARRAY_AS_KEY: &str =
@@ -104,8 +98,6 @@ const SINGLE_QUOTED: &str =
     "`'\\\"'` is a single-quoted string holding a double quote; json_repair returns nothing.";
 const ESCAPED_NEWLINE: &str =
     "The input is valid JSON, taken as it is (an escaped `\\n` at the end of a string is content); json_repair drops it when told to skip `json.loads` (`skip_json_loads`), which we never do.";
-const STRAY_QUOTE_LINE: &str =
-    "A quote alone on the next line, then `\\\",`, is kept as content, as json_repair itself keeps it when the string holds a code fence (its cases with ```` ```{}``` ````); here json_repair drops it.";
 const TOP_LITERAL: &str =
     "A literal on its own is that literal (jsonrepair reads `True` as `true`); json_repair returns nothing.";
 const DOUBLED_BACKSLASH: &str =
@@ -134,9 +126,6 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "json_repair", input: "{\"headers\": [\"A\", \"B\", \"C\"], \"rows\": [[\"r1a\", \"r1b\", \"r1c\"], [\"r2a\", \"r2b\", \"r2c\"], \"r3a\", \"r3b\", \"r3c\"], [\"r4a\", \"r4b\", \"r4c\"], [\"r5a\", \"r5b\", \"r5c\"]]}", options: "", ours: "{\"headers\":[\"A\",\"B\",\"C\"],\"rows\":[[\"r1a\",\"r1b\",\"r1c\"],[\"r2a\",\"r2b\",\"r2c\"],\"r3a\",\"r3b\",\"r3c\",\"r4a\",\"r4b\",\"r4c\",\"r5a\",\"r5b\",\"r5c\"]}", reason: ROWS },
     Deviation { suite: "json_repair", input: "[{\"key\": \"value\", \"key", options: "", ours: "[{\"key\":\"value\"}]", reason: CUT_KEY },
     Deviation { suite: "json_repair", input: "{\"key\", 105,12,", options: "", ours: "[\"key\",105,12]", reason: SET_NUMBERS },
-    Deviation { suite: "json_repair", input: "{\"key\": \"v\"alue\"}", options: "", ours: "{\"key\":\"v\\\"alue\"}", reason: QUOTE_BEFORE_BRACE },
-    Deviation { suite: "json_repair", input: "{ \"a\" : \"{ b\": {} }\" }", options: "", ours: "{\"a\":\"{ b\\\": {} }\"}", reason: INNER_BRACES },
-    Deviation { suite: "json_repair", input: "{\"lorem\": ipsum, sic, datum.\",}", options: "", ours: "{\"lorem\":\"ipsum\"}", reason: UNQUOTED_COMMA },
     Deviation { suite: "json_repair", input: "[{\"lorem\": {\"ipsum\": \"sic\"}, \"\"\"\" \"lorem\": {\"ipsum\": \"sic\"}]", options: "", ours: "[{\"\":\"\",\"lorem\":{\"ipsum\":\"sic\"}}]", reason: REPEATED_KEY },
     Deviation { suite: "json_repair", input: "{ \"key\": [\"arrayvalue\"], \"key3\": \"value3\", [\"arrayvalue1\"] }", options: "", ours: "[{\"key\":[\"arrayvalue\"],\"key3\":\"value3\"},[\"arrayvalue1\"]]", reason: ARRAY_AS_KEY },
     Deviation { suite: "json_repair", input: "{\"key\": \"{\\\\\"key\\\\\\\":[\\\"value\\\\\\\"],\\\"key2\\\":\"value2\"}\"}", options: "", ours: "{\"key\":\"{\\\\\\\"key\\\\\\\":[\\\"value\\\\\\\"],\\\"key2\\\":\\\"value2\\\"}\"}", reason: ESCAPES },
@@ -144,8 +133,6 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "json_repair", input: "string", options: "", ours: "\"string\"", reason: BARE_TEXT },
     Deviation { suite: "json_repair", input: "'\"'", options: "", ours: "\"\\\"\"", reason: SINGLE_QUOTED },
     Deviation { suite: "json_repair", input: "{\"key\": \"```json nope\\n\"}", options: "", ours: "{\"key\":\"```json nope\\n\"}", reason: ESCAPED_NEWLINE },
-    Deviation { suite: "json_repair", input: "{\"a\": \"hello\n\"\n\",}", options: "", ours: "{\"a\":\"hello\\n\\\"\"}", reason: STRAY_QUOTE_LINE },
-    Deviation { suite: "json_repair", input: "{\"a\": \"hello\n\"\n\",", options: "", ours: "{\"a\":\"hello\\n\\\"\"}", reason: STRAY_QUOTE_LINE },
     Deviation { suite: "json_repair", input: "True", options: "", ours: "true", reason: TOP_LITERAL },
     Deviation { suite: "json_repair", input: "False", options: "", ours: "false", reason: TOP_LITERAL },
     Deviation { suite: "json_repair", input: "Null", options: "", ours: "null", reason: TOP_LITERAL },
@@ -289,8 +276,8 @@ fn jsonrepair_suite() {
 fn json_repair_suite() {
     let tally = run_suite("json_repair.json", "json_repair");
     assert_eq!((tally.value_cases, tally.other_cases), (306, 28));
-    // The issue asks for 97%; the 17 cases below it are the listed deviations.
-    assert_eq!(tally.value_passed, 289);
+    // The issue asks for 97%; the 10 cases below it are the listed deviations.
+    assert_eq!(tally.value_passed, 296);
     assert!(tally.value_passed * 100 >= tally.value_cases * 91);
 }
 

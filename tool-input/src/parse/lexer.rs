@@ -187,6 +187,11 @@ pub(crate) trait Sink {
     /// Undo the only token read so far, an opening bracket (it belonged to a code fence
     /// such as ```` [``` ````). Returns whether it could.
     fn undo_open(&mut self) -> bool;
+    /// Whether to follow json_repair where it reads broken text differently from
+    /// jsonrepair ([`ParseMode::Repair`] with `RepairStyle::JsonRepair`).
+    fn python_style(&self) -> bool {
+        false
+    }
 }
 
 /// Where the lexer is relative to the top-level value.
@@ -867,12 +872,7 @@ impl Lexer {
                     return Err(unexpected_word(&text, self.start));
                 }
             }
-            State::Unquoted(unq) => {
-                if unq.slash {
-                    self.raw.push(b'/');
-                }
-                self.end_unquoted(unq, sink)?;
-            }
+            State::Unquoted(unq) => self.end_unquoted_input(unq, sink)?,
             State::Regex { .. } => {
                 let text = std::mem::take(&mut self.raw);
                 self.state = State::Between;

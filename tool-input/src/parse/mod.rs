@@ -117,7 +117,12 @@ pub enum RepairStyle {
     /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]); a string item or
     /// member value that is a ```` ```json ```` code block holding an object or array is
     /// that object or array (`{"a": "```json {"b": 1}```"}` is `{"a": {"b": 1}}`, recorded
-    /// as [`RepairKind::CodeFence`] and [`RepairKind::DoubleEncoded`]).
+    /// as [`RepairKind::CodeFence`] and [`RepairKind::DoubleEncoded`]); quotes kept as
+    /// content inside a string pair up (`{"key": "v"alue"}` keeps its last quote); text
+    /// without quotes in an object value reads on past commas to a quote that closes it
+    /// (`{"a": ipsum, sic, datum.",}`); a `{` followed by a word inside a string opens no
+    /// object; a value without a key is dropped ([`RepairKind::DroppedValue`]); a string,
+    /// number or literal after the top-level object or array is trailing text.
     JsonRepair,
 }
 
@@ -350,6 +355,12 @@ pub enum RepairKind {
     /// (`[]{"a": 1}`) was dropped as a placeholder; with [`RepairStyle::JsonRepair`], also
     /// an empty `{` inside an array that `]` closes (`[{]`) ([`ParseMode::Repair`]).
     DroppedEmpty,
+    /// A quote that closes nothing, after a string's closing quote and before the end of
+    /// the object (`{"a": "b"\n",}`), was dropped ([`ParseMode::Repair`]).
+    StrayQuote,
+    /// A value without a key after an object member (`{"a": "x": 1}`) was dropped, with
+    /// its colon ([`ParseMode::Repair`] with [`RepairStyle::JsonRepair`]).
+    DroppedValue,
 }
 
 impl RepairKind {
@@ -397,6 +408,8 @@ impl RepairKind {
             RepairKind::MultipleValues => "multiple_values",
             RepairKind::Reopened => "reopened",
             RepairKind::DroppedEmpty => "dropped_empty",
+            RepairKind::StrayQuote => "stray_quote",
+            RepairKind::DroppedValue => "dropped_value",
         }
     }
 }

@@ -11,7 +11,16 @@
 //! anything else means the quote is content (`"a 24" screen"`). A string still open at the
 //! end of the input whose last character is a delimiter also ends at its first delimiter
 //! (`["a, b]`). Ending a string early pushes the rest of its bytes back to be read again as
-//! tokens (a replay, bounded by the lexer's budget).
+//! tokens (a replay, bounded by the lexer's budget). In an object value, a second quote
+//! after spaces, with only a comma and the end of the object after it, is stray
+//! (`{"a": "b"\n",}`).
+//!
+//! With `RepairStyle::JsonRepair` a few of json_repair's guesses apply as well: quotes kept
+//! as content pair up, so a quote before `}` that closes an inner quotation is content
+//! (`"v"alue"}`); a `{` followed by a word opens no object, so a quote before `:` inside
+//! it ends the string; text without quotes in an object value reads on past commas to a
+//! quote glued to it and followed by `,` or `}` (`ipsum, sic, datum.",`), or else ends at
+//! its first comma, the rest read again.
 
 use super::lexer::{find, hex4, Ctx, Fail, Failure, Lexer, Phase, Sink, State, Token};
 use super::RepairKind;
@@ -83,6 +92,9 @@ pub(crate) struct Look {
     /// Where bytes that are neither spaces nor the quotes start in `raw` (a multi-byte
     /// character read to classify it): read again if the string ends at the quote.
     extra: Option<usize>,
+    /// A comma that followed the second quote in an object value (its index in `raw`):
+    /// whether anything but the end of the object follows it decides both quotes.
+    comma: Option<usize>,
 }
 
 /// What is known about the string being read in `Lexer::raw`, computed lazily (only when a
@@ -95,6 +107,12 @@ pub(crate) struct RawInfo {
     ctx: Ctx,
     /// Opened with a single quote (so `\'` is its plain escape).
     single: bool,
+    /// Follow json_repair's readings (`RepairStyle::JsonRepair`).
+    python: bool,
+    /// A quote kept as content right before a word opened an inner quotation that no
+    /// later content quote closed yet: json_repair pairs them, so the next quote is content
+    /// too where it would otherwise end the string before `}`.
+    unpaired: bool,
     /// A quote kept as content opened an inner quotation (`lorem "ipsum`) that no later
     /// content quote closed yet.
     inner_open: bool,
@@ -119,6 +137,9 @@ pub(crate) struct RawInfo {
     /// How far the brackets have been counted, and opened minus closed for `()`, `[]`, `{}`.
     counted: usize,
     open: [i64; 3],
+    /// The `{` counted and not yet closed, innermost last: whether a word follows it (`{ b`,
+    /// not `{"b"`), so it does not open a JSON object.
+    braces: Vec<bool>,
 }
 
 impl RawInfo {
@@ -174,18 +195,34 @@ impl RawInfo {
     /// Count the brackets in `raw[..upto]`.
     fn count(&mut self, raw: &[u8], upto: usize) {
         let from = self.counted.min(upto);
-        for &b in raw.get(from..upto).unwrap_or_default() {
+        let counting = raw.get(..upto).unwrap_or_default();
+        for (k, &b) in counting.iter().enumerate().skip(from) {
             match b {
                 b'(' => self.open[0] += 1,
                 b')' => self.open[0] -= 1,
                 b'[' => self.open[1] += 1,
                 b']' => self.open[1] -= 1,
-                b'{' => self.open[2] += 1,
-                b'}' => self.open[2] -= 1,
+                b'{' => {
+                    self.open[2] += 1;
+                    // Spaces up to `upto` are followed by the quote being decided: no word.
+                    let after = counting.get(k + 1..).unwrap_or_default();
+                    let next = after.iter().find(|b| !b.is_ascii_whitespace());
+                    self.braces.push(next.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_'));
+                }
+                b'}' => {
+                    self.open[2] -= 1;
+                    self.braces.pop();
+                }
                 _ => {}
             }
         }
         self.counted = self.counted.max(upto);
+    }
+
+    /// Whether the innermost `{` of `raw[..upto]` still open is followed by a word.
+    fn in_bare_brace(&mut self, raw: &[u8], upto: usize) -> bool {
+        self.count(raw, upto);
+        self.braces.last() == Some(&true)
     }
 
     /// Whether `raw[..upto]` has more opening brackets of `closer`'s kind than closing ones.
@@ -227,11 +264,26 @@ pub(crate) struct Unq {
     pub(crate) slash: bool,
     /// Bytes of a possible typographic quote ending a key, held in `Lexer::multi`.
     held: u8,
+    /// json_repair's reading of an object value: the text was read on past its first comma
+    /// (at this index in `Lexer::raw`), looking for the quote that closes it.
+    comma: Option<usize>,
+    /// That closing quote was just read (the last byte of `raw`): the next byte decides.
+    quote: bool,
 }
 
 impl Unq {
     pub(crate) fn value() -> Unq {
-        Unq { key: false, number: false, depth: 0, call: false, url: false, slash: false, held: 0 }
+        Unq {
+            key: false,
+            number: false,
+            depth: 0,
+            call: false,
+            url: false,
+            slash: false,
+            held: 0,
+            comma: None,
+            quote: false,
+        }
     }
 
     pub(crate) fn key() -> Unq {
@@ -254,7 +306,13 @@ impl Lexer {
     pub(crate) fn begin_raw_at<S: Sink>(&mut self, quote: RQuote, content_at: usize, sink: &S) {
         self.raw.clear();
         let single = matches!(quote, RQuote::Single | RQuote::SingleLike);
-        self.info = RawInfo { content_at, ctx: sink.context(), single, ..RawInfo::default() };
+        self.info = RawInfo {
+            content_at,
+            ctx: sink.context(),
+            single,
+            python: sink.python_style(),
+            ..RawInfo::default()
+        };
         self.state = State::Raw { quote, esc: false };
     }
 
@@ -385,6 +443,15 @@ impl Lexer {
                     self.raw.push(b);
                     i += 1;
                 }
+                b'\n' if look.comma.is_some() => {
+                    self.raw.push(b);
+                    i += 1;
+                }
+                b',' if look.comma.is_none() && self.stray_quote_may_follow(mark, look) => {
+                    look.comma = Some(self.raw.len());
+                    self.raw.push(b);
+                    i += 1;
+                }
                 b'"' | b'\''
                     if self.info.doubled && look == Look::default() && self.raw.get(mark) == Some(&b) =>
                 {
@@ -425,6 +492,14 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<(), Failure> {
         let ctx = self.info.ctx;
+        // The end of the object after `"\n",` makes the second quote stray (below); anything
+        // else is decided at the comma, as if the look-ahead had stopped there, and the comma
+        // with what follows it is read again if the string ends at a quote.
+        let end_of_object = matches!(c, None | Some(b'}'));
+        let (c, look) = match look.comma {
+            Some(comma) if !end_of_object => (Some(b','), Look { comma: None, extra: Some(comma), ..look }),
+            _ => (c, look),
+        };
         // Only a `+` (or a comment before one) after the string can join another to it.
         self.may_join = look.second.is_none() && matches!(c, Some(b'+' | b'/' | b'#'));
         if let Some((comma, _)) = self.info.candidate.take() {
@@ -447,6 +522,9 @@ impl Lexer {
             if !second_ends {
                 self.close_raw(mark, Some(second), look.extra, sink)?;
                 return Ok(());
+            }
+            if end_of_object && self.stray_quote_may_follow(mark, look) {
+                return self.drop_stray_quote(mark, second, look.comma, sink);
             }
             return self.not_end(c, quote, mark, look, at, sink);
         }
@@ -481,7 +559,20 @@ impl Lexer {
             Some(b',' | b':' | b')' | b']' | b'}') if bracket_last => true,
             // A key ends at its colon, whatever brackets it holds (`{"x{y": 1}`).
             Some(b':') if ctx == Ctx::Key => true,
+            // `{"key": "v"alue"}` (json_repair): the quote pairs with the one kept as content
+            // before it; the string ends before the brace at the end instead. Not after a
+            // quote that looked like a closing one (`"5" tall"}`), where it would end then.
+            Some(b'}') if self.pairs_inner_quote() => false,
             Some(c @ (b')' | b']' | b'}')) => !self.info.unclosed(&self.raw, mark, c),
+            // `{ "a" : "{ b": {} }" }` (json_repair): a `{` followed by a word opens no
+            // object, so a quote before a colon inside it ends the string.
+            Some(b':')
+                if self.info.python
+                    && ctx == Ctx::ObjectValue
+                    && self.info.in_bare_brace(&self.raw, mark) =>
+            {
+                true
+            }
             // Inside brackets the string opened (`"see {"a": 1} here"`), only the end of
             // the brackets or of the line ends it.
             Some(_) if unclosed => false,
@@ -561,11 +652,19 @@ impl Lexer {
         }
         self.info.inner_open = opens;
         self.info.open_at = if opens { Some(mark) } else { None };
+        // A content quote right before a word opens an inner quotation (`v"alue`, `say
+        // "hi`) that the next content quote closes.
+        let before_word = !look.spaces
+            && !look.newline
+            && look.second.is_none()
+            && c.is_some_and(|c| c.is_ascii_alphanumeric());
+        self.info.unpaired = !self.info.unpaired && before_word;
         sink.repair(RepairKind::UnescapedQuote, self.info.content_at + mark);
         match look.second {
             Some(second) if self.raw.get(second).is_some_and(|&b| quote.closes_ascii(b)) => {
                 // The quote after it may end the string.
-                let after = Look { spaces: self.raw.len() > second + 1, ..Look::default() };
+                let read = look.extra.unwrap_or(self.raw.len());
+                let after = Look { spaces: read > second + 1, extra: look.extra, ..Look::default() };
                 self.state = State::Ahead { quote, mark: second, look: after };
                 self.decide(c, quote, second, after, at, sink)
             }
@@ -574,6 +673,46 @@ impl Lexer {
                 Ok(())
             }
         }
+    }
+
+    /// Whether a quote before `}` is content because it closes an inner quotation, as
+    /// json_repair reads it: in an object value, after a content quote that opened one,
+    /// when no quote looked like the string's closing quote.
+    fn pairs_inner_quote(&self) -> bool {
+        self.info.python
+            && self.info.ctx == Ctx::ObjectValue
+            && self.info.unpaired
+            && self.info.first_closing.is_none()
+    }
+
+    /// Whether, in an object value, the quote at `raw[mark]` was followed by spaces only and
+    /// then by the same quote again (`"b"\n"`): if the object ends after that second quote
+    /// (and perhaps a comma), no member follows for it to close, so it is stray.
+    fn stray_quote_may_follow(&self, mark: usize, look: Look) -> bool {
+        self.info.ctx == Ctx::ObjectValue
+            && look.extra.is_none()
+            && look.second.is_some_and(|second| {
+                let first = self.raw.get(mark);
+                first.is_some_and(u8::is_ascii) && self.raw.get(second) == first
+            })
+    }
+
+    /// `{"a": "b"\n",}`: the quote at `raw[mark]` ends the string and the `second` one,
+    /// which closes nothing, is dropped with the spaces around it; a `comma` after it is read
+    /// again (a trailing comma before the end of the object).
+    fn drop_stray_quote<S: Sink>(
+        &mut self,
+        mark: usize,
+        second: usize,
+        comma: Option<usize>,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        sink.repair(RepairKind::StrayQuote, self.info.content_at + second);
+        if let Some(comma) = comma {
+            // One byte: never refused.
+            self.push_replay_always(vec![b','], self.info.content_at + comma);
+        }
+        self.close_raw(mark, None, None, sink)
     }
 
     /// End the string at `stop` and read the rest of its bytes again, if the budget
@@ -962,6 +1101,33 @@ impl Lexer {
                 self.end_unquoted(u, sink)?;
                 return Ok(i);
             }
+            if let Some(comma) = u.comma {
+                if u.quote {
+                    u.quote = false;
+                    if matches!(b, b',' | b'}') {
+                        // The quote closed the text: its opening quote was missing.
+                        self.raw.pop();
+                        self.end_unquoted(Unq { comma: None, ..u }, sink)?;
+                    } else {
+                        self.cut_unquoted_at_comma(u, comma, self.base + i, sink)?;
+                    }
+                    return Ok(i);
+                }
+                let glued = self.raw.last().is_some_and(|&last| !matches!(last, b' ' | b'\t' | b'\r' | b','));
+                match b {
+                    b'"' if glued => {
+                        self.raw.push(b);
+                        u.quote = true;
+                    }
+                    b':' | b'\n' | b'"' | b'\'' | b'`' | b'/' | b'{' | b'[' | b'(' | b'}' | b']' | b')' => {
+                        self.cut_unquoted_at_comma(u, comma, self.base + i, sink)?;
+                        return Ok(i);
+                    }
+                    _ => self.raw.push(b),
+                }
+                i += 1;
+                continue;
+            }
             if u.depth > 0 {
                 match b {
                     b'{' | b'[' | b'(' => u.depth = u.depth.saturating_add(1),
@@ -973,6 +1139,10 @@ impl Lexer {
                 continue;
             }
             let stop = match b {
+                b',' if self.reads_past_comma(u, sink) => {
+                    u.comma = Some(self.raw.len());
+                    false
+                }
                 b',' | b']' | b'}' | b'\n' => true,
                 b'[' | b'{' | b'(' if !u.key => {
                     u.depth = 1;
@@ -1025,6 +1195,57 @@ impl Lexer {
         }
         self.state = State::Unquoted(u);
         Ok(i)
+    }
+
+    /// Whether text without quotes reads on past the comma it reached, to see whether a
+    /// quote closes it (`{"lorem": ipsum, sic, datum.",}`, json_repair's reading of a
+    /// missing opening quote): in an object value, with [`RepairStyle::JsonRepair`], for
+    /// text that is not a number, a URL or inside brackets.
+    ///
+    /// [`RepairStyle::JsonRepair`]: super::RepairStyle::JsonRepair
+    fn reads_past_comma<S: Sink>(&self, u: Unq, sink: &S) -> bool {
+        !u.key
+            && !u.number
+            && !u.url
+            && u.depth == 0
+            && u.comma.is_none()
+            && sink.python_style()
+            && sink.context() == Ctx::ObjectValue
+    }
+
+    /// Text read on past its first comma (at `raw[comma]`) met something other than its
+    /// closing quote (`:`, a bracket, a line break, another quote, the end): it ends at that
+    /// comma, and the rest is read again, at absolute offset `at`, if the budget allows
+    /// (otherwise it stays one text).
+    fn cut_unquoted_at_comma<S: Sink>(
+        &mut self,
+        u: Unq,
+        comma: usize,
+        at: usize,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        let tail = self.raw.get(comma..).unwrap_or_default().to_vec();
+        if self.push_replay(tail, self.start + comma, at) {
+            self.raw.truncate(comma);
+        }
+        self.end_unquoted(Unq { comma: None, quote: false, ..u }, sink)
+    }
+
+    /// Text without quotes at the end of the input.
+    pub(crate) fn end_unquoted_input<S: Sink>(&mut self, mut u: Unq, sink: &mut S) -> Result<(), Failure> {
+        if u.slash {
+            self.raw.push(b'/');
+            u.slash = false;
+        }
+        match u.comma {
+            Some(_) if u.quote => {
+                // `{"a": b, c"`: closed by the quote before the end.
+                self.raw.pop();
+                self.end_unquoted(Unq { comma: None, quote: false, ..u }, sink)
+            }
+            Some(comma) => self.cut_unquoted_at_comma(u, comma, self.base, sink),
+            None => self.end_unquoted(u, sink),
+        }
     }
 
     /// The text in `raw` ended: a key, `null` for `undefined`, a number if it started as

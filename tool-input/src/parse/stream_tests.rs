@@ -211,6 +211,37 @@ fn fixed_inputs_in_every_split_give_the_one_shot_result() {
 }
 
 #[test]
+fn where_strings_end_agrees_in_every_split() {
+    // The look-ahead past quotes (a stray quote before the end of an object, quotes that
+    // json_repair pairs, text without quotes read on to its closing quote, a string ended
+    // inside a brace), cut at every byte and fed a byte at a time, in both repair styles.
+    let inputs = [
+        "{\"a\": \"hello\n\"\n\",}",
+        "{\"a\": \"hello\n\"\n\",",
+        "{\"a\": \"x\n\"\n\",\n\"b\": 1}",
+        "{\"a\": {\"b\": \"c\" \" , \n}, \"d\": \"“e” \"\n\" ,é}",
+        "[{\"key\": \"v\"alue\"}, {\"a\": \"say \"hi\"}}, {\"b\": \"v\"alu\"e\"}]",
+        "{\"lorem\": ipsum, sic, datum.\",}",
+        "{ \"a\" : \"{ b\": {} }\" }",
+        "[{\"a\": \"x\": [1, {}], \"b\": \"{ c{\"d\": 1}\": 2}] \"e\", 3 [4]",
+        "{\"a\": x, y\", \"b\": x, y\"z\", \"c\": x, y/ /*c*/\n, \"d\": x, é\"",
+    ];
+    for input in inputs {
+        for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {
+            for complete_truncated in [false, true] {
+                let options = ParseOptions { complete_truncated, style, ..ParseOptions::repair() };
+                check(input, &[], &options, false, false);
+                for cut in 0..=input.len() {
+                    check(input, &[cut], &options, true, false);
+                }
+                let every: Vec<usize> = (1..input.len()).collect();
+                check(input, &every, &options, true, false);
+            }
+        }
+    }
+}
+
+#[test]
 fn events_of_a_file_write() {
     let mut parser = IncrementalParser::new(lenient());
     let mut events = Vec::new();

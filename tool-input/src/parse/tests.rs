@@ -644,7 +644,12 @@ fn prose_candidates_stay_linear() {
 /// Parse in repair mode (completing what was cut off) through the public API and our own
 /// parser alone, fed whole and in every split into two: the same value and repairs.
 fn check_repair(input: &str, expected: &Value, kinds: &[RepairKind]) {
-    let options = repairing();
+    check_repair_with(&repairing(), input, expected, kinds);
+}
+
+/// [`check_repair`] with other repair options (json_repair's style).
+fn check_repair_with(options: &ParseOptions, input: &str, expected: &Value, kinds: &[RepairKind]) {
+    let options = options.clone();
     let parsed = parse(input, &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
     assert_eq!(&parsed.value, expected, "value of {input:?}");
     let found = self::kinds(&parsed.repairs);
@@ -742,6 +747,125 @@ fn repair_mode_repairs() {
     for (input, expected, kinds) in cases {
         check_repair(input, expected, kinds);
     }
+}
+
+fn python_style() -> ParseOptions {
+    ParseOptions { style: RepairStyle::JsonRepair, ..repairing() }
+}
+
+#[test]
+fn repair_mode_drops_a_stray_quote_before_the_end_of_the_object() {
+    // A second quote after the closing one, with no member after it to close: stray.
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{\"a\": \"hello\n\"\n\",}", json!({"a": "hello"}), &[StrayQuote, TrailingComma]),
+        ("{\"a\": \"hello\n\"\n\",", json!({"a": "hello"}), &[StrayQuote, CompletedTruncated]),
+        ("{\"a\": \"b\"  \"}", json!({"a": "b"}), &[StrayQuote]),
+        ("{\"a\": {\"b\": \"c\" \" , \n}, \"d\": 1}", json!({"a": {"b": "c"}, "d": 1}), &[StrayQuote]),
+        // A member after it: the first quote was content, the second closes.
+        ("{\"a\": \"x\n\"\n\",\n\"b\": 1}", json!({"a": "x\n\"", "b": 1}), &[UnescapedQuote]),
+        ("{\"a\": \"x\n\"\n\", b: 1}", json!({"a": "x\n\"", "b": 1}), &[UnescapedQuote]),
+        // In an array the object rule does not apply.
+        ("[\"a\" \",]", json!(["a\" "]), &[UnescapedQuote]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair(input, expected, kinds);
+        check_repair_with(&python_style(), input, expected, kinds);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+}
+
+#[test]
+fn python_style_pairs_the_quotes_kept_as_content() {
+    // json_repair: a quote glued to the word after it opens an inner quotation, and the
+    // quote before `}` closes it (the string then ends before the brace); jsonrepair ends
+    // the string at that quote.
+    let cases: &[(&str, Value, Value)] = &[
+        ("{\"key\": \"v\"alue\"}", json!({"key": "v\"alue\""}), json!({"key": "v\"alue"})),
+        ("{\"a\": \"say \"hi\"}", json!({"a": "say \"hi\""}), json!({"a": "say \"hi"})),
+        ("{\"a\": {\"b\": \"v\"alue\"}}", json!({"a": {"b": "v\"alue\""}}), json!({"a": {"b": "v\"alue"}})),
+    ];
+    for (input, python, javascript) in cases {
+        check_repair_with(&python_style(), input, python, &[UnescapedQuote, MissingQuote]);
+        check_repair(input, javascript, &[UnescapedQuote]);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // Already paired, or after a quote that looked like the closing one: the quote before
+    // `}` ends the string in both styles.
+    let cases: &[(&str, Value)] = &[
+        ("{\"key\": \"v\"alu\"e\"}", json!({"key": "v\"alu\"e"})),
+        ("{\"a\": \"5\" tall\"}", json!({"a": "5\" tall"})),
+        ("{\"re\": \"[^'\"]\"}", json!({"re": "[^'\"]"})),
+    ];
+    for (input, expected) in cases {
+        check_repair_with(&python_style(), input, expected, &[UnescapedQuote]);
+        check_repair(input, expected, &[UnescapedQuote]);
+    }
+}
+
+#[test]
+fn python_style_reads_unquoted_text_on_to_its_closing_quote() {
+    // json_repair: text without quotes in an object value reads on past commas to a quote
+    // glued to it and followed by `,` or `}` (its opening quote was missing).
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        (
+            "{\"lorem\": ipsum, sic, datum.\",}",
+            json!({"lorem": "ipsum, sic, datum."}),
+            &[UnquotedString, TrailingComma],
+        ),
+        ("{\"a\": x, y\", \"b\": 1}", json!({"a": "x, y", "b": 1}), &[UnquotedString]),
+        ("{\"a\": x, y\"}", json!({"a": "x, y"}), &[UnquotedString]),
+        ("{\"a\": x, y\"", json!({"a": "x, y"}), &[UnquotedString, CompletedTruncated]),
+        // Something else first: the text ends at its first comma, as in jsonrepair.
+        ("{\"a\": b, c: d}", json!({"a": "b", "c": "d"}), &[UnquotedString, UnquotedKey]),
+        ("{\"a\": x, \"b\": 1}", json!({"a": "x", "b": 1}), &[UnquotedString]),
+        ("{\"a\": x, y\"z\", \"b\": 1}", json!({"a": "x", "b": 1, "y": "z"}), &[UnquotedKey, MissingColon]),
+        ("{\"a\": x, y\n, \"b\": 1}", json!({"a": "x", "b": 1}), &[UnquotedKey, DroppedKey]),
+        ("{\"a\": 12, y\"}", json!({"a": 12}), &[UnquotedKey, DroppedKey]),
+        ("[x, y\"]", json!(["x", "y"]), &[UnquotedString]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair_with(&python_style(), input, expected, kinds);
+    }
+    // jsonrepair's reading: the text ends at the comma.
+    check_repair(
+        "{\"lorem\": ipsum, sic, datum.\",}",
+        &json!({"lorem": "ipsum"}),
+        &[UnquotedString, UnquotedKey, DroppedKey, TrailingComma],
+    );
+    assert!(parse("{\"lorem\": ipsum, sic, datum.\",}", &lenient()).is_err());
+    // Read on and cut back: the budget keeps the re-reading linear.
+    let input = "{\"a\": x, ".to_owned() + &"y ".repeat(100_000) + ": 1}";
+    assert!(parse(&input, &python_style()).is_ok());
+}
+
+#[test]
+fn python_style_ends_a_string_at_a_colon_inside_a_brace_before_a_word() {
+    // json_repair: a `{` followed by a word opens no object inside the string, so the quote
+    // before `:` ends it; the value after that colon has no key and is dropped; a scalar
+    // after the top-level object or array is trailing text.
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{ \"a\" : \"{ b\": {} }\" }", json!({"a": "{ b"}), &[DroppedValue, ProseAfter]),
+        ("{\"a\": \"x\": 1, \"b\": 2}", json!({"a": "x", "b": 2}), &[DroppedValue]),
+        ("{\"a\": 1: [2, {\"c\": 3}], \"b\": 2}", json!({"a": 1, "b": 2}), &[DroppedValue]),
+        ("{\"a\": 1} \"x\"", json!({"a": 1}), &[ProseAfter]),
+        ("[1] \"x\", 2, true", json!([1]), &[ProseAfter]),
+        ("{\"a\": 1}, \"x\" {\"b\": 2}", json!([{"a": 1}, {"b": 2}]), &[ProseAfter, MultipleValues]),
+        // A `{` that opens JSON still holds the string open.
+        ("{\"a\": \"see {\"k\": 1} here\"}", json!({"a": "see {\"k\": 1} here"}), &[UnescapedQuote]),
+        ("{\"a\": \"{ \"k\": 1} here\"}", json!({"a": "{ \"k\": 1} here"}), &[UnescapedQuote]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair_with(&python_style(), input, expected, kinds);
+    }
+    for (input, _, _) in &cases[..3] {
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // Lenient mode reads text after the value as prose, as it did.
+    assert_eq!(parse("{\"a\": 1} \"x\"", &lenient()).map(|p| p.value), Ok(json!({"a": 1})));
+    // jsonrepair's readings.
+    check_repair("{ \"a\" : \"{ b\": {} }\" }", &json!({"a": "{ b\": {} }"}), &[UnescapedQuote]);
+    check_repair("{\"a\": 1} \"x\"", &json!([{"a": 1}, "x"]), &[MultipleValues]);
+    assert!(parse("{\"a\": \"x\": 1}", &repairing()).is_err());
 }
 
 #[test]

@@ -382,6 +382,12 @@ impl Builder {
                         self.stack.push(Frame::Object { map, key: Some(text), last_array: None });
                         self.expect = Expect::Colon;
                     }
+                    earlier if self.python_style => {
+                        // Not a member: trailing text, as after no comma (`done_token`).
+                        self.result = earlier;
+                        self.repair(RepairKind::ProseAfter, at);
+                        self.expect = Expect::Done;
+                    }
                     earlier => {
                         self.result = earlier;
                         self.repair(RepairKind::MultipleValues, at);
@@ -713,6 +719,13 @@ impl Builder {
                 self.stray_closer(token, offset)
             }
             (Token::Ellipsis, _) if self.repair => Ok(()),
+            (Token::Colon, false) if self.python_style => {
+                // `{"a": "x": 1}` (json_repair): a value without a key is dropped. The
+                // object awaits no key, so the value is not stored.
+                self.repair(RepairKind::DroppedValue, offset);
+                self.expect = Expect::Value;
+                Ok(())
+            }
             (Token::Colon, true) if self.repair && !in_paren => {
                 // `["key": "value"]`: the item was the key of an object.
                 let key = match self.stack.last_mut() {
@@ -782,6 +795,15 @@ impl Builder {
                     && self.result.as_ref().is_some_and(Value::is_object) =>
             {
                 self.pending = Pending::TopKey { text, offset };
+                Ok(())
+            }
+            Token::Str(_) | Token::Number(_) | Token::Bool(_) | Token::Null
+                if self.python_style
+                    && self.result.as_ref().is_some_and(|value| value.is_object() || value.is_array()) =>
+            {
+                // json_repair reads further objects and arrays after the first, and
+                // nothing else: `{"a": 1} "x"` is `{"a": 1}` and trailing text.
+                self.repair(RepairKind::ProseAfter, offset);
                 Ok(())
             }
             token => {
@@ -953,6 +975,10 @@ impl Sink for Builder {
             self.expect = Expect::Value;
         }
         empty
+    }
+
+    fn python_style(&self) -> bool {
+        self.python_style
     }
 }
 
