@@ -26,11 +26,10 @@
 //! and the tests check that list is exact: every failing case is in it, with the answer we
 //! give, and every entry in it still fails.
 //!
-//! jsonrepair: 403 of its 404 value cases pass (99.8%). json_repair: 296 of its 306 value
-//! cases pass (96.7%): the 10 left are json_repair behaviours we decline because they
-//! change a value (keeping only the last of two values, dropping an escaped line break
-//! from valid JSON) or contradict jsonrepair or json_repair's own other cases (see
-//! [`DEVIATIONS`]).
+//! jsonrepair: 403 of its 404 value cases pass (99.8%). json_repair: 299 of its 306 value
+//! cases pass (97.7%); the 7 left are json_repair behaviours we decline because they
+//! change a value (keeping only the last of two values, dropping text or an escaped line
+//! break from valid JSON) or follow no rule we could state (see [`DEVIATIONS`]).
 //!
 //! The schema-guided suite runs each case's schema through the coercion engine (a
 //! [`Validator`] with the lenient policy): 83 of 101 cases pass on the repair path (the
@@ -78,14 +77,8 @@ const CONTROL: &str =
     "A raw control character inside a string is kept (and recorded as `control_character`), whichever it is; jsonrepair refuses NUL and U+001F.";
 const LAST_WINS: &str =
     "json_repair keeps only the last of two same-shaped values; dropping a whole value silently changes what was sent, so we keep both, in an array.";
-const ROWS: &str =
-    "`]` closed `rows` too early; json_repair puts back the lost `[` before `\\\"r3a\\\"`. We continue the array with the items after it, but do not guess where a lost bracket was.";
-const CUT_KEY: &str =
-    "A key cut off at the end gets `null`, unless the object already has it (its value stays); json_repair turns it into a second array.";
 const SET_NUMBERS: &str =
     "`{\\\"key\\\", 105, 12` is read as a set (an array); json_repair joins the numbers into the string `\\\"105,12\\\"`.";
-const REPEATED_KEY: &str =
-    "json_repair starts a new object at a repeated key; we keep one object, where the later value wins, as in JSON.";
 const ARRAY_AS_KEY: &str =
     "An array where a key belongs, after a value that is not an array, means the object ended (a missing `}`); json_repair makes it a key whose value is `\\\"\\\"`.";
 const ESCAPES: &str =
@@ -107,7 +100,8 @@ const STRICT_DUPLICATE: &str =
 const STRICT_EMPTY_KEY: &str =
     "Strict mode is RFC 8259, where an empty key is valid; json_repair's strict mode rejects it.";
 
-/// Every suite case we answer differently: input, our answer, reason.
+/// Every suite case we answer differently: input, our answer, reason. One line per case.
+#[rustfmt::skip]
 const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "jsonrepair", input: "\"\\a\"", options: "", ours: "\"\\\\a\"", reason: KEEP_BACKSLASH },
     Deviation { suite: "jsonrepair", input: "callback {}", options: "", ours: "{}", reason: PROSE_BEFORE },
@@ -123,10 +117,7 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "jsonrepair", input: "\"abc\u{0}\"", options: "", ours: "\"abc\\u0000\"", reason: CONTROL },
     Deviation { suite: "jsonrepair", input: "\"abc\u{1f}\"", options: "", ours: "\"abc\\u001f\"", reason: CONTROL },
     Deviation { suite: "json_repair", input: "[{\"key\":\"value\"}][{\"key\":\"value_after\"}]", options: "", ours: "[[{\"key\":\"value\"}],[{\"key\":\"value_after\"}]]", reason: LAST_WINS },
-    Deviation { suite: "json_repair", input: "{\"headers\": [\"A\", \"B\", \"C\"], \"rows\": [[\"r1a\", \"r1b\", \"r1c\"], [\"r2a\", \"r2b\", \"r2c\"], \"r3a\", \"r3b\", \"r3c\"], [\"r4a\", \"r4b\", \"r4c\"], [\"r5a\", \"r5b\", \"r5c\"]]}", options: "", ours: "{\"headers\":[\"A\",\"B\",\"C\"],\"rows\":[[\"r1a\",\"r1b\",\"r1c\"],[\"r2a\",\"r2b\",\"r2c\"],\"r3a\",\"r3b\",\"r3c\",\"r4a\",\"r4b\",\"r4c\",\"r5a\",\"r5b\",\"r5c\"]}", reason: ROWS },
-    Deviation { suite: "json_repair", input: "[{\"key\": \"value\", \"key", options: "", ours: "[{\"key\":\"value\"}]", reason: CUT_KEY },
     Deviation { suite: "json_repair", input: "{\"key\", 105,12,", options: "", ours: "[\"key\",105,12]", reason: SET_NUMBERS },
-    Deviation { suite: "json_repair", input: "[{\"lorem\": {\"ipsum\": \"sic\"}, \"\"\"\" \"lorem\": {\"ipsum\": \"sic\"}]", options: "", ours: "[{\"\":\"\",\"lorem\":{\"ipsum\":\"sic\"}}]", reason: REPEATED_KEY },
     Deviation { suite: "json_repair", input: "{ \"key\": [\"arrayvalue\"], \"key3\": \"value3\", [\"arrayvalue1\"] }", options: "", ours: "[{\"key\":[\"arrayvalue\"],\"key3\":\"value3\"},[\"arrayvalue1\"]]", reason: ARRAY_AS_KEY },
     Deviation { suite: "json_repair", input: "{\"key\": \"{\\\\\"key\\\\\\\":[\\\"value\\\\\\\"],\\\"key2\\\":\"value2\"}\"}", options: "", ours: "{\"key\":\"{\\\\\\\"key\\\\\\\":[\\\"value\\\\\\\"],\\\"key2\\\":\\\"value2\\\"}\"}", reason: ESCAPES },
     Deviation { suite: "json_repair", input: "[{5}s ", options: "", ours: "[[\"5\"],\"s\"]", reason: SET_WORD },
@@ -276,9 +267,9 @@ fn jsonrepair_suite() {
 fn json_repair_suite() {
     let tally = run_suite("json_repair.json", "json_repair");
     assert_eq!((tally.value_cases, tally.other_cases), (306, 28));
-    // The issue asks for 97%; the 10 cases below it are the listed deviations.
-    assert_eq!(tally.value_passed, 296);
-    assert!(tally.value_passed * 100 >= tally.value_cases * 91);
+    // The issue asks for 97%; the 7 cases below it are the listed deviations.
+    assert_eq!(tally.value_passed, 299);
+    assert!(tally.value_passed * 100 >= tally.value_cases * 97);
 }
 
 // ---------------------------------------------------------------- schema-guided

@@ -113,16 +113,23 @@ pub enum RepairStyle {
     /// empty object.
     #[default]
     Jsonrepair,
-    /// json_repair's readings: a missing value is `""`; an empty `{` inside an array that
-    /// a `]` closes is dropped (recorded as [`RepairKind::DroppedEmpty`]); a string item or
-    /// member value that is a ```` ```json ```` code block holding an object or array is
-    /// that object or array (`{"a": "```json {"b": 1}```"}` is `{"a": {"b": 1}}`, recorded
-    /// as [`RepairKind::CodeFence`] and [`RepairKind::DoubleEncoded`]); quotes kept as
-    /// content inside a string pair up (`{"key": "v"alue"}` keeps its last quote); text
-    /// without quotes in an object value reads on past commas to a quote that closes it
-    /// (`{"a": ipsum, sic, datum.",}`); a `{` followed by a word inside a string opens no
-    /// object; a value without a key is dropped ([`RepairKind::DroppedValue`]); a string,
-    /// number or literal after the top-level object or array is trailing text.
+    /// json_repair's readings, each recorded:
+    /// - a missing value is `""` ([`RepairKind::MissingValue`]);
+    /// - an empty `{` inside an array that a `]` closes is dropped
+    ///   ([`RepairKind::DroppedEmpty`]);
+    /// - a string item or member value that is a ```` ```json ```` code block holding an
+    ///   object or array is that object or array (`{"a": "```json {"b": 1}```"}` is
+    ///   `{"a": {"b": 1}}`, [`RepairKind::CodeFence`] and [`RepairKind::DoubleEncoded`]);
+    /// - quotes kept as content inside a string pair up (`{"key": "v"alue"}` keeps its last
+    ///   quote);
+    /// - text without quotes in an object value reads on past commas to a quote that closes
+    ///   it (`{"a": ipsum, sic, datum.",}`);
+    /// - a `{` followed by a word inside a string opens no object;
+    /// - a value without a key is dropped ([`RepairKind::DroppedValue`]);
+    /// - a string, number or literal after the top-level object or array is trailing text;
+    /// - an object cut off after its first key (`{"a`) is a set of it (`["a"]`), and in an
+    ///   array item a key the object already has that is left without a value
+    ///   (`[{"a": 1, "a"}]`, or cut off) starts the next item, such a set.
     JsonRepair,
 }
 
@@ -313,7 +320,10 @@ pub enum RepairKind {
     /// with [`RepairStyle::JsonRepair`] ([`ParseMode::Repair`]).
     MissingValue,
     /// A closing bracket was missing (or the wrong one was written) before a later one, and
-    /// was assumed ([`ParseMode::Repair`]).
+    /// was assumed; or an opening one: `["a": 1]` is `[{"a": 1}]`, a key repeated in an
+    /// array item without a comma before it starts the next item (`[{"a": 1 "a": 2}]`, a
+    /// missing `}, {`), a table row whose `[` was lost is put back
+    /// (`{"t": [[1, 2], 3, 4], [5, 6]]}`) ([`ParseMode::Repair`]).
     MissingBracket,
     /// A closing bracket with nothing to close was skipped ([`ParseMode::Repair`]).
     ExtraBracket,
@@ -342,8 +352,9 @@ pub enum RepairKind {
     /// An object written as a set of keys (`{"a", "b"}`) was read as an array
     /// ([`ParseMode::Repair`]).
     SetAsArray,
-    /// A key without a value in the middle of an object (`{"a": 1, COMMENT "b": 2}`) was
-    /// dropped ([`ParseMode::Repair`]).
+    /// A key without a value in the middle of an object (`{"a": 1, COMMENT "b": 2}`), or a
+    /// run of stray quotes before a key (`{"a": 1, """" "b": 2}`), was dropped
+    /// ([`ParseMode::Repair`]).
     DroppedKey,
     /// Several top-level values (newline-delimited JSON, `1, 2`) were collected into an
     /// array ([`ParseMode::Repair`]).
@@ -529,9 +540,14 @@ pub enum ParseError {
 /// - several top-level values (newline-delimited JSON, `1, 2`, consecutive code blocks)
 ///   become an array of them ([`RepairKind::MultipleValues`]), except that an empty `{}`
 ///   or `[]` next to a value on the same line is dropped as a placeholder; an object
-///   closed too early goes on (`{"a": 1}, "b": 2}`);
+///   closed too early goes on (`{"a": 1}, "b": 2}`), and so does a table whose row lost
+///   its `[` (`{"t": [[1, 2], 3, 4], [5, 6]]}` is `{"t": [[1, 2], [3, 4], [5, 6]]}`);
+/// - in an array item, a key the object already has, without a comma before it, starts the
+///   next item (`[{"a": 1 "a": 2}]` is `[{"a": 1}, {"a": 2}]`); after a comma and before a
+///   colon it is a duplicate, whose last value wins as in JSON;
 /// - a word after a value where a member belongs, with no value of its own, is dropped as
-///   stray text (`{"a": 1, COMMENT "b": 2}`).
+///   stray text (`{"a": 1, COMMENT "b": 2}`), as is a run of stray quotes before a key
+///   (`{"a": 1, """" "b": 2}`).
 ///
 /// Repair mode never drops text inside strings and never turns text into another value
 /// (`None` is `null`, but a quoted `"None"` stays a string). A top-level string stays a
@@ -549,12 +565,14 @@ pub enum ParseError {
 /// completed (`tru` → `true`, `Non` → `null`), a partial number loses its dangling `-`,
 /// `.`, `e` or `e+` (a lone `-` is dropped; `-0` in repair mode), a key still waiting for
 /// its value gets `null` (unless the object already has that key; in repair mode a stray
-/// bare word is dropped instead), and every open container is closed. A closing code
-/// fence inside the value also ends it this way. A complete top-level number such as `123`
-/// at the end is not cut off. Completion is stream-stable by default: the completed value of
-/// a prefix is what the full text will give, as far as the prefix goes. In repair mode,
-/// [`ParseOptions::stream_stable`] `false` reads the cut-off text as final instead (the best
-/// reading of text that will not grow, as json_repair's default).
+/// bare word is dropped instead; [`RepairStyle::JsonRepair`] reads it as json_repair does,
+/// as a set), and every open container is closed. A closing code fence inside the value
+/// also ends it this way. A complete top-level number such as `123` at the end is not cut
+/// off. Completion is stream-stable by default (except where [`RepairStyle::JsonRepair`]
+/// follows json_repair): the completed value of a prefix is what the full text will give,
+/// as far as the prefix goes. In repair mode, [`ParseOptions::stream_stable`] `false` reads
+/// the cut-off text as final instead (the best reading of text that will not grow, as
+/// json_repair's default).
 pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> {
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });

@@ -242,6 +242,31 @@ fn where_strings_end_agrees_in_every_split() {
 }
 
 #[test]
+fn structure_guesses_agree_in_every_split() {
+    // A repeated key starting the next item (after stray quotes, after a missing comma, cut
+    // off), a table row that lost its `[`: decided by later tokens, the same however the
+    // text arrives, in both repair styles.
+    let inputs = [
+        "[{\"lorem\": {\"ipsum\": \"sic\"}, \"\"\"\" \"lorem\": {\"ipsum\": \"sic\"}]",
+        "[{\"a\": 1 \"a\": 2}, {\"a\": 1, \"a\"}]",
+        "[{\"key\": \"value\", \"key",
+        "{\"rows\": [[\"a\", \"b\"], \"c\", \"d\"], [\"e\", \"f\"]], \"n\": 4}",
+    ];
+    for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {
+        let options = ParseOptions { complete_truncated: true, style, ..ParseOptions::repair() };
+        for input in inputs {
+            check(input, &[], &options, false, false);
+            for cut in 0..=input.len() {
+                check(input, &[cut], &options, true, false);
+                check(input, &[cut], &options, false, false);
+            }
+            let every: Vec<usize> = (1..input.len()).collect();
+            check(input, &every, &options, true, false);
+        }
+    }
+}
+
+#[test]
 fn events_of_a_file_write() {
     let mut parser = IncrementalParser::new(lenient());
     let mut events = Vec::new();

@@ -775,6 +775,36 @@ fn repair_mode_drops_a_stray_quote_before_the_end_of_the_object() {
 }
 
 #[test]
+fn a_repeated_key_in_an_array_item_starts_the_next_item() {
+    // Without a comma before it, a key the object already has is not a second value for it
+    // but the next item: a missing `}, {`. Either style.
+    for options in [repairing(), python_style()] {
+        let cases: &[(&str, Value, &[RepairKind])] = &[
+            ("[{\"a\": 1 \"a\": 2}]", json!([{"a": 1}, {"a": 2}]), &[MissingComma, MissingBracket]),
+            (
+                "[{\"a\": 1, \"b\": 2\n\"a\": 3, \"b\": 4}]",
+                json!([{"a": 1, "b": 2}, {"a": 3, "b": 4}]),
+                &[MissingBracket],
+            ),
+            // Stray quotes before the key: dropped, and the key does not follow the comma.
+            (
+                "[{\"lorem\": {\"ipsum\": \"sic\"}, \"\"\"\" \"lorem\": {\"ipsum\": \"sic\"}]",
+                json!([{"lorem": {"ipsum": "sic"}}, {"lorem": {"ipsum": "sic"}}]),
+                &[DroppedKey, MissingBracket],
+            ),
+            // After a comma and before a colon it is a duplicate, as in JSON: the last wins.
+            ("[{\"a\": 1, \"a\": 2} {}]", json!([{"a": 2}, {}]), &[]),
+            // Outside an array there is no next item to start.
+            ("{\"a\": 1 \"a\": 2}", json!({"a": 2}), &[MissingComma]),
+            ("[{\"k\": {\"a\": 1 \"a\": 2}}]", json!([{"k": {"a": 2}}]), &[MissingComma]),
+        ];
+        for (input, expected, kinds) in cases {
+            check_repair_with(&options, input, expected, kinds);
+        }
+    }
+}
+
+#[test]
 fn python_style_pairs_the_quotes_kept_as_content() {
     // json_repair: a quote glued to the word after it opens an inner quotation, and the
     // quote before `}` closes it (the string then ends before the brace); jsonrepair ends
@@ -866,6 +896,68 @@ fn python_style_ends_a_string_at_a_colon_inside_a_brace_before_a_word() {
     check_repair("{ \"a\" : \"{ b\": {} }\" }", &json!({"a": "{ b\": {} }"}), &[UnescapedQuote]);
     check_repair("{\"a\": 1} \"x\"", &json!([{"a": 1}, "x"]), &[MultipleValues]);
     assert!(parse("{\"a\": \"x\": 1}", &repairing()).is_err());
+}
+
+#[test]
+fn stray_quotes_before_a_key_are_dropped() {
+    let input = "{\"a\": 1, \"\"\"\" \"b\": 2}";
+    check_repair(input, &json!({"a": 1, "b": 2}), &[DroppedKey]);
+    // An empty key and value with a colon is a member.
+    check_repair("{\"\": \"\", \"b\": 2}", &json!({"": "", "b": 2}), &[]);
+    assert!(parse(input, &lenient()).is_err());
+}
+
+#[test]
+fn a_repeated_key_without_a_value_is_a_set_in_python_style() {
+    let python = python_style();
+    // json_repair: the repeated key starts the next item, which holds only a key: a set.
+    check_repair_with(
+        &python,
+        "[{\"a\": 1, \"a\"}]",
+        &json!([{"a": 1}, ["a"]]),
+        &[MissingBracket, SetAsArray],
+    );
+    check_repair_with(
+        &python,
+        "[{\"key\": \"value\", \"key",
+        &json!([{"key": "value"}, ["key"]]),
+        &[CompletedTruncated, MissingBracket, SetAsArray],
+    );
+    check_repair_with(&python, "{\"key", &json!(["key"]), &[CompletedTruncated, SetAsArray]);
+    check_repair_with(&python, "{\"", &json!({}), &[CompletedTruncated]);
+    // jsonrepair's reading: a stray word; a cut-off key already there keeps its value; a
+    // cut-off first key gets `null`.
+    check_repair("[{\"a\": 1, \"a\"}]", &json!([{"a": 1}]), &[DroppedKey]);
+    check_repair("[{\"key\": \"value\", \"key", &json!([{"key": "value"}]), &[CompletedTruncated]);
+    check_repair("{\"key", &json!({"key": null}), &[CompletedTruncated]);
+    // The tool-argument path, as before.
+    assert_eq!(
+        parse("[{\"key\": \"value\", \"key", &completing()).map(|p| p.value),
+        Ok(json!([{"key": "value"}]))
+    );
+    assert!(parse("[{\"a\": 1, \"a\"}]", &lenient()).is_err());
+}
+
+#[test]
+fn a_table_row_that_lost_its_bracket_is_put_back() {
+    // `]` after the third row's values closed that row, whose `[` was lost, not the table.
+    for options in [repairing(), python_style()] {
+        check_repair_with(
+            &options,
+            "{\"rows\": [[\"a\", \"b\"], \"c\", \"d\"], [\"e\", \"f\"], [\"g\", \"h\"]], \"n\": 4}",
+            &json!({"rows": [["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"]], "n": 4}),
+            &[Reopened, MissingBracket],
+        );
+        // Not a row's worth of values: the array just goes on.
+        check_repair_with(
+            &options,
+            "{\"rows\": [[\"a\", \"b\"], \"c\"], [\"e\", \"f\"]}",
+            &json!({"rows": [["a", "b"], "c", "e", "f"]}),
+            &[Reopened],
+        );
+        check_repair_with(&options, "{\"a\": [1, 2], [3, 4]}", &json!({"a": [1, 2, 3, 4]}), &[Reopened]);
+    }
+    assert!(parse("{\"rows\": [[\"a\", \"b\"], \"c\", \"d\"], [\"e\", \"f\"]]}", &lenient()).is_err());
 }
 
 #[test]

@@ -135,7 +135,31 @@ pub(crate) struct Builder {
     /// The next key (or, after a key, the key awaiting its colon) was written without
     /// quotes.
     bare_key: bool,
+    /// [`ParseMode::Repair`]: the key about to be read does not follow `{` or `,` directly
+    /// (a comma is missing before it, or stray quotes were dropped): if its object is an
+    /// array item that already has it, it starts the next item.
+    key_after_stray: bool,
     repairs: Vec<Repair>,
+}
+
+/// The longest row whose lost `[` is put back: the values after the last row are counted
+/// up to this, so each reopening looks at a bounded number of items.
+const MAX_LOST_ROW: usize = 64;
+
+/// Where the row that lost its `[` starts in `items`, if they are rows of a table (the
+/// first item is an array) whose last values are not arrays and are as many as the row
+/// before them has (at most [`MAX_LOST_ROW`]). Looks at the first item and the end only,
+/// so continuing a long table stays linear.
+fn lost_row(items: &[Value]) -> Option<usize> {
+    if !items.first().is_some_and(Value::is_array) {
+        return None;
+    }
+    let tail = items.iter().rev().take(MAX_LOST_ROW + 1).take_while(|item| !item.is_array()).count();
+    let from = items.len().checked_sub(tail)?;
+    match items.get(from.checked_sub(1)?) {
+        Some(Value::Array(row)) if row.len() == tail && (1..=MAX_LOST_ROW).contains(&tail) => Some(from),
+        _ => None,
+    }
 }
 
 /// `{}` or `[]`.
@@ -162,6 +186,7 @@ impl Builder {
             line_break: false,
             at: 0,
             bare_key: false,
+            key_after_stray: false,
             repairs: Vec::new(),
         }
     }
@@ -182,6 +207,14 @@ impl Builder {
                 return Err(Fail::Truncated { inside }.into());
             }
             self.repair(RepairKind::CompletedTruncated, end);
+            if self.python_style && self.expect == Expect::Colon {
+                // json_repair: a repeated key cut off before its colon starts a new object,
+                // and an object cut off after its first key is a set of it.
+                if self.awaited_key_repeats() {
+                    self.split_object(end)?;
+                }
+                self.cut_key_as_set(end);
+            }
             let stray = self.repair && self.bare_key && self.expect == Expect::Colon;
             if let Some(Frame::Object { key, map, .. }) = self.stack.last_mut() {
                 if matches!(self.expect, Expect::Colon | Expect::Value) {
@@ -310,6 +343,57 @@ impl Builder {
         self.close();
     }
 
+    /// Whether the innermost container is an object that is an array item and already has
+    /// the member `name`.
+    fn item_has_key(&self, name: &str) -> bool {
+        let mut frames = self.stack.iter().rev();
+        matches!(
+            (frames.next(), frames.next()),
+            (Some(Frame::Object { map, .. }), Some(Frame::Array(_))) if map.contains_key(name)
+        )
+    }
+
+    /// Whether the key awaiting its colon is one its object, an array item, already has.
+    fn awaited_key_repeats(&self) -> bool {
+        match self.stack.last() {
+            Some(Frame::Object { key: Some(name), .. }) => self.item_has_key(name),
+            _ => false,
+        }
+    }
+
+    /// A repeated key where a new member cannot be meant (`[{"a": 1 "a": 2}]`): the object
+    /// ended and the next array item began (a missing `}, {`). The key awaiting its colon,
+    /// if any, moves to the new object.
+    fn split_object(&mut self, offset: usize) -> Result<(), Failure> {
+        self.repair(RepairKind::MissingBracket, offset);
+        let awaited = match self.stack.last_mut() {
+            Some(Frame::Object { key, .. }) => key.take(),
+            _ => None,
+        };
+        self.close();
+        let expect = if awaited.is_some() { Expect::Colon } else { Expect::FirstKey };
+        self.open(Frame::Object { map: Map::new(), key: awaited, last_array: None }, expect)
+    }
+
+    /// [`RepairStyle::JsonRepair`], at the end of the input: an object cut off after its
+    /// first key (`{"a`) holds only that key, a set, read as an array as `{"a", "b"}` is.
+    fn cut_key_as_set(&mut self, offset: usize) {
+        let set = match self.stack.last_mut() {
+            Some(Frame::Object { map, key, .. })
+                if map.is_empty() && key.as_ref().is_some_and(|k| !k.is_empty()) =>
+            {
+                key.take()
+            }
+            _ => None,
+        };
+        if let Some(name) = set {
+            self.repair(RepairKind::SetAsArray, offset);
+            self.stack.pop();
+            self.stack.push(Frame::Array(vec![Value::String(name)]));
+            self.expect = Expect::Comma;
+        }
+    }
+
     /// A trailing comma at `comma` before the closing bracket at `offset`.
     fn trailing_comma(&mut self, comma: usize, offset: usize, bracket: char) -> Result<(), Failure> {
         if !self.lenient {
@@ -361,7 +445,17 @@ impl Builder {
                 }
             }
             Pending::KeyOrValue { text, offset: at } => {
-                if next == Some(&Token::Colon) {
+                let empty_key =
+                    matches!(self.stack.last(), Some(Frame::Object { key: Some(k), .. }) if k.is_empty());
+                if text.is_empty() && empty_key && matches!(next, Some(Token::Str(_))) {
+                    // `"""" "b": 2`: a run of stray quotes before the real key.
+                    self.repair(RepairKind::DroppedKey, at);
+                    if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
+                        *key = None;
+                    }
+                    self.expect = Expect::FirstKey;
+                    self.key_after_stray = true;
+                } else if next == Some(&Token::Colon) {
                     // A stray word before the real key (`{"a": 1, COMMENT "b": 2}`).
                     self.repair(RepairKind::DroppedKey, at);
                     if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
@@ -528,15 +622,9 @@ impl Builder {
     }
 
     fn key_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+        let after_stray = std::mem::take(&mut self.key_after_stray);
         match token {
-            Token::Str(text) => {
-                // `bare_key` now describes this key, until the next token.
-                if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
-                    *key = Some(text);
-                }
-                self.expect = Expect::Colon;
-                Ok(())
-            }
+            Token::Str(text) => self.key(text, offset, after_stray),
             Token::EndObject => match self.expect {
                 Expect::Key { comma } => self.trailing_comma(comma, offset, '}'),
                 _ => {
@@ -556,9 +644,9 @@ impl Builder {
                 Ok(())
             }
             Token::Ellipsis => Ok(()),
-            Token::Number(number) => self.key_token(Token::Str(number.to_string()), offset),
-            Token::Bool(value) => self.key_token(Token::Str(value.to_string()), offset),
-            Token::Null => self.key_token(Token::Str("null".to_owned()), offset),
+            Token::Number(number) => self.key(number.to_string(), offset, after_stray),
+            Token::Bool(value) => self.key(value.to_string(), offset, after_stray),
+            Token::Null => self.key("null".to_owned(), offset, after_stray),
             Token::BeginArray if matches!(self.expect, Expect::Key { .. }) && self.last_array().is_some() => {
                 // `{"a": ["x"], ["y"]}`: the array went on.
                 let reopened = match self.stack.last_mut() {
@@ -579,7 +667,17 @@ impl Builder {
                     _ => Vec::new(),
                 };
                 self.repair(RepairKind::Reopened, offset);
-                self.open(Frame::Array(reopened), Expect::Item { comma: offset })
+                let mut items = reopened;
+                let Some(from) = lost_row(&items) else {
+                    return self.open(Frame::Array(items), Expect::Item { comma: offset });
+                };
+                // `{"rows": [["a", "b"], "c", "d"], ["e", "f"]]}`: that `]` closed a row whose
+                // `[` was lost, not the table, which goes on; this `[` opens its next row.
+                self.repair(RepairKind::MissingBracket, offset);
+                let row = items.split_off(from);
+                items.push(Value::Array(row));
+                self.open(Frame::Array(items), Expect::Item { comma: offset })?;
+                self.value_token(Token::BeginArray, offset)
             }
             Token::BeginObject | Token::BeginArray | Token::BeginParen(_) => {
                 // `[{"a": 1 {"b": 2}]`: the object ended before this.
@@ -599,7 +697,30 @@ impl Builder {
         }
     }
 
+    /// The key `text`; `after_stray`: it does not follow `{` or `,` directly.
+    fn key(&mut self, text: String, offset: usize, after_stray: bool) -> Result<(), Failure> {
+        if after_stray && self.item_has_key(&text) {
+            // `[{"a": 1 "a": 2}]`: not a second value for `a` but the next item.
+            self.split_object(offset)?;
+        }
+        // `bare_key` now describes this key, until the next token.
+        if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
+            *key = Some(text);
+        }
+        self.expect = Expect::Colon;
+        Ok(())
+    }
+
     fn colon_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+        let no_value = matches!(
+            token,
+            Token::Comma | Token::EndObject | Token::EndArray | Token::EndParen | Token::Ellipsis
+        );
+        if self.python_style && no_value && self.awaited_key_repeats() {
+            // json_repair: a repeated key left without a value (`[{"a": 1, "a"}]`) starts the
+            // next item too, where it is a set.
+            self.split_object(offset)?;
+        }
         match token {
             Token::Colon => {
                 self.expect = Expect::Value;
@@ -756,6 +877,7 @@ impl Builder {
             (token, false) if self.repair && token != Token::Colon => {
                 self.repair(RepairKind::MissingComma, offset);
                 self.expect = Expect::Key { comma: offset };
+                self.key_after_stray = true;
                 self.key_token(token, offset)
             }
             (token, true) => Err(Failure::syntax(
