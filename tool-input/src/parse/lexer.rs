@@ -260,6 +260,9 @@ pub(crate) enum Esc {
     /// A closing candidate quote was seen (kept in `buf` from `mark` on, followed by any
     /// whitespace since); the next non-whitespace decides whether it closes.
     Closing { mark: usize },
+    /// After a closing candidate quote, a `/` (at `slash_at`): a comment after it
+    /// (`'a' /* note */`) means the quote closed the string.
+    ClosingSlash { mark: usize },
 }
 
 /// Where a number is, following the RFC 8259 grammar (plus `0x` hexadecimal and digit
@@ -565,7 +568,7 @@ impl Lexer {
     pub(crate) fn open_string(&mut self) -> Option<(&mut String, &[u8])> {
         let State::Str { esc, .. } = self.state else { return None };
         let end = match esc {
-            Esc::Closing { mark } => mark,
+            Esc::Closing { mark } | Esc::ClosingSlash { mark } => mark,
             _ => self.buf.len(),
         };
         Some((&mut self.text_buf, self.buf.get(..end).unwrap_or_default()))
@@ -1752,17 +1755,44 @@ impl Lexer {
                     self.emit(sink, Token::Str(text), self.start)?;
                     return Ok(i);
                 }
+                b'/' => {
+                    self.buf.push(b);
+                    self.slash_at = at;
+                    next = Esc::ClosingSlash { mark };
+                }
                 _ => {
                     // The quote was content (an apostrophe); so was the whitespace after it.
-                    if self.buf.get(mark..).unwrap_or_default().iter().any(|&c| c < 0x20) {
-                        sink.repair(RepairKind::ControlCharacter, self.quote_at);
-                    }
+                    self.apostrophe(mark, sink);
+                    consumed = false;
+                }
+            },
+            Esc::ClosingSlash { mark } => match b {
+                b'/' | b'*' => {
+                    // A comment: the quote closed the string, and `/` starts the comment.
+                    self.buf.truncate(mark);
+                    self.state = State::Between;
+                    let text = self.take_string()?;
+                    self.emit(sink, Token::Str(text), self.start)?;
+                    self.state = State::Slash;
+                    return Ok(i);
+                }
+                _ => {
+                    // `'it' /s`: the quote, the whitespace and the slash were content.
+                    self.apostrophe(mark, sink);
                     consumed = false;
                 }
             },
         }
         self.state = State::Str { quote, esc: next };
         Ok(if consumed { i + 1 } else { i })
+    }
+
+    /// A closing candidate quote (at `mark` in `buf`) turned out to be content, with what
+    /// was held after it.
+    fn apostrophe<S: Sink>(&mut self, mark: usize, sink: &mut S) {
+        if self.buf.get(mark..).unwrap_or_default().iter().any(|&c| c < 0x20) {
+            sink.repair(RepairKind::ControlCharacter, self.quote_at);
+        }
     }
 
     /// A complete `\uXXXX` code unit; `high` is a preceding high surrogate.

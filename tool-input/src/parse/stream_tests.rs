@@ -106,7 +106,12 @@ fn check(text: &str, cuts: &[usize], options: &ParseOptions, as_bytes: bool, uni
     for event in &events[restart..] {
         match event {
             StreamEvent::ValueComplete { path, value } if unique_keys => {
-                assert_eq!(parsed.value.pointer(path), Some(&**value), "{text:?}: event at {path:?}");
+                assert_eq!(
+                    parsed.value.pointer(path),
+                    Some(&**value),
+                    "{text:?} ({options:?}): event at {path:?} in {}",
+                    parsed.value
+                );
             }
             StreamEvent::StringGrew { path, appended } => {
                 grown.entry(path.to_string()).or_default().push_str(appended)

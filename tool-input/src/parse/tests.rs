@@ -1195,3 +1195,33 @@ fn json_repair_style_reads_a_fenced_block_in_a_string_value() {
         assert!(!kinds(&parsed.repairs).contains(&DoubleEncoded), "{input}");
     }
 }
+
+#[test]
+fn a_comment_after_a_single_quoted_string_closes_it() {
+    // A `'` closes only before `, } ] :` or the end (else it is an apostrophe); a comment
+    // after it closes it too. A slash that starts no comment leaves the quote content.
+    let cases: &[(&str, Value)] = &[
+        ("{t: 'x' /* c */ }", json!({"t": "x"})),
+        ("{t: '' /* c */, u: 1}", json!({"t": "", "u": 1})),
+        ("{t: 'x' // c\n}", json!({"t": "x"})),
+        ("['a'/**/, 'b']", json!(["a", "b"])),
+        ("{t: “x” /* c */ }", json!({"t": "x"})),
+    ];
+    for options in [lenient(), repairing()] {
+        for (input, expected) in cases {
+            let parsed = parse(input, &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+            assert_eq!(&parsed.value, expected, "{input:?} ({:?})", options.mode);
+            let whole = feed_in_pieces(input.as_bytes(), &[], &options);
+            for cut in 0..=input.len() {
+                assert_eq!(
+                    feed_in_pieces(input.as_bytes(), &[cut], &options),
+                    whole,
+                    "{input:?} cut at {cut}"
+                );
+            }
+        }
+    }
+    let apostrophe = parse("{t: 'it' /s' }", &lenient()).map(|p| p.value);
+    assert_eq!(apostrophe, Ok(json!({"t": "it' /s"})));
+    assert!(parse("{t: 'a' /", &lenient()).is_err());
+}
