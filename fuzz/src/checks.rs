@@ -49,6 +49,20 @@ pub fn parse(data: &[u8]) {
         assert!(completed.is_ok(), "completion refused what lenient mode accepts");
     }
     let _ = ParseMode::Lenient;
+
+    // Repair mode, in both styles and both completions: no panic; the fast path and our
+    // own parser agree on UTF-8 input.
+    for style in [tool_input::parse::RepairStyle::Jsonrepair, tool_input::parse::RepairStyle::JsonRepair] {
+        for stream_stable in [true, false] {
+            let options =
+                ParseOptions { style, stream_stable, complete_truncated: true, ..ParseOptions::repair() };
+            let repaired = parse_bytes(data, &options);
+            if std::str::from_utf8(data).is_ok() {
+                let own = parse_without_fast_path(data, &options);
+                assert_eq!(repaired, own, "repair mode: the fast path and our parser disagree");
+            }
+        }
+    }
 }
 
 /// A tool input with nested structs, enums, options and constraints.

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use tool_input::parse::{
-    parse, parse_bytes, parse_without_fast_path, ParseError, ParseMode, ParseOptions, Parsed,
+    parse, parse_bytes, parse_without_fast_path, ParseError, ParseMode, ParseOptions, Parsed, RepairStyle,
 };
 
 fn read_json(path: &Path) -> Value {
@@ -62,6 +62,18 @@ fn json_test_suite(file: &str) -> Vec<Case> {
 
 fn completing(mode: ParseMode) -> ParseOptions {
     ParseOptions { mode, complete_truncated: true, ..ParseOptions::default() }
+}
+
+/// Every combination of the repair path's options: both styles, completing cut-off text
+/// stream-stably or as final.
+fn repair_variants() -> Vec<ParseOptions> {
+    let mut variants = Vec::new();
+    for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {
+        for stream_stable in [true, false] {
+            variants.push(ParseOptions { style, stream_stable, ..completing(ParseMode::Repair) });
+        }
+    }
+    variants
 }
 
 #[test]
@@ -144,7 +156,7 @@ fn json_test_suite_either_cases_are_as_documented() {
 fn json_test_suite_never_panics_in_any_mode() {
     let mut cases = json_test_suite("test_parsing.json");
     cases.extend(json_test_suite("test_transform.json"));
-    let modes = [
+    let mut modes = vec![
         ParseOptions::strict(),
         ParseOptions::default(),
         completing(ParseMode::Lenient),
@@ -153,6 +165,7 @@ fn json_test_suite_never_panics_in_any_mode() {
         ParseOptions { max_depth: 1000, ..completing(ParseMode::Lenient) },
         ParseOptions { max_depth: 1000, ..completing(ParseMode::Repair) },
     ];
+    modes.extend(repair_variants());
     for case in &cases {
         for options in &modes {
             let _ = parse_bytes(&case.input, options);
@@ -173,12 +186,10 @@ fn repair_corpora_never_panic() {
         let cases = read_json(&common::shared_dir().join("corpus/repair").join(file));
         for case in cases.as_array().expect("an array of cases") {
             let Some(input) = case["input"].as_str() else { continue };
-            for options in [
-                ParseOptions::strict(),
-                ParseOptions::default(),
-                completing(ParseMode::Lenient),
-                completing(ParseMode::Repair),
-            ] {
+            let mut modes =
+                vec![ParseOptions::strict(), ParseOptions::default(), completing(ParseMode::Lenient)];
+            modes.extend(repair_variants());
+            for options in modes {
                 let _ = parse(input, &options);
                 let _ = parse_without_fast_path(input.as_bytes(), &options);
             }
@@ -211,6 +222,34 @@ fn mangled_workload_repairs_to_the_expected_values() {
         wrong.len(),
         wrong[..wrong.len().min(10)].join("\n")
     );
+}
+
+/// Valid JSON is what it says in every mode and style: our own parser (which the streaming
+/// parser uses) reads it as `serde_json` does, without a repair, as the fast path does.
+#[test]
+fn valid_json_is_read_as_it_is_in_every_mode() {
+    let mut inputs: Vec<Vec<u8>> = json_test_suite("test_parsing.json")
+        .into_iter()
+        .filter(|case| case.name.starts_with("y_"))
+        .map(|case| case.input)
+        .collect();
+    let clean = common::read_jsonl(&common::bench_data_dir().join("clean.jsonl"));
+    inputs.extend(
+        clean.iter().step_by(10).filter_map(|row| row["raw"].as_str()).map(|s| s.as_bytes().to_vec()),
+    );
+    inputs.push(br#"{"key": "```json {\"a\": 1}```", "b": ["```json [1]```"]}"#.to_vec());
+    let mut modes = vec![ParseOptions::default(), completing(ParseMode::Lenient)];
+    modes.extend(repair_variants());
+    for input in &inputs {
+        let Ok(theirs) = serde_json::from_slice::<Value>(input) else { continue };
+        for options in &modes {
+            let text = String::from_utf8_lossy(input);
+            let own = parse_without_fast_path(input, options).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(own.value, theirs, "{text} ({options:?})");
+            assert!(own.repairs.is_empty(), "{text} ({options:?}): {:?}", own.repairs);
+            assert_eq!(parse_bytes(input, options).map(|p| p.value), Ok(theirs.clone()), "{text}");
+        }
+    }
 }
 
 #[test]

@@ -1164,9 +1164,17 @@ fn json_repair_style_reads_a_fenced_block_in_a_string_value() {
         ),
         // The block's own repairs are recorded too, at the string.
         (
-            r#"["```json {'a': 1,} ```  ", 2,]"#,
+            "[\"```json\n{'a': 1,}\n```\", 2,]",
             json!([{"a": 1}, 2]),
-            &[CodeFence, DoubleEncoded, SingleQuotes, TrailingComma, TrailingComma],
+            &[
+                CodeFence,
+                DoubleEncoded,
+                SingleQuotes,
+                TrailingComma,
+                TrailingComma,
+                ControlCharacter,
+                ControlCharacter,
+            ],
         ),
         (
             "{\"a\": \"```json\n[1, 2]\n```\"}",
@@ -1189,6 +1197,9 @@ fn json_repair_style_reads_a_fenced_block_in_a_string_value() {
         r#"{"a": "see ```json {"b": 1}```"}"#,
         r#"{"```json {}```": 1}"#,
         r#""```json {}```""#,
+        // A valid JSON string is what the model meant, however it looks.
+        r#"{"key": "```json {\"a\": 1}```"}"#,
+        r#"["```json {'a': 1,} ```  ", 2,]"#,
     ] {
         let parsed = parse(input, &python).unwrap();
         assert!(parsed.value.to_string().contains("```"), "{input}: {}", parsed.value);

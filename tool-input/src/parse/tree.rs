@@ -121,6 +121,9 @@ pub(crate) struct Builder {
     repair: bool,
     /// [`ParseMode::Repair`] with [`RepairStyle::JsonRepair`].
     python_style: bool,
+    /// [`ParseMode::Repair`]: how many repairs had been recorded when the last token was
+    /// built; those after it belong to the token being read.
+    repairs_before_token: usize,
     max_depth: usize,
     stack: Vec<Frame>,
     expect: Expect,
@@ -177,6 +180,7 @@ impl Builder {
             lenient: options.mode != ParseMode::Strict,
             repair: options.mode == ParseMode::Repair,
             python_style: options.mode == ParseMode::Repair && options.style == RepairStyle::JsonRepair,
+            repairs_before_token: 0,
             max_depth: options.max_depth,
             stack: Vec::new(),
             expect: Expect::Value,
@@ -587,12 +591,31 @@ impl Builder {
     }
 
     /// [`RepairStyle::JsonRepair`]: the object or array in a string item or member value that
-    /// is a ```` ```json ```` code block (`"```json {...}```"`), as json_repair reads it (the
+    /// is a ```` ```json ```` code block and not itself a valid JSON string (unescaped quotes
+    /// or line breaks: `"```json {"a": 1}```"`), as json_repair reads it (the
     /// model fenced the JSON it meant as the value), its repairs recorded at the string's
     /// `offset`. The block holds no backtick, so the JSON in it is read once, never again
     /// for a block inside it.
     fn fenced_json(&mut self, text: &str, offset: usize) -> Option<Value> {
         if !self.python_style || self.stack.is_empty() {
+            return None;
+        }
+        // Only a string that is not a valid JSON string (unescaped quotes or line breaks,
+        // other quotes): the model wrote JSON, not a string. A valid JSON string stays what
+        // it is, as json_repair leaves valid JSON, and valid JSON is then read the same by
+        // the fast path, our parser and the incremental parser.
+        let own = self.repairs.get(self.repairs_before_token..).unwrap_or_default();
+        let written_as_json = own.iter().any(|r| {
+            matches!(
+                r.kind,
+                RepairKind::UnescapedQuote
+                    | RepairKind::ControlCharacter
+                    | RepairKind::MissingQuote
+                    | RepairKind::SingleQuotes
+                    | RepairKind::SmartQuotes
+            )
+        });
+        if !written_as_json {
             return None;
         }
         let block = text.strip_prefix("```json")?;
@@ -1008,7 +1031,9 @@ impl Sink for Builder {
     #[inline(always)]
     fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
         if self.repair {
-            return self.repair_token(token, offset);
+            let result = self.repair_token(token, offset);
+            self.repairs_before_token = self.repairs.len();
+            return result;
         }
         match self.expect {
             Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(token, offset),
