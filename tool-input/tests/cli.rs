@@ -122,6 +122,13 @@ fn repair_prints_the_repaired_json() {
     assert_eq!(stdout_json(&output), serde_json::json!({"a": "", "b": []}));
     let output = run(&["repair", "--style", "python"], b"{}");
     assert_eq!(output.status.code(), Some(2));
+
+    // `--settled` completes cut-off text as final: the trailing line break goes.
+    let output = run(&["repair", "--complete-truncated"], b"{\"note\": \"line\\n");
+    assert_eq!(stdout_json(&output), serde_json::json!({"note": "line\n"}));
+    let output = run(&["repair", "--complete-truncated", "--settled"], b"{\"note\": \"line\\n");
+    assert_eq!(stdout_json(&output), serde_json::json!({"note": "line"}));
+    assert_eq!(run(&["repair", "--settled"], b"{}").status.code(), Some(2));
 }
 
 /// The core issue's bar, through the command line: every mangled case becomes exactly its

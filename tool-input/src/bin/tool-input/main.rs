@@ -3,7 +3,7 @@
 //! ```text
 //! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [INPUT]
 //! tool-input check --schema FILE --jsonl CASES.jsonl
-//! tool-input repair [--strict] [--complete-truncated] [--style jsonrepair|json_repair] [INPUT]
+//! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl
 //! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [--stream] [INPUT]
 //! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
@@ -114,6 +114,11 @@ enum Command {
         /// output. Never use this for arguments a tool will run with.
         #[arg(long)]
         complete_truncated: bool,
+        /// With `--complete-truncated`: the text will not grow, so complete it as final
+        /// (json_repair's default: a final backslash kept, trailing white space dropped)
+        /// rather than as a stream whose completed value only grows.
+        #[arg(long, requires = "complete_truncated")]
+        settled: bool,
         /// Whose reading to follow where the repair libraries differ: jsonrepair
         /// (JavaScript; `{"a": }` is `{"a": null}`) or json_repair (Python; `{"a": ""}`).
         #[arg(long, default_value = "jsonrepair", value_parser = ["jsonrepair", "json_repair"])]
@@ -129,8 +134,8 @@ fn main() -> ExitCode {
         Command::Check { schema, policy, name, jsonl, input } => {
             check::run(&schema, &policy, name, jsonl, input)
         }
-        Command::Repair { strict, complete_truncated, style, input } => {
-            repair::run(strict, complete_truncated, &style, input)
+        Command::Repair { strict, complete_truncated, settled, style, input } => {
+            repair::run(strict, complete_truncated, settled, &style, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
         Command::Calls { format, tools, stream, input } => calls::run(&format, tools, stream, input),
