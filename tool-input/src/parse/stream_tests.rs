@@ -805,7 +805,17 @@ proptest! {
                 text.truncate(at);
             }
             let options: &[ParseOptions] = if lenient {
-                &[ParseOptions::default(), ParseOptions { complete_truncated: true, ..ParseOptions::default() }, ParseOptions::repair()]
+                &[
+                    ParseOptions::default(),
+                    ParseOptions { complete_truncated: true, ..ParseOptions::default() },
+                    ParseOptions::repair(),
+                    ParseOptions {
+                        style: RepairStyle::JsonRepair,
+                        complete_truncated: true,
+                        stream_stable: false,
+                        ..ParseOptions::repair()
+                    },
+                ]
             } else {
                 &[ParseOptions::strict(), ParseOptions::default()]
             };
