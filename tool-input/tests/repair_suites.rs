@@ -129,7 +129,8 @@ const DEVIATIONS: &[Deviation] = &[
     Deviation { suite: "json_repair", input: "Null", options: "", ours: "null", reason: TOP_LITERAL },
     Deviation { suite: "json_repair", input: "{\"key\": \"value}\\\\\\\"more\"}", options: "", ours: "{\"key\":\"value}\\\\\\\"more\"}", reason: DOUBLED_BACKSLASH },
     Deviation { suite: "json_repair", input: "[{\"key\": \"first\", \"key\": \"second\"}]", options: "strict", ours: "[{\"key\":\"second\"}]", reason: STRICT_DUPLICATE },
-    Deviation { suite: "json_repair", input: "{\"\" : \"value\"}", options: "strict", ours: "{\"\":\"value\"}", reason: STRICT_EMPTY_KEY },];
+    Deviation { suite: "json_repair", input: "{\"\" : \"value\"}", options: "strict", ours: "{\"\":\"value\"}", reason: STRICT_EMPTY_KEY },
+];
 
 /// The cases of a corpus file.
 fn cases(name: &str) -> Vec<Value> {
