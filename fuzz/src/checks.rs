@@ -50,14 +50,16 @@ pub fn parse(data: &[u8]) {
     }
     let _ = ParseMode::Lenient;
 
-    // Repair mode, in both styles and both completions: no panic; the fast path and our
-    // own parser agree on UTF-8 input.
+    // Repair mode, in both styles and both completions: no panic; on UTF-8 input that is
+    // not JSON, `parse_bytes` is our own parser. (Valid JSON is `serde_json`'s reading by
+    // contract, in the one-shot and the incremental parser alike; our parser's own guesses
+    // about quotes may read it otherwise, as `{"": "{'"}`.)
     for style in [tool_input::parse::RepairStyle::Jsonrepair, tool_input::parse::RepairStyle::JsonRepair] {
         for stream_stable in [true, false] {
             let options =
                 ParseOptions { style, stream_stable, complete_truncated: true, ..ParseOptions::repair() };
             let repaired = parse_bytes(data, &options);
-            if std::str::from_utf8(data).is_ok() {
+            if std::str::from_utf8(data).is_ok() && theirs.is_none() {
                 let own = parse_without_fast_path(data, &options);
                 assert_eq!(repaired, own, "repair mode: the fast path and our parser disagree");
             }
