@@ -143,6 +143,8 @@ pub(crate) struct Node {
     pub properties: Vec<(String, NodeId)>,
     /// Index into `properties` by name, for objects with many properties.
     pub property_index: HashMap<String, usize>,
+    /// For objects with few properties, each name's [`NameProbe`], in `properties` order.
+    pub property_probes: Vec<NameProbe>,
     pub pattern_properties: Vec<(String, regress::Regex, NodeId)>,
     pub required: Vec<String>,
     pub additional: Additional,
@@ -156,6 +158,8 @@ pub(crate) struct Node {
     pub default: Option<Value>,
     /// Indices into `properties` of the required ones, in `required` order (derived).
     pub required_declared: Vec<usize>,
+    /// `required_declared` as bits, for objects of at most 64 properties (derived).
+    pub required_mask: u64,
     /// Required names that `properties` does not declare (derived).
     pub required_other: Vec<String>,
     /// Whether each property is required, by index into `properties` (derived).
@@ -225,6 +229,7 @@ impl Default for Node {
             unique_items: false,
             properties: Vec::new(),
             property_index: HashMap::new(),
+            property_probes: Vec::new(),
             pattern_properties: Vec::new(),
             required: Vec::new(),
             additional: Additional::Allow,
@@ -237,6 +242,7 @@ impl Default for Node {
             reference: None,
             default: None,
             required_declared: Vec::new(),
+            required_mask: 0,
             required_other: Vec::new(),
             required_flags: Vec::new(),
             defaults: Vec::new(),
@@ -253,10 +259,43 @@ impl Node {
     /// Index into `properties` of a declared property.
     pub fn property_index_of(&self, name: &str) -> Option<usize> {
         if self.properties.len() <= 8 {
-            self.properties.iter().position(|(key, _)| key == name)
+            // Most names are at most 16 bytes, which their probes tell apart whole: no call
+            // to compare bytes, which used to be half the cost of a lookup.
+            let probe = NameProbe::of(name);
+            (0..self.property_probes.len()).find(|&index| {
+                self.property_probes[index] == probe && (probe.whole() || self.properties[index].0 == name)
+            })
         } else {
             self.property_index.get(name).copied()
         }
+    }
+}
+
+/// A name's length and two windows of its bytes, the first and the last (up to) eight:
+/// for a name of at most 16 bytes they cover it whole, so equal probes mean equal names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NameProbe {
+    length: usize,
+    head: u64,
+    tail: u64,
+}
+
+impl NameProbe {
+    pub fn of(name: &str) -> NameProbe {
+        let bytes = name.as_bytes();
+        let (head, tail) = if let (Some(head), Some(tail)) = (bytes.first_chunk(), bytes.last_chunk()) {
+            (u64::from_le_bytes(*head), u64::from_le_bytes(*tail))
+        } else if let (Some(head), Some(tail)) = (bytes.first_chunk(), bytes.last_chunk()) {
+            (u64::from(u32::from_le_bytes(*head)), u64::from(u32::from_le_bytes(*tail)))
+        } else {
+            (bytes.iter().fold(0, |window, &byte| window << 8 | u64::from(byte)), 0)
+        };
+        NameProbe { length: bytes.len(), head, tail }
+    }
+
+    /// Do the windows cover the whole name?
+    fn whole(self) -> bool {
+        self.length <= 16
     }
 }
 
@@ -325,6 +364,9 @@ impl Plan {
                         if !node.required_flags[index] {
                             node.required_flags[index] = true;
                             node.required_declared.push(index);
+                            if index < 64 {
+                                node.required_mask |= 1 << index;
+                            }
                         }
                     }
                     None => node.required_other.push(name.clone()),
@@ -578,6 +620,8 @@ impl<'a> Compiler<'a> {
             if node.properties.len() > 8 {
                 node.property_index =
                     node.properties.iter().enumerate().map(|(i, (name, _))| (name.clone(), i)).collect();
+            } else {
+                node.property_probes = node.properties.iter().map(|(name, _)| NameProbe::of(name)).collect();
             }
         }
         if let Some(patterns) = object.get("patternProperties") {
@@ -732,4 +776,35 @@ fn percent_decode(fragment: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The probe lookup finds exactly the names a plain comparison finds, for names of every
+    /// length around the window sizes, and past 16 bytes where the windows leave a middle.
+    #[test]
+    fn property_lookup_agrees_with_comparison() {
+        let mut names: Vec<String> = (0..=20).map(|n| "a".repeat(n)).collect();
+        names.extend(
+            ["aaaaaaaaXbbbbbbbb", "aaaaaaaaYbbbbbbbb", "ab", "ba", "abc", "acb", "é", "ée"].map(String::from),
+        );
+        let others: Vec<String> = names
+            .iter()
+            .map(|name| format!("{name}z"))
+            .chain(["aaaaaaaaZbbbbbbbb", "", "b", "aaaa", "bbbbbbbbbbbbbbbbb"].map(String::from))
+            .collect();
+        for declared in names.chunks(8) {
+            let properties: serde_json::Map<String, Value> =
+                declared.iter().map(|name| (name.clone(), json!({}))).collect();
+            let plan = Plan::compile(&json!({"properties": properties})).unwrap();
+            let node = &plan.nodes[plan.root];
+            for name in names.iter().chain(&others) {
+                let expected = node.properties.iter().position(|(key, _)| key == name);
+                assert_eq!(node.property_index_of(name), expected, "{name:?} among {declared:?}");
+            }
+        }
+    }
 }
