@@ -301,10 +301,10 @@ impl Validator {
         Ok(Checked { value, report: Report { repairs: Vec::new(), coercions: fast.into_coercions() } })
     }
 
-    fn fast_from_text<'de, T: DeserializeOwned>(
+    fn fast_from_text<T: DeserializeOwned>(
         &self,
-        fast: &Fast<'_, 'de>,
-        text: &'de str,
+        fast: &Fast<'_>,
+        text: &str,
         limits: &Limits,
     ) -> Result<T, Miss> {
         if text.len() > limits.max_bytes || !text.trim_start().starts_with('{') {
