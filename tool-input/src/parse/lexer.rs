@@ -187,11 +187,6 @@ pub(crate) trait Sink {
     /// Undo the only token read so far, an opening bracket (it belonged to a code fence
     /// such as ```` [``` ````). Returns whether it could.
     fn undo_open(&mut self) -> bool;
-    /// Whether to follow json_repair where it reads broken text differently from
-    /// jsonrepair ([`ParseMode::Repair`] with `RepairStyle::JsonRepair`).
-    fn python_style(&self) -> bool {
-        false
-    }
 }
 
 /// Where the lexer is relative to the top-level value.
@@ -407,6 +402,9 @@ pub(crate) struct Lexer {
     /// Complete cut-off text the stream-stable way (`ParseOptions::stream_stable`); false
     /// only in [`ParseMode::Repair`], where text cut off at the end is then read as final.
     pub(super) stream_stable: bool,
+    /// Follow json_repair where it reads broken text differently from jsonrepair
+    /// ([`ParseMode::Repair`] with `RepairStyle::JsonRepair`).
+    pub(super) python_style: bool,
     non_finite: NonFinite,
     /// Absolute offset of the first byte of the fragment (or replay segment) being read.
     pub(super) base: usize,
@@ -484,6 +482,7 @@ impl Lexer {
             lenient: mode != ParseMode::Strict,
             repair: mode == ParseMode::Repair,
             stream_stable: true,
+            python_style: false,
             non_finite,
             base,
             state: State::Between,
@@ -530,9 +529,11 @@ impl Lexer {
 
     /// This lexer with the readings `options` choose beyond its mode, which only
     /// [`ParseMode::Repair`] makes: how to complete cut-off text
-    /// (`ParseOptions::stream_stable`).
+    /// (`ParseOptions::stream_stable`), and whose guesses to follow
+    /// (`ParseOptions::style`).
     pub(crate) fn with_readings(mut self, options: &ParseOptions) -> Lexer {
         self.stream_stable = options.stream_stable || !self.repair;
+        self.python_style = self.repair && options.style == super::RepairStyle::JsonRepair;
         self
     }
 

@@ -310,7 +310,7 @@ impl Lexer {
             content_at,
             ctx: sink.context(),
             single,
-            python: sink.python_style(),
+            python: self.python_style,
             ..RawInfo::default()
         };
         self.state = State::Raw { quote, esc: false };
@@ -1209,7 +1209,7 @@ impl Lexer {
             && !u.url
             && u.depth == 0
             && u.comma.is_none()
-            && sink.python_style()
+            && self.python_style
             && sink.context() == Ctx::ObjectValue
     }
 

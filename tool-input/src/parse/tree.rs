@@ -1123,10 +1123,6 @@ impl Sink for Builder {
         }
         empty
     }
-
-    fn python_style(&self) -> bool {
-        self.python_style
-    }
 }
 
 /// A lexer and a builder: the resumable parser of one value. Feed it fragments of any size
