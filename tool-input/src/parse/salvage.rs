@@ -107,8 +107,6 @@ pub(crate) struct RawInfo {
     ctx: Ctx,
     /// Opened with a single quote (so `\'` is its plain escape).
     single: bool,
-    /// Follow json_repair's readings (`RepairStyle::JsonRepair`).
-    python: bool,
     /// A quote kept as content right before a word opened an inner quotation that no
     /// later content quote closed yet: json_repair pairs them, so the next quote is content
     /// too where it would otherwise end the string before `}`.
@@ -306,13 +304,7 @@ impl Lexer {
     pub(crate) fn begin_raw_at<S: Sink>(&mut self, quote: RQuote, content_at: usize, sink: &S) {
         self.raw.clear();
         let single = matches!(quote, RQuote::Single | RQuote::SingleLike);
-        self.info = RawInfo {
-            content_at,
-            ctx: sink.context(),
-            single,
-            python: self.python_style,
-            ..RawInfo::default()
-        };
+        self.info = RawInfo { content_at, ctx: sink.context(), single, ..RawInfo::default() };
         self.state = State::Raw { quote, esc: false };
     }
 
@@ -567,7 +559,7 @@ impl Lexer {
             // `{ "a" : "{ b": {} }" }` (json_repair): a `{` followed by a word opens no
             // object, so a quote before a colon inside it ends the string.
             Some(b':')
-                if self.info.python
+                if self.python_style
                     && ctx == Ctx::ObjectValue
                     && self.info.in_bare_brace(&self.raw, mark) =>
             {
@@ -679,7 +671,7 @@ impl Lexer {
     /// json_repair reads it: in an object value, after a content quote that opened one,
     /// when no quote looked like the string's closing quote.
     fn pairs_inner_quote(&self) -> bool {
-        self.info.python
+        self.python_style
             && self.info.ctx == Ctx::ObjectValue
             && self.info.unpaired
             && self.info.first_closing.is_none()
