@@ -65,6 +65,7 @@ mod error;
 pub mod parse;
 mod pattern;
 mod plan;
+mod pointer;
 mod policy;
 mod raw;
 mod render;

@@ -517,10 +517,6 @@ fn error(pointer: &str, message: impl Into<String>) -> SchemaError {
     SchemaError::new(pointer, message)
 }
 
-fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
 impl<'a> Compiler<'a> {
     fn compile_at(&mut self, pointer: &str, schema: &'a Value, depth: usize) -> Result<NodeId, SchemaError> {
         if let Some(&id) = self.by_pointer.get(pointer) {
@@ -544,7 +540,7 @@ impl<'a> Compiler<'a> {
         schema: &'a Value,
         depth: usize,
     ) -> Result<NodeId, SchemaError> {
-        let child_pointer = format!("{pointer}/{}", escape_token(key));
+        let child_pointer = format!("{pointer}/{}", crate::pointer::escape_token(key));
         self.compile_at(&child_pointer, schema, depth + 1)
     }
 

@@ -469,8 +469,7 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
                 pointer.push_str(&index.to_string());
             }
             Segment::Map { key } | Segment::Enum { variant: key } => {
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                crate::pointer::push_token(&mut pointer, key);
             }
             Segment::Unknown => pointer.push_str("/?"),
         }

@@ -37,6 +37,7 @@ use super::coerce::{
 };
 use super::{compare, json_equal, message::echo, FieldOverride};
 use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
+use crate::pointer::push_token;
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 use crate::validator::Limits;
@@ -122,22 +123,6 @@ fn pointer(at: At<'_>) -> String {
         }
     }
     pointer
-}
-
-/// Append `/` and `key` escaped as a JSON Pointer token (`~` as `~0`, `/` as `~1`).
-fn push_token(pointer: &mut String, key: &str) {
-    pointer.push('/');
-    if !key.bytes().any(|b| b == b'~' || b == b'/') {
-        pointer.push_str(key);
-        return;
-    }
-    for c in key.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
 }
 
 /// The error that abandons the fast path; its text is never shown.

@@ -76,10 +76,7 @@ impl Path<'_> {
         for segment in segments.iter().rev() {
             pointer.push('/');
             match segment {
-                Path::Key(_, key) if key.contains(['~', '/']) => {
-                    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"))
-                }
-                Path::Key(_, key) => pointer.push_str(key),
+                Path::Key(_, key) => pointer.push_str(&crate::pointer::escape_token(key)),
                 Path::Index(_, index) => push_decimal(&mut pointer, *index),
                 Path::Root => {}
             }

@@ -2,6 +2,7 @@
 //! whether null is accepted. Bounded: reference chains and nesting are cut off at a fixed
 //! depth, so a cyclic or hostile schema cannot loop.
 
+pub(crate) use crate::pointer::escape_token as escape;
 use serde_json::Value;
 
 /// Longest chain of `$ref`s followed, and deepest nesting looked into.
@@ -147,11 +148,6 @@ fn accepts_null_at(root: &Value, schema: &Value, depth: usize) -> bool {
         }
     }
     true
-}
-
-/// Escape one JSON Pointer segment.
-pub(crate) fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

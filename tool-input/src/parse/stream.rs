@@ -33,6 +33,7 @@ use serde_json::{Map, Value};
 use super::lexer::{Ctx, Fail, Failure, Lexer, Sink, Token};
 use super::tree::{self, Builder, Outcome, MAX_CANDIDATES};
 use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind, DEFAULT_MAX_DEPTH};
+use crate::pointer::push_token;
 
 /// The partial value before any value started.
 static NULL: Value = Value::Null;
@@ -875,16 +876,6 @@ fn push_index(pointer: &mut String, index: usize) {
     let _ = write!(pointer, "/{index}");
 }
 
-/// Append `/key` to a JSON Pointer, escaping `~` and `/` (RFC 6901).
-fn push_key(pointer: &mut String, key: &str) {
-    pointer.push('/');
-    if key.contains(['~', '/']) {
-        pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-    } else {
-        pointer.push_str(key);
-    }
-}
-
 impl Tree {
     fn new(options: &ParseOptions, repairs: Vec<Repair>) -> Tree {
         Tree {
@@ -921,8 +912,8 @@ impl Tree {
             }
             self.scratch.push_str(&self.pointer);
             match frame.kind {
-                Kind::Object if self.open.is_some() => push_key(&mut self.scratch, &self.open_key),
-                Kind::Object => push_key(&mut self.scratch, frame.key.as_deref()?),
+                Kind::Object if self.open.is_some() => push_token(&mut self.scratch, &self.open_key),
+                Kind::Object => push_token(&mut self.scratch, frame.key.as_deref()?),
                 Kind::Array | Kind::Paren => push_index(&mut self.scratch, frame.len),
             }
         }
@@ -1113,7 +1104,7 @@ impl Tree {
                     }
                     Kind::Object => match parent.key.take() {
                         Some(key) => {
-                            push_key(&mut self.pointer, &key);
+                            push_token(&mut self.pointer, &key);
                             Step::Key(key, None)
                         }
                         None => Step::Detached,

@@ -1,0 +1,38 @@
+//! JSON Pointer (RFC 6901) reference tokens, written in one place for every path the crate
+//! reports: errors, coercion records, stream events, schema problems.
+
+use std::borrow::Cow;
+
+/// `token` escaped as one reference token (`~` as `~0`, `/` as `~1`); borrowed when there
+/// is nothing to escape, as for almost every key.
+pub(crate) fn escape_token(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+/// Append `/` and `token`, escaped, to `pointer`.
+pub(crate) fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    pointer.push_str(&escape_token(token));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_escape_tilde_before_slash() {
+        assert_eq!(escape_token("plain"), "plain");
+        assert!(matches!(escape_token("plain"), Cow::Borrowed(_)));
+        assert_eq!(escape_token("a/b~c"), "a~1b~0c");
+        // `~1` in a key is `~01`, never read back as `/`.
+        assert_eq!(escape_token("~1"), "~01");
+        let mut pointer = String::new();
+        push_token(&mut pointer, "a/b");
+        push_token(&mut pointer, "");
+        assert_eq!(pointer, "/a~1b/");
+    }
+}
