@@ -143,6 +143,22 @@ fn check(text: &str, cuts: &[usize], options: &ParseOptions, as_bytes: bool, uni
     }
 }
 
+/// [`check`] over every way `input` can arrive: whole, cut in two at every byte (as bytes)
+/// and at every character boundary (as `str`), and a byte or a character at a time.
+fn check_every_split(input: &str, options: &ParseOptions) {
+    let boundaries: Vec<usize> = (0..=input.len()).filter(|&k| input.is_char_boundary(k)).collect();
+    check(input, &[], options, false, false);
+    for cut in 0..=input.len() {
+        check(input, &[cut], options, true, false);
+    }
+    for &cut in &boundaries {
+        check(input, &[cut], options, false, false);
+    }
+    let every: Vec<usize> = (1..input.len()).collect();
+    check(input, &every, options, true, false);
+    check(input, &boundaries, options, false, false);
+}
+
 /// Split points: every `step`-ish bytes from a seed, moved back to character boundaries
 /// when `chars`.
 fn cuts_of(text: &str, seed: u64, max: usize, chars: bool) -> Vec<usize> {
@@ -199,18 +215,8 @@ fn fixed_inputs_in_every_split_give_the_one_shot_result() {
         .map(|s| (*s).to_owned()),
     );
     for input in &inputs {
-        let boundaries: Vec<usize> = (0..=input.len()).filter(|&k| input.is_char_boundary(k)).collect();
         for options in every_mode() {
-            check(input, &[], &options, false, false);
-            for cut in 0..=input.len() {
-                check(input, &[cut], &options, true, false);
-            }
-            for &cut in &boundaries {
-                check(input, &[cut], &options, false, false);
-            }
-            let every: Vec<usize> = (1..input.len()).collect();
-            check(input, &every, &options, true, false);
-            check(input, &boundaries, &options, false, false);
+            check_every_split(input, &options);
         }
     }
 }
@@ -235,12 +241,7 @@ fn where_strings_end_agrees_in_every_split() {
         for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {
             for complete_truncated in [false, true] {
                 let options = ParseOptions { complete_truncated, style, ..ParseOptions::repair() };
-                check(input, &[], &options, false, false);
-                for cut in 0..=input.len() {
-                    check(input, &[cut], &options, true, false);
-                }
-                let every: Vec<usize> = (1..input.len()).collect();
-                check(input, &every, &options, true, false);
+                check_every_split(input, &options);
             }
         }
     }
@@ -260,13 +261,7 @@ fn structure_guesses_agree_in_every_split() {
     for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {
         let options = ParseOptions { complete_truncated: true, style, ..ParseOptions::repair() };
         for input in inputs {
-            check(input, &[], &options, false, false);
-            for cut in 0..=input.len() {
-                check(input, &[cut], &options, true, false);
-                check(input, &[cut], &options, false, false);
-            }
-            let every: Vec<usize> = (1..input.len()).collect();
-            check(input, &every, &options, true, false);
+            check_every_split(input, &options);
         }
     }
 }

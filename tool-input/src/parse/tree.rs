@@ -382,20 +382,25 @@ impl Builder {
     /// [`RepairStyle::JsonRepair`], at the end of the input: an object cut off after its
     /// first key (`{"a`) holds only that key, a set, read as an array as `{"a", "b"}` is.
     fn cut_key_as_set(&mut self, offset: usize) {
-        let set = match self.stack.last_mut() {
-            Some(Frame::Object { map, key, .. })
-                if map.is_empty() && key.as_ref().is_some_and(|k| !k.is_empty()) =>
-            {
-                key.take()
-            }
-            _ => None,
-        };
-        if let Some(name) = set {
-            self.repair(RepairKind::SetAsArray, offset);
-            self.stack.pop();
-            self.stack.push(Frame::Array(vec![Value::String(name)]));
+        let set = matches!(
+            self.stack.last(),
+            Some(Frame::Object { map, key: Some(name), .. }) if map.is_empty() && !name.is_empty()
+        );
+        if set {
+            self.object_as_set(offset);
             self.expect = Expect::Comma;
         }
+    }
+
+    /// The innermost object, which holds only the key awaiting its colon, is a set
+    /// (`{"a", "b"}`): an array, holding that key.
+    fn object_as_set(&mut self, offset: usize) {
+        self.repair(RepairKind::SetAsArray, offset);
+        let key = match self.stack.pop() {
+            Some(Frame::Object { key, .. }) => key,
+            _ => None,
+        };
+        self.stack.push(Frame::Array(key.map(Value::String).into_iter().collect()));
     }
 
     /// A trailing comma at `comma` before the closing bracket at `offset`.
@@ -769,13 +774,7 @@ impl Builder {
             }
             Token::Comma | Token::EndObject if self.first_member() => {
                 // `{"a", "b"}`: a set, read as an array.
-                self.repair(RepairKind::SetAsArray, offset);
-                let key = match self.stack.pop() {
-                    Some(Frame::Object { key, .. }) => key,
-                    _ => None,
-                };
-                let items = key.map(Value::String).into_iter().collect();
-                self.stack.push(Frame::Array(items));
+                self.object_as_set(offset);
                 if token == Token::EndObject {
                     self.close();
                     return Ok(());
