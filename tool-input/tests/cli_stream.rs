@@ -77,7 +77,31 @@ fn a_stream_without_its_end_and_garbage_lines() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout_json(&output)["errors"][0]["kind"], "truncated");
 
+    // Lines that cannot be read are errors naming each, never silence.
     let output = run(&["calls", "--stream"], b"not an event\n\xff\xfe\ndata: {\n\n");
-    assert_eq!(output.status.code(), Some(0));
-    assert_eq!(stdout_json(&output), json!({"calls": [], "errors": []}));
+    assert_eq!(output.status.code(), Some(1));
+    let errors = stdout_json(&output)["errors"].as_array().cloned().unwrap_or_default();
+    let messages: Vec<&str> = errors.iter().filter_map(|error| error["message"].as_str()).collect();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(messages[0].contains("event 1 of the stream is neither SSE nor JSON"), "{messages:?}");
+    assert!(messages[1].contains("event 2 of the stream is not UTF-8"), "{messages:?}");
+    assert!(messages[2].contains("event 3 of the stream is not JSON"), "{messages:?}");
+}
+
+#[test]
+fn a_cut_stream_runs_its_completed_calls_only_when_asked() {
+    let first = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "a", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]}}]});
+    let second = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 1, "id": "b", "function": {"name": "g", "arguments": "{\"y\": "}}]}}]});
+    let body = format!("data: {first}\r\n\r\ndata: {second}\r\n\r\n");
+    let output = run(&["calls", "--stream"], body.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    let result = stdout_json(&output);
+    assert_eq!(result["calls"], json!([]));
+    assert_eq!(result["errors"][0]["kind"], "incomplete");
+    assert_eq!(result["errors"][1]["kind"], "truncated");
+    let output = run(&["calls", "--stream", "--run-completed"], body.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    let result = stdout_json(&output);
+    assert_eq!(result["calls"], json!([{"id": "a", "name": "f", "arguments": {"x": 1}}]));
+    assert_eq!(result["errors"][0]["kind"], "truncated");
 }

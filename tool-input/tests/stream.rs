@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_input::calls::{parse_value, CallOptions, Calls, Format};
+use tool_input::calls::{parse_value, CallOptions, Calls, Format, OriginalArguments};
 use tool_input::stream::StreamAssembler;
 
 fn feed(options: CallOptions, events: &[Value]) -> Calls {
@@ -188,13 +188,23 @@ fn chat_only_the_chosen_choice_is_read() {
 
 #[test]
 fn chat_length_cuts_off_the_call_still_streaming() {
-    let calls = auto(&[
+    let events = [
         chat(json!([{"index": 0, "id": "call_0", "function": {"name": "first", "arguments": "{\"a\": 1}"}}])),
         chat(
             json!([{"index": 1, "id": "call_1", "function": {"name": "write_file", "arguments": "{\"text\": \"Once upon"}}]),
         ),
         chat_finish("length"),
-    ]);
+    ];
+    // The response was cut: the call that had completed does not run by default, and keeps
+    // its arguments on the record.
+    let calls = auto(&events);
+    assert!(calls.calls.is_empty());
+    assert_eq!(error_kinds(&calls), ["incomplete", "truncated"]);
+    assert_eq!(calls.errors[0].id, "call_0");
+    assert_eq!(calls.errors[0].original, OriginalArguments::Text("{\"a\": 1}".to_owned()));
+    assert!(calls.errors[0].message.contains("finish_reason `length`"), "{}", calls.errors[0].message);
+    // Asked for, it runs; the cut call never does.
+    let calls = feed(CallOptions::new().run_completed_calls(true), &events);
     assert_eq!(summary(&calls), [("first".to_owned(), json!({"a": 1}))]);
     assert_eq!(error_kinds(&calls), ["truncated"]);
     let error = &calls.errors[0];
@@ -372,11 +382,14 @@ fn responses_incomplete_failed_or_unfinished_streams_cut_off_open_calls() {
         assert_eq!(calls.errors[0].name.as_deref(), Some("write"));
         assert!(calls.errors[0].message.contains("13 bytes"), "{}", calls.errors[0].message);
     }
-    // A call that ended before the response stopped is still a call.
+    // A call that ended before the response stopped is incomplete: it runs only if asked.
     let mut events = vec![added(0, "fc_0", "call_0", "done_one"), args_done(0, "fc_0", "{}")];
     events.extend(start);
     events.push(json!({"type": "response.incomplete", "response": {"incomplete_details": {"reason": "max_output_tokens"}}}));
     let calls = auto(&events);
+    assert_eq!(error_kinds(&calls), ["incomplete", "truncated"]);
+    assert!(calls.errors[1].message.contains("max_output_tokens"));
+    let calls = feed(CallOptions::new().run_completed_calls(true), &events);
     assert_eq!(summary(&calls), [("done_one".to_owned(), json!({}))]);
     assert!(calls.errors[0].message.contains("max_output_tokens"));
 }
@@ -477,6 +490,8 @@ fn anthropic_cut_offs() {
     }));
     events.extend(stop("max_tokens"));
     let calls = auto(&events);
+    assert_eq!(error_kinds(&calls), ["incomplete", "truncated"]);
+    let calls = feed(CallOptions::new().run_completed_calls(true), &events);
     assert_eq!(summary(&calls), [("ok".to_owned(), json!({}))]);
     assert_eq!(error_kinds(&calls), ["truncated"]);
     // A message that stopped normally completes a block whose stop was lost.
@@ -623,10 +638,19 @@ fn text_calls_split_across_chunks() {
             assert_eq!(summary(&calls), [("f".to_owned(), json!({}))]);
         }
     }
-    let mut stream = StreamAssembler::new(CallOptions::new().format(Format::Text));
-    stream.push_text("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
-    stream.cut_off("finish_reason `length`");
-    assert_eq!(summary(&stream.finish()), [("f".to_owned(), json!({}))], "closed before the cut");
+    // A call closed before the cut is whole, but the response is not: it runs only if asked.
+    for run in [false, true] {
+        let options = CallOptions::new().format(Format::Text).run_completed_calls(run);
+        let mut stream = StreamAssembler::new(options);
+        stream.push_text("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
+        stream.cut_off("finish_reason `length`");
+        let calls = stream.finish();
+        if run {
+            assert_eq!(summary(&calls), [("f".to_owned(), json!({}))], "closed before the cut");
+        } else {
+            assert_eq!(error_kinds(&calls), ["incomplete"]);
+        }
+    }
 
     // Content of a Chat Completions stream stopped for length.
     let text = |t: &str| json!({"choices": [{"index": 0, "delta": {"content": t}}]});
@@ -697,8 +721,19 @@ fn an_unreadable_event_damages_the_open_calls_only() {
     stream.push_event(&json!({"type": "message_stop"}));
     let calls = stream.finish();
     assert_eq!(summary(&calls), [("done_before".to_owned(), json!({}))]);
-    assert_eq!(error_kinds(&calls), ["malformed"]);
+    // The call it damaged, and the event itself, named.
+    assert_eq!(error_kinds(&calls), ["malformed", "malformed"]);
     assert_eq!(calls.errors[0].id, "toolu_1");
+    assert!(
+        calls.errors[0].message.contains("event 1 of the stream is not JSON"),
+        "{}",
+        calls.errors[0].message
+    );
+    assert!(
+        calls.errors[1].message.contains("event 1 of the stream is not JSON"),
+        "{}",
+        calls.errors[1].message
+    );
 }
 
 #[test]
@@ -868,5 +903,7 @@ fn deep_and_huge_events_never_panic() {
     ));
     let calls = stream.finish();
     assert!(calls.calls.is_empty());
-    assert_eq!(error_kinds(&calls), ["malformed"]);
+    // Each unreadable event is an error (the deep one, the one not UTF-8, the one not JSON),
+    // and so are the damaged call and the nameless part that could not continue it.
+    assert_eq!(error_kinds(&calls), ["malformed"; 5]);
 }

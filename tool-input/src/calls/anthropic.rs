@@ -18,6 +18,9 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
             }
         },
     };
+    if let Some(reason) = cut_reason(body.get("stop_reason")) {
+        out.stopped(reason);
+    }
     let mut texts = Vec::new();
     for block in blocks {
         match block.get("type").and_then(Value::as_str) {
@@ -38,4 +41,16 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
         }
     }
     Ok(if texts.is_empty() { None } else { Some(texts.join("\n")) })
+}
+
+/// The reason a message stopped early, when its `stop_reason` says it was cut
+/// (`max_tokens`, `model_context_window_exceeded`, `refusal`); the stream reads the same
+/// reasons the same way.
+pub(crate) fn cut_reason(stop_reason: Option<&Value>) -> Option<String> {
+    match stop_reason.and_then(Value::as_str)? {
+        reason @ ("max_tokens" | "model_context_window_exceeded" | "refusal") => {
+            Some(format!("stop_reason `{reason}`"))
+        }
+        _ => None,
+    }
 }

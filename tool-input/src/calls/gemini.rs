@@ -8,28 +8,48 @@ use super::{arguments_of, id_of, BodyError, CallParts, Collector, Format};
 /// Read a `generateContent` response, a content (`{"parts": [...]}`), or a bare array of
 /// parts. Text parts marked `thought` are not content.
 pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<String>, BodyError> {
-    let parts = match body {
-        Value::Array(parts) => Some(parts),
+    let mut texts = Vec::new();
+    match body {
+        Value::Array(parts) => read_parts(parts, Some(&mut texts), out),
         _ => {
             if let Some(candidates) = body.get("candidates").and_then(Value::as_array) {
-                let candidate = candidates
-                    .iter()
-                    .find(|c| c.get("index").and_then(Value::as_u64) == Some(out.options.choice as u64))
-                    .or_else(|| candidates.get(out.options.choice));
-                // A candidate stopped by safety or MALFORMED_FUNCTION_CALL may have no content.
-                candidate
-                    .and_then(|c| c.get("content"))
-                    .and_then(|c| c.get("parts"))
-                    .and_then(Value::as_array)
+                let wanted = out.options.get_choice();
+                // Every candidate is read, each tagged: the others are reported, never dropped.
+                for (position, candidate) in candidates.iter().enumerate() {
+                    let number = candidate
+                        .get("index")
+                        .and_then(Value::as_u64)
+                        .map_or(position, |index| index as usize);
+                    out.set_choice(number);
+                    // A candidate stopped by safety or MALFORMED_FUNCTION_CALL may have no content.
+                    let parts = candidate
+                        .get("content")
+                        .and_then(|c| c.get("parts"))
+                        .and_then(Value::as_array)
+                        .map(Vec::as_slice)
+                        .unwrap_or(&[]);
+                    let chosen = number == wanted;
+                    read_parts(parts, chosen.then_some(&mut texts), out);
+                    if chosen {
+                        if let Some(reason) = cut_reason(candidate.get("finishReason")) {
+                            out.stopped(reason);
+                        }
+                    }
+                }
+                out.set_choice(wanted);
             } else if let Some(parts) = body.get("parts").and_then(Value::as_array) {
-                Some(parts)
+                read_parts(parts, Some(&mut texts), out);
             } else {
                 return Err(BodyError::Shape("not a Gemini response: expected `candidates`".to_owned()));
             }
         }
-    };
-    let mut texts = Vec::new();
-    for part in parts.map(Vec::as_slice).unwrap_or(&[]) {
+    }
+    Ok(if texts.is_empty() { None } else { Some(texts.join("")) })
+}
+
+/// Read the calls of a candidate's parts, and its text into `texts` when given.
+fn read_parts<'b>(parts: &'b [Value], mut texts: Option<&mut Vec<&'b str>>, out: &mut Collector<'_>) {
+    for part in parts {
         if let Some(call) = part.get("functionCall") {
             if out.is_full() {
                 break;
@@ -44,10 +64,20 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
                 index: 0,
             });
         } else if part.get("thought").and_then(Value::as_bool) != Some(true) {
-            if let Some(text) = part.get("text").and_then(Value::as_str) {
+            if let (Some(texts), Some(text)) =
+                (texts.as_deref_mut(), part.get("text").and_then(Value::as_str))
+            {
                 texts.push(text);
             }
         }
     }
-    Ok(if texts.is_empty() { None } else { Some(texts.join("")) })
+}
+
+/// The reason a candidate stopped early: any `finishReason` but `STOP` (and the unspecified
+/// one), such as `MAX_TOKENS` or `SAFETY`; the stream reads the same reasons the same way.
+pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
+    match finish_reason.and_then(Value::as_str)? {
+        "STOP" | "FINISH_REASON_UNSPECIFIED" => None,
+        other => Some(format!("finishReason `{}`", other.chars().take(60).collect::<String>())),
+    }
 }

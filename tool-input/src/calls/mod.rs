@@ -40,13 +40,13 @@
 //! assert!(calls.errors[0].id.starts_with("call_"));
 //! ```
 
-mod anthropic;
-mod gemini;
+pub(crate) mod anthropic;
+pub(crate) mod gemini;
 mod ids;
 mod names;
-mod ollama;
-mod openai;
-mod responses;
+pub(crate) mod ollama;
+pub(crate) mod openai;
+pub(crate) mod responses;
 pub(crate) mod text;
 
 use std::fmt;
@@ -273,6 +273,9 @@ pub struct ToolCall {
     pub raw: Value,
     /// Position among the call attempts of the response (calls and errors share it).
     pub index: usize,
+    /// The choice (OpenAI `choices[n]`, Gemini `candidates[n]`) the call came from: 0 but
+    /// in a response with several (`n > 1`), read with [`CallOptions::all_choices`].
+    pub choice: usize,
 }
 
 /// The parts of a call before it is read: what [`CallParts::finish`] turns into a
@@ -345,6 +348,7 @@ impl CallParts {
             format: self.format,
             raw: self.raw.clone(),
             index: self.index,
+            choice: 0,
         };
         if trimmed.is_empty() {
             error.message =
@@ -387,6 +391,7 @@ impl CallParts {
                 format: self.format,
                 raw: self.raw,
                 index: self.index,
+                choice: 0,
             }),
             Err(rejection) => {
                 let rejection = rejection.with_tool(&name);
@@ -416,6 +421,7 @@ impl CallParts {
             format: self.format,
             raw: self.raw,
             index: self.index,
+            choice: 0,
         }
     }
 }
@@ -492,11 +498,21 @@ pub enum CallErrorKind {
     Malformed,
     /// The response has more calls than [`CallOptions::max_calls`]; the rest were dropped.
     TooManyCalls,
+    /// The call arrived whole, but the response it came in was cut off (a length stop, a
+    /// stream without its end marker, an error): nothing of a cut response runs unless
+    /// [`CallOptions::run_completed_calls`] says so. Its arguments stay on the record.
+    Incomplete,
+    /// The stream passed [`StreamAssembler::max_stream_bytes`](crate::stream::StreamAssembler::max_stream_bytes):
+    /// nothing after the limit was read.
+    StreamTooLarge,
+    /// The call is in another choice than the one read ([`CallOptions::choice`]) of a
+    /// response with several; it is reported, never run.
+    OtherChoice,
 }
 
 impl CallErrorKind {
     /// `parse`, `truncated`, `not_object`, `too_large`, `too_deep`, `unknown_tool`,
-    /// `malformed` or `too_many_calls`.
+    /// `malformed`, `too_many_calls`, `incomplete`, `stream_too_large` or `other_choice`.
     pub fn code(self) -> &'static str {
         match self {
             CallErrorKind::Parse => "parse",
@@ -507,6 +523,9 @@ impl CallErrorKind {
             CallErrorKind::UnknownTool => "unknown_tool",
             CallErrorKind::Malformed => "malformed",
             CallErrorKind::TooManyCalls => "too_many_calls",
+            CallErrorKind::Incomplete => "incomplete",
+            CallErrorKind::StreamTooLarge => "stream_too_large",
+            CallErrorKind::OtherChoice => "other_choice",
         }
     }
 
@@ -554,6 +573,8 @@ pub struct CallError {
     pub raw: Value,
     /// Position among the response's call attempts.
     pub index: usize,
+    /// The choice the call came from, as [`ToolCall::choice`].
+    pub choice: usize,
 }
 
 impl fmt::Display for CallError {
@@ -655,6 +676,8 @@ pub struct CallOptions {
     max_calls: usize,
     max_body_bytes: usize,
     choice: usize,
+    all_choices: bool,
+    run_completed: bool,
 }
 
 impl Default for CallOptions {
@@ -668,6 +691,8 @@ impl Default for CallOptions {
             max_calls: DEFAULT_MAX_CALLS,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             choice: 0,
+            all_choices: false,
+            run_completed: false,
         }
     }
 }
@@ -751,9 +776,68 @@ impl CallOptions {
     }
 
     /// Which choice (OpenAI `choices`) or candidate (Gemini `candidates`) to read; the first
-    /// by default.
+    /// by default. The calls of the other choices of a response with several (`n > 1`) are
+    /// never dropped silently: each is a [`CallErrorKind::OtherChoice`] error tagged with
+    /// its choice ([`CallError::choice`]), unless [`all_choices`](CallOptions::all_choices).
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// let body = br#"{"choices": [
+    ///   {"index": 0, "message": {"tool_calls": [{"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}, "finish_reason": "tool_calls"},
+    ///   {"index": 1, "message": {"tool_calls": [{"id": "b", "type": "function", "function": {"name": "g", "arguments": "{}"}}]}, "finish_reason": "tool_calls"}]}"#;
+    /// let calls = parse_body(body, &CallOptions::new()).unwrap();
+    /// assert_eq!(calls.calls[0].name, "f");
+    /// assert_eq!(calls.errors[0].kind.code(), "other_choice");
+    /// assert_eq!(calls.errors[0].choice, 1);
+    /// let calls = parse_body(body, &CallOptions::new().choice(1)).unwrap();
+    /// assert_eq!(calls.calls[0].name, "g");
+    /// ```
     pub fn choice(mut self, choice: usize) -> Self {
         self.choice = choice;
+        self
+    }
+
+    /// Read the calls of every choice of a response with several (`n > 1`) as calls, each
+    /// tagged with its choice ([`ToolCall::choice`]), instead of reading one
+    /// ([`choice`](CallOptions::choice)) and reporting the others. The choices are
+    /// alternatives the model wrote for one turn: run the calls of one of them.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// let body = br#"{"choices": [
+    ///   {"index": 0, "message": {"tool_calls": [{"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}},
+    ///   {"index": 1, "message": {"tool_calls": [{"id": "b", "type": "function", "function": {"name": "g", "arguments": "{}"}}]}}]}"#;
+    /// let calls = parse_body(body, &CallOptions::new().all_choices(true)).unwrap();
+    /// let tags: Vec<(&str, usize)> = calls.calls.iter().map(|c| (c.name.as_str(), c.choice)).collect();
+    /// assert_eq!(tags, [("f", 0), ("g", 1)]);
+    /// ```
+    pub fn all_choices(mut self, all: bool) -> Self {
+        self.all_choices = all;
+        self
+    }
+
+    /// Return the calls that arrived whole in a response that was cut off (a length stop
+    /// such as `finish_reason: "length"`, a stream that ended without its end marker or met
+    /// an error) as calls, instead of [`CallErrorKind::Incomplete`] errors (the default).
+    /// The call that was cut is a [`CallErrorKind::Truncated`] error either way. Off by
+    /// default: the response may lack calls that came after, or the model may have meant
+    /// something else than what it managed to write.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// let body = br#"{"choices": [{"index": 0, "finish_reason": "length", "message": {"tool_calls": [
+    ///   {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+    ///   {"id": "b", "type": "function", "function": {"name": "g", "arguments": "{\"x\": 1"}}]}}]}"#;
+    /// let calls = parse_body(body, &CallOptions::new()).unwrap();
+    /// assert!(calls.calls.is_empty());
+    /// let kinds: Vec<&str> = calls.errors.iter().map(|e| e.kind.code()).collect();
+    /// assert_eq!(kinds, ["incomplete", "truncated"]);
+    /// let calls = parse_body(body, &CallOptions::new().run_completed_calls(true)).unwrap();
+    /// assert_eq!(calls.calls[0].name, "f");
+    /// assert_eq!(calls.errors[0].kind.code(), "truncated");
+    /// ```
+    pub fn run_completed_calls(mut self, run: bool) -> Self {
+        self.run_completed = run;
         self
     }
 
@@ -770,6 +854,11 @@ impl CallOptions {
     /// Which choice or candidate is read.
     pub(crate) fn get_choice(&self) -> usize {
         self.choice
+    }
+
+    /// Whether calls of `choice` are read as calls (or reported as another choice's).
+    pub(crate) fn reads_choice(&self, choice: usize) -> bool {
+        self.all_choices || choice == self.choice
     }
 
     /// The limits for each call's arguments.
@@ -844,6 +933,10 @@ pub(crate) struct Collector<'o> {
     errors: Vec<CallError>,
     next: usize,
     full: bool,
+    /// The choice the attempts pushed now come from.
+    choice: usize,
+    /// Why the response stopped early, when its own data says so (a length stop).
+    stopped: Option<String>,
 }
 
 /// What a [`Collector`] has collected, kept between uses: a streaming assembler owns its
@@ -859,18 +952,28 @@ pub(crate) struct Collected {
 
 impl<'o> Collector<'o> {
     pub fn new(options: &'o CallOptions) -> Self {
-        Collector { options, calls: Vec::new(), errors: Vec::new(), next: 0, full: false }
+        Collector::resume(options, Collected::default())
     }
 
     /// Go on collecting after [`Collector::suspend`].
     pub fn resume(options: &'o CallOptions, state: Collected) -> Self {
         let Collected { calls, errors, next, full } = state;
-        Collector { options, calls, errors, next, full }
+        Collector { options, calls, errors, next, full, choice: options.choice, stopped: None }
     }
 
     /// Keep what was collected, to [`Collector::resume`] later.
     pub fn suspend(self) -> Collected {
         Collected { calls: self.calls, errors: self.errors, next: self.next, full: self.full }
+    }
+
+    /// The attempts pushed from now on come from `choice`.
+    pub fn set_choice(&mut self, choice: usize) {
+        self.choice = choice;
+    }
+
+    /// The response says it stopped early (`finish_reason: "length"`, …), for `reason`.
+    pub fn stopped(&mut self, reason: String) {
+        self.stopped.get_or_insert(reason);
     }
 
     /// Record, once, that more calls were sent than are taken (as the next attempt would).
@@ -904,7 +1007,9 @@ impl<'o> Collector<'o> {
                 "The response has more than {} tool calls; the rest were not run. Make fewer calls at once.",
                 self.options.max_calls
             );
-            self.errors.push(parts.fail(CallErrorKind::TooManyCalls, message));
+            let mut error = parts.fail(CallErrorKind::TooManyCalls, message);
+            error.choice = self.choice;
+            self.errors.push(error);
             return None;
         }
         let index = self.next;
@@ -912,21 +1017,52 @@ impl<'o> Collector<'o> {
         Some(index)
     }
 
+    /// Keep a read attempt: tagged with its choice, and reported rather than returned as a
+    /// call when it comes from a choice that is not read.
+    fn record(&mut self, read: Result<ToolCall, CallError>) {
+        let choice = self.choice;
+        if self.options.reads_choice(choice) {
+            match read {
+                Ok(call) => self.calls.push(ToolCall { choice, ..call }),
+                Err(error) => self.errors.push(CallError { choice, ..error }),
+            }
+            return;
+        }
+        let chosen = self.options.choice;
+        let message = |name: Option<&str>| {
+            format!(
+                "The tool call{} is in choice {choice} of a response with several choices; only choice {chosen} is read, so it was not run.",
+                name.map(|name| format!(" to `{name}`")).unwrap_or_default()
+            )
+        };
+        let error = match read {
+            Ok(call) => {
+                let message = message(Some(&call.name));
+                call.into_error(CallErrorKind::OtherChoice, message, None)
+            }
+            Err(error) => CallError {
+                kind: CallErrorKind::OtherChoice,
+                message: message(error.name.as_deref()),
+                rejection: None,
+                ..error
+            },
+        };
+        self.errors.push(CallError { choice, ..error });
+    }
+
     /// Read one call from its parts.
     pub fn push(&mut self, mut parts: CallParts) {
         let Some(index) = self.slot(parts.format) else { return };
         parts.index = index;
-        match parts.finish(self.options) {
-            Ok(call) => self.calls.push(call),
-            Err(error) => self.errors.push(error),
-        }
+        let read = parts.finish(self.options);
+        self.record(read);
     }
 
     /// Record an attempt that failed before its parts could be read.
     pub fn push_failed(&mut self, mut parts: CallParts, kind: CallErrorKind, message: String) {
         let Some(index) = self.slot(parts.format) else { return };
         parts.index = index;
-        self.errors.push(parts.fail(kind, message));
+        self.record(Err(parts.fail(kind, message)));
     }
 
     /// Record an attempt whose arguments were rejected before its parts could be read.
@@ -939,9 +1075,74 @@ impl<'o> Collector<'o> {
         }
     }
 
+    /// The calls and errors collected, and the content; a response whose data said it
+    /// stopped early is settled as cut ([`settle_cut`]).
     pub fn finish(self, format: Format, content: Option<String>) -> Calls {
-        Calls { calls: self.calls, errors: self.errors, content, format }
+        let mut calls = Calls { calls: self.calls, errors: self.errors, content, format };
+        if let Some(reason) = &self.stopped {
+            settle_cut(&mut calls, reason, true, self.options);
+        }
+        calls
     }
+}
+
+impl ToolCall {
+    /// This call as an error of `kind` that must not run: its id, name, arguments and place
+    /// are kept.
+    pub(crate) fn into_error(
+        self,
+        kind: CallErrorKind,
+        message: String,
+        rejection: Option<Rejection>,
+    ) -> CallError {
+        CallError {
+            kind,
+            message,
+            id: self.id,
+            id_generated: self.id_generated,
+            name: Some(self.name),
+            rejection,
+            original: self.original,
+            format: self.format,
+            raw: self.raw,
+            index: self.index,
+            choice: self.choice,
+        }
+    }
+}
+
+/// Settle the calls of a response that was cut off for `reason`: nothing of it runs by
+/// default. When `last_cut` (the response's own data says it stopped, as a length stop does,
+/// so a whole body and a stream answer alike), its last attempt is the one the stop cut: a
+/// call there becomes a [`CallErrorKind::Truncated`] error, its arguments possibly short.
+/// Every other call becomes a [`CallErrorKind::Incomplete`] error, unless
+/// [`CallOptions::run_completed_calls`].
+pub(crate) fn settle_cut(calls: &mut Calls, reason: &str, last_cut: bool, options: &CallOptions) {
+    let last_error = calls.errors.iter().map(|error| error.index).max();
+    let last_call =
+        calls.calls.iter().enumerate().max_by_key(|(_, call)| call.index).map(|(at, call)| (at, call.index));
+    if let (true, Some((at, index))) = (last_cut, last_call) {
+        if last_error.is_none_or(|error| error < index) {
+            let call = calls.calls.remove(at);
+            let detail = format!(
+                "the response stopped ({reason}) right after this call: its arguments may have been cut short"
+            );
+            let rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail)
+                .with_tool(call.name.clone());
+            let message = rejection.to_string();
+            calls.errors.push(call.into_error(CallErrorKind::Truncated, message, Some(rejection)));
+        }
+    }
+    if !options.run_completed {
+        for call in std::mem::take(&mut calls.calls) {
+            let message = format!(
+                "The tool call to `{}` arrived whole, but the response it came in was cut off ({reason}), so none of its calls ran: calls after it may be missing. Call the tools again.",
+                call.name
+            );
+            calls.errors.push(call.into_error(CallErrorKind::Incomplete, message, None));
+        }
+    }
+    calls.errors.sort_by_key(|error| error.index);
 }
 
 /// Read the tool calls of a response body, or of raw text with [`Format::Text`].
@@ -1079,6 +1280,23 @@ pub(crate) fn content_text(content: Option<&Value>) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// A short, bounded description of a reason a response gave (a string, or an error
+/// object's `type`, `code` or `message`), for messages.
+pub(crate) fn describe(value: Option<&Value>) -> String {
+    let text = match value {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Object(map)) => map
+            .get("type")
+            .or_else(|| map.get("code"))
+            .or_else(|| map.get("message"))
+            .and_then(Value::as_str)
+            .unwrap_or("error")
+            .to_owned(),
+        _ => "error".to_owned(),
+    };
+    text.chars().take(60).collect()
 }
 
 /// An id field: a string is kept as is; anything else is no id.

@@ -11,5 +11,16 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
         _ if body.get("tool_calls").is_some() => body,
         _ => return Err(BodyError::Shape("not an Ollama chat response: expected `message`".to_owned())),
     };
+    if let Some(reason) = cut_reason(body.get("done_reason")) {
+        out.stopped(reason);
+    }
     Ok(openai::read_message(message, Format::Ollama, out))
+}
+
+/// The reason a response stopped early, when its `done_reason` says it was cut (`length`).
+pub(crate) fn cut_reason(done_reason: Option<&Value>) -> Option<String> {
+    match done_reason.and_then(Value::as_str)? {
+        "length" => Some("done_reason `length`".to_owned()),
+        _ => None,
+    }
 }

@@ -12,17 +12,27 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
         return Ok(None);
     }
     if let Some(choices) = body.get("choices").and_then(Value::as_array) {
-        let choice = out.options.choice;
-        // Prefer the choice whose `index` says so; fall back to the position.
-        let chosen = choices
-            .iter()
-            .find(|c| c.get("index").and_then(Value::as_u64) == Some(choice as u64))
-            .or_else(|| choices.get(choice));
-        return Ok(match chosen.and_then(|c| c.get("message")) {
-            Some(message) => read_message(message, Format::OpenAi, out),
-            // No choices (a filtered response) or no message: no calls.
-            None => None,
-        });
+        let wanted = out.options.get_choice();
+        // A choice is known by its `index`, else by its position.
+        let number = |position: usize, choice: &Value| {
+            choice.get("index").and_then(Value::as_u64).map_or(position, |index| index as usize)
+        };
+        let mut content = None;
+        // Every choice is read, each tagged: the others are reported, never dropped.
+        for (position, choice) in choices.iter().enumerate() {
+            let number = number(position, choice);
+            out.set_choice(number);
+            let text = choice.get("message").and_then(|message| read_message(message, Format::OpenAi, out));
+            if number == wanted {
+                content = text;
+                if let Some(reason) = cut_reason(choice.get("finish_reason")) {
+                    out.stopped(reason);
+                }
+            }
+        }
+        out.set_choice(wanted);
+        // No choices (a filtered response) or no message: no calls.
+        return Ok(content);
     }
     if body.get("tool_calls").is_some() || body.get("function_call").is_some() || body.get("role").is_some() {
         return Ok(read_message(body, Format::OpenAi, out));
@@ -30,6 +40,15 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     Err(BodyError::Shape(
         "not a Chat Completions response: expected `choices`, or a message with `tool_calls`".to_owned(),
     ))
+}
+
+/// The reason a choice stopped early, when its `finish_reason` says it was cut
+/// (`length`, `content_filter`); the stream reads the same reasons the same way.
+pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
+    match finish_reason.and_then(Value::as_str)? {
+        reason @ ("length" | "content_filter") => Some(format!("finish_reason `{reason}`")),
+        _ => None,
+    }
 }
 
 /// Read the calls of an assistant message; return its text content.

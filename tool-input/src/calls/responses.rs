@@ -18,6 +18,9 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
             _ => return Err(BodyError::Shape("not a Responses API response: expected `output`".to_owned())),
         },
     };
+    if let Some(reason) = cut_reason(body) {
+        out.stopped(reason);
+    }
     let mut texts = Vec::new();
     for item in items {
         match item.get("type").and_then(Value::as_str) {
@@ -47,4 +50,17 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
         }
     }
     Ok(if texts.is_empty() { None } else { Some(texts.join("\n")) })
+}
+
+/// The reason a response stopped early, when its `status` says so (`incomplete`, for
+/// example at `max_output_tokens`, or `failed`); the stream's `response.incomplete` and
+/// `response.failed` events carry the same response.
+pub(crate) fn cut_reason(response: &Value) -> Option<String> {
+    let status = response.get("status").and_then(Value::as_str)?;
+    let detail = match status {
+        "incomplete" => response.get("incomplete_details").and_then(|d| d.get("reason")),
+        "failed" => response.get("error"),
+        _ => return None,
+    };
+    Some(format!("response.{status}: {}", super::describe(detail)))
 }

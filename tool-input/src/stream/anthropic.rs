@@ -7,10 +7,17 @@
 //! `stop_reason: "max_tokens"` (or `model_context_window_exceeded`, `refusal`) when the
 //! message stops, an `error` event, or the end of the stream before `message_stop`.
 //! Server-side tool blocks (`server_tool_use`, …) ran at the provider and are not read.
+//!
+//! An event that cannot be read as what its type says (a `content_block_start` without
+//! its index or block, input for a block that never started) is damaged, as an event that
+//! is not JSON is: an error, never a call lost in silence.
+
+use std::collections::HashSet;
 
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
+use crate::calls::anthropic::cut_reason;
 
 /// The event types of the Messages stream.
 pub(super) const EVENTS: &[&str] = &[
@@ -29,9 +36,11 @@ pub(super) struct Anthropic {
     blocks: Vec<(u64, usize)>,
     /// How many messages started (to tell their text blocks apart).
     messages: u64,
-    stop_reason: Option<String>,
+    stop_reason: Option<Value>,
     /// `message_stop` arrived for the current message.
     stopped: bool,
+    /// The indexes of the blocks that started in the current message (of any type).
+    started: HashSet<u64>,
 }
 
 impl Anthropic {
@@ -44,6 +53,7 @@ impl Anthropic {
                     self.cut_open(state, "a new message started before this one stopped".to_owned());
                 }
                 self.blocks.clear();
+                self.started.clear();
                 self.messages += 1;
                 self.stopped = false;
                 self.stop_reason = None;
@@ -68,7 +78,13 @@ impl Anthropic {
                 }
             }
             "content_block_start" => {
-                let (Some(index), Some(block)) = (index, event.get("content_block")) else { return };
+                let (Some(index), Some(block)) =
+                    (index, event.get("content_block").filter(|b| b.is_object()))
+                else {
+                    state.damage("a `content_block_start` event of the stream has no index or block");
+                    return;
+                };
+                self.started.insert(index);
                 if let Some(position) = self.blocks.iter().position(|(key, _)| *key == index) {
                     let (_, slot) = self.blocks.remove(position);
                     state.end(slot, End::Cut("another block started at its index".to_owned()));
@@ -91,13 +107,20 @@ impl Anthropic {
                 }
             }
             "content_block_delta" => {
-                let (Some(index), Some(delta)) = (index, event.get("delta")) else { return };
+                let (Some(index), Some(delta)) = (index, event.get("delta")) else {
+                    state.damage("a `content_block_delta` event of the stream has no index or delta");
+                    return;
+                };
                 match delta.get("type").and_then(Value::as_str) {
                     Some("input_json_delta") => {
-                        if let (Some(slot), Some(fragment)) =
-                            (self.slot(index), delta.get("partial_json").and_then(Value::as_str))
-                        {
-                            state.append(slot, fragment);
+                        let fragment = delta.get("partial_json").and_then(Value::as_str);
+                        match (self.slot(index), fragment) {
+                            (Some(slot), Some(fragment)) => state.append(slot, fragment),
+                            // A server tool's input, or a call dropped over the call limit.
+                            (None, Some(_)) if self.started.contains(&index) => {}
+                            (_, _) => state.damage(&format!(
+                                "an `input_json_delta` of the stream is for block {index}, which did not start, or has no `partial_json`"
+                            )),
                         }
                     }
                     Some("text_delta") => {
@@ -117,17 +140,16 @@ impl Anthropic {
             }
             "message_delta" => {
                 if let Some(reason) =
-                    event.get("delta").and_then(|d| d.get("stop_reason")).and_then(Value::as_str)
+                    event.get("delta").and_then(|d| d.get("stop_reason")).filter(|reason| reason.is_string())
                 {
-                    self.stop_reason = Some(reason.chars().take(60).collect());
+                    self.stop_reason = Some(reason.clone());
                 }
             }
             "message_stop" => {
                 self.stopped = true;
-                match self.stop_reason.as_deref() {
-                    Some(reason @ ("max_tokens" | "model_context_window_exceeded" | "refusal")) => {
-                        let reason = format!("stop_reason `{reason}`");
-                        state.stopped_early(&reason);
+                match cut_reason(self.stop_reason.as_ref()) {
+                    Some(reason) => {
+                        state.stopped_by_response(&reason);
                         self.cut_open(state, reason);
                     }
                     // The message is complete, so are its blocks, even without their stop.

@@ -9,12 +9,23 @@
 //! `finishReason: STOP` ends it; any other finish reason (`MAX_TOKENS`, `SAFETY`, …) or the
 //! end of the stream cuts it off.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 use super::{index_of, Assembly, End};
+use crate::calls::gemini::cut_reason;
 
 #[derive(Debug, Default)]
 pub(super) struct Gemini {
+    /// Each candidate's calls, by the candidate's `index`: every candidate of a stream with
+    /// several is assembled apart, its calls tagged with it.
+    candidates: BTreeMap<usize, Candidate>,
+}
+
+/// The calls of one candidate.
+#[derive(Debug, Default)]
+struct Candidate {
     /// The call whose arguments are streaming.
     open: Option<usize>,
     /// The streaming call was dropped (over the call limit): its parts are dropped too.
@@ -35,28 +46,50 @@ impl Gemini {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
         let Some(candidates) = event.get("candidates").and_then(Value::as_array) else { return };
         let wanted = state.options.get_choice();
-        let candidate = candidates
-            .iter()
-            .find(|c| index_of(c.get("index")) == Some(wanted as u64))
-            .or_else(|| candidates.get(wanted).filter(|c| c.get("index").is_none()));
-        let Some(candidate) = candidate else { return };
+        for (position, candidate) in candidates.iter().enumerate() {
+            // A candidate without `index` is known by its position in the chunk.
+            let number = index_of(candidate.get("index")).map_or(position, |index| index as usize);
+            state.choice = number;
+            self.candidates.entry(number).or_default().event(state, candidate, number == wanted);
+        }
+        state.choice = wanted;
+    }
+
+    /// The stream ended: a call still streaming was cut off.
+    pub fn end(&mut self, state: &mut Assembly) {
+        let wanted = state.options.get_choice();
+        let finished = self.candidates.get(&wanted).is_some_and(|candidate| candidate.finished);
+        if !finished {
+            state.stopped_early("the stream ended before a finishReason");
+        }
+        for candidate in self.candidates.values_mut() {
+            if let Some(slot) = candidate.open.take() {
+                state.end(slot, End::Cut("the stream ended before a finishReason".to_owned()));
+            }
+        }
+    }
+}
+
+impl Candidate {
+    fn event(&mut self, state: &mut Assembly, candidate: &Value, read: bool) {
         let parts = candidate.get("content").and_then(|c| c.get("parts")).and_then(Value::as_array);
         for part in parts.map(Vec::as_slice).unwrap_or(&[]) {
             if let Some(call) = part.get("functionCall").filter(|call| call.is_object()) {
                 self.function_call(state, part, call);
             } else if part.get("thought").and_then(Value::as_bool) != Some(true) {
-                if let Some(text) = part.get("text").and_then(Value::as_str) {
+                if let Some(text) = part.get("text").and_then(Value::as_str).filter(|_| read) {
                     state.content(0, text, "");
                 }
             }
         }
-        if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
+        if let Some(reason) = candidate.get("finishReason").filter(|reason| reason.is_string()) {
             self.finished = true;
-            let end = match reason {
-                "STOP" | "FINISH_REASON_UNSPECIFIED" => End::Complete,
-                other => {
-                    let reason = format!("finishReason `{}`", other.chars().take(60).collect::<String>());
-                    state.stopped_early(&reason);
+            let end = match cut_reason(Some(reason)) {
+                None => End::Complete,
+                Some(reason) => {
+                    if read {
+                        state.stopped_by_response(&reason);
+                    }
                     End::Cut(reason)
                 }
             };
@@ -101,7 +134,11 @@ impl Gemini {
         } else {
             match self.open {
                 Some(slot) => slot,
-                None => return,
+                // Neither a new call nor the rest of one: a part was lost or damaged.
+                None => {
+                    state.damage("a `functionCall` of the stream has no name and no call was streaming");
+                    return;
+                }
             }
         };
         if self.dropping {
@@ -109,7 +146,8 @@ impl Gemini {
         }
         for entry in partial.map(Vec::as_slice).unwrap_or(&[]) {
             if !self.apply(state, slot, entry) {
-                state.end(slot, End::Damaged);
+                let event = "a `partialArgs` entry of the stream has no usable `jsonPath`";
+                state.end(slot, End::Damaged(event.to_owned()));
                 self.open = None;
                 self.continuing = None;
                 return;
@@ -156,16 +194,6 @@ impl Gemini {
         }
         self.continuing = continues.then(|| path.to_owned());
         true
-    }
-
-    /// The stream ended: a call still streaming was cut off.
-    pub fn end(&mut self, state: &mut Assembly) {
-        if !self.finished {
-            state.stopped_early("the stream ended before a finishReason");
-        }
-        if let Some(slot) = self.open.take() {
-            state.end(slot, End::Cut("the stream ended before a finishReason".to_owned()));
-        }
     }
 }
 

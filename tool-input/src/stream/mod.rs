@@ -96,15 +96,19 @@ use std::mem;
 
 use serde_json::{json, Value};
 
+pub(crate) use crate::calls::describe;
 use crate::calls::{
-    push_unwrapping, text, CallError, CallErrorKind, CallOptions, CallParts, Calls, Collected, Collector,
-    Format, OriginalArguments, ToolCall,
+    push_unwrapping, settle_cut, text, CallError, CallErrorKind, CallOptions, CallParts, Calls, Collected,
+    Collector, Format, OriginalArguments, ToolCall,
 };
 use crate::error::{ErrorCode, Rejection, RejectionKind};
 use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
 
 /// Default for [`StreamAssembler::max_call_bytes`]: 8 MiB of arguments per streamed call.
 pub const DEFAULT_MAX_CALL_BYTES: usize = 8 * 1024 * 1024;
+
+/// Default for [`StreamAssembler::max_stream_bytes`]: 64 MiB of body per stream.
+pub const DEFAULT_MAX_STREAM_BYTES: usize = 64 * 1024 * 1024;
 
 /// Longest tool name kept from fragments; a longer one is not a name any API accepts.
 const MAX_NAME_BYTES: usize = 1024;
@@ -194,6 +198,33 @@ impl StreamAssembler {
         self
     }
 
+    /// The most bytes of body one stream may send through
+    /// [`push_sse_bytes`](StreamAssembler::push_sse_bytes),
+    /// [`push_sse_line`](StreamAssembler::push_sse_line) and
+    /// [`push_text`](StreamAssembler::push_text) (default [`DEFAULT_MAX_STREAM_BYTES`]). Past
+    /// it nothing more is read: a call still streaming is a [`CallErrorKind::StreamTooLarge`]
+    /// error (one such error stands for the stream when no call was open), and the response
+    /// is cut, so the calls that were complete are [`CallErrorKind::Incomplete`] errors.
+    ///
+    /// ```
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(200);
+    /// stream.push_sse_bytes(b"data: {\"choices\": [{\"index\": 0, \"delta\": {\"tool_calls\": [{\"index\": 0, \"id\": \"call_1\", \"function\": {\"name\": \"write\", \"arguments\": \"{\\\"text\\\": \\\"\"}}]}}]}\n\n");
+    /// for _ in 0..10 {
+    ///     stream.push_sse_bytes(b"data: {\"choices\": [{\"index\": 0, \"delta\": {\"tool_calls\": [{\"index\": 0, \"function\": {\"arguments\": \"aaaa\"}}]}}]}\n\n");
+    /// }
+    /// let calls = stream.finish();
+    /// assert!(calls.calls.is_empty());
+    /// assert_eq!(calls.errors[0].kind.code(), "stream_too_large");
+    /// assert_eq!(calls.errors[0].name.as_deref(), Some("write"));
+    /// ```
+    pub fn max_stream_bytes(mut self, bytes: usize) -> Self {
+        self.state.max_stream_bytes = bytes;
+        self
+    }
+
     /// Collect the [`StreamEvent`]s of every call's arguments as they arrive, to take with
     /// [`take_events`](StreamAssembler::take_events): when a member's value is complete, and
     /// when a string value grows, so a tool can start on a long argument (a file's content)
@@ -250,30 +281,8 @@ impl StreamAssembler {
     /// Anthropic API, a Gemini `GenerateContentResponse` (or an array of them), an Ollama
     /// chunk, or a JSON string (a text chunk, for [`Format::Text`]).
     pub fn push_event(&mut self, event: &Value) {
-        if let Backend::Undetected = self.backend {
-            match detect(event) {
-                Some(format) => {
-                    self.state.format = format;
-                    self.backend = Backend::for_format(format);
-                }
-                None => return,
-            }
-        }
-        match (&mut self.backend, event) {
-            (Backend::Text, Value::String(chunk)) => self.state.push_text(chunk),
-            (Backend::Text, _) => {}
-            // Gemini's REST stream without SSE is one JSON array of responses.
-            (Backend::Gemini(gemini), Value::Array(events)) => {
-                for event in events {
-                    gemini.event(&mut self.state, event);
-                }
-            }
-            (Backend::OpenAi(chat), event) => chat.event(&mut self.state, event),
-            (Backend::Responses(responses), event) => responses.event(&mut self.state, event),
-            (Backend::Anthropic(anthropic), event) => anthropic.event(&mut self.state, event),
-            (Backend::Gemini(gemini), event) => gemini.event(&mut self.state, event),
-            (Backend::Ollama(ollama), event) => ollama.event(&mut self.state, event),
-            (Backend::Undetected, _) => {}
+        if !self.state.over_limit {
+            feed(&mut self.state, &mut self.backend, event);
         }
     }
 
@@ -294,10 +303,12 @@ impl StreamAssembler {
     /// assert_eq!(stream.finish().calls[0].name, "ping");
     /// ```
     pub fn push_sse_line(&mut self, line: &str) {
+        if !self.state.receive(line.len() + 1) {
+            return;
+        }
         let limit = self.state.options.get_max_body_bytes();
-        let mut frames = Vec::new();
-        self.sse.line(line, limit, &mut frames);
-        self.take_frames(frames);
+        let StreamAssembler { state, backend, sse } = self;
+        sse.line(line, limit, &mut |frame| take_frame(state, backend, frame));
     }
 
     /// Feed raw bytes of the body as they arrive from the network, split anywhere (inside a
@@ -316,10 +327,14 @@ impl StreamAssembler {
     /// assert_eq!(stream.finish().calls[0].arguments["to"], "Zoë");
     /// ```
     pub fn push_sse_bytes(&mut self, bytes: &[u8]) {
+        if !self.state.receive(bytes.len()) {
+            return;
+        }
         let limit = self.state.options.get_max_body_bytes();
-        let mut frames = Vec::new();
-        self.sse.bytes(bytes, limit, &mut frames);
-        self.take_frames(frames);
+        // Each event is read as soon as its frame is complete: nothing but the line and the
+        // event being read is held.
+        let StreamAssembler { state, backend, sse } = self;
+        sse.bytes(bytes, limit, &mut |frame| take_frame(state, backend, frame));
     }
 
     /// Feed a chunk of assistant text ([`Format::Text`], or detected when the first input
@@ -339,6 +354,9 @@ impl StreamAssembler {
     /// assert_eq!(calls.content.as_deref(), Some("Checking. "));
     /// ```
     pub fn push_text(&mut self, chunk: &str) {
+        if !self.state.receive(chunk.len()) {
+            return;
+        }
         if let Backend::Undetected = self.backend {
             self.state.format = Format::Text;
             self.backend = Backend::Text;
@@ -376,8 +394,12 @@ impl StreamAssembler {
         self.state.done = true;
     }
 
-    /// The calls that are final so far, in order: each can be run now, before the stream
-    /// ends. [`finish`](StreamAssembler::finish) returns them again with the rest.
+    /// The calls that are final so far, in order. [`finish`](StreamAssembler::finish)
+    /// returns them again with the rest, unless the response turns out to be cut off (a
+    /// length stop, no end marker, an error): then they are
+    /// [`CallErrorKind::Incomplete`] errors (see
+    /// [`CallOptions::run_completed_calls`]). Run one before the stream ends only if a call
+    /// of a response that may be cut later is acceptable to run.
     ///
     /// ```
     /// use serde_json::json;
@@ -446,29 +468,63 @@ impl StreamAssembler {
     /// End the stream and read every call: the calls that were final, and an error for
     /// each call that was cut off, too large or damaged. Never panics.
     pub fn finish(mut self) -> Calls {
-        let limit = self.state.options.get_max_body_bytes();
-        let mut frames = Vec::new();
-        self.sse.finish(limit, &mut frames);
-        self.take_frames(frames);
+        if !self.state.over_limit {
+            let limit = self.state.options.get_max_body_bytes();
+            let StreamAssembler { state, backend, sse } = &mut self;
+            sse.finish(limit, &mut |frame| take_frame(state, backend, frame));
+        }
         let done = self.state.done;
         match &mut self.backend {
             Backend::OpenAi(chat) => chat.end(&mut self.state, done),
             Backend::Responses(responses) => responses.end(&mut self.state),
             Backend::Anthropic(anthropic) => anthropic.end(&mut self.state),
             Backend::Gemini(gemini) => gemini.end(&mut self.state),
-            Backend::Ollama(_) | Backend::Text | Backend::Undetected => {}
+            Backend::Ollama(ollama) => ollama.end(&mut self.state),
+            Backend::Text | Backend::Undetected => {}
         }
         self.state.finish()
     }
+}
 
-    fn take_frames(&mut self, frames: Vec<sse::Frame>) {
-        for frame in frames {
-            match frame {
-                sse::Frame::Event(event) => self.push_event(&event),
-                sse::Frame::Done => self.push_done(),
-                sse::Frame::Bad => self.state.damage(),
+/// Feed one decoded event to the accumulator of its format (detected from the first event
+/// of a known shape).
+fn feed(state: &mut Assembly, backend: &mut Backend, event: &Value) {
+    if let Backend::Undetected = backend {
+        match detect(event) {
+            Some(format) => {
+                state.format = format;
+                *backend = Backend::for_format(format);
+            }
+            None => return,
+        }
+    }
+    match (backend, event) {
+        (Backend::Text, Value::String(chunk)) => state.push_text(chunk),
+        (Backend::Text, _) => {}
+        // Gemini's REST stream without SSE is one JSON array of responses.
+        (Backend::Gemini(gemini), Value::Array(events)) => {
+            for event in events {
+                gemini.event(state, event);
             }
         }
+        (Backend::OpenAi(chat), event) => chat.event(state, event),
+        (Backend::Responses(responses), event) => responses.event(state, event),
+        (Backend::Anthropic(anthropic), event) => anthropic.event(state, event),
+        (Backend::Gemini(gemini), event) => gemini.event(state, event),
+        (Backend::Ollama(ollama), event) => ollama.event(state, event),
+        (Backend::Undetected, _) => {}
+    }
+}
+
+/// Act on one frame of the body as soon as it is complete.
+fn take_frame(state: &mut Assembly, backend: &mut Backend, frame: sse::Frame) {
+    if state.over_limit {
+        return;
+    }
+    match frame {
+        sse::Frame::Event(event) => feed(state, backend, &event),
+        sse::Frame::Done => state.done = true,
+        sse::Frame::Bad(bad) => state.damage(&bad.to_string()),
     }
 }
 
@@ -480,7 +536,7 @@ impl Backend {
             Format::Responses => Backend::Responses(responses::Responses::default()),
             Format::Anthropic => Backend::Anthropic(anthropic::Anthropic::default()),
             Format::Gemini => Backend::Gemini(gemini::Gemini::default()),
-            Format::Ollama => Backend::Ollama(ollama::Ollama),
+            Format::Ollama => Backend::Ollama(ollama::Ollama::default()),
             Format::Text => Backend::Text,
         }
     }
@@ -574,8 +630,10 @@ pub(crate) enum End {
     Cut(String),
     /// It sent more than the limit.
     TooLarge,
-    /// An event of the stream could not be read while it was streaming.
-    Damaged,
+    /// An event of the stream (described) could not be read while it was streaming.
+    Damaged(String),
+    /// The stream passed its size limit while it was streaming.
+    StreamTooLarge,
 }
 
 /// One call of the stream.
@@ -594,6 +652,8 @@ pub(crate) struct Call {
     /// Sequence numbers of its start and of the last fragment it received.
     pub started: u64,
     pub last: u64,
+    /// The choice (OpenAI) or candidate (Gemini) it belongs to.
+    pub choice: usize,
 }
 
 /// The state every accumulator shares: the calls, the collected results, the content.
@@ -602,6 +662,13 @@ pub(crate) struct Assembly {
     pub options: CallOptions,
     pub format: Format,
     pub max_call_bytes: usize,
+    pub max_stream_bytes: usize,
+    /// Bytes of body received.
+    received: usize,
+    /// The stream passed `max_stream_bytes`: nothing more is read.
+    pub over_limit: bool,
+    /// The choice the calls opened now belong to.
+    pub choice: usize,
     pub calls: Vec<Call>,
     /// Calls before this position were read into `collected`.
     flushed: usize,
@@ -620,18 +687,27 @@ pub(crate) struct Assembly {
     /// `[DONE]` arrived.
     pub done: bool,
     /// Why the stream stopped early (length, an error, cut off), if it did: calls written
-    /// into its text are then final only when their closing marker arrived.
+    /// into its text are then final only when their closing marker arrived, and no call of
+    /// it runs by default.
     stopped_early: Option<String>,
+    /// The stop was one the response's own data gives (a length stop), which a whole body
+    /// shows too: its last call is then the one the stop cut, as in a body.
+    stopped_by_data: bool,
     /// The events of the arguments not taken yet, when they are collected.
     events: Option<Vec<ArgumentEvent>>,
 }
 
 impl Assembly {
     fn new(options: CallOptions, format: Format) -> Self {
+        let choice = options.get_choice();
         Assembly {
             options,
             format,
             max_call_bytes: DEFAULT_MAX_CALL_BYTES,
+            max_stream_bytes: DEFAULT_MAX_STREAM_BYTES,
+            received: 0,
+            over_limit: false,
+            choice,
             calls: Vec::new(),
             flushed: 0,
             collected: Collected::default(),
@@ -644,6 +720,7 @@ impl Assembly {
             text_too_large: false,
             done: false,
             stopped_early: None,
+            stopped_by_data: false,
             events: None,
         }
     }
@@ -655,8 +732,35 @@ impl Assembly {
             return None;
         }
         self.seq += 1;
-        self.calls.push(Call { raw, started: self.seq, last: self.seq, ..Call::default() });
+        let choice = self.choice;
+        self.calls.push(Call { raw, started: self.seq, last: self.seq, choice, ..Call::default() });
         Some(self.calls.len() - 1)
+    }
+
+    /// Count `bytes` more of body; false (and the stream ends as too large) past the limit.
+    fn receive(&mut self, bytes: usize) -> bool {
+        if self.over_limit {
+            return false;
+        }
+        self.received = self.received.saturating_add(bytes);
+        if self.received <= self.max_stream_bytes {
+            return true;
+        }
+        self.over_limit = true;
+        let reason = format!("the stream passed the limit of {} bytes", self.max_stream_bytes);
+        self.stopped_early(&reason);
+        let any_open = self.calls.iter().any(|call| call.end.is_none());
+        self.end_open(|_| End::StreamTooLarge);
+        if !any_open {
+            let message = format!(
+                "The stream passed the limit of {} bytes; nothing after it was read and no tool call of it was run.",
+                self.max_stream_bytes
+            );
+            let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+            out.push_failed(CallParts::new(self.format), CallErrorKind::StreamTooLarge, message);
+            self.collected = out.suspend();
+        }
+        false
     }
 
     /// The open call at `slot`, if it is one.
@@ -669,9 +773,9 @@ impl Assembly {
         self.calls.get(slot).is_some_and(|call| call.bytes > 0)
     }
 
-    /// The latest start among all calls.
-    pub fn latest_start(&self) -> u64 {
-        self.calls.last().map_or(0, |call| call.started)
+    /// The latest start among the calls of `choice`.
+    pub fn latest_start_of(&self, choice: usize) -> u64 {
+        self.calls.iter().rev().find(|call| call.choice == choice).map_or(0, |call| call.started)
     }
 
     fn touch(&mut self, slot: usize) {
@@ -749,7 +853,8 @@ impl Assembly {
             Args::Value(_) => !fragment.trim().is_empty(),
         };
         if mixed {
-            self.end(slot, End::Damaged);
+            let event = "an event of the stream sent argument text after the call's whole arguments";
+            self.end(slot, End::Damaged(event.to_owned()));
         }
     }
 
@@ -854,7 +959,7 @@ impl Assembly {
     /// End a call (the first end decides) and read every call whose turn has come.
     pub fn end(&mut self, slot: usize, end: End) {
         let Some(call) = self.open_call(slot) else { return };
-        if matches!(end, End::TooLarge | End::Damaged) {
+        if matches!(end, End::TooLarge | End::Damaged(_) | End::StreamTooLarge) {
             // Nothing of it will be read: free the buffer now.
             call.args = Args::Absent;
         }
@@ -873,16 +978,46 @@ impl Assembly {
         }
     }
 
-    /// The stream stopped early for `reason`: remember it for calls written into text.
+    /// End every open call of `choice` as `end` says.
+    pub fn end_open_of(&mut self, choice: usize, mut end: impl FnMut(&Call) -> End) {
+        for slot in self.flushed..self.calls.len() {
+            if let Some(call) =
+                self.calls.get(slot).filter(|call| call.end.is_none() && call.choice == choice)
+            {
+                let how = end(call);
+                self.end(slot, how);
+            }
+        }
+    }
+
+    /// The stream stopped early for `reason` (cut off, an error): none of its calls run by
+    /// default, and a call written into text is final only with its closing marker.
     pub fn stopped_early(&mut self, reason: &str) {
         if self.stopped_early.is_none() {
             self.stopped_early = Some(reason.to_owned());
         }
     }
 
-    /// An event could not be read: every open call may have lost a piece.
-    pub fn damage(&mut self) {
-        self.end_open(|_| End::Damaged);
+    /// The response's own data says it stopped early for `reason` (a length stop): as
+    /// [`stopped_early`](Assembly::stopped_early), and its last call is the one the stop
+    /// cut, as a whole body with that reason reads.
+    pub fn stopped_by_response(&mut self, reason: &str) {
+        if self.stopped_early.is_none() {
+            self.stopped_early = Some(reason.to_owned());
+            self.stopped_by_data = true;
+        }
+    }
+
+    /// An event (described) could not be read: every open call may have lost a piece, and
+    /// the event may have carried a call of its own, so it is an error itself.
+    pub fn damage(&mut self, event: &str) {
+        self.end_open(|_| End::Damaged(event.to_owned()));
+        let message = format!(
+            "The response could not be read whole: {event}, so a tool call it carried may be lost; nothing of it was run. Call the tools again if a call is missing."
+        );
+        let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+        out.push_failed(CallParts::new(self.format), CallErrorKind::Malformed, message);
+        self.collected = out.suspend();
     }
 
     /// Read the ended calls, in the order they started, up to the first open one: so
@@ -904,7 +1039,8 @@ impl Assembly {
             let raw = if raw.is_null() { chat_raw(id.as_deref(), name.as_deref(), &arguments) } else { raw };
             let parts = CallParts { id, name, arguments, format: self.format, raw, index: 0 };
             let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
-            read_call(&mut out, parts, end, bytes, self.max_call_bytes);
+            out.set_choice(call.choice);
+            read_call(&mut out, parts, end, bytes, (self.max_call_bytes, self.max_stream_bytes));
             self.collected = out.suspend();
         }
     }
@@ -981,6 +1117,10 @@ impl Assembly {
         if let (true, Some(reason), Some(source)) = (read_from_text, &self.stopped_early, &source) {
             unfinished_text_calls(&mut calls, source, reason);
         }
+        // A cut response runs nothing by default, as a whole body with its reason.
+        if let Some(reason) = &self.stopped_early {
+            settle_cut(&mut calls, reason, self.stopped_by_data, &self.options);
+        }
         calls
     }
 }
@@ -1033,8 +1173,9 @@ fn unfinished_text_calls(calls: &mut Calls, source: &str, reason: &str) {
     calls.errors.sort_by_key(|error| error.index);
 }
 
-/// Read one ended call into the collector.
-fn read_call(out: &mut Collector<'_>, parts: CallParts, end: End, bytes: usize, max_call_bytes: usize) {
+/// Read one ended call into the collector; `limits` are the call's and the stream's.
+fn read_call(out: &mut Collector<'_>, parts: CallParts, end: End, bytes: usize, limits: (usize, usize)) {
+    let (max_call_bytes, max_stream_bytes) = limits;
     let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned);
     let rejection = |kind: RejectionKind, code: ErrorCode, detail: String| {
         let rejection = Rejection::whole(kind, code, detail);
@@ -1061,12 +1202,19 @@ fn read_call(out: &mut Collector<'_>, parts: CallParts, end: End, bytes: usize, 
             );
             out.push_rejected(parts, rejection(RejectionKind::TooLarge, ErrorCode::TooLarge, detail));
         }
-        End::Damaged => {
+        End::Damaged(event) => {
             let message = format!(
-                "The tool call{} could not be read: an event of the stream was unreadable while its arguments were arriving, so a piece may be missing; nothing was run. Call the tool again.",
+                "The tool call{} could not be read: {event} while its arguments were arriving, so a piece may be missing; nothing was run. Call the tool again.",
                 name.as_deref().map(|name| format!(" to `{name}`")).unwrap_or_default()
             );
             out.push_failed(parts, CallErrorKind::Malformed, message);
+        }
+        End::StreamTooLarge => {
+            let message = format!(
+                "The tool call{} could not be read: the stream passed the limit of {max_stream_bytes} bytes while its arguments were arriving ({bytes} bytes had arrived); nothing after the limit was read and nothing was run.",
+                name.as_deref().map(|name| format!(" to `{name}`")).unwrap_or_default()
+            );
+            out.push_failed(parts, CallErrorKind::StreamTooLarge, message);
         }
     }
 }
@@ -1078,22 +1226,6 @@ fn chat_raw(id: Option<&str>, name: Option<&str>, arguments: &OriginalArguments)
         "type": "function",
         "function": {"name": name, "arguments": arguments.to_value()},
     })
-}
-
-/// A short, bounded description of a reason a stream gave, for messages.
-pub(crate) fn describe(value: Option<&Value>) -> String {
-    let text = match value {
-        Some(Value::String(text)) => text.clone(),
-        Some(Value::Object(map)) => map
-            .get("type")
-            .or_else(|| map.get("code"))
-            .or_else(|| map.get("message"))
-            .and_then(Value::as_str)
-            .unwrap_or("error")
-            .to_owned(),
-        _ => "error".to_owned(),
-    };
-    text.chars().take(60).collect()
 }
 
 /// The non-negative integer of a JSON field.

@@ -1,16 +1,27 @@
 //! Ollama's native `/api/chat` stream: one JSON object per line, `message.content` text,
 //! and `message.tool_calls` entries that are whole calls (arguments an object, mostly no
-//! id), final as they arrive.
+//! id), final as they arrive. The last chunk has `"done": true`: a stream without it was
+//! cut off, and `done_reason: "length"` cut it too, as in a whole body.
 
 use serde_json::Value;
 
 use super::{Assembly, End};
+use crate::calls::ollama::cut_reason;
 
 #[derive(Debug, Default)]
-pub(super) struct Ollama;
+pub(super) struct Ollama {
+    /// The chunk with `"done": true` arrived.
+    done: bool,
+}
 
 impl Ollama {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
+        if event.get("done").and_then(Value::as_bool) == Some(true) {
+            self.done = true;
+            if let Some(reason) = cut_reason(event.get("done_reason")) {
+                state.stopped_by_response(&reason);
+            }
+        }
         let Some(message) = event.get("message") else { return };
         if let Some(text) = message.get("content").and_then(Value::as_str) {
             state.content(0, text, "");
@@ -30,6 +41,13 @@ impl Ollama {
                 Some(value) => state.set_value(slot, value.clone()),
             }
             state.end(slot, End::Complete);
+        }
+    }
+
+    /// The stream ended: without its `done` chunk, it was cut off.
+    pub fn end(&mut self, state: &mut Assembly) {
+        if !self.done {
+            state.stopped_early("the stream ended before its `done` chunk");
         }
     }
 }

@@ -9,16 +9,21 @@
 //!    `index`), unless the delta names a tool after that call's arguments began;
 //! 4. otherwise it starts a new call.
 //!
+//! An id names one call: a delta that repeats a call's id with another `index` than that
+//! call's is another call (two calls, never one merged from both).
+//!
 //! A call's id may arrive on any delta (the first non-empty one is kept); its name may
 //! arrive in fragments, and a fragment equal to the whole name is a repeat. Calls end when
 //! the choice's `finish_reason` arrives (or `[DONE]`); `length` and `content_filter` cut off
-//! the call that was still streaming.
+//! the call that was still streaming. Every choice of a stream with several (`n > 1`) is
+//! assembled apart, its calls tagged with it.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
+use crate::calls::openai::cut_reason;
 
 /// Where deltas without a key go.
 #[derive(Debug, Default, Clone, Copy)]
@@ -32,6 +37,14 @@ enum Latest {
 
 #[derive(Debug, Default)]
 pub(super) struct Chat {
+    /// Each choice's calls, by the choice's `index`.
+    choices: BTreeMap<usize, Choice>,
+    error: Option<String>,
+}
+
+/// The calls of one choice.
+#[derive(Debug, Default)]
+struct Choice {
     /// The slot of each `index`, and the `index` of each slot: one index per call.
     by_index: HashMap<u64, usize>,
     index_of_slot: HashMap<usize, u64>,
@@ -40,8 +53,7 @@ pub(super) struct Chat {
     latest: Latest,
     /// The legacy `function_call`.
     legacy: Option<usize>,
-    finish_reason: Option<String>,
-    error: Option<String>,
+    finish_reason: Option<Value>,
 }
 
 impl Chat {
@@ -51,15 +63,32 @@ impl Chat {
             return;
         }
         let Some(choices) = event.get("choices").and_then(Value::as_array) else { return };
-        let wanted = state.options.get_choice() as u64;
-        let choice = choices
-            .iter()
-            .find(|choice| index_of(choice.get("index")) == Some(wanted))
-            .or_else(|| choices.iter().find(|choice| wanted == 0 && choice.get("index").is_none()));
-        let Some(choice) = choice else { return };
+        let wanted = state.options.get_choice();
+        for (position, choice) in choices.iter().enumerate() {
+            // A choice without `index` is known by its position in the chunk.
+            let number = index_of(choice.get("index")).map_or(position, |index| index as usize);
+            state.choice = number;
+            self.choices.entry(number).or_default().event(state, choice, number == wanted);
+        }
+        state.choice = wanted;
+    }
+
+    /// The stream ended: settle every call of every choice.
+    pub fn end(&mut self, state: &mut Assembly, done: bool) {
+        let wanted = state.options.get_choice();
+        // A stream with no choice at all still ends (or is cut) as the choice read.
+        self.choices.entry(wanted).or_default();
+        for (&number, choice) in &self.choices {
+            choice.end(state, number, number == wanted, done, self.error.as_deref());
+        }
+    }
+}
+
+impl Choice {
+    fn event(&mut self, state: &mut Assembly, choice: &Value, read: bool) {
         // Some backends send the last chunk as a whole `message`.
         if let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) {
-            match delta.get("content") {
+            match delta.get("content").filter(|_| read) {
                 Some(Value::String(text)) => state.content(0, text, ""),
                 Some(Value::Array(parts)) => {
                     for part in parts {
@@ -82,8 +111,8 @@ impl Chat {
                 self.legacy(state, call);
             }
         }
-        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-            self.finish_reason = Some(reason.chars().take(60).collect());
+        if let Some(reason) = choice.get("finish_reason").filter(|reason| reason.is_string()) {
+            self.finish_reason = Some(reason.clone());
         }
     }
 
@@ -122,10 +151,15 @@ impl Chat {
     ) -> Option<usize> {
         if let Some(id) = id {
             if let Some(&slot) = self.by_id.get(id) {
-                if let Some(index) = index {
-                    self.key(index, slot);
+                match (index, self.index_of_slot.get(&slot)) {
+                    // The id again on another index: another call that reuses it.
+                    (Some(index), Some(&had)) if had != index => {}
+                    (Some(index), None) => {
+                        self.key(index, slot);
+                        return Some(slot);
+                    }
+                    _ => return Some(slot),
                 }
-                return Some(slot);
             }
         }
         match index {
@@ -191,25 +225,36 @@ impl Chat {
         }
     }
 
-    /// The stream ended: settle every call.
-    pub fn end(&mut self, state: &mut Assembly, done: bool) {
-        let cut = match (&self.error, self.finish_reason.as_deref()) {
+    /// The stream ended: settle the calls of this choice (`number`; `read` when it is the
+    /// choice read, whose stop is the response's).
+    fn end(&self, state: &mut Assembly, number: usize, read: bool, done: bool, error: Option<&str>) {
+        let by_data = cut_reason(self.finish_reason.as_ref());
+        let cut = match (error, by_data) {
             (Some(error), _) => Some(format!("an error event: {error}")),
-            (None, Some(reason @ ("length" | "content_filter"))) => Some(format!("finish_reason `{reason}`")),
-            (None, Some(_)) => None,
-            (None, None) if done => None,
+            (None, Some(reason)) => Some(reason),
+            (None, None) if self.finish_reason.is_some() || done => None,
             (None, None) => Some("the stream ended without a finish_reason or [DONE]".to_owned()),
         };
         match cut {
-            None => state.end_open(|_| End::Complete),
+            None => state.end_open_of(number, |_| End::Complete),
             Some(reason) => {
-                state.stopped_early(&reason);
+                if read {
+                    if error.is_none() && self.finish_reason.is_some() {
+                        state.stopped_by_response(&reason);
+                    } else {
+                        state.stopped_early(&reason);
+                    }
+                }
                 // Calls are written one after another: a call that received nothing since a
                 // later one started was complete; the one still streaming was cut off.
-                let latest = state.latest_start();
-                state.end_open(
-                    |call| if call.last < latest { End::Complete } else { End::Cut(reason.clone()) },
-                );
+                let latest = state.latest_start_of(number);
+                state.end_open_of(number, |call| {
+                    if call.last < latest {
+                        End::Complete
+                    } else {
+                        End::Cut(reason.clone())
+                    }
+                });
             }
         }
     }

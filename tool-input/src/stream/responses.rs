@@ -12,13 +12,17 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{describe, index_of, Assembly, End};
+use super::{index_of, Assembly, End};
+use crate::calls::responses::cut_reason;
 
 #[derive(Debug, Default)]
 pub(super) struct Responses {
     /// The slot of each call's item id, and of its output index.
     by_item: HashMap<String, usize>,
     by_output: HashMap<u64, usize>,
+    /// The output index of each slot, when known: an item id repeated on another output
+    /// index names another call.
+    output_of: HashMap<usize, u64>,
     /// The terminal event arrived.
     ended: bool,
 }
@@ -71,20 +75,26 @@ impl Responses {
                 self.ended = true;
                 state.end_open(|_| End::Complete);
             }
-            "response.incomplete" => {
+            "response.incomplete" | "response.failed" => {
                 self.ended = true;
-                let reason = event
-                    .get("response")
-                    .and_then(|r| r.get("incomplete_details"))
-                    .and_then(|d| d.get("reason"));
-                let reason = format!("response.incomplete: {}", describe(reason));
-                state.stopped_early(&reason);
+                // The response the event carries says why, as a whole body would.
+                let status = kind.trim_start_matches("response.");
+                let response = event.get("response").cloned().unwrap_or_default();
+                let response = match response {
+                    Value::Object(mut map) => {
+                        map.entry("status").or_insert_with(|| Value::String(status.to_owned()));
+                        Value::Object(map)
+                    }
+                    _ => serde_json::json!({"status": status}),
+                };
+                let reason = cut_reason(&response).unwrap_or_else(|| format!("{kind}"));
+                state.stopped_by_response(&reason);
                 state.end_open(|_| End::Cut(reason.clone()));
             }
-            "response.failed" | "error" => {
+            "error" => {
                 self.ended = true;
-                let error = event.get("response").and_then(|r| r.get("error")).or_else(|| event.get("error"));
-                let reason = format!("{kind}: {}", describe(error.or(event.get("code"))));
+                let error = event.get("error").or(event.get("code"));
+                let reason = format!("an error event: {}", crate::calls::describe(error));
                 state.stopped_early(&reason);
                 state.end_open(|_| End::Cut(reason.clone()));
             }
@@ -112,7 +122,11 @@ impl Responses {
     fn find(&self, event: &Value, output_index: Option<u64>) -> Option<usize> {
         let item_id = event.get("item_id").or_else(|| event.get("id")).and_then(Value::as_str);
         if let Some(&slot) = item_id.and_then(|item_id| self.by_item.get(item_id)) {
-            return Some(slot);
+            let other =
+                matches!((output_index, self.output_of.get(&slot)), (Some(sent), Some(&had)) if sent != had);
+            if !other {
+                return Some(slot);
+            }
         }
         self.by_output.get(&output_index?).copied()
     }
@@ -123,6 +137,7 @@ impl Responses {
         }
         if let Some(output_index) = output_index {
             self.by_output.insert(output_index, slot);
+            self.output_of.insert(slot, output_index);
         }
     }
 

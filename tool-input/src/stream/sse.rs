@@ -15,7 +15,28 @@ pub(super) enum Frame {
     /// `[DONE]`.
     Done,
     /// Something that should have been an event and could not be read.
-    Bad,
+    Bad(BadEvent),
+}
+
+/// An event that could not be read: which one, for the error that names it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct BadEvent {
+    /// Its number among the events of the body, counted from 1.
+    pub number: usize,
+    /// Its SSE `event:` name, if it had one.
+    pub name: Option<String>,
+    /// What was wrong with it.
+    pub why: &'static str,
+}
+
+impl std::fmt::Display for BadEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "event {}", self.number)?;
+        if let Some(name) = &self.name {
+            write!(f, " (`{name}`)")?;
+        }
+        write!(f, " of the stream {}", self.why)
+    }
 }
 
 /// The Anthropic and Responses event names that may stand in for a missing `type`.
@@ -23,6 +44,8 @@ fn is_event_type(name: &str) -> bool {
     name.starts_with("response.") || super::anthropic::EVENTS.contains(&name) || name == "error"
 }
 
+/// Reads the body into frames, handing each to a sink as soon as it is complete: nothing
+/// but the line and the event being read is held.
 #[derive(Debug, Default)]
 pub(super) struct Decoder {
     /// The `data:` lines of the event being read.
@@ -36,15 +59,40 @@ pub(super) struct Decoder {
     /// Bytes of a line not yet ended (from [`Decoder::bytes`]).
     partial: Vec<u8>,
     partial_overflow: bool,
+    /// The last byte read was a CR: a LF right after it ends no second line.
+    after_cr: bool,
+    /// A line was read (a byte-order mark is skipped before the first only).
+    started: bool,
+    /// Events handed out so far (good or bad), to number them.
+    events: usize,
 }
 
 impl Decoder {
-    /// Read one line (without its line break).
-    pub fn line(&mut self, line: &str, limit: usize, frames: &mut Vec<Frame>) {
+    /// Read one line (its line break, if any, removed). A CR, LF or CRLF inside it ends a
+    /// line too, as the SSE specification reads them.
+    pub fn line(&mut self, line: &str, limit: usize, sink: &mut impl FnMut(Frame)) {
+        let line = line.strip_suffix('\n').unwrap_or(line);
         let line = line.strip_suffix('\r').unwrap_or(line);
+        let mut rest = line;
+        while let Some(at) = rest.find(['\r', '\n']) {
+            self.one_line(&rest[..at], limit, sink);
+            let after = if rest[at..].starts_with("\r\n") { at + 2 } else { at + 1 };
+            rest = &rest[after..];
+        }
+        self.one_line(rest, limit, sink);
+    }
+
+    /// Read one line that holds no line break.
+    fn one_line(&mut self, line: &str, limit: usize, sink: &mut impl FnMut(Frame)) {
+        let line = if self.started {
+            line
+        } else {
+            self.started = true;
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        };
         let trimmed = line.trim();
         if trimmed.is_empty() {
-            self.dispatch(frames);
+            self.dispatch(sink);
             return;
         }
         if line.starts_with(':') {
@@ -71,31 +119,40 @@ impl Decoder {
             return;
         }
         // Not SSE: one event per line.
-        self.dispatch(frames);
+        self.dispatch(sink);
         if trimmed == "[DONE]" {
-            frames.push(Frame::Done);
+            self.emit(Frame::Done, sink);
         } else if trimmed.starts_with(['{', '[', '"']) {
-            frames.push(match serde_json::from_str(trimmed) {
-                Ok(event) => Frame::Event(event),
-                Err(_) => Frame::Bad,
-            });
+            match serde_json::from_str(trimmed) {
+                Ok(event) => self.emit(Frame::Event(event), sink),
+                Err(_) => self.bad(None, "is not JSON", sink),
+            }
         } else {
-            frames.push(Frame::Bad);
+            self.bad(None, "is neither SSE nor JSON", sink);
         }
     }
 
-    /// Read raw bytes, split anywhere.
-    pub fn bytes(&mut self, bytes: &[u8], limit: usize, frames: &mut Vec<Frame>) {
+    /// Read raw bytes, split anywhere; lines end at CR, LF or CRLF (a CRLF may be split
+    /// between two calls).
+    pub fn bytes(&mut self, bytes: &[u8], limit: usize, sink: &mut impl FnMut(Frame)) {
         let mut rest = bytes;
-        while let Some(newline) = rest.iter().position(|&b| b == b'\n') {
-            let (head, tail) = rest.split_at(newline);
-            rest = &tail[1..];
+        if self.after_cr && !rest.is_empty() {
+            self.after_cr = false;
+            if rest[0] == b'\n' {
+                rest = &rest[1..];
+            }
+        }
+        while let Some(end) = rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let (head, tail) = rest.split_at(end);
+            let crlf = tail.starts_with(b"\r\n");
+            self.after_cr = tail[0] == b'\r' && tail.len() == 1;
+            rest = &tail[if crlf { 2 } else { 1 }..];
             if self.partial.is_empty() {
-                self.complete_line(head, limit, frames);
+                self.complete_line(head, limit, sink);
             } else {
                 self.extend_partial(head, limit);
                 let line = std::mem::take(&mut self.partial);
-                self.complete_line(&line, limit, frames);
+                self.complete_line(&line, limit, sink);
             }
         }
         self.extend_partial(rest, limit);
@@ -110,28 +167,30 @@ impl Decoder {
         }
     }
 
-    fn complete_line(&mut self, line: &[u8], limit: usize, frames: &mut Vec<Frame>) {
+    fn complete_line(&mut self, line: &[u8], limit: usize, sink: &mut impl FnMut(Frame)) {
         if std::mem::take(&mut self.partial_overflow) {
+            let name = self.event.take();
             self.reset();
-            frames.push(Frame::Bad);
+            self.bad(name, "has a line longer than the limit", sink);
             return;
         }
         match std::str::from_utf8(line) {
-            Ok(line) => self.line(line, limit, frames),
+            Ok(line) => self.one_line(line, limit, sink),
             Err(_) => {
+                let name = self.event.take();
                 self.reset();
-                frames.push(Frame::Bad);
+                self.bad(name, "is not UTF-8", sink);
             }
         }
     }
 
     /// The body ended: read the line and the event not yet ended.
-    pub fn finish(&mut self, limit: usize, frames: &mut Vec<Frame>) {
+    pub fn finish(&mut self, limit: usize, sink: &mut impl FnMut(Frame)) {
         if !self.partial.is_empty() || self.partial_overflow {
             let line = std::mem::take(&mut self.partial);
-            self.complete_line(&line, limit, frames);
+            self.complete_line(&line, limit, sink);
         }
-        self.dispatch(frames);
+        self.dispatch(sink);
     }
 
     fn reset(&mut self) {
@@ -141,15 +200,25 @@ impl Decoder {
         self.overflow = false;
     }
 
+    fn emit(&mut self, frame: Frame, sink: &mut impl FnMut(Frame)) {
+        self.events += 1;
+        sink(frame);
+    }
+
+    fn bad(&mut self, name: Option<String>, why: &'static str, sink: &mut impl FnMut(Frame)) {
+        let number = self.events + 1;
+        self.emit(Frame::Bad(BadEvent { number, name, why }), sink);
+    }
+
     /// The event ends: decode its data.
-    fn dispatch(&mut self, frames: &mut Vec<Frame>) {
+    fn dispatch(&mut self, sink: &mut impl FnMut(Frame)) {
         let overflow = self.overflow;
         let event = self.event.take();
         let lines = self.lines;
         let data = std::mem::take(&mut self.data);
         self.reset();
         if overflow {
-            frames.push(Frame::Bad);
+            self.bad(event, "is larger than the limit", sink);
             return;
         }
         if lines == 0 {
@@ -157,24 +226,24 @@ impl Decoder {
         }
         let trimmed = data.trim();
         if trimmed == "[DONE]" {
-            frames.push(Frame::Done);
+            self.emit(Frame::Done, sink);
             return;
         }
         match serde_json::from_str::<Value>(trimmed) {
-            Ok(value) => frames.push(Frame::Event(named(value, event.as_deref()))),
+            Ok(value) => self.emit(Frame::Event(named(value, event.as_deref())), sink),
             // Recordings often drop the blank lines between events: each line is one.
             Err(_) if lines > 1 => {
                 for line in trimmed.lines().map(str::trim).filter(|line| !line.is_empty()) {
-                    frames.push(match line {
-                        "[DONE]" => Frame::Done,
+                    match line {
+                        "[DONE]" => self.emit(Frame::Done, sink),
                         line => match serde_json::from_str::<Value>(line) {
-                            Ok(value) => Frame::Event(named(value, event.as_deref())),
-                            Err(_) => Frame::Bad,
+                            Ok(value) => self.emit(Frame::Event(named(value, event.as_deref())), sink),
+                            Err(_) => self.bad(event.clone(), "is not JSON", sink),
                         },
-                    });
+                    }
                 }
             }
-            Err(_) => frames.push(Frame::Bad),
+            Err(_) => self.bad(event, "is not JSON", sink),
         }
     }
 }
@@ -208,10 +277,72 @@ mod tests {
         let mut decoder = Decoder::default();
         let mut frames = Vec::new();
         for line in lines {
-            decoder.line(line, 1 << 20, &mut frames);
+            decoder.line(line, 1 << 20, &mut |frame| frames.push(frame));
         }
-        decoder.finish(1 << 20, &mut frames);
+        decoder.finish(1 << 20, &mut |frame| frames.push(frame));
         frames
+    }
+
+    fn bad(number: usize, name: Option<&str>, why: &'static str) -> Frame {
+        Frame::Bad(BadEvent { number, name: name.map(str::to_owned), why })
+    }
+
+    fn body_frames(body: &[u8], size: usize) -> Vec<Frame> {
+        let mut decoder = Decoder::default();
+        let mut frames = Vec::new();
+        for piece in body.chunks(size) {
+            decoder.bytes(piece, 1 << 20, &mut |frame| frames.push(frame));
+        }
+        decoder.finish(1 << 20, &mut |frame| frames.push(frame));
+        frames
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_all_end_lines_and_a_bom_is_skipped() {
+        let want = [Frame::Event(json!({"a": 1})), Frame::Event(json!({"b": 2})), Frame::Done];
+        for body in [
+            "\u{feff}data: {\"a\": 1}\r\rdata: {\"b\": 2}\r\rdata: [DONE]\r\r",
+            "\u{feff}data: {\"a\": 1}\n\ndata: {\"b\": 2}\n\ndata: [DONE]\n\n",
+            "data: {\"a\": 1}\r\n\r\ndata: {\"b\": 2}\r\n\r\ndata: [DONE]\r\n\r\n",
+            "data: {\"a\": 1}\r\n\ndata: {\"b\": 2}\r\rdata: [DONE]\n\r\n",
+        ] {
+            for size in 1..6 {
+                assert_eq!(body_frames(body.as_bytes(), size), want, "{body:?} in pieces of {size}");
+            }
+            // The same body handed over as one "line", or line by line as `str::lines` splits it.
+            assert_eq!(frames(&[body]), want, "{body:?}");
+            assert_eq!(frames(&body.lines().collect::<Vec<_>>()), want, "{body:?}");
+        }
+        // A multi-line event split by CRLF stays one event.
+        assert_eq!(frames(&["data: {\"a\":\r\ndata: 1}\r\n\r\n"]), [Frame::Event(json!({"a": 1}))]);
+    }
+
+    #[test]
+    fn bad_events_are_numbered_and_named() {
+        let got = frames(&[
+            "event: message_start",
+            "data: {\"type\": \"message_start\"}",
+            "",
+            "event: content_block_start",
+            "data: {oops",
+            "",
+            "{\"a\": 1}",
+            "junk",
+        ]);
+        assert_eq!(
+            got,
+            [
+                Frame::Event(json!({"type": "message_start"})),
+                bad(2, Some("content_block_start"), "is not JSON"),
+                Frame::Event(json!({"a": 1})),
+                bad(4, None, "is neither SSE nor JSON"),
+            ]
+        );
+        assert_eq!(
+            BadEvent { number: 2, name: Some("content_block_start".to_owned()), why: "is not JSON" }
+                .to_string(),
+            "event 2 (`content_block_start`) of the stream is not JSON"
+        );
     }
 
     #[test]
@@ -257,9 +388,9 @@ mod tests {
 
     #[test]
     fn garbage_is_bad_not_a_panic() {
-        assert_eq!(frames(&["data: {\"a\": "]), [Frame::Bad]);
-        assert_eq!(frames(&["hello there"]), [Frame::Bad]);
-        assert_eq!(frames(&["{not json"]), [Frame::Bad]);
+        assert_eq!(frames(&["data: {\"a\": "]), [bad(1, None, "is not JSON")]);
+        assert_eq!(frames(&["hello there"]), [bad(1, None, "is neither SSE nor JSON")]);
+        assert_eq!(frames(&["{not json"]), [bad(1, None, "is not JSON")]);
         assert_eq!(frames(&["retry: 10", "id: 7"]), []);
     }
 
@@ -267,25 +398,20 @@ mod tests {
     fn bytes_split_anywhere_and_limits() {
         let body = "data: {\"t\": \"Zoë 🦀\"}\r\n\r\ndata: [DONE]\n\n";
         for size in 1..8 {
-            let mut decoder = Decoder::default();
-            let mut frames = Vec::new();
-            for piece in body.as_bytes().chunks(size) {
-                decoder.bytes(piece, 1 << 20, &mut frames);
-            }
-            decoder.finish(1 << 20, &mut frames);
+            let frames = body_frames(body.as_bytes(), size);
             assert_eq!(frames, [Frame::Event(json!({"t": "Zoë 🦀"})), Frame::Done], "size {size}");
         }
         let mut decoder = Decoder::default();
         let mut frames = Vec::new();
-        decoder.bytes(&[b'{'; 100], 10, &mut frames);
-        decoder.bytes(b"\n", 10, &mut frames);
-        assert_eq!(frames, [Frame::Bad]);
+        decoder.bytes(&[b'{'; 100], 10, &mut |frame| frames.push(frame));
+        decoder.bytes(b"\n", 10, &mut |frame| frames.push(frame));
+        assert_eq!(frames, [bad(1, None, "has a line longer than the limit")]);
         let mut frames = Vec::new();
-        decoder.bytes(b"\xff\xfe\n", 10, &mut frames);
-        assert_eq!(frames, [Frame::Bad]);
+        decoder.bytes(b"\xff\xfe\n", 10, &mut |frame| frames.push(frame));
+        assert_eq!(frames, [bad(2, None, "is not UTF-8")]);
         let mut frames = Vec::new();
-        decoder.line("data: 0123456789abc", 10, &mut frames);
-        decoder.line("", 10, &mut frames);
-        assert_eq!(frames, [Frame::Bad]);
+        decoder.line("data: 0123456789abc", 10, &mut |frame| frames.push(frame));
+        decoder.line("", 10, &mut |frame| frames.push(frame));
+        assert_eq!(frames, [bad(3, None, "is larger than the limit")]);
     }
 }

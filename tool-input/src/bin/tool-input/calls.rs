@@ -1,13 +1,14 @@
 //! `tool-input calls`: the tool calls of one response body, or of one recorded stream, from
 //! any API or written as text.
 
-use std::io::{self, Write};
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::json;
 use tool_input::calls::{parse_body, CallOptions, Format};
-use tool_input::stream::StreamAssembler;
+use tool_input::stream::{StreamAssembler, DEFAULT_MAX_STREAM_BYTES};
 
 use crate::read_input;
 
@@ -16,23 +17,25 @@ pub(crate) fn run(
     format: &str,
     tools: Option<String>,
     stream: bool,
+    run_completed: bool,
     input: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let format: Format = format.parse().map_err(|e| format!("{e}"))?;
-    let mut options = CallOptions::new().format(format);
+    let mut options = CallOptions::new().format(format).run_completed_calls(run_completed);
     if let Some(tools) = tools {
         options = options.tools(tools.split(',').map(str::trim).filter(|name| !name.is_empty()));
     }
-    let body = read_input(input.as_deref())?;
     let (result, failed) = if stream {
         // A recorded stream: one JSON event per line, or an SSE body (with `--format text`,
-        // one JSON string per line, each a text chunk). The bytes are fed as they would
-        // arrive, so a line that is not UTF-8 damages only the calls it touches.
+        // one JSON string per line, each a text chunk). The bytes are fed as they arrive,
+        // so memory stays that of the calls, and a line that is not UTF-8 damages only the
+        // calls it touches.
         let mut assembler = StreamAssembler::new(options);
-        assembler.push_sse_bytes(&body);
+        feed_stream(input.as_deref(), &mut assembler)?;
         let calls = assembler.finish();
         (calls.to_json(), !calls.errors.is_empty())
     } else {
+        let body = read_input(input.as_deref())?;
         match parse_body(&body, &options) {
             Ok(calls) => (calls.to_json(), !calls.errors.is_empty()),
             // A body that cannot be read at all is one error, in the same shape.
@@ -44,4 +47,24 @@ pub(crate) fn run(
     let mut out = io::stdout().lock();
     writeln!(out, "{result}").map_err(|e| format!("cannot write the result: {e}"))?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Feed the stream to the assembler as it is read, in pieces, and stop reading one byte
+/// past the stream limit (the assembler reports the stream as too large).
+fn feed_stream(input: Option<&Path>, assembler: &mut StreamAssembler) -> Result<(), String> {
+    let reader: Box<dyn Read> = match input {
+        None => Box::new(io::stdin().lock()),
+        Some(path) if path == Path::new("-") => Box::new(io::stdin().lock()),
+        Some(path) => Box::new(File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?),
+    };
+    let mut reader = reader.take(DEFAULT_MAX_STREAM_BYTES as u64 + 1);
+    let mut buffer = vec![0; 64 * 1024];
+    loop {
+        match reader.read(&mut buffer) {
+            Ok(0) => return Ok(()),
+            Ok(read) => assembler.push_sse_bytes(&buffer[..read]),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(format!("cannot read the stream: {error}")),
+        }
+    }
 }

@@ -5,7 +5,7 @@
 //! tool-input check --schema FILE --jsonl CASES.jsonl
 //! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl
-//! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [--stream] [INPUT]
+//! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [--stream] [--run-completed] [INPUT]
 //! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
 //! ```
 //! Exit codes: 0 accepted, 1 rejected, 2 usage error.
@@ -77,9 +77,15 @@ enum Command {
         /// Read a recorded stream instead of a body: one JSON event per line, or SSE
         /// framing (`event:`/`data:` lines, `data: [DONE]`); with `--format text`, one JSON
         /// string per line, each a chunk of text. Calls the stream did not finish are
-        /// `truncated` errors.
+        /// `truncated` errors. The body is read as it arrives, up to the stream limit
+        /// (64 MiB; past it a `stream_too_large` error).
         #[arg(long)]
         stream: bool,
+        /// Return the calls that arrived whole in a response that was cut off (a length
+        /// stop, a stream without its end marker) as calls; by default they are
+        /// `incomplete` errors and nothing of a cut response runs.
+        #[arg(long)]
+        run_completed: bool,
         /// The response body, stream or text; standard input when absent or `-`.
         input: Option<PathBuf>,
     },
@@ -138,7 +144,9 @@ fn main() -> ExitCode {
             repair::run(strict, complete_truncated, settled, &style, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
-        Command::Calls { format, tools, stream, input } => calls::run(&format, tools, stream, input),
+        Command::Calls { format, tools, stream, run_completed, input } => {
+            calls::run(&format, tools, stream, run_completed, input)
+        }
         Command::Schema { dialect, name, description, check, schema } => {
             schema::run(&dialect, name, description, check, &schema)
         }

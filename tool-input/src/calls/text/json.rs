@@ -273,6 +273,14 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
                     Cut::Junk => return None,
                 }
             }
+            // One bracket too many after whole calls (`[{…}]]`, as Ollama's test table has
+            // it): the calls are whole; only closing brackets may follow.
+            Some(b']' | b'}')
+                if !calls.is_empty()
+                    && json[i..].bytes().all(|b| matches!(b, b']' | b'}') || b.is_ascii_whitespace()) =>
+            {
+                break
+            }
             Some(_) => return None,
         }
     }

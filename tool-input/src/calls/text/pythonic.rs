@@ -9,8 +9,8 @@ use super::{find_first, text_parts, unfence};
 use crate::calls::{Collector, OriginalArguments};
 use crate::parse::{self, ParseOptions, RepairKind};
 
-/// One call: its name and keyword arguments.
-type PyCall = (String, Map<String, Value>);
+/// One call: its name, keyword arguments, and where its text is (`name(...)`).
+type PyCall = (String, Map<String, Value>, std::ops::Range<usize>);
 
 /// Read the whole text as a Python list of calls; `None` (nothing recorded) when it is not
 /// exactly one, or names a tool that is not known.
@@ -18,19 +18,21 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
     let list = unfence(text);
     let calls = parse_list(list)?;
     if out.options.get_tools().is_some()
-        && calls.iter().any(|(name, _)| out.options.knows(name) != Some(true))
+        && calls.iter().any(|(name, _, _)| out.options.knows(name) != Some(true))
     {
         return None;
     }
-    push_all(calls, list, out);
+    push_all(calls, list, list, out);
     Some(String::new())
 }
 
 /// Read Llama 4's `<|python_start|>[...]<|python_end|>`; `None` when the body is not calls.
 pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collector<'_>) -> Option<usize> {
     let body_start = start + tag.len();
-    let (body_end, end) = match find_first(text, body_start, &["<|python_end|>"]) {
-        Some((at, _)) => (at, at + "<|python_end|>".len()),
+    // A block without its end runs to the next start at most: each byte is looked at once.
+    let (body_end, end) = match find_first(text, body_start, &["<|python_end|>", tag]) {
+        Some((at, 0)) => (at, at + "<|python_end|>".len()),
+        Some((at, _)) => (at, at),
         None => (text.len(), text.len()),
     };
     let body = text[body_start..body_end].trim();
@@ -39,14 +41,22 @@ pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collect
     } else {
         let (name, arguments, next) = parse_call(body, 0)?;
         (skip_ws(body.as_bytes(), next) == body.len()).then_some(())?;
-        vec![(name, arguments)]
+        vec![(name, arguments, 0..next)]
     };
-    push_all(calls, &text[start..end], out);
+    push_all(calls, body, &text[start..end], out);
     Some(end)
 }
 
-fn push_all(calls: Vec<PyCall>, span: &str, out: &mut Collector<'_>) {
-    for (name, arguments) in calls {
+/// Push each call with its own text as its record (never the whole list's, which would
+/// cost the list's length for every call), and none past the call limit. The last call's
+/// record is the whole `block` (with its markers), which tells a stream cut inside it.
+fn push_all(calls: Vec<PyCall>, source: &str, block: &str, out: &mut Collector<'_>) {
+    let last = calls.len().saturating_sub(1);
+    for (position, (name, arguments, span)) in calls.into_iter().enumerate() {
+        if out.is_full() {
+            return;
+        }
+        let span = if position == last { block } else { source.get(span).unwrap_or("") };
         out.push(text_parts(Some(name), OriginalArguments::Value(Value::Object(arguments)), span));
     }
 }
@@ -64,7 +74,7 @@ fn parse_list(text: &str) -> Option<Vec<PyCall>> {
     }
     loop {
         let (name, arguments, next) = parse_call(text, i)?;
-        calls.push((name, arguments));
+        calls.push((name, arguments, i..next));
         i = skip_ws(bytes, next);
         match bytes.get(i) {
             Some(b',') => i = skip_ws(bytes, i + 1),
