@@ -1,0 +1,585 @@
+//! Hostile streams and bodies (issue 13): nothing lost, merged or run from a cut response.
+//!
+//! - a stream cut off (no end marker, an error) runs none of its calls; a length stop reads
+//!   alike in a whole body and a stream, on every backend;
+//! - the same id on two indexes is two calls, never one merged or one dropped;
+//! - every event that cannot be read is an error naming it (recorded Gemini and Anthropic
+//!   streams damaged), a byte-order mark is skipped, CR, LF and CRLF all end lines;
+//! - calls of `choices[1..]` are reported (or read, tagged), never dropped;
+//! - a text stream with one `]` too many agrees with the whole text;
+//! - frames are read as the bytes arrive, and a stream has a size limit of its own.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use common::provider_cases as cases;
+use serde_json::{json, Value};
+use tool_input::calls::{
+    parse_text, parse_value, CallErrorKind, CallOptions, Calls, Format, OriginalArguments,
+};
+use tool_input::stream::StreamAssembler;
+
+fn feed(options: CallOptions, events: &[Value]) -> Calls {
+    let mut stream = StreamAssembler::new(options);
+    for event in events {
+        stream.push_event(event);
+    }
+    stream.finish()
+}
+
+/// The SSE body of events, with `event:` names where the API has them.
+fn sse_body(events: &[Value]) -> String {
+    let mut body = String::new();
+    for event in events {
+        if let Some(kind) = event.get("type").and_then(Value::as_str) {
+            body.push_str(&format!("event: {kind}\n"));
+        }
+        body.push_str(&format!("data: {event}\n\n"));
+    }
+    body
+}
+
+fn sse(options: CallOptions, body: &[u8]) -> Calls {
+    let mut stream = StreamAssembler::new(options);
+    stream.push_sse_bytes(body);
+    stream.finish()
+}
+
+fn kinds(calls: &Calls) -> Vec<&'static str> {
+    calls.errors.iter().map(|error| error.kind.code()).collect()
+}
+
+fn names(calls: &Calls) -> Vec<(&str, Value)> {
+    calls.calls.iter().map(|call| (call.name.as_str(), Value::Object(call.arguments.clone()))).collect()
+}
+
+/// What must agree between a body and a stream: each attempt's kind, id and name, in order.
+fn outcome(calls: &Calls) -> Vec<(String, String, String)> {
+    calls
+        .in_order()
+        .map(|entry| match entry {
+            Ok(call) => ("call".to_owned(), call.id.clone(), call.name.clone()),
+            Err(error) => {
+                (error.kind.code().to_owned(), error.id.clone(), error.name.clone().unwrap_or_default())
+            }
+        })
+        .collect()
+}
+
+fn chat_delta(index: u64, id: Option<&str>, name: Option<&str>, arguments: &str) -> Value {
+    let mut call = json!({"index": index, "function": {"arguments": arguments}});
+    if let Some(id) = id {
+        call["id"] = json!(id);
+    }
+    if let Some(name) = name {
+        call["function"]["name"] = json!(name);
+    }
+    json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]})
+}
+
+fn chat_finish(reason: &str) -> Value {
+    json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
+}
+
+// ---------------------------------------------------------------------------------------
+// Cut responses
+// ---------------------------------------------------------------------------------------
+
+/// Each backend's length stop, as a body and as the stream of the same calls: two calls,
+/// the first whole, the second the one the stop cut.
+fn length_stops() -> Vec<(&'static str, Value, Vec<Value>)> {
+    let chat_body = json!({"choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant", "tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "f", "arguments": "{\"a\": 1}"}},
+        {"id": "call_b", "type": "function", "function": {"name": "g", "arguments": "{\"b\": \"cu"}}]}}]});
+    let chat_stream = vec![
+        chat_delta(0, Some("call_a"), Some("f"), "{\"a\": 1}"),
+        chat_delta(1, Some("call_b"), Some("g"), "{\"b\": \"cu"),
+        chat_finish("length"),
+        json!("[DONE]"),
+    ];
+    // Anthropic sends every block's stop, even the one max_tokens cut.
+    let anthropic_body = json!({"type": "message", "role": "assistant", "stop_reason": "max_tokens", "content": [
+        {"type": "tool_use", "id": "toolu_a", "name": "f", "input": {"a": 1}},
+        {"type": "tool_use", "id": "toolu_b", "name": "g", "input": {"b": "cu"}}]});
+    let block = |index: u64, id: &str, name: &str, json: &str| {
+        vec![
+            json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
+            json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": json}}),
+            json!({"type": "content_block_stop", "index": index}),
+        ]
+    };
+    let mut anthropic_stream = vec![json!({"type": "message_start", "message": {"content": []}})];
+    anthropic_stream.extend(block(0, "toolu_a", "f", "{\"a\": 1}"));
+    anthropic_stream.extend(block(1, "toolu_b", "g", "{\"b\": \"cu\"}"));
+    anthropic_stream.push(json!({"type": "message_delta", "delta": {"stop_reason": "max_tokens"}}));
+    anthropic_stream.push(json!({"type": "message_stop"}));
+    let gemini_body = json!({"candidates": [{"finishReason": "MAX_TOKENS", "content": {"parts": [
+        {"functionCall": {"id": "ga", "name": "f", "args": {"a": 1}}},
+        {"functionCall": {"id": "gb", "name": "g", "args": {"b": "cu"}}}]}}]});
+    let gemini_stream = vec![
+        json!({"candidates": [{"content": {"parts": [{"functionCall": {"id": "ga", "name": "f", "args": {"a": 1}}}]}}]}),
+        json!({"candidates": [{"content": {"parts": [{"functionCall": {"id": "gb", "name": "g", "args": {"b": "cu"}}}]}, "finishReason": "MAX_TOKENS"}]}),
+    ];
+    let item = |id: &str, name: &str, arguments: &str| json!({"type": "function_call", "id": format!("fc_{id}"), "call_id": id, "name": name, "arguments": arguments});
+    let responses_body = json!({"object": "response", "status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
+        "output": [item("call_a", "f", "{\"a\": 1}"), item("call_b", "g", "{\"b\": \"cu")]});
+    let responses_stream = vec![
+        json!({"type": "response.output_item.added", "output_index": 0, "item": item("call_a", "f", "")}),
+        json!({"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_call_a", "delta": "{\"a\": 1}"}),
+        json!({"type": "response.output_item.done", "output_index": 0, "item": item("call_a", "f", "{\"a\": 1}")}),
+        json!({"type": "response.output_item.added", "output_index": 1, "item": item("call_b", "g", "")}),
+        json!({"type": "response.function_call_arguments.delta", "output_index": 1, "item_id": "fc_call_b", "delta": "{\"b\": \"cu"}),
+        json!({"type": "response.incomplete", "response": {"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}}),
+    ];
+    let ollama_call =
+        |name: &str, arguments: Value| json!({"function": {"name": name, "arguments": arguments}});
+    let ollama_body = json!({"message": {"role": "assistant", "content": "", "tool_calls": [
+        ollama_call("f", json!({"a": 1})), ollama_call("g", json!({"b": "cu"}))]}, "done": true, "done_reason": "length"});
+    let ollama_stream = vec![
+        json!({"message": {"role": "assistant", "content": "", "tool_calls": [ollama_call("f", json!({"a": 1}))]}, "done": false}),
+        json!({"message": {"role": "assistant", "content": "", "tool_calls": [ollama_call("g", json!({"b": "cu"}))]}, "done": false}),
+        json!({"message": {"role": "assistant", "content": ""}, "done": true, "done_reason": "length"}),
+    ];
+    vec![
+        ("openai", chat_body, chat_stream),
+        ("anthropic", anthropic_body, anthropic_stream),
+        ("gemini", gemini_body, gemini_stream),
+        ("responses", responses_body, responses_stream),
+        ("ollama", ollama_body, ollama_stream),
+    ]
+}
+
+#[test]
+fn a_length_stop_gives_the_same_answer_in_a_body_and_a_stream() {
+    for (backend, body, stream) in length_stops() {
+        let format: Format = backend.parse().unwrap();
+        for run in [false, true] {
+            let options = CallOptions::new().format(format).run_completed_calls(run);
+            let whole = parse_value(&body, &options).unwrap();
+            let streamed = feed(options.clone(), &stream);
+            let via_sse = sse(options, sse_body(&stream).as_bytes());
+            // Generated ids (Ollama sends none) differ: compare kinds and names there.
+            let strip = |calls: &Calls| -> Vec<(String, String)> {
+                outcome(calls).into_iter().map(|(kind, _, name)| (kind, name)).collect()
+            };
+            assert_eq!(strip(&streamed), strip(&whole), "{backend}, run_completed {run}");
+            assert_eq!(strip(&via_sse), strip(&whole), "{backend} as SSE, run_completed {run}");
+            if backend != "ollama" {
+                assert_eq!(outcome(&streamed), outcome(&whole), "{backend}, run_completed {run}");
+            }
+            if run {
+                assert_eq!(names(&whole), [("f", json!({"a": 1}))], "{backend}");
+                assert_eq!(kinds(&whole), ["truncated"], "{backend}");
+            } else {
+                assert!(whole.calls.is_empty(), "{backend}");
+                assert_eq!(kinds(&whole), ["incomplete", "truncated"], "{backend}");
+                // The completed call keeps its arguments on the record.
+                let kept = &whole.errors[0];
+                assert_eq!(kept.name.as_deref(), Some("f"));
+                assert_ne!(kept.original, OriginalArguments::Absent, "{backend}");
+                assert!(kept.message.contains("cut off"), "{}", kept.message);
+                assert_eq!(streamed.errors[0].kind, CallErrorKind::Incomplete);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stream_without_its_end_marker_runs_nothing() {
+    // Each backend's stream without its last event(s): the end marker is gone.
+    for (backend, _, stream) in length_stops() {
+        let format: Format = backend.parse().unwrap();
+        let cut: Vec<Value> = match backend {
+            "openai" => stream[..2].to_vec(),
+            "anthropic" => stream[..4].to_vec(),
+            "gemini" => stream[..1].to_vec(),
+            "responses" => stream[..3].to_vec(),
+            _ => stream[..1].to_vec(),
+        };
+        let calls = feed(CallOptions::new().format(format), &cut);
+        assert!(calls.calls.is_empty(), "{backend}: {:?}", calls.calls);
+        assert!(!calls.errors.is_empty(), "{backend}");
+        assert!(calls
+            .errors
+            .iter()
+            .all(|error| matches!(error.kind, CallErrorKind::Incomplete | CallErrorKind::Truncated)));
+        assert_eq!(calls.errors[0].name.as_deref(), Some("f"), "{backend}");
+        // Asked for, the call that had completed runs.
+        let calls = feed(CallOptions::new().format(format).run_completed_calls(true), &cut);
+        assert_eq!(names(&calls), [("f", json!({"a": 1}))], "{backend}");
+    }
+    // A call followed by the next one, its arguments "" (read as {}), in a cut stream: not
+    // returned as a call.
+    let calls = feed(
+        CallOptions::new(),
+        &[
+            chat_delta(0, Some("a"), Some("delete_everything"), ""),
+            chat_delta(1, Some("b"), Some("g"), "{\"x\""),
+        ],
+    );
+    assert!(calls.calls.is_empty());
+    assert_eq!(kinds(&calls), ["incomplete", "truncated"]);
+}
+
+#[test]
+fn a_recorded_stream_cut_at_every_event_never_returns_a_call() {
+    for file in common::PROVIDER_FILES {
+        for case in cases(file) {
+            let Some(chunks) = case.get("chunks").and_then(Value::as_array) else { continue };
+            let format = common::format_of(case["api"].as_str().unwrap_or(""));
+            if format == Format::Text || case["expected_calls"].as_array().is_none_or(Vec::is_empty) {
+                continue;
+            }
+            let whole = feed(CallOptions::new().format(format), chunks);
+            if whole.calls.is_empty() {
+                continue;
+            }
+            // Cut before the event that ends the response (and every earlier one).
+            let marker =
+                chunks.iter().position(|event| ends_the_response(format, event)).unwrap_or(chunks.len());
+            for end in 1..marker {
+                let calls = feed(CallOptions::new().format(format), &chunks[..end]);
+                let ended = calls.calls.len();
+                assert!(ended == 0, "{}: cut after {end} events gave {ended} calls", case["note"]);
+            }
+        }
+    }
+}
+
+/// Does this event end the response (its end marker, per backend)?
+fn ends_the_response(format: Format, event: &Value) -> bool {
+    let reasons = |list: &str, key: &str| {
+        event[list].as_array().is_some_and(|items| items.iter().any(|item| item[key].is_string()))
+    };
+    match format {
+        Format::OpenAi => event == "[DONE]" || reasons("choices", "finish_reason"),
+        Format::Gemini => {
+            reasons("candidates", "finishReason")
+                || event
+                    .as_array()
+                    .is_some_and(|items| items.iter().any(|item| ends_the_response(format, item)))
+        }
+        Format::Anthropic => event["type"] == "message_stop",
+        Format::Responses => {
+            matches!(
+                event["type"].as_str(),
+                Some("response.completed" | "response.incomplete" | "response.failed")
+            )
+        }
+        _ => event["done"] == true,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Ids
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn the_same_id_on_two_indexes_is_two_calls() {
+    // Interleaved: never `f` with `g`'s arguments, never `delete_everything` dropped.
+    let events = [
+        chat_delta(0, Some("dup"), Some("f"), "{\"a\": "),
+        chat_delta(1, Some("dup"), Some("delete_everything"), "{\"path\": "),
+        chat_delta(0, Some("dup"), None, "1}"),
+        chat_delta(1, Some("dup"), None, "\"/\"}"),
+        chat_finish("tool_calls"),
+    ];
+    let calls = feed(CallOptions::new(), &events);
+    assert_eq!(names(&calls), [("f", json!({"a": 1})), ("delete_everything", json!({"path": "/"}))]);
+    assert!(calls.errors.is_empty());
+    // One after the other, the id repeated on every delta of each.
+    let events = [
+        chat_delta(0, Some("dup"), Some("f"), "{\"a\": 1}"),
+        chat_delta(1, Some("dup"), Some("delete_everything"), "{}"),
+        chat_delta(1, Some("dup"), None, ""),
+        chat_finish("tool_calls"),
+    ];
+    let calls = feed(CallOptions::new(), &events);
+    assert_eq!(names(&calls), [("f", json!({"a": 1})), ("delete_everything", json!({}))]);
+    // As the whole body reads the same calls.
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [
+        {"id": "dup", "type": "function", "function": {"name": "f", "arguments": "{\"a\": 1}"}},
+        {"id": "dup", "type": "function", "function": {"name": "delete_everything", "arguments": "{}"}}]}}]});
+    assert_eq!(outcome(&parse_value(&body, &CallOptions::new()).unwrap()), outcome(&calls));
+
+    // Responses: one item id on two output indexes.
+    let item = |name: &str| json!({"type": "function_call", "id": "fc_dup", "call_id": format!("call_{name}"), "name": name, "arguments": ""});
+    let delta = |output: u64, text: &str| json!({"type": "response.function_call_arguments.delta", "output_index": output, "item_id": "fc_dup", "delta": text});
+    let events = [
+        json!({"type": "response.output_item.added", "output_index": 0, "item": item("f")}),
+        json!({"type": "response.output_item.added", "output_index": 1, "item": item("g")}),
+        delta(0, "{\"a\": 1}"),
+        delta(1, "{\"b\": 2}"),
+        json!({"type": "response.completed", "response": {"status": "completed"}}),
+    ];
+    let calls = feed(CallOptions::new(), &events);
+    assert_eq!(names(&calls), [("f", json!({"a": 1})), ("g", json!({"b": 2}))]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Damaged events, framing
+// ---------------------------------------------------------------------------------------
+
+fn recorded(file: &str, note_part: &str) -> Vec<Value> {
+    cases(file)
+        .into_iter()
+        .find(|case| {
+            case["note"].as_str().is_some_and(|note| note.contains(note_part)) && case.get("chunks").is_some()
+        })
+        .and_then(|case| case["chunks"].as_array().cloned())
+        .unwrap_or_else(|| panic!("no recording {note_part} in {file}"))
+}
+
+/// Damage one byte of event `at` of the SSE body of `events`.
+fn damaged_body(events: &[Value], at: usize) -> String {
+    let mut body = String::new();
+    for (position, event) in events.iter().enumerate() {
+        let mut data = event.to_string();
+        if position == at {
+            data.insert(data.len() / 2, '\u{1}');
+            data.remove(0);
+        }
+        if let Some(kind) = event.get("type").and_then(Value::as_str) {
+            body.push_str(&format!("event: {kind}\n"));
+        }
+        body.push_str(&format!("data: {data}\n\n"));
+    }
+    body
+}
+
+#[test]
+fn a_damaged_event_is_an_error_never_silence() {
+    // The recorded Gemini stream (Boston, then San Francisco), its first event damaged.
+    let gemini = recorded("vercel-ai.json", "google-stream-tool-call-arguments.chunks");
+    let whole = sse(CallOptions::new(), sse_body(&gemini).as_bytes());
+    assert_eq!(whole.calls.len(), 2);
+    let calls = sse(CallOptions::new(), damaged_body(&gemini, 0).as_bytes());
+    assert!(!calls.errors.is_empty(), "the Boston call vanished in silence: {:?}", calls.calls);
+    assert!(
+        calls.errors[0].message.contains("event 1 of the stream is not JSON"),
+        "{}",
+        calls.errors[0].message
+    );
+    assert!(calls.calls.iter().all(|call| call.arguments["location"] == "San Francisco"));
+
+    // A recorded Anthropic stream, its `content_block_start` of the tool damaged.
+    let anthropic = recorded("anthropic-sdk-python.json", "text block then tool_use");
+    let at = anthropic
+        .iter()
+        .position(|event| {
+            event["type"] == "content_block_start" && event["content_block"]["type"] == "tool_use"
+        })
+        .unwrap();
+    let calls = sse(CallOptions::new(), damaged_body(&anthropic, at).as_bytes());
+    assert!(calls.calls.is_empty());
+    assert!(!calls.errors.is_empty());
+    let message = &calls.errors[0].message;
+    assert!(message.contains(&format!("event {} (`content_block_start`)", at + 1)), "{message}");
+    // Damaged but still JSON: the block has no index.
+    let mut events = anthropic.clone();
+    events[at].as_object_mut().unwrap().remove("index");
+    let calls = feed(CallOptions::new(), &events);
+    assert!(calls.calls.is_empty());
+    assert!(
+        calls.errors.iter().any(|error| error.message.contains("content_block_start")),
+        "{:?}",
+        kinds(&calls)
+    );
+
+    // Every damaged event of every recording: each either changes nothing or is reported.
+    for file in common::PROVIDER_FILES {
+        for case in cases(file) {
+            let Some(chunks) = case.get("chunks").and_then(Value::as_array) else { continue };
+            let format = common::format_of(case["api"].as_str().unwrap_or(""));
+            if format == Format::Text {
+                continue;
+            }
+            for at in 0..chunks.len() {
+                let calls = sse(CallOptions::new(), damaged_body(chunks, at).as_bytes());
+                assert!(!calls.errors.is_empty(), "{}: event {at} damaged in silence", case["note"]);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bom_and_every_line_ending_read_alike() {
+    let events = recorded("anthropic-sdk-python.json", "text block then tool_use");
+    let lf = sse_body(&events);
+    let expected = sse(CallOptions::new(), lf.as_bytes());
+    assert_eq!(expected.calls.len(), 1);
+    for (label, body) in [
+        ("BOM", format!("\u{feff}{lf}")),
+        ("CR", lf.replace('\n', "\r")),
+        ("CRLF", lf.replace('\n', "\r\n")),
+        ("BOM and CR", format!("\u{feff}{}", lf.replace('\n', "\r"))),
+    ] {
+        let calls = sse(CallOptions::new(), body.as_bytes());
+        assert_eq!(names(&calls), names(&expected), "{label}");
+        assert!(calls.errors.is_empty(), "{label}: {:?}", calls.errors);
+        // Split anywhere, a CRLF between two pieces included.
+        for size in [1, 2, 7] {
+            let mut stream = StreamAssembler::new(CallOptions::new());
+            for piece in body.as_bytes().chunks(size) {
+                stream.push_sse_bytes(piece);
+            }
+            assert_eq!(names(&stream.finish()), names(&expected), "{label} in pieces of {size}");
+        }
+        // Line by line, as `str::lines` splits it (a bare CR stays inside a "line").
+        let mut stream = StreamAssembler::new(CallOptions::new());
+        for line in body.lines() {
+            stream.push_sse_line(line);
+        }
+        assert_eq!(names(&stream.finish()), names(&expected), "{label} line by line");
+    }
+}
+
+#[test]
+fn events_are_read_as_their_bytes_arrive() {
+    // The call shows before the body ends: each frame is read when it is complete.
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    let first = chat_delta(0, Some("call_1"), Some("write"), "{\"text\": \"ab");
+    stream.push_sse_bytes(format!("data: {first}\r\n\r\n").as_bytes());
+    assert_eq!(stream.open_calls()[0].arguments_text, Some("{\"text\": \"ab"));
+    stream.push_sse_bytes(b"data: [DONE]\n\n");
+    // [DONE] without a finish_reason ends the stream; the arguments were cut.
+    assert_eq!(kinds(&stream.finish()), ["truncated"]);
+}
+
+#[test]
+fn a_stream_has_a_size_limit_of_its_own() {
+    let delta = chat_delta(0, None, None, &"a".repeat(100));
+    let line = format!("data: {delta}\n\n");
+    // A call streaming when the limit passes.
+    let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(10_000);
+    stream.push_sse_bytes(
+        format!("data: {}\n\n", chat_delta(0, Some("c"), Some("write"), "{\"t\": \"")).as_bytes(),
+    );
+    for _ in 0..200 {
+        stream.push_sse_bytes(line.as_bytes());
+    }
+    stream.push_sse_bytes(format!("data: {}\n\ndata: [DONE]\n\n", chat_finish("tool_calls")).as_bytes());
+    let calls = stream.finish();
+    assert!(calls.calls.is_empty());
+    assert_eq!(kinds(&calls), ["stream_too_large"]);
+    assert_eq!(calls.errors[0].name.as_deref(), Some("write"));
+    assert!(calls.errors[0].message.contains("10000 bytes"), "{}", calls.errors[0].message);
+    // No call open: one error for the stream; a complete call before it does not run.
+    let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(1_000);
+    let whole = format!("{{\"message\": {{\"tool_calls\": [{{\"function\": {{\"name\": \"f\", \"arguments\": {{}}}}}}]}}, \"done\": false}}\n");
+    stream.push_sse_bytes(whole.as_bytes());
+    for _ in 0..100 {
+        stream.push_sse_bytes(b"{\"message\": {\"content\": \"blah blah\"}, \"done\": false}\n");
+    }
+    let calls = stream.finish();
+    assert_eq!(kinds(&calls), ["incomplete", "stream_too_large"]);
+    // Text streams count too.
+    let mut stream = StreamAssembler::new(CallOptions::new().format(Format::Text)).max_stream_bytes(100);
+    for _ in 0..20 {
+        stream.push_text("<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
+    }
+    // The limit, then the call that had arrived whole before it, which does not run.
+    assert_eq!(kinds(&stream.finish()), ["stream_too_large", "incomplete"]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Choices
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn calls_in_other_choices_are_reported_or_read_tagged() {
+    let call = |id: &str, name: &str| json!({"id": id, "type": "function", "function": {"name": name, "arguments": "{}"}});
+    let body = json!({"choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [call("a", "f")]}},
+        {"index": 1, "finish_reason": "tool_calls", "message": {"tool_calls": [call("b", "g"), call("c", "h")]}}]});
+    let chunk = |choice: u64, index: u64, id: &str, name: &str| json!({"choices": [{"index": choice, "delta": {"tool_calls": [{"index": index, "id": id, "function": {"name": name, "arguments": "{}"}}]}}]});
+    let finish = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}, {"index": 1, "delta": {}, "finish_reason": "tool_calls"}]});
+    let stream = [chunk(0, 0, "a", "f"), chunk(1, 0, "b", "g"), chunk(1, 1, "c", "h"), finish];
+    for options in [CallOptions::new(), CallOptions::new().choice(1), CallOptions::new().all_choices(true)] {
+        let whole = parse_value(&body, &options).unwrap();
+        let streamed = feed(options.clone(), &stream);
+        let tags = |calls: &Calls| -> Vec<(String, usize, &'static str)> {
+            calls
+                .in_order()
+                .map(|entry| match entry {
+                    Ok(call) => (call.name.clone(), call.choice, "call"),
+                    Err(error) => (error.name.clone().unwrap_or_default(), error.choice, error.kind.code()),
+                })
+                .collect()
+        };
+        assert_eq!(tags(&streamed), tags(&whole), "{options:?}");
+        let got: Vec<(String, usize, &str)> = tags(&whole);
+        let calls_of: Vec<usize> = got.iter().filter(|t| t.2 == "call").map(|t| t.1).collect();
+        assert_eq!(got.len(), 3, "never dropped");
+        match (options.get_format(), calls_of.as_slice()) {
+            (_, [0]) => assert!(got.iter().filter(|t| t.1 == 1).all(|t| t.2 == "other_choice")),
+            (_, [1, 1]) => assert!(got.iter().filter(|t| t.1 == 0).all(|t| t.2 == "other_choice")),
+            (_, [0, 1, 1]) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    let other = &parse_value(&body, &CallOptions::new()).unwrap().errors[0];
+    assert!(other.message.contains("choice 1"), "{}", other.message);
+    assert_eq!(other.id, "b");
+
+    // Gemini candidates.
+    let body = json!({"candidates": [
+        {"index": 0, "finishReason": "STOP", "content": {"parts": [{"functionCall": {"name": "f", "args": {}}}]}},
+        {"index": 1, "finishReason": "STOP", "content": {"parts": [{"functionCall": {"name": "g", "args": {}}}]}}]});
+    let calls = parse_value(&body, &CallOptions::new()).unwrap();
+    assert_eq!(names(&calls), [("f", json!({}))]);
+    assert_eq!(kinds(&calls), ["other_choice"]);
+    let calls = feed(CallOptions::new(), &[body.clone()]);
+    assert_eq!(names(&calls), [("f", json!({}))]);
+    assert_eq!(kinds(&calls), ["other_choice"]);
+    assert_eq!(calls.errors[0].choice, 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// Text
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn one_bracket_too_many_agrees_whole_and_streamed() {
+    let case = cases("ollama-tool-parser-text.json")
+        .into_iter()
+        .find(|case| case["payload"].as_str().is_some_and(|payload| payload.ends_with("}]]")))
+        .expect("the list trailing ] case");
+    let chunks: Vec<&str> =
+        case["text_chunks"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    for options in [CallOptions::new().format(Format::Text), common::text_options(&case), CallOptions::new()]
+    {
+        let whole = parse_text(case["payload"].as_str().unwrap(), &options);
+        let mut stream = StreamAssembler::new(options.clone());
+        for chunk in &chunks {
+            stream.push_text(chunk);
+        }
+        let streamed = stream.finish();
+        let lines: String = chunks.iter().map(|chunk| format!("{}\n", json!(chunk))).collect();
+        let via_lines = sse(options, lines.as_bytes());
+        assert_eq!(names(&whole), [("get_conditions", json!({"location": "Tokyo"}))]);
+        assert_eq!(names(&streamed), names(&whole));
+        assert_eq!(names(&via_lines), names(&whole));
+    }
+    // Stray brackets after prose or a non-call stay text.
+    for text in ["[1, 2]]", "[{\"a\": 1}]]", "]]"] {
+        assert!(parse_text(text, &CallOptions::new()).calls.is_empty(), "{text}");
+    }
+}
+
+#[test]
+fn python_lists_are_read_in_linear_time_and_memory() {
+    let calls = 20_000;
+    let text = format!("[{}]", vec!["f(a=1)"; calls].join(", "));
+    let read = parse_text(&text, &CallOptions::new());
+    // Only max_calls are taken, each recording its own text, not the list's.
+    assert_eq!(read.calls.len(), 128);
+    assert_eq!(kinds(&read), ["too_many_calls"]);
+    assert!(read.calls[..127].iter().all(|call| call.raw == json!("f(a=1)")), "{:?}", read.calls[0].raw);
+    // Many unclosed `<|python_start|>` blocks: each byte looked at a bounded number of times.
+    let text = "<|python_start|>[f(a=1)] ".repeat(20_000);
+    let start = std::time::Instant::now();
+    let read = parse_text(&text, &CallOptions::new());
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    assert_eq!(read.calls.len() + read.errors.len(), 129);
+}
