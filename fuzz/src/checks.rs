@@ -231,8 +231,14 @@ fn summary(calls: &tool_input::calls::Calls) -> (Vec<(String, serde_json::Value)
 
 /// The stream assembler on any bytes, as an SSE body: no panic; fed whole or in pieces of
 /// any size (the first byte picks it), with the open calls looked at after every piece, the
-/// result is the same; as text chunks, the same as reading the whole text at once.
+/// result is the same; as text chunks, the same as reading the whole text at once. Then the
+/// same bytes drive [`stream_events`].
 pub fn stream(data: &[u8]) {
+    stream_bytes(data);
+    stream_events(data);
+}
+
+fn stream_bytes(data: &[u8]) {
     use tool_input::calls::{parse_text, CallOptions, Format};
     use tool_input::StreamAssembler;
     let Some((&first, body)) = data.split_first() else { return };
@@ -290,4 +296,208 @@ pub fn stream(data: &[u8]) {
         summary(&parse_text(&text, &options)),
         "text streamed reads differently"
     );
+}
+
+/// Reads the bytes of a fuzz input as choices, 0 once they run out.
+struct Choices<'d>(&'d [u8]);
+
+impl Choices<'_> {
+    fn next(&mut self, below: usize) -> usize {
+        match self.0.split_first() {
+            Some((&first, rest)) => {
+                self.0 = rest;
+                usize::from(first) % below.max(1)
+            }
+            None => 0,
+        }
+    }
+}
+
+/// One event of a generated stream: the call it belongs to (`None` for the response's own
+/// events), whether it is the end marker, and whether sending it twice is harmless by the
+/// API's own rules (a start, a stop, an end; never an argument fragment, which no API
+/// numbers).
+struct Sent {
+    event: serde_json::Value,
+    call: Option<usize>,
+    end: bool,
+    repeatable: bool,
+}
+
+/// A stream built from the bytes in one API's format (Chat Completions, Anthropic,
+/// Responses or Gemini) with up to four calls, then damaged (an event made unreadable),
+/// reordered (the events of two calls interleaved otherwise), duplicated (a start or stop
+/// sent twice) and given reused ids (a call taking another's id), and cut (its end marker
+/// and what follows gone), all at random. The property: every call returned is one that was
+/// sent, whole (never two merged, never a piece); a cut stream returns no call; a sent call
+/// that is not returned is reported by an error.
+pub fn stream_events(data: &[u8]) {
+    use serde_json::{json, Value};
+    use tool_input::calls::CallOptions;
+    use tool_input::StreamAssembler;
+
+    let mut pick = Choices(data);
+    let api = pick.next(4);
+    let count = 1 + pick.next(4);
+    // The calls: distinct names, small arguments, split into fragments.
+    let calls: Vec<(String, Value)> = (0..count)
+        .map(|n| {
+            let args = json!({"n": n, "text": "ab\"c".repeat(pick.next(3)), "list": [pick.next(100)]});
+            (format!("tool_{n}"), args)
+        })
+        .collect();
+    let mut ids: Vec<String> = (0..count).map(|n| format!("id_{n}")).collect();
+    if count > 1 && pick.next(3) == 0 {
+        // A call takes the id of another.
+        let (from, to) = (pick.next(count), pick.next(count));
+        ids[to] = ids[from].clone();
+    }
+    let fragments = |args: &Value, pick: &mut Choices<'_>| -> Vec<String> {
+        let text = args.to_string();
+        let mut pieces = Vec::new();
+        let mut rest = text.as_str();
+        while !rest.is_empty() {
+            let mut cut = (1 + pick.next(12)).min(rest.len());
+            while !rest.is_char_boundary(cut) {
+                cut += 1;
+            }
+            pieces.push(rest[..cut].to_owned());
+            rest = &rest[cut..];
+        }
+        pieces
+    };
+    let mut sent: Vec<Sent> = Vec::new();
+    let mut push = |event: Value, call: Option<usize>, end: bool, repeatable: bool| {
+        sent.push(Sent { event, call, end, repeatable })
+    };
+    match api {
+        0 => {
+            for (n, (name, args)) in calls.iter().enumerate() {
+                let start = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": n, "id": ids[n], "type": "function", "function": {"name": name, "arguments": ""}}]}}]});
+                push(start, Some(n), false, true);
+                for piece in fragments(args, &mut pick) {
+                    let delta = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": n, "function": {"arguments": piece}}]}}]});
+                    push(delta, Some(n), false, false);
+                }
+            }
+            push(
+                json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+                None,
+                true,
+                true,
+            );
+        }
+        1 => {
+            push(json!({"type": "message_start", "message": {"content": []}}), None, false, false);
+            for (n, (name, args)) in calls.iter().enumerate() {
+                let start = json!({"type": "content_block_start", "index": n, "content_block": {"type": "tool_use", "id": ids[n], "name": name, "input": {}}});
+                push(start, Some(n), false, true);
+                for piece in fragments(args, &mut pick) {
+                    let delta = json!({"type": "content_block_delta", "index": n, "delta": {"type": "input_json_delta", "partial_json": piece}});
+                    push(delta, Some(n), false, false);
+                }
+                push(json!({"type": "content_block_stop", "index": n}), Some(n), false, true);
+            }
+            push(json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}), None, false, true);
+            push(json!({"type": "message_stop"}), None, true, true);
+        }
+        2 => {
+            for (n, (name, args)) in calls.iter().enumerate() {
+                let item = |arguments: &str| json!({"type": "function_call", "id": format!("fc_{}", ids[n]), "call_id": ids[n], "name": name, "arguments": arguments});
+                push(
+                    json!({"type": "response.output_item.added", "output_index": n, "item": item("")}),
+                    Some(n),
+                    false,
+                    true,
+                );
+                for piece in fragments(args, &mut pick) {
+                    let delta = json!({"type": "response.function_call_arguments.delta", "output_index": n, "item_id": format!("fc_{}", ids[n]), "delta": piece});
+                    push(delta, Some(n), false, false);
+                }
+                let done = json!({"type": "response.output_item.done", "output_index": n, "item": item(&args.to_string())});
+                push(done, Some(n), false, true);
+            }
+            push(
+                json!({"type": "response.completed", "response": {"status": "completed"}}),
+                None,
+                true,
+                true,
+            );
+        }
+        _ => {
+            for (n, (name, args)) in calls.iter().enumerate() {
+                let part = json!({"candidates": [{"content": {"parts": [{"functionCall": {"id": ids[n], "name": name, "args": args}}]}}]});
+                push(part, Some(n), false, true);
+            }
+            push(
+                json!({"candidates": [{"content": {"parts": []}, "finishReason": "STOP"}]}),
+                None,
+                true,
+                true,
+            );
+        }
+    }
+    // Interleave: swap neighbours that belong to two different calls.
+    for _ in 0..pick.next(8) {
+        let at = pick.next(sent.len().saturating_sub(1));
+        if at + 1 < sent.len() {
+            let (a, b) = (sent[at].call, sent[at + 1].call);
+            if a.is_some() && b.is_some() && a != b {
+                sent.swap(at, at + 1);
+            }
+        }
+    }
+    // Duplicate the events an API may repeat.
+    for _ in 0..pick.next(3) {
+        let at = pick.next(sent.len());
+        if sent[at].repeatable {
+            let copy = Sent { event: sent[at].event.clone(), ..sent[at] };
+            sent.insert(at + 1, copy);
+        }
+    }
+    // Damage events: the calls they belong to are damaged (or the stream's end is gone).
+    let mut damaged = vec![false; sent.len()];
+    for _ in 0..pick.next(3) {
+        damaged[pick.next(sent.len())] = true;
+    }
+    // Cut: the stream loses its end marker and everything after it.
+    let cut = pick.next(3) == 0;
+    if cut {
+        let first_end = sent.iter().position(|event| event.end).unwrap_or(sent.len());
+        let keep = pick.next(first_end + 1);
+        sent.truncate(keep);
+        damaged.truncate(keep);
+    }
+    let mut body = String::new();
+    for (event, &damaged) in sent.iter().zip(&damaged) {
+        let data = if damaged { format!("{{\"damaged\": {}", event.event) } else { event.event.to_string() };
+        body.push_str(&format!("data: {data}\n\n"));
+    }
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    for piece in body.as_bytes().chunks(1 + pick.next(64)) {
+        stream.push_sse_bytes(piece);
+    }
+    let result = stream.finish();
+    let ended = sent.iter().zip(&damaged).any(|(event, &damaged)| event.end && !damaged);
+    for call in &result.calls {
+        let arguments = Value::Object(call.arguments.clone());
+        assert!(
+            calls.iter().any(|(name, args)| *name == call.name && *args == arguments),
+            "a call that was never sent came back: {} {arguments}\n{body}",
+            call.name
+        );
+        assert!(ended, "a call came back from a stream cut before its end: {}\n{body}", call.name);
+    }
+    let whole =
+        |n: usize| !sent.iter().zip(&damaged).any(|(event, &damaged)| damaged && event.call == Some(n));
+    let returned = |n: usize| result.calls.iter().any(|call| call.name == calls[n].0);
+    for n in 0..count {
+        if sent.iter().any(|event| event.call == Some(n)) && !returned(n) {
+            assert!(
+                !result.errors.is_empty(),
+                "call {n} was sent and lost in silence (whole: {})\n{body}",
+                whole(n)
+            );
+        }
+    }
 }

@@ -659,9 +659,19 @@ fn text_calls_split_across_chunks() {
     assert_eq!(error_kinds(&calls), ["truncated"]);
     let calls = auto(&[text(open_tag), chat_finish("stop")]);
     assert_eq!(summary(&calls), [("f".to_owned(), json!({}))]);
-    // A list that closed is complete, even in a stream stopped for length.
+    // A list that closed is complete, but the response is not: it runs only if asked.
     let list = "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {}}]";
-    assert_eq!(summary(&auto(&[text(list), chat_finish("length")])), [("f".to_owned(), json!({}))]);
+    let events = [text(list), chat_finish("length")];
+    assert_eq!(error_kinds(&auto(&events)), ["incomplete"]);
+    let calls = feed(CallOptions::new().run_completed_calls(true), &events);
+    assert_eq!(summary(&calls), [("f".to_owned(), json!({}))]);
+    // The whole body reads both alike.
+    for (content, kind) in [(list, "incomplete"), (open_tag, "truncated")] {
+        let body =
+            json!({"choices": [{"index": 0, "finish_reason": "length", "message": {"content": content}}]});
+        let calls = parse_value(&body, &CallOptions::new()).unwrap();
+        assert_eq!(error_kinds(&calls), [kind], "{content}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------

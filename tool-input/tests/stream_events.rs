@@ -261,6 +261,8 @@ fn a_closing_event_that_repeats_the_fragments_reports_nothing_again() {
     stream.push_event(&json!({"type": "response.function_call_arguments.done", "output_index": 0,
         "item_id": "fc_1", "arguments": r#"{"a": [1, 2], "b": "x"}"#}));
     assert!(stream.take_events().is_empty());
+    // The response ends (a stream without its end would run nothing).
+    stream.push_event(&json!({"type": "response.completed", "response": {"status": "completed"}}));
     assert_eq!(stream.finish().calls[0].arguments["b"], "x");
 }
 
@@ -279,6 +281,8 @@ fn a_closing_event_with_other_arguments_restarts() {
     assert!(
         matches!(&events[2], StreamEvent::ValueComplete { path, value } if path == "/a" && **value == json!(2))
     );
+    // The response ends (a stream without its end would run nothing).
+    stream.push_event(&json!({"type": "response.completed", "response": {"status": "completed"}}));
     assert_eq!(stream.finish().calls[0].arguments["a"], 2);
 }
 

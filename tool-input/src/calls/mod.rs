@@ -1076,11 +1076,12 @@ impl<'o> Collector<'o> {
     }
 
     /// The calls and errors collected, and the content; a response whose data said it
-    /// stopped early is settled as cut ([`settle_cut`]).
-    pub fn finish(self, format: Format, content: Option<String>) -> Calls {
+    /// stopped early is settled as cut ([`settle_cut`]; `source` is the text calls were
+    /// read from, if any).
+    pub fn finish(self, format: Format, content: Option<String>, source: Option<&str>) -> Calls {
         let mut calls = Calls { calls: self.calls, errors: self.errors, content, format };
         if let Some(reason) = &self.stopped {
-            settle_cut(&mut calls, reason, true, self.options);
+            settle_cut(&mut calls, reason, true, self.options, source);
         }
         calls
     }
@@ -1112,21 +1113,44 @@ impl ToolCall {
 }
 
 /// Settle the calls of a response that was cut off for `reason`: nothing of it runs by
-/// default. When `last_cut` (the response's own data says it stopped, as a length stop does,
-/// so a whole body and a stream answer alike), its last attempt is the one the stop cut: a
-/// call there becomes a [`CallErrorKind::Truncated`] error, its arguments possibly short.
-/// Every other call becomes a [`CallErrorKind::Incomplete`] error, unless
+/// default. Its last attempt may be the one the stop cut: a call there becomes a
+/// [`CallErrorKind::Truncated`] error when it was written into the `source` text and reaches
+/// its end without its closing marker, or, for a native call, when `last_cut` (the
+/// response's own data says it stopped, as a length stop does, so a whole body and a stream
+/// answer alike). Every other call becomes a [`CallErrorKind::Incomplete`] error, unless
 /// [`CallOptions::run_completed_calls`].
-pub(crate) fn settle_cut(calls: &mut Calls, reason: &str, last_cut: bool, options: &CallOptions) {
+pub(crate) fn settle_cut(
+    calls: &mut Calls,
+    reason: &str,
+    last_cut: bool,
+    options: &CallOptions,
+    source: Option<&str>,
+) {
     let last_error = calls.errors.iter().map(|error| error.index).max();
-    let last_call =
-        calls.calls.iter().enumerate().max_by_key(|(_, call)| call.index).map(|(at, call)| (at, call.index));
-    if let (true, Some((at, index))) = (last_cut, last_call) {
-        if last_error.is_none_or(|error| error < index) {
+    let last_call = calls
+        .calls
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, call)| call.index)
+        .filter(|(_, call)| last_error.is_none_or(|error| error < call.index))
+        .map(|(at, _)| at);
+    if let Some(at) = last_call {
+        let call = &calls.calls[at];
+        let detail = if call.format == Format::Text {
+            let span = call.raw.as_str().unwrap_or("");
+            source.filter(|source| text::unfinished(span, source)).map(|_| {
+                format!(
+                    "the response stopped ({reason}) after {} bytes of the call had arrived, before its closing marker",
+                    span.trim_end().len()
+                )
+            })
+        } else {
+            last_cut.then(|| {
+                format!("the response stopped ({reason}) right after this call: its arguments may have been cut short")
+            })
+        };
+        if let Some(detail) = detail {
             let call = calls.calls.remove(at);
-            let detail = format!(
-                "the response stopped ({reason}) right after this call: its arguments may have been cut short"
-            );
             let rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail)
                 .with_tool(call.name.clone());
             let message = rejection.to_string();
@@ -1223,13 +1247,16 @@ pub fn parse_value(body: &Value, options: &CallOptions) -> Result<Calls, BodyErr
         Format::Auto | Format::Text => None,
     };
     // Backends served without a tool parser put the calls into the content.
+    let mut source = None;
     let content = match content {
         Some(text) if options.scan_content && out.attempts() == 0 && !text.is_empty() => {
-            Some(text::extract(&text, text::Mode::Content, &mut out))
+            let left = text::extract(&text, text::Mode::Content, &mut out);
+            source = Some(text);
+            Some(left)
         }
         other => other,
     };
-    Ok(out.finish(format, content))
+    Ok(out.finish(format, content, source.as_deref()))
 }
 
 /// Read tool calls a model wrote into its text, leaving the rest as
@@ -1251,10 +1278,10 @@ pub fn parse_text(text: &str, options: &CallOptions) -> Calls {
             options.max_body_bytes
         );
         out.push_failed(CallParts::new(Format::Text), CallErrorKind::TooLarge, message);
-        return out.finish(Format::Text, None);
+        return out.finish(Format::Text, None, None);
     }
     let content = text::extract(text, text::Mode::Text, &mut out);
-    out.finish(Format::Text, Some(content))
+    out.finish(Format::Text, Some(content), Some(text))
 }
 
 /// The text of an OpenAI-style `content`: a string, or the `text` of an array of parts.

@@ -86,8 +86,22 @@ impl Anthropic {
                 };
                 self.started.insert(index);
                 if let Some(position) = self.blocks.iter().position(|(key, _)| *key == index) {
-                    let (_, slot) = self.blocks.remove(position);
+                    let slot = self.blocks[position].1;
+                    let same = state.calls.get(slot).is_some_and(|call| {
+                        call.bytes == 0 && call.id.as_deref() == block.get("id").and_then(Value::as_str)
+                    });
+                    // The same start again before any input: a repeat.
+                    if same {
+                        return;
+                    }
+                    // Another block at an open block's index: which input is whose cannot be
+                    // told, so neither is read.
+                    self.blocks.remove(position);
                     state.end(slot, End::Cut("another block started at its index".to_owned()));
+                    state.damage(&format!(
+                        "a `content_block_start` of the stream is for block {index}, which was still open"
+                    ));
+                    return;
                 }
                 match block.get("type").and_then(Value::as_str) {
                     Some("tool_use") => {

@@ -1113,64 +1113,15 @@ impl Assembly {
             }
         };
         let read_from_text = out.attempts() > before;
-        let mut calls = out.finish(self.format, content);
-        if let (true, Some(reason), Some(source)) = (read_from_text, &self.stopped_early, &source) {
-            unfinished_text_calls(&mut calls, source, reason);
-        }
-        // A cut response runs nothing by default, as a whole body with its reason.
+        let mut calls = out.finish(self.format, content, None);
+        // A cut response runs nothing by default, as a whole body with its reason; a call
+        // read from its text is cut when its closing marker had not arrived.
         if let Some(reason) = &self.stopped_early {
-            settle_cut(&mut calls, reason, self.stopped_by_data, &self.options);
+            let source = source.as_deref().filter(|_| read_from_text);
+            settle_cut(&mut calls, reason, self.stopped_by_data, &self.options, source);
         }
         calls
     }
-}
-
-/// The markers that close a call written into text.
-const CLOSING_MARKERS: &[&str] = &[
-    "</tool_call>",
-    "</tools>",
-    "</function>",
-    "<|python_end|>",
-    "<｜tool▁call▁end｜>",
-    "<|tool▁call▁end|>",
-    "<｜tool▁calls▁end｜>",
-    "<|tool▁calls▁end|>",
-    "<|tool_call_end|>",
-    "<|tool_calls_section_end|>",
-];
-
-/// In a stream that stopped early, a call read from its text is final only when its
-/// closing marker arrived or more text came after it; the last one, reaching the end of the
-/// text without its marker, becomes a truncated error.
-fn unfinished_text_calls(calls: &mut Calls, source: &str, reason: &str) {
-    let Some(position) = calls.calls.iter().rposition(|call| call.format == Format::Text) else { return };
-    let call = &calls.calls[position];
-    let span = call.raw.as_str().unwrap_or("").trim_end();
-    let at_the_end = !span.is_empty() && source.trim_end().ends_with(span);
-    let last_attempt = calls.errors.iter().all(|error| error.index < call.index);
-    if !at_the_end || !last_attempt || CLOSING_MARKERS.iter().any(|marker| span.ends_with(marker)) {
-        return;
-    }
-    let bytes = span.len();
-    let call = calls.calls.remove(position);
-    let detail = format!(
-        "the response stopped ({reason}) after {bytes} bytes of the call had arrived, before its closing marker"
-    );
-    let rejection =
-        Rejection::whole(RejectionKind::Truncated, ErrorCode::Truncated, detail).with_tool(call.name.clone());
-    let parts = CallParts {
-        id: Some(call.id.clone()),
-        name: Some(call.name.clone()),
-        arguments: call.original,
-        format: call.format,
-        raw: call.raw,
-        index: call.index,
-    };
-    let mut error = parts.fail(CallErrorKind::Truncated, rejection.to_string());
-    error.id_generated = call.id_generated;
-    error.rejection = Some(rejection);
-    calls.errors.push(error);
-    calls.errors.sort_by_key(|error| error.index);
 }
 
 /// Read one ended call into the collector; `limits` are the call's and the stream's.

@@ -34,6 +34,17 @@ impl Responses {
         match kind {
             "response.output_item.added" => {
                 let Some(item) = event.get("item").filter(|item| is_function_call(item)) else { return };
+                // The same item again (same id, same output index): a repeat, not a call.
+                let repeat = match item.get("id").and_then(Value::as_str) {
+                    Some(id) => self
+                        .by_item
+                        .get(id)
+                        .is_some_and(|slot| self.output_of.get(slot).copied() == output_index),
+                    None => output_index.is_some_and(|output| self.by_output.contains_key(&output)),
+                };
+                if repeat {
+                    return;
+                }
                 let Some(slot) = state.open(item.clone()) else { return };
                 self.key(item.get("id").and_then(Value::as_str), output_index, slot);
                 self.describe_call(state, slot, item);

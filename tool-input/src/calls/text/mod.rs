@@ -335,3 +335,27 @@ fn unfence(text: &str) -> &str {
         _ => body.trim_start_matches(|c: char| c.is_ascii_alphabetic()).trim(),
     }
 }
+
+/// The markers that close a call written into text.
+const CLOSING_MARKERS: &[&str] = &[
+    "</tool_call>",
+    "</tools>",
+    "</function>",
+    "<|python_end|>",
+    "<｜tool▁call▁end｜>",
+    "<|tool▁call▁end|>",
+    "<｜tool▁calls▁end｜>",
+    "<|tool▁calls▁end|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+];
+
+/// In a response that stopped early, is the call whose text is `span` unfinished: it reaches
+/// the end of the `source` text without its closing marker (a call followed by more text,
+/// or closed, was whole)?
+pub(crate) fn unfinished(span: &str, source: &str) -> bool {
+    let span = span.trim_end();
+    !span.is_empty()
+        && source.trim_end().ends_with(span)
+        && !CLOSING_MARKERS.iter().any(|marker| span.ends_with(marker))
+}
