@@ -6,7 +6,10 @@
 //! Cases: the parser on deep nesting, long runs of backslashes, many short keys, huge
 //! numbers, a long single-quoted string, prose with many false starts; the coercion walk on
 //! wide objects and long arrays of values that each need coercion; stream assembly of one
-//! call in 8-byte deltas, and the incremental parser with a partial value after each.
+//! call in 8-byte deltas, and the incremental parser with a partial value after each; a
+//! stream of many small events (content and calls, CR line endings) fed in 4 KiB pieces as
+//! the CLI reads it; calls written as a Python list in text, and unclosed
+//! `<|python_start|>` blocks.
 
 use std::hint::black_box;
 
@@ -163,11 +166,72 @@ fn stream(c: &mut Criterion) {
     group.finish();
 }
 
+/// Stream size: many small SSE events (content deltas, and calls whose arguments arrive in
+/// pieces), lines ended by CR, fed in 4 KiB pieces as the CLI reads them. Each event is read
+/// as soon as it is complete, so time and memory per event stay flat as the stream grows.
+fn stream_size(c: &mut Criterion) {
+    use tool_input::calls::CallOptions;
+    use tool_input::StreamAssembler;
+    let mut group = c.benchmark_group("linear/stream/many_events");
+    group.sample_size(10);
+    for factor in [1, 2, 4, 8] {
+        let mut body = String::new();
+        let mut call = 0;
+        while body.len() < BASE * factor {
+            let text = json!({"choices": [{"index": 0, "delta": {"content": "some words "}}]});
+            body.push_str(&format!("data: {text}\r\r"));
+            let start = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": call, "id": format!("call_{call}"), "function": {"name": "f", "arguments": "{\"a\": "}}]}}]});
+            let end = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": call, "function": {"arguments": "1}"}}]}}]});
+            body.push_str(&format!("data: {start}\r\rdata: {end}\r\r"));
+            call = (call + 1) % 100;
+        }
+        body.push_str(
+            "data: {\"choices\": [{\"index\": 0, \"delta\": {}, \"finish_reason\": \"tool_calls\"}]}\r\r",
+        );
+        group.throughput(Throughput::Bytes(body.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(factor), &body, |b, body| {
+            b.iter(|| {
+                let mut stream = StreamAssembler::new(CallOptions::new());
+                for piece in body.as_bytes().chunks(4096) {
+                    stream.push_sse_bytes(piece);
+                }
+                black_box(stream.finish().calls.len())
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Calls written into text: a Python list `[f(a=1), f(a=1), …]` (each call records its own
+/// text, and reading stops at the call limit), and many `<|python_start|>` blocks that never
+/// close (each ends at the next).
+fn text_lists(c: &mut Criterion) {
+    use tool_input::calls::{parse_text, CallOptions};
+    for (name, unit) in [("python_list", "f(a=1), "), ("python_start_unclosed", "<|python_start|>[f(a=1)] ")]
+    {
+        let mut group = c.benchmark_group(format!("linear/text/{name}"));
+        group.sample_size(10);
+        for factor in [1, 2, 4, 8] {
+            let count = BASE * factor / unit.len();
+            let text = if name == "python_list" {
+                format!("[{}]", vec!["f(a=1)"; count].join(", "))
+            } else {
+                unit.repeat(count)
+            };
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
+                b.iter(|| black_box(parse_text(text, &CallOptions::new()).calls.len()))
+            });
+        }
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = parser, walk, stream
+    targets = parser, walk, stream, stream_size, text_lists
 }
 criterion_main!(benches);

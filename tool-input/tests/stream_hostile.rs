@@ -466,7 +466,9 @@ fn a_stream_has_a_size_limit_of_its_own() {
     assert!(calls.errors[0].message.contains("10000 bytes"), "{}", calls.errors[0].message);
     // No call open: one error for the stream; a complete call before it does not run.
     let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(1_000);
-    let whole = format!("{{\"message\": {{\"tool_calls\": [{{\"function\": {{\"name\": \"f\", \"arguments\": {{}}}}}}]}}, \"done\": false}}\n");
+    let whole =
+        json!({"message": {"tool_calls": [{"function": {"name": "f", "arguments": {}}}]}, "done": false});
+    let whole = format!("{whole}\n");
     stream.push_sse_bytes(whole.as_bytes());
     for _ in 0..100 {
         stream.push_sse_bytes(b"{\"message\": {\"content\": \"blah blah\"}, \"done\": false}\n");
@@ -529,7 +531,7 @@ fn calls_in_other_choices_are_reported_or_read_tagged() {
     let calls = parse_value(&body, &CallOptions::new()).unwrap();
     assert_eq!(names(&calls), [("f", json!({}))]);
     assert_eq!(kinds(&calls), ["other_choice"]);
-    let calls = feed(CallOptions::new(), &[body.clone()]);
+    let calls = feed(CallOptions::new(), std::slice::from_ref(&body));
     assert_eq!(names(&calls), [("f", json!({}))]);
     assert_eq!(kinds(&calls), ["other_choice"]);
     assert_eq!(calls.errors[0].choice, 1);

@@ -34,6 +34,12 @@
 //! or that met an error event, is a [`CallErrorKind::Truncated`] error naming the tool and
 //! how many bytes of arguments arrived: it is never a [`ToolCall`], so it is never run.
 //!
+//! **A cut response runs nothing.** In a response cut off in any of these ways, the calls
+//! that had completed are [`CallErrorKind::Incomplete`] errors, their arguments kept on the
+//! record, unless [`CallOptions::run_completed_calls`]; a length stop reads as a whole body
+//! with the same reason does (its last call is the one cut). Every event that cannot be read
+//! is a [`CallErrorKind::Malformed`] error naming it, never skipped in silence.
+//!
 //! ```
 //! use serde_json::json;
 //! use tool_input::calls::CallOptions;
@@ -368,8 +374,9 @@ impl StreamAssembler {
 
     /// The stream stopped early: the transport reports a length stop or a dropped
     /// connection that the events do not show. Every call not final yet becomes a
-    /// truncated error, and a call written into text is final only if its closing marker
-    /// arrived (or text came after it).
+    /// truncated error, a call written into text is final only if its closing marker
+    /// arrived (or text came after it), and the calls that were final are
+    /// [`CallErrorKind::Incomplete`] errors unless [`CallOptions::run_completed_calls`].
     ///
     /// ```
     /// use tool_input::calls::{CallOptions, Format};

@@ -98,7 +98,7 @@ impl Responses {
                     }
                     _ => serde_json::json!({"status": status}),
                 };
-                let reason = cut_reason(&response).unwrap_or_else(|| format!("{kind}"));
+                let reason = cut_reason(&response).unwrap_or_else(|| kind.to_owned());
                 state.stopped_by_response(&reason);
                 state.end_open(|_| End::Cut(reason.clone()));
             }
