@@ -96,6 +96,11 @@ pub enum ErrorCode {
     Deserialize,
     /// A string is longer than [`Limits::max_string_bytes`](crate::Limits::max_string_bytes).
     TooLong,
+    /// A `pattern` (or `patternProperties` pattern) that needs a backtracking engine
+    /// (lookaround, back-references) could not be checked on the string within its cost
+    /// budget: the check is refused rather than left to run without end. The message
+    /// names the pattern.
+    PatternBudget,
 }
 
 impl ErrorCode {
@@ -124,6 +129,7 @@ impl ErrorCode {
             ErrorCode::NotAllowed => "not_allowed",
             ErrorCode::Deserialize => "deserialize",
             ErrorCode::TooLong => "too_long",
+            ErrorCode::PatternBudget => "pattern_budget",
         }
     }
 }

@@ -145,7 +145,7 @@ pub(crate) struct Node {
     pub property_index: HashMap<String, usize>,
     /// For objects with few properties, each name's [`NameProbe`], in `properties` order.
     pub property_probes: Vec<NameProbe>,
-    pub pattern_properties: Vec<(String, regress::Regex, NodeId)>,
+    pub pattern_properties: Vec<(Pattern, NodeId)>,
     pub required: Vec<String>,
     pub additional: Additional,
     pub min_properties: Option<u64>,
@@ -589,10 +589,7 @@ impl<'a> Compiler<'a> {
             let Value::String(pattern) = pattern else {
                 return Err(error(pointer, "`pattern` must be a string"));
             };
-            node.pattern = Some(
-                Pattern::new(pattern)
-                    .map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))?,
-            );
+            node.pattern = Some(compile_pattern(pointer, pattern)?);
         }
         if let Some(unique) = object.get("uniqueItems") {
             node.unique_items =
@@ -626,9 +623,9 @@ impl<'a> Compiler<'a> {
                 .ok_or_else(|| error(pointer, "`patternProperties` must be an object"))?;
             let base = format!("{pointer}/patternProperties");
             for (pattern, subschema) in patterns {
-                let regex = compile_regex(pointer, pattern)?;
+                let regex = compile_pattern(pointer, pattern)?;
                 let id = self.child(&base, pattern, subschema, depth)?;
-                node.pattern_properties.push((pattern.clone(), regex, id));
+                node.pattern_properties.push((regex, id));
             }
         }
         if let Some(additional) = object.get("additionalProperties") {
@@ -747,11 +744,8 @@ fn count(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Op
     }
 }
 
-fn compile_regex(pointer: &str, pattern: &str) -> Result<regress::Regex, SchemaError> {
-    // `u` flag: JSON Schema patterns are Unicode-aware ECMA-262 expressions.
-    regress::Regex::with_flags(pattern, "u")
-        .or_else(|_| regress::Regex::new(pattern))
-        .map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))
+fn compile_pattern(pointer: &str, pattern: &str) -> Result<Pattern, SchemaError> {
+    Pattern::new(pattern).map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))
 }
 
 fn percent_decode(fragment: &str) -> Option<String> {

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Number, Value};
 
 use crate::error::{ErrorCode, FieldError};
+use crate::pattern::{OverBudget, Pattern};
 use crate::plan::{Additional, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
@@ -315,15 +316,26 @@ impl<'p> Walker<'p> {
             );
         }
         if let Some(pattern) = &node.pattern {
-            if !pattern.is_match(string) {
-                if out.dry {
-                    out.failed = true;
-                    return;
+            match pattern.matches(string) {
+                Ok(true) => {}
+                Ok(false) => {
+                    if out.dry {
+                        out.failed = true;
+                        return;
+                    }
+                    let value = Value::String(string.to_owned());
+                    self.fail_naming(
+                        out,
+                        path,
+                        mode,
+                        ErrorCode::Pattern,
+                        &value,
+                        Vec::new(),
+                        None,
+                        |named| format!("{named} does not match the pattern {}", pattern.source),
+                    );
                 }
-                let value = Value::String(string.to_owned());
-                self.fail_naming(out, path, mode, ErrorCode::Pattern, &value, Vec::new(), None, |named| {
-                    format!("{named} does not match the pattern {}", pattern.source)
-                });
+                Err(OverBudget) => self.pattern_budget(out, path, mode, pattern, string),
             }
         }
     }
@@ -415,10 +427,18 @@ impl<'p> Walker<'p> {
                 }
                 self.walk(node.properties[index].1, child, &child_path, child_mode, out, depth + 1, 0);
             }
-            for (_, regex, schema) in &node.pattern_properties {
-                if regex.find(key).is_some() {
-                    declared = true;
-                    self.walk(*schema, child, &child_path, child_mode, out, depth + 1, 0);
+            for (pattern, schema) in &node.pattern_properties {
+                match pattern.matches(key) {
+                    Ok(true) => {
+                        declared = true;
+                        self.walk(*schema, child, &child_path, child_mode, out, depth + 1, 0);
+                    }
+                    Ok(false) => {}
+                    Err(OverBudget) => {
+                        // Not known to be undeclared either: this error alone.
+                        declared = true;
+                        self.pattern_budget(out, &child_path, Mode { sensitive: true, ..mode }, pattern, key);
+                    }
                 }
             }
             if !declared {
@@ -738,6 +758,17 @@ impl<'p> Walker<'p> {
         if let Some(max) = max.filter(|&max| count > max) {
             self.fail(out, path, mode, code, value, || format!("{}; expected at most {max}", what()));
         }
+    }
+
+    /// A string `pattern` could not be checked on within its budget (see `pattern`).
+    fn pattern_budget(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, pattern: &Pattern, text: &str) {
+        let chars = text.chars().count();
+        self.fail(out, path, mode, ErrorCode::PatternBudget, None, || {
+            format!(
+                "the pattern {} is too costly to check on a string of {chars} characters; send a shorter string",
+                message::shorten(&pattern.source, self.max_echo)
+            )
+        });
     }
 
     fn too_deep(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode) {
