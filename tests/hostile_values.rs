@@ -2,7 +2,7 @@
 //! values that change. Each test asserts the answer, never a timing.
 
 use serde_json::{json, Value};
-use tool_input::{ErrorCode, Validator};
+use tool_input::{CheckOptions, ErrorCode, Limits, RawArguments, Validator};
 
 fn validator(schema: Value) -> Validator {
     Validator::new(&schema).unwrap()
@@ -61,4 +61,68 @@ fn a_lookaround_pattern_over_its_budget_is_an_error_naming_it() {
     assert_eq!(codes(&v, r#"{"s": "aab"}"#), vec![("/s".to_owned(), ErrorCode::Pattern)]);
     // The typed one-pass path and plain validation agree.
     assert!(!v.is_valid(&json!({"s": format!("{}b", "a".repeat(64))})));
+}
+
+/// A call with many wrong enum values, each against fifty options.
+fn many_wrong_values(count: usize) -> (Validator, String) {
+    let options: Vec<String> = (0..50).map(|i| format!("option_{i}")).collect();
+    let v = validator(json!({
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"enum": options}}}
+    }));
+    let items: Vec<Value> = (0..count).map(|i| json!(format!("wrong_{i}"))).collect();
+    (v, json!({ "items": items }).to_string())
+}
+
+#[test]
+fn a_rejection_lists_at_most_max_errors_and_counts_the_rest() {
+    let (v, sent) = many_wrong_values(1000);
+    let rejection = v.check(sent.as_str()).unwrap_err();
+    assert_eq!(Limits::default().max_errors, 50);
+    assert_eq!(rejection.errors.len(), 50);
+    assert_eq!(rejection.omitted_errors, 950);
+    assert_eq!(rejection.errors[49].path, "/items/49");
+    let message = rejection.to_string();
+    assert!(message.contains("(1000 errors)"), "{message}");
+    assert!(message.ends_with("- … and 980 more errors"), "{message}");
+    // The option list of each error is shortened the same way.
+    assert!(rejection.errors[0].message.ends_with("… and 30 more"), "{}", rejection.errors[0].message);
+    assert_eq!(rejection.errors[0].options.len(), 20);
+    // Output is bounded, whatever the count.
+    assert!(message.len() < 8 * 1024, "{}", message.len());
+}
+
+#[test]
+fn max_errors_is_a_limit_of_its_own() {
+    let (v, sent) = many_wrong_values(30);
+    let limits = Limits { max_errors: 3, ..Limits::default() };
+    let options = CheckOptions { limits: Some(limits), ..CheckOptions::default() };
+    let rejection = v.check_with(RawArguments::Text(&sent), &options).unwrap_err();
+    assert_eq!((rejection.errors.len(), rejection.omitted_errors), (3, 27));
+    assert!(rejection.to_string().ends_with("- … and 27 more errors"));
+    // One error past the limit is one more error.
+    let (v, sent) = many_wrong_values(4);
+    let rejection = v.check_with(RawArguments::Text(&sent), &options).unwrap_err();
+    assert!(rejection.to_string().ends_with("- … and 1 more error"), "{rejection}");
+    // Zero is read as one: a rejection always says what is wrong.
+    let limits = Limits { max_errors: 0, ..Limits::default() };
+    let options = CheckOptions { limits: Some(limits), ..CheckOptions::default() };
+    let rejection = v.check_with(RawArguments::Text(&sent), &options).unwrap_err();
+    assert_eq!((rejection.errors.len(), rejection.omitted_errors), (1, 3));
+}
+
+#[test]
+fn an_error_under_a_union_counts_against_the_same_limit() {
+    let v = validator(json!({
+        "type": "object",
+        "properties": {"v": {"anyOf": [
+            {"type": "array", "items": {"enum": ["a", "b"]}},
+            {"type": "null"}
+        ]}}
+    }));
+    let items: Vec<Value> = (0..200).map(|i| json!(format!("x{i}"))).collect();
+    let sent = json!({ "v": items }).to_string();
+    let rejection = v.check(sent.as_str()).unwrap_err();
+    assert_eq!(rejection.errors.len(), 50);
+    assert_eq!(rejection.omitted_errors, 150);
 }

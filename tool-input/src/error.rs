@@ -188,8 +188,11 @@ pub struct FieldError {
 pub struct Rejection {
     /// What kind of failure this is.
     pub kind: RejectionKind,
-    /// Every error found, in document order. Whole-input failures have one error at path `""`.
+    /// The errors found, in document order, at most [`Limits::max_errors`](crate::Limits::max_errors).
+    /// Whole-input failures have one error at path `""`.
     pub errors: Vec<FieldError>,
+    /// How many more errors were found past [`Limits::max_errors`]: counted, not listed.
+    pub omitted_errors: usize,
     /// Syntax repairs made before the failure (for logging).
     pub repairs: Vec<Repair>,
     /// The tool's name, when known, for the rendered message.
@@ -208,6 +211,7 @@ impl Rejection {
                 options: Vec::new(),
                 suggestion: None,
             }],
+            omitted_errors: 0,
             repairs: Vec::new(),
             tool: None,
         }

@@ -16,6 +16,9 @@ use crate::raw::RawArguments;
 use crate::report::{Checked, Report};
 use crate::tool::FieldOptions;
 
+/// Default for [`Limits::max_errors`].
+const DEFAULT_MAX_ERRORS: usize = 50;
+
 /// Limits that keep hostile input cheap to refuse.
 ///
 /// ```
@@ -35,6 +38,11 @@ pub struct Limits {
     /// `too_long` error at the string's path. Checked before `pattern`, so a huge string
     /// never reaches the regular expression engine.
     pub max_string_bytes: usize,
+    /// Most field errors one rejection lists (default 50; at least 1). Past it, errors are
+    /// counted, not built ([`Rejection::omitted_errors`](crate::Rejection::omitted_errors)),
+    /// and the message ends "… and N more errors": a call with a million wrong values costs
+    /// a count, not a million messages.
+    pub max_errors: usize,
 }
 
 impl Default for Limits {
@@ -44,6 +52,7 @@ impl Default for Limits {
             max_depth: parse::DEFAULT_MAX_DEPTH,
             max_echo_chars: 80,
             max_string_bytes: 4 * 1024 * 1024,
+            max_errors: DEFAULT_MAX_ERRORS,
         }
     }
 }
@@ -237,7 +246,13 @@ impl Validator {
         if outcome.errors.is_empty() {
             Ok(Checked { value, report: Report { repairs, coercions: outcome.coercions } })
         } else {
-            Err(Rejection { kind: RejectionKind::Invalid, errors: outcome.errors, repairs, tool: None })
+            Err(Rejection {
+                kind: RejectionKind::Invalid,
+                errors: outcome.errors,
+                omitted_errors: outcome.omitted,
+                repairs,
+                tool: None,
+            })
         }
     }
 
@@ -369,6 +384,7 @@ impl Validator {
             max_depth: limits.max_depth,
             max_echo: limits.max_echo_chars,
             max_string_bytes: limits.max_string_bytes,
+            max_errors: limits.max_errors.max(1),
             prepare: true,
         }
     }

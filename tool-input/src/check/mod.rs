@@ -104,7 +104,10 @@ impl Path<'_> {
 /// What one walk (or one speculative branch of it) found.
 #[derive(Debug, Default)]
 pub(crate) struct Outcome {
+    /// At most the walker's `max_errors`.
     pub errors: Vec<FieldError>,
+    /// Errors found past `max_errors`: counted, never built.
+    pub omitted: usize,
     pub coercions: Vec<Coercion>,
     /// Dry walks only record that something failed, and stop early.
     dry: bool,
@@ -119,6 +122,11 @@ impl Outcome {
     fn ok(&self) -> bool {
         !self.failed
     }
+
+    /// Every error found, listed or not.
+    fn error_count(&self) -> usize {
+        self.errors.len() + self.omitted
+    }
 }
 
 /// Walks values against one compiled plan.
@@ -128,6 +136,8 @@ pub(crate) struct Walker<'p> {
     pub max_depth: usize,
     pub max_echo: usize,
     pub max_string_bytes: usize,
+    /// Most errors built (at least 1); the rest are counted in [`Outcome::omitted`].
+    pub max_errors: usize,
     /// Fill defaults and drop nulls of optional properties (off for plain validation).
     pub prepare: bool,
 }
@@ -319,8 +329,7 @@ impl<'p> Walker<'p> {
             match pattern.matches(string) {
                 Ok(true) => {}
                 Ok(false) => {
-                    if out.dry {
-                        out.failed = true;
+                    if self.not_built(out) {
                         return;
                     }
                     let value = Value::String(string.to_owned());
@@ -609,7 +618,7 @@ impl<'p> Walker<'p> {
             attempts.push((branch, copy, attempt));
         }
         let successes: Vec<usize> =
-            (0..attempts.len()).filter(|&i| attempts[i].2.errors.is_empty()).collect();
+            (0..attempts.len()).filter(|&i| attempts[i].2.error_count() == 0).collect();
         if let Some(&first) = successes.first() {
             let agree = successes.iter().all(|&i| json_equal(&attempts[i].1, &attempts[first].1));
             if agree {
@@ -647,7 +656,7 @@ impl<'p> Walker<'p> {
                     && e.path.len() > here.len()
                     && e.path.matches('/').count() == depth_of_here + 1
             });
-            let score = (root_mismatch, tag_mismatch, attempt.errors.len());
+            let score = (root_mismatch, tag_mismatch, attempt.error_count());
             if best.as_ref().is_none_or(|(_, s)| score < *s) {
                 best = Some((i, score));
             }
@@ -656,7 +665,9 @@ impl<'p> Walker<'p> {
             Some((i, (false, _, _))) => {
                 let (_, _, attempt) = attempts.swap_remove(i);
                 out.failed = true;
-                out.errors.extend(attempt.errors);
+                let room = self.max_errors.saturating_sub(out.errors.len());
+                out.omitted += attempt.omitted + attempt.errors.len().saturating_sub(room);
+                out.errors.extend(attempt.errors.into_iter().take(room));
             }
             _ => {
                 let shown = !mode.sensitive;
@@ -693,8 +704,7 @@ impl<'p> Walker<'p> {
     }
 
     fn enum_error(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, value: &Value, options: &[Value]) {
-        if out.dry {
-            out.failed = true;
+        if self.not_built(out) {
             return;
         }
         let suggestion = if mode.sensitive {
@@ -714,8 +724,7 @@ impl<'p> Walker<'p> {
     }
 
     fn unknown_field(&self, node: &Node, key: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
-        if out.dry {
-            out.failed = true;
+        if self.not_built(out) {
             return;
         }
         let names = node.properties.iter().map(|(name, _)| name.as_str());
@@ -778,6 +787,20 @@ impl<'p> Walker<'p> {
         });
     }
 
+    /// Record a failure that is not built: in a dry walk, or past `max_errors` (counted).
+    /// `false` when the error is to be built.
+    fn not_built(&self, out: &mut Outcome) -> bool {
+        out.failed = true;
+        if out.dry {
+            return true;
+        }
+        if out.errors.len() >= self.max_errors {
+            out.omitted += 1;
+            return true;
+        }
+        false
+    }
+
     fn fail(
         &self,
         out: &mut Outcome,
@@ -802,8 +825,7 @@ impl<'p> Walker<'p> {
         suggestion: Option<Value>,
         message: impl FnOnce() -> String,
     ) {
-        out.failed = true;
-        if out.dry {
+        if self.not_built(out) {
             return;
         }
         out.errors.push(FieldError {
@@ -830,8 +852,7 @@ impl<'p> Walker<'p> {
         suggestion: Option<Value>,
         message: impl FnOnce(&str) -> String,
     ) {
-        out.failed = true;
-        if out.dry {
+        if self.not_built(out) {
             return;
         }
         let echoed = (!mode.sensitive).then(|| echo(value, self.max_echo));

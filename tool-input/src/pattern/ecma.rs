@@ -61,6 +61,7 @@ pub(crate) enum Perl {
 
 impl Ast {
     /// Does the pattern need a backtracking engine (lookaround, back-references)?
+    #[cfg(test)]
     pub fn needs_backtracking(&self) -> bool {
         match self {
             Ast::Look(_) | Ast::BackReference => true,

@@ -92,12 +92,17 @@ fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, nam
                 Some(name) => rejection.with_tool(name),
                 None => rejection,
             };
-            json!({
+            let mut line = json!({
                 "ok": false,
                 "kind": rejection.kind.code(),
                 "errors": rejection.errors,
                 "message": rejection.to_string(),
-            })
+            });
+            // The errors past `Limits::max_errors`: counted, as the message counts them.
+            if rejection.omitted_errors > 0 {
+                line["omitted_errors"] = json!(rejection.omitted_errors);
+            }
+            line
         }
     };
     if let (Some(id), Value::Object(map)) = (id, &mut line) {
