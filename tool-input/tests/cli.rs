@@ -201,3 +201,72 @@ fn bench_prints_one_line_in_the_peer_runner_format() {
     assert!(stdout_json(&output)["ns_per_case"].as_f64().is_some_and(|ns| ns > 0.0));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Run the program on a standard input that would go on for `total` bytes; how many of
+/// them the program took before it closed its end.
+fn run_on_endless_input(args: &[&str], total: usize) -> (std::process::Output, usize) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-input"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b' '; 64 * 1024];
+        let mut written = 0;
+        while written < total {
+            match stdin.write(&chunk) {
+                Ok(n) => written += n,
+                Err(_) => break, // the program stopped reading
+            }
+        }
+        written
+    });
+    let output = child.wait_with_output().expect("the binary finishes");
+    (output, writer.join().expect("the writer"))
+}
+
+#[test]
+fn check_and_repair_stop_reading_at_the_size_limit() {
+    let total = 256 * 1024 * 1024;
+    let (output, written) = run_on_endless_input(&["check", "--schema", &schema_path()], total);
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let result = stdout_json(&output);
+    assert_eq!(result["kind"], "too_large");
+    assert_eq!(result["errors"][0]["code"], "too_large");
+    assert_eq!(result["errors"][0]["message"], "the input is more than the limit of 8388608 bytes");
+    assert!(written < total, "the whole input was read");
+
+    let (output, written) = run_on_endless_input(&["repair"], total);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim(),
+        "the input is more than the limit of 8388608 bytes"
+    );
+    assert!(written < total, "the whole input was read");
+
+    // At the limit exactly, the input is read and checked as usual.
+    let mut at_limit =
+        br#"{"customer_id": "C-1", "priority": "low", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 1}]}"#
+            .to_vec();
+    at_limit.resize(8 * 1024 * 1024, b' ');
+    let output = run(&["check", "--schema", &schema_path()], &at_limit);
+    assert_eq!(stdout_json(&output)["ok"], true, "{}", String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn check_counts_the_errors_past_max_errors_in_its_json() {
+    let items: Vec<Value> =
+        (0..120).map(|i| serde_json::json!({"sku": "ABC-1234", "quantity": format!("many {i}")})).collect();
+    let raw =
+        serde_json::json!({"customer_id": "C-1", "priority": "low", "tags": [], "items": items}).to_string();
+    let output = run(&["check", "--schema", &schema_path()], raw.as_bytes());
+    let result = stdout_json(&output);
+    assert_eq!(result["errors"].as_array().unwrap().len(), 50);
+    assert_eq!(result["omitted_errors"], 70);
+    assert!(result["message"].as_str().unwrap().ends_with("… and 100 more errors"), "{}", result["message"]);
+}
