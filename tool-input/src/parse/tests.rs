@@ -1219,3 +1219,33 @@ fn a_comment_after_a_single_quoted_string_closes_it() {
     assert_eq!(apostrophe, Ok(json!({"t": "it' /s"})));
     assert!(parse("{t: 'a' /", &lenient()).is_err());
 }
+
+/// A run of one repair is one record as it is made (its count and span), not one record per
+/// repaired byte gathered first: the list the builder keeps stays as short as the result.
+#[test]
+fn runs_of_one_repair_are_one_record_as_they_are_made() {
+    let nul_run = format!("{{\"s\": \"x{}y\"}}", "\0".repeat(1 << 16));
+    let brackets = format!("1{}", "]".repeat(1 << 16));
+    let commas = format!("[1{}2]", ",".repeat(1 << 16));
+    let cases: [(&str, ParseOptions, RepairKind); 3] = [
+        (&nul_run, lenient(), ControlCharacter),
+        (&brackets, ParseOptions::repair(), ExtraBracket),
+        (&commas, ParseOptions::repair(), ExtraComma),
+    ];
+    for (input, options, kind) in cases {
+        for parsed in [
+            parse(input, &options).unwrap(),
+            super::tree::parse_slow(super::tree::Input::text(input), &options).unwrap(),
+        ] {
+            let runs: Vec<_> = parsed.repairs.iter().filter(|r| r.kind == kind).collect();
+            assert_eq!(runs.len(), 1, "{kind:?}: {:?}", &parsed.repairs[..parsed.repairs.len().min(4)]);
+            assert!(parsed.repairs.len() <= 3, "{:?}", parsed.repairs);
+            let run = runs[0];
+            assert!(run.count >= (1 << 16) - 1, "{kind:?}: {}", run.count);
+            assert!(run.last_offset > run.offset && run.last_offset < input.len(), "{run:?}");
+        }
+    }
+    // The value keeps every byte.
+    let parsed = parse(&nul_run, &lenient()).unwrap();
+    assert_eq!(parsed.value["s"].as_str().map(str::len), Some((1 << 16) + 2));
+}

@@ -252,6 +252,16 @@ impl Builder {
         Ok(Value::Array(values))
     }
 
+    /// Record a repair; a run of one kind is one record (see [`super::record_repair`]).
+    fn record(&mut self, kind: RepairKind, offset: usize) {
+        let before = self.repairs.len();
+        if super::record_repair(&mut self.repairs, kind, offset) && before == self.repairs_before_token {
+            // The token's own repair joined the record before it: that record is the
+            // token's too.
+            self.repairs_before_token = before.saturating_sub(1);
+        }
+    }
+
     /// The repairs recorded so far, in the order they were found.
     pub(crate) fn take_repairs(&mut self) -> Vec<Repair> {
         std::mem::take(&mut self.repairs)
@@ -283,10 +293,10 @@ impl Builder {
                 // `[]{"a": 1}`, `{"a": 1}, {}`: an empty object or array next to a value on
                 // the same line is a placeholder, not a value.
                 if same_line && is_empty_container(&value) {
-                    self.repairs.push(Repair::new(RepairKind::DroppedEmpty, self.at));
+                    self.record(RepairKind::DroppedEmpty, self.at);
                     self.result = Some(earlier);
                 } else if same_line && is_empty_container(&earlier) {
-                    self.repairs.push(Repair::new(RepairKind::DroppedEmpty, self.at));
+                    self.record(RepairKind::DroppedEmpty, self.at);
                     self.result = Some(value);
                 } else {
                     self.results.push(earlier);
@@ -330,17 +340,19 @@ impl Builder {
     fn close_missing(&mut self, offset: usize) {
         self.repair(RepairKind::MissingBracket, offset);
         let mut empty = false;
+        let mut dropped_key = false;
         if let Some(Frame::Object { key, map, .. }) = self.stack.last_mut() {
-            if key.take().is_some() {
-                self.repairs.push(Repair::new(RepairKind::DroppedKey, offset));
-            }
+            dropped_key = key.take().is_some();
             empty = map.is_empty();
+        }
+        if dropped_key {
+            self.record(RepairKind::DroppedKey, offset);
         }
         // json_repair drops an object that never got a member and was never closed, when
         // an array's `]` ends it (`[{]`); jsonrepair keeps `{}`.
         if empty && self.python_style && matches!(self.stack.iter().rev().nth(1), Some(Frame::Array(_))) {
             self.stack.pop();
-            self.repairs.push(Repair::new(RepairKind::DroppedEmpty, offset));
+            self.record(RepairKind::DroppedEmpty, offset);
             self.expect = Expect::Comma;
             return;
         }
@@ -644,7 +656,7 @@ impl Builder {
         self.repair(RepairKind::CodeFence, offset);
         self.repair(RepairKind::DoubleEncoded, offset);
         for inner in parsed.repairs {
-            self.repairs.push(Repair { offset, ..inner });
+            self.repairs.push(inner.at(offset));
         }
         Some(parsed.value)
     }
@@ -1066,7 +1078,7 @@ impl Sink for Builder {
         if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
             return;
         }
-        self.repairs.push(Repair::new(kind, offset));
+        Builder::record(self, kind, offset);
     }
 
     fn retract(&mut self, kind: RepairKind) {
@@ -1306,7 +1318,7 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed 
         }
         added.push(Repair::new(RepairKind::DoubleEncoded, value_at));
         // Offsets inside the decoded text do not map back to the input: use the string's.
-        added.extend(inner.repairs.iter().map(|r| Repair { offset: value_at, ..*r }));
+        added.extend(inner.repairs.iter().map(|r| r.at(value_at)));
         decoded = Some(inner.value);
     }
     match decoded {

@@ -96,7 +96,9 @@ fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, nam
             let repairs = report
                 .repairs
                 .iter()
-                .map(|r| json!({"kind": r.kind.code(), "offset": r.offset, "count": r.count}))
+                .map(|r| {
+                    json!({"kind": r.kind.code(), "offset": r.offset, "count": r.count, "last_offset": r.last_offset})
+                })
                 .collect();
             let mut map = Map::new();
             map.insert("ok".to_owned(), Value::Bool(true));
