@@ -126,3 +126,60 @@ fn an_error_under_a_union_counts_against_the_same_limit() {
     assert_eq!(rejection.errors.len(), 50);
     assert_eq!(rejection.omitted_errors, 150);
 }
+
+fn integer_field(minimum: i64) -> Validator {
+    validator(json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": minimum}}}))
+}
+
+#[test]
+fn an_integer_field_takes_a_float_or_string_only_when_it_denotes_exactly_an_integer() {
+    let v = integer_field(1);
+    // Rounded into range by a float, but not an integer: refused.
+    assert_eq!(codes(&v, r#"{"n": "0.99999999999999999"}"#), vec![("/n".to_owned(), ErrorCode::Type)]);
+    assert_eq!(codes(&v, r#"{"n": 0.99999999999999999}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    assert_eq!(codes(&v, r#"{"n": 2.9999999999999999}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    // Also with a syntax repair on the way (our own parser, not serde_json's).
+    assert_eq!(codes(&v, r#"{n: 0.99999999999999999,}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    // Exactly an integer: taken, and the record shows what was sent.
+    let checked = v.check(r#"{"n": "3.000"}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 3}));
+    assert_eq!(checked.report.coercions[0].from.as_deref(), Some(r#""3.000""#));
+    let checked = v.check(r#"{"n": 3.0}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 3}));
+    // A string's integer is kept exactly, beyond what a float holds.
+    let checked = v.check(r#"{"n": "9007199254740993.0"}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 9_007_199_254_740_993_u64}));
+    // A number literal past 2^53 with a fraction or exponent is a float: refused, not rounded.
+    assert_eq!(codes(&v, r#"{"n": 9007199254740993.0}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    // An integer literal that fits 64 bits stays exact.
+    let checked = v.check(r#"{"n": 9007199254740993}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 9_007_199_254_740_993_u64}));
+}
+
+#[test]
+fn an_integer_beyond_64_bits_is_refused_saying_it_cannot_be_kept_exactly() {
+    let v = integer_field(-i64::MAX);
+    for sent in [r#"{"n": -9999999999999999999999}"#, r#"{"n": "-9999999999999999999999"}"#] {
+        let rejection = v.check(sent).unwrap_err();
+        assert_eq!(rejection.errors.len(), 1, "{sent}");
+        let error = &rejection.errors[0];
+        assert_eq!((error.path.as_str(), error.code), ("/n", ErrorCode::Inexact), "{sent}");
+        assert!(error.message.contains("cannot be kept exactly"), "{}", error.message);
+        assert!(error.message.contains("-9999999999999999999999"), "what was sent: {}", error.message);
+    }
+    // Inside arrays and nested objects too, at the right path.
+    let v = validator(json!({"type": "object", "properties": {"rows": {"type": "array", "items": {
+        "type": "object", "properties": {"id": {"type": "integer"}}
+    }}}}));
+    let sent = r#"{"rows": [{"id": 1}, {"id": 1.0000000000000001}, {"id": 1e30}]}"#;
+    assert_eq!(
+        codes(&v, sent),
+        vec![("/rows/1/id".to_owned(), ErrorCode::Inexact), ("/rows/2/id".to_owned(), ErrorCode::Inexact)]
+    );
+    // A number field keeps a float as a float, as before.
+    let v = validator(json!({"type": "object", "properties": {"x": {"type": "number"}}}));
+    assert!(v.check(r#"{"x": 0.99999999999999999}"#).is_ok());
+    // Plain JSON Schema validation of a value: `1e22` is an integer, as the standard says.
+    let v = validator(json!({"type": "integer"}));
+    assert!(v.is_valid(&json!(1e22)));
+}

@@ -101,6 +101,11 @@ pub enum ErrorCode {
     /// budget: the check is refused rather than left to run without end. The message
     /// names the pattern.
     PatternBudget,
+    /// A number where an integer is declared that cannot be kept exactly: its text is not
+    /// exactly an integer (`0.99999999999999999`, which a float rounds to `1`), or it is an
+    /// integer beyond what the value can hold without rounding (`-9999999999999999999999`,
+    /// `9007199254740993.0`). Never rounded silently.
+    Inexact,
 }
 
 impl ErrorCode {
@@ -130,6 +135,7 @@ impl ErrorCode {
             ErrorCode::Deserialize => "deserialize",
             ErrorCode::TooLong => "too_long",
             ErrorCode::PatternBudget => "pattern_budget",
+            ErrorCode::Inexact => "inexact",
         }
     }
 }

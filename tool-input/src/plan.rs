@@ -82,6 +82,11 @@ impl Types {
         }
     }
 
+    /// Integers and no other number (an integral float is one only when exact).
+    pub fn integer_only(self) -> bool {
+        self.contains(Types::INTEGER) && !self.contains(Types::NUMBER)
+    }
+
     /// Names of the accepted types, for messages: "an integer", "a string or null".
     pub fn describe(self) -> String {
         let mut names = Vec::new();

@@ -222,7 +222,7 @@ impl Validator {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         let (value, repairs) = read_arguments(raw, policy, &limits, false)?;
-        self.check_parsed(value, repairs, policy, &limits)
+        self.check_parsed(value, repairs, policy, &limits, raw)
     }
 
     /// The walk over parsed arguments: coerce, validate, explain.
@@ -232,6 +232,7 @@ impl Validator {
         repairs: Vec<Repair>,
         policy: Policy,
         limits: &Limits,
+        raw: RawArguments<'_>,
     ) -> Result<Checked<Value>, Rejection> {
         if !value.is_object() {
             let message = format!(
@@ -242,7 +243,16 @@ impl Validator {
             rejection.repairs = repairs;
             return Err(rejection);
         }
-        let outcome = self.walker(limits).run(&mut value, policy);
+        // The text the numbers were read from, to tell an integer from a float that only
+        // rounds to one.
+        let text = match raw {
+            RawArguments::Text(text) => Some(text),
+            RawArguments::Value(Value::String(text)) => Some(text.as_str()),
+            RawArguments::Bytes(bytes) => std::str::from_utf8(bytes).ok(),
+            RawArguments::Value(_) | RawArguments::Absent => None,
+        };
+        let walker = Walker { raw_text: text, ..self.walker(limits) };
+        let outcome = walker.run(&mut value, policy);
         if outcome.errors.is_empty() {
             Ok(Checked { value, report: Report { repairs, coercions: outcome.coercions } })
         } else {
@@ -261,14 +271,15 @@ impl Validator {
     pub fn is_valid(&self, value: &Value) -> bool {
         let mut copy = value.clone();
         let limits = self.inner.limits;
-        self.walker(&limits).accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
+        let walker = Walker { exact_integers: false, ..self.walker(&limits) };
+        walker.accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
     }
 
     /// Validate any JSON value exactly (no coercion, no defaults), returning every error.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
         let mut copy = value.clone();
         let limits = self.inner.limits;
-        let walker = Walker { prepare: false, ..self.walker(&limits) };
+        let walker = Walker { prepare: false, exact_integers: false, ..self.walker(&limits) };
         let outcome = walker.run(&mut copy, Policy::Strict);
         if outcome.errors.is_empty() {
             Ok(())
@@ -367,7 +378,7 @@ impl Validator {
                 return Ok(Checked { value: typed, report });
             }
         }
-        let checked = self.check_parsed(value, repairs, policy, &limits)?;
+        let checked = self.check_parsed(value, repairs, policy, &limits, raw)?;
         let Checked { value, report } = checked;
         match T::deserialize(value) {
             Ok(value) => Ok(Checked { value, report }),
@@ -386,6 +397,9 @@ impl Validator {
             max_string_bytes: limits.max_string_bytes,
             max_errors: limits.max_errors.max(1),
             prepare: true,
+            exact_integers: true,
+            raw_text: None,
+            inexact: std::cell::OnceCell::new(),
         }
     }
 }

@@ -5,6 +5,7 @@
 use serde_json::{Number, Value};
 
 use super::{json_equal, Mode, Outcome, Path, Walker};
+use crate::decimal::Denotes;
 use crate::parse::{self, ParseMode, ParseOptions};
 use crate::plan::{Node, Types};
 use crate::report::CoercionKind;
@@ -26,9 +27,11 @@ impl Walker<'_> {
                     self.record(out, path, mode, kind, Some(value), Some(&converted));
                     *value = converted;
                 }
-            } else if types.contains(Types::INTEGER) && !types.contains(Types::NUMBER) {
-                // `3.0` is an integer to JSON Schema, but not to serde: write it as one.
-                if let Some(integer) = value.as_number().and_then(integer_from_float) {
+            } else if types.integer_only() {
+                // `3.0` is an integer to JSON Schema, but not to serde: write it as one, when
+                // it is exactly that integer (else `number` says why not).
+                let exact = value.as_number().filter(|n| self.integer_problem(n, path, mode).is_none());
+                if let Some(integer) = exact.and_then(integer_from_float) {
                     let converted = Value::Number(integer);
                     self.record(
                         out,
@@ -80,11 +83,7 @@ impl Walker<'_> {
                 }
                 let number_text = if lenient { trimmed } else { text.as_str() };
                 if types.contains(Types::NUMBER) || types.contains(Types::INTEGER) {
-                    if let Some(number) = number_from_text(number_text) {
-                        let number = match integer_from_float(&number) {
-                            Some(integer) if !types.contains(Types::NUMBER) => integer,
-                            _ => number,
-                        };
+                    if let Some(number) = number_for(number_text, types) {
                         let converted = Value::Number(number);
                         if types.accepts(&converted) {
                             return Some((converted, CoercionKind::NumberFromString));
@@ -158,6 +157,23 @@ pub(super) fn integer_from_float(number: &Number) -> Option<Number> {
         Some(Number::from(float as u64))
     } else {
         None
+    }
+}
+
+/// The number a string holds, for a field of `types`: where only integers are declared, the
+/// integer its decimal text denotes exactly (`"3.0"` is 3; `"0.99999999999999999"` and
+/// `"-9999999999999999999999"` are none, never a rounded float); otherwise the number.
+pub(super) fn number_for(text: &str, types: Types) -> Option<Number> {
+    let number = number_from_text(text)?;
+    if !types.integer_only() {
+        return Some(number);
+    }
+    match crate::decimal::denotes(text)? {
+        Denotes::Integer(value) => match i64::try_from(value) {
+            Ok(small) => Some(Number::from(small)),
+            Err(_) => u64::try_from(value).ok().map(Number::from),
+        },
+        Denotes::Fraction | Denotes::Huge => None,
     }
 }
 

@@ -16,7 +16,9 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
+use crate::decimal::{self, Denotes, EXACT_FLOAT_INTEGERS};
 use crate::error::{ErrorCode, FieldError};
+use crate::parse::ParseOptions;
 use crate::pattern::{OverBudget, Pattern};
 use crate::plan::{Additional, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
@@ -140,6 +142,15 @@ pub(crate) struct Walker<'p> {
     pub max_errors: usize,
     /// Fill defaults and drop nulls of optional properties (off for plain validation).
     pub prepare: bool,
+    /// Refuse a float where an integer is declared when it does not stand for its integral
+    /// value exactly (off for plain validation, where `1e22` is an integer as JSON Schema
+    /// says).
+    pub exact_integers: bool,
+    /// The text the value was parsed from, when there was one: an integral float's literal
+    /// is looked up in it (see [`Walker::integer_problem`]).
+    pub raw_text: Option<&'p str>,
+    /// The floats of `raw_text` that do not denote their integral value, read on first need.
+    pub inexact: std::cell::OnceCell<Vec<(String, String)>>,
 }
 
 impl<'p> Walker<'p> {
@@ -194,6 +205,10 @@ impl<'p> Walker<'p> {
         }
         if let Some(types) = node.types {
             if !types.accepts(value) {
+                if let Some(problem) = self.string_integer_problem(types, value, mode) {
+                    self.fail(out, path, mode, ErrorCode::Inexact, Some(value), || problem);
+                    return;
+                }
                 self.fail_naming(out, path, mode, ErrorCode::Type, value, Vec::new(), None, |named| {
                     format!("expected {}, got {named}", types.describe())
                 });
@@ -259,6 +274,14 @@ impl<'p> Walker<'p> {
     }
 
     fn number(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        if node.types.is_some_and(Types::integer_only) {
+            if let Some(problem) = self.integer_problem(number, path, mode) {
+                self.fail(out, path, mode, ErrorCode::Inexact, Some(&Value::Number(number.clone())), || {
+                    problem
+                });
+                return;
+            }
+        }
         let shown = |n: &Number| if mode.sensitive { "the value".to_owned() } else { n.to_string() };
         if let Some(minimum) = &node.minimum {
             if compare(number, minimum) == Ordering::Less {
@@ -767,6 +790,61 @@ impl<'p> Walker<'p> {
         if let Some(max) = max.filter(|&max| count > max) {
             self.fail(out, path, mode, code, value, || format!("{}; expected at most {max}", what()));
         }
+    }
+
+    /// Why an integral float cannot stand for an integer here: its text does not denote that
+    /// integer (`0.99999999999999999`), or it is beyond the integers a float keeps exactly
+    /// (2^53: `9007199254740993.0`, `-9999999999999999999999`). `None`: it can.
+    fn integer_problem(&self, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
+        let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0 && self.exact_integers)?;
+        let literal = self.raw_text.and_then(|text| {
+            let inexact = self.inexact.get_or_init(|| {
+                let options = ParseOptions {
+                    max_bytes: usize::MAX,
+                    max_depth: self.max_depth,
+                    ..ParseOptions::default()
+                };
+                crate::parse::tree::inexact_numbers(text, &options)
+            });
+            let pointer = path.pointer();
+            inexact.iter().find(|(at, _)| *at == pointer).map(|(_, literal)| literal.as_str())
+        });
+        let named = |text: &str| {
+            if mode.sensitive {
+                "the value".to_owned()
+            } else {
+                message::shorten(text, self.max_echo)
+            }
+        };
+        match literal {
+            Some(literal) if decimal::denotes(literal) == Some(Denotes::Fraction) => Some(format!(
+                "{} is not an integer (it has a fraction, too small for a float to keep)",
+                named(literal)
+            )),
+            Some(literal) => Some(format!(
+                "{} cannot be kept exactly as an integer; send integers as digits within 64 bits",
+                named(literal)
+            )),
+            None if float.abs() > EXACT_FLOAT_INTEGERS => Some(format!(
+                "{} cannot be kept exactly as an integer; send integers as digits within 64 bits",
+                named(&number.to_string())
+            )),
+            None => None,
+        }
+    }
+
+    /// Why a string where an integer is declared is not coerced, when it is an integer that
+    /// cannot be kept (`"-99999999999999999999999"`): said, rather than "expected an integer".
+    fn string_integer_problem(&self, types: Types, value: &Value, mode: Mode) -> Option<String> {
+        let text = value.as_str().filter(|_| mode.policy.coerces() && types.integer_only())?;
+        let text = if mode.policy.lenient() { text.trim() } else { text };
+        match decimal::denotes(text)? {
+            Denotes::Integer(v) if i64::try_from(v).is_err() && u64::try_from(v).is_err() => {}
+            Denotes::Huge => {}
+            _ => return None,
+        }
+        let named = if mode.sensitive { "the value".to_owned() } else { echo(value, self.max_echo) };
+        Some(format!("{named} is an integer that cannot be kept exactly; integers are 64 bits at most"))
     }
 
     /// A string `pattern` could not be checked on within its budget (see `pattern`).

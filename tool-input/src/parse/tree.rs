@@ -124,6 +124,13 @@ pub(crate) struct Builder {
     /// [`ParseMode::Repair`]: how many repairs had been recorded when the last token was
     /// built; those after it belong to the token being read.
     repairs_before_token: usize,
+    /// Record where floats that do not denote their integral value exactly land (see
+    /// [`inexact_numbers`]); off for an ordinary parse.
+    track_inexact: bool,
+    /// The literal of the next number token, when it is such a float.
+    inexact_next: Option<String>,
+    /// Each such float: the JSON Pointer of its place and its text.
+    inexact: Vec<(String, String)>,
     max_depth: usize,
     stack: Vec<Frame>,
     expect: Expect,
@@ -181,6 +188,9 @@ impl Builder {
             repair: options.mode == ParseMode::Repair,
             python_style: options.mode == ParseMode::Repair && options.style == RepairStyle::JsonRepair,
             repairs_before_token: 0,
+            track_inexact: false,
+            inexact_next: None,
+            inexact: Vec::new(),
             max_depth: options.max_depth,
             stack: Vec::new(),
             expect: Expect::Value,
@@ -250,6 +260,23 @@ impl Builder {
         let mut values = std::mem::take(&mut self.results);
         values.push(last);
         Ok(Value::Array(values))
+    }
+
+    /// The JSON Pointer of the place the next value goes (keys and indexes of the open
+    /// containers; a group in parentheses adds nothing).
+    fn slot_pointer(&self) -> String {
+        let mut pointer = String::new();
+        for frame in &self.stack {
+            match frame {
+                Frame::Array(items) => {
+                    pointer.push('/');
+                    pointer.push_str(&items.len().to_string());
+                }
+                Frame::Object { key: Some(key), .. } => crate::pointer::push_token(&mut pointer, key),
+                Frame::Object { key: None, .. } | Frame::Paren { .. } => {}
+            }
+        }
+        pointer
     }
 
     /// Record a repair; a run of one kind is one record (see [`super::record_repair`]).
@@ -534,6 +561,10 @@ impl Builder {
                 Ok(())
             }
             Token::Number(number) => {
+                if let Some(literal) = self.inexact_next.take() {
+                    let pointer = self.slot_pointer();
+                    self.inexact.push((pointer, literal));
+                }
                 self.complete_value(Value::Number(number));
                 Ok(())
             }
@@ -1085,6 +1116,12 @@ impl Sink for Builder {
         self.repairs.retain(|r| r.kind != kind);
     }
 
+    fn inexact_number(&mut self, literal: &[u8]) {
+        if self.track_inexact {
+            self.inexact_next = Some(String::from_utf8_lossy(literal).into_owned());
+        }
+    }
+
     fn in_paren(&self) -> bool {
         matches!(self.stack.last(), Some(Frame::Paren { .. }))
     }
@@ -1221,11 +1258,29 @@ pub(crate) fn parse_slow(input: Input<'_>, options: &ParseOptions) -> Result<Par
     Ok(decode_double(outcome, options))
 }
 
+/// Where the floats of `text` that do not denote their integral value exactly land: the
+/// JSON Pointer of each, with its text (`0.99999999999999999` where an integer may be
+/// expected). Read again only when a check meets an integral float where an integer is
+/// declared; empty when the text does not parse.
+pub(crate) fn inexact_numbers(text: &str, options: &ParseOptions) -> Vec<(String, String)> {
+    parse_outcome_with(Input::text(text), options, true).map(|(_, inexact)| inexact).unwrap_or_default()
+}
+
 /// Parse a whole input: a first attempt, then (lenient) later candidates after prose.
 fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Failure> {
+    parse_outcome_with(input, options, false).map(|(outcome, _)| outcome)
+}
+
+/// [`parse_outcome`], with the inexact floats when `track_inexact`.
+fn parse_outcome_with(
+    input: Input<'_>,
+    options: &ParseOptions,
+    track_inexact: bool,
+) -> Result<(Outcome, Vec<(String, String)>), Failure> {
     let mut machine = Machine::new(options);
+    machine.builder.track_inexact = track_inexact;
     let first_failure = match run(&mut machine, input) {
-        Ok(outcome) => return Ok(outcome),
+        Ok(outcome) => return Ok((outcome, std::mem::take(&mut machine.builder.inexact))),
         Err(failure) => failure,
     };
     if options.mode == ParseMode::Strict {
@@ -1257,8 +1312,9 @@ fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Fa
             options,
         );
         next.builder.repairs.clone_from(&carried);
+        next.builder.track_inexact = track_inexact;
         match run(&mut next, input.from(candidate)) {
-            Ok(outcome) => return Ok(outcome),
+            Ok(outcome) => return Ok((outcome, std::mem::take(&mut next.builder.inexact))),
             Err(next_failure) => {
                 failure = next_failure;
                 after = candidate + 1;
