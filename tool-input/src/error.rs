@@ -241,6 +241,21 @@ impl Rejection {
         }
     }
 
+    /// The same rejection with no word of the input in it: a syntax error keeps only its
+    /// position (`invalid JSON at line 1 column 14`). For a tool with sensitive fields, whose
+    /// value may be the very text that failed to parse (`{"password": hunter2}`). The other
+    /// whole-input messages (cut off, too large, too deep, invalid UTF-8) quote nothing.
+    pub(crate) fn quoting_nothing(mut self) -> Self {
+        if self.kind == RejectionKind::Parse {
+            for error in &mut self.errors {
+                if let Some(position) = syntax_position(&error.message) {
+                    error.message = format!("invalid JSON{position}");
+                }
+            }
+        }
+        self
+    }
+
     /// Name the tool in the rendered message.
     pub fn with_tool(mut self, name: impl Into<String>) -> Self {
         self.tool = Some(name.into());
@@ -251,6 +266,15 @@ impl Rejection {
     pub fn message(&self) -> String {
         self.to_string()
     }
+}
+
+/// The ` at line L column C` that ends a syntax error's message ([`ParseError::Syntax`]).
+fn syntax_position(message: &str) -> Option<&str> {
+    let at = message.rfind(" at line ")?;
+    let position = &message[at..];
+    let (line, column) = position.strip_prefix(" at line ")?.split_once(" column ")?;
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (numeric(line) && numeric(column)).then_some(position)
 }
 
 impl fmt::Display for Rejection {

@@ -221,7 +221,7 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let (value, repairs) = read_arguments(raw, policy, &limits, false)?;
+        let (value, repairs) = read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?;
         self.check_parsed(value, repairs, policy, &limits, raw)
     }
 
@@ -369,7 +369,8 @@ impl Validator {
         };
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let (value, repairs) = read_arguments(raw, policy, &limits, miss == Miss::NotJson)?;
+        let (value, repairs) =
+            read_arguments(raw, policy, &limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?;
         // After `Inexact`, the parsed value is the value the attempt already refused.
         if miss != Miss::Inexact && value.is_object() && limits.max_depth >= parse::DEFAULT_MAX_DEPTH {
             let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
@@ -385,6 +386,16 @@ impl Validator {
             // Rare (serde refused what the schema allows): check again, and deserialize with
             // path tracking, which costs too much to pay on every call.
             Err(_) => deserialize_checked::<T>(self.check_with(raw, options)?, fields),
+        }
+    }
+
+    /// A rejection of the whole input, with nothing quoted from it when the schema has
+    /// sensitive fields (a parse error may quote the very value that is secret).
+    fn guard(&self, rejection: Rejection) -> Rejection {
+        if self.sensitive_fields().next().is_some() {
+            rejection.quoting_nothing()
+        } else {
+            rejection
         }
     }
 
