@@ -183,3 +183,21 @@ fn an_integer_beyond_64_bits_is_refused_saying_it_cannot_be_kept_exactly() {
     let v = validator(json!({"type": "integer"}));
     assert!(v.is_valid(&json!(1e22)));
 }
+
+/// Lenient accepts everything the default accepts, with the same value.
+#[test]
+fn lenient_is_never_stricter_than_the_default() {
+    use tool_input::Policy;
+    let schema = json!({"type": "object", "properties": {"v": {"enum": ["A-B", "a_b", "x y", "X_Y"]}}});
+    for sent in
+        [r#"{"v": "a-b"}"#, r#"{"v": "A_B"}"#, r#"{"v": "x Y"}"#, r#"{"v": "x_y"}"#, r#"{"v": " a-b "}"#]
+    {
+        let default = Validator::builder(&schema).build().unwrap().check(sent);
+        let lenient = Validator::builder(&schema).policy(Policy::Lenient).build().unwrap().check(sent);
+        if let Ok(default) = &default {
+            assert_eq!(lenient.as_ref().map(|c| &c.value), Ok(&default.value), "{sent}");
+        }
+    }
+    let lenient = Validator::builder(&schema).policy(Policy::Lenient).build().unwrap();
+    assert_eq!(lenient.check(r#"{"v": "a-b"}"#).unwrap().value, json!({"v": "A-B"}));
+}

@@ -212,8 +212,16 @@ pub(super) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
 
 /// The one option spelled like `text` but for letter case (and, leniently, separators and
 /// surrounding whitespace). Two or more candidates: no match, since picking one would be a
-/// choice.
+/// choice. Leniently, the letter-case reading comes first: lenient is never stricter than
+/// the default (`"a-b"` is `"A-B"` under both, though `"a_b"` is also an option).
 pub(super) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
+    match unique_spelling(text, options, false) {
+        None if lenient => unique_spelling(text, options, true),
+        found => found,
+    }
+}
+
+fn unique_spelling<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
     let wanted: String = normalised(text, lenient).collect();
     let mut found = None;
     for option in options {
@@ -251,6 +259,11 @@ mod tests {
         assert_eq!(spelling_match("in progress", &options, false), None);
         assert_eq!(spelling_match("In Progress", &options, true), Some(&json!("in_progress")));
         assert_eq!(spelling_match("hgih", &options, true), None);
+        // Lenient is never stricter than the default: the letter-case reading decides first.
+        let near = [json!("A-B"), json!("a_b")];
+        assert_eq!(spelling_match("a-b", &near, false), Some(&json!("A-B")));
+        assert_eq!(spelling_match("a-b", &near, true), Some(&json!("A-B")));
+        assert_eq!(spelling_match("a b", &near, true), None);
         let clash = [json!("a"), json!("A")];
         assert_eq!(spelling_match("a", &clash[1..], false), Some(&json!("A")));
         assert_eq!(spelling_match("À", &[json!("à"), json!("À")], false), None);
