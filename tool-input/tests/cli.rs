@@ -270,3 +270,10 @@ fn check_counts_the_errors_past_max_errors_in_its_json() {
     assert_eq!(result["omitted_errors"], 70);
     assert!(result["message"].as_str().unwrap().ends_with("… and 100 more errors"), "{}", result["message"]);
 }
+
+#[test]
+fn repair_keeps_raw_line_breaks_at_the_end_of_a_string_escaped() {
+    let output = run(&["repair"], b"{\"s\":\"x\r\n\"}");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), r#"{"s":"x\r\n"}"#);
+}
