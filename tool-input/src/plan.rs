@@ -335,6 +335,14 @@ impl Plan {
     pub fn compile(schema: &Value) -> Result<Plan, SchemaError> {
         let mut compiler = Compiler { document: schema, nodes: Vec::new(), by_pointer: HashMap::new() };
         let root = compiler.compile_at("", schema, 0)?;
+        if let Some(id) = first_loop(&compiler.nodes) {
+            let pointer =
+                compiler.by_pointer.iter().find(|(_, &at)| at == id).map_or("", |(p, _)| p.as_str());
+            return Err(error(
+                pointer,
+                "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
+            ));
+        }
         let mut plan = Plan { nodes: compiler.nodes, root };
         plan.index_objects();
         Ok(plan)
@@ -708,6 +716,52 @@ impl<'a> Compiler<'a> {
         // Normalise the pointer so `#/$defs/a` and `#/%24defs/a` share a node.
         self.compile_at(&fragment, target, depth + 1)
     }
+}
+
+/// A node on a cycle of the edges that do not descend into the value (`$ref`, `allOf`,
+/// `anyOf`, `oneOf`, `not`): the walk would follow it forever (`{"$ref": "#"}`, two
+/// definitions referring to each other). Recursion through `properties` or `items` is fine.
+fn first_loop(nodes: &[Node]) -> Option<NodeId> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    let edges = |node: &Node| -> Vec<NodeId> {
+        let mut out: Vec<NodeId> = node.reference.into_iter().chain(node.not).collect();
+        out.extend(node.all_of.iter().chain(&node.any_of).chain(&node.one_of));
+        out
+    };
+    let mut marks = vec![Mark::New; nodes.len()];
+    for start in 0..nodes.len() {
+        if marks[start] != Mark::New {
+            continue;
+        }
+        // Depth-first, on an explicit stack: (node, its next edge).
+        let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(start, edges(&nodes[start]), 0)];
+        marks[start] = Mark::Open;
+        while let Some((id, next, at)) = stack.last_mut() {
+            match next.get(*at).copied() {
+                Some(to) => {
+                    *at += 1;
+                    match marks.get(to).copied() {
+                        Some(Mark::Open) => return Some(to),
+                        Some(Mark::New) => {
+                            marks[to] = Mark::Open;
+                            stack.push((to, edges(&nodes[to]), 0));
+                        }
+                        _ => {}
+                    }
+                }
+                None => {
+                    marks[*id] = Mark::Done;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    None
 }
 
 fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {

@@ -277,3 +277,43 @@ fn repair_keeps_raw_line_breaks_at_the_end_of_a_string_escaped() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), r#"{"s":"x\r\n"}"#);
 }
+
+#[test]
+fn schema_check_refuses_a_ref_that_points_nowhere_or_loops_as_check_does() {
+    let dir = std::env::temp_dir().join(format!("tool-input-schema-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "dangling",
+            serde_json::json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}),
+            "/function/parameters/properties/a",
+        ),
+        (
+            "loop",
+            serde_json::json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"$ref": "#/$defs/x"}}}),
+            "/function/parameters/$defs/x",
+        ),
+        ("itself", serde_json::json!({"type": "object", "allOf": [{"$ref": "#"}]}), "/function/parameters"),
+    ];
+    for (name, schema, pointer) in cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, schema.to_string()).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let output = run(&["schema", "--dialect", "openai", "--check", &path], b"");
+        assert_eq!(output.status.code(), Some(1), "{name}: {}", String::from_utf8_lossy(&output.stdout));
+        let result = stdout_json(&output);
+        assert_eq!(result["ok"], false);
+        assert_eq!(result["problems"][0]["code"], "invalid_schema", "{name}");
+        assert_eq!(result["problems"][0]["pointer"], pointer, "{name}");
+        // `check` refuses the same schema.
+        let output = run(&["check", "--schema", &path], b"{}");
+        assert_eq!(output.status.code(), Some(2), "{name}");
+    }
+    // Recursion through the value is a schema like any other.
+    let path = dir.join("tree.json");
+    let tree = serde_json::json!({"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}});
+    std::fs::write(&path, tree.to_string()).unwrap();
+    let output = run(&["schema", "--dialect", "anthropic", "--check", &path.to_string_lossy()], b"");
+    assert_eq!(stdout_json(&output)["ok"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}

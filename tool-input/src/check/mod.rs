@@ -164,9 +164,22 @@ impl<'p> Walker<'p> {
 
     /// Does the node accept the value exactly, with no coercion at all?
     pub fn accepts_exact(&self, id: NodeId, value: &mut Value, path: &Path<'_>, depth: usize) -> bool {
+        self.accepts_exact_after(id, value, path, depth, 0)
+    }
+
+    /// [`Walker::accepts_exact`] `hops` schema steps into the same value (a `not` counts
+    /// them on: `{"not": {"$ref": "#"}}` must end at the hop limit, not overflow the stack).
+    fn accepts_exact_after(
+        &self,
+        id: NodeId,
+        value: &mut Value,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+    ) -> bool {
         let mut outcome = Outcome::dry();
         let mode = Mode { policy: Policy::Strict, sensitive: true };
-        self.walk(id, value, path, mode, &mut outcome, depth, 0);
+        self.walk(id, value, path, mode, &mut outcome, depth, hops);
         outcome.ok()
     }
 
@@ -265,7 +278,7 @@ impl<'p> Walker<'p> {
             self.union(&node.one_of, true, value, path, mode, out, depth, hops);
         }
         if let Some(not) = node.not {
-            if self.accepts_exact(not, value, path, depth) {
+            if self.accepts_exact_after(not, value, path, depth, hops + 1) {
                 self.fail(out, path, mode, ErrorCode::NotAllowed, Some(value), || {
                     "this value is not allowed here".to_owned()
                 });
