@@ -293,3 +293,27 @@ fn sensitive_defaults_stay_hidden_on_both_paths() {
     let checked = Mixed::from_arguments_with_report(&value).unwrap();
     assert!(!format!("{:?}", checked.report).contains("s3cret"));
 }
+
+/// Numbers whose decimal text is not exactly the integer a float rounds them to (issue 13):
+/// both paths decide from the text, and agree.
+#[test]
+fn the_paths_agree_on_numbers_that_only_round_to_integers() {
+    for quantity in [
+        "0.99999999999999999",
+        "\"0.99999999999999999\"",
+        "-9999999999999999999999",
+        "\"-9999999999999999999999\"",
+        "9007199254740993.0",
+        "\"9007199254740993.0\"",
+        "3.0",
+        "\"3.000\"",
+        "\"3e0\"",
+        "1e-400",
+        "2.9999999999999999",
+    ] {
+        let raw = format!(
+            r#"{{"customer_id": "C-1", "priority": "low", "tags": [], "items": [{{"sku": "ABC-1234", "quantity": {quantity}}}]}}"#
+        );
+        agree::<CreateOrder>(&raw);
+    }
+}

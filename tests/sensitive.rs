@@ -110,3 +110,54 @@ fn tool_results_never_show_sensitive_values() {
     }
     let _ = CallOptions::new();
 }
+
+/// Arguments that do not parse, with a sensitive value written without quotes (or cut off
+/// inside it): the message gives positions only, on every path.
+const BROKEN: &[&str] = &[
+    r#"{"user": "ada", "password": hunter2-SECRET}"#,
+    r#"{"user": "ada", "password": "x" hunter2-SECRET}"#,
+    r#"{"user": "ada", "password": hunter2-SECRET"#,
+    r#"{"user": "ada", "password": "hunter2-SECRET"#,
+    r#"{"user": "ada", "password": 'hunter2-SECRET' hunter2-SECRET}"#,
+    "{\"user\": \"ada\", \"password\": hunter2-SECRET\u{7}}",
+];
+
+#[test]
+fn parse_and_truncation_messages_quote_nothing_when_a_field_is_sensitive() {
+    for raw in BROKEN {
+        for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+            let options = CheckOptions { policy: Some(policy), ..CheckOptions::default() };
+            let rejection = Login::from_arguments_with(*raw, &options).unwrap_err();
+            let everything =
+                format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors).unwrap());
+            hidden(&everything, &[SECRET, "hunter2"]);
+            // Still a useful message: where it went wrong.
+            let message = &rejection.errors[0].message;
+            assert!(message.contains("line 1") || message.contains("cut off"), "{raw}: {message}");
+        }
+    }
+    // A tool without sensitive fields still says what it found.
+    let validator = tool_input::Validator::new(&json!({"type": "object"})).unwrap();
+    let rejection = validator.check(BROKEN[0]).unwrap_err();
+    assert!(rejection.to_string().contains("hunter2"), "{rejection}");
+}
+
+#[test]
+fn unparsable_calls_to_a_tool_with_sensitive_fields_quote_nothing() {
+    let toolbox = Toolbox::new()
+        .with_tool(|login: Login| -> Result<String, String> { Ok(format!("welcome {}", login.user)) });
+    let tool_calls: Vec<_> = BROKEN
+        .iter()
+        .enumerate()
+        .map(|(i, raw)| json!({"id": format!("call_{i}"), "type": "function", "function": {"name": "login", "arguments": raw}}))
+        .collect();
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": tool_calls}, "finish_reason": "tool_calls"}]});
+    let calls = parse_value(&body, &toolbox.call_options()).unwrap();
+    let mut conversation = Conversation::new();
+    let outcomes = toolbox.run_all(&mut conversation, &calls);
+    assert_eq!(outcomes.len(), BROKEN.len());
+    for outcome in outcomes {
+        let all = format!("{}\n{}\n{:?}", outcome.text(), outcome.to_openai(), outcome);
+        hidden(&all, &[SECRET, "hunter2"]);
+    }
+}

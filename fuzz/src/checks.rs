@@ -139,7 +139,13 @@ pub fn pipeline(data: &[u8]) {
         }
     }
     let tiny = CheckOptions {
-        limits: Some(Limits { max_bytes: 64, max_depth: 3, max_echo_chars: 8, max_string_bytes: 16 }),
+        limits: Some(Limits {
+            max_bytes: 64,
+            max_depth: 3,
+            max_echo_chars: 8,
+            max_string_bytes: 16,
+            max_errors: 4,
+        }),
         ..options
     };
     let small = Order::from_arguments_with(data, &tiny);

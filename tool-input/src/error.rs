@@ -96,6 +96,16 @@ pub enum ErrorCode {
     Deserialize,
     /// A string is longer than [`Limits::max_string_bytes`](crate::Limits::max_string_bytes).
     TooLong,
+    /// A `pattern` (or `patternProperties` pattern) that needs a backtracking engine
+    /// (lookaround, back-references) could not be checked on the string within its cost
+    /// budget: the check is refused rather than left to run without end. The message
+    /// names the pattern.
+    PatternBudget,
+    /// A number where an integer is declared that cannot be kept exactly: its text is not
+    /// exactly an integer (`0.99999999999999999`, which a float rounds to `1`), or it is an
+    /// integer beyond what the value can hold without rounding (`-9999999999999999999999`,
+    /// `9007199254740993.0`). Never rounded silently.
+    Inexact,
 }
 
 impl ErrorCode {
@@ -124,6 +134,8 @@ impl ErrorCode {
             ErrorCode::NotAllowed => "not_allowed",
             ErrorCode::Deserialize => "deserialize",
             ErrorCode::TooLong => "too_long",
+            ErrorCode::PatternBudget => "pattern_budget",
+            ErrorCode::Inexact => "inexact",
         }
     }
 }
@@ -182,8 +194,11 @@ pub struct FieldError {
 pub struct Rejection {
     /// What kind of failure this is.
     pub kind: RejectionKind,
-    /// Every error found, in document order. Whole-input failures have one error at path `""`.
+    /// The errors found, in document order, at most [`Limits::max_errors`](crate::Limits::max_errors).
+    /// Whole-input failures have one error at path `""`.
     pub errors: Vec<FieldError>,
+    /// How many more errors were found past [`Limits::max_errors`]: counted, not listed.
+    pub omitted_errors: usize,
     /// Syntax repairs made before the failure (for logging).
     pub repairs: Vec<Repair>,
     /// The tool's name, when known, for the rendered message.
@@ -202,6 +217,7 @@ impl Rejection {
                 options: Vec::new(),
                 suggestion: None,
             }],
+            omitted_errors: 0,
             repairs: Vec::new(),
             tool: None,
         }
@@ -225,6 +241,21 @@ impl Rejection {
         }
     }
 
+    /// The same rejection with no word of the input in it: a syntax error keeps only its
+    /// position (`invalid JSON at line 1 column 14`). For a tool with sensitive fields, whose
+    /// value may be the very text that failed to parse (`{"password": hunter2}`). The other
+    /// whole-input messages (cut off, too large, too deep, invalid UTF-8) quote nothing.
+    pub(crate) fn quoting_nothing(mut self) -> Self {
+        if self.kind == RejectionKind::Parse {
+            for error in &mut self.errors {
+                if let Some(position) = syntax_position(&error.message) {
+                    error.message = format!("invalid JSON{position}");
+                }
+            }
+        }
+        self
+    }
+
     /// Name the tool in the rendered message.
     pub fn with_tool(mut self, name: impl Into<String>) -> Self {
         self.tool = Some(name.into());
@@ -235,6 +266,15 @@ impl Rejection {
     pub fn message(&self) -> String {
         self.to_string()
     }
+}
+
+/// The ` at line L column C` that ends a syntax error's message ([`ParseError::Syntax`]).
+fn syntax_position(message: &str) -> Option<&str> {
+    let at = message.rfind(" at line ")?;
+    let position = &message[at..];
+    let (line, column) = position.strip_prefix(" at line ")?.split_once(" column ")?;
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (numeric(line) && numeric(column)).then_some(position)
 }
 
 impl fmt::Display for Rejection {

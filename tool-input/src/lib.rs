@@ -60,6 +60,7 @@
 
 pub mod calls;
 mod check;
+mod decimal;
 pub mod dialect;
 mod error;
 pub mod parse;

@@ -82,6 +82,11 @@ impl Types {
         }
     }
 
+    /// Integers and no other number (an integral float is one only when exact).
+    pub fn integer_only(self) -> bool {
+        self.contains(Types::INTEGER) && !self.contains(Types::NUMBER)
+    }
+
     /// Names of the accepted types, for messages: "an integer", "a string or null".
     pub fn describe(self) -> String {
         let mut names = Vec::new();
@@ -145,7 +150,7 @@ pub(crate) struct Node {
     pub property_index: HashMap<String, usize>,
     /// For objects with few properties, each name's [`NameProbe`], in `properties` order.
     pub property_probes: Vec<NameProbe>,
-    pub pattern_properties: Vec<(String, regress::Regex, NodeId)>,
+    pub pattern_properties: Vec<(Pattern, NodeId)>,
     pub required: Vec<String>,
     pub additional: Additional,
     pub min_properties: Option<u64>,
@@ -330,6 +335,14 @@ impl Plan {
     pub fn compile(schema: &Value) -> Result<Plan, SchemaError> {
         let mut compiler = Compiler { document: schema, nodes: Vec::new(), by_pointer: HashMap::new() };
         let root = compiler.compile_at("", schema, 0)?;
+        if let Some(id) = first_loop(&compiler.nodes) {
+            let pointer =
+                compiler.by_pointer.iter().find(|(_, &at)| at == id).map_or("", |(p, _)| p.as_str());
+            return Err(error(
+                pointer,
+                "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
+            ));
+        }
         let mut plan = Plan { nodes: compiler.nodes, root };
         plan.index_objects();
         Ok(plan)
@@ -589,10 +602,7 @@ impl<'a> Compiler<'a> {
             let Value::String(pattern) = pattern else {
                 return Err(error(pointer, "`pattern` must be a string"));
             };
-            node.pattern = Some(
-                Pattern::new(pattern)
-                    .map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))?,
-            );
+            node.pattern = Some(compile_pattern(pointer, pattern)?);
         }
         if let Some(unique) = object.get("uniqueItems") {
             node.unique_items =
@@ -626,9 +636,9 @@ impl<'a> Compiler<'a> {
                 .ok_or_else(|| error(pointer, "`patternProperties` must be an object"))?;
             let base = format!("{pointer}/patternProperties");
             for (pattern, subschema) in patterns {
-                let regex = compile_regex(pointer, pattern)?;
+                let regex = compile_pattern(pointer, pattern)?;
                 let id = self.child(&base, pattern, subschema, depth)?;
-                node.pattern_properties.push((pattern.clone(), regex, id));
+                node.pattern_properties.push((regex, id));
             }
         }
         if let Some(additional) = object.get("additionalProperties") {
@@ -708,6 +718,52 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// A node on a cycle of the edges that do not descend into the value (`$ref`, `allOf`,
+/// `anyOf`, `oneOf`, `not`): the walk would follow it forever (`{"$ref": "#"}`, two
+/// definitions referring to each other). Recursion through `properties` or `items` is fine.
+fn first_loop(nodes: &[Node]) -> Option<NodeId> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Open,
+        Done,
+    }
+    let edges = |node: &Node| -> Vec<NodeId> {
+        let mut out: Vec<NodeId> = node.reference.into_iter().chain(node.not).collect();
+        out.extend(node.all_of.iter().chain(&node.any_of).chain(&node.one_of));
+        out
+    };
+    let mut marks = vec![Mark::New; nodes.len()];
+    for start in 0..nodes.len() {
+        if marks[start] != Mark::New {
+            continue;
+        }
+        // Depth-first, on an explicit stack: (node, its next edge).
+        let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(start, edges(&nodes[start]), 0)];
+        marks[start] = Mark::Open;
+        while let Some((id, next, at)) = stack.last_mut() {
+            match next.get(*at).copied() {
+                Some(to) => {
+                    *at += 1;
+                    match marks.get(to).copied() {
+                        Some(Mark::Open) => return Some(to),
+                        Some(Mark::New) => {
+                            marks[to] = Mark::Open;
+                            stack.push((to, edges(&nodes[to]), 0));
+                        }
+                        _ => {}
+                    }
+                }
+                None => {
+                    marks[*id] = Mark::Done;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    None
+}
+
 fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
     let mut set = Types::default();
     let mut add = |name: &Value| -> Result<(), SchemaError> {
@@ -747,11 +803,8 @@ fn count(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Op
     }
 }
 
-fn compile_regex(pointer: &str, pattern: &str) -> Result<regress::Regex, SchemaError> {
-    // `u` flag: JSON Schema patterns are Unicode-aware ECMA-262 expressions.
-    regress::Regex::with_flags(pattern, "u")
-        .or_else(|_| regress::Regex::new(pattern))
-        .map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))
+fn compile_pattern(pointer: &str, pattern: &str) -> Result<Pattern, SchemaError> {
+    Pattern::new(pattern).map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))
 }
 
 fn percent_decode(fragment: &str) -> Option<String> {

@@ -32,15 +32,18 @@ pub(crate) fn render(rejection: &Rejection, f: &mut fmt::Formatter<'_>) -> fmt::
             write!(f, "The arguments for {tool} were rejected: {first}. Call the tool again with smaller arguments.")
         }
         RejectionKind::Invalid => {
-            let count = rejection.errors.len();
+            let count = rejection.errors.len() + rejection.omitted_errors;
             let noun = if count == 1 { "error" } else { "errors" };
             write!(f, "The arguments for {tool} were rejected ({count} {noun}); nothing was run. Fix these and call the tool again:")?;
-            for error in rejection.errors.iter().take(MAX_LINES) {
+            let listed = rejection.errors.len().min(MAX_LINES);
+            for error in &rejection.errors[..listed] {
                 let path = if error.path.is_empty() { "(arguments)" } else { error.path.as_str() };
                 write!(f, "\n- {path}: {}", error.message)?;
             }
-            if count > MAX_LINES {
-                write!(f, "\n- … and {} more", count - MAX_LINES)?;
+            match count - listed {
+                0 => {}
+                1 => write!(f, "\n- … and 1 more error")?,
+                more => write!(f, "\n- … and {more} more errors")?,
             }
             Ok(())
         }

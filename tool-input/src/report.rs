@@ -55,6 +55,7 @@ fn serialize_repairs<S: serde::Serializer>(repairs: &[Repair], s: S) -> Result<S
         kind: &'static str,
         offset: usize,
         count: usize,
+        last_offset: usize,
     }
     let mut seq = s.serialize_seq(Some(repairs.len()))?;
     for repair in repairs {
@@ -62,6 +63,7 @@ fn serialize_repairs<S: serde::Serializer>(repairs: &[Repair], s: S) -> Result<S
             kind: repair.kind.code(),
             offset: repair.offset,
             count: repair.count,
+            last_offset: repair.last_offset,
         })?;
     }
     seq.end()

@@ -16,6 +16,9 @@ use crate::raw::RawArguments;
 use crate::report::{Checked, Report};
 use crate::tool::FieldOptions;
 
+/// Default for [`Limits::max_errors`].
+const DEFAULT_MAX_ERRORS: usize = 50;
+
 /// Limits that keep hostile input cheap to refuse.
 ///
 /// ```
@@ -35,6 +38,11 @@ pub struct Limits {
     /// `too_long` error at the string's path. Checked before `pattern`, so a huge string
     /// never reaches the regular expression engine.
     pub max_string_bytes: usize,
+    /// Most field errors one rejection lists (default 50; at least 1). Past it, errors are
+    /// counted, not built ([`Rejection::omitted_errors`](crate::Rejection::omitted_errors)),
+    /// and the message ends "… and N more errors": a call with a million wrong values costs
+    /// a count, not a million messages.
+    pub max_errors: usize,
 }
 
 impl Default for Limits {
@@ -44,6 +52,7 @@ impl Default for Limits {
             max_depth: parse::DEFAULT_MAX_DEPTH,
             max_echo_chars: 80,
             max_string_bytes: 4 * 1024 * 1024,
+            max_errors: DEFAULT_MAX_ERRORS,
         }
     }
 }
@@ -212,8 +221,8 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let (value, repairs) = read_arguments(raw, policy, &limits, false)?;
-        self.check_parsed(value, repairs, policy, &limits)
+        let (value, repairs) = read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?;
+        self.check_parsed(value, repairs, policy, &limits, raw)
     }
 
     /// The walk over parsed arguments: coerce, validate, explain.
@@ -223,6 +232,7 @@ impl Validator {
         repairs: Vec<Repair>,
         policy: Policy,
         limits: &Limits,
+        raw: RawArguments<'_>,
     ) -> Result<Checked<Value>, Rejection> {
         if !value.is_object() {
             let message = format!(
@@ -233,11 +243,26 @@ impl Validator {
             rejection.repairs = repairs;
             return Err(rejection);
         }
-        let outcome = self.walker(limits).run(&mut value, policy);
+        // The text the numbers were read from, to tell an integer from a float that only
+        // rounds to one.
+        let text = match raw {
+            RawArguments::Text(text) => Some(text),
+            RawArguments::Value(Value::String(text)) => Some(text.as_str()),
+            RawArguments::Bytes(bytes) => std::str::from_utf8(bytes).ok(),
+            RawArguments::Value(_) | RawArguments::Absent => None,
+        };
+        let walker = Walker { raw_text: text, ..self.walker(limits) };
+        let outcome = walker.run(&mut value, policy);
         if outcome.errors.is_empty() {
             Ok(Checked { value, report: Report { repairs, coercions: outcome.coercions } })
         } else {
-            Err(Rejection { kind: RejectionKind::Invalid, errors: outcome.errors, repairs, tool: None })
+            Err(Rejection {
+                kind: RejectionKind::Invalid,
+                errors: outcome.errors,
+                omitted_errors: outcome.omitted,
+                repairs,
+                tool: None,
+            })
         }
     }
 
@@ -246,14 +271,15 @@ impl Validator {
     pub fn is_valid(&self, value: &Value) -> bool {
         let mut copy = value.clone();
         let limits = self.inner.limits;
-        self.walker(&limits).accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
+        let walker = Walker { exact_integers: false, ..self.walker(&limits) };
+        walker.accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
     }
 
     /// Validate any JSON value exactly (no coercion, no defaults), returning every error.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
         let mut copy = value.clone();
         let limits = self.inner.limits;
-        let walker = Walker { prepare: false, ..self.walker(&limits) };
+        let walker = Walker { prepare: false, exact_integers: false, ..self.walker(&limits) };
         let outcome = walker.run(&mut copy, Policy::Strict);
         if outcome.errors.is_empty() {
             Ok(())
@@ -343,7 +369,8 @@ impl Validator {
         };
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let (value, repairs) = read_arguments(raw, policy, &limits, miss == Miss::NotJson)?;
+        let (value, repairs) =
+            read_arguments(raw, policy, &limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?;
         // After `Inexact`, the parsed value is the value the attempt already refused.
         if miss != Miss::Inexact && value.is_object() && limits.max_depth >= parse::DEFAULT_MAX_DEPTH {
             let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
@@ -352,13 +379,23 @@ impl Validator {
                 return Ok(Checked { value: typed, report });
             }
         }
-        let checked = self.check_parsed(value, repairs, policy, &limits)?;
+        let checked = self.check_parsed(value, repairs, policy, &limits, raw)?;
         let Checked { value, report } = checked;
         match T::deserialize(value) {
             Ok(value) => Ok(Checked { value, report }),
             // Rare (serde refused what the schema allows): check again, and deserialize with
             // path tracking, which costs too much to pay on every call.
             Err(_) => deserialize_checked::<T>(self.check_with(raw, options)?, fields),
+        }
+    }
+
+    /// A rejection of the whole input, with nothing quoted from it when the schema has
+    /// sensitive fields (a parse error may quote the very value that is secret).
+    fn guard(&self, rejection: Rejection) -> Rejection {
+        if self.sensitive_fields().next().is_some() {
+            rejection.quoting_nothing()
+        } else {
+            rejection
         }
     }
 
@@ -369,7 +406,11 @@ impl Validator {
             max_depth: limits.max_depth,
             max_echo: limits.max_echo_chars,
             max_string_bytes: limits.max_string_bytes,
+            max_errors: limits.max_errors.max(1),
             prepare: true,
+            exact_integers: true,
+            raw_text: None,
+            inexact: std::cell::OnceCell::new(),
         }
     }
 }

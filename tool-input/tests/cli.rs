@@ -201,3 +201,119 @@ fn bench_prints_one_line_in_the_peer_runner_format() {
     assert!(stdout_json(&output)["ns_per_case"].as_f64().is_some_and(|ns| ns > 0.0));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Run the program on a standard input that would go on for `total` bytes; how many of
+/// them the program took before it closed its end.
+fn run_on_endless_input(args: &[&str], total: usize) -> (std::process::Output, usize) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-input"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b' '; 64 * 1024];
+        let mut written = 0;
+        while written < total {
+            match stdin.write(&chunk) {
+                Ok(n) => written += n,
+                Err(_) => break, // the program stopped reading
+            }
+        }
+        written
+    });
+    let output = child.wait_with_output().expect("the binary finishes");
+    (output, writer.join().expect("the writer"))
+}
+
+#[test]
+fn check_and_repair_stop_reading_at_the_size_limit() {
+    let total = 256 * 1024 * 1024;
+    let (output, written) = run_on_endless_input(&["check", "--schema", &schema_path()], total);
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let result = stdout_json(&output);
+    assert_eq!(result["kind"], "too_large");
+    assert_eq!(result["errors"][0]["code"], "too_large");
+    assert_eq!(result["errors"][0]["message"], "the input is more than the limit of 8388608 bytes");
+    assert!(written < total, "the whole input was read");
+
+    let (output, written) = run_on_endless_input(&["repair"], total);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim(),
+        "the input is more than the limit of 8388608 bytes"
+    );
+    assert!(written < total, "the whole input was read");
+
+    // At the limit exactly, the input is read and checked as usual.
+    let mut at_limit =
+        br#"{"customer_id": "C-1", "priority": "low", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 1}]}"#
+            .to_vec();
+    at_limit.resize(8 * 1024 * 1024, b' ');
+    let output = run(&["check", "--schema", &schema_path()], &at_limit);
+    assert_eq!(stdout_json(&output)["ok"], true, "{}", String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn check_counts_the_errors_past_max_errors_in_its_json() {
+    let items: Vec<Value> =
+        (0..120).map(|i| serde_json::json!({"sku": "ABC-1234", "quantity": format!("many {i}")})).collect();
+    let raw =
+        serde_json::json!({"customer_id": "C-1", "priority": "low", "tags": [], "items": items}).to_string();
+    let output = run(&["check", "--schema", &schema_path()], raw.as_bytes());
+    let result = stdout_json(&output);
+    assert_eq!(result["errors"].as_array().unwrap().len(), 50);
+    assert_eq!(result["omitted_errors"], 70);
+    assert!(result["message"].as_str().unwrap().ends_with("… and 100 more errors"), "{}", result["message"]);
+}
+
+#[test]
+fn repair_keeps_raw_line_breaks_at_the_end_of_a_string_escaped() {
+    let output = run(&["repair"], b"{\"s\":\"x\r\n\"}");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), r#"{"s":"x\r\n"}"#);
+}
+
+#[test]
+fn schema_check_refuses_a_ref_that_points_nowhere_or_loops_as_check_does() {
+    let dir = std::env::temp_dir().join(format!("tool-input-schema-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "dangling",
+            serde_json::json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}),
+            "/function/parameters/properties/a",
+        ),
+        (
+            "loop",
+            serde_json::json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"$ref": "#/$defs/x"}}}),
+            "/function/parameters/$defs/x",
+        ),
+        ("itself", serde_json::json!({"type": "object", "allOf": [{"$ref": "#"}]}), "/function/parameters"),
+    ];
+    for (name, schema, pointer) in cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, schema.to_string()).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let output = run(&["schema", "--dialect", "openai", "--check", &path], b"");
+        assert_eq!(output.status.code(), Some(1), "{name}: {}", String::from_utf8_lossy(&output.stdout));
+        let result = stdout_json(&output);
+        assert_eq!(result["ok"], false);
+        assert_eq!(result["problems"][0]["code"], "invalid_schema", "{name}");
+        assert_eq!(result["problems"][0]["pointer"], pointer, "{name}");
+        // `check` refuses the same schema.
+        let output = run(&["check", "--schema", &path], b"{}");
+        assert_eq!(output.status.code(), Some(2), "{name}");
+    }
+    // Recursion through the value is a schema like any other.
+    let path = dir.join("tree.json");
+    let tree = serde_json::json!({"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}});
+    std::fs::write(&path, tree.to_string()).unwrap();
+    let output = run(&["schema", "--dialect", "anthropic", "--check", &path.to_string_lossy()], b"");
+    assert_eq!(stdout_json(&output)["ok"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,6 +5,7 @@
 use serde_json::{Number, Value};
 
 use super::{json_equal, Mode, Outcome, Path, Walker};
+use crate::decimal::Denotes;
 use crate::parse::{self, ParseMode, ParseOptions};
 use crate::plan::{Node, Types};
 use crate::report::CoercionKind;
@@ -26,9 +27,11 @@ impl Walker<'_> {
                     self.record(out, path, mode, kind, Some(value), Some(&converted));
                     *value = converted;
                 }
-            } else if types.contains(Types::INTEGER) && !types.contains(Types::NUMBER) {
-                // `3.0` is an integer to JSON Schema, but not to serde: write it as one.
-                if let Some(integer) = value.as_number().and_then(integer_from_float) {
+            } else if types.integer_only() {
+                // `3.0` is an integer to JSON Schema, but not to serde: write it as one, when
+                // it is exactly that integer (else `number` says why not).
+                let exact = value.as_number().filter(|n| self.integer_problem(n, path, mode).is_none());
+                if let Some(integer) = exact.and_then(integer_from_float) {
                     let converted = Value::Number(integer);
                     self.record(
                         out,
@@ -80,11 +83,7 @@ impl Walker<'_> {
                 }
                 let number_text = if lenient { trimmed } else { text.as_str() };
                 if types.contains(Types::NUMBER) || types.contains(Types::INTEGER) {
-                    if let Some(number) = number_from_text(number_text) {
-                        let number = match integer_from_float(&number) {
-                            Some(integer) if !types.contains(Types::NUMBER) => integer,
-                            _ => number,
-                        };
+                    if let Some(number) = number_for(number_text, types) {
                         let converted = Value::Number(number);
                         if types.accepts(&converted) {
                             return Some((converted, CoercionKind::NumberFromString));
@@ -161,6 +160,23 @@ pub(super) fn integer_from_float(number: &Number) -> Option<Number> {
     }
 }
 
+/// The number a string holds, for a field of `types`: where only integers are declared, the
+/// integer its decimal text denotes exactly (`"3.0"` is 3; `"0.99999999999999999"` and
+/// `"-9999999999999999999999"` are none, never a rounded float); otherwise the number.
+pub(super) fn number_for(text: &str, types: Types) -> Option<Number> {
+    let number = number_from_text(text)?;
+    if !types.integer_only() {
+        return Some(number);
+    }
+    match crate::decimal::denotes(text)? {
+        Denotes::Integer(value) => match i64::try_from(value) {
+            Ok(small) => Some(Number::from(small)),
+            Err(_) => u64::try_from(value).ok().map(Number::from),
+        },
+        Denotes::Fraction | Denotes::Huge => None,
+    }
+}
+
 /// A number written as a string: JSON number syntax only (no `0x`, no `1_000`, no `NaN`).
 pub(super) fn number_from_text(text: &str) -> Option<Number> {
     let first = text.as_bytes().first()?;
@@ -196,8 +212,16 @@ pub(super) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
 
 /// The one option spelled like `text` but for letter case (and, leniently, separators and
 /// surrounding whitespace). Two or more candidates: no match, since picking one would be a
-/// choice.
+/// choice. Leniently, the letter-case reading comes first: lenient is never stricter than
+/// the default (`"a-b"` is `"A-B"` under both, though `"a_b"` is also an option).
 pub(super) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
+    match unique_spelling(text, options, false) {
+        None if lenient => unique_spelling(text, options, true),
+        found => found,
+    }
+}
+
+fn unique_spelling<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
     let wanted: String = normalised(text, lenient).collect();
     let mut found = None;
     for option in options {
@@ -235,6 +259,11 @@ mod tests {
         assert_eq!(spelling_match("in progress", &options, false), None);
         assert_eq!(spelling_match("In Progress", &options, true), Some(&json!("in_progress")));
         assert_eq!(spelling_match("hgih", &options, true), None);
+        // Lenient is never stricter than the default: the letter-case reading decides first.
+        let near = [json!("A-B"), json!("a_b")];
+        assert_eq!(spelling_match("a-b", &near, false), Some(&json!("A-B")));
+        assert_eq!(spelling_match("a-b", &near, true), Some(&json!("A-B")));
+        assert_eq!(spelling_match("a b", &near, true), None);
         let clash = [json!("a"), json!("A")];
         assert_eq!(spelling_match("a", &clash[1..], false), Some(&json!("A")));
         assert_eq!(spelling_match("À", &[json!("à"), json!("À")], false), None);

@@ -32,9 +32,7 @@ use std::collections::HashMap;
 
 use std::cell::Cell;
 
-use super::coerce::{
-    bool_from_text, container_from_text, integer_from_float, number_from_text, spelling_match,
-};
+use super::coerce::{bool_from_text, container_from_text, number_for, spelling_match};
 use super::{compare, json_equal, message::echo, FieldOverride};
 use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
 use crate::pointer::push_token;
@@ -328,11 +326,7 @@ impl<'p> Fast<'p> {
                     found = Some((Coerced::Parsed(parsed), to, CoercionKind::ParsedString));
                 }
                 if found.is_none() && (types.contains(Types::NUMBER) || types.contains(Types::INTEGER)) {
-                    if let Some(number) = number_from_text(text) {
-                        let number = match integer_from_float(&number) {
-                            Some(integer) if !types.contains(Types::NUMBER) => integer,
-                            _ => number,
-                        };
+                    if let Some(number) = number_for(text, types) {
                         let converted = Value::Number(number.clone());
                         if types.accepts(&converted) {
                             // The walker's choice; if the number breaks a constraint, it explains.

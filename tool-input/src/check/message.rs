@@ -127,7 +127,7 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// `"low", "medium", "high"`, at most `limit` entries.
+/// `"low", "medium", "high"`, at most `limit` entries, then `… and N more`.
 pub(crate) fn quoted_list(options: &[Value], limit: usize, max: usize) -> String {
     let mut list = String::with_capacity(options.iter().take(limit).map(|o| echo_guess(o) + 2).sum());
     for option in options.iter().take(limit) {
@@ -147,7 +147,7 @@ pub(crate) fn quoted_list(options: &[Value], limit: usize, max: usize) -> String
         if !list.is_empty() {
             list.push_str(", ");
         }
-        list.push_str(&format!("… ({} in all)", options.len()));
+        list.push_str(&format!("… and {} more", options.len() - limit));
     }
     list
 }

@@ -16,7 +16,10 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
+use crate::decimal::{self, Denotes, EXACT_FLOAT_INTEGERS};
 use crate::error::{ErrorCode, FieldError};
+use crate::parse::ParseOptions;
+use crate::pattern::{OverBudget, Pattern};
 use crate::plan::{Additional, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
@@ -103,7 +106,10 @@ impl Path<'_> {
 /// What one walk (or one speculative branch of it) found.
 #[derive(Debug, Default)]
 pub(crate) struct Outcome {
+    /// At most the walker's `max_errors`.
     pub errors: Vec<FieldError>,
+    /// Errors found past `max_errors`: counted, never built.
+    pub omitted: usize,
     pub coercions: Vec<Coercion>,
     /// Dry walks only record that something failed, and stop early.
     dry: bool,
@@ -118,6 +124,11 @@ impl Outcome {
     fn ok(&self) -> bool {
         !self.failed
     }
+
+    /// Every error found, listed or not.
+    fn error_count(&self) -> usize {
+        self.errors.len() + self.omitted
+    }
 }
 
 /// Walks values against one compiled plan.
@@ -127,8 +138,19 @@ pub(crate) struct Walker<'p> {
     pub max_depth: usize,
     pub max_echo: usize,
     pub max_string_bytes: usize,
+    /// Most errors built (at least 1); the rest are counted in [`Outcome::omitted`].
+    pub max_errors: usize,
     /// Fill defaults and drop nulls of optional properties (off for plain validation).
     pub prepare: bool,
+    /// Refuse a float where an integer is declared when it does not stand for its integral
+    /// value exactly (off for plain validation, where `1e22` is an integer as JSON Schema
+    /// says).
+    pub exact_integers: bool,
+    /// The text the value was parsed from, when there was one: an integral float's literal
+    /// is looked up in it (see [`Walker::integer_problem`]).
+    pub raw_text: Option<&'p str>,
+    /// The floats of `raw_text` that do not denote their integral value, read on first need.
+    pub inexact: std::cell::OnceCell<Vec<(String, String)>>,
 }
 
 impl<'p> Walker<'p> {
@@ -142,9 +164,22 @@ impl<'p> Walker<'p> {
 
     /// Does the node accept the value exactly, with no coercion at all?
     pub fn accepts_exact(&self, id: NodeId, value: &mut Value, path: &Path<'_>, depth: usize) -> bool {
+        self.accepts_exact_after(id, value, path, depth, 0)
+    }
+
+    /// [`Walker::accepts_exact`] `hops` schema steps into the same value (a `not` counts
+    /// them on: `{"not": {"$ref": "#"}}` must end at the hop limit, not overflow the stack).
+    fn accepts_exact_after(
+        &self,
+        id: NodeId,
+        value: &mut Value,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+    ) -> bool {
         let mut outcome = Outcome::dry();
         let mode = Mode { policy: Policy::Strict, sensitive: true };
-        self.walk(id, value, path, mode, &mut outcome, depth, 0);
+        self.walk(id, value, path, mode, &mut outcome, depth, hops);
         outcome.ok()
     }
 
@@ -183,6 +218,10 @@ impl<'p> Walker<'p> {
         }
         if let Some(types) = node.types {
             if !types.accepts(value) {
+                if let Some(problem) = self.string_integer_problem(types, value, mode) {
+                    self.fail(out, path, mode, ErrorCode::Inexact, Some(value), || problem);
+                    return;
+                }
                 self.fail_naming(out, path, mode, ErrorCode::Type, value, Vec::new(), None, |named| {
                     format!("expected {}, got {named}", types.describe())
                 });
@@ -239,7 +278,7 @@ impl<'p> Walker<'p> {
             self.union(&node.one_of, true, value, path, mode, out, depth, hops);
         }
         if let Some(not) = node.not {
-            if self.accepts_exact(not, value, path, depth) {
+            if self.accepts_exact_after(not, value, path, depth, hops + 1) {
                 self.fail(out, path, mode, ErrorCode::NotAllowed, Some(value), || {
                     "this value is not allowed here".to_owned()
                 });
@@ -248,6 +287,14 @@ impl<'p> Walker<'p> {
     }
 
     fn number(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        if node.types.is_some_and(Types::integer_only) {
+            if let Some(problem) = self.integer_problem(number, path, mode) {
+                self.fail(out, path, mode, ErrorCode::Inexact, Some(&Value::Number(number.clone())), || {
+                    problem
+                });
+                return;
+            }
+        }
         let shown = |n: &Number| if mode.sensitive { "the value".to_owned() } else { n.to_string() };
         if let Some(minimum) = &node.minimum {
             if compare(number, minimum) == Ordering::Less {
@@ -315,15 +362,25 @@ impl<'p> Walker<'p> {
             );
         }
         if let Some(pattern) = &node.pattern {
-            if !pattern.is_match(string) {
-                if out.dry {
-                    out.failed = true;
-                    return;
+            match pattern.matches(string) {
+                Ok(true) => {}
+                Ok(false) => {
+                    if self.not_built(out) {
+                        return;
+                    }
+                    let value = Value::String(string.to_owned());
+                    self.fail_naming(
+                        out,
+                        path,
+                        mode,
+                        ErrorCode::Pattern,
+                        &value,
+                        Vec::new(),
+                        None,
+                        |named| format!("{named} does not match the pattern {}", pattern.source),
+                    );
                 }
-                let value = Value::String(string.to_owned());
-                self.fail_naming(out, path, mode, ErrorCode::Pattern, &value, Vec::new(), None, |named| {
-                    format!("{named} does not match the pattern {}", pattern.source)
-                });
+                Err(OverBudget) => self.pattern_budget(out, path, mode, pattern, string),
             }
         }
     }
@@ -415,10 +472,18 @@ impl<'p> Walker<'p> {
                 }
                 self.walk(node.properties[index].1, child, &child_path, child_mode, out, depth + 1, 0);
             }
-            for (_, regex, schema) in &node.pattern_properties {
-                if regex.find(key).is_some() {
-                    declared = true;
-                    self.walk(*schema, child, &child_path, child_mode, out, depth + 1, 0);
+            for (pattern, schema) in &node.pattern_properties {
+                match pattern.matches(key) {
+                    Ok(true) => {
+                        declared = true;
+                        self.walk(*schema, child, &child_path, child_mode, out, depth + 1, 0);
+                    }
+                    Ok(false) => {}
+                    Err(OverBudget) => {
+                        // Not known to be undeclared either: this error alone.
+                        declared = true;
+                        self.pattern_budget(out, &child_path, Mode { sensitive: true, ..mode }, pattern, key);
+                    }
                 }
             }
             if !declared {
@@ -589,7 +654,7 @@ impl<'p> Walker<'p> {
             attempts.push((branch, copy, attempt));
         }
         let successes: Vec<usize> =
-            (0..attempts.len()).filter(|&i| attempts[i].2.errors.is_empty()).collect();
+            (0..attempts.len()).filter(|&i| attempts[i].2.error_count() == 0).collect();
         if let Some(&first) = successes.first() {
             let agree = successes.iter().all(|&i| json_equal(&attempts[i].1, &attempts[first].1));
             if agree {
@@ -627,7 +692,7 @@ impl<'p> Walker<'p> {
                     && e.path.len() > here.len()
                     && e.path.matches('/').count() == depth_of_here + 1
             });
-            let score = (root_mismatch, tag_mismatch, attempt.errors.len());
+            let score = (root_mismatch, tag_mismatch, attempt.error_count());
             if best.as_ref().is_none_or(|(_, s)| score < *s) {
                 best = Some((i, score));
             }
@@ -636,7 +701,9 @@ impl<'p> Walker<'p> {
             Some((i, (false, _, _))) => {
                 let (_, _, attempt) = attempts.swap_remove(i);
                 out.failed = true;
-                out.errors.extend(attempt.errors);
+                let room = self.max_errors.saturating_sub(out.errors.len());
+                out.omitted += attempt.omitted + attempt.errors.len().saturating_sub(room);
+                out.errors.extend(attempt.errors.into_iter().take(room));
             }
             _ => {
                 let shown = !mode.sensitive;
@@ -673,8 +740,7 @@ impl<'p> Walker<'p> {
     }
 
     fn enum_error(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, value: &Value, options: &[Value]) {
-        if out.dry {
-            out.failed = true;
+        if self.not_built(out) {
             return;
         }
         let suggestion = if mode.sensitive {
@@ -694,8 +760,7 @@ impl<'p> Walker<'p> {
     }
 
     fn unknown_field(&self, node: &Node, key: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
-        if out.dry {
-            out.failed = true;
+        if self.not_built(out) {
             return;
         }
         let names = node.properties.iter().map(|(name, _)| name.as_str());
@@ -740,11 +805,91 @@ impl<'p> Walker<'p> {
         }
     }
 
+    /// Why an integral float cannot stand for an integer here: its text does not denote that
+    /// integer (`0.99999999999999999`), or it is beyond the integers a float keeps exactly
+    /// (2^53: `9007199254740993.0`, `-9999999999999999999999`). `None`: it can.
+    fn integer_problem(&self, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
+        let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0 && self.exact_integers)?;
+        let literal = self.raw_text.and_then(|text| {
+            let inexact = self.inexact.get_or_init(|| {
+                let options = ParseOptions {
+                    max_bytes: usize::MAX,
+                    max_depth: self.max_depth,
+                    ..ParseOptions::default()
+                };
+                crate::parse::tree::inexact_numbers(text, &options)
+            });
+            let pointer = path.pointer();
+            inexact.iter().find(|(at, _)| *at == pointer).map(|(_, literal)| literal.as_str())
+        });
+        let named = |text: &str| {
+            if mode.sensitive {
+                "the value".to_owned()
+            } else {
+                message::shorten(text, self.max_echo)
+            }
+        };
+        match literal {
+            Some(literal) if decimal::denotes(literal) == Some(Denotes::Fraction) => Some(format!(
+                "{} is not an integer (it has a fraction, too small for a float to keep)",
+                named(literal)
+            )),
+            Some(literal) => Some(format!(
+                "{} cannot be kept exactly as an integer; send integers as digits within 64 bits",
+                named(literal)
+            )),
+            None if float.abs() > EXACT_FLOAT_INTEGERS => Some(format!(
+                "{} cannot be kept exactly as an integer; send integers as digits within 64 bits",
+                named(&number.to_string())
+            )),
+            None => None,
+        }
+    }
+
+    /// Why a string where an integer is declared is not coerced, when it is an integer that
+    /// cannot be kept (`"-99999999999999999999999"`): said, rather than "expected an integer".
+    fn string_integer_problem(&self, types: Types, value: &Value, mode: Mode) -> Option<String> {
+        let text = value.as_str().filter(|_| mode.policy.coerces() && types.integer_only())?;
+        let text = if mode.policy.lenient() { text.trim() } else { text };
+        match decimal::denotes(text)? {
+            Denotes::Integer(v) if i64::try_from(v).is_err() && u64::try_from(v).is_err() => {}
+            Denotes::Huge => {}
+            _ => return None,
+        }
+        let named = if mode.sensitive { "the value".to_owned() } else { echo(value, self.max_echo) };
+        Some(format!("{named} is an integer that cannot be kept exactly; integers are 64 bits at most"))
+    }
+
+    /// A string `pattern` could not be checked on within its budget (see `pattern`).
+    fn pattern_budget(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, pattern: &Pattern, text: &str) {
+        let chars = text.chars().count();
+        self.fail(out, path, mode, ErrorCode::PatternBudget, None, || {
+            format!(
+                "the pattern {} is too costly to check on a string of {chars} characters; send a shorter string",
+                message::shorten(&pattern.source, self.max_echo)
+            )
+        });
+    }
+
     fn too_deep(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode) {
         let limit = self.max_depth;
         self.fail(out, path, mode, ErrorCode::TooDeep, None, || {
             format!("arrays and objects are nested deeper than the limit of {limit}")
         });
+    }
+
+    /// Record a failure that is not built: in a dry walk, or past `max_errors` (counted).
+    /// `false` when the error is to be built.
+    fn not_built(&self, out: &mut Outcome) -> bool {
+        out.failed = true;
+        if out.dry {
+            return true;
+        }
+        if out.errors.len() >= self.max_errors {
+            out.omitted += 1;
+            return true;
+        }
+        false
     }
 
     fn fail(
@@ -771,8 +916,7 @@ impl<'p> Walker<'p> {
         suggestion: Option<Value>,
         message: impl FnOnce() -> String,
     ) {
-        out.failed = true;
-        if out.dry {
+        if self.not_built(out) {
             return;
         }
         out.errors.push(FieldError {
@@ -799,8 +943,7 @@ impl<'p> Walker<'p> {
         suggestion: Option<Value>,
         message: impl FnOnce(&str) -> String,
     ) {
-        out.failed = true;
-        if out.dry {
+        if self.not_built(out) {
             return;
         }
         let echoed = (!mode.sensitive).then(|| echo(value, self.max_echo));

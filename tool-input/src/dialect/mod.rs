@@ -186,6 +186,10 @@ pub enum ProblemCode {
     /// Something the dialect's transform cannot express (a map in strict mode, a recursive
     /// schema for Gemini, an `allOf` of several schemas).
     Unrepresentable,
+    /// A schema the engine itself refuses, whatever the dialect: a `$ref` that points
+    /// nowhere, references that loop without descending into the value, anything else
+    /// [`Validator::new`](crate::Validator::new) refuses.
+    InvalidSchema,
 }
 
 impl ProblemCode {
@@ -207,6 +211,7 @@ impl ProblemCode {
             ProblemCode::EnumTooLong => "enum_too_long",
             ProblemCode::TooLong => "too_long",
             ProblemCode::Unrepresentable => "unrepresentable",
+            ProblemCode::InvalidSchema => "invalid_schema",
         }
     }
 }
@@ -331,6 +336,13 @@ pub fn check_tool(
     dialect: Dialect,
 ) -> Vec<DialectProblem> {
     let (definition, mut problems) = export(name, description, schema, dialect);
+    // What the engine refuses comes first: no provider's limit makes such a schema usable.
+    if let Err(error) = crate::plan::Plan::compile(schema) {
+        let pointer = format!("{}{}", parameters_pointer(dialect), error.pointer);
+        problems
+            .0
+            .insert(0, DialectProblem { pointer, code: ProblemCode::InvalidSchema, message: error.message });
+    }
     // Where the transform already said what it could not express, the provider's complaint
     // about the same place adds nothing.
     let explained: Vec<String> = problems.0.iter().map(|p| p.pointer.clone()).collect();
@@ -341,6 +353,16 @@ pub fn check_tool(
         }
     }
     problems.0
+}
+
+/// Where the parameters' schema sits in the definition `dialect` exports.
+fn parameters_pointer(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::OpenAi | Dialect::OpenAiStrict => "/function/parameters",
+        Dialect::Responses | Dialect::ResponsesStrict | Dialect::Gemini => "/parameters",
+        Dialect::Anthropic => "/input_schema",
+        Dialect::Mcp => "/inputSchema",
+    }
 }
 
 /// The schema every dialect starts from: no `$schema`, and an explicit object type at the

@@ -172,6 +172,9 @@ pub(crate) trait Sink {
     fn is_complete(&self) -> bool;
     /// Record a repair.
     fn repair(&mut self, kind: RepairKind, offset: usize);
+    /// The next number token is a float whose integral value the text (`literal`) does not
+    /// denote exactly (see `crate::decimal`). Only the builder that tracks them cares.
+    fn inexact_number(&mut self, _literal: &[u8]) {}
     /// Remove the repairs of `kind` recorded so far (what looked like prose was the value).
     fn retract(&mut self, kind: RepairKind);
     /// Whether the innermost open container is a `(` (so `)` ends unquoted text).
@@ -1991,7 +1994,11 @@ impl Lexer {
             sink.repair(RepairKind::HexNumber, self.start);
             hex_number(&text, self.start)
         } else {
-            to_number(&text, self.start)
+            let number = to_number(&text, self.start);
+            if number.as_ref().is_ok_and(|number| inexact_integral(&text, number)) {
+                sink.inexact_number(&text);
+            }
+            number
         };
         self.buf = text;
         self.buf.clear();
@@ -2786,6 +2793,13 @@ fn to_number(text: &[u8], offset: usize) -> Result<Number, Failure> {
         .ok()
         .and_then(Number::from_f64)
         .ok_or_else(|| Failure::syntax("number out of range", offset))
+}
+
+/// Is `number`, read from `text`, a float with an integral value that `text` does not
+/// denote exactly (`0.99999999999999999` read as `1`)?
+fn inexact_integral(text: &[u8], number: &Number) -> bool {
+    let Some(float) = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0) else { return false };
+    !std::str::from_utf8(text).is_ok_and(|text| crate::decimal::integral_float_is_exact(text, float))
 }
 
 /// `0x1F`, `-0x10`.

@@ -214,10 +214,12 @@ pub struct Parsed {
     pub repairs: Vec<Repair>,
 }
 
-/// One kind of repair the parser made, where it first made it, and how many times.
+/// One kind of repair the parser made, where it first and last made it, and how many times.
 ///
 /// A payload in single quotes needs one repair per string; [`parse`] reports it once, with
-/// the count, so a log line stays short however long the payload.
+/// the count, so a log line stays short however long the payload. Runs of one repair are
+/// counted as they are made, never listed: 8 MiB of raw NUL bytes in a string is one
+/// record with a count of 8,388,608, not eight million records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Repair {
     /// What was repaired.
@@ -226,12 +228,39 @@ pub struct Repair {
     pub offset: usize,
     /// How many times this repair was made.
     pub count: usize,
+    /// Byte offset of the last repair counted here: with `offset`, the span of input the
+    /// record covers (equal to `offset` when `count` is 1).
+    pub last_offset: usize,
 }
 
 impl Repair {
     pub(crate) fn new(kind: RepairKind, offset: usize) -> Self {
-        Repair { kind, offset, count: 1 }
+        Repair { kind, offset, count: 1, last_offset: offset }
     }
+
+    /// The same repairs, all recorded at `offset` (repairs made inside a decoded string,
+    /// which are placed at the string).
+    pub(crate) fn at(self, offset: usize) -> Self {
+        Repair { offset, last_offset: offset, ..self }
+    }
+
+    /// Count one more repair of this record's kind at `offset`.
+    pub(crate) fn extend(&mut self, count: usize, offset: usize) {
+        self.count = self.count.saturating_add(count);
+        self.offset = self.offset.min(offset);
+        self.last_offset = self.last_offset.max(offset);
+    }
+}
+
+/// Record a repair at the end of `repairs`: counted into the last record when that is of the
+/// same kind (a run of one repair is one record; `true`), pushed otherwise.
+pub(crate) fn record_repair(repairs: &mut Vec<Repair>, kind: RepairKind, offset: usize) -> bool {
+    if let Some(last) = repairs.last_mut().filter(|last| last.kind == kind) {
+        last.extend(1, offset);
+        return true;
+    }
+    repairs.push(Repair::new(kind, offset));
+    false
 }
 
 /// One entry per kind, at its first offset, in the order the kinds first appear.
@@ -240,7 +269,10 @@ fn coalesce(mut parsed: Parsed) -> Parsed {
         let mut kinds: Vec<Repair> = Vec::new();
         for repair in parsed.repairs.drain(..) {
             match kinds.iter_mut().find(|seen| seen.kind == repair.kind) {
-                Some(seen) => seen.count += repair.count,
+                Some(seen) => {
+                    seen.extend(repair.count, repair.offset);
+                    seen.last_offset = seen.last_offset.max(repair.last_offset);
+                }
                 None => kinds.push(repair),
             }
         }

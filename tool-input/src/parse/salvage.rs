@@ -864,8 +864,10 @@ impl Lexer {
     /// Decode `raw` and deliver the string (`closed`: by a quote, not by the end).
     fn deliver_raw<S: Sink>(&mut self, closed: bool, sink: &mut S) -> Result<(), Failure> {
         let mut raw = std::mem::take(&mut self.raw);
-        if closed {
-            // A line break right before the closing quote is layout, not content.
+        if closed && self.python_style {
+            // json_repair reads a line break right before the closing quote as layout, not
+            // content. jsonrepair (the default style) keeps it, escaped, as every raw control
+            // character in a string: content is never dropped.
             let kept =
                 raw.iter().rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n')).map_or(0, |k| k + 1);
             if raw.get(kept..).unwrap_or_default().contains(&b'\n') {

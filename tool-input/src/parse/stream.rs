@@ -899,7 +899,7 @@ impl Tree {
         if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
             return;
         }
-        self.repairs.push(Repair::new(kind, offset));
+        super::record_repair(&mut self.repairs, kind, offset);
     }
 
     /// The path of the innermost container's next item or awaited member, in `scratch`; or

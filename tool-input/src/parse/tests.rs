@@ -695,7 +695,8 @@ fn repair_mode_repairs() {
         ("{\"key\": \"apple \"bee\" carrot\"}", json!({"key": "apple \"bee\" carrot"}), &[UnescapedQuote]),
         ("[\"a\" \"b\"]", json!(["a", "b"]), &[MissingComma]),
         ("{\"a\": \"x\ny\"}", json!({"a": "x\ny"}), &[ControlCharacter]),
-        ("{\"a\": \"hello\n\", \"b\": 1}", json!({"a": "hello", "b": 1}), &[]),
+        // A raw line break before the closing quote is content, never dropped.
+        ("{\"a\": \"hello\n\", \"b\": 1}", json!({"a": "hello\n", "b": 1}), &[ControlCharacter]),
         ("{\"a\": \"see {\"k\": 1}, here\"}", json!({"a": "see {\"k\": 1}, here"}), &[UnescapedQuote]),
         // Escaped JSON, wrappers, concatenation, ellipsis, regex, tuples, sets.
         ("{\\\"a\\\": \\\"x \\\\\\\"y\\\\\\\"\\\"}", json!({"a": "x \"y\""}), &[EscapedJson]),
@@ -757,19 +758,30 @@ fn python_style() -> ParseOptions {
 fn repair_mode_drops_a_stray_quote_before_the_end_of_the_object() {
     // A second quote after the closing one, with no member after it to close: stray.
     let cases: &[(&str, Value, &[RepairKind])] = &[
-        ("{\"a\": \"hello\n\"\n\",}", json!({"a": "hello"}), &[StrayQuote, TrailingComma]),
-        ("{\"a\": \"hello\n\"\n\",", json!({"a": "hello"}), &[StrayQuote, CompletedTruncated]),
         ("{\"a\": \"b\"  \"}", json!({"a": "b"}), &[StrayQuote]),
         ("{\"a\": {\"b\": \"c\" \" , \n}, \"d\": 1}", json!({"a": {"b": "c"}, "d": 1}), &[StrayQuote]),
         // A member after it: the first quote was content, the second closes.
-        ("{\"a\": \"x\n\"\n\",\n\"b\": 1}", json!({"a": "x\n\"", "b": 1}), &[UnescapedQuote]),
-        ("{\"a\": \"x\n\"\n\", b: 1}", json!({"a": "x\n\"", "b": 1}), &[UnescapedQuote]),
         // In an array the object rule does not apply.
         ("[\"a\" \",]", json!(["a\" "]), &[UnescapedQuote]),
     ];
     for (input, expected, kinds) in cases {
         check_repair(input, expected, kinds);
         check_repair_with(&python_style(), input, expected, kinds);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // The line break before the first quote is content (jsonrepair); layout to json_repair.
+    for (input, tail) in
+        [("{\"a\": \"hello\n\"\n\",}", TrailingComma), ("{\"a\": \"hello\n\"\n\",", CompletedTruncated)]
+    {
+        check_repair(input, &json!({"a": "hello\n"}), &[StrayQuote, tail, ControlCharacter]);
+        check_repair_with(&python_style(), input, &json!({"a": "hello"}), &[StrayQuote, tail]);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // A member after it: the first quote was content, the second closes; the line break
+    // before it is content too (jsonrepair), layout to json_repair.
+    for input in ["{\"a\": \"x\n\"\n\",\n\"b\": 1}", "{\"a\": \"x\n\"\n\", b: 1}"] {
+        check_repair(input, &json!({"a": "x\n\"\n", "b": 1}), &[UnescapedQuote]);
+        check_repair_with(&python_style(), input, &json!({"a": "x\n\"", "b": 1}), &[UnescapedQuote]);
         assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
     }
 }
@@ -1218,4 +1230,56 @@ fn a_comment_after_a_single_quoted_string_closes_it() {
     let apostrophe = parse("{t: 'it' /s' }", &lenient()).map(|p| p.value);
     assert_eq!(apostrophe, Ok(json!({"t": "it' /s"})));
     assert!(parse("{t: 'a' /", &lenient()).is_err());
+}
+
+/// A run of one repair is one record as it is made (its count and span), not one record per
+/// repaired byte gathered first: the list the builder keeps stays as short as the result.
+#[test]
+fn runs_of_one_repair_are_one_record_as_they_are_made() {
+    let nul_run = format!("{{\"s\": \"x{}y\"}}", "\0".repeat(1 << 16));
+    let brackets = format!("1{}", "]".repeat(1 << 16));
+    let commas = format!("[1{}2]", ",".repeat(1 << 16));
+    let cases: [(&str, ParseOptions, RepairKind); 3] = [
+        (&nul_run, lenient(), ControlCharacter),
+        (&brackets, ParseOptions::repair(), ExtraBracket),
+        (&commas, ParseOptions::repair(), ExtraComma),
+    ];
+    for (input, options, kind) in cases {
+        for parsed in [
+            parse(input, &options).unwrap(),
+            super::tree::parse_slow(super::tree::Input::text(input), &options).unwrap(),
+        ] {
+            let runs: Vec<_> = parsed.repairs.iter().filter(|r| r.kind == kind).collect();
+            assert_eq!(runs.len(), 1, "{kind:?}: {:?}", &parsed.repairs[..parsed.repairs.len().min(4)]);
+            assert!(parsed.repairs.len() <= 3, "{:?}", parsed.repairs);
+            let run = runs[0];
+            assert!(run.count >= (1 << 16) - 1, "{kind:?}: {}", run.count);
+            assert!(run.last_offset > run.offset && run.last_offset < input.len(), "{run:?}");
+        }
+    }
+    // The value keeps every byte.
+    let parsed = parse(&nul_run, &lenient()).unwrap();
+    assert_eq!(parsed.value["s"].as_str().map(str::len), Some((1 << 16) + 2));
+}
+
+/// A raw line break at the end of a string is content, escaped on output, in repair mode as
+/// in the lenient one (jsonrepair keeps it too); only json_repair's style reads it as
+/// layout.
+#[test]
+fn repair_mode_keeps_raw_line_breaks_at_the_end_of_a_string() {
+    for (input, expected) in [
+        ("{\"s\":\"x\r\n\"}", "x\r\n"),
+        ("{\"s\":\"x\n\"}", "x\n"),
+        ("{\"s\":\"\n\"}", "\n"),
+        ("[\"x\r\"]", "x\r"),
+    ] {
+        for options in [ParseOptions::repair(), repairing(), lenient()] {
+            let parsed = parse(input, &options).unwrap();
+            let value = parsed.value.get("s").or_else(|| parsed.value.get(0)).cloned();
+            assert_eq!(value, Some(json!(expected)), "{input:?} {:?}", options.mode);
+            assert!(kinds(&parsed.repairs).contains(&ControlCharacter), "{input:?}");
+        }
+    }
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..ParseOptions::repair() };
+    assert_eq!(parse("{\"s\":\"x\r\n\"}", &python).unwrap().value, json!({"s": "x"}));
 }

@@ -124,6 +124,13 @@ pub(crate) struct Builder {
     /// [`ParseMode::Repair`]: how many repairs had been recorded when the last token was
     /// built; those after it belong to the token being read.
     repairs_before_token: usize,
+    /// Record where floats that do not denote their integral value exactly land (see
+    /// [`inexact_numbers`]); off for an ordinary parse.
+    track_inexact: bool,
+    /// The literal of the next number token, when it is such a float.
+    inexact_next: Option<String>,
+    /// Each such float: the JSON Pointer of its place and its text.
+    inexact: Vec<(String, String)>,
     max_depth: usize,
     stack: Vec<Frame>,
     expect: Expect,
@@ -181,6 +188,9 @@ impl Builder {
             repair: options.mode == ParseMode::Repair,
             python_style: options.mode == ParseMode::Repair && options.style == RepairStyle::JsonRepair,
             repairs_before_token: 0,
+            track_inexact: false,
+            inexact_next: None,
+            inexact: Vec::new(),
             max_depth: options.max_depth,
             stack: Vec::new(),
             expect: Expect::Value,
@@ -252,6 +262,33 @@ impl Builder {
         Ok(Value::Array(values))
     }
 
+    /// The JSON Pointer of the place the next value goes (keys and indexes of the open
+    /// containers; a group in parentheses adds nothing).
+    fn slot_pointer(&self) -> String {
+        let mut pointer = String::new();
+        for frame in &self.stack {
+            match frame {
+                Frame::Array(items) => {
+                    pointer.push('/');
+                    pointer.push_str(&items.len().to_string());
+                }
+                Frame::Object { key: Some(key), .. } => crate::pointer::push_token(&mut pointer, key),
+                Frame::Object { key: None, .. } | Frame::Paren { .. } => {}
+            }
+        }
+        pointer
+    }
+
+    /// Record a repair; a run of one kind is one record (see [`super::record_repair`]).
+    fn record(&mut self, kind: RepairKind, offset: usize) {
+        let before = self.repairs.len();
+        if super::record_repair(&mut self.repairs, kind, offset) && before == self.repairs_before_token {
+            // The token's own repair joined the record before it: that record is the
+            // token's too.
+            self.repairs_before_token = before.saturating_sub(1);
+        }
+    }
+
     /// The repairs recorded so far, in the order they were found.
     pub(crate) fn take_repairs(&mut self) -> Vec<Repair> {
         std::mem::take(&mut self.repairs)
@@ -283,10 +320,10 @@ impl Builder {
                 // `[]{"a": 1}`, `{"a": 1}, {}`: an empty object or array next to a value on
                 // the same line is a placeholder, not a value.
                 if same_line && is_empty_container(&value) {
-                    self.repairs.push(Repair::new(RepairKind::DroppedEmpty, self.at));
+                    self.record(RepairKind::DroppedEmpty, self.at);
                     self.result = Some(earlier);
                 } else if same_line && is_empty_container(&earlier) {
-                    self.repairs.push(Repair::new(RepairKind::DroppedEmpty, self.at));
+                    self.record(RepairKind::DroppedEmpty, self.at);
                     self.result = Some(value);
                 } else {
                     self.results.push(earlier);
@@ -330,17 +367,19 @@ impl Builder {
     fn close_missing(&mut self, offset: usize) {
         self.repair(RepairKind::MissingBracket, offset);
         let mut empty = false;
+        let mut dropped_key = false;
         if let Some(Frame::Object { key, map, .. }) = self.stack.last_mut() {
-            if key.take().is_some() {
-                self.repairs.push(Repair::new(RepairKind::DroppedKey, offset));
-            }
+            dropped_key = key.take().is_some();
             empty = map.is_empty();
+        }
+        if dropped_key {
+            self.record(RepairKind::DroppedKey, offset);
         }
         // json_repair drops an object that never got a member and was never closed, when
         // an array's `]` ends it (`[{]`); jsonrepair keeps `{}`.
         if empty && self.python_style && matches!(self.stack.iter().rev().nth(1), Some(Frame::Array(_))) {
             self.stack.pop();
-            self.repairs.push(Repair::new(RepairKind::DroppedEmpty, offset));
+            self.record(RepairKind::DroppedEmpty, offset);
             self.expect = Expect::Comma;
             return;
         }
@@ -522,6 +561,10 @@ impl Builder {
                 Ok(())
             }
             Token::Number(number) => {
+                if let Some(literal) = self.inexact_next.take() {
+                    let pointer = self.slot_pointer();
+                    self.inexact.push((pointer, literal));
+                }
                 self.complete_value(Value::Number(number));
                 Ok(())
             }
@@ -644,7 +687,7 @@ impl Builder {
         self.repair(RepairKind::CodeFence, offset);
         self.repair(RepairKind::DoubleEncoded, offset);
         for inner in parsed.repairs {
-            self.repairs.push(Repair { offset, ..inner });
+            self.repairs.push(inner.at(offset));
         }
         Some(parsed.value)
     }
@@ -1066,11 +1109,17 @@ impl Sink for Builder {
         if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
             return;
         }
-        self.repairs.push(Repair::new(kind, offset));
+        Builder::record(self, kind, offset);
     }
 
     fn retract(&mut self, kind: RepairKind) {
         self.repairs.retain(|r| r.kind != kind);
+    }
+
+    fn inexact_number(&mut self, literal: &[u8]) {
+        if self.track_inexact {
+            self.inexact_next = Some(String::from_utf8_lossy(literal).into_owned());
+        }
     }
 
     fn in_paren(&self) -> bool {
@@ -1209,11 +1258,29 @@ pub(crate) fn parse_slow(input: Input<'_>, options: &ParseOptions) -> Result<Par
     Ok(decode_double(outcome, options))
 }
 
+/// Where the floats of `text` that do not denote their integral value exactly land: the
+/// JSON Pointer of each, with its text (`0.99999999999999999` where an integer may be
+/// expected). Read again only when a check meets an integral float where an integer is
+/// declared; empty when the text does not parse.
+pub(crate) fn inexact_numbers(text: &str, options: &ParseOptions) -> Vec<(String, String)> {
+    parse_outcome_with(Input::text(text), options, true).map(|(_, inexact)| inexact).unwrap_or_default()
+}
+
 /// Parse a whole input: a first attempt, then (lenient) later candidates after prose.
 fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Failure> {
+    parse_outcome_with(input, options, false).map(|(outcome, _)| outcome)
+}
+
+/// [`parse_outcome`], with the inexact floats when `track_inexact`.
+fn parse_outcome_with(
+    input: Input<'_>,
+    options: &ParseOptions,
+    track_inexact: bool,
+) -> Result<(Outcome, Vec<(String, String)>), Failure> {
     let mut machine = Machine::new(options);
+    machine.builder.track_inexact = track_inexact;
     let first_failure = match run(&mut machine, input) {
-        Ok(outcome) => return Ok(outcome),
+        Ok(outcome) => return Ok((outcome, std::mem::take(&mut machine.builder.inexact))),
         Err(failure) => failure,
     };
     if options.mode == ParseMode::Strict {
@@ -1245,8 +1312,9 @@ fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Fa
             options,
         );
         next.builder.repairs.clone_from(&carried);
+        next.builder.track_inexact = track_inexact;
         match run(&mut next, input.from(candidate)) {
-            Ok(outcome) => return Ok(outcome),
+            Ok(outcome) => return Ok((outcome, std::mem::take(&mut next.builder.inexact))),
             Err(next_failure) => {
                 failure = next_failure;
                 after = candidate + 1;
@@ -1306,7 +1374,7 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed 
         }
         added.push(Repair::new(RepairKind::DoubleEncoded, value_at));
         // Offsets inside the decoded text do not map back to the input: use the string's.
-        added.extend(inner.repairs.iter().map(|r| Repair { offset: value_at, ..*r }));
+        added.extend(inner.repairs.iter().map(|r| r.at(value_at)));
         decoded = Some(inner.value);
     }
     match decoded {

@@ -386,8 +386,16 @@ impl Toolbox {
                     let failure = match (spent, &error.rejection) {
                         (Some(failures), _) => Failure::BudgetSpent { tool: name.to_owned(), failures },
                         (None, Some(rejection)) => {
-                            trace::rejected(name, &error.id, rejection);
-                            Failure::Unparsable(rejection.clone())
+                            // Read before the tool was known: a tool with sensitive fields
+                            // gets a message that quotes nothing of the arguments.
+                            let rejection = match tool {
+                                Some(tool) if !tool.sensitive.is_empty() => {
+                                    rejection.clone().quoting_nothing()
+                                }
+                                _ => rejection.clone(),
+                            };
+                            trace::rejected(name, &error.id, &rejection);
+                            Failure::Unparsable(rejection)
                         }
                         (None, None) => Failure::Malformed(error.message.clone()),
                     };

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
-use tool_input::{Checked, Policy, RawArguments, Rejection, Validator};
+use tool_input::{Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, RejectionKind, Validator};
 
-use crate::read_input;
+use crate::{read_input_within, too_large_message};
 
 /// `tool-input check`.
 pub(crate) fn run(
@@ -30,11 +30,11 @@ pub(crate) fn run(
     let mut out = BufWriter::new(stdout.lock());
     let write_error = |e: io::Error| format!("cannot write the result: {e}");
     let Some(jsonl) = jsonl else {
-        let raw = read_input(input.as_deref())?;
-        let result = validator.check(RawArguments::Bytes(&raw));
-        // The checked value owns everything it needs: free the input before the output is
-        // built, so a large call is not held twice.
-        drop(raw);
+        let limit = validator.limits().max_bytes;
+        let result = match read_input_within(input.as_deref(), limit)? {
+            Some(raw) => validator.check(RawArguments::Bytes(&raw)),
+            None => Err(too_large(limit)),
+        };
         let accepted = result.is_ok();
         let line = result_json(None, result, name.as_deref());
         // Serialized straight into the buffered writer, not into a `String` first.
@@ -69,6 +69,24 @@ pub(crate) fn run(
     Ok(if all_accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+/// The rejection of an input whose reading stopped at the limit.
+fn too_large(limit: usize) -> Rejection {
+    Rejection {
+        kind: RejectionKind::TooLarge,
+        errors: vec![FieldError {
+            path: String::new(),
+            code: ErrorCode::TooLarge,
+            message: too_large_message(limit),
+            value: None,
+            options: Vec::new(),
+            suggestion: None,
+        }],
+        omitted_errors: 0,
+        repairs: Vec::new(),
+        tool: None,
+    }
+}
+
 fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, name: Option<&str>) -> Value {
     let mut line = match result {
         Ok(Checked { value, report }) => {
@@ -78,7 +96,9 @@ fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, nam
             let repairs = report
                 .repairs
                 .iter()
-                .map(|r| json!({"kind": r.kind.code(), "offset": r.offset, "count": r.count}))
+                .map(|r| {
+                    json!({"kind": r.kind.code(), "offset": r.offset, "count": r.count, "last_offset": r.last_offset})
+                })
                 .collect();
             let mut map = Map::new();
             map.insert("ok".to_owned(), Value::Bool(true));
@@ -92,12 +112,17 @@ fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, nam
                 Some(name) => rejection.with_tool(name),
                 None => rejection,
             };
-            json!({
+            let mut line = json!({
                 "ok": false,
                 "kind": rejection.kind.code(),
                 "errors": rejection.errors,
                 "message": rejection.to_string(),
-            })
+            });
+            // The errors past `Limits::max_errors`: counted, as the message counts them.
+            if rejection.omitted_errors > 0 {
+                line["omitted_errors"] = json!(rejection.omitted_errors);
+            }
+            line
         }
     };
     if let (Some(id), Value::Object(map)) = (id, &mut line) {

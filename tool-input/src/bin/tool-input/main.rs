@@ -174,3 +174,29 @@ fn read_stdin() -> Result<Vec<u8>, String> {
     io::stdin().read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
     Ok(bytes)
 }
+
+/// The bytes of INPUT (or standard input) when there are at most `limit` of them; `None`
+/// when there are more. Reading stops one byte past the limit: an endless or huge input
+/// costs `limit` bytes of memory and no more reading than that.
+pub(crate) fn read_input_within(input: Option<&Path>, limit: usize) -> Result<Option<Vec<u8>>, String> {
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    let mut bytes = Vec::new();
+    let read = match input {
+        None => io::stdin().lock().take(cap).read_to_end(&mut bytes),
+        Some(path) if path == Path::new("-") => io::stdin().lock().take(cap).read_to_end(&mut bytes),
+        Some(path) => fs::File::open(path)
+            .and_then(|file| file.take(cap).read_to_end(&mut bytes))
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))),
+    };
+    read.map_err(|e| match input {
+        Some(path) if path != Path::new("-") => e.to_string(),
+        _ => format!("cannot read standard input: {e}"),
+    })?;
+    Ok((bytes.len() <= limit).then_some(bytes))
+}
+
+/// What the library says of an input over the limit, for one whose reading stopped there
+/// (so its length is not known).
+pub(crate) fn too_large_message(limit: usize) -> String {
+    format!("the input is more than the limit of {limit} bytes")
+}

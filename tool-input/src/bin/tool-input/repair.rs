@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use tool_input::parse::{self, ParseOptions, RepairStyle};
 
-use crate::read_input;
+use crate::{read_input_within, too_large_message};
 
 /// `tool-input repair`: [`ParseOptions::repair`] (every repair, including the guesses at
 /// structure that tool arguments never get, and `NaN` as `null`), or strict JSON with
@@ -20,8 +20,11 @@ pub(crate) fn run(
     style: &str,
     input: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
-    let raw = read_input(input.as_deref())?;
     let base = if strict { ParseOptions::strict() } else { ParseOptions::repair() };
+    let Some(raw) = read_input_within(input.as_deref(), base.max_bytes)? else {
+        eprintln!("{}", too_large_message(base.max_bytes));
+        return Ok(ExitCode::from(1));
+    };
     let style = if style == "json_repair" { RepairStyle::JsonRepair } else { RepairStyle::Jsonrepair };
     let options = ParseOptions { complete_truncated, stream_stable: !settled, style, ..base };
     match parse::parse_bytes(&raw, &options) {
