@@ -286,6 +286,24 @@ pub(crate) enum Num {
     HexStart,
     /// Hexadecimal digits.
     Hex,
+    /// [`ParseMode::Lenient`]: a `_` after the digits of the state it holds, as Python
+    /// separates digits (`1_000`); only a digit of that state may follow.
+    Sep(Digits),
+}
+
+/// Where a digit separator is: which digits must follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Digits {
+    /// `0_`: only zeros (Python's `0_0`; `0_1` is an error).
+    Zero,
+    /// Integer digits.
+    Int,
+    /// Fraction digits.
+    Frac,
+    /// Exponent digits.
+    Exp,
+    /// Hexadecimal digits (also right after `0x`: `0x_1f`).
+    Hex,
 }
 
 impl Num {
@@ -303,6 +321,11 @@ impl Num {
             (Num::Exp, b'+' | b'-') => Some(Num::ExpSign),
             (Num::Exp | Num::ExpSign | Num::ExpDigits, b'0'..=b'9') => Some(Num::ExpDigits),
             (Num::HexStart | Num::Hex, b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F') => Some(Num::Hex),
+            (Num::Sep(Digits::Zero), b'0') => Some(Num::Zero),
+            (Num::Sep(Digits::Int), b'0'..=b'9') => Some(Num::Int),
+            (Num::Sep(Digits::Frac), b'0'..=b'9') => Some(Num::Frac),
+            (Num::Sep(Digits::Exp), b'0'..=b'9') => Some(Num::ExpDigits),
+            (Num::Sep(Digits::Hex), b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F') => Some(Num::Hex),
             _ => None,
         }
     }
@@ -1296,6 +1319,12 @@ impl Lexer {
                 self.emit(sink, token, at)?;
                 Ok(i + 1)
             }
+            // A Python tuple inside the value (`{"point": (1, 2)}`); at the top level a `(`
+            // is prose, as it always was.
+            b'(' if self.lenient && !key && sink.in_container() => {
+                self.emit(sink, Token::BeginParen(false), at)?;
+                Ok(i + 1)
+            }
             b'+' if self.repair => {
                 if self.held.is_some() {
                     sink.repair(RepairKind::Concatenation, at);
@@ -1879,6 +1908,19 @@ impl Lexer {
                 (Num::Minus, b'.') if self.lenient => Some((Num::Dot, &b"0."[..])),
                 (Num::Zero, b'x' | b'X') if self.lenient => Some((Num::HexStart, &b"0x"[..])),
                 (Num::Int | Num::Frac | Num::ExpDigits, b'_') if self.repair => Some((num, &b"_"[..])),
+                // Python's digit separators: one `_` between two digits.
+                (Num::Zero | Num::Int | Num::Frac | Num::ExpDigits | Num::HexStart | Num::Hex, b'_')
+                    if self.lenient =>
+                {
+                    let digits = match num {
+                        Num::Zero => Digits::Zero,
+                        Num::Int => Digits::Int,
+                        Num::Frac => Digits::Frac,
+                        Num::ExpDigits => Digits::Exp,
+                        _ => Digits::Hex,
+                    };
+                    Some((Num::Sep(digits), &b"_"[..]))
+                }
                 _ => None,
             };
             match extended {
@@ -1887,7 +1929,7 @@ impl Lexer {
                         sink.repair(RepairKind::NumberSyntax, self.start);
                     }
                     self.buf.extend_from_slice(chunk.get(from..j).unwrap_or_default());
-                    if num == Num::Zero {
+                    if num == Num::Zero && next == Num::HexStart {
                         // `0x`: the zero is already in the text.
                         self.buf.pop();
                     }
@@ -1982,12 +2024,12 @@ impl Lexer {
     /// The number in `buf` as a token (`buf` is left empty). Non-decimal and separated
     /// digits were already recorded.
     fn take_number<S: Sink>(&mut self, sink: &mut S) -> Result<Token, Failure> {
-        let text = std::mem::take(&mut self.buf);
-        let result = if text.contains(&b'_') {
+        let mut text = std::mem::take(&mut self.buf);
+        if text.contains(&b'_') {
             sink.repair(RepairKind::NumberSyntax, self.start);
-            let digits: Vec<u8> = text.iter().copied().filter(|&b| b != b'_').collect();
-            to_number(&digits, self.start)
-        } else if text.len() > 2 && (text.starts_with(b"0x") || text.starts_with(b"-0x")) {
+            text.retain(|&b| b != b'_');
+        }
+        let result = if text.len() > 2 && (text.starts_with(b"0x") || text.starts_with(b"-0x")) {
             sink.repair(RepairKind::HexNumber, self.start);
             hex_number(&text, self.start)
         } else {

@@ -295,8 +295,9 @@ pub enum RepairKind {
     SpecialWhitespace,
     /// JavaScript's `undefined` was read as `null`.
     Undefined,
-    /// A number written the JavaScript way was read: `.5`, `-.5`, `1.` (as `1.0`), a
-    /// dangling exponent (`2e` as `2`), digit separators (`1_000`).
+    /// A number written the JavaScript or Python way was read: `.5`, `-.5`, `1.` (as
+    /// `1.0`), a dangling exponent (`2e` as `2`), digit separators (`1_000`; in
+    /// [`ParseMode::Lenient`] only where Python allows them: one `_` between two digits).
     NumberSyntax,
     /// A hexadecimal number such as `0x10` was read as its value.
     HexNumber,
@@ -346,11 +347,12 @@ pub enum RepairKind {
     Ellipsis,
     /// A regular expression literal (`/a+/`) was read as a string ([`ParseMode::Repair`]).
     Regex,
-    /// A Python tuple `(1, 2)` was read as an array; a parenthesised single value `(1)` as
-    /// that value ([`ParseMode::Repair`]).
+    /// A Python tuple `(1, 2)` (also `()` and `(1,)`) was read as an array; a
+    /// parenthesised single value `(1)` as that value (inside the value in
+    /// [`ParseMode::Lenient`]; anywhere in [`ParseMode::Repair`]).
     Tuple,
-    /// An object written as a set of keys (`{"a", "b"}`) was read as an array
-    /// ([`ParseMode::Repair`]).
+    /// A Python set (`{"a", "b"}`, `{1, 2}`) was read as an array (in
+    /// [`ParseMode::Lenient`] when its items are literals, as `ast.literal_eval` reads them).
     SetAsArray,
     /// A key without a value in the middle of an object (`{"a": 1, COMMENT "b": 2}`), or a
     /// run of stray quotes before a key (`{"a": 1, """" "b": 2}`), was dropped
@@ -498,6 +500,10 @@ pub enum ParseError {
 /// - Python's `True`, `False` and `None`; JavaScript's `undefined` (as `null`);
 /// - Unicode spaces between tokens (no-break space, zero-width space, ...);
 /// - numbers written the JavaScript way: `.5`, `-.5`, `1.` before `,` `]` `}`, `0x1F`;
+/// - Python literals as `ast.literal_eval` reads them: a tuple inside the value (`(1, 2)`,
+///   `()`, `(1,)`; `(1)` is `1`) and a set of literals (`{"a", "b"}`, `{1, 2}`) as arrays;
+///   digit separators where Python allows them (`1_000`, `0x_1f`, `1_0.5`; `1__0`, `1_`,
+///   `_1` and `0_1` stay errors); a set of names (`{a, b}`) stays an error;
 /// - a function call wrapper: JSONP's `callback({...});`, MongoDB's `NumberLong(2)` or
 ///   `ObjectId("...")` (the argument is the value);
 /// - escaped JSON (`{\"a\": 1}`: one level of backslashes is removed);

@@ -1219,3 +1219,55 @@ fn a_comment_after_a_single_quoted_string_closes_it() {
     assert_eq!(apostrophe, Ok(json!({"t": "it' /s"})));
     assert!(parse("{t: 'a' /", &lenient()).is_err());
 }
+
+/// Python literals as `ast.literal_eval` reads them, in the lenient modes: tuples and sets
+/// as arrays, digit separators where Python allows them. What `literal_eval` rejects stays
+/// rejected.
+#[test]
+fn python_literals_as_literal_eval_reads_them() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{'a': (1, 2)}", json!({"a": [1, 2]}), &[SingleQuotes, Tuple]),
+        ("{\"a\": (), \"b\": (1,), \"c\": (1), \"d\": ((1, 2), [3],)}", json!({"a": [], "b": [1], "c": 1, "d": [[1, 2], [3]]}), &[Tuple, Tuple, Tuple, Tuple, Tuple, TrailingComma]),
+        ("[(\"x\", None), (True,)]", json!([["x", null], [true]]), &[Tuple, PythonLiteral, Tuple, PythonLiteral]),
+        ("{\"a\": {1, 2}}", json!({"a": [1, 2]}), &[SetAsArray]),
+        ("{\"a\": {\"x\", \"y\",}}", json!({"a": ["x", "y"]}), &[SetAsArray, TrailingComma]),
+        ("{'a': {'x'}}", json!({"a": ["x"]}), &[SingleQuotes, SingleQuotes, SetAsArray]),
+        ("{\"a\": {True, None, -1.5, (1, 2)}}", json!({"a": [true, null, -1.5, [1, 2]]}), &[PythonLiteral, SetAsArray, PythonLiteral, Tuple]),
+        ("{\"a\": {1: 2}}", json!({"a": {"1": 2}}), &[UnquotedKey]),
+        ("{\"a\": 1_000, \"b\": 0_0, \"c\": 0x_1f, \"d\": 1_0.5_5, \"e\": 1e1_0, \"f\": -1_0}", json!({"a": 1000, "b": 0, "c": 31, "d": 10.55, "e": 1e10, "f": -10}), &[NumberSyntax, NumberSyntax, NumberSyntax, HexNumber, NumberSyntax, NumberSyntax, NumberSyntax]),
+        ("{\"a\": {1_0, 2}}", json!({"a": [10, 2]}), &[NumberSyntax, SetAsArray]),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &lenient(), expected, repairs);
+    }
+    // What `literal_eval` rejects: misplaced separators, a set of names, a tuple key, a
+    // lone comma in a tuple, a set that ends as an array.
+    for input in [
+        "{\"a\": 1__0}",
+        "{\"a\": 1_}",
+        "{\"a\": _1}",
+        "{\"a\": 0_1}",
+        "{\"a\": 1_.5}",
+        "{\"a\": 1._5}",
+        "{\"a\": 1e_5}",
+        "{\"a\": 0x__1}",
+        "{\"a\": {x, y}}",
+        "{\"a\": {\"x\": 1, \"y\"}}",
+        "{\"a\": (,)}",
+        "{\"a\": (1,,)}",
+        "{\"a\": {1, 2]}",
+        "{\"a\": (1, 2]}",
+    ] {
+        assert!(parse(input, &lenient()).is_err(), "{input} was accepted");
+        assert!(parse(input, &ParseOptions::strict()).is_err(), "{input} was accepted");
+    }
+    // Strict JSON has none of them.
+    for input in ["{\"a\": (1, 2)}", "{\"a\": {1, 2}}", "{\"a\": 1_000}"] {
+        assert!(parse(input, &ParseOptions::strict()).is_err(), "{input}");
+    }
+    // Cut off inside one: truncated, or completed when asked.
+    assert!(matches!(parse("{\"a\": {1, 2", &lenient()), Err(ParseError::Truncated { inside: "a set", .. })));
+    assert!(matches!(parse("{\"a\": 1_", &lenient()), Err(ParseError::Truncated { .. })));
+    let completed = parse("{\"a\": {1, (2, 3", &completing()).unwrap();
+    assert_eq!(completed.value, json!({"a": [1, [2, 3]]}));
+}
