@@ -258,6 +258,33 @@ pub(crate) enum Esc {
     /// After a closing candidate quote, a `/` (at `slash_at`): a comment after it
     /// (`'a' /* note */`) means the quote closed the string.
     ClosingSlash { mark: usize },
+    /// In a raw string (`r'...'`), after a `\` (kept): a quote or a backslash after it is
+    /// content too, as in Python.
+    RawBackslash,
+}
+
+/// A Python string prefix ([`ParseMode::Lenient`]): `u` (nothing to do), `r` (no escape
+/// processing), `b` (a bytes literal: its ASCII text), in either case and order (`rb`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrPrefix {
+    raw: bool,
+    bytes: bool,
+}
+
+impl StrPrefix {
+    /// The prefix `word` spells, if it is one `ast.literal_eval` accepts (not `f`, whose
+    /// strings are expressions).
+    fn of(word: &[u8]) -> Option<StrPrefix> {
+        let mut prefix = StrPrefix { raw: false, bytes: false };
+        match word.to_ascii_lowercase().as_slice() {
+            b"u" => {}
+            b"r" => prefix.raw = true,
+            b"b" => prefix.bytes = true,
+            b"rb" | b"br" => prefix = StrPrefix { raw: true, bytes: true },
+            _ => return None,
+        }
+        Some(prefix)
+    }
 }
 
 /// Where a number is, following the RFC 8259 grammar (plus `0x` hexadecimal and digit
@@ -477,6 +504,11 @@ pub(crate) struct Lexer {
     pub(super) may_join: bool,
     /// A `+` followed the held string.
     concat: bool,
+    /// [`ParseMode::Lenient`]: the string being read had a Python prefix (`r''`, `b''`).
+    prefix: Option<StrPrefix>,
+    /// [`ParseMode::Lenient`]: the held string joins literals: the length of the first and
+    /// where the second started.
+    joined: Option<(usize, usize)>,
     /// [`ParseMode::Repair`]: prose before any value, kept to be read as text if no value
     /// follows, with its offset.
     prose_raw: Option<(Vec<u8>, usize)>,
@@ -529,6 +561,8 @@ impl Lexer {
             held: None,
             may_join: true,
             concat: false,
+            prefix: None,
+            joined: None,
             prose_raw: None,
             bare: false,
             unescape: None,
@@ -591,6 +625,11 @@ impl Lexer {
     /// offsets the look-ahead states keep) is left alone.
     pub(crate) fn open_string(&mut self) -> Option<(&mut String, &[u8])> {
         let State::Str { esc, .. } = self.state else { return None };
+        if self.held.is_some() || self.prefix.is_some_and(|prefix| prefix.bytes) {
+            // A literal that continues a held one (shown when they are joined), or a bytes
+            // literal (whose text is checked whole when it ends).
+            return None;
+        }
         let end = match esc {
             Esc::Closing { mark } | Esc::ClosingSlash { mark } => mark,
             _ => self.buf.len(),
@@ -617,6 +656,8 @@ impl Lexer {
             || !self.text_buf.is_empty()
             || !self.replay.is_empty()
             || self.unescape.is_some()
+            || self.held.is_some()
+            || self.prefix.is_some()
         {
             return 0;
         }
@@ -844,7 +885,7 @@ impl Lexer {
                 self.buf.truncate(mark);
                 self.state = State::Between;
                 let text = self.take_string()?;
-                self.emit(sink, Token::Str(text), self.start)?;
+                self.end_string(text, sink)?;
             }
             State::Str { .. } => {
                 if !complete {
@@ -860,7 +901,7 @@ impl Lexer {
                 self.state = State::Between;
                 let text = self.take_string()?;
                 sink.repair(RepairKind::CompletedTruncated, end);
-                self.emit(sink, Token::Str(text), self.start)?;
+                self.end_string(text, sink)?;
             }
             State::Raw { .. } | State::RawLead { .. } | State::Ahead { .. } => {
                 self.end_raw_string(sink, complete)?;
@@ -869,6 +910,9 @@ impl Lexer {
             State::Word { key: true } => {
                 if !complete {
                     return Err(Fail::Truncated { inside: "an object" }.into());
+                }
+                if !self.repair {
+                    self.flush_held(sink)?;
                 }
                 // A cut-off unquoted key: the builder gives it a null value.
                 let text = std::mem::take(&mut self.buf);
@@ -882,6 +926,9 @@ impl Lexer {
             State::Word { key: false } => {
                 let text = std::mem::take(&mut self.buf);
                 self.state = State::Between;
+                if !self.repair {
+                    self.flush_held(sink)?;
+                }
                 if let Some((token, spelling)) = self.literal(&text) {
                     self.word_literal(token, spelling, sink)?;
                 } else if let Some((token, spelling)) = self.literal_prefix(&text) {
@@ -1001,10 +1048,68 @@ impl Lexer {
     #[inline]
     pub(super) fn flush_held<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
         self.concat = false;
+        self.joined = None;
         match self.held.take() {
             Some((text, offset)) => self.emit(sink, Token::Str(text), offset),
             None => Ok(()),
         }
+    }
+
+    /// A string ended (strict and lenient modes): sent, or, inside a container in
+    /// [`ParseMode::Lenient`], held until what follows shows whether another string
+    /// literal comes next, which Python joins to it (`'a' 'b'` is `'ab'`,
+    /// [`RepairKind::AdjacentStrings`]).
+    fn end_string<S: Sink>(&mut self, text: String, sink: &mut S) -> Result<(), Failure> {
+        if self.prefix.take().is_some_and(|prefix| prefix.bytes) && !text.is_ascii() {
+            return Err(Failure::syntax("a bytes literal (`b'...'`) holds ASCII characters only", self.start));
+        }
+        if !self.lenient || self.repair {
+            return self.emit(sink, Token::Str(text), self.start);
+        }
+        let (text, offset) = match self.held.take() {
+            Some((mut held, at)) => {
+                held.push_str(&text);
+                (held, at)
+            }
+            None => (text, self.start),
+        };
+        if sink.in_container() {
+            self.held = Some((text, offset));
+            Ok(())
+        } else {
+            self.emit(sink, Token::Str(text), offset)
+        }
+    }
+
+    /// A `:` follows joined literals where a value belongs (`{"a": "x" "b": 1}`): not
+    /// literals to join but a value and the next key without the comma between them. The
+    /// first literal is sent alone, and the builder meets the second where the comma is
+    /// missing, as it would have without the join.
+    fn unjoin<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        let Some((split, second_at)) = self.joined.take() else { return Ok(()) };
+        let Some((mut text, offset)) = self.held.take() else { return Ok(()) };
+        let second = text.split_off(split.min(text.len()));
+        self.emit(sink, Token::Str(text), offset)?;
+        self.held = Some((second, second_at));
+        Ok(())
+    }
+
+    /// [`ParseMode::Lenient`]: a string literal starts at `at` while a string is held: it
+    /// continues that string (and the join is recorded).
+    fn adjacent<S: Sink>(&mut self, at: usize, sink: &mut S) -> bool {
+        let joins = match &self.held {
+            // `""` right before a `"` is not two literals but a triple quote, which opens a
+            // string that a JSON-like text never closes.
+            Some((text, from)) => self.lenient && !self.repair && !(text.is_empty() && at == from + 2),
+            None => false,
+        };
+        if joins {
+            sink.repair(RepairKind::AdjacentStrings, at);
+            if self.joined.is_none() {
+                self.joined = self.held.as_ref().map(|(text, _)| (text.len(), at));
+            }
+        }
+        joins
     }
 
     /// The value starts here (leaving the start phase).
@@ -1070,7 +1175,7 @@ impl Lexer {
                 b':' => Token::Colon,
                 b',' => Token::Comma,
                 b'"' => {
-                    if self.held.is_some() && !self.concat {
+                    if self.held.is_some() && !self.concat && !self.adjacent(at, sink) {
                         self.flush_held(sink)?;
                         if self.phase != Phase::Value {
                             return Ok(i);
@@ -1111,6 +1216,9 @@ impl Lexer {
                 }
             };
             if self.held.is_some() {
+                if token == Token::Colon && !sink.expects_key() {
+                    self.unjoin(sink)?;
+                }
                 self.flush_held(sink)?;
                 if self.phase != Phase::Value {
                     return Ok(i);
@@ -1240,8 +1348,10 @@ impl Lexer {
         let Some(&b) = chunk.get(i) else { return Ok(i) };
         // Bytes that may continue a held string (`+`, another string, comments, spaces) keep
         // it; anything else ends it first.
-        let keep =
-            matches!(b, b'+' | b'/' | b'#') || (self.concat && matches!(b, b'\'' | b'`' | 0x80..=0xFF));
+        let keep = matches!(b, b'+' | b'/' | b'#')
+            || (self.concat && matches!(b, b'\'' | b'`' | 0x80..=0xFF))
+            // Lenient: another literal, perhaps with a prefix (`'a' r'b'`), may follow.
+            || (!self.repair && (b == b'\'' || b.is_ascii_alphabetic()));
         if self.held.is_some() && !keep {
             self.flush_held(sink)?;
             if self.phase != Phase::Value {
@@ -1280,6 +1390,7 @@ impl Lexer {
                 Ok(i)
             }
             b'\'' if self.lenient => {
+                self.adjacent(at, sink);
                 sink.repair(RepairKind::SingleQuotes, at);
                 if self.repair {
                     if let Some(next) = self.quick_string(chunk, None, i + 1, b'\'', sink)? {
@@ -1555,6 +1666,13 @@ impl Lexer {
                 return Ok(chunk.len());
             };
             let at = self.base + j;
+            if b == b'\\' && self.prefix.is_some_and(|prefix| prefix.raw) {
+                // `r'\d'`: no escape processing.
+                self.push_run(chunk, text, i, j);
+                self.buf.push(b'\\');
+                self.state = State::Str { quote, esc: Esc::RawBackslash };
+                return Ok(j + 1);
+            }
             if b == b'\\' {
                 self.push_run(chunk, text, i, j);
                 if let Some(next) = self.escape_in_chunk(chunk, j) {
@@ -1592,7 +1710,7 @@ impl Lexer {
                         }
                     };
                     self.state = State::Between;
-                    self.emit(sink, Token::Str(string), self.start)?;
+                    self.end_string(string, sink)?;
                 }
                 Quote::Single => {
                     self.push_run(chunk, text, i, j);
@@ -1773,6 +1891,18 @@ impl Lexer {
                     consumed = false;
                 }
             }
+            Esc::RawBackslash => {
+                let closer = match quote {
+                    Quote::Double => b'"',
+                    Quote::Single => b'\'',
+                    Quote::SmartDouble | Quote::SmartSingle => b'\\',
+                };
+                if b == b'\\' || b == closer {
+                    self.buf.push(b);
+                } else {
+                    consumed = false;
+                }
+            }
             Esc::Closing { mark } => match b {
                 b' ' | b'\t' | b'\n' | b'\r' => {
                     self.buf.push(b);
@@ -1782,7 +1912,21 @@ impl Lexer {
                     self.buf.truncate(mark);
                     self.state = State::Between;
                     let text = self.take_string()?;
-                    self.emit(sink, Token::Str(text), self.start)?;
+                    self.end_string(text, sink)?;
+                    return Ok(i);
+                }
+                b'\'' | b'"'
+                    if quote == Quote::Single
+                        && !self.repair
+                        && sink.in_container()
+                        && self.buf.len() > mark + 1 =>
+                {
+                    // `'a' 'b'`: the quote closed the string, and another literal starts
+                    // after white space (`'it''s'` stays one string, as it always was).
+                    self.buf.truncate(mark);
+                    self.state = State::Between;
+                    let text = self.take_string()?;
+                    self.end_string(text, sink)?;
                     return Ok(i);
                 }
                 b'/' => {
@@ -1802,7 +1946,7 @@ impl Lexer {
                     self.buf.truncate(mark);
                     self.state = State::Between;
                     let text = self.take_string()?;
-                    self.emit(sink, Token::Str(text), self.start)?;
+                    self.end_string(text, sink)?;
                     self.state = State::Slash;
                     return Ok(i);
                 }
@@ -2105,6 +2249,25 @@ impl Lexer {
         next: Option<u8>,
         sink: &mut S,
     ) -> Result<bool, Failure> {
+        if self.lenient && !self.repair && self.phase == Phase::Value && matches!(next, Some(b'\'' | b'"')) {
+            if let Some(prefix) = StrPrefix::of(text) {
+                // `u'a'`, `r"\d"`, `b'x'`: a Python string with a prefix.
+                self.adjacent(self.start, sink);
+                sink.repair(RepairKind::StringPrefix, self.start);
+                let quote = if next == Some(b'"') {
+                    Quote::Double
+                } else {
+                    sink.repair(RepairKind::SingleQuotes, self.start + text.len());
+                    Quote::Single
+                };
+                self.prefix = Some(prefix);
+                self.state = State::Str { quote, esc: Esc::None };
+                return Ok(true);
+            }
+        }
+        if self.held.is_some() && !self.repair {
+            self.flush_held(sink)?;
+        }
         if key {
             let key = std::str::from_utf8(text)
                 .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;

@@ -374,6 +374,16 @@ pub enum RepairKind {
     /// A value without a key after an object member (`{"a": "x": 1}`) was dropped, with
     /// its colon ([`ParseMode::Repair`] with [`RepairStyle::JsonRepair`]).
     DroppedValue,
+    /// A Python string prefix was read ([`ParseMode::Lenient`]): `u'a'` is `"a"`; `r'\d'`
+    /// is `"\\d"` (no escape processing: a backslash is content, and so is a quote or a
+    /// backslash after it); `b'x'`, a bytes literal, is the string of its ASCII text (JSON
+    /// has no bytes; non-ASCII characters, which Python rejects there, are an error).
+    /// `f'...'` is an expression, not a literal, and stays an error.
+    StringPrefix,
+    /// Adjacent string literals (`'a' 'b'`, `"a" "b"`, `"a" r'\d'`) were joined into one
+    /// string, as Python joins them ([`ParseMode::Lenient`], inside the value; single-quoted
+    /// ones when white space separates them).
+    AdjacentStrings,
 }
 
 impl RepairKind {
@@ -423,6 +433,8 @@ impl RepairKind {
             RepairKind::DroppedEmpty => "dropped_empty",
             RepairKind::StrayQuote => "stray_quote",
             RepairKind::DroppedValue => "dropped_value",
+            RepairKind::StringPrefix => "string_prefix",
+            RepairKind::AdjacentStrings => "adjacent_strings",
         }
     }
 }
@@ -503,7 +515,10 @@ pub enum ParseError {
 /// - Python literals as `ast.literal_eval` reads them: a tuple inside the value (`(1, 2)`,
 ///   `()`, `(1,)`; `(1)` is `1`) and a set of literals (`{"a", "b"}`, `{1, 2}`) as arrays;
 ///   digit separators where Python allows them (`1_000`, `0x_1f`, `1_0.5`; `1__0`, `1_`,
-///   `_1` and `0_1` stay errors); a set of names (`{a, b}`) stays an error;
+///   `_1` and `0_1` stay errors); a set of names (`{a, b}`) stays an error; string
+///   prefixes (`u'a'`; `r'\d'` without escape processing; `b'x'` as the text of its ASCII
+///   bytes; `f'...'` stays an error, being an expression); adjacent literals joined
+///   (`"a" "b"` and `'a' 'b'` are `"ab"`; `'it''s'` stays one string, as before);
 /// - a function call wrapper: JSONP's `callback({...});`, MongoDB's `NumberLong(2)` or
 ///   `ObjectId("...")` (the argument is the value);
 /// - escaped JSON (`{\"a\": 1}`: one level of backslashes is removed);

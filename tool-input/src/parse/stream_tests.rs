@@ -834,6 +834,13 @@ fn python_literals_agree_in_every_split() {
         "{\"a\": {\"x\"",
         "{\"a\": 1__0}",
         "{\"a\": {x, y}}",
+        "{\"a\": u'x', \"b\": r'\\d\\'', \"c\": b\"\\t\", \"d\": \"p\" \"q\" r'\\w', 'e' 'f': 1}",
+        "[\"a\"\n \"b\" /* c */ 'c', \"é\" \"😀\"]",
+        "{\"a\": \"x\" \"y",
+        "{\"a\": b'caf\u{e9}'}",
+        "[\"x\" \"y\" 1]",
+        "{\"a\": \"xé\" \"y\" 'z': 1}",
+        "{\"a\" 'b': \"c\" \"d\"}",
     ];
     for input in inputs {
         for options in every_mode() {
