@@ -127,13 +127,15 @@ fn streamed_text_cases_read_whole() {
 /// namespace prefix or sanitized to a provider's pattern, numeric, null and empty ids.
 #[test]
 fn mangled_names_and_numeric_ids_resolve() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/provider-responses-mangled.json");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/provider-responses-mangled.json");
     let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let cases = file["cases"].as_array().unwrap();
     assert!(cases.len() >= 6);
     for (i, case) in cases.iter().enumerate() {
         assert_eq!(case["hand_made"], true);
-        let tools: Vec<&str> = case["available_tools"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let tools: Vec<&str> =
+            case["available_tools"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
         for format in [Format::Auto, format_of(case["api"].as_str().unwrap())] {
             let options = CallOptions::new().format(format).tools(tools.iter().copied());
             let calls = parse_value(&case["payload"], &options).unwrap();

@@ -378,10 +378,10 @@ fn tools_sent_under_a_provider_name_are_mapped_back() {
     assert!(clash.check_dialect(Dialect::OpenAi).is_empty(), "`a-b` is a valid OpenAI name");
     let problems = clash.check_dialect(Dialect::Gemini);
     assert!(problems.is_empty(), "{problems:?}");
-    let clash = clash.with_definition(
-        ToolDefinition::new("a b", None, json!({"type": "object"})).unwrap(),
-        |_| Ok::<_, String>(3),
-    );
+    let clash = clash
+        .with_definition(ToolDefinition::new("a b", None, json!({"type": "object"})).unwrap(), |_| {
+            Ok::<_, String>(3)
+        });
     let problems = clash.check_dialect(Dialect::OpenAi);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].0, "a b");

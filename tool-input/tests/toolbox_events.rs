@@ -175,7 +175,10 @@ fn events_carry_redacted_arguments_repairs_coercions_and_errors() {
     assert!(unknown.contains(r#"arguments={"q": "weather in Oslo"#), "{unknown}");
     assert!(unknown.contains("available=get_weather, login"), "{unknown}");
     let mangled = find(&lines, "message=tool call", "Lima");
-    assert!(mangled.contains("tool=get_weather") && mangled.contains("name_sent=functions.get_weather"), "{mangled}");
+    assert!(
+        mangled.contains("tool=get_weather") && mangled.contains("name_sent=functions.get_weather"),
+        "{mangled}"
+    );
     assert!(mangled.contains("matched_by=namespace_prefix"), "{mangled}");
 }
 

@@ -55,8 +55,8 @@ use std::str::FromStr;
 use serde_json::{json, Map, Value};
 
 pub use ids::generate_id;
-pub use names::{resolve_name, MatchedBy, NameMatch};
 pub(crate) use ids::id_from;
+pub use names::{resolve_name, MatchedBy, NameMatch};
 pub use text::TextFormat;
 
 use crate::error::{Rejection, RejectionKind};

@@ -183,15 +183,15 @@ mod tests {
             resolve_name("functions.GET_WEATHER", &known),
             NameMatch::Found("get_weather", MatchedBy::NamespacePrefix)
         );
-        assert_eq!(resolve_name("tools.get_time", &known), NameMatch::Found("get.time", MatchedBy::Sanitized));
+        assert_eq!(
+            resolve_name("tools.get_time", &known),
+            NameMatch::Found("get.time", MatchedBy::Sanitized)
+        );
         assert_eq!(resolve_name("get time", &known), NameMatch::Found("get.time", MatchedBy::Sanitized));
         assert_eq!(resolve_name("Get-Time", &known), NameMatch::Found("get.time", MatchedBy::Sanitized));
         // Ambiguous at the case step: never resolved by a later one.
         assert_eq!(resolve_name("SEARCH", &known), NameMatch::Ambiguous(vec!["Search", "search"]));
-        assert_eq!(
-            resolve_name("functions.SEARCH", &known),
-            NameMatch::Ambiguous(vec!["Search", "search"])
-        );
+        assert_eq!(resolve_name("functions.SEARCH", &known), NameMatch::Ambiguous(vec!["Search", "search"]));
         // Nothing is read out of a bare prefix or an empty name.
         assert_eq!(resolve_name("functions.", &known), NameMatch::Unknown);
         assert_eq!(resolve_name("", &["_"]), NameMatch::Unknown);

@@ -1061,7 +1061,10 @@ impl Lexer {
     /// [`RepairKind::AdjacentStrings`]).
     fn end_string<S: Sink>(&mut self, text: String, sink: &mut S) -> Result<(), Failure> {
         if self.prefix.take().is_some_and(|prefix| prefix.bytes) && !text.is_ascii() {
-            return Err(Failure::syntax("a bytes literal (`b'...'`) holds ASCII characters only", self.start));
+            return Err(Failure::syntax(
+                "a bytes literal (`b'...'`) holds ASCII characters only",
+                self.start,
+            ));
         }
         if !self.lenient || self.repair {
             return self.emit(sink, Token::Str(text), self.start);

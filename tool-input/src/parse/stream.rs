@@ -937,7 +937,8 @@ impl Tree {
                     Ok(())
                 }
                 Token::Comma | Token::EndObject
-                    if self.lenient && self.frames.last().is_some_and(|f| f.kind == Kind::Object && f.len == 0) =>
+                    if self.lenient
+                        && self.frames.last().is_some_and(|f| f.kind == Kind::Object && f.len == 0) =>
                 {
                     self.object_as_set(token, offset, on)
                 }
@@ -1463,7 +1464,8 @@ impl Tree {
     /// follows (as `tree::Builder` reads it).
     fn object_as_set(&mut self, token: Token, offset: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
         let key = self.frames.last_mut().and_then(|frame| frame.key.take());
-        let Some(item) = key.and_then(|key| super::tree::set_item(key, self.key_at, &mut self.repairs)) else {
+        let Some(item) = key.and_then(|key| super::tree::set_item(key, self.key_at, &mut self.repairs))
+        else {
             return Err(Failure::syntax(
                 format!("expected `:` after an object key, found {}", token.describe()),
                 offset,

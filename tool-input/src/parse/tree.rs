@@ -570,7 +570,8 @@ impl Builder {
                 if matches!(self.expect, Expect::Item { .. }) && self.closes_top(&token) =>
             {
                 let Expect::Item { comma } = self.expect else { return Ok(()) };
-                if matches!(self.stack.last(), Some(Frame::Paren { items, set: false, .. }) if items.len() == 1) {
+                if matches!(self.stack.last(), Some(Frame::Paren { items, set: false, .. }) if items.len() == 1)
+                {
                     // `(1,)`: how Python writes a tuple of one, not a trailing comma.
                     self.close();
                     return Ok(());

@@ -267,7 +267,8 @@ impl Toolbox {
                     Dialect::OpenAi | Dialect::OpenAiStrict => "/function/name",
                     _ => "/name",
                 };
-                let problem = DialectProblem { pointer: pointer.to_owned(), code: ProblemCode::Name, message };
+                let problem =
+                    DialectProblem { pointer: pointer.to_owned(), code: ProblemCode::Name, message };
                 problems.push((tool.definition.name().to_owned(), problem));
             }
         }
@@ -557,7 +558,8 @@ fn finish(mut outcome: Outcome, format: Format, conversation: Option<&mut Conver
         let spent = conversation.record(&outcome.tool, outcome.is_success());
         outcome.budget_spent = spent;
         if spent && !matches!(outcome.result, Err(Failure::BudgetSpent { .. })) {
-            let at = trace::Subject { tool: &outcome.tool, call_id: &outcome.call_id, format: format.as_str() };
+            let at =
+                trace::Subject { tool: &outcome.tool, call_id: &outcome.call_id, format: format.as_str() };
             trace::budget_spent(at, conversation.failures(&outcome.tool));
         }
     }

@@ -198,7 +198,11 @@ mod events {
             .errors
             .iter()
             .map(|e| match withheld {
-                true => format!("{}: {}: [message withheld: the tool has sensitive fields]", e.path, e.code.code()),
+                true => format!(
+                    "{}: {}: [message withheld: the tool has sensitive fields]",
+                    e.path,
+                    e.code.code()
+                ),
                 false => format!("{}: {}: {}", e.path, e.code.code(), e.message),
             })
             .collect();
@@ -258,7 +262,12 @@ mod events {
         );
     }
 
-    pub(crate) fn malformed(at: Subject<'_>, name_sent: &str, error: &str, arguments: impl FnOnce() -> String) {
+    pub(crate) fn malformed(
+        at: Subject<'_>,
+        name_sent: &str,
+        error: &str,
+        arguments: impl FnOnce() -> String,
+    ) {
         if !tracing::enabled!(target: TARGET, Level::INFO) {
             return;
         }
@@ -292,7 +301,13 @@ mod events {
     use super::*;
 
     pub(crate) fn call(_: Subject<'_>, _: &str, _: Option<MatchedBy>, _: impl FnOnce() -> String) {}
-    pub(crate) fn accepted(_: Subject<'_>, _: &Report, _: impl FnOnce() -> String, _: impl FnOnce() -> String) {}
+    pub(crate) fn accepted(
+        _: Subject<'_>,
+        _: &Report,
+        _: impl FnOnce() -> String,
+        _: impl FnOnce() -> String,
+    ) {
+    }
     pub(crate) fn rejected(_: Subject<'_>, _: &Rejection, _: bool, _: impl FnOnce() -> String) {}
     pub(crate) fn failed(_: Subject<'_>, _: &str) {}
     pub(crate) fn succeeded(_: Subject<'_>) {}
@@ -333,6 +348,9 @@ mod tests {
             "[redacted: 23 bytes, unreadable at byte 13]"
         );
         assert_eq!(raw(&text(r#""hunter2""#), None, &sensitive), "[redacted: 9 bytes, not an object]");
-        assert_eq!(value(&json!({"password": "p", "n": 1}), &sensitive), r#"{"n":1,"password":"[redacted]"}"#);
+        assert_eq!(
+            value(&json!({"password": "p", "n": 1}), &sensitive),
+            r#"{"n":1,"password":"[redacted]"}"#
+        );
     }
 }

@@ -52,7 +52,8 @@ fn only_text(parsed: &Parsed, raw: &[u8]) -> bool {
     let strings = match &parsed.value {
         Value::String(_) => true,
         Value::Array(items) => {
-            parsed.repairs.iter().any(|r| r.kind == RepairKind::MultipleValues) && items.iter().all(Value::is_string)
+            parsed.repairs.iter().any(|r| r.kind == RepairKind::MultipleValues)
+                && items.iter().all(Value::is_string)
         }
         _ => false,
     };
