@@ -45,7 +45,7 @@ fn missing_null_or_empty_ids_get_unique_generated_ones() {
         {"type": "function", "function": {"name": "f", "arguments": "{}"}},
         {"id": null, "type": "function", "function": {"name": "f", "arguments": "{}"}},
         {"id": "", "type": "function", "function": {"name": "f", "arguments": "{}"}},
-        {"id": 7, "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": true, "type": "function", "function": {"name": "f", "arguments": "{}"}},
     ]));
     let mut seen = HashSet::new();
     for _ in 0..50 {
@@ -59,6 +59,64 @@ fn missing_null_or_empty_ids_get_unique_generated_ones() {
     }
     let ids: HashSet<String> = (0..1000).map(|_| generate_id()).collect();
     assert_eq!(ids.len(), 1000);
+}
+
+#[test]
+fn numeric_ids_are_kept_as_their_text_in_every_format() {
+    let bodies = [
+        chat(json!([{"id": 7, "type": "function", "function": {"name": "f", "arguments": "{}"}}])),
+        json!({"output": [{"type": "function_call", "call_id": 7, "name": "f", "arguments": "{}"}]}),
+        json!({"type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": 7, "name": "f", "input": {}}]}),
+        json!({"candidates": [{"content": {"parts": [{"functionCall": {"id": 7, "name": "f", "args": {}}}]}}]}),
+    ];
+    for body in bodies {
+        let calls = parse_value(&body, &CallOptions::new()).unwrap();
+        assert_eq!(calls.calls[0].id, "7", "{body}");
+        assert!(!calls.calls[0].id_generated);
+    }
+    // Large and negative numbers keep their exact text; an error keeps the id too.
+    let body = chat(json!([
+        {"id": 18446744073709551615u64, "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"id": -3, "type": "function", "function": {"name": "f", "arguments": "{"}},
+    ]));
+    let calls = parse_value(&body, &CallOptions::new()).unwrap();
+    assert_eq!(calls.calls[0].id, "18446744073709551615");
+    assert_eq!(calls.errors[0].id, "-3");
+    assert!(!calls.errors[0].id_generated);
+}
+
+#[test]
+fn mangled_tool_names_resolve_only_to_one_registered_tool() {
+    let body = chat(json!([
+        {"id": "1", "type": "function", "function": {"name": "functions.get_weather", "arguments": "{}"}},
+        {"id": "2", "type": "function", "function": {"name": "files_read", "arguments": "{}"}},
+        {"id": "3", "type": "function", "function": {"name": "tools.Files-Read", "arguments": "{}"}},
+        {"id": "4", "type": "function", "function": {"name": "a_b", "arguments": "{}"}},
+        {"id": "5", "type": "function", "function": {"name": "functions.nothing", "arguments": "{}"}},
+    ]));
+    let options = CallOptions::new().tools(["get_weather", "files.read", "a.b", "a-b"]);
+    let calls = parse_value(&body, &options).unwrap();
+    let got: Vec<(&str, &str, Option<&str>)> = calls
+        .calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.name_sent.as_str(), c.matched_by.map(|m| m.code())))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("get_weather", "functions.get_weather", Some("namespace_prefix")),
+            ("files.read", "files_read", Some("sanitized")),
+            ("files.read", "tools.Files-Read", Some("sanitized")),
+        ]
+    );
+    let errors: Vec<(&str, &str)> = calls.errors.iter().map(|e| (e.id.as_str(), e.kind.code())).collect();
+    assert_eq!(errors, [("4", "unknown_tool"), ("5", "unknown_tool")]);
+    assert!(calls.errors[0].message.contains("a.b, a-b"), "{}", calls.errors[0].message);
+    assert_eq!(calls.errors[1].name_sent.as_deref(), Some("functions.nothing"));
+    // Without known tools nothing is resolved: the name is the sent one, trimmed.
+    let calls = parse_value(&body, &CallOptions::new()).unwrap();
+    assert_eq!(calls.calls[0].name, "functions.get_weather");
+    assert_eq!(calls.calls[0].matched_by, None);
 }
 
 #[test]

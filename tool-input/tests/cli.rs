@@ -131,6 +131,35 @@ fn repair_prints_the_repaired_json() {
     assert_eq!(run(&["repair", "--settled"], b"{}").status.code(), Some(2));
 }
 
+#[test]
+fn repair_tells_text_from_a_repaired_value_when_asked() {
+    // By default, jsonrepair's convention: text is a JSON string.
+    let output = run(&["repair"], b"no json here at all");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout_json(&output), serde_json::json!("no json here at all"));
+    // With --require-json, text alone is refused: exit 1, nothing on standard output.
+    for text in [&b"no json here at all"[..], b"  hello\nworld\n", b"\xef\xbb\xbfplain words", b"x = 1"] {
+        let output = run(&["repair", "--require-json"], text);
+        assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(text));
+        assert!(output.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&output.stderr).contains("no JSON found"));
+    }
+    // Anything structured is still printed, however much repair it needed.
+    for (text, value) in [
+        (&b"\"a quoted string\""[..], serde_json::json!("a quoted string")),
+        (b"'single'", serde_json::json!("single")),
+        (b"123 apples", serde_json::json!(123)),
+        (b"null", serde_json::Value::Null),
+        (b"Here it is: {a: 1}", serde_json::json!({"a": 1})),
+        (b"\"a\"\nb", serde_json::json!("a")),
+        (b"[hello]", serde_json::json!(["hello"])),
+    ] {
+        let output = run(&["repair", "--require-json"], text);
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(text));
+        assert_eq!(stdout_json(&output), value, "{}", String::from_utf8_lossy(text));
+    }
+}
+
 /// The core issue's bar, through the command line: every mangled case becomes exactly its
 /// canonical value; every invalid case is rejected naming every expected path.
 #[test]

@@ -26,9 +26,44 @@ fn calls_prints_calls_and_errors() {
     );
     let errors = result["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 1);
-    assert_eq!(keys(&errors[0]), BTreeSet::from(["kind", "message"]));
+    assert_eq!(
+        keys(&errors[0]),
+        BTreeSet::from(["kind", "message", "id", "id_generated", "name", "arguments", "arguments_cut"])
+    );
     assert_eq!(errors[0]["kind"], "truncated");
+    assert_eq!(errors[0]["id"], "call_2");
+    assert_eq!(errors[0]["id_generated"], false);
+    assert_eq!(errors[0]["name"], "get_weather");
+    assert_eq!(errors[0]["arguments"], "{\"city\": \"Ro");
+    assert_eq!(errors[0]["arguments_cut"], false);
     assert!(errors[0]["message"].as_str().unwrap().contains("get_weather"));
+}
+
+#[test]
+fn calls_errors_carry_id_name_as_sent_and_bounded_arguments() {
+    // A numeric id, a name the reader does not know, arguments longer than the bound.
+    let long = format!("{{\"q\": \"{}\"", "é".repeat(5000));
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": 42, "type": "function", "function": {"name": " search ", "arguments": long}},
+        {"type": "function", "function": {"arguments": {"a": 1}}}
+    ]}}]});
+    let output = run(&["calls", "--tools", "get_weather"], body.to_string().as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    let errors = stdout_json(&output)["errors"].as_array().unwrap().clone();
+    assert_eq!(errors[0]["kind"], "unknown_tool");
+    assert_eq!(errors[0]["id"], "42");
+    assert_eq!(errors[0]["id_generated"], false);
+    assert_eq!(errors[0]["name"], " search ");
+    assert_eq!(errors[0]["arguments_cut"], true);
+    let arguments = errors[0]["arguments"].as_str().unwrap();
+    assert_eq!(arguments.chars().count(), 4096);
+    assert!(long.starts_with(arguments));
+    // No name, arguments sent as an object: printed as compact JSON text.
+    assert_eq!(errors[1]["kind"], "malformed");
+    assert_eq!(errors[1]["name"], Value::Null);
+    assert_eq!(errors[1]["id_generated"], true);
+    assert_eq!(errors[1]["arguments"], r#"{"a":1}"#);
+    assert_eq!(errors[1]["arguments_cut"], false);
 }
 
 #[test]

@@ -122,3 +122,45 @@ fn streamed_text_cases_read_whole() {
     println!("streamed text cases read whole: {matched} of {run} match; differ: {misses:#?}");
     assert!(matched * 2 >= run, "{matched} of {run}");
 }
+
+/// Hand-made cases derived from recorded responses (`tests/data`): tool names under a
+/// namespace prefix or sanitized to a provider's pattern, numeric, null and empty ids.
+#[test]
+fn mangled_names_and_numeric_ids_resolve() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/provider-responses-mangled.json");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = file["cases"].as_array().unwrap();
+    assert!(cases.len() >= 6);
+    for (i, case) in cases.iter().enumerate() {
+        assert_eq!(case["hand_made"], true);
+        let tools: Vec<&str> =
+            case["available_tools"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        for format in [Format::Auto, format_of(case["api"].as_str().unwrap())] {
+            let options = CallOptions::new().format(format).tools(tools.iter().copied());
+            let calls = parse_value(&case["payload"], &options).unwrap();
+            let expected = case["expected_calls"].as_array().unwrap();
+            assert_eq!(calls.calls.len(), expected.len(), "[{i}] {:?}", calls.errors);
+            for (call, want) in calls.calls.iter().zip(expected) {
+                assert_eq!(call.name, want["name"], "[{i}]");
+                assert_eq!(call.name_sent, want["name_sent"], "[{i}]");
+                assert_eq!(call.matched_by.map(|m| m.code()), want["matched_by"].as_str(), "[{i}]");
+                assert_eq!(Value::Object(call.arguments.clone()), want["arguments"], "[{i}]");
+                match want.get("id") {
+                    Some(id) => {
+                        assert_eq!(call.id, *id, "[{i}]");
+                        assert!(!call.id_generated);
+                    }
+                    None => assert!(call.id_generated && call.id.starts_with("call_"), "[{i}] {}", call.id),
+                }
+            }
+            let errors = case.get("expected_errors").and_then(Value::as_array).cloned().unwrap_or_default();
+            assert_eq!(calls.errors.len(), errors.len(), "[{i}]");
+            for (error, want) in calls.errors.iter().zip(&errors) {
+                assert_eq!(error.kind.code(), want["kind"], "[{i}]");
+                assert_eq!(error.id, want["id"], "[{i}]");
+                assert!(error.message.contains("matches several tools"), "[{i}] {}", error.message);
+            }
+        }
+    }
+}

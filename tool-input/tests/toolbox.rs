@@ -331,3 +331,60 @@ fn every_call_of_a_response_is_answered_in_order() {
     assert_eq!(ids.len(), 3);
     assert!(ids.iter().all(|id| id.starts_with("call_")));
 }
+
+#[test]
+fn tools_sent_under_a_provider_name_are_mapped_back() {
+    let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+    let long = format!("files.{}", "read".repeat(20));
+    let toolbox = Toolbox::new()
+        .with_definition(ToolDefinition::new("files.read", None, schema.clone()).unwrap(), |args: Value| {
+            Ok::<_, String>(format!("read {}", args["path"]))
+        })
+        .with_definition(ToolDefinition::new(long.as_str(), None, schema.clone()).unwrap(), |_| {
+            Ok::<_, String>("long".to_owned())
+        });
+    // OpenAI and Anthropic reject `.` and names over 64 characters: the definitions say
+    // what the provider accepts; MCP takes the names as registered.
+    let openai = toolbox.definitions(Dialect::OpenAi);
+    assert_eq!(openai[0]["function"]["name"], "files_read");
+    let sent_long = openai[1]["function"]["name"].as_str().unwrap().to_owned();
+    assert_eq!(sent_long.len(), 64);
+    assert_eq!(toolbox.definitions(Dialect::Anthropic)[1]["name"], sent_long.as_str());
+    assert_eq!(toolbox.definitions(Dialect::Mcp)[0]["name"], "files.read");
+    for dialect in Dialect::ALL {
+        assert!(toolbox.check_dialect(dialect).is_empty(), "{dialect}: {:?}", toolbox.check_dialect(dialect));
+    }
+    // The answers come back under those names, and reach the registered tools.
+    let body = json!({"type": "message", "role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_1", "name": "files_read", "input": {"path": "a.txt"}},
+        {"type": "tool_use", "id": "toolu_2", "name": sent_long, "input": {}}]});
+    let calls = toolbox.parse_body(body.to_string().as_bytes()).unwrap();
+    assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+    assert_eq!(calls.calls[0].name, "files.read");
+    assert_eq!(calls.calls[1].name, long);
+    assert_eq!(calls.calls[1].matched_by.map(|m| m.code()), Some("sent_name"));
+    let outcomes: Vec<Value> = calls.calls.iter().map(|c| toolbox.dispatch(c).to_anthropic()).collect();
+    assert_eq!(outcomes[0]["content"], "read \"a.txt\"");
+    assert_eq!(outcomes[1]["content"], "long");
+    // Read without the toolbox's options, the toolbox still finds them when it dispatches.
+    let calls = parse_body(body.to_string().as_bytes(), &CallOptions::new()).unwrap();
+    assert_eq!(calls.calls[1].name, sent_long);
+    assert_eq!(toolbox.dispatch(&calls.calls[1]).to_anthropic()["content"], "long");
+
+    // Two tools that would be sent under one name: the check says so.
+    let clash = Toolbox::new()
+        .with_definition(ToolDefinition::new("a.b", None, schema.clone()).unwrap(), |_| Ok::<_, String>(1))
+        .with_definition(ToolDefinition::new("a-b", None, schema).unwrap(), |_| Ok::<_, String>(2));
+    assert!(clash.check_dialect(Dialect::OpenAi).is_empty(), "`a-b` is a valid OpenAI name");
+    let problems = clash.check_dialect(Dialect::Gemini);
+    assert!(problems.is_empty(), "{problems:?}");
+    let clash = clash
+        .with_definition(ToolDefinition::new("a b", None, json!({"type": "object"})).unwrap(), |_| {
+            Ok::<_, String>(3)
+        });
+    let problems = clash.check_dialect(Dialect::OpenAi);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, "a b");
+    assert_eq!(problems[0].1.pointer, "/function/name");
+    assert!(problems[0].1.message.contains("`a.b`"), "{}", problems[0].1.message);
+}

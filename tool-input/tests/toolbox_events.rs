@@ -1,5 +1,6 @@
-//! The Toolbox's `tracing` events: raw arguments with sensitive fields redacted, repairs,
-//! coercions, field errors. One test alone in its binary, so no other thread registers the
+//! The Toolbox's `tracing` events: raw arguments with sensitive fields redacted (also of
+//! calls that do not parse, are cut off or name an unknown tool), the normalized value,
+//! repairs, coercions, field errors with their messages, the format, the levels. One test alone in its binary, so no other thread registers the
 //! event callsites while no subscriber is listening (tracing caches that interest).
 
 use std::fmt::Write;
@@ -9,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use tool_input::calls::{parse_body, CallOptions};
-use tool_input::{ToolCall, ToolInput, Toolbox};
+use tool_input::{CallError, ToolCall, ToolInput, Toolbox};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
@@ -42,6 +43,13 @@ fn toolbox() -> Toolbox {
             Ok(format!("sunny in {} for {} days", call.city, call.days.unwrap_or(1)))
         })
         .with_tool(|call: Login| Ok::<_, String>(format!("welcome {}", call.user)))
+}
+
+/// The call errors of one OpenAI call that does not become a runnable call.
+fn failing(name: &str, arguments: &str) -> CallError {
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "call_9", "type": "function", "function": {"name": name, "arguments": arguments}}]}}]});
+    parse_body(body.to_string().as_bytes(), &CallOptions::new()).unwrap().errors.remove(0)
 }
 
 fn one(name: &str, arguments: &str) -> ToolCall {
@@ -114,4 +122,70 @@ fn events_carry_redacted_arguments_repairs_coercions_and_errors() {
     assert!(all.contains("message=unknown tool"), "{all}");
     // Without sensitive fields, the arguments are logged as sent.
     assert!(all.contains("{'city': 'Paris', 'days': '2'}"), "{all}");
+
+    // Every event names the format the call came in.
+    assert!(lines.iter().all(|line| line.contains("format=openai")), "{all}");
+    // A call that succeeds logs the normalized value beside the raw arguments.
+    let accepted = find(&lines, "message=arguments accepted", "Paris");
+    assert!(accepted.starts_with("DEBUG "), "{accepted}");
+    assert!(accepted.contains(r#"value={"city":"Paris","days":2}"#), "{accepted}");
+    assert!(accepted.contains("arguments={'city': 'Paris', 'days': '2'}"), "{accepted}");
+    let accepted = find(&lines, "message=arguments accepted", "Atlantis");
+    assert!(accepted.contains(r#"value={"city":"Atlantis"}"#), "{accepted}");
+    // A login's normalized value is redacted too.
+    let login = find(&lines, "message=tool call", "ann");
+    assert!(login.contains("matched_by=exact") && login.contains("name_sent=login"), "{login}");
+    // Rejections are the model's mistakes: INFO, with each field error's message.
+    let rejected = find(&lines, "message=arguments rejected", "/remember");
+    assert!(rejected.starts_with("INFO "), "{rejected}");
+    assert!(rejected.contains("/remember: type: "), "{rejected}");
+    assert!(rejected.contains("arguments=") && !rejected.contains("hunter22"), "{rejected}");
+    let unknown = find(&lines, "message=unknown tool", "nope");
+    assert!(unknown.starts_with("INFO ") && unknown.contains("arguments={}"), "{unknown}");
+    // The program's own trouble stays a warning.
+    assert!(find(&lines, "message=tool failed", "Atlantis").starts_with("WARN "), "{all}");
+
+    // Calls that never became runnable calls log what arrived.
+    let lines = capture(|| {
+        // Cut off, no sensitive field: the raw text.
+        toolbox.answer(&failing("get_weather", r#"{"city": "Reykjav"#));
+        // Unparsable, sensitive fields: only the length and where reading failed.
+        toolbox.answer(&failing("login", r#"{"user": "ann", "password": hunter22-secret +}"#));
+        // Cut off, sensitive fields: the same.
+        toolbox.answer(&failing("login", r#"{"user": "ann", "password": "hunter22-sec"#));
+        // An unknown tool: its raw arguments.
+        toolbox.answer(&failing("search", r#"{"q": "weather in Oslo"#));
+        // A mangled name resolved by the toolbox: how it was matched.
+        toolbox.dispatch(&one("functions.get_weather", r#"{"city": "Lima"}"#));
+    });
+    let all = lines.join("\n");
+    assert!(!all.contains("hunter22"), "{all}");
+    let cut = find(&lines, "message=arguments rejected", "Reykjav");
+    assert!(cut.starts_with("INFO ") && cut.contains("kind=truncated"), "{cut}");
+    assert!(cut.contains(r#"arguments={"city": "Reykjav"#) && cut.contains("call_id=call_9"), "{cut}");
+    let unparsable = find(&lines, "message=arguments rejected", "kind=parse");
+    assert!(unparsable.contains("tool=login"), "{unparsable}");
+    assert!(unparsable.contains("errors=: parse: [message withheld"), "{unparsable}");
+    assert!(unparsable.contains("arguments=[redacted: 46 bytes, unreadable at byte 28]"), "{unparsable}");
+    let secret_cut = find(&lines, "message=arguments rejected", "41 bytes");
+    assert!(secret_cut.contains("tool=login") && secret_cut.contains("kind=truncated"), "{secret_cut}");
+    assert!(secret_cut.contains("arguments=[redacted: 41 bytes, unreadable at byte 41]"), "{secret_cut}");
+    let unknown = find(&lines, "message=unknown tool", "search");
+    assert!(unknown.starts_with("INFO "), "{unknown}");
+    assert!(unknown.contains(r#"arguments={"q": "weather in Oslo"#), "{unknown}");
+    assert!(unknown.contains("available=get_weather, login"), "{unknown}");
+    let mangled = find(&lines, "message=tool call", "Lima");
+    assert!(
+        mangled.contains("tool=get_weather") && mangled.contains("name_sent=functions.get_weather"),
+        "{mangled}"
+    );
+    assert!(mangled.contains("matched_by=namespace_prefix"), "{mangled}");
+}
+
+/// The one line with both parts.
+fn find<'a>(lines: &'a [String], message: &str, part: &str) -> &'a str {
+    lines
+        .iter()
+        .find(|line| line.contains(message) && line.contains(part))
+        .unwrap_or_else(|| panic!("no `{message}` with `{part}` in:\n{}", lines.join("\n")))
 }

@@ -5,6 +5,20 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+use serde_json::Value;
+
+/// The id a provider sent, as the record keeps it: a string byte for byte; a number (some
+/// compatible servers send `"id": 123`) as its JSON text, `"123"`. Anything else (`null`,
+/// a boolean, an object) is no id, and neither is an empty string: the call gets a
+/// [`generate_id`] one.
+pub(crate) fn id_from(value: &Value) -> Option<String> {
+    match value {
+        Value::String(id) if !id.is_empty() => Some(id.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
 /// A fresh call id: `call_` and 24 lowercase hex digits, for a call whose provider sent no id
 /// (Ollama, Gemini without `id`, the legacy `function_call`, text-emitted calls) or a null or
 /// empty one.
@@ -57,6 +71,21 @@ fn splitmix(mut z: u64) -> u64 {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn numbers_are_kept_as_their_text_and_empty_ids_are_none() {
+        use serde_json::json;
+        assert_eq!(id_from(&json!(123)).as_deref(), Some("123"));
+        assert_eq!(id_from(&json!(-7)).as_deref(), Some("-7"));
+        assert_eq!(id_from(&json!(0)).as_deref(), Some("0"));
+        assert_eq!(id_from(&json!(18446744073709551615u64)).as_deref(), Some("18446744073709551615"));
+        assert_eq!(id_from(&json!(1.5)).as_deref(), Some("1.5"));
+        assert_eq!(id_from(&json!("call_1")).as_deref(), Some("call_1"));
+        assert_eq!(id_from(&json!(" ")).as_deref(), Some(" "));
+        for none in [json!(null), json!(""), json!(true), json!([1]), json!({"id": 1})] {
+            assert_eq!(id_from(&none), None, "{none}");
+        }
+    }
 
     #[test]
     fn ids_are_unique_and_well_formed() {

@@ -14,8 +14,8 @@
 //! | [`Format::Text`] | the text itself (see [`TextFormat`]) | in Kimi's and Mistral's formats | JSON text, Python keywords or XML parameters |
 //!
 //! The record keeps the provider's id byte for byte (Kimi's `functions.get_weather:0`,
-//! Mistral's 9-character ids) and generates one ([`generate_id`]) only when it is missing,
-//! `null` or empty. Names are matched against the known tools by one rule
+//! Mistral's 9-character ids; a number, `"id": 123`, as its text `"123"`) and generates
+//! one ([`generate_id`]) only when it is missing, `null` or empty. Names are matched against the known tools by one rule
 //! ([`resolve_name`]). Arguments are read with the crate's own lenient parser into an
 //! object; arguments that do not parse, are cut off or are not an object make a
 //! [`CallError`] instead of a call, with the call's id, so the error can still be answered.
@@ -43,7 +43,7 @@
 pub(crate) mod anthropic;
 pub(crate) mod gemini;
 mod ids;
-mod names;
+pub(crate) mod names;
 pub(crate) mod ollama;
 pub(crate) mod openai;
 pub(crate) mod responses;
@@ -55,6 +55,7 @@ use std::str::FromStr;
 use serde_json::{json, Map, Value};
 
 pub use ids::generate_id;
+pub(crate) use ids::id_from;
 pub use names::{resolve_name, MatchedBy, NameMatch};
 pub use text::TextFormat;
 
@@ -228,6 +229,22 @@ impl OriginalArguments {
         }
     }
 
+    /// The arguments as text, as sent: the text itself, or a value's compact JSON; `None`
+    /// when no arguments were sent.
+    ///
+    /// ```
+    /// use tool_input::calls::OriginalArguments;
+    /// assert_eq!(OriginalArguments::Value(serde_json::json!({"a": 1})).to_text().as_deref(), Some(r#"{"a":1}"#));
+    /// assert_eq!(OriginalArguments::Absent.to_text(), None);
+    /// ```
+    pub fn to_text(&self) -> Option<String> {
+        match self {
+            OriginalArguments::Absent => None,
+            OriginalArguments::Text(text) => Some(text.clone()),
+            OriginalArguments::Value(value) => Some(value.to_string()),
+        }
+    }
+
     /// The arguments as a JSON value for diagnostics: text stays a string.
     pub fn to_value(&self) -> Value {
         match self {
@@ -260,6 +277,9 @@ pub struct ToolCall {
     pub name: String,
     /// The name exactly as sent.
     pub name_sent: String,
+    /// How the sent name matched the registered one ([`resolve_name`]); `None` when no
+    /// tools were known.
+    pub matched_by: Option<MatchedBy>,
     /// The arguments, parsed leniently into an object.
     pub arguments: Map<String, Value>,
     /// The syntax repairs the lenient parse needed (empty for exact JSON).
@@ -343,6 +363,7 @@ impl CallParts {
             id,
             id_generated,
             name: None,
+            name_sent: self.name.clone(),
             rejection: None,
             original: self.arguments.clone(),
             format: self.format,
@@ -355,17 +376,17 @@ impl CallParts {
                 "The tool call has no tool name, so nothing was run. Call a tool by its name.".to_owned();
             return Err(error);
         }
-        let name = match &options.tools {
-            None => trimmed.to_owned(),
+        let (name, matched_by) = match &options.tools {
+            None => (trimmed.to_owned(), None),
             Some(tools) => {
                 let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-                match resolve_name(&name_sent, &names) {
-                    NameMatch::Found(name, _) => name.to_owned(),
+                match names::resolve_with_sent_names(&name_sent, &names, &options.sent_names) {
+                    NameMatch::Found(name, by) => (name.to_owned(), Some(by)),
                     NameMatch::Ambiguous(candidates) => {
                         error.kind = CallErrorKind::UnknownTool;
                         error.name = Some(trimmed.to_owned());
                         error.message = format!(
-                            "The tool name `{trimmed}` matches several tools when case is ignored ({}); nothing was run. Call one of them by its exact name.",
+                            "The tool name `{trimmed}` matches several tools ({}); nothing was run. Call one of them by its exact name.",
                             candidates.join(", ")
                         );
                         return Err(error);
@@ -385,6 +406,7 @@ impl CallParts {
                 id_generated,
                 name,
                 name_sent,
+                matched_by,
                 arguments,
                 repairs,
                 original: self.arguments,
@@ -415,7 +437,8 @@ impl CallParts {
             message,
             id,
             id_generated,
-            name: self.name.map(|name| name.trim().to_owned()).filter(|name| !name.is_empty()),
+            name: self.name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned),
+            name_sent: self.name,
             rejection: None,
             original: self.arguments,
             format: self.format,
@@ -561,8 +584,11 @@ pub struct CallError {
     pub id: String,
     /// True when the id was generated.
     pub id_generated: bool,
-    /// The tool's name, when one was read.
+    /// The tool's name, when one was read: the registered name when the name matched a
+    /// known tool, otherwise the sent name without surrounding whitespace.
     pub name: Option<String>,
+    /// The name exactly as sent, when one was sent.
+    pub name_sent: Option<String>,
     /// The rejection of the arguments, for the parse kinds.
     pub rejection: Option<Rejection>,
     /// The arguments exactly as sent.
@@ -628,8 +654,27 @@ impl Calls {
         entries.into_iter().map(|(_, entry)| entry)
     }
 
-    /// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}]}`, as the
-    /// CLI prints it.
+    /// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message", "id",
+    /// "id_generated", "name", "arguments", "arguments_cut"}]}`, as the CLI prints it.
+    ///
+    /// An error carries what is needed to answer the call and log what arrived: its `id`
+    /// (the provider's, or a generated one when `id_generated`), its `name` exactly as sent
+    /// (`null` when none was), and its `arguments` exactly as sent, as text (a JSON value
+    /// a backend sent already parsed is written as compact JSON; `null` when none were
+    /// sent), cut to [`MAX_ERROR_ARGUMENTS`] characters; `arguments_cut` is `true` when
+    /// they were cut.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// let body = br#"{"choices": [{"message": {"tool_calls": [{"id": 7, "type": "function",
+    ///   "function": {"name": "functions.get_weather", "arguments": "{\"city\": \"Ro"}}]}}]}"#;
+    /// let json = parse_body(body, &CallOptions::new()).unwrap().to_json();
+    /// assert_eq!(json["errors"][0]["kind"], "truncated");
+    /// assert_eq!(json["errors"][0]["id"], "7");
+    /// assert_eq!(json["errors"][0]["name"], "functions.get_weather");
+    /// assert_eq!(json["errors"][0]["arguments"], r#"{"city": "Ro"#);
+    /// assert_eq!(json["errors"][0]["arguments_cut"], false);
+    /// ```
     pub fn to_json(&self) -> Value {
         json!({
             "calls": self.calls.iter().map(|call| json!({
@@ -637,11 +682,39 @@ impl Calls {
                 "name": call.name,
                 "arguments": call.arguments,
             })).collect::<Vec<_>>(),
-            "errors": self.errors.iter().map(|error| json!({
-                "kind": error.kind.code(),
-                "message": error.message,
-            })).collect::<Vec<_>>(),
+            "errors": self.errors.iter().map(|error| {
+                let (arguments, cut) = match error.original.to_text() {
+                    Some(text) => {
+                        let (text, cut) = cut_chars(text, MAX_ERROR_ARGUMENTS);
+                        (Value::String(text), cut)
+                    }
+                    None => (Value::Null, false),
+                };
+                json!({
+                    "kind": error.kind.code(),
+                    "message": error.message,
+                    "id": error.id,
+                    "id_generated": error.id_generated,
+                    "name": error.name_sent,
+                    "arguments": arguments,
+                    "arguments_cut": cut,
+                })
+            }).collect::<Vec<_>>(),
         })
+    }
+}
+
+/// The most characters of an error's arguments [`Calls::to_json`] prints.
+pub const MAX_ERROR_ARGUMENTS: usize = 4096;
+
+/// `text` cut to at most `max` characters, and whether it was cut.
+pub(crate) fn cut_chars(mut text: String, max: usize) -> (String, bool) {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => {
+            text.truncate(end);
+            (text, true)
+        }
+        None => (text, false),
     }
 }
 
@@ -670,6 +743,7 @@ pub struct KnownTool {
 pub struct CallOptions {
     format: Format,
     tools: Option<Vec<KnownTool>>,
+    sent_names: Vec<(String, String)>,
     text_format: Option<TextFormat>,
     scan_content: bool,
     limits: Limits,
@@ -685,6 +759,7 @@ impl Default for CallOptions {
         CallOptions {
             format: Format::Auto,
             tools: None,
+            sent_names: Vec::new(),
             text_format: None,
             scan_content: true,
             limits: Limits::default(),
@@ -739,6 +814,28 @@ impl CallOptions {
             })
             .collect();
         self.known_tools(tools)
+    }
+
+    /// A tool's definition was sent under `sent` (a name the provider accepts) instead of
+    /// its registered name `registered`: a call to `sent` is a call to `registered`
+    /// ([`MatchedBy::SentName`]). The [`Toolbox`](crate::Toolbox) adds one for each name
+    /// [`crate::dialect::sent_name`] changes.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions, MatchedBy};
+    /// let long = format!("weather.{}", "x".repeat(60));
+    /// let sent = tool_input::dialect::sent_name(&long, tool_input::Dialect::OpenAi).into_owned();
+    /// assert_eq!(sent.len(), 64);
+    /// let options = CallOptions::new().tools([long.clone()]).sent_name(sent.clone(), long.clone());
+    /// let body = serde_json::json!({"type": "message", "role": "assistant", "content": [
+    ///     {"type": "tool_use", "id": "toolu_1", "name": sent, "input": {}}]});
+    /// let calls = parse_body(body.to_string().as_bytes(), &options).unwrap();
+    /// assert_eq!(calls.calls[0].name, long);
+    /// assert_eq!(calls.calls[0].matched_by, Some(MatchedBy::SentName));
+    /// ```
+    pub fn sent_name(mut self, sent: impl Into<String>, registered: impl Into<String>) -> Self {
+        self.sent_names.push((sent.into(), registered.into()));
+        self
     }
 
     /// Read text-emitted calls in this format only (by default every format is tried).
@@ -889,7 +986,7 @@ impl CallOptions {
     pub(crate) fn knows(&self, name: &str) -> Option<bool> {
         let tools = self.tools.as_ref()?;
         let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-        Some(matches!(resolve_name(name, &names), NameMatch::Found(..)))
+        Some(matches!(names::resolve_with_sent_names(name, &names, &self.sent_names), NameMatch::Found(..)))
     }
 }
 
@@ -1326,9 +1423,9 @@ pub(crate) fn describe(value: Option<&Value>) -> String {
     text.chars().take(60).collect()
 }
 
-/// An id field: a string is kept as is; anything else is no id.
+/// An id field, read by [`id_from`].
 pub(crate) fn id_of(value: Option<&Value>) -> Option<String> {
-    value.and_then(Value::as_str).map(str::to_owned)
+    id_from(value?)
 }
 
 /// Arguments as a JSON field carries them: a string is text to parse, anything else a value.

@@ -2,12 +2,12 @@
 
 use serde_json::Value;
 
-use super::{name_ok, ProblemCode, Problems};
+use super::{Dialect, NameRule, ProblemCode, Problems};
 
 /// Check a tool definition: its name, and an object schema at the root of `input_schema`.
 pub(super) fn check(definition: &Value, problems: &mut Problems) {
     let name = definition.get("name").and_then(Value::as_str).unwrap_or("");
-    if !name_ok(name, 64, &[]) {
+    if !NameRule::of(Dialect::Anthropic).allows(name) {
         problems.push(
             "/name",
             ProblemCode::Name,

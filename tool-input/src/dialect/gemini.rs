@@ -307,8 +307,7 @@ fn merge_into(out: &mut Map<String, Value>, part: Map<String, Value>) {
 /// Check a `FunctionDeclaration`.
 pub(super) fn check(definition: &Value, problems: &mut Problems) {
     let name = definition.get("name").and_then(Value::as_str).unwrap_or("");
-    let starts_well = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    if !starts_well || !super::name_ok(name, 128, &['.', ':']) {
+    if !super::NameRule::of(super::Dialect::Gemini).allows(name) {
         problems.push(
             "/name",
             ProblemCode::Name,

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{name_ok, ProblemCode, Problems};
+use super::{Dialect, NameRule, ProblemCode, Problems};
 
 /// The `inputSchema`: the root must say `"type": "object"`; a tool without arguments gets
 /// the schema the specification recommends, `{"type": "object", "additionalProperties": false}`.
@@ -24,7 +24,7 @@ pub(super) fn input_schema(schema: Value) -> Value {
 /// the root of `inputSchema`.
 pub(super) fn check(definition: &Value, problems: &mut Problems) {
     let name = definition.get("name").and_then(Value::as_str).unwrap_or("");
-    if !name_ok(name, 128, &['.']) {
+    if !NameRule::of(Dialect::Mcp).allows(name) {
         problems.push(
             "/name",
             ProblemCode::Name,

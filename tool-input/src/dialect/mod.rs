@@ -563,11 +563,74 @@ fn parse_text(text: &str, options: &ParseOptions) -> Option<parse::Parsed> {
     parse::parse(text, options).ok()
 }
 
-/// Does a tool name match `^[A-Za-z0-9_-]{1,max}$` plus `extra` characters?
-pub(crate) fn name_ok(name: &str, max: usize, extra: &[char]) -> bool {
-    !name.is_empty()
-        && name.chars().count() <= max
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || extra.contains(&c))
+/// The tool names a provider accepts: `^[A-Za-z0-9_-]{1,max}$` plus `extra` characters,
+/// and for Gemini a letter or `_` first.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NameRule {
+    max: usize,
+    extra: &'static [char],
+    letter_first: bool,
+}
+
+impl NameRule {
+    /// The rule of `dialect`'s provider.
+    pub(crate) fn of(dialect: Dialect) -> NameRule {
+        match dialect {
+            Dialect::OpenAi
+            | Dialect::OpenAiStrict
+            | Dialect::Responses
+            | Dialect::ResponsesStrict
+            | Dialect::Anthropic => NameRule { max: 64, extra: &[], letter_first: false },
+            Dialect::Gemini => NameRule { max: 128, extra: &['.', ':'], letter_first: true },
+            Dialect::Mcp => NameRule { max: 128, extra: &['.'], letter_first: false },
+        }
+    }
+
+    fn allows_char(self, c: char) -> bool {
+        c.is_ascii_alphanumeric() || c == '_' || c == '-' || self.extra.contains(&c)
+    }
+
+    /// Does the provider accept `name`?
+    pub(crate) fn allows(self, name: &str) -> bool {
+        let starts_well =
+            !self.letter_first || name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        !name.is_empty()
+            && starts_well
+            && name.chars().count() <= self.max
+            && name.chars().all(|c| self.allows_char(c))
+    }
+}
+
+/// The name a tool's definition is sent under in `dialect`: its own name when the provider
+/// accepts it; otherwise the name fitted to the provider's pattern, each character the
+/// pattern does not allow written as `_` (`get.weather` → `get_weather` for OpenAI and
+/// Anthropic, whose names must match `^[a-zA-Z0-9_-]{1,64}$`), a `_` put first where Gemini
+/// wants a letter, and cut to the longest name allowed. An empty name stays empty (there
+/// is nothing to fit; [`check_tool`] reports it).
+///
+/// The [`Toolbox`](crate::Toolbox) sends its definitions under these names and maps a call
+/// to one back to the registered tool ([`crate::calls::MatchedBy::SentName`]). The free
+/// [`tool_definition`] writes the name as given, so [`check_tool`] can report it.
+///
+/// ```
+/// use tool_input::{dialect, Dialect};
+/// assert_eq!(dialect::sent_name("get.weather", Dialect::OpenAi), "get_weather");
+/// assert_eq!(dialect::sent_name("get.weather", Dialect::Mcp), "get.weather");
+/// assert_eq!(dialect::sent_name("1st tool", Dialect::Gemini), "_1st_tool");
+/// assert_eq!(dialect::sent_name(&"x".repeat(70), Dialect::Anthropic).len(), 64);
+/// ```
+pub fn sent_name(name: &str, dialect: Dialect) -> std::borrow::Cow<'_, str> {
+    let rule = NameRule::of(dialect);
+    if name.is_empty() || rule.allows(name) {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    let mut fitted = String::with_capacity(name.len() + 1);
+    if rule.letter_first && !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        fitted.push('_');
+    }
+    fitted.extend(name.chars().map(|c| if rule.allows_char(c) { c } else { '_' }));
+    fitted.truncate(rule.max); // every character is ASCII now
+    std::borrow::Cow::Owned(fitted)
 }
 
 /// Does the node describe an object (its type says so, or it declares properties)?

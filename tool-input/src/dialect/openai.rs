@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::walk::{accepts_null, escape, lookup_ref, MAX_DEPTH};
-use super::{is_object_schema, name_ok, ProblemCode, Problems};
+use super::{is_object_schema, Dialect, NameRule, ProblemCode, Problems};
 
 /// The keywords strict mode accepts (Structured Outputs, "Supported schemas").
 const STRICT_KEYWORDS: &[&str] = &[
@@ -273,7 +273,7 @@ pub(super) fn check_responses(definition: &Value, strict: bool, problems: &mut P
 
 fn check_function(function: &Value, at: &str, strict: bool, problems: &mut Problems) {
     let name = function.get("name").and_then(Value::as_str).unwrap_or("");
-    if !name_ok(name, 64, &[]) {
+    if !NameRule::of(Dialect::OpenAi).allows(name) {
         problems.push(
             &format!("{at}/name"),
             ProblemCode::Name,

@@ -175,14 +175,19 @@ impl<S, T: ToolInput> FromContextPart<ToolCallContext<'_, S>> for Parameters<T> 
         let arguments = context.arguments.take().map(Value::Object);
         let call_id = context.request_context.id.to_string();
         let name = context.name().to_owned();
+        let at = trace::Subject { tool: &name, call_id: &call_id, format: "mcp" };
+        let sensitive: Vec<String> =
+            T::definition().validator().sensitive_fields().map(str::to_owned).collect();
+        let original = arguments.clone().map_or(OriginalArguments::Absent, OriginalArguments::Value);
+        let raw = || trace::raw(&original, None, &sensitive);
         match T::from_arguments_with(arguments.as_ref(), &CheckOptions::default()) {
             Ok(checked) => {
-                trace::accepted(&name, &call_id, &checked.report);
+                trace::accepted(at, &checked.report, raw, String::new);
                 Ok(Parameters(checked.value))
             }
             Err(rejection) => {
                 let rejection = rejection.with_tool(&name);
-                trace::rejected(&name, &call_id, &rejection);
+                trace::rejected(at, &rejection, !sensitive.is_empty(), raw);
                 Err(argument_error(&rejection))
             }
         }

@@ -261,6 +261,33 @@ pub(crate) enum Esc {
     /// After a closing candidate quote, a `/` (at `slash_at`): a comment after it
     /// (`'a' /* note */`) means the quote closed the string.
     ClosingSlash { mark: usize },
+    /// In a raw string (`r'...'`), after a `\` (kept): a quote or a backslash after it is
+    /// content too, as in Python.
+    RawBackslash,
+}
+
+/// A Python string prefix ([`ParseMode::Lenient`]): `u` (nothing to do), `r` (no escape
+/// processing), `b` (a bytes literal: its ASCII text), in either case and order (`rb`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrPrefix {
+    raw: bool,
+    bytes: bool,
+}
+
+impl StrPrefix {
+    /// The prefix `word` spells, if it is one `ast.literal_eval` accepts (not `f`, whose
+    /// strings are expressions).
+    fn of(word: &[u8]) -> Option<StrPrefix> {
+        let mut prefix = StrPrefix { raw: false, bytes: false };
+        match word.to_ascii_lowercase().as_slice() {
+            b"u" => {}
+            b"r" => prefix.raw = true,
+            b"b" => prefix.bytes = true,
+            b"rb" | b"br" => prefix = StrPrefix { raw: true, bytes: true },
+            _ => return None,
+        }
+        Some(prefix)
+    }
 }
 
 /// Where a number is, following the RFC 8259 grammar (plus `0x` hexadecimal and digit
@@ -289,6 +316,24 @@ pub(crate) enum Num {
     HexStart,
     /// Hexadecimal digits.
     Hex,
+    /// [`ParseMode::Lenient`]: a `_` after the digits of the state it holds, as Python
+    /// separates digits (`1_000`); only a digit of that state may follow.
+    Sep(Digits),
+}
+
+/// Where a digit separator is: which digits must follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Digits {
+    /// `0_`: only zeros (Python's `0_0`; `0_1` is an error).
+    Zero,
+    /// Integer digits.
+    Int,
+    /// Fraction digits.
+    Frac,
+    /// Exponent digits.
+    Exp,
+    /// Hexadecimal digits (also right after `0x`: `0x_1f`).
+    Hex,
 }
 
 impl Num {
@@ -306,6 +351,11 @@ impl Num {
             (Num::Exp, b'+' | b'-') => Some(Num::ExpSign),
             (Num::Exp | Num::ExpSign | Num::ExpDigits, b'0'..=b'9') => Some(Num::ExpDigits),
             (Num::HexStart | Num::Hex, b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F') => Some(Num::Hex),
+            (Num::Sep(Digits::Zero), b'0') => Some(Num::Zero),
+            (Num::Sep(Digits::Int), b'0'..=b'9') => Some(Num::Int),
+            (Num::Sep(Digits::Frac), b'0'..=b'9') => Some(Num::Frac),
+            (Num::Sep(Digits::Exp), b'0'..=b'9') => Some(Num::ExpDigits),
+            (Num::Sep(Digits::Hex), b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F') => Some(Num::Hex),
             _ => None,
         }
     }
@@ -457,6 +507,11 @@ pub(crate) struct Lexer {
     pub(super) may_join: bool,
     /// A `+` followed the held string.
     concat: bool,
+    /// [`ParseMode::Lenient`]: the string being read had a Python prefix (`r''`, `b''`).
+    prefix: Option<StrPrefix>,
+    /// [`ParseMode::Lenient`]: the held string joins literals: the length of the first and
+    /// where the second started.
+    joined: Option<(usize, usize)>,
     /// [`ParseMode::Repair`]: prose before any value, kept to be read as text if no value
     /// follows, with its offset.
     prose_raw: Option<(Vec<u8>, usize)>,
@@ -509,6 +564,8 @@ impl Lexer {
             held: None,
             may_join: true,
             concat: false,
+            prefix: None,
+            joined: None,
             prose_raw: None,
             bare: false,
             unescape: None,
@@ -571,6 +628,11 @@ impl Lexer {
     /// offsets the look-ahead states keep) is left alone.
     pub(crate) fn open_string(&mut self) -> Option<(&mut String, &[u8])> {
         let State::Str { esc, .. } = self.state else { return None };
+        if self.held.is_some() || self.prefix.is_some_and(|prefix| prefix.bytes) {
+            // A literal that continues a held one (shown when they are joined), or a bytes
+            // literal (whose text is checked whole when it ends).
+            return None;
+        }
         let end = match esc {
             Esc::Closing { mark } | Esc::ClosingSlash { mark } => mark,
             _ => self.buf.len(),
@@ -597,6 +659,8 @@ impl Lexer {
             || !self.text_buf.is_empty()
             || !self.replay.is_empty()
             || self.unescape.is_some()
+            || self.held.is_some()
+            || self.prefix.is_some()
         {
             return 0;
         }
@@ -824,7 +888,7 @@ impl Lexer {
                 self.buf.truncate(mark);
                 self.state = State::Between;
                 let text = self.take_string()?;
-                self.emit(sink, Token::Str(text), self.start)?;
+                self.end_string(text, sink)?;
             }
             State::Str { .. } => {
                 if !complete {
@@ -840,7 +904,7 @@ impl Lexer {
                 self.state = State::Between;
                 let text = self.take_string()?;
                 sink.repair(RepairKind::CompletedTruncated, end);
-                self.emit(sink, Token::Str(text), self.start)?;
+                self.end_string(text, sink)?;
             }
             State::Raw { .. } | State::RawLead { .. } | State::Ahead { .. } => {
                 self.end_raw_string(sink, complete)?;
@@ -849,6 +913,9 @@ impl Lexer {
             State::Word { key: true } => {
                 if !complete {
                     return Err(Fail::Truncated { inside: "an object" }.into());
+                }
+                if !self.repair {
+                    self.flush_held(sink)?;
                 }
                 // A cut-off unquoted key: the builder gives it a null value.
                 let text = std::mem::take(&mut self.buf);
@@ -862,6 +929,9 @@ impl Lexer {
             State::Word { key: false } => {
                 let text = std::mem::take(&mut self.buf);
                 self.state = State::Between;
+                if !self.repair {
+                    self.flush_held(sink)?;
+                }
                 if let Some((token, spelling)) = self.literal(&text) {
                     self.word_literal(token, spelling, sink)?;
                 } else if let Some((token, spelling)) = self.literal_prefix(&text) {
@@ -981,10 +1051,71 @@ impl Lexer {
     #[inline]
     pub(super) fn flush_held<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
         self.concat = false;
+        self.joined = None;
         match self.held.take() {
             Some((text, offset)) => self.emit(sink, Token::Str(text), offset),
             None => Ok(()),
         }
+    }
+
+    /// A string ended (strict and lenient modes): sent, or, inside a container in
+    /// [`ParseMode::Lenient`], held until what follows shows whether another string
+    /// literal comes next, which Python joins to it (`'a' 'b'` is `'ab'`,
+    /// [`RepairKind::AdjacentStrings`]).
+    fn end_string<S: Sink>(&mut self, text: String, sink: &mut S) -> Result<(), Failure> {
+        if self.prefix.take().is_some_and(|prefix| prefix.bytes) && !text.is_ascii() {
+            return Err(Failure::syntax(
+                "a bytes literal (`b'...'`) holds ASCII characters only",
+                self.start,
+            ));
+        }
+        if !self.lenient || self.repair {
+            return self.emit(sink, Token::Str(text), self.start);
+        }
+        let (text, offset) = match self.held.take() {
+            Some((mut held, at)) => {
+                held.push_str(&text);
+                (held, at)
+            }
+            None => (text, self.start),
+        };
+        if sink.in_container() {
+            self.held = Some((text, offset));
+            Ok(())
+        } else {
+            self.emit(sink, Token::Str(text), offset)
+        }
+    }
+
+    /// A `:` follows joined literals where a value belongs (`{"a": "x" "b": 1}`): not
+    /// literals to join but a value and the next key without the comma between them. The
+    /// first literal is sent alone, and the builder meets the second where the comma is
+    /// missing, as it would have without the join.
+    fn unjoin<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        let Some((split, second_at)) = self.joined.take() else { return Ok(()) };
+        let Some((mut text, offset)) = self.held.take() else { return Ok(()) };
+        let second = text.split_off(split.min(text.len()));
+        self.emit(sink, Token::Str(text), offset)?;
+        self.held = Some((second, second_at));
+        Ok(())
+    }
+
+    /// [`ParseMode::Lenient`]: a string literal starts at `at` while a string is held: it
+    /// continues that string (and the join is recorded).
+    fn adjacent<S: Sink>(&mut self, at: usize, sink: &mut S) -> bool {
+        let joins = match &self.held {
+            // `""` right before a `"` is not two literals but a triple quote, which opens a
+            // string that a JSON-like text never closes.
+            Some((text, from)) => self.lenient && !self.repair && !(text.is_empty() && at == from + 2),
+            None => false,
+        };
+        if joins {
+            sink.repair(RepairKind::AdjacentStrings, at);
+            if self.joined.is_none() {
+                self.joined = self.held.as_ref().map(|(text, _)| (text.len(), at));
+            }
+        }
+        joins
     }
 
     /// The value starts here (leaving the start phase).
@@ -1050,7 +1181,7 @@ impl Lexer {
                 b':' => Token::Colon,
                 b',' => Token::Comma,
                 b'"' => {
-                    if self.held.is_some() && !self.concat {
+                    if self.held.is_some() && !self.concat && !self.adjacent(at, sink) {
                         self.flush_held(sink)?;
                         if self.phase != Phase::Value {
                             return Ok(i);
@@ -1091,6 +1222,9 @@ impl Lexer {
                 }
             };
             if self.held.is_some() {
+                if token == Token::Colon && !sink.expects_key() {
+                    self.unjoin(sink)?;
+                }
                 self.flush_held(sink)?;
                 if self.phase != Phase::Value {
                     return Ok(i);
@@ -1220,8 +1354,10 @@ impl Lexer {
         let Some(&b) = chunk.get(i) else { return Ok(i) };
         // Bytes that may continue a held string (`+`, another string, comments, spaces) keep
         // it; anything else ends it first.
-        let keep =
-            matches!(b, b'+' | b'/' | b'#') || (self.concat && matches!(b, b'\'' | b'`' | 0x80..=0xFF));
+        let keep = matches!(b, b'+' | b'/' | b'#')
+            || (self.concat && matches!(b, b'\'' | b'`' | 0x80..=0xFF))
+            // Lenient: another literal, perhaps with a prefix (`'a' r'b'`), may follow.
+            || (!self.repair && (b == b'\'' || b.is_ascii_alphabetic()));
         if self.held.is_some() && !keep {
             self.flush_held(sink)?;
             if self.phase != Phase::Value {
@@ -1260,6 +1396,7 @@ impl Lexer {
                 Ok(i)
             }
             b'\'' if self.lenient => {
+                self.adjacent(at, sink);
                 sink.repair(RepairKind::SingleQuotes, at);
                 if self.repair {
                     if let Some(next) = self.quick_string(chunk, None, i + 1, b'\'', sink)? {
@@ -1297,6 +1434,12 @@ impl Lexer {
             b'(' | b')' if self.repair => {
                 let token = if b == b'(' { Token::BeginParen(false) } else { Token::EndParen };
                 self.emit(sink, token, at)?;
+                Ok(i + 1)
+            }
+            // A Python tuple inside the value (`{"point": (1, 2)}`); at the top level a `(`
+            // is prose, as it always was.
+            b'(' if self.lenient && !key && sink.in_container() => {
+                self.emit(sink, Token::BeginParen(false), at)?;
                 Ok(i + 1)
             }
             b'+' if self.repair => {
@@ -1529,6 +1672,13 @@ impl Lexer {
                 return Ok(chunk.len());
             };
             let at = self.base + j;
+            if b == b'\\' && self.prefix.is_some_and(|prefix| prefix.raw) {
+                // `r'\d'`: no escape processing.
+                self.push_run(chunk, text, i, j);
+                self.buf.push(b'\\');
+                self.state = State::Str { quote, esc: Esc::RawBackslash };
+                return Ok(j + 1);
+            }
             if b == b'\\' {
                 self.push_run(chunk, text, i, j);
                 if let Some(next) = self.escape_in_chunk(chunk, j) {
@@ -1566,7 +1716,7 @@ impl Lexer {
                         }
                     };
                     self.state = State::Between;
-                    self.emit(sink, Token::Str(string), self.start)?;
+                    self.end_string(string, sink)?;
                 }
                 Quote::Single => {
                     self.push_run(chunk, text, i, j);
@@ -1747,6 +1897,18 @@ impl Lexer {
                     consumed = false;
                 }
             }
+            Esc::RawBackslash => {
+                let closer = match quote {
+                    Quote::Double => b'"',
+                    Quote::Single => b'\'',
+                    Quote::SmartDouble | Quote::SmartSingle => b'\\',
+                };
+                if b == b'\\' || b == closer {
+                    self.buf.push(b);
+                } else {
+                    consumed = false;
+                }
+            }
             Esc::Closing { mark } => match b {
                 b' ' | b'\t' | b'\n' | b'\r' => {
                     self.buf.push(b);
@@ -1756,7 +1918,21 @@ impl Lexer {
                     self.buf.truncate(mark);
                     self.state = State::Between;
                     let text = self.take_string()?;
-                    self.emit(sink, Token::Str(text), self.start)?;
+                    self.end_string(text, sink)?;
+                    return Ok(i);
+                }
+                b'\'' | b'"'
+                    if quote == Quote::Single
+                        && !self.repair
+                        && sink.in_container()
+                        && self.buf.len() > mark + 1 =>
+                {
+                    // `'a' 'b'`: the quote closed the string, and another literal starts
+                    // after white space (`'it''s'` stays one string, as it always was).
+                    self.buf.truncate(mark);
+                    self.state = State::Between;
+                    let text = self.take_string()?;
+                    self.end_string(text, sink)?;
                     return Ok(i);
                 }
                 b'/' => {
@@ -1776,7 +1952,7 @@ impl Lexer {
                     self.buf.truncate(mark);
                     self.state = State::Between;
                     let text = self.take_string()?;
-                    self.emit(sink, Token::Str(text), self.start)?;
+                    self.end_string(text, sink)?;
                     self.state = State::Slash;
                     return Ok(i);
                 }
@@ -1882,6 +2058,19 @@ impl Lexer {
                 (Num::Minus, b'.') if self.lenient => Some((Num::Dot, &b"0."[..])),
                 (Num::Zero, b'x' | b'X') if self.lenient => Some((Num::HexStart, &b"0x"[..])),
                 (Num::Int | Num::Frac | Num::ExpDigits, b'_') if self.repair => Some((num, &b"_"[..])),
+                // Python's digit separators: one `_` between two digits.
+                (Num::Zero | Num::Int | Num::Frac | Num::ExpDigits | Num::HexStart | Num::Hex, b'_')
+                    if self.lenient =>
+                {
+                    let digits = match num {
+                        Num::Zero => Digits::Zero,
+                        Num::Int => Digits::Int,
+                        Num::Frac => Digits::Frac,
+                        Num::ExpDigits => Digits::Exp,
+                        _ => Digits::Hex,
+                    };
+                    Some((Num::Sep(digits), &b"_"[..]))
+                }
                 _ => None,
             };
             match extended {
@@ -1890,7 +2079,7 @@ impl Lexer {
                         sink.repair(RepairKind::NumberSyntax, self.start);
                     }
                     self.buf.extend_from_slice(chunk.get(from..j).unwrap_or_default());
-                    if num == Num::Zero {
+                    if num == Num::Zero && next == Num::HexStart {
                         // `0x`: the zero is already in the text.
                         self.buf.pop();
                     }
@@ -1985,12 +2174,12 @@ impl Lexer {
     /// The number in `buf` as a token (`buf` is left empty). Non-decimal and separated
     /// digits were already recorded.
     fn take_number<S: Sink>(&mut self, sink: &mut S) -> Result<Token, Failure> {
-        let text = std::mem::take(&mut self.buf);
-        let result = if text.contains(&b'_') {
+        let mut text = std::mem::take(&mut self.buf);
+        if text.contains(&b'_') {
             sink.repair(RepairKind::NumberSyntax, self.start);
-            let digits: Vec<u8> = text.iter().copied().filter(|&b| b != b'_').collect();
-            to_number(&digits, self.start)
-        } else if text.len() > 2 && (text.starts_with(b"0x") || text.starts_with(b"-0x")) {
+            text.retain(|&b| b != b'_');
+        }
+        let result = if text.len() > 2 && (text.starts_with(b"0x") || text.starts_with(b"-0x")) {
             sink.repair(RepairKind::HexNumber, self.start);
             hex_number(&text, self.start)
         } else {
@@ -2070,6 +2259,25 @@ impl Lexer {
         next: Option<u8>,
         sink: &mut S,
     ) -> Result<bool, Failure> {
+        if self.lenient && !self.repair && self.phase == Phase::Value && matches!(next, Some(b'\'' | b'"')) {
+            if let Some(prefix) = StrPrefix::of(text) {
+                // `u'a'`, `r"\d"`, `b'x'`: a Python string with a prefix.
+                self.adjacent(self.start, sink);
+                sink.repair(RepairKind::StringPrefix, self.start);
+                let quote = if next == Some(b'"') {
+                    Quote::Double
+                } else {
+                    sink.repair(RepairKind::SingleQuotes, self.start + text.len());
+                    Quote::Single
+                };
+                self.prefix = Some(prefix);
+                self.state = State::Str { quote, esc: Esc::None };
+                return Ok(true);
+            }
+        }
+        if self.held.is_some() && !self.repair {
+            self.flush_held(sink)?;
+        }
         if key {
             let key = std::str::from_utf8(text)
                 .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;

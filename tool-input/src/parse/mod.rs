@@ -327,8 +327,9 @@ pub enum RepairKind {
     SpecialWhitespace,
     /// JavaScript's `undefined` was read as `null`.
     Undefined,
-    /// A number written the JavaScript way was read: `.5`, `-.5`, `1.` (as `1.0`), a
-    /// dangling exponent (`2e` as `2`), digit separators (`1_000`).
+    /// A number written the JavaScript or Python way was read: `.5`, `-.5`, `1.` (as
+    /// `1.0`), a dangling exponent (`2e` as `2`), digit separators (`1_000`; in
+    /// [`ParseMode::Lenient`] only where Python allows them: one `_` between two digits).
     NumberSyntax,
     /// A hexadecimal number such as `0x10` was read as its value.
     HexNumber,
@@ -378,11 +379,12 @@ pub enum RepairKind {
     Ellipsis,
     /// A regular expression literal (`/a+/`) was read as a string ([`ParseMode::Repair`]).
     Regex,
-    /// A Python tuple `(1, 2)` was read as an array; a parenthesised single value `(1)` as
-    /// that value ([`ParseMode::Repair`]).
+    /// A Python tuple `(1, 2)` (also `()` and `(1,)`) was read as an array; a
+    /// parenthesised single value `(1)` as that value (inside the value in
+    /// [`ParseMode::Lenient`]; anywhere in [`ParseMode::Repair`]).
     Tuple,
-    /// An object written as a set of keys (`{"a", "b"}`) was read as an array
-    /// ([`ParseMode::Repair`]).
+    /// A Python set (`{"a", "b"}`, `{1, 2}`) was read as an array (in
+    /// [`ParseMode::Lenient`] when its items are literals, as `ast.literal_eval` reads them).
     SetAsArray,
     /// A key without a value in the middle of an object (`{"a": 1, COMMENT "b": 2}`), or a
     /// run of stray quotes before a key (`{"a": 1, """" "b": 2}`), was dropped
@@ -404,6 +406,16 @@ pub enum RepairKind {
     /// A value without a key after an object member (`{"a": "x": 1}`) was dropped, with
     /// its colon ([`ParseMode::Repair`] with [`RepairStyle::JsonRepair`]).
     DroppedValue,
+    /// A Python string prefix was read ([`ParseMode::Lenient`]): `u'a'` is `"a"`; `r'\d'`
+    /// is `"\\d"` (no escape processing: a backslash is content, and so is a quote or a
+    /// backslash after it); `b'x'`, a bytes literal, is the string of its ASCII text (JSON
+    /// has no bytes; non-ASCII characters, which Python rejects there, are an error).
+    /// `f'...'` is an expression, not a literal, and stays an error.
+    StringPrefix,
+    /// Adjacent string literals (`'a' 'b'`, `"a" "b"`, `"a" r'\d'`) were joined into one
+    /// string, as Python joins them ([`ParseMode::Lenient`], inside the value; single-quoted
+    /// ones when white space separates them).
+    AdjacentStrings,
 }
 
 impl RepairKind {
@@ -453,6 +465,8 @@ impl RepairKind {
             RepairKind::DroppedEmpty => "dropped_empty",
             RepairKind::StrayQuote => "stray_quote",
             RepairKind::DroppedValue => "dropped_value",
+            RepairKind::StringPrefix => "string_prefix",
+            RepairKind::AdjacentStrings => "adjacent_strings",
         }
     }
 }
@@ -530,6 +544,13 @@ pub enum ParseError {
 /// - Python's `True`, `False` and `None`; JavaScript's `undefined` (as `null`);
 /// - Unicode spaces between tokens (no-break space, zero-width space, ...);
 /// - numbers written the JavaScript way: `.5`, `-.5`, `1.` before `,` `]` `}`, `0x1F`;
+/// - Python literals as `ast.literal_eval` reads them: a tuple inside the value (`(1, 2)`,
+///   `()`, `(1,)`; `(1)` is `1`) and a set of literals (`{"a", "b"}`, `{1, 2}`) as arrays;
+///   digit separators where Python allows them (`1_000`, `0x_1f`, `1_0.5`; `1__0`, `1_`,
+///   `_1` and `0_1` stay errors); a set of names (`{a, b}`) stays an error; string
+///   prefixes (`u'a'`; `r'\d'` without escape processing; `b'x'` as the text of its ASCII
+///   bytes; `f'...'` stays an error, being an expression); adjacent literals joined
+///   (`"a" "b"` and `'a' 'b'` are `"ab"`; `'it''s'` stays one string, as before);
 /// - a function call wrapper: JSONP's `callback({...});`, MongoDB's `NumberLong(2)` or
 ///   `ObjectId("...")` (the argument is the value);
 /// - escaped JSON (`{\"a\": 1}`: one level of backslashes is removed);

@@ -785,6 +785,8 @@ enum Kind {
     /// `(` of a function-call wrapper such as `NumberLong(2)`: an array while open; one item
     /// without a comma is that item once it closes.
     Paren,
+    /// A Python set (`{1, 2}`, lenient modes): an array, closed by `}`.
+    Set,
 }
 
 /// How an open container is reached from its parent.
@@ -845,6 +847,8 @@ struct Tree {
     open_at: Option<usize>,
     /// The path of an event being reported.
     scratch: String,
+    /// Offset of the last key read.
+    key_at: usize,
 }
 
 /// The container `frames` lead to in `root`, if it is there.
@@ -891,6 +895,7 @@ impl Tree {
             open_key: String::new(),
             open_at: None,
             scratch: String::new(),
+            key_at: 0,
         }
     }
 
@@ -914,7 +919,7 @@ impl Tree {
             match frame.kind {
                 Kind::Object if self.open.is_some() => push_token(&mut self.scratch, &self.open_key),
                 Kind::Object => push_token(&mut self.scratch, frame.key.as_deref()?),
-                Kind::Array | Kind::Paren => push_index(&mut self.scratch, frame.len),
+                Kind::Array | Kind::Paren | Kind::Set => push_index(&mut self.scratch, frame.len),
             }
         }
         Some(&self.scratch)
@@ -927,8 +932,15 @@ impl Tree {
             Expect::Comma => self.comma_token(token, offset, on),
             Expect::Colon => match token {
                 Token::Colon => {
+                    self.materialize();
                     self.expect = Expect::Value;
                     Ok(())
+                }
+                Token::Comma | Token::EndObject
+                    if self.lenient
+                        && self.frames.last().is_some_and(|f| f.kind == Kind::Object && f.len == 0) =>
+                {
+                    self.object_as_set(token, offset, on)
                 }
                 token => Err(Failure::syntax(
                     format!("expected `:` after an object key, found {}", token.describe()),
@@ -977,7 +989,16 @@ impl Tree {
                 if matches!(self.expect, Expect::Item { .. }) && self.closes_top(&token) =>
             {
                 let Expect::Item { comma } = self.expect else { return Ok(()) };
-                let bracket = if token == Token::EndArray { ']' } else { ')' };
+                if self.frames.last().is_some_and(|frame| frame.kind == Kind::Paren && frame.len == 1) {
+                    // `(1,)`: how Python writes a tuple of one, not a trailing comma.
+                    self.close(on);
+                    return Ok(());
+                }
+                let bracket = match token {
+                    Token::EndArray => ']',
+                    Token::EndObject => '}',
+                    _ => ')',
+                };
                 self.trailing_comma(comma, offset, bracket, on)
             }
             Token::EndArray
@@ -1003,6 +1024,7 @@ impl Tree {
                 if let Some(frame) = self.frames.last_mut() {
                     frame.key = Some(text);
                 }
+                self.key_at = offset;
                 self.expect = Expect::Colon;
                 Ok(())
             }
@@ -1030,20 +1052,20 @@ impl Tree {
                 self.expect = Expect::Key { comma: offset };
                 Ok(())
             }
-            (Token::Comma, Some(Kind::Array | Kind::Paren)) => {
+            (Token::Comma, Some(Kind::Array | Kind::Paren | Kind::Set)) => {
                 if let Some(frame) = self.frames.last_mut() {
                     frame.comma = true;
                 }
                 self.expect = Expect::Item { comma: offset };
                 Ok(())
             }
-            (Token::EndObject, Some(Kind::Object))
+            (Token::EndObject, Some(Kind::Object | Kind::Set))
             | (Token::EndArray, Some(Kind::Array))
             | (Token::EndParen, Some(Kind::Paren)) => {
                 self.close(on);
                 Ok(())
             }
-            (token, Some(Kind::Array | Kind::Paren)) => Err(Failure::syntax(
+            (token, Some(Kind::Array | Kind::Paren | Kind::Set)) => Err(Failure::syntax(
                 format!("expected `,` or `]` after an array value, found {}", token.describe()),
                 offset,
             )),
@@ -1059,7 +1081,7 @@ impl Tree {
         matches!(
             (self.frames.last().map(|frame| frame.kind), closer),
             (Some(Kind::Array), Token::EndArray)
-                | (Some(Kind::Object), Token::EndObject)
+                | (Some(Kind::Object | Kind::Set), Token::EndObject)
                 | (Some(Kind::Paren), Token::EndParen)
         )
     }
@@ -1086,8 +1108,14 @@ impl Tree {
             return Err(Fail::TooDeep.into());
         }
         let empty = match kind {
+            // Until its first member, a lenient object inside the value may turn out to be a
+            // Python set (`{'a', 'b'}`): it shows as not started (`null`), so the partial
+            // value stays a prefix of the final one; `materialize` makes it an object. The
+            // top-level value shows as `{}` from its `{` on (arguments are objects; a set
+            // there shows as `{}` until its first comma).
+            Kind::Object if self.lenient && !self.frames.is_empty() => Value::Null,
             Kind::Object => Value::Object(Map::new()),
-            Kind::Array | Kind::Paren => Value::Array(Vec::new()),
+            Kind::Array | Kind::Paren | Kind::Set => Value::Array(Vec::new()),
         };
         let pointer_len = self.pointer.len();
         let (step, quiet) = match self.frames.last_mut() {
@@ -1098,7 +1126,7 @@ impl Tree {
             Some(parent) => {
                 let quiet = parent.quiet || kind == Kind::Paren;
                 let step = match parent.kind {
-                    Kind::Array | Kind::Paren => {
+                    Kind::Array | Kind::Paren | Kind::Set => {
                         push_index(&mut self.pointer, parent.len);
                         Step::Index(parent.len)
                     }
@@ -1130,6 +1158,7 @@ impl Tree {
     /// Close the innermost container: a `(` becomes its value, and the container is
     /// reported as a member or item of its parent.
     fn close(&mut self, on: &mut On<'_, '_>) {
+        self.materialize();
         let Some(frame) = self.frames.last() else { return };
         if frame.kind == Kind::Paren && frame.len == 1 && !frame.comma {
             if let Some(node) = container(&mut self.root, &self.frames) {
@@ -1237,7 +1266,7 @@ impl Tree {
                 Some(key) => Some(key),
                 None => return,
             },
-            Kind::Array | Kind::Paren => None,
+            Kind::Array | Kind::Paren | Kind::Set => None,
         };
         frame.len += 1;
         match (container(&mut self.root, &self.frames), key) {
@@ -1334,7 +1363,7 @@ impl Tree {
                 Some(key) => Some(key),
                 None => return false,
             },
-            Kind::Array | Kind::Paren => None,
+            Kind::Array | Kind::Paren | Kind::Set => None,
         };
         match (container(&mut self.root, &self.frames), key) {
             (Some(Value::Array(items)), _) => {
@@ -1387,12 +1416,14 @@ impl Tree {
             let inside = match kind {
                 Kind::Object => "an object",
                 Kind::Paren => "a parenthesised value",
+                Kind::Set => "a set",
                 Kind::Array => "an array",
             };
             if !complete {
                 return Err(Fail::Truncated { inside }.into());
             }
             self.record(RepairKind::CompletedTruncated, end);
+            self.materialize();
             if kind == Kind::Object && matches!(self.expect, Expect::Colon | Expect::Value) {
                 // A key cut off before its value: `null`, unless the key is already there.
                 let key = self.frames.last().and_then(|frame| frame.key.as_deref());
@@ -1418,6 +1449,44 @@ impl Tree {
         Ok(mem::take(&mut self.root))
     }
 
+    /// The innermost container, an object not shown yet (see `open_container`), becomes
+    /// the empty object it is.
+    fn materialize(&mut self) {
+        if self.frames.last().is_some_and(|frame| frame.kind == Kind::Object) {
+            if let Some(node @ Value::Null) = container(&mut self.root, &self.frames) {
+                *node = Value::Object(Map::new());
+            }
+        }
+    }
+
+    /// `{'a', 'b'}`, `{1, 2}`: the innermost object, whose first key awaits its colon and
+    /// is followed by `token` (`,` or `}`), is a Python set: an array of that key and what
+    /// follows (as `tree::Builder` reads it).
+    fn object_as_set(&mut self, token: Token, offset: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
+        let key = self.frames.last_mut().and_then(|frame| frame.key.take());
+        let Some(item) = key.and_then(|key| super::tree::set_item(key, self.key_at, &mut self.repairs))
+        else {
+            return Err(Failure::syntax(
+                format!("expected `:` after an object key, found {}", token.describe()),
+                offset,
+            ));
+        };
+        self.record(RepairKind::SetAsArray, offset);
+        if let Some(node) = container(&mut self.root, &self.frames) {
+            *node = Value::Array(Vec::new());
+        }
+        if let Some(frame) = self.frames.last_mut() {
+            frame.kind = Kind::Set;
+        }
+        self.complete_value(item, on);
+        if token == Token::EndObject {
+            self.close(on);
+        } else {
+            self.expect = Expect::Item { comma: offset };
+        }
+        Ok(())
+    }
+
     /// Forget everything read (the values were prose before the real value).
     fn reset(&mut self) {
         self.root = Value::Null;
@@ -1441,7 +1510,7 @@ impl Sink for TreeSink<'_, '_> {
         match (tree.expect, tree.frames.last().map(|frame| frame.kind)) {
             (Expect::FirstKey | Expect::Key { .. }, _) | (Expect::Comma, Some(Kind::Object)) => Ctx::Key,
             (Expect::Value | Expect::Colon, Some(Kind::Object)) => Ctx::ObjectValue,
-            (_, Some(Kind::Array | Kind::Paren)) => Ctx::Array,
+            (_, Some(Kind::Array | Kind::Paren | Kind::Set)) => Ctx::Array,
             _ => Ctx::Top,
         }
     }

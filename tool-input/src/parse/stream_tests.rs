@@ -821,3 +821,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn python_literals_agree_in_every_split() {
+    // Tuples, sets (decided only at the comma or brace after the first item), digit
+    // separators: whole, cut off, and fed in every split, in every mode.
+    let inputs = [
+        "{\"a\": (1, (2,), ()), \"b\": {\"x\", 'y',}, \"c\": {1_0, True, None}, \"d\": 0x_1f}",
+        "{'t': {'only'}, 's': {1: 2}, 'n': [1_000.5_5, 1e1_0]}",
+        "[{\"k\"}, {}, {\"a\": {2}}]",
+        "{\"a\": {1, 2",
+        "{\"a\": {\"x\"",
+        "{\"a\": 1__0}",
+        "{\"a\": {x, y}}",
+        "{\"a\": u'x', \"b\": r'\\d\\'', \"c\": b\"\\t\", \"d\": \"p\" \"q\" r'\\w', 'e' 'f': 1}",
+        "[\"a\"\n \"b\" /* c */ 'c', \"é\" \"😀\"]",
+        "{\"a\": \"x\" \"y",
+        "{\"a\": b'caf\u{e9}'}",
+        "[\"x\" \"y\" 1]",
+        "{\"a\": \"xé\" \"y\" 'z': 1}",
+        "{\"a\" 'b': \"c\" \"d\"}",
+    ];
+    for input in inputs {
+        for options in every_mode() {
+            check_every_split(input, &options);
+        }
+    }
+}

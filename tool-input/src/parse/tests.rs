@@ -981,7 +981,6 @@ fn lenient_mode_leaves_structure_alone() {
         "{\"a\": }",
         "{\"a\": [1, 2}",
         "{\"a\": hello world}",
-        "[\"a\" \"b\"]",
         "{\"a\": \"x\" + \"y\"}",
         "[1, 2, ...]",
         "(1, 2)",
@@ -1282,4 +1281,137 @@ fn repair_mode_keeps_raw_line_breaks_at_the_end_of_a_string() {
     }
     let python = ParseOptions { style: RepairStyle::JsonRepair, ..ParseOptions::repair() };
     assert_eq!(parse("{\"s\":\"x\r\n\"}", &python).unwrap().value, json!({"s": "x"}));
+}
+
+/// Python literals as `ast.literal_eval` reads them, in the lenient modes: tuples and sets
+/// as arrays, digit separators where Python allows them. What `literal_eval` rejects stays
+/// rejected.
+#[test]
+fn python_literals_as_literal_eval_reads_them() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{'a': (1, 2)}", json!({"a": [1, 2]}), &[SingleQuotes, Tuple]),
+        (
+            "{\"a\": (), \"b\": (1,), \"c\": (1), \"d\": ((1, 2), [3],)}",
+            json!({"a": [], "b": [1], "c": 1, "d": [[1, 2], [3]]}),
+            &[Tuple, Tuple, Tuple, Tuple, Tuple, TrailingComma],
+        ),
+        (
+            "[(\"x\", None), (True,)]",
+            json!([["x", null], [true]]),
+            &[Tuple, PythonLiteral, Tuple, PythonLiteral],
+        ),
+        ("{\"a\": {1, 2}}", json!({"a": [1, 2]}), &[SetAsArray]),
+        ("{\"a\": {\"x\", \"y\",}}", json!({"a": ["x", "y"]}), &[SetAsArray, TrailingComma]),
+        ("{'a': {'x'}}", json!({"a": ["x"]}), &[SingleQuotes, SingleQuotes, SetAsArray]),
+        (
+            "{\"a\": {True, None, -1.5, (1, 2)}}",
+            json!({"a": [true, null, -1.5, [1, 2]]}),
+            &[PythonLiteral, SetAsArray, PythonLiteral, Tuple],
+        ),
+        ("{\"a\": {1: 2}}", json!({"a": {"1": 2}}), &[UnquotedKey]),
+        (
+            "{\"a\": 1_000, \"b\": 0_0, \"c\": 0x_1f, \"d\": 1_0.5_5, \"e\": 1e1_0, \"f\": -1_0}",
+            json!({"a": 1000, "b": 0, "c": 31, "d": 10.55, "e": 1e10, "f": -10}),
+            &[NumberSyntax, NumberSyntax, NumberSyntax, HexNumber, NumberSyntax, NumberSyntax, NumberSyntax],
+        ),
+        ("{\"a\": {1_0, 2}}", json!({"a": [10, 2]}), &[NumberSyntax, SetAsArray]),
+        // String prefixes: `u` changes nothing, `r` turns escape processing off, `b` is the
+        // bytes literal's ASCII text.
+        (
+            r#"{"a": u'x', "b": U"y"}"#,
+            json!({"a": "x", "b": "y"}),
+            &[StringPrefix, SingleQuotes, StringPrefix],
+        ),
+        (
+            r#"{"a": r'\d+', "b": R"\n", "c": r'\'', "d": r"a\"b", "e": r'\\'}"#,
+            json!({"a": "\\d+", "b": "\\n", "c": "\\'", "d": "a\\\"b", "e": "\\\\"}),
+            &[
+                StringPrefix,
+                SingleQuotes,
+                StringPrefix,
+                StringPrefix,
+                SingleQuotes,
+                StringPrefix,
+                StringPrefix,
+                SingleQuotes,
+            ],
+        ),
+        (
+            r#"{"a": b'x\ty', "b": rb'\x', "c": Br"z"}"#,
+            json!({"a": "x\ty", "b": "\\x", "c": "z"}),
+            &[StringPrefix, SingleQuotes, StringPrefix, SingleQuotes, StringPrefix],
+        ),
+        (r#"{u'k': 1}"#, json!({"k": 1}), &[StringPrefix, SingleQuotes]),
+        // Adjacent literals are one string.
+        (
+            r#"{"a": "x" "y", "b": 'p' 'q', "c": "m" r'\d'}"#,
+            json!({"a": "xy", "b": "pq", "c": "m\\d"}),
+            &[
+                AdjacentStrings,
+                SingleQuotes,
+                AdjacentStrings,
+                SingleQuotes,
+                AdjacentStrings,
+                StringPrefix,
+                SingleQuotes,
+            ],
+        ),
+        (
+            "[\"a\"\n \"b\" /* c */ \"c\", \"d\"]",
+            json!(["abc", "d"]),
+            &[AdjacentStrings, AdjacentStrings, Comment],
+        ),
+        (r#"{"k" "2": 1}"#, json!({"k2": 1}), &[AdjacentStrings]),
+        // `'it''s'` stays as it always was read: one string with its quotes.
+        ("{'a': 'it''s'}", json!({"a": "it''s"}), &[SingleQuotes, SingleQuotes]),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &lenient(), expected, repairs);
+    }
+    // What `literal_eval` rejects: misplaced separators, a set of names, a tuple key, a
+    // lone comma in a tuple, a set that ends as an array.
+    for input in [
+        "{\"a\": 1__0}",
+        "{\"a\": 1_}",
+        "{\"a\": _1}",
+        "{\"a\": 0_1}",
+        "{\"a\": 1_.5}",
+        "{\"a\": 1._5}",
+        "{\"a\": 1e_5}",
+        "{\"a\": 0x__1}",
+        "{\"a\": {x, y}}",
+        "{\"a\": {\"x\": 1, \"y\"}}",
+        "{\"a\": (,)}",
+        "{\"a\": (1,,)}",
+        "{\"a\": {1, 2]}",
+        "{\"a\": (1, 2]}",
+        "{\"a\": f'x'}",
+        "{\"a\": ur'x'}",
+        "{\"a\": b'caf\u{e9}'}",
+        "{\"a\": r'C:\\'}",
+        "{\"a\": \"x\" true}",
+        "{\"a\": \"x\" + \"y\"}",
+    ] {
+        assert!(parse(input, &lenient()).is_err(), "{input} was accepted");
+        assert!(parse(input, &ParseOptions::strict()).is_err(), "{input} was accepted");
+    }
+    // A value and the next key without the comma between them are not literals to join:
+    // the error is where the comma is missing, as it always was.
+    for input in ["{\"a\": \"x\" \"b\": 1}", "{'a': 'x' 'b': 1}", "{\"a\": \"x\" \"y\" \"b\": 1}"] {
+        match parse(input, &lenient()) {
+            Err(ParseError::Syntax { message, column: 11, .. }) => {
+                assert!(message.contains("found a string"), "{message}")
+            }
+            other => panic!("{input}: {other:?}"),
+        }
+    }
+    // Strict JSON has none of them.
+    for input in ["{\"a\": (1, 2)}", "{\"a\": {1, 2}}", "{\"a\": 1_000}"] {
+        assert!(parse(input, &ParseOptions::strict()).is_err(), "{input}");
+    }
+    // Cut off inside one: truncated, or completed when asked.
+    assert!(matches!(parse("{\"a\": {1, 2", &lenient()), Err(ParseError::Truncated { inside: "a set", .. })));
+    assert!(matches!(parse("{\"a\": 1_", &lenient()), Err(ParseError::Truncated { .. })));
+    let completed = parse("{\"a\": {1, (2, 3", &completing()).unwrap();
+    assert_eq!(completed.value, json!({"a": [1, [2, 3]]}));
 }

@@ -34,10 +34,12 @@ enum Frame {
         last_array: Option<String>,
     },
     /// `(`: a Python tuple, or the argument of a function call wrapper. One item without a
-    /// comma is that item; anything else an array.
+    /// comma is that item; anything else an array. With `set`, a Python set `{1, 2}`
+    /// (lenient modes), closed by `}`: always an array.
     Paren {
         items: Vec<Value>,
         comma: bool,
+        set: bool,
     },
 }
 
@@ -46,8 +48,8 @@ impl Frame {
         match self {
             Frame::Array(items) => Value::Array(items),
             Frame::Object { map, .. } => Value::Object(map),
-            Frame::Paren { mut items, comma, .. } => {
-                if items.len() == 1 && !comma {
+            Frame::Paren { mut items, comma, set } => {
+                if items.len() == 1 && !comma && !set {
                     items.pop().unwrap_or(Value::Null)
                 } else {
                     Value::Array(items)
@@ -62,7 +64,8 @@ impl Frame {
             (self, closer),
             (Frame::Array(_), Token::EndArray)
                 | (Frame::Object { .. }, Token::EndObject)
-                | (Frame::Paren { .. }, Token::EndParen)
+                | (Frame::Paren { set: false, .. }, Token::EndParen)
+                | (Frame::Paren { set: true, .. }, Token::EndObject)
         )
     }
 }
@@ -113,6 +116,25 @@ enum Pending {
     },
 }
 
+/// The first item of a Python set (`{'a', 'b'}`, `{1, 2}`) read as an object's first key
+/// (lenient modes): a quoted key is that string; a key written without quotes (its
+/// [`RepairKind::UnquotedKey`] at the key's offset, which is withdrawn) is an item only when
+/// it is a number, `True`, `False` or `None` as the parser reads them; a name is not a
+/// literal, and `None` is returned. `at`: the key's offset.
+pub(crate) fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Option<Value> {
+    let Some(bare) = repairs.iter().rposition(|r| r.kind == RepairKind::UnquotedKey && r.offset == at) else {
+        return Some(Value::String(key));
+    };
+    let options = ParseOptions { mode: ParseMode::Lenient, ..ParseOptions::default() };
+    let parsed = super::parse(&key, &options).ok()?;
+    if !matches!(parsed.value, Value::Number(_) | Value::Bool(_) | Value::Null) {
+        return None;
+    }
+    repairs.remove(bare);
+    repairs.extend(parsed.repairs.into_iter().map(|r| Repair { offset: r.offset + at, ..r }));
+    Some(parsed.value)
+}
+
 /// Builds a [`Value`] from tokens, without recursion.
 #[derive(Debug)]
 pub(crate) struct Builder {
@@ -149,6 +171,8 @@ pub(crate) struct Builder {
     /// (a comma is missing before it, or stray quotes were dropped): if its object is an
     /// array item that already has it, it starts the next item.
     key_after_stray: bool,
+    /// Offset of the last key read.
+    key_at: usize,
     repairs: Vec<Repair>,
 }
 
@@ -201,6 +225,7 @@ impl Builder {
             at: 0,
             bare_key: false,
             key_after_stray: false,
+            key_at: 0,
             repairs: Vec::new(),
         }
     }
@@ -214,7 +239,8 @@ impl Builder {
         if !self.stack.is_empty() {
             let inside = match self.stack.last() {
                 Some(Frame::Object { .. }) => "an object",
-                Some(Frame::Paren { .. }) => "a parenthesised value",
+                Some(Frame::Paren { set: false, .. }) => "a parenthesised value",
+                Some(Frame::Paren { set: true, .. }) => "a set",
                 _ => "an array",
             };
             if !complete {
@@ -550,7 +576,7 @@ impl Builder {
                 if !call {
                     self.repair(RepairKind::Tuple, offset);
                 }
-                self.open(Frame::Paren { items: Vec::new(), comma: false }, Expect::FirstItem)
+                self.open(Frame::Paren { items: Vec::new(), comma: false, set: false }, Expect::FirstItem)
             }
             Token::Str(text) => {
                 let value = match self.fenced_json(&text, offset) {
@@ -587,7 +613,17 @@ impl Builder {
                 if matches!(self.expect, Expect::Item { .. }) && self.closes_top(&token) =>
             {
                 let Expect::Item { comma } = self.expect else { return Ok(()) };
-                let bracket = if token == Token::EndArray { ']' } else { ')' };
+                if matches!(self.stack.last(), Some(Frame::Paren { items, set: false, .. }) if items.len() == 1)
+                {
+                    // `(1,)`: how Python writes a tuple of one, not a trailing comma.
+                    self.close();
+                    return Ok(());
+                }
+                let bracket = match token {
+                    Token::EndArray => ']',
+                    Token::EndObject => '}',
+                    _ => ')',
+                };
                 self.trailing_comma(comma, offset, bracket)
             }
             Token::Comma if self.repair && matches!(self.expect, Expect::FirstItem | Expect::Item { .. }) => {
@@ -774,6 +810,7 @@ impl Builder {
             // `[{"a": 1 "a": 2}]`: not a second value for `a` but the next item.
             self.split_object(offset)?;
         }
+        self.key_at = offset;
         // `bare_key` now describes this key, until the next token.
         if let Some(Frame::Object { key, .. }) = self.stack.last_mut() {
             *key = Some(text);
@@ -795,6 +832,28 @@ impl Builder {
         match token {
             Token::Colon => {
                 self.expect = Expect::Value;
+                Ok(())
+            }
+            Token::Comma | Token::EndObject if self.lenient && !self.repair && self.first_member() => {
+                // `{'a', 'b'}`, `{1, 2}`: a Python set, read as an array.
+                let key = match self.stack.last_mut() {
+                    Some(Frame::Object { key, .. }) => key.take(),
+                    _ => None,
+                };
+                let Some(item) = key.and_then(|key| set_item(key, self.key_at, &mut self.repairs)) else {
+                    return Err(Failure::syntax(
+                        format!("expected `:` after an object key, found {}", token.describe()),
+                        offset,
+                    ));
+                };
+                self.repair(RepairKind::SetAsArray, offset);
+                self.stack.pop();
+                self.stack.push(Frame::Paren { items: vec![item], comma: true, set: true });
+                if token == Token::EndObject {
+                    self.close();
+                    return Ok(());
+                }
+                self.expect = Expect::Item { comma: offset };
                 Ok(())
             }
             _ if !self.repair => Err(Failure::syntax(
@@ -893,7 +952,7 @@ impl Builder {
                 self.close();
                 Ok(())
             }
-            (Token::EndParen, true) if in_paren => {
+            (token @ (Token::EndParen | Token::EndObject), true) if in_paren && self.closes_top(&token) => {
                 self.close();
                 Ok(())
             }
@@ -1123,7 +1182,7 @@ impl Sink for Builder {
     }
 
     fn in_paren(&self) -> bool {
-        matches!(self.stack.last(), Some(Frame::Paren { .. }))
+        matches!(self.stack.last(), Some(Frame::Paren { set: false, .. }))
     }
 
     fn in_container(&self) -> bool {

@@ -16,9 +16,9 @@ pub use conversation::Conversation;
 pub use outcome::{Failure, Outcome, OutcomeKind};
 
 use crate::calls::{
-    self, resolve_name, BodyError, CallError, CallErrorKind, CallOptions, Calls, NameMatch, ToolCall,
+    self, BodyError, CallError, CallErrorKind, CallOptions, Calls, Format, MatchedBy, NameMatch, ToolCall,
 };
-use crate::dialect::{Dialect, DialectProblem};
+use crate::dialect::{self, Dialect, DialectProblem, ProblemCode};
 use crate::error::{Rejection, RejectionKind};
 use crate::report::{Checked, Report};
 use crate::tool::{ToolDefinition, ToolInput};
@@ -81,6 +81,9 @@ struct Tool {
 /// ```
 pub struct Toolbox {
     tools: Vec<Tool>,
+    /// `(sent, registered)`: the names definitions are sent under where a dialect's
+    /// provider rejects the registered name ([`dialect::sent_name`]).
+    sent_names: Vec<(String, String)>,
     dialect: Option<Dialect>,
     options: CheckOptions,
 }
@@ -100,7 +103,7 @@ impl std::fmt::Debug for Toolbox {
 impl Toolbox {
     /// An empty toolbox.
     pub fn new() -> Self {
-        Toolbox { tools: Vec::new(), dialect: None, options: CheckOptions::default() }
+        Toolbox { tools: Vec::new(), sent_names: Vec::new(), dialect: None, options: CheckOptions::default() }
     }
 
     /// Register a typed tool with a synchronous handler. A tool of the same name replaces
@@ -191,6 +194,18 @@ impl Toolbox {
             Some(slot) => *slot = tool,
             None => self.tools.push(tool),
         }
+        self.sent_names = self
+            .tools
+            .iter()
+            .flat_map(|tool| {
+                let name = tool.definition.name();
+                Dialect::ALL.into_iter().map(move |dialect| (dialect::sent_name(name, dialect), name))
+            })
+            .filter(|(sent, name)| sent != name)
+            .map(|(sent, name)| (sent.into_owned(), name.to_owned()))
+            .collect();
+        self.sent_names.sort();
+        self.sent_names.dedup();
         self
     }
 
@@ -204,39 +219,76 @@ impl Toolbox {
         self.tools.iter().map(|tool| &tool.definition)
     }
 
-    /// Every tool's definition in `dialect`, to send with a request.
+    /// Every tool's definition in `dialect`, to send with a request. A tool whose name the
+    /// provider rejects (`files.read` for OpenAI, whose names must match
+    /// `^[a-zA-Z0-9_-]{1,64}$`) is sent under [`dialect::sent_name`] (`files_read`); a call
+    /// to that name is dispatched to the registered tool.
+    ///
+    /// ```
+    /// use tool_input::{Dialect, ToolDefinition, Toolbox};
+    /// use serde_json::json;
+    /// let read = ToolDefinition::new("files.read", None, json!({"type": "object", "properties": {}})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(read, |_| Ok::<_, String>("read"));
+    /// assert_eq!(toolbox.definitions(Dialect::OpenAi)[0]["function"]["name"], "files_read");
+    /// assert_eq!(toolbox.definitions(Dialect::Mcp)[0]["name"], "files.read");
+    /// assert!(toolbox.check_dialect(Dialect::OpenAi).is_empty());
+    /// ```
     pub fn definitions(&self, dialect: Dialect) -> Vec<Value> {
-        self.tools.iter().map(|tool| tool.definition.to_dialect(dialect)).collect()
+        self.tools.iter().map(|tool| sent_definition(&tool.definition, dialect)).collect()
     }
 
-    /// What `dialect` would reject in the tools' definitions, per tool name: empty when
-    /// every tool passes. Meant for a test.
+    /// What `dialect` would reject in the tools' definitions as [`Toolbox::definitions`]
+    /// sends them, per tool name: empty when every tool passes. Two tools sent under the
+    /// same name are a [`ProblemCode::Name`] problem. Meant for a test.
     pub fn check_dialect(&self, dialect: Dialect) -> Vec<(String, DialectProblem)> {
-        self.tools
+        let mut problems: Vec<(String, DialectProblem)> = self
+            .tools
             .iter()
             .flat_map(|tool| {
-                let name = tool.definition.name().to_owned();
-                tool.definition.check_dialect(dialect).into_iter().map(move |problem| (name.clone(), problem))
+                let definition = &tool.definition;
+                let name = definition.name().to_owned();
+                let sent = dialect::sent_name(definition.name(), dialect);
+                dialect::check_tool(&sent, definition.description(), definition.schema(), dialect)
+                    .into_iter()
+                    .map(move |problem| (name.clone(), problem))
             })
-            .collect()
+            .collect();
+        for (i, tool) in self.tools.iter().enumerate() {
+            let sent = dialect::sent_name(tool.definition.name(), dialect);
+            let first = self.tools[..i]
+                .iter()
+                .find(|earlier| dialect::sent_name(earlier.definition.name(), dialect) == sent);
+            if let Some(earlier) = first {
+                let message = format!(
+                    "the tool is sent as `{sent}`, the name the tool `{}` is sent under too",
+                    earlier.definition.name()
+                );
+                let pointer = match dialect {
+                    Dialect::OpenAi | Dialect::OpenAiStrict => "/function/name",
+                    _ => "/name",
+                };
+                let problem =
+                    DialectProblem { pointer: pointer.to_owned(), code: ProblemCode::Name, message };
+                problems.push((tool.definition.name().to_owned(), problem));
+            }
+        }
+        problems
     }
 
-    /// Options for reading calls: the registered tools, by name and schema.
+    /// Options for reading calls: the registered tools, by name and schema, and the names
+    /// their definitions are sent under ([`CallOptions::sent_name`]).
     pub fn call_options(&self) -> CallOptions {
-        CallOptions::new().definitions(self.tool_definitions())
+        self.sent_names
+            .iter()
+            .fold(CallOptions::new().definitions(self.tool_definitions()), |options, (sent, name)| {
+                options.sent_name(sent.clone(), name.clone())
+            })
     }
 
     /// Read the calls of a response body, knowing the registered tools
     /// ([`calls::parse_body`] with [`Toolbox::call_options`]).
     pub fn parse_body(&self, body: &[u8]) -> Result<Calls, BodyError> {
         calls::parse_body(body, &self.call_options())
-    }
-
-    fn find(&self, name: &str) -> Option<&Tool> {
-        match resolve_name(name, &self.names()) {
-            NameMatch::Found(found, _) => self.tools.iter().find(|tool| tool.definition.name() == found),
-            _ => None,
-        }
     }
 
     /// Run a call with a synchronous handler. A tool registered with an async handler is
@@ -299,7 +351,7 @@ impl Toolbox {
                 ran(call, tool, report, output)
             }
         };
-        finish(outcome, conversation)
+        finish(outcome, call.format, conversation)
     }
 
     async fn dispatch_future(&self, call: &ToolCall, conversation: Option<&mut Conversation>) -> Outcome {
@@ -317,36 +369,41 @@ impl Toolbox {
                 ran(call, tool, report, output)
             }
         };
-        finish(outcome, conversation)
+        finish(outcome, call.format, conversation)
     }
 
     /// Everything before the handler: find the tool, check the budget, check the arguments.
     fn prepare(&self, call: &ToolCall, conversation: Option<&Conversation>) -> Prepared<'_> {
-        let Some(tool) = self.find(&call.name) else {
-            return Prepared::Done(self.unknown(&call.id, call.id_generated, call.name.trim()));
+        let Some((tool, matched_by)) = self.find_matched(&call.name) else {
+            let raw = || trace::raw(&call.original, Some(&call.arguments), &[]);
+            return Prepared::Done(self.unknown(Sent::of_call(call), raw));
         };
         let name = tool.definition.name();
+        let at = trace::Subject { tool: name, call_id: &call.id, format: call.format.as_str() };
         if let Some(conversation) = conversation.filter(|c| c.is_spent(name)) {
             let failures = conversation.failures(name);
-            trace::budget_spent(name, &call.id, failures);
+            trace::budget_spent(at, failures);
             return Prepared::Done(Outcome::failed(
                 call,
                 name,
                 Failure::BudgetSpent { tool: name.to_owned(), failures },
             ));
         }
-        trace::call(name, &call.id, || trace::redacted(&call.arguments, &call.original, &tool.sensitive));
+        // How the toolbox matched the name, or how the reader did when it knew the tools.
+        let matched_by = call.matched_by.filter(|_| matched_by == MatchedBy::Exact).unwrap_or(matched_by);
+        let raw = || trace::raw(&call.original, Some(&call.arguments), &tool.sensitive);
+        trace::call(at, &call.name_sent, Some(matched_by), raw);
         let checked = match self.dialect {
             Some(dialect) => tool.definition.check_as(dialect, call.original.as_raw(), &self.options),
             None => tool.definition.check_with(call.original.as_raw(), &self.options),
         };
         match checked {
             Ok(checked) => {
-                trace::accepted(name, &call.id, &checked.report);
+                trace::accepted(at, &checked.report, raw, || trace::value(&checked.value, &tool.sensitive));
                 Prepared::Run { tool, checked }
             }
             Err(rejection) => {
-                trace::rejected(name, &call.id, &rejection);
+                trace::rejected(at, &rejection, !tool.sensitive.is_empty(), raw);
                 let failure = if rejection.kind == RejectionKind::Invalid {
                     Failure::Invalid(rejection)
                 } else {
@@ -357,18 +414,39 @@ impl Toolbox {
         }
     }
 
-    fn unknown(&self, id: &str, id_generated: bool, name: &str) -> Outcome {
+    fn find_matched(&self, name: &str) -> Option<(&Tool, MatchedBy)> {
+        match calls::names::resolve_with_sent_names(name, &self.names(), &self.sent_names) {
+            NameMatch::Found(found, by) => {
+                self.tools.iter().find(|tool| tool.definition.name() == found).map(|tool| (tool, by))
+            }
+            _ => None,
+        }
+    }
+
+    fn unknown(&self, sent: Sent<'_>, raw: impl FnOnce() -> String) -> Outcome {
+        let name = sent.name.trim();
         let available: Vec<String> = self.names().into_iter().map(str::to_owned).collect();
-        trace::unknown(name, id, &available);
-        Outcome::new(id, id_generated, name, Err(Failure::UnknownTool { name: name.to_owned(), available }))
+        let at = trace::Subject { tool: name, call_id: sent.id, format: sent.format.as_str() };
+        trace::unknown(at, sent.name_sent, &available, raw);
+        Outcome::new(
+            sent.id,
+            sent.id_generated,
+            name,
+            Err(Failure::UnknownTool { name: name.to_owned(), available }),
+        )
     }
 
     fn answer_error(&self, error: &CallError, conversation: Option<&mut Conversation>) -> Outcome {
         let sent = error.name.as_deref().unwrap_or("");
+        let name_sent = error.name_sent.as_deref().unwrap_or(sent);
+        let tool = self.find(sent);
+        let sensitive = tool.map_or(&[][..], |tool| &tool.sensitive[..]);
+        let raw = || trace::raw(&error.original, None, sensitive);
         let outcome = match error.kind {
-            CallErrorKind::UnknownTool => self.unknown(&error.id, error.id_generated, sent),
+            CallErrorKind::UnknownTool => self.unknown(Sent::of_error(error), raw),
             CallErrorKind::Malformed | CallErrorKind::TooManyCalls => {
-                trace::malformed(&error.id, &error.message);
+                let at = trace::Subject { tool: sent, call_id: &error.id, format: error.format.as_str() };
+                trace::malformed(at, name_sent, &error.message, raw);
                 Outcome::new(
                     &error.id,
                     error.id_generated,
@@ -376,11 +454,12 @@ impl Toolbox {
                     Err(Failure::Malformed(error.message.clone())),
                 )
             }
-            _ => match self.find(sent) {
+            _ => match tool {
                 // Read before the tools were known: that the tool does not exist comes first.
-                None if !sent.is_empty() => self.unknown(&error.id, error.id_generated, sent),
+                None if !sent.is_empty() => self.unknown(Sent::of_error(error), raw),
                 tool => {
                     let name = tool.map_or(sent, |tool| tool.definition.name());
+                    let at = trace::Subject { tool: name, call_id: &error.id, format: error.format.as_str() };
                     let spent =
                         conversation.as_deref().filter(|c| c.is_spent(name)).map(|c| c.failures(name));
                     let failure = match (spent, &error.rejection) {
@@ -388,22 +467,60 @@ impl Toolbox {
                         (None, Some(rejection)) => {
                             // Read before the tool was known: a tool with sensitive fields
                             // gets a message that quotes nothing of the arguments.
-                            let rejection = match tool {
-                                Some(tool) if !tool.sensitive.is_empty() => {
-                                    rejection.clone().quoting_nothing()
-                                }
-                                _ => rejection.clone(),
+                            let rejection = if sensitive.is_empty() {
+                                rejection.clone()
+                            } else {
+                                rejection.clone().quoting_nothing()
                             };
-                            trace::rejected(name, &error.id, &rejection);
+                            trace::rejected(at, &rejection, !sensitive.is_empty(), raw);
                             Failure::Unparsable(rejection)
                         }
-                        (None, None) => Failure::Malformed(error.message.clone()),
+                        (None, None) => {
+                            trace::malformed(at, name_sent, &error.message, raw);
+                            Failure::Malformed(error.message.clone())
+                        }
                     };
                     Outcome::new(&error.id, error.id_generated, name, Err(failure))
                 }
             },
         };
-        finish(outcome, conversation)
+        finish(outcome, error.format, conversation)
+    }
+
+    fn find(&self, name: &str) -> Option<&Tool> {
+        self.find_matched(name).map(|(tool, _)| tool)
+    }
+}
+
+/// What a call to an unknown tool sent, from a call or an error.
+struct Sent<'a> {
+    id: &'a str,
+    id_generated: bool,
+    name: &'a str,
+    name_sent: &'a str,
+    format: Format,
+}
+
+impl<'a> Sent<'a> {
+    fn of_call(call: &'a ToolCall) -> Self {
+        Sent {
+            id: &call.id,
+            id_generated: call.id_generated,
+            name: &call.name,
+            name_sent: &call.name_sent,
+            format: call.format,
+        }
+    }
+
+    fn of_error(error: &'a CallError) -> Self {
+        let name = error.name.as_deref().unwrap_or("");
+        Sent {
+            id: &error.id,
+            id_generated: error.id_generated,
+            name,
+            name_sent: error.name_sent.as_deref().unwrap_or(name),
+            format: error.format,
+        }
     }
 }
 
@@ -415,17 +532,19 @@ enum Prepared<'t> {
 /// The outcome of a handler that ran (or of typed deserialization that refused).
 fn ran(call: &ToolCall, tool: &Tool, report: Report, output: Result<Output, Rejection>) -> Outcome {
     let name = tool.definition.name();
+    let at = trace::Subject { tool: name, call_id: &call.id, format: call.format.as_str() };
     let result = match output {
         Ok(Ok(value)) => {
-            trace::succeeded(name, &call.id);
+            trace::succeeded(at);
             Ok(value)
         }
         Ok(Err(message)) => {
-            trace::failed(name, &call.id, &message);
+            trace::failed(at, &message);
             Err(Failure::Handler { tool: name.to_owned(), message })
         }
         Err(rejection) => {
-            trace::rejected(name, &call.id, &rejection);
+            let raw = || trace::raw(&call.original, Some(&call.arguments), &tool.sensitive);
+            trace::rejected(at, &rejection, !tool.sensitive.is_empty(), raw);
             Err(Failure::Invalid(rejection))
         }
     };
@@ -434,13 +553,21 @@ fn ran(call: &ToolCall, tool: &Tool, report: Report, output: Result<Output, Reje
     outcome
 }
 
+/// A tool's definition in `dialect`, under the name the provider accepts.
+fn sent_definition(definition: &ToolDefinition, dialect: Dialect) -> Value {
+    let sent = dialect::sent_name(definition.name(), dialect);
+    dialect::tool_definition(&sent, definition.description(), definition.schema(), dialect)
+}
+
 /// Count the outcome against the conversation's budget.
-fn finish(mut outcome: Outcome, conversation: Option<&mut Conversation>) -> Outcome {
+fn finish(mut outcome: Outcome, format: Format, conversation: Option<&mut Conversation>) -> Outcome {
     if let Some(conversation) = conversation {
         let spent = conversation.record(&outcome.tool, outcome.is_success());
         outcome.budget_spent = spent;
         if spent && !matches!(outcome.result, Err(Failure::BudgetSpent { .. })) {
-            trace::budget_spent(&outcome.tool, &outcome.call_id, conversation.failures(&outcome.tool));
+            let at =
+                trace::Subject { tool: &outcome.tool, call_id: &outcome.call_id, format: format.as_str() };
+            trace::budget_spent(at, conversation.failures(&outcome.tool));
         }
     }
     outcome

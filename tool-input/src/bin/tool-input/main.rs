@@ -3,7 +3,7 @@
 //! ```text
 //! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [INPUT]
 //! tool-input check --schema FILE --jsonl CASES.jsonl
-//! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [INPUT]
+//! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [--require-json] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl
 //! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [--stream] [--run-completed] [INPUT]
 //! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
@@ -111,7 +111,8 @@ enum Command {
     },
     /// Parse any JSON value leniently and print it repaired, compact.
     ///
-    /// Exits 0 with the JSON on standard output, or 1 with the error on standard error.
+    /// Exits 0 with the JSON on standard output, or 1 with the error on standard error
+    /// (with `--require-json`, also when the input is only text).
     Repair {
         /// Accept strict JSON only.
         #[arg(long)]
@@ -129,6 +130,11 @@ enum Command {
         /// (JavaScript; `{"a": }` is `{"a": null}`) or json_repair (Python; `{"a": ""}`).
         #[arg(long, default_value = "jsonrepair", value_parser = ["jsonrepair", "json_repair"])]
         style: String,
+        /// Exit 1, printing nothing on standard output, when the input holds no JSON at
+        /// all, only text (by default such text is printed as a JSON string, as jsonrepair
+        /// does: `no json here` is `"no json here"`).
+        #[arg(long)]
+        require_json: bool,
         /// The text to repair; standard input when absent or `-`.
         input: Option<PathBuf>,
     },
@@ -140,8 +146,8 @@ fn main() -> ExitCode {
         Command::Check { schema, policy, name, jsonl, input } => {
             check::run(&schema, &policy, name, jsonl, input)
         }
-        Command::Repair { strict, complete_truncated, settled, style, input } => {
-            repair::run(strict, complete_truncated, settled, &style, input)
+        Command::Repair { strict, complete_truncated, settled, style, require_json, input } => {
+            repair::run(strict, complete_truncated, settled, &style, require_json, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
         Command::Calls { format, tools, stream, run_completed, input } => {

@@ -4,7 +4,8 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use tool_input::parse::{self, ParseOptions, RepairStyle};
+use serde_json::Value;
+use tool_input::parse::{self, ParseOptions, Parsed, RepairKind, RepairStyle};
 
 use crate::{read_input_within, too_large_message};
 
@@ -12,12 +13,14 @@ use crate::{read_input_within, too_large_message};
 /// structure that tool arguments never get, and `NaN` as `null`), or strict JSON with
 /// `--strict`; `--complete-truncated` closes what was cut off (`--settled`: as final text,
 /// [`ParseOptions::stream_stable`] false); `--style json_repair` follows the Python library
-/// where the two repair libraries differ ([`RepairStyle`]).
+/// where the two repair libraries differ ([`RepairStyle`]); `--require-json` refuses input
+/// that holds no JSON, only text ([`only_text`]).
 pub(crate) fn run(
     strict: bool,
     complete_truncated: bool,
     settled: bool,
     style: &str,
+    require_json: bool,
     input: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let base = if strict { ParseOptions::strict() } else { ParseOptions::repair() };
@@ -28,6 +31,10 @@ pub(crate) fn run(
     let style = if style == "json_repair" { RepairStyle::JsonRepair } else { RepairStyle::Jsonrepair };
     let options = ParseOptions { complete_truncated, stream_stable: !settled, style, ..base };
     match parse::parse_bytes(&raw, &options) {
+        Ok(parsed) if require_json && only_text(&parsed, &raw) => {
+            eprintln!("no JSON found: the input is text without a JSON value in it");
+            Ok(ExitCode::from(1))
+        }
         Ok(parsed) => {
             let mut out = io::stdout().lock();
             writeln!(out, "{}", parsed.value).map_err(|e| format!("cannot write the result: {e}"))?;
@@ -38,4 +45,23 @@ pub(crate) fn run(
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// Did the repair find nothing structured: is the value only text read as strings (one
+/// string, or several lines of it collected into an array), starting with text without
+/// quotes at the input's first character? `no json here` is; `"a quoted string"`,
+/// `'single'`, `123 apples` (a number) and anything holding an object or array are not.
+fn only_text(parsed: &Parsed, raw: &[u8]) -> bool {
+    let strings = match &parsed.value {
+        Value::String(_) => true,
+        Value::Array(items) => {
+            parsed.repairs.iter().any(|r| r.kind == RepairKind::MultipleValues)
+                && items.iter().all(Value::is_string)
+        }
+        _ => false,
+    };
+    let text = raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(raw);
+    let skipped = raw.len() - text.len();
+    let first = skipped + text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
+    strings && parsed.repairs.iter().any(|r| r.kind == RepairKind::UnquotedString && r.offset == first)
 }
