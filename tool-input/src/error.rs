@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -135,6 +136,9 @@ impl fmt::Display for ErrorCode {
 }
 
 /// One thing wrong with the arguments, at one place.
+///
+/// Serializes as the CLI prints it: `{"path", "code", "message"}`, with `"value"`,
+/// `"options"` and `"suggestion"` only when they have something to say.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldError {
     /// JSON Pointer to the offending place, in the keys the model sent (`/items/1/quantity`).
@@ -234,6 +238,42 @@ impl Rejection {
     /// The text to send back to the model (the same as `to_string()`).
     pub fn message(&self) -> String {
         self.to_string()
+    }
+}
+
+/// `{"kind", "errors", "message"}`: the [`RejectionKind::code`], every [`FieldError`] (`{"path",
+/// "code", "message"}`, with `"value"`, `"options"` and `"suggestion"` when they have
+/// something to say) and the text for the model. The CLI prints it (with `"ok": false`), and
+/// the Python module raises it, in this shape.
+///
+/// ```
+/// use tool_input::Validator;
+/// use serde_json::json;
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"priority": {"enum": ["low", "high"]}},
+///     "required": ["priority"]
+/// })).unwrap();
+/// let rejection = validator.check(r#"{"priority": "urgent"}"#).unwrap_err();
+/// let json = serde_json::to_value(&rejection).unwrap();
+/// assert_eq!(json["kind"], "invalid");
+/// assert_eq!(json["errors"][0], json!({
+///     "path": "/priority",
+///     "code": "enum",
+///     "message": r#""urgent" is not one of "low", "high""#,
+///     "value": r#""urgent""#,
+///     "options": ["low", "high"],
+/// }));
+/// assert_eq!(json["message"], rejection.to_string());
+/// ```
+impl Serialize for Rejection {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("Rejection", 3)?;
+        record.serialize_field("kind", self.kind.code())?;
+        record.serialize_field("errors", &self.errors)?;
+        record.serialize_field("message", &self.to_string())?;
+        record.end()
     }
 }
 

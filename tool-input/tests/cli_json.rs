@@ -53,3 +53,19 @@ fn calls_bytes() {
     assert_output("calls_body_error", &["calls", "--format", "openai"], 1);
     assert_output("calls_stream", &["calls", "--stream"], 0);
 }
+
+#[test]
+fn schema_bytes() {
+    let (titled, described) = (path("schema.json"), path("described.schema.json"));
+    assert_output("schema_openai_strict", &["schema", "--dialect", "openai-strict", &titled], 0);
+    assert_output(
+        "schema_gemini_named",
+        &["schema", "--dialect", "gemini", "--name", "notify", &described],
+        0,
+    );
+    // No title: the file's name, without `.schema`.
+    assert_output("schema_anthropic_file_name", &["schema", "--dialect", "anthropic", &described], 0);
+    assert_output("schema_check", &["schema", "--dialect", "gemini", "--check", &described], 0);
+    let args = ["schema", "--dialect", "gemini", "--check", "--name", "bad name!", &described];
+    assert_output("schema_check_problems", &args, 1);
+}

@@ -52,6 +52,7 @@ pub(crate) mod text;
 use std::fmt;
 use std::str::FromStr;
 
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{json, Map, Value};
 
 pub use ids::generate_id;
@@ -273,6 +274,18 @@ pub struct ToolCall {
     pub raw: Value,
     /// Position among the call attempts of the response (calls and errors share it).
     pub index: usize,
+}
+
+/// `{"id", "name", "arguments"}`, as `tool-input calls` prints each call: what a program in
+/// another language needs to run it and answer it.
+impl Serialize for ToolCall {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("ToolCall", 3)?;
+        record.serialize_field("id", &self.id)?;
+        record.serialize_field("name", &self.name)?;
+        record.serialize_field("arguments", &self.arguments)?;
+        record.end()
+    }
 }
 
 /// The parts of a call before it is read: what [`CallParts::finish`] turns into a
@@ -523,6 +536,13 @@ impl CallErrorKind {
     }
 }
 
+/// The [`CallErrorKind::code`].
+impl Serialize for CallErrorKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
 impl fmt::Display for CallErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -554,6 +574,16 @@ pub struct CallError {
     pub raw: Value,
     /// Position among the response's call attempts.
     pub index: usize,
+}
+
+/// `{"kind", "message"}`, as `tool-input calls` prints each error.
+impl Serialize for CallError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("CallError", 2)?;
+        record.serialize_field("kind", &self.kind)?;
+        record.serialize_field("message", &self.message)?;
+        record.end()
+    }
 }
 
 impl fmt::Display for CallError {
@@ -608,19 +638,29 @@ impl Calls {
     }
 
     /// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}]}`, as the
-    /// CLI prints it.
+    /// CLI prints it: the [`Serialize`] shape, as a value.
     pub fn to_json(&self) -> Value {
-        json!({
-            "calls": self.calls.iter().map(|call| json!({
-                "id": call.id,
-                "name": call.name,
-                "arguments": call.arguments,
-            })).collect::<Vec<_>>(),
-            "errors": self.errors.iter().map(|error| json!({
-                "kind": error.kind.code(),
-                "message": error.message,
-            })).collect::<Vec<_>>(),
-        })
+        json!(self)
+    }
+}
+
+/// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}]}`: the
+/// [`ToolCall`] and [`CallError`] records, as `tool-input calls` prints them.
+///
+/// ```
+/// use tool_input::calls::{parse_text, CallOptions};
+/// let calls = parse_text(r#"<tool_call>{"name": "ping", "arguments": {"n": 1}}</tool_call>"#, &CallOptions::new());
+/// let json = serde_json::to_value(&calls).unwrap();
+/// assert_eq!(json["calls"][0]["name"], "ping");
+/// assert_eq!(json["calls"][0]["arguments"], serde_json::json!({"n": 1}));
+/// assert_eq!(json["errors"], serde_json::json!([]));
+/// ```
+impl Serialize for Calls {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("Calls", 2)?;
+        record.serialize_field("calls", &self.calls)?;
+        record.serialize_field("errors", &self.errors)?;
+        record.end()
     }
 }
 
@@ -834,6 +874,17 @@ impl BodyError {
     /// `body`: the kind the CLI prints for a body that could not be read.
     pub fn code(&self) -> &'static str {
         "body"
+    }
+}
+
+/// `{"kind": "body", "message"}`: the one error `tool-input calls` prints, in the shape of a
+/// [`CallError`], for a body that could not be read at all.
+impl Serialize for BodyError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("BodyError", 2)?;
+        record.serialize_field("kind", self.code())?;
+        record.serialize_field("message", &self.to_string())?;
+        record.end()
     }
 }
 

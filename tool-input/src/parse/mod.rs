@@ -41,6 +41,7 @@
 //! assert!(kinds.contains(&RepairKind::TrailingComma));
 //! ```
 
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::Value;
 
 pub(crate) mod lexer;
@@ -231,6 +232,27 @@ pub struct Repair {
 impl Repair {
     pub(crate) fn new(kind: RepairKind, offset: usize) -> Self {
         Repair { kind, offset, count: 1 }
+    }
+}
+
+/// `{"kind", "offset", "count"}`, `kind` the [`RepairKind::code`]: the record the CLI
+/// prints and the Python module returns.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseOptions};
+/// let parsed = parse("{'a': 1,}", &ParseOptions::default()).unwrap();
+/// assert_eq!(
+///     serde_json::to_string(&parsed.repairs).unwrap(),
+///     r#"[{"kind":"single_quotes","offset":1,"count":1},{"kind":"trailing_comma","offset":7,"count":1}]"#
+/// );
+/// ```
+impl Serialize for Repair {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("Repair", 3)?;
+        record.serialize_field("kind", self.kind.code())?;
+        record.serialize_field("offset", &self.offset)?;
+        record.serialize_field("count", &self.count)?;
+        record.end()
     }
 }
 
