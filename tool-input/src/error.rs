@@ -213,20 +213,14 @@ impl Rejection {
 
     pub(crate) fn from_parse(error: ParseError) -> Self {
         let message = error.to_string();
-        match error {
-            ParseError::Syntax { .. } | ParseError::InvalidUtf8 { .. } => {
-                Rejection::whole(RejectionKind::Parse, ErrorCode::Parse, message)
-            }
-            ParseError::Truncated { .. } => {
-                Rejection::whole(RejectionKind::Truncated, ErrorCode::Truncated, message)
-            }
-            ParseError::TooLarge { .. } => {
-                Rejection::whole(RejectionKind::TooLarge, ErrorCode::TooLarge, message)
-            }
-            ParseError::TooDeep { .. } => {
-                Rejection::whole(RejectionKind::TooDeep, ErrorCode::TooDeep, message)
-            }
-        }
+        let kind = error.kind();
+        let code = match kind {
+            RejectionKind::Truncated => ErrorCode::Truncated,
+            RejectionKind::TooLarge => ErrorCode::TooLarge,
+            RejectionKind::TooDeep => ErrorCode::TooDeep,
+            _ => ErrorCode::Parse,
+        };
+        Rejection::whole(kind, code, message)
     }
 
     /// Name the tool in the rendered message.

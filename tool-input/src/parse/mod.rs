@@ -499,6 +499,27 @@ pub enum ParseError {
     },
 }
 
+impl ParseError {
+    /// The [`RejectionKind`](crate::RejectionKind) a call whose arguments fail so gets:
+    /// `Parse` for syntax and UTF-8, `Truncated`, `TooLarge` or `TooDeep`.
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseOptions};
+    /// use tool_input::RejectionKind;
+    /// let error = parse(r#"{"a": [1, 2"#, &ParseOptions::default()).unwrap_err();
+    /// assert_eq!(error.kind(), RejectionKind::Truncated);
+    /// ```
+    pub fn kind(&self) -> crate::RejectionKind {
+        use crate::RejectionKind;
+        match self {
+            ParseError::Syntax { .. } | ParseError::InvalidUtf8 { .. } => RejectionKind::Parse,
+            ParseError::Truncated { .. } => RejectionKind::Truncated,
+            ParseError::TooLarge { .. } => RejectionKind::TooLarge,
+            ParseError::TooDeep { .. } => RejectionKind::TooDeep,
+        }
+    }
+}
+
 /// Parse `input` as JSON, repairing what [`ParseOptions::mode`] allows.
 ///
 /// Never panics and never recurses: nesting is bounded by [`ParseOptions::max_depth`] and

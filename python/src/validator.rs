@@ -1,0 +1,156 @@
+//! `tool_input.Validator` and `tool_input.Checked`: the engine on any JSON Schema.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use serde::Serialize;
+use serde_json::Value;
+use tool_input::{Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, RejectionKind, Validator};
+
+use crate::convert::{document, record, text_or_bytes, to_python, to_value};
+use crate::errors::{rejection, schema_error, schema_error_at};
+
+/// Inputs at least this long are checked with the GIL released, so other Python threads run
+/// meanwhile; below it, releasing and taking it back would cost more than it frees.
+pub(crate) const DETACH_BYTES: usize = 32 * 1024;
+
+/// A JSON Schema compiled once into the engine's plan; `check` turns raw tool-call
+/// arguments into the checked value, or raises `Rejection`.
+#[pyclass(module = "tool_input", name = "Validator", frozen)]
+pub(crate) struct PyValidator {
+    validator: Validator,
+    /// The tool's name in rejection messages: `name=`, else the schema's `title`.
+    name: Option<String>,
+}
+
+#[pymethods]
+impl PyValidator {
+    #[new]
+    #[pyo3(signature = (schema, policy = "default", *, name = None))]
+    fn new(py: Python<'_>, schema: &Bound<'_, PyAny>, policy: &str, name: Option<String>) -> PyResult<Self> {
+        let schema = document(schema)?
+            .map_err(|error| schema_error_at(py, "", &format!("the schema is not JSON: {error}")))?;
+        let policy: Policy = policy.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
+        let validator =
+            Validator::builder(&schema).policy(policy).build().map_err(|e| schema_error(py, &e))?;
+        // As `tool-input check`: the schema's title names the tool unless a name is given.
+        let name = name.or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
+        Ok(PyValidator { validator, name })
+    }
+
+    /// Check raw arguments (`str`, `bytes`, `dict`, or `None` for absent ones).
+    fn check(&self, py: Python<'_>, raw: &Bound<'_, PyAny>) -> PyResult<PyChecked> {
+        let result = match text_or_bytes(raw)? {
+            Some(text) if text.len() >= DETACH_BYTES => {
+                py.detach(|| self.validator.check(RawArguments::Bytes(&text)))
+            }
+            Some(text) => self.validator.check(RawArguments::Bytes(&text)),
+            None if raw.is_none() => self.validator.check(RawArguments::Absent),
+            None => self.validator.check(RawArguments::Value(&to_value(raw)?)),
+        };
+        match result {
+            Ok(checked) => PyChecked::new(py, checked),
+            Err(refused) => {
+                let refused = match &self.name {
+                    Some(name) => refused.with_tool(name.as_str()),
+                    None => refused,
+                };
+                Err(rejection(py, &refused))
+            }
+        }
+    }
+
+    /// The schema, as compiled.
+    #[getter]
+    fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, self.validator.schema())
+    }
+
+    /// `"strict"`, `"default"` or `"lenient"`.
+    #[getter]
+    fn policy(&self) -> &'static str {
+        self.validator.policy().as_str()
+    }
+
+    /// The tool's name in rejection messages, when known.
+    #[getter]
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.name {
+            Some(name) => format!("Validator(name={name:?}, policy={:?})", self.validator.policy().as_str()),
+            None => format!("Validator(policy={:?})", self.validator.policy().as_str()),
+        }
+    }
+}
+
+/// Arguments that passed every check: the value the tool runs with, and what it took.
+#[pyclass(module = "tool_input", name = "Checked", frozen)]
+pub(crate) struct PyChecked {
+    /// The checked value (a `dict`), as the CLI's `"value"`.
+    #[pyo3(get)]
+    value: Py<PyAny>,
+    /// The syntax repairs: `[{"kind", "offset", "count"}]`.
+    #[pyo3(get)]
+    repairs: Py<PyAny>,
+    /// The representation coercions: `[{"path", "kind", "from"?, "to"?}]`.
+    #[pyo3(get)]
+    coercions: Py<PyAny>,
+}
+
+impl PyChecked {
+    fn new(py: Python<'_>, checked: Checked<Value>) -> PyResult<Self> {
+        let report = &checked.report;
+        Ok(PyChecked {
+            value: to_python(py, &checked.value)?.unbind(),
+            repairs: records(py, &report.repairs)?,
+            coercions: records(py, &report.coercions)?,
+        })
+    }
+}
+
+/// A list of records; most calls have none, and an empty list costs less than the serializer.
+fn records<T: Serialize>(py: Python<'_>, items: &[T]) -> PyResult<Py<PyAny>> {
+    Ok(if items.is_empty() { PyList::empty(py).into_any().unbind() } else { record(py, &items)?.unbind() })
+}
+
+#[pymethods]
+impl PyChecked {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let repr = |object: &Py<PyAny>| -> PyResult<String> { Ok(object.bind(py).repr()?.to_string()) };
+        Ok(format!(
+            "Checked(value={}, repairs={}, coercions={})",
+            repr(&self.value)?,
+            repr(&self.repairs)?,
+            repr(&self.coercions)?
+        ))
+    }
+}
+
+/// The `Rejection` for errors found after the engine accepted the arguments (by a pydantic
+/// validator, say), in the engine's words: kind `invalid`, each error `{"path", "code":
+/// "deserialize", "message"}`, the message rendered as for any other rejection. For
+/// `tool_input.pydantic`; not part of the public interface.
+#[pyfunction]
+#[pyo3(name = "_residual_rejection", signature = (errors, tool = None))]
+pub(crate) fn residual_rejection(
+    py: Python<'_>,
+    errors: Vec<(String, String)>,
+    tool: Option<String>,
+) -> Py<PyAny> {
+    let errors = errors
+        .into_iter()
+        .map(|(path, message)| FieldError {
+            path,
+            code: ErrorCode::Deserialize,
+            message,
+            value: None,
+            options: Vec::new(),
+            suggestion: None,
+        })
+        .collect();
+    let refused = Rejection { kind: RejectionKind::Invalid, errors, repairs: Vec::new(), tool };
+    rejection(py, &refused).into_value(py).into_any()
+}
