@@ -2,10 +2,13 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyList;
 use serde::Serialize;
 use serde_json::Value;
-use tool_input::{Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, RejectionKind, Validator};
+use tool_input::{
+    Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, RejectionKind, Report, Validator,
+};
 
 use crate::convert::{document, record, text_or_bytes, to_python, to_value};
 use crate::errors::{rejection, schema_error, schema_error_at};
@@ -89,42 +92,58 @@ impl PyValidator {
 /// Arguments that passed every check: the value the tool runs with, and what it took.
 #[pyclass(module = "tool_input", name = "Checked", frozen)]
 pub(crate) struct PyChecked {
-    /// The checked value (a `dict`), as the CLI's `"value"`.
-    #[pyo3(get)]
     value: Py<PyAny>,
-    /// The syntax repairs: `[{"kind", "offset", "count"}]`.
-    #[pyo3(get)]
-    repairs: Py<PyAny>,
-    /// The representation coercions: `[{"path", "kind", "from"?, "to"?}]`.
-    #[pyo3(get)]
-    coercions: Py<PyAny>,
+    /// The records, turned into Python lists when first read: most callers never do.
+    report: Report,
+    repairs: PyOnceLock<Py<PyAny>>,
+    coercions: PyOnceLock<Py<PyAny>>,
 }
 
 impl PyChecked {
     fn new(py: Python<'_>, checked: Checked<Value>) -> PyResult<Self> {
-        let report = &checked.report;
         Ok(PyChecked {
             value: to_python(py, &checked.value)?.unbind(),
-            repairs: records(py, &report.repairs)?,
-            coercions: records(py, &report.coercions)?,
+            report: checked.report,
+            repairs: PyOnceLock::new(),
+            coercions: PyOnceLock::new(),
         })
     }
 }
 
-/// A list of records; most calls have none, and an empty list costs less than the serializer.
+/// A list of records, in their `Serialize` shape.
 fn records<T: Serialize>(py: Python<'_>, items: &[T]) -> PyResult<Py<PyAny>> {
     Ok(if items.is_empty() { PyList::empty(py).into_any().unbind() } else { record(py, &items)?.unbind() })
 }
 
 #[pymethods]
 impl PyChecked {
+    /// The checked value (a `dict`), as the CLI's `"value"`: coerced, schema defaults
+    /// filled in, a null dropped where the property is optional and does not accept null.
+    #[getter]
+    fn value(&self, py: Python<'_>) -> Py<PyAny> {
+        self.value.clone_ref(py)
+    }
+
+    /// The syntax repairs, in input order: `[{"kind", "offset", "count"}]`.
+    #[getter]
+    fn repairs(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(self.repairs.get_or_try_init(py, || records(py, &self.report.repairs))?.clone_ref(py))
+    }
+
+    /// The representation coercions, in document order: `[{"path", "kind", "from"?,
+    /// "to"?}]`.
+    #[getter]
+    fn coercions(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(self.coercions.get_or_try_init(py, || records(py, &self.report.coercions))?.clone_ref(py))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let repr = |object: &Py<PyAny>| -> PyResult<String> { Ok(object.bind(py).repr()?.to_string()) };
+        let repr = |object: Py<PyAny>| -> PyResult<String> { Ok(object.bind(py).repr()?.to_string()) };
         Ok(format!(
             "Checked(value={}, repairs={}, coercions={})",
-            repr(&self.value)?,
-            repr(&self.repairs)?,
-            repr(&self.coercions)?
+            repr(self.value(py))?,
+            repr(self.repairs(py)?)?,
+            repr(self.coercions(py)?)?
         ))
     }
 }
