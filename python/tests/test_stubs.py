@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import sys
 from pathlib import Path
 
 import tool_input
@@ -66,7 +67,13 @@ def test_classes_and_functions_match():
                 if is_property or member.name == "__init__" and issubclass(runtime, Exception):
                     continue
                 target = runtime if member.name == "__init__" else getattr(runtime, member.name)
-                assert parameters(member) == runtime_parameters(target), f"{node.name}.{member.name}"
+                try:
+                    actual = runtime_parameters(target)
+                except ValueError:
+                    # Python 3.9 cannot read the signature of an extension class.
+                    assert member.name == "__init__" and sys.version_info < (3, 10)
+                    continue
+                assert parameters(member) == actual, f"{node.name}.{member.name}"
             declared = {member.name for member in node.body if isinstance(member, ast.FunctionDef)}
             public = {name for name in vars(runtime) if not name.startswith("_")}
             if not issubclass(runtime, Exception):
