@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import enum
 import subprocess
 import sys
-from typing import List, Optional
+from typing import Annotated, Dict, List, Literal, Optional, Union
 
 import pytest
 
@@ -103,3 +104,37 @@ def test_pydantic_is_imported_only_when_used(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert result.stdout.strip() == "False"
     assert tool_input.pydantic.__name__ == "tool_input.pydantic"
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"]
+    lives: int = 9
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"]
+
+
+class Node(BaseModel):
+    name: str
+    children: List["Node"] = []
+
+
+class Zoo(BaseModel):
+    pet: Annotated[Union[Cat, Dog], Field(discriminator="kind")]
+    counts: Dict[str, int]
+    tree: Node
+    seen: Optional[datetime.date] = None
+
+
+def test_the_schemas_pydantic_writes_for_common_types():
+    """Discriminated unions, `$ref`s (recursive too), maps, dates: the engine checks the
+    schemas pydantic writes for them."""
+    zoo = validate(Zoo, "{'pet': {'kind': 'cat', 'lives': '7'}, 'counts': {'a': '1'}, 'tree': {'name': 'r', 'children': [{'name': 'c'}]}, 'seen': '2025-01-02'}")
+    assert zoo.pet == Cat(kind="cat", lives=7)
+    assert zoo.counts == {"a": 1}
+    assert zoo.tree.children[0].name == "c"
+    assert zoo.seen == datetime.date(2025, 1, 2)
+    with pytest.raises(Rejection) as caught:
+        validate(Zoo, {"pet": {"kind": "cow"}, "counts": {}, "tree": {"name": "r"}})
+    assert caught.value.errors[0]["path"].startswith("/pet")
