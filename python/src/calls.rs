@@ -39,6 +39,14 @@ fn options(format: &str, tools: Option<&Bound<'_, PyAny>>) -> PyResult<CallOptio
 
 /// The tool calls of one response body: `{"calls": [{"id", "name", "arguments"}],
 /// "errors": [{"kind", "message"}]}`, as `tool-input calls` prints them.
+///
+/// `body` is the response as `str` or `bytes`, or already parsed; `format` is its API
+/// (`"auto"` detects it; `"openai"`, `"responses"`, `"anthropic"`, `"gemini"`, `"ollama"`,
+/// or `"text"` for calls written into assistant text); `tools` the names of the tools the
+/// model was given (a call to another is an `unknown_tool` error, and text that merely
+/// looks like one stays text). Ids are kept byte for byte, or generated when missing. A
+/// call whose arguments were cut off, do not parse or are not an object is an error, never
+/// a call; a body that cannot be read at all is one error of kind `body`.
 #[pyfunction]
 #[pyo3(signature = (body, *, format = "auto", tools = None))]
 pub(crate) fn parse_calls<'py>(
@@ -66,6 +74,12 @@ pub(crate) fn parse_calls<'py>(
 }
 
 /// The tool calls of one streamed response, assembled event by event.
+///
+/// Feed it the stream as it arrives: raw bytes of the SSE body (`push_sse_bytes`, split
+/// anywhere), decoded events (`push_event`), or text chunks (`push_text`); then `finish()`
+/// for `{"calls", "errors"}`, the same calls the whole body would give. A call the stream
+/// did not finish (a length stop, a dropped connection) is a `truncated` error, never a
+/// call. `open_calls()` shows what has arrived of each call still streaming, for display.
 #[pyclass(module = "tool_input", name = "StreamAssembler")]
 pub(crate) struct PyStreamAssembler {
     /// `None` once finished.

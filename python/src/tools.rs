@@ -10,7 +10,14 @@ use tool_input::Dialect;
 use crate::convert::{document, record, text_or_bytes, to_python, type_name};
 use crate::errors::{parse_error, schema_error_at};
 
-/// Parse any JSON value leniently, as `tool-input repair` does.
+/// Parse any JSON value leniently, as `tool-input repair` does, and return it.
+///
+/// Repairs what models and people get wrong (quotes, commas, comments, fences, Python
+/// literals, missing brackets, text around the value). Text cut off inside a value raises
+/// `ParseError` (kind `truncated`) unless `complete_truncated` (for display only: never run
+/// a tool on it); `settled` completes it as final text rather than as a stream that may
+/// grow. `strict` accepts strict JSON only. `style="json_repair"` follows the Python
+/// library where the repair libraries read the same text differently.
 #[pyfunction]
 #[pyo3(signature = (text, *, strict = false, complete_truncated = false, settled = false, style = "jsonrepair"))]
 pub(crate) fn repair<'py>(
@@ -60,6 +67,11 @@ fn read_tool(
 }
 
 /// A JSON Schema as a tool definition for an API, as `tool-input schema` prints it.
+///
+/// `dialect` is `"openai"`, `"openai-strict"`, `"responses"`, `"responses-strict"`,
+/// `"anthropic"`, `"gemini"` or `"mcp"`; the strict and Gemini dialects transform the
+/// schema as those APIs require. The tool's name and description default to the schema's
+/// `title` and `description`.
 #[pyfunction]
 #[pyo3(signature = (schema, dialect, *, name = None, description = None))]
 pub(crate) fn tool_definition<'py>(

@@ -19,6 +19,14 @@ pub(crate) const DETACH_BYTES: usize = 32 * 1024;
 
 /// A JSON Schema compiled once into the engine's plan; `check` turns raw tool-call
 /// arguments into the checked value, or raises `Rejection`.
+///
+/// `schema` is a dict or JSON text (draft 2020-12: types, enums, bounds, patterns, `$ref`,
+/// `anyOf`/`oneOf`/`allOf`, ...); a keyword the engine would not check raises `SchemaError`
+/// rather than being half-checked. `policy` is how far coercion may go: `"strict"` (exact
+/// JSON only), `"default"` (representation: quoted numbers and lists, enum case, Python
+/// literals, fences, prose) or `"lenient"` (also scalars to strings, a value to a
+/// one-item list). `name` names the tool in rejection messages (default: the schema's
+/// `title`). Thread-safe: one validator serves every thread.
 #[pyclass(module = "tool_input", name = "Validator", frozen)]
 pub(crate) struct PyValidator {
     validator: Validator,
@@ -41,7 +49,12 @@ impl PyValidator {
         Ok(PyValidator { validator, name })
     }
 
-    /// Check raw arguments (`str`, `bytes`, `dict`, or `None` for absent ones).
+    /// Check raw tool-call arguments, as the model sent them: `str` or `bytes` (repaired
+    /// and coerced as the policy allows), a `dict` already parsed (Anthropic's `input`,
+    /// Gemini's `args`), or `None` for absent arguments.
+    ///
+    /// Returns a `Checked` (`.value`, `.repairs`, `.coercions`); raises `Rejection` with
+    /// every error, path and message for the model.
     fn check(&self, py: Python<'_>, raw: &Bound<'_, PyAny>) -> PyResult<PyChecked> {
         let result = match text_or_bytes(raw)? {
             Some(text) if text.len() >= DETACH_BYTES => {
