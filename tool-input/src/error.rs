@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -147,6 +148,9 @@ impl fmt::Display for ErrorCode {
 }
 
 /// One thing wrong with the arguments, at one place.
+///
+/// Serializes as the CLI prints it: `{"path", "code", "message"}`, with `"value"`,
+/// `"options"` and `"suggestion"` only when they have something to say.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldError {
     /// JSON Pointer to the offending place, in the keys the model sent (`/items/1/quantity`).
@@ -225,20 +229,14 @@ impl Rejection {
 
     pub(crate) fn from_parse(error: ParseError) -> Self {
         let message = error.to_string();
-        match error {
-            ParseError::Syntax { .. } | ParseError::InvalidUtf8 { .. } => {
-                Rejection::whole(RejectionKind::Parse, ErrorCode::Parse, message)
-            }
-            ParseError::Truncated { .. } => {
-                Rejection::whole(RejectionKind::Truncated, ErrorCode::Truncated, message)
-            }
-            ParseError::TooLarge { .. } => {
-                Rejection::whole(RejectionKind::TooLarge, ErrorCode::TooLarge, message)
-            }
-            ParseError::TooDeep { .. } => {
-                Rejection::whole(RejectionKind::TooDeep, ErrorCode::TooDeep, message)
-            }
-        }
+        let kind = error.kind();
+        let code = match kind {
+            RejectionKind::Truncated => ErrorCode::Truncated,
+            RejectionKind::TooLarge => ErrorCode::TooLarge,
+            RejectionKind::TooDeep => ErrorCode::TooDeep,
+            _ => ErrorCode::Parse,
+        };
+        Rejection::whole(kind, code, message)
     }
 
     /// The same rejection with no word of the input in it: a syntax error keeps only its
@@ -275,6 +273,48 @@ fn syntax_position(message: &str) -> Option<&str> {
     let (line, column) = position.strip_prefix(" at line ")?.split_once(" column ")?;
     let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     (numeric(line) && numeric(column)).then_some(position)
+}
+
+/// `{"kind", "errors", "message"}` (and `"omitted_errors"` when [`Limits::max_errors`](crate::Limits::max_errors) cut
+/// the list): the [`RejectionKind::code`], every [`FieldError`] (`{"path",
+/// "code", "message"}`, with `"value"`, `"options"` and `"suggestion"` when they have
+/// something to say) and the text for the model. The CLI prints it (with `"ok": false`), and
+/// the Python module raises it, in this shape.
+///
+/// ```
+/// use tool_input::Validator;
+/// use serde_json::json;
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"priority": {"enum": ["low", "high"]}},
+///     "required": ["priority"]
+/// })).unwrap();
+/// let rejection = validator.check(r#"{"priority": "urgent"}"#).unwrap_err();
+/// let json = serde_json::to_value(&rejection).unwrap();
+/// assert_eq!(json["kind"], "invalid");
+/// assert_eq!(json["errors"][0], json!({
+///     "path": "/priority",
+///     "code": "enum",
+///     "message": r#""urgent" is not one of "low", "high""#,
+///     "value": r#""urgent""#,
+///     "options": ["low", "high"],
+/// }));
+/// assert_eq!(json["message"], rejection.to_string());
+/// ```
+impl Serialize for Rejection {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let fields = if self.omitted_errors > 0 { 4 } else { 3 };
+        let mut record = serializer.serialize_struct("Rejection", fields)?;
+        record.serialize_field("kind", self.kind.code())?;
+        record.serialize_field("errors", &self.errors)?;
+        record.serialize_field("message", &self.to_string())?;
+        // The errors past `Limits::max_errors`: counted, as the message counts them.
+        if self.omitted_errors > 0 {
+            record.serialize_field("omitted_errors", &self.omitted_errors)?;
+        }
+        record.end()
+    }
 }
 
 impl fmt::Display for Rejection {

@@ -35,7 +35,6 @@ pub struct Checked<T> {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Report {
     /// Syntax repairs made by the parser, in input order.
-    #[serde(serialize_with = "serialize_repairs")]
     pub repairs: Vec<Repair>,
     /// Representation coercions made against the schema, in document order.
     pub coercions: Vec<Coercion>,
@@ -46,27 +45,6 @@ impl Report {
     pub fn is_clean(&self) -> bool {
         self.repairs.is_empty() && self.coercions.is_empty()
     }
-}
-
-fn serialize_repairs<S: serde::Serializer>(repairs: &[Repair], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    #[derive(Serialize)]
-    struct RepairOut {
-        kind: &'static str,
-        offset: usize,
-        count: usize,
-        last_offset: usize,
-    }
-    let mut seq = s.serialize_seq(Some(repairs.len()))?;
-    for repair in repairs {
-        seq.serialize_element(&RepairOut {
-            kind: repair.kind.code(),
-            offset: repair.offset,
-            count: repair.count,
-            last_offset: repair.last_offset,
-        })?;
-    }
-    seq.end()
 }
 
 /// One representation change made to fit the schema.

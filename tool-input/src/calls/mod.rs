@@ -52,6 +52,7 @@ pub(crate) mod text;
 use std::fmt;
 use std::str::FromStr;
 
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{json, Map, Value};
 
 pub use ids::generate_id;
@@ -296,6 +297,18 @@ pub struct ToolCall {
     /// The choice (OpenAI `choices[n]`, Gemini `candidates[n]`) the call came from: 0 but
     /// in a response with several (`n > 1`), read with [`CallOptions::all_choices`].
     pub choice: usize,
+}
+
+/// `{"id", "name", "arguments"}`, as `tool-input calls` prints each call: what a program in
+/// another language needs to run it and answer it.
+impl Serialize for ToolCall {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("ToolCall", 3)?;
+        record.serialize_field("id", &self.id)?;
+        record.serialize_field("name", &self.name)?;
+        record.serialize_field("arguments", &self.arguments)?;
+        record.end()
+    }
 }
 
 /// The parts of a call before it is read: what [`CallParts::finish`] turns into a
@@ -565,6 +578,13 @@ impl CallErrorKind {
     }
 }
 
+/// The [`CallErrorKind::code`].
+impl Serialize for CallErrorKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
 impl fmt::Display for CallErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -601,6 +621,33 @@ pub struct CallError {
     pub index: usize,
     /// The choice the call came from, as [`ToolCall::choice`].
     pub choice: usize,
+}
+
+/// `{"kind", "message", "id", "id_generated", "name", "arguments", "arguments_cut"}`, as
+/// `tool-input calls` prints each error: what is needed to answer the call and log what
+/// arrived. `name` is the name exactly as sent (`null` when none was); `arguments` the
+/// arguments exactly as sent, as text (a JSON value a backend sent already parsed is written
+/// as compact JSON; `null` when none were sent), cut to [`MAX_ERROR_ARGUMENTS`] characters,
+/// with `arguments_cut` true when they were cut.
+impl Serialize for CallError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (arguments, cut) = match self.original.to_text() {
+            Some(text) => {
+                let (text, cut) = cut_chars(text, MAX_ERROR_ARGUMENTS);
+                (Some(text), cut)
+            }
+            None => (None, false),
+        };
+        let mut record = serializer.serialize_struct("CallError", 7)?;
+        record.serialize_field("kind", &self.kind)?;
+        record.serialize_field("message", &self.message)?;
+        record.serialize_field("id", &self.id)?;
+        record.serialize_field("id_generated", &self.id_generated)?;
+        record.serialize_field("name", &self.name_sent)?;
+        record.serialize_field("arguments", &arguments)?;
+        record.serialize_field("arguments_cut", &cut)?;
+        record.end()
+    }
 }
 
 impl fmt::Display for CallError {
@@ -655,7 +702,8 @@ impl Calls {
     }
 
     /// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message", "id",
-    /// "id_generated", "name", "arguments", "arguments_cut"}]}`, as the CLI prints it.
+    /// "id_generated", "name", "arguments", "arguments_cut"}]}`, as the CLI prints it: the
+    /// [`Serialize`] shape, as a value.
     ///
     /// An error carries what is needed to answer the call and log what arrived: its `id`
     /// (the provider's, or a generated one when `id_generated`), its `name` exactly as sent
@@ -676,31 +724,28 @@ impl Calls {
     /// assert_eq!(json["errors"][0]["arguments_cut"], false);
     /// ```
     pub fn to_json(&self) -> Value {
-        json!({
-            "calls": self.calls.iter().map(|call| json!({
-                "id": call.id,
-                "name": call.name,
-                "arguments": call.arguments,
-            })).collect::<Vec<_>>(),
-            "errors": self.errors.iter().map(|error| {
-                let (arguments, cut) = match error.original.to_text() {
-                    Some(text) => {
-                        let (text, cut) = cut_chars(text, MAX_ERROR_ARGUMENTS);
-                        (Value::String(text), cut)
-                    }
-                    None => (Value::Null, false),
-                };
-                json!({
-                    "kind": error.kind.code(),
-                    "message": error.message,
-                    "id": error.id,
-                    "id_generated": error.id_generated,
-                    "name": error.name_sent,
-                    "arguments": arguments,
-                    "arguments_cut": cut,
-                })
-            }).collect::<Vec<_>>(),
-        })
+        json!(self)
+    }
+}
+
+/// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message", "id", "id_generated",
+/// "name", "arguments", "arguments_cut"}]}`: the
+/// [`ToolCall`] and [`CallError`] records, as `tool-input calls` prints them.
+///
+/// ```
+/// use tool_input::calls::{parse_text, CallOptions};
+/// let calls = parse_text(r#"<tool_call>{"name": "ping", "arguments": {"n": 1}}</tool_call>"#, &CallOptions::new());
+/// let json = serde_json::to_value(&calls).unwrap();
+/// assert_eq!(json["calls"][0]["name"], "ping");
+/// assert_eq!(json["calls"][0]["arguments"], serde_json::json!({"n": 1}));
+/// assert_eq!(json["errors"], serde_json::json!([]));
+/// ```
+impl Serialize for Calls {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("Calls", 2)?;
+        record.serialize_field("calls", &self.calls)?;
+        record.serialize_field("errors", &self.errors)?;
+        record.end()
     }
 }
 
@@ -1023,6 +1068,17 @@ impl BodyError {
     }
 }
 
+/// `{"kind": "body", "message"}`: the one error `tool-input calls` prints, in the shape of a
+/// [`CallError`], for a body that could not be read at all.
+impl Serialize for BodyError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("BodyError", 2)?;
+        record.serialize_field("kind", self.code())?;
+        record.serialize_field("message", &self.to_string())?;
+        record.end()
+    }
+}
+
 /// Collects call attempts in order, numbering them and enforcing the call limit.
 pub(crate) struct Collector<'o> {
     pub options: &'o CallOptions,
@@ -1199,6 +1255,7 @@ impl ToolCall {
             id: self.id,
             id_generated: self.id_generated,
             name: Some(self.name),
+            name_sent: Some(self.name_sent),
             rejection,
             original: self.original,
             format: self.format,

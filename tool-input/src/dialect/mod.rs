@@ -254,6 +254,54 @@ impl Problems {
     }
 }
 
+/// A JSON Schema document that describes a whole tool: its root's `title` names the tool and
+/// its `description` says what the tool does. A definition carries those two beside the
+/// arguments' schema (as for a derived tool), so [`SchemaDocument::split`] takes them out of
+/// it; `tool-input schema` and the Python module's `tool_definition` read a schema file so.
+///
+/// ```
+/// use tool_input::dialect::{self, SchemaDocument};
+/// use tool_input::Dialect;
+/// use serde_json::json;
+///
+/// let document = SchemaDocument::split(json!({
+///     "title": "get_weather",
+///     "description": "Get the weather.",
+///     "type": "object",
+///     "properties": {"city": {"type": "string"}}
+/// })).unwrap();
+/// assert_eq!(document.title.as_deref(), Some("get_weather"));
+/// assert!(document.schema.get("title").is_none());
+/// let name = document.title.as_deref().unwrap_or("weather");
+/// let tool = dialect::tool_definition(name, document.description.as_deref(), &document.schema, Dialect::Anthropic);
+/// assert_eq!(tool["description"], "Get the weather.");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SchemaDocument {
+    /// The schema, without the root's `title` and `description`.
+    pub schema: Value,
+    /// The root's `title`, when it is a string: the tool's name, unless one is given.
+    pub title: Option<String>,
+    /// The root's `description`, when it is a string.
+    pub description: Option<String>,
+}
+
+impl SchemaDocument {
+    /// Take the root's `title` and `description` out of `schema` (whatever their type: a
+    /// definition never carries them in its schema); `None` when `schema` is not an object.
+    pub fn split(mut schema: Value) -> Option<Self> {
+        let root = schema.as_object_mut()?;
+        let text = |value: Option<Value>| match value {
+            Some(Value::String(text)) => Some(text),
+            _ => None,
+        };
+        let title = text(root.remove("title"));
+        let description = text(root.remove("description"));
+        Some(SchemaDocument { schema, title, description })
+    }
+}
+
 /// The tool definition for a plain JSON Schema, in `dialect`.
 ///
 /// ```

@@ -41,6 +41,7 @@
 //! assert!(kinds.contains(&RepairKind::TrailingComma));
 //! ```
 
+use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::Value;
 
 pub(crate) mod lexer;
@@ -261,6 +262,28 @@ pub(crate) fn record_repair(repairs: &mut Vec<Repair>, kind: RepairKind, offset:
     }
     repairs.push(Repair::new(kind, offset));
     false
+}
+
+/// `{"kind", "offset", "count", "last_offset"}`, `kind` the [`RepairKind::code`]: the record the CLI
+/// prints and the Python module returns.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseOptions};
+/// let parsed = parse("{'a': 1,}", &ParseOptions::default()).unwrap();
+/// assert_eq!(
+///     serde_json::to_string(&parsed.repairs).unwrap(),
+///     r#"[{"kind":"single_quotes","offset":1,"count":2,"last_offset":3},{"kind":"trailing_comma","offset":7,"count":1,"last_offset":7}]"#
+/// );
+/// ```
+impl Serialize for Repair {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("Repair", 4)?;
+        record.serialize_field("kind", self.kind.code())?;
+        record.serialize_field("offset", &self.offset)?;
+        record.serialize_field("count", &self.count)?;
+        record.serialize_field("last_offset", &self.last_offset)?;
+        record.end()
+    }
 }
 
 /// One entry per kind, at its first offset, in the order the kinds first appear.
@@ -521,6 +544,27 @@ pub enum ParseError {
         /// The limit in force.
         limit: usize,
     },
+}
+
+impl ParseError {
+    /// The [`RejectionKind`](crate::RejectionKind) a call whose arguments fail so gets:
+    /// `Parse` for syntax and UTF-8, `Truncated`, `TooLarge` or `TooDeep`.
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseOptions};
+    /// use tool_input::RejectionKind;
+    /// let error = parse(r#"{"a": [1, 2"#, &ParseOptions::default()).unwrap_err();
+    /// assert_eq!(error.kind(), RejectionKind::Truncated);
+    /// ```
+    pub fn kind(&self) -> crate::RejectionKind {
+        use crate::RejectionKind;
+        match self {
+            ParseError::Syntax { .. } | ParseError::InvalidUtf8 { .. } => RejectionKind::Parse,
+            ParseError::Truncated { .. } => RejectionKind::Truncated,
+            ParseError::TooLarge { .. } => RejectionKind::TooLarge,
+            ParseError::TooDeep { .. } => RejectionKind::TooDeep,
+        }
+    }
 }
 
 /// Parse `input` as JSON, repairing what [`ParseOptions::mode`] allows.

@@ -100,6 +100,7 @@ mod sse;
 
 use std::mem;
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 pub(crate) use crate::calls::describe;
@@ -578,7 +579,10 @@ fn detect(event: &Value) -> Option<Format> {
 
 /// What has arrived of a call that is still streaming, from
 /// [`StreamAssembler::open_calls`]. For display only: these arguments may be cut anywhere.
-#[derive(Debug, Clone, Copy, PartialEq)]
+///
+/// Serializes as an object with these fields, by these names (the Python module's
+/// `StreamAssembler.open_calls()` returns it so).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct OpenCall<'a> {
     /// The call's position among the call attempts of the stream, counted from 0 in the

@@ -39,9 +39,7 @@ pub(crate) fn run(
         match parse_body(&body, &options) {
             Ok(calls) => (calls.to_json(), !calls.errors.is_empty()),
             // A body that cannot be read at all is one error, in the same shape.
-            Err(error) => {
-                (json!({"calls": [], "errors": [{"kind": error.code(), "message": error.to_string()}]}), true)
-            }
+            Err(error) => (json!({"calls": [], "errors": [error]}), true),
         }
     };
     let mut out = io::stdout().lock();

@@ -87,23 +87,19 @@ fn too_large(limit: usize) -> Rejection {
     }
 }
 
+/// The result line: `{"ok": true, "value", "repairs", "coercions"}` or `{"ok": false}` with
+/// the [`Rejection`]'s fields, and `"id"` for a case of a JSONL file. The records are the
+/// library's `Serialize` shapes; the map orders the keys.
 fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, name: Option<&str>) -> Value {
     let mut line = match result {
         Ok(Checked { value, report }) => {
             // Built by hand, not with `json!`: `json!` serializes each field into a new
             // `Value`, which for `value` is a full copy of what may be a megabyte-sized call.
-            // Moved in here instead; the map orders its keys, so the output is the same.
-            let repairs = report
-                .repairs
-                .iter()
-                .map(|r| {
-                    json!({"kind": r.kind.code(), "offset": r.offset, "count": r.count, "last_offset": r.last_offset})
-                })
-                .collect();
+            // Moved in here instead.
             let mut map = Map::new();
             map.insert("ok".to_owned(), Value::Bool(true));
             map.insert("value".to_owned(), value);
-            map.insert("repairs".to_owned(), Value::Array(repairs));
+            map.insert("repairs".to_owned(), json!(report.repairs));
             map.insert("coercions".to_owned(), json!(report.coercions));
             Value::Object(map)
         }
@@ -112,15 +108,9 @@ fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, nam
                 Some(name) => rejection.with_tool(name),
                 None => rejection,
             };
-            let mut line = json!({
-                "ok": false,
-                "kind": rejection.kind.code(),
-                "errors": rejection.errors,
-                "message": rejection.to_string(),
-            });
-            // The errors past `Limits::max_errors`: counted, as the message counts them.
-            if rejection.omitted_errors > 0 {
-                line["omitted_errors"] = json!(rejection.omitted_errors);
+            let mut line = json!(rejection);
+            if let Value::Object(map) = &mut line {
+                map.insert("ok".to_owned(), Value::Bool(false));
             }
             line
         }

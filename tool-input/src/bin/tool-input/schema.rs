@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::{json, Value};
-use tool_input::dialect::{check_tool, tool_definition};
+use tool_input::dialect::{check_tool, tool_definition, SchemaDocument};
 use tool_input::Dialect;
 
 /// `tool-input schema`.
@@ -21,22 +21,20 @@ pub(crate) fn run(
     let dialect: Dialect = dialect.parse().map_err(|e| format!("{e}"))?;
     let text =
         fs::read_to_string(schema_path).map_err(|e| format!("cannot read {}: {e}", schema_path.display()))?;
-    let mut schema: Value =
+    let schema: Value =
         serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", schema_path.display()))?;
-    // The root's title and description say what the tool is; the definition carries them
-    // beside the schema, as for a derived tool.
-    let (title, root_description) = match &mut schema {
-        Value::Object(root) => (root.remove("title"), root.remove("description")),
-        _ => return Err(format!("{} is not a JSON Schema object", schema_path.display())),
+    let Some(SchemaDocument { schema, title, description: root_description, .. }) =
+        SchemaDocument::split(schema)
+    else {
+        return Err(format!("{} is not a JSON Schema object", schema_path.display()));
     };
     let name = name
-        .or_else(|| title.as_ref().and_then(Value::as_str).map(str::to_owned))
+        .or(title)
         .or_else(|| {
             schema_path.file_stem().and_then(|s| s.to_str()).map(|s| s.trim_end_matches(".schema").to_owned())
         })
         .ok_or("the tool needs a name: pass --name")?;
-    let description =
-        description.or_else(|| root_description.as_ref().and_then(Value::as_str).map(str::to_owned));
+    let description = description.or(root_description);
 
     let mut out = io::stdout().lock();
     let write_error = |e: io::Error| format!("cannot write the result: {e}");

@@ -1,0 +1,186 @@
+//! `tool_input.parse_calls` and `tool_input.StreamAssembler`: the tool calls of a response
+//! body or of a stream, from any API, as `tool-input calls` prints them.
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use tool_input::calls::{parse_body, parse_value, CallOptions, Format};
+use tool_input::stream::StreamAssembler;
+
+use crate::convert::{record, text_or_bytes, to_value, type_name};
+use crate::validator::DETACH_BYTES;
+
+/// The options of `format=` and `tools=`: a format name (`"auto"`, `"openai"`,
+/// `"responses"`, `"anthropic"`, `"gemini"`, `"ollama"`, `"text"`), and the names of the
+/// tools the model was given (an iterable of `str`, or one `str` of names separated by
+/// commas, as the CLI's `--tools`).
+fn options(format: &str, tools: Option<&Bound<'_, PyAny>>) -> PyResult<CallOptions> {
+    let format: Format = format.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
+    let mut options = CallOptions::new().format(format);
+    if let Some(tools) = tools.filter(|tools| !tools.is_none()) {
+        let names: Vec<String> = if let Ok(list) = tools.cast::<PyString>() {
+            list.to_cow()?
+                .split(',')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(str::to_owned)
+                .collect()
+        } else {
+            tools
+                .try_iter()
+                .map_err(|_| PyTypeError::new_err(format!("tools must be names, not {}", type_name(tools))))?
+                .map(|name| name.and_then(|name| name.extract::<String>()))
+                .collect::<PyResult<_>>()?
+        };
+        options = options.tools(names);
+    }
+    Ok(options)
+}
+
+/// The tool calls of one response body: `{"calls": [{"id", "name", "arguments"}],
+/// "errors": [{"kind", "message"}]}`, as `tool-input calls` prints them.
+///
+/// `body` is the response as `str` or `bytes`, or already parsed; `format` is its API
+/// (`"auto"` detects it; `"openai"`, `"responses"`, `"anthropic"`, `"gemini"`, `"ollama"`,
+/// or `"text"` for calls written into assistant text); `tools` the names of the tools the
+/// model was given (a call to another is an `unknown_tool` error, and text that merely
+/// looks like one stays text). Ids are kept byte for byte, or generated when missing. A
+/// call whose arguments were cut off, do not parse or are not an object is an error, never
+/// a call; a body that cannot be read at all is one error of kind `body`.
+#[pyfunction]
+#[pyo3(signature = (body, *, format = "auto", tools = None))]
+pub(crate) fn parse_calls<'py>(
+    py: Python<'py>,
+    body: &Bound<'py, PyAny>,
+    format: &str,
+    tools: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = options(format, tools)?;
+    let result = match text_or_bytes(body)? {
+        Some(text) if text.len() >= DETACH_BYTES => py.detach(|| parse_body(&text, &options)),
+        Some(text) => parse_body(&text, &options),
+        None => parse_value(&to_value(body)?, &options),
+    };
+    match result {
+        Ok(calls) => record(py, &calls),
+        // A body that cannot be read at all is one error, in the same shape, as the CLI says.
+        Err(error) => {
+            let result = PyDict::new(py);
+            result.set_item("calls", PyList::empty(py))?;
+            result.set_item("errors", PyList::new(py, [record(py, &error)?])?)?;
+            Ok(result.into_any())
+        }
+    }
+}
+
+/// The tool calls of one streamed response, assembled event by event.
+///
+/// Feed it the stream as it arrives: raw bytes of the SSE body (`push_sse_bytes`, split
+/// anywhere), decoded events (`push_event`), or text chunks (`push_text`); then `finish()`
+/// for `{"calls", "errors"}`, the same calls the whole body would give. A call the stream
+/// did not finish (a length stop, a dropped connection) is a `truncated` error, never a
+/// call. `open_calls()` shows what has arrived of each call still streaming, for display.
+#[pyclass(module = "tool_input", name = "StreamAssembler")]
+pub(crate) struct PyStreamAssembler {
+    /// `None` once finished.
+    assembler: Option<StreamAssembler>,
+}
+
+impl PyStreamAssembler {
+    fn open(&mut self) -> PyResult<&mut StreamAssembler> {
+        self.assembler.as_mut().ok_or_else(|| PyRuntimeError::new_err("the stream was already finished"))
+    }
+
+    fn open_ref(&self) -> PyResult<&StreamAssembler> {
+        self.assembler.as_ref().ok_or_else(|| PyRuntimeError::new_err("the stream was already finished"))
+    }
+}
+
+#[pymethods]
+impl PyStreamAssembler {
+    #[new]
+    #[pyo3(signature = (*, tools = None, format = "auto"))]
+    fn new(tools: Option<&Bound<'_, PyAny>>, format: &str) -> PyResult<Self> {
+        Ok(PyStreamAssembler { assembler: Some(StreamAssembler::new(options(format, tools)?)) })
+    }
+
+    /// Feed bytes of the body as they arrive, split anywhere: SSE framing or one JSON event
+    /// per line.
+    fn push_sse_bytes(&mut self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let data = text_or_bytes(data)?
+            .ok_or_else(|| PyTypeError::new_err(format!("expected bytes, not {}", type_name(data))))?;
+        self.open()?.push_sse_bytes(&data);
+        Ok(())
+    }
+
+    /// Feed one line of the body (SSE framing, or one JSON event).
+    fn push_sse_line(&mut self, line: String) -> PyResult<()> {
+        self.open()?.push_sse_line(&line);
+        Ok(())
+    }
+
+    /// Feed one decoded event (a `dict`; a `str` is a chunk of text).
+    fn push_event(&mut self, event: &Bound<'_, PyAny>) -> PyResult<()> {
+        let event = to_value(event)?;
+        self.open()?.push_event(&event);
+        Ok(())
+    }
+
+    /// Feed a chunk of assistant text, for calls written as text.
+    fn push_text(&mut self, chunk: String) -> PyResult<()> {
+        self.open()?.push_text(&chunk);
+        Ok(())
+    }
+
+    /// The stream's end marker (`data: [DONE]`) arrived.
+    fn push_done(&mut self) -> PyResult<()> {
+        self.open()?.push_done();
+        Ok(())
+    }
+
+    /// The stream stopped early (a dropped connection): every call not final yet becomes a
+    /// `truncated` error.
+    fn cut_off(&mut self, reason: String) -> PyResult<()> {
+        self.open()?.cut_off(&reason);
+        Ok(())
+    }
+
+    /// The calls still streaming, for display only: `[{"position", "id", "name",
+    /// "arguments_text", "arguments_value", "arguments_partial", "bytes"}]`.
+    fn open_calls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        record(py, &self.open_ref()?.open_calls())
+    }
+
+    /// The calls that are final so far, `[{"id", "name", "arguments"}]`: each can run now.
+    fn calls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        record(py, &self.open_ref()?.calls())
+    }
+
+    /// The call attempts that failed so far, `[{"kind", "message"}]`.
+    fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        record(py, &self.open_ref()?.errors())
+    }
+
+    /// The format being read (`"auto"` until an event of a known shape arrived).
+    #[getter]
+    fn format(&self) -> PyResult<&'static str> {
+        Ok(self.open_ref()?.format().as_str())
+    }
+
+    /// End the stream and read every call: `{"calls", "errors"}`, as `tool-input calls
+    /// --stream` prints them. The assembler cannot be fed after.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let assembler = self
+            .assembler
+            .take()
+            .ok_or_else(|| PyRuntimeError::new_err("the stream was already finished"))?;
+        record(py, &assembler.finish())
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.assembler {
+            Some(assembler) => format!("StreamAssembler(format={:?})", assembler.format().as_str()),
+            None => "StreamAssembler(finished)".to_owned(),
+        }
+    }
+}

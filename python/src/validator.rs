@@ -1,0 +1,188 @@
+//! `tool_input.Validator` and `tool_input.Checked`: the engine on any JSON Schema.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyList;
+use serde::Serialize;
+use serde_json::Value;
+use tool_input::{
+    Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, RejectionKind, Report, Validator,
+};
+
+use crate::convert::{document, record, text_or_bytes, to_python, to_value};
+use crate::errors::{rejection, schema_error, schema_error_at};
+
+/// Inputs at least this long are checked with the GIL released, so other Python threads run
+/// meanwhile; below it, releasing and taking it back would cost more than it frees.
+pub(crate) const DETACH_BYTES: usize = 32 * 1024;
+
+/// A JSON Schema compiled once into the engine's plan; `check` turns raw tool-call
+/// arguments into the checked value, or raises `Rejection`.
+///
+/// `schema` is a dict or JSON text (draft 2020-12: types, enums, bounds, patterns, `$ref`,
+/// `anyOf`/`oneOf`/`allOf`, ...); a keyword the engine would not check raises `SchemaError`
+/// rather than being half-checked. `policy` is how far coercion may go: `"strict"` (exact
+/// JSON only), `"default"` (representation: quoted numbers and lists, enum case, Python
+/// literals, fences, prose) or `"lenient"` (also scalars to strings, a value to a
+/// one-item list). `name` names the tool in rejection messages (default: the schema's
+/// `title`). Thread-safe: one validator serves every thread.
+#[pyclass(module = "tool_input", name = "Validator", frozen)]
+pub(crate) struct PyValidator {
+    validator: Validator,
+    /// The tool's name in rejection messages: `name=`, else the schema's `title`.
+    name: Option<String>,
+}
+
+#[pymethods]
+impl PyValidator {
+    #[new]
+    #[pyo3(signature = (schema, policy = "default", *, name = None))]
+    fn new(py: Python<'_>, schema: &Bound<'_, PyAny>, policy: &str, name: Option<String>) -> PyResult<Self> {
+        let schema = document(schema)?
+            .map_err(|error| schema_error_at(py, "", &format!("the schema is not JSON: {error}")))?;
+        let policy: Policy = policy.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
+        let validator =
+            Validator::builder(&schema).policy(policy).build().map_err(|e| schema_error(py, &e))?;
+        // As `tool-input check`: the schema's title names the tool unless a name is given.
+        let name = name.or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
+        Ok(PyValidator { validator, name })
+    }
+
+    /// Check raw tool-call arguments, as the model sent them: `str` or `bytes` (repaired
+    /// and coerced as the policy allows), a `dict` already parsed (Anthropic's `input`,
+    /// Gemini's `args`), or `None` for absent arguments.
+    ///
+    /// Returns a `Checked` (`.value`, `.repairs`, `.coercions`); raises `Rejection` with
+    /// every error, path and message for the model.
+    fn check(&self, py: Python<'_>, raw: &Bound<'_, PyAny>) -> PyResult<PyChecked> {
+        let result = match text_or_bytes(raw)? {
+            Some(text) if text.len() >= DETACH_BYTES => {
+                py.detach(|| self.validator.check(RawArguments::Bytes(&text)))
+            }
+            Some(text) => self.validator.check(RawArguments::Bytes(&text)),
+            None if raw.is_none() => self.validator.check(RawArguments::Absent),
+            None => self.validator.check(RawArguments::Value(&to_value(raw)?)),
+        };
+        match result {
+            Ok(checked) => PyChecked::new(py, checked),
+            Err(refused) => {
+                let refused = match &self.name {
+                    Some(name) => refused.with_tool(name.as_str()),
+                    None => refused,
+                };
+                Err(rejection(py, &refused))
+            }
+        }
+    }
+
+    /// The schema, as compiled.
+    #[getter]
+    fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, self.validator.schema())
+    }
+
+    /// `"strict"`, `"default"` or `"lenient"`.
+    #[getter]
+    fn policy(&self) -> &'static str {
+        self.validator.policy().as_str()
+    }
+
+    /// The tool's name in rejection messages, when known.
+    #[getter]
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.name {
+            Some(name) => format!("Validator(name={name:?}, policy={:?})", self.validator.policy().as_str()),
+            None => format!("Validator(policy={:?})", self.validator.policy().as_str()),
+        }
+    }
+}
+
+/// Arguments that passed every check: the value the tool runs with, and what it took.
+#[pyclass(module = "tool_input", name = "Checked", frozen)]
+pub(crate) struct PyChecked {
+    value: Py<PyAny>,
+    /// The records, turned into Python lists when first read: most callers never do.
+    report: Report,
+    repairs: PyOnceLock<Py<PyAny>>,
+    coercions: PyOnceLock<Py<PyAny>>,
+}
+
+impl PyChecked {
+    fn new(py: Python<'_>, checked: Checked<Value>) -> PyResult<Self> {
+        Ok(PyChecked {
+            value: to_python(py, &checked.value)?.unbind(),
+            report: checked.report,
+            repairs: PyOnceLock::new(),
+            coercions: PyOnceLock::new(),
+        })
+    }
+}
+
+/// A list of records, in their `Serialize` shape.
+fn records<T: Serialize>(py: Python<'_>, items: &[T]) -> PyResult<Py<PyAny>> {
+    Ok(if items.is_empty() { PyList::empty(py).into_any().unbind() } else { record(py, &items)?.unbind() })
+}
+
+#[pymethods]
+impl PyChecked {
+    /// The checked value (a `dict`), as the CLI's `"value"`: coerced, schema defaults
+    /// filled in, a null dropped where the property is optional and does not accept null.
+    #[getter]
+    fn value(&self, py: Python<'_>) -> Py<PyAny> {
+        self.value.clone_ref(py)
+    }
+
+    /// The syntax repairs, in input order: `[{"kind", "offset", "count"}]`.
+    #[getter]
+    fn repairs(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(self.repairs.get_or_try_init(py, || records(py, &self.report.repairs))?.clone_ref(py))
+    }
+
+    /// The representation coercions, in document order: `[{"path", "kind", "from"?,
+    /// "to"?}]`.
+    #[getter]
+    fn coercions(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(self.coercions.get_or_try_init(py, || records(py, &self.report.coercions))?.clone_ref(py))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let repr = |object: Py<PyAny>| -> PyResult<String> { Ok(object.bind(py).repr()?.to_string()) };
+        Ok(format!(
+            "Checked(value={}, repairs={}, coercions={})",
+            repr(self.value(py))?,
+            repr(self.repairs(py)?)?,
+            repr(self.coercions(py)?)?
+        ))
+    }
+}
+
+/// The `Rejection` for errors found after the engine accepted the arguments (by a pydantic
+/// validator, say), in the engine's words: kind `invalid`, each error `{"path", "code":
+/// "deserialize", "message"}`, the message rendered as for any other rejection. For
+/// `tool_input.pydantic`; not part of the public interface.
+#[pyfunction]
+#[pyo3(name = "_residual_rejection", signature = (errors, tool = None))]
+pub(crate) fn residual_rejection(
+    py: Python<'_>,
+    errors: Vec<(String, String)>,
+    tool: Option<String>,
+) -> Py<PyAny> {
+    let errors = errors
+        .into_iter()
+        .map(|(path, message)| FieldError {
+            path,
+            code: ErrorCode::Deserialize,
+            message,
+            value: None,
+            options: Vec::new(),
+            suggestion: None,
+        })
+        .collect();
+    let refused = Rejection { kind: RejectionKind::Invalid, errors, repairs: Vec::new(), tool };
+    rejection(py, &refused).into_value(py).into_any()
+}

@@ -1,0 +1,287 @@
+"""Validator.check: the coercion contract, the policies, and the raw inputs it takes."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+import tool_input
+from tool_input import Rejection, SchemaError, Validator
+
+SCHEMA = {
+    "title": "create_order",
+    "type": "object",
+    "properties": {
+        "customer_id": {"type": "string"},
+        "priority": {"enum": ["low", "high"]},
+        "quantity": {"type": "integer", "minimum": 1},
+        "price": {"type": "number"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "address": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+            "additionalProperties": False,
+        },
+        "gift": {"type": "boolean", "default": False},
+        "note": {"type": "string"},
+    },
+    "required": ["customer_id", "priority"],
+    "additionalProperties": False,
+}
+
+
+@pytest.fixture(scope="module")
+def validator() -> Validator:
+    return Validator(SCHEMA)
+
+
+def kinds(records):
+    return [record["kind"] for record in records]
+
+
+# Representation is coerced, each change recorded at its path.
+@pytest.mark.parametrize(
+    "raw, path, value, coercion",
+    [
+        ('{"customer_id": "C", "priority": "High"}', "/priority", "high", "enum_case"),
+        ('{"customer_id": "C", "priority": "LOW"}', "/priority", "low", "enum_case"),
+        ('{"customer_id": "C", "priority": "low", "quantity": "5"}', "/quantity", 5, "number_from_string"),
+        ('{"customer_id": "C", "priority": "low", "quantity": 5.0}', "/quantity", 5, "integer_from_float"),
+        ('{"customer_id": "C", "priority": "low", "price": "2.5"}', "/price", 2.5, "number_from_string"),
+        ('{"customer_id": "C", "priority": "low", "gift": "true"}', "/gift", True, "bool_from_string"),
+        ('{"customer_id": "C", "priority": "low", "tags": "[\\"a\\", \\"b\\"]"}', "/tags", ["a", "b"], "parsed_string"),
+        ('{"customer_id": "C", "priority": "low", "address": "{\\"city\\": \\"Oslo\\"}"}', "/address", {"city": "Oslo"}, "parsed_string"),
+    ],
+)
+def test_representation_is_coerced_and_recorded(validator, raw, path, value, coercion):
+    checked = validator.check(raw)
+    key = path.lstrip("/")
+    assert checked.value[key] == value
+    assert type(checked.value[key]) is type(value)
+    assert {"path": path, "kind": coercion} in [{"path": c["path"], "kind": c["kind"]} for c in checked.coercions]
+
+
+def test_coercion_records_say_from_and_to(validator):
+    checked = validator.check('{"customer_id": "C", "priority": "High"}')
+    assert {"path": "/priority", "kind": "enum_case", "from": '"High"', "to": '"high"'} in checked.coercions
+
+
+def test_defaults_and_nulls_for_optional_fields(validator):
+    checked = validator.check('{"customer_id": "C", "priority": "low", "note": null}')
+    assert checked.value == {"customer_id": "C", "priority": "low", "gift": False}
+    assert kinds(checked.coercions) == ["null_as_absent", "default_filled"] or set(kinds(checked.coercions)) == {
+        "null_as_absent",
+        "default_filled",
+    }
+
+
+@pytest.mark.parametrize(
+    "raw, repair",
+    [
+        ("{'customer_id': 'C', 'priority': 'low'}", "single_quotes"),
+        ('{"customer_id": "C", "priority": "low",}', "trailing_comma"),
+        ('```json\n{"customer_id": "C", "priority": "low"}\n```', "code_fence"),
+        ('Sure! {"customer_id": "C", "priority": "low"}', "prose_before"),
+        ('{"customer_id": "C", "priority": "low", "gift": True}', "python_literal"),
+    ],
+)
+def test_syntax_is_repaired_and_recorded(validator, raw, repair):
+    checked = validator.check(raw)
+    assert checked.value["customer_id"] == "C"
+    assert repair in kinds(checked.repairs)
+    for record in checked.repairs:
+        assert set(record) == {"kind", "offset", "count"}
+        assert isinstance(record["offset"], int) and record["count"] >= 1
+
+
+def test_an_exact_call_has_an_empty_report(validator):
+    checked = validator.check('{"customer_id": "C", "priority": "low", "gift": true}')
+    assert checked.value == {"customer_id": "C", "priority": "low", "gift": True}
+    assert checked.repairs == [] and checked.coercions == []
+    assert "Checked(value=" in repr(checked)
+
+
+# The model's choice is never coerced: each of these is a rejection naming its path.
+@pytest.mark.parametrize(
+    "raw, path, code",
+    [
+        ('{"customer_id": "C", "priority": "urgent"}', "/priority", "enum"),
+        ('{"priority": "low"}', "/customer_id", "missing"),
+        ('{"customer_id": "C", "priority": "low", "colour": "red"}', "/colour", "unknown_field"),
+        ('{"customer_id": "C", "priority": "low", "quantity": 0}', "/quantity", "range"),
+        ('{"customer_id": "C", "priority": "low", "quantity": 2.5}', "/quantity", "type"),
+        ('{"customer_id": "C", "priority": "low", "quantity": "many"}', "/quantity", "type"),
+        ('{"customer_id": 5, "priority": "low"}', "/customer_id", "type"),
+        ('{"customer_id": "C", "priority": "low", "address": {}}', "/address/city", "missing"),
+        ('{"customer_id": "C", "priority": "low", "gift": "maybe"}', "/gift", "type"),
+    ],
+)
+def test_choices_are_rejected_at_their_path(validator, raw, path, code):
+    with pytest.raises(Rejection) as caught:
+        validator.check(raw)
+    rejection = caught.value
+    assert rejection.kind == "invalid"
+    assert (path, code) in [(error["path"], error["code"]) for error in rejection.errors]
+    for error in rejection.errors:
+        assert {"path", "code", "message"} <= set(error)
+        assert error["message"]
+    assert path in str(rejection)
+
+
+def test_rejection_fields_and_message(validator):
+    with pytest.raises(Rejection) as caught:
+        validator.check('{"priority": "urgnt", "custmer_id": "C"}')
+    rejection = caught.value
+    assert isinstance(rejection, Exception)
+    by_path = {error["path"]: error for error in rejection.errors}
+    assert by_path["/priority"]["options"] == ["low", "high"]
+    assert by_path["/priority"]["value"] == '"urgnt"'
+    assert by_path["/custmer_id"]["suggestion"] == "customer_id"
+    assert "value" not in by_path["/customer_id"]
+    message = str(rejection)
+    assert message == rejection.message
+    assert message.startswith("The arguments for tool `create_order` were rejected")
+    assert '/priority: "urgnt" is not one of "low", "high"' in message
+
+
+@pytest.mark.parametrize(
+    "raw, kind",
+    [
+        ('{"customer_id": "C", "tags": ["a', "truncated"),
+        ("[1, 2]", "not_object"),
+        ('"just text"', "not_object"),
+        ('{"a" 1 2}', "parse"),
+        (b'{"a": \xff}', "parse"),
+        ("[" * 300 + "]" * 300, "too_deep"),
+    ],
+)
+def test_whole_input_rejections(validator, raw, kind):
+    with pytest.raises(Rejection) as caught:
+        validator.check(raw)
+    assert caught.value.kind == kind
+    assert len(caught.value.errors) == 1 and caught.value.errors[0]["path"] == ""
+
+
+def test_empty_arguments_are_an_empty_object(validator):
+    # As absent arguments: the required fields are missing, not a syntax error.
+    for raw in ("", "  ", None):
+        with pytest.raises(Rejection) as caught:
+            validator.check(raw)
+        assert caught.value.kind == "invalid"
+        assert [error["code"] for error in caught.value.errors] == ["missing", "missing"]
+
+
+def test_too_large():
+    with pytest.raises(Rejection) as caught:
+        Validator({"type": "object"}).check('{"a": "' + "x" * (9 * 1024 * 1024) + '"}')
+    assert caught.value.kind == "too_large"
+
+
+def test_raw_types(validator):
+    text = '{"customer_id": "C", "priority": "low"}'
+    expected = {"customer_id": "C", "priority": "low", "gift": False}
+    assert validator.check(text).value == expected
+    assert validator.check(text.encode()).value == expected
+    # An already parsed dict (Anthropic's `input`), coerced the same way.
+    assert validator.check({"customer_id": "C", "priority": "LOW", "quantity": "2"}).value == {**expected, "quantity": 2}
+    with pytest.raises(Rejection) as caught:
+        validator.check([1])
+    assert caught.value.kind == "not_object"
+
+
+def test_values_python_cannot_send_as_json_are_refused(validator):
+    with pytest.raises(ValueError):
+        validator.check({"customer_id": "C", "priority": "low", "price": float("nan")})
+    with pytest.raises(ValueError):
+        validator.check({"customer_id": "C", "priority": "low", "quantity": 2**70})
+    with pytest.raises(TypeError):
+        validator.check({"customer_id": "C", "priority": "low", "note": object()})
+    with pytest.raises(TypeError):
+        validator.check({1: "C"})
+    deep: list = []
+    for _ in range(2000):
+        deep = [deep]
+    with pytest.raises(ValueError):
+        validator.check({"customer_id": deep})
+
+
+def test_lone_surrogates_are_invalid_utf8(validator):
+    with pytest.raises(Rejection) as caught:
+        validator.check('{"customer_id": "\ud800", "priority": "low"}')
+    assert caught.value.kind == "parse"
+
+
+def test_policies():
+    raw = '{"customer_id": "C", "priority": "High"}'
+    with pytest.raises(Rejection) as caught:
+        Validator(SCHEMA, "strict").check(raw)
+    assert caught.value.errors[0]["code"] == "enum"
+    assert Validator(SCHEMA, policy="default").check(raw).value["priority"] == "high"
+    lenient = Validator(SCHEMA, "lenient")
+    assert lenient.policy == "lenient"
+    assert lenient.check('{"customer_id": 7, "priority": "low"}').value["customer_id"] == "7"
+    with pytest.raises(ValueError):
+        Validator(SCHEMA, "sloppy")
+
+
+def test_schema_as_text_and_its_errors():
+    assert Validator(json.dumps(SCHEMA)).check('{"customer_id": "C", "priority": "low"}').value["gift"] is False
+    assert Validator(json.dumps(SCHEMA).encode()).name == "create_order"
+    with pytest.raises(SchemaError) as caught:
+        Validator({"type": "object", "properties": {"a": {"if": {"type": "string"}}}})
+    assert caught.value.pointer == "/properties/a"
+    assert "if" in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+    with pytest.raises(SchemaError) as caught:
+        Validator("{not json")
+    assert caught.value.pointer == ""
+
+
+def test_the_tool_name_in_messages():
+    untitled = {key: value for key, value in SCHEMA.items() if key != "title"}
+    with pytest.raises(Rejection) as caught:
+        Validator(untitled).check("{}")
+    assert "the tool" in str(caught.value)
+    with pytest.raises(Rejection) as caught:
+        Validator(untitled, name="place_order").check("{}")
+    assert "tool `place_order`" in str(caught.value)
+    assert Validator(SCHEMA).name == "create_order"
+    assert repr(Validator(SCHEMA)) == 'Validator(name="create_order", policy="default")'
+    assert Validator(SCHEMA).schema == SCHEMA
+
+
+def test_rejections_pickle(validator):
+    import pickle
+
+    with pytest.raises(Rejection) as caught:
+        validator.check('{"priority": "urgent"}')
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert (copy.kind, copy.errors, str(copy)) == (caught.value.kind, caught.value.errors, str(caught.value))
+
+
+def test_large_calls_and_threads(validator):
+    # Above 32 KiB the check runs with the GIL released; results are the same.
+    tags = json.dumps(["t%d" % i for i in range(8000)])
+    raw = '{"customer_id": "C", "priority": "High", "tags": ' + tags + "}"
+    results = []
+
+    def work():
+        results.append(validator.check(raw).value)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 4 and all(result["tags"][-1] == "t7999" for result in results)
+    assert results[0]["priority"] == "high"
+
+
+def test_module_exports():
+    for name in tool_input.__all__:
+        assert getattr(tool_input, name) is not None
+    assert tool_input.__version__
+    assert tool_input.Checked.__module__ == "tool_input"
