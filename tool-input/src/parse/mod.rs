@@ -272,7 +272,7 @@ pub(crate) fn record_repair(repairs: &mut Vec<Repair>, kind: RepairKind, offset:
 /// let parsed = parse("{'a': 1,}", &ParseOptions::default()).unwrap();
 /// assert_eq!(
 ///     serde_json::to_string(&parsed.repairs).unwrap(),
-///     r#"[{"kind":"single_quotes","offset":1,"count":2,"last_offset":3},{"kind":"trailing_comma","offset":7,"count":1,"last_offset":7}]"#
+///     r#"[{"kind":"single_quotes","offset":1,"count":1,"last_offset":1},{"kind":"trailing_comma","offset":7,"count":1,"last_offset":7}]"#
 /// );
 /// ```
 impl Serialize for Repair {
