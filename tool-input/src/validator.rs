@@ -253,7 +253,7 @@ impl Validator {
     pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
         let mut copy = value.clone();
         let limits = self.inner.limits;
-        let walker = Walker { prepare: false, ..self.walker(&limits) };
+        let walker = Walker::new(&self.inner.plan, &self.inner.overrides, &limits, false);
         let outcome = walker.run(&mut copy, Policy::Strict);
         if outcome.errors.is_empty() {
             Ok(())
@@ -363,14 +363,7 @@ impl Validator {
     }
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
-        Walker {
-            plan: &self.inner.plan,
-            overrides: &self.inner.overrides,
-            max_depth: limits.max_depth,
-            max_echo: limits.max_echo_chars,
-            max_string_bytes: limits.max_string_bytes,
-            prepare: true,
-        }
+        Walker::new(&self.inner.plan, &self.inner.overrides, limits, true)
     }
 }
 

@@ -194,10 +194,10 @@ pub(super) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
     None
 }
 
-/// The one option spelled like `text` but for letter case (and, leniently, separators and
-/// surrounding whitespace). Two or more candidates: no match, since picking one would be a
+/// The one option spelled like `text` but for letter case and surrounding white space (and,
+/// leniently, separators). Two or more candidates: no match, since picking one would be a
 /// choice.
-pub(super) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
+pub(crate) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
     let wanted: String = normalised(text, lenient).collect();
     let mut found = None;
     for option in options {
@@ -214,12 +214,15 @@ pub(super) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool
     found
 }
 
-/// The characters of `text` in lowercase (and, leniently, trimmed, with `-` and ` ` as `_`).
+/// The characters of `text` trimmed, in lowercase (and, leniently, with `-` and ` ` as `_`).
 fn normalised(text: &str, lenient: bool) -> impl Iterator<Item = char> + '_ {
-    let text = if lenient { text.trim() } else { text };
-    text.chars()
-        .flat_map(char::to_lowercase)
-        .map(move |c| if lenient && (c == '-' || c == ' ') { '_' } else { c })
+    text.trim().chars().flat_map(char::to_lowercase).map(move |c| {
+        if lenient && (c == '-' || c == ' ') {
+            '_'
+        } else {
+            c
+        }
+    })
 }
 
 #[cfg(test)]
@@ -233,6 +236,9 @@ mod tests {
         assert_eq!(spelling_match("HIGH", &options, false), Some(&json!("high")));
         assert_eq!(spelling_match("IN_PROGRESS", &options, false), Some(&json!("in_progress")));
         assert_eq!(spelling_match("in progress", &options, false), None);
+        assert_eq!(spelling_match(" high ", &options, false), Some(&json!("high")));
+        assert_eq!(spelling_match("\tHigh\n", &options, false), Some(&json!("high")));
+        assert_eq!(spelling_match(" a ", &[json!("a"), json!(" a")], false), None);
         assert_eq!(spelling_match("In Progress", &options, true), Some(&json!("in_progress")));
         assert_eq!(spelling_match("hgih", &options, true), None);
         let clash = [json!("a"), json!("A")];
