@@ -96,6 +96,10 @@ pub enum ErrorCode {
     Deserialize,
     /// A string is longer than [`Limits::max_string_bytes`](crate::Limits::max_string_bytes).
     TooLong,
+    /// A key is given twice in one object, with different values (the default and lenient
+    /// policies; [`Policy::Strict`](crate::Policy::Strict) keeps the last value, as JSON
+    /// parsers do).
+    DuplicateKey,
 }
 
 impl ErrorCode {
@@ -124,6 +128,7 @@ impl ErrorCode {
             ErrorCode::NotAllowed => "not_allowed",
             ErrorCode::Deserialize => "deserialize",
             ErrorCode::TooLong => "too_long",
+            ErrorCode::DuplicateKey => "duplicate_key",
         }
     }
 }
@@ -182,7 +187,10 @@ pub struct FieldError {
 pub struct Rejection {
     /// What kind of failure this is.
     pub kind: RejectionKind,
-    /// Every error found, in document order. Whole-input failures have one error at path `""`.
+    /// Every error found, in document order: the order the model wrote the keys in (an
+    /// error about a property it left out comes after what it sent of that object). For
+    /// arguments given as a parsed `Value`, whose objects keep no order, in key order.
+    /// Whole-input failures have one error at path `""`.
     pub errors: Vec<FieldError>,
     /// Syntax repairs made before the failure (for logging).
     pub repairs: Vec<Repair>,

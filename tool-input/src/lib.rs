@@ -62,6 +62,7 @@ pub mod calls;
 mod check;
 pub mod dialect;
 mod error;
+mod members;
 pub mod parse;
 mod pattern;
 mod plan;

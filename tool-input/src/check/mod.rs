@@ -25,8 +25,8 @@ use crate::report::{Coercion, CoercionKind};
 
 pub(crate) use coerce::spelling_match;
 pub(crate) use equal::json_equal;
-pub(crate) use message::kind_of;
-use message::{describe, echo, quoted_list};
+use message::{describe, quoted_list};
+pub(crate) use message::{echo, kind_of};
 
 /// How far a chain of `$ref`/`allOf`/`anyOf` may go without descending into the value: a
 /// schema such as `{"$ref": "#"}` would otherwise loop forever.

@@ -143,6 +143,8 @@ pub(crate) struct Builder {
     /// array item that already has it, it starts the next item.
     key_after_stray: bool,
     repairs: Vec<Repair>,
+    /// An object repeated a key (its last value was kept).
+    repeated_keys: bool,
 }
 
 /// The longest row whose lost `[` is put back: the values after the last row are counted
@@ -192,6 +194,7 @@ impl Builder {
             bare_key: false,
             key_after_stray: false,
             repairs: Vec::new(),
+            repeated_keys: false,
         }
     }
 
@@ -304,7 +307,7 @@ impl Builder {
                     } else if self.repair {
                         *last_array = None;
                     }
-                    map.insert(key, value);
+                    self.repeated_keys |= map.insert(key, value).is_some();
                 }
                 self.expect = Expect::Comma;
             }
@@ -1142,6 +1145,8 @@ pub(crate) struct Outcome {
     pub(crate) repairs: Vec<Repair>,
     /// Absolute offset of the first byte of the top-level value.
     pub(crate) value_at: usize,
+    /// An object repeated a key (its last value was kept).
+    pub(crate) repeated_keys: bool,
 }
 
 impl Machine {
@@ -1173,7 +1178,7 @@ impl Machine {
         // closing bracket arrives, possibly after a comment.
         repairs.sort_by_key(|r| r.offset);
         let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
-        Ok(Outcome { value, repairs, value_at })
+        Ok(Outcome { value, repairs, value_at, repeated_keys: self.builder.repeated_keys })
     }
 }
 
@@ -1205,8 +1210,17 @@ impl<'a> Input<'a> {
 /// Parse a whole input with our own parser (no fast path), retrying later candidates after
 /// prose, then decoding a double-encoded payload (lenient mode).
 pub(crate) fn parse_slow(input: Input<'_>, options: &ParseOptions) -> Result<Parsed, ParseError> {
+    parse_slow_noting_repeats(input, options).map(|(parsed, _)| parsed)
+}
+
+/// [`parse_slow`], and whether an object of the value repeated a key (the last value is kept).
+pub(crate) fn parse_slow_noting_repeats(
+    input: Input<'_>,
+    options: &ParseOptions,
+) -> Result<(Parsed, bool), ParseError> {
     let outcome = parse_outcome(input, options).map_err(|failure| to_error(failure, input.bytes, options))?;
-    Ok(decode_double(outcome, options))
+    let repeated = outcome.repeated_keys;
+    Ok((decode_double(outcome, options), repeated))
 }
 
 /// Parse a whole input: a first attempt, then (lenient) later candidates after prose.
@@ -1271,7 +1285,7 @@ fn run(machine: &mut Machine, input: Input<'_>) -> Result<Outcome, Failure> {
 /// string is kept as it is unless its content parses on its own, without prose, code
 /// fence or completion, to an object or array.
 pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed {
-    let Outcome { value, mut repairs, value_at } = outcome;
+    let Outcome { value, mut repairs, value_at, .. } = outcome;
     if options.mode != ParseMode::Lenient || !value.is_string() {
         return Parsed { value, repairs };
     }
@@ -1286,7 +1300,7 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed 
             break;
         }
         let inner = match serde_json::from_str::<Value>(trimmed) {
-            Ok(value) => Outcome { value, repairs: Vec::new(), value_at: 0 },
+            Ok(value) => Outcome { value, repairs: Vec::new(), value_at: 0, repeated_keys: false },
             Err(_) => match parse_outcome(Input::text(trimmed), &inner_options) {
                 Ok(outcome) => outcome,
                 Err(_) => break,
