@@ -41,7 +41,7 @@ fn a_key_given_twice_with_the_same_value_is_recorded() {
         let records: Vec<(&str, CoercionKind)> =
             checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
         assert_eq!(records, [("/mode", CoercionKind::DuplicateKey)], "{raw}");
-        let walked = Validator::new(&WriteFile::schema()).unwrap().check(raw).unwrap();
+        let walked = Validator::new(WriteFile::schema()).unwrap().check(raw).unwrap();
         assert_eq!(walked.report.coercions, checked.report.coercions);
     }
 }
@@ -76,7 +76,7 @@ fn a_key_given_twice_with_two_values_is_rejected() {
         ]
     );
     // Sensitive values are not shown.
-    let validator = Validator::builder(&WriteFile::schema()).field("path", None, true).build().unwrap();
+    let validator = Validator::builder(WriteFile::schema()).field("path", None, true).build().unwrap();
     let rejection =
         validator.check(r#"{"path": "secret-1", "path": "secret-2", "mode": "write"}"#).unwrap_err();
     assert!(!rejection.to_string().contains("secret"), "{rejection}");
@@ -96,7 +96,7 @@ fn strict_keeps_the_last_value() {
 
 #[test]
 fn errors_come_in_the_order_the_keys_were_written() {
-    let validator = Validator::new(&WriteFile::schema()).unwrap();
+    let validator = Validator::new(WriteFile::schema()).unwrap();
     let raw = r#"{"zeta": 1, "mode": "overwrite", "labels": {"b": 2, "a": 1}, "path": 3}"#;
     let rejection = validator.check(raw).unwrap_err();
     let paths: Vec<&str> = rejection.errors.iter().map(|e| e.path.as_str()).collect();

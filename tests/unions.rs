@@ -107,7 +107,7 @@ fn rejected(extra: Value) -> Rejection {
     let rejection = RunJob::from_arguments(call.to_string().as_str()).unwrap_err();
     // The same answer from the value as from its text, and with the one-pass path out of play.
     assert_eq!(RunJob::from_arguments(&call).unwrap_err().errors, rejection.errors);
-    let validator = Validator::new(&RunJob::schema()).unwrap();
+    let validator = Validator::new(RunJob::schema()).unwrap();
     assert_eq!(validator.check(&call).unwrap_err().errors, rejection.errors, "{call}");
     rejection
 }
@@ -116,7 +116,7 @@ fn rejected(extra: Value) -> Rejection {
 fn accepted(extra: Value) -> (RunJob, Vec<(String, CoercionKind)>) {
     let call = job(extra);
     let checked = RunJob::from_arguments_with_report(call.to_string().as_str()).unwrap();
-    let validator = Validator::new(&RunJob::schema()).unwrap();
+    let validator = Validator::new(RunJob::schema()).unwrap();
     let walked = validator.check(&call).unwrap();
     assert_eq!(walked.report.coercions, checked.report.coercions, "{call}");
     let coercions = checked.report.coercions.iter().map(|c| (c.path.clone(), c.kind)).collect();
@@ -416,7 +416,7 @@ fn a_struct_without_fields_takes_no_arguments() {
 /// JSON Schema validator.
 #[test]
 fn strict_reads_tags_exactly() {
-    let validator = Validator::builder(&RunJob::schema()).policy(Policy::Strict).build().unwrap();
+    let validator = Validator::builder(RunJob::schema()).policy(Policy::Strict).build().unwrap();
     assert!(validator.check(&job(json!({"filters": [{"kind": "author", "name": "a"}]}))).is_ok());
     let rejection = validator.check(&job(json!({"filters": [{"kind": "Author", "name": "a"}]}))).unwrap_err();
     assert_eq!(rejection.errors[0].path, "/filters/0/kind");

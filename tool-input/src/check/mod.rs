@@ -2,9 +2,11 @@
 //! collecting every error with its path.
 //!
 //! One recursive pass over the value (bounded by the depth limit). Each node first coerces
-//! (if the policy allows), then checks its keywords. `anyOf`/`oneOf` try their branches
-//! without coercion first (a "dry" walk that neither mutates nor records), so a clean value
-//! costs one extra read-only pass over the small subtree under a union, never a copy.
+//! (if the policy allows), then checks its keywords. `anyOf`/`oneOf` are checked by the shape
+//! the plan found in them (`union`): an enum, a tag read first, `X` or null, or branches
+//! tried by JSON type, exactly first (a "dry" walk that neither mutates nor records, each
+//! (branch, value) pair once), so a clean value costs at most one read-only pass over the
+//! subtree under a union, never a copy.
 
 mod coerce;
 mod equal;
