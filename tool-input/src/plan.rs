@@ -359,6 +359,8 @@ impl NameProbe {
 pub(crate) struct Plan {
     pub nodes: Vec<Node>,
     pub root: NodeId,
+    /// The JSON types each node may accept, a superset (derived; see `plan::union`).
+    pub possible: Vec<Types>,
 }
 
 /// Keywords that assert something we do not implement: a schema using them is refused
@@ -385,7 +387,8 @@ impl Plan {
     pub fn compile(schema: &Value) -> Result<Plan, SchemaError> {
         let mut compiler = Compiler { document: schema, nodes: Vec::new(), by_pointer: HashMap::new() };
         let root = compiler.compile_at("", schema, 0)?;
-        let mut plan = Plan { nodes: compiler.nodes, root };
+        let mut plan = Plan { nodes: compiler.nodes, root, possible: Vec::new() };
+        plan.possible = plan.all_possible_types();
         plan.index_objects();
         Ok(plan)
     }

@@ -89,7 +89,7 @@ impl Walker<'_> {
             return;
         }
         let resolved = &self.plan.nodes[self.plan.resolved(branch)];
-        let mut types = resolved.types.unwrap_or_else(|| self.plan.possible_types(branch, 0));
+        let mut types = resolved.types.unwrap_or_else(|| self.plan.possible[branch]);
         if types == Types::all() {
             return;
         }
@@ -451,7 +451,7 @@ impl Walker<'_> {
         let is_null = value.is_null();
         let mut best: Option<(usize, (bool, bool, usize))> = None;
         for (i, (index, _, attempt)) in attempts.iter().enumerate() {
-            if !is_null && self.plan.possible_types(branches[*index], 0) == Types::NULL {
+            if !is_null && types.map_or(self.plan.possible[branches[*index]], |t| t[*index]) == Types::NULL {
                 continue; // the `null` of an Option says nothing about a non-null value
             }
             let root_mismatch = attempt.errors.iter().any(|e| e.code == ErrorCode::Type && e.path == here);
@@ -517,7 +517,7 @@ impl Walker<'_> {
     fn closest_by_shape(&self, branches: &[NodeId], candidates: &[usize], value: &Value) -> usize {
         let score = |index: usize| {
             let branch = branches[index];
-            let typed = self.plan.possible_types(branch, 0).admits(value);
+            let typed = self.plan.possible[branch].admits(value);
             let node = &self.plan.nodes[self.plan.resolved(branch)];
             let (declared, missing) = match value {
                 Value::Object(map) => (
@@ -559,7 +559,7 @@ impl Walker<'_> {
         if let Some(values) = &node.enum_values {
             return format!("one of {}", self.list_options(values).text);
         }
-        let types = node.types.unwrap_or_else(|| self.plan.possible_types(branch, 0));
+        let types = node.types.unwrap_or_else(|| self.plan.possible[branch]);
         let mut text = types.describe();
         if types == Types::OBJECT && !node.properties.is_empty() {
             let names: Vec<&str> = if node.required.is_empty() {
@@ -579,7 +579,7 @@ impl Walker<'_> {
             }
         } else if types == Types::ARRAY {
             if let Some(items) = node.items {
-                let items = self.plan.possible_types(items, 0);
+                let items = self.plan.possible[items];
                 if items != Types::all() {
                     text = format!("an array of items each {}", items.describe());
                 }

@@ -97,7 +97,7 @@ impl Plan {
                 _ => {}
             }
         }
-        UnionShape::General { types: branches.iter().map(|&branch| self.possible_types(branch, 0)).collect() }
+        UnionShape::General { types: branches.iter().map(|&branch| self.possible[branch]).collect() }
     }
 
     /// The constant scalars a branch allows, when it allows nothing else.
@@ -191,18 +191,51 @@ impl Plan {
             && node.const_value.is_none()
     }
 
-    /// The JSON types a branch may accept (more, never fewer): what its `type`, `const`,
-    /// `enum`, `$ref` and nested unions allow.
-    pub(crate) fn possible_types(&self, id: NodeId, hops: usize) -> Types {
-        let all = Types::all();
-        if hops > 8 {
-            return all;
+    /// The JSON types each node may accept (more, never fewer): what its `type`, `const`,
+    /// `enum`, `$ref`, `allOf` and nested unions allow. Each node is computed once; a node met
+    /// again on its own `$ref` cycle counts as any type (safe for a filter).
+    pub(crate) fn all_possible_types(&self) -> Vec<Types> {
+        const PENDING: u8 = 1;
+        const DONE: u8 = 2;
+        let mut state = vec![0u8; self.nodes.len()];
+        let mut types = vec![Types::all(); self.nodes.len()];
+        for root in 0..self.nodes.len() {
+            if state[root] == DONE {
+                continue;
+            }
+            // An explicit stack: (node, whether its children are done).
+            let mut stack = vec![(root, false)];
+            while let Some((id, children_done)) = stack.pop() {
+                let node = &self.nodes[id];
+                let children = node
+                    .reference
+                    .iter()
+                    .chain(&node.any_of)
+                    .chain(&node.one_of)
+                    .chain(&node.all_of)
+                    .copied();
+                if !children_done {
+                    if state[id] != 0 {
+                        continue;
+                    }
+                    state[id] = PENDING;
+                    stack.push((id, true));
+                    stack.extend(children.filter(|&child| state[child] == 0).map(|child| (child, false)));
+                    continue;
+                }
+                types[id] = self.own_possible_types(node, &types);
+                state[id] = DONE;
+            }
         }
-        let node = &self.nodes[id];
+        types
+    }
+
+    /// A node's possible types, given its children's (those still pending count as any).
+    fn own_possible_types(&self, node: &Node, children: &[Types]) -> Types {
         if node.reject_all {
             return Types::default();
         }
-        let mut types = node.types.map_or(all, widen);
+        let mut types = node.types.map_or(Types::all(), Types::widened_integer);
         if let Some(constant) = &node.const_value {
             types = types.intersect(Types::of(constant).widened_integer());
         }
@@ -214,28 +247,22 @@ impl Plan {
             types = types.intersect(of);
         }
         if let Some(reference) = node.reference {
-            types = types.intersect(self.possible_types(reference, hops + 1));
+            types = types.intersect(children[reference]);
         }
         for list in [&node.any_of, &node.one_of] {
             if !list.is_empty() {
                 let mut of = Types::default();
                 for &branch in list {
-                    of.insert(self.possible_types(branch, hops + 1));
+                    of.insert(children[branch]);
                 }
                 types = types.intersect(of);
             }
         }
         for &part in &node.all_of {
-            types = types.intersect(self.possible_types(part, hops + 1));
+            types = types.intersect(children[part]);
         }
         types
     }
-}
-
-/// `integer` also admits integral numbers written with a fraction (`3.0`): for a filter,
-/// keep both number bits whenever one is there.
-fn widen(types: Types) -> Types {
-    types.widened_integer()
 }
 
 impl Types {
@@ -276,5 +303,74 @@ impl Types {
             Value::Number(_) => self.contains(Types::NUMBER) || self.contains(Types::INTEGER),
             other => self.accepts(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn shape(schema: Value) -> UnionShape {
+        let plan = Plan::compile(&schema).unwrap();
+        let node = &plan.nodes[plan.root];
+        node.one_of_shape.clone().or_else(|| node.any_of_shape.clone()).unwrap()
+    }
+
+    #[test]
+    fn each_shape_is_recognised_only_when_choosing_by_it_is_exact() {
+        let constants = shape(json!({"oneOf": [{"const": "a", "description": "A"}, {"enum": ["b", 1]}]}));
+        let UnionShape::Constants(options) = constants else { panic!("{constants:?}") };
+        assert_eq!(options.values, [json!("a"), json!("b"), json!(1)]);
+        assert_eq!(options.descriptions[0].as_deref(), Some("A"));
+        // The same constant in two branches: `oneOf` would reject it, so not an enum.
+        assert!(matches!(
+            shape(json!({"oneOf": [{"const": 1}, {"const": 1.0}]})),
+            UnionShape::General { .. }
+        ));
+        let tagged = shape(json!({"oneOf": [
+            {"type": "object", "properties": {"k": {"const": "a"}}, "required": ["k"]},
+            {"$ref": "#/$defs/b"}
+        ], "$defs": {"b": {"type": "object", "properties": {"k": {"enum": ["b", "c"]}}, "required": ["k"]}}}));
+        assert!(
+            matches!(&tagged, UnionShape::Tagged { tag, options } if tag == "k" && options.values.len() == 3)
+        );
+        // A tag that is not required does not tell the branches apart.
+        let optional = shape(json!({"oneOf": [
+            {"type": "object", "properties": {"k": {"const": "a"}}},
+            {"type": "object", "properties": {"k": {"const": "b"}}, "required": ["k"]}
+        ]}));
+        assert!(matches!(optional, UnionShape::General { .. }));
+        let external = shape(json!({"oneOf": [
+            {"type": "string", "enum": ["stop"]},
+            {"type": "object", "properties": {"run": {}}, "required": ["run"], "additionalProperties": false}
+        ]}));
+        assert!(
+            matches!(&external, UnionShape::External { keys, units } if keys.len() == 1 && units.values == [json!("stop")])
+        );
+        // Open objects could hold two keys: not external.
+        let open = shape(json!({"oneOf": [
+            {"type": "object", "properties": {"run": {}}, "required": ["run"]},
+            {"type": "object", "properties": {"stop": {}}, "required": ["stop"]}
+        ]}));
+        assert!(matches!(open, UnionShape::General { .. }));
+        assert!(matches!(
+            shape(json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})),
+            UnionShape::Nullable { .. }
+        ));
+    }
+
+    #[test]
+    fn possible_types_are_a_superset_even_on_cycles() {
+        let plan =
+            Plan::compile(&json!({"$defs": {"n": {"anyOf": [{"$ref": "#/$defs/n"}, {"type": "string"}]}},
+            "oneOf": [{"$ref": "#/$defs/n"}, {"type": "integer", "minimum": 0}, {"const": true}]}))
+            .unwrap();
+        let possible = plan.possible[plan.root];
+        for value in [json!("x"), json!(3), json!(3.5), json!(true)] {
+            assert!(possible.admits(&value), "{value}");
+        }
+        assert!(!possible.admits(&json!(null)) || possible == Types::all());
     }
 }
