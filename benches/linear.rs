@@ -5,11 +5,11 @@
 //!
 //! Cases: the parser on deep nesting, long runs of backslashes, many short keys, huge
 //! numbers, a long single-quoted string, prose with many false starts; the coercion walk on
-//! wide objects and long arrays of values that each need coercion; stream assembly of one
-//! call in 8-byte deltas, and the incremental parser with a partial value after each; a
-//! stream of many small events (content and calls, CR line endings) fed in 4 KiB pieces as
-//! the CLI reads it; calls written as a Python list in text, and unclosed
-//! `<|python_start|>` blocks.
+//! wide objects and long arrays of values that each need coercion; recursive tagged and
+//! untagged unions, deeper and wider; stream assembly of one call in 8-byte deltas, and the
+//! incremental parser with a partial value after each; a stream of many small events (content
+//! and calls, CR line endings) fed in 4 KiB pieces as the CLI reads it; calls written as a
+//! Python list in text, and unclosed `<|python_start|>` blocks.
 
 use std::hint::black_box;
 
@@ -107,6 +107,77 @@ fn walk(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+/// Unions: a recursive tagged union (each level a `oneOf` of four tagged objects, one of
+/// them with two children of the same schema) and a recursive untagged `oneOf` (two object
+/// branches sharing the recursive property, and an integer), each grown in depth (one
+/// chain 12, 24, 48, 96 levels deep) and in width (64 to 512 chains of 12 levels side by
+/// side). Elements are union values checked: time per element must stay flat.
+fn unions(c: &mut Criterion) {
+    let tagged = json!({
+        "type": "object",
+        "properties": {"expr": {"type": "array", "items": {"$ref": "#/$defs/expr"}}},
+        "$defs": {"expr": {"oneOf": [
+            {"type": "object", "properties": {"type": {"const": "number"}, "value": {"type": "integer"}}, "required": ["type", "value"], "additionalProperties": false},
+            {"type": "object", "properties": {"type": {"const": "negate"}, "of": {"$ref": "#/$defs/expr"}}, "required": ["type", "of"], "additionalProperties": false},
+            {"type": "object", "properties": {"type": {"const": "add"}, "left": {"$ref": "#/$defs/expr"}, "right": {"$ref": "#/$defs/expr"}}, "required": ["type", "left", "right"], "additionalProperties": false},
+            {"type": "object", "properties": {"type": {"const": "call"}, "name": {"type": "string"}}, "required": ["type", "name"], "additionalProperties": false}
+        ]}}
+    });
+    let untagged = json!({
+        "type": "object",
+        "properties": {"expr": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+        "$defs": {"node": {"oneOf": [
+            {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}, "a": {"type": "integer"}}, "required": ["a"]},
+            {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}, "b": {"type": "integer"}}, "required": ["b"]},
+            {"type": "integer"}
+        ]}}
+    });
+    let tagged_chain = |depth: usize| {
+        let mut value = json!({"type": "number", "value": 7});
+        for _ in 0..depth {
+            value = json!({"type": "negate", "of": value});
+        }
+        value
+    };
+    let untagged_chain = |depth: usize| {
+        let mut value = json!(7);
+        for level in 0..depth {
+            value = if level % 2 == 0 {
+                json!({"next": value, "a": level})
+            } else {
+                json!({"next": value, "b": level})
+            };
+        }
+        value
+    };
+    type Chain<'a> = &'a dyn Fn(usize) -> Value;
+    let cases: [(&str, &Value, Chain<'_>); 2] =
+        [("tagged", &tagged, &tagged_chain), ("untagged", &untagged, &untagged_chain)];
+    for (name, schema, chain) in cases {
+        let validator = Validator::new(schema).expect("schema");
+        let mut group = c.benchmark_group(format!("linear/union/{name}_depth"));
+        group.sample_size(10);
+        for depth in [12, 24, 48, 96] {
+            let value = json!({"expr": [chain(depth)]});
+            group.throughput(Throughput::Elements(depth as u64 + 1));
+            group.bench_with_input(BenchmarkId::from_parameter(depth), &value, |b, value| {
+                b.iter(|| black_box(validator.check(value).is_ok()))
+            });
+        }
+        group.finish();
+        let mut group = c.benchmark_group(format!("linear/union/{name}_width"));
+        group.sample_size(10);
+        for width in [64, 128, 256, 512] {
+            let value = json!({"expr": vec![chain(12); width]});
+            group.throughput(Throughput::Elements(width as u64 * 13));
+            group.bench_with_input(BenchmarkId::from_parameter(width), &value, |b, value| {
+                b.iter(|| black_box(validator.check(value).is_ok()))
+            });
+        }
+        group.finish();
+    }
 }
 
 /// Stream assembly: a Chat Completions stream of one call whose arguments arrive in 8-byte
@@ -232,6 +303,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = parser, walk, stream, stream_size, text_lists
+    targets = parser, walk, unions, stream, stream_size, text_lists
 }
 criterion_main!(benches);

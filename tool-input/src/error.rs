@@ -107,6 +107,10 @@ pub enum ErrorCode {
     /// integer beyond what the value can hold without rounding (`-9999999999999999999999`,
     /// `9007199254740993.0`). Never rounded silently.
     Inexact,
+    /// A key is given twice in one object, with different values (the default and lenient
+    /// policies; [`Policy::Strict`](crate::Policy::Strict) keeps the last value, as JSON
+    /// parsers do).
+    DuplicateKey,
 }
 
 impl ErrorCode {
@@ -137,6 +141,7 @@ impl ErrorCode {
             ErrorCode::TooLong => "too_long",
             ErrorCode::PatternBudget => "pattern_budget",
             ErrorCode::Inexact => "inexact",
+            ErrorCode::DuplicateKey => "duplicate_key",
         }
     }
 }
@@ -198,7 +203,9 @@ pub struct FieldError {
 pub struct Rejection {
     /// What kind of failure this is.
     pub kind: RejectionKind,
-    /// The errors found, in document order, at most [`Limits::max_errors`](crate::Limits::max_errors).
+    /// The errors found (at most [`Limits::max_errors`](crate::Limits::max_errors)), in document order: the order the model wrote the keys in (an
+    /// error about a property it left out comes after what it sent of that object). For
+    /// arguments given as a parsed `Value`, whose objects keep no order, in key order.
     /// Whole-input failures have one error at path `""`.
     pub errors: Vec<FieldError>,
     /// How many more errors were found past [`Limits::max_errors`]: counted, not listed.

@@ -63,6 +63,7 @@ mod check;
 mod decimal;
 pub mod dialect;
 mod error;
+mod members;
 pub mod parse;
 mod pattern;
 mod plan;

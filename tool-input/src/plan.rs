@@ -11,6 +11,10 @@ use serde_json::{Map, Number, Value};
 use crate::pattern::Pattern;
 use crate::validator::SchemaError;
 
+mod union;
+
+pub(crate) use union::{Options, UnionShape};
+
 /// Index of a node in [`Plan::nodes`].
 pub(crate) type NodeId = usize;
 
@@ -161,6 +165,12 @@ pub(crate) struct Node {
     pub not: Option<NodeId>,
     pub reference: Option<NodeId>,
     pub default: Option<Value>,
+    /// The `description` annotation (shown beside an option in an error).
+    pub description: Option<String>,
+    /// What `any_of` is (derived; see `plan::union`).
+    pub any_of_shape: Option<UnionShape>,
+    /// What `one_of` is (derived).
+    pub one_of_shape: Option<UnionShape>,
     /// Indices into `properties` of the required ones, in `required` order (derived).
     pub required_declared: Vec<usize>,
     /// `required_declared` as bits, for objects of at most 64 properties (derived).
@@ -246,6 +256,9 @@ impl Default for Node {
             not: None,
             reference: None,
             default: None,
+            description: None,
+            any_of_shape: None,
+            one_of_shape: None,
             required_declared: Vec::new(),
             required_mask: 0,
             required_other: Vec::new(),
@@ -261,6 +274,48 @@ impl Default for Node {
 }
 
 impl Node {
+    /// Does the node assert nothing beyond `type`, `enum` and `const`?
+    pub fn is_constant_set(&self) -> bool {
+        self.asserts_nothing_else() && self.reference.is_none()
+    }
+
+    /// Is the node a `$ref` and nothing else (annotations aside)?
+    pub fn only_refers(&self) -> bool {
+        self.reference.is_some()
+            && self.asserts_nothing_else()
+            && self.types.is_none()
+            && self.enum_values.is_none()
+            && self.const_value.is_none()
+    }
+
+    /// No keyword but `type`, `enum`, `const`, `$ref` and annotations.
+    fn asserts_nothing_else(&self) -> bool {
+        !self.reject_all
+            && self.minimum.is_none()
+            && self.maximum.is_none()
+            && self.exclusive_minimum.is_none()
+            && self.exclusive_maximum.is_none()
+            && self.multiple_of.is_none()
+            && self.min_length.is_none()
+            && self.max_length.is_none()
+            && self.pattern.is_none()
+            && self.prefix_items.is_empty()
+            && self.items.is_none()
+            && self.min_items.is_none()
+            && self.max_items.is_none()
+            && !self.unique_items
+            && self.properties.is_empty()
+            && self.pattern_properties.is_empty()
+            && self.required.is_empty()
+            && self.additional == Additional::Allow
+            && self.min_properties.is_none()
+            && self.max_properties.is_none()
+            && self.any_of.is_empty()
+            && self.one_of.is_empty()
+            && self.all_of.is_empty()
+            && self.not.is_none()
+    }
+
     /// Index into `properties` of a declared property.
     pub fn property_index_of(&self, name: &str) -> Option<usize> {
         if self.properties.len() <= 8 {
@@ -309,6 +364,8 @@ impl NameProbe {
 pub(crate) struct Plan {
     pub nodes: Vec<Node>,
     pub root: NodeId,
+    /// The JSON types each node may accept, a superset (derived; see `plan::union`).
+    pub possible: Vec<Types>,
 }
 
 /// Keywords that assert something we do not implement: a schema using them is refused
@@ -343,7 +400,8 @@ impl Plan {
                 "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
             ));
         }
-        let mut plan = Plan { nodes: compiler.nodes, root };
+        let mut plan = Plan { nodes: compiler.nodes, root, possible: Vec::new() };
+        plan.possible = plan.all_possible_types();
         plan.index_objects();
         Ok(plan)
     }
@@ -363,7 +421,12 @@ impl Plan {
             let fast_array = fast_chain.and_then(|chain| self.fast_container(id, chain, Types::ARRAY));
             let fast_object = fast_chain.and_then(|chain| self.fast_container(id, chain, Types::OBJECT));
             let fast_integers = fast_chain.and_then(|chain| self.fast_integers(chain));
+            let node = &self.nodes[id];
+            let any_of_shape = (!node.any_of.is_empty()).then(|| self.union_shape(&node.any_of));
+            let one_of_shape = (!node.one_of.is_empty()).then(|| self.union_shape(&node.one_of));
             let node = &mut self.nodes[id];
+            node.any_of_shape = any_of_shape;
+            node.one_of_shape = one_of_shape;
             node.fast_integers = fast_integers;
             node.defaults = defaults;
             node.fast_chain = fast_chain;
@@ -581,6 +644,7 @@ impl<'a> Compiler<'a> {
         }
         node.const_value = object.get("const").cloned();
         node.default = object.get("default").cloned();
+        node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
         node.minimum = number(pointer, object, "minimum")?;
         node.maximum = number(pointer, object, "maximum")?;
         node.exclusive_minimum = number(pointer, object, "exclusiveMinimum")?;

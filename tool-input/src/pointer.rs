@@ -13,6 +13,15 @@ pub(crate) fn escape_token(token: &str) -> Cow<'_, str> {
     }
 }
 
+/// An escaped reference token read back (`~1` as `/`, then `~0` as `~`).
+pub(crate) fn unescape_token(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
 /// Append `/` and `token`, escaped, to `pointer`.
 pub(crate) fn push_token(pointer: &mut String, token: &str) {
     pointer.push('/');
@@ -30,6 +39,9 @@ mod tests {
         assert_eq!(escape_token("a/b~c"), "a~1b~0c");
         // `~1` in a key is `~01`, never read back as `/`.
         assert_eq!(escape_token("~1"), "~01");
+        for token in ["plain", "a/b~c", "~1", "~0/", ""] {
+            assert_eq!(unescape_token(&escape_token(token)), token);
+        }
         let mut pointer = String::new();
         push_token(&mut pointer, "a/b");
         push_token(&mut pointer, "");

@@ -11,8 +11,8 @@ use std::str::FromStr;
 ///
 /// | policy | syntax repairs | coercions |
 /// |---|---|---|
-/// | [`Policy::Strict`] | none: exact JSON only | none |
-/// | [`Policy::Default`] | all | JSON/Python text for arrays and objects, enum case variants, numeric strings, integral floats, `"true"`/`"false"`, null for an optional field |
+/// | [`Policy::Strict`] | none: exact JSON only (a key given twice keeps its last value, as JSON parsers read it) | none |
+/// | [`Policy::Default`] | all | JSON/Python text for arrays and objects, enum values (and union tags) in another letter case or padded with white space, numeric strings, integral floats, `"true"`/`"false"`, null for an optional field, a key given twice with the same value |
 /// | [`Policy::Lenient`] | all | the default ones, plus the lenient list below |
 ///
 /// The lenient coercions, each unambiguous:
@@ -22,7 +22,8 @@ use std::str::FromStr;
 /// - `"yes"`/`"no"`, `"on"`/`"off"`, `"1"`/`"0"` and the numbers `1`/`0` where a boolean is declared;
 /// - an enum or const spelled with other separators (`"in progress"`, `"in-progress"` →
 ///   `"in_progress"`) when exactly one option matches;
-/// - surrounding whitespace around numbers, booleans and enum values is ignored.
+/// - surrounding whitespace around numbers and booleans is ignored (around enum values it is
+///   under the default policy too).
 ///
 /// ```
 /// use tool_input::Policy;

@@ -88,6 +88,9 @@ pub enum CoercionKind {
     WrappedInArray,
     /// (Lenient) a number was read as a boolean (`1`/`0`).
     BoolFromNumber,
+    /// A key given twice in one object, with the same value both times, was read once (the
+    /// default and lenient policies; two different values are a `duplicate_key` error).
+    DuplicateKey,
 }
 
 impl CoercionKind {
@@ -104,6 +107,7 @@ impl CoercionKind {
             CoercionKind::StringFromScalar => "string_from_scalar",
             CoercionKind::WrappedInArray => "wrapped_in_array",
             CoercionKind::BoolFromNumber => "bool_from_number",
+            CoercionKind::DuplicateKey => "duplicate_key",
         }
     }
 }

@@ -15,7 +15,9 @@ use crate::validator::Validator;
 /// schema says exactly what the engine enforces:
 /// - every object schema that declares `properties` and says nothing of other properties
 ///   gets `"additionalProperties": false` (unknown fields are rejected by default, even
-///   without `#[serde(deny_unknown_fields)]`);
+///   without `#[serde(deny_unknown_fields)]`), and so does a struct without fields
+///   (`{"type": "object"}`, which says nothing at all of its properties): a tool that takes no
+///   arguments;
 /// - the root's `$schema`, `title` and `description` are removed: a tool definition carries
 ///   the name and description beside the schema.
 ///
@@ -34,6 +36,13 @@ use crate::validator::Validator;
 ///     "required": ["word"],
 ///     "additionalProperties": false
 /// }));
+///
+/// /// Check the service is up.
+/// #[derive(Deserialize, JsonSchema, ToolInput)]
+/// struct Ping {}
+///
+/// assert_eq!(tool_schema_for::<Ping>(), serde_json::json!({"type": "object", "additionalProperties": false}));
+/// assert!(Ping::from_arguments(r#"{"verbose": true}"#).is_err());
 /// ```
 pub fn tool_schema_for<T: ToolInput>() -> Value {
     schema_for::<T>()
@@ -64,7 +73,14 @@ impl Transform for DenyUnknownFields {
             let open = object.contains_key("additionalProperties")
                 || object.contains_key("patternProperties")
                 || object.contains_key("unevaluatedProperties");
-            if declares && !open {
+            // A struct without fields: an object type, and nothing else that could let
+            // properties in (a map is `additionalProperties`, a flattened or combined schema
+            // has `$ref` or a combinator).
+            let fieldless = object.get("type").and_then(Value::as_str) == Some("object")
+                && !["$ref", "allOf", "anyOf", "oneOf", "propertyNames", "minProperties"]
+                    .iter()
+                    .any(|keyword| object.contains_key(*keyword));
+            if (declares || fieldless) && !open {
                 object.insert("additionalProperties".to_owned(), Value::Bool(false));
             }
         }

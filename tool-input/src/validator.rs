@@ -9,11 +9,12 @@ use serde_json::{Map, Value};
 use crate::check::fast::Fast;
 use crate::check::{FieldOverride, Walker};
 use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
+use crate::members::{self, Repeat};
 use crate::parse::{self, ParseMode, ParseOptions, Repair};
 use crate::plan::Plan;
 use crate::policy::Policy;
 use crate::raw::RawArguments;
-use crate::report::{Checked, Report};
+use crate::report::{Checked, Coercion, CoercionKind, Report};
 use crate::tool::FieldOptions;
 
 /// Default for [`Limits::max_errors`].
@@ -221,19 +222,21 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let (value, repairs) = read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?;
-        self.check_parsed(value, repairs, policy, &limits, raw)
+        let read = read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?;
+        self.check_parsed(read, policy, &limits, raw)
+            .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
     }
 
-    /// The walk over parsed arguments: coerce, validate, explain.
+    /// The walk over parsed arguments: coerce, validate, explain. A key given twice is
+    /// recorded (the same value) or rejected (two values) here, beside the walk's findings.
     fn check_parsed(
         &self,
-        mut value: Value,
-        repairs: Vec<Repair>,
+        read: Read,
         policy: Policy,
         limits: &Limits,
         raw: RawArguments<'_>,
     ) -> Result<Checked<Value>, Rejection> {
+        let Read { mut value, repairs, repeats } = read;
         if !value.is_object() {
             let message = format!(
                 "the arguments must be a JSON object with named fields, not {}",
@@ -251,19 +254,61 @@ impl Validator {
             RawArguments::Bytes(bytes) => std::str::from_utf8(bytes).ok(),
             RawArguments::Value(_) | RawArguments::Absent => None,
         };
-        let walker = Walker { raw_text: text, ..self.walker(limits) };
+        let mut walker = self.walker(limits);
+        walker.raw_text = text;
         let outcome = walker.run(&mut value, policy);
-        if outcome.errors.is_empty() {
-            Ok(Checked { value, report: Report { repairs, coercions: outcome.coercions } })
+        let (mut errors, mut coercions) = self.repeated_keys(&repeats, limits);
+        errors.extend(outcome.errors);
+        coercions.extend(outcome.coercions);
+        if errors.is_empty() {
+            Ok(Checked { value, report: Report { repairs, coercions } })
         } else {
-            Err(Rejection {
-                kind: RejectionKind::Invalid,
-                errors: outcome.errors,
-                omitted_errors: outcome.omitted,
-                repairs,
-                tool: None,
-            })
+            // The repeated keys' errors count toward `Limits::max_errors` too.
+            let max_errors = limits.max_errors.max(1);
+            let mut omitted_errors = outcome.omitted;
+            if errors.len() > max_errors {
+                omitted_errors += errors.len() - max_errors;
+                errors.truncate(max_errors);
+            }
+            Err(Rejection { kind: RejectionKind::Invalid, errors, omitted_errors, repairs, tool: None })
         }
+    }
+
+    /// Keys given twice: with the same value, a record; with two values, an error (a choice
+    /// made twice is not ours to settle), naming the key and both values.
+    fn repeated_keys(&self, repeats: &[Repeat], limits: &Limits) -> (Vec<FieldError>, Vec<Coercion>) {
+        let (mut errors, mut coercions) = (Vec::new(), Vec::new());
+        for repeat in repeats {
+            let top = repeat.path.split('/').nth(1).map(crate::pointer::unescape_token);
+            let hidden =
+                top.is_some_and(|top| self.inner.overrides.get(top.as_ref()).is_some_and(|f| f.sensitive));
+            let echo = |value: &Value| (!hidden).then(|| crate::check::echo(value, limits.max_echo_chars));
+            let key = repeat.path.rsplit('/').next().map(crate::pointer::unescape_token).unwrap_or_default();
+            if crate::check::json_equal(&repeat.first, &repeat.second) {
+                coercions.push(Coercion {
+                    path: repeat.path.clone(),
+                    kind: CoercionKind::DuplicateKey,
+                    from: echo(&repeat.second),
+                    to: None,
+                });
+                continue;
+            }
+            let message = match (echo(&repeat.first), echo(&repeat.second)) {
+                (Some(first), Some(second)) => format!(
+                    "the key `{key}` is given twice, with different values: {first}, then {second}; send it once, with the value you mean"
+                ),
+                _ => format!("the key `{key}` is given twice, with different values; send it once, with the value you mean"),
+            };
+            errors.push(FieldError {
+                path: repeat.path.clone(),
+                code: ErrorCode::DuplicateKey,
+                message,
+                value: echo(&repeat.second),
+                options: if hidden { Vec::new() } else { vec![repeat.first.clone(), repeat.second.clone()] },
+                suggestion: None,
+            });
+        }
+        (errors, coercions)
     }
 
     /// Is `value` valid against the schema exactly as it is (no coercion, no defaults)?
@@ -271,7 +316,8 @@ impl Validator {
     pub fn is_valid(&self, value: &Value) -> bool {
         let mut copy = value.clone();
         let limits = self.inner.limits;
-        let walker = Walker { exact_integers: false, ..self.walker(&limits) };
+        let mut walker = self.walker(&limits);
+        walker.exact_integers = false;
         walker.accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
     }
 
@@ -279,7 +325,9 @@ impl Validator {
     pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
         let mut copy = value.clone();
         let limits = self.inner.limits;
-        let walker = Walker { prepare: false, exact_integers: false, ..self.walker(&limits) };
+        let mut walker = self.walker(&limits);
+        walker.prepare = false;
+        walker.exact_integers = false;
         let outcome = walker.run(&mut copy, Policy::Strict);
         if outcome.errors.is_empty() {
             Ok(())
@@ -369,17 +417,23 @@ impl Validator {
         };
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let (value, repairs) =
-            read_arguments(raw, policy, &limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?;
-        // After `Inexact`, the parsed value is the value the attempt already refused.
-        if miss != Miss::Inexact && value.is_object() && limits.max_depth >= parse::DEFAULT_MAX_DEPTH {
+        let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?;
+        // After `Inexact`, the parsed value is the value the attempt already refused. A key
+        // given twice is settled by the full check.
+        if miss != Miss::Inexact
+            && read.repeats.is_empty()
+            && read.value.is_object()
+            && limits.max_depth >= parse::DEFAULT_MAX_DEPTH
+        {
             let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
-            if let Ok(typed) = fast.run::<T, _>(&value) {
-                let report = Report { repairs, coercions: fast.into_coercions() };
+            if let Ok(typed) = fast.run::<T, _>(&read.value) {
+                let report = Report { repairs: read.repairs, coercions: fast.into_coercions() };
                 return Ok(Checked { value: typed, report });
             }
         }
-        let checked = self.check_parsed(value, repairs, policy, &limits, raw)?;
+        let checked = self
+            .check_parsed(read, policy, &limits, raw)
+            .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))?;
         let Checked { value, report } = checked;
         match T::deserialize(value) {
             Ok(value) => Ok(Checked { value, report }),
@@ -400,18 +454,33 @@ impl Validator {
     }
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
-        Walker {
-            plan: &self.inner.plan,
-            overrides: &self.inner.overrides,
-            max_depth: limits.max_depth,
-            max_echo: limits.max_echo_chars,
-            max_string_bytes: limits.max_string_bytes,
-            max_errors: limits.max_errors.max(1),
-            prepare: true,
-            exact_integers: true,
-            raw_text: None,
-            inexact: std::cell::OnceCell::new(),
-        }
+        Walker::new(&self.inner.plan, &self.inner.overrides, limits, true)
+    }
+}
+
+/// Parsed arguments.
+struct Read {
+    value: Value,
+    /// The syntax repairs made.
+    repairs: Vec<Repair>,
+    /// Keys the text gives twice (not looked for under [`Policy::Strict`], which reads JSON
+    /// as `serde_json` does: the last value wins).
+    repeats: Vec<Repeat>,
+}
+
+impl Read {
+    fn empty() -> Read {
+        Read { value: Value::Object(Map::new()), repairs: Vec::new(), repeats: Vec::new() }
+    }
+}
+
+/// How raw arguments are parsed under `policy`.
+fn parse_options(policy: Policy, limits: &Limits) -> ParseOptions {
+    ParseOptions {
+        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
+        max_bytes: limits.max_bytes,
+        max_depth: limits.max_depth,
+        ..ParseOptions::default()
     }
 }
 
@@ -424,38 +493,66 @@ fn read_arguments(
     policy: Policy,
     limits: &Limits,
     not_strict_json: bool,
-) -> Result<(Value, Vec<Repair>), Rejection> {
-    let options = ParseOptions {
-        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
-        max_bytes: limits.max_bytes,
-        max_depth: limits.max_depth,
-        ..ParseOptions::default()
-    };
-    let parsed = match raw {
-        RawArguments::Absent => return Ok((Value::Object(Map::new()), Vec::new())),
-        RawArguments::Value(Value::Null) => return Ok((Value::Object(Map::new()), Vec::new())),
-        RawArguments::Value(Value::String(text)) => parse_text(text, &options, not_strict_json)?,
-        RawArguments::Text(text) => parse_text(text, &options, not_strict_json)?,
+) -> Result<Read, Rejection> {
+    let options = parse_options(policy, limits);
+    match raw {
+        RawArguments::Absent | RawArguments::Value(Value::Null) => Ok(Read::empty()),
+        RawArguments::Value(Value::String(text)) => parse_text(text, &options, not_strict_json),
+        RawArguments::Text(text) => parse_text(text, &options, not_strict_json),
         RawArguments::Bytes(bytes) => {
             if bytes.iter().all(u8::is_ascii_whitespace) {
-                return Ok((Value::Object(Map::new()), Vec::new()));
+                return Ok(Read::empty());
             }
             match std::str::from_utf8(bytes) {
-                Ok(text) if not_strict_json => parse_text(text, &options, true)?,
-                _ => parse::parse_bytes(bytes, &options).map_err(Rejection::from_parse)?,
+                Ok(text) => parse_text(text, &options, not_strict_json),
+                Err(_) => {
+                    let parsed = parse::parse_bytes(bytes, &options).map_err(Rejection::from_parse)?;
+                    Ok(Read { value: parsed.value, repairs: parsed.repairs, repeats: Vec::new() })
+                }
             }
         }
-        RawArguments::Value(value) => return Ok((value.clone(), Vec::new())),
-    };
-    Ok((parsed.value, parsed.repairs))
+        RawArguments::Value(value) => {
+            Ok(Read { value: value.clone(), repairs: Vec::new(), repeats: Vec::new() })
+        }
+    }
 }
 
-fn parse_text(text: &str, options: &ParseOptions, not_strict_json: bool) -> Result<parse::Parsed, Rejection> {
+fn parse_text(text: &str, options: &ParseOptions, not_strict_json: bool) -> Result<Read, Rejection> {
     if text.trim().is_empty() {
-        return Ok(parse::Parsed { value: Value::Object(Map::new()), repairs: Vec::new() });
+        return Ok(Read::empty());
     }
-    if not_strict_json { parse::parse_not_strict_json(text, options) } else { parse::parse(text, options) }
-        .map_err(Rejection::from_parse)
+    let (parsed, repeated) =
+        parse::parse_noting_repeats(text, options, not_strict_json).map_err(Rejection::from_parse)?;
+    let repeats = if repeated && options.mode != ParseMode::Strict {
+        members::repeats(text, options)
+    } else {
+        Vec::new()
+    };
+    Ok(Read { value: parsed.value, repairs: parsed.repairs, repeats })
+}
+
+/// The rejection's errors in the order the model wrote the keys, when the arguments came as
+/// text (a value's objects have no order but their sorted keys).
+fn in_document_order(
+    mut rejection: Rejection,
+    raw: RawArguments<'_>,
+    policy: Policy,
+    limits: &Limits,
+) -> Rejection {
+    if rejection.errors.len() < 2 {
+        return rejection;
+    }
+    let text = match raw {
+        RawArguments::Text(text) => text,
+        RawArguments::Value(Value::String(text)) => text.as_str(),
+        RawArguments::Bytes(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(_) => return rejection,
+        },
+        RawArguments::Value(_) | RawArguments::Absent => return rejection,
+    };
+    members::in_document_order(&mut rejection.errors, text, &parse_options(policy, limits));
+    rejection
 }
 
 /// Why the one-pass attempt did not give the typed value.

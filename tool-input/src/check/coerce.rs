@@ -210,11 +210,11 @@ pub(super) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
     None
 }
 
-/// The one option spelled like `text` but for letter case (and, leniently, separators and
-/// surrounding whitespace). Two or more candidates: no match, since picking one would be a
+/// The one option spelled like `text` but for letter case and surrounding white space (and,
+/// leniently, separators). Two or more candidates: no match, since picking one would be a
 /// choice. Leniently, the letter-case reading comes first: lenient is never stricter than
 /// the default (`"a-b"` is `"A-B"` under both, though `"a_b"` is also an option).
-pub(super) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
+pub(crate) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
     match unique_spelling(text, options, false) {
         None if lenient => unique_spelling(text, options, true),
         found => found,
@@ -238,12 +238,15 @@ fn unique_spelling<'v>(text: &str, options: &'v [Value], lenient: bool) -> Optio
     found
 }
 
-/// The characters of `text` in lowercase (and, leniently, trimmed, with `-` and ` ` as `_`).
+/// The characters of `text` trimmed, in lowercase (and, leniently, with `-` and ` ` as `_`).
 fn normalised(text: &str, lenient: bool) -> impl Iterator<Item = char> + '_ {
-    let text = if lenient { text.trim() } else { text };
-    text.chars()
-        .flat_map(char::to_lowercase)
-        .map(move |c| if lenient && (c == '-' || c == ' ') { '_' } else { c })
+    text.trim().chars().flat_map(char::to_lowercase).map(move |c| {
+        if lenient && (c == '-' || c == ' ') {
+            '_'
+        } else {
+            c
+        }
+    })
 }
 
 #[cfg(test)]
@@ -257,6 +260,9 @@ mod tests {
         assert_eq!(spelling_match("HIGH", &options, false), Some(&json!("high")));
         assert_eq!(spelling_match("IN_PROGRESS", &options, false), Some(&json!("in_progress")));
         assert_eq!(spelling_match("in progress", &options, false), None);
+        assert_eq!(spelling_match(" high ", &options, false), Some(&json!("high")));
+        assert_eq!(spelling_match("\tHigh\n", &options, false), Some(&json!("high")));
+        assert_eq!(spelling_match(" a ", &[json!("a"), json!(" a")], false), None);
         assert_eq!(spelling_match("In Progress", &options, true), Some(&json!("in_progress")));
         assert_eq!(spelling_match("hgih", &options, true), None);
         // Lenient is never stricter than the default: the letter-case reading decides first.

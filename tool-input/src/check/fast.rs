@@ -28,7 +28,7 @@ use serde::de::{
 };
 use serde_json::{Number, Value};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use std::cell::Cell;
 
@@ -768,7 +768,15 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
             None => None,
         };
         let seen = Seen::new(node.map_or(0, |n| n.properties.len()));
-        self.inner.visit_map(Object { map, fast: self.fast, node, seen, at: self.at, pending: None })
+        self.inner.visit_map(Object {
+            map,
+            fast: self.fast,
+            node,
+            seen,
+            at: self.at,
+            pending: None,
+            others: None,
+        })
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
@@ -866,6 +874,9 @@ struct Object<'f, 'p, 'de, A> {
     at: At<'f>,
     /// The member whose key was just read, for `next_value_seed`.
     pending: Option<Member<'de>>,
+    /// The undeclared keys read so far (created at the first): a key given twice is left to
+    /// the full path, which reads the text's repeated keys.
+    others: Option<HashSet<Cow<'de, str>>>,
 }
 
 /// A member's key, as read.
@@ -931,6 +942,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Object<'_, '_, 'de, A> {
     #[inline]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
         let member = self.pending.take().ok_or_else(abort)?;
+        if let Member::Other(key) = &member {
+            if !self.others.get_or_insert_with(HashSet::new).insert(key.clone()) {
+                return Err(abort());
+            }
+        }
         let (child, key) = match (&member, self.node) {
             (Member::Declared(index), Some(node)) => {
                 if !self.seen.insert(*index) {

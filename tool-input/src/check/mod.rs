@@ -2,15 +2,19 @@
 //! collecting every error with its path.
 //!
 //! One recursive pass over the value (bounded by the depth limit). Each node first coerces
-//! (if the policy allows), then checks its keywords. `anyOf`/`oneOf` try their branches
-//! without coercion first (a "dry" walk that neither mutates nor records), so a clean value
-//! costs one extra read-only pass over the small subtree under a union, never a copy.
+//! (if the policy allows), then checks its keywords. `anyOf`/`oneOf` are checked by the shape
+//! the plan found in them (`union`): an enum, a tag read first, `X` or null, or branches
+//! tried by JSON type, exactly first (a "dry" walk that neither mutates nor records, each
+//! (branch, value) pair once), so a clean value costs at most one read-only pass over the
+//! subtree under a union, never a copy.
 
 mod coerce;
 mod equal;
 pub(crate) mod fast;
 mod message;
+mod union;
 
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -24,9 +28,10 @@ use crate::plan::{Additional, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 
+pub(crate) use coerce::spelling_match;
 pub(crate) use equal::json_equal;
-pub(crate) use message::kind_of;
-use message::{describe, echo, quoted_list};
+use message::{describe, quoted_list};
+pub(crate) use message::{echo, kind_of};
 
 /// How far a chain of `$ref`/`allOf`/`anyOf` may go without descending into the value: a
 /// schema such as `{"$ref": "#"}` would otherwise loop forever.
@@ -114,6 +119,11 @@ pub(crate) struct Outcome {
     /// Dry walks only record that something failed, and stop early.
     dry: bool,
     failed: bool,
+    /// (Dry walks) the full walk would still change the value: fill a default, or rewrite an
+    /// integral float as an integer.
+    touched: bool,
+    /// A try of one union branch on a copy: unions below pick one branch (see `union`).
+    speculative: bool,
 }
 
 impl Outcome {
@@ -126,7 +136,7 @@ impl Outcome {
     }
 
     /// Every error found, listed or not.
-    fn error_count(&self) -> usize {
+    pub(super) fn error_count(&self) -> usize {
         self.errors.len() + self.omitted
     }
 }
@@ -151,9 +161,42 @@ pub(crate) struct Walker<'p> {
     pub raw_text: Option<&'p str>,
     /// The floats of `raw_text` that do not denote their integral value, read on first need.
     pub inexact: std::cell::OnceCell<Vec<(String, String)>>,
+    /// Exact union tries remembered while no value changes (see `union`).
+    memo: RefCell<union::Memo>,
+    /// How many exact union tries are under way.
+    scopes: Cell<usize>,
+}
+
+/// The option list of one error: the values for [`FieldError::options`] and the text for its
+/// message. Every list of options a message shows is built by [`Walker::list_options`].
+pub(crate) struct Listed {
+    pub values: Vec<Value>,
+    pub text: String,
 }
 
 impl<'p> Walker<'p> {
+    pub fn new(
+        plan: &'p Plan,
+        overrides: &'p HashMap<String, FieldOverride>,
+        limits: &crate::validator::Limits,
+        prepare: bool,
+    ) -> Self {
+        Walker {
+            plan,
+            overrides,
+            max_depth: limits.max_depth,
+            max_echo: limits.max_echo_chars,
+            max_string_bytes: limits.max_string_bytes,
+            max_errors: limits.max_errors.max(1),
+            prepare,
+            exact_integers: prepare,
+            raw_text: None,
+            inexact: std::cell::OnceCell::new(),
+            memo: RefCell::default(),
+            scopes: Cell::new(0),
+        }
+    }
+
     /// Coerce and validate `value` in place against the plan's root.
     pub fn run(&self, value: &mut Value, policy: Policy) -> Outcome {
         let mut outcome = Outcome::default();
@@ -222,10 +265,15 @@ impl<'p> Walker<'p> {
                     self.fail(out, path, mode, ErrorCode::Inexact, Some(value), || problem);
                     return;
                 }
-                self.fail_naming(out, path, mode, ErrorCode::Type, value, Vec::new(), None, |named| {
-                    format!("expected {}, got {named}", types.describe())
-                });
+                self.type_error(node, types, value, path, mode, out);
                 return;
+            }
+            if out.dry
+                && types.contains(Types::INTEGER)
+                && !types.contains(Types::NUMBER)
+                && value.as_number().is_some_and(|n| !(n.is_i64() || n.is_u64()))
+            {
+                out.touched = true; // the full walk writes `3.0` as `3`
             }
         }
         if let Some(options) = &node.enum_values {
@@ -271,11 +319,14 @@ impl<'p> Walker<'p> {
                 return;
             }
         }
-        if !node.any_of.is_empty() {
-            self.union(&node.any_of, false, value, path, mode, out, depth, hops);
+        if let Some(shape) = &node.any_of_shape {
+            self.union(shape, &node.any_of, false, value, path, mode, out, depth, hops);
+            if out.dry && out.failed {
+                return;
+            }
         }
-        if !node.one_of.is_empty() {
-            self.union(&node.one_of, true, value, path, mode, out, depth, hops);
+        if let Some(shape) = &node.one_of_shape {
+            self.union(shape, &node.one_of, true, value, path, mode, out, depth, hops);
         }
         if let Some(not) = node.not {
             if self.accepts_exact_after(not, value, path, depth, hops + 1) {
@@ -453,6 +504,9 @@ impl<'p> Walker<'p> {
         }
         if !out.dry && self.prepare {
             self.prepare_object(node, map, path, mode, out, depth);
+        } else if out.dry && self.prepare {
+            let name = |index: usize| node.properties[index].0.as_str();
+            out.touched |= node.defaults.iter().any(|(index, _)| !map.contains_key(name(*index)));
         }
         // Which declared properties were sent, for `required`: a bit set on the stack for
         // the usual object, a vector past 64 properties.
@@ -589,144 +643,6 @@ impl<'p> Walker<'p> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn union(
-        &self,
-        branches: &[NodeId],
-        exactly_one: bool,
-        value: &mut Value,
-        path: &Path<'_>,
-        mode: Mode,
-        out: &mut Outcome,
-        depth: usize,
-        hops: usize,
-    ) {
-        // 1. Branches that accept the value as sent.
-        let mut exact = Vec::new();
-        for &branch in branches {
-            let mut dry = Outcome::dry();
-            self.walk(
-                branch,
-                value,
-                path,
-                Mode { policy: Policy::Strict, ..mode },
-                &mut dry,
-                depth,
-                hops + 1,
-            );
-            if dry.ok() {
-                exact.push(branch);
-                if !exactly_one {
-                    break;
-                }
-            }
-        }
-        match (exact.len(), exactly_one) {
-            (0, _) => {}
-            (1, _) | (_, false) => {
-                // Walk it for real: it may fill defaults below.
-                if !out.dry {
-                    self.walk(exact[0], value, path, mode, out, depth, hops + 1);
-                }
-                return;
-            }
-            _ => {
-                let shown = !mode.sensitive;
-                self.fail(out, path, mode, ErrorCode::Ambiguous, Some(value), || {
-                    format!(
-                        "{} matches more than one of the allowed forms, and must match exactly one",
-                        describe(value, shown, self.max_echo)
-                    )
-                });
-                return;
-            }
-        }
-        if out.dry {
-            out.failed = true;
-            return;
-        }
-        // 2. Branches that accept it after coercion, each tried on a copy.
-        let mut attempts: Vec<(NodeId, Value, Outcome)> = Vec::with_capacity(branches.len());
-        for &branch in branches {
-            let mut copy = value.clone();
-            let mut attempt = Outcome::default();
-            self.walk(branch, &mut copy, path, mode, &mut attempt, depth, hops + 1);
-            attempts.push((branch, copy, attempt));
-        }
-        let successes: Vec<usize> =
-            (0..attempts.len()).filter(|&i| attempts[i].2.error_count() == 0).collect();
-        if let Some(&first) = successes.first() {
-            let agree = successes.iter().all(|&i| json_equal(&attempts[i].1, &attempts[first].1));
-            if agree {
-                let (_, coerced, attempt) = attempts.swap_remove(first);
-                *value = coerced;
-                out.coercions.extend(attempt.coercions);
-            } else {
-                let shown = !mode.sensitive;
-                self.fail(out, path, mode, ErrorCode::Ambiguous, Some(value), || {
-                    format!("{} could be read as more than one of the allowed forms; send it exactly in one of them", describe(value, shown, self.max_echo))
-                });
-            }
-            return;
-        }
-        // 3. Nothing fits: blame the branch closest to what was sent.
-        let here = path.pointer();
-        let depth_of_here = path.len();
-        let is_null = value.is_null();
-        let mut best: Option<(usize, (bool, bool, usize))> = None;
-        let mut types = Types::default();
-        let mut all_typed = true;
-        for (i, (branch, _, attempt)) in attempts.iter().enumerate() {
-            match self.plan.nodes[*branch].types.or_else(|| self.referenced_types(*branch)) {
-                Some(t) => {
-                    types = union_types(types, t);
-                    if t == Types::NULL && !is_null {
-                        continue; // the `null` of an Option says nothing about a non-null value
-                    }
-                }
-                None => all_typed = false,
-            }
-            let root_mismatch = attempt.errors.iter().any(|e| e.code == ErrorCode::Type && e.path == here);
-            let tag_mismatch = attempt.errors.iter().any(|e| {
-                matches!(e.code, ErrorCode::Const | ErrorCode::Enum)
-                    && e.path.len() > here.len()
-                    && e.path.matches('/').count() == depth_of_here + 1
-            });
-            let score = (root_mismatch, tag_mismatch, attempt.error_count());
-            if best.as_ref().is_none_or(|(_, s)| score < *s) {
-                best = Some((i, score));
-            }
-        }
-        match best {
-            Some((i, (false, _, _))) => {
-                let (_, _, attempt) = attempts.swap_remove(i);
-                out.failed = true;
-                let room = self.max_errors.saturating_sub(out.errors.len());
-                out.omitted += attempt.omitted + attempt.errors.len().saturating_sub(room);
-                out.errors.extend(attempt.errors.into_iter().take(room));
-            }
-            _ => {
-                let shown = !mode.sensitive;
-                if all_typed && types != Types::default() {
-                    self.fail(out, path, mode, ErrorCode::Type, Some(value), || {
-                        format!(
-                            "expected {}, got {}",
-                            types.describe(),
-                            describe(value, shown, self.max_echo)
-                        )
-                    });
-                } else {
-                    self.fail(out, path, mode, ErrorCode::NoMatch, Some(value), || {
-                        format!(
-                            "{} does not match any of the allowed forms",
-                            describe(value, shown, self.max_echo)
-                        )
-                    });
-                }
-            }
-        }
-    }
-
     /// The types of a node that is only a `$ref` (as schemars writes `Option<Struct>`).
     fn referenced_types(&self, mut id: NodeId) -> Option<Types> {
         for _ in 0..MAX_SCHEMA_HOPS {
@@ -740,36 +656,118 @@ impl<'p> Walker<'p> {
     }
 
     fn enum_error(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, value: &Value, options: &[Value]) {
-        if self.not_built(out) {
+        self.option_error(out, path, mode, value, options, &[]);
+    }
+
+    /// A value that is none of `options`: one `enum` error listing them, with a did-you-mean,
+    /// and each option's description when it helps (no suggestion, a short list); or, for a
+    /// value of another JSON type than every option, a `type` error listing them.
+    pub(super) fn option_error(
+        &self,
+        out: &mut Outcome,
+        path: &Path<'_>,
+        mode: Mode,
+        value: &Value,
+        options: &[Value],
+        descriptions: &[Option<String>],
+    ) {
+        if out.dry {
+            out.failed = true;
             return;
         }
-        let suggestion = if mode.sensitive {
-            None
-        } else {
-            value
-                .as_str()
-                .and_then(|s| message::closest(s, options.iter().filter_map(Value::as_str)))
-                .map(|s| Value::String(s.to_owned()))
+        let listed = self.list_options(options);
+        if !options.iter().any(|option| kind_of(option) == kind_of(value)) {
+            self.fail_naming(out, path, mode, ErrorCode::Type, value, listed.values, None, |named| {
+                format!("expected one of {}, got {named}", listed.text)
+            });
+            return;
+        }
+        let suggestion = value.as_str().and_then(|text| self.suggest(text, options, mode));
+        let list = match &suggestion {
+            None if descriptions.iter().any(Option::is_some) && options.len() <= 8 => {
+                self.list_described(options, descriptions)
+            }
+            _ => listed.text,
         };
-        let listed: Vec<Value> = options.iter().take(MAX_OPTIONS).cloned().collect();
-        let list = quoted_list(options, MAX_OPTIONS, self.max_echo);
         let hint = suggestion.as_ref().map(|s| format!("; did you mean {s}?")).unwrap_or_default();
-        self.fail_naming(out, path, mode, ErrorCode::Enum, value, listed, suggestion.clone(), |named| {
-            format!("{named} is not one of {list}{hint}")
+        self.fail_naming(
+            out,
+            path,
+            mode,
+            ErrorCode::Enum,
+            value,
+            listed.values,
+            suggestion.clone(),
+            |named| format!("{named} is not one of {list}{hint}"),
+        );
+    }
+
+    /// A type error; at a node with `enum` or `const`, it lists what would work.
+    fn type_error(
+        &self,
+        node: &Node,
+        types: Types,
+        value: &Value,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+    ) {
+        let options = match (&node.enum_values, &node.const_value) {
+            (Some(options), _) => options.as_slice(),
+            (None, Some(constant)) => std::slice::from_ref(constant),
+            (None, None) => &[],
+        };
+        if out.dry || options.is_empty() {
+            self.fail_naming(out, path, mode, ErrorCode::Type, value, Vec::new(), None, |named| {
+                format!("expected {}, got {named}", types.describe())
+            });
+            return;
+        }
+        let listed = self.list_options(options);
+        let expected =
+            if options.len() == 1 { listed.text.clone() } else { format!("one of {}", listed.text) };
+        self.fail_naming(out, path, mode, ErrorCode::Type, value, listed.values, None, |named| {
+            format!("expected {expected}, got {named}")
         });
+    }
+
+    /// The option list of an error: at most [`MAX_OPTIONS`] of them, quoted.
+    pub(crate) fn list_options(&self, options: &[Value]) -> Listed {
+        Listed {
+            values: options.iter().take(MAX_OPTIONS).cloned().collect(),
+            text: quoted_list(options, MAX_OPTIONS, self.max_echo),
+        }
+    }
+
+    /// `"write" (Overwrite the file.), "append" (Append to the file.)`: options with their
+    /// descriptions, each cut to the echo limit.
+    fn list_described(&self, options: &[Value], descriptions: &[Option<String>]) -> String {
+        let mut parts = Vec::with_capacity(options.len());
+        for (index, option) in options.iter().enumerate() {
+            let quoted = self.list_options(std::slice::from_ref(option)).text;
+            match descriptions.get(index).and_then(Option::as_deref) {
+                Some(text) => {
+                    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    parts.push(format!("{quoted} ({})", message::shorten(&text, self.max_echo)));
+                }
+                None => parts.push(quoted),
+            }
+        }
+        parts.join(", ")
     }
 
     fn unknown_field(&self, node: &Node, key: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
         if self.not_built(out) {
             return;
         }
-        let names = node.properties.iter().map(|(name, _)| name.as_str());
-        let suggestion = message::closest(key, names.clone()).map(|s| Value::String(s.to_owned()));
-        let options: Vec<Value> = names.take(MAX_OPTIONS).map(|n| Value::String(n.to_owned())).collect();
-        let allowed = if options.is_empty() {
+        let names: Vec<Value> = node.properties.iter().map(|(name, _)| Value::String(name.clone())).collect();
+        let suggestion = message::closest(key, names.iter().filter_map(Value::as_str))
+            .map(|s| Value::String(s.to_owned()));
+        let listed = self.list_options(&names);
+        let allowed = if names.is_empty() {
             "this object takes no properties".to_owned()
         } else {
-            format!("allowed: {}", quoted_list(&options, MAX_OPTIONS, self.max_echo))
+            format!("allowed: {}", listed.text)
         };
         let hint = suggestion.as_ref().map(|s| format!("did you mean {s}? ")).unwrap_or_default();
         self.fail_with(
@@ -778,7 +776,7 @@ impl<'p> Walker<'p> {
             Mode { sensitive: true, ..mode },
             ErrorCode::UnknownField,
             None,
-            options,
+            listed.values,
             suggestion.clone(),
             || format!("unknown property `{}`; {hint}{allowed}", message::shorten(key, self.max_echo)),
         );
@@ -996,11 +994,6 @@ fn push_decimal(out: &mut String, mut n: usize) {
         }
     }
     out.extend(digits[start..].iter().map(|&d| char::from(d)));
-}
-
-fn union_types(mut a: Types, b: Types) -> Types {
-    a.insert(b);
-    a
 }
 
 /// Compare two JSON numbers exactly when both are integers, as floats otherwise.

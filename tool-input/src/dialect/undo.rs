@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use super::gemini::text_of;
 use super::walk::{accepts_null, escape, resolve, MAX_DEPTH};
 use super::Dialect;
+use crate::check::spelling_match;
 use crate::report::{Coercion, CoercionKind};
 
 /// Rewrite `value` in place; return what was changed.
@@ -139,7 +140,8 @@ fn cut(text: &str, max: usize) -> String {
 
 /// The object schema that describes `map`: the schema itself when it declares properties,
 /// or the one `anyOf`/`oneOf` branch that declares every key sent and whose `const`
-/// properties (tags) match. `None` when no single schema does.
+/// properties (tags) match, read as the engine reads a tag (letter case and surrounding white
+/// space aside). `None` when no single schema does.
 fn object_schema<'s>(root: &'s Value, schema: &'s Value, map: &Map<String, Value>) -> Option<&'s Value> {
     if schema.get("properties").is_some() {
         return Some(schema);
@@ -153,7 +155,12 @@ fn object_schema<'s>(root: &'s Value, schema: &'s Value, map: &Map<String, Value
             let Some(properties) = branch.get("properties").and_then(Value::as_object) else { return false };
             map.iter().all(|(name, value)| match properties.get(name) {
                 Some(property) => match resolve(root, property).get("const") {
-                    Some(tag) => tag == value,
+                    Some(tag) => {
+                        tag == value
+                            || value.as_str().is_some_and(|sent| {
+                                spelling_match(sent, std::slice::from_ref(tag), false).is_some()
+                            })
+                    }
                     None => true,
                 },
                 None => false,

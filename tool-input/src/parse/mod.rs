@@ -45,6 +45,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::Value;
 
 pub(crate) mod lexer;
+mod repeats;
 pub(crate) mod salvage;
 mod stream;
 pub(crate) mod tree;
@@ -682,7 +683,7 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
             if value.is_string() && options.mode == ParseMode::Lenient {
                 let value_at = input.len() - input.trim_start().len();
                 return Ok(coalesce(tree::decode_double(
-                    tree::Outcome { value, repairs: Vec::new(), value_at },
+                    tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: false },
                     options,
                 )));
             }
@@ -692,14 +693,30 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
     tree::parse_slow(tree::Input::text(input), options).map(coalesce)
 }
 
-/// [`parse`] of a text that `serde_json` has already refused as strict JSON (the typed
-/// path's one-pass attempt found a syntax error): the same result, without reading the text
-/// a second time as strict JSON first.
-pub(crate) fn parse_not_strict_json(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> {
+/// [`parse`] of tool arguments, also telling whether an object repeated a key (whose last
+/// value the parsed value keeps): the caller decides what a repeated key means. The same
+/// single pass as [`parse`]; `not_strict_json`: `serde_json` has already refused the text
+/// (the typed path's one-pass attempt found a syntax error), so it is not read as strict JSON
+/// a second time.
+pub(crate) fn parse_noting_repeats(
+    input: &str,
+    options: &ParseOptions,
+    not_strict_json: bool,
+) -> Result<(Parsed, bool), ParseError> {
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
-    tree::parse_slow(tree::Input::text(input), options).map(coalesce)
+    if !not_strict_json && options.max_depth >= DEFAULT_MAX_DEPTH {
+        if let Some((value, repeated)) = repeats::strict_noting_repeats(input) {
+            if value.is_string() && options.mode == ParseMode::Lenient {
+                // A double-encoded payload: as `parse` reads it.
+                return parse(input, options).map(|parsed| (parsed, false));
+            }
+            return Ok((Parsed { value, repairs: Vec::new() }, repeated));
+        }
+    }
+    tree::parse_slow_noting_repeats(tree::Input::text(input), options)
+        .map(|(parsed, repeated)| (coalesce(parsed), repeated))
 }
 
 /// Parse bytes: decode them as UTF-8 (invalid UTF-8 is [`ParseError::InvalidUtf8`]), then

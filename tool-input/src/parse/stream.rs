@@ -717,7 +717,7 @@ impl Core {
         // arrives: sorted as `tree::Machine::finish` sorts them.
         repairs.sort_by_key(|r| r.offset);
         let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
-        Ok(Outcome { value, repairs, value_at })
+        Ok(Outcome { value, repairs, value_at, repeated_keys: false })
     }
 
     fn partial(&self) -> &Value {

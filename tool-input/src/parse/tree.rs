@@ -174,6 +174,8 @@ pub(crate) struct Builder {
     /// Offset of the last key read.
     key_at: usize,
     repairs: Vec<Repair>,
+    /// An object repeated a key (its last value was kept).
+    repeated_keys: bool,
 }
 
 /// The longest row whose lost `[` is put back: the values after the last row are counted
@@ -227,6 +229,7 @@ impl Builder {
             key_after_stray: false,
             key_at: 0,
             repairs: Vec::new(),
+            repeated_keys: false,
         }
     }
 
@@ -367,7 +370,7 @@ impl Builder {
                     } else if self.repair {
                         *last_array = None;
                     }
-                    map.insert(key, value);
+                    self.repeated_keys |= map.insert(key, value).is_some();
                 }
                 self.expect = Expect::Comma;
             }
@@ -1250,6 +1253,8 @@ pub(crate) struct Outcome {
     pub(crate) repairs: Vec<Repair>,
     /// Absolute offset of the first byte of the top-level value.
     pub(crate) value_at: usize,
+    /// An object repeated a key (its last value was kept).
+    pub(crate) repeated_keys: bool,
 }
 
 impl Machine {
@@ -1281,7 +1286,7 @@ impl Machine {
         // closing bracket arrives, possibly after a comment.
         repairs.sort_by_key(|r| r.offset);
         let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
-        Ok(Outcome { value, repairs, value_at })
+        Ok(Outcome { value, repairs, value_at, repeated_keys: self.builder.repeated_keys })
     }
 }
 
@@ -1313,8 +1318,17 @@ impl<'a> Input<'a> {
 /// Parse a whole input with our own parser (no fast path), retrying later candidates after
 /// prose, then decoding a double-encoded payload (lenient mode).
 pub(crate) fn parse_slow(input: Input<'_>, options: &ParseOptions) -> Result<Parsed, ParseError> {
+    parse_slow_noting_repeats(input, options).map(|(parsed, _)| parsed)
+}
+
+/// [`parse_slow`], and whether an object of the value repeated a key (the last value is kept).
+pub(crate) fn parse_slow_noting_repeats(
+    input: Input<'_>,
+    options: &ParseOptions,
+) -> Result<(Parsed, bool), ParseError> {
     let outcome = parse_outcome(input, options).map_err(|failure| to_error(failure, input.bytes, options))?;
-    Ok(decode_double(outcome, options))
+    let repeated = outcome.repeated_keys;
+    Ok((decode_double(outcome, options), repeated))
 }
 
 /// Where the floats of `text` that do not denote their integral value exactly land: the
@@ -1398,7 +1412,7 @@ fn run(machine: &mut Machine, input: Input<'_>) -> Result<Outcome, Failure> {
 /// string is kept as it is unless its content parses on its own, without prose, code
 /// fence or completion, to an object or array.
 pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed {
-    let Outcome { value, mut repairs, value_at } = outcome;
+    let Outcome { value, mut repairs, value_at, .. } = outcome;
     if options.mode != ParseMode::Lenient || !value.is_string() {
         return Parsed { value, repairs };
     }
@@ -1413,7 +1427,7 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed 
             break;
         }
         let inner = match serde_json::from_str::<Value>(trimmed) {
-            Ok(value) => Outcome { value, repairs: Vec::new(), value_at: 0 },
+            Ok(value) => Outcome { value, repairs: Vec::new(), value_at: 0, repeated_keys: false },
             Err(_) => match parse_outcome(Input::text(trimmed), &inner_options) {
                 Ok(outcome) => outcome,
                 Err(_) => break,
