@@ -9,7 +9,7 @@
 mod coerce;
 mod equal;
 pub(crate) mod fast;
-mod message;
+pub(crate) mod message;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;

@@ -112,10 +112,8 @@ impl Toolbox {
         O: Serialize,
         E: Display,
     {
-        let name = T::NAME;
         let run = move |checked: Checked<Value>| -> Result<Output, Rejection> {
-            let typed = crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
-                .map_err(|rejection| rejection.with_tool(name))?;
+            let typed = crate::custom::typed::<T>(checked)?;
             Ok(handler(typed.value).map_err(|error| error.to_string()).and_then(to_json))
         };
         self.insert(T::definition().clone(), Handler::Sync(Box::new(run)))
@@ -131,10 +129,8 @@ impl Toolbox {
         O: Serialize,
         E: Display,
     {
-        let name = T::NAME;
         let run = move |checked: Checked<Value>| -> Result<BoxFuture, Rejection> {
-            let typed = crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
-                .map_err(|rejection| rejection.with_tool(name))?;
+            let typed = crate::custom::typed::<T>(checked)?;
             let future = handler(typed.value);
             Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
         };
