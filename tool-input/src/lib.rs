@@ -115,7 +115,7 @@ pub use report::{Checked, Coercion, CoercionKind, Report};
 pub use schema::tool_schema_for;
 pub use stream::StreamAssembler;
 pub use tool::{FieldOptions, ToolDefinition, ToolInput};
-pub use toolbox::{Conversation, Failure, Outcome, OutcomeKind, Toolbox};
+pub use toolbox::{CallContext, Conversation, Failure, Outcome, OutcomeKind, Toolbox};
 pub use validator::{CheckOptions, Limits, SchemaError, Validator, ValidatorBuilder};
 
 /// `#[derive(ToolInput)]`: see [`ToolInput`] for what it generates and the attributes it reads.
