@@ -71,15 +71,15 @@ impl PortableTool for Booking {
 /// One tool call through rig's own dispatch: the handler rig's drivers hold, served inline.
 fn dispatch(handler: &ErasedHandler, name: &str, args: &str) -> ToolResult {
     let kind = EffectKind::ToolCall { name: name.to_owned(), args: args.to_owned() };
-    let outcome = tokio_block_on(serve_inline(handler, kind)).expect("rig served the call");
+    let outcome = block_on(serve_inline(handler, kind)).expect("rig served the call");
     match outcome {
         Outcome::ToolResult { result } => result,
         other => panic!("not a tool result: {:?}", other.family()),
     }
 }
 
-fn tokio_block_on<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread().build().expect("runtime").block_on(future)
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    futures_executor::block_on(future)
 }
 
 fn handler() -> ErasedHandler {
@@ -163,11 +163,10 @@ fn a_dynamic_tool_maps_a_rejection_with_question_mark() {
             })
         },
     );
-    let ok = tokio_block_on(
-        tool.execute(json!({"hotel": "Ritz", "first_night": 1, "last_night": 1, "kind": "single"})),
-    );
+    let ok =
+        block_on(tool.execute(json!({"hotel": "Ritz", "first_night": 1, "last_night": 1, "kind": "single"})));
     assert_eq!(ok.unwrap().as_text(), Some("Ritz"));
-    let error = tokio_block_on(tool.execute(json!({"hotel": "Ritz"}))).unwrap_err();
+    let error = block_on(tool.execute(json!({"hotel": "Ritz"}))).unwrap_err();
     assert_eq!(error.kind(), ToolErrorKind::InvalidArgs);
     assert_eq!(error.code(), Some("invalid"));
     let text = error.model_feedback().unwrap();
