@@ -17,7 +17,11 @@
 //! 3. Once it sees that call's output, a final answer built from the tool outputs it got.
 //!
 //! A second, stubborn model sends the wrong choice again and again: the budget runs out, the
-//! tool is not run again, and the model gives up once told so. The server checks every
+//! tool is not run again, and the model gives up once told so.
+//!
+//! The handlers take a context (`Toolbox::with_state`, `with_context_tool`): the application's
+//! state, here a `Desk` that counts runs and keeps a log line per call with its id, and the
+//! calls of each response run together (`Toolbox::run_all_async`), answered in their order. The server checks every
 //! request (tools sent in strict mode, every call of the last turn answered) and answers 400
 //! otherwise; everything is bounded in requests and time.
 
@@ -40,7 +44,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 use tool_input::async_openai as ao;
-use tool_input::{Conversation, Dialect, OutcomeKind, ToolInput, Toolbox};
+use tool_input::{CallContext, Conversation, Dialect, OutcomeKind, ToolInput, Toolbox};
 
 type BoxError = Box<dyn Error + Send + Sync>;
 
@@ -103,24 +107,40 @@ pub struct Transcript {
     pub answer: String,
     pub weather_runs: usize,
     pub stock_runs: usize,
+    /// What the handlers logged, one `tool call_id` line per run, from their context.
+    pub log: Vec<String>,
+}
+
+/// The application's state the handlers are given in their context.
+#[derive(Default)]
+struct Desk {
+    weather_runs: AtomicUsize,
+    stock_runs: AtomicUsize,
+    log: Mutex<Vec<String>>,
+}
+
+impl Desk {
+    fn record(&self, cx: &CallContext<Desk>) {
+        let line = format!("{} {}", cx.tool(), cx.call_id());
+        self.log.lock().unwrap_or_else(|poison| poison.into_inner()).push(line);
+    }
 }
 
 /// The agent loop: ask, dispatch the calls through the Toolbox within the retry budget,
 /// send every outcome back, until the model answers without calling a tool.
 pub async fn run_agent(api_base: &str, max_failures: u32) -> Result<Transcript, BoxError> {
-    let weather_runs = Arc::new(AtomicUsize::new(0));
-    let stock_runs = Arc::new(AtomicUsize::new(0));
-    let (weather, stock) = (Arc::clone(&weather_runs), Arc::clone(&stock_runs));
-    let toolbox = Toolbox::new()
-        .with_tool(move |call: GetWeatherArgs| {
-            weather.fetch_add(1, Ordering::SeqCst);
+    let toolbox = Toolbox::with_state(Desk::default())
+        .with_context_tool(|call: GetWeatherArgs, cx: CallContext<Desk>| {
+            cx.state().weather_runs.fetch_add(1, Ordering::SeqCst);
+            cx.state().record(&cx);
             Ok::<_, String>(format!("12°{:?} and cloudy in {}, {}", call.units, call.city, call.country))
         })
-        .with_async_tool(move |call: GetStockPrice| {
-            stock.fetch_add(1, Ordering::SeqCst);
-            async move {
-                Ok::<_, String>(json!({"ticker": call.ticker, "exchange": call.exchange, "price": 227.52}))
-            }
+        .with_async_context_tool(|call: GetStockPrice, cx: CallContext<Desk>| async move {
+            cx.state().stock_runs.fetch_add(1, Ordering::SeqCst);
+            // A quote takes a moment: the other calls of the response run meanwhile.
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            cx.state().record(&cx);
+            Ok::<_, String>(json!({"ticker": call.ticker, "exchange": call.exchange, "price": 227.52}))
         })
         // The tools are shown in strict mode, so arguments are read back from it.
         .with_dialect(Dialect::OpenAiStrict);
@@ -152,22 +172,21 @@ pub async fn run_agent(api_base: &str, max_failures: u32) -> Result<Transcript, 
         let calls = ao::response_calls(&response, &toolbox.call_options())?;
         if calls.calls.is_empty() && calls.errors.is_empty() {
             let answer = message.content.unwrap_or_default();
+            let desk = toolbox.state();
             return Ok(Transcript {
                 turns,
                 answer,
-                weather_runs: weather_runs.load(Ordering::SeqCst),
-                stock_runs: stock_runs.load(Ordering::SeqCst),
+                weather_runs: desk.weather_runs.load(Ordering::SeqCst),
+                stock_runs: desk.stock_runs.load(Ordering::SeqCst),
+                log: desk.log.lock().unwrap_or_else(|poison| poison.into_inner()).clone(),
             });
         }
         // The assistant turn goes into the history before the results that answer it.
         messages.push(ao::assistant_message(&message).into());
         let mut steps = Vec::new();
-        // Every call attempt is answered, in order, the unreadable ones too.
-        for entry in calls.in_order() {
-            let outcome = match entry {
-                Ok(call) => toolbox.dispatch_async_in(&mut conversation, call).await,
-                Err(error) => toolbox.answer_in(&mut conversation, error),
-            };
+        // Every call attempt is answered, in order, the unreadable ones too; the calls run
+        // together, within the conversation's retry budget.
+        for outcome in toolbox.run_all_async(&mut conversation, &calls).await {
             let repairs = outcome.report.repairs.iter().map(|r| format!("{} ×{}", r.kind, r.count));
             let coercions = outcome.report.coercions.iter().map(|c| format!("{}: {}", c.path, c.kind));
             steps.push(Step {

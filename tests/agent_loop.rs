@@ -39,6 +39,14 @@ async fn the_model_fixes_its_call_after_our_error() {
     assert_eq!(transcript.turns[1][0].call_id, "call_h1DWI1POMJLb0KwIyQHWXD4p_2");
 
     assert_eq!((transcript.weather_runs, transcript.stock_runs), (1, 1));
+    // The handlers' context: the registered tool's name and the id of the call each answered.
+    assert_eq!(
+        transcript.log,
+        [
+            format!("GetWeatherArgs {}", transcript.turns[0][0].call_id),
+            "get_stock_price call_h1DWI1POMJLb0KwIyQHWXD4p_2".to_owned(),
+        ]
+    );
     assert!(
         transcript.answer.starts_with("Weather: 12°C and cloudy in Edinburgh, GB. AAPL: {"),
         "{}",

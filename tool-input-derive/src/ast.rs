@@ -38,6 +38,9 @@ pub struct Field<'a> {
     /// The property name the model sends: serde's deserialize name, after `rename` and
     /// `rename_all`.
     pub name: String,
+    /// The field's Rust name (raw identifiers without `r#`), which rule crates such as garde
+    /// report errors under.
+    pub rust_name: String,
     /// `#[serde(skip)]` or `#[serde(skip_deserializing)]`: the model never sends it.
     pub serde_skipped: bool,
     /// `#[serde(flatten)]`: its properties are the inner type's, not its own.
@@ -189,6 +192,7 @@ fn fields_from_syn<'a>(cx: &Ctxt, input: &'a DeriveInput) -> (Vec<Field<'a>>, bo
             Field {
                 attrs: attr::Field::from_ast(cx, &original.attrs),
                 name,
+                rust_name: original.ident.as_ref().map(|ident| ident.unraw().to_string()).unwrap_or_default(),
                 serde_skipped: serde_field.is_some_and(|field| field.attrs.skip_deserializing()),
                 serde_flattened: serde_field.is_some_and(|field| field.attrs.flatten()),
             }

@@ -11,10 +11,12 @@ use syn::parse::ParseStream;
 use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Token};
 
 use crate::ctxt::Ctxt;
-use crate::symbol::{Symbol, CRATE, DESCRIPTION, DOC, LENIENT, NAME, POLICY, SENSITIVE, STRICT, TOOL_INPUT};
+use crate::symbol::{
+    Symbol, CRATE, DESCRIPTION, DOC, LENIENT, NAME, POLICY, SENSITIVE, STRICT, TOOL_INPUT, VALIDATE,
+};
 
 /// The attributes that only make sense on the struct.
-const CONTAINER_ONLY: [Symbol; 3] = [NAME, DESCRIPTION, CRATE];
+const CONTAINER_ONLY: [Symbol; 4] = [NAME, DESCRIPTION, CRATE, VALIDATE];
 /// The attributes that only make sense on a field.
 const FIELD_ONLY: [Symbol; 3] = [STRICT, LENIENT, SENSITIVE];
 
@@ -77,6 +79,8 @@ pub struct Container {
     pub description: Attr<LitStr>,
     pub policy: Attr<Policy>,
     pub krate: Attr<syn::Path>,
+    /// The function of `validate = path`: the tool's own rules over the typed value.
+    pub validate: Attr<syn::Path>,
 }
 
 impl Container {
@@ -85,6 +89,7 @@ impl Container {
         let mut description = Attr::none(DESCRIPTION);
         let mut policy = Attr::none(POLICY);
         let mut krate = Attr::none(CRATE);
+        let mut validate = Attr::none(VALIDATE);
 
         for_each_meta(cx, attrs, |meta| {
             if meta.path == NAME {
@@ -119,6 +124,12 @@ impl Container {
                         ),
                     }
                 }
+            } else if meta.path == VALIDATE {
+                // #[tool_input(validate = path::to::check)]
+                // #[tool_input(validate = "path::to::check")], as serde's `with` is written
+                if let Some(path) = get_fn_path(cx, VALIDATE, &meta)? {
+                    validate.set(cx, &meta.path, path);
+                }
             } else if let Some(symbol) = FIELD_ONLY.into_iter().find(|symbol| meta.path == *symbol) {
                 cx.error_spanned_by(
                     &meta.path,
@@ -131,7 +142,7 @@ impl Container {
             Ok(())
         });
 
-        Container { name, description, policy, krate }
+        Container { name, description, policy, krate, validate }
     }
 }
 
@@ -273,6 +284,45 @@ fn get_lit_str(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<O
             cx.error_spanned_by(value, message);
             Ok(None)
         }
+    }
+}
+
+/// Read `= path::to::function` (or the path in a string); report anything else, spanned on
+/// the offending value.
+fn get_fn_path(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<Option<syn::Path>> {
+    let message =
+        format!("tool_input attribute `{name}` expects a function path: `{name} = path::to::function`");
+    if !meta.input.peek(Token![=]) {
+        let path = &meta.path;
+        let rest = skip_value(meta.input)?;
+        cx.error_spanned_by(quote!(#path #rest), message);
+        return Ok(None);
+    }
+    let eq: Token![=] = meta.input.parse()?;
+    let value = skip_value(meta.input)?;
+    if value.is_empty() {
+        cx.error_spanned_by(eq, message);
+        return Ok(None);
+    }
+    let parsed = match as_lit_str(value.clone()) {
+        // The path inside the string, spanned on the string.
+        Some(lit) => lit.parse::<syn::Path>().ok(),
+        None => syn::parse2::<syn::Path>(strip_none_group(value.clone())).ok(),
+    };
+    if parsed.is_none() {
+        cx.error_spanned_by(value, message);
+    }
+    Ok(parsed)
+}
+
+/// The tokens inside the invisible group a `macro_rules!` `$path:path` arrives in.
+fn strip_none_group(tokens: TokenStream) -> TokenStream {
+    let mut trees = tokens.clone().into_iter();
+    match (trees.next(), trees.next()) {
+        (Some(TokenTree::Group(group)), None) if group.delimiter() == Delimiter::None => {
+            strip_none_group(group.stream())
+        }
+        _ => tokens,
     }
 }
 

@@ -2,7 +2,8 @@
 //! `__private` module, which does the real work.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::DeriveInput;
 
 use crate::ast::Container;
@@ -55,6 +56,19 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
         }
     };
 
+    let renamed = cont
+        .fields()
+        .iter()
+        .filter(|field| !field.serde_skipped && !field.serde_flattened && field.rust_name != field.name)
+        .map(|field| {
+            let (rust, serde) = (&field.rust_name, &field.name);
+            quote!((#rust, #serde))
+        })
+        .collect::<Vec<_>>();
+    let renamed = (!renamed.is_empty())
+        .then(|| quote!(const __FIELD_NAMES: &'static [(&'static str, &'static str)] = &[#(#renamed),*];));
+    let validate = cont.attrs.validate.get().map(|path| validate_input(path, &private));
+
     let header = impl_header(cont, &private);
     wrap_in_const(quote! {
         #header {
@@ -62,9 +76,11 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
             const DESCRIPTION: #private::Option<&'static str> = #description;
             #fields
             #policy
+            #renamed
             fn definition() -> &'static #private::ToolDefinition {
                 #definition
             }
+            #validate
         }
     })
 }
@@ -107,6 +123,20 @@ pub fn wrap_in_const(code: TokenStream) -> TokenStream {
         const _: () = {
             #code
         };
+    }
+}
+
+/// `validate_input`, calling the user's function. The call is spanned on the path the user
+/// wrote, so a function of the wrong signature is reported there; `self` keeps the
+/// expansion's own span, as the method's parameter does (with the path's span, a path from a
+/// `macro_rules!` fragment would make it another hygiene context's `self`).
+fn validate_input(path: &syn::Path, private: &TokenStream) -> TokenStream {
+    let receiver = quote!(self);
+    let call = quote_spanned!(path.span()=> #path(#receiver));
+    quote! {
+        fn validate_input(&self) -> #private::Result<(), #private::Vec<#private::FieldError>> {
+            #call
+        }
     }
 }
 

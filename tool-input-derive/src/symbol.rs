@@ -17,6 +17,7 @@ pub const DOC: Symbol = Symbol("doc");
 pub const NAME: Symbol = Symbol("name");
 pub const DESCRIPTION: Symbol = Symbol("description");
 pub const CRATE: Symbol = Symbol("crate");
+pub const VALIDATE: Symbol = Symbol("validate");
 
 // Field attributes.
 pub const STRICT: Symbol = Symbol("strict");

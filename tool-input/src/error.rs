@@ -111,6 +111,9 @@ pub enum ErrorCode {
     /// policies; [`Policy::Strict`](crate::Policy::Strict) keeps the last value, as JSON
     /// parsers do).
     DuplicateKey,
+    /// The tool's own rule refused the value (`#[tool_input(validate = ...)]`, see
+    /// [`FieldError::custom`]).
+    Custom,
 }
 
 impl ErrorCode {
@@ -142,6 +145,7 @@ impl ErrorCode {
             ErrorCode::PatternBudget => "pattern_budget",
             ErrorCode::Inexact => "inexact",
             ErrorCode::DuplicateKey => "duplicate_key",
+            ErrorCode::Custom => "custom",
         }
     }
 }
@@ -176,6 +180,69 @@ pub struct FieldError {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Value>,
 }
+
+/// The builder for errors of a tool's own rules (`#[tool_input(validate = ...)]`): a
+/// message for the model, placed at a path one token at a time.
+///
+/// ```
+/// use tool_input::{ErrorCode, FieldError};
+///
+/// let error = FieldError::custom("`end` must be after `start`").at("end");
+/// assert_eq!(error.path, "/end");
+/// assert_eq!(error.code, ErrorCode::Custom);
+///
+/// // Tokens are property names or array indexes, escaped as JSON Pointer requires.
+/// let error = FieldError::custom("unknown SKU").at("items").at(2).at("sku/code").with_value("X-1");
+/// assert_eq!(error.path, "/items/2/sku~1code");
+/// assert_eq!(error.value.as_deref(), Some(r#""X-1""#));
+/// ```
+impl FieldError {
+    /// An error with code [`ErrorCode::Custom`] and `message` (one sentence for the model:
+    /// what is wrong and what would work), at the root of the arguments until placed with
+    /// [`FieldError::at`].
+    pub fn custom(message: impl Into<String>) -> Self {
+        FieldError {
+            path: String::new(),
+            code: ErrorCode::Custom,
+            message: message.into(),
+            value: None,
+            options: Vec::new(),
+            suggestion: None,
+        }
+    }
+
+    /// One step down the path: a property name or an array index (anything `Display`),
+    /// escaped as a JSON Pointer token. Use the names the model sends (serde's names, after
+    /// renames), since the model reads the path.
+    pub fn at(mut self, token: impl fmt::Display) -> Self {
+        crate::pointer::push_token(&mut self.path, &token.to_string());
+        self
+    }
+
+    /// Echo the offending value (as compact JSON, shortened to 80 characters). Left out
+    /// when the error is under a sensitive field.
+    pub fn with_value(mut self, value: impl Into<Value>) -> Self {
+        self.value = Some(crate::check::message::echo(&value.into(), ECHO_CHARS));
+        self
+    }
+
+    /// The stable code, when a more precise one than [`ErrorCode::Custom`] applies (a
+    /// cross-field bound is [`ErrorCode::Range`], say).
+    pub fn with_code(mut self, code: ErrorCode) -> Self {
+        self.code = code;
+        self
+    }
+
+    /// The values that would be accepted, when there is a short list.
+    pub fn with_options<I: IntoIterator<Item = V>, V: Into<Value>>(mut self, options: I) -> Self {
+        self.options = options.into_iter().map(Into::into).collect();
+        self
+    }
+}
+
+/// How much of a value a custom error echoes: the default of
+/// [`Limits::max_echo_chars`](crate::Limits::max_echo_chars).
+const ECHO_CHARS: usize = 80;
 
 /// Arguments that were refused, with every reason.
 ///

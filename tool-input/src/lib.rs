@@ -36,7 +36,8 @@
 //! assert!(rejection.to_string().contains(r#"/priority: "urgent" is not one of "low", "high""#));
 //! ```
 //!
-//! For a plain JSON Schema (no Rust type), use [`Validator`].
+//! For a plain JSON Schema (no Rust type), use [`Validator`]. For a framework that
+//! deserializes a tool's arguments itself (`type Args: Deserialize`), use [`Args<T>`](Args).
 //!
 //! Around the engine: [`calls`] reads the tool calls of any API's response (OpenAI, Responses,
 //! Anthropic, Gemini, Ollama, and calls written as text) into one [`ToolCall`] record;
@@ -53,13 +54,17 @@
 //! | `tracing` | yes | the Toolbox's `tracing` events; off, nothing of `tracing` is compiled |
 //! | `rmcp` | no | `tool_input::rmcp`: `Parameters<T>` for rmcp `#[tool]`s, a [`Toolbox`] served as an MCP server |
 //! | `async-openai` | no | `tool_input::async_openai`: async-openai's Chat Completions types to and from ours |
+//! | `rig` | no | `tool_input::rig`: a [`ToolInput`] type as a rig tool's `Args` (through [`Args`]), rig's tool definition from ours, rejections as rig's tool errors |
+//! | `garde` | no | `tool_input::garde`: garde rules as a tool's own rules, a `garde::Report` as field errors with paths |
 //! | `cli` | no | the `tool-input` program |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod args;
 pub mod calls;
 mod check;
+mod custom;
 mod decimal;
 pub mod dialect;
 mod error;
@@ -88,10 +93,21 @@ pub mod rmcp;
 #[path = "integrations/async_openai.rs"]
 pub mod async_openai;
 
+#[cfg(feature = "rig")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rig")))]
+#[path = "integrations/rig.rs"]
+pub mod rig;
+
+#[cfg(feature = "garde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "garde")))]
+#[path = "integrations/garde.rs"]
+pub mod garde;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
+pub use args::Args;
 pub use calls::{CallError, Calls, ToolCall};
 pub use dialect::{Dialect, DialectProblem};
 pub use error::{ErrorCode, FieldError, Rejection, RejectionKind};
@@ -101,7 +117,7 @@ pub use report::{Checked, Coercion, CoercionKind, Report};
 pub use schema::tool_schema_for;
 pub use stream::StreamAssembler;
 pub use tool::{FieldOptions, ToolDefinition, ToolInput};
-pub use toolbox::{Conversation, Failure, Outcome, OutcomeKind, Toolbox};
+pub use toolbox::{CallContext, Conversation, Failure, Outcome, OutcomeKind, Toolbox};
 pub use validator::{CheckOptions, Limits, SchemaError, Validator, ValidatorBuilder};
 
 /// `#[derive(ToolInput)]`: see [`ToolInput`] for what it generates and the attributes it reads.

@@ -7,7 +7,9 @@ pub use core::{concat, unreachable};
 pub use schemars::JsonSchema;
 pub use serde::de::DeserializeOwned;
 pub use std::sync::OnceLock;
+pub use std::vec::Vec;
 
+pub use crate::error::FieldError;
 pub use crate::policy::Policy;
 pub use crate::tool::{FieldOptions, ToolDefinition, ToolInput};
 
@@ -46,13 +48,11 @@ pub fn from_arguments_full<T: ToolInput>(
     let definition = T::definition();
     let crate::Checked { value, report } = definition.check_with(raw, options)?;
     match <T as serde::Deserialize>::deserialize(value) {
-        Ok(value) => Ok(crate::Checked { value, report }),
+        Ok(value) => crate::custom::apply(crate::Checked { value, report })
+            .map_err(|rejection| rejection.with_tool(definition.name())),
         // Rare (serde refused what the schema allows): check again, and deserialize with
         // path tracking, which costs too much to pay on every call.
-        Err(_) => definition.check_with(raw, options).and_then(|checked| {
-            crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
-                .map_err(|rejection| rejection.with_tool(definition.name()))
-        }),
+        Err(_) => definition.check_with(raw, options).and_then(crate::custom::typed::<T>),
     }
 }
 

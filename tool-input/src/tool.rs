@@ -4,7 +4,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::dialect::Dialect;
-use crate::error::Rejection;
+use crate::error::{FieldError, Rejection};
 use crate::policy::Policy;
 use crate::raw::RawArguments;
 use crate::report::Checked;
@@ -65,6 +65,10 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
     const FIELDS: &'static [FieldOptions] = &[];
     /// The policy of a `#[tool_input(policy = "...")]` container attribute.
     const POLICY: Option<Policy> = None;
+    /// The top-level fields whose Rust name is not the name the model sends, as
+    /// `(rust, serde)` pairs, for rules that name fields as Rust does (garde). Not public API.
+    #[doc(hidden)]
+    const __FIELD_NAMES: &'static [(&'static str, &'static str)] = &[];
 
     /// The compiled definition: schema and coercion plan, built once per type.
     ///
@@ -73,6 +77,42 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
     /// `pattern` that is not a valid ECMA-262 regular expression): a bug in the type, not
     /// in the input.
     fn definition() -> &'static ToolDefinition;
+
+    /// The tool's own rules over the typed value, run after every schema check passed:
+    /// `#[tool_input(validate = path::to::fn)]` makes this call `fn(&Self) -> Result<(),
+    /// Vec<FieldError>>`. Its errors ([`FieldError::custom`], each placed at a path) refuse
+    /// the arguments with a rejection like any other, so the model reads them with their
+    /// paths, and a [`Toolbox`](crate::Toolbox) counts them against the tool's retry budget.
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use schemars::JsonSchema;
+    /// use tool_input::{FieldError, ToolInput};
+    ///
+    /// /// Book a room.
+    /// #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+    /// #[tool_input(validate = check_dates)]
+    /// struct BookRoom {
+    ///     start: u32,
+    ///     end: u32,
+    /// }
+    ///
+    /// fn check_dates(booking: &BookRoom) -> Result<(), Vec<FieldError>> {
+    ///     if booking.end <= booking.start {
+    ///         let error = FieldError::custom(format!("must be after `start` ({})", booking.start));
+    ///         return Err(vec![error.at("end").with_value(booking.end)]);
+    ///     }
+    ///     Ok(())
+    /// }
+    ///
+    /// assert!(BookRoom::from_arguments(r#"{"start": 3, "end": "5"}"#).is_ok());
+    /// let rejection = BookRoom::from_arguments(r#"{"start": 3, "end": 2}"#).unwrap_err();
+    /// assert_eq!(rejection.errors[0].path, "/end");
+    /// assert!(rejection.to_string().contains("- /end: must be after `start` (3)"));
+    /// ```
+    fn validate_input(&self) -> Result<(), Vec<FieldError>> {
+        Ok(())
+    }
 
     /// The JSON Schema of the arguments, as the model sees it.
     fn schema() -> &'static Value {
@@ -98,6 +138,7 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
         definition
             .validator()
             .check_typed::<Self>(raw.into(), options, Self::FIELDS)
+            .and_then(crate::custom::apply::<Self>)
             .map_err(|rejection| rejection.with_tool(definition.name()))
     }
 
@@ -131,10 +172,9 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
         options: &CheckOptions,
     ) -> Result<Checked<Self>, Rejection> {
         let definition = Self::definition();
-        definition.check_as(dialect, raw.into(), options).and_then(|checked| {
-            crate::validator::deserialize_checked::<Self>(checked, Self::FIELDS)
-                .map_err(|rejection| rejection.with_tool(definition.name()))
-        })
+        definition
+            .check_as(dialect, raw.into(), options)
+            .and_then(|checked| crate::custom::typed::<Self>(checked))
     }
 }
 

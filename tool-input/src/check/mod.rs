@@ -11,7 +11,7 @@
 mod coerce;
 mod equal;
 pub(crate) mod fast;
-mod message;
+pub(crate) mod message;
 mod union;
 
 use std::cell::{Cell, RefCell};

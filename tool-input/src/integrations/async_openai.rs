@@ -115,7 +115,7 @@ pub fn tool(definition: &ToolDefinition, strict: bool) -> ChatCompletionTools {
 /// let tools = async_openai::tools(&toolbox, false);
 /// assert_eq!(serde_json::to_value(&tools).unwrap()[0]["function"]["name"], "ping");
 /// ```
-pub fn tools(toolbox: &Toolbox, strict: bool) -> Vec<ChatCompletionTools> {
+pub fn tools<S: Send + Sync + 'static>(toolbox: &Toolbox<S>, strict: bool) -> Vec<ChatCompletionTools> {
     toolbox.tool_definitions().map(|definition| tool(definition, strict)).collect()
 }
 

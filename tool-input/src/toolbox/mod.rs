@@ -1,17 +1,21 @@
 //! The Toolbox: typed tools with their handlers; their definitions in any dialect; calls
 //! dispatched to them; every outcome turned into the tool result each API expects.
 
+mod context;
 mod conversation;
+mod join;
 mod outcome;
 pub(crate) mod trace;
 
 use std::fmt::Display;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
 
+pub use context::CallContext;
 pub use conversation::Conversation;
 pub use outcome::{Failure, Outcome, OutcomeKind};
 
@@ -27,18 +31,34 @@ use crate::validator::CheckOptions;
 /// What a handler returns, type-erased: the output as JSON, or the error's text.
 type Output = Result<Value, String>;
 type BoxFuture = Pin<Box<dyn Future<Output = Output> + Send>>;
-type SyncHandler = Box<dyn Fn(Checked<Value>) -> Result<Output, Rejection> + Send + Sync>;
-type AsyncHandler = Box<dyn Fn(Checked<Value>) -> Result<BoxFuture, Rejection> + Send + Sync>;
+type SyncHandler<S> =
+    Box<dyn Fn(Checked<Value>, &Invocation<'_, S>) -> Result<Output, Rejection> + Send + Sync>;
+type AsyncHandler<S> =
+    Box<dyn Fn(Checked<Value>, &Invocation<'_, S>) -> Result<BoxFuture, Rejection> + Send + Sync>;
 
-enum Handler {
-    Sync(SyncHandler),
-    Async(AsyncHandler),
+enum Handler<S> {
+    Sync(SyncHandler<S>),
+    Async(AsyncHandler<S>),
 }
 
-struct Tool {
+struct Tool<S> {
     definition: ToolDefinition,
     sensitive: Vec<String>,
-    handler: Handler,
+    handler: Handler<S>,
+}
+
+/// What a handler may be given about its call; a [`CallContext`] is made of it only for the
+/// handlers that take one.
+struct Invocation<'a, S> {
+    state: &'a Arc<S>,
+    call_id: &'a str,
+    tool: &'a str,
+}
+
+impl<S> Invocation<'_, S> {
+    fn context(&self) -> CallContext<S> {
+        CallContext::new(Arc::clone(self.state), self.call_id, self.tool)
+    }
 }
 
 /// Typed tools and their handlers, in one place: list their definitions for any API,
@@ -79,13 +99,14 @@ struct Tool {
 ///     "role": "tool", "tool_call_id": "call_1", "content": "Sunny in Paris"
 /// }));
 /// ```
-pub struct Toolbox {
-    tools: Vec<Tool>,
+pub struct Toolbox<S = ()> {
+    tools: Vec<Tool<S>>,
     /// `(sent, registered)`: the names definitions are sent under where a dialect's
     /// provider rejects the registered name ([`dialect::sent_name`]).
     sent_names: Vec<(String, String)>,
     dialect: Option<Dialect>,
     options: CheckOptions,
+    state: Arc<S>,
 }
 
 impl Default for Toolbox {
@@ -94,7 +115,7 @@ impl Default for Toolbox {
     }
 }
 
-impl std::fmt::Debug for Toolbox {
+impl<S: Send + Sync + 'static> std::fmt::Debug for Toolbox<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Toolbox").field("tools", &self.names()).field("dialect", &self.dialect).finish()
     }
@@ -103,7 +124,28 @@ impl std::fmt::Debug for Toolbox {
 impl Toolbox {
     /// An empty toolbox.
     pub fn new() -> Self {
-        Toolbox { tools: Vec::new(), sent_names: Vec::new(), dialect: None, options: CheckOptions::default() }
+        Toolbox::with_state(())
+    }
+}
+
+impl<S: Send + Sync + 'static> Toolbox<S> {
+    /// An empty toolbox whose handlers registered with [`Toolbox::with_context_tool`] or
+    /// [`Toolbox::with_async_context_tool`] are given `state` (the application's: a database
+    /// pool, a client, the user's session) in their [`CallContext`], with the call's id and
+    /// the tool's name. Handlers registered without context work as in [`Toolbox::new`].
+    pub fn with_state(state: impl Into<Arc<S>>) -> Self {
+        Toolbox {
+            tools: Vec::new(),
+            sent_names: Vec::new(),
+            dialect: None,
+            options: CheckOptions::default(),
+            state: state.into(),
+        }
+    }
+
+    /// The state handlers are given in their [`CallContext`].
+    pub fn state(&self) -> &S {
+        &self.state
     }
 
     /// Register a typed tool with a synchronous handler. A tool of the same name replaces
@@ -115,10 +157,8 @@ impl Toolbox {
         O: Serialize,
         E: Display,
     {
-        let name = T::NAME;
-        let run = move |checked: Checked<Value>| -> Result<Output, Rejection> {
-            let typed = crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
-                .map_err(|rejection| rejection.with_tool(name))?;
+        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<Output, Rejection> {
+            let typed = crate::custom::typed::<T>(checked)?;
             Ok(handler(typed.value).map_err(|error| error.to_string()).and_then(to_json))
         };
         self.insert(T::definition().clone(), Handler::Sync(Box::new(run)))
@@ -134,13 +174,75 @@ impl Toolbox {
         O: Serialize,
         E: Display,
     {
-        let name = T::NAME;
-        let run = move |checked: Checked<Value>| -> Result<BoxFuture, Rejection> {
-            let typed = crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
-                .map_err(|rejection| rejection.with_tool(name))?;
+        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<BoxFuture, Rejection> {
+            let typed = crate::custom::typed::<T>(checked)?;
             let future = handler(typed.value);
             Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
         };
+        self.insert(T::definition().clone(), Handler::Async(Box::new(run)))
+    }
+
+    /// Register a typed tool whose synchronous handler also takes a [`CallContext`]: the
+    /// toolbox's state ([`Toolbox::with_state`]), the call's id and the tool's name.
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{CallContext, ToolInput, Toolbox};
+    ///
+    /// /// Add an item to the cart.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct AddToCart { sku: String }
+    ///
+    /// struct Shop { cart: Mutex<Vec<String>> }
+    ///
+    /// let toolbox = Toolbox::with_state(Shop { cart: Mutex::new(Vec::new()) })
+    ///     .with_context_tool(|call: AddToCart, cx: CallContext<Shop>| {
+    ///         let mut cart = cx.state().cart.lock().map_err(|_| "the cart is unavailable")?;
+    ///         cart.push(call.sku);
+    ///         Ok::<_, &str>(format!("{} items after call {}", cart.len(), cx.call_id()))
+    ///     });
+    ///
+    /// let calls = parse_text(r#"<tool_call>{"name": "add_to_cart", "arguments": {"sku": "A-1"}}</tool_call>"#, &CallOptions::new());
+    /// let outcome = toolbox.dispatch(&calls.calls[0]);
+    /// assert_eq!(outcome.text(), format!("1 items after call {}", calls.calls[0].id));
+    /// assert_eq!(toolbox.state().cart.lock().unwrap().as_slice(), ["A-1"]);
+    /// ```
+    pub fn with_context_tool<T, F, O, E>(self, handler: F) -> Self
+    where
+        T: ToolInput + 'static,
+        F: Fn(T, CallContext<S>) -> Result<O, E> + Send + Sync + 'static,
+        O: Serialize,
+        E: Display,
+    {
+        let run =
+            move |checked: Checked<Value>, invocation: &Invocation<'_, S>| -> Result<Output, Rejection> {
+                let typed = crate::custom::typed::<T>(checked)?;
+                Ok(handler(typed.value, invocation.context())
+                    .map_err(|error| error.to_string())
+                    .and_then(to_json))
+            };
+        self.insert(T::definition().clone(), Handler::Sync(Box::new(run)))
+    }
+
+    /// Register a typed tool whose asynchronous handler also takes a [`CallContext`]
+    /// (owned, so the future can keep it: `Send`, `'static`).
+    pub fn with_async_context_tool<T, F, Fut, O, E>(self, handler: F) -> Self
+    where
+        T: ToolInput + 'static,
+        F: Fn(T, CallContext<S>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, E>> + Send + 'static,
+        O: Serialize,
+        E: Display,
+    {
+        let run =
+            move |checked: Checked<Value>, invocation: &Invocation<'_, S>| -> Result<BoxFuture, Rejection> {
+                let typed = crate::custom::typed::<T>(checked)?;
+                let future = handler(typed.value, invocation.context());
+                Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
+            };
         self.insert(T::definition().clone(), Handler::Async(Box::new(run)))
     }
 
@@ -152,7 +254,7 @@ impl Toolbox {
         O: Serialize,
         E: Display,
     {
-        let run = move |checked: Checked<Value>| -> Result<Output, Rejection> {
+        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<Output, Rejection> {
             Ok(handler(checked.value).map_err(|error| error.to_string()).and_then(to_json))
         };
         self.insert(definition, Handler::Sync(Box::new(run)))
@@ -166,7 +268,7 @@ impl Toolbox {
         O: Serialize,
         E: Display,
     {
-        let run = move |checked: Checked<Value>| -> Result<BoxFuture, Rejection> {
+        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<BoxFuture, Rejection> {
             let future = handler(checked.value);
             Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
         };
@@ -187,7 +289,7 @@ impl Toolbox {
         self
     }
 
-    fn insert(mut self, definition: ToolDefinition, handler: Handler) -> Self {
+    fn insert(mut self, definition: ToolDefinition, handler: Handler<S>) -> Self {
         let sensitive = definition.validator().sensitive_fields().map(str::to_owned).collect();
         let tool = Tool { definition, sensitive, handler };
         match self.tools.iter_mut().find(|t| t.definition.name() == tool.definition.name()) {
@@ -336,13 +438,87 @@ impl Toolbox {
             .collect()
     }
 
+    /// Dispatch every call of a response and answer every error, running the handlers of the
+    /// calls together (async handlers awaited concurrently, on whatever executor polls this
+    /// future: no runtime is imposed), and answering in the order the calls were sent.
+    ///
+    /// The retry budget is counted per tool as in [`Toolbox::run_all`], in the calls' order,
+    /// with one difference that running together makes: whether a tool's budget is spent is
+    /// decided before the handlers run, from the failures known by then (this response's
+    /// unknown tools and refused arguments included), so a handler's error counts from the
+    /// next response on. A sync handler runs inline, when the joined future first polls it.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{CallContext, Conversation, ToolInput, Toolbox};
+    ///
+    /// /// Look up a word.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct Define { word: String }
+    ///
+    /// let toolbox = Toolbox::with_state("en".to_owned()).with_async_context_tool(
+    ///     |call: Define, cx: CallContext<String>| async move {
+    ///         Ok::<_, String>(format!("[{}] {}: …", cx.state(), call.word))
+    ///     },
+    /// );
+    /// let text = r#"<tool_call>{"name": "define", "arguments": {"word": "tool"}}</tool_call>
+    ///   <tool_call>{"name": "define", "arguments": {"term": "input"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let mut conversation = Conversation::new();
+    /// let outcomes = futures_executor::block_on(toolbox.run_all_async(&mut conversation, &calls));
+    /// assert_eq!(outcomes[0].text(), "[en] tool: …");
+    /// assert!(outcomes[1].text().contains("- /word: "));
+    /// assert_eq!(conversation.failures("define"), 1);
+    /// ```
+    pub async fn run_all_async(&self, conversation: &mut Conversation, calls: &Calls) -> Vec<Outcome> {
+        // Decide, in order, what each call comes to before any handler runs; the budget as it
+        // will stand after the failures known so far decides which tools may still run.
+        let mut planned = conversation.clone();
+        let mut ready: Vec<Option<Outcome>> = Vec::new();
+        let mut runs = Vec::new();
+        for (index, entry) in calls.in_order().enumerate() {
+            let outcome = match entry {
+                Ok(call) => match self.prepare(call, Some(&planned)) {
+                    Prepared::Done(outcome) => outcome,
+                    Prepared::Run { tool, checked } => {
+                        runs.push((index, self.run(call, tool, checked)));
+                        ready.push(None);
+                        continue;
+                    }
+                },
+                Err(error) => self.answer_outcome(error, Some(&planned)),
+            };
+            planned.record(&outcome.tool, outcome.is_success());
+            ready.push(Some(outcome));
+        }
+        let (indexes, futures): (Vec<usize>, Vec<_>) = runs.into_iter().unzip();
+        for (index, outcome) in indexes.into_iter().zip(join::join_all(futures).await) {
+            if let Some(slot) = ready.get_mut(index) {
+                *slot = Some(outcome);
+            }
+        }
+        // Now count every outcome, in the calls' order.
+        let formats = calls.in_order().map(|entry| match entry {
+            Ok(call) => call.format,
+            Err(error) => error.format,
+        });
+        ready
+            .into_iter()
+            .zip(formats)
+            .filter_map(|(outcome, format)| Some(finish(outcome?, format, Some(conversation))))
+            .collect()
+    }
+
     fn dispatch_sync(&self, call: &ToolCall, conversation: Option<&mut Conversation>) -> Outcome {
         let outcome = match self.prepare(call, conversation.as_deref()) {
             Prepared::Done(outcome) => outcome,
             Prepared::Run { tool, checked } => {
                 let report = checked.report.clone();
+                let invocation = self.invocation(call, tool);
                 let output = match &tool.handler {
-                    Handler::Sync(run) => run(checked),
+                    Handler::Sync(run) => run(checked, &invocation),
                     Handler::Async(_) => Ok(Err(format!(
                         "the tool `{}` is asynchronous; dispatch it with `Toolbox::dispatch_async`",
                         tool.definition.name()
@@ -357,23 +533,31 @@ impl Toolbox {
     async fn dispatch_future(&self, call: &ToolCall, conversation: Option<&mut Conversation>) -> Outcome {
         let outcome = match self.prepare(call, conversation.as_deref()) {
             Prepared::Done(outcome) => outcome,
-            Prepared::Run { tool, checked } => {
-                let report = checked.report.clone();
-                let output = match &tool.handler {
-                    Handler::Sync(run) => run(checked),
-                    Handler::Async(run) => match run(checked) {
-                        Ok(future) => Ok(future.await),
-                        Err(rejection) => Err(rejection),
-                    },
-                };
-                ran(call, tool, report, output)
-            }
+            Prepared::Run { tool, checked } => self.run(call, tool, checked).await,
         };
         finish(outcome, call.format, conversation)
     }
 
+    /// Run a call's handler on its checked arguments, awaiting an async one.
+    async fn run(&self, call: &ToolCall, tool: &Tool<S>, checked: Checked<Value>) -> Outcome {
+        let report = checked.report.clone();
+        let invocation = self.invocation(call, tool);
+        let output = match &tool.handler {
+            Handler::Sync(run) => run(checked, &invocation),
+            Handler::Async(run) => match run(checked, &invocation) {
+                Ok(future) => Ok(future.await),
+                Err(rejection) => Err(rejection),
+            },
+        };
+        ran(call, tool, report, output)
+    }
+
+    fn invocation<'a>(&'a self, call: &'a ToolCall, tool: &'a Tool<S>) -> Invocation<'a, S> {
+        Invocation { state: &self.state, call_id: &call.id, tool: tool.definition.name() }
+    }
+
     /// Everything before the handler: find the tool, check the budget, check the arguments.
-    fn prepare(&self, call: &ToolCall, conversation: Option<&Conversation>) -> Prepared<'_> {
+    fn prepare(&self, call: &ToolCall, conversation: Option<&Conversation>) -> Prepared<'_, S> {
         let Some((tool, matched_by)) = self.find_matched(&call.name) else {
             let raw = || trace::raw(&call.original, Some(&call.arguments), &[]);
             return Prepared::Done(self.unknown(Sent::of_call(call), raw));
@@ -414,7 +598,7 @@ impl Toolbox {
         }
     }
 
-    fn find_matched(&self, name: &str) -> Option<(&Tool, MatchedBy)> {
+    fn find_matched(&self, name: &str) -> Option<(&Tool<S>, MatchedBy)> {
         match calls::names::resolve_with_sent_names(name, &self.names(), &self.sent_names) {
             NameMatch::Found(found, by) => {
                 self.tools.iter().find(|tool| tool.definition.name() == found).map(|tool| (tool, by))
@@ -437,12 +621,18 @@ impl Toolbox {
     }
 
     fn answer_error(&self, error: &CallError, conversation: Option<&mut Conversation>) -> Outcome {
+        let outcome = self.answer_outcome(error, conversation.as_deref());
+        finish(outcome, error.format, conversation)
+    }
+
+    /// [`Toolbox::answer_error`] before the outcome is counted.
+    fn answer_outcome(&self, error: &CallError, conversation: Option<&Conversation>) -> Outcome {
         let sent = error.name.as_deref().unwrap_or("");
         let name_sent = error.name_sent.as_deref().unwrap_or(sent);
         let tool = self.find(sent);
         let sensitive = tool.map_or(&[][..], |tool| &tool.sensitive[..]);
         let raw = || trace::raw(&error.original, None, sensitive);
-        let outcome = match error.kind {
+        match error.kind {
             CallErrorKind::UnknownTool => self.unknown(Sent::of_error(error), raw),
             CallErrorKind::Malformed | CallErrorKind::TooManyCalls => {
                 let at = trace::Subject { tool: sent, call_id: &error.id, format: error.format.as_str() };
@@ -460,8 +650,7 @@ impl Toolbox {
                 tool => {
                     let name = tool.map_or(sent, |tool| tool.definition.name());
                     let at = trace::Subject { tool: name, call_id: &error.id, format: error.format.as_str() };
-                    let spent =
-                        conversation.as_deref().filter(|c| c.is_spent(name)).map(|c| c.failures(name));
+                    let spent = conversation.filter(|c| c.is_spent(name)).map(|c| c.failures(name));
                     let failure = match (spent, &error.rejection) {
                         (Some(failures), _) => Failure::BudgetSpent { tool: name.to_owned(), failures },
                         (None, Some(rejection)) => {
@@ -483,11 +672,10 @@ impl Toolbox {
                     Outcome::new(&error.id, error.id_generated, name, Err(failure))
                 }
             },
-        };
-        finish(outcome, error.format, conversation)
+        }
     }
 
-    fn find(&self, name: &str) -> Option<&Tool> {
+    fn find(&self, name: &str) -> Option<&Tool<S>> {
         self.find_matched(name).map(|(tool, _)| tool)
     }
 }
@@ -524,13 +712,13 @@ impl<'a> Sent<'a> {
     }
 }
 
-enum Prepared<'t> {
+enum Prepared<'t, S> {
     Done(Outcome),
-    Run { tool: &'t Tool, checked: Checked<Value> },
+    Run { tool: &'t Tool<S>, checked: Checked<Value> },
 }
 
 /// The outcome of a handler that ran (or of typed deserialization that refused).
-fn ran(call: &ToolCall, tool: &Tool, report: Report, output: Result<Output, Rejection>) -> Outcome {
+fn ran<S>(call: &ToolCall, tool: &Tool<S>, report: Report, output: Result<Output, Rejection>) -> Outcome {
     let name = tool.definition.name();
     let at = trace::Subject { tool: name, call_id: &call.id, format: call.format.as_str() };
     let result = match output {

@@ -25,7 +25,7 @@ pub(crate) fn run(
     if let Some(tools) = tools {
         options = options.tools(tools.split(',').map(str::trim).filter(|name| !name.is_empty()));
     }
-    let (result, failed) = if stream {
+    let (mut result, failed) = if stream {
         // A recorded stream: one JSON event per line, or an SSE body (with `--format text`,
         // one JSON string per line, each a text chunk). The bytes are fed as they arrive,
         // so memory stays that of the calls, and a line that is not UTF-8 damages only the
@@ -42,6 +42,7 @@ pub(crate) fn run(
             Err(error) => (json!({"calls": [], "errors": [error]}), true),
         }
     };
+    crate::sort_keys(&mut result);
     let mut out = io::stdout().lock();
     writeln!(out, "{result}").map_err(|e| format!("cannot write the result: {e}"))?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })

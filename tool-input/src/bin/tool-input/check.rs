@@ -118,5 +118,6 @@ fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, nam
     if let (Some(id), Value::Object(map)) = (id, &mut line) {
         map.insert("id".to_owned(), id);
     }
+    crate::sort_keys(&mut line);
     line
 }

@@ -203,6 +203,33 @@ pub(crate) fn read_input_within(input: Option<&Path>, limit: usize) -> Result<Op
 
 /// What the library says of an input over the limit, for one whose reading stopped there
 /// (so its length is not known).
+/// Sort every object's keys in `value`, so the program prints the same JSON in every build:
+/// serde_json keeps keys sorted unless its `preserve_order` feature is on, and another crate
+/// in the build (rig-core, for one) may switch that on for everyone. No work when it is off.
+pub(crate) fn sort_keys(value: &mut serde_json::Value) {
+    static KEEPS_INSERTION_ORDER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let keeps = *KEEPS_INSERTION_ORDER.get_or_init(|| {
+        let mut probe = serde_json::Map::new();
+        probe.insert("b".to_owned(), serde_json::Value::Null);
+        probe.insert("a".to_owned(), serde_json::Value::Null);
+        probe.keys().next().is_some_and(|first| first == "b")
+    });
+    if keeps {
+        sort_all(value);
+    }
+}
+
+fn sort_all(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.sort_keys();
+            map.values_mut().for_each(sort_all);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(sort_all),
+        _ => {}
+    }
+}
+
 pub(crate) fn too_large_message(limit: usize) -> String {
     format!("the input is more than the limit of {limit} bytes")
 }

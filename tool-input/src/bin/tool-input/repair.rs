@@ -35,7 +35,8 @@ pub(crate) fn run(
             eprintln!("no JSON found: the input is text without a JSON value in it");
             Ok(ExitCode::from(1))
         }
-        Ok(parsed) => {
+        Ok(mut parsed) => {
+            crate::sort_keys(&mut parsed.value);
             let mut out = io::stdout().lock();
             writeln!(out, "{}", parsed.value).map_err(|e| format!("cannot write the result: {e}"))?;
             Ok(ExitCode::SUCCESS)

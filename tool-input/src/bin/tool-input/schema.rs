@@ -50,5 +50,7 @@ pub(crate) fn run(
 }
 
 fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+    let mut value = value.clone();
+    crate::sort_keys(&mut value);
+    serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string())
 }

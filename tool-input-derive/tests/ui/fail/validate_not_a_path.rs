@@ -1,0 +1,11 @@
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tool_input::ToolInput;
+
+#[derive(Deserialize, JsonSchema, ToolInput)]
+#[tool_input(validate = 42, name = "booking")]
+struct Booking {
+    nights: u32,
+}
+
+fn main() {}
