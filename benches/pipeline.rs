@@ -1,5 +1,5 @@
-//! The pipeline against what users pick today, on the workloads of ../shared/bench
-//! (`python3 ../shared/bench/gen.py --out target/bench-data`), each ratio measured in one run:
+//! The pipeline against what users pick today, on the benchmark workloads (tests/common/workloads.rs,
+//! generated into `target/bench-data` when missing), each ratio measured in one run:
 //!
 //! - clean calls: `serde_json::from_str::<T>` (the floor, no validation), `Value` +
 //!   `jsonschema` + `from_value`, and `T::from_arguments`;
@@ -22,7 +22,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tool_input::ToolInput;
 
-/// The Rust type of ../shared/bench/create_order.schema.json.
+/// The Rust type of the workloads' create_order.schema.json (tests/common/workloads.rs).
 #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
 #[allow(dead_code)]
 struct CreateOrder {

@@ -6,7 +6,7 @@
 //! Runs offline: `cargo run --example agent_loop`. The "model" is a small HTTP/1.1 server on
 //! 127.0.0.1 that speaks the Chat Completions API and replays a recorded GPT-4o response
 //! (openai-python's `test_parse_multiple_pydantic_tools`, from
-//! `../shared/corpus/provider-responses/openai-python.json`), mangled the way models mangle
+//! `tests/corpus/provider-responses/openai-python.json`), mangled the way models mangle
 //! calls:
 //!
 //! 1. The recorded two calls, the weather call written as a Python dict with `units: 'C'`
@@ -22,7 +22,7 @@
 //! otherwise; everything is bounded in requests and time.
 
 use std::error::Error;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -195,10 +195,8 @@ pub enum Model {
 
 /// The recorded response the turns are derived from.
 pub fn recorded_response() -> Result<Value, BoxError> {
-    let shared = std::env::var_os("TOOL_INPUT_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")));
-    let path = shared.join("corpus/provider-responses/openai-python.json");
+    let path =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/provider-responses/openai-python.json"));
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let cases: Vec<Value> = serde_json::from_str(&text)?;
     cases

@@ -1,5 +1,5 @@
 //! JSON-Schema-Test-Suite (draft 2020-12, the keywords tool arguments use), from
-//! ../shared/corpus/json-schema-test-suite: every test, through plain validation
+//! tests/corpus/json-schema-test-suite: every test, through plain validation
 //! (`Validator::is_valid`, no coercion), must give the suite's answer.
 //!
 //! Exclusions: none. Every group of the selected files runs.
@@ -11,7 +11,7 @@ use tool_input::Validator;
 
 #[test]
 fn json_schema_test_suite() {
-    let dir = common::shared_dir().join("corpus/json-schema-test-suite");
+    let dir = common::corpus_dir().join("json-schema-test-suite");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|entry| entry.unwrap().path())

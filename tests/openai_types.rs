@@ -1,6 +1,6 @@
 //! The `async-openai` integration: each conversion between async-openai's Chat Completions
 //! types and ours, checked against what the crate's own JSON paths give, on the recorded
-//! provider responses of `../shared/corpus/provider-responses` read through async-openai's
+//! provider responses of `tests/corpus/provider-responses` read through async-openai's
 //! types as an async-openai user receives them.
 
 mod common;
@@ -55,7 +55,7 @@ fn toolbox() -> Toolbox {
 }
 
 fn cases(file: &str) -> Vec<Value> {
-    let path = common::shared_dir().join("corpus/provider-responses").join(file);
+    let path = common::corpus_dir().join("provider-responses").join(file);
     let text =
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

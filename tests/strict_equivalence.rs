@@ -99,7 +99,7 @@ fn order() -> impl Strategy<Value = Value> {
 }
 
 fn bench_schema() -> Value {
-    let path = common::shared_dir().join("bench/create_order.schema.json");
+    let path = common::bench_data_dir().join("create_order.schema.json");
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -121,7 +121,7 @@ proptest! {
 
 #[test]
 fn suite_schemas_agree_with_jsonschema_on_arbitrary_values() {
-    let dir = common::shared_dir().join("corpus/json-schema-test-suite");
+    let dir = common::corpus_dir().join("json-schema-test-suite");
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut compared = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {

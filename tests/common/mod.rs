@@ -1,9 +1,11 @@
-//! Helpers shared by the integration tests: where the shared corpus and the benchmark
-//! workloads are.
+//! Helpers shared by the integration tests and benchmarks: where the test corpora are, and the
+//! benchmark workloads (generated on first use by `workloads.rs`).
 #![allow(dead_code)]
 
+pub mod workloads;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::sync::Mutex;
 
 /// The workspace root (the folder with `Cargo.lock`), from whichever package's tests.
 pub fn workspace_root() -> PathBuf {
@@ -11,37 +13,39 @@ pub fn workspace_root() -> PathBuf {
     manifest.ancestors().find(|dir| dir.join("Cargo.lock").exists()).unwrap_or(manifest).to_path_buf()
 }
 
-/// `../shared` beside the checkout (CI lays it there too), or `$TOOL_INPUT_SHARED`.
+/// The folder of the tests' data, in the checkout: `corpus/` is in it.
 pub fn shared_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("TOOL_INPUT_SHARED") {
-        return PathBuf::from(dir);
-    }
-    workspace_root().join("../shared")
+    workspace_root().join("tests")
 }
 
-/// The benchmark workloads, generated into `target/bench-data` on first use (deterministic,
-/// about 15 s). Generated in a temporary folder and renamed, so concurrent tests never read
-/// a half-written file.
+/// The external test corpora (`corpus/README.md` says where each file comes from).
+pub fn corpus_dir() -> PathBuf {
+    shared_dir().join("corpus")
+}
+
+/// The benchmark workloads, generated into `target/bench-data` on first use, or again when an
+/// older generator wrote them (deterministic, a few seconds). Generated in a temporary folder
+/// and renamed, so a concurrent reader never sees a half-written file.
 pub fn bench_data_dir() -> PathBuf {
+    static GENERATING: Mutex<()> = Mutex::new(());
     let root = workspace_root();
     let dir = root.join("target/bench-data");
-    if dir.join("MANIFEST.json").exists() {
+    let _one_at_a_time = GENERATING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if workloads::is_current(&dir) {
         return dir;
     }
     let temporary = root.join(format!("target/bench-data.tmp-{}", std::process::id()));
-    let generator = shared_dir().join("bench/gen.py");
-    let status = Command::new("python3")
-        .arg(&generator)
-        .arg("--out")
-        .arg(&temporary)
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", generator.display()));
-    assert!(status.success(), "{} failed", generator.display());
+    let _ = std::fs::remove_dir_all(&temporary);
+    workloads::generate(&temporary, &workloads::Params::default())
+        .unwrap_or_else(|e| panic!("cannot write the workloads into {}: {e}", temporary.display()));
+    let stale = root.join(format!("target/bench-data.stale-{}", std::process::id()));
+    let _ = std::fs::rename(&dir, &stale);
     if std::fs::rename(&temporary, &dir).is_err() {
-        // Another test generated it first.
+        // Another process wrote them first.
         let _ = std::fs::remove_dir_all(&temporary);
     }
-    assert!(dir.join("MANIFEST.json").exists());
+    let _ = std::fs::remove_dir_all(&stale);
+    assert!(workloads::is_current(&dir), "no workloads in {}", dir.display());
     dir
 }
 
@@ -52,7 +56,7 @@ pub fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
-/// The files of `../shared/corpus/provider-responses`.
+/// The files of `corpus/provider-responses`.
 pub const PROVIDER_FILES: &[&str] = &[
     "vercel-ai.json",
     "openai-python.json",
@@ -64,7 +68,7 @@ pub const PROVIDER_FILES: &[&str] = &[
 
 /// The cases of one provider-responses file.
 pub fn provider_cases(file: &str) -> Vec<serde_json::Value> {
-    let path = shared_dir().join("corpus/provider-responses").join(file);
+    let path = corpus_dir().join("provider-responses").join(file);
     let text =
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()

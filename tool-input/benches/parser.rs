@@ -1,5 +1,5 @@
 //! The parser against the Rust JSON repair crates and `serde_json`, on the benchmark
-//! workloads (`../shared/bench/gen.py`, generated into `target/bench-data`):
+//! workloads (tests/common/workloads.rs, generated into `target/bench-data`):
 //!
 //! - `mangled.jsonl`: 20,000 tool-call arguments of 200-560 bytes with one to three
 //!   mistakes each (about 30% are still valid JSON);

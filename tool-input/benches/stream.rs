@@ -3,8 +3,8 @@
 //! and against re-parsing the whole buffer after every chunk (what clients that show partial
 //! arguments commonly do: quadratic).
 //!
-//! - 100 KB: the first payload of `stream.jsonl` (`../shared/bench/gen.py`, generated into
-//!   `target/bench-data`), in its recorded chunks of 1 to 16 bytes;
+//! - 100 KB: the first payload of `stream.jsonl` (tests/common/workloads.rs, generated
+//!   into `target/bench-data`), in its recorded chunks of 1 to 16 bytes;
 //! - 1 MB: its first ten payloads as one JSON array, each in its recorded chunks (and the
 //!   brackets and commas between them as chunks of one byte).
 //!

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 fn schema_path() -> String {
-    common::shared_dir().join("bench/create_order.schema.json").to_string_lossy().into_owned()
+    common::bench_data_dir().join("create_order.schema.json").to_string_lossy().into_owned()
 }
 
 #[test]

@@ -47,7 +47,7 @@ struct Case {
 }
 
 fn json_test_suite(file: &str) -> Vec<Case> {
-    let cases = read_json(&common::shared_dir().join("corpus/json-test-suite").join(file));
+    let cases = read_json(&common::corpus_dir().join("json-test-suite").join(file));
     cases
         .as_array()
         .expect("an array of cases")
@@ -183,7 +183,7 @@ fn json_test_suite_never_panics_in_any_mode() {
 #[test]
 fn repair_corpora_never_panic() {
     for file in ["jsonrepair.json", "json_repair.json", "json_repair.schema_guided.json"] {
-        let cases = read_json(&common::shared_dir().join("corpus/repair").join(file));
+        let cases = read_json(&common::corpus_dir().join("repair").join(file));
         for case in cases.as_array().expect("an array of cases") {
             let Some(input) = case["input"].as_str() else { continue };
             let mut modes =

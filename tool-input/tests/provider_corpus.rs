@@ -1,4 +1,4 @@
-//! The recorded provider responses of `../shared/corpus/provider-responses`: every
+//! The recorded provider responses of `tests/corpus/provider-responses`: every
 //! non-streaming case with `expected_calls` gives exactly those calls (names and arguments,
 //! in order), and, for text cases, the expected leftover content.
 

@@ -1,6 +1,6 @@
 //! The repair suites of jsonrepair (JavaScript, 417 cases) and json_repair (Python, 334
 //! cases), and json_repair's schema-guided suite (101 cases), run through `tool_input`
-//! (formats in `../shared/corpus/README.md`).
+//! (formats in `tests/corpus/README.md`).
 //!
 //! The repair suites run through the repair path: [`ParseOptions::repair`] with cut-off
 //! input completed, the `tool-input repair --complete-truncated` command. Outputs are
@@ -134,7 +134,7 @@ const DEVIATIONS: &[Deviation] = &[
 
 /// The cases of a corpus file.
 fn cases(name: &str) -> Vec<Value> {
-    let path = common::shared_dir().join("corpus/repair").join(name);
+    let path = common::corpus_dir().join("repair").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     match serde_json::from_str(&text) {
         Ok(Value::Array(cases)) => cases,

@@ -1,4 +1,4 @@
-//! The recorded streams of `../shared/corpus/provider-responses`: every streaming case with
+//! The recorded streams of `tests/corpus/provider-responses`: every streaming case with
 //! `expected_calls` assembles to exactly those calls (names and arguments, in order), fed as
 //! decoded events, as an SSE body split anywhere, and with its argument fragments split
 //! differently; the stream cut off by `max_tokens` gives a `truncated` error and no call.
