@@ -2,7 +2,7 @@
 //! core contract on the benchmark workloads through `check --jsonl`.
 
 mod cli_support;
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use cli_support::{run, stdout_json};

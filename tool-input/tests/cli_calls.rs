@@ -1,7 +1,7 @@
 //! `tool-input calls` and `tool-input schema`: their exact JSON fields and exit codes.
 
 mod cli_support;
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use cli_support::{keys, run, stdout_json};

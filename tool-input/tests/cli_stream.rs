@@ -2,7 +2,7 @@
 //! as the non-streaming command out.
 
 mod cli_support;
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use cli_support::{keys, run, stdout_json};

@@ -1,7 +1,7 @@
 //! The parser through the public API: JSONTestSuite (strict exactness, lenient robustness),
 //! the repair corpora (robustness) and the bench workloads (values).
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;

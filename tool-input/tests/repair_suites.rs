@@ -1,6 +1,6 @@
 //! The repair suites of jsonrepair (JavaScript, 417 cases) and json_repair (Python, 334
 //! cases), and json_repair's schema-guided suite (101 cases), run through `tool_input`
-//! (formats in `tests/corpus/README.md`).
+//! (formats in `suite/tests/corpus/README.md`).
 //!
 //! The repair suites run through the repair path: [`ParseOptions::repair`] with cut-off
 //! input completed, the `tool-input repair --complete-truncated` command. Outputs are
@@ -39,7 +39,7 @@
 //! reshapes values where we reject and name the problem, and tool arguments that are not
 //! an object.
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use serde_json::Value;

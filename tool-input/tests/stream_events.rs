@@ -3,7 +3,7 @@
 //! recorded provider streams, also re-split at random, and on the quirks that replace or
 //! repeat the arguments.
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use std::collections::HashMap;

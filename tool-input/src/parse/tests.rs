@@ -632,7 +632,7 @@ fn random_bytes_never_panic() {
 fn prose_candidates_stay_linear() {
     // Many failing candidates after prose: each attempt reads a disjoint part.
     let input = "Text ".to_owned() + &"[x] {y} ".repeat(50_000) + "{\"a\": 1}";
-    // (How long it takes is measured by the doubling benchmark, benches/linear.rs.)
+    // (How long it takes is measured by the doubling benchmark, suite/benches/linear.rs.)
     let result = parse(&input, &lenient());
     assert!(result.is_err(), "the real value is past the candidate bound");
     let near = "Text [x] {y} [z] {\"a\": 1}";
@@ -1007,7 +1007,7 @@ fn non_finite_numbers_follow_the_option() {
 fn repair_mode_replays_stay_linear() {
     // Every quote would re-read the string from its first delimiter: the budget bounds it.
     let input = "[\"".to_owned() + &"a, \"b".repeat(20_000) + "]";
-    // (How long it takes is measured by the doubling benchmark, benches/linear.rs.)
+    // (How long it takes is measured by the doubling benchmark, suite/benches/linear.rs.)
     assert!(parse(&input, &repairing()).is_ok());
     let input = "{\"a\": \"".to_owned() + &"x, [y\" ".repeat(20_000);
     assert!(parse(&input, &repairing()).is_ok());

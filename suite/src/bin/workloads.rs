@@ -1,6 +1,6 @@
 //! Writes the benchmark workloads: `cargo run -p tool-input-suite --bin workloads -- [DIR]`
 //! (default `target/bench-data`). The tests and benchmarks write them there on first use too;
-//! tests/common/workloads.rs documents the files and the rules their expected values follow.
+//! suite/tests/common/workloads.rs documents the files and the rules their expected values follow.
 
 #[path = "../../tests/common/workloads.rs"]
 mod workloads;

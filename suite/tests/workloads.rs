@@ -1,4 +1,4 @@
-//! The core contract on the benchmark workloads (tests/common/workloads.rs): every mangled call becomes
+//! The core contract on the benchmark workloads (suite/tests/common/workloads.rs): every mangled call becomes
 //! exactly its canonical value, and every invalid call is rejected naming every expected path.
 
 mod common;

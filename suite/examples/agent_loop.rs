@@ -3,10 +3,10 @@
 //! every outcome (output or error) goes back as a tool message, and a `Conversation` keeps
 //! the retry budget.
 //!
-//! Runs offline: `cargo run --example agent_loop`. The "model" is a small HTTP/1.1 server on
+//! Runs offline: `cargo run -p tool-input-suite --example agent_loop`. The "model" is a small HTTP/1.1 server on
 //! 127.0.0.1 that speaks the Chat Completions API and replays a recorded GPT-4o response
 //! (openai-python's `test_parse_multiple_pydantic_tools`, from
-//! `tests/corpus/provider-responses/openai-python.json`), mangled the way models mangle
+//! `suite/tests/corpus/provider-responses/openai-python.json`), mangled the way models mangle
 //! calls:
 //!
 //! 1. The recorded two calls, the weather call written as a Python dict with `units: 'C'`
@@ -197,7 +197,7 @@ pub enum Model {
 pub fn recorded_response() -> Result<Value, BoxError> {
     let path =
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/provider-responses/openai-python.json"));
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let cases: Vec<Value> = serde_json::from_str(&text)?;
     cases
         .into_iter()

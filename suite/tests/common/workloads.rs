@@ -58,7 +58,7 @@ use serde_json::{json, Map, Value};
 /// are generated again.
 pub const VERSION: u64 = 1;
 /// The `generator` field of `MANIFEST.json`.
-pub const GENERATOR: &str = "tool-input tests/common/workloads.rs";
+pub const GENERATOR: &str = "tool-input workloads";
 
 /// How many calls of each kind, and how big.
 #[derive(Clone, Debug)]

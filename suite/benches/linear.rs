@@ -1,6 +1,6 @@
 //! Linear growth on hostile input: each case is measured at a size and at twice, four and
 //! eight times that size; time per byte must stay flat (a quadratic step would double it at
-//! every doubling). `cargo bench --bench linear`: criterion prints the throughput of each
+//! every doubling). `cargo bench -p tool-input-suite --bench linear`: criterion prints the throughput of each
 //! size; flat throughput across sizes is linear time.
 //!
 //! Cases: the parser on deep nesting, long runs of backslashes, many short keys, huge

@@ -1,5 +1,5 @@
 //! The parser against the Rust JSON repair crates and `serde_json`, on the benchmark
-//! workloads (tests/common/workloads.rs, generated into `target/bench-data`):
+//! workloads (suite/tests/common/workloads.rs, generated into `target/bench-data`):
 //!
 //! - `mangled.jsonl`: 20,000 tool-call arguments of 200-560 bytes with one to three
 //!   mistakes each (about 30% are still valid JSON);
@@ -7,11 +7,11 @@
 //!
 //! Every contender turns each input into a `serde_json::Value`, which is what a caller gets:
 //! for a repair crate that is its repair into a `String` followed by `serde_json` parsing
-//! it (the string-only repair is measured too). `cargo bench -p tool-input --bench parser`.
+//! it (the string-only repair is measured too). `cargo bench -p tool-input-suite --bench parser`.
 
 use std::time::Duration;
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

@@ -1,5 +1,5 @@
 //! JSON-Schema-Test-Suite (draft 2020-12, the keywords tool arguments use), from
-//! tests/corpus/json-schema-test-suite: every test, through plain validation
+//! suite/tests/corpus/json-schema-test-suite: every test, through plain validation
 //! (`Validator::is_valid`, no coercion), must give the suite's answer.
 //!
 //! Exclusions: none. Every group of the selected files runs.

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tool_input::{CheckOptions, Policy, ToolInput};
 
-/// The Rust type of the workloads' create_order.schema.json (tests/common/workloads.rs).
+/// The Rust type of the workloads' create_order.schema.json (suite/tests/common/workloads.rs).
 #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
 struct CreateOrder {
     customer_id: String,

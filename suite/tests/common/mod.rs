@@ -15,7 +15,7 @@ pub fn workspace_root() -> PathBuf {
 
 /// The folder of the tests' data, in the checkout: `corpus/` is in it.
 pub fn shared_dir() -> PathBuf {
-    workspace_root().join("tests")
+    workspace_root().join("suite/tests")
 }
 
 /// The external test corpora (`corpus/README.md` says where each file comes from).

@@ -1,6 +1,6 @@
 //! The `async-openai` integration: each conversion between async-openai's Chat Completions
 //! types and ours, checked against what the crate's own JSON paths give, on the recorded
-//! provider responses of `tests/corpus/provider-responses` read through async-openai's
+//! provider responses of `suite/tests/corpus/provider-responses` read through async-openai's
 //! types as an async-openai user receives them.
 
 mod common;

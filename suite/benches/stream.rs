@@ -3,18 +3,18 @@
 //! and against re-parsing the whole buffer after every chunk (what clients that show partial
 //! arguments commonly do: quadratic).
 //!
-//! - 100 KB: the first payload of `stream.jsonl` (tests/common/workloads.rs, generated
+//! - 100 KB: the first payload of `stream.jsonl` (suite/tests/common/workloads.rs, generated
 //!   into `target/bench-data`), in its recorded chunks of 1 to 16 bytes;
 //! - 1 MB: its first ten payloads as one JSON array, each in its recorded chunks (and the
 //!   brackets and commas between them as chunks of one byte).
 //!
-//! `cargo bench -p tool-input --bench stream`. The re-parse contender runs on 100 KB only,
+//! `cargo bench -p tool-input-suite --bench stream`. The re-parse contender runs on 100 KB only,
 //! ten times: it already takes seconds per run.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};

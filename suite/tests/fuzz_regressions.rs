@@ -2,13 +2,13 @@
 //! run through the same checks as the fuzz targets (`fuzz/src/checks.rs`). CI runs these,
 //! not the fuzzers.
 
-#[path = "../fuzz/src/checks.rs"]
+#[path = "../../fuzz/src/checks.rs"]
 mod checks;
 
 use std::path::Path;
 
 fn run(target: &str, check: fn(&[u8])) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions").join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions").join(target);
     let mut count = 0;
     for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let path = entry.unwrap().path();

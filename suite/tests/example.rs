@@ -1,7 +1,7 @@
 //! The README's main example runs (offline) and ends as it says: the recorded call accepted,
 //! the wrong choices rejected. It panics otherwise.
 
-#[path = "../examples/create_order.rs"]
+#[path = "../../examples/create_order.rs"]
 #[allow(dead_code)]
 mod create_order;
 

@@ -1,4 +1,4 @@
-//! The pipeline against what users pick today, on the benchmark workloads (tests/common/workloads.rs,
+//! The pipeline against what users pick today, on the benchmark workloads (suite/tests/common/workloads.rs,
 //! generated into `target/bench-data` when missing), each ratio measured in one run:
 //!
 //! - clean calls: `serde_json::from_str::<T>` (the floor, no validation), `Value` +
@@ -8,7 +8,7 @@
 //! - large calls (1 MB): typed serde_json against `T::from_arguments`, and a malformed copy of
 //!   them (unquoted keys, single quotes, trailing commas) through `jsonrepair-rs` and us.
 //!
-//! `cargo bench --bench pipeline`. Each iteration runs a fixed slice of a workload; criterion
+//! `cargo bench -p tool-input-suite --bench pipeline`. Each iteration runs a fixed slice of a workload; criterion
 //! reports time per iteration, so ratios between contenders of one group are per-call ratios.
 
 use std::hint::black_box;
@@ -22,7 +22,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tool_input::ToolInput;
 
-/// The Rust type of the workloads' create_order.schema.json (tests/common/workloads.rs).
+/// The Rust type of the workloads' create_order.schema.json (suite/tests/common/workloads.rs).
 #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
 #[allow(dead_code)]
 struct CreateOrder {
