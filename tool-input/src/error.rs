@@ -10,6 +10,7 @@ use crate::parse::{ParseError, Repair};
 /// Why a call's arguments were refused, as a whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RejectionKind {
     /// The text is not JSON, even after the repairs the policy allows.
     Parse,

@@ -78,6 +78,7 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 /// assert_eq!(Format::detect(&json!({"candidates": []})), Some(Format::Gemini));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Format {
     /// Detect the format from the body ([`Format::detect`]); text that is not a known body
     /// is read as [`Format::Text`].
@@ -757,13 +758,13 @@ impl CallOptions {
         self
     }
 
-    /// The configured format.
-    pub fn get_format(&self) -> Format {
+    /// The configured format (set with [`CallOptions::format`]).
+    pub fn configured_format(&self) -> Format {
         self.format
     }
 
-    /// The known tools, if given.
-    pub fn get_tools(&self) -> Option<&[KnownTool]> {
+    /// The known tools, if given (set with [`CallOptions::tools`] and its siblings).
+    pub fn configured_tools(&self) -> Option<&[KnownTool]> {
         self.tools.as_deref()
     }
 

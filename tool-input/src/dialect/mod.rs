@@ -77,6 +77,7 @@ use crate::validator::{CheckOptions, Limits};
 /// assert_eq!(Dialect::Gemini.as_str(), "gemini");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Dialect {
     /// OpenAI Chat Completions, `strict` not set.
     OpenAi,

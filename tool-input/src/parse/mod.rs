@@ -62,6 +62,7 @@ pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// Which syntax the parser accepts. Each mode accepts everything the one before it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum ParseMode {
     /// RFC 8259 JSON only: every repair is an error.
     Strict,
@@ -79,6 +80,7 @@ pub enum ParseMode {
 /// What to do with `NaN`, `Infinity` and `-Infinity`, which JavaScript and Python write
 /// but JSON has no value for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum NonFinite {
     /// A syntax error: no tool can use such a number, and turning it into anything else
     /// would change the model's value. The default, for tool arguments.
@@ -108,6 +110,7 @@ pub enum NonFinite {
 /// assert_eq!(parse(text, &python).unwrap().value, serde_json::json!([{"a": "", "b": 1}]));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum RepairStyle {
     /// jsonrepair's readings: a missing value is `null`; an empty `{` closed by `]` is an
     /// empty object.

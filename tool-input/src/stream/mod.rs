@@ -163,7 +163,7 @@ impl StreamAssembler {
     /// the first event), the known tools, the call limit ([`CallOptions::max_calls`]), and
     /// the most bytes buffered in all ([`CallOptions::max_body_bytes`]).
     pub fn new(options: CallOptions) -> Self {
-        let format = options.get_format();
+        let format = options.configured_format();
         let backend = match format {
             Format::Auto => Backend::Undetected,
             format => Backend::for_format(format),
