@@ -114,14 +114,14 @@ pub fn pipeline(data: &[u8]) {
     let full = tool_input::__private::from_arguments_full::<Order>(data.into(), &options);
     paths_agree(&result, &full);
     if let Err(rejection) = &result {
-        assert!(!rejection.errors.is_empty(), "a rejection without errors");
-        for error in &rejection.errors {
+        assert!(!rejection.errors().is_empty(), "a rejection without errors");
+        for error in rejection.errors() {
             assert!(
-                error.path.is_empty() || error.path.starts_with('/'),
+                error.path().is_empty() || error.path().starts_with('/'),
                 "not a JSON Pointer: {}",
-                error.path
+                error.path()
             );
-            assert!(!error.message.is_empty());
+            assert!(!error.message().is_empty());
         }
         let text = rejection.to_string();
         assert!(text.len() < 20_000, "an unbounded message");

@@ -16,7 +16,7 @@ fn check(schema: &Value, policy: Policy, raw: &str) -> Outcome {
     let validator = Validator::builder(schema).policy(policy).build().unwrap();
     match validator.check(raw) {
         Ok(checked) => Ok((checked.value, checked.report.coercions.iter().map(|c| c.kind).collect())),
-        Err(rejection) => Err(rejection.errors.iter().map(|e| (e.path.clone(), e.code)).collect()),
+        Err(rejection) => Err(rejection.errors().iter().map(|e| (e.path().to_owned(), e.code())).collect()),
     }
 }
 
@@ -227,13 +227,13 @@ fn raw_arguments_of_any_shape() {
     assert_eq!(validator.check(&json!({"a": 1})).unwrap().value, json!({"a": 1}));
     assert_eq!(validator.check(&json!("{\"a\": 1}")).unwrap().value, json!({"a": 1}));
     assert_eq!(validator.check(b"{\"a\": 1}").unwrap().value, json!({"a": 1}));
-    assert_eq!(validator.check(&b"{\"a\": \xff}"[..]).unwrap_err().kind, RejectionKind::Parse);
+    assert_eq!(validator.check(&b"{\"a\": \xff}"[..]).unwrap_err().kind(), RejectionKind::Parse);
     for not_object in ["[1]", "1", "\"text\"", "null", "true"] {
-        assert_eq!(validator.check(not_object).unwrap_err().kind, RejectionKind::NotObject, "{not_object}");
+        assert_eq!(validator.check(not_object).unwrap_err().kind(), RejectionKind::NotObject, "{not_object}");
     }
-    assert_eq!(validator.check(&json!([1])).unwrap_err().kind, RejectionKind::NotObject);
-    assert_eq!(validator.check("{\"a\": ").unwrap_err().kind, RejectionKind::Truncated);
-    assert_eq!(validator.check("{\"a\": 1 2 3 ]]").unwrap_err().kind, RejectionKind::Parse);
+    assert_eq!(validator.check(&json!([1])).unwrap_err().kind(), RejectionKind::NotObject);
+    assert_eq!(validator.check("{\"a\": ").unwrap_err().kind(), RejectionKind::Truncated);
+    assert_eq!(validator.check("{\"a\": 1 2 3 ]]").unwrap_err().kind(), RejectionKind::Parse);
 }
 
 #[test]
@@ -249,8 +249,8 @@ fn per_field_policies_override_the_tool_policy() {
         .build()
         .unwrap();
     let rejection = validator.check(r#"{"a": "1", "b": "2", "c": 3}"#).unwrap_err();
-    assert_eq!(rejection.errors.len(), 1);
-    assert_eq!(rejection.errors[0].path, "/a");
+    assert_eq!(rejection.errors().len(), 1);
+    assert_eq!(rejection.errors()[0].path(), "/a");
     let checked = validator.check(r#"{"a": 1, "b": "2", "c": 3}"#).unwrap();
     assert_eq!(checked.value, json!({"a": 1, "b": 2, "c": "3"}));
 }
@@ -271,11 +271,11 @@ fn errors_inside_unions_name_the_leaf() {
     });
     let validator = Validator::new(&schema).unwrap();
     let rejection = validator.check(r#"{"item": {"sku": "A", "quantity": 0}}"#).unwrap_err();
-    let paths: Vec<(&str, ErrorCode)> = rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+    let paths: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
     assert_eq!(paths, [("/item/quantity", ErrorCode::Range)]);
     let rejection = validator.check(r#"{"item": "nothing"}"#).unwrap_err();
-    assert_eq!(rejection.errors[0].code, ErrorCode::Type);
-    assert_eq!(rejection.errors[0].message, r#"expected an object or null, got "nothing""#);
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Type);
+    assert_eq!(rejection.errors()[0].message(), r#"expected an object or null, got "nothing""#);
     // Coercion inside a union branch.
     let checked = validator.check(r#"{"item": {"sku": "A", "quantity": "2"}}"#).unwrap();
     assert_eq!(checked.value, json!({"item": {"sku": "A", "quantity": 2}}));
@@ -292,7 +292,7 @@ fn errors_inside_unions_name_the_leaf() {
     });
     let validator = Validator::new(&shapes).unwrap();
     let rejection = validator.check(r#"{"shape": {"kind": "square", "side": "big"}}"#).unwrap_err();
-    let paths: Vec<(&str, ErrorCode)> = rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+    let paths: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
     assert_eq!(paths, [("/shape/side", ErrorCode::Type)]);
     let checked = validator.check(r#"{"shape": {"kind": "Square", "side": "2"}}"#).unwrap();
     assert_eq!(checked.value, json!({"shape": {"kind": "square", "side": 2}}));

@@ -126,7 +126,7 @@ fn tagged_enums_options_and_renames() {
         DrawShape::from_arguments(r#"{"shape": {"kind": "circle", "radius": "big"}, "fillColor": "purple", "z": 300, "labels": {"a": 1}, "layer": 1}"#)
             .unwrap_err();
     insta::assert_snapshot!("draw_shape_rejection", rejection);
-    let paths: Vec<&str> = rejection.errors.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = rejection.errors().iter().map(|e| e.path()).collect();
     assert_eq!(paths, ["/fillColor", "/labels/a", "/layer", "/shape/radius", "/z"]);
 }
 
@@ -136,9 +136,9 @@ fn rejection_messages() {
         r#"{"customer_id": "C-1", "priority": "urgent", "tags": [], "items": [{"sku": "TRV-456", "quantity": 0}, {"sku": "FFN-0209", "qty": 2}], "shipBy": "2026-12-01"}"#,
     )
     .unwrap_err();
-    assert_eq!(rejection.kind, RejectionKind::Invalid);
+    assert_eq!(rejection.kind(), RejectionKind::Invalid);
     insta::assert_snapshot!("create_order_rejection", rejection);
-    insta::assert_json_snapshot!("create_order_rejection_errors", rejection.errors);
+    insta::assert_json_snapshot!("create_order_rejection_errors", rejection.errors());
 
     for (name, raw) in [
         ("parse", "{\"customer_id\": \"C-1\" \"priority\": }"),
@@ -146,7 +146,7 @@ fn rejection_messages() {
         ("not_object", "[\"C-1\", \"high\"]"),
     ] {
         let rejection = CreateOrder::from_arguments(raw).unwrap_err();
-        assert_eq!(rejection.kind.code(), name);
+        assert_eq!(rejection.kind().code(), name);
         insta::assert_snapshot!(format!("create_order_{name}"), rejection);
     }
 }
@@ -168,9 +168,9 @@ fn sensitive_values_never_appear() {
         json!({"user": "ada", "password": secret, "pin": "hunter2", "attempts": 1, "extra": 1}).to_string();
     let rejection = Login::from_arguments(raw.as_str()).unwrap_err();
     let rendered =
-        format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors).unwrap());
+        format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors()).unwrap());
     assert!(!rendered.contains(secret), "{rendered}");
-    let codes: Vec<(&str, ErrorCode)> = rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+    let codes: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
     assert_eq!(
         codes,
         [("/extra", ErrorCode::UnknownField), ("/password", ErrorCode::Length), ("/pin", ErrorCode::Type)]
@@ -195,8 +195,8 @@ fn sensitive_values_never_appear() {
 fn strict_fields_are_not_coerced() {
     let rejection = Login::from_arguments(r#"{"user": "ada", "password": "correct horse", "attempts": "1"}"#)
         .unwrap_err();
-    assert_eq!(rejection.errors[0].path, "/attempts");
-    assert_eq!(rejection.errors[0].code, ErrorCode::Type);
+    assert_eq!(rejection.errors()[0].path(), "/attempts");
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Type);
     // The whole call can be made strict too.
     let strict = CheckOptions { policy: Some(Policy::Strict), ..CheckOptions::default() };
     let rejection = CreateOrder::from_arguments_with(
@@ -204,7 +204,7 @@ fn strict_fields_are_not_coerced() {
         &strict,
     )
     .unwrap_err();
-    assert_eq!(rejection.errors[0].code, ErrorCode::Enum);
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Enum);
 }
 
 /// Serde can refuse what the schema allows (here: a u8 range the schema states, checked by
@@ -229,9 +229,9 @@ fn weekday<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, 
 #[test]
 fn residual_serde_errors_have_a_path() {
     let rejection = Schedule::from_arguments(r#"{"day": "sun"}"#).unwrap_err();
-    assert_eq!(rejection.kind, RejectionKind::Invalid);
-    assert_eq!(rejection.errors[0].path, "/day");
-    assert_eq!(rejection.errors[0].code, ErrorCode::Deserialize);
+    assert_eq!(rejection.kind(), RejectionKind::Invalid);
+    assert_eq!(rejection.errors()[0].path(), "/day");
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Deserialize);
     assert!(rejection.to_string().contains("`sun` is not a weekday"));
 }
 
@@ -274,7 +274,7 @@ fn validate_garde_untagged_and_flatten() {
         r#"{"email": "someone-with-a-very-long-address@example.com", "days_valid": 31, "target": {"name": 5}, "why": "x"}"#,
     )
     .unwrap_err();
-    let codes: Vec<(&str, ErrorCode)> = rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+    let codes: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
     assert_eq!(
         codes,
         [
@@ -297,18 +297,18 @@ fn limits_are_configurable_and_distinct() {
     let long =
         json!({"customer_id": "x".repeat(100), "priority": "low", "tags": [], "items": []}).to_string();
     let rejection = CreateOrder::from_arguments_with(long.as_str(), &small).unwrap_err();
-    assert_eq!(rejection.kind, RejectionKind::TooLarge);
+    assert_eq!(rejection.kind(), RejectionKind::TooLarge);
     let shallow = CheckOptions {
         limits: Some(Limits { max_depth: 2, ..Limits::default() }),
         ..CheckOptions::default()
     };
     let nested = r#"{"customer_id": "C", "priority": "low", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 1}]}"#;
     let rejection = CreateOrder::from_arguments_with(nested, &shallow).unwrap_err();
-    assert_eq!(rejection.kind, RejectionKind::TooDeep);
+    assert_eq!(rejection.kind(), RejectionKind::TooDeep);
     // The same limit holds for arguments that arrive already parsed.
     let value: serde_json::Value = serde_json::from_str(nested).unwrap();
     let rejection = CreateOrder::from_arguments_with(&value, &shallow).unwrap_err();
-    assert_eq!(rejection.errors[0].code, ErrorCode::TooDeep);
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::TooDeep);
     // A string past the limit is its own error, at its path, on both paths (exact text, and
     // a call that needs coercion).
     let short = CheckOptions {
@@ -320,11 +320,10 @@ fn limits_are_configurable_and_distinct() {
         r#"{"customer_id": "C-123456789", "priority": "LOW", "tags": [], "items": []}"#,
     ] {
         let rejection = CreateOrder::from_arguments_with(raw, &short).unwrap_err();
-        let codes: Vec<(&str, ErrorCode)> =
-            rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+        let codes: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
         assert_eq!(codes, [("/customer_id", ErrorCode::TooLong)], "{raw}");
     }
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
     let raw = format!(r#"{{"customer_id": "C", "priority": "low", "tags": {deep}, "items": []}}"#);
-    assert_eq!(CreateOrder::from_arguments(raw.as_str()).unwrap_err().kind, RejectionKind::TooDeep);
+    assert_eq!(CreateOrder::from_arguments(raw.as_str()).unwrap_err().kind(), RejectionKind::TooDeep);
 }

@@ -240,14 +240,14 @@ proptest! {
     )) {
         let value = Value::Object(fields.into_iter().collect());
         if let Err(rejection) = PlanTrip::from_arguments(&value) {
-            prop_assert_eq!(rejection.kind, tool_input::RejectionKind::Invalid);
-            prop_assert!(!rejection.errors.is_empty());
+            prop_assert_eq!(rejection.kind(), tool_input::RejectionKind::Invalid);
+            prop_assert!(!rejection.errors().is_empty());
             let message = rejection.to_string();
-            for (shown, error) in rejection.errors.iter().enumerate() {
-                prop_assert!(error.path.starts_with('/'), "{:?} in {}", error, value);
+            for (shown, error) in rejection.errors().iter().enumerate() {
+                prop_assert!(error.path().starts_with('/'), "{:?} in {}", error, value);
                 // The message lists the first 20 errors and counts the rest.
                 if shown < 20 {
-                    prop_assert!(message.contains(&error.path), "{} not in {}", error.path, message);
+                    prop_assert!(message.contains(error.path()), "{} not in {}", error.path(), message);
                 }
             }
         }

@@ -54,13 +54,13 @@ fn rejections_never_show_sensitive_values() {
         let options = CheckOptions { policy: Some(policy), ..CheckOptions::default() };
         let rejection = Login::from_arguments_with(raw.as_str(), &options).unwrap_err();
         let everything =
-            format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors).unwrap());
+            format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors()).unwrap());
         hidden(&everything, &[SECRET, "not-a-pin", "hunter2"]);
     }
     // A residual serde error quoting the value, at a sensitive field.
     let odd = json!({"user": "ada", "password": "x".repeat(24), "pin": 1357}).to_string();
     let rejection = Login::from_arguments(odd.as_str()).unwrap_err();
-    assert_eq!(rejection.errors[0].path, "/pin");
+    assert_eq!(rejection.errors()[0].path(), "/pin");
     hidden(&format!("{rejection}\n{rejection:?}"), &["1357"]);
 }
 

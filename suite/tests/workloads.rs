@@ -66,8 +66,8 @@ fn every_invalid_call_is_rejected_naming_every_path() {
         match validator.check(raw) {
             Ok(checked) => failures.push(format!("{}: accepted as {}", case["id"], checked.value)),
             Err(rejection) => {
-                assert_eq!(rejection.kind, RejectionKind::Invalid, "{}", case["id"]);
-                let named: BTreeSet<&str> = rejection.errors.iter().map(|e| e.path.as_str()).collect();
+                assert_eq!(rejection.kind(), RejectionKind::Invalid, "{}", case["id"]);
+                let named: BTreeSet<&str> = rejection.errors().iter().map(|e| e.path()).collect();
                 if !wanted.is_subset(&named) {
                     failures.push(format!("{}: named {named:?}, expected {wanted:?}", case["id"]));
                 }

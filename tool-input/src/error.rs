@@ -140,21 +140,55 @@ impl fmt::Display for ErrorCode {
 pub struct FieldError {
     /// JSON Pointer to the offending place, in the keys the model sent (`/items/1/quantity`).
     /// A missing or unknown property is reported at its own path (`/customer_id`).
-    pub path: String,
+    pub(crate) path: String,
     /// Stable snake_case code.
-    pub code: ErrorCode,
+    pub(crate) code: ErrorCode,
     /// What was wrong and what would work, in one sentence for the model.
-    pub message: String,
+    pub(crate) message: String,
     /// The offending value as compact JSON, shortened to the echo limit; `None` when absent
     /// or when the field is sensitive.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
+    pub(crate) value: Option<String>,
     /// The allowed options (enum values, known field names), when there is a short list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<Value>,
+    pub(crate) options: Vec<Value>,
     /// A did-you-mean suggestion: shown to the model, never applied.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub suggestion: Option<Value>,
+    pub(crate) suggestion: Option<Value>,
+}
+
+impl FieldError {
+    /// JSON Pointer to the offending place, in the keys the model sent (`/items/1/quantity`).
+    /// A missing or unknown property is reported at its own path (`/customer_id`).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// What was wrong and what would work, in one sentence for the model.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The offending value as compact JSON, shortened to the echo limit; `None` when absent
+    /// or when the field is sensitive.
+    pub fn value(&self) -> Option<&str> {
+        self.value.as_deref()
+    }
+
+    /// The allowed options (enum values, known field names), when there is a short list.
+    pub fn options(&self) -> &[Value] {
+        &self.options
+    }
+
+    /// A did-you-mean suggestion: shown to the model, never applied.
+    pub fn suggestion(&self) -> Option<&Value> {
+        self.suggestion.as_ref()
+    }
 }
 
 /// Arguments that were refused, with every reason.
@@ -173,8 +207,8 @@ pub struct FieldError {
 ///     "additionalProperties": false
 /// })).unwrap();
 /// let rejection = validator.check(r#"{"priority": "urgent", "colour": 1}"#).unwrap_err();
-/// assert_eq!(rejection.kind, RejectionKind::Invalid);
-/// assert_eq!(rejection.errors.len(), 2);
+/// assert_eq!(rejection.kind(), RejectionKind::Invalid);
+/// assert_eq!(rejection.errors().len(), 2);
 /// let text = rejection.to_string();
 /// assert!(text.contains("/priority"));
 /// assert!(text.contains(r#""low", "high""#));
@@ -182,13 +216,13 @@ pub struct FieldError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rejection {
     /// What kind of failure this is.
-    pub kind: RejectionKind,
+    pub(crate) kind: RejectionKind,
     /// Every error found, in document order. Whole-input failures have one error at path `""`.
-    pub errors: Vec<FieldError>,
+    pub(crate) errors: Vec<FieldError>,
     /// Syntax repairs made before the failure (for logging).
-    pub repairs: Vec<Repair>,
+    pub(crate) repairs: Vec<Repair>,
     /// The tool's name, when known, for the rendered message.
-    pub tool: Option<String>,
+    pub(crate) tool: Option<String>,
 }
 
 impl Rejection {
@@ -224,6 +258,26 @@ impl Rejection {
                 Rejection::whole(RejectionKind::TooDeep, ErrorCode::TooDeep, message)
             }
         }
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> RejectionKind {
+        self.kind
+    }
+
+    /// Every error found, in document order. Whole-input failures have one error at path `""`.
+    pub fn errors(&self) -> &[FieldError] {
+        &self.errors
+    }
+
+    /// Syntax repairs made before the failure (for logging).
+    pub fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
+    /// The tool's name, when known, for the rendered message.
+    pub fn tool(&self) -> Option<&str> {
+        self.tool.as_deref()
     }
 
     /// Name the tool in the rendered message.

@@ -94,8 +94,8 @@ fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, nam
             };
             json!({
                 "ok": false,
-                "kind": rejection.kind.code(),
-                "errors": rejection.errors,
+                "kind": rejection.kind().code(),
+                "errors": rejection.errors(),
                 "message": rejection.to_string(),
             })
         }
