@@ -391,7 +391,7 @@ impl CallParts {
             }),
             Err(rejection) => {
                 let rejection = rejection.with_tool(&name);
-                error.kind = CallErrorKind::from_rejection(rejection.kind);
+                error.kind = CallErrorKind::Arguments(rejection.kind);
                 error.message = rejection.to_string();
                 error.rejection = Some(rejection);
                 error.name = Some(name);
@@ -474,19 +474,27 @@ fn read_arguments(
 
 /// Why a call attempt did not become a runnable [`ToolCall`]. `code()` gives the stable
 /// snake_case name.
+///
+/// ```
+/// use tool_input::calls::{parse_body, CallErrorKind, CallOptions};
+/// use tool_input::RejectionKind;
+///
+/// let body = r#"{"choices": [{"message": {"tool_calls": [{"id": "call_1", "type": "function",
+///     "function": {"name": "f", "arguments": "[1, 2]"}}]}}]}"#;
+/// let calls = parse_body(body.as_bytes(), &CallOptions::new()).unwrap();
+/// assert_eq!(calls.errors[0].kind, CallErrorKind::Arguments(RejectionKind::NotObject));
+/// assert_eq!(calls.errors[0].kind.code(), "not_object");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CallErrorKind {
-    /// The arguments are not JSON, even after the lenient repairs.
-    Parse,
-    /// The arguments (or the text-emitted call) were cut off.
-    Truncated,
-    /// The arguments are JSON but not an object.
-    NotObject,
-    /// The arguments are larger than [`Limits::max_bytes`].
-    TooLarge,
-    /// The arguments are nested deeper than [`Limits::max_depth`].
-    TooDeep,
+    /// The arguments were refused before any schema was applied, for the reason the
+    /// [`RejectionKind`] gives: not JSON even after the lenient repairs (`Parse`), cut off
+    /// (`Truncated`, also a text-emitted call or a stream stopped inside a call), JSON but not
+    /// an object (`NotObject`), larger than [`Limits::max_bytes`] or a streamed call's limit
+    /// (`TooLarge`), nested deeper than [`Limits::max_depth`] (`TooDeep`). Never `Invalid`:
+    /// the schema is checked when the call is run.
+    Arguments(RejectionKind),
     /// The tool is not one of [`CallOptions::tools`].
     UnknownTool,
     /// The call has no name, or its text form could not be read.
@@ -496,30 +504,14 @@ pub enum CallErrorKind {
 }
 
 impl CallErrorKind {
-    /// `parse`, `truncated`, `not_object`, `too_large`, `too_deep`, `unknown_tool`,
-    /// `malformed` or `too_many_calls`.
+    /// `parse`, `truncated`, `not_object`, `too_large`, `too_deep` (the [`RejectionKind`]'s
+    /// code), `unknown_tool`, `malformed` or `too_many_calls`.
     pub fn code(self) -> &'static str {
         match self {
-            CallErrorKind::Parse => "parse",
-            CallErrorKind::Truncated => "truncated",
-            CallErrorKind::NotObject => "not_object",
-            CallErrorKind::TooLarge => "too_large",
-            CallErrorKind::TooDeep => "too_deep",
+            CallErrorKind::Arguments(kind) => kind.code(),
             CallErrorKind::UnknownTool => "unknown_tool",
             CallErrorKind::Malformed => "malformed",
             CallErrorKind::TooManyCalls => "too_many_calls",
-        }
-    }
-
-    pub(crate) fn from_rejection(kind: RejectionKind) -> Self {
-        match kind {
-            RejectionKind::Parse => CallErrorKind::Parse,
-            RejectionKind::Truncated => CallErrorKind::Truncated,
-            RejectionKind::NotObject => CallErrorKind::NotObject,
-            RejectionKind::TooLarge => CallErrorKind::TooLarge,
-            RejectionKind::TooDeep => CallErrorKind::TooDeep,
-            // The pre-parse has no schema, so it never finds a call invalid.
-            RejectionKind::Invalid => CallErrorKind::Parse,
         }
     }
 }
@@ -933,7 +925,7 @@ impl<'o> Collector<'o> {
     /// Record an attempt whose arguments were rejected before its parts could be read.
     pub fn push_rejected(&mut self, parts: CallParts, rejection: Rejection) {
         let before = self.errors.len();
-        let kind = CallErrorKind::from_rejection(rejection.kind);
+        let kind = CallErrorKind::Arguments(rejection.kind);
         self.push_failed(parts, kind, rejection.to_string());
         if let Some(error) = self.errors.get_mut(before).filter(|error| error.kind == kind) {
             error.rejection = Some(rejection);
@@ -1050,7 +1042,11 @@ pub fn parse_text(text: &str, options: &CallOptions) -> Calls {
             text.len(),
             options.max_body_bytes
         );
-        out.push_failed(CallParts::new(Format::Text), CallErrorKind::TooLarge, message);
+        out.push_failed(
+            CallParts::new(Format::Text),
+            CallErrorKind::Arguments(RejectionKind::TooLarge),
+            message,
+        );
         return out.finish(Format::Text, None);
     }
     let content = text::extract(text, text::Mode::Text, &mut out);

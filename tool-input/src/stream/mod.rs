@@ -31,7 +31,7 @@
 //! close, in a stream that stopped for length (`finish_reason: "length"`, `stop_reason:
 //! "max_tokens"`, `response.incomplete`, `finishReason: MAX_TOKENS`), that was cut off
 //! (no `finish_reason`/`[DONE]`, `message_stop` or `response.completed` before the end),
-//! or that met an error event, is a [`CallErrorKind::Truncated`] error naming the tool and
+//! or that met an error event, is a `truncated` error ([`CallErrorKind::Arguments`] with [`RejectionKind::Truncated`]) naming the tool and
 //! how many bytes of arguments arrived: it is never a [`ToolCall`], so it is never run.
 //!
 //! ```
@@ -173,7 +173,7 @@ impl StreamAssembler {
 
     /// The most bytes of arguments one streamed call may buffer (default
     /// [`DEFAULT_MAX_CALL_BYTES`]); a call that sends more is a
-    /// [`CallErrorKind::TooLarge`] error, and what it sends after is dropped.
+    /// `too_large` error ([`CallErrorKind::Arguments`] with [`RejectionKind::TooLarge`]), and what it sends after is dropped.
     ///
     /// ```
     /// use serde_json::json;
@@ -956,7 +956,11 @@ impl Assembly {
                     "The text is more than the limit of {} bytes; no tool call was read from it.",
                     self.options.get_max_body_bytes()
                 );
-                out.push_failed(CallParts::new(Format::Text), CallErrorKind::TooLarge, message);
+                out.push_failed(
+                    CallParts::new(Format::Text),
+                    CallErrorKind::Arguments(RejectionKind::TooLarge),
+                    message,
+                );
                 None
             } else {
                 let left = text::extract(&self.text, text::Mode::Text, &mut out);
@@ -1026,7 +1030,7 @@ fn unfinished_text_calls(calls: &mut Calls, source: &str, reason: &str) {
         raw: call.raw,
         index: call.index,
     };
-    let mut error = parts.fail(CallErrorKind::Truncated, rejection.to_string());
+    let mut error = parts.fail(CallErrorKind::Arguments(RejectionKind::Truncated), rejection.to_string());
     error.id_generated = call.id_generated;
     error.rejection = Some(rejection);
     calls.errors.push(error);
