@@ -51,7 +51,7 @@ fn inputs(kind: &str, bytes: usize) -> String {
 }
 
 fn parser(c: &mut Criterion) {
-    let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::default() };
+    let options = ParseOptions::default().with_max_bytes(usize::MAX);
     for kind in
         ["deep_nesting", "backslashes", "short_keys", "huge_numbers", "single_quoted", "prose_false_starts"]
     {
@@ -69,7 +69,7 @@ fn parser(c: &mut Criterion) {
 }
 
 fn walk(c: &mut Criterion) {
-    let limits = Limits { max_bytes: usize::MAX, ..Limits::default() };
+    let limits = Limits::default().with_max_bytes(usize::MAX);
     let wide = Validator::builder(&json!({"type": "object", "additionalProperties": {"type": "integer"}}))
         .limits(limits)
         .build()

@@ -108,7 +108,7 @@ fn incremental_with_events(pieces: &[&str], options: &ParseOptions) -> (Value, u
 
 /// Parse the whole buffer again after every chunk, completing what is cut off.
 fn reparse(pieces: &[&str]) -> Value {
-    let options = ParseOptions { complete_truncated: true, ..ParseOptions::default() };
+    let options = ParseOptions::default().with_complete_truncated(true);
     let mut buffer = String::new();
     let mut last = Value::Null;
     for piece in pieces {

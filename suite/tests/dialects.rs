@@ -141,7 +141,7 @@ fn strict_transform_keeps_the_engine_in_step() {
 }
 
 fn strict_policy() -> CheckOptions {
-    CheckOptions { policy: Some(Policy::Strict), ..CheckOptions::default() }
+    CheckOptions::new().with_policy(Policy::Strict)
 }
 
 #[test]

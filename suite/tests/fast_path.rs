@@ -268,7 +268,7 @@ fn the_paths_agree_on_coercions() {
         assert_eq!(made.count(), coercions, "{raw}: {report:?}");
     }
     for policy in [None, Some(Policy::Strict), Some(Policy::Default), Some(Policy::Lenient)] {
-        let options = CheckOptions { policy, ..CheckOptions::default() };
+        let options = policy.map_or_else(CheckOptions::new, |policy| CheckOptions::new().with_policy(policy));
         for case in cases {
             agree_with::<Policies>(case, &options);
         }

@@ -198,7 +198,7 @@ fn strict_fields_are_not_coerced() {
     assert_eq!(rejection.errors()[0].path(), "/attempts");
     assert_eq!(rejection.errors()[0].code(), ErrorCode::Type);
     // The whole call can be made strict too.
-    let strict = CheckOptions { policy: Some(Policy::Strict), ..CheckOptions::default() };
+    let strict = CheckOptions::new().with_policy(Policy::Strict);
     let rejection = CreateOrder::from_arguments_with(
         r#"{"customer_id": "C", "priority": "High", "tags": [], "items": []}"#,
         &strict,
@@ -290,18 +290,12 @@ fn validate_garde_untagged_and_flatten() {
 #[test]
 fn limits_are_configurable_and_distinct() {
     use tool_input::Limits;
-    let small = CheckOptions {
-        limits: Some(Limits { max_bytes: 64, ..Limits::default() }),
-        ..CheckOptions::default()
-    };
+    let small = CheckOptions::new().with_limits(Limits::default().with_max_bytes(64));
     let long =
         json!({"customer_id": "x".repeat(100), "priority": "low", "tags": [], "items": []}).to_string();
     let rejection = CreateOrder::from_arguments_with(long.as_str(), &small).unwrap_err();
     assert_eq!(rejection.kind(), RejectionKind::TooLarge);
-    let shallow = CheckOptions {
-        limits: Some(Limits { max_depth: 2, ..Limits::default() }),
-        ..CheckOptions::default()
-    };
+    let shallow = CheckOptions::new().with_limits(Limits::default().with_max_depth(2));
     let nested = r#"{"customer_id": "C", "priority": "low", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 1}]}"#;
     let rejection = CreateOrder::from_arguments_with(nested, &shallow).unwrap_err();
     assert_eq!(rejection.kind(), RejectionKind::TooDeep);
@@ -311,10 +305,7 @@ fn limits_are_configurable_and_distinct() {
     assert_eq!(rejection.errors()[0].code(), ErrorCode::TooDeep);
     // A string past the limit is its own error, at its path, on both paths (exact text, and
     // a call that needs coercion).
-    let short = CheckOptions {
-        limits: Some(Limits { max_string_bytes: 8, ..Limits::default() }),
-        ..CheckOptions::default()
-    };
+    let short = CheckOptions::new().with_limits(Limits::default().with_max_string_bytes(8));
     for raw in [
         r#"{"customer_id": "C-123456789", "priority": "low", "tags": [], "items": []}"#,
         r#"{"customer_id": "C-123456789", "priority": "LOW", "tags": [], "items": []}"#,

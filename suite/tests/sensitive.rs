@@ -51,7 +51,7 @@ fn hidden(text: &str, secrets: &[&str]) {
 fn rejections_never_show_sensitive_values() {
     let raw = json!({"user": "ada", "password": SECRET, "pin": "not-a-pin-hunter2", "backup": [SECRET], "extra": 1}).to_string();
     for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
-        let options = CheckOptions { policy: Some(policy), ..CheckOptions::default() };
+        let options = CheckOptions::new().with_policy(policy);
         let rejection = Login::from_arguments_with(raw.as_str(), &options).unwrap_err();
         let everything =
             format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors()).unwrap());

@@ -61,7 +61,7 @@ fn json_test_suite(file: &str) -> Vec<Case> {
 }
 
 fn completing(mode: ParseMode) -> ParseOptions {
-    ParseOptions { mode, complete_truncated: true, ..ParseOptions::default() }
+    ParseOptions::default().with_mode(mode).with_complete_truncated(true)
 }
 
 /// Every combination of the repair path's options: both styles, completing cut-off text
@@ -70,7 +70,7 @@ fn repair_variants() -> Vec<ParseOptions> {
     let mut variants = Vec::new();
     for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {
         for stream_stable in [true, false] {
-            variants.push(ParseOptions { style, stream_stable, ..completing(ParseMode::Repair) });
+            variants.push(completing(ParseMode::Repair).with_style(style).with_stream_stable(stream_stable));
         }
     }
     variants
@@ -162,8 +162,8 @@ fn json_test_suite_never_panics_in_any_mode() {
         completing(ParseMode::Lenient),
         completing(ParseMode::Strict),
         completing(ParseMode::Repair),
-        ParseOptions { max_depth: 1000, ..completing(ParseMode::Lenient) },
-        ParseOptions { max_depth: 1000, ..completing(ParseMode::Repair) },
+        completing(ParseMode::Lenient).with_max_depth(1000),
+        completing(ParseMode::Repair).with_max_depth(1000),
     ];
     modes.extend(repair_variants());
     for case in &cases {

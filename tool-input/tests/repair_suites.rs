@@ -196,7 +196,10 @@ fn run_suite(file: &str, suite: &str) -> Tally {
         let parse_options = if options == "strict" {
             ParseOptions::strict()
         } else {
-            ParseOptions { complete_truncated: true, style, stream_stable, ..ParseOptions::repair() }
+            ParseOptions::repair()
+                .with_complete_truncated(true)
+                .with_style(style)
+                .with_stream_stable(stream_stable)
         };
         let ours = parse(input, &parse_options).map(|parsed| parsed.value);
         let expected = expectation(case);
@@ -315,7 +318,7 @@ fn schema_guided(repair_path: bool) -> (usize, Vec<usize>) {
         let answer = match Validator::builder(&case["schema"]).policy(Policy::Lenient).build() {
             Err(_) => None,
             Ok(validator) if repair_path => {
-                let options = ParseOptions { complete_truncated: true, ..ParseOptions::repair() };
+                let options = ParseOptions::repair().with_complete_truncated(true);
                 parse(input, &options).ok().and_then(|parsed| validator.check(&parsed.value).ok())
             }
             Ok(validator) => validator.check(input).ok(),

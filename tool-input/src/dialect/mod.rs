@@ -473,7 +473,7 @@ impl ToolDefinition {
     /// let tool = ToolDefinition::new("get_weather", None, json!({"type": "object",
     ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
     ///     "required": ["city"], "additionalProperties": false})).unwrap();
-    /// let strict = CheckOptions { policy: Some(Policy::Strict), ..CheckOptions::default() };
+    /// let strict = CheckOptions::new().with_policy(Policy::Strict);
     /// // What a strict-mode model sends: every field, null for the one it leaves out.
     /// let sent = r#"{"city": "Paris", "days": null}"#;
     /// assert!(tool.check_with(sent.into(), &strict).is_err());

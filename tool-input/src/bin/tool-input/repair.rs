@@ -23,7 +23,8 @@ pub(crate) fn run(
     let raw = read_input(input.as_deref())?;
     let base = if strict { ParseOptions::strict() } else { ParseOptions::repair() };
     let style = if style == "json_repair" { RepairStyle::JsonRepair } else { RepairStyle::Jsonrepair };
-    let options = ParseOptions { complete_truncated, stream_stable: !settled, style, ..base };
+    let options =
+        base.with_complete_truncated(complete_truncated).with_stream_stable(!settled).with_style(style);
     match parse::parse_bytes(&raw, &options) {
         Ok(parsed) => {
             let mut out = io::stdout().lock();
