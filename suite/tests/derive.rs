@@ -205,7 +205,11 @@ mod fields {
     }
 
     const fn options(name: &'static str, policy: Option<Policy>, sensitive: bool) -> FieldOptions {
-        FieldOptions { name, policy, sensitive }
+        let options = FieldOptions::new(name).with_sensitive(sensitive);
+        match policy {
+            Some(policy) => options.with_policy(policy),
+            None => options,
+        }
     }
 
     #[test]
@@ -303,7 +307,7 @@ mod renamed_crate {
         assert_eq!(LookUp::NAME, "look_up");
         assert_eq!(LookUp::DESCRIPTION, Some("Look it up."));
         assert_eq!(LookUp::POLICY, Some(Policy::Strict));
-        assert_eq!(LookUp::FIELDS, [FieldOptions { name: "_key", policy: None, sensitive: true }]);
+        assert_eq!(LookUp::FIELDS, [FieldOptions::new("_key").with_sensitive(true)]);
     }
 }
 
