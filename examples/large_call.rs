@@ -10,7 +10,8 @@
 //! text is dropped as soon as the value exists. To see the peak, compare
 //! `/usr/bin/time -v target/release/examples/large_call ARGUMENTS.json` with the same program
 //! on an empty file ("Maximum resident set size"). The workload of the README's figures is the
-//! first line of `target/bench-data/large.jsonl` (its `raw` text):
+//! first line of `target/bench-data/large.jsonl` (its `raw` text), which
+//! `cargo run -p tool-input-suite --bin workloads` writes with the other benchmark workloads:
 //!
 //! ```sh
 //! python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["raw"], end="")' \

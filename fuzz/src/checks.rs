@@ -12,7 +12,7 @@ use tool_input::{CheckOptions, Limits, ToolInput};
 pub fn parse(data: &[u8]) {
     let strict = ParseOptions::strict();
     let lenient = ParseOptions::default();
-    let completing = ParseOptions { complete_truncated: true, ..ParseOptions::default() };
+    let completing = ParseOptions::default().with_complete_truncated(true);
     let ours = parse_without_fast_path(data, &strict);
     let theirs =
         std::str::from_utf8(data).ok().and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok());
@@ -56,8 +56,10 @@ pub fn parse(data: &[u8]) {
     // about quotes may read it otherwise, as `{"": "{'"}`.)
     for style in [tool_input::parse::RepairStyle::Jsonrepair, tool_input::parse::RepairStyle::JsonRepair] {
         for stream_stable in [true, false] {
-            let options =
-                ParseOptions { style, stream_stable, complete_truncated: true, ..ParseOptions::repair() };
+            let options = ParseOptions::repair()
+                .with_style(style)
+                .with_stream_stable(stream_stable)
+                .with_complete_truncated(true);
             let repaired = parse_bytes(data, &options);
             if std::str::from_utf8(data).is_ok() && theirs.is_none() {
                 let own = parse_without_fast_path(data, &options);
@@ -114,14 +116,14 @@ pub fn pipeline(data: &[u8]) {
     let full = tool_input::__private::from_arguments_full::<Order>(data.into(), &options);
     paths_agree(&result, &full);
     if let Err(rejection) = &result {
-        assert!(!rejection.errors.is_empty(), "a rejection without errors");
-        for error in &rejection.errors {
+        assert!(!rejection.errors().is_empty(), "a rejection without errors");
+        for error in rejection.errors() {
             assert!(
-                error.path.is_empty() || error.path.starts_with('/'),
+                error.path().is_empty() || error.path().starts_with('/'),
                 "not a JSON Pointer: {}",
-                error.path
+                error.path()
             );
-            assert!(!error.message.is_empty());
+            assert!(!error.message().is_empty());
         }
         let text = rejection.to_string();
         assert!(text.len() < 20_000, "an unbounded message");
@@ -138,16 +140,14 @@ pub fn pipeline(data: &[u8]) {
             );
         }
     }
-    let tiny = CheckOptions {
-        limits: Some(Limits {
-            max_bytes: 64,
-            max_depth: 3,
-            max_echo_chars: 8,
-            max_string_bytes: 16,
-            max_errors: 4,
-        }),
-        ..options
-    };
+    let tiny = options.with_limits(
+        Limits::default()
+            .with_max_bytes(64)
+            .with_max_depth(3)
+            .with_max_echo_chars(8)
+            .with_max_string_bytes(16)
+            .with_max_errors(4),
+    );
     let small = Order::from_arguments_with(data, &tiny);
     paths_agree(&small, &tool_input::__private::from_arguments_full::<Order>(data.into(), &tiny));
 }
@@ -262,11 +262,9 @@ fn stream_bytes(data: &[u8]) {
     // The incremental parser, fed the same pieces with the partial value read after each:
     // the same result as the one-shot parse of the whole (on UTF-8 input, where
     // `parse_bytes` reads the same way; on any input, no panic).
-    let python = ParseOptions {
-        style: tool_input::parse::RepairStyle::JsonRepair,
-        complete_truncated: true,
-        ..ParseOptions::repair()
-    };
+    let python = ParseOptions::repair()
+        .with_style(tool_input::parse::RepairStyle::JsonRepair)
+        .with_complete_truncated(true);
     for options in [ParseOptions::default(), ParseOptions::strict(), ParseOptions::repair(), python] {
         let mut parser = tool_input::parse::IncrementalParser::new(options.clone());
         for chunk in body.chunks(size) {

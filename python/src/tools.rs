@@ -38,7 +38,8 @@ pub(crate) fn repair<'py>(
         }
     };
     let base = if strict { ParseOptions::strict() } else { ParseOptions::repair() };
-    let options = ParseOptions { complete_truncated, stream_stable: !settled, style, ..base };
+    let options =
+        base.with_complete_truncated(complete_truncated).with_stream_stable(!settled).with_style(style);
     match parse::parse_bytes(&bytes, &options) {
         Ok(parsed) => to_python(py, &parsed.value),
         Err(error) => Err(parse_error(py, &error)),

@@ -6,9 +6,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyList;
 use serde::Serialize;
 use serde_json::Value;
-use tool_input::{
-    Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, RejectionKind, Report, Validator,
-};
+use tool_input::{Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, Report, Validator};
 
 use crate::convert::{document, record, text_or_bytes, to_python, to_value};
 use crate::errors::{rejection, schema_error, schema_error_at};
@@ -174,15 +172,11 @@ pub(crate) fn residual_rejection(
 ) -> Py<PyAny> {
     let errors = errors
         .into_iter()
-        .map(|(path, message)| FieldError {
-            path,
-            code: ErrorCode::Deserialize,
-            message,
-            value: None,
-            options: Vec::new(),
-            suggestion: None,
-        })
+        .map(|(path, message)| FieldError::custom(message).at_pointer(path).with_code(ErrorCode::Deserialize))
         .collect();
-    let refused = Rejection { kind: RejectionKind::Invalid, errors, repairs: Vec::new(), tool };
+    let mut refused = Rejection::invalid(errors);
+    if let Some(tool) = tool {
+        refused = refused.with_tool(tool);
+    }
     rejection(py, &refused).into_value(py).into_any()
 }

@@ -33,7 +33,7 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
         let name = &field.name;
         let policy = option_policy(field.attrs.policy(), &private);
         let sensitive = field.attrs.sensitive();
-        quote!(#private::FieldOptions { name: #name, policy: #policy, sensitive: #sensitive })
+        quote!(#private::field_options(#name, #policy, #sensitive))
     });
     let fields = fields.collect::<Vec<_>>();
     // The trait's defaults (`&[]`, `None`) are left alone, to keep the expansion short.

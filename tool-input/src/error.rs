@@ -11,6 +11,7 @@ use crate::parse::{ParseError, Repair};
 /// Why a call's arguments were refused, as a whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RejectionKind {
     /// The text is not JSON, even after the repairs the policy allows.
     Parse,
@@ -164,21 +165,55 @@ impl fmt::Display for ErrorCode {
 pub struct FieldError {
     /// JSON Pointer to the offending place, in the keys the model sent (`/items/1/quantity`).
     /// A missing or unknown property is reported at its own path (`/customer_id`).
-    pub path: String,
+    pub(crate) path: String,
     /// Stable snake_case code.
-    pub code: ErrorCode,
+    pub(crate) code: ErrorCode,
     /// What was wrong and what would work, in one sentence for the model.
-    pub message: String,
+    pub(crate) message: String,
     /// The offending value as compact JSON, shortened to the echo limit; `None` when absent
     /// or when the field is sensitive.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
+    pub(crate) value: Option<String>,
     /// The allowed options (enum values, known field names), when there is a short list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<Value>,
+    pub(crate) options: Vec<Value>,
     /// A did-you-mean suggestion: shown to the model, never applied.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub suggestion: Option<Value>,
+    pub(crate) suggestion: Option<Value>,
+}
+
+impl FieldError {
+    /// JSON Pointer to the offending place, in the keys the model sent (`/items/1/quantity`).
+    /// A missing or unknown property is reported at its own path (`/customer_id`).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// What was wrong and what would work, in one sentence for the model.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The offending value as compact JSON, shortened to the echo limit; `None` when absent
+    /// or when the field is sensitive.
+    pub fn value(&self) -> Option<&str> {
+        self.value.as_deref()
+    }
+
+    /// The allowed options (enum values, known field names), when there is a short list.
+    pub fn options(&self) -> &[Value] {
+        &self.options
+    }
+
+    /// A did-you-mean suggestion: shown to the model, never applied.
+    pub fn suggestion(&self) -> Option<&Value> {
+        self.suggestion.as_ref()
+    }
 }
 
 /// The builder for errors of a tool's own rules (`#[tool_input(validate = ...)]`): a
@@ -216,6 +251,13 @@ impl FieldError {
     /// renames), since the model reads the path.
     pub fn at(mut self, token: impl fmt::Display) -> Self {
         crate::pointer::push_token(&mut self.path, &token.to_string());
+        self
+    }
+
+    /// Place the error at `pointer`, a whole JSON Pointer (`/items/2/sku`), as another
+    /// validator reported it.
+    pub fn at_pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.path = pointer.into();
         self
     }
 
@@ -260,8 +302,8 @@ const ECHO_CHARS: usize = 80;
 ///     "additionalProperties": false
 /// })).unwrap();
 /// let rejection = validator.check(r#"{"priority": "urgent", "colour": 1}"#).unwrap_err();
-/// assert_eq!(rejection.kind, RejectionKind::Invalid);
-/// assert_eq!(rejection.errors.len(), 2);
+/// assert_eq!(rejection.kind(), RejectionKind::Invalid);
+/// assert_eq!(rejection.errors().len(), 2);
 /// let text = rejection.to_string();
 /// assert!(text.contains("/priority"));
 /// assert!(text.contains(r#""low", "high""#));
@@ -269,21 +311,57 @@ const ECHO_CHARS: usize = 80;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rejection {
     /// What kind of failure this is.
-    pub kind: RejectionKind,
-    /// The errors found (at most [`Limits::max_errors`](crate::Limits::max_errors)), in document order: the order the model wrote the keys in (an
-    /// error about a property it left out comes after what it sent of that object). For
-    /// arguments given as a parsed `Value`, whose objects keep no order, in key order.
-    /// Whole-input failures have one error at path `""`.
-    pub errors: Vec<FieldError>,
-    /// How many more errors were found past [`Limits::max_errors`]: counted, not listed.
-    pub omitted_errors: usize,
+    pub(crate) kind: RejectionKind,
+    /// The errors found (at most [`Limits::max_errors`](crate::Limits::max_errors)), in
+    /// document order: the order the model wrote the keys in (an error about a property it
+    /// left out comes after what it sent of that object). For arguments given as a parsed
+    /// `Value`, whose objects keep no order, in key order. Whole-input failures have one
+    /// error at path `""`.
+    pub(crate) errors: Vec<FieldError>,
+    /// How many more errors were found past [`Limits::max_errors`](crate::Limits::max_errors):
+    /// counted, not listed.
+    pub(crate) omitted_errors: usize,
     /// Syntax repairs made before the failure (for logging).
-    pub repairs: Vec<Repair>,
+    pub(crate) repairs: Vec<Repair>,
     /// The tool's name, when known, for the rendered message.
-    pub tool: Option<String>,
+    pub(crate) tool: Option<String>,
 }
 
 impl Rejection {
+    /// The rejection of arguments whose reading was stopped at `limit` bytes, before they
+    /// were parsed: for a program that bounds what it reads (a server's request body, the
+    /// CLI's standard input) and answers as the engine would.
+    ///
+    /// ```
+    /// use tool_input::{ErrorCode, Rejection, RejectionKind};
+    /// let rejection = Rejection::input_too_large(8);
+    /// assert_eq!(rejection.kind(), RejectionKind::TooLarge);
+    /// assert_eq!(rejection.errors()[0].code(), ErrorCode::TooLarge);
+    /// assert_eq!(rejection.errors()[0].message(), "the input is more than the limit of 8 bytes");
+    /// ```
+    pub fn input_too_large(limit: usize) -> Self {
+        Rejection::whole(
+            RejectionKind::TooLarge,
+            ErrorCode::TooLarge,
+            format!("the input is more than the limit of {limit} bytes"),
+        )
+    }
+
+    /// The rejection of arguments that parsed but broke these rules: kind
+    /// [`RejectionKind::Invalid`], for errors found outside the engine (another validator,
+    /// a handler's own checks), rendered for the model as the engine renders its own.
+    ///
+    /// ```
+    /// use tool_input::{FieldError, Rejection, RejectionKind};
+    /// let rejection = Rejection::invalid(vec![FieldError::custom("must be after `start`").at("end")])
+    ///     .with_tool("book_room");
+    /// assert_eq!(rejection.kind(), RejectionKind::Invalid);
+    /// assert!(rejection.to_string().contains("- /end: must be after `start`"));
+    /// ```
+    pub fn invalid(errors: Vec<FieldError>) -> Self {
+        Rejection { kind: RejectionKind::Invalid, errors, omitted_errors: 0, repairs: Vec::new(), tool: None }
+    }
+
     pub(crate) fn whole(kind: RejectionKind, code: ErrorCode, message: String) -> Self {
         Rejection {
             kind,
@@ -326,6 +404,34 @@ impl Rejection {
             }
         }
         self
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> RejectionKind {
+        self.kind
+    }
+
+    /// The errors found, in document order (the order the model wrote the keys in), at most
+    /// [`Limits::max_errors`](crate::Limits::max_errors) of them. Whole-input failures have one
+    /// error at path `""`.
+    pub fn errors(&self) -> &[FieldError] {
+        &self.errors
+    }
+
+    /// How many more errors were found past [`Limits::max_errors`](crate::Limits::max_errors):
+    /// counted, not listed (the message ends "… and N more errors").
+    pub fn omitted_errors(&self) -> usize {
+        self.omitted_errors
+    }
+
+    /// Syntax repairs made before the failure (for logging).
+    pub fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
+    /// The tool's name, when known, for the rendered message.
+    pub fn tool(&self) -> Option<&str> {
+        self.tool.as_deref()
     }
 
     /// Name the tool in the rendered message.

@@ -17,6 +17,12 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::RwLock;
 
+/// The options of one field, in the `FIELDS` constant (`FieldOptions` is non-exhaustive, so the
+/// generated code cannot write it as a struct literal).
+pub const fn field_options(name: &'static str, policy: Option<Policy>, sensitive: bool) -> FieldOptions {
+    FieldOptions { name, policy, sensitive }
+}
+
 /// The description in a doc comment only the compiler can read (`#[doc = include_str!(..)]`),
 /// in a constant, read as schemars reads the schema's `description`: trimmed, and without a
 /// first line that starts with `#` (schemars makes that the schema's title).

@@ -24,10 +24,11 @@ const DEFAULT_MAX_ERRORS: usize = 50;
 ///
 /// ```
 /// use tool_input::Limits;
-/// let limits = Limits { max_bytes: 64 * 1024, ..Limits::default() };
+/// let limits = Limits::default().with_max_bytes(64 * 1024);
 /// assert_eq!(limits.max_depth, 128);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Longest accepted input, in bytes (default 8 MiB): longer is `too_large`.
     pub max_bytes: usize,
@@ -58,19 +59,72 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The longest accepted input, in bytes ([`Limits::max_bytes`]).
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// The deepest accepted nesting of arrays and objects ([`Limits::max_depth`]).
+    pub fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// The longest value echoed in an error or coercion record, in characters
+    /// ([`Limits::max_echo_chars`]).
+    pub fn with_max_echo_chars(mut self, max_echo_chars: usize) -> Self {
+        self.max_echo_chars = max_echo_chars;
+        self
+    }
+
+    /// The longest accepted string value, in bytes ([`Limits::max_string_bytes`]).
+    pub fn with_max_string_bytes(mut self, max_string_bytes: usize) -> Self {
+        self.max_string_bytes = max_string_bytes;
+        self
+    }
+
+    /// The most field errors one rejection lists ([`Limits::max_errors`]).
+    pub fn with_max_errors(mut self, max_errors: usize) -> Self {
+        self.max_errors = max_errors;
+        self
+    }
+}
+
 /// Per-call options: override the validator's policy or limits for one check.
 ///
 /// ```
 /// use tool_input::{CheckOptions, Policy};
-/// let exact = CheckOptions { policy: Some(Policy::Strict), ..CheckOptions::default() };
+/// let exact = CheckOptions::new().with_policy(Policy::Strict);
 /// # let _ = exact;
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckOptions {
     /// The policy for this call, instead of the validator's (per-field policies still win).
     pub policy: Option<Policy>,
     /// The limits for this call, instead of the validator's.
     pub limits: Option<Limits>,
+}
+
+impl CheckOptions {
+    /// The validator's own policy and limits.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Check this call under `policy` instead of the validator's.
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        self.policy = Some(policy);
+        self
+    }
+
+    /// Check this call within `limits` instead of the validator's.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = Some(limits);
+        self
+    }
 }
 
 /// A schema that cannot be compiled, with the JSON Pointer of the offending subschema.

@@ -2,7 +2,7 @@
 //! core contract on the benchmark workloads through `check --jsonl`.
 
 mod cli_support;
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use cli_support::{run, stdout_json};
@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 fn schema_path() -> String {
-    common::shared_dir().join("bench/create_order.schema.json").to_string_lossy().into_owned()
+    common::bench_data_dir().join("create_order.schema.json").to_string_lossy().into_owned()
 }
 
 #[test]

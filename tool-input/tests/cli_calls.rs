@@ -1,7 +1,7 @@
 //! `tool-input calls` and `tool-input schema`: their exact JSON fields and exit codes.
 
 mod cli_support;
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use cli_support::{keys, run, stdout_json};
@@ -129,7 +129,7 @@ fn calls_exit_codes_for_bad_input() {
 
 #[test]
 fn calls_on_a_recorded_response() {
-    let path = common::shared_dir().join("corpus/provider-responses/litellm.json");
+    let path = common::corpus_dir().join("provider-responses/litellm.json");
     let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     for case in cases {
         let output = run(&["calls"], case["payload"].to_string().as_bytes());
@@ -146,7 +146,7 @@ fn calls_on_a_recorded_response() {
 }
 
 fn schema_path() -> String {
-    common::shared_dir().join("bench/create_order.schema.json").to_string_lossy().into_owned()
+    common::bench_data_dir().join("create_order.schema.json").to_string_lossy().into_owned()
 }
 
 #[test]

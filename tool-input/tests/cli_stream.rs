@@ -2,7 +2,7 @@
 //! as the non-streaming command out.
 
 mod cli_support;
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use cli_support::{keys, run, stdout_json};
@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 fn corpus_case(file: &str, source_part: &str) -> Value {
-    let path = common::shared_dir().join("corpus/provider-responses").join(file);
+    let path = common::corpus_dir().join("provider-responses").join(file);
     let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     cases
         .into_iter()

@@ -1,7 +1,7 @@
 //! The parser through the public API: JSONTestSuite (strict exactness, lenient robustness),
 //! the repair corpora (robustness) and the bench workloads (values).
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;
@@ -47,7 +47,7 @@ struct Case {
 }
 
 fn json_test_suite(file: &str) -> Vec<Case> {
-    let cases = read_json(&common::shared_dir().join("corpus/json-test-suite").join(file));
+    let cases = read_json(&common::corpus_dir().join("json-test-suite").join(file));
     cases
         .as_array()
         .expect("an array of cases")
@@ -61,7 +61,7 @@ fn json_test_suite(file: &str) -> Vec<Case> {
 }
 
 fn completing(mode: ParseMode) -> ParseOptions {
-    ParseOptions { mode, complete_truncated: true, ..ParseOptions::default() }
+    ParseOptions::default().with_mode(mode).with_complete_truncated(true)
 }
 
 /// Every combination of the repair path's options: both styles, completing cut-off text
@@ -70,7 +70,7 @@ fn repair_variants() -> Vec<ParseOptions> {
     let mut variants = Vec::new();
     for style in [RepairStyle::Jsonrepair, RepairStyle::JsonRepair] {
         for stream_stable in [true, false] {
-            variants.push(ParseOptions { style, stream_stable, ..completing(ParseMode::Repair) });
+            variants.push(completing(ParseMode::Repair).with_style(style).with_stream_stable(stream_stable));
         }
     }
     variants
@@ -162,8 +162,8 @@ fn json_test_suite_never_panics_in_any_mode() {
         completing(ParseMode::Lenient),
         completing(ParseMode::Strict),
         completing(ParseMode::Repair),
-        ParseOptions { max_depth: 1000, ..completing(ParseMode::Lenient) },
-        ParseOptions { max_depth: 1000, ..completing(ParseMode::Repair) },
+        completing(ParseMode::Lenient).with_max_depth(1000),
+        completing(ParseMode::Repair).with_max_depth(1000),
     ];
     modes.extend(repair_variants());
     for case in &cases {
@@ -183,7 +183,7 @@ fn json_test_suite_never_panics_in_any_mode() {
 #[test]
 fn repair_corpora_never_panic() {
     for file in ["jsonrepair.json", "json_repair.json", "json_repair.schema_guided.json"] {
-        let cases = read_json(&common::shared_dir().join("corpus/repair").join(file));
+        let cases = read_json(&common::corpus_dir().join("repair").join(file));
         for case in cases.as_array().expect("an array of cases") {
             let Some(input) = case["input"].as_str() else { continue };
             let mut modes =

@@ -1,8 +1,8 @@
-//! The recorded provider responses of `../shared/corpus/provider-responses`: every
+//! The recorded provider responses of `suite/tests/corpus/provider-responses`: every
 //! non-streaming case with `expected_calls` gives exactly those calls (names and arguments,
 //! in order), and, for text cases, the expected leftover content.
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use common::{format_of, provider_cases as cases, text_options, PROVIDER_FILES as FILES};

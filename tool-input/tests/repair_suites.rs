@@ -1,6 +1,6 @@
 //! The repair suites of jsonrepair (JavaScript, 417 cases) and json_repair (Python, 334
 //! cases), and json_repair's schema-guided suite (101 cases), run through `tool_input`
-//! (formats in `../shared/corpus/README.md`).
+//! (formats in `suite/tests/corpus/README.md`).
 //!
 //! The repair suites run through the repair path: [`ParseOptions::repair`] with cut-off
 //! input completed, the `tool-input repair --complete-truncated` command. Outputs are
@@ -39,7 +39,7 @@
 //! reshapes values where we reject and name the problem, and tool arguments that are not
 //! an object.
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use serde_json::Value;
@@ -134,7 +134,7 @@ const DEVIATIONS: &[Deviation] = &[
 
 /// The cases of a corpus file.
 fn cases(name: &str) -> Vec<Value> {
-    let path = common::shared_dir().join("corpus/repair").join(name);
+    let path = common::corpus_dir().join("repair").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     match serde_json::from_str(&text) {
         Ok(Value::Array(cases)) => cases,
@@ -196,7 +196,10 @@ fn run_suite(file: &str, suite: &str) -> Tally {
         let parse_options = if options == "strict" {
             ParseOptions::strict()
         } else {
-            ParseOptions { complete_truncated: true, style, stream_stable, ..ParseOptions::repair() }
+            ParseOptions::repair()
+                .with_complete_truncated(true)
+                .with_style(style)
+                .with_stream_stable(stream_stable)
         };
         let ours = parse(input, &parse_options).map(|parsed| parsed.value);
         let expected = expectation(case);
@@ -317,11 +320,8 @@ fn schema_guided(repair_path: bool) -> (usize, Vec<usize>) {
             Ok(validator) if repair_path => {
                 // json_repair's suite: its readings where the two libraries differ (a line
                 // break before a closing quote is layout to json_repair, content to jsonrepair).
-                let options = ParseOptions {
-                    complete_truncated: true,
-                    style: RepairStyle::JsonRepair,
-                    ..ParseOptions::repair()
-                };
+                let options =
+                    ParseOptions::repair().with_complete_truncated(true).with_style(RepairStyle::JsonRepair);
                 parse(input, &options).ok().and_then(|parsed| validator.check(&parsed.value).ok())
             }
             Ok(validator) => validator.check(input).ok(),

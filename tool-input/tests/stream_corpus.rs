@@ -1,9 +1,9 @@
-//! The recorded streams of `../shared/corpus/provider-responses`: every streaming case with
+//! The recorded streams of `suite/tests/corpus/provider-responses`: every streaming case with
 //! `expected_calls` assembles to exactly those calls (names and arguments, in order), fed as
 //! decoded events, as an SSE body split anywhere, and with its argument fragments split
 //! differently; the stream cut off by `max_tokens` gives a `truncated` error and no call.
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use common::{format_of, provider_cases as cases, text_options, PROVIDER_FILES as FILES};

@@ -3,7 +3,7 @@
 //! recorded provider streams, also re-split at random, and on the quirks that replace or
 //! repeat the arguments.
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use std::collections::HashMap;
@@ -16,7 +16,7 @@ use tool_input::stream::{ArgumentEvent, StreamAssembler};
 const FILES: &[&str] = &["vercel-ai.json", "openai-python.json", "anthropic-sdk-python.json", "litellm.json"];
 
 fn cases(file: &str) -> Vec<Value> {
-    let path = common::shared_dir().join("corpus/provider-responses").join(file);
+    let path = common::corpus_dir().join("provider-responses").join(file);
     let text =
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()

@@ -9,7 +9,7 @@
 //! - a text stream with one `]` too many agrees with the whole text;
 //! - frames are read as the bytes arrive, and a stream has a size limit of its own.
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
 use common::provider_cases as cases;
@@ -199,10 +199,10 @@ fn a_stream_without_its_end_marker_runs_nothing() {
         let calls = feed(CallOptions::new().format(format), &cut);
         assert!(calls.calls.is_empty(), "{backend}: {:?}", calls.calls);
         assert!(!calls.errors.is_empty(), "{backend}");
-        assert!(calls
-            .errors
-            .iter()
-            .all(|error| matches!(error.kind, CallErrorKind::Incomplete | CallErrorKind::Truncated)));
+        assert!(calls.errors.iter().all(|error| matches!(
+            error.kind,
+            CallErrorKind::Incomplete | CallErrorKind::Arguments(tool_input::RejectionKind::Truncated)
+        )));
         assert_eq!(calls.errors[0].name.as_deref(), Some("f"), "{backend}");
         // Asked for, the call that had completed runs.
         let calls = feed(CallOptions::new().format(format).run_completed_calls(true), &cut);
@@ -513,7 +513,7 @@ fn calls_in_other_choices_are_reported_or_read_tagged() {
         let got: Vec<(String, usize, &str)> = tags(&whole);
         let calls_of: Vec<usize> = got.iter().filter(|t| t.2 == "call").map(|t| t.1).collect();
         assert_eq!(got.len(), 3, "never dropped");
-        match (options.get_format(), calls_of.as_slice()) {
+        match (options.configured_format(), calls_of.as_slice()) {
             (_, [0]) => assert!(got.iter().filter(|t| t.1 == 1).all(|t| t.2 == "other_choice")),
             (_, [1, 1]) => assert!(got.iter().filter(|t| t.1 == 0).all(|t| t.2 == "other_choice")),
             (_, [0, 1, 1]) => {}

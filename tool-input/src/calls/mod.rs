@@ -80,6 +80,7 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 /// assert_eq!(Format::detect(&json!({"candidates": []})), Some(Format::Gemini));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Format {
     /// Detect the format from the body ([`Format::detect`]); text that is not a known body
     /// is read as [`Format::Text`].
@@ -430,7 +431,7 @@ impl CallParts {
             }),
             Err(rejection) => {
                 let rejection = rejection.with_tool(&name);
-                error.kind = CallErrorKind::from_rejection(rejection.kind);
+                error.kind = CallErrorKind::Arguments(rejection.kind);
                 error.message = rejection.to_string();
                 error.rejection = Some(rejection);
                 error.name = Some(name);
@@ -515,19 +516,27 @@ fn read_arguments(
 
 /// Why a call attempt did not become a runnable [`ToolCall`]. `code()` gives the stable
 /// snake_case name.
+///
+/// ```
+/// use tool_input::calls::{parse_body, CallErrorKind, CallOptions};
+/// use tool_input::RejectionKind;
+///
+/// let body = r#"{"choices": [{"message": {"tool_calls": [{"id": "call_1", "type": "function",
+///     "function": {"name": "f", "arguments": "[1, 2]"}}]}}]}"#;
+/// let calls = parse_body(body.as_bytes(), &CallOptions::new()).unwrap();
+/// assert_eq!(calls.errors[0].kind, CallErrorKind::Arguments(RejectionKind::NotObject));
+/// assert_eq!(calls.errors[0].kind.code(), "not_object");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CallErrorKind {
-    /// The arguments are not JSON, even after the lenient repairs.
-    Parse,
-    /// The arguments (or the text-emitted call) were cut off.
-    Truncated,
-    /// The arguments are JSON but not an object.
-    NotObject,
-    /// The arguments are larger than [`Limits::max_bytes`].
-    TooLarge,
-    /// The arguments are nested deeper than [`Limits::max_depth`].
-    TooDeep,
+    /// The arguments were refused before any schema was applied, for the reason the
+    /// [`RejectionKind`] gives: not JSON even after the lenient repairs (`Parse`), cut off
+    /// (`Truncated`, also a text-emitted call or a stream stopped inside a call), JSON but not
+    /// an object (`NotObject`), larger than [`Limits::max_bytes`] or a streamed call's limit
+    /// (`TooLarge`), nested deeper than [`Limits::max_depth`] (`TooDeep`). Never `Invalid`:
+    /// the schema is checked when the call is run.
+    Arguments(RejectionKind),
     /// The tool is not one of [`CallOptions::tools`].
     UnknownTool,
     /// The call has no name, or its text form could not be read.
@@ -547,33 +556,18 @@ pub enum CallErrorKind {
 }
 
 impl CallErrorKind {
-    /// `parse`, `truncated`, `not_object`, `too_large`, `too_deep`, `unknown_tool`,
-    /// `malformed`, `too_many_calls`, `incomplete`, `stream_too_large` or `other_choice`.
+    /// `parse`, `truncated`, `not_object`, `too_large`, `too_deep` (the [`RejectionKind`]'s
+    /// code), `unknown_tool`, `malformed`, `too_many_calls`, `incomplete`, `stream_too_large`
+    /// or `other_choice`.
     pub fn code(self) -> &'static str {
         match self {
-            CallErrorKind::Parse => "parse",
-            CallErrorKind::Truncated => "truncated",
-            CallErrorKind::NotObject => "not_object",
-            CallErrorKind::TooLarge => "too_large",
-            CallErrorKind::TooDeep => "too_deep",
+            CallErrorKind::Arguments(kind) => kind.code(),
             CallErrorKind::UnknownTool => "unknown_tool",
             CallErrorKind::Malformed => "malformed",
             CallErrorKind::TooManyCalls => "too_many_calls",
             CallErrorKind::Incomplete => "incomplete",
             CallErrorKind::StreamTooLarge => "stream_too_large",
             CallErrorKind::OtherChoice => "other_choice",
-        }
-    }
-
-    pub(crate) fn from_rejection(kind: RejectionKind) -> Self {
-        match kind {
-            RejectionKind::Parse => CallErrorKind::Parse,
-            RejectionKind::Truncated => CallErrorKind::Truncated,
-            RejectionKind::NotObject => CallErrorKind::NotObject,
-            RejectionKind::TooLarge => CallErrorKind::TooLarge,
-            RejectionKind::TooDeep => CallErrorKind::TooDeep,
-            // The pre-parse has no schema, so it never finds a call invalid.
-            RejectionKind::Invalid => CallErrorKind::Parse,
         }
     }
 }
@@ -961,7 +955,7 @@ impl CallOptions {
     /// Return the calls that arrived whole in a response that was cut off (a length stop
     /// such as `finish_reason: "length"`, a stream that ended without its end marker or met
     /// an error) as calls, instead of [`CallErrorKind::Incomplete`] errors (the default).
-    /// The call that was cut is a [`CallErrorKind::Truncated`] error either way. Off by
+    /// The call that was cut is a `truncated` ([`CallErrorKind::Arguments`]) error either way. Off by
     /// default: the response may lack calls that came after, or the model may have meant
     /// something else than what it managed to write.
     ///
@@ -983,13 +977,13 @@ impl CallOptions {
         self
     }
 
-    /// The configured format.
-    pub fn get_format(&self) -> Format {
+    /// The configured format (set with [`CallOptions::format`]).
+    pub fn configured_format(&self) -> Format {
         self.format
     }
 
-    /// The known tools, if given.
-    pub fn get_tools(&self) -> Option<&[KnownTool]> {
+    /// The known tools, if given (set with [`CallOptions::tools`] and its siblings).
+    pub fn configured_tools(&self) -> Option<&[KnownTool]> {
         self.tools.as_deref()
     }
 
@@ -1221,7 +1215,7 @@ impl<'o> Collector<'o> {
     /// Record an attempt whose arguments were rejected before its parts could be read.
     pub fn push_rejected(&mut self, parts: CallParts, rejection: Rejection) {
         let before = self.errors.len();
-        let kind = CallErrorKind::from_rejection(rejection.kind);
+        let kind = CallErrorKind::Arguments(rejection.kind);
         self.push_failed(parts, kind, rejection.to_string());
         if let Some(error) = self.errors.get_mut(before).filter(|error| error.kind == kind) {
             error.rejection = Some(rejection);
@@ -1268,7 +1262,7 @@ impl ToolCall {
 
 /// Settle the calls of a response that was cut off for `reason`: nothing of it runs by
 /// default. Its last attempt may be the one the stop cut: a call there becomes a
-/// [`CallErrorKind::Truncated`] error when it was written into the `source` text and reaches
+/// `truncated` ([`CallErrorKind::Arguments`]) error when it was written into the `source` text and reaches
 /// its end without its closing marker, or, for a native call, when `last_cut` (the
 /// response's own data says it stopped, as a length stop does, so a whole body and a stream
 /// answer alike). Every other call becomes a [`CallErrorKind::Incomplete`] error, unless
@@ -1308,7 +1302,11 @@ pub(crate) fn settle_cut(
             let rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail)
                 .with_tool(call.name.clone());
             let message = rejection.to_string();
-            calls.errors.push(call.into_error(CallErrorKind::Truncated, message, Some(rejection)));
+            calls.errors.push(call.into_error(
+                CallErrorKind::Arguments(RejectionKind::Truncated),
+                message,
+                Some(rejection),
+            ));
         }
     }
     if !options.run_completed {
@@ -1431,7 +1429,11 @@ pub fn parse_text(text: &str, options: &CallOptions) -> Calls {
             text.len(),
             options.max_body_bytes
         );
-        out.push_failed(CallParts::new(Format::Text), CallErrorKind::TooLarge, message);
+        out.push_failed(
+            CallParts::new(Format::Text),
+            CallErrorKind::Arguments(RejectionKind::TooLarge),
+            message,
+        );
         return out.finish(Format::Text, None, None);
     }
     let content = text::extract(text, text::Mode::Text, &mut out);

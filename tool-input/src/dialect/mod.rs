@@ -77,6 +77,7 @@ use crate::validator::{CheckOptions, Limits};
 /// assert_eq!(Dialect::Gemini.as_str(), "gemini");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Dialect {
     /// OpenAI Chat Completions, `strict` not set.
     OpenAi,
@@ -542,7 +543,7 @@ impl ToolDefinition {
     /// let tool = ToolDefinition::new("get_weather", None, json!({"type": "object",
     ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
     ///     "required": ["city"], "additionalProperties": false})).unwrap();
-    /// let strict = CheckOptions { policy: Some(Policy::Strict), ..CheckOptions::default() };
+    /// let strict = CheckOptions::new().with_policy(Policy::Strict);
     /// // What a strict-mode model sends: every field, null for the one it leaves out.
     /// let sent = r#"{"city": "Paris", "days": null}"#;
     /// assert!(tool.check_with(sent.into(), &strict).is_err());

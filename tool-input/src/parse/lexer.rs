@@ -2982,8 +2982,11 @@ fn glued(b: u8) -> bool {
 }
 
 /// Convert number text that follows the grammar: an integer that fits `u64` or `i64`
-/// stays an integer, anything else is the correctly rounded `f64`, as `serde_json` does
-/// (including `-0` as the float `-0.0`).
+/// stays an integer, anything else is the `f64` `serde_json` reads (including `-0` as the
+/// float `-0.0`). The float is `serde_json`'s own reading, so that a number reads the same in
+/// strict JSON (which takes `serde_json`'s path) and in text that needed repair, whether the
+/// program has `serde_json`'s `float_roundtrip` feature (correctly rounded) or not (its faster
+/// reading, at most one unit in the last place away).
 fn to_number(text: &[u8], offset: usize) -> Result<Number, Failure> {
     let text = std::str::from_utf8(text).map_err(|_| Failure::from(Fail::InvalidUtf8 { offset }))?;
     if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
@@ -2997,10 +3000,7 @@ fn to_number(text: &[u8], offset: usize) -> Result<Number, Failure> {
             return Ok(Number::from(value));
         }
     }
-    text.parse::<f64>()
-        .ok()
-        .and_then(Number::from_f64)
-        .ok_or_else(|| Failure::syntax("number out of range", offset))
+    serde_json::from_str::<Number>(text).map_err(|_| Failure::syntax("number out of range", offset))
 }
 
 /// Is `number`, read from `text`, a float with an integral value that `text` does not

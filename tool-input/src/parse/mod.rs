@@ -64,6 +64,7 @@ pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// Which syntax the parser accepts. Each mode accepts everything the one before it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum ParseMode {
     /// RFC 8259 JSON only: every repair is an error.
     Strict,
@@ -81,6 +82,7 @@ pub enum ParseMode {
 /// What to do with `NaN`, `Infinity` and `-Infinity`, which JavaScript and Python write
 /// but JSON has no value for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum NonFinite {
     /// A syntax error: no tool can use such a number, and turning it into anything else
     /// would change the model's value. The default, for tool arguments.
@@ -104,12 +106,13 @@ pub enum NonFinite {
 /// use tool_input::parse::{parse, ParseOptions, RepairStyle};
 ///
 /// let text = r#"[{"a": , "b": 1}, {]"#;
-/// let ours = parse(text, &ParseOptions { complete_truncated: true, ..ParseOptions::repair() }).unwrap();
+/// let ours = parse(text, &ParseOptions::repair().with_complete_truncated(true)).unwrap();
 /// assert_eq!(ours.value, serde_json::json!([{"a": null, "b": 1}, {}]));
-/// let python = ParseOptions { style: RepairStyle::JsonRepair, complete_truncated: true, ..ParseOptions::repair() };
+/// let python = ParseOptions::repair().with_style(RepairStyle::JsonRepair).with_complete_truncated(true);
 /// assert_eq!(parse(text, &python).unwrap().value, serde_json::json!([{"a": "", "b": 1}]));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum RepairStyle {
     /// jsonrepair's readings: a missing value is `null`; an empty `{` closed by `]` is an
     /// empty object.
@@ -135,8 +138,16 @@ pub enum RepairStyle {
     JsonRepair,
 }
 
-/// Options of one parse.
+/// Options of one parse: start from [`ParseOptions::default`] (lenient), [`ParseOptions::strict`]
+/// or [`ParseOptions::repair`], and change what you need with the `with_` methods.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseOptions};
+/// let preview = ParseOptions::repair().with_complete_truncated(true).with_max_depth(32);
+/// assert_eq!(parse("[1, 2", &preview).unwrap().value, serde_json::json!([1, 2]));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseOptions {
     /// Strict or lenient syntax.
     pub mode: ParseMode,
@@ -165,8 +176,8 @@ pub struct ParseOptions {
     /// ```
     /// use tool_input::parse::{parse, ParseOptions};
     ///
-    /// let preview = ParseOptions { complete_truncated: true, ..ParseOptions::repair() };
-    /// let settled = ParseOptions { stream_stable: false, ..preview.clone() };
+    /// let preview = ParseOptions::repair().with_complete_truncated(true);
+    /// let settled = preview.clone().with_stream_stable(false);
     ///
     /// let text = r#"{"note": "first line\n"#;
     /// assert_eq!(parse(text, &preview).unwrap().value, serde_json::json!({"note": "first line\n"}));
@@ -204,6 +215,49 @@ impl ParseOptions {
     /// unless [`ParseOptions::complete_truncated`] is set as well.
     pub fn repair() -> Self {
         ParseOptions { mode: ParseMode::Repair, non_finite: NonFinite::Null, ..ParseOptions::default() }
+    }
+
+    /// Strict, lenient or repair syntax ([`ParseOptions::mode`]).
+    pub fn with_mode(mut self, mode: ParseMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The longest accepted input, in bytes ([`ParseOptions::max_bytes`]).
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// The deepest accepted nesting ([`ParseOptions::max_depth`]).
+    pub fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// Close what was cut off instead of rejecting it ([`ParseOptions::complete_truncated`]).
+    pub fn with_complete_truncated(mut self, complete_truncated: bool) -> Self {
+        self.complete_truncated = complete_truncated;
+        self
+    }
+
+    /// What `NaN` and `Infinity` become ([`ParseOptions::non_finite`]).
+    pub fn with_non_finite(mut self, non_finite: NonFinite) -> Self {
+        self.non_finite = non_finite;
+        self
+    }
+
+    /// Whose reading repair mode follows ([`ParseOptions::style`]).
+    pub fn with_style(mut self, style: RepairStyle) -> Self {
+        self.style = style;
+        self
+    }
+
+    /// Complete cut-off text as a stream that may grow, or as final text
+    /// ([`ParseOptions::stream_stable`]).
+    pub fn with_stream_stable(mut self, stream_stable: bool) -> Self {
+        self.stream_stable = stream_stable;
+        self
     }
 }
 

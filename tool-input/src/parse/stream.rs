@@ -13,7 +13,7 @@
 //! than in a one-shot parse, not once per fragment. A fragment that is plain content of a
 //! string already in the tree (no escape, no quote: most fragments of a long string) skips
 //! the lexer's state machine and goes into the tree directly ([`Lexer::plain_run`]). See
-//! `benches/stream.rs` and the README for the figures.
+//! `suite/benches/stream.rs` and BENCHMARKS.md for the figures.
 //!
 //! The one-shot builder (`tree::Builder`) stays as it is, on its own hot path; the rules
 //! this builder shares with it (trailing commas, function-call wrappers, what a cut-off

@@ -632,7 +632,7 @@ fn random_bytes_never_panic() {
 fn prose_candidates_stay_linear() {
     // Many failing candidates after prose: each attempt reads a disjoint part.
     let input = "Text ".to_owned() + &"[x] {y} ".repeat(50_000) + "{\"a\": 1}";
-    // (How long it takes is measured by the doubling benchmark, benches/linear.rs.)
+    // (How long it takes is measured by the doubling benchmark, suite/benches/linear.rs.)
     let result = parse(&input, &lenient());
     assert!(result.is_err(), "the real value is past the candidate bound");
     let near = "Text [x] {y} [z] {\"a\": 1}";
@@ -997,6 +997,33 @@ fn lenient_mode_leaves_structure_alone() {
 }
 
 #[test]
+fn floats_read_the_same_in_strict_json_and_in_repaired_text() {
+    // Long mantissas and extreme exponents are where a fast float reading (serde_json without
+    // `float_roundtrip`) and a correctly rounded one can differ: both paths use serde_json's.
+    for number in [
+        "0.1",
+        "2.2250738585072011e-308",
+        "9007199254740993.0",
+        "1.7976931348623157e308",
+        "0.30000000000000004441",
+        "123456789012345678901234567890.123456789",
+        "-0",
+        "5e-324",
+    ] {
+        let strict = format!("[{number}]");
+        let repaired = format!("[{number},]");
+        let expected: Value = serde_json::from_str(&strict).unwrap();
+        assert_eq!(parse(&strict, &lenient()).unwrap().value, expected, "{strict}");
+        assert_eq!(
+            parse_without_fast_path(strict.as_bytes(), &lenient()).unwrap().value,
+            expected,
+            "{strict}"
+        );
+        assert_eq!(parse(&repaired, &lenient()).unwrap().value, expected, "{repaired}");
+    }
+}
+
+#[test]
 fn non_finite_numbers_follow_the_option() {
     for input in ["[NaN]", "{\"a\": Infinity}", "[-Infinity]"] {
         let rejected = parse(input, &lenient()).unwrap_err();
@@ -1018,7 +1045,7 @@ fn non_finite_numbers_follow_the_option() {
 fn repair_mode_replays_stay_linear() {
     // Every quote would re-read the string from its first delimiter: the budget bounds it.
     let input = "[\"".to_owned() + &"a, \"b".repeat(20_000) + "]";
-    // (How long it takes is measured by the doubling benchmark, benches/linear.rs.)
+    // (How long it takes is measured by the doubling benchmark, suite/benches/linear.rs.)
     assert!(parse(&input, &repairing()).is_ok());
     let input = "{\"a\": \"".to_owned() + &"x, [y\" ".repeat(20_000);
     assert!(parse(&input, &repairing()).is_ok());

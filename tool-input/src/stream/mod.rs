@@ -31,7 +31,7 @@
 //! close, in a stream that stopped for length (`finish_reason: "length"`, `stop_reason:
 //! "max_tokens"`, `response.incomplete`, `finishReason: MAX_TOKENS`), that was cut off
 //! (no `finish_reason`/`[DONE]`, `message_stop` or `response.completed` before the end),
-//! or that met an error event, is a [`CallErrorKind::Truncated`] error naming the tool and
+//! or that met an error event, is a `truncated` error ([`CallErrorKind::Arguments`] with [`RejectionKind::Truncated`]) naming the tool and
 //! how many bytes of arguments arrived: it is never a [`ToolCall`], so it is never run.
 //!
 //! **A cut response runs nothing.** In a response cut off in any of these ways, the calls
@@ -174,7 +174,7 @@ impl StreamAssembler {
     /// the first event), the known tools, the call limit ([`CallOptions::max_calls`]), and
     /// the most bytes buffered in all ([`CallOptions::max_body_bytes`]).
     pub fn new(options: CallOptions) -> Self {
-        let format = options.get_format();
+        let format = options.configured_format();
         let backend = match format {
             Format::Auto => Backend::Undetected,
             format => Backend::for_format(format),
@@ -184,7 +184,7 @@ impl StreamAssembler {
 
     /// The most bytes of arguments one streamed call may buffer (default
     /// [`DEFAULT_MAX_CALL_BYTES`]); a call that sends more is a
-    /// [`CallErrorKind::TooLarge`] error, and what it sends after is dropped.
+    /// `too_large` error ([`CallErrorKind::Arguments`] with [`RejectionKind::TooLarge`]), and what it sends after is dropped.
     ///
     /// ```
     /// use serde_json::json;
@@ -1103,7 +1103,11 @@ impl Assembly {
                     "The text is more than the limit of {} bytes; no tool call was read from it.",
                     self.options.get_max_body_bytes()
                 );
-                out.push_failed(CallParts::new(Format::Text), CallErrorKind::TooLarge, message);
+                out.push_failed(
+                    CallParts::new(Format::Text),
+                    CallErrorKind::Arguments(RejectionKind::TooLarge),
+                    message,
+                );
                 None
             } else {
                 let left = text::extract(&self.text, text::Mode::Text, &mut out);

@@ -67,6 +67,7 @@ pub enum Failure {
 
 /// The kind of an [`Outcome`]; `code()` gives its stable snake_case name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum OutcomeKind {
     /// The handler ran and returned its output.
     Success,

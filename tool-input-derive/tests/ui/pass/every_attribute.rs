@@ -30,10 +30,10 @@ fn main() {
     assert_eq!(
         PayInvoice::FIELDS,
         [
-            FieldOptions { name: "invoice_id", policy: Some(Policy::Strict), sensitive: false },
-            FieldOptions { name: "amount", policy: Some(Policy::Lenient), sensitive: false },
-            FieldOptions { name: "card", policy: Some(Policy::Default), sensitive: true },
-            FieldOptions { name: "cvc", policy: None, sensitive: true },
+            FieldOptions::new("invoice_id").with_policy(Policy::Strict),
+            FieldOptions::new("amount").with_policy(Policy::Lenient),
+            FieldOptions::new("card").with_policy(Policy::Default).with_sensitive(true),
+            FieldOptions::new("cvc").with_sensitive(true),
         ]
     );
 }

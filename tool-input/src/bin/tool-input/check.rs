@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
-use tool_input::{Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, RejectionKind, Validator};
+use tool_input::{Checked, Policy, RawArguments, Rejection, Validator};
 
-use crate::{read_input_within, too_large_message};
+use crate::read_input_within;
 
 /// `tool-input check`.
 pub(crate) fn run(
@@ -33,7 +33,7 @@ pub(crate) fn run(
         let limit = validator.limits().max_bytes;
         let result = match read_input_within(input.as_deref(), limit)? {
             Some(raw) => validator.check(RawArguments::Bytes(&raw)),
-            None => Err(too_large(limit)),
+            None => Err(Rejection::input_too_large(limit)),
         };
         let accepted = result.is_ok();
         let line = result_json(None, result, name.as_deref());
@@ -67,24 +67,6 @@ pub(crate) fn run(
     }
     out.flush().map_err(write_error)?;
     Ok(if all_accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// The rejection of an input whose reading stopped at the limit.
-fn too_large(limit: usize) -> Rejection {
-    Rejection {
-        kind: RejectionKind::TooLarge,
-        errors: vec![FieldError {
-            path: String::new(),
-            code: ErrorCode::TooLarge,
-            message: too_large_message(limit),
-            value: None,
-            options: Vec::new(),
-            suggestion: None,
-        }],
-        omitted_errors: 0,
-        repairs: Vec::new(),
-        tool: None,
-    }
 }
 
 /// The result line: `{"ok": true, "value", "repairs", "coercions"}` or `{"ok": false}` with

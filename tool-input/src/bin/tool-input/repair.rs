@@ -29,7 +29,8 @@ pub(crate) fn run(
         return Ok(ExitCode::from(1));
     };
     let style = if style == "json_repair" { RepairStyle::JsonRepair } else { RepairStyle::Jsonrepair };
-    let options = ParseOptions { complete_truncated, stream_stable: !settled, style, ..base };
+    let options =
+        base.with_complete_truncated(complete_truncated).with_stream_stable(!settled).with_style(style);
     match parse::parse_bytes(&raw, &options) {
         Ok(parsed) if require_json && only_text(&parsed, &raw) => {
             eprintln!("no JSON found: the input is text without a JSON value in it");

@@ -305,7 +305,7 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
         return None;
     }
     // With known tools, every name must be one of them, or the text is prose.
-    if out.options.get_tools().is_some() {
+    if out.options.configured_tools().is_some() {
         let names =
             calls.iter().map(|parts| parts.name.as_deref()).chain(cut_name.iter().map(Option::as_deref));
         for name in names {

@@ -58,6 +58,7 @@ use crate::parse::{self, ParseOptions};
 /// `false`). One newline right after the opening tag and one before the closing tag are
 /// not part of the value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TextFormat {
     /// `<tool_call>` JSON (Hermes, Qwen).
     Hermes,
@@ -241,7 +242,7 @@ pub(crate) fn extract(text: &str, mode: Mode, out: &mut Collector<'_>) -> String
     let bare_json = matches!(only, None | Some(TextFormat::Json) | Some(TextFormat::Llama));
     let bare_python = matches!(only, None | Some(TextFormat::Pythonic));
     // In a structured response's content, a bare call must name a known tool.
-    if mode == Mode::Content && out.options.get_tools().is_none() {
+    if mode == Mode::Content && out.options.configured_tools().is_none() {
         return content;
     }
     if bare_json {

@@ -17,7 +17,7 @@ type PyCall = (String, Map<String, Value>, std::ops::Range<usize>);
 pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
     let list = unfence(text);
     let calls = parse_list(list)?;
-    if out.options.get_tools().is_some()
+    if out.options.configured_tools().is_some()
         && calls.iter().any(|(name, _, _)| out.options.knows(name) != Some(true))
     {
         return None;

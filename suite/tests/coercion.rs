@@ -1,0 +1,328 @@
+//! The coercion contract, one table row per rule: representation is repaired and recorded,
+//! choices are rejected. Each row runs through `Validator` on a plain JSON Schema.
+
+use serde_json::{json, Value};
+use tool_input::{CoercionKind, ErrorCode, Policy, RejectionKind, Validator};
+
+/// `{"type": "object", "properties": {"v": <schema>}, "required": ["v"], "additionalProperties": false}`
+fn wrap(schema: Value) -> Value {
+    json!({"type": "object", "properties": {"v": schema}, "required": ["v"], "additionalProperties": false})
+}
+
+/// The checked value and the coercions made, or each error's path and code.
+type Outcome = Result<(Value, Vec<CoercionKind>), Vec<(String, ErrorCode)>>;
+
+fn check(schema: &Value, policy: Policy, raw: &str) -> Outcome {
+    let validator = Validator::builder(schema).policy(policy).build().unwrap();
+    match validator.check(raw) {
+        Ok(checked) => Ok((checked.value, checked.report.coercions.iter().map(|c| c.kind).collect())),
+        Err(rejection) => Err(rejection.errors().iter().map(|e| (e.path().to_owned(), e.code())).collect()),
+    }
+}
+
+#[track_caller]
+fn coerced(schema: Value, policy: Policy, sent: Value, expected: Value, kind: CoercionKind) {
+    let raw = json!({"v": sent}).to_string();
+    match check(&wrap(schema.clone()), policy, &raw) {
+        Ok((value, kinds)) => {
+            assert_eq!(value, json!({"v": expected}), "{schema} {policy} {raw}");
+            assert_eq!(kinds, [kind], "{schema} {policy} {raw}");
+        }
+        Err(errors) => panic!("{schema} {policy} {raw}: rejected {errors:?}"),
+    }
+}
+
+#[track_caller]
+fn rejected(schema: Value, policy: Policy, sent: Value, code: ErrorCode) {
+    let raw = json!({"v": sent}).to_string();
+    match check(&wrap(schema.clone()), policy, &raw) {
+        Ok((value, _)) => panic!("{schema} {policy} {raw}: accepted as {value}"),
+        Err(errors) => assert_eq!(errors, [("/v".to_owned(), code)], "{schema} {policy} {raw}"),
+    }
+}
+
+#[track_caller]
+fn exact(schema: Value, policy: Policy, sent: Value) {
+    let raw = json!({"v": sent}).to_string();
+    match check(&wrap(schema.clone()), policy, &raw) {
+        Ok((value, kinds)) => {
+            assert_eq!(value, json!({"v": sent}), "{schema} {policy} {raw}");
+            assert!(kinds.is_empty(), "{schema} {policy} {raw}: {kinds:?}");
+        }
+        Err(errors) => panic!("{schema} {policy} {raw}: rejected {errors:?}"),
+    }
+}
+
+use CoercionKind::*;
+use Policy::{Default as Normal, Lenient, Strict};
+
+#[test]
+fn strings_holding_arrays_and_objects() {
+    let tags = json!({"type": "array", "items": {"type": "string"}});
+    coerced(tags.clone(), Normal, json!(r#"["a","b"]"#), json!(["a", "b"]), ParsedString);
+    coerced(tags.clone(), Normal, json!("['a', 'b']"), json!(["a", "b"]), ParsedString);
+    coerced(tags.clone(), Normal, json!(" [\"a\"] "), json!(["a"]), ParsedString);
+    rejected(tags.clone(), Strict, json!(r#"["a","b"]"#), ErrorCode::Type);
+    rejected(tags.clone(), Normal, json!("a, b"), ErrorCode::Type);
+    // The parsed items are coerced in turn.
+    coerced(
+        json!({"type": "array", "items": {"type": "integer"}}),
+        Normal,
+        json!("[1, 2]"),
+        json!([1, 2]),
+        ParsedString,
+    );
+    let point =
+        json!({"type": "object", "properties": {"x": {"type": "integer"}}, "additionalProperties": false});
+    coerced(point.clone(), Normal, json!(r#"{"x": 1}"#), json!({"x": 1}), ParsedString);
+    coerced(point.clone(), Normal, json!("{'x': 1}"), json!({"x": 1}), ParsedString);
+    // A string that parses to something else than what is declared stays a type error.
+    rejected(point, Normal, json!("[1]"), ErrorCode::Type);
+    // Where a string is declared, a string holding JSON stays a string.
+    exact(json!({"type": "string"}), Normal, json!("[1, 2]"));
+}
+
+#[test]
+fn enum_and_const_spellings() {
+    let priority = json!({"type": "string", "enum": ["low", "high", "in_progress"]});
+    coerced(priority.clone(), Normal, json!("High"), json!("high"), EnumCase);
+    coerced(priority.clone(), Normal, json!("HIGH"), json!("high"), EnumCase);
+    coerced(priority.clone(), Normal, json!("IN_PROGRESS"), json!("in_progress"), EnumCase);
+    rejected(priority.clone(), Normal, json!("in progress"), ErrorCode::Enum);
+    coerced(priority.clone(), Lenient, json!("In Progress"), json!("in_progress"), EnumCase);
+    coerced(priority.clone(), Lenient, json!("in-progress"), json!("in_progress"), EnumCase);
+    rejected(priority.clone(), Normal, json!("hgih"), ErrorCode::Enum);
+    rejected(priority.clone(), Lenient, json!("hgih"), ErrorCode::Enum);
+    rejected(priority.clone(), Normal, json!("urgent"), ErrorCode::Enum);
+    rejected(priority, Strict, json!("High"), ErrorCode::Enum);
+    // Two options differing only in case: "A" would be a choice between them.
+    rejected(json!({"enum": ["a", "A"]}), Normal, json!("á"), ErrorCode::Enum);
+    exact(json!({"enum": ["a", "A"]}), Normal, json!("A"));
+    coerced(json!({"const": "circle"}), Normal, json!("Circle"), json!("circle"), EnumCase);
+    rejected(json!({"const": "circle"}), Normal, json!("square"), ErrorCode::Const);
+}
+
+#[test]
+fn numbers_from_strings_and_integral_floats() {
+    let integer = json!({"type": "integer"});
+    coerced(integer.clone(), Normal, json!("3"), json!(3), NumberFromString);
+    coerced(integer.clone(), Normal, json!("-12"), json!(-12), NumberFromString);
+    coerced(integer.clone(), Normal, json!(3.0), json!(3), IntegerFromFloat);
+    coerced(integer.clone(), Normal, json!("3.0"), json!(3), NumberFromString);
+    rejected(integer.clone(), Normal, json!(2.5), ErrorCode::Type);
+    rejected(integer.clone(), Normal, json!("2.5"), ErrorCode::Type);
+    rejected(integer.clone(), Normal, json!("three"), ErrorCode::Type);
+    rejected(integer.clone(), Normal, json!("0x10"), ErrorCode::Type);
+    rejected(integer.clone(), Normal, json!(" 3"), ErrorCode::Type);
+    coerced(integer.clone(), Lenient, json!(" 3 "), json!(3), NumberFromString);
+    rejected(integer.clone(), Strict, json!("3"), ErrorCode::Type);
+    // Strict is plain JSON Schema: 3.0 is an integer there, and is left as sent.
+    exact(integer, Strict, json!(3.0));
+    let number = json!({"type": "number"});
+    coerced(number.clone(), Normal, json!("2.5"), json!(2.5), NumberFromString);
+    coerced(number.clone(), Normal, json!("1e3"), json!(1000.0), NumberFromString);
+    exact(number.clone(), Normal, json!(3.0));
+    rejected(number, Normal, json!("NaN"), ErrorCode::Type);
+    // A coerced number is still range-checked: the choice stays the model's.
+    rejected(json!({"type": "integer", "maximum": 10}), Normal, json!("11"), ErrorCode::Range);
+}
+
+#[test]
+fn booleans_from_strings() {
+    let flag = json!({"type": "boolean"});
+    coerced(flag.clone(), Normal, json!("true"), json!(true), BoolFromString);
+    coerced(flag.clone(), Normal, json!("FALSE"), json!(false), BoolFromString);
+    coerced(flag.clone(), Normal, json!("True"), json!(true), BoolFromString);
+    rejected(flag.clone(), Normal, json!("yes"), ErrorCode::Type);
+    rejected(flag.clone(), Normal, json!(1), ErrorCode::Type);
+    coerced(flag.clone(), Lenient, json!("yes"), json!(true), BoolFromString);
+    coerced(flag.clone(), Lenient, json!("off"), json!(false), BoolFromString);
+    coerced(flag.clone(), Lenient, json!(1), json!(true), BoolFromNumber);
+    rejected(flag.clone(), Lenient, json!(2), ErrorCode::Type);
+    rejected(flag, Strict, json!("true"), ErrorCode::Type);
+}
+
+#[test]
+fn lenient_only_coercions() {
+    let text = json!({"type": "string"});
+    rejected(text.clone(), Normal, json!(5), ErrorCode::Type);
+    coerced(text.clone(), Lenient, json!(5), json!("5"), StringFromScalar);
+    coerced(text, Lenient, json!(true), json!("true"), StringFromScalar);
+    let tags = json!({"type": "array", "items": {"type": "string"}});
+    rejected(tags.clone(), Normal, json!("a"), ErrorCode::Type);
+    coerced(tags.clone(), Lenient, json!("a"), json!(["a"]), WrappedInArray);
+    // Not wrapped when the single value would not fit the items.
+    rejected(
+        json!({"type": "array", "items": {"type": "integer"}}),
+        Lenient,
+        json!({"x": 1}),
+        ErrorCode::Type,
+    );
+}
+
+#[test]
+fn null_for_an_optional_property() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"note": {"type": "string"}, "when": {"type": ["string", "null"]}, "size": {"type": "integer", "default": 1}},
+        "additionalProperties": false
+    });
+    let (value, kinds) = check(&schema, Normal, r#"{"note": null, "when": null, "size": null}"#).unwrap();
+    // "note" does not accept null: absent. "when" does: kept. "size": absent, then its default.
+    assert_eq!(value, json!({"when": null, "size": 1}));
+    assert_eq!(kinds, [NullAsAbsent, NullAsAbsent, DefaultFilled]);
+    assert_eq!(
+        check(&schema, Strict, r#"{"note": null}"#).unwrap_err(),
+        [("/note".to_owned(), ErrorCode::Type)]
+    );
+    // A required property sent as null is a type error, never absent.
+    let required =
+        json!({"type": "object", "properties": {"note": {"type": "string"}}, "required": ["note"]});
+    assert_eq!(
+        check(&required, Normal, r#"{"note": null}"#).unwrap_err(),
+        [("/note".to_owned(), ErrorCode::Type)]
+    );
+}
+
+#[test]
+fn choices_are_never_coerced() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "priority": {"enum": ["low", "high"]},
+            "quantity": {"type": "integer", "minimum": 1, "maximum": 1000},
+            "sku": {"type": "string", "pattern": "^[A-Z]{3}-\\d{4}$"},
+            "name": {"type": "string"}
+        },
+        "required": ["priority", "quantity", "sku", "name"],
+        "additionalProperties": false
+    });
+    for policy in [Strict, Normal, Lenient] {
+        let errors =
+            check(&schema, policy, r#"{"priority": "hgih", "quantity": 0, "sku": "ab-1", "colour": "red"}"#)
+                .unwrap_err();
+        let codes: Vec<(&str, ErrorCode)> = errors.iter().map(|(p, c)| (p.as_str(), *c)).collect();
+        for expected in [
+            ("/priority", ErrorCode::Enum),
+            ("/quantity", ErrorCode::Range),
+            ("/sku", ErrorCode::Pattern),
+            ("/colour", ErrorCode::UnknownField),
+            ("/name", ErrorCode::Missing),
+        ] {
+            assert!(codes.contains(&expected), "{policy}: {expected:?} not in {codes:?}");
+        }
+        assert_eq!(codes.len(), 5, "{policy}: {codes:?}");
+    }
+}
+
+#[test]
+fn raw_arguments_of_any_shape() {
+    let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+    let validator = Validator::new(&schema).unwrap();
+    for empty in ["", "   ", "\n\t"] {
+        assert_eq!(validator.check(empty).unwrap().value, json!({}));
+    }
+    assert_eq!(validator.check(None::<&str>).unwrap().value, json!({}));
+    assert_eq!(validator.check(&Value::Null).unwrap().value, json!({}));
+    assert_eq!(validator.check(&json!({"a": 1})).unwrap().value, json!({"a": 1}));
+    assert_eq!(validator.check(&json!("{\"a\": 1}")).unwrap().value, json!({"a": 1}));
+    assert_eq!(validator.check(b"{\"a\": 1}").unwrap().value, json!({"a": 1}));
+    assert_eq!(validator.check(&b"{\"a\": \xff}"[..]).unwrap_err().kind(), RejectionKind::Parse);
+    for not_object in ["[1]", "1", "\"text\"", "null", "true"] {
+        assert_eq!(validator.check(not_object).unwrap_err().kind(), RejectionKind::NotObject, "{not_object}");
+    }
+    assert_eq!(validator.check(&json!([1])).unwrap_err().kind(), RejectionKind::NotObject);
+    assert_eq!(validator.check("{\"a\": ").unwrap_err().kind(), RejectionKind::Truncated);
+    assert_eq!(validator.check("{\"a\": 1 2 3 ]]").unwrap_err().kind(), RejectionKind::Parse);
+}
+
+#[test]
+fn per_field_policies_override_the_tool_policy() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}, "c": {"type": "string"}},
+        "additionalProperties": false
+    });
+    let validator = Validator::builder(&schema)
+        .field("a", Some(Strict), false)
+        .field("c", Some(Lenient), false)
+        .build()
+        .unwrap();
+    let rejection = validator.check(r#"{"a": "1", "b": "2", "c": 3}"#).unwrap_err();
+    assert_eq!(rejection.errors().len(), 1);
+    assert_eq!(rejection.errors()[0].path(), "/a");
+    let checked = validator.check(r#"{"a": 1, "b": "2", "c": 3}"#).unwrap();
+    assert_eq!(checked.value, json!({"a": 1, "b": 2, "c": "3"}));
+}
+
+#[test]
+fn errors_inside_unions_name_the_leaf() {
+    // What schemars writes for Option<Item>.
+    let schema = json!({
+        "type": "object",
+        "properties": {"item": {"anyOf": [{"$ref": "#/$defs/Item"}, {"type": "null"}]}},
+        "$defs": {"Item": {
+            "type": "object",
+            "properties": {"sku": {"type": "string"}, "quantity": {"type": "integer", "minimum": 1}},
+            "required": ["sku", "quantity"],
+            "additionalProperties": false
+        }},
+        "additionalProperties": false
+    });
+    let validator = Validator::new(&schema).unwrap();
+    let rejection = validator.check(r#"{"item": {"sku": "A", "quantity": 0}}"#).unwrap_err();
+    let paths: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+    assert_eq!(paths, [("/item/quantity", ErrorCode::Range)]);
+    let rejection = validator.check(r#"{"item": "nothing"}"#).unwrap_err();
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Type);
+    assert_eq!(rejection.errors()[0].message(), r#"expected an object or null, got "nothing""#);
+    // Coercion inside a union branch.
+    let checked = validator.check(r#"{"item": {"sku": "A", "quantity": "2"}}"#).unwrap();
+    assert_eq!(checked.value, json!({"item": {"sku": "A", "quantity": 2}}));
+    assert_eq!(checked.report.coercions[0].path, "/item/quantity");
+
+    // An internally tagged enum: the branch whose tag matches is blamed.
+    let shapes = json!({
+        "type": "object",
+        "properties": {"shape": {"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}}, "required": ["kind", "radius"], "additionalProperties": false},
+            {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"], "additionalProperties": false}
+        ]}},
+        "required": ["shape"]
+    });
+    let validator = Validator::new(&shapes).unwrap();
+    let rejection = validator.check(r#"{"shape": {"kind": "square", "side": "big"}}"#).unwrap_err();
+    let paths: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+    assert_eq!(paths, [("/shape/side", ErrorCode::Type)]);
+    let checked = validator.check(r#"{"shape": {"kind": "Square", "side": "2"}}"#).unwrap();
+    assert_eq!(checked.value, json!({"shape": {"kind": "square", "side": 2}}));
+}
+
+#[test]
+fn ambiguous_coercions_are_rejected() {
+    // "1" could be the integer 1 or (leniently) the boolean true: that is a choice.
+    let schema = wrap(json!({"anyOf": [{"type": "integer"}, {"type": "boolean"}]}));
+    let errors = check(&schema, Lenient, r#"{"v": "1"}"#).unwrap_err();
+    assert_eq!(errors, [("/v".to_owned(), ErrorCode::Ambiguous)]);
+    // Under the default policy only the integer reading exists.
+    assert_eq!(check(&schema, Normal, r#"{"v": "1"}"#).unwrap().0, json!({"v": 1}));
+}
+
+#[test]
+fn every_error_is_collected() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"type": "integer", "minimum": 0}, "maxItems": 3}},
+        "additionalProperties": false
+    });
+    let errors = check(&schema, Normal, r#"{"items": [-1, 2, -3, "x"]}"#).unwrap_err();
+    assert_eq!(
+        errors,
+        [
+            ("/items".to_owned(), ErrorCode::Items),
+            ("/items/0".to_owned(), ErrorCode::Range),
+            ("/items/2".to_owned(), ErrorCode::Range),
+            ("/items/3".to_owned(), ErrorCode::Type),
+        ]
+    );
+}

@@ -1,0 +1,356 @@
+//! Tool definitions in every dialect (insta snapshots), each dialect's check passing on the
+//! example tools and failing on deliberately bad ones, and arguments produced under a
+//! transformed dialect reading into the same Rust value as the plain form.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tool_input::dialect::{self, ProblemCode};
+use tool_input::{CheckOptions, CoercionKind, Dialect, Policy, ToolDefinition, ToolInput};
+
+/// Create an order for a customer.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct CreateOrder {
+    /// Customer identifier.
+    customer_id: String,
+    priority: Priority,
+    /// Free-form labels, at most 10.
+    #[schemars(length(max = 10))]
+    tags: Vec<String>,
+    items: Vec<Item>,
+    /// ISO 8601 date or date-time.
+    ship_by: Option<String>,
+    #[serde(default)]
+    gift: bool,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Priority {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Item {
+    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
+    sku: String,
+    #[schemars(range(min = 1, max = 1000))]
+    quantity: u32,
+    note: Option<String>,
+}
+
+/// Get the weather forecast for a city.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct GetWeather {
+    city: String,
+    /// How many days ahead.
+    #[serde(default = "one")]
+    #[schemars(range(min = 1, max = 14))]
+    days: u8,
+    unit: Option<Unit>,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Unit {
+    Celsius,
+    Fahrenheit,
+}
+
+/// List the open issues.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct ListIssues {}
+
+/// Log in to the account.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+#[tool_input(policy = "strict")]
+struct Login {
+    user: String,
+    #[tool_input(sensitive)]
+    password: String,
+    remember: Option<bool>,
+}
+
+/// Draw a shape.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct DrawShape {
+    shape: Shape,
+    labels: BTreeMap<String, String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Shape {
+    Circle { radius: f64 },
+    Rectangle { width: f64, height: f64 },
+}
+
+fn example_tools() -> Vec<&'static ToolDefinition> {
+    vec![CreateOrder::definition(), GetWeather::definition(), ListIssues::definition(), Login::definition()]
+}
+
+/// Every `required` list in `value`, sorted.
+fn sort_required(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                if let (true, Value::Array(names)) = (key == "required", &mut *child) {
+                    names.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+                } else {
+                    sort_required(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(sort_required),
+        _ => {}
+    }
+}
+
+#[test]
+fn definitions_in_every_dialect() {
+    for tool in example_tools() {
+        for dialect in Dialect::ALL {
+            let name = format!("{}__{}", tool.name(), dialect.as_str().replace('-', "_"));
+            // Maps and `required` lists sorted, so the snapshot holds whether serde_json keeps
+            // insertion order or not (its `preserve_order` feature, which rig-core turns on in
+            // `--all-features` builds); neither order means anything in a JSON Schema.
+            let mut definition = tool.to_dialect(dialect);
+            sort_required(&mut definition);
+            insta::with_settings!({sort_maps => true}, {
+                insta::assert_json_snapshot!(name, definition);
+            });
+        }
+    }
+}
+
+#[test]
+fn the_example_tools_pass_every_dialect_check() {
+    for tool in example_tools() {
+        for dialect in Dialect::ALL {
+            let problems = tool.check_dialect(dialect);
+            assert!(problems.is_empty(), "{} in {dialect}: {problems:#?}", tool.name());
+        }
+    }
+    // A tool whose shape a dialect cannot express is caught for that dialect only.
+    assert!(DrawShape::definition().check_dialect(Dialect::OpenAi).is_empty());
+    assert!(DrawShape::definition().check_dialect(Dialect::Anthropic).is_empty());
+    let strict = DrawShape::definition().check_dialect(Dialect::OpenAiStrict);
+    assert_eq!(
+        strict.iter().map(|p| p.code).collect::<Vec<_>>(),
+        [ProblemCode::Unrepresentable],
+        "{strict:#?}"
+    );
+    assert_eq!(strict[0].pointer, "/function/parameters/properties/labels/additionalProperties");
+    let gemini = DrawShape::definition().check_dialect(Dialect::Gemini);
+    assert_eq!(gemini[0].pointer, "/parameters/properties/labels");
+}
+
+#[test]
+fn strict_transform_keeps_the_engine_in_step() {
+    let definition = GetWeather::definition().to_dialect(Dialect::OpenAiStrict);
+    let parameters = &definition["function"]["parameters"];
+    assert_eq!(parameters["required"], json!(["city", "days", "unit"]));
+    assert_eq!(parameters["properties"]["days"]["type"], json!(["integer", "null"]));
+    assert!(parameters["properties"]["days"].get("default").is_none());
+    assert!(parameters["properties"]["days"].get("format").is_none());
+    assert_eq!(parameters["additionalProperties"], false);
+}
+
+fn strict_policy() -> CheckOptions {
+    CheckOptions::new().with_policy(Policy::Strict)
+}
+
+#[test]
+fn strict_mode_arguments_read_as_the_plain_form() {
+    // As a strict-mode model sends them: every field, null for the ones it leaves out.
+    let strict_form = r#"{"customer_id": "C-1", "priority": "high", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 2, "note": null}], "ship_by": null, "gift": null}"#;
+    let plain_form = r#"{"customer_id": "C-1", "priority": "high", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 2}]}"#;
+    let plain = CreateOrder::from_arguments(plain_form).unwrap();
+    for options in [CheckOptions::default(), strict_policy()] {
+        let read = CreateOrder::from_dialect_arguments(Dialect::OpenAiStrict, strict_form, &options).unwrap();
+        assert_eq!(read.value, plain);
+        let read =
+            CreateOrder::from_dialect_arguments(Dialect::ResponsesStrict, strict_form, &options).unwrap();
+        assert_eq!(read.value, plain);
+    }
+    let read =
+        CreateOrder::from_dialect_arguments(Dialect::OpenAiStrict, strict_form, &strict_policy()).unwrap();
+    let absent: Vec<(&str, CoercionKind)> =
+        read.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+    assert!(absent.contains(&("/gift", CoercionKind::NullAsAbsent)), "{absent:?}");
+
+    // A default other than the type's own, and an optional enum.
+    let read = GetWeather::from_dialect_arguments(
+        Dialect::OpenAiStrict,
+        r#"{"city": "Paris", "days": null, "unit": null}"#,
+        &strict_policy(),
+    )
+    .unwrap();
+    assert_eq!(read.value, GetWeather { city: "Paris".into(), days: 1, unit: None });
+    assert_eq!(read.value, GetWeather::from_arguments(r#"{"city": "Paris"}"#).unwrap());
+
+    // A strict tool (policy = "strict") gets the same value from both forms.
+    let login = Login::from_dialect_arguments(
+        Dialect::OpenAiStrict,
+        r#"{"user": "ann", "password": "hunter22", "remember": null}"#,
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(login.value, Login::from_arguments(r#"{"user": "ann", "password": "hunter22"}"#).unwrap());
+
+    // Without the dialect, the strict policy refuses the null: the dialect is what makes it exact.
+    assert!(CreateOrder::from_arguments_with(strict_form, &strict_policy()).is_err());
+    // A null for a required field is still a mistake.
+    assert!(CreateOrder::from_dialect_arguments(
+        Dialect::OpenAiStrict,
+        r#"{"customer_id": null, "priority": "high", "tags": [], "items": []}"#,
+        &strict_policy()
+    )
+    .is_err());
+}
+
+#[test]
+fn gemini_string_enums_read_back_as_their_values() {
+    let tool = ToolDefinition::new(
+        "set_level",
+        None,
+        json!({"type": "object", "properties": {"level": {"enum": [1, 2, 3]}, "on": {"const": true}}, "required": ["level"]}),
+    )
+    .unwrap();
+    let declaration = tool.to_dialect(Dialect::Gemini);
+    assert_eq!(
+        declaration["parameters"]["properties"]["level"],
+        json!({"type": "STRING", "enum": ["1", "2", "3"]})
+    );
+    assert!(tool.check_dialect(Dialect::Gemini).is_empty());
+    let checked =
+        tool.check_as(Dialect::Gemini, r#"{"level": "2", "on": "true"}"#.into(), &strict_policy()).unwrap();
+    assert_eq!(checked.value, json!({"level": 2, "on": true}));
+    assert!(tool.check_with(r#"{"level": "2"}"#.into(), &strict_policy()).is_err());
+}
+
+#[test]
+fn checks_fail_for_bad_tools() {
+    let codes =
+        |problems: Vec<tool_input::DialectProblem>| problems.into_iter().map(|p| p.code).collect::<Vec<_>>();
+
+    // Too deep for strict mode: 12 nested objects.
+    let mut deep =
+        json!({"type": "object", "properties": {"leaf": {"type": "string"}}, "required": ["leaf"]});
+    for _ in 0..11 {
+        deep = json!({"type": "object", "properties": {"next": deep}, "required": ["next"]});
+    }
+    assert_eq!(
+        codes(dialect::check_tool("deep", None, &deep, Dialect::OpenAiStrict)),
+        [ProblemCode::TooDeep]
+    );
+    assert!(dialect::check_tool("deep", None, &deep, Dialect::OpenAi).is_empty());
+
+    // Too many properties, and too many enum values.
+    let properties: serde_json::Map<String, Value> =
+        (0..5001).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+    let wide = json!({"type": "object", "properties": properties});
+    assert!(codes(dialect::check_tool("wide", None, &wide, Dialect::OpenAiStrict))
+        .contains(&ProblemCode::TooManyProperties));
+    let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
+    let many =
+        json!({"type": "object", "properties": {"v": {"type": "string", "enum": values}}, "required": ["v"]});
+    assert_eq!(
+        codes(dialect::check_tool("many", None, &many, Dialect::OpenAiStrict)),
+        [ProblemCode::TooManyEnumValues]
+    );
+
+    // Bad names, per dialect.
+    let schema = json!({"type": "object", "properties": {}});
+    for (name, dialect) in [
+        ("get weather", Dialect::OpenAi),
+        ("", Dialect::Anthropic),
+        (&*"x".repeat(65), Dialect::Responses),
+        ("a/b", Dialect::Mcp),
+        ("1st.tool", Dialect::Gemini),
+    ] {
+        assert_eq!(
+            codes(dialect::check_tool(name, None, &schema, dialect)),
+            [ProblemCode::Name],
+            "{name:?} in {dialect}"
+        );
+    }
+    assert!(dialect::check_tool("files.read", None, &schema, Dialect::Mcp).is_empty());
+    assert!(dialect::check_tool("files.read", None, &schema, Dialect::OpenAi)
+        .iter()
+        .any(|p| p.code == ProblemCode::Name));
+
+    // Keywords Gemini does not accept, in a declaration written by hand.
+    let declaration = json!({"name": "f", "parameters": {"type": "OBJECT", "additionalProperties": false, "properties": {
+        "n": {"type": "INTEGER", "exclusiveMinimum": 0, "format": "uint32"},
+        "k": {"type": ["STRING", "NULL"], "enum": [1, 2]},
+        "r": {"$ref": "#/$defs/R"}}}});
+    let problems = dialect::check_definition(&declaration, Dialect::Gemini);
+    let found: Vec<(&str, ProblemCode)> = problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect();
+    for expected in [
+        ("/parameters/additionalProperties", ProblemCode::UnsupportedKeyword),
+        ("/parameters/properties/n/exclusiveMinimum", ProblemCode::UnsupportedKeyword),
+        ("/parameters/properties/n/format", ProblemCode::UnsupportedFormat),
+        ("/parameters/properties/k/type", ProblemCode::UnsupportedType),
+        ("/parameters/properties/k/enum", ProblemCode::EnumNotString),
+        ("/parameters/properties/r/$ref", ProblemCode::UnsupportedKeyword),
+    ] {
+        assert!(found.contains(&expected), "{expected:?} not in {found:#?}");
+    }
+    // The same schema exported through the transform passes.
+    let plain = json!({"type": "object", "additionalProperties": false, "properties": {
+        "n": {"type": "integer", "exclusiveMinimum": 0, "format": "uint32"},
+        "k": {"type": ["integer", "null"], "enum": [1, 2, null]}}});
+    assert!(dialect::check_tool("f", None, &plain, Dialect::Gemini).is_empty());
+
+    // A recursive schema cannot be inlined for Gemini; strict mode allows it.
+    let tree = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "required": ["root"],
+        "$defs": {"Node": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}, "required": ["children"]}}});
+    assert_eq!(
+        codes(dialect::check_tool("tree", None, &tree, Dialect::Gemini)),
+        [ProblemCode::Unrepresentable]
+    );
+    assert!(dialect::check_tool("tree", None, &tree, Dialect::OpenAiStrict).is_empty());
+
+    // What strict mode says of a schema sent without the transform.
+    let loose = dialect::tool_definition(
+        "f",
+        None,
+        &json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1}}}),
+        Dialect::OpenAi,
+    );
+    let mut as_strict = loose.clone();
+    as_strict["function"]["strict"] = Value::Bool(true);
+    let found = codes(dialect::check_definition(&as_strict, Dialect::OpenAiStrict));
+    assert!(
+        found.contains(&ProblemCode::AdditionalProperties)
+            && found.contains(&ProblemCode::NotRequired)
+            && found.contains(&ProblemCode::UnsupportedKeyword),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn plain_schemas_export_too() {
+    let schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+    let mcp = dialect::tool_definition("search", Some("Search."), &schema, Dialect::Mcp);
+    assert_eq!(
+        mcp,
+        json!({"name": "search", "description": "Search.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}})
+    );
+    assert!(
+        dialect::transform_schema(&json!({"type": "object", "properties": {}}), Dialect::Gemini).is_none()
+    );
+    assert_eq!(
+        ListIssues::definition().to_dialect(Dialect::Gemini),
+        json!({"name": "list_issues", "description": "List the open issues."})
+    );
+}

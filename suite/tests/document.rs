@@ -1,0 +1,111 @@
+//! What the text of a call says beyond its value: the order the model wrote the keys in
+//! (errors come back in that order) and keys given twice (the same value: recorded; two
+//! values: a choice made twice, rejected, except under `Policy::Strict`, which reads JSON as
+//! JSON parsers do: the last value wins).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tool_input::{CheckOptions, CoercionKind, ErrorCode, Policy, ToolInput, Validator};
+
+/// Write a file.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct WriteFile {
+    path: String,
+    mode: Mode,
+    labels: Option<BTreeMap<String, String>>,
+    extra: Option<Value>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Mode {
+    Write,
+    Append,
+}
+
+fn strict() -> CheckOptions {
+    CheckOptions::new().with_policy(Policy::Strict)
+}
+
+#[test]
+fn a_key_given_twice_with_the_same_value_is_recorded() {
+    for raw in [
+        r#"{"path": "a.txt", "mode": "write", "mode": "write"}"#,
+        "{'path': 'a.txt', 'mode': 'write', 'mode': 'write',}",
+    ] {
+        let checked = WriteFile::from_arguments_with_report(raw).unwrap();
+        assert_eq!(checked.value.mode, Mode::Write);
+        let records: Vec<(&str, CoercionKind)> =
+            checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+        assert_eq!(records, [("/mode", CoercionKind::DuplicateKey)], "{raw}");
+        let walked = Validator::new(WriteFile::schema()).unwrap().check(raw).unwrap();
+        assert_eq!(walked.report.coercions, checked.report.coercions);
+    }
+}
+
+#[test]
+fn a_key_given_twice_with_two_values_is_rejected() {
+    for policy in [Policy::Default, Policy::Lenient] {
+        let options = CheckOptions::new().with_policy(policy);
+        for raw in [
+            r#"{"path": "a.txt", "mode": "write", "mode": "append"}"#,
+            "{'path': 'a.txt', 'mode': 'write', 'mode': 'append'}",
+        ] {
+            let rejection = WriteFile::from_arguments_with(raw, &options).unwrap_err();
+            assert_eq!(rejection.errors().len(), 1, "{rejection}");
+            let error = &rejection.errors()[0];
+            assert_eq!((error.path(), error.code()), ("/mode", ErrorCode::DuplicateKey));
+            assert_eq!(error.options(), [json!("write"), json!("append")]);
+            insta::assert_snapshot!("two_values", rejection);
+        }
+    }
+    // Inside a map and a free-form value too, and beside other errors.
+    let raw =
+        r#"{"path": 1, "mode": "write", "labels": {"a": "x", "a": "y"}, "extra": {"k": [1], "k": [2]}}"#;
+    let rejection = WriteFile::from_arguments(raw).unwrap_err();
+    let found: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+    assert_eq!(
+        found,
+        [
+            ("/path", ErrorCode::Type),
+            ("/labels/a", ErrorCode::DuplicateKey),
+            ("/extra/k", ErrorCode::DuplicateKey)
+        ]
+    );
+    // Sensitive values are not shown.
+    let validator = Validator::builder(WriteFile::schema()).field("path", None, true).build().unwrap();
+    let rejection =
+        validator.check(r#"{"path": "secret-1", "path": "secret-2", "mode": "write"}"#).unwrap_err();
+    assert!(!rejection.to_string().contains("secret"), "{rejection}");
+    assert!(rejection.errors()[0].options().is_empty());
+}
+
+/// Strict mode reads JSON as JSON parsers do, and as the `jsonschema` crate sees it: the
+/// last value of a repeated key wins, without a record.
+#[test]
+fn strict_keeps_the_last_value() {
+    let raw = r#"{"path": "a.txt", "mode": "write", "mode": "append"}"#;
+    assert_eq!(WriteFile::from_arguments_with(raw, &strict()).unwrap().value.mode, Mode::Append);
+    let checked = WriteFile::definition().check_with(raw.into(), &strict()).unwrap();
+    assert_eq!(checked.value["mode"], "append");
+    assert!(checked.report.coercions.is_empty());
+}
+
+#[test]
+fn errors_come_in_the_order_the_keys_were_written() {
+    let validator = Validator::new(WriteFile::schema()).unwrap();
+    let raw = r#"{"zeta": 1, "mode": "overwrite", "labels": {"b": 2, "a": 1}, "path": 3}"#;
+    let rejection = validator.check(raw).unwrap_err();
+    let paths: Vec<&str> = rejection.errors().iter().map(|e| e.path()).collect();
+    assert_eq!(paths, ["/zeta", "/mode", "/labels/b", "/labels/a", "/path"]);
+    // Lenient text, and a missing property after what was sent.
+    let rejection = validator.check("{labels: {b: 2}, mode: 'overwrite'}").unwrap_err();
+    let paths: Vec<&str> = rejection.errors().iter().map(|e| e.path()).collect();
+    assert_eq!(paths, ["/labels/b", "/mode", "/path"]);
+    // The typed path gives the same order.
+    let typed = WriteFile::from_arguments(raw).unwrap_err();
+    assert_eq!(typed.errors(), validator.check(raw).unwrap_err().errors());
+}

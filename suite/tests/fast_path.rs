@@ -1,0 +1,319 @@
+//! Exact calls take a one-pass path (typed deserialization checked against the schema on
+//! the way); everything else takes the full path. The two must agree on every call: same
+//! value, same report, same rejection.
+
+mod common;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tool_input::{CheckOptions, Policy, ToolInput};
+
+/// The Rust type of the workloads' create_order.schema.json (suite/tests/common/workloads.rs).
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct CreateOrder {
+    customer_id: String,
+    priority: Priority,
+    #[schemars(length(max = 10))]
+    tags: Vec<String>,
+    items: Vec<Item>,
+    ship_by: Option<String>,
+    #[serde(default)]
+    gift: bool,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Priority {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Item {
+    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
+    sku: String,
+    #[schemars(range(min = 1, max = 1000))]
+    quantity: u32,
+    note: Option<String>,
+}
+
+/// Exercises what the one-pass path handles and what it hands over: options of structs and
+/// enums, maps, nested defaults, sensitive fields, tagged enums.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Mixed {
+    #[tool_input(sensitive)]
+    #[serde(default = "secret")]
+    token: String,
+    inner: Option<Inner>,
+    level: Option<Priority>,
+    labels: std::collections::BTreeMap<String, u8>,
+    shape: Option<Shape>,
+    #[serde(default)]
+    ratio: f64,
+}
+
+fn secret() -> String {
+    "s3cret".into()
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+struct Inner {
+    #[serde(default = "three")]
+    n: i32,
+    #[schemars(length(min = 1))]
+    name: String,
+}
+
+fn three() -> i32 {
+    3
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Shape {
+    Dot,
+    Circle { r: f64 },
+}
+
+fn agree<T: ToolInput + PartialEq + std::fmt::Debug>(raw: &str) {
+    agree_with::<T>(raw, &CheckOptions::default());
+}
+
+fn agree_with<T: ToolInput + PartialEq + std::fmt::Debug>(raw: &str, options: &CheckOptions) {
+    let options = *options;
+    let fast = T::from_arguments_with(raw, &options);
+    let full = tool_input::__private::from_arguments_full::<T>(raw.into(), &options);
+    match (&fast, &full) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.value, b.value, "{raw}");
+            let mut fast_coercions = a.report.coercions.clone();
+            let mut full_coercions = b.report.coercions.clone();
+            fast_coercions.sort_by(|x, y| x.path.cmp(&y.path));
+            full_coercions.sort_by(|x, y| x.path.cmp(&y.path));
+            assert_eq!(fast_coercions, full_coercions, "{raw}");
+            assert_eq!(a.report.repairs, b.report.repairs, "{raw}");
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "{raw}"),
+        _ => panic!("the paths disagree on {raw}:\nfast: {fast:?}\nfull: {full:?}"),
+    }
+}
+
+#[test]
+fn the_paths_agree_on_clean_and_invalid_calls() {
+    let dir = common::bench_data_dir();
+    for file in ["clean.jsonl", "invalid.jsonl"] {
+        for case in common::read_jsonl(&dir.join(file)).iter().step_by(7) {
+            agree::<CreateOrder>(case["raw"].as_str().unwrap());
+        }
+    }
+}
+
+#[test]
+fn exact_calls_take_the_one_pass_path() {
+    let dir = common::bench_data_dir();
+    let options = CheckOptions::default();
+    for file in ["clean.jsonl", "large.jsonl"] {
+        for case in common::read_jsonl(&dir.join(file)).iter().step_by(3) {
+            let raw = case["raw"].as_str().unwrap();
+            assert!(
+                tool_input::__private::from_arguments_exact::<CreateOrder>(raw.into(), &options).is_some(),
+                "{raw}"
+            );
+        }
+    }
+    let exact = json!({"inner": {"name": "a"}, "level": "low", "labels": {"x": 1}, "token": "t"}).to_string();
+    assert!(tool_input::__private::from_arguments_exact::<Mixed>(exact.as_str().into(), &options).is_some());
+}
+
+#[test]
+fn the_paths_agree_on_edge_cases() {
+    let cases = [
+        json!({"inner": {"name": "a"}, "labels": {}}),
+        json!({"inner": {"name": "a", "n": 1}, "level": "low", "labels": {"x": 1}, "token": "t"}),
+        json!({"inner": null, "level": null, "labels": {"x": 255}, "ratio": 1.5}),
+        json!({"inner": {"name": ""}, "labels": {}}),
+        json!({"labels": {"x": 256}}),
+        json!({"labels": {"x": 1.0}}),
+        json!({"labels": {}, "level": "High"}),
+        json!({"labels": {}, "shape": {"kind": "dot"}}),
+        json!({"labels": {}, "shape": {"kind": "circle", "r": 2}}),
+        json!({"labels": {}, "extra": 1}),
+        json!({"labels": {}, "token": 5}),
+        json!({"labels": {}, "ratio": "2.5"}),
+        json!({}),
+        json!({"labels": {}, "inner": {"name": "a", "name": "b"}}),
+    ];
+    for case in cases {
+        agree::<Mixed>(&case.to_string());
+        // Duplicate keys cannot be built with json!, so also as text.
+    }
+    agree::<Mixed>(r#"{"labels": {}, "inner": {"name": "a", "name": "b"}}"#);
+    agree::<Mixed>(r#"{"labels": {}, "token": "a", "token": "b"}"#);
+    agree::<Mixed>(r#"  {"labels": {}}  "#);
+    agree::<Mixed>(r#"{"labels": {}} trailing"#);
+    agree::<Mixed>("{\"labels\": {\"\\u0078\": 1}}");
+    agree::<CreateOrder>(
+        r#"{"customer_id": "C", "priority": "low", "tags": [], "items": [{"sku": "ABC-1234", "quantity": 3.0}]}"#,
+    );
+    agree::<CreateOrder>(
+        r#"{"customer_id": "C", "priority": "low", "tags": [], "items": [], "ship_by": null}"#,
+    );
+}
+
+/// Text that is not strict JSON is parsed once; when its only mistakes were syntax, the
+/// one-pass check runs on the repaired value. Both must still agree with the full path.
+#[test]
+fn the_paths_agree_on_repaired_syntax() {
+    let cases = [
+        // Only syntax: the one-pass check on the parsed value decides.
+        "Sure: {'labels': {}, 'inner': {'name': 'a'}}",
+        "```json\n{\"labels\": {\"x\": 1,},}\n```",
+        "{labels: {}, level: None, inner: None, token: 't'}",
+        "{'labels': {}} // done",
+        "\"{\\\"labels\\\": {}}\"",
+        "{\"labels\": {}, \"ratio\": 1.}",
+        // Syntax and coercion or errors: the walk decides.
+        "{'labels': {'x': '7'}, 'level': 'HIGH'}",
+        "{labels: {}, extra: True}",
+        "{'labels': {}, 'inner': {'name': 'a', 'name': 'b'},}",
+        "{'labels': {}, 'ratio': NaN}",
+        "{'labels': {}, 'inner': {'name': 'a'",
+        "{'labels': {}, 'shape': {'kind': 'circle', 'r': 2,}}",
+        "{'labels': {}, 'shape': {'kind': 'square'}}",
+        "[1, 2,]",
+        "'just text'",
+        "{\"labels\": {}} {\"labels\": {}}",
+    ];
+    for case in cases {
+        agree::<Mixed>(case);
+    }
+    agree::<CreateOrder>(
+        "{customer_id: 'C', priority: 'low', tags: [], items: [{sku: 'ABC-1234', quantity: 3,},],}",
+    );
+    agree::<CreateOrder>(
+        "{customer_id: 'C', priority: 'low', tags: [], items: [{sku: 'ABC-1234', quantity: 3.0}]}",
+    );
+    // Out of range, after a repair.
+    agree::<CreateOrder>(
+        "{customer_id: 'C', priority: 'low', tags: [], items: [{sku: 'ABC-1234', quantity: 4294967296}]}",
+    );
+}
+
+/// Field policies and redaction, which decide whether and how the one-pass path coerces.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Policies {
+    #[tool_input(strict)]
+    exact: Option<u32>,
+    #[tool_input(lenient)]
+    loose: Option<u32>,
+    #[tool_input(sensitive)]
+    secret: Option<u32>,
+    #[serde(default)]
+    plain: Vec<u8>,
+    mode: Option<Priority>,
+    flag: Option<bool>,
+}
+
+/// Strict JSON that needs only the common coercions is read in one pass; the records must
+/// be the walker's, whatever the policy of the call or the field.
+#[test]
+fn the_paths_agree_on_coercions() {
+    let cases = [
+        r#"{"labels": {"x": "7"}, "level": "HIGH"}"#,
+        r#"{"labels": "{\"x\": 1}"}"#,
+        r#"{"labels": " {\"x\": \"2\"} "}"#,
+        r#"{"labels": {}, "inner": "{\"name\": \"a\"}"}"#,
+        r#"{"labels": {}, "inner": {"name": "a", "n": "4"}}"#,
+        r#"{"labels": {}, "level": "Hgih"}"#,
+        r#"{"labels": {"x": "300"}}"#,
+        r#"{"labels": {"x": " 7"}}"#,
+        r#"{"labels": {"x": "7.0"}}"#,
+        r#"{"labels": {}, "ratio": "1e3"}"#,
+        r#"{"labels": "[1]"}"#,
+        r#"{"labels": "{\"x\": "}"#,
+    ];
+    for case in cases {
+        agree::<Mixed>(case);
+    }
+    let cases = [
+        r#"{"exact": "1"}"#,
+        r#"{"loose": "1"}"#,
+        r#"{"loose": " 1 "}"#,
+        r#"{"secret": "5"}"#,
+        r#"{"secret": "five"}"#,
+        r#"{"plain": "[1, 2]"}"#,
+        r#"{"plain": "[1, \"2\"]"}"#,
+        r#"{"plain": "[1, 256]"}"#,
+        r#"{"mode": "LOW", "flag": "TRUE"}"#,
+        r#"{"flag": "yes"}"#,
+        r#"{"mode": "Medium", "plain": "[3]", "secret": "9", "loose": "2", "exact": 3}"#,
+    ];
+    // These take the one-pass path, coercions and all. (An `Option` of an enum or struct is
+    // an `anyOf` with `null`, where only the walker coerces: `"level": "HIGH"` takes the walk.)
+    let options = CheckOptions::default();
+    for (raw, coercions) in [
+        (r#"{"labels": {"x": "7"}, "level": "high"}"#, 1),
+        (r#"{"labels": "{\"x\": \"2\"}"}"#, 2),
+        (r#"{"plain": "[3]", "secret": "9", "exact": 3, "flag": "false"}"#, 3),
+    ] {
+        let one_pass = if raw.contains("labels") {
+            tool_input::__private::from_arguments_exact::<Mixed>(raw.into(), &options).map(|c| c.report)
+        } else {
+            tool_input::__private::from_arguments_exact::<Policies>(raw.into(), &options).map(|c| c.report)
+        };
+        let report = one_pass.unwrap_or_else(|| panic!("{raw} took the full path"));
+        let made = report.coercions.iter().filter(|c| c.kind != tool_input::CoercionKind::DefaultFilled);
+        assert_eq!(made.count(), coercions, "{raw}: {report:?}");
+    }
+    for policy in [None, Some(Policy::Strict), Some(Policy::Default), Some(Policy::Lenient)] {
+        let options = policy.map_or_else(CheckOptions::new, |policy| CheckOptions::new().with_policy(policy));
+        for case in cases {
+            agree_with::<Policies>(case, &options);
+        }
+    }
+}
+
+#[test]
+fn the_paths_agree_on_every_mangled_call() {
+    let dir = common::bench_data_dir();
+    for case in common::read_jsonl(&dir.join("mangled.jsonl")).iter().step_by(2) {
+        agree::<CreateOrder>(case["raw"].as_str().unwrap());
+    }
+}
+
+#[test]
+fn sensitive_defaults_stay_hidden_on_both_paths() {
+    let checked = Mixed::from_arguments_with_report(r#"{"labels": {}}"#).unwrap();
+    assert_eq!(checked.value.token, "s3cret");
+    let token = checked.report.coercions.iter().find(|c| c.path == "/token").unwrap();
+    assert_eq!(token.to, None);
+    let value: Value = json!({"labels": {}});
+    let checked = Mixed::from_arguments_with_report(&value).unwrap();
+    assert!(!format!("{:?}", checked.report).contains("s3cret"));
+}
+
+/// Numbers whose decimal text is not exactly the integer a float rounds them to (issue 13):
+/// both paths decide from the text, and agree.
+#[test]
+fn the_paths_agree_on_numbers_that_only_round_to_integers() {
+    for quantity in [
+        "0.99999999999999999",
+        "\"0.99999999999999999\"",
+        "-9999999999999999999999",
+        "\"-9999999999999999999999\"",
+        "9007199254740993.0",
+        "\"9007199254740993.0\"",
+        "3.0",
+        "\"3.000\"",
+        "\"3e0\"",
+        "1e-400",
+        "2.9999999999999999",
+    ] {
+        let raw = format!(
+            r#"{{"customer_id": "C-1", "priority": "low", "tags": [], "items": [{{"sku": "ABC-1234", "quantity": {quantity}}}]}}"#
+        );
+        agree::<CreateOrder>(&raw);
+    }
+}

@@ -1,0 +1,207 @@
+//! Hostile input, round two (issue 13): patterns that backtrack, rejections that amplify,
+//! values that change. Each test asserts the answer, never a timing.
+
+use serde_json::{json, Value};
+use tool_input::{CheckOptions, ErrorCode, Limits, RawArguments, Validator};
+
+fn validator(schema: Value) -> Validator {
+    Validator::new(&schema).unwrap()
+}
+
+fn codes(validator: &Validator, text: &str) -> Vec<(String, ErrorCode)> {
+    match validator.check(text) {
+        Ok(_) => Vec::new(),
+        Err(rejection) => rejection.errors().iter().map(|e| (e.path().to_owned(), e.code())).collect(),
+    }
+}
+
+#[test]
+fn backtracking_patterns_are_answered_on_long_strings() {
+    let shapes =
+        [r"^(\w+\s?)*$", r"^(a+)+$", r"^(a|aa)+$", r"^(.*a){12}$", r"^(a|a?)+$", r"^([a-z]+)*[0-9]$"];
+    for shape in shapes {
+        let v =
+            validator(json!({"type": "object", "properties": {"s": {"type": "string", "pattern": shape}}}));
+        let sent = json!({"s": format!("{}!", "a".repeat(48))}).to_string();
+        assert_eq!(codes(&v, &sent), vec![("/s".to_owned(), ErrorCode::Pattern)], "{shape}");
+    }
+    let v = validator(
+        json!({"type": "object", "properties": {"s": {"type": "string", "pattern": r"^(\w+\s?)*$"}}}),
+    );
+    let words = json!({"s": "word ".repeat(20)}).to_string();
+    assert!(v.check(words.as_str()).is_ok());
+}
+
+#[test]
+fn backtracking_pattern_properties_are_answered() {
+    let v = validator(json!({
+        "type": "object",
+        "patternProperties": {r"^(\w+\s?)*$": {"type": "integer"}},
+        "additionalProperties": false
+    }));
+    let key = format!("{}!", "a".repeat(48));
+    let sent = json!({ key.clone(): 1 }).to_string();
+    assert_eq!(codes(&v, &sent), vec![(format!("/{key}"), ErrorCode::UnknownField)]);
+    let sent = json!({ "a b c": "x" }).to_string();
+    assert_eq!(codes(&v, &sent), vec![("/a b c".to_owned(), ErrorCode::Type)]);
+}
+
+#[test]
+fn a_lookaround_pattern_over_its_budget_is_an_error_naming_it() {
+    let pattern = r"^(?=(a+)+$)";
+    let v = validator(json!({"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}));
+    let sent = json!({"s": format!("{}b", "a".repeat(64))}).to_string();
+    let rejection = v.check(sent.as_str()).unwrap_err();
+    assert_eq!(rejection.errors().len(), 1);
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::PatternBudget);
+    assert_eq!(rejection.errors()[0].code().code(), "pattern_budget");
+    assert!(rejection.errors()[0].message().contains(pattern), "{}", rejection.errors()[0].message());
+    // Short strings are still checked, with ECMA-262's answer.
+    assert!(v.check(r#"{"s": "aaa"}"#).is_ok());
+    assert_eq!(codes(&v, r#"{"s": "aab"}"#), vec![("/s".to_owned(), ErrorCode::Pattern)]);
+    // The typed one-pass path and plain validation agree.
+    assert!(!v.is_valid(&json!({"s": format!("{}b", "a".repeat(64))})));
+}
+
+/// A call with many wrong enum values, each against fifty options.
+fn many_wrong_values(count: usize) -> (Validator, String) {
+    let options: Vec<String> = (0..50).map(|i| format!("option_{i}")).collect();
+    let v = validator(json!({
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"enum": options}}}
+    }));
+    let items: Vec<Value> = (0..count).map(|i| json!(format!("wrong_{i}"))).collect();
+    (v, json!({ "items": items }).to_string())
+}
+
+#[test]
+fn a_rejection_lists_at_most_max_errors_and_counts_the_rest() {
+    let (v, sent) = many_wrong_values(1000);
+    let rejection = v.check(sent.as_str()).unwrap_err();
+    assert_eq!(Limits::default().max_errors, 50);
+    assert_eq!(rejection.errors().len(), 50);
+    assert_eq!(rejection.omitted_errors(), 950);
+    assert_eq!(rejection.errors()[49].path(), "/items/49");
+    let message = rejection.to_string();
+    assert!(message.contains("(1000 errors)"), "{message}");
+    assert!(message.ends_with("- … and 980 more errors"), "{message}");
+    // The option list of each error is shortened the same way.
+    assert!(
+        rejection.errors()[0].message().ends_with("… and 30 more"),
+        "{}",
+        rejection.errors()[0].message()
+    );
+    assert_eq!(rejection.errors()[0].options().len(), 20);
+    // Output is bounded, whatever the count.
+    assert!(message.len() < 8 * 1024, "{}", message.len());
+}
+
+#[test]
+fn max_errors_is_a_limit_of_its_own() {
+    let (v, sent) = many_wrong_values(30);
+    let limits = Limits::default().with_max_errors(3);
+    let options = CheckOptions::new().with_limits(limits);
+    let rejection = v.check_with(RawArguments::Text(&sent), &options).unwrap_err();
+    assert_eq!((rejection.errors().len(), rejection.omitted_errors()), (3, 27));
+    assert!(rejection.to_string().ends_with("- … and 27 more errors"));
+    // One error past the limit is one more error.
+    let (v, sent) = many_wrong_values(4);
+    let rejection = v.check_with(RawArguments::Text(&sent), &options).unwrap_err();
+    assert!(rejection.to_string().ends_with("- … and 1 more error"), "{rejection}");
+    // Zero is read as one: a rejection always says what is wrong.
+    let limits = Limits::default().with_max_errors(0);
+    let options = CheckOptions::new().with_limits(limits);
+    let rejection = v.check_with(RawArguments::Text(&sent), &options).unwrap_err();
+    assert_eq!((rejection.errors().len(), rejection.omitted_errors()), (1, 3));
+}
+
+#[test]
+fn an_error_under_a_union_counts_against_the_same_limit() {
+    let v = validator(json!({
+        "type": "object",
+        "properties": {"v": {"anyOf": [
+            {"type": "array", "items": {"enum": ["a", "b"]}},
+            {"type": "null"}
+        ]}}
+    }));
+    let items: Vec<Value> = (0..200).map(|i| json!(format!("x{i}"))).collect();
+    let sent = json!({ "v": items }).to_string();
+    let rejection = v.check(sent.as_str()).unwrap_err();
+    assert_eq!(rejection.errors().len(), 50);
+    assert_eq!(rejection.omitted_errors(), 150);
+}
+
+fn integer_field(minimum: i64) -> Validator {
+    validator(json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": minimum}}}))
+}
+
+#[test]
+fn an_integer_field_takes_a_float_or_string_only_when_it_denotes_exactly_an_integer() {
+    let v = integer_field(1);
+    // Rounded into range by a float, but not an integer: refused.
+    assert_eq!(codes(&v, r#"{"n": "0.99999999999999999"}"#), vec![("/n".to_owned(), ErrorCode::Type)]);
+    assert_eq!(codes(&v, r#"{"n": 0.99999999999999999}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    assert_eq!(codes(&v, r#"{"n": 2.9999999999999999}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    // Also with a syntax repair on the way (our own parser, not serde_json's).
+    assert_eq!(codes(&v, r#"{n: 0.99999999999999999,}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    // Exactly an integer: taken, and the record shows what was sent.
+    let checked = v.check(r#"{"n": "3.000"}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 3}));
+    assert_eq!(checked.report.coercions[0].from.as_deref(), Some(r#""3.000""#));
+    let checked = v.check(r#"{"n": 3.0}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 3}));
+    // A string's integer is kept exactly, beyond what a float holds.
+    let checked = v.check(r#"{"n": "9007199254740993.0"}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 9_007_199_254_740_993_u64}));
+    // A number literal past 2^53 with a fraction or exponent is a float: refused, not rounded.
+    assert_eq!(codes(&v, r#"{"n": 9007199254740993.0}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    // An integer literal that fits 64 bits stays exact.
+    let checked = v.check(r#"{"n": 9007199254740993}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 9_007_199_254_740_993_u64}));
+}
+
+#[test]
+fn an_integer_beyond_64_bits_is_refused_saying_it_cannot_be_kept_exactly() {
+    let v = integer_field(-i64::MAX);
+    for sent in [r#"{"n": -9999999999999999999999}"#, r#"{"n": "-9999999999999999999999"}"#] {
+        let rejection = v.check(sent).unwrap_err();
+        assert_eq!(rejection.errors().len(), 1, "{sent}");
+        let error = &rejection.errors()[0];
+        assert_eq!((error.path(), error.code()), ("/n", ErrorCode::Inexact), "{sent}");
+        assert!(error.message().contains("cannot be kept exactly"), "{}", error.message());
+        assert!(error.message().contains("-9999999999999999999999"), "what was sent: {}", error.message());
+    }
+    // Inside arrays and nested objects too, at the right path.
+    let v = validator(json!({"type": "object", "properties": {"rows": {"type": "array", "items": {
+        "type": "object", "properties": {"id": {"type": "integer"}}
+    }}}}));
+    let sent = r#"{"rows": [{"id": 1}, {"id": 1.0000000000000001}, {"id": 1e30}]}"#;
+    assert_eq!(
+        codes(&v, sent),
+        vec![("/rows/1/id".to_owned(), ErrorCode::Inexact), ("/rows/2/id".to_owned(), ErrorCode::Inexact)]
+    );
+    // A number field keeps a float as a float, as before.
+    let v = validator(json!({"type": "object", "properties": {"x": {"type": "number"}}}));
+    assert!(v.check(r#"{"x": 0.99999999999999999}"#).is_ok());
+    // Plain JSON Schema validation of a value: `1e22` is an integer, as the standard says.
+    let v = validator(json!({"type": "integer"}));
+    assert!(v.is_valid(&json!(1e22)));
+}
+
+/// Lenient accepts everything the default accepts, with the same value.
+#[test]
+fn lenient_is_never_stricter_than_the_default() {
+    use tool_input::Policy;
+    let schema = json!({"type": "object", "properties": {"v": {"enum": ["A-B", "a_b", "x y", "X_Y"]}}});
+    for sent in
+        [r#"{"v": "a-b"}"#, r#"{"v": "A_B"}"#, r#"{"v": "x Y"}"#, r#"{"v": "x_y"}"#, r#"{"v": " a-b "}"#]
+    {
+        let default = Validator::builder(&schema).build().unwrap().check(sent);
+        let lenient = Validator::builder(&schema).policy(Policy::Lenient).build().unwrap().check(sent);
+        if let Ok(default) = &default {
+            assert_eq!(lenient.as_ref().map(|c| &c.value), Ok(&default.value), "{sent}");
+        }
+    }
+    let lenient = Validator::builder(&schema).policy(Policy::Lenient).build().unwrap();
+    assert_eq!(lenient.check(r#"{"v": "a-b"}"#).unwrap().value, json!({"v": "A-B"}));
+}

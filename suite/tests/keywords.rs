@@ -1,0 +1,240 @@
+//! One row per JSON Schema keyword: the error code, path and message a violation gets.
+//! The messages are snapshot-tested together, so a change to any of them shows in review.
+
+use serde_json::{json, Value};
+use tool_input::{ErrorCode, Policy, Validator};
+
+struct Row {
+    keyword: &'static str,
+    schema: Value,
+    sent: Value,
+    path: &'static str,
+    code: ErrorCode,
+}
+
+fn rows() -> Vec<Row> {
+    let row = |keyword, schema, sent, path, code| Row { keyword, schema, sent, path, code };
+    vec![
+        row("type", json!({"type": "integer"}), json!("abc"), "/v", ErrorCode::Type),
+        row("type (union)", json!({"type": ["string", "null"]}), json!(1), "/v", ErrorCode::Type),
+        row("enum", json!({"enum": ["low", "medium", "high"]}), json!("hihg"), "/v", ErrorCode::Enum),
+        row("enum (numbers)", json!({"enum": [1, 2, 3]}), json!(4), "/v", ErrorCode::Enum),
+        row("const", json!({"const": "circle"}), json!("square"), "/v", ErrorCode::Const),
+        row(
+            "required",
+            json!({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}),
+            json!({}),
+            "/v/id",
+            ErrorCode::Missing,
+        ),
+        row(
+            "additionalProperties",
+            json!({"type": "object", "properties": {"color": {"type": "string"}}, "additionalProperties": false}),
+            json!({"colour": "red"}),
+            "/v/colour",
+            ErrorCode::UnknownField,
+        ),
+        row(
+            "additionalProperties (schema)",
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+            json!({"a": "x"}),
+            "/v/a",
+            ErrorCode::Type,
+        ),
+        row(
+            "properties",
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+            json!({"n": true}),
+            "/v/n",
+            ErrorCode::Type,
+        ),
+        row(
+            "items",
+            json!({"type": "array", "items": {"type": "integer"}}),
+            json!([1, "x"]),
+            "/v/1",
+            ErrorCode::Type,
+        ),
+        row(
+            "prefixItems",
+            json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}),
+            json!(["a", "b"]),
+            "/v/1",
+            ErrorCode::Type,
+        ),
+        row("minimum", json!({"type": "integer", "minimum": 1}), json!(0), "/v", ErrorCode::Range),
+        row("maximum", json!({"type": "integer", "maximum": 1000}), json!(1001), "/v", ErrorCode::Range),
+        row(
+            "exclusiveMinimum",
+            json!({"type": "number", "exclusiveMinimum": 0}),
+            json!(0),
+            "/v",
+            ErrorCode::Range,
+        ),
+        row(
+            "exclusiveMaximum",
+            json!({"type": "number", "exclusiveMaximum": 1}),
+            json!(1),
+            "/v",
+            ErrorCode::Range,
+        ),
+        row(
+            "multipleOf",
+            json!({"type": "number", "multipleOf": 0.5}),
+            json!(0.7),
+            "/v",
+            ErrorCode::MultipleOf,
+        ),
+        row(
+            "minLength (characters)",
+            json!({"type": "string", "minLength": 3}),
+            json!("日本"),
+            "/v",
+            ErrorCode::Length,
+        ),
+        row(
+            "maxLength (characters)",
+            json!({"type": "string", "maxLength": 2}),
+            json!("日本語"),
+            "/v",
+            ErrorCode::Length,
+        ),
+        row(
+            "pattern (ECMA-262)",
+            json!({"type": "string", "pattern": "^[A-Z]{3}-\\d{4}$"}),
+            json!("AB-12"),
+            "/v",
+            ErrorCode::Pattern,
+        ),
+        row("minItems", json!({"type": "array", "minItems": 1}), json!([]), "/v", ErrorCode::Items),
+        row("maxItems", json!({"type": "array", "maxItems": 1}), json!([1, 2]), "/v", ErrorCode::Items),
+        row(
+            "uniqueItems",
+            json!({"type": "array", "uniqueItems": true}),
+            json!([1, 2, 1.0]),
+            "/v",
+            ErrorCode::UniqueItems,
+        ),
+        row(
+            "minProperties",
+            json!({"type": "object", "minProperties": 1}),
+            json!({}),
+            "/v",
+            ErrorCode::Properties,
+        ),
+        row(
+            "anyOf",
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}),
+            json!([1]),
+            "/v",
+            ErrorCode::Type,
+        ),
+        row(
+            "anyOf (leaf)",
+            json!({"anyOf": [{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}, {"type": "null"}]}),
+            json!({"n": "x"}),
+            "/v/n",
+            ErrorCode::Type,
+        ),
+        row(
+            "oneOf (ambiguous)",
+            json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]}),
+            json!(1),
+            "/v",
+            ErrorCode::Ambiguous,
+        ),
+        row(
+            "allOf",
+            json!({"allOf": [{"type": "integer"}, {"maximum": 3}]}),
+            json!(4),
+            "/v",
+            ErrorCode::Range,
+        ),
+        row("not", json!({"not": {"type": "string"}}), json!("x"), "/v", ErrorCode::NotAllowed),
+        row("false schema", json!(false), json!(1), "/v", ErrorCode::NotAllowed),
+        row("$ref", json!({"$ref": "#/$defs/Positive"}), json!(-1), "/v", ErrorCode::Range),
+    ]
+}
+
+#[test]
+fn every_keyword_has_its_error() {
+    let mut messages = String::new();
+    for row in rows() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"v": row.schema},
+            "required": ["v"],
+            "additionalProperties": false,
+            "$defs": {"Positive": {"type": "integer", "minimum": 0}}
+        });
+        let validator = Validator::builder(&schema).policy(Policy::Strict).build().unwrap();
+        let raw = json!({"v": row.sent}).to_string();
+        let rejection = validator.check(raw.as_str()).expect_err(row.keyword);
+        assert_eq!(rejection.errors().len(), 1, "{}: {:?}", row.keyword, rejection.errors());
+        let error = &rejection.errors()[0];
+        assert_eq!((error.path(), error.code()), (row.path, row.code), "{}", row.keyword);
+        messages.push_str(&format!(
+            "{:<32} {} {}: {}\n",
+            row.keyword,
+            error.code(),
+            error.path(),
+            error.message()
+        ));
+    }
+    insta::assert_snapshot!(messages);
+}
+
+#[test]
+fn valid_values_pass_every_keyword() {
+    for (schema, sent) in [
+        (json!({"type": "string", "pattern": "\\p{L}+"}), json!("日本")),
+        (json!({"type": "number", "multipleOf": 0.01}), json!(19.99)),
+        (json!({"type": "array", "uniqueItems": true}), json!([1, "1", [1], {"a": 1}])),
+        (json!({"type": "integer", "maximum": 18446744073709551615_u64}), json!(18446744073709551615_u64)),
+        // Exact decimal arithmetic past 2^53, where a float quotient would lie.
+        (json!({"type": "integer", "multipleOf": 1.5}), json!(9007199254740993_u64)),
+        (json!({"type": "number", "multipleOf": 0.0001}), json!(0.0075)),
+    ] {
+        let validator = Validator::new(&json!({"type": "object", "properties": {"v": schema}})).unwrap();
+        let raw = json!({"v": sent}).to_string();
+        assert!(validator.check(raw.as_str()).is_ok(), "{schema} {sent}");
+    }
+}
+
+#[test]
+fn large_numbers_are_not_multiples_by_rounding() {
+    // Found by comparing with the jsonschema crate: as floats, -7321913730361748572 / 1.5
+    // looks integral.
+    let validator = Validator::new(&json!({"multipleOf": 1.5})).unwrap();
+    assert!(!validator.is_valid(&json!(-7321913730361748572_i64)));
+    assert!(validator.is_valid(&json!(-7321913730361748571_i64)));
+}
+
+#[test]
+fn schemas_that_cannot_be_compiled() {
+    for (schema, pointer) in [
+        (json!({"type": "strnig"}), ""),
+        (json!({"properties": {"a": {"pattern": "("}}}), "/properties/a"),
+        (json!({"$ref": "#/$defs/Missing"}), ""),
+        (json!({"$ref": "https://example.com/schema.json"}), ""),
+        (json!({"if": {"type": "string"}}), ""),
+        (json!({"minLength": -1}), ""),
+        (json!({"items": [{"type": "string"}]}), ""),
+        // References that loop without descending into the value: no value could be checked.
+        (json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}), "/$defs/a"),
+        (json!({"$ref": "#"}), ""),
+        (json!({"type": "object", "not": {"$ref": "#"}}), ""),
+        (
+            json!({"$defs": {"a": {"anyOf": [{"$ref": "#/$defs/b"}]}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}, "properties": {"x": {"$ref": "#/$defs/a"}}}),
+            "/$defs/a",
+        ),
+    ] {
+        let error = Validator::new(&schema).unwrap_err();
+        assert_eq!(error.pointer, pointer, "{schema}: {error}");
+    }
+    // Recursion through the value is fine.
+    let tree =
+        json!({"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}});
+    let validator = Validator::new(&tree).unwrap();
+    assert!(validator.check(r#"{"children": [{"children": [{"children": []}]}]}"#).is_ok());
+}

@@ -1,0 +1,165 @@
+//! A `#[tool_input(sensitive)]` value never appears anywhere a value can travel: rejection
+//! messages, field errors (Display, Debug, JSON), coercion records, reports, residual serde
+//! errors, default fills, the one-pass and the full path, Toolbox outcomes and every tool
+//! result format. (tracing events: tool-input/tests/toolbox_events.rs.)
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use tool_input::calls::{parse_value, CallOptions};
+use tool_input::{CheckOptions, Conversation, Policy, ToolInput, Toolbox};
+
+const SECRET: &str = "hunter2-SECRET";
+
+/// Log in.
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+#[allow(dead_code)]
+struct Login {
+    user: String,
+    #[tool_input(sensitive)]
+    #[schemars(length(min = 20))]
+    password: String,
+    #[tool_input(sensitive)]
+    #[serde(default = "default_pin", deserialize_with = "even_pin")]
+    pin: u32,
+    #[tool_input(sensitive)]
+    backup: Option<Vec<String>>,
+}
+
+fn default_pin() -> u32 {
+    4242
+}
+
+/// Refuses odd pins, quoting the pin, as a careless deserializer would.
+fn even_pin<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let pin = u32::deserialize(deserializer)?;
+    if pin % 2 == 0 {
+        Ok(pin)
+    } else {
+        Err(serde::de::Error::custom(format!("pin {pin} is odd")))
+    }
+}
+
+#[track_caller]
+fn hidden(text: &str, secrets: &[&str]) {
+    for secret in secrets {
+        assert!(!text.contains(secret), "{secret} leaked into:\n{text}");
+    }
+}
+
+#[test]
+fn rejections_never_show_sensitive_values() {
+    let raw = json!({"user": "ada", "password": SECRET, "pin": "not-a-pin-hunter2", "backup": [SECRET], "extra": 1}).to_string();
+    for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+        let options = CheckOptions::new().with_policy(policy);
+        let rejection = Login::from_arguments_with(raw.as_str(), &options).unwrap_err();
+        let everything =
+            format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors()).unwrap());
+        hidden(&everything, &[SECRET, "not-a-pin", "hunter2"]);
+    }
+    // A residual serde error quoting the value, at a sensitive field.
+    let odd = json!({"user": "ada", "password": "x".repeat(24), "pin": 1357}).to_string();
+    let rejection = Login::from_arguments(odd.as_str()).unwrap_err();
+    assert_eq!(rejection.errors()[0].path(), "/pin");
+    hidden(&format!("{rejection}\n{rejection:?}"), &["1357"]);
+}
+
+#[test]
+fn reports_never_show_sensitive_values() {
+    // Coerced (the pin as a string, the backup list as a string) and default-filled.
+    let password = format!("{SECRET}-long-enough");
+    for raw in [
+        json!({"user": "ada", "password": password, "pin": "8642", "backup": "[\"code-hunter2\"]"})
+            .to_string(),
+        json!({"user": "ada", "password": password}).to_string(),
+    ] {
+        let checked = Login::from_arguments_with_report(raw.as_str()).unwrap();
+        let report = format!("{:?}\n{}", checked.report, serde_json::to_string(&checked.report).unwrap());
+        hidden(&report, &[SECRET, "8642", "code-hunter2", "4242"]);
+        // The full path agrees.
+        let full = tool_input::__private::from_arguments_full::<Login>(
+            raw.as_str().into(),
+            &CheckOptions::default(),
+        )
+        .unwrap();
+        hidden(&format!("{:?}", full.report), &[SECRET, "8642", "code-hunter2", "4242"]);
+    }
+}
+
+#[test]
+fn tool_results_never_show_sensitive_values() {
+    let toolbox = Toolbox::new()
+        .with_tool(|login: Login| -> Result<String, String> { Ok(format!("welcome {}", login.user)) });
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "login", "arguments": json!({"user": "ada", "password": SECRET}).to_string()}},
+        {"id": "call_2", "type": "function", "function": {"name": "login", "arguments": json!({"user": "ada", "password": format!("{SECRET}-long-enough"), "pin": 7}).to_string()}}
+    ]}, "finish_reason": "tool_calls"}]});
+    let calls = parse_value(&body, &toolbox.call_options()).unwrap();
+    let mut conversation = Conversation::new();
+    for outcome in toolbox.run_all(&mut conversation, &calls) {
+        let all = format!(
+            "{}\n{}\n{}\n{}\n{}\n{}",
+            outcome.text(),
+            outcome.to_openai(),
+            outcome.to_responses(),
+            outcome.to_anthropic(),
+            outcome.to_gemini(),
+            outcome.to_mcp()
+        );
+        hidden(&all, &[SECRET]);
+    }
+    let _ = CallOptions::new();
+}
+
+/// Arguments that do not parse, with a sensitive value written without quotes (or cut off
+/// inside it): the message gives positions only, on every path.
+const BROKEN: &[&str] = &[
+    r#"{"user": "ada", "password": hunter2-SECRET}"#,
+    r#"{"user": "ada", "password": "x" hunter2-SECRET}"#,
+    r#"{"user": "ada", "password": hunter2-SECRET"#,
+    r#"{"user": "ada", "password": "hunter2-SECRET"#,
+    r#"{"user": "ada", "password": 'hunter2-SECRET' hunter2-SECRET}"#,
+    "{\"user\": \"ada\", \"password\": hunter2-SECRET\u{7}}",
+];
+
+#[test]
+fn parse_and_truncation_messages_quote_nothing_when_a_field_is_sensitive() {
+    for raw in BROKEN {
+        for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+            let options = CheckOptions::new().with_policy(policy);
+            let rejection = Login::from_arguments_with(*raw, &options).unwrap_err();
+            let everything = format!(
+                "{rejection}\n{rejection:?}\n{}",
+                serde_json::to_string(&rejection.errors()).unwrap()
+            );
+            hidden(&everything, &[SECRET, "hunter2"]);
+            // Still a useful message: where it went wrong.
+            let message = &rejection.errors()[0].message();
+            assert!(message.contains("line 1") || message.contains("cut off"), "{raw}: {message}");
+        }
+    }
+    // A tool without sensitive fields still says what it found.
+    let validator = tool_input::Validator::new(&json!({"type": "object"})).unwrap();
+    let rejection = validator.check(BROKEN[0]).unwrap_err();
+    assert!(rejection.to_string().contains("hunter2"), "{rejection}");
+}
+
+#[test]
+fn unparsable_calls_to_a_tool_with_sensitive_fields_quote_nothing() {
+    let toolbox = Toolbox::new()
+        .with_tool(|login: Login| -> Result<String, String> { Ok(format!("welcome {}", login.user)) });
+    let tool_calls: Vec<_> = BROKEN
+        .iter()
+        .enumerate()
+        .map(|(i, raw)| json!({"id": format!("call_{i}"), "type": "function", "function": {"name": "login", "arguments": raw}}))
+        .collect();
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": tool_calls}, "finish_reason": "tool_calls"}]});
+    let calls = parse_value(&body, &toolbox.call_options()).unwrap();
+    let mut conversation = Conversation::new();
+    let outcomes = toolbox.run_all(&mut conversation, &calls);
+    assert_eq!(outcomes.len(), BROKEN.len());
+    for outcome in outcomes {
+        let all = format!("{}\n{}\n{:?}", outcome.text(), outcome.to_openai(), outcome);
+        hidden(&all, &[SECRET, "hunter2"]);
+    }
+}

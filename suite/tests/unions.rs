@@ -1,0 +1,428 @@
+//! Enums and unions as schemars writes them for every serde enum representation: the tag is
+//! read first, only the chosen branch is checked, every option is named, and deep recursive
+//! unions check in linear time. The messages are snapshot-tested.
+
+use std::collections::BTreeMap;
+
+#[macro_use]
+mod common;
+use common::keys_keep_insertion_order;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tool_input::{CoercionKind, ErrorCode, Policy, Rejection, ToolInput, Validator};
+
+/// A unit enum without doc comments: schemars writes `{"type": "string", "enum": [...]}`.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Priority {
+    Low,
+    Medium,
+    High,
+}
+
+/// A unit enum with doc comments: schemars writes a `oneOf` of `const` branches.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Mode {
+    /// Replace the file's content.
+    Write,
+    /// Add to the end of the file.
+    Append,
+}
+
+/// Renamed variants, one of them documented.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+enum Sort {
+    /// Newest first.
+    NewestFirst,
+    OldestFirst,
+    #[serde(rename = "by-stars")]
+    Stars,
+}
+
+/// Internally tagged.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Filter {
+    /// Issues created after a date.
+    Date { after: String },
+    /// Issues by one author.
+    Author { name: String },
+    /// Every issue.
+    Any,
+}
+
+/// Adjacently tagged.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "op", content = "args", rename_all = "snake_case")]
+enum Edit {
+    Insert { line: u32, text: String },
+    Delete(u32),
+    Clear,
+}
+
+/// Externally tagged (serde's default): `{"run_script": {...}}`, or `"stop"`.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Action {
+    RunScript { path: String },
+    Sleep(u32),
+    Stop,
+}
+
+/// Untagged.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum Retry {
+    Times(u8),
+    Backoff { max: u32, backoff_ms: u64 },
+    Named(String),
+}
+
+/// Run a job.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct RunJob {
+    priority: Priority,
+    mode: Mode,
+    sort: Option<Sort>,
+    #[serde(default)]
+    filters: Vec<Filter>,
+    edit: Option<Edit>,
+    action: Action,
+    retry: Option<Retry>,
+    modes: Option<Vec<Mode>>,
+    by_name: Option<BTreeMap<String, Filter>>,
+}
+
+fn job(extra: Value) -> Value {
+    let mut call = json!({"priority": "low", "mode": "write", "action": "stop"});
+    for (key, value) in extra.as_object().unwrap() {
+        call[key] = value.clone();
+    }
+    call
+}
+
+#[track_caller]
+fn rejected(extra: Value) -> Rejection {
+    let call = job(extra);
+    let rejection = RunJob::from_arguments(call.to_string().as_str()).unwrap_err();
+    // The same answer from the value as from its text, and with the one-pass path out of play.
+    assert_eq!(RunJob::from_arguments(&call).unwrap_err().errors(), rejection.errors());
+    let validator = Validator::new(RunJob::schema()).unwrap();
+    assert_eq!(validator.check(&call).unwrap_err().errors(), rejection.errors(), "{call}");
+    rejection
+}
+
+#[track_caller]
+fn accepted(extra: Value) -> (RunJob, Vec<(String, CoercionKind)>) {
+    let call = job(extra);
+    let checked = RunJob::from_arguments_with_report(call.to_string().as_str()).unwrap();
+    let validator = Validator::new(RunJob::schema()).unwrap();
+    let walked = validator.check(&call).unwrap();
+    assert_eq!(walked.report.coercions, checked.report.coercions, "{call}");
+    let coercions = checked.report.coercions.iter().map(|c| (c.path.clone(), c.kind)).collect();
+    (checked.value, coercions)
+}
+
+fn lines(rejection: &Rejection) -> String {
+    rejection.to_string()
+}
+
+#[test]
+fn the_schemas_are_what_schemars_writes() {
+    json_snapshot_sorted!("run_job_schema", RunJob::schema());
+}
+
+#[test]
+fn a_unit_enum_lists_every_option() {
+    let rejection = rejected(json!({"priority": "urgent"}));
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Enum);
+    assert_eq!(rejection.errors()[0].options(), [json!("low"), json!("medium"), json!("high")]);
+    insta::assert_snapshot!("unit_enum_unknown", lines(&rejection));
+    // A value of another type: still the options.
+    let rejection = rejected(json!({"priority": 1}));
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Type);
+    assert_eq!(rejection.errors()[0].message(), r#"expected one of "low", "medium", "high", got 1"#);
+    // Case and surrounding white space are representation.
+    let (value, coercions) = accepted(json!({"priority": " High "}));
+    assert_eq!(value.priority, Priority::High);
+    assert_eq!(coercions, [("/priority".to_owned(), CoercionKind::EnumCase)]);
+}
+
+#[test]
+fn a_documented_unit_enum_is_an_enum_too() {
+    let rejection = rejected(json!({"mode": "overwrite"}));
+    assert_eq!(rejection.errors().len(), 1);
+    assert_eq!(rejection.errors()[0].path(), "/mode");
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Enum);
+    assert_eq!(rejection.errors()[0].options(), [json!("write"), json!("append")]);
+    insta::assert_snapshot!("documented_enum_unknown", lines(&rejection));
+    let rejection = rejected(json!({"mode": "apend"}));
+    assert_eq!(rejection.errors()[0].suggestion(), Some(&json!("append")));
+    insta::assert_snapshot!("documented_enum_typo", lines(&rejection));
+    let rejection = rejected(json!({"mode": 2}));
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Type);
+    assert_eq!(rejection.errors()[0].message(), r#"expected one of "write", "append", got 2"#);
+    let (value, coercions) = accepted(json!({"mode": "APPEND"}));
+    assert_eq!(value.mode, Mode::Append);
+    assert_eq!(coercions, [("/mode".to_owned(), CoercionKind::EnumCase)]);
+    let (value, _) = accepted(json!({"mode": "\tappend "}));
+    assert_eq!(value.mode, Mode::Append);
+}
+
+#[test]
+fn renamed_variants_are_named_as_renamed() {
+    let (value, coercions) = accepted(json!({"sort": "Newest-First"}));
+    assert_eq!(value.sort, Some(Sort::NewestFirst));
+    assert_eq!(coercions, [("/sort".to_owned(), CoercionKind::EnumCase)]);
+    let rejection = rejected(json!({"sort": "stars"}));
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    assert_eq!(rejection.errors()[0].path(), "/sort");
+    assert_eq!(
+        rejection.errors()[0].options(),
+        [json!("oldest-first"), json!("by-stars"), json!("newest-first")]
+    );
+    insta::assert_snapshot!("renamed_unknown", lines(&rejection));
+    // `Option<Enum>`: null is absent, anything else is checked as the enum.
+    let (value, _) = accepted(json!({"sort": null}));
+    assert_eq!(value.sort, None);
+}
+
+#[test]
+fn an_internal_tag_is_read_first() {
+    let (value, _) = accepted(json!({"filters": [{"kind": "author", "name": "ada"}, {"kind": "any"}]}));
+    assert_eq!(value.filters, [Filter::Author { name: "ada".into() }, Filter::Any]);
+    // An unknown tag: one error at the tag, every tag named; nothing from a branch the model
+    // did not choose.
+    let rejection = rejected(json!({"filters": [{"kind": "location", "near": "Paris"}]}));
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    assert_eq!(rejection.errors()[0].path(), "/filters/0/kind");
+    assert_eq!(rejection.errors()[0].options(), [json!("date"), json!("author"), json!("any")]);
+    insta::assert_snapshot!("internal_unknown_tag", lines(&rejection));
+    // A missing tag.
+    let rejection = rejected(json!({"filters": [{"name": "ada"}]}));
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    assert_eq!(rejection.errors()[0].path(), "/filters/0/kind");
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Missing);
+    insta::assert_snapshot!("internal_missing_tag", lines(&rejection));
+    // A known tag: only that branch's errors.
+    let rejection = rejected(json!({"filters": [{"kind": "date", "before": "2024"}]}));
+    snapshot_in_key_order!(insta::assert_snapshot!("internal_branch_errors", lines(&rejection)));
+    // The tag in another case is representation.
+    let (value, coercions) = accepted(json!({"filters": [{"kind": "Author", "name": "ada"}]}));
+    assert_eq!(value.filters, [Filter::Author { name: "ada".into() }]);
+    assert_eq!(coercions, [("/filters/0/kind".to_owned(), CoercionKind::EnumCase)]);
+    // Not an object.
+    let rejection = rejected(json!({"filters": ["author"]}));
+    insta::assert_snapshot!("internal_not_object", lines(&rejection));
+}
+
+#[test]
+fn an_adjacent_tag_is_read_first() {
+    let (value, _) = accepted(json!({"edit": {"op": "delete", "args": 3}}));
+    assert_eq!(value.edit, Some(Edit::Delete(3)));
+    let (value, _) = accepted(json!({"edit": {"op": "clear"}}));
+    assert_eq!(value.edit, Some(Edit::Clear));
+    let rejection = rejected(json!({"edit": {"op": "replace", "args": {"line": 1}}}));
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    assert_eq!(rejection.errors()[0].path(), "/edit/op");
+    insta::assert_snapshot!("adjacent_unknown_tag", lines(&rejection));
+    let rejection = rejected(json!({"edit": {"op": "insert", "args": {"line": -1}}}));
+    insta::assert_snapshot!("adjacent_branch_errors", lines(&rejection));
+}
+
+#[test]
+fn an_external_tag_is_the_key_or_the_string() {
+    let (value, _) = accepted(json!({"action": {"run_script": {"path": "a.sh"}}}));
+    assert_eq!(value.action, Action::RunScript { path: "a.sh".into() });
+    let (value, _) = accepted(json!({"action": {"sleep": 5}}));
+    assert_eq!(value.action, Action::Sleep(5));
+    let (value, coercions) = accepted(json!({"action": "STOP"}));
+    assert_eq!(value.action, Action::Stop);
+    assert_eq!(coercions, [("/action".to_owned(), CoercionKind::EnumCase)]);
+    let (value, coercions) = accepted(json!({"action": {"Run_Script": {"path": "a.sh"}}}));
+    assert_eq!(value.action, Action::RunScript { path: "a.sh".into() });
+    assert_eq!(coercions, [("/action".to_owned(), CoercionKind::EnumCase)]);
+    // An unknown key: one error at the union's path, every choice named.
+    let rejection = rejected(json!({"action": {"run_scrip": {"path": "a.sh"}}}));
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    assert_eq!(rejection.errors()[0].path(), "/action");
+    assert_eq!(rejection.errors()[0].suggestion(), Some(&json!("run_script")));
+    assert_eq!(rejection.errors()[0].options(), [json!("stop"), json!("run_script"), json!("sleep")]);
+    insta::assert_snapshot!("external_unknown_key", lines(&rejection));
+    let rejection = rejected(json!({"action": "halt"}));
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    insta::assert_snapshot!("external_unknown_unit", lines(&rejection));
+    let rejection = rejected(json!({"action": {"sleep": 1, "stop": null}}));
+    insta::assert_snapshot!("external_two_keys", lines(&rejection));
+    let rejection = rejected(json!({"action": {}}));
+    insta::assert_snapshot!("external_no_key", lines(&rejection));
+    let rejection = rejected(json!({"action": 3}));
+    insta::assert_snapshot!("external_not_a_choice", lines(&rejection));
+    // A known key: that variant's errors.
+    let rejection = rejected(json!({"action": {"sleep": "long"}}));
+    assert_eq!(rejection.errors()[0].path(), "/action/sleep");
+}
+
+#[test]
+fn an_untagged_union_names_each_shape() {
+    let (value, _) = accepted(json!({"retry": 3}));
+    assert_eq!(value.retry, Some(Retry::Times(3)));
+    let (value, _) = accepted(json!({"retry": {"max": 3, "backoff_ms": 100}}));
+    assert_eq!(value.retry, Some(Retry::Backoff { max: 3, backoff_ms: 100 }));
+    let (value, coercions) = accepted(json!({"retry": {"max": "3", "backoff_ms": 100}}));
+    assert_eq!(value.retry, Some(Retry::Backoff { max: 3, backoff_ms: 100 }));
+    assert_eq!(coercions, [("/retry/max".to_owned(), CoercionKind::NumberFromString)]);
+    let (value, _) = accepted(json!({"retry": "twice"}));
+    assert_eq!(value.retry, Some(Retry::Named("twice".into())));
+    // Matches no shape: one error naming them all, then the closest one's errors.
+    let rejection = rejected(json!({"retry": {"max": 3}}));
+    assert_eq!(rejection.errors()[0].path(), "/retry");
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::NoMatch);
+    insta::assert_snapshot!("untagged_closest_branch", lines(&rejection));
+    let rejection = rejected(json!({"retry": 300}));
+    insta::assert_snapshot!("untagged_out_of_range", lines(&rejection));
+    let rejection = rejected(json!({"retry": true}));
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    insta::assert_snapshot!("untagged_no_shape", lines(&rejection));
+}
+
+#[test]
+fn enums_in_lists_and_maps() {
+    let (value, _) = accepted(json!({"modes": ["write", "Append"]}));
+    assert_eq!(value.modes, Some(vec![Mode::Write, Mode::Append]));
+    let rejection = rejected(json!({"modes": ["write", "apend", "read"]}));
+    let paths: Vec<&str> = rejection.errors().iter().map(|e| e.path()).collect();
+    assert_eq!(paths, ["/modes/1", "/modes/2"]);
+    insta::assert_snapshot!("enum_list", lines(&rejection));
+    let rejection = rejected(json!({"by_name": {"x": {"kind": "date"}, "y": {"kind": "when"}}}));
+    let paths: Vec<&str> = rejection.errors().iter().map(|e| e.path()).collect();
+    assert_eq!(paths, ["/by_name/x/after", "/by_name/y/kind"]);
+}
+
+/// A tree of tagged nodes: a recursive tagged union.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Expr {
+    Number { value: i64 },
+    Negate { of: Box<Expr> },
+    Add { left: Box<Expr>, right: Box<Expr> },
+    Call { name: String, args: Vec<Expr> },
+}
+
+/// Evaluate an expression.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Evaluate {
+    expr: Expr,
+}
+
+fn negations(depth: usize, leaf: Value) -> Value {
+    let mut value = leaf;
+    for _ in 0..depth {
+        value = json!({"type": "negate", "of": value});
+    }
+    value
+}
+
+/// Each level has four branches, and each branch of `add` has two children of the same
+/// schema: trying every branch at every level would take 4^100 steps. Reading the tag first
+/// takes one per level.
+#[test]
+fn a_recursive_tagged_union_checks_in_linear_time() {
+    let deep = negations(100, json!({"type": "number", "value": 7}));
+    let evaluated = Evaluate::from_arguments(&json!({"expr": deep})).unwrap();
+    let mut expr = &evaluated.expr;
+    let mut depth = 0;
+    while let Expr::Negate { of } = expr {
+        expr = of;
+        depth += 1;
+    }
+    assert_eq!((depth, expr), (100, &Expr::Number { value: 7 }));
+    // A bad tag at the bottom: one error there, listing the tags.
+    let bad = negations(100, json!({"type": "numbr", "value": 7}));
+    let rejection = Evaluate::from_arguments(&json!({"expr": bad})).unwrap_err();
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    assert_eq!(rejection.errors()[0].path(), format!("/expr{}/type", "/of".repeat(100)));
+    assert_eq!(rejection.errors()[0].suggestion(), Some(&json!("number")));
+    // A value that needs coercion at the bottom (`"7"`): still one branch per level.
+    let coerced = negations(100, json!({"type": "number", "value": "7"}));
+    let checked = Evaluate::from_arguments_with_report(&json!({"expr": coerced})).unwrap();
+    assert_eq!(checked.report.coercions.len(), 1);
+    // Wide as well as deep.
+    let wide = json!({"type": "call", "name": "f", "args": (0..2000).map(|i| negations(50, json!({"type": "number", "value": i}))).collect::<Vec<_>>()});
+    assert!(Evaluate::from_arguments(&json!({"expr": wide})).is_ok());
+}
+
+/// An untagged union where two object branches share a recursive property: each level's
+/// exact tries would walk the subtree once per branch, 2^depth in all, without remembering
+/// each (branch, value) pair.
+#[test]
+fn a_recursive_untagged_union_checks_in_linear_time() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"node": {"$ref": "#/$defs/node"}},
+        "required": ["node"],
+        "$defs": {"node": {"oneOf": [
+            {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}, "a": {"type": "integer"}}, "required": ["a"]},
+            {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}, "b": {"type": "integer"}}, "required": ["b"]},
+            {"type": "integer"}
+        ]}}
+    });
+    let chain = |depth: usize, leaf: Value| {
+        let mut value = leaf;
+        for level in 0..depth {
+            value = if level % 2 == 0 {
+                json!({"next": value, "a": level})
+            } else {
+                json!({"next": value, "b": level})
+            };
+        }
+        json!({"node": value})
+    };
+    for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+        let validator = Validator::builder(&schema).policy(policy).build().unwrap();
+        assert!(validator.check(&chain(100, json!(1))).is_ok(), "{policy}");
+        assert!(validator.is_valid(&chain(100, json!(1))));
+        let rejection = validator.check(&chain(100, json!("x"))).unwrap_err();
+        assert!(rejection.errors().iter().any(|e| e.path().ends_with("/next")), "{rejection}");
+        // A leaf that needs coercion: the coercing tries do not multiply either.
+        let coerced = validator.check(&chain(100, json!("1")));
+        assert_eq!(coerced.is_ok(), policy != Policy::Strict, "{policy}");
+    }
+    // Both object branches fit (no tell-tale key): ambiguous under `oneOf`, at the top.
+    let validator = Validator::new(&schema).unwrap();
+    let both = chain(100, json!(1));
+    let mut both_fit = both.clone();
+    both_fit["node"]["a"] = json!(0);
+    let rejection = validator.check(&both_fit).unwrap_err();
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Ambiguous, "{rejection}");
+}
+
+/// Check the service is up.
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+struct Ping {}
+
+#[test]
+fn a_struct_without_fields_takes_no_arguments() {
+    assert_eq!(*Ping::schema(), json!({"type": "object", "additionalProperties": false}));
+    assert!(Ping::from_arguments("{}").is_ok());
+    assert!(Ping::from_arguments(None::<&str>).is_ok());
+    let rejection = Ping::from_arguments(r#"{"verbose": true}"#).unwrap_err();
+    assert_eq!(rejection.errors()[0].path(), "/verbose");
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::UnknownField);
+    insta::assert_snapshot!("fieldless_unknown_field", lines(&rejection));
+}
+
+/// Strict mode reads the tag exactly: no case coercion, and the same answers as a plain
+/// JSON Schema validator.
+#[test]
+fn strict_reads_tags_exactly() {
+    let validator = Validator::builder(RunJob::schema()).policy(Policy::Strict).build().unwrap();
+    assert!(validator.check(&job(json!({"filters": [{"kind": "author", "name": "a"}]}))).is_ok());
+    let rejection = validator.check(&job(json!({"filters": [{"kind": "Author", "name": "a"}]}))).unwrap_err();
+    assert_eq!(rejection.errors()[0].path(), "/filters/0/kind");
+    assert!(validator.check(&job(json!({"mode": " write"}))).is_err());
+}
