@@ -166,6 +166,9 @@ fn an_integer_beyond_64_bits_is_refused_saying_it_cannot_be_kept_exactly() {
         assert_eq!((error.path.as_str(), error.code), ("/n", ErrorCode::Inexact), "{sent}");
         assert!(error.message.contains("cannot be kept exactly"), "{}", error.message);
         assert!(error.message.contains("-9999999999999999999999"), "what was sent: {}", error.message);
+        // Never the rounded form.
+        let shown = format!("{error:?}{}", rejection);
+        assert!(!shown.contains("e+22") && !shown.contains("e22"), "{shown}");
     }
     // Inside arrays and nested objects too, at the right path.
     let v = validator(json!({"type": "object", "properties": {"rows": {"type": "array", "items": {
