@@ -275,7 +275,8 @@ impl Validator {
         walker.accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
     }
 
-    /// Validate any JSON value exactly (no coercion, no defaults), returning every error.
+    /// Validate any JSON value exactly (no coercion, no defaults), returning its errors (at
+    /// most [`Limits::max_errors`]).
     pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
         let mut copy = value.clone();
         let limits = self.inner.limits;
