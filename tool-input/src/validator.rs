@@ -25,6 +25,7 @@ const DEFAULT_MAX_ERRORS: usize = 50;
 /// use tool_input::Limits;
 /// let limits = Limits { max_bytes: 64 * 1024, ..Limits::default() };
 /// assert_eq!(limits.max_depth, 128);
+/// assert_eq!(limits.max_errors, 50);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
