@@ -10,6 +10,10 @@
 //! incremental parser with a partial value after each; a stream of many small events (content
 //! and calls, CR line endings) fed in 4 KiB pieces as the CLI reads it; calls written as a
 //! Python list in text, and unclosed `<|python_start|>` blocks.
+//! Hostile values (issue 13): a backtracking `pattern` on a long string (and a lookaround
+//! one, refused by its budget), a call with many wrong enum values of fifty options each
+//! (the rejection capped at `Limits::max_errors`), a run of raw NUL bytes in a string and
+//! `repair` on `1]]]…` (one repair record each, however long the run).
 
 use std::hint::black_box;
 
@@ -298,11 +302,81 @@ fn text_lists(c: &mut Criterion) {
     }
 }
 
+/// Issue 13's growth items: patterns, error amplification, repair records.
+fn hostile_values(c: &mut Criterion) {
+    let limits = Limits::default().with_max_bytes(usize::MAX).with_max_string_bytes(usize::MAX);
+    let patterned = |pattern: &str| {
+        Validator::builder(
+            &json!({"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}),
+        )
+        .limits(limits)
+        .build()
+        .expect("schema")
+    };
+    for (name, pattern) in
+        [("backtracking_shape", r"^(\w+\s?)*$"), ("lookaround_over_budget", r"^(?=(a+)+$)")]
+    {
+        let validator = patterned(pattern);
+        let mut group = c.benchmark_group(format!("linear/pattern/{name}"));
+        group.sample_size(10);
+        for factor in [1, 2, 4, 8] {
+            let text = json!({"s": format!("{}!", "a".repeat(BASE * factor))}).to_string();
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
+                b.iter(|| black_box(validator.check(text.as_str()).is_err()))
+            });
+        }
+        group.finish();
+    }
+
+    let options: Vec<String> = (0..50).map(|i| format!("option_number_{i}")).collect();
+    let enums = Validator::builder(&json!({
+        "type": "object",
+        "properties": {"v": {"type": "array", "items": {"enum": options}}}
+    }))
+    .limits(limits)
+    .build()
+    .expect("schema");
+    let mut group = c.benchmark_group("linear/walk/wrong_enum_values");
+    group.sample_size(10);
+    for factor in [1, 2, 4, 8] {
+        let count = BASE * factor / 8;
+        let text = json!({"v": (0..count).map(|i| format!("w{i}")).collect::<Vec<_>>()}).to_string();
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
+            b.iter(|| black_box(enums.check(text.as_str()).map_err(|r| r.to_string().len()).err()))
+        });
+    }
+    group.finish();
+
+    let lenient = ParseOptions::default().with_max_bytes(usize::MAX);
+    let repair = ParseOptions::repair().with_max_bytes(usize::MAX);
+    for (name, options, make) in [
+        (
+            "nul_run_in_a_string",
+            &lenient,
+            (|n| format!("{{\"s\": \"{}\"}}", "\0".repeat(n))) as fn(usize) -> String,
+        ),
+        ("repair_closing_brackets", &repair, |n| format!("1{}", "]".repeat(n))),
+    ] {
+        let mut group = c.benchmark_group(format!("linear/repairs/{name}"));
+        group.sample_size(10);
+        for factor in [1, 2, 4, 8] {
+            let text = make(BASE * factor);
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
+                b.iter(|| black_box(parse(text, options).map(|p| p.repairs.len())))
+            });
+        }
+        group.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = parser, walk, unions, stream, stream_size, text_lists
+    targets = parser, walk, unions, stream, stream_size, text_lists, hostile_values
 }
 criterion_main!(benches);

@@ -170,6 +170,9 @@ fn an_integer_beyond_64_bits_is_refused_saying_it_cannot_be_kept_exactly() {
         assert_eq!((error.path(), error.code()), ("/n", ErrorCode::Inexact), "{sent}");
         assert!(error.message().contains("cannot be kept exactly"), "{}", error.message());
         assert!(error.message().contains("-9999999999999999999999"), "what was sent: {}", error.message());
+        // Never the rounded form.
+        let shown = format!("{error:?}{}", rejection);
+        assert!(!shown.contains("e+22") && !shown.contains("e22"), "{shown}");
     }
     // Inside arrays and nested objects too, at the right path.
     let v = validator(json!({"type": "object", "properties": {"rows": {"type": "array", "items": {
@@ -204,4 +207,23 @@ fn lenient_is_never_stricter_than_the_default() {
     }
     let lenient = Validator::builder(&schema).policy(Policy::Lenient).build().unwrap();
     assert_eq!(lenient.check(r#"{"v": "a-b"}"#).unwrap().value, json!({"v": "A-B"}));
+}
+
+#[test]
+fn a_pattern_property_over_its_budget_is_an_error_at_the_key() {
+    let pattern = r"^(?=(a+)+$)";
+    let v = validator(json!({
+        "type": "object",
+        "patternProperties": {pattern: {"type": "integer"}},
+        "additionalProperties": false
+    }));
+    let key = format!("{}b", "a".repeat(64));
+    let rejection = v.check(json!({ key.clone(): 1 }).to_string().as_str()).unwrap_err();
+    assert_eq!(rejection.errors().len(), 1);
+    assert_eq!(rejection.errors()[0].path(), format!("/{key}"));
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::PatternBudget);
+    assert!(rejection.errors()[0].message().contains(pattern));
+    // A short key is matched as ECMA-262 says.
+    assert!(v.check(r#"{"aaa": 1}"#).is_ok());
+    assert_eq!(codes(&v, r#"{"aab": 1}"#), vec![("/aab".to_owned(), ErrorCode::UnknownField)]);
 }

@@ -26,6 +26,7 @@ const DEFAULT_MAX_ERRORS: usize = 50;
 /// use tool_input::Limits;
 /// let limits = Limits::default().with_max_bytes(64 * 1024);
 /// assert_eq!(limits.max_depth, 128);
+/// assert_eq!(limits.max_errors, 50);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -375,7 +376,8 @@ impl Validator {
         walker.accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
     }
 
-    /// Validate any JSON value exactly (no coercion, no defaults), returning every error.
+    /// Validate any JSON value exactly (no coercion, no defaults), returning its errors (at
+    /// most [`Limits::max_errors`]).
     pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
         let mut copy = value.clone();
         let limits = self.inner.limits;

@@ -346,3 +346,30 @@ fn schema_check_refuses_a_ref_that_points_nowhere_or_loops_as_check_does() {
     assert_eq!(stdout_json(&output)["ok"], true);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_jsonl_refuses_a_line_past_the_limit_without_keeping_it() {
+    use std::io::Write;
+    let path = std::env::temp_dir().join(format!("tool-input-long-line-{}.jsonl", std::process::id()));
+    {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        writeln!(file, r#"{{"id": 1, "raw": {{"customer_id": "C-1"}}}}"#).unwrap();
+        write!(file, r#"{{"id": 2, "raw": ""#).unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..50 {
+            file.write_all(&chunk).unwrap();
+        }
+        writeln!(file, r#""}}"#).unwrap();
+        writeln!(file, r#"{{"id": 3, "raw": "{{}}"}}"#).unwrap();
+    }
+    let output = run(&["check", "--schema", &schema_path(), "--jsonl", &path.to_string_lossy()], b"");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["id"], 1);
+    assert_eq!(lines[1]["kind"], "too_large");
+    assert_eq!(lines[1]["errors"][0]["message"], "the input is more than the limit of 8388608 bytes");
+    assert_eq!(lines[2]["id"], 3);
+}

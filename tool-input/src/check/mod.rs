@@ -340,9 +340,9 @@ impl<'p> Walker<'p> {
     fn number(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
         if node.types.is_some_and(Types::integer_only) {
             if let Some(problem) = self.integer_problem(number, path, mode) {
-                self.fail(out, path, mode, ErrorCode::Inexact, Some(&Value::Number(number.clone())), || {
-                    problem
-                });
+                // No echo of the value: its float is the rounded form; the message quotes what
+                // was sent.
+                self.fail(out, path, mode, ErrorCode::Inexact, None, || problem);
                 return;
             }
         }

@@ -210,7 +210,11 @@ impl<S, T: ToolInput> FromContextPart<ToolCallContext<'_, S>> for Parameters<T> 
 /// assert_eq!(error.data.unwrap()["errors"][0]["path"], "/n");
 /// ```
 pub fn argument_error(rejection: &Rejection) -> ErrorData {
-    let data = json!({"kind": rejection.kind.code(), "errors": rejection.errors});
+    let mut data = json!({"kind": rejection.kind.code(), "errors": rejection.errors});
+    // The errors past `Limits::max_errors`: counted, as the message counts them.
+    if rejection.omitted_errors > 0 {
+        data["omitted_errors"] = json!(rejection.omitted_errors);
+    }
     ErrorData::invalid_params(format!("{ROUTER_ARGUMENT_ERROR_PREFIX}{rejection}"), Some(data))
 }
 

@@ -1,7 +1,7 @@
 //! `tool-input check`: the engine on any JSON Schema.
 
 use std::fs;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -45,14 +45,34 @@ pub(crate) fn run(
     };
 
     let file = fs::File::open(&jsonl).map_err(|e| format!("cannot read {}: {e}", jsonl.display()))?;
+    let mut reader = io::BufReader::new(file);
+    let limit = validator.limits().max_bytes;
+    // A case line holds the arguments as a JSON string: escaped (`\u0000` is six bytes for
+    // one), they may take up to six times their own bytes; past that, the arguments are
+    // over the limit for certain, and the line is refused without being kept.
+    let line_limit = limit.saturating_mul(6).saturating_add(64 * 1024);
     let mut all_accepted = true;
-    for (number, line) in io::BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("cannot read {}: {e}", jsonl.display()))?;
+    for number in 1.. {
+        let read_error = |e: io::Error| format!("cannot read {}: {e}", jsonl.display());
+        let Some(line) = read_line_within(&mut reader, line_limit).map_err(read_error)? else { break };
+        let line = match line {
+            Some(line) => line,
+            None => {
+                all_accepted = false;
+                let result =
+                    result_json(Some(Value::Null), Err(Rejection::input_too_large(limit)), name.as_deref());
+                serde_json::to_writer(&mut out, &result).map_err(|e| write_error(e.into()))?;
+                writeln!(out).map_err(write_error)?;
+                continue;
+            }
+        };
+        let line = String::from_utf8(line)
+            .map_err(|e| format!("cannot read {} line {number}: {e}", jsonl.display()))?;
         if line.trim().is_empty() {
             continue;
         }
         let case: Value = serde_json::from_str(&line)
-            .map_err(|e| format!("{} line {}: not a JSON case: {e}", jsonl.display(), number + 1))?;
+            .map_err(|e| format!("{} line {number}: not a JSON case: {e}", jsonl.display()))?;
         let id = case.get("id").cloned().unwrap_or(Value::Null);
         let raw = match case.get("raw") {
             Some(Value::String(text)) => RawArguments::Text(text),
@@ -67,6 +87,41 @@ pub(crate) fn run(
     }
     out.flush().map_err(write_error)?;
     Ok(if all_accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The next line of `reader` (without its line break): `None` at the end; `Some(None)` for a
+/// line longer than `limit` bytes, which is read past without being kept.
+fn read_line_within(reader: &mut impl BufRead, limit: usize) -> io::Result<Option<Option<Vec<u8>>>> {
+    let mut line = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    if reader.by_ref().take(cap).read_until(b'\n', &mut line)? == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        return Ok(Some(Some(line)));
+    }
+    if line.len() <= limit {
+        return Ok(Some(Some(line))); // the last line, without a line break
+    }
+    // Too long: skip to the end of the line.
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            break;
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                reader.consume(end + 1);
+                break;
+            }
+            None => {
+                let all = buffer.len();
+                reader.consume(all);
+            }
+        }
+    }
+    Ok(Some(None))
 }
 
 /// The result line: `{"ok": true, "value", "repairs", "coercions"}` or `{"ok": false}` with
