@@ -578,10 +578,12 @@ fn python_lists_are_read_in_linear_time_and_memory() {
     assert_eq!(read.calls.len(), 128);
     assert_eq!(kinds(&read), ["too_many_calls"]);
     assert!(read.calls[..127].iter().all(|call| call.raw == json!("f(a=1)")), "{:?}", read.calls[0].raw);
-    // Many unclosed `<|python_start|>` blocks: each byte looked at a bounded number of times.
-    let text = "<|python_start|>[f(a=1)] ".repeat(20_000);
+    // Many `<|python_start|>` blocks that never close and hold no call: each ends at the next
+    // start (searching each to the end of the text for its end marker took quadratic time).
+    let text = "<|python_start|>[f(a=1) ".repeat(20_000);
     let start = std::time::Instant::now();
     let read = parse_text(&text, &CallOptions::new());
     assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
-    assert_eq!(read.calls.len() + read.errors.len(), 129);
+    assert!(read.calls.is_empty());
+    assert_eq!(read.content.as_deref(), Some(text.as_str()));
 }
