@@ -302,6 +302,29 @@ fn the_same_id_on_two_indexes_is_two_calls() {
         {"id": "dup", "type": "function", "function": {"name": "delete_everything", "arguments": "{}"}}]}}]});
     assert_eq!(outcome(&parse_value(&body, &CallOptions::new()).unwrap()), outcome(&calls));
 
+    // The same id and no index (or the same index), another tool named after the first one's
+    // arguments began: another call, never a name dropped.
+    for index in [None, Some(0)] {
+        let delta = |id: &str, name: Option<&str>, arguments: &str| {
+            let mut event = chat_delta(index.unwrap_or(0), Some(id), name, arguments);
+            if index.is_none() {
+                event["choices"][0]["delta"]["tool_calls"][0].as_object_mut().unwrap().remove("index");
+            }
+            event
+        };
+        let events = [
+            delta("dup", Some("f"), "{\"a\": 1}"),
+            delta("dup", Some("delete_everything"), "{\"path\": \"/\"}"),
+            chat_finish("tool_calls"),
+        ];
+        let calls = feed(CallOptions::new(), &events);
+        assert_eq!(
+            names(&calls),
+            [("f", json!({"a": 1})), ("delete_everything", json!({"path": "/"}))],
+            "{index:?}"
+        );
+    }
+
     // Responses: one item id on two output indexes.
     let item = |name: &str| json!({"type": "function_call", "id": "fc_dup", "call_id": format!("call_{name}"), "name": name, "arguments": ""});
     let delta = |output: u64, text: &str| json!({"type": "response.function_call_arguments.delta", "output_index": output, "item_id": "fc_dup", "delta": text});
