@@ -409,6 +409,17 @@ fn a_damaged_event_is_an_error_never_silence() {
         kinds(&calls)
     );
 
+    // Responses: the item's start lost, its argument deltas are reported.
+    let item =
+        json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""});
+    let events = [
+        json!({"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_1", "delta": "{}"}),
+        json!({"type": "response.output_item.added", "output_index": 1, "item": item}),
+        json!({"type": "response.completed", "response": {"status": "completed"}}),
+    ];
+    let calls = feed(CallOptions::new(), &events);
+    assert!(calls.errors[0].message.contains("did not start"), "{:?}", calls.errors);
+
     // Every damaged event of every recording: each either changes nothing or is reported.
     for file in common::PROVIDER_FILES {
         for case in cases(file) {
