@@ -279,11 +279,10 @@ fn stream_size(c: &mut Criterion) {
 
 /// Calls written into text: a Python list `[f(a=1), f(a=1), …]` (each call records its own
 /// text, and reading stops at the call limit), and many `<|python_start|>` blocks that never
-/// close (each ends at the next).
+/// close and hold no call (each ends at the next, rather than being searched to the end).
 fn text_lists(c: &mut Criterion) {
     use tool_input::calls::{parse_text, CallOptions};
-    for (name, unit) in [("python_list", "f(a=1), "), ("python_start_unclosed", "<|python_start|>[f(a=1)] ")]
-    {
+    for (name, unit) in [("python_list", "f(a=1), "), ("python_start_unclosed", "<|python_start|>[f(a=1) ")] {
         let mut group = c.benchmark_group(format!("linear/text/{name}"));
         group.sample_size(10);
         for factor in [1, 2, 4, 8] {

@@ -302,6 +302,29 @@ fn the_same_id_on_two_indexes_is_two_calls() {
         {"id": "dup", "type": "function", "function": {"name": "delete_everything", "arguments": "{}"}}]}}]});
     assert_eq!(outcome(&parse_value(&body, &CallOptions::new()).unwrap()), outcome(&calls));
 
+    // The same id and no index (or the same index), another tool named after the first one's
+    // arguments began: another call, never a name dropped.
+    for index in [None, Some(0)] {
+        let delta = |id: &str, name: Option<&str>, arguments: &str| {
+            let mut event = chat_delta(index.unwrap_or(0), Some(id), name, arguments);
+            if index.is_none() {
+                event["choices"][0]["delta"]["tool_calls"][0].as_object_mut().unwrap().remove("index");
+            }
+            event
+        };
+        let events = [
+            delta("dup", Some("f"), "{\"a\": 1}"),
+            delta("dup", Some("delete_everything"), "{\"path\": \"/\"}"),
+            chat_finish("tool_calls"),
+        ];
+        let calls = feed(CallOptions::new(), &events);
+        assert_eq!(
+            names(&calls),
+            [("f", json!({"a": 1})), ("delete_everything", json!({"path": "/"}))],
+            "{index:?}"
+        );
+    }
+
     // Responses: one item id on two output indexes.
     let item = |name: &str| json!({"type": "function_call", "id": "fc_dup", "call_id": format!("call_{name}"), "name": name, "arguments": ""});
     let delta = |output: u64, text: &str| json!({"type": "response.function_call_arguments.delta", "output_index": output, "item_id": "fc_dup", "delta": text});
@@ -385,6 +408,17 @@ fn a_damaged_event_is_an_error_never_silence() {
         "{:?}",
         kinds(&calls)
     );
+
+    // Responses: the item's start lost, its argument deltas are reported.
+    let item =
+        json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""});
+    let events = [
+        json!({"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_1", "delta": "{}"}),
+        json!({"type": "response.output_item.added", "output_index": 1, "item": item}),
+        json!({"type": "response.completed", "response": {"status": "completed"}}),
+    ];
+    let calls = feed(CallOptions::new(), &events);
+    assert!(calls.errors[0].message.contains("did not start"), "{:?}", calls.errors);
 
     // Every damaged event of every recording: each either changes nothing or is reported.
     for file in common::PROVIDER_FILES {
@@ -578,10 +612,12 @@ fn python_lists_are_read_in_linear_time_and_memory() {
     assert_eq!(read.calls.len(), 128);
     assert_eq!(kinds(&read), ["too_many_calls"]);
     assert!(read.calls[..127].iter().all(|call| call.raw == json!("f(a=1)")), "{:?}", read.calls[0].raw);
-    // Many unclosed `<|python_start|>` blocks: each byte looked at a bounded number of times.
-    let text = "<|python_start|>[f(a=1)] ".repeat(20_000);
+    // Many `<|python_start|>` blocks that never close and hold no call: each ends at the next
+    // start (searching each to the end of the text for its end marker took quadratic time).
+    let text = "<|python_start|>[f(a=1) ".repeat(20_000);
     let start = std::time::Instant::now();
     let read = parse_text(&text, &CallOptions::new());
     assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
-    assert_eq!(read.calls.len() + read.errors.len(), 129);
+    assert!(read.calls.is_empty());
+    assert_eq!(read.content.as_deref(), Some(text.as_str()));
 }

@@ -125,7 +125,7 @@ impl Choice {
         let id = entry.get("id").and_then(Value::as_str).filter(|id| !id.is_empty());
         let function = entry.get("function");
         let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
-        let Some(slot) = self.route(state, index, id, name.is_some()) else { return };
+        let Some(slot) = self.route(state, index, id, name) else { return };
         if let Some(id) = id {
             state.set_id(slot, id);
             self.by_id.entry(id.to_owned()).or_insert(slot);
@@ -147,13 +147,22 @@ impl Choice {
         state: &mut Assembly,
         index: Option<u64>,
         id: Option<&str>,
-        named: bool,
+        name: Option<&str>,
     ) -> Option<usize> {
+        let named = name.is_some();
+        // Another tool's name after a call's arguments began starts another call: appended
+        // it would be lost, and the two calls' arguments merged.
+        let renamed = |state: &Assembly, slot: usize| {
+            name.is_some_and(|name| {
+                state.has_arguments(slot) && state.calls[slot].name.as_deref() != Some(name)
+            })
+        };
         if let Some(id) = id {
             if let Some(&slot) = self.by_id.get(id) {
                 match (index, self.index_of_slot.get(&slot)) {
                     // The id again on another index: another call that reuses it.
                     (Some(index), Some(&had)) if had != index => {}
+                    _ if renamed(state, slot) => {}
                     (Some(index), None) => {
                         self.key(index, slot);
                         return Some(slot);
@@ -166,7 +175,7 @@ impl Choice {
             Some(index) => {
                 if let Some(&slot) = self.by_index.get(&index) {
                     let reused = matches!((&state.calls[slot].id, id), (Some(had), Some(new)) if had != new);
-                    if !reused {
+                    if !reused && !renamed(state, slot) {
                         return Some(slot);
                     }
                 }

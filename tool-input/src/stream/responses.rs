@@ -8,7 +8,7 @@
 //! `response.incomplete` (for example at `max_output_tokens`), `response.failed` and
 //! `error` cut off the calls still open.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -23,6 +23,8 @@ pub(super) struct Responses {
     /// The output index of each slot, when known: an item id repeated on another output
     /// index names another call.
     output_of: HashMap<usize, u64>,
+    /// Items not read (over the call limit): their deltas are dropped with them.
+    dropped: HashSet<String>,
     /// The terminal event arrived.
     ended: bool,
 }
@@ -45,15 +47,26 @@ impl Responses {
                 if repeat {
                     return;
                 }
-                let Some(slot) = state.open(item.clone()) else { return };
+                let Some(slot) = state.open(item.clone()) else {
+                    self.dropped.extend(item.get("id").and_then(Value::as_str).map(str::to_owned));
+                    return;
+                };
                 self.key(item.get("id").and_then(Value::as_str), output_index, slot);
                 self.describe_call(state, slot, item);
             }
             "response.function_call_arguments.delta" => {
-                if let (Some(slot), Some(delta)) =
-                    (self.find(event, output_index), event.get("delta").and_then(Value::as_str))
-                {
-                    state.append(slot, delta);
+                let delta = event.get("delta").and_then(Value::as_str);
+                match (self.find(event, output_index), delta) {
+                    (Some(slot), Some(delta)) => state.append(slot, delta),
+                    (None, Some(_))
+                        if event
+                            .get("item_id")
+                            .and_then(Value::as_str)
+                            .is_some_and(|item| self.dropped.contains(item)) => {}
+                    // Input for an item that never started (its start was lost), or none.
+                    _ => state.damage(
+                        "a `response.function_call_arguments.delta` of the stream is for an item that did not start, or has no `delta`",
+                    ),
                 }
             }
             "response.function_call_arguments.done" => {
