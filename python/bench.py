@@ -19,10 +19,11 @@ Every contender turns each raw call into what a tool would run with, or an error
 
 A mangled call counts as exact when the result is its canonical value (for a model:
 ``model_dump(mode="json", exclude_none=True)``); an invalid call counts when it is refused,
-and for tool_input when the rejection names every expected path. Calls per second are the
-median of ``--passes`` timed passes for tool_input and of one pass for the baselines
-(after an untimed pass that collects the outcomes counted), which take seconds per pass; the CPU time of the process is printed
-beside the wall clock, since a shared machine stretches the latter.
+and for tool_input when the rejection names every expected path. After an untimed pass
+that collects the outcomes counted, the contenders take turns on blocks of 200 calls (per
+block, the median of ``--passes`` passes for tool_input and of ``--baseline-passes`` for
+the baselines), so a change in the machine's load falls on all of them alike. The CPU time
+of the process is printed beside the wall clock, which a shared machine stretches.
 """
 
 from __future__ import annotations
@@ -118,17 +119,31 @@ def as_value(result: Any) -> Any:
     return result.model_dump(mode="json", exclude_none=True) if isinstance(result, BaseModel) else result
 
 
-def timed(run: Callable[[Any], Outcome], raws: List[Any], passes: int) -> Tuple[float, float]:
-    """Median wall-clock and CPU seconds per pass. Results are dropped as they come, as a
-    caller would: 20,000 results kept alive would time Python's garbage collector instead."""
-    wall, cpu = [], []
-    for _ in range(passes):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        for raw in raws:
-            run(raw)
-        wall.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-    return statistics.median(wall), statistics.median(cpu)
+def timed(
+    runs: Dict[str, Callable[[Any], Outcome]], raws: List[Any], passes: Dict[str, int], block: int = 200
+) -> Dict[str, Tuple[float, float]]:
+    """Wall-clock and CPU seconds of each contender over all calls.
+
+    The contenders take turns on blocks of `block` calls, so a change in the machine's load
+    falls on all of them alike (on a shared machine a baseline pass takes many seconds);
+    per block, the median of the contender's passes counts. Results are dropped as they
+    come, as a caller would: 20,000 results kept alive would time Python's garbage
+    collector instead.
+    """
+    totals = {name: [0.0, 0.0] for name in runs}
+    for at in range(0, len(raws), block):
+        calls = raws[at : at + block]
+        for name, run in runs.items():
+            wall, cpu = [], []
+            for _ in range(passes[name]):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                for raw in calls:
+                    run(raw)
+                wall.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
+            totals[name][0] += statistics.median(wall)
+            totals[name][1] += statistics.median(cpu)
+    return {name: (wall, cpu) for name, (wall, cpu) in totals.items()}
 
 
 def main() -> None:
@@ -158,15 +173,14 @@ def main() -> None:
         raws = [case["raw"] for case in cases]
         print(f"\n{workload}: {len(raws):,} calls")
         print(f"  {'contender':<31} {'calls/s':>10} {'µs/call':>9} {'CPU µs':>8}  result")
-        for name, run in runs.items():
-            is_engine = name.startswith("tool_input")
-            # Untimed: the outcomes to count (and, for tool_input, the warm-up pass).
-            outcomes = [run(raw) for raw in raws]
-            wall, cpu = timed(run, raws, args.passes if is_engine else args.baseline_passes)
+        # Untimed: the outcomes to count (and, for tool_input, the warm-up pass).
+        outcomes = {name: [run(raw) for raw in raws] for name, run in runs.items()}
+        passes = {name: args.passes if name.startswith("tool_input") else args.baseline_passes for name in runs}
+        for name, (wall, cpu) in timed(runs, raws, passes).items():
             speed[(workload, name)] = (wall, cpu)
             print(
                 f"  {name:<31} {len(raws) / wall:>10,.0f} {wall / len(raws) * 1e6:>9.1f} {cpu / len(raws) * 1e6:>8.1f}"
-                f"  {verdict(workload, name, outcomes, expected)}"
+                f"  {verdict(workload, name, outcomes[name], expected)}"
             )
     print()
     print("Speed against json_repair schema + pydantic (wall clock; CPU time):")
