@@ -61,7 +61,7 @@ tool_with_rule!(Stay, other::check);
 fn main() {
     assert!(Booking::from_arguments(r#"{"first": 1, "last": 2}"#).is_ok());
     let rejection = Booking::from_arguments(r#"{"first": 3, "last": 2}"#).unwrap_err();
-    assert_eq!(rejection.errors[0].path, "/last");
+    assert_eq!(rejection.errors()[0].path(), "/last");
     assert!(Never::from_arguments(r#"{"n": 1}"#).is_err());
     assert!(Stay::from_arguments(r#"{"first": 1, "last": 2}"#).is_ok());
     assert!(Stay::from_arguments(r#"{"first": 2, "last": 2}"#).is_err());
