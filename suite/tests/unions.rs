@@ -426,3 +426,62 @@ fn strict_reads_tags_exactly() {
     assert_eq!(rejection.errors()[0].path(), "/filters/0/kind");
     assert!(validator.check(&job(json!({"mode": " write"}))).is_err());
 }
+
+/// Internally tagged newtype variants (`#[serde(tag = "kind")] enum E { Date(ByDate) }`):
+/// schemars writes the tag beside a `$ref` to the struct; the variant takes the tag and the
+/// struct's fields, and nothing else.
+#[test]
+fn an_internally_tagged_newtype_variant_takes_its_structs_fields() {
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    struct ByDate {
+        after: String,
+    }
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    struct ByAuthor {
+        name: String,
+        #[serde(default)]
+        exact: bool,
+    }
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Filter {
+        Date(ByDate),
+        Author(ByAuthor),
+        Any,
+    }
+    /// Search the archive.
+    #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+    struct Search {
+        filters: Vec<Filter>,
+    }
+
+    let search = Search::from_arguments(
+        r#"{"filters": [{"kind": "date", "after": "2020"}, {"kind": "Author", "name": "ada"}, {"kind": "any"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        search.filters,
+        [
+            Filter::Date(ByDate { after: "2020".into() }),
+            Filter::Author(ByAuthor { name: "ada".into(), exact: false }),
+            Filter::Any
+        ]
+    );
+    // The struct's own rules still hold: a missing field, an unknown one.
+    let rejection =
+        Search::from_arguments(r#"{"filters": [{"kind": "date", "before": "2020"}]}"#).unwrap_err();
+    let found: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+    assert_eq!(
+        found,
+        [("/filters/0/before", ErrorCode::UnknownField), ("/filters/0/after", ErrorCode::Missing)]
+    );
+    // An unknown tag names every tag, at the tag.
+    let rejection =
+        Search::from_arguments(r#"{"filters": [{"kind": "location", "name": "x"}]}"#).unwrap_err();
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    assert_eq!(
+        (rejection.errors()[0].path(), rejection.errors()[0].code()),
+        ("/filters/0/kind", ErrorCode::Enum)
+    );
+    assert_eq!(rejection.errors()[0].options(), [json!("date"), json!("author"), json!("any")]);
+}

@@ -51,6 +51,8 @@ pub fn tool_schema_for<T: ToolInput>() -> Value {
 pub(crate) fn schema_for<T: JsonSchema>() -> Value {
     let generator = SchemaSettings::draft2020_12().for_deserialize().into_generator();
     let mut schema = generator.into_root_schema_for::<T>();
+    let defs = schema.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
+    InlineTaggedStructs { defs }.transform(&mut schema);
     DenyUnknownFields.transform(&mut schema);
     let mut value = schema.to_value();
     if let Value::Object(root) = &mut value {
@@ -61,15 +63,82 @@ pub(crate) fn schema_for<T: JsonSchema>() -> Value {
     value
 }
 
+/// serde's internally tagged newtype variant (`#[serde(tag = "kind")] enum E { A(ByDate) }`)
+/// comes from schemars as the tag's `properties` beside a `$ref` to the struct. Read as JSON
+/// Schema, an `additionalProperties: false` there would see the tag only, and the struct's
+/// would refuse the tag: no value could pass. The struct's properties (and required list) are
+/// brought in beside the tag, so the variant is one object with every field it takes.
+#[derive(Debug, Clone)]
+struct InlineTaggedStructs {
+    defs: serde_json::Map<String, Value>,
+}
+
+impl Transform for InlineTaggedStructs {
+    fn transform(&mut self, schema: &mut Schema) {
+        if let Some(object) = schema.as_object_mut() {
+            let target = object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|reference| reference.strip_prefix("#/$defs/"))
+                .filter(|_| object.contains_key("properties"))
+                .and_then(|name| self.defs.get(name))
+                .and_then(Value::as_object)
+                .filter(|target| is_plain_struct(target));
+            if let Some(target) = target.cloned() {
+                object.remove("$ref");
+                if let (Some(Value::Object(properties)), Some(Value::Object(theirs))) =
+                    (object.get_mut("properties"), target.get("properties"))
+                {
+                    for (name, property) in theirs {
+                        properties.entry(name.clone()).or_insert_with(|| property.clone());
+                    }
+                }
+                if let Some(Value::Array(theirs)) = target.get("required") {
+                    let required = object.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+                    if let Value::Array(required) = required {
+                        for name in theirs {
+                            if !required.contains(name) {
+                                required.push(name.clone());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        transform_subschemas(self, schema);
+    }
+}
+
+/// A struct's schema as schemars writes it: an object of named properties, closed or saying
+/// nothing of others, with nothing that combines or refers to other schemas.
+fn is_plain_struct(schema: &serde_json::Map<String, Value>) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+        && ![
+            "$ref",
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "not",
+            "if",
+            "patternProperties",
+            "unevaluatedProperties",
+            "propertyNames",
+        ]
+        .iter()
+        .any(|keyword| schema.contains_key(*keyword))
+        && schema.get("additionalProperties").is_none_or(|extra| extra == &Value::Bool(false))
+}
+
 /// Adds `additionalProperties: false` wherever properties are declared and nothing is said
-/// of others.
+/// of others. Not beside a `$ref` that could not be brought in ([`InlineTaggedStructs`]):
+/// there it would refuse the referenced schema's own properties.
 #[derive(Debug, Clone, Copy)]
 struct DenyUnknownFields;
 
 impl Transform for DenyUnknownFields {
     fn transform(&mut self, schema: &mut Schema) {
         if let Some(object) = schema.as_object_mut() {
-            let declares = object.contains_key("properties");
+            let declares = object.contains_key("properties") && !object.contains_key("$ref");
             let open = object.contains_key("additionalProperties")
                 || object.contains_key("patternProperties")
                 || object.contains_key("unevaluatedProperties");
