@@ -223,13 +223,13 @@ impl FieldError {
 /// use tool_input::{ErrorCode, FieldError};
 ///
 /// let error = FieldError::custom("`end` must be after `start`").at("end");
-/// assert_eq!(error.path, "/end");
-/// assert_eq!(error.code, ErrorCode::Custom);
+/// assert_eq!(error.path(), "/end");
+/// assert_eq!(error.code(), ErrorCode::Custom);
 ///
 /// // Tokens are property names or array indexes, escaped as JSON Pointer requires.
 /// let error = FieldError::custom("unknown SKU").at("items").at(2).at("sku/code").with_value("X-1");
-/// assert_eq!(error.path, "/items/2/sku~1code");
-/// assert_eq!(error.value.as_deref(), Some(r#""X-1""#));
+/// assert_eq!(error.path(), "/items/2/sku~1code");
+/// assert_eq!(error.value(), Some(r#""X-1""#));
 /// ```
 impl FieldError {
     /// An error with code [`ErrorCode::Custom`] and `message` (one sentence for the model:

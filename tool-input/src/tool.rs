@@ -127,7 +127,7 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
     ///
     /// assert!(BookRoom::from_arguments(r#"{"start": 3, "end": "5"}"#).is_ok());
     /// let rejection = BookRoom::from_arguments(r#"{"start": 3, "end": 2}"#).unwrap_err();
-    /// assert_eq!(rejection.errors[0].path, "/end");
+    /// assert_eq!(rejection.errors()[0].path(), "/end");
     /// assert!(rejection.to_string().contains("- /end: must be after `start` (3)"));
     /// ```
     fn validate_input(&self) -> Result<(), Vec<FieldError>> {

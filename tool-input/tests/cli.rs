@@ -373,3 +373,15 @@ fn check_jsonl_refuses_a_line_past_the_limit_without_keeping_it() {
     assert_eq!(lines[1]["errors"][0]["message"], "the input is more than the limit of 8388608 bytes");
     assert_eq!(lines[2]["id"], 3);
 }
+
+#[test]
+fn calls_stops_reading_a_body_at_the_stream_limit() {
+    let total = 256 * 1024 * 1024;
+    let (output, written) = run_on_endless_input(&["calls"], total);
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let result = stdout_json(&output);
+    assert_eq!(result["calls"], serde_json::json!([]));
+    assert_eq!(result["errors"][0]["kind"], "body");
+    assert_eq!(result["errors"][0]["message"], "the body is more than the limit of 67108864 bytes");
+    assert!(written < total, "the whole input was read");
+}

@@ -621,3 +621,34 @@ fn python_lists_are_read_in_linear_time_and_memory() {
     assert!(read.calls.is_empty());
     assert_eq!(read.content.as_deref(), Some(text.as_str()));
 }
+
+/// A numeric id is kept as its text in a stream, as in a whole body: in a Chat Completions
+/// delta, an Anthropic `tool_use` block and a Gemini `functionCall`.
+#[test]
+fn numeric_ids_are_kept_as_their_text_in_streams() {
+    let chat = [
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": 123, "type": "function",
+            "function": {"name": "f", "arguments": "{\"a\": 1}"}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+    ];
+    let anthropic = [
+        json!({"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant", "content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": 7, "name": "f", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"a\": 1}"}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+        json!({"type": "message_stop"}),
+    ];
+    let gemini = [json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": 42, "name": "f", "args": {"a": 1}}}]}, "finishReason": "STOP"}]})];
+    for (format, events, id) in [
+        (Format::OpenAi, &chat[..], "123"),
+        (Format::Anthropic, &anthropic[..], "7"),
+        (Format::Gemini, &gemini[..], "42"),
+    ] {
+        let calls = feed(CallOptions::new().format(format), events);
+        assert!(calls.errors.is_empty(), "{format:?}: {:?}", calls.errors);
+        assert_eq!(calls.calls.len(), 1, "{format:?}");
+        assert_eq!((calls.calls[0].id.as_str(), calls.calls[0].id_generated), (id, false), "{format:?}");
+    }
+}

@@ -25,7 +25,7 @@
 //! }
 //!
 //! let rejection = Invite::from_arguments(r#"{"meetingTitle": "Réunion", "attendees": ["al", "b e"]}"#).unwrap_err();
-//! let paths: Vec<&str> = rejection.errors.iter().map(|e| e.path.as_str()).collect();
+//! let paths: Vec<&str> = rejection.errors().iter().map(|e| e.path()).collect();
 //! // The names the model sent (serde's `meetingTitle`), not the Rust field's.
 //! assert_eq!(paths, ["/attendees/1", "/meetingTitle"]);
 //! assert!(rejection.to_string().contains("- /meetingTitle: not ascii"));
@@ -64,8 +64,8 @@ where
 ///
 /// let report = garde::Validate::validate(&Ping { count: 9 }).unwrap_err();
 /// let errors = tool_input::garde::field_errors::<Ping>(&report);
-/// assert_eq!(errors[0].path, "/count");
-/// assert_eq!(errors[0].code.code(), "custom");
+/// assert_eq!(errors[0].path(), "/count");
+/// assert_eq!(errors[0].code().code(), "custom");
 /// ```
 pub fn field_errors<T: ToolInput>(report: &garde::Report) -> Vec<FieldError> {
     report.iter().map(|(path, error)| field_error(path, error.message(), T::__FIELD_NAMES)).collect()

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
 use crate::calls::anthropic::cut_reason;
+use crate::calls::id_from;
 
 /// The event types of the Messages stream.
 pub(super) const EVENTS: &[&str] = &[
@@ -186,8 +187,8 @@ impl Anthropic {
     /// Start a call for a `tool_use` block.
     fn start(&mut self, state: &mut Assembly, block: &Value) -> Option<usize> {
         let slot = state.open(block.clone())?;
-        if let Some(id) = block.get("id").and_then(Value::as_str) {
-            state.set_id(slot, id);
+        if let Some(id) = block.get("id").and_then(id_from) {
+            state.set_id(slot, &id);
         }
         if let Some(name) = block.get("name").and_then(Value::as_str) {
             state.name_fragment(slot, name);

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::{index_of, Assembly, End};
 use crate::calls::gemini::cut_reason;
+use crate::calls::id_from;
 
 #[derive(Debug, Default)]
 pub(super) struct Gemini {
@@ -116,8 +117,8 @@ impl Candidate {
                 return;
             };
             self.dropping = false;
-            if let Some(id) = call.get("id").and_then(Value::as_str) {
-                state.set_id(slot, id);
+            if let Some(id) = call.get("id").and_then(id_from) {
+                state.set_id(slot, &id);
             }
             state.name_fragment(slot, name);
             match call.get("args") {

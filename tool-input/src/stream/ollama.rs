@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::{Assembly, End};
+use crate::calls::id_from;
 use crate::calls::ollama::cut_reason;
 
 #[derive(Debug, Default)]
@@ -29,8 +30,8 @@ impl Ollama {
         for entry in message.get("tool_calls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]) {
             let Some(slot) = state.open(entry.clone()) else { return };
             let function = entry.get("function");
-            if let Some(id) = entry.get("id").and_then(Value::as_str) {
-                state.set_id(slot, id);
+            if let Some(id) = entry.get("id").and_then(id_from) {
+                state.set_id(slot, &id);
             }
             if let Some(name) = function.and_then(|f| f.get("name")).and_then(Value::as_str) {
                 state.name_fragment(slot, name);

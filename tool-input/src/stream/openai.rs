@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
+use crate::calls::id_from;
 use crate::calls::openai::cut_reason;
 
 /// Where deltas without a key go.
@@ -122,7 +123,9 @@ impl Choice {
             return;
         }
         let index = index_of(entry.get("index"));
-        let id = entry.get("id").and_then(Value::as_str).filter(|id| !id.is_empty());
+        // A numeric id is kept as its text, as in a whole body.
+        let id_text = entry.get("id").and_then(id_from);
+        let id = id_text.as_deref();
         let function = entry.get("function");
         let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
         let Some(slot) = self.route(state, index, id, name) else { return };

@@ -10,7 +10,7 @@ use serde_json::json;
 use tool_input::calls::{parse_body, CallOptions, Format};
 use tool_input::stream::{StreamAssembler, DEFAULT_MAX_STREAM_BYTES};
 
-use crate::read_input;
+use crate::read_input_within;
 
 /// `tool-input calls`.
 pub(crate) fn run(
@@ -35,11 +35,17 @@ pub(crate) fn run(
         let calls = assembler.finish();
         (calls.to_json(), !calls.errors.is_empty())
     } else {
-        let body = read_input(input.as_deref())?;
-        match parse_body(&body, &options) {
-            Ok(calls) => (calls.to_json(), !calls.errors.is_empty()),
-            // A body that cannot be read at all is one error, in the same shape.
-            Err(error) => (json!({"calls": [], "errors": [error]}), true),
+        // Read no further than a whole stream may be: a body past that is refused unread.
+        match read_input_within(input.as_deref(), DEFAULT_MAX_STREAM_BYTES)? {
+            Some(body) => match parse_body(&body, &options) {
+                Ok(calls) => (calls.to_json(), !calls.errors.is_empty()),
+                // A body that cannot be read at all is one error, in the same shape.
+                Err(error) => (json!({"calls": [], "errors": [error]}), true),
+            },
+            None => {
+                let message = format!("the body is more than the limit of {DEFAULT_MAX_STREAM_BYTES} bytes");
+                (json!({"calls": [], "errors": [{"kind": "body", "message": message}]}), true)
+            }
         }
     };
     crate::sort_keys(&mut result);

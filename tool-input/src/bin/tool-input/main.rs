@@ -166,21 +166,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// The bytes of INPUT, or of standard input when it is absent or `-`.
-pub(crate) fn read_input(input: Option<&Path>) -> Result<Vec<u8>, String> {
-    match input {
-        None => read_stdin(),
-        Some(path) if path == Path::new("-") => read_stdin(),
-        Some(path) => fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display())),
-    }
-}
-
-fn read_stdin() -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    io::stdin().read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
-    Ok(bytes)
-}
-
 /// The bytes of INPUT (or standard input) when there are at most `limit` of them; `None`
 /// when there are more. Reading stops one byte past the limit: an endless or huge input
 /// costs `limit` bytes of memory and no more reading than that.

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::scan::{container_end, skip_ws, split_object};
 use super::{push_malformed, push_truncated, text_parts, unfence};
-use crate::calls::{CallParts, Collector, OriginalArguments};
+use crate::calls::{id_from, CallParts, Collector, OriginalArguments};
 use crate::parse::{self, ParseOptions};
 
 /// How much an object must look like a call.
@@ -78,7 +78,7 @@ fn from_value(object: &str, value: &Value, shape: Shape) -> Option<CallParts> {
         Some(value) => OriginalArguments::Value(value.clone()),
     };
     let mut parts = text_parts(Some(name.to_owned()), arguments, object);
-    parts.id = map.get("id").and_then(Value::as_str).map(str::to_owned);
+    parts.id = map.get("id").and_then(id_from);
     Some(parts)
 }
 
