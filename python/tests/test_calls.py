@@ -67,7 +67,12 @@ def test_the_shape_is_the_clis():
     assert list(result) == ["calls", "errors"]
     assert result["calls"] == [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}]
     assert [error["kind"] for error in result["errors"]] == ["truncated", "unknown_tool"]
-    assert all(list(error) == ["kind", "message"] for error in result["errors"])
+    keys = ["kind", "message", "id", "id_generated", "name", "arguments", "arguments_cut"]
+    assert all(list(error) == keys for error in result["errors"])
+    assert [(e["id"], e["name"], e["arguments"]) for e in result["errors"]] == [
+        ("call_2", "get_weather", '{"city": "Ro'),
+        ("call_3", "send", "{}"),
+    ]
     assert "Available tools: get_weather." in result["errors"][1]["message"]
     # Tools as the CLI's --tools: names separated by commas.
     assert parse_calls(body, tools="get_weather, other")["errors"][1]["kind"] == "unknown_tool"

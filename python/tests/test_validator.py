@@ -93,8 +93,9 @@ def test_syntax_is_repaired_and_recorded(validator, raw, repair):
     assert checked.value["customer_id"] == "C"
     assert repair in kinds(checked.repairs)
     for record in checked.repairs:
-        assert set(record) == {"kind", "offset", "count"}
+        assert set(record) == {"kind", "offset", "count", "last_offset"}
         assert isinstance(record["offset"], int) and record["count"] >= 1
+        assert record["last_offset"] >= record["offset"]
 
 
 def test_an_exact_call_has_an_empty_report(validator):

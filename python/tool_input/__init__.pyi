@@ -26,6 +26,7 @@ class Repair(TypedDict):
     kind: str
     offset: int
     count: int
+    last_offset: int
 
 # `from` is a Python keyword, hence the functional form.
 Coercion = TypedDict("Coercion", {"path": str, "kind": str, "from": NotRequired[str], "to": NotRequired[str]})
@@ -38,6 +39,12 @@ class ToolCall(TypedDict):
 class CallError(TypedDict):
     kind: str
     message: str
+    # A body that cannot be read at all has `kind` "body" and `message` only.
+    id: NotRequired[str]
+    id_generated: NotRequired[bool]
+    name: NotRequired[Optional[str]]
+    arguments: NotRequired[Optional[str]]
+    arguments_cut: NotRequired[bool]
 
 class Calls(TypedDict):
     calls: List[ToolCall]
