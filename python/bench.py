@@ -3,7 +3,8 @@ today (json_repair's schema mode, then pydantic), in the same process.
 
     python bench.py DIR [--passes N]
 
-DIR holds the workloads written by the project's generator (``gen.py --out DIR``):
+DIR holds the workloads written by the project's generator
+(``cargo run -p tool-input-suite --bin workloads DIR``):
 ``create_order.schema.json``, ``mangled.jsonl`` with ``mangled.expected.jsonl``,
 ``clean.jsonl``, ``invalid.jsonl`` with ``invalid.expected.jsonl``. Needs ``tool_input``
 (``pip install ./python``), and for the baselines ``json_repair``, ``jsonschema`` (which
@@ -148,7 +149,7 @@ def timed(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("data", type=Path, help="the folder gen.py --out wrote")
+    parser.add_argument("data", type=Path, help="the folder the workloads generator wrote")
     parser.add_argument("--passes", type=int, default=5, help="timed passes for tool_input (default 5)")
     parser.add_argument("--baseline-passes", type=int, default=1, help="timed passes for the baselines (default 1)")
     args = parser.parse_args()
