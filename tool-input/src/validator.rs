@@ -381,9 +381,8 @@ impl Validator {
     pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
         let mut copy = value.clone();
         let limits = self.inner.limits;
-        let mut walker = self.walker(&limits);
-        walker.prepare = false;
-        walker.exact_integers = false;
+        // No defaults filled, integers read as JSON Schema reads them (`prepare` off).
+        let walker = Walker::new(&self.inner.plan, &self.inner.overrides, &limits, false);
         let outcome = walker.run(&mut copy, Policy::Strict);
         if outcome.errors.is_empty() {
             Ok(())

@@ -4,21 +4,16 @@
 //! recorded from the program before its JSON moved into the library's `Serialize` impls.
 
 mod cli_support;
+#[path = "../../suite/tests/common/mod.rs"]
+mod common;
 
 use std::path::{Path, PathBuf};
 
 use cli_support::run;
+use common::keys_keep_insertion_order;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli_output")
-}
-
-/// Whether serde_json keeps object keys in insertion order in this build.
-fn keys_keep_insertion_order() -> bool {
-    let mut probe = serde_json::Map::new();
-    probe.insert("b".to_owned(), serde_json::Value::Null);
-    probe.insert("a".to_owned(), serde_json::Value::Null);
-    probe.keys().next().is_some_and(|first| first == "b")
 }
 
 fn path(name: &str) -> String {

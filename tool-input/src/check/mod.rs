@@ -175,6 +175,8 @@ pub(crate) struct Listed {
 }
 
 impl<'p> Walker<'p> {
+    /// A walker for checking arguments (`prepare`: fill defaults, drop optional nulls, and
+    /// refuse floats that only round to an integer) or for plain validation (neither).
     pub fn new(
         plan: &'p Plan,
         overrides: &'p HashMap<String, FieldOverride>,
