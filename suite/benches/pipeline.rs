@@ -15,89 +15,15 @@ use std::hint::black_box;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::Value;
+use support::{bytes, jsonrepair_jsonschema, raws, schema, value_jsonschema, CreateOrder};
 use tool_input::ToolInput;
-
-/// The Rust type of the workloads' create_order.schema.json (suite/tests/common/workloads.rs).
-#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
-#[allow(dead_code)]
-struct CreateOrder {
-    /// Customer identifier
-    customer_id: String,
-    priority: Priority,
-    #[schemars(length(max = 10))]
-    tags: Vec<String>,
-    items: Vec<Item>,
-    /// ISO 8601 date or date-time
-    ship_by: Option<String>,
-    #[serde(default)]
-    gift: bool,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-enum Priority {
-    Low,
-    Medium,
-    High,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[allow(dead_code)]
-struct Item {
-    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
-    sku: String,
-    #[schemars(range(min = 1, max = 1000))]
-    quantity: i64,
-    note: Option<String>,
-}
 
 /// Calls per iteration for the small workloads.
 const SLICE: usize = 2_000;
-
-fn raws(file: &str, limit: usize) -> Vec<String> {
-    let text = std::fs::read_to_string(common::bench_data_dir().join(file)).expect("workload");
-    text.lines()
-        .take(limit)
-        .map(|line| {
-            let case: Value = serde_json::from_str(line).expect("a case");
-            case["raw"].as_str().expect("raw text").to_owned()
-        })
-        .collect()
-}
-
-fn schema() -> Value {
-    let text =
-        std::fs::read_to_string(common::bench_data_dir().join("create_order.schema.json")).expect("schema");
-    serde_json::from_str(&text).expect("schema JSON")
-}
-
-fn bytes(raws: &[String]) -> u64 {
-    raws.iter().map(|r| r.len() as u64).sum()
-}
-
-/// The peers' pipeline: repair with jsonrepair-rs, parse, validate with jsonschema
-/// (collecting every error), then build the typed value.
-fn jsonrepair_jsonschema(validator: &jsonschema::Validator, raw: &str) -> Option<CreateOrder> {
-    let repaired = jsonrepair_rs::jsonrepair(raw).ok()?;
-    let value: Value = serde_json::from_str(&repaired).ok()?;
-    if validator.iter_errors(&value).next().is_some() {
-        return None;
-    }
-    serde_json::from_value(value).ok()
-}
-
-fn value_jsonschema(validator: &jsonschema::Validator, raw: &str) -> Option<CreateOrder> {
-    let value: Value = serde_json::from_str(raw).ok()?;
-    if validator.iter_errors(&value).next().is_some() {
-        return None;
-    }
-    serde_json::from_value(value).ok()
-}
 
 fn clean(c: &mut Criterion) {
     let raws = raws("clean.jsonl", SLICE);

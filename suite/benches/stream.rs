@@ -16,50 +16,12 @@ use std::time::Duration;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+mod support;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 use serde_json::Value;
+use support::{stream_rows as rows, Streamed};
 use tool_input::parse::{parse, parse_without_fast_path, IncrementalParser, ParseOptions, StreamEvent};
-
-/// A payload and the sizes of the chunks it arrives in.
-struct Streamed {
-    text: String,
-    chunks: Vec<usize>,
-}
-
-impl Streamed {
-    /// The chunks, as text.
-    fn pieces(&self) -> Vec<&str> {
-        let mut at = 0;
-        self.chunks
-            .iter()
-            .map(|&size| {
-                let piece = &self.text[at..at + size];
-                at += size;
-                piece
-            })
-            .collect()
-    }
-}
-
-/// The first `count` rows of `stream.jsonl`.
-fn rows(count: usize) -> Vec<Streamed> {
-    common::read_jsonl(&common::bench_data_dir().join("stream.jsonl"))
-        .into_iter()
-        .take(count)
-        .map(|row| {
-            let text = row["raw"].as_str().expect("a raw field").to_owned();
-            let chunks: Vec<usize> = row["chunks"]
-                .as_array()
-                .expect("a chunks field")
-                .iter()
-                .map(|size| size.as_u64().expect("a chunk size") as usize)
-                .collect();
-            assert_eq!(chunks.iter().sum::<usize>(), text.len());
-            Streamed { text, chunks }
-        })
-        .collect()
-}
 
 /// Rows joined into one JSON array, each in its own chunks.
 fn joined(rows: Vec<Streamed>) -> Streamed {
