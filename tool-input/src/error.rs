@@ -497,10 +497,4 @@ impl Serialize for Rejection {
     }
 }
 
-impl fmt::Display for Rejection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::render::render(self, f)
-    }
-}
-
 impl std::error::Error for Rejection {}
