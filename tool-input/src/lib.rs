@@ -68,6 +68,8 @@ mod custom;
 mod decimal;
 pub mod dialect;
 mod error;
+mod field_options;
+mod limits;
 mod members;
 pub mod parse;
 mod pattern;
@@ -78,6 +80,7 @@ mod raw;
 mod render;
 mod report;
 mod schema;
+mod schema_error;
 pub mod stream;
 mod tool;
 mod toolbox;
@@ -111,14 +114,17 @@ pub use args::Args;
 pub use calls::{CallError, Calls, ToolCall};
 pub use dialect::{Dialect, DialectProblem};
 pub use error::{ErrorCode, FieldError, Rejection, RejectionKind};
+pub use field_options::FieldOptions;
+pub use limits::Limits;
 pub use policy::{Policy, UnknownPolicy};
 pub use raw::RawArguments;
 pub use report::{Checked, Coercion, CoercionKind, Report};
 pub use schema::tool_schema_for;
+pub use schema_error::SchemaError;
 pub use stream::StreamAssembler;
-pub use tool::{FieldOptions, ToolDefinition, ToolInput};
+pub use tool::{ToolDefinition, ToolInput};
 pub use toolbox::{CallContext, Conversation, Failure, Outcome, OutcomeKind, Toolbox};
-pub use validator::{CheckOptions, Limits, SchemaError, Validator, ValidatorBuilder};
+pub use validator::{CheckOptions, Validator, ValidatorBuilder};
 
 /// `#[derive(ToolInput)]`: see [`ToolInput`] for what it generates and the attributes it reads.
 #[cfg(feature = "derive")]
