@@ -77,6 +77,7 @@ mod plan;
 mod pointer;
 mod policy;
 mod raw;
+mod rejection_kind;
 mod render;
 mod report;
 mod schema;
