@@ -1,31 +1,16 @@
 //! The tool's own rules (`#[tool_input(validate = path::to::fn)]`): checks across fields that
 //! a JSON Schema cannot say, run on the typed value once every schema check has passed. Their
 //! errors become a rejection like any other, each with its path, in the same message.
-
-use serde_json::Value;
+//!
+//! The `ToolInput` trait runs the rules (`tool::apply_rules`); this module builds the
+//! refusal, from the errors alone, so it sits below the trait.
 
 use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
-use crate::report::Checked;
-use crate::tool::{FieldOptions, ToolInput};
-
-/// Run `T`'s rules on a value that passed the schema. A rejection names no tool (the caller
-/// adds it, as for every other rejection).
-pub(crate) fn apply<T: ToolInput>(checked: Checked<T>) -> Result<Checked<T>, Rejection> {
-    match checked.value.validate_input() {
-        Ok(()) => Ok(checked),
-        Err(errors) => Err(refused(errors, checked.report, T::FIELDS)),
-    }
-}
-
-/// A checked JSON value as `T`, through serde and then `T`'s rules; a rejection names the tool.
-pub(crate) fn typed<T: ToolInput>(checked: Checked<Value>) -> Result<Checked<T>, Rejection> {
-    crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
-        .and_then(apply::<T>)
-        .map_err(|rejection| rejection.with_tool(T::NAME))
-}
+use crate::field_options::FieldOptions;
+use crate::report::Report;
 
 /// The rejection for a rule's errors (not generic: one copy for every tool type).
-fn refused(mut errors: Vec<FieldError>, report: crate::report::Report, fields: &[FieldOptions]) -> Rejection {
+pub(crate) fn refused(mut errors: Vec<FieldError>, report: Report, fields: &[FieldOptions]) -> Rejection {
     // `Err(vec![])` still refuses: a rule never lets a call through by saying nothing.
     if errors.is_empty() {
         errors.push(FieldError::custom("the arguments break one of the tool's rules"));

@@ -7,46 +7,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::parse::{ParseError, Repair};
-
-/// Why a call's arguments were refused, as a whole.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum RejectionKind {
-    /// The text is not JSON, even after the repairs the policy allows.
-    Parse,
-    /// The text was cut off in the middle of a value: the call must not run.
-    Truncated,
-    /// The arguments are valid JSON but not an object.
-    NotObject,
-    /// The arguments are an object that does not satisfy the schema; see the field errors.
-    Invalid,
-    /// The input is larger than the configured limit.
-    TooLarge,
-    /// The input is nested deeper than the configured limit.
-    TooDeep,
-}
-
-impl RejectionKind {
-    /// The stable snake_case name: `parse`, `truncated`, `not_object`, `invalid`,
-    /// `too_large` or `too_deep`.
-    pub fn code(self) -> &'static str {
-        match self {
-            RejectionKind::Parse => "parse",
-            RejectionKind::Truncated => "truncated",
-            RejectionKind::NotObject => "not_object",
-            RejectionKind::Invalid => "invalid",
-            RejectionKind::TooLarge => "too_large",
-            RejectionKind::TooDeep => "too_deep",
-        }
-    }
-}
-
-impl fmt::Display for RejectionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
+// Defined in a leaf (the parser names it too); rejections are where callers look for it.
+pub use crate::rejection_kind::RejectionKind;
 
 /// The stable code of one field error. [`ErrorCode::code`] gives its snake_case name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -494,12 +456,6 @@ impl Serialize for Rejection {
             record.serialize_field("omitted_errors", &self.omitted_errors)?;
         }
         record.end()
-    }
-}
-
-impl fmt::Display for Rejection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::render::render(self, f)
     }
 }
 

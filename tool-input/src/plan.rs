@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Number, Value};
 
 use crate::pattern::Pattern;
-use crate::validator::SchemaError;
+use crate::schema_error::SchemaError;
 
 mod union;
 

@@ -10,8 +10,9 @@ pub use std::sync::OnceLock;
 pub use std::vec::Vec;
 
 pub use crate::error::FieldError;
+pub use crate::field_options::FieldOptions;
 pub use crate::policy::Policy;
-pub use crate::tool::{FieldOptions, ToolDefinition, ToolInput};
+pub use crate::tool::{ToolDefinition, ToolInput};
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -54,11 +55,11 @@ pub fn from_arguments_full<T: ToolInput>(
     let definition = T::definition();
     let crate::Checked { value, report } = definition.check_with(raw, options)?;
     match <T as serde::Deserialize>::deserialize(value) {
-        Ok(value) => crate::custom::apply(crate::Checked { value, report })
+        Ok(value) => crate::tool::apply_rules(crate::Checked { value, report })
             .map_err(|rejection| rejection.with_tool(definition.name())),
         // Rare (serde refused what the schema allows): check again, and deserialize with
         // path tracking, which costs too much to pay on every call.
-        Err(_) => definition.check_with(raw, options).and_then(crate::custom::typed::<T>),
+        Err(_) => definition.check_with(raw, options).and_then(crate::tool::typed::<T>),
     }
 }
 

@@ -10,7 +10,15 @@ use crate::error::{Rejection, RejectionKind};
 /// Most errors listed in one message; the rest are counted.
 pub(crate) const MAX_LINES: usize = 20;
 
-pub(crate) fn render(rejection: &Rejection, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// The text of a rejection lives here rather than beside the type, so that `error.rs` (which
+/// every module reaches) imports nothing of the rendering.
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        render(self, f)
+    }
+}
+
+fn render(rejection: &Rejection, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let tool = match &rejection.tool {
         Some(name) => format!("tool `{name}`"),
         None => "the tool".to_owned(),

@@ -5,8 +5,9 @@ use schemars::transform::{transform_subschemas, Transform};
 use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
+use crate::field_options::FieldOptions;
 use crate::policy::Policy;
-use crate::tool::{FieldOptions, ToolDefinition, ToolInput};
+use crate::tool::{ToolDefinition, ToolInput};
 use crate::validator::Validator;
 
 /// The JSON Schema of a [`ToolInput`] type's arguments, as the model sees it.

@@ -3,50 +3,14 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::dialect::Dialect;
+use crate::dialect::kind::Dialect;
 use crate::error::{FieldError, Rejection};
+use crate::field_options::FieldOptions;
 use crate::policy::Policy;
 use crate::raw::RawArguments;
 use crate::report::Checked;
-use crate::validator::{CheckOptions, SchemaError, Validator};
-
-/// Options a `#[tool_input(...)]` field attribute sets on one property of the tool's
-/// top-level object. They apply to the property's whole value, at every depth below it.
-///
-/// ```
-/// use tool_input::{FieldOptions, Policy};
-/// let password = FieldOptions::new("password").with_policy(Policy::Strict).with_sensitive(true);
-/// assert_eq!(password.policy, Some(Policy::Strict));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub struct FieldOptions {
-    /// The property's name as the model sends it (after serde renames).
-    pub name: &'static str,
-    /// The coercion policy for this property, overriding the tool's.
-    pub policy: Option<Policy>,
-    /// The value never appears in error messages, reports or logs.
-    pub sensitive: bool,
-}
-
-impl FieldOptions {
-    /// No options for the property `name`: the tool's policy, not sensitive.
-    pub const fn new(name: &'static str) -> Self {
-        FieldOptions { name, policy: None, sensitive: false }
-    }
-
-    /// The coercion policy for this property, overriding the tool's.
-    pub const fn with_policy(mut self, policy: Policy) -> Self {
-        self.policy = Some(policy);
-        self
-    }
-
-    /// Whether the value may never appear in error messages, reports or logs.
-    pub const fn with_sensitive(mut self, sensitive: bool) -> Self {
-        self.sensitive = sensitive;
-        self
-    }
-}
+use crate::schema_error::SchemaError;
+use crate::validator::{CheckOptions, Validator};
 
 /// A Rust type a model can call a tool with: derive it with `#[derive(ToolInput)]` beside
 /// `serde::Deserialize` and `schemars::JsonSchema`.
@@ -158,7 +122,7 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
         definition
             .validator()
             .check_typed::<Self>(raw.into(), options, Self::FIELDS)
-            .and_then(crate::custom::apply::<Self>)
+            .and_then(apply_rules::<Self>)
             .map_err(|rejection| rejection.with_tool(definition.name()))
     }
 
@@ -192,10 +156,24 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
         options: &CheckOptions,
     ) -> Result<Checked<Self>, Rejection> {
         let definition = Self::definition();
-        definition
-            .check_as(dialect, raw.into(), options)
-            .and_then(|checked| crate::custom::typed::<Self>(checked))
+        definition.check_as(dialect, raw.into(), options).and_then(typed::<Self>)
     }
+}
+
+/// Run `T`'s own rules ([`ToolInput::validate_input`]) on a value that passed the schema.
+/// A rejection names no tool (the caller adds it, as for every other rejection).
+pub(crate) fn apply_rules<T: ToolInput>(checked: Checked<T>) -> Result<Checked<T>, Rejection> {
+    match checked.value.validate_input() {
+        Ok(()) => Ok(checked),
+        Err(errors) => Err(crate::custom::refused(errors, checked.report, T::FIELDS)),
+    }
+}
+
+/// A checked JSON value as `T`, through serde and then `T`'s rules; a rejection names the tool.
+pub(crate) fn typed<T: ToolInput>(checked: Checked<Value>) -> Result<Checked<T>, Rejection> {
+    crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
+        .and_then(apply_rules::<T>)
+        .map_err(|rejection| rejection.with_tool(T::NAME))
 }
 
 /// A tool's name, description, JSON Schema and compiled validator.

@@ -61,10 +61,10 @@ pub use names::{resolve_name, MatchedBy, NameMatch};
 pub use text::TextFormat;
 
 use crate::error::{Rejection, RejectionKind};
+use crate::limits::Limits;
 use crate::parse::{self, ParseMode, ParseOptions, Repair};
 use crate::raw::RawArguments;
 use crate::tool::ToolDefinition;
-use crate::validator::Limits;
 
 /// Default for [`CallOptions::max_calls`].
 pub const DEFAULT_MAX_CALLS: usize = 128;

@@ -34,11 +34,11 @@ use std::cell::Cell;
 
 use super::coerce::{bool_from_text, container_from_text, number_for, spelling_match};
 use super::{compare, json_equal, message::echo, FieldOverride};
+use crate::limits::Limits;
 use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
 use crate::pointer::push_token;
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
-use crate::validator::Limits;
 
 /// Shared state of one fast deserialization.
 pub(crate) struct Fast<'p> {

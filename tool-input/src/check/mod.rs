@@ -180,7 +180,7 @@ impl<'p> Walker<'p> {
     pub fn new(
         plan: &'p Plan,
         overrides: &'p HashMap<String, FieldOverride>,
-        limits: &crate::validator::Limits,
+        limits: &crate::limits::Limits,
         prepare: bool,
     ) -> Self {
         Walker {

@@ -50,106 +50,27 @@
 
 mod anthropic;
 mod gemini;
+pub(crate) mod kind;
 mod mcp;
 mod openai;
 mod undo;
 pub(crate) mod walk;
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::Rejection;
+use crate::limits::Limits;
 use crate::parse::{self, ParseMode, ParseOptions, Repair};
 use crate::policy::Policy;
 use crate::raw::RawArguments;
 use crate::report::Checked;
 use crate::tool::ToolDefinition;
-use crate::validator::{CheckOptions, Limits};
+use crate::validator::CheckOptions;
 
-/// The shape a tool definition is sent in, per API.
-///
-/// ```
-/// use tool_input::Dialect;
-/// assert_eq!("openai-strict".parse::<Dialect>().unwrap(), Dialect::OpenAiStrict);
-/// assert_eq!(Dialect::Gemini.as_str(), "gemini");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Dialect {
-    /// OpenAI Chat Completions, `strict` not set.
-    OpenAi,
-    /// OpenAI Chat Completions with `strict: true` (Structured Outputs for function calls).
-    OpenAiStrict,
-    /// The OpenAI Responses API with `strict: false` (it defaults to strict).
-    Responses,
-    /// The OpenAI Responses API with `strict: true`.
-    ResponsesStrict,
-    /// The Anthropic Messages API.
-    Anthropic,
-    /// The Gemini API's `FunctionDeclaration`.
-    Gemini,
-    /// The Model Context Protocol's `Tool`.
-    Mcp,
-}
-
-impl Dialect {
-    /// Every dialect.
-    pub const ALL: [Dialect; 7] = [
-        Dialect::OpenAi,
-        Dialect::OpenAiStrict,
-        Dialect::Responses,
-        Dialect::ResponsesStrict,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-        Dialect::Mcp,
-    ];
-
-    /// `openai`, `openai-strict`, `responses`, `responses-strict`, `anthropic`, `gemini` or
-    /// `mcp`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::OpenAi => "openai",
-            Dialect::OpenAiStrict => "openai-strict",
-            Dialect::Responses => "responses",
-            Dialect::ResponsesStrict => "responses-strict",
-            Dialect::Anthropic => "anthropic",
-            Dialect::Gemini => "gemini",
-            Dialect::Mcp => "mcp",
-        }
-    }
-
-    /// True for the OpenAI strict dialects.
-    pub fn is_strict(self) -> bool {
-        matches!(self, Dialect::OpenAiStrict | Dialect::ResponsesStrict)
-    }
-
-    /// Does the dialect change the schema in a way that changes what a model sends?
-    fn transforms_arguments(self) -> bool {
-        self.is_strict() || self == Dialect::Gemini
-    }
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The error of parsing a [`Dialect`] from text.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown dialect `{0}`; expected openai, openai-strict, responses, responses-strict, anthropic, gemini or mcp")]
-pub struct UnknownDialect(pub String);
-
-impl FromStr for Dialect {
-    type Err = UnknownDialect;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Dialect::ALL.into_iter().find(|d| d.as_str() == s).ok_or_else(|| UnknownDialect(s.to_owned()))
-    }
-}
+pub use kind::{Dialect, UnknownDialect};
 
 /// What a provider's documented limits would reject in a tool definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -44,6 +44,8 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::Value;
 
+use crate::rejection_kind::RejectionKind;
+
 pub(crate) mod lexer;
 mod repeats;
 pub(crate) mod salvage;
@@ -614,8 +616,7 @@ impl ParseError {
     /// let error = parse(r#"{"a": [1, 2"#, &ParseOptions::default()).unwrap_err();
     /// assert_eq!(error.kind(), RejectionKind::Truncated);
     /// ```
-    pub fn kind(&self) -> crate::RejectionKind {
-        use crate::RejectionKind;
+    pub fn kind(&self) -> RejectionKind {
         match self {
             ParseError::Syntax { .. } | ParseError::InvalidUtf8 { .. } => RejectionKind::Parse,
             ParseError::Truncated { .. } => RejectionKind::Truncated,

@@ -158,7 +158,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         E: Display,
     {
         let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<Output, Rejection> {
-            let typed = crate::custom::typed::<T>(checked)?;
+            let typed = crate::tool::typed::<T>(checked)?;
             Ok(handler(typed.value).map_err(|error| error.to_string()).and_then(to_json))
         };
         self.insert(T::definition().clone(), Handler::Sync(Box::new(run)))
@@ -175,7 +175,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         E: Display,
     {
         let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<BoxFuture, Rejection> {
-            let typed = crate::custom::typed::<T>(checked)?;
+            let typed = crate::tool::typed::<T>(checked)?;
             let future = handler(typed.value);
             Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
         };
@@ -219,7 +219,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     {
         let run =
             move |checked: Checked<Value>, invocation: &Invocation<'_, S>| -> Result<Output, Rejection> {
-                let typed = crate::custom::typed::<T>(checked)?;
+                let typed = crate::tool::typed::<T>(checked)?;
                 Ok(handler(typed.value, invocation.context())
                     .map_err(|error| error.to_string())
                     .and_then(to_json))
@@ -239,7 +239,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     {
         let run =
             move |checked: Checked<Value>, invocation: &Invocation<'_, S>| -> Result<BoxFuture, Rejection> {
-                let typed = crate::custom::typed::<T>(checked)?;
+                let typed = crate::tool::typed::<T>(checked)?;
                 let future = handler(typed.value, invocation.context());
                 Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
             };

@@ -1,0 +1,80 @@
+//! Limits that keep hostile input cheap to refuse: read by the parser's callers, the check,
+//! the call readers and the dialects, so they sit below all of them.
+
+use crate::parse;
+
+/// Default for [`Limits::max_errors`].
+const DEFAULT_MAX_ERRORS: usize = 50;
+
+/// Limits that keep hostile input cheap to refuse.
+///
+/// ```
+/// use tool_input::Limits;
+/// let limits = Limits::default().with_max_bytes(64 * 1024);
+/// assert_eq!(limits.max_depth, 128);
+/// assert_eq!(limits.max_errors, 50);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Longest accepted input, in bytes (default 8 MiB): longer is `too_large`.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of arrays and objects (default 128): deeper is `too_deep`.
+    pub max_depth: usize,
+    /// Longest value echoed in an error or coercion record, in characters (default 80).
+    pub max_echo_chars: usize,
+    /// Longest accepted string value, in bytes of UTF-8 (default 4 MiB): longer is a
+    /// `too_long` error at the string's path. Checked before `pattern`, so a huge string
+    /// never reaches the regular expression engine.
+    pub max_string_bytes: usize,
+    /// Most field errors one rejection lists (default 50; at least 1). Past it, errors are
+    /// counted, not built ([`Rejection::omitted_errors`](crate::Rejection::omitted_errors)),
+    /// and the message ends "… and N more errors": a call with a million wrong values costs
+    /// a count, not a million messages.
+    pub max_errors: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: parse::DEFAULT_MAX_BYTES,
+            max_depth: parse::DEFAULT_MAX_DEPTH,
+            max_echo_chars: 80,
+            max_string_bytes: 4 * 1024 * 1024,
+            max_errors: DEFAULT_MAX_ERRORS,
+        }
+    }
+}
+
+impl Limits {
+    /// The longest accepted input, in bytes ([`Limits::max_bytes`]).
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// The deepest accepted nesting of arrays and objects ([`Limits::max_depth`]).
+    pub fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// The longest value echoed in an error or coercion record, in characters
+    /// ([`Limits::max_echo_chars`]).
+    pub fn with_max_echo_chars(mut self, max_echo_chars: usize) -> Self {
+        self.max_echo_chars = max_echo_chars;
+        self
+    }
+
+    /// The longest accepted string value, in bytes ([`Limits::max_string_bytes`]).
+    pub fn with_max_string_bytes(mut self, max_string_bytes: usize) -> Self {
+        self.max_string_bytes = max_string_bytes;
+        self
+    }
+
+    /// The most field errors one rejection lists ([`Limits::max_errors`]).
+    pub fn with_max_errors(mut self, max_errors: usize) -> Self {
+        self.max_errors = max_errors;
+        self
+    }
+}

@@ -1,0 +1,18 @@
+//! The error of a schema that cannot be compiled: made by the plan's compiler, returned by
+//! every constructor that compiles a schema.
+
+/// A schema that cannot be compiled, with the JSON Pointer of the offending subschema.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid schema at `{pointer}`: {message}")]
+pub struct SchemaError {
+    /// Where in the schema document (JSON Pointer; `""` is the root).
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl SchemaError {
+    pub(crate) fn new(pointer: &str, message: impl Into<String>) -> Self {
+        SchemaError { pointer: pointer.to_owned(), message: message.into() }
+    }
+}
