@@ -46,7 +46,7 @@ pub(crate) use self::bytes::describe_char;
 use self::bytes::{find, first_special};
 pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
-use super::salvage::RawInfo;
+use super::salvage::{RepairState, Segment};
 use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
 /// Why the machine stopped. Boxed, so that the `Result` every token passes through stays
@@ -206,16 +206,6 @@ pub(crate) trait Sink {
     fn undo_open(&mut self) -> bool;
 }
 
-/// Bytes to read again, before the rest of the current fragment.
-#[derive(Debug)]
-pub(crate) struct Segment {
-    bytes: Vec<u8>,
-    /// How far the segment has been read.
-    pos: usize,
-    /// Absolute offset of `bytes[0]`.
-    origin: usize,
-}
-
 /// The resumable tokenizer. Feed it fragments with [`Lexer::feed`], then call
 /// [`Lexer::finish`]. After either returns an error the lexer must not be fed again.
 #[derive(Debug)]
@@ -223,12 +213,9 @@ pub(crate) struct Lexer {
     pub(super) lenient: bool,
     /// [`ParseMode::Repair`].
     pub(super) repair: bool,
-    /// Complete cut-off text the stream-stable way (`ParseOptions::stream_stable`); false
-    /// only in [`ParseMode::Repair`], where text cut off at the end is then read as final.
-    pub(super) stream_stable: bool,
-    /// Follow json_repair where it reads broken text differently from jsonrepair
-    /// ([`ParseMode::Repair`] with `RepairStyle::JsonRepair`).
-    pub(super) python_style: bool,
+    /// What only [`ParseMode::Repair`] keeps (`Some` exactly in that mode): the strict and
+    /// lenient lexers carry none of it.
+    pub(super) salvage: Option<Box<RepairState>>,
     non_finite: NonFinite,
     /// Absolute offset of the first byte of the fragment (or replay segment) being read.
     pub(super) base: usize,
@@ -258,50 +245,21 @@ pub(crate) struct Lexer {
     /// even whitespace) after it yet: text glued to it means it was not a number or literal
     /// (`746de9ad-…` is no 746), so that is an error, not prose after the value.
     glued: bool,
-    /// How many tokens were sent (only whether it is one matters).
-    tokens: u32,
     /// The bytes of the character at a token start, in [`State::Multi`].
     pub(super) multi: [u8; 4],
-    /// [`ParseMode::Repair`]: the raw bytes of the current string, unquoted text or regex.
-    pub(super) raw: Vec<u8>,
-    /// [`ParseMode::Repair`]: what is known about the string in `raw`.
-    pub(super) info: RawInfo,
-    /// Bytes to read again, innermost last.
-    replay: Vec<Segment>,
-    /// Bytes pushed back for reading again so far (bounded by the input read).
-    pub(super) replayed: usize,
     /// [`ParseMode::Repair`]: the last string read, kept until the next token in case a `+`
     /// joins another string to it, with its offset.
     held: Option<(String, usize)>,
-    /// [`ParseMode::Repair`]: what follows the string being ended may be a `+` (or a comment
-    /// before one): hold it.
-    pub(super) may_join: bool,
-    /// A `+` followed the held string.
-    concat: bool,
     /// [`ParseMode::Lenient`]: the string being read had a Python prefix (`r''`, `b''`).
     prefix: Option<StrPrefix>,
     /// [`ParseMode::Lenient`]: the held string joins literals: the length of the first and
     /// where the second started.
     joined: Option<(usize, usize)>,
-    /// [`ParseMode::Repair`]: prose before any value, kept to be read as text if no value
-    /// follows, with its offset.
-    prose_raw: Option<(Vec<u8>, usize)>,
-    /// [`ParseMode::Repair`]: the prose was read again as bare text (no more prose).
-    bare: bool,
     /// Escaped JSON (`{\"a\": 1}`) is being read: one level of backslashes is removed
     /// before the bytes are tokenized. `Some(true)` while a backslash is pending.
     unescape: Option<bool>,
-    /// [`ParseMode::Repair`]: prose started at this offset after a top-level scalar; if an
-    /// object or array follows, the scalar was prose too.
-    scalar_prose: Option<usize>,
     /// Absolute offset of a `/` whose meaning depends on the next byte.
     pub(super) slash_at: usize,
-    /// [`ParseMode::Repair`]: the value was in a code fence that closed; only another fence
-    /// may hold a further value.
-    fenced: bool,
-    /// The values read so far (from this offset) turned out to be prose: the builder
-    /// forgets them before the next token.
-    discard_from: Option<usize>,
 }
 
 impl Lexer {
@@ -310,8 +268,7 @@ impl Lexer {
         Lexer {
             lenient: mode != ParseMode::Strict,
             repair: mode == ParseMode::Repair,
-            stream_stable: true,
-            python_style: false,
+            salvage: (mode == ParseMode::Repair).then(|| Box::new(RepairState::new())),
             non_finite,
             base,
             state: State::Between,
@@ -326,24 +283,12 @@ impl Lexer {
             prose_seen: false,
             value_start: None,
             glued: false,
-            tokens: 0,
             multi: [0; 4],
-            raw: Vec::new(),
-            info: RawInfo::default(),
-            replay: Vec::new(),
-            replayed: 0,
             held: None,
-            may_join: true,
-            concat: false,
             prefix: None,
             joined: None,
-            prose_raw: None,
-            bare: false,
             unescape: None,
-            scalar_prose: None,
             slash_at: base,
-            discard_from: None,
-            fenced: false,
         }
     }
 
@@ -363,8 +308,10 @@ impl Lexer {
     /// (`ParseOptions::stream_stable`), and whose guesses to follow
     /// (`ParseOptions::style`).
     pub(crate) fn with_readings(mut self, options: &ParseOptions) -> Lexer {
-        self.stream_stable = options.stream_stable || !self.repair;
-        self.python_style = self.repair && options.style == super::RepairStyle::JsonRepair;
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            salvage.stream_stable = options.stream_stable;
+            salvage.python_style = options.style == super::RepairStyle::JsonRepair;
+        }
         self
     }
 
@@ -428,7 +375,7 @@ impl Lexer {
         let State::Str { quote, esc: Esc::None } = self.state else { return 0 };
         if !self.buf.is_empty()
             || !self.text_buf.is_empty()
-            || !self.replay.is_empty()
+            || self.has_replay()
             || self.unescape.is_some()
             || self.held.is_some()
             || self.prefix.is_some()
@@ -473,7 +420,7 @@ impl Lexer {
         let mut i = 0;
         while i < chunk.len() {
             i = self.step(chunk, text, i, sink)?;
-            if !self.replay.is_empty() {
+            if self.has_replay() {
                 self.drain(sink)?;
             }
             if !filtered && self.unescape.is_some() {
@@ -490,48 +437,59 @@ impl Lexer {
     /// Read the replay segments, innermost first, until none is left.
     fn drain<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
         loop {
-            let Some(top) = self.replay.last_mut() else { return Ok(()) };
+            let Some(replay) = self.salvage.as_deref_mut().map(|salvage| &mut salvage.replay) else {
+                return Ok(());
+            };
+            let Some(top) = replay.last_mut() else { return Ok(()) };
             if top.pos >= top.bytes.len() {
-                self.replay.pop();
+                replay.pop();
                 continue;
             }
             let bytes = std::mem::take(&mut top.bytes);
             let (pos, origin) = (top.pos, top.origin);
-            let index = self.replay.len() - 1;
+            let index = replay.len() - 1;
             let saved = std::mem::replace(&mut self.base, origin);
             let result = self.step(&bytes, None, pos, sink);
             self.base = saved;
-            if let Some(segment) = self.replay.get_mut(index) {
+            if let Some(segment) =
+                self.salvage.as_deref_mut().and_then(|salvage| salvage.replay.get_mut(index))
+            {
                 segment.bytes = bytes;
                 segment.pos = result?;
             }
         }
     }
 
-    /// Read `bytes` (absolute offset `origin`) again before going on, if the budget allows:
-    /// at most as many bytes in all as the input read up to `at`, plus a little.
-    pub(super) fn push_replay(&mut self, bytes: Vec<u8>, origin: usize, at: usize) -> bool {
-        if self.replayed + bytes.len() > 2 * at + 64 {
-            return false;
-        }
-        self.replayed += bytes.len();
-        if !bytes.is_empty() {
-            self.replay.push(Segment { bytes, pos: 0, origin });
-        }
-        true
-    }
-
-    /// Read `bytes` again (a few bytes put aside while looking ahead): not counted against
-    /// the budget, since each such look-ahead reads at most one character twice.
-    pub(super) fn push_replay_always(&mut self, bytes: Vec<u8>, origin: usize) {
-        if !bytes.is_empty() {
-            self.replay.push(Segment { bytes, pos: 0, origin });
-        }
-    }
-
-    /// Whether bytes wait to be read again.
+    /// Whether bytes wait to be read again ([`ParseMode::Repair`]).
+    #[inline]
     pub(super) fn has_replay(&self) -> bool {
-        !self.replay.is_empty()
+        self.salvage.as_ref().is_some_and(|salvage| !salvage.replay.is_empty())
+    }
+
+    /// The state [`ParseMode::Repair`] keeps. Only that mode's paths ask for it, and there
+    /// it is always present (were it not, it would be made here rather than fail).
+    #[inline]
+    pub(in crate::parse) fn salvage(&mut self) -> &mut RepairState {
+        self.salvage.get_or_insert_with(|| Box::new(RepairState::new()))
+    }
+
+    /// [`ParseMode::Repair`]: whether a `+` followed the held string.
+    #[inline]
+    pub(super) fn concat(&self) -> bool {
+        self.salvage.as_ref().is_some_and(|salvage| salvage.concat)
+    }
+
+    /// [`ParseMode::Repair`]: whether the value was in a code fence that closed.
+    #[inline]
+    pub(super) fn fenced(&self) -> bool {
+        self.salvage.as_ref().is_some_and(|salvage| salvage.fenced)
+    }
+
+    /// [`ParseMode::Repair`]: whether the prose before the value was read again as bare
+    /// text (so there is no more prose).
+    #[inline]
+    pub(super) fn bare(&self) -> bool {
+        self.salvage.as_ref().is_some_and(|salvage| salvage.bare)
     }
 
     /// One step of the machine from `chunk[i]`: returns where to go on.
@@ -591,20 +549,21 @@ impl Lexer {
         }
         loop {
             self.end_state(sink, complete)?;
-            if !self.replay.is_empty() {
+            if self.has_replay() {
                 self.drain(sink)?;
                 continue;
             }
             self.flush_held(sink)?;
-            if self.phase == Phase::Start && self.repair && !self.bare {
+            if self.phase == Phase::Start && self.repair && !self.bare() {
                 // No value anywhere: the prose was the value, as bare text (`hello world`,
                 // `a\nb`).
-                if let Some((bytes, origin)) = self.prose_raw.take() {
-                    self.bare = true;
+                let salvage = self.salvage();
+                if let Some((bytes, origin)) = salvage.prose_raw.take() {
+                    salvage.bare = true;
+                    salvage.replay.push(Segment { bytes, pos: 0, origin });
                     self.prose_seen = false;
                     self.state = State::Between;
                     sink.retract(RepairKind::ProseBefore);
-                    self.replay.push(Segment { bytes, pos: 0, origin });
                     self.drain(sink)?;
                     continue;
                 }
@@ -612,7 +571,7 @@ impl Lexer {
             break;
         }
         let end = self.base;
-        if let Some(at) = self.scalar_prose.take() {
+        if let Some(at) = self.salvage.as_deref_mut().and_then(|salvage| salvage.scalar_prose.take()) {
             // Prose after a scalar, and no object or array: the scalar is the value.
             sink.repair(RepairKind::ProseAfter, at);
             self.phase = Phase::After;
@@ -689,10 +648,10 @@ impl Lexer {
                     }
                     sink.repair(RepairKind::CompletedTruncated, end);
                     self.word_literal(token, spelling, sink)?;
-                } else if self.phase == Phase::Start && !self.bare {
+                } else if self.phase == Phase::Start && !self.bare() {
                     self.start_prose_with(&text, sink);
                 } else if self.repair {
-                    self.raw = text;
+                    self.salvage().raw = text;
                     self.end_unquoted(Unq::value(), sink)?;
                 } else {
                     return Err(Failure::unexpected_word(&text, self.start));
@@ -700,7 +659,7 @@ impl Lexer {
             }
             State::Unquoted(unq) => self.end_unquoted_input(unq, sink)?,
             State::Regex { .. } => {
-                let text = std::mem::take(&mut self.raw);
+                let text = std::mem::take(&mut self.salvage().raw);
                 self.state = State::Between;
                 self.emit_regex(text, sink)?;
             }
@@ -726,11 +685,9 @@ impl Lexer {
                 sink.repair(RepairKind::ProseAfter, self.start);
             }
             State::Slash if self.repair && self.phase == Phase::Value => {
-                self.raw.clear();
-                self.raw.push(b'/');
+                self.salvage().raw.clear();
                 self.state = State::Between;
-                let text = std::mem::take(&mut self.raw);
-                self.emit_regex(text, sink)?;
+                self.emit_regex(vec![b'/'], sink)?;
             }
             State::Ticks { seen } if self.repair && self.phase == Phase::Value && !self.fence_open => {
                 // One or two backticks at the end: an unclosed backtick string.
@@ -750,12 +707,12 @@ impl Lexer {
     /// Send a token, and notice when it completed the top-level value.
     #[inline(always)]
     pub(super) fn emit<S: Sink>(&mut self, sink: &mut S, token: Token, offset: usize) -> Result<(), Failure> {
-        if self.repair {
-            if let Some(at) = self.discard_from.take() {
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            if let Some(at) = salvage.discard_from.take() {
                 sink.discard();
                 sink.repair(RepairKind::ProseBefore, at);
             }
-            self.tokens = self.tokens.saturating_add(1);
+            salvage.tokens = salvage.tokens.saturating_add(1);
         }
         sink.token(token, offset)?;
         if sink.is_complete() {
@@ -767,14 +724,16 @@ impl Lexer {
     /// The value starts here (leaving the start phase).
     pub(super) fn begin_value(&mut self, offset: usize, first: u8) {
         self.phase = Phase::Value;
-        if self.scalar_prose.take().is_some() {
-            // A scalar followed by prose, then this: the scalar was prose too.
-            self.discard_from = self.value_start.map(|(at, _)| at);
-            self.value_start = None;
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            if salvage.scalar_prose.take().is_some() {
+                // A scalar followed by prose, then this: the scalar was prose too.
+                salvage.discard_from = self.value_start.map(|(at, _)| at);
+                self.value_start = None;
+            }
+            salvage.prose_raw = None;
         }
         if self.value_start.is_none() {
             self.value_start = Some((offset, first));
         }
-        self.prose_raw = None;
     }
 }

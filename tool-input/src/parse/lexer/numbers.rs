@@ -105,7 +105,7 @@ impl Lexer {
             // `- item`: a list bullet, not a number.
             self.buf.clear();
             self.state = State::Between;
-            if self.tokens == 0 {
+            if self.salvage().tokens == 0 {
                 self.phase = Phase::Start;
                 self.value_start = None;
                 self.enter_prose(self.start, sink);
@@ -121,9 +121,8 @@ impl Lexer {
         }
         if self.repair && (glued(end) || (num == Num::Zero && end.is_ascii_digit())) {
             // Not a number after all (`2024-10-18T…`, `0.0.1`, `0789`): text.
-            self.raw.clear();
-            self.raw.extend_from_slice(&self.buf);
-            self.raw.extend_from_slice(run);
+            let text = [self.buf.as_slice(), run].concat();
+            self.salvage().start_raw(&text);
             self.buf.clear();
             self.state = State::Unquoted(Unq::number());
             return Ok(j);
@@ -270,8 +269,7 @@ impl Lexer {
             self.end_dots(seen, sink)?;
             return Ok(i);
         }
-        self.raw.clear();
-        self.raw.extend(std::iter::repeat_n(b'.', usize::from(seen)));
+        self.salvage().start_raw(DOTS.get(..usize::from(seen)).unwrap_or_default());
         self.state = State::Unquoted(Unq::value());
         Ok(i)
     }
@@ -290,8 +288,7 @@ impl Lexer {
             let zero = Number::from_f64(0.0).map_or(Token::Null, Token::Number);
             return self.emit(sink, zero, self.start);
         }
-        self.raw.clear();
-        self.raw.extend(std::iter::repeat_n(b'.', usize::from(seen)));
+        self.salvage().start_raw(DOTS.get(..usize::from(seen)).unwrap_or_default());
         self.end_unquoted(Unq::value(), sink)
     }
 }
@@ -361,3 +358,6 @@ fn hex_number(text: &[u8], offset: usize) -> Result<Number, Failure> {
 pub(in crate::parse) fn is_json_number(text: &[u8]) -> bool {
     text.iter().try_fold(Num::Start, |num, &b| num.step(b)).is_some_and(Num::complete)
 }
+
+/// The dots a run of them (`.`, `..`) is cut from.
+const DOTS: &[u8] = b"...";

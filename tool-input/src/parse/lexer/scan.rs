@@ -37,7 +37,7 @@ impl Lexer {
                 b':' => Token::Colon,
                 b',' => Token::Comma,
                 b'"' => {
-                    if self.held.is_some() && !self.concat && !self.adjacent(at, sink) {
+                    if self.held.is_some() && !self.concat() && !self.adjacent(at, sink) {
                         self.flush_held(sink)?;
                         if self.phase != Phase::Value {
                             return Ok(i);
@@ -133,7 +133,7 @@ impl Lexer {
         // Bytes that may continue a held string (`+`, another string, comments, spaces) keep
         // it; anything else ends it first.
         let keep = matches!(b, b'+' | b'/' | b'#')
-            || (self.concat && matches!(b, b'\'' | b'`' | 0x80..=0xFF))
+            || (matches!(b, b'\'' | b'`' | 0x80..=0xFF) && self.concat())
             // Lenient: another literal, perhaps with a prefix (`'a' r'b'`), may follow.
             || (!self.repair && (b == b'\'' || b.is_ascii_alphabetic()));
         if self.held.is_some() && !keep {
@@ -165,7 +165,7 @@ impl Lexer {
                 if let Some(next) = self.quick_key(chunk, i, sink)? {
                     return Ok(next);
                 }
-                self.raw.clear();
+                self.salvage().raw.clear();
                 self.state = State::Unquoted(Unq::key());
                 Ok(i)
             }
@@ -223,15 +223,15 @@ impl Lexer {
             b'+' if self.repair => {
                 if self.held.is_some() {
                     sink.repair(RepairKind::Concatenation, at);
-                    self.concat = true;
+                    self.salvage().concat = true;
                     return Ok(i + 1);
                 }
-                self.raw.clear();
+                self.salvage().raw.clear();
                 self.state = State::Unquoted(Unq::value());
                 Ok(i)
             }
             _ if self.repair && is_unquoted_start(b) => {
-                self.raw.clear();
+                self.salvage().raw.clear();
                 self.state = State::Unquoted(if key { Unq::key() } else { Unq::value() });
                 Ok(i)
             }
@@ -299,7 +299,7 @@ impl Lexer {
                     self.state = State::Backslash;
                     return Ok(i + 1);
                 }
-                _ if self.bare => {
+                _ if self.bare() => {
                     self.begin_value(at, b);
                     return Ok(i);
                 }
@@ -341,7 +341,7 @@ impl Lexer {
                     self.state = State::Ticks { seen: 1 };
                     return Ok(i + 1);
                 }
-                _ if self.repair && self.fenced => {
+                _ if self.repair && self.fenced() => {
                     // After a closed code fence only another code fence holds a value.
                     sink.repair(RepairKind::ProseAfter, at);
                     self.state = State::SeekFence;
@@ -388,14 +388,14 @@ impl Lexer {
                     self.phase = Phase::Value;
                     return Ok(i);
                 }
-                _ if self.repair && self.bare => {
+                _ if self.repair && self.bare() => {
                     self.phase = Phase::Value;
                     return Ok(i);
                 }
                 _ if self.repair && self.top_is_scalar() => {
                     // Prose after a scalar: the scalar may be prose too ("1. Call it with
                     // {...}"); an object or array later wins.
-                    self.scalar_prose = Some(at);
+                    self.salvage().scalar_prose = Some(at);
                     self.phase = Phase::Start;
                     self.state = State::Prose;
                     return Ok(i);
@@ -462,7 +462,7 @@ impl Lexer {
         let expects_key = sink.expects_key();
         match self.phase {
             Phase::After => {
-                if self.repair && self.bare {
+                if self.repair && self.bare() {
                     self.phase = Phase::Value;
                 } else {
                     sink.repair(RepairKind::ProseAfter, at);
@@ -470,7 +470,7 @@ impl Lexer {
                     return Ok(());
                 }
             }
-            Phase::Start if quote.is_none() && !self.bare => {
+            Phase::Start if quote.is_none() && !self.bare() => {
                 self.start_prose_with(&bytes, sink);
                 return Ok(());
             }
@@ -493,8 +493,7 @@ impl Lexer {
             self.flush_held(sink)?;
         }
         if self.repair {
-            self.raw.clear();
-            self.raw.extend_from_slice(&bytes);
+            self.salvage().start_raw(&bytes);
             self.state = State::Unquoted(if expects_key { Unq::key() } else { Unq::value() });
             return Ok(());
         }

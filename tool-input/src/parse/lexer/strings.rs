@@ -60,7 +60,7 @@ impl Lexer {
         if !self.repair {
             return self.emit(sink, Token::Str(text), offset);
         }
-        let (text, offset) = match (std::mem::take(&mut self.concat), self.held.take()) {
+        let (text, offset) = match (std::mem::take(&mut self.salvage().concat), self.held.take()) {
             (true, Some((mut held, at))) => {
                 held.push_str(&text);
                 (held, at)
@@ -83,7 +83,9 @@ impl Lexer {
     /// Send the held string, if any (a `+` after it that no string followed is dropped).
     #[inline]
     pub(in crate::parse) fn flush_held<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
-        self.concat = false;
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            salvage.concat = false;
+        }
         self.joined = None;
         match self.held.take() {
             Some((text, offset)) => self.emit(sink, Token::Str(text), offset),
@@ -617,14 +619,11 @@ impl Lexer {
         match self.phase {
             Phase::Start => {
                 self.enter_prose(self.start, sink);
-                if let Some((prose, _)) = self.prose_raw.as_mut() {
-                    prose.push(b'\\');
-                }
+                self.keep_prose(b"\\");
                 Ok(i)
             }
             _ if self.repair => {
-                self.raw.clear();
-                self.raw.push(b'\\');
+                self.salvage().start_raw(b"\\");
                 self.state = State::Unquoted(Unq::value());
                 Ok(i)
             }

@@ -9,39 +9,50 @@ use crate::parse::RepairKind;
 impl Lexer {
     /// What was read from `offset` on is prose before the value.
     pub(super) fn enter_prose<S: Sink>(&mut self, offset: usize, sink: &mut S) {
-        if !self.prose_seen && self.scalar_prose.is_none() {
+        let after_scalar = self.salvage.as_ref().is_some_and(|salvage| salvage.scalar_prose.is_some());
+        if !self.prose_seen && !after_scalar {
             self.prose_seen = true;
             sink.repair(RepairKind::ProseBefore, offset);
         }
-        if self.repair && !self.bare && self.prose_raw.is_none() && self.value_start.is_none() {
-            self.prose_raw = Some((Vec::new(), offset));
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            if !salvage.bare && salvage.prose_raw.is_none() && self.value_start.is_none() {
+                salvage.prose_raw = Some((Vec::new(), offset));
+            }
         }
         self.state = State::Prose;
+    }
+
+    /// [`ParseMode::Repair`]: add `bytes` to the prose kept to be read again as text if no
+    /// value follows.
+    pub(super) fn keep_prose(&mut self, bytes: &[u8]) {
+        if let Some((prose, _)) = self.salvage.as_deref_mut().and_then(|salvage| salvage.prose_raw.as_mut()) {
+            prose.extend_from_slice(bytes);
+        }
+    }
+
+    /// [`ParseMode::Repair`]: whether prose before the value is kept (to be read again as
+    /// text if no value follows).
+    fn prose_kept(&self) -> bool {
+        self.salvage.as_ref().is_some_and(|salvage| salvage.prose_raw.is_some())
     }
 
     /// Prose that starts with `text` (a word already read).
     pub(super) fn start_prose_with<S: Sink>(&mut self, text: &[u8], sink: &mut S) {
         self.enter_prose(self.start, sink);
-        if let Some((prose, _)) = self.prose_raw.as_mut() {
-            prose.extend_from_slice(text);
-        }
+        self.keep_prose(text);
     }
 
     /// Skip prose up to the first `{`, `[` or backtick.
     pub(super) fn prose(&mut self, chunk: &[u8], i: usize) -> usize {
         let found = find(chunk, i, |b| matches!(b, b'{' | b'[' | b'`'));
-        if let Some((prose, _)) = self.prose_raw.as_mut() {
-            prose.extend_from_slice(chunk.get(i..found.unwrap_or(chunk.len())).unwrap_or_default());
-        }
+        self.keep_prose(chunk.get(i..found.unwrap_or(chunk.len())).unwrap_or_default());
         let Some(j) = found else {
             return chunk.len();
         };
         let at = self.base + j;
         self.start = at;
         if chunk.get(j) == Some(&b'`') {
-            if let Some((prose, _)) = self.prose_raw.as_mut() {
-                prose.push(b'`');
-            }
+            self.keep_prose(b"`");
             self.state = State::Ticks { seen: 1 };
             return j + 1;
         }
@@ -69,23 +80,19 @@ impl Lexer {
                 Ok(i + 1)
             }
             _ if self.repair
-                && (self.phase == Phase::Value
-                    || (self.phase == Phase::Start && self.prose_raw.is_none())) =>
+                && (self.phase == Phase::Value || (self.phase == Phase::Start && !self.prose_kept())) =>
             {
                 if self.phase == Phase::Start {
                     self.begin_value(self.start, b'/');
                 }
-                self.raw.clear();
-                self.raw.push(b'/');
+                self.salvage().start_raw(b"/");
                 self.state = State::Regex { esc: false };
                 Ok(i)
             }
             _ => match self.phase {
                 Phase::Start => {
                     self.enter_prose(self.start, sink);
-                    if let Some((prose, _)) = self.prose_raw.as_mut() {
-                        prose.push(b'/');
-                    }
+                    self.keep_prose(b"/");
                     Ok(i)
                 }
                 Phase::After => {
@@ -152,9 +159,7 @@ impl Lexer {
             return i + 1;
         }
         self.enter_prose(self.start, sink);
-        if let Some((prose, _)) = self.prose_raw.as_mut() {
-            prose.extend_from_slice(expected.get(..usize::from(seen)).unwrap_or_default());
-        }
+        self.keep_prose(expected.get(..usize::from(seen)).unwrap_or_default());
         i
     }
 
@@ -177,30 +182,38 @@ impl Lexer {
                 Phase::Start => {
                     sink.repair(RepairKind::CodeFence, self.start);
                     self.fence_open = true;
-                    self.prose_raw = None;
+                    if let Some(salvage) = self.salvage.as_deref_mut() {
+                        salvage.prose_raw = None;
+                    }
                     self.state = State::FenceInfo;
                 }
                 Phase::After if self.fence_open => {
                     self.fence_open = false;
-                    self.fenced = self.repair;
+                    if let Some(salvage) = self.salvage.as_deref_mut() {
+                        salvage.fenced = true;
+                    }
                     self.state = State::Between;
                 }
-                Phase::After if self.fenced => {
+                Phase::After if self.fenced() => {
                     // Another code fence after a fenced value: another value.
                     self.fence_open = true;
-                    self.fenced = false;
+                    self.salvage().fenced = false;
                     self.state = State::FenceInfo;
                 }
                 Phase::After => {
                     sink.repair(RepairKind::ProseAfter, self.start);
                     self.state = State::Ignore;
                 }
-                Phase::Value if self.repair && !self.fence_open && self.tokens == 1 && sink.undo_open() => {
+                Phase::Value
+                    if !self.fence_open
+                        && self.salvage.as_ref().is_some_and(|salvage| salvage.tokens == 1)
+                        && sink.undo_open() =>
+                {
                     // ```` [```json ```` : a bracket before the fence, not a value.
                     sink.repair(RepairKind::CodeFence, self.start);
                     self.phase = Phase::Start;
                     self.value_start = None;
-                    self.tokens = 0;
+                    self.salvage().tokens = 0;
                     self.fence_open = true;
                     self.state = State::FenceInfo;
                 }
@@ -216,7 +229,10 @@ impl Lexer {
         }
         match self.phase {
             Phase::Start
-                if self.repair && seen == 1 && self.prose_raw.is_none() && self.scalar_prose.is_none() =>
+                if seen == 1
+                    && self.salvage.as_ref().is_some_and(|salvage| {
+                        salvage.prose_raw.is_none() && salvage.scalar_prose.is_none()
+                    }) =>
             {
                 // `` `foo´ ``: a backtick-quoted string.
                 self.begin_value(self.start, b'`');
@@ -226,12 +242,10 @@ impl Lexer {
             }
             Phase::Start => {
                 self.enter_prose(self.start, sink);
-                if let Some((prose, _)) = self.prose_raw.as_mut() {
-                    prose.extend(std::iter::repeat_n(b'`', usize::from(seen)));
-                }
+                self.keep_prose(b"``".get(..usize::from(seen)).unwrap_or_default());
                 Ok(i)
             }
-            Phase::After if self.repair && self.fenced => {
+            Phase::After if self.repair && self.fenced() => {
                 self.state = State::SeekFence;
                 Ok(i)
             }

@@ -114,7 +114,7 @@ impl Lexer {
             self.emit(sink, Token::BeginParen(true), self.start)?;
             return Ok(true);
         }
-        if self.phase == Phase::Start && !self.bare {
+        if self.phase == Phase::Start && !self.bare() {
             self.start_prose_with(text, sink);
             return Ok(false);
         }
@@ -122,8 +122,7 @@ impl Lexer {
             if self.phase == Phase::Start {
                 self.begin_value(self.start, text.first().copied().unwrap_or(b'a'));
             }
-            self.raw.clear();
-            self.raw.extend_from_slice(text);
+            self.salvage().start_raw(text);
             let mut unq = Unq::value();
             unq.call = next.is_some_and(|b| matches!(b, b' ' | b'\t'));
             self.state = State::Unquoted(unq);

@@ -33,6 +33,127 @@ mod unquoted;
 use super::lexer::bytes::hex4;
 use super::lexer::state::Ctx;
 
+/// What only [`ParseMode::Repair`] keeps while the lexer reads (`Lexer::salvage`, there
+/// exactly in that mode): the strict and lenient lexers carry none of it.
+#[derive(Debug)]
+pub(crate) struct RepairState {
+    /// Complete cut-off text the stream-stable way (`ParseOptions::stream_stable`); when
+    /// false, text cut off at the end is read as final.
+    pub(in crate::parse) stream_stable: bool,
+    /// Follow json_repair where it reads broken text differently from jsonrepair
+    /// (`RepairStyle::JsonRepair`).
+    pub(in crate::parse) python_style: bool,
+    /// How many tokens were sent (only whether it is one matters).
+    pub(in crate::parse) tokens: u32,
+    /// The raw bytes of the current string, unquoted text or regex.
+    pub(in crate::parse) raw: Vec<u8>,
+    /// What is known about the string in `raw`.
+    pub(in crate::parse) info: RawInfo,
+    /// Bytes to read again, innermost last.
+    pub(in crate::parse) replay: Vec<Segment>,
+    /// Bytes pushed back for reading again so far (bounded by the input read).
+    pub(in crate::parse) replayed: usize,
+    /// What follows the string being ended may be a `+` (or a comment before one): hold it.
+    pub(in crate::parse) may_join: bool,
+    /// A `+` followed the held string.
+    pub(in crate::parse) concat: bool,
+    /// Prose before any value, kept to be read as text if no value follows, with its
+    /// offset.
+    pub(in crate::parse) prose_raw: Option<(Vec<u8>, usize)>,
+    /// The prose was read again as bare text (no more prose).
+    pub(in crate::parse) bare: bool,
+    /// Prose started at this offset after a top-level scalar; if an object or array
+    /// follows, the scalar was prose too.
+    pub(in crate::parse) scalar_prose: Option<usize>,
+    /// The value was in a code fence that closed; only another fence may hold a further
+    /// value.
+    pub(in crate::parse) fenced: bool,
+    /// The values read so far (from this offset) turned out to be prose: the builder
+    /// forgets them before the next token.
+    pub(in crate::parse) discard_from: Option<usize>,
+}
+
+impl RepairState {
+    /// The state before the first byte.
+    pub(crate) fn new() -> RepairState {
+        RepairState {
+            stream_stable: true,
+            python_style: false,
+            tokens: 0,
+            raw: Vec::new(),
+            info: RawInfo::default(),
+            replay: Vec::new(),
+            replayed: 0,
+            may_join: true,
+            concat: false,
+            prose_raw: None,
+            bare: false,
+            scalar_prose: None,
+            fenced: false,
+            discard_from: None,
+        }
+    }
+
+    /// Read `bytes` (absolute offset `origin`) again before going on, if the budget allows:
+    /// at most as many bytes in all as the input read up to `at`, plus a little.
+    pub(in crate::parse) fn push_replay(&mut self, bytes: Vec<u8>, origin: usize, at: usize) -> bool {
+        if self.replayed + bytes.len() > 2 * at + 64 {
+            return false;
+        }
+        self.replayed += bytes.len();
+        if !bytes.is_empty() {
+            self.replay.push(Segment { bytes, pos: 0, origin });
+        }
+        true
+    }
+
+    /// Read `bytes` again (a few bytes put aside while looking ahead): not counted against
+    /// the budget, since each such look-ahead reads at most one character twice.
+    pub(in crate::parse) fn push_replay_always(&mut self, bytes: Vec<u8>, origin: usize) {
+        if !bytes.is_empty() {
+            self.replay.push(Segment { bytes, pos: 0, origin });
+        }
+    }
+
+    /// Start text to collect in `raw` with `bytes`.
+    pub(in crate::parse) fn start_raw(&mut self, bytes: &[u8]) {
+        self.raw.clear();
+        self.raw.extend_from_slice(bytes);
+    }
+
+    /// Whether `raw[..upto]` has an unclosed bracket of any kind.
+    fn any_unclosed(&mut self, upto: usize) -> bool {
+        self.info.any_unclosed(&self.raw, upto)
+    }
+
+    /// Whether `raw[..upto]` has more opening brackets of `closer`'s kind than closing ones.
+    fn unclosed(&mut self, upto: usize, closer: u8) -> bool {
+        self.info.unclosed(&self.raw, upto, closer)
+    }
+
+    /// Whether the innermost `{` of `raw[..upto]` still open is followed by a word.
+    fn in_bare_brace(&mut self, upto: usize) -> bool {
+        self.info.in_bare_brace(&self.raw, upto)
+    }
+
+    /// Where the string in `raw` ends if its closing quote is missing, looking at
+    /// `raw[..upto]`.
+    fn stop(&mut self, upto: usize) -> Option<Stop> {
+        self.info.stop(&self.raw, upto)
+    }
+}
+
+/// Bytes to read again, before the rest of the current fragment.
+#[derive(Debug)]
+pub(crate) struct Segment {
+    /// The bytes.
+    pub(in crate::parse) bytes: Vec<u8>,
+    /// How far the segment has been read.
+    pub(in crate::parse) pos: usize,
+    /// Absolute offset of `bytes[0]`.
+    pub(in crate::parse) origin: usize,
+}
+
 /// Where a string must end when its closing quote was missing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stop {

@@ -1,7 +1,9 @@
 //! Strings whose quotes cannot be trusted ([`ParseMode::Repair`](crate::parse::ParseMode::Repair)):
 //! read as raw bytes, ended where the rules of `salvage` guess, and decoded when they end.
 
-use super::{bare_member, drop_partial_escape, is_delimiter, next_member, trim_end, RawInfo, Stop};
+use super::{
+    bare_member, drop_partial_escape, is_delimiter, next_member, trim_end, RawInfo, RepairState, Stop,
+};
 use crate::parse::lexer::bytes::{find, is_special_space, utf8_len};
 use crate::parse::lexer::state::{Ctx, Look, Phase, RQuote, State};
 use crate::parse::lexer::strings::{simple_escape, unicode_escape, Unicode};
@@ -47,9 +49,9 @@ impl Lexer {
 
     /// Start a [`State::Raw`] string whose content starts at absolute offset `content_at`.
     pub(in crate::parse) fn begin_raw_at<S: Sink>(&mut self, quote: RQuote, content_at: usize, sink: &S) {
-        self.raw.clear();
+        self.salvage().raw.clear();
         let single = matches!(quote, RQuote::Single | RQuote::SingleLike);
-        self.info = RawInfo { content_at, ctx: sink.context(), single, ..RawInfo::default() };
+        self.salvage().info = RawInfo { content_at, ctx: sink.context(), single, ..RawInfo::default() };
         self.state = State::Raw { quote, esc: false };
     }
 
@@ -63,22 +65,22 @@ impl Lexer {
     ) -> Result<usize, Failure> {
         if esc {
             let Some(&b) = chunk.get(i) else { return Ok(i) };
-            self.raw.push(b);
+            self.salvage().raw.push(b);
             i += 1;
         }
         loop {
             let Some(j) = find(chunk, i, |b| b == b'\\' || quote.may_close(b)) else {
-                self.raw.extend_from_slice(chunk.get(i..).unwrap_or_default());
+                self.salvage().raw.extend_from_slice(chunk.get(i..).unwrap_or_default());
                 self.state = State::Raw { quote, esc: false };
                 return Ok(chunk.len());
             };
-            self.raw.extend_from_slice(chunk.get(i..j).unwrap_or_default());
+            self.salvage().raw.extend_from_slice(chunk.get(i..j).unwrap_or_default());
             let b = chunk.get(j).copied().unwrap_or_default();
             if b == b'\\' {
-                self.raw.push(b);
+                self.salvage().raw.push(b);
                 match chunk.get(j + 1) {
                     Some(&next) => {
-                        self.raw.push(next);
+                        self.salvage().raw.push(next);
                         i = j + 2;
                         continue;
                     }
@@ -88,8 +90,8 @@ impl Lexer {
                     }
                 }
             }
-            let mark = self.raw.len();
-            self.raw.push(b);
+            let mark = self.salvage().raw.len();
+            self.salvage().raw.push(b);
             if b >= 0x80 {
                 self.state = State::RawLead { quote, mark };
                 return Ok(j + 1);
@@ -110,11 +112,11 @@ impl Lexer {
         quote: RQuote,
         mark: usize,
     ) -> usize {
-        let need = if self.raw.get(mark) == Some(&0xC2) { 2 } else { 3 };
-        while self.raw.len() - mark < need {
+        let need = if self.salvage().raw.get(mark) == Some(&0xC2) { 2 } else { 3 };
+        while self.salvage().raw.len() - mark < need {
             match chunk.get(i) {
                 Some(&b) if b & 0xC0 == 0x80 => {
-                    self.raw.push(b);
+                    self.salvage().raw.push(b);
                     i += 1;
                 }
                 Some(_) => {
@@ -124,7 +126,7 @@ impl Lexer {
                 None => return i,
             }
         }
-        let closes = quote.closes_multi(self.raw.get(mark..).unwrap_or_default());
+        let closes = quote.closes_multi(self.salvage().raw.get(mark..).unwrap_or_default());
         self.state = if closes {
             State::Ahead { quote, mark, look: Look::default() }
         } else {
@@ -146,14 +148,14 @@ impl Lexer {
     ) -> Result<usize, Failure> {
         while let Some(&b) = chunk.get(i) {
             if let Some(lead) = look.lead {
-                let need = usize::from(utf8_len(self.raw.get(lead).copied().unwrap_or_default()));
-                if b & 0xC0 == 0x80 && self.raw.len() - lead < need {
-                    self.raw.push(b);
+                let need = usize::from(utf8_len(self.salvage().raw.get(lead).copied().unwrap_or_default()));
+                if b & 0xC0 == 0x80 && self.salvage().raw.len() - lead < need {
+                    self.salvage().raw.push(b);
                     i += 1;
                     continue;
                 }
                 look.lead = None;
-                let bytes = self.raw.get(lead..).unwrap_or_default();
+                let bytes = self.salvage().raw.get(lead..).unwrap_or_default();
                 let c = std::str::from_utf8(bytes).ok().and_then(|s| s.chars().next());
                 match c {
                     Some(c) if is_special_space(c) => {
@@ -178,38 +180,40 @@ impl Lexer {
                     if look.second.is_none() {
                         look.spaces = true;
                     }
-                    self.raw.push(b);
+                    self.salvage().raw.push(b);
                     i += 1;
                 }
                 b'\n' if look.second.is_none() => {
                     look.newline = true;
-                    self.raw.push(b);
+                    self.salvage().raw.push(b);
                     i += 1;
                 }
                 b'\n' if look.comma.is_some() => {
-                    self.raw.push(b);
+                    self.salvage().raw.push(b);
                     i += 1;
                 }
-                b',' if look.comma.is_none() && self.stray_quote_may_follow(mark, look) => {
-                    look.comma = Some(self.raw.len());
-                    self.raw.push(b);
+                b',' if look.comma.is_none() && self.salvage().stray_quote_may_follow(mark, look) => {
+                    look.comma = Some(self.salvage().raw.len());
+                    self.salvage().raw.push(b);
                     i += 1;
                 }
                 b'"' | b'\''
-                    if self.info.doubled && look == Look::default() && self.raw.get(mark) == Some(&b) =>
+                    if self.salvage().info.doubled
+                        && look == Look::default()
+                        && self.salvage().raw.get(mark) == Some(&b) =>
                 {
                     // `""answer""`: a doubled closing quote.
                     self.close_raw(mark, None, None, sink)?;
                     return Ok(i + 1);
                 }
                 b'"' | b'\'' if look.second.is_none() => {
-                    look.second = Some(self.raw.len());
-                    self.raw.push(b);
+                    look.second = Some(self.salvage().raw.len());
+                    self.salvage().raw.push(b);
                     i += 1;
                 }
                 0x80..=0xFF => {
-                    look.lead = Some(self.raw.len());
-                    self.raw.push(b);
+                    look.lead = Some(self.salvage().raw.len());
+                    self.salvage().raw.push(b);
                     i += 1;
                 }
                 _ => {
@@ -234,7 +238,7 @@ impl Lexer {
         at: usize,
         sink: &mut S,
     ) -> Result<(), Failure> {
-        let ctx = self.info.ctx;
+        let ctx = self.salvage().info.ctx;
         // The end of the object after `"\n",` makes the second quote stray (below); anything
         // else is decided at the comma, as if the look-ahead had stopped there, and the comma
         // with what follows it is read again if the string ends at a quote.
@@ -244,8 +248,8 @@ impl Lexer {
             _ => (c, look),
         };
         // Only a `+` (or a comment before one) after the string can join another to it.
-        self.may_join = look.second.is_none() && matches!(c, Some(b'+' | b'/' | b'#'));
-        if let Some((comma, _)) = self.info.candidate.take() {
+        self.salvage().may_join = look.second.is_none() && matches!(c, Some(b'+' | b'/' | b'#'));
+        if let Some((comma, _)) = self.salvage().info.candidate.take() {
             // The first quote after `, "` ends a new string where one ends: that string
             // was new.
             let next = if look.second.is_some() { Some(b'"') } else { c };
@@ -266,26 +270,26 @@ impl Lexer {
                 self.close_raw(mark, Some(second), look.extra, sink)?;
                 return Ok(());
             }
-            if end_of_object && self.stray_quote_may_follow(mark, look) {
+            if end_of_object && self.salvage().stray_quote_may_follow(mark, look) {
                 return self.drop_stray_quote(mark, second, look.comma, sink);
             }
             return self.not_end(c, quote, mark, look, at, sink);
         }
         if mark == 0
-            && !self.info.doubled
+            && !self.salvage().info.doubled
             && !look.newline
             && matches!(quote, RQuote::Double | RQuote::Single)
         {
             // `""value"`, `"" key"`: a doubled opening quote, read as one.
             if c.is_some_and(|c| !is_delimiter(c) && !matches!(c, b'`' | b'#')) {
-                self.raw.remove(0);
-                self.info.doubled = true;
+                self.salvage().raw.remove(0);
+                self.salvage().info.doubled = true;
                 self.state = State::Raw { quote, esc: false };
                 return Ok(());
             }
         }
-        let unclosed = self.info.any_unclosed(&self.raw, mark);
-        let before = self.raw.get(..mark).unwrap_or_default();
+        let unclosed = self.salvage().any_unclosed(mark);
+        let before = self.salvage().raw.get(..mark).unwrap_or_default();
         let after_word = before.last().is_some_and(|b| !b.is_ascii_whitespace());
         // A quote alone at the start of a line closes the string (`"a [b\n",`).
         let line_start = {
@@ -305,14 +309,14 @@ impl Lexer {
             // `{"key": "v"alue"}` (json_repair): the quote pairs with the one kept as content
             // before it; the string ends before the brace at the end instead. Not after a
             // quote that looked like a closing one (`"5" tall"}`), where it would end then.
-            Some(b'}') if self.pairs_inner_quote() => false,
-            Some(c @ (b')' | b']' | b'}')) => !self.info.unclosed(&self.raw, mark, c),
+            Some(b'}') if self.salvage().pairs_inner_quote() => false,
+            Some(c @ (b')' | b']' | b'}')) => !self.salvage().unclosed(mark, c),
             // `{ "a" : "{ b": {} }" }` (json_repair): a `{` followed by a word opens no
             // object, so a quote before a colon inside it ends the string.
             Some(b':')
-                if self.python_style
+                if self.salvage().python_style
                     && ctx == Ctx::ObjectValue
-                    && self.info.in_bare_brace(&self.raw, mark) =>
+                    && self.salvage().in_bare_brace(mark) =>
             {
                 true
             }
@@ -321,12 +325,14 @@ impl Lexer {
             Some(_) if unclosed => false,
             Some(b'`' | b'#') => true,
             // `"lorem "ipsum", sic."`: the quote closes an inner quotation.
-            Some(b',') if self.info.inner_open && ctx != Ctx::Key => false,
+            Some(b',') if self.salvage().info.inner_open && ctx != Ctx::Key => false,
             Some(c) if is_delimiter(c) => true,
             Some(c) if c.is_ascii_digit() => true,
             // `["value1" value2"]`: in an array, a quote after a word and before a space
             // ends the item.
-            Some(_) => ctx == Ctx::Array && look.spaces && after_word && !self.info.inner_open && !unclosed,
+            Some(_) => {
+                ctx == Ctx::Array && look.spaces && after_word && !self.salvage().info.inner_open && !unclosed
+            }
         };
         if end {
             self.close_raw(mark, None, look.extra, sink)?;
@@ -345,15 +351,15 @@ impl Lexer {
         at: usize,
         sink: &mut S,
     ) -> Result<(), Failure> {
-        let ctx = self.info.ctx;
-        if !self.info.any_unclosed(&self.raw, mark) {
-            let before = self.raw.get(..mark).unwrap_or_default();
+        let ctx = self.salvage().info.ctx;
+        if !self.salvage().any_unclosed(mark) {
+            let before = self.salvage().raw.get(..mark).unwrap_or_default();
             let prev = before.iter().rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
             let prev_byte = prev.and_then(|k| before.get(k).copied());
             let cut = match (prev, prev_byte, ctx) {
                 // `, "`: decided by the next quote.
                 (Some(k), Some(b','), Ctx::ObjectValue | Ctx::Array) => {
-                    self.info.candidate = Some((k, mark));
+                    self.salvage().info.candidate = Some((k, mark));
                     None
                 }
                 // `{"a":"b,"c":1}` (jsonrepair): the string ended before that comma.
@@ -365,7 +371,7 @@ impl Lexer {
                 (_, Some(_), Ctx::ObjectValue) => None,
                 // After another delimiter and not before one: the string ended at its first
                 // delimiter.
-                (_, Some(p), _) if is_delimiter(p) => match self.info.stop(&self.raw, mark) {
+                (_, Some(p), _) if is_delimiter(p) => match self.salvage().stop(mark) {
                     Some(stop) => Some(stop),
                     None => {
                         self.close_raw(mark, look.second, look.extra, sink)?;
@@ -382,31 +388,31 @@ impl Lexer {
             }
         }
         // The quote is content.
-        let before = self.raw.get(..mark).unwrap_or_default();
+        let before = self.salvage().raw.get(..mark).unwrap_or_default();
         let after_space = before.last().is_none_or(u8::is_ascii_whitespace);
         let after_word = !after_space;
         let opens = after_space && !look.spaces && !look.newline && c.is_some();
         if after_word
             && (look.spaces || look.newline)
-            && !self.info.inner_open
-            && self.info.first_closing.is_none()
+            && !self.salvage().info.inner_open
+            && self.salvage().info.first_closing.is_none()
         {
-            self.info.first_closing = Some(mark);
+            self.salvage().info.first_closing = Some(mark);
         }
-        self.info.inner_open = opens;
-        self.info.open_at = if opens { Some(mark) } else { None };
+        self.salvage().info.inner_open = opens;
+        self.salvage().info.open_at = if opens { Some(mark) } else { None };
         // A content quote right before a word opens an inner quotation (`v"alue`, `say
         // "hi`) that the next content quote closes.
         let before_word = !look.spaces
             && !look.newline
             && look.second.is_none()
             && c.is_some_and(|c| c.is_ascii_alphanumeric());
-        self.info.unpaired = !self.info.unpaired && before_word;
-        sink.repair(RepairKind::UnescapedQuote, self.info.content_at + mark);
+        self.salvage().info.unpaired = !self.salvage().info.unpaired && before_word;
+        sink.repair(RepairKind::UnescapedQuote, self.salvage().info.content_at + mark);
         match look.second {
-            Some(second) if self.raw.get(second).is_some_and(|&b| quote.closes_ascii(b)) => {
+            Some(second) if self.salvage().raw.get(second).is_some_and(|&b| quote.closes_ascii(b)) => {
                 // The quote after it may end the string.
-                let read = look.extra.unwrap_or(self.raw.len());
+                let read = look.extra.unwrap_or(self.salvage().raw.len());
                 let after = Look { spaces: read > second + 1, extra: look.extra, ..Look::default() };
                 self.state = State::Ahead { quote, mark: second, look: after };
                 self.decide(c, quote, second, after, at, sink)
@@ -416,28 +422,6 @@ impl Lexer {
                 Ok(())
             }
         }
-    }
-
-    /// Whether a quote before `}` is content because it closes an inner quotation, as
-    /// json_repair reads it: in an object value, after a content quote that opened one,
-    /// when no quote looked like the string's closing quote.
-    pub(super) fn pairs_inner_quote(&self) -> bool {
-        self.python_style
-            && self.info.ctx == Ctx::ObjectValue
-            && self.info.unpaired
-            && self.info.first_closing.is_none()
-    }
-
-    /// Whether, in an object value, the quote at `raw[mark]` was followed by spaces only and
-    /// then by the same quote again (`"b"\n"`): if the object ends after that second quote
-    /// (and perhaps a comma), no member follows for it to close, so it is stray.
-    pub(super) fn stray_quote_may_follow(&self, mark: usize, look: Look) -> bool {
-        self.info.ctx == Ctx::ObjectValue
-            && look.extra.is_none()
-            && look.second.is_some_and(|second| {
-                let first = self.raw.get(mark);
-                first.is_some_and(u8::is_ascii) && self.raw.get(second) == first
-            })
     }
 
     /// `{"a": "b"\n",}`: the quote at `raw[mark]` ends the string and the `second` one,
@@ -450,10 +434,12 @@ impl Lexer {
         comma: Option<usize>,
         sink: &mut S,
     ) -> Result<(), Failure> {
-        sink.repair(RepairKind::StrayQuote, self.info.content_at + second);
+        sink.repair(RepairKind::StrayQuote, self.salvage().info.content_at + second);
         if let Some(comma) = comma {
             // One byte: never refused.
-            self.push_replay_always(vec![b','], self.info.content_at + comma);
+            let salvage = self.salvage();
+            let origin = salvage.info.content_at + comma;
+            salvage.push_replay_always(vec![b','], origin);
         }
         self.close_raw(mark, None, None, sink)
     }
@@ -465,19 +451,19 @@ impl Lexer {
             Stop::Delimiter(k) => (k, k),
             Stop::Quote(k) => (k, k + 1),
         };
-        let tail = self.raw.get(resume..).unwrap_or_default().to_vec();
-        let origin = self.info.content_at + resume;
-        if !self.push_replay(tail, origin, at) {
+        let tail = self.salvage().raw.get(resume..).unwrap_or_default().to_vec();
+        let origin = self.salvage().info.content_at + resume;
+        if !self.salvage().push_replay(tail, origin, at) {
             return Ok(false);
         }
-        self.raw.truncate(end);
+        self.salvage().raw.truncate(end);
         if matches!(stop, Stop::Delimiter(_)) {
-            trim_end(&mut self.raw);
+            trim_end(&mut self.salvage().raw);
         }
-        sink.repair(RepairKind::MissingQuote, self.info.content_at + end);
+        sink.repair(RepairKind::MissingQuote, self.salvage().info.content_at + end);
         self.state = State::Between;
         // The rest is read again: a `+` may be in it.
-        self.may_join = true;
+        self.salvage().may_join = true;
         self.deliver_raw(true, sink)?;
         Ok(true)
     }
@@ -493,24 +479,24 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<(), Failure> {
         let next = second.and_then(|s| {
-            let (quote, len) = match self.raw.get(s..)? {
+            let (quote, len) = match self.salvage().raw.get(s..)? {
                 [b'"', ..] => (RQuote::Double, 1),
                 [b'\'', ..] => (RQuote::Single, 1),
                 [0xE2, 0x80, 0x9C | 0x9D, ..] => (RQuote::DoubleLike, 3),
                 [0xC2, ..] => (RQuote::SingleLike, 2),
                 _ => (RQuote::SingleLike, 3),
             };
-            let end = extra.unwrap_or(self.raw.len());
-            let spaces = self.raw.get(s + len..end).unwrap_or_default().to_vec();
-            Some((quote, self.info.content_at + s, len, spaces))
+            let end = extra.unwrap_or(self.salvage().raw.len());
+            let spaces = self.salvage().raw.get(s + len..end).unwrap_or_default().to_vec();
+            Some((quote, self.salvage().info.content_at + s, len, spaces))
         });
         if let Some(from) = extra {
-            let tail = self.raw.get(from..).unwrap_or_default().to_vec();
-            let origin = self.info.content_at + from;
+            let tail = self.salvage().raw.get(from..).unwrap_or_default().to_vec();
+            let origin = self.salvage().info.content_at + from;
             // A few bytes at most: never refused.
-            self.push_replay_always(tail, origin);
+            self.salvage().push_replay_always(tail, origin);
         }
-        self.raw.truncate(mark);
+        self.salvage().raw.truncate(mark);
         self.state = State::Between;
         self.deliver_raw(true, sink)?;
         if let Some((quote, offset, len, spaces)) = next {
@@ -521,7 +507,7 @@ impl Lexer {
                 sink.repair(kind, offset);
             }
             self.begin_raw_at(quote, offset + len, sink);
-            self.raw = spaces;
+            self.salvage().raw = spaces;
         }
         Ok(())
     }
@@ -547,26 +533,27 @@ impl Lexer {
             }
         }
         // A closing code fence at the end belongs to the text around the value.
-        let mut upto = self.raw.len();
-        while upto > 0 && self.raw.get(upto - 1).is_some_and(u8::is_ascii_whitespace) {
+        let salvage = self.salvage();
+        let mut upto = salvage.raw.len();
+        while upto > 0 && salvage.raw.get(upto - 1).is_some_and(u8::is_ascii_whitespace) {
             upto -= 1;
         }
-        let fence = self.raw.get(..upto).is_some_and(|raw| raw.ends_with(b"```"));
+        let fence = salvage.raw.get(..upto).is_some_and(|raw| raw.ends_with(b"```"));
         if fence {
-            while upto > 0 && self.raw.get(upto - 1) == Some(&b'`') {
+            while upto > 0 && salvage.raw.get(upto - 1) == Some(&b'`') {
                 upto -= 1;
             }
         }
         // Text that will not grow (`ParseOptions::stream_stable` false): what is cut off
         // here is final, so quotes nothing closes were never closed.
-        let settled = complete && !self.stream_stable;
-        let before = self.raw.get(..upto).unwrap_or_default();
+        let settled = complete && !salvage.stream_stable;
+        let before = salvage.raw.get(..upto).unwrap_or_default();
         let last = before.iter().rposition(|&b| !b.is_ascii_whitespace());
         let last_byte = last.and_then(|k| before.get(k).copied());
-        let member = if self.info.ctx == Ctx::ObjectValue { next_member(before, settled) } else { None };
+        let member = if salvage.info.ctx == Ctx::ObjectValue { next_member(before, settled) } else { None };
         // A quotation still open at the end was the closing quote (`"value} "tail}`).
-        let closing = self.info.first_closing.or(self.info.open_at).filter(|&k| k < upto);
-        let stop = match (self.info.ctx, last_byte) {
+        let closing = salvage.info.first_closing.or(salvage.info.open_at).filter(|&k| k < upto);
+        let stop = match (salvage.info.ctx, last_byte) {
             // `{"a": "first, b: 1}`: a member without quotes began at that comma.
             (Ctx::ObjectValue, _) if member.is_some() => member.map(Stop::Delimiter),
             // `{"a": 1, "b: 2`, settled: the key's closing quote was missing before its colon.
@@ -577,7 +564,7 @@ impl Lexer {
             (Ctx::ObjectValue, Some(b'}' | b']')) => {
                 let mut k = upto;
                 while k > 0
-                    && self
+                    && salvage
                         .raw
                         .get(k - 1)
                         .is_some_and(|&b| matches!(b, b'}' | b']') || b.is_ascii_whitespace())
@@ -587,7 +574,7 @@ impl Lexer {
                 Some(Stop::Delimiter(k))
             }
             // `["a, b]`: the closing quote belongs before the first delimiter.
-            (_, Some(b)) if is_delimiter(b) => self.info.stop(&self.raw, upto),
+            (_, Some(b)) if is_delimiter(b) => salvage.info.stop(&salvage.raw, upto),
             _ => None,
         };
         let stop = stop.or(if fence { Some(Stop::Delimiter(upto)) } else { None });
@@ -601,7 +588,7 @@ impl Lexer {
         }
         sink.repair(RepairKind::CompletedTruncated, end);
         self.state = State::Between;
-        if self.raw.is_empty() {
+        if self.salvage().raw.is_empty() {
             // A lone quote at the end opens nothing.
             return Ok(());
         }
@@ -610,16 +597,16 @@ impl Lexer {
         // text does not go on: its escapes are complete, and `deliver_raw` drops trailing
         // white space after decoding them, as json_repair does.
         if !settled {
-            drop_partial_escape(&mut self.raw);
+            drop_partial_escape(&mut self.salvage().raw);
         }
-        trim_end(&mut self.raw);
+        trim_end(&mut self.salvage().raw);
         self.deliver_raw(false, sink)
     }
 
     /// Decode `raw` and deliver the string (`closed`: by a quote, not by the end).
     pub(super) fn deliver_raw<S: Sink>(&mut self, closed: bool, sink: &mut S) -> Result<(), Failure> {
-        let mut raw = std::mem::take(&mut self.raw);
-        if closed && self.python_style {
+        let mut raw = std::mem::take(&mut self.salvage().raw);
+        if closed && self.salvage().python_style {
             // json_repair reads a line break right before the closing quote as layout, not
             // content. jsonrepair (the default style) keeps it, escaped, as every raw control
             // character in a string: content is never dropped.
@@ -629,11 +616,11 @@ impl Lexer {
                 raw.truncate(kept);
             }
         }
-        let text = self.decode(&raw, closed, sink);
+        let text = self.salvage().decode(&raw, closed, sink);
         raw.clear();
-        self.raw = raw;
+        self.salvage().raw = raw;
         let mut text = text?;
-        if !closed && !self.stream_stable {
+        if !closed && !self.salvage().stream_stable {
             // Cut off and settled: the missing quote goes before decoded trailing white space
             // too (`"val\n` is `val`).
             text.truncate(text.trim_end().len());
@@ -641,8 +628,32 @@ impl Lexer {
         if self.phase == Phase::Start {
             self.begin_value(self.start, b'"');
         }
-        let may_join = std::mem::replace(&mut self.may_join, true);
+        let may_join = std::mem::replace(&mut self.salvage().may_join, true);
         self.deliver_string(text, self.start, may_join, sink)
+    }
+}
+
+impl RepairState {
+    /// Whether a quote before `}` is content because it closes an inner quotation, as
+    /// json_repair reads it: in an object value, after a content quote that opened one,
+    /// when no quote looked like the string's closing quote.
+    fn pairs_inner_quote(&self) -> bool {
+        self.python_style
+            && self.info.ctx == Ctx::ObjectValue
+            && self.info.unpaired
+            && self.info.first_closing.is_none()
+    }
+
+    /// Whether, in an object value, the quote at `raw[mark]` was followed by spaces only and
+    /// then by the same quote again (`"b"\n"`): if the object ends after that second quote
+    /// (and perhaps a comma), no member follows for it to close, so it is stray.
+    fn stray_quote_may_follow(&self, mark: usize, look: Look) -> bool {
+        self.info.ctx == Ctx::ObjectValue
+            && look.extra.is_none()
+            && look.second.is_some_and(|second| {
+                let first = self.raw.get(mark);
+                first.is_some_and(u8::is_ascii) && self.raw.get(second) == first
+            })
     }
 
     /// Decode string content: standard escapes; `\'` is `'`; a backslash before a line
@@ -650,7 +661,7 @@ impl Lexer {
     /// escapes are U+FFFD; raw control characters are kept. A partial escape at the end of a
     /// cut-off string (`closed` false) is dropped, unless the text is settled
     /// (`stream_stable` false: the escape is all there will be, an invalid one).
-    pub(super) fn decode<S: Sink>(&self, raw: &[u8], closed: bool, sink: &mut S) -> Result<String, Failure> {
+    fn decode<S: Sink>(&self, raw: &[u8], closed: bool, sink: &mut S) -> Result<String, Failure> {
         let at = self.info.content_at;
         let escapes_end = closed || !self.stream_stable;
         let text = match std::str::from_utf8(raw) {
@@ -715,7 +726,7 @@ impl Lexer {
     }
 
     /// `\uXXXX` at `bytes[i]` (a backslash): returns the index after what was read.
-    pub(super) fn decode_unicode<S: Sink>(
+    fn decode_unicode<S: Sink>(
         &self,
         bytes: &[u8],
         i: usize,

@@ -37,10 +37,10 @@ impl Lexer {
                 if matches!(bytes.as_slice(), [0xE2, 0x80, 0x98..=0x9D]) {
                     let origin = self.slash_at;
                     self.end_unquoted(u, sink)?;
-                    self.push_replay_always(bytes, origin);
+                    self.salvage().push_replay_always(bytes, origin);
                     return Ok(i);
                 }
-                self.raw.extend_from_slice(&bytes);
+                self.salvage().raw.extend_from_slice(&bytes);
                 continue;
             }
             if u.slash {
@@ -51,18 +51,18 @@ impl Lexer {
                     self.state = State::Slash;
                     return Ok(i);
                 }
-                self.raw.push(b'/');
+                self.salvage().raw.push(b'/');
             }
             if u.call {
                 if matches!(b, b' ' | b'\t') {
-                    self.raw.push(b);
+                    self.salvage().raw.push(b);
                     i += 1;
                     continue;
                 }
                 u.call = false;
                 if b == b'(' {
                     // `callback_123 ({...})`.
-                    self.raw.clear();
+                    self.salvage().raw.clear();
                     self.state = State::Between;
                     sink.repair(RepairKind::FunctionCall, self.start);
                     self.emit(sink, Token::BeginParen(true), self.start)?;
@@ -71,7 +71,7 @@ impl Lexer {
             }
             if u.url {
                 if is_url_char(b) {
-                    self.raw.push(b);
+                    self.salvage().raw.push(b);
                     i += 1;
                     continue;
                 }
@@ -83,24 +83,28 @@ impl Lexer {
                     u.quote = false;
                     if matches!(b, b',' | b'}') {
                         // The quote closed the text: its opening quote was missing.
-                        self.raw.pop();
+                        self.salvage().raw.pop();
                         self.end_unquoted(Unq { comma: None, ..u }, sink)?;
                     } else {
                         self.cut_unquoted_at_comma(u, comma, self.base + i, sink)?;
                     }
                     return Ok(i);
                 }
-                let glued = self.raw.last().is_some_and(|&last| !matches!(last, b' ' | b'\t' | b'\r' | b','));
+                let glued = self
+                    .salvage()
+                    .raw
+                    .last()
+                    .is_some_and(|&last| !matches!(last, b' ' | b'\t' | b'\r' | b','));
                 match b {
                     b'"' if glued => {
-                        self.raw.push(b);
+                        self.salvage().raw.push(b);
                         u.quote = true;
                     }
                     b':' | b'\n' | b'"' | b'\'' | b'`' | b'/' | b'{' | b'[' | b'(' | b'}' | b']' | b')' => {
                         self.cut_unquoted_at_comma(u, comma, self.base + i, sink)?;
                         return Ok(i);
                     }
-                    _ => self.raw.push(b),
+                    _ => self.salvage().raw.push(b),
                 }
                 i += 1;
                 continue;
@@ -111,13 +115,13 @@ impl Lexer {
                     b'}' | b']' | b')' => u.depth -= 1,
                     _ => {}
                 }
-                self.raw.push(b);
+                self.salvage().raw.push(b);
                 i += 1;
                 continue;
             }
             let stop = match b {
                 b',' if self.reads_past_comma(u, sink) => {
-                    u.comma = Some(self.raw.len());
+                    u.comma = Some(self.salvage().raw.len());
                     false
                 }
                 b',' | b']' | b'}' | b'\n' => true,
@@ -128,7 +132,8 @@ impl Lexer {
                 b'[' | b'{' => true,
                 b')' => sink.in_paren(),
                 b'"' => {
-                    let glued = self.raw.last().is_some_and(|&last| !matches!(last, b' ' | b'\t' | b'\r'));
+                    let glued =
+                        self.salvage().raw.last().is_some_and(|&last| !matches!(last, b' ' | b'\t' | b'\r'));
                     self.end_unquoted(u, sink)?;
                     if glued {
                         // `abc"`, `{a":1}`: the opening quote was missing; this one closes.
@@ -145,7 +150,9 @@ impl Lexer {
                     continue;
                 }
                 b'/' => {
-                    if !u.key && URL_SCHEMES.iter().any(|s| s.get(..s.len() - 2) == Some(&self.raw[..])) {
+                    if !u.key
+                        && URL_SCHEMES.iter().any(|s| s.get(..s.len() - 2) == Some(&self.salvage().raw[..]))
+                    {
                         u.url = true;
                         false
                     } else {
@@ -167,7 +174,7 @@ impl Lexer {
                 self.end_unquoted(u, sink)?;
                 return Ok(i);
             }
-            self.raw.push(b);
+            self.salvage().raw.push(b);
             i += 1;
         }
         self.state = State::Unquoted(u);
@@ -186,7 +193,7 @@ impl Lexer {
             && !u.url
             && u.depth == 0
             && u.comma.is_none()
-            && self.python_style
+            && self.salvage.as_ref().is_some_and(|salvage| salvage.python_style)
             && sink.context() == Ctx::ObjectValue
     }
 
@@ -201,9 +208,10 @@ impl Lexer {
         at: usize,
         sink: &mut S,
     ) -> Result<(), Failure> {
-        let tail = self.raw.get(comma..).unwrap_or_default().to_vec();
-        if self.push_replay(tail, self.start + comma, at) {
-            self.raw.truncate(comma);
+        let tail = self.salvage().raw.get(comma..).unwrap_or_default().to_vec();
+        let origin = self.start + comma;
+        if self.salvage().push_replay(tail, origin, at) {
+            self.salvage().raw.truncate(comma);
         }
         self.end_unquoted(Unq { comma: None, quote: false, ..u }, sink)
     }
@@ -215,13 +223,13 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<(), Failure> {
         if u.slash {
-            self.raw.push(b'/');
+            self.salvage().raw.push(b'/');
             u.slash = false;
         }
         match u.comma {
             Some(_) if u.quote => {
                 // `{"a": b, c"`: closed by the quote before the end.
-                self.raw.pop();
+                self.salvage().raw.pop();
                 self.end_unquoted(Unq { comma: None, quote: false, ..u }, sink)
             }
             Some(comma) => self.cut_unquoted_at_comma(u, comma, self.base, sink),
@@ -233,7 +241,7 @@ impl Lexer {
     /// one and still is, or a string. Trailing spaces are not part of it.
     pub(in crate::parse) fn end_unquoted<S: Sink>(&mut self, u: Unq, sink: &mut S) -> Result<(), Failure> {
         self.state = State::Between;
-        let mut raw = std::mem::take(&mut self.raw);
+        let mut raw = std::mem::take(&mut self.salvage().raw);
         if u.held > 0 {
             raw.extend_from_slice(self.multi.get(..usize::from(u.held)).unwrap_or_default());
         }
@@ -242,7 +250,7 @@ impl Lexer {
         }
         trim_end(&mut raw);
         if raw.is_empty() {
-            self.raw = raw;
+            self.salvage().raw = raw;
             return Ok(());
         }
         if self.phase == Phase::Start {
@@ -253,8 +261,8 @@ impl Lexer {
                 .ok()
                 .and_then(|text| serde_json::from_str::<serde_json::Number>(text).ok());
             if let Some(number) = number {
-                self.raw = raw;
-                self.raw.clear();
+                self.salvage().raw = raw;
+                self.salvage().raw.clear();
                 return self.emit(sink, Token::Number(number), self.start);
             }
         }
@@ -282,14 +290,14 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<usize, Failure> {
         while let Some(&b) = chunk.get(i) {
-            self.raw.push(b);
+            self.salvage().raw.push(b);
             i += 1;
             if esc {
                 esc = false;
             } else if b == b'\\' {
                 esc = true;
             } else if b == b'/' {
-                let text = std::mem::take(&mut self.raw);
+                let text = std::mem::take(&mut self.salvage().raw);
                 self.state = State::Between;
                 self.emit_regex(text, sink)?;
                 return Ok(i);
