@@ -247,8 +247,9 @@ pub(crate) struct Lexer {
     glued: bool,
     /// The bytes of the character at a token start, in [`State::Multi`].
     pub(super) multi: [u8; 4],
-    /// [`ParseMode::Repair`]: the last string read, kept until the next token in case a `+`
-    /// joins another string to it, with its offset.
+    /// The last string read, with its offset, kept until the next token: in
+    /// [`ParseMode::Repair`] in case a `+` joins another string to it, in
+    /// [`ParseMode::Lenient`] in case an adjacent literal continues it (`'a' 'b'`).
     held: Option<(String, usize)>,
     /// [`ParseMode::Lenient`]: the string being read had a Python prefix (`r''`, `b''`).
     prefix: Option<StrPrefix>,

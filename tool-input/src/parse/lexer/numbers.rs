@@ -165,7 +165,7 @@ impl Lexer {
 
     /// Complete an incomplete number in `buf`: `1.` is `1.0`, a dangling exponent is
     /// dropped, a lone `-` is `-0`.
-    pub(super) fn fix_number(&mut self, num: Num) {
+    fn fix_number(&mut self, num: Num) {
         match num {
             Num::Dot => self.buf.push(b'0'),
             Num::Exp | Num::ExpSign => {
@@ -180,7 +180,7 @@ impl Lexer {
 
     /// The number in `buf` as a token (`buf` is left empty). Non-decimal and separated
     /// digits were already recorded.
-    pub(super) fn take_number<S: Sink>(&mut self, sink: &mut S) -> Result<Token, Failure> {
+    fn take_number<S: Sink>(&mut self, sink: &mut S) -> Result<Token, Failure> {
         let mut text = std::mem::take(&mut self.buf);
         if text.contains(&b'_') {
             sink.repair(RepairKind::NumberSyntax, self.start);

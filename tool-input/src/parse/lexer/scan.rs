@@ -98,12 +98,7 @@ impl Lexer {
     /// [`ParseMode::Repair`]: a key without quotes that is a plain identifier followed (after
     /// spaces) by `:` in this fragment is sent at once; anything else is read as text.
     #[inline]
-    pub(super) fn quick_key<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        i: usize,
-        sink: &mut S,
-    ) -> Result<Option<usize>, Failure> {
+    fn quick_key<S: Sink>(&mut self, chunk: &[u8], i: usize, sink: &mut S) -> Result<Option<usize>, Failure> {
         let Some(end) = find(chunk, i, |b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$')) else {
             return Ok(None);
         };
@@ -122,12 +117,7 @@ impl Lexer {
     }
 
     /// A token start other than punctuation and `"`.
-    pub(super) fn between_other<S: Sink>(
-        &mut self,
-        chunk: &[u8],
-        i: usize,
-        sink: &mut S,
-    ) -> Result<usize, Failure> {
+    fn between_other<S: Sink>(&mut self, chunk: &[u8], i: usize, sink: &mut S) -> Result<usize, Failure> {
         let at = self.base + i;
         let Some(&b) = chunk.get(i) else { return Ok(i) };
         // Bytes that may continue a held string (`+`, another string, comments, spaces) keep
@@ -411,7 +401,7 @@ impl Lexer {
     }
 
     /// Whether the top-level value read is a scalar (not an object or array).
-    pub(super) fn top_is_scalar(&self) -> bool {
+    fn top_is_scalar(&self) -> bool {
         self.value_start.is_some_and(|(_, first)| !matches!(first, b'{' | b'['))
     }
 

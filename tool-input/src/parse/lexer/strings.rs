@@ -323,7 +323,7 @@ impl Lexer {
     /// fragment, `buf` still empty; `i` and `j` are then character boundaries, being next to
     /// ASCII or the fragment's ends), else to `buf`.
     #[inline]
-    pub(super) fn push_run(&mut self, chunk: &[u8], text: Option<&str>, i: usize, j: usize) {
+    fn push_run(&mut self, chunk: &[u8], text: Option<&str>, i: usize, j: usize) {
         if self.buf.is_empty() {
             if let Some(run) = text.and_then(|text| text.get(i..j)) {
                 self.text_buf.push_str(run);
@@ -336,7 +336,7 @@ impl Lexer {
     /// Decode the valid escape at `chunk[j]` (a backslash) if it lies wholly in this
     /// fragment, returning the index after it; `None` leaves everything to the states.
     #[inline]
-    pub(super) fn escape_in_chunk(&mut self, chunk: &[u8], j: usize) -> Option<usize> {
+    fn escape_in_chunk(&mut self, chunk: &[u8], j: usize) -> Option<usize> {
         let next = *chunk.get(j + 1)?;
         if let Some(c) = simple_escape(next) {
             self.push_char(c);
@@ -349,7 +349,7 @@ impl Lexer {
     }
 
     /// `\uXXXX`, or a surrogate pair `\uXXXX\uXXXX`, wholly in this fragment.
-    pub(super) fn unicode_in_chunk(&mut self, chunk: &[u8], j: usize) -> Option<usize> {
+    fn unicode_in_chunk(&mut self, chunk: &[u8], j: usize) -> Option<usize> {
         match unicode_escape(chunk, j) {
             Unicode::Char(c, len) => {
                 self.push_char(c);
@@ -531,19 +531,14 @@ impl Lexer {
 
     /// A closing candidate quote (at `mark` in `buf`) turned out to be content, with what
     /// was held after it.
-    pub(super) fn apostrophe<S: Sink>(&mut self, mark: usize, sink: &mut S) {
+    fn apostrophe<S: Sink>(&mut self, mark: usize, sink: &mut S) {
         if self.buf.get(mark..).unwrap_or_default().iter().any(|&c| c < 0x20) {
             sink.repair(RepairKind::ControlCharacter, self.quote_at);
         }
     }
 
     /// A complete `\uXXXX` code unit; `high` is a preceding high surrogate.
-    pub(super) fn code_unit<S: Sink>(
-        &mut self,
-        unit: u16,
-        high: Option<u16>,
-        sink: &mut S,
-    ) -> Result<Esc, Failure> {
+    fn code_unit<S: Sink>(&mut self, unit: u16, high: Option<u16>, sink: &mut S) -> Result<Esc, Failure> {
         if let Some(high) = high {
             if is_low_surrogate(unit) {
                 self.push_char(surrogate_pair(high, unit));
@@ -565,7 +560,7 @@ impl Lexer {
     }
 
     /// A surrogate escape without its other half: U+FFFD (lenient) or an error.
-    pub(super) fn lone_surrogate<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+    fn lone_surrogate<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
         if !self.lenient {
             return Err(Failure::syntax("lone surrogate in a unicode escape", self.high_at));
         }
@@ -576,7 +571,7 @@ impl Lexer {
 
     /// Append a decoded character to the string content (valid UTF-8 by construction, so
     /// it may go to `text_buf`).
-    pub(super) fn push_char(&mut self, c: char) {
+    fn push_char(&mut self, c: char) {
         if self.buf.is_empty() {
             self.text_buf.push(c);
         } else {

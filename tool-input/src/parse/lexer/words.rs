@@ -65,7 +65,7 @@ impl Lexer {
 
     /// A word ended before `next` (not at the end of the input). Returns whether `next`
     /// was consumed (the `(` of a function call).
-    pub(super) fn end_word<S: Sink>(
+    fn end_word<S: Sink>(
         &mut self,
         text: &[u8],
         key: bool,

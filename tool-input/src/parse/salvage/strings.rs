@@ -229,7 +229,7 @@ impl Lexer {
     /// Whether the quote at `raw[mark]` ends the string, given the byte `c` after it and its
     /// spaces (`None`: the end of the input) at absolute offset `at`; `c` itself is read
     /// afterwards, in whatever state this leaves.
-    pub(super) fn decide<S: Sink>(
+    fn decide<S: Sink>(
         &mut self,
         c: Option<u8>,
         quote: RQuote,
@@ -342,7 +342,7 @@ impl Lexer {
     }
 
     /// The quote at `raw[mark]` is not followed by what ends a string: look before it.
-    pub(super) fn not_end<S: Sink>(
+    fn not_end<S: Sink>(
         &mut self,
         c: Option<u8>,
         quote: RQuote,
@@ -427,7 +427,7 @@ impl Lexer {
     /// `{"a": "b"\n",}`: the quote at `raw[mark]` ends the string and the `second` one,
     /// which closes nothing, is dropped with the spaces around it; a `comma` after it is read
     /// again (a trailing comma before the end of the object).
-    pub(super) fn drop_stray_quote<S: Sink>(
+    fn drop_stray_quote<S: Sink>(
         &mut self,
         mark: usize,
         second: usize,
@@ -446,7 +446,7 @@ impl Lexer {
 
     /// End the string at `stop` and read the rest of its bytes again, if the budget
     /// allows. Returns whether it did.
-    pub(super) fn cut_at<S: Sink>(&mut self, stop: Stop, at: usize, sink: &mut S) -> Result<bool, Failure> {
+    fn cut_at<S: Sink>(&mut self, stop: Stop, at: usize, sink: &mut S) -> Result<bool, Failure> {
         let (end, resume) = match stop {
             Stop::Delimiter(k) => (k, k),
             Stop::Quote(k) => (k, k + 1),
@@ -471,7 +471,7 @@ impl Lexer {
     /// The quote at `raw[mark]` ends the string. A `second` quote after it opens the next
     /// string, whose content starts with the spaces after that quote; bytes from `extra`
     /// on are read again.
-    pub(super) fn close_raw<S: Sink>(
+    fn close_raw<S: Sink>(
         &mut self,
         mark: usize,
         second: Option<usize>,
@@ -604,7 +604,7 @@ impl Lexer {
     }
 
     /// Decode `raw` and deliver the string (`closed`: by a quote, not by the end).
-    pub(super) fn deliver_raw<S: Sink>(&mut self, closed: bool, sink: &mut S) -> Result<(), Failure> {
+    fn deliver_raw<S: Sink>(&mut self, closed: bool, sink: &mut S) -> Result<(), Failure> {
         let mut raw = std::mem::take(&mut self.salvage().raw);
         if closed && self.salvage().python_style {
             // json_repair reads a line break right before the closing quote as layout, not

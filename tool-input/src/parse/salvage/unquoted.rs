@@ -187,7 +187,7 @@ impl Lexer {
     /// text that is not a number, a URL or inside brackets.
     ///
     /// [`RepairStyle::JsonRepair`]: super::RepairStyle::JsonRepair
-    pub(super) fn reads_past_comma<S: Sink>(&self, u: Unq, sink: &S) -> bool {
+    fn reads_past_comma<S: Sink>(&self, u: Unq, sink: &S) -> bool {
         !u.key
             && !u.number
             && !u.url
@@ -201,7 +201,7 @@ impl Lexer {
     /// closing quote (`:`, a bracket, a line break, another quote, the end): it ends at that
     /// comma, and the rest is read again, at absolute offset `at`, if the budget allows
     /// (otherwise it stays one text).
-    pub(super) fn cut_unquoted_at_comma<S: Sink>(
+    fn cut_unquoted_at_comma<S: Sink>(
         &mut self,
         u: Unq,
         comma: usize,
