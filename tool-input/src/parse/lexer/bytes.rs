@@ -135,6 +135,7 @@ pub(in crate::parse) fn hex4(digits: &[u8]) -> Option<u16> {
 
 /// How many bytes the UTF-8 character led by `lead` has (1 for a byte that cannot lead
 /// one: the UTF-8 check reports it).
+#[inline]
 pub(in crate::parse) fn utf8_len(lead: u8) -> u8 {
     match lead {
         0xC0..=0xDF => 2,
@@ -146,6 +147,7 @@ pub(in crate::parse) fn utf8_len(lead: u8) -> u8 {
 
 /// The Unicode spaces jsonrepair reads as whitespace (between tokens, and after a quote
 /// that may close a string).
+#[inline]
 pub(in crate::parse) fn is_special_space(c: char) -> bool {
     matches!(
         c,
@@ -154,23 +156,27 @@ pub(in crate::parse) fn is_special_space(c: char) -> bool {
 }
 
 /// A byte that continues a literal word (`true`, `None`, or a wrong word to report).
+#[inline]
 pub(super) fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// A byte that may start an unquoted key. `E2` is left out: at a token start it is read as
 /// a smart quote.
+#[inline]
 pub(super) fn is_key_start(b: u8) -> bool {
     is_key_byte(b) && b != 0xE2
 }
 
 /// A byte of an unquoted key: `customer_id`, `$ref`, `a-b`, `größe`.
+#[inline]
 pub(super) fn is_key_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'.' | b'+' | b'@') || b >= 0x80
 }
 
 /// A byte that may start text without quotes ([`ParseMode::Repair`]): anything that is not
 /// whitespace, a bracket, a separator or a quote.
+#[inline]
 pub(super) fn is_unquoted_start(b: u8) -> bool {
     (0x20..0x80).contains(&b)
         && !matches!(

@@ -269,7 +269,7 @@ impl Lexer {
         Lexer {
             lenient: mode != ParseMode::Strict,
             repair: mode == ParseMode::Repair,
-            salvage: (mode == ParseMode::Repair).then(|| Box::new(RepairState::new())),
+            salvage: (mode == ParseMode::Repair).then(RepairState::boxed),
             non_finite,
             base,
             state: State::Between,
@@ -471,7 +471,7 @@ impl Lexer {
     /// it is always present (were it not, it would be made here rather than fail).
     #[inline]
     pub(in crate::parse) fn salvage(&mut self) -> &mut RepairState {
-        self.salvage.get_or_insert_with(|| Box::new(RepairState::new()))
+        self.salvage.get_or_insert_with(RepairState::boxed)
     }
 
     /// [`ParseMode::Repair`]: whether a `+` followed the held string.

@@ -34,6 +34,7 @@ impl Num {
     }
 
     /// Whether the text so far is a complete number.
+    #[inline]
     fn complete(self) -> bool {
         matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits | Num::Hex)
     }
@@ -295,6 +296,7 @@ impl Lexer {
 
 /// Whether `b`, right after a number, makes it something else (`2024-10-18`, `1/3`,
 /// `746de9ad`): anything but whitespace, a separator, a bracket or a quote.
+#[inline]
 fn glued(b: u8) -> bool {
     !matches!(
         b,

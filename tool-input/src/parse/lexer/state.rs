@@ -234,6 +234,7 @@ pub(crate) struct Unq {
 }
 
 impl Unq {
+    #[inline]
     pub(crate) fn value() -> Unq {
         Unq {
             key: false,
@@ -248,11 +249,13 @@ impl Unq {
         }
     }
 
+    #[inline]
     pub(crate) fn key() -> Unq {
         Unq { key: true, ..Unq::value() }
     }
 
     /// Text that started as a number (`0789`, `2024-10-18`, `1/3`, `2/*c*/`).
+    #[inline]
     pub(crate) fn number() -> Unq {
         Unq { number: true, ..Unq::value() }
     }

@@ -13,6 +13,7 @@ use crate::parse::RepairKind;
 
 impl Quote {
     /// The byte that interrupts a content run: the quote, or the lead byte of a smart quote.
+    #[inline]
     pub(super) fn stop_byte(self) -> u8 {
         match self {
             Quote::Double => b'"',
@@ -22,6 +23,7 @@ impl Quote {
     }
 
     /// Whether `E2 80 last` is a closing quote for this string.
+    #[inline]
     fn smart_closes(self, last: u8) -> bool {
         match self {
             Quote::SmartDouble => matches!(last, 0x9C | 0x9D),
@@ -683,6 +685,7 @@ pub(in crate::parse) enum Unicode {
 
 /// Decode the `\u` escape whose backslash is `bytes[i]`, and the low half after it when it
 /// is a high surrogate.
+#[inline]
 pub(in crate::parse) fn unicode_escape(bytes: &[u8], i: usize) -> Unicode {
     let Some(unit) = bytes.get(i + 2..i + 6).and_then(hex4) else { return Unicode::NotHex };
     if is_low_surrogate(unit) {
@@ -704,16 +707,19 @@ pub(in crate::parse) fn unicode_escape(bytes: &[u8], i: usize) -> Unicode {
 }
 
 /// Whether a UTF-16 code unit is the first half of a surrogate pair.
+#[inline]
 fn is_high_surrogate(unit: u16) -> bool {
     (0xD800..=0xDBFF).contains(&unit)
 }
 
 /// Whether a UTF-16 code unit is the second half of a surrogate pair.
+#[inline]
 fn is_low_surrogate(unit: u16) -> bool {
     (0xDC00..=0xDFFF).contains(&unit)
 }
 
 /// The character of the surrogate pair `high`, `low` (U+FFFD if they are not one).
+#[inline]
 pub(in crate::parse) fn surrogate_pair(high: u16, low: u16) -> char {
     let (high, low) = (u32::from(high), u32::from(low));
     let code =

@@ -94,6 +94,13 @@ impl RepairState {
         }
     }
 
+    /// A new state, boxed for a lexer to hold: made once per repair-mode lexer, never on
+    /// a hot path.
+    #[cold]
+    pub(crate) fn boxed() -> Box<RepairState> {
+        Box::new(RepairState::new())
+    }
+
     /// Read `bytes` (absolute offset `origin`) again before going on, if the budget allows:
     /// at most as many bytes in all as the input read up to `at`, plus a little.
     pub(in crate::parse) fn push_replay(&mut self, bytes: Vec<u8>, origin: usize, at: usize) -> bool {
@@ -116,22 +123,26 @@ impl RepairState {
     }
 
     /// Start text to collect in `raw` with `bytes`.
+    #[inline]
     pub(in crate::parse) fn start_raw(&mut self, bytes: &[u8]) {
         self.raw.clear();
         self.raw.extend_from_slice(bytes);
     }
 
     /// Whether `raw[..upto]` has an unclosed bracket of any kind.
+    #[inline]
     fn any_unclosed(&mut self, upto: usize) -> bool {
         self.info.any_unclosed(&self.raw, upto)
     }
 
     /// Whether `raw[..upto]` has more opening brackets of `closer`'s kind than closing ones.
+    #[inline]
     fn unclosed(&mut self, upto: usize, closer: u8) -> bool {
         self.info.unclosed(&self.raw, upto, closer)
     }
 
     /// Whether the innermost `{` of `raw[..upto]` still open is followed by a word.
+    #[inline]
     fn in_bare_brace(&mut self, upto: usize) -> bool {
         self.info.in_bare_brace(&self.raw, upto)
     }
@@ -312,16 +323,19 @@ const URL_SCHEMES: [&[u8]; 7] =
     [b"http://", b"https://", b"ftp://", b"mailto://", b"file://", b"data://", b"irc://"];
 
 /// jsonrepair's delimiters, for the characters around a quote.
+#[inline]
 pub(crate) fn is_delimiter(b: u8) -> bool {
     matches!(b, b',' | b':' | b'[' | b']' | b'/' | b'{' | b'}' | b'(' | b')' | b'\n' | b'+')
 }
 
 /// jsonrepair's delimiters that end a string whose closing quote is missing.
+#[inline]
 fn is_unquoted_delimiter(b: u8) -> bool {
     matches!(b, b',' | b'[' | b']' | b'/' | b'{' | b'}' | b'\n' | b'+')
 }
 
 /// The characters of a URL, except `[`, `]` and `,`, which matter more as JSON delimiters.
+#[inline]
 fn is_url_char(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
@@ -428,6 +442,7 @@ fn drop_partial_escape(raw: &mut Vec<u8>) {
 }
 
 /// Drop trailing ASCII whitespace.
+#[inline]
 fn trim_end(raw: &mut Vec<u8>) {
     while raw.last().is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
         raw.pop();

@@ -23,6 +23,7 @@ impl RQuote {
     }
 
     /// Whether the multi-byte character `bytes` closes this string.
+    #[inline]
     fn closes_multi(self, bytes: &[u8]) -> bool {
         match self {
             RQuote::DoubleLike => matches!(bytes, [0xE2, 0x80, 0x9C | 0x9D]),
@@ -32,6 +33,7 @@ impl RQuote {
     }
 
     /// Whether the ASCII byte `b` closes this string.
+    #[inline]
     fn closes_ascii(self, b: u8) -> bool {
         match self {
             RQuote::Double | RQuote::DoubleLike => b == b'"',
