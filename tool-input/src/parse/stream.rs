@@ -30,6 +30,7 @@ use std::mem;
 
 use serde_json::{Map, Value};
 
+use super::lexer::bytes::utf8_len;
 use super::lexer::{Ctx, Fail, Failure, Lexer, Sink, Token};
 use super::tree::{self, Builder, Outcome, MAX_CANDIDATES};
 use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind, DEFAULT_MAX_DEPTH};
@@ -466,7 +467,7 @@ impl IncrementalParser {
         }
         if let Some(&lead) = self.tail.first() {
             // Complete the character the last fragment ended inside.
-            let need = utf8_len(lead);
+            let need = usize::from(utf8_len(lead));
             let take = need.saturating_sub(self.tail.len()).min(chunk.len());
             self.tail.extend_from_slice(chunk.get(..take).unwrap_or_default());
             chunk = chunk.get(take..).unwrap_or_default();
@@ -604,17 +605,6 @@ impl IncrementalParser {
                 Err(failure) => self.failed(&mut core, failure, on),
             }
         }
-    }
-}
-
-/// The length of the UTF-8 character that starts with `lead` (1 for a byte that starts
-/// none: the UTF-8 check reports it).
-fn utf8_len(lead: u8) -> usize {
-    match lead {
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        _ => 1,
     }
 }
 

@@ -1,0 +1,201 @@
+//! Finding bytes and classifying characters: the searches the hot loops run (eight bytes
+//! at a time), UTF-8 lead bytes, hex digits, and the character classes of words, keys and
+//! text without quotes. Nothing here knows the lexer's state.
+
+/// The index of the first byte at or after `i` that matches, if any.
+#[inline]
+pub(in crate::parse) fn find(chunk: &[u8], i: usize, pred: impl Fn(u8) -> bool) -> Option<usize> {
+    chunk.get(i..)?.iter().position(|&b| pred(b)).map(|k| i + k)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `word` is zero.
+#[inline]
+fn has_zero_byte(word: u64) -> bool {
+    word.wrapping_sub(ONES) & !word & HIGHS != 0
+}
+
+/// The index of the first byte of `chunk` that interrupts string content (as in
+/// [`find_special`]), or `chunk.len()`. Eight bytes at a time, the last word padded with
+/// spaces, and the byte found from the word's mask rather than by a loop: streamed fragments
+/// are mostly shorter than eight bytes, and a loop over their bytes costs a branch (often
+/// mispredicted) per byte.
+#[inline]
+pub(super) fn first_special(chunk: &[u8], stop: u8) -> usize {
+    // The high bit of each byte of `word` that is a control character, `stop` or a
+    // backslash. A borrow can also flag a byte after a flagged one, never before: the
+    // lowest flagged byte is the first such byte.
+    let flags = |word: u64| {
+        let quotes = word ^ (ONES * u64::from(stop));
+        let backslashes = word ^ (ONES * u64::from(b'\\'));
+        let control = word.wrapping_sub(ONES * 0x20) & !word;
+        let quote = quotes.wrapping_sub(ONES) & !quotes;
+        let backslash = backslashes.wrapping_sub(ONES) & !backslashes;
+        (control | quote | backslash) & HIGHS
+    };
+    let first = |flags: u64| (flags.trailing_zeros() / 8) as usize;
+    let mut words = chunk.chunks_exact(8);
+    let mut at = 0;
+    for bytes in words.by_ref() {
+        let mut array = [0; 8];
+        array.copy_from_slice(bytes);
+        let found = flags(u64::from_le_bytes(array));
+        if found != 0 {
+            return at + first(found);
+        }
+        at += 8;
+    }
+    let rest = words.remainder();
+    let mut array = [b' '; 8];
+    if let Some(head) = array.get_mut(..rest.len()) {
+        head.copy_from_slice(rest);
+    }
+    match flags(u64::from_le_bytes(array)) {
+        0 => chunk.len(),
+        found => at + first(found),
+    }
+}
+
+/// The index of the first byte at or after `i` that interrupts string content: `stop`, a
+/// backslash or a control character; `chunk.len()` if none. Eight bytes at a time while no
+/// such byte is in the word.
+#[inline]
+pub(super) fn find_special(chunk: &[u8], mut i: usize, stop: u8) -> usize {
+    let stop_ones = ONES * u64::from(stop);
+    let backslash_ones = ONES * u64::from(b'\\');
+    while let Some(bytes) = chunk.get(i..i + 8) {
+        let mut array = [0; 8];
+        array.copy_from_slice(bytes);
+        let word = u64::from_le_bytes(array);
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
+        if control || has_zero_byte(word ^ stop_ones) || has_zero_byte(word ^ backslash_ones) {
+            break;
+        }
+        i += 8;
+    }
+    while let Some(&b) = chunk.get(i) {
+        if b == stop || b == b'\\' || b < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    chunk.len()
+}
+
+/// Whether `segment` holds `(`, `[` or `{`. Eight bytes at a time.
+#[inline]
+pub(super) fn has_opener(segment: &[u8]) -> bool {
+    let mut words = segment.chunks_exact(8);
+    for bytes in words.by_ref() {
+        let mut array = [0; 8];
+        array.copy_from_slice(bytes);
+        let word = u64::from_le_bytes(array);
+        if has_zero_byte(word ^ (ONES * u64::from(b'(')))
+            || has_zero_byte(word ^ (ONES * u64::from(b'[')))
+            || has_zero_byte(word ^ (ONES * u64::from(b'{')))
+        {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| matches!(b, b'(' | b'[' | b'{'))
+}
+
+/// The value of each hex digit; 0xFF for other bytes.
+pub(super) const HEX: [u8; 256] = {
+    let mut table = [0xFF; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            d @ b'0'..=b'9' => d - b'0',
+            d @ b'a'..=b'f' => d - b'a' + 10,
+            d @ b'A'..=b'F' => d - b'A' + 10,
+            _ => 0xFF,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// Four hex digits.
+#[inline]
+pub(in crate::parse) fn hex4(digits: &[u8]) -> Option<u16> {
+    let mut value = 0u16;
+    for &d in digits {
+        let v = HEX[usize::from(d)];
+        if v == 0xFF {
+            return None;
+        }
+        value = (value << 4) | u16::from(v);
+    }
+    Some(value)
+}
+
+/// How many bytes the UTF-8 character led by `lead` has (1 for a byte that cannot lead
+/// one: the UTF-8 check reports it).
+#[inline]
+pub(in crate::parse) fn utf8_len(lead: u8) -> u8 {
+    match lead {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    }
+}
+
+/// The Unicode spaces jsonrepair reads as whitespace (between tokens, and after a quote
+/// that may close a string).
+#[inline]
+pub(in crate::parse) fn is_special_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}' | '\u{180E}' | '\u{2000}'..='\u{200B}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
+    )
+}
+
+/// A byte that continues a literal word (`true`, `None`, or a wrong word to report).
+#[inline]
+pub(super) fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// A byte that may start an unquoted key. `E2` is left out: at a token start it is read as
+/// a smart quote.
+#[inline]
+pub(super) fn is_key_start(b: u8) -> bool {
+    is_key_byte(b) && b != 0xE2
+}
+
+/// A byte of an unquoted key: `customer_id`, `$ref`, `a-b`, `größe`.
+#[inline]
+pub(super) fn is_key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'.' | b'+' | b'@') || b >= 0x80
+}
+
+/// A byte that may start text without quotes ([`ParseMode::Repair`]): anything that is not
+/// whitespace, a bracket, a separator or a quote.
+#[inline]
+pub(super) fn is_unquoted_start(b: u8) -> bool {
+    (0x20..0x80).contains(&b)
+        && !matches!(
+            b,
+            b' ' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b',' | b':' | b'"' | b'\'' | b'`' | b'/' | b'#'
+        )
+}
+
+/// How an error message shows the character starting at `chunk[i]`: "`x`", or "U+000A"
+/// for a control character, or "byte 0xff" when it is not valid UTF-8 (or cut by the end of
+/// the fragment).
+pub(crate) fn describe_char(chunk: &[u8], i: usize) -> String {
+    let Some(&lead) = chunk.get(i) else { return "the end of the input".to_owned() };
+    let len = usize::from(utf8_len(lead));
+    let decoded = chunk.get(i..i + len).and_then(|bytes| std::str::from_utf8(bytes).ok());
+    match decoded.and_then(|s| s.chars().next()) {
+        Some(c) if c.is_control() => format!("U+{:04X}", u32::from(c)),
+        Some('`') => "'`'".to_owned(),
+        Some(c) => format!("`{c}`"),
+        None => format!("byte 0x{lead:02x}"),
+    }
+}

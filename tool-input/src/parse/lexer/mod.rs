@@ -1,0 +1,740 @@
+//! The resumable tokenizer.
+//!
+//! [`Lexer`] is a push-based state machine: [`Lexer::feed`] takes the next fragment of the
+//! input, split anywhere (inside a token, an escape or a multi-byte UTF-8 character), and
+//! emits every token it completes to a [`Sink`] (the tree builder). Everything a token needs
+//! across fragments lives in the lexer: the partly decoded string content or the partial
+//! number or word text in `buf`, a pending escape or surrogate in [`Esc`], and the position
+//! in a multi-byte delimiter such as `“`, a BOM or a code fence. [`Lexer::finish`] ends the
+//! input. Total work is linear in the bytes fed, whatever the fragment sizes: each byte is
+//! looked at a bounded number of times, and token text is copied once into `buf` only when
+//! the token spans fragments or needs decoding.
+//!
+//! The lexer also owns the parts of lenient parsing that are about the text around the
+//! value (BOM, code fence, prose before and after, comments), because those decide how
+//! bytes are read, not how the tree is built. It asks the sink whether the next token is an
+//! object key (so a bare word is an unquoted key, not a literal) and whether the top-level
+//! value is complete (so what follows is trailing text).
+//!
+//! [`ParseMode::Repair`] adds the repairs that need to look ahead past a quote or re-read
+//! text (see `salvage`). Re-reading never rewinds the caller's input: the bytes to read
+//! again are kept by the lexer (a string's raw bytes, prose before any value) and pushed
+//! back as a *replay* segment that is read before the rest of the fragment. Replays are
+//! bounded by a budget proportional to the input read so far, so the total work stays
+//! linear; past the budget, the repair that would need one takes its cheaper alternative.
+//!
+//! The machine is split by what it reads, as `serde_json` splits its reader, deserializer
+//! and number parsing. This file holds the [`Lexer`], the [`Sink`] it feeds and the loop
+//! that drives it (feed, step, replay, finish); `state` the states it can be in; `scan`
+//! what lies between tokens (and which token starts); `strings` strings, their quotes and
+//! the one escape decoder; `numbers` numbers; `words` literals and bare words; `trivia`
+//! the text around the value (prose, code fences, comments, a BOM); `bytes` finding bytes
+//! and classifying characters. The state [`ParseMode::Repair`] keeps is `salvage`'s, which
+//! reads on from here: the lexer's files never import it.
+
+pub(super) mod bytes;
+pub(super) mod numbers;
+mod scan;
+pub(super) mod state;
+pub(super) mod strings;
+mod trivia;
+mod words;
+
+use serde_json::Number;
+
+pub(crate) use self::bytes::describe_char;
+use self::bytes::{find, first_special};
+pub(crate) use self::state::Ctx;
+use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
+use super::salvage::{RepairState, Segment};
+use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
+
+/// Why the machine stopped. Boxed, so that the `Result` every token passes through stays
+/// one word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Failure(Box<Fail>);
+
+impl From<Fail> for Failure {
+    #[cold]
+    fn from(fail: Fail) -> Failure {
+        Failure(Box::new(fail))
+    }
+}
+
+/// Why the machine stopped, before line and column are known (those need the whole input,
+/// and are computed only for the error that is returned).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Fail {
+    /// Not JSON, even after the repairs the mode allows.
+    Syntax {
+        /// Lowercase words.
+        message: String,
+        /// Absolute byte offset.
+        offset: usize,
+    },
+    /// A character that does not belong. The message, `{prefix}{character}{suffix}`, is made
+    /// when the error is reported, from the whole input: a fragment may end inside the
+    /// character.
+    Char {
+        /// Absolute byte offset of the error.
+        offset: usize,
+        /// Absolute byte offset of the character.
+        at: usize,
+        prefix: &'static str,
+        suffix: &'static str,
+    },
+    /// The input ended inside something.
+    Truncated {
+        /// What was open, e.g. "a string".
+        inside: &'static str,
+    },
+    /// Deeper than `max_depth`.
+    TooDeep,
+    /// A string or key was not valid UTF-8 (only possible when fed raw bytes).
+    InvalidUtf8 {
+        /// Absolute byte offset, at best the start of the string.
+        offset: usize,
+    },
+}
+
+impl Failure {
+    #[cold]
+    pub(crate) fn syntax(message: impl Into<String>, offset: usize) -> Failure {
+        Failure::from(Fail::Syntax { message: message.into(), offset })
+    }
+
+    /// What went wrong.
+    pub(crate) fn into_kind(self) -> Fail {
+        *self.0
+    }
+
+    /// Where a syntax error is (`None` for the other failures).
+    pub(crate) fn syntax_offset(&self) -> Option<usize> {
+        match *self.0 {
+            Fail::Syntax { offset, .. } | Fail::Char { offset, .. } => Some(offset),
+            Fail::Truncated { .. } | Fail::TooDeep | Fail::InvalidUtf8 { .. } => None,
+        }
+    }
+
+    /// "unexpected character X{suffix}" for the character at `at`.
+    #[cold]
+    pub(crate) fn unexpected(at: usize, suffix: &'static str) -> Failure {
+        Failure::from(Fail::Char { offset: at, at, prefix: "unexpected character ", suffix })
+    }
+
+    /// The error for a bare word that is not a literal.
+    #[cold]
+    pub(crate) fn unexpected_word(text: &[u8], offset: usize) -> Failure {
+        let shown: String = String::from_utf8_lossy(text).chars().take(40).collect();
+        Failure::syntax(format!("unexpected word `{shown}`"), offset)
+    }
+}
+
+/// One token, decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Token {
+    BeginObject,
+    EndObject,
+    BeginArray,
+    EndArray,
+    /// `(`: a Python tuple, or (`true`) the argument list of a function call wrapper such as
+    /// `NumberLong(` or `callback(`.
+    BeginParen(bool),
+    EndParen,
+    Colon,
+    Comma,
+    /// `...` standing for omitted items ([`ParseMode::Repair`]).
+    Ellipsis,
+    /// A string, or an object key (the builder knows which from its state).
+    Str(String),
+    Number(Number),
+    Bool(bool),
+    Null,
+}
+
+impl Token {
+    /// How an error message names this token.
+    pub(crate) fn describe(&self) -> &'static str {
+        match self {
+            Token::BeginObject => "`{`",
+            Token::EndObject => "`}`",
+            Token::BeginArray => "`[`",
+            Token::EndArray => "`]`",
+            Token::BeginParen(_) => "`(`",
+            Token::EndParen => "`)`",
+            Token::Colon => "`:`",
+            Token::Comma => "`,`",
+            Token::Ellipsis => "`...`",
+            Token::Str(_) => "a string",
+            Token::Number(_) => "a number",
+            Token::Bool(true) => "`true`",
+            Token::Bool(false) => "`false`",
+            Token::Null => "`null`",
+        }
+    }
+}
+
+/// Where the lexer sends tokens and repairs: the tree builder.
+pub(crate) trait Sink {
+    /// Where the next token goes.
+    fn context(&self) -> Ctx;
+    /// Take one token that starts at absolute byte `offset`.
+    fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure>;
+    /// Whether the next token is an object key (a bare word there is an unquoted key).
+    fn expects_key(&self) -> bool;
+    /// Whether the top-level value is complete (what follows is trailing text).
+    fn is_complete(&self) -> bool;
+    /// Record a repair.
+    fn repair(&mut self, kind: RepairKind, offset: usize);
+    /// The next number token is a float whose integral value the text (`literal`) does not
+    /// denote exactly (see `crate::decimal`). Only the builder that tracks them cares.
+    fn inexact_number(&mut self, _literal: &[u8]) {}
+    /// Remove the repairs of `kind` recorded so far (what looked like prose was the value).
+    fn retract(&mut self, kind: RepairKind);
+    /// Whether the innermost open container is a `(` (so `)` ends unquoted text).
+    fn in_paren(&self) -> bool;
+    /// Whether any array or object is open.
+    fn in_container(&self) -> bool;
+    /// A line break between top-level values ([`ParseMode::Repair`]).
+    fn line_break(&mut self);
+    /// The next key token was written without quotes.
+    fn bare_key(&mut self);
+    /// Forget the values read so far: they were prose before the real value.
+    fn discard(&mut self);
+    /// Undo the only token read so far, an opening bracket (it belonged to a code fence
+    /// such as ```` [``` ````). Returns whether it could.
+    fn undo_open(&mut self) -> bool;
+}
+
+/// The resumable tokenizer. Feed it fragments with [`Lexer::feed`], then call
+/// [`Lexer::finish`]. After either returns an error the lexer must not be fed again.
+#[derive(Debug)]
+pub(crate) struct Lexer {
+    pub(super) lenient: bool,
+    /// [`ParseMode::Repair`].
+    pub(super) repair: bool,
+    /// What only [`ParseMode::Repair`] keeps (`Some` exactly in that mode): the strict and
+    /// lenient lexers carry none of it.
+    pub(super) salvage: Option<Box<RepairState>>,
+    non_finite: NonFinite,
+    /// Absolute offset of the first byte of the fragment (or replay segment) being read.
+    pub(super) base: usize,
+    pub(super) state: State,
+    pub(super) phase: Phase,
+    /// Token text that spans fragments, or decoded string content.
+    pub(super) buf: Vec<u8>,
+    /// The first part of a string's content, when it came from `str` fragments and needed
+    /// no byte-at-a-time state: known valid, so it is not validated again. The content is
+    /// `text_buf` followed by `buf`; `text_buf` only grows while `buf` is empty.
+    text_buf: String,
+    /// Absolute offset where the current token (or fence, comment, word) started.
+    pub(super) start: usize,
+    /// Absolute offset of the `\` of the current escape.
+    esc_at: usize,
+    /// Absolute offset of the `\` of a pending high surrogate escape.
+    high_at: usize,
+    /// Absolute offset of a closing candidate quote.
+    quote_at: usize,
+    /// An opening code fence was seen and not yet closed.
+    fence_open: bool,
+    /// Prose before the value was recorded.
+    prose_seen: bool,
+    /// Absolute offset and first byte of the top-level value, once it started.
+    value_start: Option<(usize, u8)>,
+    /// The top-level value is a bare number or literal that just ended, with nothing (not
+    /// even whitespace) after it yet: text glued to it means it was not a number or literal
+    /// (`746de9ad-…` is no 746), so that is an error, not prose after the value.
+    glued: bool,
+    /// The bytes of the character at a token start, in [`State::Multi`].
+    pub(super) multi: [u8; 4],
+    /// The last string read, with its offset, kept until the next token: in
+    /// [`ParseMode::Repair`] in case a `+` joins another string to it, in
+    /// [`ParseMode::Lenient`] in case an adjacent literal continues it (`'a' 'b'`).
+    held: Option<(String, usize)>,
+    /// [`ParseMode::Lenient`]: the string being read had a Python prefix (`r''`, `b''`).
+    prefix: Option<StrPrefix>,
+    /// [`ParseMode::Lenient`]: the held string joins literals: the length of the first and
+    /// where the second started.
+    joined: Option<(usize, usize)>,
+    /// Escaped JSON (`{\"a\": 1}`) is being read: one level of backslashes is removed
+    /// before the bytes are tokenized. `Some(true)` while a backslash is pending.
+    unescape: Option<bool>,
+    /// Absolute offset of a `/` whose meaning depends on the next byte.
+    pub(super) slash_at: usize,
+}
+
+impl Lexer {
+    /// A lexer for `mode` whose first fragment starts at absolute offset `base`.
+    pub(crate) fn new(mode: ParseMode, non_finite: NonFinite, base: usize) -> Lexer {
+        Lexer {
+            lenient: mode != ParseMode::Strict,
+            repair: mode == ParseMode::Repair,
+            salvage: (mode == ParseMode::Repair).then(RepairState::boxed),
+            non_finite,
+            base,
+            state: State::Between,
+            phase: Phase::Start,
+            buf: Vec::new(),
+            text_buf: String::new(),
+            start: base,
+            esc_at: base,
+            high_at: base,
+            quote_at: base,
+            fence_open: false,
+            prose_seen: false,
+            value_start: None,
+            glued: false,
+            multi: [0; 4],
+            held: None,
+            prefix: None,
+            joined: None,
+            unescape: None,
+            slash_at: base,
+        }
+    }
+
+    /// A lenient lexer that starts inside prose that was already recorded (used to retry
+    /// the next `{` or `[` after a candidate failed); `fence_open` if a code fence was
+    /// opened before it.
+    pub(crate) fn in_prose(mode: ParseMode, non_finite: NonFinite, base: usize, fence_open: bool) -> Lexer {
+        let mut lexer = Lexer::new(mode, non_finite, base);
+        lexer.state = State::Prose;
+        lexer.prose_seen = true;
+        lexer.fence_open = fence_open;
+        lexer
+    }
+
+    /// This lexer with the readings `options` choose beyond its mode, which only
+    /// [`ParseMode::Repair`] makes: how to complete cut-off text
+    /// (`ParseOptions::stream_stable`), and whose guesses to follow
+    /// (`ParseOptions::style`).
+    pub(crate) fn with_readings(mut self, options: &ParseOptions) -> Lexer {
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            salvage.stream_stable = options.stream_stable;
+            salvage.python_style = options.style == super::RepairStyle::JsonRepair;
+        }
+        self
+    }
+
+    /// Absolute offset and first byte of the top-level value, once it started.
+    pub(crate) fn value_start(&self) -> Option<(usize, u8)> {
+        self.value_start
+    }
+
+    /// Whether prose before the value was skipped.
+    pub(crate) fn prose_seen(&self) -> bool {
+        self.prose_seen
+    }
+
+    /// Whether a code fence was opened and not closed.
+    pub(crate) fn fence_open(&self) -> bool {
+        self.fence_open
+    }
+
+    /// Total bytes fed so far, as an absolute offset.
+    pub(crate) fn offset(&self) -> usize {
+        self.base
+    }
+
+    /// The string being read (strict and lenient modes), for the streaming parser: its
+    /// decoded content so far is `text_buf` followed by the bytes of `buf` returned here. A
+    /// closing candidate quote and the whitespace after it are left out until they are known
+    /// to be content; so are a partial escape and a smart-quote lead (not in `buf` yet). The
+    /// bytes may end inside a UTF-8 character.
+    ///
+    /// The streaming parser moves the text out of `text_buf` as it shows it (the token then
+    /// carries only what came after): `text_buf` is only appended to, and `buf` (whose
+    /// offsets the look-ahead states keep) is left alone.
+    pub(crate) fn open_string(&mut self) -> Option<(&mut String, &[u8])> {
+        let State::Str { esc, .. } = self.state else { return None };
+        if self.held.is_some() || self.prefix.is_some_and(|prefix| prefix.bytes) {
+            // A literal that continues a held one (shown when they are joined), or a bytes
+            // literal (whose text is checked whole when it ends).
+            return None;
+        }
+        let end = match esc {
+            Esc::Closing { mark } | Esc::ClosingSlash { mark } => mark,
+            _ => self.buf.len(),
+        };
+        Some((&mut self.text_buf, self.buf.get(..end).unwrap_or_default()))
+    }
+
+    /// For the streaming parser: if a string is being read with nothing pending (no escape,
+    /// no look-ahead, no content held in `text_buf` or `buf`, nothing to replay, no escaped
+    /// JSON), read the content at the start of `chunk` as [`Lexer::string`] would, except that
+    /// it is not copied into `text_buf`: the caller appends it itself, where it shows the
+    /// string. Returns how many bytes that is: all of `chunk` when nothing in it interrupts
+    /// the content, the bytes before the closing `"` of a `"` string, else 0 (an escape, a
+    /// control character or another quote is left to [`Lexer::string`]). The state after it
+    /// is the one [`Lexer::string`] leaves after that content (still in the string, `base`
+    /// past it), so the rest of `chunk` is then fed as usual.
+    ///
+    /// Most fragments of a long string value are all content; this skips the state machine
+    /// and one copy of the text for them, and for the text before the quote that ends one.
+    #[inline]
+    pub(crate) fn plain_run(&mut self, chunk: &str) -> usize {
+        let State::Str { quote, esc: Esc::None } = self.state else { return 0 };
+        if !self.buf.is_empty()
+            || !self.text_buf.is_empty()
+            || self.has_replay()
+            || self.unescape.is_some()
+            || self.held.is_some()
+            || self.prefix.is_some()
+        {
+            return 0;
+        }
+        let bytes = chunk.as_bytes();
+        let len = match first_special(bytes, quote.stop_byte()) {
+            at if at == bytes.len() => at,
+            // `"` closes a `"` string at once (no look-ahead): the content before it is final.
+            at if quote == Quote::Double && bytes.get(at) == Some(&b'"') => at,
+            _ => 0,
+        };
+        self.base += len;
+        len
+    }
+
+    /// Tokenize the next fragment, sending every completed token to `sink`.
+    pub(crate) fn feed<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Result<(), Failure> {
+        self.feed_text(chunk, None, sink)
+    }
+
+    /// [`Lexer::feed`] for a fragment known to be valid UTF-8 on its own (it does not end
+    /// inside a character): a string without escapes is then copied out of it without
+    /// validating it again.
+    pub(crate) fn feed_str<S: Sink>(&mut self, chunk: &str, sink: &mut S) -> Result<(), Failure> {
+        self.feed_text(chunk.as_bytes(), Some(chunk), sink)
+    }
+
+    /// `text`, when given, is `chunk` as a `str`.
+    fn feed_text<S: Sink>(&mut self, chunk: &[u8], text: Option<&str>, sink: &mut S) -> Result<(), Failure> {
+        if self.unescape.is_some() {
+            let filtered = self.unescape_bytes(chunk);
+            return self.run(&filtered, None, sink);
+        }
+        self.run(chunk, text, sink)
+    }
+
+    /// Read a fragment (already unescaped when needed), then advance `base` past it.
+    fn run<S: Sink>(&mut self, chunk: &[u8], text: Option<&str>, sink: &mut S) -> Result<(), Failure> {
+        let filtered = self.unescape.is_some();
+        let mut i = 0;
+        while i < chunk.len() {
+            i = self.step(chunk, text, i, sink)?;
+            if self.has_replay() {
+                self.drain(sink)?;
+            }
+            if !filtered && self.unescape.is_some() {
+                // Escaped JSON from here on: read the rest of the fragment unescaped.
+                let rest = self.unescape_bytes(chunk.get(i..).unwrap_or_default());
+                self.base += i;
+                return self.run(&rest, None, sink);
+            }
+        }
+        self.base += chunk.len();
+        Ok(())
+    }
+
+    /// Read the replay segments, innermost first, until none is left.
+    fn drain<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        loop {
+            let Some(replay) = self.salvage.as_deref_mut().map(|salvage| &mut salvage.replay) else {
+                return Ok(());
+            };
+            let Some(top) = replay.last_mut() else { return Ok(()) };
+            if top.pos >= top.bytes.len() {
+                replay.pop();
+                continue;
+            }
+            let bytes = std::mem::take(&mut top.bytes);
+            let (pos, origin) = (top.pos, top.origin);
+            let index = replay.len() - 1;
+            let saved = std::mem::replace(&mut self.base, origin);
+            let result = self.step(&bytes, None, pos, sink);
+            self.base = saved;
+            if let Some(segment) =
+                self.salvage.as_deref_mut().and_then(|salvage| salvage.replay.get_mut(index))
+            {
+                segment.bytes = bytes;
+                segment.pos = result?;
+            }
+        }
+    }
+
+    /// Whether bytes wait to be read again ([`ParseMode::Repair`]).
+    #[inline]
+    pub(super) fn has_replay(&self) -> bool {
+        self.salvage.as_ref().is_some_and(|salvage| !salvage.replay.is_empty())
+    }
+
+    /// The state [`ParseMode::Repair`] keeps. Only that mode's paths ask for it, and there
+    /// it is always present (were it not, it would be made here rather than fail).
+    #[inline]
+    pub(in crate::parse) fn salvage(&mut self) -> &mut RepairState {
+        self.salvage.get_or_insert_with(RepairState::boxed)
+    }
+
+    /// [`ParseMode::Repair`]: whether a `+` followed the held string.
+    #[inline]
+    pub(super) fn concat(&self) -> bool {
+        self.salvage.as_ref().is_some_and(|salvage| salvage.concat)
+    }
+
+    /// [`ParseMode::Repair`]: whether the value was in a code fence that closed.
+    #[inline]
+    pub(super) fn fenced(&self) -> bool {
+        self.salvage.as_ref().is_some_and(|salvage| salvage.fenced)
+    }
+
+    /// [`ParseMode::Repair`]: whether the prose before the value was read again as bare
+    /// text (so there is no more prose).
+    #[inline]
+    pub(super) fn bare(&self) -> bool {
+        self.salvage.as_ref().is_some_and(|salvage| salvage.bare)
+    }
+
+    /// One step of the machine from `chunk[i]`: returns where to go on.
+    fn step<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        text: Option<&str>,
+        i: usize,
+        sink: &mut S,
+    ) -> Result<usize, Failure> {
+        Ok(match self.state {
+            State::Between => match self.phase {
+                Phase::Value => self.between(chunk, text, i, sink)?,
+                Phase::Start => self.before_value(chunk, i, sink)?,
+                Phase::After => self.after_value(chunk, i, sink)?,
+                Phase::Ended => chunk.len(),
+            },
+            State::Str { quote, esc: Esc::None } => self.string(chunk, text, i, quote, sink)?,
+            State::Str { quote, esc } => self.escape(chunk, i, quote, esc, sink)?,
+            State::Raw { quote, esc } => self.raw_string(chunk, i, quote, esc)?,
+            State::RawLead { quote, mark } => self.raw_lead(chunk, i, quote, mark),
+            State::Ahead { quote, mark, look } => self.ahead(chunk, i, quote, mark, look, sink)?,
+            State::Num(num) => self.number(chunk, i, num, sink)?,
+            State::Word { key } => self.word(chunk, i, key, sink)?,
+            State::Unquoted(unq) => self.unquoted(chunk, i, unq, sink)?,
+            State::Regex { esc } => self.regex(chunk, i, esc, sink)?,
+            State::Multi { seen, need } => self.multi_byte(chunk, i, seen, need, sink)?,
+            State::Dots { seen } => self.dots(chunk, i, seen, sink)?,
+            State::Backslash => self.backslash(chunk, i, sink)?,
+            State::Slash => self.slash(chunk, i, sink)?,
+            State::LineComment { hash } => self.line_comment(chunk, i, hash, sink),
+            State::BlockComment { star } => self.block_comment(chunk, i, star),
+            State::Bom { seen } => self.bom(chunk, i, seen, sink),
+            State::Ticks { seen } => self.ticks(chunk, i, seen, sink)?,
+            State::FenceInfo => self.fence_info(chunk, i),
+            State::Prose => self.prose(chunk, i),
+            State::Ignore => chunk.len(),
+            State::SeekFence => match find(chunk, i, |b| b == b'`') {
+                Some(j) => {
+                    self.start = self.base + j;
+                    self.state = State::Ticks { seen: 1 };
+                    j + 1
+                }
+                None => chunk.len(),
+            },
+        })
+    }
+
+    /// End the input: emit or complete what is pending, or report it as cut off. With
+    /// `complete`, a cut-off string, number, literal or key is closed and the repair
+    /// recorded; the builder then closes the open containers.
+    pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S, complete: bool) -> Result<(), Failure> {
+        if self.unescape == Some(true) {
+            // A backslash at the very end stays.
+            self.unescape = Some(false);
+            self.run(b"\\", None, sink)?;
+        }
+        loop {
+            self.end_state(sink, complete)?;
+            if self.has_replay() {
+                self.drain(sink)?;
+                continue;
+            }
+            self.flush_held(sink)?;
+            if self.phase == Phase::Start && self.repair && !self.bare() {
+                // No value anywhere: the prose was the value, as bare text (`hello world`,
+                // `a\nb`).
+                let salvage = self.salvage();
+                if let Some((bytes, origin)) = salvage.prose_raw.take() {
+                    salvage.bare = true;
+                    salvage.replay.push(Segment { bytes, pos: 0, origin });
+                    self.prose_seen = false;
+                    self.state = State::Between;
+                    sink.retract(RepairKind::ProseBefore);
+                    self.drain(sink)?;
+                    continue;
+                }
+            }
+            break;
+        }
+        let end = self.base;
+        if let Some(at) = self.salvage.as_deref_mut().and_then(|salvage| salvage.scalar_prose.take()) {
+            // Prose after a scalar, and no object or array: the scalar is the value.
+            sink.repair(RepairKind::ProseAfter, at);
+            self.phase = Phase::After;
+        }
+        if self.phase == Phase::Start {
+            let message = if self.prose_seen {
+                "expected a json object or array in the text, found none"
+            } else {
+                "expected a json value, found the end of the input"
+            };
+            return Err(Failure::syntax(message, end));
+        }
+        Ok(())
+    }
+
+    /// The current state at the end of the input.
+    fn end_state<S: Sink>(&mut self, sink: &mut S, complete: bool) -> Result<(), Failure> {
+        let end = self.base;
+        match self.state {
+            State::Str { quote: _, esc: Esc::Closing { mark } } => {
+                // The end of the input is one of the things that close a `'` string.
+                self.buf.truncate(mark);
+                self.state = State::Between;
+                let text = self.take_string()?;
+                self.end_string(text, sink)?;
+            }
+            State::Str { .. } => {
+                if !complete {
+                    return Err(Fail::Truncated { inside: "a string" }.into());
+                }
+                // A partial escape or surrogate is dropped; so is a partial UTF-8 character
+                // (possible only when a fragment ended inside one).
+                if let Err(error) = std::str::from_utf8(&self.buf) {
+                    if error.error_len().is_none() {
+                        self.buf.truncate(error.valid_up_to());
+                    }
+                }
+                self.state = State::Between;
+                let text = self.take_string()?;
+                sink.repair(RepairKind::CompletedTruncated, end);
+                self.end_string(text, sink)?;
+            }
+            State::Raw { .. } | State::RawLead { .. } | State::Ahead { .. } => {
+                self.end_raw_string(sink, complete)?;
+            }
+            State::Num(num) => self.end_number(num, sink, complete)?,
+            State::Word { key: true } => {
+                if !complete {
+                    return Err(Fail::Truncated { inside: "an object" }.into());
+                }
+                if !self.repair {
+                    self.flush_held(sink)?;
+                }
+                // A cut-off unquoted key: the builder gives it a null value.
+                let text = std::mem::take(&mut self.buf);
+                self.state = State::Between;
+                sink.repair(RepairKind::CompletedTruncated, end);
+                let key = String::from_utf8(text)
+                    .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
+                sink.repair(RepairKind::UnquotedKey, self.start);
+                self.emit(sink, Token::Str(key), self.start)?;
+            }
+            State::Word { key: false } => {
+                let text = std::mem::take(&mut self.buf);
+                self.state = State::Between;
+                if !self.repair {
+                    self.flush_held(sink)?;
+                }
+                if let Some((token, spelling)) = self.literal(&text) {
+                    self.word_literal(token, spelling, sink)?;
+                } else if let Some((token, spelling)) = self.literal_prefix(&text) {
+                    if !complete {
+                        return Err(Fail::Truncated { inside: "a literal" }.into());
+                    }
+                    sink.repair(RepairKind::CompletedTruncated, end);
+                    self.word_literal(token, spelling, sink)?;
+                } else if self.phase == Phase::Start && !self.bare() {
+                    self.start_prose_with(&text, sink);
+                } else if self.repair {
+                    self.salvage().raw = text;
+                    self.end_unquoted(Unq::value(), sink)?;
+                } else {
+                    return Err(Failure::unexpected_word(&text, self.start));
+                }
+            }
+            State::Unquoted(unq) => self.end_unquoted_input(unq, sink)?,
+            State::Regex { .. } => {
+                let text = std::mem::take(&mut self.salvage().raw);
+                self.state = State::Between;
+                self.emit_regex(text, sink)?;
+            }
+            State::Multi { seen, .. } => {
+                // A character cut by the end (only possible with raw bytes).
+                self.state = State::Between;
+                self.classify_multi(usize::from(seen), sink)?;
+                if self.state != State::Between {
+                    return self.end_state(sink, complete);
+                }
+            }
+            State::Dots { seen } => {
+                self.state = State::Between;
+                self.end_dots(seen, sink)?;
+            }
+            State::Backslash if self.phase == Phase::Start => {
+                self.enter_prose(self.start, sink);
+            }
+            State::Backslash => {
+                return Err(Failure::unexpected(self.start, ""));
+            }
+            State::Slash if self.phase == Phase::After => {
+                sink.repair(RepairKind::ProseAfter, self.start);
+            }
+            State::Slash if self.repair && self.phase == Phase::Value => {
+                self.salvage().raw.clear();
+                self.state = State::Between;
+                self.emit_regex(vec![b'/'], sink)?;
+            }
+            State::Ticks { seen } if self.repair && self.phase == Phase::Value && !self.fence_open => {
+                // One or two backticks at the end: an unclosed backtick string.
+                self.state = State::Between;
+                if seen == 1 {
+                    self.begin_raw(RQuote::SingleLike, sink);
+                    return self.end_state(sink, complete);
+                }
+                self.deliver_string(String::new(), self.start, true, sink)?;
+            }
+            _ => {}
+        }
+        self.state = State::Between;
+        Ok(())
+    }
+
+    /// Send a token, and notice when it completed the top-level value.
+    #[inline(always)]
+    pub(super) fn emit<S: Sink>(&mut self, sink: &mut S, token: Token, offset: usize) -> Result<(), Failure> {
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            if let Some(at) = salvage.discard_from.take() {
+                sink.discard();
+                sink.repair(RepairKind::ProseBefore, at);
+            }
+            salvage.tokens = salvage.tokens.saturating_add(1);
+        }
+        sink.token(token, offset)?;
+        if sink.is_complete() {
+            self.phase = Phase::After;
+        }
+        Ok(())
+    }
+
+    /// The value starts here (leaving the start phase).
+    pub(super) fn begin_value(&mut self, offset: usize, first: u8) {
+        self.phase = Phase::Value;
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            if salvage.scalar_prose.take().is_some() {
+                // A scalar followed by prose, then this: the scalar was prose too.
+                salvage.discard_from = self.value_start.map(|(at, _)| at);
+                self.value_start = None;
+            }
+            salvage.prose_raw = None;
+        }
+        if self.value_start.is_none() {
+            self.value_start = Some((offset, first));
+        }
+    }
+}

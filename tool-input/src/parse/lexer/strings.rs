@@ -1,0 +1,728 @@
+//! Strings (strict and lenient modes): their content, read a run at a time, their quotes,
+//! which decide what closes them, escapes, Python's string prefixes and adjacent literals,
+//! and escaped JSON (`{\"a\": 1}`). The one escape decoder ([`simple_escape`],
+//! [`unicode_escape`], [`surrogate_pair`]) is here too: [`ParseMode::Repair`] decodes the
+//! strings it reads raw with it.
+//!
+//! [`ParseMode::Repair`]: crate::parse::ParseMode::Repair
+
+use super::bytes::{find_special, has_opener, hex4};
+use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
+use super::{Fail, Failure, Lexer, Sink, Token};
+use crate::parse::RepairKind;
+
+impl Quote {
+    /// The byte that interrupts a content run: the quote, or the lead byte of a smart quote.
+    #[inline]
+    pub(super) fn stop_byte(self) -> u8 {
+        match self {
+            Quote::Double => b'"',
+            Quote::Single => b'\'',
+            Quote::SmartDouble | Quote::SmartSingle => 0xE2,
+        }
+    }
+
+    /// Whether `E2 80 last` is a closing quote for this string.
+    #[inline]
+    fn smart_closes(self, last: u8) -> bool {
+        match self {
+            Quote::SmartDouble => matches!(last, 0x9C | 0x9D),
+            Quote::SmartSingle => matches!(last, 0x98 | 0x99),
+            Quote::Double | Quote::Single => false,
+        }
+    }
+}
+
+impl StrPrefix {
+    /// The prefix `word` spells, if it is one `ast.literal_eval` accepts (not `f`, whose
+    /// strings are expressions).
+    pub(super) fn of(word: &[u8]) -> Option<StrPrefix> {
+        let mut prefix = StrPrefix { raw: false, bytes: false };
+        match word.to_ascii_lowercase().as_slice() {
+            b"u" => {}
+            b"r" => prefix.raw = true,
+            b"b" => prefix.bytes = true,
+            b"rb" | b"br" => prefix = StrPrefix { raw: true, bytes: true },
+            _ => return None,
+        }
+        Some(prefix)
+    }
+}
+
+impl Lexer {
+    /// A complete string: sent at once, or in [`ParseMode::Repair`], when a `+` may follow
+    /// (`may_join`), held back until the next token, so that `"a" + "b"` can still join it.
+    pub(in crate::parse) fn deliver_string<S: Sink>(
+        &mut self,
+        text: String,
+        offset: usize,
+        may_join: bool,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        if !self.repair {
+            return self.emit(sink, Token::Str(text), offset);
+        }
+        let (text, offset) = match (std::mem::take(&mut self.salvage().concat), self.held.take()) {
+            (true, Some((mut held, at))) => {
+                held.push_str(&text);
+                (held, at)
+            }
+            (_, held) => {
+                if let Some((earlier, at)) = held {
+                    self.emit(sink, Token::Str(earlier), at)?;
+                }
+                (text, offset)
+            }
+        };
+        if may_join {
+            self.held = Some((text, offset));
+            Ok(())
+        } else {
+            self.emit(sink, Token::Str(text), offset)
+        }
+    }
+
+    /// Send the held string, if any (a `+` after it that no string followed is dropped).
+    #[inline]
+    pub(in crate::parse) fn flush_held<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        if let Some(salvage) = self.salvage.as_deref_mut() {
+            salvage.concat = false;
+        }
+        self.joined = None;
+        match self.held.take() {
+            Some((text, offset)) => self.emit(sink, Token::Str(text), offset),
+            None => Ok(()),
+        }
+    }
+
+    /// A string ended (strict and lenient modes): sent, or, inside a container in
+    /// [`ParseMode::Lenient`], held until what follows shows whether another string
+    /// literal comes next, which Python joins to it (`'a' 'b'` is `'ab'`,
+    /// [`RepairKind::AdjacentStrings`]).
+    pub(super) fn end_string<S: Sink>(&mut self, text: String, sink: &mut S) -> Result<(), Failure> {
+        if self.prefix.take().is_some_and(|prefix| prefix.bytes) && !text.is_ascii() {
+            return Err(Failure::syntax(
+                "a bytes literal (`b'...'`) holds ASCII characters only",
+                self.start,
+            ));
+        }
+        if !self.lenient || self.repair {
+            return self.emit(sink, Token::Str(text), self.start);
+        }
+        let (text, offset) = match self.held.take() {
+            Some((mut held, at)) => {
+                held.push_str(&text);
+                (held, at)
+            }
+            None => (text, self.start),
+        };
+        if sink.in_container() {
+            self.held = Some((text, offset));
+            Ok(())
+        } else {
+            self.emit(sink, Token::Str(text), offset)
+        }
+    }
+
+    /// A `:` follows joined literals where a value belongs (`{"a": "x" "b": 1}`): not
+    /// literals to join but a value and the next key without the comma between them. The
+    /// first literal is sent alone, and the builder meets the second where the comma is
+    /// missing, as it would have without the join.
+    pub(super) fn unjoin<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        let Some((split, second_at)) = self.joined.take() else { return Ok(()) };
+        let Some((mut text, offset)) = self.held.take() else { return Ok(()) };
+        let second = text.split_off(split.min(text.len()));
+        self.emit(sink, Token::Str(text), offset)?;
+        self.held = Some((second, second_at));
+        Ok(())
+    }
+
+    /// [`ParseMode::Lenient`]: a string literal starts at `at` while a string is held: it
+    /// continues that string (and the join is recorded).
+    pub(super) fn adjacent<S: Sink>(&mut self, at: usize, sink: &mut S) -> bool {
+        let joins = match &self.held {
+            // `""` right before a `"` is not two literals but a triple quote, which opens a
+            // string that a JSON-like text never closes.
+            Some((text, from)) => self.lenient && !self.repair && !(text.is_empty() && at == from + 2),
+            None => false,
+        };
+        if joins {
+            sink.repair(RepairKind::AdjacentStrings, at);
+            if self.joined.is_none() {
+                self.joined = self.held.as_ref().map(|(text, _)| (text.len(), at));
+            }
+        }
+        joins
+    }
+
+    /// [`ParseMode::Repair`]: a string (opened by `quote`, content from `chunk[i]`) that ends
+    /// in this fragment at a quote followed (after spaces) by `,` `:` `}` or `]`, whose
+    /// content has only standard escapes, no control character and no unclosed bracket,
+    /// needs none of the look-ahead of [`State::Raw`]: that quote ends it (as the rules of
+    /// `salvage` decide too), and it is delivered at once. Returns the index after its
+    /// closing quote, or `None` to read it the slow way.
+    #[inline]
+    pub(super) fn quick_string<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        text: Option<&str>,
+        i: usize,
+        quote: u8,
+        sink: &mut S,
+    ) -> Result<Option<usize>, Failure> {
+        let mut out: Option<String> = None;
+        let mut open = [0i64; 3];
+        let mut run = i;
+        let q = loop {
+            let k = find_special(chunk, run, quote);
+            let segment = chunk.get(run..k).unwrap_or_default();
+            if has_opener(segment) || open != [0; 3] {
+                for &b in segment {
+                    match b {
+                        b'(' => open[0] += 1,
+                        b')' => open[0] -= 1,
+                        b'[' => open[1] += 1,
+                        b']' => open[1] -= 1,
+                        b'{' => open[2] += 1,
+                        b'}' => open[2] -= 1,
+                        _ => {}
+                    }
+                }
+            }
+            let piece = match text.and_then(|t| t.get(run..k)) {
+                Some(piece) => piece,
+                None => match std::str::from_utf8(segment) {
+                    Ok(piece) => piece,
+                    Err(_) => return Ok(None),
+                },
+            };
+            match out.as_mut() {
+                Some(out) => out.push_str(piece),
+                // Most strings have no escape: one exact allocation.
+                None if chunk.get(k) == Some(&quote) => out = Some(piece.to_owned()),
+                None => out = Some(String::from(piece)),
+            }
+            match chunk.get(k) {
+                Some(&b) if b == quote => break k,
+                Some(b'\\') => {
+                    let decoded = match chunk.get(k + 1) {
+                        Some(&b'\'') if quote == b'\'' => '\'',
+                        Some(&n) => match simple_escape(n) {
+                            Some(c) => c,
+                            None => return Ok(None),
+                        },
+                        None => return Ok(None),
+                    };
+                    if let Some(out) = out.as_mut() {
+                        out.push(decoded);
+                    }
+                    run = k + 2;
+                }
+                _ => return Ok(None),
+            }
+        };
+        if open.iter().any(|&n| n > 0) {
+            return Ok(None);
+        }
+        let mut k = q + 1;
+        while chunk.get(k).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')) {
+            k += 1;
+        }
+        if !chunk.get(k).is_some_and(|&b| matches!(b, b',' | b':' | b'}' | b']')) {
+            return Ok(None);
+        }
+        if self.phase == Phase::Start {
+            self.begin_value(self.start, quote);
+        }
+        // What follows is a delimiter, not a `+`: no string can join this one.
+        self.deliver_string(out.unwrap_or_default(), self.start, false, sink)?;
+        Ok(Some(q + 1))
+    }
+
+    /// String content: copy each run up to the next special byte at once, and decode
+    /// complete escapes in place; only an escape cut by the end of the fragment (or one that
+    /// needs a repair) goes through the byte-at-a-time states of [`Lexer::escape`].
+    #[inline]
+    pub(super) fn string<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        text: Option<&str>,
+        mut i: usize,
+        quote: Quote,
+        sink: &mut S,
+    ) -> Result<usize, Failure> {
+        let stop = quote.stop_byte();
+        loop {
+            let j = find_special(chunk, i, stop);
+            let Some(&b) = chunk.get(j) else {
+                self.push_run(chunk, text, i, chunk.len());
+                return Ok(chunk.len());
+            };
+            let at = self.base + j;
+            if b == b'\\' && self.prefix.is_some_and(|prefix| prefix.raw) {
+                // `r'\d'`: no escape processing.
+                self.push_run(chunk, text, i, j);
+                self.buf.push(b'\\');
+                self.state = State::Str { quote, esc: Esc::RawBackslash };
+                return Ok(j + 1);
+            }
+            if b == b'\\' {
+                self.push_run(chunk, text, i, j);
+                if let Some(next) = self.escape_in_chunk(chunk, j) {
+                    i = next;
+                    continue;
+                }
+                self.esc_at = at;
+                self.state = State::Str { quote, esc: Esc::Backslash };
+                return Ok(j + 1);
+            }
+            if b < 0x20 {
+                if !self.lenient {
+                    let (prefix, suffix) = ("unescaped control character ", " in a string");
+                    return Err(Fail::Char { offset: at, at, prefix, suffix }.into());
+                }
+                sink.repair(RepairKind::ControlCharacter, at);
+                self.push_run(chunk, text, i, j + 1);
+                i = j + 1;
+                continue;
+            }
+            match quote {
+                Quote::Double => {
+                    // The common case, a string without escapes in one `str` fragment, is
+                    // copied once.
+                    let whole = if self.buf.is_empty() && self.text_buf.is_empty() {
+                        text.and_then(|t| t.get(i..j))
+                    } else {
+                        None
+                    };
+                    let string = match whole {
+                        Some(whole) => whole.to_owned(),
+                        None => {
+                            self.push_run(chunk, text, i, j);
+                            self.take_string()?
+                        }
+                    };
+                    self.state = State::Between;
+                    self.end_string(string, sink)?;
+                }
+                Quote::Single => {
+                    self.push_run(chunk, text, i, j);
+                    let mark = self.buf.len();
+                    self.buf.push(b);
+                    self.quote_at = at;
+                    self.state = State::Str { quote, esc: Esc::Closing { mark } };
+                }
+                Quote::SmartDouble | Quote::SmartSingle => {
+                    self.push_run(chunk, text, i, j);
+                    self.state = State::Str { quote, esc: Esc::Lead { seen: 1 } };
+                }
+            }
+            return Ok(j + 1);
+        }
+    }
+
+    /// Append string content `chunk[i..j]`: to `text_buf` while that is allowed (a `str`
+    /// fragment, `buf` still empty; `i` and `j` are then character boundaries, being next to
+    /// ASCII or the fragment's ends), else to `buf`.
+    #[inline]
+    fn push_run(&mut self, chunk: &[u8], text: Option<&str>, i: usize, j: usize) {
+        if self.buf.is_empty() {
+            if let Some(run) = text.and_then(|text| text.get(i..j)) {
+                self.text_buf.push_str(run);
+                return;
+            }
+        }
+        self.buf.extend_from_slice(chunk.get(i..j).unwrap_or_default());
+    }
+
+    /// Decode the valid escape at `chunk[j]` (a backslash) if it lies wholly in this
+    /// fragment, returning the index after it; `None` leaves everything to the states.
+    #[inline]
+    fn escape_in_chunk(&mut self, chunk: &[u8], j: usize) -> Option<usize> {
+        let next = *chunk.get(j + 1)?;
+        if let Some(c) = simple_escape(next) {
+            self.push_char(c);
+            return Some(j + 2);
+        }
+        if next == b'u' {
+            return self.unicode_in_chunk(chunk, j);
+        }
+        None
+    }
+
+    /// `\uXXXX`, or a surrogate pair `\uXXXX\uXXXX`, wholly in this fragment.
+    fn unicode_in_chunk(&mut self, chunk: &[u8], j: usize) -> Option<usize> {
+        match unicode_escape(chunk, j) {
+            Unicode::Char(c, len) => {
+                self.push_char(c);
+                Some(j + len)
+            }
+            // Left to the states: cut off by the end of the fragment, or to be repaired.
+            Unicode::NotHex | Unicode::HighAlone | Unicode::LowAlone => None,
+        }
+    }
+
+    /// One byte of an escape, a smart-quote candidate or the look-ahead after a closing
+    /// candidate. Returns `i` (not `i + 1`) when the byte must be read again as content.
+    pub(super) fn escape<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        quote: Quote,
+        esc: Esc,
+        sink: &mut S,
+    ) -> Result<usize, Failure> {
+        let Some(&b) = chunk.get(i) else { return Ok(i) };
+        let at = self.base + i;
+        let mut next = Esc::None;
+        let mut consumed = true;
+        match esc {
+            Esc::None => consumed = false,
+            Esc::Backslash => {
+                if let Some(c) = simple_escape(b) {
+                    self.push_char(c);
+                } else if b == b'u' {
+                    next = Esc::Hex { n: 0, digits: [0; 4], high: None };
+                } else if !self.lenient {
+                    let (prefix, suffix) = ("invalid escape `\\` followed by ", " in a string");
+                    return Err(Fail::Char { offset: self.esc_at, at, prefix, suffix }.into());
+                } else if b == b'\'' {
+                    // `\'` is how a `'` string escapes its quote; anywhere else it still
+                    // clearly means a quote, never a backslash.
+                    if quote != Quote::Single {
+                        sink.repair(RepairKind::InvalidEscape, self.esc_at);
+                    }
+                    self.push_char('\'');
+                } else if b == b'\n' {
+                    // A backslash before a line break continues the line, as in a shell.
+                    sink.repair(RepairKind::InvalidEscape, self.esc_at);
+                    self.push_char('\n');
+                } else {
+                    // Keep the backslash literally and read the byte again as content.
+                    sink.repair(RepairKind::InvalidEscape, self.esc_at);
+                    self.buf.push(b'\\');
+                    consumed = false;
+                }
+            }
+            Esc::Hex { n, mut digits, high } => {
+                if b.is_ascii_hexdigit() {
+                    if let Some(slot) = digits.get_mut(usize::from(n)) {
+                        *slot = b;
+                    }
+                    if n < 3 {
+                        next = Esc::Hex { n: n + 1, digits, high };
+                    } else {
+                        let unit = hex4(&digits).unwrap_or(0);
+                        next = self.code_unit(unit, high, sink)?;
+                    }
+                } else {
+                    if !self.lenient {
+                        return Err(Failure::syntax("invalid unicode escape in a string", self.esc_at));
+                    }
+                    if high.is_some() {
+                        self.lone_surrogate(sink)?;
+                    }
+                    sink.repair(RepairKind::InvalidEscape, self.esc_at);
+                    self.buf.extend_from_slice(b"\\u");
+                    self.buf.extend_from_slice(digits.get(..usize::from(n)).unwrap_or_default());
+                    consumed = false;
+                }
+            }
+            Esc::WantBackslash { high } => {
+                if b == b'\\' {
+                    self.esc_at = at;
+                    next = Esc::WantU { high };
+                } else {
+                    self.lone_surrogate(sink)?;
+                    consumed = false;
+                }
+            }
+            Esc::WantU { high } => {
+                if b == b'u' {
+                    next = Esc::Hex { n: 0, digits: [0; 4], high: Some(high) };
+                } else {
+                    // The backslash starts an ordinary escape after all.
+                    self.lone_surrogate(sink)?;
+                    next = Esc::Backslash;
+                    consumed = false;
+                }
+            }
+            Esc::Lead { seen } => {
+                if seen == 1 && b == 0x80 {
+                    next = Esc::Lead { seen: 2 };
+                } else if seen == 2 && quote.smart_closes(b) {
+                    let mark = self.buf.len();
+                    self.buf.extend_from_slice(&[0xE2, 0x80, b]);
+                    self.quote_at = at.saturating_sub(2);
+                    next = Esc::Closing { mark };
+                } else {
+                    let lead: &[u8] = if seen == 1 { &[0xE2] } else { &[0xE2, 0x80] };
+                    self.buf.extend_from_slice(lead);
+                    consumed = false;
+                }
+            }
+            Esc::RawBackslash => {
+                let closer = match quote {
+                    Quote::Double => b'"',
+                    Quote::Single => b'\'',
+                    Quote::SmartDouble | Quote::SmartSingle => b'\\',
+                };
+                if b == b'\\' || b == closer {
+                    self.buf.push(b);
+                } else {
+                    consumed = false;
+                }
+            }
+            Esc::Closing { mark } => match b {
+                b' ' | b'\t' | b'\n' | b'\r' => {
+                    self.buf.push(b);
+                    next = Esc::Closing { mark };
+                }
+                b',' | b'}' | b']' | b':' => {
+                    self.buf.truncate(mark);
+                    self.state = State::Between;
+                    let text = self.take_string()?;
+                    self.end_string(text, sink)?;
+                    return Ok(i);
+                }
+                b'\'' | b'"'
+                    if quote == Quote::Single
+                        && !self.repair
+                        && sink.in_container()
+                        && self.buf.len() > mark + 1 =>
+                {
+                    // `'a' 'b'`: the quote closed the string, and another literal starts
+                    // after white space (`'it''s'` stays one string, as it always was).
+                    self.buf.truncate(mark);
+                    self.state = State::Between;
+                    let text = self.take_string()?;
+                    self.end_string(text, sink)?;
+                    return Ok(i);
+                }
+                b'/' => {
+                    self.buf.push(b);
+                    self.slash_at = at;
+                    next = Esc::ClosingSlash { mark };
+                }
+                _ => {
+                    // The quote was content (an apostrophe); so was the whitespace after it.
+                    self.apostrophe(mark, sink);
+                    consumed = false;
+                }
+            },
+            Esc::ClosingSlash { mark } => match b {
+                b'/' | b'*' => {
+                    // A comment: the quote closed the string, and `/` starts the comment.
+                    self.buf.truncate(mark);
+                    self.state = State::Between;
+                    let text = self.take_string()?;
+                    self.end_string(text, sink)?;
+                    self.state = State::Slash;
+                    return Ok(i);
+                }
+                _ => {
+                    // `'it' /s`: the quote, the whitespace and the slash were content.
+                    self.apostrophe(mark, sink);
+                    consumed = false;
+                }
+            },
+        }
+        self.state = State::Str { quote, esc: next };
+        Ok(if consumed { i + 1 } else { i })
+    }
+
+    /// A closing candidate quote (at `mark` in `buf`) turned out to be content, with what
+    /// was held after it.
+    fn apostrophe<S: Sink>(&mut self, mark: usize, sink: &mut S) {
+        if self.buf.get(mark..).unwrap_or_default().iter().any(|&c| c < 0x20) {
+            sink.repair(RepairKind::ControlCharacter, self.quote_at);
+        }
+    }
+
+    /// A complete `\uXXXX` code unit; `high` is a preceding high surrogate.
+    fn code_unit<S: Sink>(&mut self, unit: u16, high: Option<u16>, sink: &mut S) -> Result<Esc, Failure> {
+        if let Some(high) = high {
+            if is_low_surrogate(unit) {
+                self.push_char(surrogate_pair(high, unit));
+                return Ok(Esc::None);
+            }
+            self.lone_surrogate(sink)?;
+        }
+        if is_high_surrogate(unit) {
+            self.high_at = self.esc_at;
+            return Ok(Esc::WantBackslash { high: unit });
+        }
+        if is_low_surrogate(unit) {
+            self.high_at = self.esc_at;
+            self.lone_surrogate(sink)?;
+            return Ok(Esc::None);
+        }
+        self.push_char(char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER));
+        Ok(Esc::None)
+    }
+
+    /// A surrogate escape without its other half: U+FFFD (lenient) or an error.
+    fn lone_surrogate<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        if !self.lenient {
+            return Err(Failure::syntax("lone surrogate in a unicode escape", self.high_at));
+        }
+        sink.repair(RepairKind::LoneSurrogate, self.high_at);
+        self.push_char(char::REPLACEMENT_CHARACTER);
+        Ok(())
+    }
+
+    /// Append a decoded character to the string content (valid UTF-8 by construction, so
+    /// it may go to `text_buf`).
+    fn push_char(&mut self, c: char) {
+        if self.buf.is_empty() {
+            self.text_buf.push(c);
+        } else {
+            let mut utf8 = [0; 4];
+            self.buf.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        }
+    }
+
+    /// The string content read so far (`text_buf`, then `buf` validated); both are left
+    /// empty, keeping their capacity.
+    pub(super) fn take_string(&mut self) -> Result<String, Failure> {
+        let tail = std::str::from_utf8(&self.buf)
+            .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
+        let mut string = String::with_capacity(self.text_buf.len() + tail.len());
+        string.push_str(&self.text_buf);
+        string.push_str(tail);
+        self.text_buf.clear();
+        self.buf.clear();
+        Ok(string)
+    }
+
+    /// `\` at a token start: escaped JSON (`{\"a\": 1}`) when `"` follows.
+    pub(super) fn backslash<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        sink: &mut S,
+    ) -> Result<usize, Failure> {
+        let Some(&b) = chunk.get(i) else { return Ok(i) };
+        self.state = State::Between;
+        if b == b'"' {
+            sink.repair(RepairKind::EscapedJson, self.start);
+            // Already unescaping (a second level of escapes): the state stays, since it
+            // belongs to the end of the fragment, which is already unescaped.
+            if self.unescape.is_none() {
+                self.unescape = Some(false);
+            }
+            return Ok(i);
+        }
+        match self.phase {
+            Phase::Start => {
+                self.enter_prose(self.start, sink);
+                self.keep_prose(b"\\");
+                Ok(i)
+            }
+            _ if self.repair => {
+                self.salvage().start_raw(b"\\");
+                self.state = State::Unquoted(Unq::value());
+                Ok(i)
+            }
+            _ => Err(Failure::unexpected(self.start, "")),
+        }
+    }
+
+    /// Remove one level of escaping: `\\` is `\` and `\"` is `"`; other escapes stay, to
+    /// be decoded inside the strings they belong to.
+    pub(super) fn unescape_bytes(&mut self, chunk: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(chunk.len());
+        let mut pending = self.unescape == Some(true);
+        for &b in chunk {
+            if pending {
+                pending = false;
+                if b != b'\\' && b != b'"' {
+                    out.push(b'\\');
+                }
+                out.push(b);
+            } else if b == b'\\' {
+                pending = true;
+            } else {
+                out.push(b);
+            }
+        }
+        self.unescape = Some(pending);
+        out
+    }
+}
+
+/// The character a one-letter escape stands for, given the byte after the backslash
+/// (`n` is a line break); `None` for `u` and for what is no JSON escape.
+#[inline]
+pub(in crate::parse) fn simple_escape(b: u8) -> Option<char> {
+    Some(match b {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
+}
+
+/// What a `\u` escape read whole from a buffer spells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::parse) enum Unicode {
+    /// A character, from one escape or a surrogate pair of two, and the length of its text
+    /// (6 or 12 bytes).
+    Char(char, usize),
+    /// Four hex digits do not follow the `\u` (or the buffer ends before them).
+    NotHex,
+    /// A high surrogate not followed by the escape of a low one (or the buffer ends before
+    /// it).
+    HighAlone,
+    /// A low surrogate with no high one before it.
+    LowAlone,
+}
+
+/// Decode the `\u` escape whose backslash is `bytes[i]`, and the low half after it when it
+/// is a high surrogate.
+#[inline]
+pub(in crate::parse) fn unicode_escape(bytes: &[u8], i: usize) -> Unicode {
+    let Some(unit) = bytes.get(i + 2..i + 6).and_then(hex4) else { return Unicode::NotHex };
+    if is_low_surrogate(unit) {
+        return Unicode::LowAlone;
+    }
+    if !is_high_surrogate(unit) {
+        return Unicode::Char(char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER), 6);
+    }
+    let low = bytes
+        .get(i + 6..i + 8)
+        .filter(|pair| *pair == b"\\u")
+        .and_then(|_| bytes.get(i + 8..i + 12))
+        .and_then(hex4)
+        .filter(|&low| is_low_surrogate(low));
+    match low {
+        Some(low) => Unicode::Char(surrogate_pair(unit, low), 12),
+        None => Unicode::HighAlone,
+    }
+}
+
+/// Whether a UTF-16 code unit is the first half of a surrogate pair.
+#[inline]
+fn is_high_surrogate(unit: u16) -> bool {
+    (0xD800..=0xDBFF).contains(&unit)
+}
+
+/// Whether a UTF-16 code unit is the second half of a surrogate pair.
+#[inline]
+fn is_low_surrogate(unit: u16) -> bool {
+    (0xDC00..=0xDFFF).contains(&unit)
+}
+
+/// The character of the surrogate pair `high`, `low` (U+FFFD if they are not one).
+#[inline]
+pub(in crate::parse) fn surrogate_pair(high: u16, low: u16) -> char {
+    let (high, low) = (u32::from(high), u32::from(low));
+    let code =
+        0x10000u32.wrapping_add(high.wrapping_sub(0xD800) << 10).wrapping_add(low.wrapping_sub(0xDC00));
+    char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+}

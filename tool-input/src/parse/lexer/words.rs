@@ -1,0 +1,221 @@
+//! Bare words: the JSON literals, their Python and JavaScript spellings (`True`, `None`,
+//! `undefined`, `NaN`), unquoted keys, function call wrappers (`NumberLong(2)`), and a word
+//! before the value that starts prose.
+
+use super::bytes::{find, is_key_byte, is_word_byte};
+use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
+use super::{Fail, Failure, Lexer, Sink, Token};
+use crate::parse::{NonFinite, RepairKind};
+
+const LITERALS: [(&[u8], Token); 3] =
+    [(b"true", Token::Bool(true)), (b"false", Token::Bool(false)), (b"null", Token::Null)];
+
+const PYTHON_LITERALS: [(&[u8], Token); 3] =
+    [(b"True", Token::Bool(true)), (b"False", Token::Bool(false)), (b"None", Token::Null)];
+
+/// A literal word, and how it was spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    Json,
+    Python,
+    /// `undefined`.
+    Undefined,
+    /// `TRUE`, `Null`, `none` ([`ParseMode::Repair`]).
+    OtherCase,
+    /// `NaN`, `Infinity`, `-Infinity`.
+    NonFinite,
+}
+
+impl Lexer {
+    /// A bare word: an unquoted key, a literal, a function call, or (before the value) the
+    /// start of prose.
+    pub(super) fn word<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        key: bool,
+        sink: &mut S,
+    ) -> Result<usize, Failure> {
+        let j = if key {
+            find(chunk, i, |b| !is_key_byte(b))
+        } else if self.repair {
+            find(chunk, i, |b| !(is_word_byte(b) || b == b'$'))
+        } else {
+            find(chunk, i, |b| !is_word_byte(b))
+        };
+        let run = chunk.get(i..j.unwrap_or(chunk.len())).unwrap_or_default();
+        let Some(j) = j else {
+            self.buf.extend_from_slice(run);
+            return Ok(chunk.len());
+        };
+        let mut text = std::mem::take(&mut self.buf);
+        text.extend_from_slice(run);
+        self.state = State::Between;
+        let next = chunk.get(j).copied();
+        let result = self.end_word(&text, key, next, sink);
+        text.clear();
+        if self.buf.is_empty() {
+            self.buf = text;
+        }
+        match result? {
+            true => Ok(j + 1),
+            false => Ok(j),
+        }
+    }
+
+    /// A word ended before `next` (not at the end of the input). Returns whether `next`
+    /// was consumed (the `(` of a function call).
+    fn end_word<S: Sink>(
+        &mut self,
+        text: &[u8],
+        key: bool,
+        next: Option<u8>,
+        sink: &mut S,
+    ) -> Result<bool, Failure> {
+        if self.lenient && !self.repair && self.phase == Phase::Value && matches!(next, Some(b'\'' | b'"')) {
+            if let Some(prefix) = StrPrefix::of(text) {
+                // `u'a'`, `r"\d"`, `b'x'`: a Python string with a prefix.
+                self.adjacent(self.start, sink);
+                sink.repair(RepairKind::StringPrefix, self.start);
+                let quote = if next == Some(b'"') {
+                    Quote::Double
+                } else {
+                    sink.repair(RepairKind::SingleQuotes, self.start + text.len());
+                    Quote::Single
+                };
+                self.prefix = Some(prefix);
+                self.state = State::Str { quote, esc: Esc::None };
+                return Ok(true);
+            }
+        }
+        if self.held.is_some() && !self.repair {
+            self.flush_held(sink)?;
+        }
+        if key {
+            let key = std::str::from_utf8(text)
+                .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
+            sink.repair(RepairKind::UnquotedKey, self.start);
+            self.emit(sink, Token::Str(key.to_owned()), self.start)?;
+            return Ok(false);
+        }
+        if let Some((token, spelling)) = self.literal(text) {
+            self.word_literal(token, spelling, sink)?;
+            return Ok(false);
+        }
+        if self.lenient
+            && next == Some(b'(')
+            && text.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'$')
+        {
+            // `NumberLong(2)`, `callback({...})`: the argument is the value.
+            if self.phase == Phase::Start {
+                self.begin_value(self.start, b'(');
+            }
+            sink.repair(RepairKind::FunctionCall, self.start);
+            self.emit(sink, Token::BeginParen(true), self.start)?;
+            return Ok(true);
+        }
+        if self.phase == Phase::Start && !self.bare() {
+            self.start_prose_with(text, sink);
+            return Ok(false);
+        }
+        if self.repair {
+            if self.phase == Phase::Start {
+                self.begin_value(self.start, text.first().copied().unwrap_or(b'a'));
+            }
+            self.salvage().start_raw(text);
+            let mut unq = Unq::value();
+            unq.call = next.is_some_and(|b| matches!(b, b' ' | b'\t'));
+            self.state = State::Unquoted(unq);
+            return Ok(false);
+        }
+        Err(Failure::unexpected_word(text, self.start))
+    }
+
+    /// Emit a literal read from a word.
+    pub(super) fn word_literal<S: Sink>(
+        &mut self,
+        token: Token,
+        spelling: Spelling,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        let token = match spelling {
+            Spelling::Json => token,
+            Spelling::Python => {
+                sink.repair(RepairKind::PythonLiteral, self.start);
+                token
+            }
+            Spelling::Undefined => {
+                sink.repair(RepairKind::Undefined, self.start);
+                token
+            }
+            Spelling::OtherCase => {
+                sink.repair(RepairKind::LiteralCase, self.start);
+                token
+            }
+            Spelling::NonFinite => match self.non_finite {
+                NonFinite::Reject => {
+                    return Err(Failure::syntax(
+                        "`NaN` and `Infinity` are not numbers json (or a tool) can use",
+                        self.start,
+                    ))
+                }
+                NonFinite::Null => {
+                    sink.repair(RepairKind::NonFiniteNumber, self.start);
+                    Token::Null
+                }
+            },
+        };
+        if self.phase == Phase::Start {
+            let first = if spelling == Spelling::Json { b't' } else { b'T' };
+            self.begin_value(self.start, first);
+        }
+        self.emit(sink, token, self.start)?;
+        self.glued = self.phase == Phase::After && !self.repair;
+        Ok(())
+    }
+
+    /// The literal `text` spells, and how.
+    pub(super) fn literal(&self, text: &[u8]) -> Option<(Token, Spelling)> {
+        if let Some((_, token)) = LITERALS.iter().find(|(word, _)| *word == text) {
+            return Some((token.clone(), Spelling::Json));
+        }
+        if !self.lenient {
+            return None;
+        }
+        if let Some((_, token)) = PYTHON_LITERALS.iter().find(|(word, _)| *word == text) {
+            return Some((token.clone(), Spelling::Python));
+        }
+        match text {
+            b"undefined" => return Some((Token::Null, Spelling::Undefined)),
+            b"NaN" | b"Infinity" | b"-Infinity" => return Some((Token::Null, Spelling::NonFinite)),
+            _ => {}
+        }
+        if self.repair {
+            let lower = |word: &[u8]| text.eq_ignore_ascii_case(word);
+            let token = if lower(b"true") {
+                Token::Bool(true)
+            } else if lower(b"false") {
+                Token::Bool(false)
+            } else if lower(b"null") || lower(b"none") {
+                Token::Null
+            } else {
+                return None;
+            };
+            return Some((token, Spelling::OtherCase));
+        }
+        None
+    }
+
+    /// The literal `text` is a proper prefix of (a cut-off literal).
+    pub(super) fn literal_prefix(&self, text: &[u8]) -> Option<(Token, Spelling)> {
+        if let Some((_, token)) = LITERALS.iter().find(|(word, _)| word.starts_with(text)) {
+            return Some((token.clone(), Spelling::Json));
+        }
+        if self.lenient {
+            if let Some((_, token)) = PYTHON_LITERALS.iter().find(|(word, _)| word.starts_with(text)) {
+                return Some((token.clone(), Spelling::Python));
+            }
+        }
+        None
+    }
+}

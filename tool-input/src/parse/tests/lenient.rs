@@ -1,0 +1,582 @@
+//! The strict and lenient modes: what they accept, repair and reject, and where.
+
+use super::*;
+
+#[test]
+fn strict_json_needs_no_repair() {
+    let cases: &[(&str, Value)] = &[
+        (
+            r#"{"a": [1, 2.5, -3, true, false, null, "x"]}"#,
+            json!({"a": [1, 2.5, -3, true, false, null, "x"]}),
+        ),
+        (r#""\u00e9\ud83d\ude00\n\t\"\\\/""#, json!("é😀\n\t\"\\/")),
+        ("  123  ", json!(123)),
+        ("-0.5e-3", json!(-0.0005)),
+        ("18446744073709551615", json!(18446744073709551615u64)),
+        ("-9223372036854775808", json!(i64::MIN)),
+        ("18446744073709551616", json!(18446744073709551616.0)),
+        (r#"{"a": 1, "a": 2}"#, json!({"a": 2})),
+        ("[]", json!([])),
+        ("{}", json!({})),
+        (r#""“x” ‘y’ 'z'""#, json!("“x” ‘y’ 'z'")),
+    ];
+    for (input, expected) in cases {
+        check(input, &ParseOptions::strict(), expected, &[]);
+        check(input, &lenient(), expected, &[]);
+    }
+}
+
+#[test]
+fn negative_zero_matches_serde_json() {
+    let ours = parse_without_fast_path(b"[-0, 0, -0.0]", &ParseOptions::strict()).unwrap().value;
+    let theirs: Value = serde_json::from_str("[-0, 0, -0.0]").unwrap();
+    assert_eq!(ours, theirs);
+    assert_eq!(ours.to_string(), theirs.to_string());
+}
+
+#[test]
+fn lenient_repairs() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("\u{feff}{\"a\":1}", json!({"a": 1}), &[Bom]),
+        ("```json\n{\"a\": 1}\n```", json!({"a": 1}), &[CodeFence]),
+        ("```\n[1]\n```\n", json!([1]), &[CodeFence]),
+        ("```json {\"a\": 1}```", json!({"a": 1}), &[CodeFence]),
+        ("````json\n[1]\n````", json!([1]), &[CodeFence]),
+        ("Sure! Here is the input:\n{\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("I'll call it now: [1, 2]", json!([1, 2]), &[ProseBefore]),
+        ("{\"a\": 1} Hope this helps!", json!({"a": 1}), &[ProseAfter]),
+        ("{\"a\": 1}\n(ship date is approximate)", json!({"a": 1}), &[ProseAfter]),
+        ("Sure! ```json\n{\"a\":1}\n``` Done.", json!({"a": 1}), &[ProseBefore, CodeFence, ProseAfter]),
+        ("Note [see below]: {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("Sure, {here it is}: {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("1. Call it with {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("[1, 2,]", json!([1, 2]), &[TrailingComma]),
+        ("{\"a\": [1,],}", json!({"a": [1]}), &[TrailingComma, TrailingComma]),
+        ("{\"a\": 1,\n}", json!({"a": 1}), &[TrailingComma]),
+        ("{'a': 'b'}", json!({"a": "b"}), &[SingleQuotes, SingleQuotes]),
+        ("['it's', 'b']", json!(["it's", "b"]), &[SingleQuotes, SingleQuotes]),
+        ("{'it's': 'x' }", json!({"it's": "x"}), &[SingleQuotes, SingleQuotes]),
+        ("['a' , 'b'\n]", json!(["a", "b"]), &[SingleQuotes, SingleQuotes]),
+        ("'a'", json!("a"), &[SingleQuotes]),
+        ("{'k': 'O\\'Brien'}", json!({"k": "O'Brien"}), &[SingleQuotes, SingleQuotes]),
+        ("['say \"hi\"']", json!(["say \"hi\""]), &[SingleQuotes]),
+        ("{“a”: “b”}", json!({"a": "b"}), &[SmartQuotes, SmartQuotes]),
+        ("[‘it’s’]", json!(["it’s"]), &[SmartQuotes]),
+        ("[“He said “hi” to me”]", json!(["He said “hi” to me"]), &[SmartQuotes]),
+        (
+            "{customer_id: 1, $ref: 2, a-b: 3}",
+            json!({"customer_id": 1, "$ref": 2, "a-b": 3}),
+            &[UnquotedKey, UnquotedKey, UnquotedKey],
+        ),
+        (
+            "{größe: 1, true: 2, 1: 3}",
+            json!({"größe": 1, "true": 2, "1": 3}),
+            &[UnquotedKey, UnquotedKey, UnquotedKey],
+        ),
+        ("{\"a\": 1 // c\n, /* x */ \"b\": 2 # y\n}", json!({"a": 1, "b": 2}), &[Comment, Comment, Comment]),
+        ("// leading\n[1] // trailing", json!([1]), &[Comment, Comment]),
+        ("[1, /* a ** b */ 2]", json!([1, 2]), &[Comment]),
+        ("[1, /* c */ ]", json!([1]), &[TrailingComma, Comment]),
+        (
+            "{\"a\": True, \"b\": False, \"c\": None}",
+            json!({"a": true, "b": false, "c": null}),
+            &[PythonLiteral, PythonLiteral, PythonLiteral],
+        ),
+        ("None", json!(null), &[PythonLiteral]),
+        ("{\"a\": \"x\ny\"}", json!({"a": "x\ny"}), &[ControlCharacter]),
+        (
+            "{'a': 'x'\n, 'b': 'it'\ns'}",
+            json!({"a": "x", "b": "it'\ns"}),
+            &[SingleQuotes, SingleQuotes, SingleQuotes, SingleQuotes, ControlCharacter],
+        ),
+        ("{\"a\": \"\\d\\q\"}", json!({"a": "\\d\\q"}), &[InvalidEscape, InvalidEscape]),
+        ("[\"\\'\"]", json!(["'"]), &[InvalidEscape]),
+        ("[\"\\u12G4\"]", json!(["\\u12G4"]), &[InvalidEscape]),
+        ("[\"\\ud800x\"]", json!(["\u{fffd}x"]), &[LoneSurrogate]),
+        ("[\"\\udc00\"]", json!(["\u{fffd}"]), &[LoneSurrogate]),
+        ("[\"\\ud800\\n\"]", json!(["\u{fffd}\n"]), &[LoneSurrogate]),
+        ("[\"\\ud800\\u0041\"]", json!(["\u{fffd}A"]), &[LoneSurrogate]),
+        ("[\"\\ud800\\ud83d\\ude00\"]", json!(["\u{fffd}😀"]), &[LoneSurrogate]),
+        ("\"{\\\"a\\\": 1}\"", json!({"a": 1}), &[DoubleEncoded]),
+        ("  \" [1, 2] \"", json!([1, 2]), &[DoubleEncoded]),
+        ("\"{'a': 1,}\"", json!({"a": 1}), &[DoubleEncoded, SingleQuotes, TrailingComma]),
+        ("\"[see docs]\"", json!("[see docs]"), &[]),
+        ("\"{\\\"a\\\": 1} and more\"", json!("{\"a\": 1} and more"), &[]),
+        ("\"[1, 2\"", json!("[1, 2"), &[]),
+        ("\"plain\"", json!("plain"), &[]),
+        ("{\"a\": 1} /", json!({"a": 1}), &[ProseAfter]),
+        ("{\"a\": 1} `x`", json!({"a": 1}), &[ProseAfter]),
+        ("42 is the answer", json!(42), &[ProseAfter]),
+        ("true // yes", json!(true), &[Comment]),
+        ("1//c", json!(1), &[Comment]),
+        ("{\"a\": 1}\n```\ntext", json!({"a": 1}), &[ProseAfter]),
+        (
+            "{\"a\":\u{a0}1,\u{200b}\"b\": 2\u{3000}}",
+            json!({"a": 1, "b": 2}),
+            &[SpecialWhitespace, SpecialWhitespace, SpecialWhitespace],
+        ),
+        ("[undefined, None]", json!([null, null]), &[Undefined, PythonLiteral]),
+        (
+            "[.5, -.25, 0x1F, -0x10, 1.]",
+            json!([0.5, -0.25, 31, -16, 1.0]),
+            &[NumberSyntax, NumberSyntax, HexNumber, HexNumber, NumberSyntax],
+        ),
+        ("{\\\"a\\\": \\\"b\\\"}", json!({"a": "b"}), &[EscapedJson]),
+        ("\\\"x\\\"", json!("x"), &[EscapedJson]),
+        (
+            "{\"_id\": ObjectId(\"123\"), \"n\": NumberLong(2)}",
+            json!({"_id": "123", "n": 2}),
+            &[FunctionCall, FunctionCall],
+        ),
+        ("callback({\"a\": 1});", json!({"a": 1}), &[FunctionCall, ProseAfter]),
+        ("{\"a\": \"first\\\nsecond\"}", json!({"a": "first\nsecond"}), &[InvalidEscape]),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &lenient(), expected, repairs);
+        let strict = parse(input, &ParseOptions::strict());
+        if repairs.is_empty() {
+            assert_eq!(strict.map(|p| p.value).as_ref(), Ok(expected), "strict {input:?}");
+        } else if repairs[0] != DoubleEncoded {
+            assert!(strict.is_err(), "strict must reject {input:?}");
+        }
+    }
+}
+
+#[test]
+fn double_encoding_is_bounded_to_two_levels() {
+    let once = serde_json::to_string(&json!({"a": 1}).to_string()).unwrap();
+    let twice = serde_json::to_string(&once).unwrap();
+    let thrice = serde_json::to_string(&twice).unwrap();
+    check(&once, &lenient(), &json!({"a": 1}), &[DoubleEncoded]);
+    check(&twice, &lenient(), &json!({"a": 1}), &[DoubleEncoded, DoubleEncoded]);
+    // Three levels: left as the string it is.
+    let parsed = parse(&thrice, &lenient()).unwrap();
+    assert_eq!(parsed.value, serde_json::from_str::<Value>(&thrice).unwrap());
+    assert!(parsed.repairs.is_empty());
+    // Strict mode never decodes.
+    assert_eq!(parse(&once, &ParseOptions::strict()).unwrap().value, json!("{\"a\":1}"));
+}
+
+#[test]
+fn truncation_is_an_error() {
+    let cases: &[(&str, &str)] = &[
+        ("{\"a\": 1", "an object"),
+        ("[1, 2", "an array"),
+        ("\"abc", "a string"),
+        ("[\"a\\", "a string"),
+        ("[\"\\u12", "a string"),
+        ("[\"\\ud83d", "a string"),
+        ("[\"\\ud83d\\", "a string"),
+        ("tru", "a literal"),
+        ("[nul", "a literal"),
+        ("{\"a\":", "an object"),
+        ("{\"a\"", "an object"),
+        ("[1,", "an array"),
+        ("[", "an array"),
+        ("1e", "a number"),
+        ("[-", "a number"),
+        ("[1.", "a number"),
+        ("[1e+", "a number"),
+        ("{\"a\": [1, {\"b\": ", "an object"),
+    ];
+    for (input, inside) in cases {
+        for options in [ParseOptions::strict(), lenient()] {
+            let expected = ParseError::Truncated { bytes: input.len(), inside };
+            assert_eq!(parse(input, &options), Err(expected.clone()), "{input:?} {:?}", options.mode);
+            assert_eq!(parse_without_fast_path(input.as_bytes(), &options), Err(expected), "{input:?}");
+        }
+    }
+    let lenient_only: &[(&str, &str)] = &[
+        ("{a", "an object"),
+        ("{'a': 'b", "a string"),
+        ("{“a", "a string"),
+        ("[Tru", "a literal"),
+        ("```json\n{\"a\": [1\n```", "an array"),
+        ("Here: {\"a\": 1", "an object"),
+    ];
+    for (input, inside) in lenient_only {
+        assert_eq!(
+            parse(input, &lenient()),
+            Err(ParseError::Truncated { bytes: input.len(), inside }),
+            "{input:?}"
+        );
+    }
+    // Not truncated.
+    assert_eq!(parse("123", &ParseOptions::strict()).unwrap().value, json!(123));
+    assert_eq!(parse_without_fast_path(b"-1.5e3", &ParseOptions::strict()).unwrap().value, json!(-1500.0));
+    assert_eq!(parse("true", &ParseOptions::strict()).unwrap().value, json!(true));
+    assert_eq!(parse("{\"a\": 1} trailing prose", &lenient()).unwrap().value, json!({"a": 1}));
+    assert_eq!(parse("{'a': 'b'", &lenient()), Err(ParseError::Truncated { bytes: 9, inside: "an object" }));
+}
+
+#[test]
+fn complete_truncated_closes_everything() {
+    let cases: &[(&str, Value)] = &[
+        ("{\"a\": \"hel", json!({"a": "hel"})),
+        ("{\"a\": [1, 2", json!({"a": [1, 2]})),
+        ("{\"a\": tru", json!({"a": true})),
+        ("[fal", json!([false])),
+        ("[nul", json!([null])),
+        ("{\"a\": 1, \"b", json!({"a": 1, "b": null})),
+        ("{\"a\": 1, \"b\"", json!({"a": 1, "b": null})),
+        ("{\"a\": 1, \"b\":", json!({"a": 1, "b": null})),
+        ("{\"a\": 1, \"a", json!({"a": 1})),
+        ("{\"a\": 1,", json!({"a": 1})),
+        ("[1e", json!([1])),
+        ("[-", json!([])),
+        ("[1.5e+", json!([1.5])),
+        ("[1.", json!([1])),
+        ("-", json!(null)),
+        ("{\"a\": \"x\\", json!({"a": "x"})),
+        ("{\"a\": \"\\u12", json!({"a": ""})),
+        ("{\"a\": \"\\ud83d", json!({"a": ""})),
+        ("[[[[", json!([[[[]]]])),
+        ("{\"a\": {\"b\": [", json!({"a": {"b": []}})),
+        ("\"abc", json!("abc")),
+        ("tr", json!(true)),
+    ];
+    for (input, expected) in cases {
+        for mode in [ParseMode::Strict, ParseMode::Lenient] {
+            let options = ParseOptions { mode, complete_truncated: true, ..ParseOptions::default() };
+            if input == &"-" {
+                assert!(matches!(parse(input, &options), Err(ParseError::Syntax { .. })));
+                continue;
+            }
+            let parsed = parse(input, &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+            assert_eq!(&parsed.value, expected, "{input:?}");
+            assert_eq!(kinds(&parsed.repairs), [CompletedTruncated], "{input:?}");
+            assert_eq!(parsed.repairs[0].offset, input.len());
+        }
+    }
+    let lenient_cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{a", json!({"a": null}), &[UnquotedKey, CompletedTruncated]),
+        ("{a: No", json!({"a": null}), &[UnquotedKey, PythonLiteral, CompletedTruncated]),
+        ("{'a': 'it", json!({"a": "it"}), &[SingleQuotes, SingleQuotes, CompletedTruncated]),
+        ("{'a': 'x' ", json!({"a": "x"}), &[SingleQuotes, SingleQuotes, CompletedTruncated]),
+        ("```json\n{\"a\": [1\n```", json!({"a": [1]}), &[CodeFence, CompletedTruncated]),
+        ("Here: [1, 2", json!([1, 2]), &[ProseBefore, CompletedTruncated]),
+    ];
+    for (input, expected, repairs) in lenient_cases {
+        check(input, &completing(), expected, repairs);
+    }
+    // Complete input is left alone.
+    assert!(parse("{\"a\": 1}", &completing()).unwrap().repairs.is_empty());
+}
+
+#[test]
+fn syntax_errors_have_positions() {
+    let cases: &[(&str, ParseMode, &str, usize, usize, usize)] = &[
+        ("{\"a\" 1}", ParseMode::Lenient, "expected `:` after an object key, found a number", 5, 1, 6),
+        (
+            "{\"a\": 1\n \"b\": 2}",
+            ParseMode::Lenient,
+            "expected `,` or `}` after an object value, found a string",
+            9,
+            2,
+            2,
+        ),
+        ("[1 2]", ParseMode::Strict, "expected `,` or `]` after an array value, found a number", 3, 1, 4),
+        ("[1,]", ParseMode::Strict, "trailing comma before `]`", 3, 1, 4),
+        ("{'a': 1}", ParseMode::Strict, "unexpected character `'`", 1, 1, 2),
+        ("[\"é\", x]", ParseMode::Lenient, "unexpected word `x`", 7, 1, 7),
+        ("[1] x", ParseMode::Strict, "unexpected character `x` after the json value", 4, 1, 5),
+        ("[01]", ParseMode::Strict, "a number cannot start with `0` followed by digits", 2, 1, 3),
+        ("[1.x]", ParseMode::Lenient, "invalid number: unexpected `x`", 3, 1, 4),
+        ("[\"a\tb\"]", ParseMode::Strict, "unescaped control character U+0009 in a string", 3, 1, 4),
+        ("[\"\\x\"]", ParseMode::Strict, "invalid escape `\\` followed by `x` in a string", 2, 1, 3),
+        ("[\"\\ud800\"]", ParseMode::Strict, "lone surrogate in a unicode escape", 2, 1, 3),
+        ("[1e400]", ParseMode::Strict, "number out of range", 1, 1, 2),
+        ("{\"a\": [1, 2], \"b\": x}", ParseMode::Lenient, "unexpected word `x`", 19, 1, 20),
+        ("", ParseMode::Lenient, "expected a json value, found the end of the input", 0, 1, 1),
+        ("  \n ", ParseMode::Strict, "expected a json value, found the end of the input", 4, 2, 2),
+        (
+            "Sure, no JSON here.",
+            ParseMode::Lenient,
+            "expected a json object or array in the text, found none",
+            19,
+            1,
+            20,
+        ),
+        ("[}", ParseMode::Lenient, "expected a value or `]`, found `}`", 1, 1, 2),
+        ("{,}", ParseMode::Lenient, "expected a string key or `}`, found `,`", 1, 1, 2),
+        ("[1 → 2]", ParseMode::Lenient, "unexpected character `→`", 3, 1, 4),
+        ("{a: hello}", ParseMode::Lenient, "unexpected word `hello`", 4, 1, 5),
+        ("746de9ad-d4ff", ParseMode::Lenient, "unexpected character `d` after the json value", 3, 1, 4),
+        ("0.0.1", ParseMode::Lenient, "unexpected character `.` after the json value", 3, 1, 4),
+        ("true$", ParseMode::Lenient, "unexpected character `$` after the json value", 4, 1, 5),
+    ];
+    for &(input, mode, message, offset, line, column) in cases {
+        let options = ParseOptions { mode, ..ParseOptions::default() };
+        let expected = ParseError::Syntax { message: message.to_owned(), offset, line, column };
+        assert_eq!(parse(input, &options), Err(expected.clone()), "{input:?}");
+        assert_eq!(parse_without_fast_path(input.as_bytes(), &options), Err(expected), "{input:?}");
+    }
+}
+
+#[test]
+fn depth_limit() {
+    let nested = |depth: usize| "[".repeat(depth) + &"]".repeat(depth);
+    for options in [ParseOptions::strict(), lenient()] {
+        assert!(parse(&nested(128), &options).is_ok());
+        assert!(parse_without_fast_path(nested(128).as_bytes(), &options).is_ok());
+        assert_eq!(parse(&nested(129), &options), Err(ParseError::TooDeep { limit: 128 }));
+        assert_eq!(
+            parse_without_fast_path(nested(129).as_bytes(), &options),
+            Err(ParseError::TooDeep { limit: 128 })
+        );
+        let open = "[{\"a\":".repeat(100_000);
+        assert_eq!(parse(&open, &options), Err(ParseError::TooDeep { limit: 128 }));
+        let small = ParseOptions { max_depth: 2, ..options.clone() };
+        assert!(parse("[[1]]", &small).is_ok());
+        assert_eq!(parse("[[[1]]]", &small), Err(ParseError::TooDeep { limit: 2 }));
+        let big = ParseOptions { max_depth: 1000, ..options.clone() };
+        assert_eq!(parse(&nested(1000), &big).map(|_| ()), Ok(()));
+    }
+    // serde_json's own limit is not above ours, so its fast path never accepts too deep.
+    assert!(serde_json::from_str::<Value>(&nested(129)).is_err());
+}
+
+#[test]
+fn size_limit() {
+    let options = ParseOptions { max_bytes: 4, ..ParseOptions::default() };
+    assert_eq!(parse("[1, 2]", &options), Err(ParseError::TooLarge { bytes: 6, limit: 4 }));
+    assert_eq!(
+        parse_without_fast_path(b"[1, 2]", &options),
+        Err(ParseError::TooLarge { bytes: 6, limit: 4 })
+    );
+}
+
+#[test]
+fn invalid_utf8_inside_strings_is_reported_by_our_parser() {
+    let input = b"[\"a\xffb\"]";
+    assert!(matches!(
+        parse_without_fast_path(input, &ParseOptions::strict()),
+        Err(ParseError::InvalidUtf8 { .. })
+    ));
+    assert!(matches!(super::parse_bytes(input, &lenient()), Err(ParseError::InvalidUtf8 { offset: 3 })));
+}
+
+// ---------------------------------------------------------------- fragments
+
+#[test]
+fn lenient_mode_leaves_structure_alone() {
+    // The tool-argument path guesses at no structure: these stay errors there.
+    for input in [
+        "{\"a\": 1 \"b\": 2}",
+        "{\"a\" 1}",
+        "{\"a\": }",
+        "{\"a\": [1, 2}",
+        "{\"a\": hello world}",
+        "{\"a\": \"x\" + \"y\"}",
+        "[1, 2, ...]",
+        "(1, 2)",
+        "hello world",
+        "{\"a\": 1}\n{\"b\": 2}",
+        "{\"a\": 1} {\"b\": 2}",
+        "[1] [2]",
+        "{\"a\": 0789}",
+        "[1.x]",
+    ] {
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+        assert!(parse(input, &ParseOptions::repair()).is_ok(), "repair mode reads {input:?}");
+    }
+}
+
+#[test]
+fn floats_read_the_same_in_strict_json_and_in_repaired_text() {
+    // Long mantissas and extreme exponents are where a fast float reading (serde_json without
+    // `float_roundtrip`) and a correctly rounded one can differ: both paths use serde_json's.
+    for number in [
+        "0.1",
+        "2.2250738585072011e-308",
+        "9007199254740993.0",
+        "1.7976931348623157e308",
+        "0.30000000000000004441",
+        "123456789012345678901234567890.123456789",
+        "-0",
+        "5e-324",
+    ] {
+        let strict = format!("[{number}]");
+        let repaired = format!("[{number},]");
+        let expected: Value = serde_json::from_str(&strict).unwrap();
+        assert_eq!(parse(&strict, &lenient()).unwrap().value, expected, "{strict}");
+        assert_eq!(
+            parse_without_fast_path(strict.as_bytes(), &lenient()).unwrap().value,
+            expected,
+            "{strict}"
+        );
+        assert_eq!(parse(&repaired, &lenient()).unwrap().value, expected, "{repaired}");
+    }
+}
+
+#[test]
+fn non_finite_numbers_follow_the_option() {
+    for input in ["[NaN]", "{\"a\": Infinity}", "[-Infinity]"] {
+        let rejected = parse(input, &lenient()).unwrap_err();
+        assert!(
+            matches!(&rejected, ParseError::Syntax { message, .. } if message.contains("`NaN` and `Infinity`")),
+            "{input:?}: {rejected}"
+        );
+        assert!(parse(input, &ParseOptions::strict()).is_err(), "{input:?}");
+        let options = ParseOptions { non_finite: NonFinite::Null, ..lenient() };
+        let parsed = parse(input, &options).unwrap();
+        assert_eq!(kinds(&parsed.repairs), [NonFiniteNumber], "{input:?}");
+        assert!(parsed.value.to_string().contains("null"), "{input:?}");
+    }
+    // A word that merely starts like one is not one.
+    assert!(parse("[NaNa]", &ParseOptions { non_finite: NonFinite::Null, ..lenient() }).is_err());
+}
+
+#[test]
+fn a_comment_after_a_single_quoted_string_closes_it() {
+    // A `'` closes only before `, } ] :` or the end (else it is an apostrophe); a comment
+    // after it closes it too. A slash that starts no comment leaves the quote content.
+    let cases: &[(&str, Value)] = &[
+        ("{t: 'x' /* c */ }", json!({"t": "x"})),
+        ("{t: '' /* c */, u: 1}", json!({"t": "", "u": 1})),
+        ("{t: 'x' // c\n}", json!({"t": "x"})),
+        ("['a'/**/, 'b']", json!(["a", "b"])),
+        ("{t: “x” /* c */ }", json!({"t": "x"})),
+    ];
+    for options in [lenient(), repairing()] {
+        for (input, expected) in cases {
+            check_repair_with(&options, input, expected, &[Comment]);
+        }
+    }
+    let apostrophe = parse("{t: 'it' /s' }", &lenient()).map(|p| p.value);
+    assert_eq!(apostrophe, Ok(json!({"t": "it' /s"})));
+    assert!(parse("{t: 'a' /", &lenient()).is_err());
+}
+
+/// Python literals as `ast.literal_eval` reads them, in the lenient modes: tuples and sets
+/// as arrays, digit separators where Python allows them. What `literal_eval` rejects stays
+/// rejected.
+#[test]
+fn python_literals_as_literal_eval_reads_them() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{'a': (1, 2)}", json!({"a": [1, 2]}), &[SingleQuotes, Tuple]),
+        (
+            "{\"a\": (), \"b\": (1,), \"c\": (1), \"d\": ((1, 2), [3],)}",
+            json!({"a": [], "b": [1], "c": 1, "d": [[1, 2], [3]]}),
+            &[Tuple, Tuple, Tuple, Tuple, Tuple, TrailingComma],
+        ),
+        (
+            "[(\"x\", None), (True,)]",
+            json!([["x", null], [true]]),
+            &[Tuple, PythonLiteral, Tuple, PythonLiteral],
+        ),
+        ("{\"a\": {1, 2}}", json!({"a": [1, 2]}), &[SetAsArray]),
+        ("{\"a\": {\"x\", \"y\",}}", json!({"a": ["x", "y"]}), &[SetAsArray, TrailingComma]),
+        ("{'a': {'x'}}", json!({"a": ["x"]}), &[SingleQuotes, SingleQuotes, SetAsArray]),
+        (
+            "{\"a\": {True, None, -1.5, (1, 2)}}",
+            json!({"a": [true, null, -1.5, [1, 2]]}),
+            &[PythonLiteral, SetAsArray, PythonLiteral, Tuple],
+        ),
+        ("{\"a\": {1: 2}}", json!({"a": {"1": 2}}), &[UnquotedKey]),
+        (
+            "{\"a\": 1_000, \"b\": 0_0, \"c\": 0x_1f, \"d\": 1_0.5_5, \"e\": 1e1_0, \"f\": -1_0}",
+            json!({"a": 1000, "b": 0, "c": 31, "d": 10.55, "e": 1e10, "f": -10}),
+            &[NumberSyntax, NumberSyntax, NumberSyntax, HexNumber, NumberSyntax, NumberSyntax, NumberSyntax],
+        ),
+        ("{\"a\": {1_0, 2}}", json!({"a": [10, 2]}), &[NumberSyntax, SetAsArray]),
+        // String prefixes: `u` changes nothing, `r` turns escape processing off, `b` is the
+        // bytes literal's ASCII text.
+        (
+            r#"{"a": u'x', "b": U"y"}"#,
+            json!({"a": "x", "b": "y"}),
+            &[StringPrefix, SingleQuotes, StringPrefix],
+        ),
+        (
+            r#"{"a": r'\d+', "b": R"\n", "c": r'\'', "d": r"a\"b", "e": r'\\'}"#,
+            json!({"a": "\\d+", "b": "\\n", "c": "\\'", "d": "a\\\"b", "e": "\\\\"}),
+            &[
+                StringPrefix,
+                SingleQuotes,
+                StringPrefix,
+                StringPrefix,
+                SingleQuotes,
+                StringPrefix,
+                StringPrefix,
+                SingleQuotes,
+            ],
+        ),
+        (
+            r#"{"a": b'x\ty', "b": rb'\x', "c": Br"z"}"#,
+            json!({"a": "x\ty", "b": "\\x", "c": "z"}),
+            &[StringPrefix, SingleQuotes, StringPrefix, SingleQuotes, StringPrefix],
+        ),
+        (r#"{u'k': 1}"#, json!({"k": 1}), &[StringPrefix, SingleQuotes]),
+        // Adjacent literals are one string.
+        (
+            r#"{"a": "x" "y", "b": 'p' 'q', "c": "m" r'\d'}"#,
+            json!({"a": "xy", "b": "pq", "c": "m\\d"}),
+            &[
+                AdjacentStrings,
+                SingleQuotes,
+                AdjacentStrings,
+                SingleQuotes,
+                AdjacentStrings,
+                StringPrefix,
+                SingleQuotes,
+            ],
+        ),
+        (
+            "[\"a\"\n \"b\" /* c */ \"c\", \"d\"]",
+            json!(["abc", "d"]),
+            &[AdjacentStrings, AdjacentStrings, Comment],
+        ),
+        (r#"{"k" "2": 1}"#, json!({"k2": 1}), &[AdjacentStrings]),
+        // `'it''s'` stays as it always was read: one string with its quotes.
+        ("{'a': 'it''s'}", json!({"a": "it''s"}), &[SingleQuotes, SingleQuotes]),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &lenient(), expected, repairs);
+    }
+    // What `literal_eval` rejects: misplaced separators, a set of names, a tuple key, a
+    // lone comma in a tuple, a set that ends as an array.
+    for input in [
+        "{\"a\": 1__0}",
+        "{\"a\": 1_}",
+        "{\"a\": _1}",
+        "{\"a\": 0_1}",
+        "{\"a\": 1_.5}",
+        "{\"a\": 1._5}",
+        "{\"a\": 1e_5}",
+        "{\"a\": 0x__1}",
+        "{\"a\": {x, y}}",
+        "{\"a\": {\"x\": 1, \"y\"}}",
+        "{\"a\": (,)}",
+        "{\"a\": (1,,)}",
+        "{\"a\": {1, 2]}",
+        "{\"a\": (1, 2]}",
+        "{\"a\": f'x'}",
+        "{\"a\": ur'x'}",
+        "{\"a\": b'caf\u{e9}'}",
+        "{\"a\": r'C:\\'}",
+        "{\"a\": \"x\" true}",
+        "{\"a\": \"x\" + \"y\"}",
+    ] {
+        assert!(parse(input, &lenient()).is_err(), "{input} was accepted");
+        assert!(parse(input, &ParseOptions::strict()).is_err(), "{input} was accepted");
+    }
+    // A value and the next key without the comma between them are not literals to join:
+    // the error is where the comma is missing, as it always was.
+    for input in ["{\"a\": \"x\" \"b\": 1}", "{'a': 'x' 'b': 1}", "{\"a\": \"x\" \"y\" \"b\": 1}"] {
+        match parse(input, &lenient()) {
+            Err(ParseError::Syntax { message, column: 11, .. }) => {
+                assert!(message.contains("found a string"), "{message}")
+            }
+            other => panic!("{input}: {other:?}"),
+        }
+    }
+    // Strict JSON has none of them.
+    for input in ["{\"a\": (1, 2)}", "{\"a\": {1, 2}}", "{\"a\": 1_000}"] {
+        assert!(parse(input, &ParseOptions::strict()).is_err(), "{input}");
+    }
+    // Cut off inside one: truncated, or completed when asked.
+    assert!(matches!(parse("{\"a\": {1, 2", &lenient()), Err(ParseError::Truncated { inside: "a set", .. })));
+    assert!(matches!(parse("{\"a\": 1_", &lenient()), Err(ParseError::Truncated { .. })));
+    let completed = parse("{\"a\": {1, (2, 3", &completing()).unwrap();
+    assert_eq!(completed.value, json!({"a": [1, [2, 3]]}));
+}

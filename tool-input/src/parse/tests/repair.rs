@@ -1,0 +1,504 @@
+//! `ParseMode::Repair` and its readings (`RepairStyle::JsonRepair`, settled completion).
+
+use super::*;
+
+#[test]
+fn repair_mode_repairs() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        // Missing commas, colons and values.
+        ("{\"a\": 1\n\"b\": 2}", json!({"a": 1, "b": 2}), &[MissingComma]),
+        ("[1 2 \"x\" true]", json!([1, 2, "x", true]), &[MissingComma]),
+        ("{\"a\" \"b\", \"c\" 2}", json!({"a": "b", "c": 2}), &[MissingColon]),
+        ("{\"a\": , \"b\": }", json!({"a": null, "b": null}), &[MissingValue]),
+        // Brackets: missing, wrong, extra.
+        ("{\"a\": [1, 2}", json!({"a": [1, 2]}), &[MissingBracket]),
+        ("[{\"b\": 2]", json!([{"b": 2}]), &[MissingBracket]),
+        ("{\"a\": 2]", json!({"a": 2}), &[MissingBracket]),
+        ("[{\"i\": 1 {\"i\": 2}]", json!([{"i": 1}, {"i": 2}]), &[MissingBracket]),
+        ("{\"a\": 1}}]", json!({"a": 1}), &[ExtraBracket]),
+        ("[{\"k\": 1}}, {\"k\": 2}]", json!([{"k": 1}, {"k": 2}]), &[ExtraBracket]),
+        ("{\"k1\": [\"v1\", \"v2\"}, \"k2\": 3}", json!({"k1": ["v1", "v2"], "k2": 3}), &[MissingBracket]),
+        ("[,1,,2]", json!([1, 2]), &[ExtraComma]),
+        // Strings: missing quotes, stray quotes, control characters.
+        (
+            "{greeting: hello world, n: 2024-10-18T18:35:22Z}",
+            json!({"greeting": "hello world", "n": "2024-10-18T18:35:22Z"}),
+            &[UnquotedKey, UnquotedString],
+        ),
+        ("{\"a\": \"b, \"c\": \"d\"}", json!({"a": "b", "c": "d"}), &[MissingQuote]),
+        ("[\"hello, world]", json!(["hello", "world"]), &[MissingQuote, UnquotedString]),
+        ("\"The TV has a 24\" screen\"", json!("The TV has a 24\" screen"), &[UnescapedQuote]),
+        ("{\"key\": \"apple \"bee\" carrot\"}", json!({"key": "apple \"bee\" carrot"}), &[UnescapedQuote]),
+        ("[\"a\" \"b\"]", json!(["a", "b"]), &[MissingComma]),
+        ("{\"a\": \"x\ny\"}", json!({"a": "x\ny"}), &[ControlCharacter]),
+        // A raw line break before the closing quote is content, never dropped.
+        ("{\"a\": \"hello\n\", \"b\": 1}", json!({"a": "hello\n", "b": 1}), &[ControlCharacter]),
+        ("{\"a\": \"see {\"k\": 1}, here\"}", json!({"a": "see {\"k\": 1}, here"}), &[UnescapedQuote]),
+        // Escaped JSON, wrappers, concatenation, ellipsis, regex, tuples, sets.
+        ("{\\\"a\\\": \\\"x \\\\\\\"y\\\\\\\"\\\"}", json!({"a": "x \"y\""}), &[EscapedJson]),
+        ("callback_123({\"a\": [1]});", json!({"a": [1]}), &[FunctionCall]),
+        (
+            "{\"n\": NumberLong(\"2\"), \"d\": ISODate(\"2012-12-19\")}",
+            json!({"n": "2", "d": "2012-12-19"}),
+            &[FunctionCall],
+        ),
+        ("\"hello\" + \" \" + 'world'", json!("hello world"), &[Concatenation]),
+        ("[1, 2, ..., 9]", json!([1, 2, 9]), &[Ellipsis]),
+        ("{\"a\": 1, ...}", json!({"a": 1}), &[Ellipsis]),
+        ("{re: /a+\\/b/}", json!({"re": "/a+\\/b/"}), &[Regex]),
+        ("{\"c\": (1, 2), \"s\": (3), \"e\": ()}", json!({"c": [1, 2], "s": 3, "e": []}), &[Tuple]),
+        ("{'a', 'b'}", json!(["a", "b"]), &[SetAsArray]),
+        // Literals and numbers.
+        (
+            "[TRUE, False, NULL, undefined]",
+            json!([true, false, null, null]),
+            &[LiteralCase, PythonLiteral, Undefined],
+        ),
+        ("[NaN, Infinity, -Infinity]", json!([null, null, null]), &[NonFiniteNumber]),
+        ("[.5, 1., 2e, 1_000, 0x10]", json!([0.5, 1.0, 2, 1000, 16]), &[NumberSyntax, HexNumber]),
+        ("[0789, 0.0.1, 1/3, -e5]", json!(["0789", "0.0.1", "1/3", "-e5"]), &[UnquotedString]),
+        ("- {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        // Several values, stray text, placeholders.
+        ("1\n2\n3", json!([1, 2, 3]), &[MultipleValues]),
+        ("{\"a\": 1}, {\"b\": 2}", json!([{"a": 1}, {"b": 2}]), &[MultipleValues]),
+        ("[]{\"a\": 1}", json!({"a": 1}), &[DroppedEmpty]),
+        ("{\"a\": 1}, \"b\": 2}", json!({"a": 1, "b": 2}), &[Reopened]),
+        ("{\"a\": [1], [2, 3], \"b\": 4}", json!({"a": [1, 2, 3], "b": 4}), &[Reopened]),
+        ("{\"a\": 1, COMMENT \"b\": 2}", json!({"a": 1, "b": 2}), &[DroppedKey]),
+        ("hello world", json!("hello world"), &[UnquotedString]),
+        ("a\nb", json!(["a", "b"]), &[UnquotedString, MultipleValues]),
+        ("1. Call it with {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
+        ("42 is the answer", json!(42), &[ProseAfter]),
+        (
+            "lorem ```json\n{\"a\": 1}\n``` ipsum ```json\n[2]\n``` 3",
+            json!([{"a": 1}, [2]]),
+            &[CodeFence, MultipleValues],
+        ),
+        ("[```json\n{\"a\": 1}\n```]", json!({"a": 1}), &[CodeFence]),
+        // Cut off (completed).
+        ("{\"a\": [1, {\"b\": \"c", json!({"a": [1, {"b": "c"}]}), &[CompletedTruncated]),
+        ("{\"s \\ud", json!({"s": null}), &[CompletedTruncated]),
+        ("[-", json!([-0.0]), &[CompletedTruncated]),
+        ("[\"", json!([]), &[CompletedTruncated]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair(input, expected, kinds);
+    }
+}
+
+#[test]
+fn repair_mode_drops_a_stray_quote_before_the_end_of_the_object() {
+    // A second quote after the closing one, with no member after it to close: stray.
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{\"a\": \"b\"  \"}", json!({"a": "b"}), &[StrayQuote]),
+        ("{\"a\": {\"b\": \"c\" \" , \n}, \"d\": 1}", json!({"a": {"b": "c"}, "d": 1}), &[StrayQuote]),
+        // A member after it: the first quote was content, the second closes.
+        // In an array the object rule does not apply.
+        ("[\"a\" \",]", json!(["a\" "]), &[UnescapedQuote]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair(input, expected, kinds);
+        check_repair_with(&python_style(), input, expected, kinds);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // The line break before the first quote is content (jsonrepair); layout to json_repair.
+    for (input, tail) in
+        [("{\"a\": \"hello\n\"\n\",}", TrailingComma), ("{\"a\": \"hello\n\"\n\",", CompletedTruncated)]
+    {
+        check_repair(input, &json!({"a": "hello\n"}), &[StrayQuote, tail, ControlCharacter]);
+        check_repair_with(&python_style(), input, &json!({"a": "hello"}), &[StrayQuote, tail]);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // A member after it: the first quote was content, the second closes; the line break
+    // before it is content too (jsonrepair), layout to json_repair.
+    for input in ["{\"a\": \"x\n\"\n\",\n\"b\": 1}", "{\"a\": \"x\n\"\n\", b: 1}"] {
+        check_repair(input, &json!({"a": "x\n\"\n", "b": 1}), &[UnescapedQuote]);
+        check_repair_with(&python_style(), input, &json!({"a": "x\n\"", "b": 1}), &[UnescapedQuote]);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+}
+
+#[test]
+fn a_repeated_key_in_an_array_item_starts_the_next_item() {
+    // Without a comma before it, a key the object already has is not a second value for it
+    // but the next item: a missing `}, {`. Either style.
+    for options in [repairing(), python_style()] {
+        let cases: &[(&str, Value, &[RepairKind])] = &[
+            ("[{\"a\": 1 \"a\": 2}]", json!([{"a": 1}, {"a": 2}]), &[MissingComma, MissingBracket]),
+            (
+                "[{\"a\": 1, \"b\": 2\n\"a\": 3, \"b\": 4}]",
+                json!([{"a": 1, "b": 2}, {"a": 3, "b": 4}]),
+                &[MissingBracket],
+            ),
+            // Stray quotes before the key: dropped, and the key does not follow the comma.
+            (
+                "[{\"lorem\": {\"ipsum\": \"sic\"}, \"\"\"\" \"lorem\": {\"ipsum\": \"sic\"}]",
+                json!([{"lorem": {"ipsum": "sic"}}, {"lorem": {"ipsum": "sic"}}]),
+                &[DroppedKey, MissingBracket],
+            ),
+            // After a comma and before a colon it is a duplicate, as in JSON: the last wins.
+            ("[{\"a\": 1, \"a\": 2} {}]", json!([{"a": 2}, {}]), &[]),
+            // Outside an array there is no next item to start.
+            ("{\"a\": 1 \"a\": 2}", json!({"a": 2}), &[MissingComma]),
+            ("[{\"k\": {\"a\": 1 \"a\": 2}}]", json!([{"k": {"a": 2}}]), &[MissingComma]),
+        ];
+        for (input, expected, kinds) in cases {
+            check_repair_with(&options, input, expected, kinds);
+        }
+    }
+}
+
+#[test]
+fn python_style_pairs_the_quotes_kept_as_content() {
+    // json_repair: a quote glued to the word after it opens an inner quotation, and the
+    // quote before `}` closes it (the string then ends before the brace); jsonrepair ends
+    // the string at that quote.
+    let cases: &[(&str, Value, Value)] = &[
+        ("{\"key\": \"v\"alue\"}", json!({"key": "v\"alue\""}), json!({"key": "v\"alue"})),
+        ("{\"a\": \"say \"hi\"}", json!({"a": "say \"hi\""}), json!({"a": "say \"hi"})),
+        ("{\"a\": {\"b\": \"v\"alue\"}}", json!({"a": {"b": "v\"alue\""}}), json!({"a": {"b": "v\"alue"}})),
+    ];
+    for (input, python, javascript) in cases {
+        check_repair_with(&python_style(), input, python, &[UnescapedQuote, MissingQuote]);
+        check_repair(input, javascript, &[UnescapedQuote]);
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // Already paired, or after a quote that looked like the closing one: the quote before
+    // `}` ends the string in both styles.
+    let cases: &[(&str, Value)] = &[
+        ("{\"key\": \"v\"alu\"e\"}", json!({"key": "v\"alu\"e"})),
+        ("{\"a\": \"5\" tall\"}", json!({"a": "5\" tall"})),
+        ("{\"re\": \"[^'\"]\"}", json!({"re": "[^'\"]"})),
+    ];
+    for (input, expected) in cases {
+        check_repair_with(&python_style(), input, expected, &[UnescapedQuote]);
+        check_repair(input, expected, &[UnescapedQuote]);
+    }
+}
+
+#[test]
+fn python_style_reads_unquoted_text_on_to_its_closing_quote() {
+    // json_repair: text without quotes in an object value reads on past commas to a quote
+    // glued to it and followed by `,` or `}` (its opening quote was missing).
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        (
+            "{\"lorem\": ipsum, sic, datum.\",}",
+            json!({"lorem": "ipsum, sic, datum."}),
+            &[UnquotedString, TrailingComma],
+        ),
+        ("{\"a\": x, y\", \"b\": 1}", json!({"a": "x, y", "b": 1}), &[UnquotedString]),
+        ("{\"a\": x, y\"}", json!({"a": "x, y"}), &[UnquotedString]),
+        ("{\"a\": x, y\"", json!({"a": "x, y"}), &[UnquotedString, CompletedTruncated]),
+        // Something else first: the text ends at its first comma, as in jsonrepair.
+        ("{\"a\": b, c: d}", json!({"a": "b", "c": "d"}), &[UnquotedString, UnquotedKey]),
+        ("{\"a\": x, \"b\": 1}", json!({"a": "x", "b": 1}), &[UnquotedString]),
+        ("{\"a\": x, y\"z\", \"b\": 1}", json!({"a": "x", "b": 1, "y": "z"}), &[UnquotedKey, MissingColon]),
+        ("{\"a\": x, y\n, \"b\": 1}", json!({"a": "x", "b": 1}), &[UnquotedKey, DroppedKey]),
+        ("{\"a\": 12, y\"}", json!({"a": 12}), &[UnquotedKey, DroppedKey]),
+        ("[x, y\"]", json!(["x", "y"]), &[UnquotedString]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair_with(&python_style(), input, expected, kinds);
+    }
+    // jsonrepair's reading: the text ends at the comma.
+    check_repair(
+        "{\"lorem\": ipsum, sic, datum.\",}",
+        &json!({"lorem": "ipsum"}),
+        &[UnquotedString, UnquotedKey, DroppedKey, TrailingComma],
+    );
+    assert!(parse("{\"lorem\": ipsum, sic, datum.\",}", &lenient()).is_err());
+    // Read on and cut back: the budget keeps the re-reading linear.
+    let input = "{\"a\": x, ".to_owned() + &"y ".repeat(100_000) + ": 1}";
+    assert!(parse(&input, &python_style()).is_ok());
+}
+
+#[test]
+fn python_style_ends_a_string_at_a_colon_inside_a_brace_before_a_word() {
+    // json_repair: a `{` followed by a word opens no object inside the string, so the quote
+    // before `:` ends it; the value after that colon has no key and is dropped; a scalar
+    // after the top-level object or array is trailing text.
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        ("{ \"a\" : \"{ b\": {} }\" }", json!({"a": "{ b"}), &[DroppedValue, ProseAfter]),
+        ("{\"a\": \"x\": 1, \"b\": 2}", json!({"a": "x", "b": 2}), &[DroppedValue]),
+        ("{\"a\": 1: [2, {\"c\": 3}], \"b\": 2}", json!({"a": 1, "b": 2}), &[DroppedValue]),
+        ("{\"a\": 1} \"x\"", json!({"a": 1}), &[ProseAfter]),
+        ("[1] \"x\", 2, true", json!([1]), &[ProseAfter]),
+        ("{\"a\": 1}, \"x\" {\"b\": 2}", json!([{"a": 1}, {"b": 2}]), &[ProseAfter, MultipleValues]),
+        // A `{` that opens JSON still holds the string open.
+        ("{\"a\": \"see {\"k\": 1} here\"}", json!({"a": "see {\"k\": 1} here"}), &[UnescapedQuote]),
+        ("{\"a\": \"{ \"k\": 1} here\"}", json!({"a": "{ \"k\": 1} here"}), &[UnescapedQuote]),
+    ];
+    for (input, expected, kinds) in cases {
+        check_repair_with(&python_style(), input, expected, kinds);
+    }
+    for (input, _, _) in &cases[..3] {
+        assert!(parse(input, &lenient()).is_err(), "lenient must reject {input:?}");
+    }
+    // Lenient mode reads text after the value as prose, as it did.
+    assert_eq!(parse("{\"a\": 1} \"x\"", &lenient()).map(|p| p.value), Ok(json!({"a": 1})));
+    // jsonrepair's readings.
+    check_repair("{ \"a\" : \"{ b\": {} }\" }", &json!({"a": "{ b\": {} }"}), &[UnescapedQuote]);
+    check_repair("{\"a\": 1} \"x\"", &json!([{"a": 1}, "x"]), &[MultipleValues]);
+    assert!(parse("{\"a\": \"x\": 1}", &repairing()).is_err());
+}
+
+#[test]
+fn stray_quotes_before_a_key_are_dropped() {
+    let input = "{\"a\": 1, \"\"\"\" \"b\": 2}";
+    check_repair(input, &json!({"a": 1, "b": 2}), &[DroppedKey]);
+    // An empty key and value with a colon is a member.
+    check_repair("{\"\": \"\", \"b\": 2}", &json!({"": "", "b": 2}), &[]);
+    assert!(parse(input, &lenient()).is_err());
+}
+
+#[test]
+fn a_repeated_key_without_a_value_is_a_set_in_python_style() {
+    let python = python_style();
+    // json_repair: the repeated key starts the next item, which holds only a key: a set.
+    check_repair_with(
+        &python,
+        "[{\"a\": 1, \"a\"}]",
+        &json!([{"a": 1}, ["a"]]),
+        &[MissingBracket, SetAsArray],
+    );
+    check_repair_with(
+        &python,
+        "[{\"key\": \"value\", \"key",
+        &json!([{"key": "value"}, ["key"]]),
+        &[CompletedTruncated, MissingBracket, SetAsArray],
+    );
+    check_repair_with(&python, "{\"key", &json!(["key"]), &[CompletedTruncated, SetAsArray]);
+    check_repair_with(&python, "{\"", &json!({}), &[CompletedTruncated]);
+    // jsonrepair's reading: a stray word; a cut-off key already there keeps its value; a
+    // cut-off first key gets `null`.
+    check_repair("[{\"a\": 1, \"a\"}]", &json!([{"a": 1}]), &[DroppedKey]);
+    check_repair("[{\"key\": \"value\", \"key", &json!([{"key": "value"}]), &[CompletedTruncated]);
+    check_repair("{\"key", &json!({"key": null}), &[CompletedTruncated]);
+    // The tool-argument path, as before.
+    assert_eq!(
+        parse("[{\"key\": \"value\", \"key", &completing()).map(|p| p.value),
+        Ok(json!([{"key": "value"}]))
+    );
+    assert!(parse("[{\"a\": 1, \"a\"}]", &lenient()).is_err());
+}
+
+#[test]
+fn a_table_row_that_lost_its_bracket_is_put_back() {
+    // `]` after the third row's values closed that row, whose `[` was lost, not the table.
+    for options in [repairing(), python_style()] {
+        check_repair_with(
+            &options,
+            "{\"rows\": [[\"a\", \"b\"], \"c\", \"d\"], [\"e\", \"f\"], [\"g\", \"h\"]], \"n\": 4}",
+            &json!({"rows": [["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"]], "n": 4}),
+            &[Reopened, MissingBracket],
+        );
+        // Not a row's worth of values: the array just goes on.
+        check_repair_with(
+            &options,
+            "{\"rows\": [[\"a\", \"b\"], \"c\"], [\"e\", \"f\"]}",
+            &json!({"rows": [["a", "b"], "c", "e", "f"]}),
+            &[Reopened],
+        );
+        check_repair_with(&options, "{\"a\": [1, 2], [3, 4]}", &json!({"a": [1, 2, 3, 4]}), &[Reopened]);
+    }
+    assert!(parse("{\"rows\": [[\"a\", \"b\"], \"c\", \"d\"], [\"e\", \"f\"]]}", &lenient()).is_err());
+}
+
+#[test]
+fn repair_mode_replays_stay_linear() {
+    // Every quote would re-read the string from its first delimiter: the budget bounds it.
+    let input = "[\"".to_owned() + &"a, \"b".repeat(20_000) + "]";
+    // (How long it takes is measured by the doubling benchmark, suite/benches/linear.rs.)
+    assert!(parse(&input, &repairing()).is_ok());
+    let input = "{\"a\": \"".to_owned() + &"x, [y\" ".repeat(20_000);
+    assert!(parse(&input, &repairing()).is_ok());
+    let nested = "(".repeat(100_000);
+    assert_eq!(parse(&nested, &repairing()), Err(ParseError::TooDeep { limit: 128 }));
+}
+
+#[test]
+fn repair_mode_reads_brackets_at_the_end_of_strings_and_keys() {
+    // Valid JSON, read by our own parser in repair mode: as itself.
+    for input in [
+        r#"{"a{": 0}"#,
+        "{\"\u{2019}{a\": 0}",
+        r#"{"a": "b{"}"#,
+        r#"{"a": "b{", "c": 1}"#,
+        r#"{"a{": 0, "b": 1}"#,
+        r#"["a{", 1]"#,
+        r#"{"k[": "v("}"#,
+        r#"{"x{y": 1}"#,
+    ] {
+        let parsed = parse_without_fast_path(input.as_bytes(), &repairing());
+        let expected: Value = serde_json::from_str(input).unwrap();
+        assert_eq!(parsed.map(|p| p.value), Ok(expected), "{input}");
+    }
+    // Brackets still hold a string open where the text inside is JSON.
+    let parsed = parse(r#"{"a": "see {"k": 1} here", "b": 2,}"#, &repairing()).unwrap();
+    assert_eq!(parsed.value, json!({"a": "see {\"k\": 1} here", "b": 2}));
+}
+
+#[test]
+fn repair_style_follows_json_repair_where_the_libraries_differ() {
+    use super::RepairStyle;
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..repairing() };
+    let cases: &[(&str, Value, Value, RepairKind)] = &[
+        // A missing value: jsonrepair's `null`, json_repair's `""`.
+        ("{\"a\": }", json!({"a": null}), json!({"a": ""}), MissingValue),
+        ("{\"a\": , \"b\": 1}", json!({"a": null, "b": 1}), json!({"a": "", "b": 1}), MissingValue),
+        // An empty `{` that `]` closes inside an array: kept, or dropped.
+        ("[{]", json!([{}]), json!([]), MissingBracket),
+        ("[1, {]", json!([1, {}]), json!([1]), MissingBracket),
+    ];
+    for (input, jsonrepair, json_repair, kind) in cases {
+        check_repair_with(&repairing(), input, jsonrepair, &[*kind]);
+        check_repair_with(&python, input, json_repair, &[*kind]);
+    }
+    // A `{` closed by `]` with something in it stays, in either style; outside an array, too.
+    let theirs = parse("[{\"a\": 1]", &python).unwrap();
+    assert_eq!(theirs.value, json!([{"a": 1}]));
+    assert_eq!(parse("{]", &python).unwrap().value, json!({}));
+    assert!(kinds(&parse("[{]", &python).unwrap().repairs).contains(&DroppedEmpty));
+    // The other modes never guess, whatever the style.
+    let lenient_python = ParseOptions { style: RepairStyle::JsonRepair, ..lenient() };
+    assert!(parse("{\"a\": }", &lenient_python).is_err());
+}
+
+#[test]
+fn settled_completion_reads_cut_off_text_as_final() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        // A backslash at the end is all there is: kept, as an invalid escape.
+        (r#"{"key": "val\"#, json!({"key": "val\\"}), &[InvalidEscape, CompletedTruncated]),
+        (r#"["C:\Temp\"#, json!(["C:\\Temp\\"]), &[InvalidEscape, InvalidEscape, CompletedTruncated]),
+        (r#"{"a": "\u12"#, json!({"a": "\\u12"}), &[InvalidEscape, CompletedTruncated]),
+        // Trailing white space goes, an escaped line break too.
+        (r#"{"key": "val\n"#, json!({"key": "val"}), &[CompletedTruncated]),
+        (r#"{"key": "val \t\n  "#, json!({"key": "val"}), &[CompletedTruncated]),
+        (r#"["a\n"#, json!(["a"]), &[CompletedTruncated]),
+        // A comma followed by a key whose opening quote nothing closes ends the value.
+        (
+            "{\"key\": \"val\\n123,`key2:value2",
+            json!({"key": "val\n123", "key2": "value2"}),
+            &[MissingQuote, SmartQuotes, MissingQuote, UnquotedString, CompletedTruncated],
+        ),
+        (
+            "{\"key\": \"a, 'b: 2",
+            json!({"key": "a", "b": 2}),
+            &[MissingQuote, SingleQuotes, MissingQuote, CompletedTruncated],
+        ),
+        // A key cut off after its colon ends at the colon.
+        ("{\"a\": 1, \"b: 2", json!({"a": 1, "b": 2}), &[MissingQuote, CompletedTruncated]),
+        (
+            "{\"a\": 1, \"b: x y",
+            json!({"a": 1, "b": "x y"}),
+            &[MissingQuote, UnquotedString, CompletedTruncated],
+        ),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &settled(), expected, repairs);
+    }
+    // Stream-stable completion keeps what may still grow: the escape is dropped, the line
+    // break kept, the string not split.
+    let stable: &[(&str, Value)] = &[
+        (r#"{"key": "val\"#, json!({"key": "val"})),
+        (r#"{"key": "val\n"#, json!({"key": "val\n"})),
+        ("{\"key\": \"val\\n123,`key2:value2", json!({"key": "val\n123,`key2:value2"})),
+        ("{\"a\": 1, \"b: 2", json!({"a": 1, "b: 2": null})),
+    ];
+    for (input, expected) in stable {
+        assert_eq!(parse(input, &repairing()).map(|p| p.value).as_ref(), Ok(expected), "{input}");
+    }
+    // Complete text does not depend on it, nor does the tool-argument path.
+    for input in [r#"{"key": "val\n"}"#, r#"{"key": "a, 'b: 2'"}"#, r#"{"a": "x\\"}"#] {
+        assert_eq!(parse(input, &settled()), parse(input, &repairing()), "{input}");
+    }
+    let lenient_settled = ParseOptions { stream_stable: false, ..completing() };
+    for input in [r#"{"key": "val\"#, r#"{"key": "val\n"#, "{\"key\": \"a, 'b: 2", "{\"a\": 1, \"b: 2"] {
+        assert_eq!(parse(input, &lenient_settled), parse(input, &completing()), "{input}");
+    }
+}
+
+#[test]
+fn json_repair_style_reads_a_fenced_block_in_a_string_value() {
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..repairing() };
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        (
+            r#"{"key": "```json {"key": [{"key1": 1},{"key2": 2}]}```"}"#,
+            json!({"key": {"key": [{"key1": 1}, {"key2": 2}]}}),
+            &[
+                CodeFence,
+                DoubleEncoded,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+                UnescapedQuote,
+            ],
+        ),
+        // The block's own repairs are recorded too, at the string.
+        (
+            "[\"```json\n{'a': 1,}\n```\", 2,]",
+            json!([{"a": 1}, 2]),
+            &[
+                CodeFence,
+                DoubleEncoded,
+                SingleQuotes,
+                TrailingComma,
+                TrailingComma,
+                ControlCharacter,
+                ControlCharacter,
+            ],
+        ),
+        (
+            "{\"a\": \"```json\n[1, 2]\n```\"}",
+            json!({"a": [1, 2]}),
+            &[CodeFence, DoubleEncoded, ControlCharacter, ControlCharacter],
+        ),
+    ];
+    for (input, expected, repairs) in cases {
+        check(input, &python, expected, repairs);
+        // jsonrepair's style keeps the string the model wrote.
+        let ours = parse(input, &repairing()).unwrap().value;
+        assert!(ours.to_string().contains("```json"), "{input}: {ours}");
+    }
+    // Only a whole ```json block holding an object or array.
+    for input in [
+        r#"{"a": "```json {"b": 1}"}"#,
+        r#"{"a": "```json {"b": 1}``` and more"}"#,
+        r#"{"a": "```python {"b": 1}```"}"#,
+        r#"{"a": "```json 42```"}"#,
+        r#"{"a": "see ```json {"b": 1}```"}"#,
+        r#"{"```json {}```": 1}"#,
+        r#""```json {}```""#,
+        // A valid JSON string is what the model meant, however it looks.
+        r#"{"key": "```json {\"a\": 1}```"}"#,
+        r#"["```json {'a': 1,} ```  ", 2,]"#,
+    ] {
+        let parsed = parse(input, &python).unwrap();
+        assert!(parsed.value.to_string().contains("```"), "{input}: {}", parsed.value);
+        assert!(!kinds(&parsed.repairs).contains(&DoubleEncoded), "{input}");
+    }
+}
+
+/// A raw line break at the end of a string is content, escaped on output, in repair mode as
+/// in the lenient one (jsonrepair keeps it too); only json_repair's style reads it as
+/// layout.
+#[test]
+fn repair_mode_keeps_raw_line_breaks_at_the_end_of_a_string() {
+    for (input, expected) in [
+        ("{\"s\":\"x\r\n\"}", "x\r\n"),
+        ("{\"s\":\"x\n\"}", "x\n"),
+        ("{\"s\":\"\n\"}", "\n"),
+        ("[\"x\r\"]", "x\r"),
+    ] {
+        for options in [ParseOptions::repair(), repairing(), lenient()] {
+            let parsed = parse(input, &options).unwrap();
+            let value = parsed.value.get("s").or_else(|| parsed.value.get(0)).cloned();
+            assert_eq!(value, Some(json!(expected)), "{input:?} {:?}", options.mode);
+            assert!(kinds(&parsed.repairs).contains(&ControlCharacter), "{input:?}");
+        }
+    }
+    let python = ParseOptions { style: RepairStyle::JsonRepair, ..ParseOptions::repair() };
+    assert_eq!(parse("{\"s\":\"x\r\n\"}", &python).unwrap().value, json!({"s": "x"}));
+}
