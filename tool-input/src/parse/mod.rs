@@ -44,7 +44,10 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::Value;
 
+mod build;
+mod grammar;
 pub(crate) mod lexer;
+mod repair;
 mod repeats;
 pub(crate) mod salvage;
 mod stream;

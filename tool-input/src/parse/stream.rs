@@ -31,7 +31,8 @@ use std::mem;
 use serde_json::{Map, Value};
 
 use super::lexer::{Ctx, Fail, Failure, Lexer, Sink, Token};
-use super::tree::{self, Builder, Outcome, MAX_CANDIDATES};
+use super::repair::Builder;
+use super::tree::{self, Outcome, MAX_CANDIDATES};
 use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind, DEFAULT_MAX_DEPTH};
 use crate::pointer::push_token;
 
@@ -1464,7 +1465,7 @@ impl Tree {
     /// follows (as `tree::Builder` reads it).
     fn object_as_set(&mut self, token: Token, offset: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
         let key = self.frames.last_mut().and_then(|frame| frame.key.take());
-        let Some(item) = key.and_then(|key| super::tree::set_item(key, self.key_at, &mut self.repairs))
+        let Some(item) = key.and_then(|key| super::grammar::set_item(key, self.key_at, &mut self.repairs))
         else {
             return Err(Failure::syntax(
                 format!("expected `:` after an object key, found {}", token.describe()),
