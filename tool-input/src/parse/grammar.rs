@@ -152,11 +152,6 @@ impl Grammar {
         matches!(self.expect, Expect::Value | Expect::FirstItem | Expect::Item { .. })
     }
 
-    /// Whether the top-level value is complete.
-    pub(crate) fn is_done(&self) -> bool {
-        self.expect == Expect::Done
-    }
-
     /// Whether a value starting now has a place: at the top level, in an array, or in an
     /// object whose key awaits it.
     pub(crate) fn has_slot(&self) -> bool {

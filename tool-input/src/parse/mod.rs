@@ -51,6 +51,7 @@ mod repair;
 mod repeats;
 pub(crate) mod salvage;
 mod stream;
+mod stream_out;
 // The typed path's reader lands with issue #14; until then only tests read the tape.
 #[allow(dead_code)]
 pub(crate) mod tape;

@@ -1222,4 +1222,3 @@ impl Sink for Builder {
         empty
     }
 }
-

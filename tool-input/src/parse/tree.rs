@@ -66,14 +66,20 @@ pub(crate) fn lexer_at(options: &ParseOptions, base: usize, fence_open: Option<b
 }
 
 impl Machine {
-    /// A machine for input starting at absolute offset 0.
+    /// A machine for input starting at absolute offset 0 (the tests feed it fragments).
+    #[cfg(test)]
     pub(crate) fn new(options: &ParseOptions) -> Machine {
         Machine::with_lexer(lexer_at(options, 0, None), options, Vec::new(), false)
     }
 
     /// A machine reading with `lexer`, with `repairs` already recorded (those made before a
     /// later candidate); `track_inexact`: it records the inexact floats.
-    fn with_lexer(lexer: Lexer, options: &ParseOptions, repairs: Vec<Repair>, track_inexact: bool) -> Machine {
+    fn with_lexer(
+        lexer: Lexer,
+        options: &ParseOptions,
+        repairs: Vec<Repair>,
+        track_inexact: bool,
+    ) -> Machine {
         let build = match options.mode {
             ParseMode::Repair => Build::Repair(Box::new(
                 Builder::new(options).with_repairs(repairs).tracking_inexact(track_inexact),
@@ -304,7 +310,9 @@ fn parse_outcome_with(
     options: &ParseOptions,
     track_inexact: bool,
 ) -> Result<(Outcome, Vec<(String, String)>), Failure> {
-    read_with_retry(input, options, |lexer, repairs| Machine::with_lexer(lexer, options, repairs, track_inexact))
+    read_with_retry(input, options, |lexer, repairs| {
+        Machine::with_lexer(lexer, options, repairs, track_inexact)
+    })
 }
 
 /// Lenient mode: a top-level string holding a JSON object or array is decoded (up to
