@@ -586,7 +586,7 @@ fn random_bytes_never_panic() {
 
 /// A JSON value to write out in one of the syntaxes the parser reads.
 #[derive(Debug, Clone)]
-enum Gen {
+pub(super) enum Gen {
     Null,
     Bool(bool),
     /// The number's text.
@@ -616,7 +616,7 @@ fn key_strategy() -> impl Strategy<Value = String> {
     ]
 }
 
-fn gen_strategy() -> impl Strategy<Value = Gen> {
+pub(super) fn gen_strategy() -> impl Strategy<Value = Gen> {
     let leaf = prop_oneof![
         Just(Gen::Null),
         any::<bool>().prop_map(Gen::Bool),
@@ -759,7 +759,7 @@ impl Writer {
 }
 
 /// The text of `value` as a model might write tool arguments.
-fn write(value: &Gen, seed: u64, lenient: bool) -> String {
+pub(super) fn write(value: &Gen, seed: u64, lenient: bool) -> String {
     let mut writer = Writer { rng: Lcg(seed), lenient, out: String::new(), after_single: false };
     let framing = if lenient { writer.rng.below(6) } else { 0 };
     match framing {

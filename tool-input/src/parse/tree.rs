@@ -266,6 +266,16 @@ impl<'a> Input<'a> {
         Input { bytes: text.as_bytes(), text: Some(text) }
     }
 
+    /// The bytes.
+    pub(crate) fn as_bytes(self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The text, when the bytes are known to be valid UTF-8.
+    pub(crate) fn as_text(self) -> Option<&'a str> {
+        self.text
+    }
+
     /// The input from `offset` on (an ASCII `{` or `[`, so a character boundary).
     fn from(self, offset: usize) -> Input<'a> {
         Input {
