@@ -11,8 +11,11 @@
 use serde_json::{Map, Value};
 
 use super::grammar::set_item;
-use super::lexer::{Ctx, Fail, Failure, Sink, Token};
+use super::lexer::{Fail, Failure, Sink, Token};
 use super::{ParseMode, ParseOptions, Repair, RepairKind, RepairStyle};
+
+mod fenced;
+mod sink;
 /// An open array, object or parenthesised group.
 #[derive(Debug)]
 enum Frame {
@@ -665,60 +668,6 @@ impl Builder {
         }
     }
 
-    /// [`RepairStyle::JsonRepair`]: the object or array in a string item or member value that
-    /// is a ```` ```json ```` code block and not itself a valid JSON string (unescaped quotes
-    /// or line breaks: `"```json {"a": 1}```"`), as json_repair reads it (the
-    /// model fenced the JSON it meant as the value), its repairs recorded at the string's
-    /// `offset`. The block holds no backtick, so the JSON in it is read once, never again
-    /// for a block inside it.
-    fn fenced_json(&mut self, text: &str, offset: usize) -> Option<Value> {
-        if !self.python_style || self.stack.is_empty() {
-            return None;
-        }
-        // Only a string that is not a valid JSON string (unescaped quotes or line breaks,
-        // other quotes): the model wrote JSON, not a string. A valid JSON string stays what
-        // it is, as json_repair leaves valid JSON, and valid JSON is then read the same by
-        // the fast path, our parser and the incremental parser.
-        let own = self.repairs.get(self.repairs_before_token..).unwrap_or_default();
-        let written_as_json = own.iter().any(|r| {
-            matches!(
-                r.kind,
-                RepairKind::UnescapedQuote
-                    | RepairKind::ControlCharacter
-                    | RepairKind::MissingQuote
-                    | RepairKind::SingleQuotes
-                    | RepairKind::SmartQuotes
-            )
-        });
-        if !written_as_json {
-            return None;
-        }
-        let block = text.strip_prefix("```json")?;
-        let (json, fence) = block.split_at(block.find('`')?);
-        if fence.trim_end() != "```" {
-            return None;
-        }
-        let options = ParseOptions {
-            style: RepairStyle::JsonRepair,
-            // The fence closed the block: what it leaves open is closed, as at the end.
-            complete_truncated: true,
-            // Within the input, which is within its limits.
-            max_bytes: json.len(),
-            max_depth: self.max_depth.checked_sub(self.stack.len())?,
-            ..ParseOptions::repair()
-        };
-        let parsed = super::parse(json, &options).ok()?;
-        if !matches!(parsed.value, Value::Object(_) | Value::Array(_)) {
-            return None;
-        }
-        self.repair(RepairKind::CodeFence, offset);
-        self.repair(RepairKind::DoubleEncoded, offset);
-        for inner in parsed.repairs {
-            self.repairs.push(inner.at(offset));
-        }
-        Some(parsed.value)
-    }
-
     fn key_token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
         let after_stray = std::mem::take(&mut self.key_after_stray);
         match token {
@@ -1105,120 +1054,5 @@ impl Builder {
                 token => self.done_token(token, offset),
             },
         }
-    }
-}
-
-impl Sink for Builder {
-    fn context(&self) -> Ctx {
-        match (self.expect, self.stack.last()) {
-            (Expect::FirstKey | Expect::Key { .. }, _) | (Expect::Comma, Some(Frame::Object { .. })) => {
-                Ctx::Key
-            }
-            (Expect::Value | Expect::Colon, Some(Frame::Object { .. })) => Ctx::ObjectValue,
-            (_, Some(Frame::Array(_) | Frame::Paren { .. })) => Ctx::Array,
-            _ => Ctx::Top,
-        }
-    }
-
-    #[inline(always)]
-    fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
-        if self.repair {
-            let result = self.repair_token(token, offset);
-            self.repairs_before_token = self.repairs.len();
-            return result;
-        }
-        match self.expect {
-            Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(token, offset),
-            Expect::FirstKey | Expect::Key { .. } => self.key_token(token, offset),
-            Expect::Comma => self.comma_token(token, offset),
-            Expect::Colon if matches!(token, Token::Colon) => {
-                self.expect = Expect::Value;
-                Ok(())
-            }
-            _ => self.dispatch(token, offset),
-        }
-    }
-
-    #[inline]
-    fn expects_key(&self) -> bool {
-        match self.expect {
-            Expect::FirstKey | Expect::Key { .. } => true,
-            // After a member, a missing comma means a key comes next.
-            Expect::Comma => self.repair && matches!(self.stack.last(), Some(Frame::Object { .. })),
-            _ => false,
-        }
-    }
-
-    #[inline]
-    fn is_complete(&self) -> bool {
-        matches!(self.expect, Expect::Done) && matches!(self.pending, Pending::None)
-    }
-
-    fn repair(&mut self, kind: RepairKind, offset: usize) {
-        // Completing several cut-off things at the end is one repair.
-        if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
-            return;
-        }
-        Builder::record(self, kind, offset);
-    }
-
-    fn retract(&mut self, kind: RepairKind) {
-        self.repairs.retain(|r| r.kind != kind);
-    }
-
-    fn inexact_number(&mut self, literal: &[u8]) {
-        if self.track_inexact {
-            self.inexact_next = Some(String::from_utf8_lossy(literal).into_owned());
-        }
-    }
-
-    fn in_paren(&self) -> bool {
-        matches!(self.stack.last(), Some(Frame::Paren { set: false, .. }))
-    }
-
-    fn in_container(&self) -> bool {
-        !self.stack.is_empty()
-    }
-
-    fn line_break(&mut self) {
-        if self.stack.is_empty() {
-            self.line_break = true;
-        }
-    }
-
-    fn bare_key(&mut self) {
-        self.bare_key = true;
-    }
-
-    fn discard(&mut self) {
-        self.stack.clear();
-        self.result = None;
-        self.results.clear();
-        self.pending = Pending::None;
-        self.expect = Expect::Value;
-        // Keep what was repaired around the discarded values (a fence, comments), not in
-        // them.
-        self.repairs.retain(|r| {
-            !matches!(
-                r.kind,
-                RepairKind::Tuple
-                    | RepairKind::NumberSyntax
-                    | RepairKind::UnquotedString
-                    | RepairKind::FunctionCall
-            )
-        });
-    }
-
-    fn undo_open(&mut self) -> bool {
-        let empty = match self.stack.as_slice() {
-            [Frame::Array(items)] => items.is_empty(),
-            [Frame::Object { map, key: None, .. }] => map.is_empty(),
-            _ => false,
-        };
-        if empty && self.result.is_none() {
-            self.stack.clear();
-            self.expect = Expect::Value;
-        }
-        empty
     }
 }

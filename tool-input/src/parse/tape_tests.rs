@@ -171,3 +171,56 @@ proptest! {
         }
     }
 }
+
+/// The tape against the value path on the mangled workload (`target/bench-data`, from
+/// `cargo run -p tool-input-suite --bin workloads`): the same reading for every call, and
+/// the time of each, best of five passes. A measurement: run it in release,
+/// `cargo test --release -p tool-input --lib tape_against_value -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement on the generated workload"]
+fn tape_against_value_on_the_mangled_workload() {
+    use std::time::{Duration, Instant};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-data/mangled.jsonl");
+    let text = std::fs::read_to_string(&path)
+        .expect("the workloads (cargo run -p tool-input-suite --bin workloads)");
+    let calls: Vec<String> = text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter_map(|row| row["raw"].as_str().map(str::to_owned))
+        .collect();
+    let options = ParseOptions::default();
+    for call in &calls {
+        agrees(call, &options);
+    }
+    let best = |run: &dyn Fn()| {
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                run();
+                start.elapsed()
+            })
+            .min()
+            .unwrap_or(Duration::ZERO)
+    };
+    let value = best(&|| {
+        for call in &calls {
+            std::hint::black_box(super::parse(call, &options).ok());
+        }
+    });
+    let noting = best(&|| {
+        for call in &calls {
+            std::hint::black_box(parse_noting_repeats(call, &options, false).ok());
+        }
+    });
+    let tape = best(&|| {
+        for call in &calls {
+            std::hint::black_box(parse_to_tape(call, &options, false).ok());
+        }
+    });
+    let bytes: usize = calls.iter().map(String::len).sum();
+    println!(
+        "{} mangled calls, {bytes} bytes: parse {value:?}, parse_noting_repeats {noting:?}, parse_to_tape {tape:?} ({:.2}x parse)",
+        calls.len(),
+        tape.as_secs_f64() / value.as_secs_f64()
+    );
+}
