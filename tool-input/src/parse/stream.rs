@@ -632,6 +632,9 @@ struct Core {
 
 /// The builder of a [`Core`].
 #[derive(Debug)]
+// The strict and lenient variant, the one on the hot path, stays inline; repair mode's is
+// boxed.
+#[allow(clippy::large_enum_variant)]
 enum Build {
     /// Strict and lenient modes: the grammar and the stream's output.
     Tree(Grammar, StreamOut),

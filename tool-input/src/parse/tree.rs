@@ -36,6 +36,9 @@ pub(crate) struct Machine {
 
 /// What a [`Machine`] builds with.
 #[derive(Debug)]
+// The strict and lenient variant, the one on the hot path, stays inline; repair mode's is
+// boxed.
+#[allow(clippy::large_enum_variant)]
 enum Build {
     /// Strict and lenient modes: the grammar and the `Value` output.
     Grammar(Grammar, ValueOut),
