@@ -1,7 +1,12 @@
 //! Streaming tool-call arguments: the incremental parser fed 1 to 16 bytes at a time, with
-//! the partial value taken after every chunk, against the one-shot parse of the same bytes,
-//! and against re-parsing the whole buffer after every chunk (what clients that show partial
-//! arguments commonly do: quadratic).
+//! its events and without looking at the partial value, with the partial value taken every
+//! 1,000 chunks (a display refreshed a few times a second) and (100 KB) after every chunk,
+//! against the one-shot parse of the same bytes, and against re-parsing the whole buffer
+//! after every chunk (what clients that show partial arguments commonly do: quadratic).
+//!
+//! The partial value is built when it is asked for (a copy of what was read so far), so a
+//! caller that asks after every chunk pays for that copy each time: quadratic in the
+//! value's size, like the re-parse, but without reading the text again.
 //!
 //! - 100 KB: the first payload of `stream.jsonl` (suite/tests/common/workloads.rs, generated
 //!   into `target/bench-data`), in its recorded chunks of 1 to 16 bytes;
@@ -40,21 +45,24 @@ fn joined(rows: Vec<Streamed>) -> Streamed {
     Streamed { text, chunks }
 }
 
-/// Feed every chunk and look at the partial value after each; then finish.
-fn incremental(pieces: &[&str], options: &ParseOptions) -> Value {
+/// Feed every chunk and look at the partial value after every `every` chunks (never when
+/// `every` is 0); then finish.
+fn incremental(pieces: &[&str], options: &ParseOptions, every: usize) -> Value {
     let mut parser = IncrementalParser::new(options.clone());
-    for piece in pieces {
+    for (k, piece) in pieces.iter().enumerate() {
         parser.feed(piece).expect("valid input");
-        black_box(parser.partial());
+        if every > 0 && k % every == 0 {
+            black_box(parser.partial());
+        }
     }
     parser.finish().expect("valid input").value
 }
 
 /// [`incremental`], with every event received (borrowed, as a file-writing tool would).
-fn incremental_with_events(pieces: &[&str], options: &ParseOptions) -> (Value, usize) {
+fn incremental_with_events(pieces: &[&str], options: &ParseOptions, every: usize) -> (Value, usize) {
     let mut parser = IncrementalParser::new(options.clone());
     let mut grown = 0;
-    for piece in pieces {
+    for (k, piece) in pieces.iter().enumerate() {
         parser
             .feed_with(piece, |event| {
                 if let StreamEvent::StringGrew { appended, .. } = &event {
@@ -63,7 +71,9 @@ fn incremental_with_events(pieces: &[&str], options: &ParseOptions) -> (Value, u
                 black_box(event);
             })
             .expect("valid input");
-        black_box(parser.partial());
+        if every > 0 && k % every == 0 {
+            black_box(parser.partial());
+        }
     }
     (parser.finish().expect("valid input").value, grown)
 }
@@ -87,7 +97,7 @@ fn contenders(c: &mut Criterion, name: &str, input: &Streamed, with_reparse: boo
     let options = ParseOptions::default();
     let pieces = input.pieces();
     let whole = parse(&input.text, &options).expect("valid input").value;
-    assert_eq!(incremental(&pieces, &options), whole, "the incremental parse gives the one-shot value");
+    assert_eq!(incremental(&pieces, &options, 0), whole, "the incremental parse gives the one-shot value");
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Bytes(input.text.len() as u64));
     group.bench_function(BenchmarkId::from_parameter("one-shot parse"), |b| {
@@ -100,13 +110,21 @@ fn contenders(c: &mut Criterion, name: &str, input: &Streamed, with_reparse: boo
             parse_without_fast_path(black_box(input.text.as_bytes()), &options).map(|parsed| parsed.value)
         })
     });
-    group.bench_function(BenchmarkId::from_parameter("incremental, partial after every chunk"), |b| {
-        b.iter(|| incremental(black_box(&pieces), &options))
+    group.bench_function(BenchmarkId::from_parameter("incremental, events"), |b| {
+        b.iter(|| incremental_with_events(black_box(&pieces), &options, 0))
     });
-    group.bench_function(BenchmarkId::from_parameter("incremental, partial and events"), |b| {
-        b.iter(|| incremental_with_events(black_box(&pieces), &options))
+    group
+        .bench_function(BenchmarkId::from_parameter("incremental, events, partial every 1000 chunks"), |b| {
+            b.iter(|| incremental_with_events(black_box(&pieces), &options, 1000))
+        });
+    group.bench_function(BenchmarkId::from_parameter("incremental, no events, no partial"), |b| {
+        b.iter(|| incremental(black_box(&pieces), &options, 0))
     });
     if with_reparse {
+        // Quadratic since the partial value is built on request: 100 KB only.
+        group.bench_function(BenchmarkId::from_parameter("incremental, partial after every chunk"), |b| {
+            b.iter(|| incremental(black_box(&pieces), &options, 1))
+        });
         // Quadratic: seconds per run. Ten runs, one per sample.
         group.sampling_mode(SamplingMode::Flat);
         group.sample_size(10);

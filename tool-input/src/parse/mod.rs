@@ -46,10 +46,14 @@ use serde_json::Value;
 
 use crate::rejection_kind::RejectionKind;
 
+mod build;
+mod grammar;
 pub(crate) mod lexer;
+mod repair;
 mod repeats;
 pub(crate) mod salvage;
 mod stream;
+mod stream_out;
 // The typed path's reader lands with issue #14; until then only tests read the tape.
 #[allow(dead_code)]
 pub(crate) mod tape;
@@ -57,6 +61,8 @@ pub(crate) mod tree;
 
 #[cfg(test)]
 mod stream_tests;
+#[cfg(test)]
+mod tape_tests;
 #[cfg(test)]
 mod tests;
 
@@ -348,9 +354,15 @@ impl Serialize for Repair {
 
 /// One entry per kind, at its first offset, in the order the kinds first appear.
 fn coalesce(mut parsed: Parsed) -> Parsed {
-    if parsed.repairs.len() > 1 {
+    coalesce_repairs(&mut parsed.repairs);
+    parsed
+}
+
+/// [`coalesce`]'s work on the repairs alone (the tape has no `Parsed`).
+fn coalesce_repairs(repairs: &mut Vec<Repair>) {
+    if repairs.len() > 1 {
         let mut kinds: Vec<Repair> = Vec::new();
-        for repair in parsed.repairs.drain(..) {
+        for repair in repairs.drain(..) {
             match kinds.iter_mut().find(|seen| seen.kind == repair.kind) {
                 Some(seen) => {
                     seen.extend(repair.count, repair.offset);
@@ -359,9 +371,8 @@ fn coalesce(mut parsed: Parsed) -> Parsed {
                 None => kinds.push(repair),
             }
         }
-        parsed.repairs = kinds;
+        *repairs = kinds;
     }
-    parsed
 }
 
 /// What kind of syntax repair was made. [`RepairKind::code`] gives a stable snake_case name.

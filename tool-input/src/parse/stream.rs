@@ -1,40 +1,42 @@
 //! The incremental parser: fragments in, events and a partial value out, and at the end the
 //! same [`Parsed`] as [`parse`](super::parse) of the whole text.
 //!
-//! It drives the same [`Lexer`] as the one-shot parser, fragment by fragment, into a builder
-//! of its own ([`Tree`]) that keeps the value *in place*: one [`Value`] whose open arrays and
-//! objects are already inside their parents, with the path to the innermost one kept as a
-//! stack of indexes and keys. A member or item is put into the tree when it starts (an array
-//! or object when it opens, a string still open at the end of a fragment as far as it was
-//! read), so the partial value is the tree itself and [`IncrementalParser::partial`] costs
-//! nothing. What that costs instead is a walk down the open path (its depth, a few map
-//! look-ups) for each value, and for the string being read at the end of each fragment; the
-//! text of that string moves from the lexer into the tree then, so it is copied once more
-//! than in a one-shot parse, not once per fragment. A fragment that is plain content of a
-//! string already in the tree (no escape, no quote: most fragments of a long string) skips
-//! the lexer's state machine and goes into the tree directly ([`Lexer::plain_run`]). See
-//! `suite/benches/stream.rs` and BENCHMARKS.md for the figures.
+//! It drives the same [`Lexer`] and the same grammar ([`super::grammar`]) as the one-shot
+//! parser, fragment by fragment, into an output of its own ([`StreamOut`]): the one-shot
+//! parser's `Value` builder, plus the events and the string being read at the end of each
+//! fragment. The grammar is written once, so the stream reads every text as the one-shot
+//! parser does (trailing commas, function-call wrappers, what a cut-off input completes to,
+//! every error message); the property tests still compare the final value, repairs and
+//! error with [`parse`](super::parse) over random splits.
 //!
-//! The one-shot builder (`tree::Builder`) stays as it is, on its own hot path; the rules
-//! this builder shares with it (trailing commas, function-call wrappers, what a cut-off
-//! input completes to, every error message) are checked against it by the property tests,
-//! which compare the final value, repairs and error with [`parse`](super::parse) over random
-//! splits. [`ParseMode::Repair`] restructures what it has built (a second top-level value,
-//! an object closed too early and continued, a set read as an array), so in that mode the
-//! final value comes from the one-shot builder fed fragment by fragment, no event is
+//! The partial value is built when it is asked for ([`IncrementalParser::partial`]), exact
+//! at that moment, and kept until the next fragment: a caller that asks after every
+//! fragment pays a copy of what was read each time; one that shows the value ten times a
+//! second pays ten copies a second. The events come per fragment whether or not anyone
+//! asks for the partial value. A fragment that is plain content of a string already shown
+//! (no escape, no quote: most fragments of a long string) skips the lexer's state machine
+//! ([`Lexer::plain_run`]). See `suite/benches/stream.rs` and BENCHMARKS.md for the figures.
+//!
+//! [`ParseMode::Repair`] restructures what it has built (a second top-level value, an
+//! object closed too early and continued, a set read as an array), so in that mode the
+//! final value comes from the repair builder fed fragment by fragment, no event is
 //! reported, and the partial value comes from a lenient reading of the same text that stops
 //! where that reading fails.
 
 use std::borrow::Cow;
 use std::mem;
 
-use serde_json::{Map, Value};
+use std::sync::OnceLock;
 
 use super::lexer::bytes::utf8_len;
-use super::lexer::{Ctx, Fail, Failure, Lexer, Sink, Token};
-use super::tree::{self, Builder, Outcome, MAX_CANDIDATES};
-use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind, DEFAULT_MAX_DEPTH};
-use crate::pointer::push_token;
+use serde_json::Value;
+
+use super::grammar::{Fed, Grammar};
+use super::lexer::{Failure, Lexer};
+use super::repair::Builder;
+use super::stream_out::{sync_string, On, Reporting, StreamOut};
+use super::tree::{self, Outcome, MAX_CANDIDATES};
+use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair, DEFAULT_MAX_DEPTH};
 
 /// The partial value before any value started.
 static NULL: Value = Value::Null;
@@ -124,9 +126,6 @@ impl StreamEvent<'_> {
     }
 }
 
-/// Where events go while a fragment is read: nowhere, or a caller's callback.
-type On<'a, 'f> = Option<&'a mut (dyn FnMut(StreamEvent<'_>) + 'f)>;
-
 /// A JSON parser fed fragments of any size, split anywhere (inside a token, an escape or a
 /// UTF-8 character), that reports what completes as it arrives ([`StreamEvent`]), shows the
 /// value so far ([`partial`](IncrementalParser::partial)), and ends with exactly what
@@ -134,7 +133,7 @@ type On<'a, 'f> = Option<&'a mut (dyn FnMut(StreamEvent<'_>) + 'f)>;
 /// same error.
 ///
 /// Each byte is read once: the work is linear in the input whatever the fragment sizes, and
-/// the partial value is kept up to date as the value is built, not rebuilt on request. A
+/// the partial value is built only when asked for (once per fragment at most). A
 /// file-writing tool can start writing a long `content` string from its
 /// [`StringGrew`](StreamEvent::StringGrew) events before the string ends; it must still
 /// wait for [`finish`](IncrementalParser::finish) (or the end of the tool call) before it
@@ -178,6 +177,8 @@ pub struct IncrementalParser {
     retry: Option<Retry>,
     /// What was read of a value that failed for good, kept for display.
     frozen: Value,
+    /// The partial value, built on the first ask after a fragment.
+    partial: OnceLock<Value>,
 }
 
 /// What the parser is doing.
@@ -223,6 +224,7 @@ impl IncrementalParser {
             reading: Reading::Value(Box::new(core)),
             retry: None,
             frozen: Value::Null,
+            partial: OnceLock::new(),
         }
     }
 
@@ -302,7 +304,9 @@ impl IncrementalParser {
         self.feed_bytes_inner(chunk, Some(&mut on_event))
     }
 
-    /// The value read so far, for display; it costs nothing (the value is built in place).
+    /// The value read so far, for display. It is built on the first call after a fragment
+    /// (a copy of what was read so far) and kept until the next fragment: ask when you show
+    /// it, not after every fragment, if the value is long.
     ///
     /// Complete members and items are there; the string being read is there as far as it
     /// has arrived (without a partial escape or UTF-8 character); open arrays and objects
@@ -328,7 +332,7 @@ impl IncrementalParser {
     /// ```
     pub fn partial(&self) -> &Value {
         match &self.reading {
-            Reading::Value(core) => core.partial(),
+            Reading::Value(core) => self.partial.get_or_init(|| core.partial()),
             Reading::Seeking { .. } => &NULL,
             Reading::Failed(_) => &self.frozen,
         }
@@ -367,7 +371,15 @@ impl IncrementalParser {
     /// parser.feed(r#"{"text": "Filing"#).unwrap();
     /// assert!(matches!(parser.finish(), Err(ParseError::Truncated { bytes: 16, inside: "a string" })));
     /// ```
-    pub fn finish(mut self) -> Result<Parsed, ParseError> {
+    pub fn finish(self) -> Result<Parsed, ParseError> {
+        self.finish_noting_repeats().map(|(parsed, _)| parsed)
+    }
+
+    /// [`finish`](IncrementalParser::finish), also telling whether an object repeated a key
+    /// (as `parse_noting_repeats` does for the same text): the value the parser built, not a
+    /// second reading of its text (except in [`ParseMode::Repair`], which reads strict JSON
+    /// as `serde_json` does).
+    pub(crate) fn finish_noting_repeats(mut self) -> Result<(Parsed, bool), ParseError> {
         if !self.tail.is_empty() && self.utf8_error.is_none() {
             // The input ended inside a UTF-8 character.
             self.utf8_error = Some(self.bytes - self.tail.len());
@@ -380,15 +392,18 @@ impl IncrementalParser {
             // `parse` takes strict JSON through `serde_json` first, and repair mode's own
             // reading of strict JSON can differ from it (its guesses about quotes): one
             // more pass, in the mode that is not for tool arguments, to give the same value.
-            if let Ok(value) = serde_json::from_str::<Value>(&self.text) {
-                return Ok(Parsed { value, repairs: Vec::new() });
+            if let Some((value, repeated)) = super::repeats::strict_noting_repeats(&self.text) {
+                return Ok((Parsed { value, repairs: Vec::new() }, repeated));
             }
         }
         self.status()?;
         loop {
             match mem::replace(&mut self.reading, Reading::Seeking { from: usize::MAX }) {
                 Reading::Value(mut core) => match core.finish() {
-                    Ok(outcome) => return Ok(coalesce(tree::decode_double(outcome, &self.options))),
+                    Ok(outcome) => {
+                        let repeated = outcome.repeated_keys;
+                        return Ok((coalesce(tree::decode_double(outcome, &self.options)), repeated));
+                    }
                     Err(failure) => self.failed(&mut core, failure, &mut None),
                 },
                 Reading::Seeking { .. } => {
@@ -435,6 +450,7 @@ impl IncrementalParser {
 
     #[inline]
     fn feed_inner(&mut self, chunk: &str, mut on: On<'_, '_>) -> Result<(), ParseError> {
+        self.partial.take();
         // The common case first: a value being read, within the limit.
         let clear = self.tail.is_empty()
             && self.utf8_error.is_none()
@@ -461,6 +477,7 @@ impl IncrementalParser {
     }
 
     fn feed_bytes_inner(&mut self, mut chunk: &[u8], mut on: On<'_, '_>) -> Result<(), ParseError> {
+        self.partial.take();
         let before = self.bytes;
         if !self.count(chunk.len()) || self.utf8_error.is_some() {
             return self.status();
@@ -536,27 +553,16 @@ impl IncrementalParser {
             None => {
                 // The first attempt's error is the one reported (a later candidate's never is).
                 let error = tree::to_error(failure.clone(), self.text.as_bytes(), &self.options);
-                // Retry only when the failed value came after prose or did not start like an
-                // object or array.
-                let eligible = self.options.mode != ParseMode::Strict
-                    && core
-                        .value_start()
-                        .is_some_and(|(_, first)| core.prose_seen() || !matches!(first, b'{' | b'['));
-                let Some((value_at, _)) = core.value_start().filter(|_| eligible) else {
-                    self.frozen = core.take_partial();
+                let Some(plan) = tree::retry_after(&core.lexer, core.repairs(), self.options.mode) else {
+                    self.frozen = core.partial();
                     self.reading = Reading::Failed(error);
                     return;
                 };
-                let mut carried: Vec<Repair> =
-                    core.repairs().iter().filter(|r| r.offset < value_at).copied().collect();
-                if !carried.iter().any(|r| r.kind == RepairKind::ProseBefore) {
-                    carried.push(Repair::new(RepairKind::ProseBefore, value_at));
-                }
                 let retry = Retry {
                     first: error,
-                    carried,
-                    fence_open: core.fence_open(),
-                    after: value_at + 1,
+                    after: plan.value_at + 1,
+                    carried: plan.carried,
+                    fence_open: plan.fence_open,
                     left: MAX_CANDIDATES,
                 };
                 self.retry.insert(retry)
@@ -577,12 +583,7 @@ impl IncrementalParser {
     fn seek(&mut self, on: &mut On<'_, '_>) {
         loop {
             let Reading::Seeking { from } = self.reading else { return };
-            let found = self
-                .text
-                .as_bytes()
-                .get(from..)
-                .and_then(|rest| rest.iter().position(|&b| matches!(b, b'{' | b'[')));
-            let Some(candidate) = found.map(|k| from + k) else {
+            let Some(candidate) = tree::next_candidate(self.text.as_bytes(), from, from) else {
                 // Nothing yet: the next fragment is searched from here.
                 self.reading = Reading::Seeking { from: from.max(self.text.len()) };
                 return;
@@ -610,7 +611,7 @@ impl IncrementalParser {
 
 // ---------------------------------------------------------------- one attempt
 
-/// A lexer and a builder reading one candidate value.
+/// A lexer and an output reading one candidate value.
 #[derive(Debug)]
 struct Core {
     lexer: Lexer,
@@ -621,52 +622,56 @@ struct Core {
 
 /// The builder of a [`Core`].
 #[derive(Debug)]
+// The strict and lenient variant, the one on the hot path, stays inline; repair mode's is
+// boxed.
+#[allow(clippy::large_enum_variant)]
 enum Build {
-    /// Strict and lenient modes: the in-place builder.
-    Tree(Tree),
-    /// [`ParseMode::Repair`]: the one-shot builder, and a lenient reading of the same text
+    /// Strict and lenient modes: the grammar and the stream's output.
+    Tree(Grammar, StreamOut),
+    /// [`ParseMode::Repair`]: the repair builder, and a lenient reading of the same text
     /// for the partial value (`shadow_ok` until that reading fails; its value then stays as
     /// it was).
-    Repair { builder: Builder, shadow: Box<(Lexer, Tree)>, shadow_ok: bool },
+    Repair { builder: Box<Builder>, shadow: Box<(Lexer, Grammar, StreamOut)>, shadow_ok: bool },
 }
 
 impl Core {
     /// A core reading from absolute offset `base`; `prose` (whether a code fence is open)
     /// when it starts inside prose after a failed candidate.
     fn new(options: &ParseOptions, base: usize, prose: Option<bool>, repairs: Vec<Repair>) -> Core {
-        let lexer = |mode: ParseMode| {
-            match prose {
-                Some(fence_open) => Lexer::in_prose(mode, options.non_finite, base, fence_open),
-                None => Lexer::new(mode, options.non_finite, base),
-            }
-            .with_readings(options)
-        };
         let build = match options.mode {
             ParseMode::Repair => {
                 let lenient = ParseOptions { mode: ParseMode::Lenient, ..options.clone() };
+                // The lenient reading's lexer reads with the repair options' readings.
+                let lexer = match prose {
+                    Some(fence_open) => {
+                        Lexer::in_prose(ParseMode::Lenient, options.non_finite, base, fence_open)
+                    }
+                    None => Lexer::new(ParseMode::Lenient, options.non_finite, base),
+                }
+                .with_readings(options);
                 Build::Repair {
-                    builder: Builder::new(options).with_repairs(repairs),
-                    shadow: Box::new((lexer(ParseMode::Lenient), Tree::new(&lenient, Vec::new()))),
+                    builder: Box::new(Builder::new(options).with_repairs(repairs)),
+                    shadow: Box::new((lexer, Grammar::new(&lenient, Vec::new()), StreamOut::new(true))),
                     shadow_ok: true,
                 }
             }
-            _ => Build::Tree(Tree::new(options, repairs)),
+            mode => Build::Tree(Grammar::new(options, repairs), StreamOut::new(mode != ParseMode::Strict)),
         };
-        Core { lexer: lexer(options.mode), build, complete: options.complete_truncated }
+        Core { lexer: tree::lexer_at(options, base, prose), build, complete: options.complete_truncated }
     }
 
     #[inline]
     fn feed(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
         match &mut self.build {
-            Build::Tree(tree) => {
+            Build::Tree(grammar, out) => {
                 // Content of a string value already shown goes straight to where it is
                 // shown: a whole fragment while a long string streams in, or the end of one.
                 let mut chunk = chunk;
-                if tree.open.is_some() {
+                if out.string_open() {
                     let plain = self.lexer.plain_run(chunk);
                     if let (Some(content), Some(rest)) = (chunk.get(..plain), chunk.get(plain..)) {
                         if !content.is_empty() {
-                            tree.append_open(content, on);
+                            out.append_open(content, on);
                         }
                         if rest.is_empty() {
                             return Ok(());
@@ -674,897 +679,65 @@ impl Core {
                         chunk = rest;
                     }
                 }
-                self.lexer.feed_str(chunk, &mut TreeSink { tree, on: on.as_deref_mut() })?;
-                tree.sync_string(&mut self.lexer, on);
+                let mut reporting = Reporting { out: &mut *out, on: on.as_deref_mut() };
+                self.lexer.feed_str(chunk, &mut Fed { grammar: &mut *grammar, out: &mut reporting })?;
+                sync_string(grammar, out, &mut self.lexer, on);
                 Ok(())
             }
             Build::Repair { builder, shadow, shadow_ok } => {
                 if *shadow_ok {
-                    let (shadow_lexer, tree) = &mut **shadow;
-                    *shadow_ok = shadow_lexer.feed_str(chunk, &mut TreeSink { tree, on: None }).is_ok();
+                    let (shadow_lexer, grammar, out) = &mut **shadow;
+                    let mut reporting = Reporting { out: &mut *out, on: None };
+                    *shadow_ok = shadow_lexer
+                        .feed_str(chunk, &mut Fed { grammar: &mut *grammar, out: &mut reporting })
+                        .is_ok();
                     if *shadow_ok {
-                        tree.sync_string(shadow_lexer, &mut None);
+                        sync_string(grammar, out, shadow_lexer, &mut None);
                     }
                 }
-                self.lexer.feed_str(chunk, builder)
+                self.lexer.feed_str(chunk, &mut **builder)
             }
         }
     }
 
     fn finish(&mut self) -> Result<Outcome, Failure> {
         let complete = self.complete;
-        let (value, mut repairs) = match &mut self.build {
-            Build::Tree(tree) => {
-                self.lexer.finish(&mut TreeSink { tree, on: None }, complete)?;
-                (tree.finish(complete, self.lexer.offset())?, mem::take(&mut tree.repairs))
+        let (value, mut repairs, repeated_keys) = match &mut self.build {
+            Build::Tree(grammar, out) => {
+                let mut reporting = Reporting { out: &mut *out, on: None };
+                self.lexer.finish(&mut Fed { grammar: &mut *grammar, out: &mut reporting }, complete)?;
+                grammar.finish(&mut reporting, complete, self.lexer.offset())?;
+                let (value, repeated) = out.take();
+                (value.unwrap_or(Value::Null), grammar.take_repairs(), repeated)
             }
             Build::Repair { builder, .. } => {
-                self.lexer.finish(builder, complete)?;
-                (builder.finish(complete, self.lexer.offset())?, builder.take_repairs())
+                self.lexer.finish(&mut **builder, complete)?;
+                (
+                    builder.finish(complete, self.lexer.offset())?,
+                    builder.take_repairs(),
+                    builder.repeated_keys(),
+                )
             }
         };
         // The lexer records repairs as it reads, a trailing comma only when its bracket
         // arrives: sorted as `tree::Machine::finish` sorts them.
         repairs.sort_by_key(|r| r.offset);
         let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
-        Ok(Outcome { value, repairs, value_at, repeated_keys: false })
+        Ok(Outcome { value, repairs, value_at, repeated_keys })
     }
 
-    fn partial(&self) -> &Value {
+    /// The value read so far (built now).
+    fn partial(&self) -> Value {
         match &self.build {
-            Build::Tree(tree) => &tree.root,
-            Build::Repair { shadow, .. } => &shadow.1.root,
+            Build::Tree(_, out) => out.partial(),
+            Build::Repair { shadow, .. } => shadow.2.partial(),
         }
-    }
-
-    fn take_partial(&mut self) -> Value {
-        match &mut self.build {
-            Build::Tree(tree) => mem::take(&mut tree.root),
-            Build::Repair { shadow, .. } => mem::take(&mut shadow.1.root),
-        }
-    }
-
-    fn value_start(&self) -> Option<(usize, u8)> {
-        self.lexer.value_start()
-    }
-
-    fn prose_seen(&self) -> bool {
-        self.lexer.prose_seen()
-    }
-
-    fn fence_open(&self) -> bool {
-        self.lexer.fence_open()
     }
 
     fn repairs(&self) -> &[Repair] {
         match &self.build {
-            Build::Tree(tree) => &tree.repairs,
+            Build::Tree(grammar, _) => grammar.repairs(),
             Build::Repair { builder, .. } => builder.repairs(),
         }
-    }
-}
-
-// ---------------------------------------------------------------- the in-place builder
-
-/// What the builder expects next (as `tree::Builder`'s, without the repair-mode states).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Expect {
-    /// A value: at the top level or after `:`.
-    Value,
-    /// After `[` or `(`: a value or the closing bracket.
-    FirstItem,
-    /// After `,` (at `comma`) in an array: a value (or `]`, a trailing comma).
-    Item { comma: usize },
-    /// After `{`: a key or `}`.
-    FirstKey,
-    /// After `,` (at `comma`) in an object: a key (or `}`, a trailing comma).
-    Key { comma: usize },
-    /// After a key.
-    Colon,
-    /// After a value inside a container: `,` or the closing bracket.
-    Comma,
-    /// The top-level value is complete.
-    Done,
-}
-
-/// What an open container is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Array,
-    Object,
-    /// `(` of a function-call wrapper such as `NumberLong(2)`: an array while open; one item
-    /// without a comma is that item once it closes.
-    Paren,
-    /// A Python set (`{1, 2}`, lenient modes): an array, closed by `}`.
-    Set,
-}
-
-/// How an open container is reached from its parent.
-#[derive(Debug)]
-enum Step {
-    /// It is the top-level value.
-    Root,
-    Index(usize),
-    /// A member, and its position among the members when the object is small (walking to
-    /// it there is cheaper than comparing keys; it does not move while the member is open,
-    /// since only the innermost container gets members).
-    Key(String, Option<usize>),
-    /// Nowhere (an object value without a key, which the one-shot builder drops too).
-    Detached,
-}
-
-/// An open array, object or `(`: its place in the tree, not its content (that is in the
-/// tree already).
-#[derive(Debug)]
-struct Frame {
-    kind: Kind,
-    step: Step,
-    /// Length of [`Tree::pointer`] before this container's own step.
-    pointer_len: usize,
-    /// The key whose value is awaited (objects).
-    key: Option<String>,
-    /// Members or items completed.
-    len: usize,
-    /// A comma was read (`(`: then it is a tuple, an array).
-    comma: bool,
-    /// Inside a `(`: its items are not reported (its result is, when it closes).
-    quiet: bool,
-}
-
-/// Builds the value in place, so that the value so far is always at hand ([`Tree::root`]).
-/// The rules are those of `tree::Builder` in strict and lenient modes.
-#[derive(Debug)]
-struct Tree {
-    lenient: bool,
-    max_depth: usize,
-    /// The value so far; the final value once the top-level value is complete.
-    root: Value,
-    /// The top-level value is complete (`root` is it).
-    has_root: bool,
-    /// The open containers, outermost first.
-    frames: Vec<Frame>,
-    expect: Expect,
-    repairs: Vec<Repair>,
-    /// JSON Pointer of the innermost open container.
-    pointer: String,
-    /// The string value being read has a placeholder in the tree, which holds what was read
-    /// of it: all that the lexer had in `text_buf` (moved out), and this many bytes of its
-    /// `buf`.
-    open: Option<usize>,
-    /// The key of an object member whose string value has a placeholder (the key itself
-    /// moved into the map), and its position in a small map.
-    open_key: String,
-    open_at: Option<usize>,
-    /// The path of an event being reported.
-    scratch: String,
-    /// Offset of the last key read.
-    key_at: usize,
-}
-
-/// The container `frames` lead to in `root`, if it is there.
-fn container<'v>(root: &'v mut Value, frames: &[Frame]) -> Option<&'v mut Value> {
-    let mut node = root;
-    for frame in frames {
-        node = match (&frame.step, node) {
-            (Step::Root, node) => node,
-            (Step::Index(index), Value::Array(items)) => items.get_mut(*index)?,
-            (Step::Key(_, Some(at)), Value::Object(map)) => map.values_mut().nth(*at)?,
-            (Step::Key(key, None), Value::Object(map)) => map.get_mut(key.as_str())?,
-            _ => return None,
-        };
-    }
-    Some(node)
-}
-
-/// Where `key` is among the members of a small map (see [`Step::Key`]).
-fn position(map: &Map<String, Value>, key: &str) -> Option<usize> {
-    if map.len() > 8 {
-        return None;
-    }
-    map.keys().position(|k| k == key)
-}
-
-/// Append `/index` to a JSON Pointer.
-fn push_index(pointer: &mut String, index: usize) {
-    use std::fmt::Write;
-    let _ = write!(pointer, "/{index}");
-}
-
-impl Tree {
-    fn new(options: &ParseOptions, repairs: Vec<Repair>) -> Tree {
-        Tree {
-            lenient: options.mode != ParseMode::Strict,
-            max_depth: options.max_depth,
-            root: Value::Null,
-            has_root: false,
-            frames: Vec::new(),
-            expect: Expect::Value,
-            repairs,
-            pointer: String::new(),
-            open: None,
-            open_key: String::new(),
-            open_at: None,
-            scratch: String::new(),
-            key_at: 0,
-        }
-    }
-
-    fn record(&mut self, kind: RepairKind, offset: usize) {
-        // Completing several cut-off things at the end is one repair.
-        if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
-            return;
-        }
-        super::record_repair(&mut self.repairs, kind, offset);
-    }
-
-    /// The path of the innermost container's next item or awaited member, in `scratch`; or
-    /// `None` when it is not reported (inside a `(`, or an object without a key).
-    fn slot_path(&mut self) -> Option<&str> {
-        self.scratch.clear();
-        if let Some(frame) = self.frames.last() {
-            if frame.quiet {
-                return None;
-            }
-            self.scratch.push_str(&self.pointer);
-            match frame.kind {
-                Kind::Object if self.open.is_some() => push_token(&mut self.scratch, &self.open_key),
-                Kind::Object => push_token(&mut self.scratch, frame.key.as_deref()?),
-                Kind::Array | Kind::Paren | Kind::Set => push_index(&mut self.scratch, frame.len),
-            }
-        }
-        Some(&self.scratch)
-    }
-
-    fn token(&mut self, token: Token, offset: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        match self.expect {
-            Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(token, offset, on),
-            Expect::FirstKey | Expect::Key { .. } => self.key_token(token, offset, on),
-            Expect::Comma => self.comma_token(token, offset, on),
-            Expect::Colon => match token {
-                Token::Colon => {
-                    self.materialize();
-                    self.expect = Expect::Value;
-                    Ok(())
-                }
-                Token::Comma | Token::EndObject
-                    if self.lenient
-                        && self.frames.last().is_some_and(|f| f.kind == Kind::Object && f.len == 0) =>
-                {
-                    self.object_as_set(token, offset, on)
-                }
-                token => Err(Failure::syntax(
-                    format!("expected `:` after an object key, found {}", token.describe()),
-                    offset,
-                )),
-            },
-            Expect::Done => {
-                Err(Failure::syntax(format!("unexpected {} after the json value", token.describe()), offset))
-            }
-        }
-    }
-
-    fn value_token(&mut self, token: Token, offset: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        match token {
-            Token::BeginArray => self.open_container(Kind::Array, Expect::FirstItem),
-            Token::BeginObject => self.open_container(Kind::Object, Expect::FirstKey),
-            Token::BeginParen(call) => {
-                if !call {
-                    self.record(RepairKind::Tuple, offset);
-                }
-                self.open_container(Kind::Paren, Expect::FirstItem)
-            }
-            Token::Str(text) => {
-                self.complete_string(text, on);
-                Ok(())
-            }
-            Token::Number(number) => {
-                self.complete_value(Value::Number(number), on);
-                Ok(())
-            }
-            Token::Bool(value) => {
-                self.complete_value(Value::Bool(value), on);
-                Ok(())
-            }
-            Token::Null => {
-                self.complete_value(Value::Null, on);
-                Ok(())
-            }
-            Token::EndArray | Token::EndParen | Token::EndObject
-                if self.expect == Expect::FirstItem && self.closes_top(&token) =>
-            {
-                self.close(on);
-                Ok(())
-            }
-            Token::EndArray | Token::EndParen | Token::EndObject
-                if matches!(self.expect, Expect::Item { .. }) && self.closes_top(&token) =>
-            {
-                let Expect::Item { comma } = self.expect else { return Ok(()) };
-                if self.frames.last().is_some_and(|frame| frame.kind == Kind::Paren && frame.len == 1) {
-                    // `(1,)`: how Python writes a tuple of one, not a trailing comma.
-                    self.close(on);
-                    return Ok(());
-                }
-                let bracket = match token {
-                    Token::EndArray => ']',
-                    Token::EndObject => '}',
-                    _ => ')',
-                };
-                self.trailing_comma(comma, offset, bracket, on)
-            }
-            Token::EndArray
-            | Token::EndObject
-            | Token::EndParen
-            | Token::Colon
-            | Token::Comma
-            | Token::Ellipsis => {
-                let message = match self.expect {
-                    Expect::FirstItem => "expected a value or `]`",
-                    Expect::Item { .. } => "expected a value after `,`",
-                    _ if self.frames.is_empty() => "expected a json value",
-                    _ => "expected a value after `:`",
-                };
-                Err(Failure::syntax(format!("{message}, found {}", token.describe()), offset))
-            }
-        }
-    }
-
-    fn key_token(&mut self, token: Token, offset: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        match token {
-            Token::Str(text) => {
-                if let Some(frame) = self.frames.last_mut() {
-                    frame.key = Some(text);
-                }
-                self.key_at = offset;
-                self.expect = Expect::Colon;
-                Ok(())
-            }
-            Token::EndObject => match self.expect {
-                Expect::Key { comma } => self.trailing_comma(comma, offset, '}', on),
-                _ => {
-                    self.close(on);
-                    Ok(())
-                }
-            },
-            token => {
-                let message = match self.expect {
-                    Expect::FirstKey => "expected a string key or `}`",
-                    _ => "expected a string key after `,`",
-                };
-                Err(Failure::syntax(format!("{message}, found {}", token.describe()), offset))
-            }
-        }
-    }
-
-    fn comma_token(&mut self, token: Token, offset: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        let kind = self.frames.last().map(|frame| frame.kind);
-        match (token, kind) {
-            (Token::Comma, Some(Kind::Object)) => {
-                self.expect = Expect::Key { comma: offset };
-                Ok(())
-            }
-            (Token::Comma, Some(Kind::Array | Kind::Paren | Kind::Set)) => {
-                if let Some(frame) = self.frames.last_mut() {
-                    frame.comma = true;
-                }
-                self.expect = Expect::Item { comma: offset };
-                Ok(())
-            }
-            (Token::EndObject, Some(Kind::Object | Kind::Set))
-            | (Token::EndArray, Some(Kind::Array))
-            | (Token::EndParen, Some(Kind::Paren)) => {
-                self.close(on);
-                Ok(())
-            }
-            (token, Some(Kind::Array | Kind::Paren | Kind::Set)) => Err(Failure::syntax(
-                format!("expected `,` or `]` after an array value, found {}", token.describe()),
-                offset,
-            )),
-            (token, _) => Err(Failure::syntax(
-                format!("expected `,` or `}}` after an object value, found {}", token.describe()),
-                offset,
-            )),
-        }
-    }
-
-    /// Whether `closer` closes the innermost container.
-    fn closes_top(&self, closer: &Token) -> bool {
-        matches!(
-            (self.frames.last().map(|frame| frame.kind), closer),
-            (Some(Kind::Array), Token::EndArray)
-                | (Some(Kind::Object | Kind::Set), Token::EndObject)
-                | (Some(Kind::Paren), Token::EndParen)
-        )
-    }
-
-    /// A trailing comma at `comma` before the closing bracket at `offset`.
-    fn trailing_comma(
-        &mut self,
-        comma: usize,
-        offset: usize,
-        bracket: char,
-        on: &mut On<'_, '_>,
-    ) -> Result<(), Failure> {
-        if !self.lenient {
-            return Err(Failure::syntax(format!("trailing comma before `{bracket}`"), offset));
-        }
-        self.record(RepairKind::TrailingComma, comma);
-        self.close(on);
-        Ok(())
-    }
-
-    /// Open an array, object or `(`: it goes into its parent at once, empty.
-    fn open_container(&mut self, kind: Kind, expect: Expect) -> Result<(), Failure> {
-        if self.frames.len() >= self.max_depth {
-            return Err(Fail::TooDeep.into());
-        }
-        let empty = match kind {
-            // Until its first member, a lenient object inside the value may turn out to be a
-            // Python set (`{'a', 'b'}`): it shows as not started (`null`), so the partial
-            // value stays a prefix of the final one; `materialize` makes it an object. The
-            // top-level value shows as `{}` from its `{` on (arguments are objects; a set
-            // there shows as `{}` until its first comma).
-            Kind::Object if self.lenient && !self.frames.is_empty() => Value::Null,
-            Kind::Object => Value::Object(Map::new()),
-            Kind::Array | Kind::Paren | Kind::Set => Value::Array(Vec::new()),
-        };
-        let pointer_len = self.pointer.len();
-        let (step, quiet) = match self.frames.last_mut() {
-            None => {
-                self.root = empty;
-                (Step::Root, kind == Kind::Paren)
-            }
-            Some(parent) => {
-                let quiet = parent.quiet || kind == Kind::Paren;
-                let step = match parent.kind {
-                    Kind::Array | Kind::Paren | Kind::Set => {
-                        push_index(&mut self.pointer, parent.len);
-                        Step::Index(parent.len)
-                    }
-                    Kind::Object => match parent.key.take() {
-                        Some(key) => {
-                            push_token(&mut self.pointer, &key);
-                            Step::Key(key, None)
-                        }
-                        None => Step::Detached,
-                    },
-                };
-                let mut step = step;
-                match (container(&mut self.root, &self.frames), &mut step) {
-                    (Some(Value::Array(items)), Step::Index(_)) => items.push(empty),
-                    (Some(Value::Object(map)), Step::Key(key, at)) => {
-                        map.insert(key.clone(), empty);
-                        *at = position(map, key);
-                    }
-                    _ => {}
-                }
-                (step, quiet)
-            }
-        };
-        self.frames.push(Frame { kind, step, pointer_len, key: None, len: 0, comma: false, quiet });
-        self.expect = expect;
-        Ok(())
-    }
-
-    /// Close the innermost container: a `(` becomes its value, and the container is
-    /// reported as a member or item of its parent.
-    fn close(&mut self, on: &mut On<'_, '_>) {
-        self.materialize();
-        let Some(frame) = self.frames.last() else { return };
-        if frame.kind == Kind::Paren && frame.len == 1 && !frame.comma {
-            if let Some(node) = container(&mut self.root, &self.frames) {
-                let item = match node {
-                    Value::Array(items) => items.pop(),
-                    _ => None,
-                };
-                if let Some(item) = item {
-                    *node = item;
-                }
-            }
-        }
-        let depth = self.frames.len();
-        let reported = depth >= 2 && self.frames.get(depth - 2).is_some_and(|parent| !parent.quiet);
-        if let (true, Some(on)) = (reported, on.as_mut()) {
-            if let Some(node) = container(&mut self.root, &self.frames) {
-                on(StreamEvent::ValueComplete {
-                    path: Cow::Borrowed(&self.pointer),
-                    value: Cow::Borrowed(&*node),
-                });
-            }
-        }
-        if let Some(frame) = self.frames.pop() {
-            self.pointer.truncate(frame.pointer_len);
-        }
-        match self.frames.last_mut() {
-            None => {
-                self.has_root = true;
-                self.expect = Expect::Done;
-            }
-            Some(parent) => {
-                parent.len += 1;
-                self.expect = Expect::Comma;
-            }
-        }
-    }
-
-    /// A complete string. If it has a placeholder, `text` is what came after the text moved
-    /// into it (and the first `open` bytes of `text` are there already): the rest is
-    /// reported and appended, and the placeholder is the string.
-    fn complete_string(&mut self, text: String, on: &mut On<'_, '_>) {
-        let Some(reported) = self.open else {
-            self.complete_value(Value::String(text), on);
-            return;
-        };
-        let rest = text.get(reported..).unwrap_or_default();
-        if let (Some(on), false) = (on.as_mut(), rest.is_empty()) {
-            if let Some(path) = self.slot_path() {
-                on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(rest) });
-            }
-        }
-        if !rest.is_empty() {
-            if let Some(string) = self.placeholder() {
-                string.push_str(rest);
-            }
-        }
-        if let Some(on) = on.as_mut() {
-            // The path before `open` is cleared (it names the member by `open_key`).
-            if self.slot_path().is_some() {
-                let (root, frames, open_key) = (&mut self.root, &self.frames, &self.open_key);
-                let value = match (frames.last(), container(root, frames)) {
-                    (None, _) => Some(&*root),
-                    (Some(_), Some(Value::Array(items))) => items.last(),
-                    (Some(_), Some(Value::Object(map))) => map.get(open_key.as_str()),
-                    _ => None,
-                };
-                if let Some(value) = value {
-                    on(StreamEvent::ValueComplete {
-                        path: Cow::Borrowed(&self.scratch),
-                        value: Cow::Borrowed(value),
-                    });
-                }
-            }
-        }
-        self.open = None;
-        match self.frames.last_mut() {
-            None => {
-                self.has_root = true;
-                self.expect = Expect::Done;
-            }
-            Some(frame) => {
-                frame.len += 1;
-                self.expect = Expect::Comma;
-            }
-        }
-    }
-
-    /// A complete value: into the innermost container, or as the top-level value.
-    fn complete_value(&mut self, value: Value, on: &mut On<'_, '_>) {
-        if self.frames.is_empty() {
-            self.root = value;
-            self.has_root = true;
-            self.expect = Expect::Done;
-            return;
-        }
-        self.expect = Expect::Comma;
-        if let Some(on) = on.as_mut() {
-            if let Some(path) = self.slot_path() {
-                on(StreamEvent::ValueComplete { path: Cow::Borrowed(path), value: Cow::Borrowed(&value) });
-            }
-        }
-        let Some(frame) = self.frames.last_mut() else { return };
-        let key = match frame.kind {
-            Kind::Object => match frame.key.take() {
-                Some(key) => Some(key),
-                None => return,
-            },
-            Kind::Array | Kind::Paren | Kind::Set => None,
-        };
-        frame.len += 1;
-        match (container(&mut self.root, &self.frames), key) {
-            (Some(Value::Array(items)), _) => items.push(value),
-            (Some(Value::Object(map)), Some(key)) => {
-                map.insert(key, value);
-            }
-            _ => {}
-        }
-    }
-
-    /// After a fragment: move what arrived of the string value being read into the tree
-    /// (placing it first), and report it.
-    fn sync_string(&mut self, lexer: &mut Lexer, on: &mut On<'_, '_>) {
-        let Some((head, tail)) = lexer.open_string() else { return };
-        let reported = self.open.unwrap_or(0);
-        if head.len() + tail.len() <= reported {
-            return; // nothing new
-        }
-        if !matches!(self.expect, Expect::Value | Expect::FirstItem | Expect::Item { .. }) {
-            return; // a key, or a string where none belongs (an error when it ends)
-        }
-        // Up to the last whole character of `buf`: the rest of one comes with the next
-        // fragment.
-        let rest = tail.get(reported..).unwrap_or_default();
-        // Most fragments leave nothing new in `buf`: no UTF-8 check then.
-        let new_tail = match rest {
-            [] => "",
-            rest => match std::str::from_utf8(rest) {
-                Ok(text) => text,
-                Err(error) => {
-                    rest.get(..error.valid_up_to()).and_then(|r| std::str::from_utf8(r).ok()).unwrap_or("")
-                }
-            },
-        };
-        if head.is_empty() && new_tail.is_empty() && self.open.is_some() {
-            return;
-        }
-        if self.open.is_none() {
-            // The placeholder goes in with what arrived already (one walk down the open
-            // path, not two).
-            let mut text = String::with_capacity((head.len() + new_tail.len()).max(32) * 2);
-            text.push_str(head);
-            text.push_str(new_tail);
-            if !self.place(text) {
-                return; // nowhere to show it (the one-shot builder drops it too)
-            }
-        } else if let Some(string) = self.placeholder() {
-            string.push_str(head);
-            if !new_tail.is_empty() {
-                string.push_str(new_tail);
-            }
-        }
-        self.open = Some(reported + new_tail.len());
-        if let Some(on) = on.as_mut() {
-            if let Some(path) = self.slot_path() {
-                for piece in [head.as_str(), new_tail] {
-                    if !piece.is_empty() {
-                        on(StreamEvent::StringGrew {
-                            path: Cow::Borrowed(path),
-                            appended: Cow::Borrowed(piece),
-                        });
-                    }
-                }
-            }
-        }
-        head.clear();
-    }
-
-    /// Append `text`, read by [`Lexer::plain_run`], to the string value being read (it
-    /// has a placeholder, and the lexer holds none of its text), and report it as
-    /// [`sync_string`](Tree::sync_string) would.
-    fn append_open(&mut self, text: &str, on: &mut On<'_, '_>) {
-        if let Some(string) = self.placeholder() {
-            string.push_str(text);
-        }
-        if let Some(on) = on.as_mut() {
-            if let Some(path) = self.slot_path() {
-                on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(text) });
-            }
-        }
-    }
-
-    /// Put `text`, what was read of the string value being read, where that value goes.
-    /// False if it has no place.
-    fn place(&mut self, text: String) -> bool {
-        let placeholder = Value::String(text);
-        let Some(frame) = self.frames.last_mut() else {
-            self.root = placeholder;
-            return true;
-        };
-        let key = match frame.kind {
-            Kind::Object => match frame.key.take() {
-                Some(key) => Some(key),
-                None => return false,
-            },
-            Kind::Array | Kind::Paren | Kind::Set => None,
-        };
-        match (container(&mut self.root, &self.frames), key) {
-            (Some(Value::Array(items)), _) => {
-                items.push(placeholder);
-                true
-            }
-            (Some(Value::Object(map)), Some(key)) => {
-                // The key moves into the map; lookups until the string ends use a copy in a
-                // buffer that is reused, not a new allocation per string.
-                self.open_key.clear();
-                self.open_key.push_str(&key);
-                map.insert(key, placeholder);
-                self.open_at = position(map, &self.open_key);
-                true
-            }
-            (_, key) => {
-                // Not in the tree (an unreachable container): keep the key for the value.
-                if let (Some(frame), Some(key)) = (self.frames.last_mut(), key) {
-                    frame.key = Some(key);
-                }
-                false
-            }
-        }
-    }
-
-    /// The placeholder of the string value being read.
-    fn placeholder(&mut self) -> Option<&mut String> {
-        let slot = match self.frames.last() {
-            None => &mut self.root,
-            Some(_) => match container(&mut self.root, &self.frames)? {
-                Value::Array(items) => items.last_mut()?,
-                Value::Object(map) => match self.open_at {
-                    Some(at) => map.values_mut().nth(at)?,
-                    None => map.get_mut(self.open_key.as_str())?,
-                },
-                _ => return None,
-            },
-        };
-        match slot {
-            Value::String(string) => Some(string),
-            _ => None,
-        }
-    }
-
-    /// End of input: the value, or what was left open (with `complete`, a key still waiting
-    /// for its value gets `null` and every open container is closed), as
-    /// `tree::Builder::finish` in strict and lenient modes.
-    fn finish(&mut self, complete: bool, end: usize) -> Result<Value, Failure> {
-        if let Some(kind) = self.frames.last().map(|frame| frame.kind) {
-            let inside = match kind {
-                Kind::Object => "an object",
-                Kind::Paren => "a parenthesised value",
-                Kind::Set => "a set",
-                Kind::Array => "an array",
-            };
-            if !complete {
-                return Err(Fail::Truncated { inside }.into());
-            }
-            self.record(RepairKind::CompletedTruncated, end);
-            self.materialize();
-            if kind == Kind::Object && matches!(self.expect, Expect::Colon | Expect::Value) {
-                // A key cut off before its value: `null`, unless the key is already there.
-                let key = self.frames.last().and_then(|frame| frame.key.as_deref());
-                let present = match (container(&mut self.root, &self.frames), key) {
-                    (Some(Value::Object(map)), Some(key)) => map.contains_key(key),
-                    _ => true,
-                };
-                if present {
-                    if let Some(frame) = self.frames.last_mut() {
-                        frame.key = None;
-                    }
-                } else {
-                    self.complete_value(Value::Null, &mut None);
-                }
-            }
-            while !self.frames.is_empty() {
-                self.close(&mut None);
-            }
-        }
-        if !self.has_root {
-            return Err(Failure::syntax("expected a json value, found the end of the input", end));
-        }
-        Ok(mem::take(&mut self.root))
-    }
-
-    /// The innermost container, an object not shown yet (see `open_container`), becomes
-    /// the empty object it is.
-    fn materialize(&mut self) {
-        if self.frames.last().is_some_and(|frame| frame.kind == Kind::Object) {
-            if let Some(node @ Value::Null) = container(&mut self.root, &self.frames) {
-                *node = Value::Object(Map::new());
-            }
-        }
-    }
-
-    /// `{'a', 'b'}`, `{1, 2}`: the innermost object, whose first key awaits its colon and
-    /// is followed by `token` (`,` or `}`), is a Python set: an array of that key and what
-    /// follows (as `tree::Builder` reads it).
-    fn object_as_set(&mut self, token: Token, offset: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        let key = self.frames.last_mut().and_then(|frame| frame.key.take());
-        let Some(item) = key.and_then(|key| super::tree::set_item(key, self.key_at, &mut self.repairs))
-        else {
-            return Err(Failure::syntax(
-                format!("expected `:` after an object key, found {}", token.describe()),
-                offset,
-            ));
-        };
-        self.record(RepairKind::SetAsArray, offset);
-        if let Some(node) = container(&mut self.root, &self.frames) {
-            *node = Value::Array(Vec::new());
-        }
-        if let Some(frame) = self.frames.last_mut() {
-            frame.kind = Kind::Set;
-        }
-        self.complete_value(item, on);
-        if token == Token::EndObject {
-            self.close(on);
-        } else {
-            self.expect = Expect::Item { comma: offset };
-        }
-        Ok(())
-    }
-
-    /// Forget everything read (the values were prose before the real value).
-    fn reset(&mut self) {
-        self.root = Value::Null;
-        self.has_root = false;
-        self.frames.clear();
-        self.expect = Expect::Value;
-        self.pointer.clear();
-        self.open = None;
-    }
-}
-
-/// The [`Sink`] of a [`Tree`] while one fragment is read, with where its events go.
-struct TreeSink<'a, 'f> {
-    tree: &'a mut Tree,
-    on: On<'a, 'f>,
-}
-
-impl Sink for TreeSink<'_, '_> {
-    fn context(&self) -> Ctx {
-        let tree = &self.tree;
-        match (tree.expect, tree.frames.last().map(|frame| frame.kind)) {
-            (Expect::FirstKey | Expect::Key { .. }, _) | (Expect::Comma, Some(Kind::Object)) => Ctx::Key,
-            (Expect::Value | Expect::Colon, Some(Kind::Object)) => Ctx::ObjectValue,
-            (_, Some(Kind::Array | Kind::Paren | Kind::Set)) => Ctx::Array,
-            _ => Ctx::Top,
-        }
-    }
-
-    #[inline]
-    fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
-        self.tree.token(token, offset, &mut self.on)
-    }
-
-    fn expects_key(&self) -> bool {
-        matches!(self.tree.expect, Expect::FirstKey | Expect::Key { .. })
-    }
-
-    fn is_complete(&self) -> bool {
-        self.tree.expect == Expect::Done
-    }
-
-    fn repair(&mut self, kind: RepairKind, offset: usize) {
-        self.tree.record(kind, offset);
-    }
-
-    fn retract(&mut self, kind: RepairKind) {
-        self.tree.repairs.retain(|r| r.kind != kind);
-    }
-
-    fn in_paren(&self) -> bool {
-        self.tree.frames.last().is_some_and(|frame| frame.kind == Kind::Paren)
-    }
-
-    fn in_container(&self) -> bool {
-        !self.tree.frames.is_empty()
-    }
-
-    // Line breaks between top-level values and bare keys after a value matter only to
-    // repair mode, which this builder does not read.
-    fn line_break(&mut self) {}
-
-    fn bare_key(&mut self) {}
-
-    fn discard(&mut self) {
-        self.tree.reset();
-        self.tree.repairs.retain(|r| {
-            !matches!(
-                r.kind,
-                RepairKind::Tuple
-                    | RepairKind::NumberSyntax
-                    | RepairKind::UnquotedString
-                    | RepairKind::FunctionCall
-            )
-        });
-    }
-
-    fn undo_open(&mut self) -> bool {
-        let tree = &mut *self.tree;
-        let empty = match tree.frames.as_slice() {
-            [frame] => {
-                frame.len == 0
-                    && (frame.kind == Kind::Array || (frame.kind == Kind::Object && frame.key.is_none()))
-            }
-            _ => false,
-        };
-        if empty && !tree.has_root {
-            tree.reset();
-        }
-        empty
     }
 }

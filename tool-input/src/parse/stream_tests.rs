@@ -586,7 +586,7 @@ fn random_bytes_never_panic() {
 
 /// A JSON value to write out in one of the syntaxes the parser reads.
 #[derive(Debug, Clone)]
-enum Gen {
+pub(super) enum Gen {
     Null,
     Bool(bool),
     /// The number's text.
@@ -616,7 +616,7 @@ fn key_strategy() -> impl Strategy<Value = String> {
     ]
 }
 
-fn gen_strategy() -> impl Strategy<Value = Gen> {
+pub(super) fn gen_strategy() -> impl Strategy<Value = Gen> {
     let leaf = prop_oneof![
         Just(Gen::Null),
         any::<bool>().prop_map(Gen::Bool),
@@ -759,7 +759,7 @@ impl Writer {
 }
 
 /// The text of `value` as a model might write tool arguments.
-fn write(value: &Gen, seed: u64, lenient: bool) -> String {
+pub(super) fn write(value: &Gen, seed: u64, lenient: bool) -> String {
     let mut writer = Writer { rng: Lcg(seed), lenient, out: String::new(), after_single: false };
     let framing = if lenient { writer.rng.below(6) } else { 0 };
     match framing {
@@ -847,4 +847,55 @@ fn python_literals_agree_in_every_split() {
             check_every_split(input, &options);
         }
     }
+}
+
+#[test]
+fn finishing_notes_repeated_keys_as_the_one_shot_parse_does() {
+    let mut inputs = fragment_inputs();
+    inputs.extend(
+        [
+            r#"{"a": 1, "a": 2}"#,
+            r#"{'a': [1, {"b": 1, "b": 2}],}"#,
+            r#"Here: {"a": {"x": 1}, "a": {"x": 2}}"#,
+            r#""{\"a\": 1, \"a\": 2}""#,
+            r#"{"a": 1, "b": 2}"#,
+        ]
+        .map(str::to_owned),
+    );
+    for options in [lenient(), ParseOptions::strict(), completing()] {
+        for input in &inputs {
+            let expected = super::parse_noting_repeats(input, &options, false);
+            for size in [1, 3, input.len().max(1)] {
+                let mut parser = IncrementalParser::new(options.clone());
+                for piece in input.as_bytes().chunks(size) {
+                    let _ = parser.feed_bytes(piece);
+                }
+                assert_eq!(
+                    parser.finish_noting_repeats(),
+                    expected,
+                    "{input:?} in pieces of {size} ({options:?})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_partial_value_is_built_when_asked_and_kept_until_the_next_fragment() {
+    let mut parser = IncrementalParser::new(lenient());
+    parser.feed(r#"{"a": [1, {"b": "x"#).unwrap();
+    let first: *const Value = parser.partial();
+    assert_eq!(parser.partial(), &json!({"a": [1, {"b": "x"}]}));
+    assert!(std::ptr::eq(first, parser.partial()), "asked twice, built once");
+    parser.feed(r#"y"}], "c": nul"#).unwrap();
+    assert_eq!(parser.partial(), &json!({"a": [1, {"b": "xy"}]}));
+    parser.feed("l}").unwrap();
+    assert_eq!(parser.partial(), &json!({"a": [1, {"b": "xy"}], "c": null}));
+    // Fragments nobody looked at change nothing.
+    let mut quiet = IncrementalParser::new(lenient());
+    for piece in [r#"{"a": [1, {"b": "x"#, r#"y"}], "c": nul"#, "l}"] {
+        quiet.feed(piece).unwrap();
+    }
+    assert_eq!(quiet.partial(), parser.partial());
+    assert_eq!(quiet.finish(), parser.finish());
 }

@@ -11,9 +11,15 @@
 //! (see `parse_noting_repeats`), so [`parse_to_tape`] gives no tape for it and the caller
 //! takes the value path.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+
 use serde_json::{Map, Number, Value};
 
-use super::{ParseError, ParseOptions, Repair};
+use super::grammar::{Fed, Grammar, Kind, Out};
+use super::lexer::{Failure, Lexer};
+use super::tree::{self, Attempt, Input, Outcome};
+use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair, DEFAULT_MAX_DEPTH};
 
 /// One event of a [`Tape`].
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +86,29 @@ impl Tape {
         self.events.push(Event::End);
         if let Some(Event::Array { end: slot } | Event::Object { end: slot }) = self.events.get_mut(start) {
             *slot = end;
+        }
+    }
+
+    /// The container opened at `start` (an object without members) is an array: a Python
+    /// set read as one.
+    pub(crate) fn retag_array(&mut self, start: usize) {
+        if let Some(event @ Event::Object { .. }) = self.events.get_mut(start) {
+            *event = Event::Array { end: 0 };
+        }
+    }
+
+    /// The array opened at `start`, not closed yet, is not there: its one item stands in its
+    /// place (a `(` holding one item, `(1)` or `NumberLong(2)`). The containers inside it
+    /// move back by one event.
+    pub(crate) fn unwrap(&mut self, start: usize) {
+        if start >= self.events.len() {
+            return;
+        }
+        self.events.remove(start);
+        for event in self.events.get_mut(start..).unwrap_or_default() {
+            if let Event::Array { end } | Event::Object { end } = event {
+                *end = end.saturating_sub(1);
+            }
         }
     }
 
@@ -166,21 +195,313 @@ pub(crate) struct TapeParsed {
 }
 
 /// Parses tool arguments onto a [`Tape`]: the same reading, repairs and errors as
-/// `parse_noting_repeats`. `Ok(None)`: the text repeats a key, or needs a reading the tape
-/// sink does not make; the caller takes the value path, which decides.
-///
-/// Today this reads the value and writes its tape; the grammar's tape sink replaces that
-/// body (issue #14), with this signature and contract unchanged.
+/// `parse_noting_repeats`, written straight onto the tape by the grammar (no `Value`), or
+/// for strict JSON by `serde_json`. `Ok(None)`: the text repeats a key (the value path
+/// decides what that means), or it is read in [`ParseMode::Repair`] (whose guesses rebuild
+/// what they built: that needs a `Value`); the caller takes the value path. A
+/// double-encoded payload (a top-level string holding the object) is decoded as a value,
+/// then written onto the tape.
 pub(crate) fn parse_to_tape(
     input: &str,
     options: &ParseOptions,
     not_strict_json: bool,
 ) -> Result<Option<TapeParsed>, ParseError> {
-    let (parsed, repeated) = super::parse_noting_repeats(input, options, not_strict_json)?;
+    if input.len() > options.max_bytes {
+        return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
+    }
+    if options.mode == ParseMode::Repair {
+        return Ok(None);
+    }
+    if !not_strict_json && options.max_depth >= DEFAULT_MAX_DEPTH {
+        if let Some((tape, repeated)) = strict_to_tape(input) {
+            if repeated {
+                return Ok(None);
+            }
+            if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
+                // A double-encoded payload: as `parse` reads it.
+                let parsed = super::parse(input, options)?;
+                return Ok(Some(TapeParsed {
+                    tape: Tape::from_value(&parsed.value),
+                    repairs: parsed.repairs,
+                }));
+            }
+            return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
+        }
+    }
+    let read = tree::read_with_retry(Input::text(input), options, |lexer, repairs| TapeMachine {
+        lexer,
+        grammar: Grammar::new(options, repairs),
+        out: TapeOut::default(),
+        complete: options.complete_truncated,
+    });
+    let (tape, repeated, mut repairs, value_at) =
+        read.map_err(|failure| tree::to_error(failure, input.as_bytes(), options))?;
     if repeated {
         return Ok(None);
     }
-    Ok(Some(TapeParsed { tape: Tape::from_value(&parsed.value), repairs: parsed.repairs }))
+    if let [Event::Str(text)] = tape.events() {
+        if options.mode == ParseMode::Lenient {
+            let outcome =
+                Outcome { value: Value::String(text.clone()), repairs, value_at, repeated_keys: false };
+            let mut parsed = tree::decode_double(outcome, options);
+            coalesce_repairs(&mut parsed.repairs);
+            return Ok(Some(TapeParsed { tape: Tape::from_value(&parsed.value), repairs: parsed.repairs }));
+        }
+    }
+    coalesce_repairs(&mut repairs);
+    Ok(Some(TapeParsed { tape, repairs }))
+}
+
+/// Strict JSON onto a tape by `serde_json` (its nesting limit of 128 holds), noting whether
+/// an object repeats a key; `None` when the text is not strict JSON.
+fn strict_to_tape(text: &str) -> Option<(Tape, bool)> {
+    use serde::de::DeserializeSeed;
+    let mut out = TapeOut::default();
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    Writing { out: &mut out }.deserialize(&mut deserializer).ok()?;
+    deserializer.end().ok()?;
+    Some((out.tape, out.repeated))
+}
+
+/// A [`TapeOut`] as a `serde` seed: writes the value it deserializes onto the tape.
+struct Writing<'a> {
+    out: &'a mut TapeOut,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Writing<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Writing<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.out.tape.push(Event::Bool(v));
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.out.tape.push(Event::Number(v.into()));
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.out.tape.push(Event::Number(v.into()));
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        // As `serde_json::Value` reads it.
+        self.out.tape.push(Number::from_f64(v).map_or(Event::Null, Event::Number));
+        Ok(())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.out.tape.push(Event::Str(v.to_owned()));
+        Ok(())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<(), E> {
+        self.out.tape.push(Event::Str(v));
+        Ok(())
+    }
+
+    fn visit_none<E>(self) -> Result<(), E> {
+        self.out.tape.push(Event::Null);
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.out.tape.push(Event::Null);
+        Ok(())
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        serde::de::DeserializeSeed::deserialize(self, deserializer)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.out.open(Kind::Array);
+        while seq.next_element_seed(Writing { out: &mut *self.out })?.is_some() {}
+        self.out.close(false);
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.out.open(Kind::Object);
+        while let Some(key) = map.next_key::<String>()? {
+            self.out.key(key);
+            map.next_value_seed(Writing { out: &mut *self.out })?;
+        }
+        self.out.close(false);
+        Ok(())
+    }
+}
+
+/// Objects with more members than this find a repeated key through a hash map; smaller ones
+/// look through their keys.
+const FEW_KEYS: usize = 16;
+
+/// The keys of an open object, to find a repeated one: the hash of each with the index of
+/// its [`Event::Key`].
+#[derive(Debug, Default)]
+enum Keys {
+    /// An array.
+    #[default]
+    None,
+    Few(Vec<(u64, usize)>),
+    Many(HashMap<u64, usize>),
+}
+
+/// An open container on the tape.
+#[derive(Debug)]
+struct Open {
+    /// The index of its opening event.
+    start: usize,
+    keys: Keys,
+}
+
+/// The grammar's output onto a [`Tape`], noting repeated keys as it goes.
+#[derive(Debug, Default)]
+pub(crate) struct TapeOut {
+    tape: Tape,
+    open: Vec<Open>,
+    /// An object repeated a key (or two keys of one object share a 64-bit hash: the value
+    /// path then decides, as for a repeat).
+    repeated: bool,
+}
+
+/// The hash a key is compared by (the same for every run: keys only meet keys of the same
+/// parse).
+fn key_hash(key: &str) -> u64 {
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(key)
+}
+
+impl TapeOut {
+    /// The index of the key event of the innermost object whose key has the hash of `key`.
+    fn find_key(&self, hash: u64) -> Option<usize> {
+        match &self.open.last()?.keys {
+            Keys::None => None,
+            Keys::Few(keys) => keys.iter().find(|(h, _)| *h == hash).map(|&(_, at)| at),
+            Keys::Many(keys) => keys.get(&hash).copied(),
+        }
+    }
+}
+
+impl Out for TapeOut {
+    fn key(&mut self, key: String) {
+        let hash = key_hash(&key);
+        if self.find_key(hash).is_some() {
+            self.repeated = true;
+        }
+        let at = self.tape.events.len();
+        self.tape.push(Event::Key(key));
+        let Some(open) = self.open.last_mut() else { return };
+        match &mut open.keys {
+            Keys::None => {}
+            Keys::Few(keys) if keys.len() < FEW_KEYS => keys.push((hash, at)),
+            Keys::Few(keys) => {
+                let mut many: HashMap<u64, usize> = keys.drain(..).collect();
+                many.insert(hash, at);
+                open.keys = Keys::Many(many);
+            }
+            Keys::Many(keys) => {
+                keys.insert(hash, at);
+            }
+        }
+    }
+
+    fn open(&mut self, kind: Kind) {
+        let (start, keys) = match kind {
+            Kind::Object => (self.tape.open_object(), Keys::Few(Vec::new())),
+            Kind::Array | Kind::Paren | Kind::Set => (self.tape.open_array(), Keys::None),
+        };
+        self.open.push(Open { start, keys });
+    }
+
+    fn scalar(&mut self, value: Value) {
+        self.tape.push(match value {
+            Value::Null => Event::Null,
+            Value::Bool(b) => Event::Bool(b),
+            Value::Number(n) => Event::Number(n),
+            Value::String(s) => Event::Str(s),
+            // The grammar sends scalars only; a container would be written whole.
+            other => {
+                self.tape.write(&other);
+                return;
+            }
+        });
+    }
+
+    fn close(&mut self, unwrap: bool) {
+        let Some(open) = self.open.pop() else { return };
+        if unwrap {
+            self.tape.unwrap(open.start);
+        } else {
+            self.tape.close(open.start);
+        }
+    }
+
+    fn object_as_set(&mut self) {
+        if let Some(open) = self.open.last_mut() {
+            self.tape.retag_array(open.start);
+            open.keys = Keys::None;
+        }
+    }
+
+    fn has_key(&self, key: &str) -> bool {
+        self.find_key(key_hash(key))
+            .is_some_and(|at| matches!(self.tape.events.get(at), Some(Event::Key(k)) if k == key))
+    }
+
+    fn reset(&mut self) {
+        self.tape = Tape::new();
+        self.open.clear();
+    }
+}
+
+/// A lexer, the grammar and a [`TapeOut`]: one attempt at reading the value onto a tape.
+struct TapeMachine {
+    lexer: Lexer,
+    grammar: Grammar,
+    out: TapeOut,
+    complete: bool,
+}
+
+impl Attempt for TapeMachine {
+    /// The tape, whether a key repeated, the repairs (sorted by offset) and where the value
+    /// started.
+    type Done = (Tape, bool, Vec<Repair>, usize);
+
+    fn run(&mut self, input: Input<'_>) -> Result<Self::Done, Failure> {
+        let mut fed = Fed { grammar: &mut self.grammar, out: &mut self.out };
+        match input.as_text() {
+            Some(text) => self.lexer.feed_str(text, &mut fed)?,
+            None => self.lexer.feed(input.as_bytes(), &mut fed)?,
+        }
+        self.lexer.finish(&mut fed, self.complete)?;
+        self.grammar.finish(&mut self.out, self.complete, self.lexer.offset())?;
+        let mut repairs = self.grammar.take_repairs();
+        repairs.sort_by_key(|r| r.offset);
+        let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
+        Ok((std::mem::take(&mut self.out.tape), self.out.repeated, repairs, value_at))
+    }
+
+    fn lexer(&self) -> &Lexer {
+        &self.lexer
+    }
+
+    fn repairs(&self) -> &[Repair] {
+        self.grammar.repairs()
+    }
 }
 
 #[cfg(test)]

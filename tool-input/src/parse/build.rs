@@ -1,0 +1,164 @@
+//! The `Value` output of the grammar: builds the [`Value`] on an explicit stack of open
+//! arrays and objects (the one-shot parser's output, and the store of the incremental
+//! parser's).
+
+use serde_json::{Map, Value};
+
+use super::grammar::{Kind, Out};
+
+/// An open container's content.
+#[derive(Debug)]
+pub(crate) enum Node {
+    /// An array, or (`false`) a `(` or a set, whose items add no step to a JSON Pointer
+    /// (see [`ValueOut::slot_pointer`]).
+    Array(Vec<Value>, bool),
+    /// An object, and the key whose value is being read.
+    Object(Map<String, Value>, Option<String>),
+}
+
+/// Builds a [`Value`] from what the grammar reads, without recursion.
+#[derive(Debug, Default)]
+pub(crate) struct ValueOut {
+    stack: Vec<Node>,
+    result: Option<Value>,
+    /// An object repeated a key (its last value was kept).
+    repeated_keys: bool,
+    /// Record where floats that do not denote their integral value exactly land (see
+    /// `tree::inexact_numbers`); off for an ordinary parse.
+    track_inexact: bool,
+    /// The literal of the next number, when it is such a float.
+    inexact_next: Option<String>,
+    /// Each such float: the JSON Pointer of its place and its text.
+    inexact: Vec<(String, String)>,
+}
+
+impl ValueOut {
+    pub(crate) fn new() -> ValueOut {
+        ValueOut::default()
+    }
+
+    /// A builder that records the inexact floats (see `tree::inexact_numbers`).
+    pub(crate) fn tracking_inexact() -> ValueOut {
+        ValueOut { track_inexact: true, ..ValueOut::default() }
+    }
+
+    /// The complete top-level value, taken.
+    pub(crate) fn take(&mut self) -> Option<Value> {
+        self.result.take()
+    }
+
+    /// Whether an object repeated a key.
+    pub(crate) fn repeated_keys(&self) -> bool {
+        self.repeated_keys
+    }
+
+    /// The inexact floats recorded, taken.
+    pub(crate) fn take_inexact(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.inexact)
+    }
+
+    /// The open containers, outermost first.
+    pub(crate) fn stack(&self) -> &[Node] {
+        &self.stack
+    }
+
+    /// The complete top-level value, if it is complete.
+    pub(crate) fn result(&self) -> Option<&Value> {
+        self.result.as_ref()
+    }
+
+    /// A complete value: into the innermost container, or as the top-level value.
+    #[inline]
+    pub(crate) fn insert(&mut self, value: Value) {
+        match self.stack.last_mut() {
+            None => self.result = Some(value),
+            Some(Node::Array(items, _)) => items.push(value),
+            Some(Node::Object(map, key)) => {
+                if let Some(key) = key.take() {
+                    self.repeated_keys |= map.insert(key, value).is_some();
+                }
+            }
+        }
+    }
+
+    /// The innermost container, closed, as its value.
+    pub(crate) fn pop(&mut self, unwrap: bool) -> Option<Value> {
+        Some(match self.stack.pop()? {
+            Node::Array(mut items, _) if unwrap => items.pop().unwrap_or(Value::Null),
+            Node::Array(items, _) => Value::Array(items),
+            Node::Object(map, _) => Value::Object(map),
+        })
+    }
+
+    /// The JSON Pointer of the place the next value goes (keys and indexes of the open
+    /// containers; a `(` or a set adds nothing).
+    fn slot_pointer(&self) -> String {
+        let mut pointer = String::new();
+        for node in &self.stack {
+            match node {
+                Node::Array(items, true) => {
+                    pointer.push('/');
+                    pointer.push_str(&items.len().to_string());
+                }
+                Node::Object(_, Some(key)) => crate::pointer::push_token(&mut pointer, key),
+                Node::Object(_, None) | Node::Array(_, false) => {}
+            }
+        }
+        pointer
+    }
+}
+
+impl Out for ValueOut {
+    #[inline]
+    fn key(&mut self, key: String) {
+        if let Some(Node::Object(_, slot)) = self.stack.last_mut() {
+            *slot = Some(key);
+        }
+    }
+
+    #[inline]
+    fn open(&mut self, kind: Kind) {
+        self.stack.push(match kind {
+            Kind::Object => Node::Object(Map::new(), None),
+            Kind::Array => Node::Array(Vec::new(), true),
+            Kind::Paren | Kind::Set => Node::Array(Vec::new(), false),
+        });
+    }
+
+    #[inline]
+    fn scalar(&mut self, value: Value) {
+        if let Some(literal) = self.inexact_next.take() {
+            let pointer = self.slot_pointer();
+            self.inexact.push((pointer, literal));
+        }
+        self.insert(value);
+    }
+
+    #[inline]
+    fn close(&mut self, unwrap: bool) {
+        if let Some(value) = self.pop(unwrap) {
+            self.insert(value);
+        }
+    }
+
+    fn object_as_set(&mut self) {
+        if let Some(node) = self.stack.last_mut() {
+            *node = Node::Array(Vec::new(), false);
+        }
+    }
+
+    fn has_key(&self, key: &str) -> bool {
+        matches!(self.stack.last(), Some(Node::Object(map, _)) if map.contains_key(key))
+    }
+
+    fn reset(&mut self) {
+        self.stack.clear();
+        self.result = None;
+    }
+
+    fn inexact_number(&mut self, literal: &[u8]) {
+        if self.track_inexact {
+            self.inexact_next = Some(String::from_utf8_lossy(literal).into_owned());
+        }
+    }
+}

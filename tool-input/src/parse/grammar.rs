@@ -1,0 +1,551 @@
+//! The grammar of strict and lenient JSON, written once: what each token means where it comes
+//! (keys, colons, commas, trailing commas, closing brackets, function-call wrappers, Python
+//! tuples and sets, the completion of cut-off input), deciding for every output alike.
+//!
+//! [`Grammar`] keeps only what the decisions need (what is expected next, and for each open
+//! container its kind, the key awaiting its value and how many members it has); what the
+//! value *is* goes to an [`Out`]: the `Value` builder of the one-shot parser
+//! ([`super::build::ValueOut`]), the incremental parser's builder with its events
+//! ([`super::stream`]), or the tape ([`super::tape`]). The lexer drives a grammar and its
+//! output through [`Fed`], the [`Sink`] of the pair.
+//!
+//! [`ParseMode::Repair`] guesses at structure by rebuilding what it has built (a second
+//! top-level value, an object closed too early and continued, a lost row of a table), which
+//! only a `Value` can do: it keeps its own builder (`tree::Builder`).
+
+use serde_json::Value;
+
+use super::lexer::{Ctx, Fail, Failure, Sink, Token};
+use super::{record_repair, ParseMode, ParseOptions, Repair, RepairKind};
+
+/// What an open container is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Array,
+    Object,
+    /// `(`: a Python tuple, or the argument of a function-call wrapper such as
+    /// `NumberLong(2)`. An array while open; one item without a comma is that item once it
+    /// closes.
+    Paren,
+    /// A Python set (`{1, 2}`, lenient modes): an array, closed by `}`.
+    Set,
+}
+
+/// Where the grammar sends what it reads: the output of a parse. Every call is about the
+/// innermost open container (or the top level when none is open).
+pub(crate) trait Out {
+    /// The next value is the member `key` of the innermost object.
+    fn key(&mut self, key: String);
+    /// An array, object or `(` opens (a [`Kind::Set`] only comes from
+    /// [`object_as_set`](Out::object_as_set)).
+    fn open(&mut self, kind: Kind);
+    /// A complete scalar: `null`, a boolean, a number or a string.
+    fn scalar(&mut self, value: Value);
+    /// The innermost container closes; `unwrap`: it is a `(` holding one item and no comma,
+    /// which is that item.
+    fn close(&mut self, unwrap: bool);
+    /// The innermost container, an object without members whose first key was followed by
+    /// `,` or `}`, is a Python set: from now on an array (its items follow as values).
+    fn object_as_set(&mut self);
+    /// A `:` was read in the innermost object (so it is an object, not a set).
+    fn colon(&mut self) {}
+    /// Whether the innermost object already has the member `key` (the completion of a key
+    /// cut off before its value asks it).
+    fn has_key(&self, key: &str) -> bool;
+    /// Forget everything: what was read was prose before the value.
+    fn reset(&mut self);
+    /// See [`Sink::inexact_number`].
+    fn inexact_number(&mut self, _literal: &[u8]) {}
+}
+
+/// What the grammar expects next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Expect {
+    /// A value: at the top level or after `:`.
+    Value,
+    /// After `[` or `(`: a value or the closing bracket.
+    FirstItem,
+    /// After `,` (at `comma`) in an array: a value (or `]`, a trailing comma).
+    Item { comma: usize },
+    /// After `{`: a key or `}`.
+    FirstKey,
+    /// After `,` (at `comma`) in an object: a key (or `}`, a trailing comma).
+    Key { comma: usize },
+    /// After a key.
+    Colon,
+    /// After a value inside a container: `,` or the closing bracket.
+    Comma,
+    /// The top-level value is complete.
+    Done,
+}
+
+/// An open container as the grammar sees it.
+#[derive(Debug)]
+struct Frame {
+    kind: Kind,
+    /// The key whose value is awaited (objects), until the value starts.
+    key: Option<String>,
+    /// Members or items completed.
+    len: usize,
+    /// A comma was read (`(`: then it is a tuple, an array).
+    comma: bool,
+}
+
+/// The grammar of [`ParseMode::Strict`] and [`ParseMode::Lenient`], over an explicit stack
+/// (nesting costs heap, not call stack, and is bounded by `max_depth`).
+#[derive(Debug)]
+pub(crate) struct Grammar {
+    lenient: bool,
+    max_depth: usize,
+    frames: Vec<Frame>,
+    expect: Expect,
+    repairs: Vec<Repair>,
+    /// Offset of the last key read.
+    key_at: usize,
+}
+
+/// The first item of a Python set (`{'a', 'b'}`, `{1, 2}`) read as an object's first key
+/// (lenient modes): a quoted key is that string; a key written without quotes (its
+/// [`RepairKind::UnquotedKey`] at the key's offset, which is withdrawn) is an item only when
+/// it is a number, `True`, `False` or `None` as the parser reads them; a name is not a
+/// literal, and `None` is returned. `at`: the key's offset.
+pub(crate) fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Option<Value> {
+    let Some(bare) = repairs.iter().rposition(|r| r.kind == RepairKind::UnquotedKey && r.offset == at) else {
+        return Some(Value::String(key));
+    };
+    let options = ParseOptions { mode: ParseMode::Lenient, ..ParseOptions::default() };
+    let parsed = super::parse(&key, &options).ok()?;
+    if !matches!(parsed.value, Value::Number(_) | Value::Bool(_) | Value::Null) {
+        return None;
+    }
+    repairs.remove(bare);
+    repairs.extend(parsed.repairs.into_iter().map(|r| Repair { offset: r.offset + at, ..r }));
+    Some(parsed.value)
+}
+
+impl Grammar {
+    /// A grammar for `options` (strict or lenient), starting with `repairs` already recorded
+    /// (those made before a later candidate after prose).
+    pub(crate) fn new(options: &ParseOptions, repairs: Vec<Repair>) -> Grammar {
+        Grammar {
+            lenient: options.mode != ParseMode::Strict,
+            max_depth: options.max_depth,
+            frames: Vec::new(),
+            expect: Expect::Value,
+            repairs,
+            key_at: 0,
+        }
+    }
+
+    /// The repairs recorded so far, in the order they were found.
+    pub(crate) fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
+    /// The repairs recorded so far, taken.
+    pub(crate) fn take_repairs(&mut self) -> Vec<Repair> {
+        std::mem::take(&mut self.repairs)
+    }
+
+    /// Whether the next token is a value (the string being read is a value, not a key).
+    pub(crate) fn expects_value(&self) -> bool {
+        matches!(self.expect, Expect::Value | Expect::FirstItem | Expect::Item { .. })
+    }
+
+    /// Whether a value starting now has a place: at the top level, in an array, or in an
+    /// object whose key awaits it.
+    pub(crate) fn has_slot(&self) -> bool {
+        match self.frames.last() {
+            Some(frame) if frame.kind == Kind::Object => frame.key.is_some(),
+            _ => true,
+        }
+    }
+
+    fn record(&mut self, kind: RepairKind, offset: usize) {
+        // Completing several cut-off things at the end is one repair.
+        if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
+            return;
+        }
+        record_repair(&mut self.repairs, kind, offset);
+    }
+
+    /// A value starts: the key awaiting it goes to the output.
+    #[inline]
+    pub(crate) fn begin_value<O: Out>(&mut self, out: &mut O) {
+        if let Some(key) = self.frames.last_mut().and_then(|frame| frame.key.take()) {
+            out.key(key);
+        }
+    }
+
+    /// A value is complete in the innermost container (or is the top-level value).
+    #[inline]
+    fn completed(&mut self) {
+        match self.frames.last_mut() {
+            None => self.expect = Expect::Done,
+            Some(frame) => {
+                frame.len += 1;
+                self.expect = Expect::Comma;
+            }
+        }
+    }
+
+    #[inline]
+    fn scalar<O: Out>(&mut self, out: &mut O, value: Value) {
+        self.begin_value(out);
+        out.scalar(value);
+        self.completed();
+    }
+
+    fn open<O: Out>(&mut self, out: &mut O, kind: Kind, expect: Expect) -> Result<(), Failure> {
+        if self.frames.len() >= self.max_depth {
+            return Err(Fail::TooDeep.into());
+        }
+        self.begin_value(out);
+        out.open(kind);
+        self.frames.push(Frame { kind, key: None, len: 0, comma: false });
+        self.expect = expect;
+        Ok(())
+    }
+
+    fn close<O: Out>(&mut self, out: &mut O) {
+        let Some(frame) = self.frames.pop() else { return };
+        out.close(frame.kind == Kind::Paren && frame.len == 1 && !frame.comma);
+        self.completed();
+    }
+
+    /// Take one token.
+    #[inline]
+    pub(crate) fn token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+        match self.expect {
+            Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(out, token, offset),
+            Expect::FirstKey | Expect::Key { .. } => self.key_token(out, token, offset),
+            Expect::Comma => self.comma_token(out, token, offset),
+            Expect::Colon => match token {
+                Token::Colon => {
+                    out.colon();
+                    self.expect = Expect::Value;
+                    Ok(())
+                }
+                Token::Comma | Token::EndObject
+                    if self.lenient
+                        && self.frames.last().is_some_and(|f| f.kind == Kind::Object && f.len == 0) =>
+                {
+                    self.object_as_set(out, token, offset)
+                }
+                token => Err(Failure::syntax(
+                    format!("expected `:` after an object key, found {}", token.describe()),
+                    offset,
+                )),
+            },
+            Expect::Done => {
+                Err(Failure::syntax(format!("unexpected {} after the json value", token.describe()), offset))
+            }
+        }
+    }
+
+    fn value_token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+        match token {
+            Token::BeginArray => self.open(out, Kind::Array, Expect::FirstItem),
+            Token::BeginObject => self.open(out, Kind::Object, Expect::FirstKey),
+            Token::BeginParen(call) => {
+                if !call {
+                    self.record(RepairKind::Tuple, offset);
+                }
+                self.open(out, Kind::Paren, Expect::FirstItem)
+            }
+            Token::Str(text) => {
+                self.scalar(out, Value::String(text));
+                Ok(())
+            }
+            Token::Number(number) => {
+                self.scalar(out, Value::Number(number));
+                Ok(())
+            }
+            Token::Bool(value) => {
+                self.scalar(out, Value::Bool(value));
+                Ok(())
+            }
+            Token::Null => {
+                self.scalar(out, Value::Null);
+                Ok(())
+            }
+            Token::EndArray | Token::EndParen | Token::EndObject
+                if self.expect == Expect::FirstItem && self.closes_top(&token) =>
+            {
+                self.close(out);
+                Ok(())
+            }
+            Token::EndArray | Token::EndParen | Token::EndObject
+                if matches!(self.expect, Expect::Item { .. }) && self.closes_top(&token) =>
+            {
+                let Expect::Item { comma } = self.expect else { return Ok(()) };
+                if self.frames.last().is_some_and(|frame| frame.kind == Kind::Paren && frame.len == 1) {
+                    // `(1,)`: how Python writes a tuple of one, not a trailing comma.
+                    self.close(out);
+                    return Ok(());
+                }
+                let bracket = match token {
+                    Token::EndArray => ']',
+                    Token::EndObject => '}',
+                    _ => ')',
+                };
+                self.trailing_comma(out, comma, offset, bracket)
+            }
+            Token::EndArray
+            | Token::EndObject
+            | Token::EndParen
+            | Token::Colon
+            | Token::Comma
+            | Token::Ellipsis => {
+                let message = match self.expect {
+                    Expect::FirstItem => "expected a value or `]`",
+                    Expect::Item { .. } => "expected a value after `,`",
+                    _ if self.frames.is_empty() => "expected a json value",
+                    _ => "expected a value after `:`",
+                };
+                Err(Failure::syntax(format!("{message}, found {}", token.describe()), offset))
+            }
+        }
+    }
+
+    fn key_token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+        match token {
+            Token::Str(text) => {
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.key = Some(text);
+                }
+                self.key_at = offset;
+                self.expect = Expect::Colon;
+                Ok(())
+            }
+            Token::EndObject => match self.expect {
+                Expect::Key { comma } => self.trailing_comma(out, comma, offset, '}'),
+                _ => {
+                    self.close(out);
+                    Ok(())
+                }
+            },
+            token => {
+                let message = match self.expect {
+                    Expect::FirstKey => "expected a string key or `}`",
+                    _ => "expected a string key after `,`",
+                };
+                Err(Failure::syntax(format!("{message}, found {}", token.describe()), offset))
+            }
+        }
+    }
+
+    fn comma_token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+        let kind = self.frames.last().map(|frame| frame.kind);
+        match (token, kind) {
+            (Token::Comma, Some(Kind::Object)) => {
+                self.expect = Expect::Key { comma: offset };
+                Ok(())
+            }
+            (Token::Comma, Some(Kind::Array | Kind::Paren | Kind::Set)) => {
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.comma = true;
+                }
+                self.expect = Expect::Item { comma: offset };
+                Ok(())
+            }
+            (Token::EndObject, Some(Kind::Object | Kind::Set))
+            | (Token::EndArray, Some(Kind::Array))
+            | (Token::EndParen, Some(Kind::Paren)) => {
+                self.close(out);
+                Ok(())
+            }
+            (token, Some(Kind::Array | Kind::Paren | Kind::Set)) => Err(Failure::syntax(
+                format!("expected `,` or `]` after an array value, found {}", token.describe()),
+                offset,
+            )),
+            (token, _) => Err(Failure::syntax(
+                format!("expected `,` or `}}` after an object value, found {}", token.describe()),
+                offset,
+            )),
+        }
+    }
+
+    /// Whether `closer` closes the innermost container.
+    fn closes_top(&self, closer: &Token) -> bool {
+        matches!(
+            (self.frames.last().map(|frame| frame.kind), closer),
+            (Some(Kind::Array), Token::EndArray)
+                | (Some(Kind::Object | Kind::Set), Token::EndObject)
+                | (Some(Kind::Paren), Token::EndParen)
+        )
+    }
+
+    /// A trailing comma at `comma` before the closing bracket at `offset`.
+    fn trailing_comma<O: Out>(
+        &mut self,
+        out: &mut O,
+        comma: usize,
+        offset: usize,
+        bracket: char,
+    ) -> Result<(), Failure> {
+        if !self.lenient {
+            return Err(Failure::syntax(format!("trailing comma before `{bracket}`"), offset));
+        }
+        self.record(RepairKind::TrailingComma, comma);
+        self.close(out);
+        Ok(())
+    }
+
+    /// `{'a', 'b'}`, `{1, 2}`: the innermost object, whose first key awaits its colon and is
+    /// followed by `token` (`,` or `}`), is a Python set: an array of that key and what
+    /// follows.
+    fn object_as_set<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+        let key = self.frames.last_mut().and_then(|frame| frame.key.take());
+        let Some(item) = key.and_then(|key| set_item(key, self.key_at, &mut self.repairs)) else {
+            return Err(Failure::syntax(
+                format!("expected `:` after an object key, found {}", token.describe()),
+                offset,
+            ));
+        };
+        self.record(RepairKind::SetAsArray, offset);
+        out.object_as_set();
+        if let Some(frame) = self.frames.last_mut() {
+            frame.kind = Kind::Set;
+        }
+        self.scalar(out, item);
+        if token == Token::EndObject {
+            self.close(out);
+        } else {
+            self.expect = Expect::Item { comma: offset };
+        }
+        Ok(())
+    }
+
+    /// End of input: what was left open is an error, or with `complete` it is completed (a
+    /// key still waiting for its value gets `null` unless its object has it already, and
+    /// every open container is closed).
+    pub(crate) fn finish<O: Out>(&mut self, out: &mut O, complete: bool, end: usize) -> Result<(), Failure> {
+        if let Some(kind) = self.frames.last().map(|frame| frame.kind) {
+            let inside = match kind {
+                Kind::Object => "an object",
+                Kind::Paren => "a parenthesised value",
+                Kind::Set => "a set",
+                Kind::Array => "an array",
+            };
+            if !complete {
+                return Err(Fail::Truncated { inside }.into());
+            }
+            self.record(RepairKind::CompletedTruncated, end);
+            if kind == Kind::Object && matches!(self.expect, Expect::Colon | Expect::Value) {
+                // A key cut off before its value: `null`, unless the key is already there.
+                let key = self.frames.last_mut().and_then(|frame| frame.key.take());
+                if let Some(key) = key.filter(|key| !out.has_key(key)) {
+                    if let Some(frame) = self.frames.last_mut() {
+                        frame.key = Some(key);
+                    }
+                    self.scalar(out, Value::Null);
+                }
+            }
+            while !self.frames.is_empty() {
+                self.close(out);
+            }
+        }
+        if self.expect != Expect::Done {
+            return Err(Failure::syntax("expected a json value, found the end of the input", end));
+        }
+        Ok(())
+    }
+
+    /// Forget the values read (they were prose before the real value).
+    fn reset(&mut self) {
+        self.frames.clear();
+        self.expect = Expect::Value;
+    }
+}
+
+/// A grammar and its output while the lexer feeds them: the [`Sink`] of the pair.
+pub(crate) struct Fed<'a, O> {
+    pub(crate) grammar: &'a mut Grammar,
+    pub(crate) out: &'a mut O,
+}
+
+impl<O: Out> Sink for Fed<'_, O> {
+    fn context(&self) -> Ctx {
+        let grammar = &self.grammar;
+        match (grammar.expect, grammar.frames.last().map(|frame| frame.kind)) {
+            (Expect::FirstKey | Expect::Key { .. }, _) | (Expect::Comma, Some(Kind::Object)) => Ctx::Key,
+            (Expect::Value | Expect::Colon, Some(Kind::Object)) => Ctx::ObjectValue,
+            (_, Some(Kind::Array | Kind::Paren | Kind::Set)) => Ctx::Array,
+            _ => Ctx::Top,
+        }
+    }
+
+    #[inline(always)]
+    fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+        self.grammar.token(self.out, token, offset)
+    }
+
+    #[inline]
+    fn expects_key(&self) -> bool {
+        matches!(self.grammar.expect, Expect::FirstKey | Expect::Key { .. })
+    }
+
+    #[inline]
+    fn is_complete(&self) -> bool {
+        self.grammar.expect == Expect::Done
+    }
+
+    fn repair(&mut self, kind: RepairKind, offset: usize) {
+        self.grammar.record(kind, offset);
+    }
+
+    fn retract(&mut self, kind: RepairKind) {
+        self.grammar.repairs.retain(|r| r.kind != kind);
+    }
+
+    fn inexact_number(&mut self, literal: &[u8]) {
+        self.out.inexact_number(literal);
+    }
+
+    fn in_paren(&self) -> bool {
+        self.grammar.frames.last().is_some_and(|frame| frame.kind == Kind::Paren)
+    }
+
+    fn in_container(&self) -> bool {
+        !self.grammar.frames.is_empty()
+    }
+
+    // Line breaks between top-level values and bare keys after a value matter only to
+    // repair mode, which has its own builder.
+    fn line_break(&mut self) {}
+
+    fn bare_key(&mut self) {}
+
+    fn discard(&mut self) {
+        self.grammar.reset();
+        self.out.reset();
+        // Keep what was repaired around the discarded values (a fence, comments), not in
+        // them.
+        self.grammar.repairs.retain(|r| {
+            !matches!(
+                r.kind,
+                RepairKind::Tuple
+                    | RepairKind::NumberSyntax
+                    | RepairKind::UnquotedString
+                    | RepairKind::FunctionCall
+            )
+        });
+    }
+
+    fn undo_open(&mut self) -> bool {
+        let grammar = &mut *self.grammar;
+        let empty = match grammar.frames.as_slice() {
+            [frame] => {
+                frame.len == 0
+                    && (frame.kind == Kind::Array || (frame.kind == Kind::Object && frame.key.is_none()))
+            }
+            _ => false,
+        };
+        if empty && grammar.expect != Expect::Done {
+            grammar.reset();
+            self.out.reset();
+        }
+        empty
+    }
+}

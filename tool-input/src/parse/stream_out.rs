@@ -1,0 +1,312 @@
+//! The incremental parser's output: the `Value` builder ([`ValueOut`]), plus what a stream
+//! needs on top of it: the events ([`StreamEvent`]) with their JSON Pointer paths, the
+//! string being read at the end of a fragment, and the partial value, built only when it is
+//! asked for ([`StreamOut::partial`]).
+//!
+//! The value is built as in a one-shot parse, on a stack of open containers, never walked
+//! into: a member costs what it costs there, plus its event when someone listens. The
+//! partial value is the stack closed at this moment (each open container with what it has,
+//! the string being read as far as it arrived), so it costs a copy of the value read so far
+//! each time it is built.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::build::{Node, ValueOut};
+use super::grammar::{Grammar, Kind, Out};
+use super::lexer::Lexer;
+use super::stream::StreamEvent;
+use crate::pointer::push_token;
+
+/// Where events go while a fragment is read: nowhere, or a caller's callback.
+pub(crate) type On<'a, 'f> = Option<&'a mut (dyn FnMut(StreamEvent<'_>) + 'f)>;
+
+/// How an open container shows, beside its content in the [`ValueOut`].
+#[derive(Debug)]
+struct Shown {
+    /// Length of [`StreamOut::pointer`] before this container's own step.
+    pointer_len: usize,
+    /// Inside a `(`: its items are not reported (its result is, when it closes).
+    quiet: bool,
+    /// Until its first `:`, a lenient object inside the value may turn out to be a Python
+    /// set (`{'a', 'b'}`): it shows as not started (`null`), so the partial value stays a
+    /// prefix of the final one. The top-level value shows as `{}` from its `{` on
+    /// (arguments are objects; a set there shows as `{}` until its first comma).
+    shown: bool,
+}
+
+/// The incremental parser's output (see the module documentation).
+#[derive(Debug)]
+pub(crate) struct StreamOut {
+    values: ValueOut,
+    /// One per open container of `values`, outermost first.
+    frames: Vec<Shown>,
+    lenient: bool,
+    /// JSON Pointer of the innermost open container.
+    pointer: String,
+    /// The string value being read was shown (reported, and part of the partial value): it
+    /// holds what was read of it in `open_text`: all that the lexer had in its decoded text
+    /// (moved out), and this many bytes of its raw buffer.
+    open: Option<usize>,
+    open_text: String,
+    /// The path of an event being reported.
+    scratch: String,
+}
+
+/// Append `/index` to a JSON Pointer.
+fn push_index(pointer: &mut String, index: usize) {
+    use std::fmt::Write;
+    let _ = write!(pointer, "/{index}");
+}
+
+impl StreamOut {
+    pub(crate) fn new(lenient: bool) -> StreamOut {
+        StreamOut {
+            values: ValueOut::new(),
+            frames: Vec::new(),
+            lenient,
+            pointer: String::new(),
+            open: None,
+            open_text: String::new(),
+            scratch: String::new(),
+        }
+    }
+
+    /// Whether a string value being read is shown (its content may skip the lexer, see
+    /// `Lexer::plain_run`).
+    pub(crate) fn string_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// The complete value, taken, and whether an object repeated a key.
+    pub(crate) fn take(&mut self) -> (Option<Value>, bool) {
+        (self.values.take(), self.values.repeated_keys())
+    }
+
+    /// The value read so far: complete members and items, the string being read as far as
+    /// it arrived, open containers closed (a lenient object inside the value before its
+    /// first `:` as `null`).
+    pub(crate) fn partial(&self) -> Value {
+        if let Some(value) = self.values.result() {
+            return value.clone();
+        }
+        let mut child = self.open.map(|_| Value::String(self.open_text.clone()));
+        for (node, frame) in self.values.stack().iter().zip(&self.frames).rev() {
+            let value = match node {
+                _ if !frame.shown => Value::Null,
+                Node::Array(items, _) => {
+                    let mut items = items.clone();
+                    items.extend(child.take());
+                    Value::Array(items)
+                }
+                Node::Object(map, key) => {
+                    let mut map = map.clone();
+                    if let (Some(child), Some(key)) = (child.take(), key) {
+                        map.insert(key.clone(), child);
+                    }
+                    Value::Object(map)
+                }
+            };
+            child = Some(value);
+        }
+        child.unwrap_or(Value::Null)
+    }
+
+    /// The path of the innermost container's next item or awaited member, in `scratch`
+    /// (`""` at the top level); or `None` when it is not reported (inside a `(`, or an object
+    /// without a key).
+    fn slot_path(&mut self) -> Option<&str> {
+        self.scratch.clear();
+        if let Some(frame) = self.frames.last() {
+            if frame.quiet {
+                return None;
+            }
+            self.scratch.push_str(&self.pointer);
+            match self.values.stack().last() {
+                Some(Node::Object(_, key)) => push_token(&mut self.scratch, key.as_deref()?),
+                Some(Node::Array(items, _)) => push_index(&mut self.scratch, items.len()),
+                None => {}
+            }
+        }
+        Some(&self.scratch)
+    }
+
+    /// Append `text`, read by `Lexer::plain_run`, to the string value being read (it is
+    /// shown, and the lexer holds none of its text), and report it as [`sync_string`] would.
+    pub(crate) fn append_open(&mut self, text: &str, on: &mut On<'_, '_>) {
+        self.open_text.push_str(text);
+        if let Some(on) = on.as_mut() {
+            if let Some(path) = self.slot_path() {
+                on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(text) });
+            }
+        }
+    }
+
+    /// A complete string that was shown: `text` is what came after the text moved into
+    /// `open_text` (its first `open` bytes are there already): the rest is reported and
+    /// appended.
+    fn complete_open_string(&mut self, reported: usize, text: &str, on: &mut On<'_, '_>) -> Value {
+        let rest = text.get(reported..).unwrap_or_default();
+        if let (Some(on), false) = (on.as_mut(), rest.is_empty()) {
+            if let Some(path) = self.slot_path() {
+                on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(rest) });
+            }
+        }
+        self.open_text.push_str(rest);
+        self.open = None;
+        let value = Value::String(std::mem::take(&mut self.open_text));
+        if let Some(on) = on.as_mut() {
+            if let Some(path) = self.slot_path() {
+                on(StreamEvent::ValueComplete { path: Cow::Borrowed(path), value: Cow::Borrowed(&value) });
+            }
+        }
+        value
+    }
+}
+
+/// A [`StreamOut`] while one fragment is read, with where its events go: the [`Out`] the
+/// grammar writes to.
+pub(crate) struct Reporting<'a, 'f> {
+    pub(crate) out: &'a mut StreamOut,
+    pub(crate) on: On<'a, 'f>,
+}
+
+impl Out for Reporting<'_, '_> {
+    fn key(&mut self, key: String) {
+        self.out.values.key(key);
+    }
+
+    fn open(&mut self, kind: Kind) {
+        let out = &mut *self.out;
+        let pointer_len = out.pointer.len();
+        let (quiet, shown) = match out.frames.last() {
+            None => (kind == Kind::Paren, true),
+            Some(parent) => {
+                match out.values.stack().last() {
+                    Some(Node::Array(items, _)) => push_index(&mut out.pointer, items.len()),
+                    Some(Node::Object(_, Some(key))) => push_token(&mut out.pointer, key),
+                    _ => {}
+                }
+                (parent.quiet || kind == Kind::Paren, !(kind == Kind::Object && out.lenient))
+            }
+        };
+        out.values.open(kind);
+        out.frames.push(Shown { pointer_len, quiet, shown });
+    }
+
+    fn scalar(&mut self, value: Value) {
+        let out = &mut *self.out;
+        let value = match (out.open, value) {
+            (Some(reported), Value::String(text)) => out.complete_open_string(reported, &text, &mut self.on),
+            (_, value) => {
+                if let (Some(on), false) = (self.on.as_mut(), out.frames.is_empty()) {
+                    if let Some(path) = out.slot_path() {
+                        on(StreamEvent::ValueComplete {
+                            path: Cow::Borrowed(path),
+                            value: Cow::Borrowed(&value),
+                        });
+                    }
+                }
+                value
+            }
+        };
+        out.values.insert(value);
+    }
+
+    fn close(&mut self, unwrap: bool) {
+        let out = &mut *self.out;
+        let Some(value) = out.values.pop(unwrap) else { return };
+        let depth = out.frames.len();
+        let reported = depth >= 2 && out.frames.get(depth - 2).is_some_and(|parent| !parent.quiet);
+        if let (true, Some(on)) = (reported, self.on.as_mut()) {
+            on(StreamEvent::ValueComplete {
+                path: Cow::Borrowed(&out.pointer),
+                value: Cow::Borrowed(&value),
+            });
+        }
+        if let Some(frame) = out.frames.pop() {
+            out.pointer.truncate(frame.pointer_len);
+        }
+        out.values.insert(value);
+    }
+
+    fn object_as_set(&mut self) {
+        self.out.values.object_as_set();
+        self.colon();
+    }
+
+    fn colon(&mut self) {
+        if let Some(frame) = self.out.frames.last_mut() {
+            frame.shown = true;
+        }
+    }
+
+    fn has_key(&self, key: &str) -> bool {
+        self.out.values.has_key(key)
+    }
+
+    fn reset(&mut self) {
+        let out = &mut *self.out;
+        out.values.reset();
+        out.frames.clear();
+        out.pointer.clear();
+        out.open = None;
+        out.open_text.clear();
+    }
+}
+
+/// After a fragment: move what arrived of the string value being read out of the lexer
+/// (showing it first), and report it.
+pub(crate) fn sync_string(
+    grammar: &mut Grammar,
+    out: &mut StreamOut,
+    lexer: &mut Lexer,
+    on: &mut On<'_, '_>,
+) {
+    let Some((head, tail)) = lexer.open_string() else { return };
+    let reported = out.open.unwrap_or(0);
+    if head.len() + tail.len() <= reported {
+        return; // nothing new
+    }
+    if !grammar.expects_value() {
+        return; // a key, or a string where none belongs (an error when it ends)
+    }
+    // Up to the last whole character of `buf`: the rest of one comes with the next
+    // fragment.
+    let rest = tail.get(reported..).unwrap_or_default();
+    // Most fragments leave nothing new in `buf`: no UTF-8 check then.
+    let new_tail = match rest {
+        [] => "",
+        rest => match std::str::from_utf8(rest) {
+            Ok(text) => text,
+            Err(error) => {
+                rest.get(..error.valid_up_to()).and_then(|r| std::str::from_utf8(r).ok()).unwrap_or("")
+            }
+        },
+    };
+    if head.is_empty() && new_tail.is_empty() && out.open.is_some() {
+        return;
+    }
+    if out.open.is_none() {
+        if !grammar.has_slot() {
+            return; // nowhere to show it (the one-shot builder drops it too)
+        }
+        grammar.begin_value(&mut Reporting { out: &mut *out, on: None });
+        out.open_text.clear();
+        out.open_text.reserve((head.len() + new_tail.len()).max(32) * 2);
+    }
+    out.open_text.push_str(head);
+    out.open_text.push_str(new_tail);
+    out.open = Some(reported + new_tail.len());
+    if let Some(on) = on.as_mut() {
+        if let Some(path) = out.slot_path() {
+            for piece in [head.as_str(), new_tail] {
+                if !piece.is_empty() {
+                    on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(piece) });
+                }
+            }
+        }
+    }
+    head.clear();
+}

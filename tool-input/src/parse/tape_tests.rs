@@ -1,0 +1,226 @@
+//! The tape sink reads every text as the value path does: over the corpora, the fixed inputs
+//! of the fragment tests and the stream properties' generated texts, `parse_to_tape` gives
+//! the value and repairs of `parse_noting_repeats` whenever it gives a tape, the same error
+//! when that fails, and no tape exactly when a key repeats.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use super::stream_tests::{gen_strategy, write};
+use super::tape::{parse_to_tape, Event};
+use super::tests::fragment_inputs;
+use super::{parse_noting_repeats, ParseOptions};
+
+fn modes() -> [ParseOptions; 3] {
+    [ParseOptions::default(), ParseOptions::strict(), ParseOptions::default().with_complete_truncated(true)]
+}
+
+/// `parse_to_tape` agrees with `parse_noting_repeats` on `input` in `options`, with and
+/// without the strict fast path.
+fn agrees(input: &str, options: &ParseOptions) {
+    for not_strict_json in [false, true] {
+        let taped = parse_to_tape(input, options, not_strict_json);
+        let valued = parse_noting_repeats(input, options, not_strict_json);
+        match (taped, valued) {
+            (Ok(Some(taped)), Ok((parsed, repeated))) => {
+                assert!(!repeated, "{input:?} ({options:?}): a tape although a key repeats");
+                assert_eq!(taped.tape.to_value(), parsed.value, "{input:?} ({options:?})");
+                assert_eq!(taped.repairs, parsed.repairs, "{input:?} ({options:?})");
+                assert_ends_close_their_containers(taped.tape.events());
+            }
+            (Ok(None), Ok((_, repeated))) => assert!(repeated, "{input:?} ({options:?}): no tape, no repeat"),
+            (Err(taped), Err(valued)) => assert_eq!(taped, valued, "{input:?} ({options:?})"),
+            (taped, valued) => panic!("{input:?} ({options:?}): tape {taped:?}, value {valued:?}"),
+        }
+    }
+}
+
+/// Each container's `end` is the index of the `End` that closes it.
+fn assert_ends_close_their_containers(events: &[Event]) {
+    let mut open = Vec::new();
+    for (at, event) in events.iter().enumerate() {
+        match event {
+            Event::Array { end } | Event::Object { end } => open.push(*end as usize),
+            Event::End => assert_eq!(open.pop(), Some(at), "{events:?}"),
+            _ => {}
+        }
+    }
+    assert!(open.is_empty(), "{events:?}");
+}
+
+/// Standard base64 (the JSONTestSuite corpus stores its inputs so).
+fn base64(text: &str) -> Vec<u8> {
+    let digit = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let sextets: Vec<u8> = text.bytes().filter_map(digit).collect();
+    sextets
+        .chunks(4)
+        .flat_map(|chunk| {
+            let bits =
+                chunk.iter().enumerate().fold(0u32, |acc, (k, &d)| acc | (u32::from(d) << (18 - 6 * k)));
+            let bytes = bits.to_be_bytes();
+            bytes[1..chunk.len()].to_vec()
+        })
+        .collect()
+}
+
+/// Every string in the JSON value `value` (the inputs of the corpora, and more), with the
+/// JSONTestSuite's base64 inputs decoded.
+fn strings(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::String(text) => into.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| strings(item, into)),
+        Value::Object(map) => {
+            for (key, item) in map {
+                match (key.as_str(), item) {
+                    ("input_base64", Value::String(encoded)) => {
+                        if let Ok(text) = String::from_utf8(base64(encoded)) {
+                            into.push(text);
+                        }
+                    }
+                    _ => strings(item, into),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn corpus_inputs() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../suite/tests/corpus");
+    let mut inputs = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("the corpus directory").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "json") {
+                let text = std::fs::read_to_string(&path).expect("a corpus file");
+                if let Ok(value) = serde_json::from_str::<Value>(&text) {
+                    strings(&value, &mut inputs);
+                }
+            }
+        }
+    }
+    inputs
+}
+
+#[test]
+fn the_tape_reads_the_corpora_as_the_value_path() {
+    let inputs = corpus_inputs();
+    assert!(inputs.len() > 1000, "the corpora: {} inputs", inputs.len());
+    for input in inputs.iter().chain(&fragment_inputs()) {
+        for options in modes() {
+            agrees(input, &options);
+        }
+    }
+}
+
+#[test]
+fn the_tape_reads_the_restructured_readings() {
+    for input in [
+        "NumberLong(2)",
+        r#"{"a": NumberLong(2), "b": callback({"c": [1, (2,), (), ((3))]})}"#,
+        r#"{"a": {"x", 'y',}, "b": {1_0, True, None}, "c": [{1, 2}]}"#,
+        r#"callback({"a": 1, "a": 2});"#,
+        r#"Sure: {"a": [1, 2} and then {"b": (1, [2, {"c": 3}])}"#,
+        r#""{\"a\": [1, (2)]}""#,
+        r#"{"a": 1, "b": {"c": "#,
+        r#"{"a": 1, "a"#,
+        r#"{"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9, "k10": 10, "k11": 11, "k12": 12, "k13": 13, "k14": 14, "k15": 15, "k16": 16, "k17": 17, "k3": 3}"#,
+        r#"{"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9, "k10": 10, "k11": 11, "k12": 12, "k13": 13, "k14": 14, "k15": 15, "k16": 16, "k17": 17, "k18": "#,
+    ] {
+        for options in modes() {
+            agrees(input, &options);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The stream properties' generated texts, strict and as a model writes them, whole and
+    /// cut off.
+    #[test]
+    fn the_tape_reads_generated_texts_as_the_value_path(
+        value in gen_strategy(),
+        seed in any::<u64>(),
+        cut in prop::option::weighted(0.25, 0.0f64..1.0),
+    ) {
+        for lenient in [false, true] {
+            let mut text = write(&value, seed, lenient);
+            if let Some(cut) = cut {
+                let mut at = (text.len() as f64 * cut) as usize;
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                text.truncate(at);
+            }
+            for options in modes() {
+                agrees(&text, &options);
+            }
+        }
+    }
+}
+
+/// The tape against the value path on the mangled workload (`target/bench-data`, from
+/// `cargo run -p tool-input-suite --bin workloads`): the same reading for every call, and
+/// the time of each, best of five passes. A measurement: run it in release,
+/// `cargo test --release -p tool-input --lib tape_against_value -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement on the generated workload"]
+fn tape_against_value_on_the_mangled_workload() {
+    use std::time::{Duration, Instant};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-data/mangled.jsonl");
+    let text = std::fs::read_to_string(&path)
+        .expect("the workloads (cargo run -p tool-input-suite --bin workloads)");
+    let calls: Vec<String> = text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter_map(|row| row["raw"].as_str().map(str::to_owned))
+        .collect();
+    let options = ParseOptions::default();
+    for call in &calls {
+        agrees(call, &options);
+    }
+    let best = |run: &dyn Fn()| {
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                run();
+                start.elapsed()
+            })
+            .min()
+            .unwrap_or(Duration::ZERO)
+    };
+    let value = best(&|| {
+        for call in &calls {
+            std::hint::black_box(super::parse(call, &options).ok());
+        }
+    });
+    let noting = best(&|| {
+        for call in &calls {
+            std::hint::black_box(parse_noting_repeats(call, &options, false).ok());
+        }
+    });
+    let tape = best(&|| {
+        for call in &calls {
+            std::hint::black_box(parse_to_tape(call, &options, false).ok());
+        }
+    });
+    let bytes: usize = calls.iter().map(String::len).sum();
+    println!(
+        "{} mangled calls, {bytes} bytes: parse {value:?}, parse_noting_repeats {noting:?}, parse_to_tape {tape:?} ({:.2}x parse)",
+        calls.len(),
+        tape.as_secs_f64() / value.as_secs_f64()
+    );
+}
