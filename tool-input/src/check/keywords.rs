@@ -260,3 +260,141 @@ fn decimal(float: f64) -> Option<(i128, u32)> {
     let scale = u32::try_from(fraction.len()).ok()?;
     Some((if float < 0.0 { -digits } else { digits }, scale))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Plan;
+    use serde_json::json;
+
+    fn root(schema: Value) -> Node {
+        let plan = Plan::compile(&schema).expect("schema compiles");
+        plan.nodes[plan.root].clone()
+    }
+
+    fn number(value: Value) -> Number {
+        value.as_number().expect("a number").clone()
+    }
+
+    #[test]
+    fn number_breaks_come_in_keyword_order_and_all_at_once() {
+        let node = root(json!({"minimum": 10, "exclusiveMaximum": 5, "multipleOf": 4}));
+        let three = number(json!(3));
+        let broken: Vec<String> = number_breaks(&node, &three).map(|b| format!("{b:?}")).collect();
+        assert_eq!(broken, ["Minimum(Number(10))", "MultipleOf(4.0)"]);
+        assert!(!number_admitted(&node, &three));
+        let node = root(json!({"minimum": 1.5, "maximum": 2, "exclusiveMinimum": 1}));
+        assert!(number_admitted(&node, &number(json!(2))));
+        assert!(number_admitted(&node, &number(json!(1.5))));
+        assert!(!number_admitted(&node, &number(json!(1.4))));
+        assert!(!number_admitted(&node, &number(json!(2.000001))));
+        let exclusive = root(json!({"exclusiveMinimum": 1, "exclusiveMaximum": 3}));
+        assert!(!number_admitted(&exclusive, &number(json!(1))));
+        assert!(!number_admitted(&exclusive, &number(json!(3.0))));
+        assert!(number_admitted(&exclusive, &number(json!(2))));
+        // Integers compare exactly past 2^53.
+        let big = root(json!({"maximum": 9007199254740992_u64}));
+        assert!(!number_admitted(&big, &number(json!(9007199254740993_u64))));
+        assert!(number_admitted(&root(json!({})), &number(json!(-1e300))));
+    }
+
+    #[test]
+    fn multiples_are_exact_in_decimal() {
+        assert!(is_multiple_of(&number(json!(0.0075)), 0.0001));
+        assert!(!is_multiple_of(&number(json!(-7321913730361748572_i64)), 1.5));
+        assert!(is_multiple_of(&number(json!(9)), 3.0));
+        assert!(!is_multiple_of(&number(json!(10)), 3.0));
+    }
+
+    #[test]
+    fn counts_break_their_minimum_and_maximum_separately() {
+        let node = root(json!({"minLength": 3, "maxLength": 1}));
+        let bounds = Bounds::length(&node);
+        assert_eq!((bounds.broken_min(2), bounds.broken_max(2)), (Some(3), Some(1)));
+        assert!(!bounds.admit(2));
+        assert!(Bounds::items(&node).is_none());
+        assert!(Bounds::properties(&node).admit(u64::MAX));
+        // Characters, not bytes; no counting where nothing bounds the length.
+        assert_eq!(string_length(&node, "héé"), Some(3));
+        assert_eq!(string_length(&root(json!({})), "héé"), None);
+        assert!(!length_admitted(&root(json!({"maxLength": 2})), "héé"));
+        assert!(length_admitted(&root(json!({"maxLength": 3})), "héé"));
+    }
+
+    #[test]
+    fn enum_const_and_pattern_report_what_refuses() {
+        let node = root(json!({"enum": ["a", 1], "const": "a", "pattern": "^a$"}));
+        assert_eq!(enum_refuses(&node, |o| o == &json!(1.0)), Some(&[json!("a"), json!(1)][..]));
+        assert_eq!(enum_refuses(&node, |o| o.as_str() == Some("a")), None);
+        assert_eq!(const_refuses(&node, |c| c.as_str() == Some("b")), Some(&json!("a")));
+        assert_eq!(const_refuses(&node, |c| c.as_str() == Some("a")), None);
+        assert!(pattern_break(&node, "a").is_none());
+        assert!(matches!(pattern_break(&node, "b"), Some(PatternBreak::Mismatch(_))));
+        assert!(pattern_break(&root(json!({})), "b").is_none());
+    }
+
+    #[test]
+    fn integral_floats_are_rewritten_only_where_only_integers_are_declared() {
+        let integer = Types::INTEGER;
+        let mut number = Types::INTEGER;
+        number.insert(Types::NUMBER);
+        assert!(integral_float_rewritten(integer, &json!(3.0)));
+        assert!(!integral_float_rewritten(integer, &json!(3)));
+        assert!(!integral_float_rewritten(number, &json!(3.0)));
+        assert!(!integral_float_rewritten(integer, &json!("3.0")));
+    }
+
+    #[test]
+    fn items_take_their_prefix_schema_then_items() {
+        let node = root(json!({"prefixItems": [{}, {}], "items": {}}));
+        let (first, second, rest) = (item_schema(&node, 0), item_schema(&node, 1), item_schema(&node, 2));
+        assert!(first.is_some() && second.is_some() && rest.is_some());
+        assert!(first != second && second != rest && first != rest);
+        assert_eq!(item_schema(&node, 99), rest);
+        assert_eq!(item_schema(&root(json!({})), 0), None);
+    }
+
+    /// The bits and the vector agree: required properties by mask and by list, counts,
+    /// repeated keys, for objects on both sides of 64 properties.
+    #[test]
+    fn sent_properties_answer_required_alike_small_and_large() {
+        for declared in [3_usize, 64, 65, 130] {
+            let names: Vec<String> = (0..declared).map(|i| format!("p{i:03}")).collect();
+            let properties: serde_json::Map<String, Value> =
+                names.iter().map(|n| (n.clone(), json!({}))).collect();
+            let required = [names[0].clone(), names[declared - 1].clone(), "undeclared".to_owned()];
+            let plan = Plan::compile(&json!({"properties": properties, "required": required})).unwrap();
+            let node = &plan.nodes[plan.root];
+            let mask = plan.fast[plan.root].required_mask;
+            let mut sent = Sent::new(declared);
+            assert!(!sent.all_required(node, mask));
+            assert_eq!(sent.missing(node).collect::<Vec<_>>(), [0, declared - 1]);
+            assert!(sent.insert(declared - 1));
+            assert!(!sent.insert(declared - 1), "a repeated key is seen");
+            assert_eq!(sent.missing(node).collect::<Vec<_>>(), [0]);
+            assert!(!sent.all_required(node, mask), "{declared} properties");
+            sent.insert(0);
+            sent.insert(1);
+            assert!(sent.all_required(node, mask), "{declared} properties");
+            assert_eq!(sent.missing(node).count(), 0);
+            assert_eq!(sent.count(), 3);
+            assert!(sent.contains(1) && (declared == 3 || !sent.contains(2)));
+            // The undeclared required name is for the caller (`required_other`).
+            assert_eq!(node.required_other, ["undeclared"]);
+        }
+    }
+
+    #[test]
+    fn absent_defaults_in_schema_order() {
+        let node = root(json!({
+            "properties": {"a": {"default": 1}, "b": {}, "c": {"default": "x"}},
+            "$defs": {}
+        }));
+        let all: Vec<(&str, &Value)> = absent_defaults(&node, |_, _| false).collect();
+        assert_eq!(all, [("a", &json!(1)), ("c", &json!("x"))]);
+        let by_name: Vec<&str> = absent_defaults(&node, |_, name| name == "a").map(|(n, _)| n).collect();
+        assert_eq!(by_name, ["c"]);
+        let by_index: Vec<&str> = absent_defaults(&node, |index, _| index == 2).map(|(n, _)| n).collect();
+        assert_eq!(by_index, ["a"]);
+    }
+}

@@ -33,3 +33,25 @@ pub(crate) fn field_mode(overrides: &HashMap<String, FieldOverride>, key: &str, 
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_replaces_the_policy_and_adds_redaction() {
+        let mut overrides = HashMap::new();
+        overrides.insert("secret".to_owned(), FieldOverride { policy: None, sensitive: true });
+        overrides
+            .insert("loose".to_owned(), FieldOverride { policy: Some(Policy::Lenient), sensitive: false });
+        let call = Mode { policy: Policy::Strict, sensitive: false };
+        let secret = field_mode(&overrides, "secret", call);
+        assert_eq!((secret.policy, secret.sensitive), (Policy::Strict, true));
+        let loose = field_mode(&overrides, "loose", Mode { sensitive: true, ..call });
+        assert_eq!((loose.policy, loose.sensitive), (Policy::Lenient, true));
+        let other = field_mode(&overrides, "other", call);
+        assert_eq!((other.policy, other.sensitive), (Policy::Strict, false));
+        let none = field_mode(&HashMap::new(), "secret", call);
+        assert_eq!((none.policy, none.sensitive), (Policy::Strict, false));
+    }
+}
