@@ -11,8 +11,10 @@ use serde_json::{Map, Number, Value};
 use crate::pattern::Pattern;
 use crate::schema_error::SchemaError;
 
+mod fast;
 mod union;
 
+pub(crate) use fast::{Chain, FastNode, FastString};
 pub(crate) use union::{Options, UnionShape};
 
 /// Index of a node in [`Plan::nodes`].
@@ -173,53 +175,12 @@ pub(crate) struct Node {
     pub one_of_shape: Option<UnionShape>,
     /// Indices into `properties` of the required ones, in `required` order (derived).
     pub required_declared: Vec<usize>,
-    /// `required_declared` as bits, for objects of at most 64 properties (derived).
-    pub required_mask: u64,
     /// Required names that `properties` does not declare (derived).
     pub required_other: Vec<String>,
     /// Whether each property is required, by index into `properties` (derived).
     pub required_flags: Vec<bool>,
     /// The properties with a `default` (looking through `$ref`s), by index (derived).
     pub defaults: Vec<(usize, Value)>,
-    /// This node and its `$ref` chain, when the one-pass path can evaluate all of them
-    /// (derived; see `check::fast`).
-    pub fast_chain: Option<Chain>,
-    /// What the one-pass path checks of a string here, when it is simple (derived).
-    pub fast_string: FastString,
-    /// For an array value here, the node of the chain whose item keywords the one-pass path
-    /// checks; `None` when that path cannot check an array here (derived).
-    pub fast_array: Option<NodeId>,
-    /// As `fast_array`, for an object value and its property keywords (derived).
-    pub fast_object: Option<NodeId>,
-    /// The integers the chain accepts, when they are exactly one range (lowest, highest):
-    /// the chain allows integers and constrains them only by integer bounds (derived).
-    pub fast_integers: Option<(i128, i128)>,
-}
-
-/// A string check the one-pass path can make without walking the chain (each holds only
-/// when the chain exists for that path and allows strings).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FastString {
-    /// Every string (within the size limit) is valid.
-    Any,
-    /// Strings matching the `pattern` of this node (the only string keyword of the chain).
-    Pattern(NodeId),
-    /// Anything else: walk the chain.
-    Chain,
-}
-
-/// A node and its `$ref` chain, at most four long, without allocating.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Chain {
-    ids: [NodeId; 4],
-    len: usize,
-}
-
-impl Chain {
-    /// The nodes of the chain, the node itself first.
-    pub fn nodes(self, plan: &Plan) -> impl Iterator<Item = &Node> {
-        (0..self.len).map(move |i| &plan.nodes[self.ids[i]])
-    }
 }
 
 impl Default for Node {
@@ -260,15 +221,9 @@ impl Default for Node {
             any_of_shape: None,
             one_of_shape: None,
             required_declared: Vec::new(),
-            required_mask: 0,
             required_other: Vec::new(),
             required_flags: Vec::new(),
             defaults: Vec::new(),
-            fast_chain: None,
-            fast_string: FastString::Chain,
-            fast_array: None,
-            fast_object: None,
-            fast_integers: None,
         }
     }
 }
@@ -366,6 +321,8 @@ pub(crate) struct Plan {
     pub root: NodeId,
     /// The JSON types each node may accept, a superset (derived; see `plan::union`).
     pub possible: Vec<Types>,
+    /// What the one-pass path reads of each node, by [`NodeId`] (derived; see `plan::fast`).
+    pub fast: Vec<FastNode>,
 }
 
 /// Keywords that assert something we do not implement: a schema using them is refused
@@ -400,9 +357,10 @@ impl Plan {
                 "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
             ));
         }
-        let mut plan = Plan { nodes: compiler.nodes, root, possible: Vec::new() };
+        let mut plan = Plan { nodes: compiler.nodes, root, possible: Vec::new(), fast: Vec::new() };
         plan.possible = plan.all_possible_types();
         plan.index_objects();
+        plan.fast = plan.fast_nodes();
         Ok(plan)
     }
 
@@ -416,23 +374,13 @@ impl Plan {
                 .enumerate()
                 .filter_map(|(index, (_, child))| self.default_of(*child).map(|d| (index, d.clone())))
                 .collect();
-            let fast_chain = self.fast_chain(id);
-            let fast_string = fast_chain.map_or(FastString::Chain, |chain| self.fast_string(chain));
-            let fast_array = fast_chain.and_then(|chain| self.fast_container(id, chain, Types::ARRAY));
-            let fast_object = fast_chain.and_then(|chain| self.fast_container(id, chain, Types::OBJECT));
-            let fast_integers = fast_chain.and_then(|chain| self.fast_integers(chain));
             let node = &self.nodes[id];
             let any_of_shape = (!node.any_of.is_empty()).then(|| self.union_shape(&node.any_of));
             let one_of_shape = (!node.one_of.is_empty()).then(|| self.union_shape(&node.one_of));
             let node = &mut self.nodes[id];
             node.any_of_shape = any_of_shape;
             node.one_of_shape = one_of_shape;
-            node.fast_integers = fast_integers;
             node.defaults = defaults;
-            node.fast_chain = fast_chain;
-            node.fast_string = fast_string;
-            node.fast_array = fast_array;
-            node.fast_object = fast_object;
             node.required_flags = vec![false; node.properties.len()];
             for name in &node.required {
                 match node.properties.iter().position(|(key, _)| key == name) {
@@ -440,130 +388,10 @@ impl Plan {
                         if !node.required_flags[index] {
                             node.required_flags[index] = true;
                             node.required_declared.push(index);
-                            if index < 64 {
-                                node.required_mask |= 1 << index;
-                            }
                         }
                     }
                     None => node.required_other.push(name.clone()),
                 }
-            }
-        }
-    }
-
-    /// For an array or object (`kind`) at `id`, whose chain is `chain`: the node whose
-    /// member keywords the one-pass path checks (the one node of the chain with any, or `id`
-    /// itself), having checked that the chain allows such a value. `None` when the one-pass
-    /// path cannot read one here: another type, an `enum` or `const`, or two nodes of the
-    /// chain both constraining members (the full path merges them).
-    fn fast_container(&self, id: NodeId, chain: Chain, kind: Types) -> Option<NodeId> {
-        let mut found: Option<NodeId> = None;
-        for (index, node) in chain.nodes(self).enumerate() {
-            if node.types.is_some_and(|t| !t.contains(kind))
-                || node.enum_values.is_some()
-                || node.const_value.is_some()
-            {
-                return None;
-            }
-            let constrains = if kind == Types::ARRAY {
-                !node.prefix_items.is_empty()
-                    || node.items.is_some()
-                    || node.min_items.is_some()
-                    || node.max_items.is_some()
-            } else {
-                !node.properties.is_empty()
-                    || !node.required.is_empty()
-                    || node.additional != Additional::Allow
-                    || node.min_properties.is_some()
-                    || node.max_properties.is_some()
-            };
-            if constrains {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(chain.ids[index]);
-            }
-        }
-        Some(found.unwrap_or(id))
-    }
-
-    /// How the one-pass path can check a string against `chain`.
-    fn fast_string(&self, chain: Chain) -> FastString {
-        let mut patterned = None;
-        for (index, node) in chain.nodes(self).enumerate() {
-            if node.types.is_some_and(|t| !t.contains(Types::STRING))
-                || node.enum_values.is_some()
-                || node.const_value.is_some()
-                || node.min_length.is_some()
-                || node.max_length.is_some()
-            {
-                return FastString::Chain;
-            }
-            if node.pattern.is_some() {
-                if patterned.is_some() {
-                    return FastString::Chain;
-                }
-                patterned = Some(chain.ids[index]);
-            }
-        }
-        patterned.map_or(FastString::Any, FastString::Pattern)
-    }
-
-    /// The integers `chain` accepts, as one range, when it allows integers and bounds them
-    /// only by integers (a bound written as a float, `multipleOf`, `enum` or `const`: `None`).
-    fn fast_integers(&self, chain: Chain) -> Option<(i128, i128)> {
-        let exact =
-            |bound: &Number| bound.as_i64().map(i128::from).or_else(|| bound.as_u64().map(i128::from));
-        let (mut lowest, mut highest) = (i128::MIN, i128::MAX);
-        for node in chain.nodes(self) {
-            if node.types.is_some_and(|t| !t.contains(Types::INTEGER) && !t.contains(Types::NUMBER))
-                || node.enum_values.is_some()
-                || node.const_value.is_some()
-                || node.multiple_of.is_some()
-            {
-                return None;
-            }
-            if let Some(minimum) = &node.minimum {
-                lowest = lowest.max(exact(minimum)?);
-            }
-            if let Some(maximum) = &node.maximum {
-                highest = highest.min(exact(maximum)?);
-            }
-            // Bounds come from JSON numbers (within 64 bits): one past them fits in 128.
-            if let Some(minimum) = &node.exclusive_minimum {
-                lowest = lowest.max(exact(minimum)? + 1);
-            }
-            if let Some(maximum) = &node.exclusive_maximum {
-                highest = highest.min(exact(maximum)? - 1);
-            }
-        }
-        Some((lowest, highest))
-    }
-
-    /// The chain the one-pass path evaluates for a value of `id`: `None` when a node of it
-    /// uses a keyword that path leaves to the full walk (`anyOf` included: the one `anyOf`
-    /// it reads, an Option's, it resolves itself).
-    fn fast_chain(&self, id: NodeId) -> Option<Chain> {
-        let mut chain = Chain { ids: [0; 4], len: 0 };
-        let mut current = id;
-        loop {
-            let node = &self.nodes[current];
-            if node.reject_all
-                || !node.one_of.is_empty()
-                || !node.all_of.is_empty()
-                || !node.any_of.is_empty()
-                || node.not.is_some()
-                || !node.pattern_properties.is_empty()
-                || node.unique_items
-                || chain.len == chain.ids.len()
-            {
-                return None;
-            }
-            chain.ids[chain.len] = current;
-            chain.len += 1;
-            match node.reference {
-                Some(next) => current = next,
-                None => return Some(chain),
             }
         }
     }

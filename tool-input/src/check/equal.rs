@@ -1,14 +1,14 @@
 //! JSON equality as JSON Schema defines it: numbers by mathematical value (`1 == 1.0`),
 //! objects regardless of key order.
 
-use serde_json::Value;
+use std::cmp::Ordering;
 
-use super::compare;
+use serde_json::{Number, Value};
 
 /// Are two JSON values equal in the sense of `enum`, `const` and `uniqueItems`?
 pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => compare(x, y) == std::cmp::Ordering::Equal,
+        (Value::Number(x), Value::Number(y)) => compare(x, y) == Ordering::Equal,
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
         }
@@ -17,6 +17,21 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// Compare two JSON numbers exactly when both are integers, as floats otherwise.
+pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
+    if let (Some(x), Some(y)) = (as_i128(a), as_i128(b)) {
+        return x.cmp(&y);
+    }
+    let x = a.as_f64().unwrap_or(f64::NAN);
+    let y = b.as_f64().unwrap_or(f64::NAN);
+    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+}
+
+/// A JSON number as an integer, when it is one written as one.
+pub(crate) fn as_i128(n: &Number) -> Option<i128> {
+    n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
 }
 
 #[cfg(test)]

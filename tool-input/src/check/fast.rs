@@ -19,24 +19,26 @@
 //! properties).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::fmt::Write as _;
 
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, Visitor,
 };
 use serde_json::{Number, Value};
 
-use std::collections::{HashMap, HashSet};
-
-use std::cell::Cell;
-
-use super::coerce::{bool_from_text, container_from_text, number_for, spelling_match};
-use super::{compare, json_equal, message::echo, FieldOverride};
+use super::convert::{respelled, text_as_type};
+use super::equal::json_equal;
+use super::keywords::{
+    absent_defaults, const_refuses, enum_refuses, integral_float_rewritten, item_schema, length_admitted,
+    number_admitted, Bounds, Sent,
+};
+use super::message::echo;
+use super::mode::{field_mode, FieldOverride, Mode};
+use super::path::Path;
 use crate::limits::Limits;
 use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
-use crate::pointer::push_token;
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 
@@ -63,64 +65,6 @@ enum Coerced<'p> {
     Option(&'p str),
     /// The JSON array or object the string held.
     Parsed(Value),
-}
-
-/// Where the value being read sits: one frame per enclosing member, innermost first, each
-/// on the stack of the reader that descended into it. Nothing is built or torn down for the
-/// path as such; it is only read when a coercion or a filled default is recorded, which most
-/// calls never do.
-#[derive(Clone, Copy)]
-struct Frame<'a> {
-    parent: At<'a>,
-    step: Step<'a>,
-}
-
-/// The innermost frame; `None` at the root.
-type At<'a> = Option<&'a Frame<'a>>;
-
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// The outermost step of `at`: the top-level property (or index) the value is under.
-fn top_step<'a>(mut at: At<'a>) -> Option<Step<'a>> {
-    let mut top = None;
-    while let Some(frame) = at {
-        top = Some(frame.step);
-        at = frame.parent;
-    }
-    top
-}
-
-fn depth(mut at: At<'_>) -> usize {
-    let mut depth = 0;
-    while let Some(frame) = at {
-        depth += 1;
-        at = frame.parent;
-    }
-    depth
-}
-
-/// `at` as a JSON Pointer.
-fn pointer(at: At<'_>) -> String {
-    let mut steps = Vec::new();
-    let mut cursor = at;
-    while let Some(frame) = cursor {
-        steps.push(frame.step);
-        cursor = frame.parent;
-    }
-    let mut pointer = String::new();
-    for step in steps.iter().rev() {
-        match step {
-            Step::Key(key) => push_token(&mut pointer, key),
-            Step::Index(index) => {
-                let _ = write!(pointer, "/{index}");
-            }
-        }
-    }
-    pointer
 }
 
 /// The error that abandons the fast path; its text is never shown.
@@ -153,7 +97,7 @@ impl<'p> Fast<'p> {
         T: de::Deserialize<'de>,
         D: Deserializer<'de>,
     {
-        T::deserialize(Checked { de: deserializer, fast: self, node: Some(self.plan.root), at: None })
+        T::deserialize(Checked { de: deserializer, fast: self, node: Some(self.plan.root), at: &Path::Root })
     }
 
     pub fn into_coercions(self) -> Vec<Coercion> {
@@ -163,7 +107,7 @@ impl<'p> Fast<'p> {
     /// The nodes whose keywords apply to a value of `id`: it and its `$ref` chain. `None`
     /// when one of them uses a keyword this path does not evaluate.
     fn chain(&self, id: NodeId) -> Option<Chain> {
-        self.plan.nodes[id].fast_chain
+        self.plan.fast[id].chain
     }
 
     /// For `Some(value)` of an Option: the node of the non-null value. Either the node
@@ -206,7 +150,7 @@ impl<'p> Fast<'p> {
     /// range, checked directly (inlined); others as any scalar.
     #[inline]
     fn check_integer(&self, id: NodeId, value: i128, number: Number) -> bool {
-        match self.plan.nodes[id].fast_integers {
+        match self.plan.fast[id].integers {
             Some((lowest, highest)) => lowest <= value && value <= highest,
             None => self.check_scalar(id, &Value::Number(number)),
         }
@@ -219,7 +163,7 @@ impl<'p> Fast<'p> {
         if text.len() > self.max_string_bytes {
             return false;
         }
-        match self.plan.nodes[id].fast_string {
+        match self.plan.fast[id].string {
             FastString::Any => true,
             FastString::Pattern(node) => {
                 self.plan.nodes[node].pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
@@ -230,63 +174,34 @@ impl<'p> Fast<'p> {
 
     fn check_str_chain(&self, id: NodeId, text: &str) -> bool {
         let Some(chain) = self.chain(id) else { return false };
+        let is_text = |option: &Value| option.as_str() == Some(text);
         chain.nodes(self.plan).all(|node| {
-            if node.types.is_some_and(|t| !t.contains(Types::STRING)) {
-                return false;
-            }
-            let matches = |v: &Value| v.as_str() == Some(text);
-            if node.enum_values.as_ref().is_some_and(|options| !options.iter().any(matches)) {
-                return false;
-            }
-            if node.const_value.as_ref().is_some_and(|c| !matches(c)) {
-                return false;
-            }
-            if node.min_length.is_some() || node.max_length.is_some() {
-                let length = text.chars().count() as u64;
-                if node.min_length.is_some_and(|min| length < min)
-                    || node.max_length.is_some_and(|max| length > max)
-                {
-                    return false;
-                }
-            }
-            node.pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
+            node.types.is_none_or(|t| t.contains(Types::STRING))
+                && enum_refuses(node, is_text).is_none()
+                && const_refuses(node, is_text).is_none()
+                && length_admitted(node, text)
+                && node.pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
         })
     }
 
-    /// Checks on an array or object itself (not its members), and its single node (see
-    /// `Plan::fast_container`).
-    fn container(&self, id: NodeId, kind: Types) -> Option<&'p Node> {
-        let node = &self.plan.nodes[id];
-        let found = if kind == Types::ARRAY { node.fast_array } else { node.fast_object };
-        found.map(|found| &self.plan.nodes[found])
-    }
-
-    /// Is the value at `at`, or at its property `name` when `at` is the root, sensitive?
-    /// Sensitivity is set on top-level properties and covers what is below them.
-    fn sensitive(&self, at: At<'_>, name: &str) -> bool {
-        if self.overrides.is_empty() {
-            return false;
+    /// Checks on an array or object itself (not its members): the node of the chain whose
+    /// member keywords apply (see `plan::fast`).
+    fn container(&self, id: NodeId, kind: Types) -> Option<NodeId> {
+        let fast = &self.plan.fast[id];
+        if kind == Types::ARRAY {
+            fast.array
+        } else {
+            fast.object
         }
-        let top = match top_step(at) {
-            Some(Step::Key(key)) => key,
-            Some(Step::Index(_)) => return false,
-            None => name,
-        };
-        self.overrides.get(top).is_some_and(|field| field.sensitive)
     }
 
     /// The policy and redaction at `at`: the call's, unless the top-level property it is
-    /// under overrides them (as the walker's `mode_for`).
-    fn mode_at(&self, at: At<'_>) -> (Policy, bool) {
-        if self.overrides.is_empty() {
-            return (self.policy, false);
-        }
-        match top_step(at) {
-            Some(Step::Key(key)) => match self.overrides.get(key) {
-                Some(field) => (field.policy.unwrap_or(self.policy), field.sensitive),
-                None => (self.policy, false),
-            },
-            _ => (self.policy, false),
+    /// under overrides them (the walker's lookup, `mode::field_mode`).
+    fn mode_at(&self, at: &Path<'_>) -> Mode {
+        let call = Mode { policy: self.policy, sensitive: false };
+        match at.top_key() {
+            Some(key) => field_mode(self.overrides, key, call),
+            None => call,
         }
     }
 
@@ -295,11 +210,11 @@ impl<'p> Fast<'p> {
     /// JSON string, a number, a boolean, an enum option in other letter case. `None` when the
     /// walker would not coerce it here, or when the result would still not be exactly valid
     /// (the walker then explains). The coercion is recorded.
-    fn coerce_str(&self, id: NodeId, text: &str, at: At<'_>) -> Option<Coerced<'p>> {
+    fn coerce_str(&self, id: NodeId, text: &str, at: &Path<'_>) -> Option<Coerced<'p>> {
         if self.unions.get() > 0 || text.len() > self.max_string_bytes {
             return None;
         }
-        let (policy, sensitive) = self.mode_at(at);
+        let Mode { policy, sensitive } = self.mode_at(at);
         if policy != Policy::Default {
             return None;
         }
@@ -317,46 +232,26 @@ impl<'p> Fast<'p> {
         }
         let node = typed?;
         let shown = |value: &Value| (!sensitive).then(|| echo(value, self.max_echo));
+        // The walker's order (`convert`): the declared type first, then a respelled option.
         let (coerced, to, kind) = match node.types {
             Some(types) if !types.contains(Types::STRING) => {
-                let mut found = None;
-                let depth = depth(at);
-                if let Some(parsed) = container_from_text(text, types, self.max_depth.saturating_sub(depth)) {
-                    let to = shown(&parsed);
-                    found = Some((Coerced::Parsed(parsed), to, CoercionKind::ParsedString));
-                }
-                if found.is_none() && (types.contains(Types::NUMBER) || types.contains(Types::INTEGER)) {
-                    if let Some(number) = number_for(text, types) {
-                        let converted = Value::Number(number.clone());
-                        if types.accepts(&converted) {
-                            // The walker's choice; if the number breaks a constraint, it explains.
-                            if !self.check_scalar(id, &converted) {
-                                return None;
-                            }
-                            let to = shown(&converted);
-                            found = Some((Coerced::Number(number), to, CoercionKind::NumberFromString));
-                        }
+                let max_depth = self.max_depth.saturating_sub(at.len());
+                let (converted, kind) = text_as_type(text, types, false, max_depth)?;
+                let to = shown(&converted);
+                let coerced = match converted {
+                    // The walker's choice; if the scalar breaks a constraint, it explains.
+                    Value::Number(number) if self.check_scalar(id, &Value::Number(number.clone())) => {
+                        Coerced::Number(number)
                     }
-                }
-                if found.is_none() && types.contains(Types::BOOLEAN) {
-                    if let Some(flag) = bool_from_text(text, false) {
-                        let converted = Value::Bool(flag);
-                        if !self.check_scalar(id, &converted) {
-                            return None;
-                        }
-                        found = Some((Coerced::Bool(flag), shown(&converted), CoercionKind::BoolFromString));
-                    }
-                }
-                // (The parsed container is checked as it is read; a scalar was checked above.)
-                found?
+                    Value::Bool(flag) if self.check_scalar(id, &Value::Bool(flag)) => Coerced::Bool(flag),
+                    // (A parsed container is checked as it is read.)
+                    parsed @ (Value::Array(_) | Value::Object(_)) => Coerced::Parsed(parsed),
+                    _ => return None,
+                };
+                (coerced, to, kind)
             }
             _ => {
-                let options = match (&node.enum_values, &node.const_value) {
-                    (Some(options), _) => options.as_slice(),
-                    (None, Some(constant)) => std::slice::from_ref(constant),
-                    (None, None) => return None,
-                };
-                let matched = spelling_match(text, options, false)?;
+                let matched = respelled(node, text, false)?;
                 let option = matched.as_str()?;
                 if !self.check_str(id, option) {
                     return None;
@@ -365,60 +260,17 @@ impl<'p> Fast<'p> {
             }
         };
         let from = (!sensitive).then(|| echo(&Value::String(text.to_owned()), self.max_echo));
-        self.coercions.borrow_mut().push(Coercion { path: pointer(at), kind, from, to });
+        self.coercions.borrow_mut().push(Coercion { path: at.pointer(), kind, from, to });
         Some(coerced)
     }
 }
 
+/// Is a scalar exactly valid at `node` (without rewriting an integral float)?
 fn scalar_ok(node: &Node, value: &Value) -> bool {
-    if node.types.is_some_and(|t| !t.accepts(value)) {
-        return false;
-    }
-    // Integral floats are integers to JSON Schema, but the full path rewrites them for serde.
-    if let (Some(types), Value::Number(n)) = (node.types, value) {
-        if types.contains(Types::INTEGER) && !types.contains(Types::NUMBER) && !(n.is_i64() || n.is_u64()) {
-            return false;
-        }
-    }
-    if node.enum_values.as_ref().is_some_and(|options| !options.iter().any(|o| json_equal(o, value))) {
-        return false;
-    }
-    if node.const_value.as_ref().is_some_and(|c| !json_equal(c, value)) {
-        return false;
-    }
-    if let Value::Number(n) = value {
-        let below = |bound: &Option<Number>, exclusive: bool| {
-            bound.as_ref().is_some_and(|b| {
-                let order = compare(n, b);
-                if exclusive {
-                    order != std::cmp::Ordering::Greater
-                } else {
-                    order == std::cmp::Ordering::Less
-                }
-            })
-        };
-        let above = |bound: &Option<Number>, exclusive: bool| {
-            bound.as_ref().is_some_and(|b| {
-                let order = compare(n, b);
-                if exclusive {
-                    order != std::cmp::Ordering::Less
-                } else {
-                    order == std::cmp::Ordering::Greater
-                }
-            })
-        };
-        if below(&node.minimum, false)
-            || above(&node.maximum, false)
-            || below(&node.exclusive_minimum, true)
-            || above(&node.exclusive_maximum, true)
-        {
-            return false;
-        }
-        if node.multiple_of.is_some_and(|m| !super::is_multiple_of(n, m)) {
-            return false;
-        }
-    }
-    true
+    node.types.is_none_or(|types| types.accepts(value) && !integral_float_rewritten(types, value))
+        && enum_refuses(node, |option| json_equal(option, value)).is_none()
+        && const_refuses(node, |constant| json_equal(constant, value)).is_none()
+        && value.as_number().is_none_or(|number| number_admitted(node, number))
 }
 
 /// The wrapping deserializer: `node` is the schema of the value it reads; `None` means any
@@ -427,7 +279,7 @@ struct Checked<'f, 'p, D> {
     de: D,
     fast: &'f Fast<'p>,
     node: Option<NodeId>,
-    at: At<'f>,
+    at: &'f Path<'f>,
 }
 
 /// The wrapping visitor.
@@ -435,7 +287,7 @@ struct Wrap<'f, 'p, V> {
     inner: V,
     fast: &'f Fast<'p>,
     node: Option<NodeId>,
-    at: At<'f>,
+    at: &'f Path<'f>,
 }
 
 macro_rules! forward {
@@ -563,7 +415,7 @@ struct UnitVariant<'f, 'p, V> {
     inner: V,
     fast: &'f Fast<'p>,
     node: NodeId,
-    at: At<'f>,
+    at: &'f Path<'f>,
 }
 
 impl<'de, V: Visitor<'de>> Visitor<'de> for UnitVariant<'_, '_, V> {
@@ -756,23 +608,27 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         let node = match self.node {
-            Some(id) => Some(self.fast.container(id, Types::ARRAY).ok_or_else(abort)?),
+            Some(id) => Some(&self.fast.plan.nodes[self.fast.container(id, Types::ARRAY).ok_or_else(abort)?]),
             None => None,
         };
         self.inner.visit_seq(Seq { seq, fast: self.fast, node, index: 0, at: self.at })
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let node = match self.node {
-            Some(id) => Some(self.fast.container(id, Types::OBJECT).ok_or_else(abort)?),
-            None => None,
+        let (node, required_mask) = match self.node {
+            Some(id) => {
+                let found = self.fast.container(id, Types::OBJECT).ok_or_else(abort)?;
+                (Some(&self.fast.plan.nodes[found]), self.fast.plan.fast[found].required_mask)
+            }
+            None => (None, 0),
         };
-        let seen = Seen::new(node.map_or(0, |n| n.properties.len()));
+        let sent = Sent::new(node.map_or(0, |n| n.properties.len()));
         self.inner.visit_map(Object {
             map,
             fast: self.fast,
             node,
-            seen,
+            sent,
+            required_mask,
             at: self.at,
             pending: None,
             others: None,
@@ -792,7 +648,7 @@ struct Seq<'f, 'p, A> {
     node: Option<&'p Node>,
     index: usize,
     /// Where the array is.
-    at: At<'f>,
+    at: &'f Path<'f>,
 }
 
 // The per-member methods below are `#[inline]`: called once per member from serde's loops,
@@ -803,20 +659,14 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'_, '_, A> {
 
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, A::Error> {
-        let item = self.node.and_then(|node| node.prefix_items.get(self.index).copied().or(node.items));
-        let frame = Frame { parent: self.at, step: Step::Index(self.index) };
-        let element =
-            self.seq.next_element_seed(Seed { seed, fast: self.fast, node: item, at: Some(&frame) })?;
+        let item = self.node.and_then(|node| item_schema(node, self.index));
+        let at = Path::Index(self.at, self.index);
+        let element = self.seq.next_element_seed(Seed { seed, fast: self.fast, node: item, at: &at })?;
         match element {
             Some(_) => self.index += 1,
             None => {
-                if let Some(node) = self.node {
-                    let count = self.index as u64;
-                    if node.min_items.is_some_and(|min| count < min)
-                        || node.max_items.is_some_and(|max| count > max)
-                    {
-                        return Err(abort());
-                    }
+                if self.node.is_some_and(|node| !Bounds::items(node).admit(self.index as u64)) {
+                    return Err(abort());
                 }
             }
         }
@@ -828,50 +678,18 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'_, '_, A> {
     }
 }
 
-/// Which declared properties were sent: bits on the stack, a vector past 64.
-enum Seen {
-    Small(u64),
-    Large(Vec<bool>),
-}
-
-impl Seen {
-    #[inline]
-    fn new(count: usize) -> Self {
-        if count <= 64 {
-            Seen::Small(0)
-        } else {
-            Seen::Large(vec![false; count])
-        }
-    }
-
-    fn insert(&mut self, index: usize) -> bool {
-        match self {
-            Seen::Small(bits) => {
-                let fresh = *bits & (1 << index) == 0;
-                *bits |= 1 << index;
-                fresh
-            }
-            Seen::Large(flags) => !std::mem::replace(&mut flags[index], true),
-        }
-    }
-
-    fn contains(&self, index: usize) -> bool {
-        match self {
-            Seen::Small(bits) => *bits & (1 << index) != 0,
-            Seen::Large(flags) => flags[index],
-        }
-    }
-}
-
 /// The members of an object: keys checked against the declared properties, values against
 /// their schemas, and at the end `required` and the defaults of absent properties.
 struct Object<'f, 'p, 'de, A> {
     map: A,
     fast: &'f Fast<'p>,
     node: Option<&'p Node>,
-    seen: Seen,
+    /// Which declared properties were sent.
+    sent: Sent,
+    /// The bits of `sent` that `required` asks for (see `plan::fast`).
+    required_mask: u64,
     /// Where the object is.
-    at: At<'f>,
+    at: &'f Path<'f>,
     /// The member whose key was just read, for `next_value_seed`.
     pending: Option<Member<'de>>,
     /// The undeclared keys read so far (created at the first): a key given twice is left to
@@ -891,37 +709,27 @@ enum Member<'de> {
 impl<'de, A: MapAccess<'de>> Object<'_, '_, 'de, A> {
     fn finish(&mut self) -> Result<(), A::Error> {
         let Some(node) = self.node else { return Ok(()) };
-        let sent_all_required = match &self.seen {
-            Seen::Small(bits) => bits & node.required_mask == node.required_mask,
-            Seen::Large(flags) => node.required_declared.iter().all(|&index| flags[index]),
-        };
-        if !sent_all_required || !node.required_other.is_empty() {
+        if !self.sent.all_required(node, self.required_mask) || !node.required_other.is_empty() {
             return Err(abort());
         }
-        if node.min_properties.is_some() || node.max_properties.is_some() {
-            let count = (0..node.properties.len()).filter(|&i| self.seen.contains(i)).count() as u64;
-            // Undeclared properties would count too; only the full path counts them all.
-            if node.additional != Additional::Deny
-                || node.min_properties.is_some_and(|min| count < min)
-                || node.max_properties.is_some_and(|max| count > max)
-            {
-                return Err(abort());
-            }
+        let bounds = Bounds::properties(node);
+        // Undeclared properties would count too; only the full path counts them all.
+        if !bounds.is_none()
+            && (node.additional != Additional::Deny || !bounds.admit(self.sent.count() as u64))
+        {
+            return Err(abort());
         }
-        for (index, default) in &node.defaults {
-            if !self.seen.contains(*index) {
-                let fast = self.fast;
-                let mut path = pointer(self.at);
-                let name = &node.properties[*index].0;
-                push_token(&mut path, name);
-                let sensitive = fast.sensitive(self.at, name);
-                fast.coercions.borrow_mut().push(Coercion {
-                    path,
-                    kind: CoercionKind::DefaultFilled,
-                    from: None,
-                    to: (!sensitive).then(|| echo(default, fast.max_echo)),
-                });
-            }
+        let sent = &self.sent;
+        for (name, default) in absent_defaults(node, |index, _| sent.contains(index)) {
+            let fast = self.fast;
+            let at = Path::Key(self.at, name);
+            let sensitive = fast.mode_at(&at).sensitive;
+            fast.coercions.borrow_mut().push(Coercion {
+                path: at.pointer(),
+                kind: CoercionKind::DefaultFilled,
+                from: None,
+                to: (!sensitive).then(|| echo(default, fast.max_echo)),
+            });
         }
         Ok(())
     }
@@ -949,7 +757,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Object<'_, '_, 'de, A> {
         }
         let (child, key) = match (&member, self.node) {
             (Member::Declared(index), Some(node)) => {
-                if !self.seen.insert(*index) {
+                if !self.sent.insert(*index) {
                     return Err(abort()); // a duplicate key: the full path decides
                 }
                 let (name, child) = &node.properties[*index];
@@ -963,8 +771,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Object<'_, '_, 'de, A> {
                 Additional::Deny => return Err(abort()),
             },
         };
-        let frame = Frame { parent: self.at, step: Step::Key(key) };
-        self.map.next_value_seed(Seed { seed, fast: self.fast, node: child, at: Some(&frame) })
+        let at = Path::Key(self.at, key);
+        self.map.next_value_seed(Seed { seed, fast: self.fast, node: child, at: &at })
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -977,7 +785,7 @@ struct Seed<'f, 'p, S> {
     seed: S,
     fast: &'f Fast<'p>,
     node: Option<NodeId>,
-    at: At<'f>,
+    at: &'f Path<'f>,
 }
 
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, '_, S> {

@@ -9,13 +9,16 @@
 //! subtree under a union, never a copy.
 
 mod coerce;
-mod equal;
+mod convert;
+pub(crate) mod equal;
 pub(crate) mod fast;
+mod keywords;
 pub(crate) mod message;
+mod mode;
+mod path;
 mod union;
 
 use std::cell::{Cell, RefCell};
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
@@ -28,10 +31,16 @@ use crate::plan::{Additional, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 
-pub(crate) use coerce::spelling_match;
+pub(crate) use convert::spelling_match;
 pub(crate) use equal::json_equal;
+use keywords::{
+    absent_defaults, integral_float_rewritten, item_schema, number_breaks, Bounds, NumberBreak, PatternBreak,
+    Sent,
+};
 use message::{describe, quoted_list};
 pub(crate) use message::{echo, kind_of};
+pub(crate) use mode::{field_mode, FieldOverride, Mode};
+pub(crate) use path::Path;
 
 /// How far a chain of `$ref`/`allOf`/`anyOf` may go without descending into the value: a
 /// schema such as `{"$ref": "#"}` would otherwise loop forever.
@@ -39,74 +48,6 @@ const MAX_SCHEMA_HOPS: usize = 64;
 
 /// Most options listed in one error (enum values, field names).
 const MAX_OPTIONS: usize = 20;
-
-/// Options of a top-level property (from `#[tool_input(...)]` or the validator builder).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct FieldOverride {
-    pub policy: Option<Policy>,
-    pub sensitive: bool,
-}
-
-/// The policy and redaction in force at one place of the value.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Mode {
-    pub policy: Policy,
-    pub sensitive: bool,
-}
-
-/// A JSON Pointer built lazily: a linked list on the call stack, rendered only when an
-/// error or coercion is recorded.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Path<'a> {
-    Root,
-    Key(&'a Path<'a>, &'a str),
-    Index(&'a Path<'a>, usize),
-}
-
-impl Path<'_> {
-    pub fn pointer(&self) -> String {
-        // The segments are linked leaf first: gather them, then write them root first
-        // straight into one string of the right size (no string per segment; a key is
-        // escaped only when it holds `~` or `/`).
-        let mut segments: Vec<&Path<'_>> = Vec::with_capacity(self.len());
-        let mut current = self;
-        let mut bytes = 0;
-        while let Path::Key(parent, _) | Path::Index(parent, _) = current {
-            bytes += match current {
-                Path::Key(_, key) => key.len() + 1,
-                // `/` and at most 20 digits.
-                _ => 21,
-            };
-            segments.push(current);
-            current = parent;
-        }
-        let mut pointer = String::with_capacity(bytes);
-        for segment in segments.iter().rev() {
-            pointer.push('/');
-            match segment {
-                Path::Key(_, key) => pointer.push_str(&crate::pointer::escape_token(key)),
-                Path::Index(_, index) => push_decimal(&mut pointer, *index),
-                Path::Root => {}
-            }
-        }
-        pointer
-    }
-
-    fn is_root(&self) -> bool {
-        matches!(self, Path::Root)
-    }
-
-    /// Number of segments.
-    fn len(&self) -> usize {
-        let mut n = 0;
-        let mut current = self;
-        while let Path::Key(parent, _) | Path::Index(parent, _) = current {
-            n += 1;
-            current = parent;
-        }
-        n
-    }
-}
 
 /// What one walk (or one speculative branch of it) found.
 #[derive(Debug, Default)]
@@ -270,39 +211,31 @@ impl<'p> Walker<'p> {
                 self.type_error(node, types, value, path, mode, out);
                 return;
             }
-            if out.dry
-                && types.contains(Types::INTEGER)
-                && !types.contains(Types::NUMBER)
-                && value.as_number().is_some_and(|n| !(n.is_i64() || n.is_u64()))
-            {
+            if out.dry && integral_float_rewritten(types, value) {
                 out.touched = true; // the full walk writes `3.0` as `3`
             }
         }
-        if let Some(options) = &node.enum_values {
-            if !options.iter().any(|option| json_equal(option, value)) {
-                self.enum_error(out, path, mode, value, options);
-                if out.dry {
-                    return;
-                }
+        if let Some(options) = keywords::enum_refuses(node, |option| json_equal(option, value)) {
+            self.enum_error(out, path, mode, value, options);
+            if out.dry {
+                return;
             }
         }
-        if let Some(constant) = &node.const_value {
-            if !json_equal(constant, value) {
-                let shown = !mode.sensitive;
-                let expected = echo(constant, self.max_echo);
-                self.fail_with(
-                    out,
-                    path,
-                    mode,
-                    ErrorCode::Const,
-                    Some(value),
-                    vec![constant.clone()],
-                    None,
-                    || format!("expected {expected}, got {}", describe(value, shown, self.max_echo)),
-                );
-                if out.dry {
-                    return;
-                }
+        if let Some(constant) = keywords::const_refuses(node, |constant| json_equal(constant, value)) {
+            let shown = !mode.sensitive;
+            let expected = echo(constant, self.max_echo);
+            self.fail_with(
+                out,
+                path,
+                mode,
+                ErrorCode::Const,
+                Some(value),
+                vec![constant.clone()],
+                None,
+                || format!("expected {expected}, got {}", describe(value, shown, self.max_echo)),
+            );
+            if out.dry {
+                return;
             }
         }
         match value {
@@ -349,45 +282,28 @@ impl<'p> Walker<'p> {
             }
         }
         let shown = |n: &Number| if mode.sensitive { "the value".to_owned() } else { n.to_string() };
-        if let Some(minimum) = &node.minimum {
-            if compare(number, minimum) == Ordering::Less {
-                self.fail(out, path, mode, ErrorCode::Range, Some(&Value::Number(number.clone())), || {
+        for broken in number_breaks(node, number) {
+            let code = match broken {
+                NumberBreak::MultipleOf(_) => ErrorCode::MultipleOf,
+                _ => ErrorCode::Range,
+            };
+            self.fail(out, path, mode, code, Some(&Value::Number(number.clone())), || match broken {
+                NumberBreak::Minimum(minimum) => {
                     format!("{} is less than the minimum of {minimum}", shown(number))
-                });
-            }
-        }
-        if let Some(maximum) = &node.maximum {
-            if compare(number, maximum) == Ordering::Greater {
-                self.fail(out, path, mode, ErrorCode::Range, Some(&Value::Number(number.clone())), || {
+                }
+                NumberBreak::Maximum(maximum) => {
                     format!("{} is greater than the maximum of {maximum}", shown(number))
-                });
-            }
-        }
-        if let Some(bound) = &node.exclusive_minimum {
-            if compare(number, bound) != Ordering::Greater {
-                self.fail(out, path, mode, ErrorCode::Range, Some(&Value::Number(number.clone())), || {
+                }
+                NumberBreak::ExclusiveMinimum(bound) => {
                     format!("{} must be greater than {bound}", shown(number))
-                });
-            }
-        }
-        if let Some(bound) = &node.exclusive_maximum {
-            if compare(number, bound) != Ordering::Less {
-                self.fail(out, path, mode, ErrorCode::Range, Some(&Value::Number(number.clone())), || {
+                }
+                NumberBreak::ExclusiveMaximum(bound) => {
                     format!("{} must be less than {bound}", shown(number))
-                });
-            }
-        }
-        if let Some(multiple) = node.multiple_of {
-            if !is_multiple_of(number, multiple) {
-                self.fail(
-                    out,
-                    path,
-                    mode,
-                    ErrorCode::MultipleOf,
-                    Some(&Value::Number(number.clone())),
-                    || format!("{} is not a multiple of {multiple}", shown(number)),
-                );
-            }
+                }
+                NumberBreak::MultipleOf(multiple) => {
+                    format!("{} is not a multiple of {multiple}", shown(number))
+                }
+            });
         }
     }
 
@@ -399,9 +315,7 @@ impl<'p> Walker<'p> {
             });
             return;
         }
-        if node.min_length.is_some() || node.max_length.is_some() {
-            // JSON Schema counts characters (code points), not bytes.
-            let length = string.chars().count() as u64;
+        if let Some(length) = keywords::string_length(node, string) {
             let value = Value::String(string.to_owned());
             self.count_bounds(
                 out,
@@ -410,14 +324,13 @@ impl<'p> Walker<'p> {
                 ErrorCode::Length,
                 Some(&value),
                 length,
-                (node.min_length, node.max_length),
+                Bounds::length(node),
                 || format!("the string is {length} characters long"),
             );
         }
-        if let Some(pattern) = &node.pattern {
-            match pattern.matches(string) {
-                Ok(true) => {}
-                Ok(false) => {
+        if let Some(broken) = keywords::pattern_break(node, string) {
+            match broken {
+                PatternBreak::Mismatch(pattern) => {
                     if self.not_built(out) {
                         return;
                     }
@@ -433,7 +346,7 @@ impl<'p> Walker<'p> {
                         |named| format!("{named} does not match the pattern {}", pattern.source),
                     );
                 }
-                Err(OverBudget) => self.pattern_budget(out, path, mode, pattern, string),
+                PatternBreak::OverBudget(pattern) => self.pattern_budget(out, path, mode, pattern, string),
             }
         }
     }
@@ -448,16 +361,9 @@ impl<'p> Walker<'p> {
         depth: usize,
     ) {
         let len = items.len() as u64;
-        self.count_bounds(
-            out,
-            path,
-            mode,
-            ErrorCode::Items,
-            None,
-            len,
-            (node.min_items, node.max_items),
-            || format!("the array has {len} items"),
-        );
+        self.count_bounds(out, path, mode, ErrorCode::Items, None, len, Bounds::items(node), || {
+            format!("the array has {len} items")
+        });
         if out.dry && out.failed {
             return;
         }
@@ -467,8 +373,7 @@ impl<'p> Walker<'p> {
                 return;
             }
             for (index, item) in items.iter_mut().enumerate() {
-                let schema = node.prefix_items.get(index).copied().or(node.items);
-                if let Some(schema) = schema {
+                if let Some(schema) = item_schema(node, index) {
                     let item_path = Path::Index(path, index);
                     self.walk(schema, item, &item_path, mode, out, depth + 1, 0);
                     if out.dry && out.failed {
@@ -507,25 +412,17 @@ impl<'p> Walker<'p> {
         if !out.dry && self.prepare {
             self.prepare_object(node, map, path, mode, out, depth);
         } else if out.dry && self.prepare {
-            let name = |index: usize| node.properties[index].0.as_str();
-            out.touched |= node.defaults.iter().any(|(index, _)| !map.contains_key(name(*index)));
+            out.touched |= absent_defaults(node, |_, name| map.contains_key(name)).next().is_some();
         }
-        // Which declared properties were sent, for `required`: a bit set on the stack for
-        // the usual object, a vector past 64 properties.
-        let mut seen_small = 0u64;
-        let mut seen_large =
-            if node.properties.len() > 64 { vec![false; node.properties.len()] } else { Vec::new() };
+        let mut sent = Sent::new(node.properties.len());
         let overridden = path.is_root() && !self.overrides.is_empty();
         for (key, child) in map.iter_mut() {
             let child_path = Path::Key(path, key);
-            let child_mode = if overridden { self.mode_for(key, mode) } else { mode };
+            let child_mode = if overridden { field_mode(self.overrides, key, mode) } else { mode };
             let mut declared = false;
             if let Some(index) = node.property_index_of(key) {
                 declared = true;
-                match seen_large.get_mut(index) {
-                    Some(seen) => *seen = true,
-                    None => seen_small |= 1 << index,
-                }
+                sent.insert(index);
                 self.walk(node.properties[index].1, child, &child_path, child_mode, out, depth + 1, 0);
             }
             for (pattern, schema) in &node.pattern_properties {
@@ -555,14 +452,11 @@ impl<'p> Walker<'p> {
                 return;
             }
         }
-        for &index in &node.required_declared {
-            let seen = seen_large.get(index).copied().unwrap_or(seen_small & (1 << index) != 0);
-            if !seen {
-                let (name, schema) = &node.properties[index];
-                self.missing(out, path, mode, name, Some(*schema));
-                if out.dry {
-                    return;
-                }
+        for index in sent.missing(node) {
+            let (name, schema) = &node.properties[index];
+            self.missing(out, path, mode, name, Some(*schema));
+            if out.dry {
+                return;
             }
         }
         for name in &node.required_other {
@@ -574,10 +468,16 @@ impl<'p> Walker<'p> {
             }
         }
         let count = map.len() as u64;
-        let bounds = (node.min_properties, node.max_properties);
-        self.count_bounds(out, path, mode, ErrorCode::Properties, None, count, bounds, || {
-            format!("the object has {count} properties")
-        });
+        self.count_bounds(
+            out,
+            path,
+            mode,
+            ErrorCode::Properties,
+            None,
+            count,
+            Bounds::properties(node),
+            || format!("the object has {count} properties"),
+        );
     }
 
     /// Before the properties are walked: treat a null sent for an optional property that
@@ -597,7 +497,7 @@ impl<'p> Walker<'p> {
                 continue;
             }
             let Some(index) = node.property_index_of(key) else { continue };
-            let child_mode = if path.is_root() { self.mode_for(key, mode) } else { mode };
+            let child_mode = if path.is_root() { field_mode(self.overrides, key, mode) } else { mode };
             if child_mode.policy.coerces() && !node.required_flags[index] {
                 let child_path = Path::Key(path, key);
                 if !self.accepts_exact(node.properties[index].1, &mut Value::Null, &child_path, depth + 1) {
@@ -607,19 +507,17 @@ impl<'p> Walker<'p> {
         }
         for index in absent {
             let name = &node.properties[index].0;
-            let child_mode = if path.is_root() { self.mode_for(name, mode) } else { mode };
+            let child_mode = if path.is_root() { field_mode(self.overrides, name, mode) } else { mode };
             map.remove(name);
             let child_path = Path::Key(path, name);
             self.record(out, &child_path, child_mode, CoercionKind::NullAsAbsent, Some(&Value::Null), None);
         }
-        for (index, default) in &node.defaults {
-            let name = &node.properties[*index].0;
-            if !map.contains_key(name) {
-                let child_mode = if path.is_root() { self.mode_for(name, mode) } else { mode };
-                let child_path = Path::Key(path, name);
-                self.record(out, &child_path, child_mode, CoercionKind::DefaultFilled, None, Some(default));
-                map.insert(name.clone(), default.clone());
-            }
+        let absent: Vec<(&str, &Value)> = absent_defaults(node, |_, name| map.contains_key(name)).collect();
+        for (name, default) in absent {
+            let child_mode = if path.is_root() { field_mode(self.overrides, name, mode) } else { mode };
+            let child_path = Path::Key(path, name);
+            self.record(out, &child_path, child_mode, CoercionKind::DefaultFilled, None, Some(default));
+            map.insert(name.to_owned(), default.clone());
         }
     }
 
@@ -630,19 +528,6 @@ impl<'p> Walker<'p> {
             Some(types) => format!("the required property `{name}` is missing; expected {types}"),
             None => format!("the required property `{name}` is missing"),
         });
-    }
-
-    fn mode_for(&self, key: &str, inherited: Mode) -> Mode {
-        if self.overrides.is_empty() {
-            return inherited;
-        }
-        match self.overrides.get(key) {
-            None => inherited,
-            Some(field) => Mode {
-                policy: field.policy.unwrap_or(inherited.policy),
-                sensitive: inherited.sensitive || field.sensitive,
-            },
-        }
     }
 
     /// The types of a node that is only a `$ref` (as schemars writes `Option<Struct>`).
@@ -794,13 +679,13 @@ impl<'p> Walker<'p> {
         code: ErrorCode,
         value: Option<&Value>,
         count: u64,
-        (min, max): (Option<u64>, Option<u64>),
+        bounds: Bounds,
         what: impl Fn() -> String,
     ) {
-        if let Some(min) = min.filter(|&min| count < min) {
+        if let Some(min) = bounds.broken_min(count) {
             self.fail(out, path, mode, code, value, || format!("{}; expected at least {min}", what()));
         }
-        if let Some(max) = max.filter(|&max| count > max) {
+        if let Some(max) = bounds.broken_max(count) {
             self.fail(out, path, mode, code, value, || format!("{}; expected at most {max}", what()));
         }
     }
@@ -981,72 +866,4 @@ impl<'p> Walker<'p> {
         };
         out.coercions.push(Coercion { path: path.pointer(), kind, from, to });
     }
-}
-
-/// `n` in decimal digits, without going through `fmt`.
-fn push_decimal(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[start..].iter().map(|&d| char::from(d)));
-}
-
-/// Compare two JSON numbers exactly when both are integers, as floats otherwise.
-pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
-    if let (Some(x), Some(y)) = (as_i128(a), as_i128(b)) {
-        return x.cmp(&y);
-    }
-    let x = a.as_f64().unwrap_or(f64::NAN);
-    let y = b.as_f64().unwrap_or(f64::NAN);
-    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
-}
-
-fn as_i128(n: &Number) -> Option<i128> {
-    n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
-}
-
-fn is_multiple_of(number: &Number, multiple: f64) -> bool {
-    // Exactly, in decimal: JSON numbers are decimals, and a float quotient loses the
-    // fraction of large numbers (-7321913730361748572 / 1.5 looks integral as an f64).
-    let value = match as_i128(number) {
-        Some(n) => Some((n, 0)),
-        None => number.as_f64().and_then(decimal),
-    };
-    if let (Some((a, p)), Some((b, q))) = (value, decimal(multiple)) {
-        // value = a / 10^p, multiple = b / 10^q: a multiple when a * 10^q is divisible by
-        // b * 10^p.
-        let scaled = 10i128.checked_pow(q).and_then(|f| a.checked_mul(f));
-        let divisor = 10i128.checked_pow(p).and_then(|f| b.checked_mul(f));
-        if let (Some(scaled), Some(divisor)) = (scaled, divisor) {
-            return divisor != 0 && scaled % divisor == 0;
-        }
-    }
-    let Some(n) = number.as_f64() else { return false };
-    let quotient = n / multiple;
-    if !quotient.is_finite() {
-        return false;
-    }
-    // Out of exact range: floating-point division is inexact (0.0075 / 0.0001 =
-    // 75.00000000000001), so accept quotients within a relative epsilon of an integer.
-    (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
-}
-
-/// A finite float as `digits / 10^scale`, from its shortest round-trip decimal form (what
-/// the JSON text said), when the digits fit an `i128`.
-fn decimal(float: f64) -> Option<(i128, u32)> {
-    if !float.is_finite() {
-        return None;
-    }
-    let text = format!("{}", float.abs());
-    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
-    let digits: i128 = format!("{whole}{fraction}").parse().ok()?;
-    let scale = u32::try_from(fraction.len()).ok()?;
-    Some((if float < 0.0 { -digits } else { digits }, scale))
 }

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::coerce::{bool_from_text, container_from_text, number_from_text, spelling_match};
+use super::convert::{bool_from_text, container_from_text, number_from_text, spelling_match};
 use super::message::describe;
 use super::{json_equal, Mode, Outcome, Path, Walker};
 use crate::error::ErrorCode;
