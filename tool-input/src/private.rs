@@ -71,6 +71,16 @@ pub fn from_arguments_exact<T: ToolInput>(
     T::definition().validator().check_typed_exact::<T>(raw, options)
 }
 
+/// The typed path's one-pass steps alone (for tests): `Some` when they decide the call
+/// (strict JSON read straight into `T`, or a lenient parse read from its tape), `None` when
+/// it takes the walk. Custom rules are not applied.
+pub fn from_arguments_one_pass<T: ToolInput>(
+    raw: crate::RawArguments<'_>,
+    options: &crate::CheckOptions,
+) -> Option<crate::Checked<T>> {
+    T::definition().validator().check_typed_one_pass::<T>(raw, options)
+}
+
 /// Build the definition of a derived type: its schemars schema, made the schema the model
 /// sees, compiled with the type's field options.
 pub fn build_definition<T: ToolInput>() -> ToolDefinition {
