@@ -185,7 +185,9 @@ fn rejected_and_undecided_calls_take_the_walk() {
     for raw in raws {
         agree::<CreateOrder>(raw.into(), &options);
         if CreateOrder::from_arguments(raw).is_err() {
-            assert!(tool_input::__private::from_arguments_one_pass::<CreateOrder>(raw.into(), &options).is_none());
+            assert!(
+                tool_input::__private::from_arguments_one_pass::<CreateOrder>(raw.into(), &options).is_none()
+            );
         }
     }
     // Coercions only the walk makes: a float for an integer, a string number out of range.
@@ -456,4 +458,3 @@ proptest! {
         }
     }
 }
-

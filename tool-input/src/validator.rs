@@ -534,26 +534,43 @@ impl Validator {
         if !matches!(tape.events().first(), Some(Event::Object { .. })) {
             return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
         }
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
-        if GIVE_STRINGS {
-            let mut events = tape.into_events();
-            let mut deserializer = TapeDeserializer::new(&mut events);
-            return match fast.run::<T, _>(&mut deserializer) {
-                Ok(value) if deserializer.is_done() => {
-                    let report = Report { repairs, coercions: fast.into_coercions() };
-                    Ok(OnePass::Decided(Checked { value, report }))
-                }
-                _ => Ok(OnePass::Unread(miss)),
-            };
-        }
-        let mut deserializer = TapeDeserializer::lending(tape.events());
-        match fast.run::<T, _>(&mut deserializer) {
-            Ok(value) if deserializer.is_done() => {
-                let report = Report { repairs, coercions: fast.into_coercions() };
-                Ok(OnePass::Decided(Checked { value, report }))
+        match self.read_tape::<T>(&mut tape.into_events(), policy, limits) {
+            Some((value, coercions)) => {
+                Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
             }
-            _ => Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() })),
+            // The reader moved strings out of the tape: the walk reads the text again (a
+            // rejection's cost; a call the one pass decides pays no copy of its strings).
+            None => Ok(OnePass::Unread(miss)),
         }
+    }
+
+    /// The second step's reading: `T` from a tape's events, checked against the plan on the
+    /// way, and the coercions made; `None` when the walk must decide.
+    fn read_tape<T: DeserializeOwned>(
+        &self,
+        events: &mut [Event],
+        policy: Policy,
+        limits: &Limits,
+    ) -> Option<(T, Vec<Coercion>)> {
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let mut deserializer = TapeDeserializer::new(events);
+        match fast.run::<T, _>(&mut deserializer) {
+            Ok(value) if deserializer.is_done() => Some((value, fast.into_coercions())),
+            _ => None,
+        }
+    }
+
+    /// The text's tape, as the second step parses it under the validator's own policy and
+    /// limits (for benchmarks of the tape reader alone: see `__private::prepare_tape`).
+    pub(crate) fn prepare_tape(&self, text: &str) -> Option<Vec<Event>> {
+        let options = parse_options(self.inner.policy, &self.inner.limits);
+        let parsed = parse::tape::parse_to_tape(text, &options, true).ok()??;
+        Some(parsed.tape.into_events())
+    }
+
+    /// [`read_tape`](Validator::read_tape) under the validator's own policy and limits.
+    pub(crate) fn read_prepared_tape<T: DeserializeOwned>(&self, events: &mut [Event]) -> Option<T> {
+        self.read_tape::<T>(events, self.inner.policy, &self.inner.limits).map(|(value, _)| value)
     }
 
     /// A rejection of the whole input, with nothing quoted from it when the schema has
@@ -570,10 +587,6 @@ impl Validator {
         Walker::new(&self.inner.plan, &self.inner.overrides, limits, true)
     }
 }
-
-/// Whether the typed path's tape reader moves strings out of the tape (and the walk, after a
-/// miss, parses the text again) or lends them (and the walk reads the tape's value).
-const GIVE_STRINGS: bool = true;
 
 /// Parsed arguments.
 struct Read {

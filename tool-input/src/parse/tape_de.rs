@@ -3,10 +3,11 @@
 //!
 //! It makes the same visitor calls, and accepts and refuses the same shapes, as
 //! `serde_json::Value`'s own deserializer for the value the tape holds, so a type reads the
-//! same from either (the typed path compares them call by call). Two differences, both
-//! invisible to a `DeserializeOwned` type: members come in the order the text wrote them
-//! (a `Value` without serde_json's `preserve_order` sorts them), and a string is handed over
-//! as `visit_string` when the tape gives its strings away, `visit_str` when it lends them.
+//! same from either (the typed path compares them call by call). Strings are moved out of
+//! the tape (`visit_string`), as an owned `Value` gives them. One difference: members come
+//! in the order the text wrote them (a `Value` without serde_json's `preserve_order` sorts
+//! them), which only a map type that keeps insertion order can see, as it sees it when the
+//! first step reads strict JSON straight from the text.
 //!
 //! An error only says "not in one pass" ([`NotOnePass`]): the caller then takes the path
 //! that explains. After an error the reader still stands past the value it was reading, as
@@ -16,7 +17,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::value::{StrDeserializer, StringDeserializer};
+use serde::de::value::StringDeserializer;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
     Visitor,
@@ -50,46 +51,18 @@ impl de::Error for NotOnePass {
 
 type Result<T> = std::result::Result<T, NotOnePass>;
 
-/// Reads one value from a tape's events (see the module documentation).
+/// Reads one value from a tape's events (see the module documentation), moving its
+/// strings out of them: a `String` field takes the parser's string without a copy.
 pub(crate) struct TapeDeserializer<'t> {
-    events: Events<'t>,
+    events: &'t mut [Event],
     /// The index of the next event to read.
     next: usize,
 }
 
-/// The events read: strings moved out of them (`visit_string`, no copy), or lent
-/// (`visit_str`), leaving the tape whole for a later reader.
-enum Events<'t> {
-    Given(&'t mut [Event]),
-    Lent(&'t [Event]),
-}
-
-impl Events<'_> {
-    #[inline]
-    fn get(&self, at: usize) -> Option<&Event> {
-        match self {
-            Events::Given(events) => events.get(at),
-            Events::Lent(events) => events.get(at),
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Events::Given(events) => events.len(),
-            Events::Lent(events) => events.len(),
-        }
-    }
-}
-
 impl<'t> TapeDeserializer<'t> {
-    /// A reader of the value the events hold, that moves its strings out of them.
+    /// A reader of the value the events hold.
     pub(crate) fn new(events: &'t mut [Event]) -> Self {
-        TapeDeserializer { events: Events::Given(events), next: 0 }
-    }
-
-    /// A reader that copies nothing out of the events: they still hold the value after it.
-    pub(crate) fn lending(events: &'t [Event]) -> Self {
-        TapeDeserializer { events: Events::Lent(events), next: 0 }
+        TapeDeserializer { events, next: 0 }
     }
 
     /// Has the whole value been read? (A visitor may stop early without an error.)
@@ -118,15 +91,9 @@ impl<'t> TapeDeserializer<'t> {
 
     /// Hands the string at `at` (a [`Event::Str`] or [`Event::Key`]) to `visitor`.
     fn visit_text<'de, V: Visitor<'de>>(&mut self, at: usize, visitor: V) -> Result<V::Value> {
-        match &mut self.events {
-            Events::Given(events) => match events.get_mut(at) {
-                Some(Event::Str(text) | Event::Key(text)) => visitor.visit_string(std::mem::take(text)),
-                _ => Err(NotOnePass),
-            },
-            Events::Lent(events) => match events.get(at) {
-                Some(Event::Str(text) | Event::Key(text)) => visitor.visit_str(text),
-                _ => Err(NotOnePass),
-            },
+        match self.events.get_mut(at) {
+            Some(Event::Str(text) | Event::Key(text)) => visitor.visit_string(std::mem::take(text)),
+            _ => Err(NotOnePass),
         }
     }
 
@@ -369,8 +336,8 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
             Some(&Event::Object { end }) => {
                 let end = self.checked_end(end)?;
                 // One member: its key, then a value that ends where the object does.
-                let single = matches!(self.events.get(start + 1), Some(Event::Key(_)))
-                    && self.after(start + 2) == end;
+                let single =
+                    matches!(self.events.get(start + 1), Some(Event::Key(_))) && self.after(start + 2) == end;
                 if !single {
                     self.next = end + 1;
                     return Err(NotOnePass);
@@ -541,7 +508,11 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'_, '_> {
         visitor.visit_some(self)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
         visitor.visit_newtype_struct(self)
     }
 
@@ -560,52 +531,12 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'_, '_> {
     }
 }
 
-/// The string at `at` as a deserializer of its own (a variant's name), given or lent as the
-/// reader's strings are.
-enum Name<'a> {
-    Given(StringDeserializer<NotOnePass>),
-    Lent(StrDeserializer<'a, NotOnePass>),
-}
-
-fn variant_name<'a>(de: &'a mut TapeDeserializer<'_>, at: usize) -> Name<'a> {
-    match &mut de.events {
-        Events::Given(events) => match events.get_mut(at) {
-            Some(Event::Str(text) | Event::Key(text)) => Name::Given(std::mem::take(text).into_deserializer()),
-            _ => Name::Lent("".into_deserializer()),
-        },
-        Events::Lent(events) => match events.get(at) {
-            Some(Event::Str(text) | Event::Key(text)) => Name::Lent(text.as_str().into_deserializer()),
-            _ => Name::Lent("".into_deserializer()),
-        },
-    }
-}
-
-impl<'de> Deserializer<'de> for Name<'_> {
-    type Error = NotOnePass;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self {
-            Name::Given(name) => name.deserialize_any(visitor),
-            Name::Lent(name) => name.deserialize_any(visitor),
-        }
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        match self {
-            Name::Given(text) => text.deserialize_enum(name, variants, visitor),
-            Name::Lent(text) => text.deserialize_enum(name, variants, visitor),
-        }
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
-        ignored_any
+/// The string at `at` (a variant's name) as a deserializer of its own, as serde_json hands
+/// a variant's name over: a string, and an enum of unit variants.
+fn variant_name(de: &mut TapeDeserializer<'_>, at: usize) -> StringDeserializer<NotOnePass> {
+    match de.events.get_mut(at) {
+        Some(Event::Str(text) | Event::Key(text)) => std::mem::take(text).into_deserializer(),
+        _ => String::new().into_deserializer(),
     }
 }
 
@@ -689,21 +620,15 @@ mod tests {
     use super::*;
     use crate::parse::tape::Tape;
 
-    /// `T` read from the tape of `value`, giving and lending strings: both must be what
-    /// serde_json reads from the value itself (`Err` for `Err`), and leave the reader past it.
+    /// `T` read from the tape of `value` must be what serde_json reads from the value
+    /// itself (`Err` for `Err`), and leave the reader past the value.
     fn same<T: DeserializeOwned + PartialEq + fmt::Debug>(value: Value) {
         let expected = serde_json::from_value::<T>(value.clone()).ok();
-        let tape = Tape::from_value(&value);
-        let mut lent = TapeDeserializer::lending(tape.events());
-        let read = T::deserialize(&mut lent).ok();
-        assert_eq!(read, expected, "lent: {value}");
-        assert!(lent.is_done(), "lent, not past the value: {value}");
-        assert_eq!(tape.to_value(), value, "lending changed the tape");
-        let mut events = tape.into_events();
-        let mut given = TapeDeserializer::new(&mut events);
-        let read = T::deserialize(&mut given).ok();
-        assert_eq!(read, expected, "given: {value}");
-        assert!(given.is_done(), "given, not past the value: {value}");
+        let mut events = Tape::from_value(&value).into_events();
+        let mut reader = TapeDeserializer::new(&mut events);
+        let read = T::deserialize(&mut reader).ok();
+        assert_eq!(read, expected, "{value}");
+        assert!(reader.is_done(), "not past the value: {value}");
     }
 
     #[derive(Debug, PartialEq, Deserialize)]
@@ -782,7 +707,9 @@ mod tests {
     fn structs_read_as_from_a_value() {
         let order = json!({"id": "x", "count": 3, "ratio": null, "tags": ["a", "b"], "level": "low"});
         same::<Order>(order.clone());
-        same::<Order>(json!({"id": "x", "count": 3, "ratio": 2.5, "tags": [], "flag": true, "level": "high", "extra": {"deep": [1, {"x": null}]}}));
+        same::<Order>(
+            json!({"id": "x", "count": 3, "ratio": 2.5, "tags": [], "flag": true, "level": "high", "extra": {"deep": [1, {"x": null}]}}),
+        );
         // Wrong shapes: serde refuses on both.
         same::<Order>(json!({"id": "x", "count": "3", "tags": [], "level": "low"}));
         same::<Order>(json!({"id": "x", "count": -1, "tags": [], "level": "low"}));
@@ -841,7 +768,9 @@ mod tests {
         for value in [json!({"t": "A", "c": "x"}), json!({"c": {"n": 4}, "t": "B"}), json!({"t": "A"})] {
             same::<Adjacent>(value);
         }
-        for value in [json!(1), json!("a"), json!([1, "b", [2]]), json!({"k": [{"j": 3}]}), json!(null), json!(1.5)] {
+        for value in
+            [json!(1), json!("a"), json!([1, "b", [2]]), json!({"k": [{"j": 3}]}), json!(null), json!(1.5)]
+        {
             same::<Untagged>(value);
         }
     }
@@ -905,7 +834,8 @@ mod tests {
 
     #[test]
     fn nested_values_read_as_from_a_value() {
-        let value = json!({"a": [1, {"b": null, "c": "x"}, [], {}], "d": {"e": {"f": [true, false]}}, "g": 2.5});
+        let value =
+            json!({"a": [1, {"b": null, "c": "x"}, [], {}], "d": {"e": {"f": [true, false]}}, "g": 2.5});
         same::<Value>(value.clone());
         same::<BTreeMap<String, Value>>(value.clone());
         same::<BTreeMap<String, serde::de::IgnoredAny>>(value.clone());
