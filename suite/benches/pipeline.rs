@@ -190,13 +190,15 @@ fn mangled_breakdown(c: &mut Criterion) {
 /// into `T` alone (over prepared tapes); and a mangled call rejected against one accepted
 /// (the same calls as `invalid_vs_clean`, in a code fence, so the lenient parser reads them).
 fn mangled_tape(c: &mut Criterion) {
-    let raws = raws("mangled.jsonl", SLICE);
+    let mangled = raws("mangled.jsonl", SLICE);
     let tapes: Vec<_> =
-        raws.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).collect();
+        mangled.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).collect();
     let mut group = c.benchmark_group("mangled_tape");
-    group.throughput(Throughput::Bytes(bytes(&raws)));
+    group.throughput(Throughput::Bytes(bytes(&mangled)));
     group.bench_function("parse_to_tape", |b| {
-        b.iter(|| raws.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).count())
+        b.iter(|| {
+            mangled.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).count()
+        })
     });
     group.bench_function("read_prepared_tape", |b| {
         b.iter_batched(

@@ -289,7 +289,7 @@ fn field_options_are_kept_in_one_pass() {
 /// A value, written the way a careless model writes it: each choice read from `picks`.
 fn loose(value: &Value, picks: &mut impl FnMut() -> u8, out: &mut String) {
     match value {
-        Value::Null => out.push_str(if picks() % 2 == 0 { "null" } else { "None" }),
+        Value::Null => out.push_str(if picks().is_multiple_of(2) { "null" } else { "None" }),
         Value::Bool(flag) => out.push_str(match (flag, picks() % 2) {
             (true, 0) => "true",
             (true, _) => "True",
@@ -306,7 +306,7 @@ fn loose(value: &Value, picks: &mut impl FnMut() -> u8, out: &mut String) {
                 }
                 loose(item, picks, out);
             }
-            if !items.is_empty() && picks() % 3 == 0 {
+            if !items.is_empty() && picks().is_multiple_of(3) {
                 out.push(',');
             }
             out.push(']');
@@ -322,7 +322,7 @@ fn loose(value: &Value, picks: &mut impl FnMut() -> u8, out: &mut String) {
                     1 => out.push_str("// note\n"),
                     _ => {}
                 }
-                if picks() % 2 == 0 {
+                if picks().is_multiple_of(2) {
                     out.push_str(key); // The keys are identifiers.
                 } else {
                     string(key, picks(), out);
@@ -330,7 +330,7 @@ fn loose(value: &Value, picks: &mut impl FnMut() -> u8, out: &mut String) {
                 out.push_str(": ");
                 loose(item, picks, out);
             }
-            if !map.is_empty() && picks() % 3 == 0 {
+            if !map.is_empty() && picks().is_multiple_of(3) {
                 out.push(',');
             }
             out.push('}');
@@ -404,13 +404,13 @@ fn misrepresent(value: &mut Value, key: &str, picks: &mut impl FnMut() -> u8) {
             for item in items.iter_mut() {
                 misrepresent(item, key, picks);
             }
-            if picks() % 4 == 0 {
+            if picks().is_multiple_of(4) {
                 *value = Value::String(value.to_string());
             }
         }
-        Value::String(text) if key == "priority" && picks() % 3 == 0 => *text = text.to_uppercase(),
-        Value::Number(number) if picks() % 3 == 0 => *value = Value::String(number.to_string()),
-        Value::Bool(flag) if picks() % 3 == 0 => *value = Value::String(flag.to_string()),
+        Value::String(text) if key == "priority" && picks().is_multiple_of(3) => *text = text.to_uppercase(),
+        Value::Number(number) if picks().is_multiple_of(3) => *value = Value::String(number.to_string()),
+        Value::Bool(flag) if picks().is_multiple_of(3) => *value = Value::String(flag.to_string()),
         _ => {}
     }
 }

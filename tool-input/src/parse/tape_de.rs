@@ -852,7 +852,7 @@ mod tests {
         let mut events = tape.into_events();
         let mut reader = TapeDeserializer::new(&mut events);
         assert!(Value::deserialize(&mut reader).is_err());
-        let mut events = vec![Event::End, Event::Key("k".into())];
+        let mut events = [Event::End, Event::Key("k".into())];
         for start in 0..events.len() {
             let mut reader = TapeDeserializer::new(&mut events[start..]);
             assert!(Value::deserialize(&mut reader).is_err());
