@@ -201,13 +201,7 @@ fn mangled_tape(c: &mut Criterion) {
         })
     });
     group.bench_function("read_prepared_tape", |b| {
-        b.iter_batched(
-            || tapes.clone(),
-            |tapes| {
-                tapes.into_iter().filter_map(tool_input::__private::read_prepared_tape::<CreateOrder>).count()
-            },
-            criterion::BatchSize::LargeInput,
-        )
+        b.iter(|| tapes.iter().filter_map(tool_input::__private::read_prepared_tape::<CreateOrder>).count())
     });
     let fenced = |file: &str| -> Vec<String> {
         raws(file, SLICE).iter().map(|r| format!("```json\n{r}\n```")).collect()

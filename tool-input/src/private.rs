@@ -93,9 +93,9 @@ pub fn prepare_tape<T: ToolInput>(text: &str) -> Option<PreparedTape> {
 }
 
 /// The typed path's tape reading alone: `T` from a prepared tape, checked against its plan
-/// on the way; `None` when the walk would decide. The tape's strings are moved into `T`.
-pub fn read_prepared_tape<T: ToolInput>(mut tape: PreparedTape) -> Option<T> {
-    T::definition().validator().read_prepared_tape::<T>(&mut tape.0)
+/// on the way; `None` when the walk would decide. The tape is left as it was.
+pub fn read_prepared_tape<T: ToolInput>(tape: &PreparedTape) -> Option<T> {
+    T::definition().validator().read_prepared_tape::<T>(&tape.0)
 }
 
 /// Build the definition of a derived type: its schemars schema, made the schema the model

@@ -534,13 +534,12 @@ impl Validator {
         if !matches!(tape.events().first(), Some(Event::Object { .. })) {
             return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
         }
-        match self.read_tape::<T>(&mut tape.into_events(), policy, limits) {
+        match self.read_tape::<T>(tape.events(), policy, limits) {
             Some((value, coercions)) => {
                 Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
             }
-            // The reader moved strings out of the tape: the walk reads the text again (a
-            // rejection's cost; a call the one pass decides pays no copy of its strings).
-            None => Ok(OnePass::Unread(miss)),
+            // The reader leaves the tape whole: the walk reads its value, with no second parse.
+            None => Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() })),
         }
     }
 
@@ -548,7 +547,7 @@ impl Validator {
     /// way, and the coercions made; `None` when the walk must decide.
     fn read_tape<T: DeserializeOwned>(
         &self,
-        events: &mut [Event],
+        events: &[Event],
         policy: Policy,
         limits: &Limits,
     ) -> Option<(T, Vec<Coercion>)> {
@@ -569,7 +568,7 @@ impl Validator {
     }
 
     /// [`read_tape`](Validator::read_tape) under the validator's own policy and limits.
-    pub(crate) fn read_prepared_tape<T: DeserializeOwned>(&self, events: &mut [Event]) -> Option<T> {
+    pub(crate) fn read_prepared_tape<T: DeserializeOwned>(&self, events: &[Event]) -> Option<T> {
         self.read_tape::<T>(events, self.inner.policy, &self.inner.limits).map(|(value, _)| value)
     }
 
