@@ -112,6 +112,38 @@ fn mangled_breakdown(c: &mut Criterion) {
     group.finish();
 }
 
+/// The typed path's second step in parts: the lenient parse onto a tape, and the tape read
+/// into `T` alone (over prepared tapes); and a mangled call rejected against one accepted
+/// (the same calls as `invalid_vs_clean`, in a code fence, so the lenient parser reads them).
+fn mangled_tape(c: &mut Criterion) {
+    let mangled = raws("mangled.jsonl", SLICE);
+    let tapes: Vec<_> =
+        mangled.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).collect();
+    let mut group = c.benchmark_group("mangled_tape");
+    group.throughput(Throughput::Bytes(bytes(&mangled)));
+    group.bench_function("parse_to_tape", |b| {
+        b.iter(|| {
+            mangled.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).count()
+        })
+    });
+    group.bench_function("read_prepared_tape", |b| {
+        b.iter(|| tapes.iter().filter_map(tool_input::__private::read_prepared_tape::<CreateOrder>).count())
+    });
+    let fenced = |file: &str| -> Vec<String> {
+        raws(file, SLICE).iter().map(|r| format!("```json\n{r}\n```")).collect()
+    };
+    let (invalid, clean) = (fenced("invalid.jsonl"), fenced("clean.jsonl"));
+    group.throughput(Throughput::Bytes(bytes(&invalid)));
+    group.bench_function("fenced_reject_invalid", |b| {
+        b.iter(|| invalid.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_err()).count())
+    });
+    group.throughput(Throughput::Bytes(bytes(&clean)));
+    group.bench_function("fenced_accept_clean", |b| {
+        b.iter(|| clean.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count())
+    });
+    group.finish();
+}
+
 fn invalid(c: &mut Criterion) {
     let invalid = raws("invalid.jsonl", SLICE);
     let clean = raws("clean.jsonl", SLICE);
@@ -220,6 +252,6 @@ fn large(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).warm_up_time(std::time::Duration::from_secs(1)).measurement_time(std::time::Duration::from_secs(4));
-    targets = clean, mangled, mangled_breakdown, invalid, large
+    targets = clean, mangled, mangled_breakdown, mangled_tape, invalid, large
 }
 criterion_main!(benches);

@@ -72,6 +72,33 @@ pub fn from_arguments_exact<T: ToolInput>(
     T::definition().validator().check_typed_exact::<T>(raw, options)
 }
 
+/// The typed path's one-pass steps alone (for tests): `Some` when they decide the call
+/// (strict JSON read straight into `T`, or a lenient parse read from its tape), `None` when
+/// it takes the walk. Custom rules are not applied.
+pub fn from_arguments_one_pass<T: ToolInput>(
+    raw: crate::RawArguments<'_>,
+    options: &crate::CheckOptions,
+) -> Option<crate::Checked<T>> {
+    T::definition().validator().check_typed_one_pass::<T>(raw, options)
+}
+
+/// A mangled call's tape, as the typed path's second step parses it (for benchmarks of the
+/// tape reader alone, with [`read_prepared_tape`]). `None` when the text does not parse, or
+/// repeats a key.
+#[derive(Debug, Clone)]
+pub struct PreparedTape(Vec<crate::parse::tape::Event>);
+
+/// The tape of `text`, for `T`'s validator (see [`PreparedTape`]).
+pub fn prepare_tape<T: ToolInput>(text: &str) -> Option<PreparedTape> {
+    T::definition().validator().prepare_tape(text).map(PreparedTape)
+}
+
+/// The typed path's tape reading alone: `T` from a prepared tape, checked against its plan
+/// on the way; `None` when the walk would decide. The tape is left as it was.
+pub fn read_prepared_tape<T: ToolInput>(tape: &PreparedTape) -> Option<T> {
+    T::definition().validator().read_prepared_tape::<T>(&tape.0)
+}
+
 /// Build the definition of a derived type: its schemars schema, made the schema the model
 /// sees, compiled with the type's field options.
 pub fn build_definition<T: ToolInput>() -> ToolDefinition {

@@ -12,6 +12,8 @@ use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
 use crate::field_options::FieldOptions;
 use crate::limits::Limits;
 use crate::members::{self, Repeat};
+use crate::parse::tape::{Event, TapeParsed};
+use crate::parse::tape_de::TapeDeserializer;
 use crate::parse::{self, ParseMode, ParseOptions, Repair};
 use crate::plan::Plan;
 use crate::policy::Policy;
@@ -362,9 +364,11 @@ impl Validator {
     /// the one before cannot decide:
     ///
     /// 1. the one-pass attempt on the text: exact strict JSON becomes `T` directly;
-    /// 2. one lenient parse, then, when the text was not strict JSON, the one-pass attempt on
-    ///    the parsed value: a call whose only mistakes were syntax (code fences, prose,
-    ///    Python literals, trailing commas, unquoted keys), now repaired, needs no walk;
+    /// 2. when the text is not strict JSON, one lenient parse onto a tape, read straight into
+    ///    `T` by the same one-pass check: a mangled call (code fences, prose, quotes, Python
+    ///    literals, comments, trailing commas, arrays and objects sent as strings, enum values
+    ///    in other case, numbers and booleans as strings) becomes `T` with its repairs and
+    ///    coercions recorded, and no `Value` built;
     /// 3. the walk (coerce, validate, explain every error), then serde.
     ///
     /// Each step accepts only what the next would accept unchanged (tests compare this path
@@ -376,26 +380,15 @@ impl Validator {
         options: &CheckOptions,
         fields: &[FieldOptions],
     ) -> Result<Checked<T>, Rejection> {
-        let miss = match self.attempt_exact::<T>(raw, options) {
-            Ok(checked) => return Ok(checked),
-            Err(miss) => miss,
-        };
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?;
-        // After `Inexact`, the parsed value is the value the attempt already refused. A key
-        // given twice is settled by the full check.
-        if miss != Miss::Inexact
-            && read.repeats.is_empty()
-            && read.value.is_object()
-            && limits.max_depth >= parse::DEFAULT_MAX_DEPTH
-        {
-            let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
-            if let Ok(typed) = fast.run::<T, _>(&read.value) {
-                let report = Report { repairs: read.repairs, coercions: fast.into_coercions() };
-                return Ok(Checked { value: typed, report });
+        let read = match self.one_pass::<T>(raw, options, policy, &limits)? {
+            OnePass::Decided(checked) => return Ok(checked),
+            OnePass::Read(read) => read,
+            OnePass::Unread(miss) => {
+                read_arguments(raw, policy, &limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?
             }
-        }
+        };
         let checked = self
             .check_parsed(read, policy, &limits, raw)
             .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))?;
@@ -406,6 +399,87 @@ impl Validator {
             // path tracking, which costs too much to pay on every call.
             Err(_) => deserialize_checked::<T>(self.check_with(raw, options)?, fields),
         }
+    }
+
+    /// Steps 1 and 2 of [`check_typed`](Validator::check_typed) alone (for tests): `Some`
+    /// when they decide the call, `None` when it takes the walk.
+    pub(crate) fn check_typed_one_pass<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Option<Checked<T>> {
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        match self.one_pass::<T>(raw, options, policy, &limits) {
+            Ok(OnePass::Decided(checked)) => Some(checked),
+            _ => None,
+        }
+    }
+
+    /// Steps 1 and 2 of the typed path. `Err`: the text does not parse (the rejection).
+    fn one_pass<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Result<OnePass<T>, Rejection> {
+        let miss = match self.attempt_exact::<T>(raw, options) {
+            Ok(checked) => return Ok(OnePass::Decided(checked)),
+            Err(miss) => miss,
+        };
+        // After `Inexact`, the text is strict JSON the attempt already read and refused.
+        // Below serde_json's depth, only the walk counts depth as the limits say.
+        if miss == Miss::Inexact || limits.max_depth < parse::DEFAULT_MAX_DEPTH {
+            return Ok(OnePass::Unread(miss));
+        }
+        let Some(text) = text_of(raw).filter(|text| !text.trim().is_empty()) else {
+            return Ok(OnePass::Unread(miss));
+        };
+        let parse_options = parse_options(policy, limits);
+        let parsed = parse::tape::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
+            .map_err(|error| self.guard(Rejection::from_parse(error)))?;
+        // A key given twice: the walk settles it, from the text.
+        let Some(TapeParsed { tape, repairs }) = parsed else { return Ok(OnePass::Unread(miss)) };
+        if !matches!(tape.events().first(), Some(Event::Object { .. })) {
+            return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
+        }
+        match self.read_tape::<T>(tape.events(), policy, limits) {
+            Some((value, coercions)) => {
+                Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
+            }
+            // The reader leaves the tape whole: the walk reads its value, with no second parse.
+            None => Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() })),
+        }
+    }
+
+    /// The second step's reading: `T` from a tape's events, checked against the plan on the
+    /// way, and the coercions made; `None` when the walk must decide.
+    fn read_tape<T: DeserializeOwned>(
+        &self,
+        events: &[Event],
+        policy: Policy,
+        limits: &Limits,
+    ) -> Option<(T, Vec<Coercion>)> {
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let mut deserializer = TapeDeserializer::new(events);
+        match fast.run::<T, _>(&mut deserializer) {
+            Ok(value) if deserializer.is_done() => Some((value, fast.into_coercions())),
+            _ => None,
+        }
+    }
+
+    /// The text's tape, as the second step parses it under the validator's own policy and
+    /// limits (for benchmarks of the tape reader alone: see `__private::prepare_tape`).
+    pub(crate) fn prepare_tape(&self, text: &str) -> Option<Vec<Event>> {
+        let options = parse_options(self.inner.policy, &self.inner.limits);
+        let parsed = parse::tape::parse_to_tape(text, &options, true).ok()??;
+        Some(parsed.tape.into_events())
+    }
+
+    /// [`read_tape`](Validator::read_tape) under the validator's own policy and limits.
+    pub(crate) fn read_prepared_tape<T: DeserializeOwned>(&self, events: &[Event]) -> Option<T> {
+        self.read_tape::<T>(events, self.inner.policy, &self.inner.limits).map(|(value, _)| value)
     }
 
     /// A rejection of the whole input, with nothing quoted from it when the schema has
@@ -507,15 +581,7 @@ fn in_document_order(
     if rejection.errors.len() < 2 {
         return rejection;
     }
-    let text = match raw {
-        RawArguments::Text(text) => text,
-        RawArguments::Value(Value::String(text)) => text.as_str(),
-        RawArguments::Bytes(bytes) => match std::str::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(_) => return rejection,
-        },
-        RawArguments::Value(_) | RawArguments::Absent => return rejection,
-    };
+    let Some(text) = text_of(raw) else { return rejection };
     members::in_document_order(&mut rejection.errors, text, &parse_options(policy, limits));
     rejection
 }
@@ -529,6 +595,26 @@ enum Miss {
     NotJson,
     /// Strict JSON, but not exactly valid: it needs coercion, or has errors.
     Inexact,
+}
+
+/// What the typed path's one-pass steps came to.
+enum OnePass<T> {
+    /// They decided: the typed value and its report.
+    Decided(Checked<T>),
+    /// The arguments, parsed, for the walk.
+    Read(Read),
+    /// The arguments are still to be read (the first step's miss says how).
+    Unread(Miss),
+}
+
+/// Where the text is in arguments sent as text (a string, or bytes that are UTF-8).
+fn text_of<'r>(raw: RawArguments<'r>) -> Option<&'r str> {
+    match raw {
+        RawArguments::Text(text) => Some(text),
+        RawArguments::Value(Value::String(text)) => Some(text.as_str()),
+        RawArguments::Bytes(bytes) => std::str::from_utf8(bytes).ok(),
+        RawArguments::Value(_) | RawArguments::Absent => None,
+    }
 }
 
 /// Deserialize a checked value into `T`; a residual serde error still gets a path.

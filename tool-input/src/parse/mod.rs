@@ -54,9 +54,8 @@ mod repeats;
 pub(crate) mod salvage;
 mod stream;
 mod stream_out;
-// The typed path's reader lands with issue #14; until then only tests read the tape.
-#[allow(dead_code)]
 pub(crate) mod tape;
+pub(crate) mod tape_de;
 pub(crate) mod tree;
 
 #[cfg(test)]

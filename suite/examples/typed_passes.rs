@@ -1,0 +1,130 @@
+//! Runs one contender of the `pipeline` bench over a workload a given number of times, for
+//! instruction counts that a busy machine does not disturb: run it under callgrind with 1
+//! and with 3 passes, and the difference, halved, is one pass without the setup.
+//!
+//! ```sh
+//! cargo build --release -p tool-input-suite --example typed_passes
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//!     target/release/examples/typed_passes mangled_typed target/bench-data/mangled.jsonl 3
+//! ```
+//!
+//! Contenders: `serde_json_typed`, `typed` (`T::from_arguments`), `typed_full` (parse, walk,
+//! serde), `jsonrepair_jsonschema`, `parse` (the lenient parser into a `Value`),
+//! `parse_to_tape`, `parse_to_tape_and_read` (the typed path's second step alone),
+//! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes), and
+//! `fenced_typed` (each call in a code fence, so that the lenient parser reads it).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use tool_input::ToolInput;
+
+/// The Rust type of the workloads' create_order.schema.json, as in benches/pipeline.rs.
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+#[allow(dead_code)]
+struct CreateOrder {
+    /// Customer identifier
+    customer_id: String,
+    priority: Priority,
+    #[schemars(length(max = 10))]
+    tags: Vec<String>,
+    items: Vec<Item>,
+    /// ISO 8601 date or date-time
+    ship_by: Option<String>,
+    #[serde(default)]
+    gift: bool,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Priority {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Item {
+    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
+    sku: String,
+    #[schemars(range(min = 1, max = 1000))]
+    quantity: i64,
+    note: Option<String>,
+}
+
+/// The first 2,000 calls of a workload, as the bench's small workloads take them.
+fn raws(path: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter_map(|case| case["raw"].as_str().map(str::to_owned))
+        .take(2_000)
+        .collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, contender, workload, passes] = args.as_slice() else {
+        eprintln!("usage: typed_passes CONTENDER WORKLOAD.jsonl PASSES");
+        std::process::exit(2);
+    };
+    let passes: usize = passes.parse().expect("PASSES is a number");
+    let raws = raws(workload);
+    let schema = serde_json::to_value(schemars::schema_for!(CreateOrder)).expect("a schema");
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    let fenced: Vec<String> = raws.iter().map(|r| format!("```json\n{r}\n```")).collect();
+    let tapes: Vec<_> =
+        raws.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).collect();
+    // The definition is built once, outside the passes.
+    let _ = CreateOrder::from_arguments("{}");
+    let mut decided = 0;
+    for _ in 0..passes {
+        decided = match contender.as_str() {
+            "serde_json_typed" => {
+                raws.iter().filter(|r| serde_json::from_str::<CreateOrder>(r).is_ok()).count()
+            }
+            "typed" => raws.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count(),
+            "fenced_typed" => {
+                fenced.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count()
+            }
+            "typed_full" => {
+                let options = tool_input::CheckOptions::default();
+                raws.iter()
+                    .filter(|r| {
+                        tool_input::__private::from_arguments_full::<CreateOrder>(r.as_str().into(), &options)
+                            .is_ok()
+                    })
+                    .count()
+            }
+            "jsonrepair_jsonschema" => raws
+                .iter()
+                .filter(|r| {
+                    jsonrepair_rs::jsonrepair(r)
+                        .ok()
+                        .and_then(|s| serde_json::from_str::<Value>(&s).ok())
+                        .filter(|value| validator.is_valid(value))
+                        .and_then(|value| serde_json::from_value::<CreateOrder>(value).ok())
+                        .is_some()
+                })
+                .count(),
+            "parse" => {
+                let options = tool_input::parse::ParseOptions::default();
+                raws.iter().filter(|r| tool_input::parse::parse(r, &options).is_ok()).count()
+            }
+            "parse_to_tape_and_read" => raws
+                .iter()
+                .filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r))
+                .filter_map(|tape| tool_input::__private::read_prepared_tape::<CreateOrder>(&tape))
+                .count(),
+            "parse_to_tape" => {
+                raws.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).count()
+            }
+            "read_prepared_tape" => {
+                tapes.iter().filter_map(tool_input::__private::read_prepared_tape::<CreateOrder>).count()
+            }
+            other => panic!("unknown contender {other}"),
+        };
+    }
+    println!("{contender} {workload}: {decided} of {} accepted or read", raws.len());
+}
