@@ -346,18 +346,18 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_> {
     }
 }
 
-/// Objects with more members than this find a repeated key through a hash map; smaller ones
-/// look through their keys.
+/// Objects with more members than this find a repeated key through a hash map of the keys'
+/// hashes; smaller ones compare the key with each of theirs.
 const FEW_KEYS: usize = 16;
 
-/// The keys of an open object, to find a repeated one: the hash of each with the index of
-/// its [`Event::Key`].
+/// The keys of an open object, to find a repeated one: the index of each [`Event::Key`]
+/// (compared as text while they are few), by the key's hash once they are many.
 #[derive(Debug, Default)]
 enum Keys {
     /// An array.
     #[default]
     None,
-    Few(Vec<(u64, usize)>),
+    Few(Vec<usize>),
     Many(HashMap<u64, usize>),
 }
 
@@ -385,38 +385,40 @@ fn key_hash(key: &str) -> u64 {
     BuildHasherDefault::<DefaultHasher>::default().hash_one(key)
 }
 
-impl TapeOut {
-    /// The index of the key event of the innermost object whose key has the hash of `key`.
-    fn find_key(&self, hash: u64) -> Option<usize> {
-        match &self.open.last()?.keys {
-            Keys::None => None,
-            Keys::Few(keys) => keys.iter().find(|(h, _)| *h == hash).map(|&(_, at)| at),
-            Keys::Many(keys) => keys.get(&hash).copied(),
-        }
-    }
+/// Whether the event at `at` is the key `key`.
+fn is_key(events: &[Event], at: usize, key: &str) -> bool {
+    matches!(events.get(at), Some(Event::Key(k)) if k == key)
 }
 
 impl Out for TapeOut {
     fn key(&mut self, key: String) {
-        let hash = key_hash(&key);
-        if self.find_key(hash).is_some() {
-            self.repeated = true;
-        }
-        let at = self.tape.events.len();
-        self.tape.push(Event::Key(key));
-        let Some(open) = self.open.last_mut() else { return };
-        match &mut open.keys {
-            Keys::None => {}
-            Keys::Few(keys) if keys.len() < FEW_KEYS => keys.push((hash, at)),
-            Keys::Few(keys) => {
-                let mut many: HashMap<u64, usize> = keys.drain(..).collect();
-                many.insert(hash, at);
-                open.keys = Keys::Many(many);
+        let TapeOut { tape, open, repeated } = self;
+        let at = tape.events.len();
+        if let Some(open) = open.last_mut() {
+            match &mut open.keys {
+                Keys::None => {}
+                Keys::Few(keys) => {
+                    *repeated |= keys.iter().any(|&k| is_key(&tape.events, k, &key));
+                    if keys.len() < FEW_KEYS {
+                        keys.push(at);
+                    } else {
+                        let mut many: HashMap<u64, usize> = keys
+                            .iter()
+                            .filter_map(|&k| match tape.events.get(k) {
+                                Some(Event::Key(name)) => Some((key_hash(name), k)),
+                                _ => None,
+                            })
+                            .collect();
+                        // A hash met again: a repeat (flagged above) or two keys sharing a
+                        // hash, which the value path decides as well.
+                        *repeated |= many.insert(key_hash(&key), at).is_some();
+                        open.keys = Keys::Many(many);
+                    }
+                }
+                Keys::Many(many) => *repeated |= many.insert(key_hash(&key), at).is_some(),
             }
-            Keys::Many(keys) => {
-                keys.insert(hash, at);
-            }
         }
+        tape.push(Event::Key(key));
     }
 
     fn open(&mut self, kind: Kind) {
@@ -458,8 +460,12 @@ impl Out for TapeOut {
     }
 
     fn has_key(&self, key: &str) -> bool {
-        self.find_key(key_hash(key))
-            .is_some_and(|at| matches!(self.tape.events.get(at), Some(Event::Key(k)) if k == key))
+        let events = &self.tape.events;
+        match self.open.last().map(|open| &open.keys) {
+            Some(Keys::Few(keys)) => keys.iter().any(|&k| is_key(events, k, key)),
+            Some(Keys::Many(keys)) => keys.get(&key_hash(key)).is_some_and(|&k| is_key(events, k, key)),
+            _ => false,
+        }
     }
 
     fn reset(&mut self) {
