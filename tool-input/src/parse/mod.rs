@@ -53,6 +53,7 @@ mod repair;
 mod repeats;
 pub(crate) mod salvage;
 mod stream;
+mod stream_event;
 mod stream_out;
 pub(crate) mod tape;
 pub(crate) mod tape_de;
@@ -65,7 +66,8 @@ mod tape_tests;
 #[cfg(test)]
 mod tests;
 
-pub use stream::{IncrementalParser, StreamEvent};
+pub use stream::IncrementalParser;
+pub use stream_event::StreamEvent;
 
 /// Default for [`ParseOptions::max_bytes`]: 8 MiB.
 pub const DEFAULT_MAX_BYTES: usize = 8 * 1024 * 1024;

@@ -23,7 +23,6 @@
 //! reported, and the partial value comes from a lenient reading of the same text that stops
 //! where that reading fails.
 
-use std::borrow::Cow;
 use std::mem;
 
 use std::sync::OnceLock;
@@ -34,97 +33,13 @@ use serde_json::Value;
 use super::grammar::{Fed, Grammar};
 use super::lexer::{Failure, Lexer};
 use super::repair::Builder;
+use super::stream_event::StreamEvent;
 use super::stream_out::{sync_string, On, Reporting, StreamOut};
 use super::tree::{self, Outcome, MAX_CANDIDATES};
 use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair, DEFAULT_MAX_DEPTH};
 
 /// The partial value before any value started.
 static NULL: Value = Value::Null;
-
-/// Something the [`IncrementalParser`] learned from a fragment. Paths are JSON Pointers
-/// (RFC 6901) into the value, `""` being the value itself.
-///
-/// Events come in the order of the text. In [`ParseMode::Strict`] and
-/// [`ParseMode::Lenient`]:
-///
-/// - [`ValueComplete`](StreamEvent::ValueComplete) for every member of an object and every
-///   item of an array, at any depth, once its value is complete (a scalar when the token
-///   after it arrives, an array or object when it closes, after the events of what is in
-///   it). Not for the top-level value itself: that is [`IncrementalParser::finish`]'s. The
-///   value is the one the final parse has at that path, except where a later member with
-///   the same key replaces it (the last one wins, as in the final value), and inside a
-///   function-call wrapper such as `NumberLong(2)`, which reports only its result.
-/// - [`StringGrew`](StreamEvent::StringGrew) for a string value still being read at the end
-///   of a fragment, with the text decoded since the last report, and once more with the
-///   rest when it ends (before its `ValueComplete`). The pieces of a path concatenate to
-///   its final string. A string that starts and ends in one fragment has no `StringGrew`,
-///   only its `ValueComplete`. A top-level string reports at `""`; if it turns out to be a
-///   double-encoded object, only [`finish`](IncrementalParser::finish) decodes it.
-/// - [`Restart`](StreamEvent::Restart) when a value that came after prose failed and the
-///   parser goes on to the next `{` or `[` (as the one-shot parser retries it): what was
-///   reported before was prose, not the value.
-///
-/// [`ParseMode::Repair`] reports no events: its guesses can restructure what was read.
-///
-/// ```
-/// use tool_input::parse::{IncrementalParser, ParseOptions, StreamEvent};
-///
-/// let mut parser = IncrementalParser::new(ParseOptions::default());
-/// let mut events = Vec::new();
-/// for chunk in [r#"{"path": "a.txt", "content": "Hello, "#, r#"world"}"#] {
-///     parser.feed_with(chunk, |event| events.push(event.into_owned())).unwrap();
-/// }
-/// assert!(matches!(&events[0], StreamEvent::ValueComplete { path, value } if path == "/path" && value.as_str() == Some("a.txt")));
-/// assert_eq!(events[1], StreamEvent::StringGrew { path: "/content".into(), appended: "Hello, ".into() });
-/// assert_eq!(events[2], StreamEvent::StringGrew { path: "/content".into(), appended: "world".into() });
-/// assert!(matches!(&events[3], StreamEvent::ValueComplete { path, .. } if path == "/content"));
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum StreamEvent<'a> {
-    /// The value of the member or item at `path` is complete.
-    ValueComplete {
-        /// JSON Pointer of the member or item.
-        path: Cow<'a, str>,
-        /// Its value.
-        value: Cow<'a, Value>,
-    },
-    /// The string at `path` grew by `appended` (decoded text).
-    StringGrew {
-        /// JSON Pointer of the string.
-        path: Cow<'a, str>,
-        /// The text read since the last report for this string.
-        appended: Cow<'a, str>,
-    },
-    /// What was reported so far was prose before the value: forget it. The partial value
-    /// starts again from nothing.
-    Restart,
-}
-
-impl StreamEvent<'_> {
-    /// The event with its path and value owned, to keep beyond the callback.
-    pub fn into_owned(self) -> StreamEvent<'static> {
-        match self {
-            StreamEvent::ValueComplete { path, value } => StreamEvent::ValueComplete {
-                path: Cow::Owned(path.into_owned()),
-                value: Cow::Owned(value.into_owned()),
-            },
-            StreamEvent::StringGrew { path, appended } => StreamEvent::StringGrew {
-                path: Cow::Owned(path.into_owned()),
-                appended: Cow::Owned(appended.into_owned()),
-            },
-            StreamEvent::Restart => StreamEvent::Restart,
-        }
-    }
-
-    /// The JSON Pointer the event is about (`None` for [`StreamEvent::Restart`]).
-    pub fn path(&self) -> Option<&str> {
-        match self {
-            StreamEvent::ValueComplete { path, .. } | StreamEvent::StringGrew { path, .. } => Some(path),
-            StreamEvent::Restart => None,
-        }
-    }
-}
 
 /// A JSON parser fed fragments of any size, split anywhere (inside a token, an escape or a
 /// UTF-8 character), that reports what completes as it arrives ([`StreamEvent`]), shows the

@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::build::{Node, ValueOut};
 use super::grammar::{Grammar, Kind, Out};
 use super::lexer::Lexer;
-use super::stream::StreamEvent;
+use super::stream_event::StreamEvent;
 use crate::pointer::push_token;
 
 /// Where events go while a fragment is read: nowhere, or a caller's callback.
