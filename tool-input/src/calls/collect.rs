@@ -4,6 +4,7 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{json, Value};
 
+use super::record::Read;
 use super::{text, CallError, CallErrorKind, CallOptions, CallParts, Format, ToolCall};
 use crate::error::{Rejection, RejectionKind};
 
@@ -223,11 +224,17 @@ impl<'o> Collector<'o> {
     }
 
     /// Read one call from its parts.
-    pub fn push(&mut self, mut parts: CallParts) {
+    pub fn push(&mut self, parts: CallParts) {
+        self.push_read(parts, None);
+    }
+
+    /// Read one call from its parts, its argument text already read (`read`, see
+    /// [`CallParts::finish_read`]).
+    pub fn push_read(&mut self, mut parts: CallParts, read: Option<Read>) {
         let Some(index) = self.slot(parts.format) else { return };
         parts.index = index;
-        let read = parts.finish(self.options);
-        self.record(read);
+        let call = parts.finish_read(self.options, read);
+        self.record(call);
     }
 
     /// Record an attempt that failed before its parts could be read.

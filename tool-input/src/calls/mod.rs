@@ -56,8 +56,8 @@ pub(crate) mod text;
 
 use serde_json::Value;
 
-pub(crate) use collect::{settle_cut, Collected, Collector};
 pub use collect::Calls;
+pub(crate) use collect::{settle_cut, Collected, Collector};
 pub(crate) use error::cut_chars;
 pub use error::{BodyError, CallError, CallErrorKind, MAX_ERROR_ARGUMENTS};
 pub use format::{Format, UnknownFormat};
@@ -65,8 +65,9 @@ pub use ids::generate_id;
 pub(crate) use ids::id_from;
 pub use names::{resolve_name, MatchedBy, NameMatch};
 pub use options::{CallOptions, KnownTool};
-pub(crate) use record::unknown_tool_message;
 use record::read_arguments;
+pub(crate) use record::unknown_tool_message;
+pub(crate) use record::{arguments_parse_options, Read};
 pub use record::{CallParts, OriginalArguments, ToolCall};
 pub use text::TextFormat;
 
@@ -260,9 +261,11 @@ pub(crate) fn arguments_of(value: Option<&Value>) -> OriginalArguments {
 /// known tool has that name and every recipient is `functions.<name>`. The calls inside get
 /// the ids `<wrapper id>_<n>` (n from 0), so answers can be matched to the wrapper; their
 /// `raw` is the `tool_uses` entry.
-pub(crate) fn push_unwrapping(parts: CallParts, out: &mut Collector<'_>) {
-    let Some(uses) = parallel_uses(&parts, out.options) else {
-        out.push(parts);
+///
+/// `read`: the arguments' text already read, as for [`Collector::push_read`].
+pub(crate) fn push_unwrapping(parts: CallParts, read: Option<Read>, out: &mut Collector<'_>) {
+    let Some(uses) = parallel_uses(&parts, read.as_ref(), out.options) else {
+        out.push_read(parts, read);
         return;
     };
     let wrapper_id = parts.id.filter(|id| !id.is_empty());
@@ -285,13 +288,13 @@ pub(crate) fn push_unwrapping(parts: CallParts, out: &mut Collector<'_>) {
     }
 }
 
-fn parallel_uses(parts: &CallParts, options: &CallOptions) -> Option<Vec<Value>> {
+fn parallel_uses(parts: &CallParts, read: Option<&Read>, options: &CallOptions) -> Option<Vec<Value>> {
     let name = parts.name.as_deref()?.trim();
     let plain = name == "parallel";
     if name != "multi_tool_use.parallel" && !(plain && options.knows(name) != Some(true)) {
         return None;
     }
-    let (arguments, _) = read_arguments(&parts.arguments, &options.limits).ok()?;
+    let (arguments, _) = read_arguments(&parts.arguments, &options.limits, read.cloned()).ok()?;
     let uses = arguments.get("tool_uses")?.as_array()?;
     let well_formed = !uses.is_empty()
         && uses.iter().all(|entry| match entry.get("recipient_name").and_then(Value::as_str) {

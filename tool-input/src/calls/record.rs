@@ -176,6 +176,19 @@ impl CallParts {
     // both by value, so boxing it would only add an allocation.
     #[allow(clippy::result_large_err)]
     pub fn finish(self, options: &CallOptions) -> Result<ToolCall, CallError> {
+        self.finish_read(options, None)
+    }
+
+    /// [`CallParts::finish`], with the arguments' text already read (`read`): what the
+    /// incremental parser of a streamed call gave for it, with [`arguments_parse_options`]
+    /// (any size), which is what parsing the text here would give. It is used instead of
+    /// parsing the text again; `None` parses it.
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn finish_read(
+        self,
+        options: &CallOptions,
+        read: Option<Read>,
+    ) -> Result<ToolCall, CallError> {
         let (id, id_generated) = match self.id.as_deref() {
             Some(id) if !id.is_empty() => (id.to_owned(), false),
             _ => (generate_id(), true),
@@ -225,7 +238,7 @@ impl CallParts {
                 }
             }
         };
-        match read_arguments(&self.arguments, &options.limits) {
+        match read_arguments(&self.arguments, &options.limits, read) {
             Ok((arguments, repairs)) => Ok(ToolCall {
                 id: error.id,
                 id_generated,
@@ -286,17 +299,34 @@ pub(crate) fn unknown_tool_message(name: &str, available: &[&str]) -> String {
     }
 }
 
-/// Parse arguments leniently into an object, as the engine would under the default policy.
-pub(super) fn read_arguments(
-    original: &OriginalArguments,
-    limits: &Limits,
-) -> Result<(Map<String, Value>, Vec<Repair>), Rejection> {
-    let options = ParseOptions {
+/// What the lenient parser gave for a call's argument text: the value and its repairs, or
+/// why it could not read it.
+pub(crate) type Read = Result<parse::Parsed, parse::ParseError>;
+
+/// How a call's arguments are parsed: leniently, as the engine would under the default
+/// policy, within `limits`.
+pub(crate) fn arguments_parse_options(limits: &Limits) -> ParseOptions {
+    ParseOptions {
         mode: ParseMode::Lenient,
         max_bytes: limits.max_bytes,
         max_depth: limits.max_depth,
         ..ParseOptions::default()
-    };
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Argument texts parsed by [`read_arguments`] on this thread (the parse-once tests).
+    pub(crate) static TEXTS_PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Parse arguments leniently into an object, as the engine would under the default policy.
+/// `read`: the text's parse, when it was read already (see [`CallParts::finish_read`]).
+pub(super) fn read_arguments(
+    original: &OriginalArguments,
+    limits: &Limits,
+    read: Option<Read>,
+) -> Result<(Map<String, Value>, Vec<Repair>), Rejection> {
     let parsed = match original {
         OriginalArguments::Absent | OriginalArguments::Value(Value::Null) => {
             return Ok((Map::new(), Vec::new()))
@@ -306,7 +336,16 @@ pub(super) fn read_arguments(
             if text.trim().is_empty() {
                 return Ok((Map::new(), Vec::new()));
             }
-            parse::parse(text, &options).map_err(Rejection::from_parse)?
+            match read {
+                // The size limit is the one thing the earlier read did not apply.
+                Some(read) if text.len() <= limits.max_bytes => read,
+                _ => {
+                    #[cfg(test)]
+                    TEXTS_PARSED.with(|parsed| parsed.set(parsed.get() + 1));
+                    parse::parse(text, &arguments_parse_options(limits))
+                }
+            }
+            .map_err(Rejection::from_parse)?
         }
         OriginalArguments::Value(other) => parse::Parsed { value: other.clone(), repairs: Vec::new() },
     };

@@ -105,11 +105,11 @@ use serde_json::{json, Value};
 
 pub(crate) use crate::calls::describe;
 use crate::calls::{
-    push_unwrapping, settle_cut, text, CallError, CallErrorKind, CallOptions, CallParts, Calls, Collected,
-    Collector, Format, OriginalArguments, ToolCall,
+    arguments_parse_options, push_unwrapping, settle_cut, text, CallError, CallErrorKind, CallOptions,
+    CallParts, Calls, Collected, Collector, Format, OriginalArguments, Read, ToolCall,
 };
 use crate::error::{ErrorCode, Rejection, RejectionKind};
-use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
+use crate::parse::{IncrementalParser, ParseOptions, StreamEvent};
 
 /// Default for [`StreamAssembler::max_call_bytes`]: 8 MiB of arguments per streamed call.
 pub const DEFAULT_MAX_CALL_BYTES: usize = 8 * 1024 * 1024;
@@ -897,16 +897,12 @@ impl Assembly {
         self.append(slot, text);
     }
 
-    /// How the incremental parser of a call reads its text: as the call will be read
-    /// (lenient, the nesting limit), with no size limit of its own (`max_call_bytes` and the
-    /// body limit are checked before each fragment is appended).
+    /// How the incremental parser of a call reads its text: as a call's arguments are read
+    /// ([`arguments_parse_options`]), so its result is the call's arguments, with no size
+    /// limit of its own (`max_call_bytes` and the body limit are checked before each
+    /// fragment is appended; the arguments' own limit when the call is read).
     fn parse_options(&self) -> ParseOptions {
-        ParseOptions {
-            mode: ParseMode::Lenient,
-            max_bytes: usize::MAX,
-            max_depth: self.options.get_limits().max_depth,
-            ..ParseOptions::default()
-        }
+        ParseOptions { max_bytes: usize::MAX, ..arguments_parse_options(self.options.get_limits()) }
     }
 
     /// Set the arguments to a whole value.
@@ -1041,17 +1037,23 @@ impl Assembly {
             let raw = mem::take(&mut call.raw);
             let (id, name, bytes) = (call.id.clone(), call.name.clone(), call.bytes);
             self.flushed += 1;
-            let arguments = match (args, initial) {
-                (Args::Absent, Some(initial)) => OriginalArguments::Value(initial),
-                (Args::Absent, None) => OriginalArguments::Absent,
-                (Args::Text(parser), _) => OriginalArguments::Text(parser.into_text()),
-                (Args::Value(value), _) => OriginalArguments::Value(value),
+            let (arguments, read) = match (args, initial) {
+                (Args::Absent, Some(initial)) => (OriginalArguments::Value(initial), None),
+                (Args::Absent, None) => (OriginalArguments::Absent, None),
+                // The parser has read the text as it arrived: its result is the call's
+                // arguments, and nothing parses the text again.
+                (Args::Text(parser), _) if end == End::Complete => {
+                    let text = parser.text().to_owned();
+                    (OriginalArguments::Text(text), Some(parser.finish()))
+                }
+                (Args::Text(parser), _) => (OriginalArguments::Text(parser.into_text()), None),
+                (Args::Value(value), _) => (OriginalArguments::Value(value), None),
             };
             let raw = if raw.is_null() { chat_raw(id.as_deref(), name.as_deref(), &arguments) } else { raw };
             let parts = CallParts { id, name, arguments, format: self.format, raw, index: 0 };
             let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
             out.set_choice(call.choice);
-            read_call(&mut out, parts, end, bytes, (self.max_call_bytes, self.max_stream_bytes));
+            read_call(&mut out, parts, read, end, bytes, (self.max_call_bytes, self.max_stream_bytes));
             self.collected = out.suspend();
         }
     }
@@ -1139,8 +1141,16 @@ impl Assembly {
     }
 }
 
-/// Read one ended call into the collector; `limits` are the call's and the stream's.
-fn read_call(out: &mut Collector<'_>, parts: CallParts, end: End, bytes: usize, limits: (usize, usize)) {
+/// Read one ended call into the collector; `read` is what the incremental parser gave for
+/// its text, and `limits` are the call's and the stream's.
+fn read_call(
+    out: &mut Collector<'_>,
+    parts: CallParts,
+    read: Option<Read>,
+    end: End,
+    bytes: usize,
+    limits: (usize, usize),
+) {
     let (max_call_bytes, max_stream_bytes) = limits;
     let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned);
     let rejection = |kind: RejectionKind, code: ErrorCode, detail: String| {
@@ -1152,8 +1162,8 @@ fn read_call(out: &mut Collector<'_>, parts: CallParts, end: End, bytes: usize, 
     };
     match end {
         End::Complete => match parts.format {
-            Format::OpenAi | Format::Responses => push_unwrapping(parts, out),
-            _ => out.push(parts),
+            Format::OpenAi | Format::Responses => push_unwrapping(parts, read, out),
+            _ => out.push_read(parts, read),
         },
         End::Cut(reason) => {
             let noun = if bytes == 1 { "byte" } else { "bytes" };
