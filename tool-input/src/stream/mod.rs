@@ -97,6 +97,8 @@ mod ollama;
 mod openai;
 mod responses;
 mod sse;
+#[cfg(test)]
+mod tests;
 
 use std::mem;
 
