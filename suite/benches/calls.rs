@@ -137,7 +137,7 @@ fn assemble(events: &[Value], options: &CallOptions) -> tool_input::calls::Calls
 fn group(c: &mut Criterion, name: &str, calls: &[Streamed]) {
     let events = events(calls);
     let toolbox = toolbox();
-    let options = toolbox.call_options().format(Format::OpenAi);
+    let options = toolbox.call_options().format(Format::OpenAi).max_calls(calls.len());
     let bytes: usize = calls.iter().map(|call| call.text.len()).sum();
     let assembled = assemble(&events, &options);
     assert_eq!(assembled.calls.len() + assembled.errors.len(), calls.len(), "every call is read");
