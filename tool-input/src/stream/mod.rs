@@ -209,8 +209,10 @@ impl StreamAssembler {
 
     /// The most bytes of body one stream may send through
     /// [`push_sse_bytes`](StreamAssembler::push_sse_bytes),
-    /// [`push_sse_line`](StreamAssembler::push_sse_line) and
-    /// [`push_text`](StreamAssembler::push_text) (default [`DEFAULT_MAX_STREAM_BYTES`]). Past
+    /// [`push_sse_line`](StreamAssembler::push_sse_line),
+    /// [`push_text`](StreamAssembler::push_text) and
+    /// [`push_event`](StreamAssembler::push_event) (an event by the length of its compact
+    /// JSON) (default [`DEFAULT_MAX_STREAM_BYTES`]). Past
     /// it nothing more is read: a call still streaming is a [`CallErrorKind::StreamTooLarge`]
     /// error (one such error stands for the stream when no call was open), and the response
     /// is cut, so the calls that were complete are [`CallErrorKind::Incomplete`] errors.
@@ -289,8 +291,11 @@ impl StreamAssembler {
     /// Feed one decoded event: a chunk of Chat Completions, an event of the Responses or
     /// Anthropic API, a Gemini `GenerateContentResponse` (or an array of them), an Ollama
     /// chunk, or a JSON string (a text chunk, for [`Format::Text`]).
+    ///
+    /// The event counts toward [`max_stream_bytes`](StreamAssembler::max_stream_bytes) by the
+    /// length of its compact JSON.
     pub fn push_event(&mut self, event: &Value) {
-        if !self.state.over_limit {
+        if self.state.receive(json_len(event)) {
             feed(&mut self.state, &mut self.backend, event);
         }
     }
@@ -1204,6 +1209,24 @@ fn chat_raw(id: Option<&str>, name: Option<&str>, arguments: &OriginalArguments)
         "type": "function",
         "function": {"name": name, "arguments": arguments.to_value()},
     })
+}
+
+/// The length of a value's compact JSON, counted as it is written, not kept.
+fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(bytes.len());
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` fails only when the writer does, which this one never does.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// The non-negative integer of a JSON field.

@@ -74,14 +74,18 @@ fn outcome(calls: &Calls) -> Value {
     let calls_seen: Vec<Value> = calls
         .calls
         .iter()
-        .map(|call| json!({"id": call.id, "name": call.name, "arguments": call.arguments,
-            "repairs": format!("{:?}", call.repairs), "original": sent(&call.original)}))
+        .map(|call| {
+            json!({"id": call.id, "name": call.name, "arguments": call.arguments,
+            "repairs": format!("{:?}", call.repairs), "original": sent(&call.original)})
+        })
         .collect();
     let errors_seen: Vec<Value> = calls
         .errors
         .iter()
-        .map(|error| json!({"kind": error.kind.code(), "message": error.message, "id": error.id,
-            "rejection": format!("{:?}", error.rejection), "original": sent(&error.original)}))
+        .map(|error| {
+            json!({"kind": error.kind.code(), "message": error.message, "id": error.id,
+            "rejection": format!("{:?}", error.rejection), "original": sent(&error.original)})
+        })
         .collect();
     json!({"calls": calls_seen, "errors": errors_seen})
 }
@@ -94,7 +98,11 @@ fn streamed_arguments_are_parsed_once_and_read_as_a_body_reads_them() {
             let before = texts_parsed();
             let streamed = stream(arguments, size, &options);
             assert_eq!(texts_parsed(), before, "the stream parsed {arguments:?} again");
-            assert_eq!(outcome(&streamed), outcome(&body(arguments, &options)), "{arguments:?} in chunks of {size}");
+            assert_eq!(
+                outcome(&streamed),
+                outcome(&body(arguments, &options)),
+                "{arguments:?} in chunks of {size}"
+            );
         }
     }
 }
@@ -136,7 +144,8 @@ fn a_parallel_wrapper_is_unwrapped_from_the_streamed_reading() {
     let before = texts_parsed();
     let calls = assembler.finish();
     assert_eq!(texts_parsed(), before, "the wrapper's text was parsed again");
-    let names: Vec<(&str, &str)> = calls.calls.iter().map(|call| (call.id.as_str(), call.name.as_str())).collect();
+    let names: Vec<(&str, &str)> =
+        calls.calls.iter().map(|call| (call.id.as_str(), call.name.as_str())).collect();
     assert_eq!(names, [("call_w_0", "get_weather"), ("call_w_1", "get_time")]);
 }
 
@@ -157,4 +166,42 @@ fn closing_arguments_that_differ_are_read_from_the_closing_text() {
     assert_eq!(texts_parsed(), before);
     assert_eq!(calls.calls[0].arguments["city"], "Rome");
     assert!(calls.calls[0].repairs.is_empty());
+}
+
+#[test]
+fn pushed_events_count_toward_the_stream_limit() {
+    let start = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+        "function": {"name": "write", "arguments": "{\"text\": \""}}]}}]});
+    let more = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "function": {"arguments": "aaaa"}}]}}]});
+    let limit = start.to_string().len() + 3 * more.to_string().len();
+    // Within the limit: read whole.
+    let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(limit);
+    stream.push_event(&start);
+    for _ in 0..3 {
+        stream.push_event(&more);
+    }
+    assert!(stream.open_calls()[0].bytes > 0);
+    stream.push_done();
+    let calls = stream.finish();
+    assert_eq!(calls.errors.len(), 1, "{:?}", calls.errors);
+    assert_eq!(calls.errors[0].kind.code(), "truncated", "the text is cut, not the stream");
+    // One more event passes it: the call still streaming is a `stream_too_large` error, and
+    // nothing after it is read.
+    let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(limit);
+    stream.push_event(&start);
+    for _ in 0..10 {
+        stream.push_event(&more);
+    }
+    assert!(stream.open_calls().is_empty());
+    let calls = stream.finish();
+    assert!(calls.calls.is_empty());
+    assert_eq!(calls.errors.len(), 1, "{:?}", calls.errors);
+    assert_eq!(calls.errors[0].kind.code(), "stream_too_large");
+    assert_eq!(calls.errors[0].name.as_deref(), Some("write"));
+    // No call open: one error stands for the stream.
+    let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(8);
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {"content": "a long hello"}}]}));
+    let calls = stream.finish();
+    assert_eq!(calls.errors[0].kind.code(), "stream_too_large");
 }
