@@ -48,13 +48,16 @@ type OnValue<S> = Box<dyn Fn(Checked<Value>, &Invocation<'_, S>) -> Result<Start
 /// ([`ToolInput::from_arguments_with`]), and bound to the handler.
 type OnRaw<S> = Box<dyn Fn(RawArguments<'_>, &CheckOptions) -> Result<Bound<S>, Rejection> + Send + Sync>;
 
+/// A handler bound to its typed value, to call once.
+type Start<S> = Box<dyn FnOnce(&Invocation<'_, S>) -> Result<Started, Rejection> + Send>;
+
 /// A call's typed arguments, which the schema accepted, bound to the tool's handler.
 struct Bound<S> {
     /// The repairs and coercions the arguments needed.
     report: Report,
     /// Call the handler; `Err` when the type's own rules or serde refused the value after the
     /// schema accepted it (a refusal of the handler's input, as when the handler took JSON).
-    start: Box<dyn FnOnce(&Invocation<'_, S>) -> Result<Started, Rejection> + Send>,
+    start: Start<S>,
 }
 
 /// A call's arguments, checked for its tool.
