@@ -95,6 +95,7 @@ fn read_tool_calls(list: &[Value], format: Format, out: &mut Collector<'_>) {
                 raw: item.clone(),
                 index: 0,
             },
+            None,
             out,
         );
     }

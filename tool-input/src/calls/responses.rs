@@ -34,6 +34,7 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
                     raw: item.clone(),
                     index: 0,
                 },
+                None,
                 out,
             ),
             Some("message") => {

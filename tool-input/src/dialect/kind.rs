@@ -62,7 +62,7 @@ impl Dialect {
     }
 
     /// Does the dialect change the schema in a way that changes what a model sends?
-    pub(super) fn transforms_arguments(self) -> bool {
+    pub(crate) fn transforms_arguments(self) -> bool {
         self.is_strict() || self == Dialect::Gemini
     }
 }

@@ -25,7 +25,11 @@
 //! ([`OpenCall::arguments_partial`]: complete members, the string being read as far as it
 //! arrived), and [`with_events`](StreamAssembler::with_events) collects an event when a
 //! member's value is complete and when a string grows, so a tool can start on a long
-//! argument, such as a file's content, before it ends. Neither makes a call final.
+//! argument, such as a file's content, before it ends. Neither makes a call final. When the
+//! call ends complete, that reading is its arguments (the value and repairs a whole body's
+//! reader would give for the text): the text is not parsed again.
+//!
+//! [`IncrementalParser`]: crate::parse::IncrementalParser
 //!
 //! **A partial buffer is never taken as final arguments.** A call whose block did not
 //! close, in a stream that stopped for length (`finish_reason: "length"`, `stop_reason:
@@ -92,24 +96,24 @@
 //! ```
 
 mod anthropic;
+mod assembly;
 mod gemini;
 mod ollama;
 mod openai;
 mod responses;
 mod sse;
+#[cfg(test)]
+mod tests;
 
 use std::mem;
 
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub(crate) use crate::calls::describe;
-use crate::calls::{
-    push_unwrapping, settle_cut, text, CallError, CallErrorKind, CallOptions, CallParts, Calls, Collected,
-    Collector, Format, OriginalArguments, ToolCall,
-};
-use crate::error::{ErrorCode, Rejection, RejectionKind};
-use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
+use crate::calls::{CallError, CallOptions, Calls, Format, ToolCall};
+use crate::parse::StreamEvent;
+pub(crate) use assembly::{Args, Assembly, End};
 
 /// Default for [`StreamAssembler::max_call_bytes`]: 8 MiB of arguments per streamed call.
 pub const DEFAULT_MAX_CALL_BYTES: usize = 8 * 1024 * 1024;
@@ -207,8 +211,10 @@ impl StreamAssembler {
 
     /// The most bytes of body one stream may send through
     /// [`push_sse_bytes`](StreamAssembler::push_sse_bytes),
-    /// [`push_sse_line`](StreamAssembler::push_sse_line) and
-    /// [`push_text`](StreamAssembler::push_text) (default [`DEFAULT_MAX_STREAM_BYTES`]). Past
+    /// [`push_sse_line`](StreamAssembler::push_sse_line),
+    /// [`push_text`](StreamAssembler::push_text) and
+    /// [`push_event`](StreamAssembler::push_event) (an event by the length of its compact
+    /// JSON) (default [`DEFAULT_MAX_STREAM_BYTES`]). Past
     /// it nothing more is read: a call still streaming is a [`CallErrorKind::StreamTooLarge`]
     /// error (one such error stands for the stream when no call was open), and the response
     /// is cut, so the calls that were complete are [`CallErrorKind::Incomplete`] errors.
@@ -287,8 +293,11 @@ impl StreamAssembler {
     /// Feed one decoded event: a chunk of Chat Completions, an event of the Responses or
     /// Anthropic API, a Gemini `GenerateContentResponse` (or an array of them), an Ollama
     /// chunk, or a JSON string (a text chunk, for [`Format::Text`]).
+    ///
+    /// The event counts toward [`max_stream_bytes`](StreamAssembler::max_stream_bytes) by the
+    /// length of its compact JSON.
     pub fn push_event(&mut self, event: &Value) {
-        if !self.state.over_limit {
+        if self.state.receive(json_len(event)) {
             feed(&mut self.state, &mut self.backend, event);
         }
     }
@@ -597,9 +606,10 @@ pub struct OpenCall<'a> {
     /// The arguments so far, for formats that stream values (Gemini's `partialArgs`).
     pub arguments_value: Option<&'a Value>,
     /// The arguments read so far as a value, for display: for text, what the incremental
-    /// parser has read of it (see [`IncrementalParser::partial`]: complete members, the
-    /// string being read as far as it arrived, open arrays and objects shown closed); for
-    /// formats that stream values, the value so far. Taking it costs nothing.
+    /// parser has read of it (see
+    /// [`IncrementalParser::partial`](crate::parse::IncrementalParser::partial): complete
+    /// members, the string being read as far as it arrived, open arrays and objects shown
+    /// closed); for formats that stream values, the value so far. Taking it costs nothing.
     pub arguments_partial: Option<&'a Value>,
     /// How many bytes of arguments have arrived.
     pub bytes: usize,
@@ -620,578 +630,22 @@ pub struct ArgumentEvent {
     pub event: StreamEvent<'static>,
 }
 
-/// The arguments of a call as they accumulate.
-#[derive(Debug, Default)]
-pub(crate) enum Args {
-    #[default]
-    Absent,
-    /// Text fragments, appended in order and read as they arrive by an incremental parser
-    /// (which keeps the text): linear in the bytes.
-    Text(Box<IncrementalParser>),
-    /// A value sent whole or built by path (Gemini).
-    Value(Value),
-}
-
-/// How a call ended.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum End {
-    /// Its block, or the stream, said it is complete.
-    Complete,
-    /// It was cut off; the reason says how.
-    Cut(String),
-    /// It sent more than the limit.
-    TooLarge,
-    /// An event of the stream (described) could not be read while it was streaming.
-    Damaged(String),
-    /// The stream passed its size limit while it was streaming.
-    StreamTooLarge,
-}
-
-/// One call of the stream.
-#[derive(Debug, Default)]
-pub(crate) struct Call {
-    pub id: Option<String>,
-    pub name: Option<String>,
-    pub args: Args,
-    /// What the arguments are when no fragment arrives (Anthropic's `input`).
-    pub initial: Option<Value>,
-    /// Bytes of arguments that arrived.
-    pub bytes: usize,
-    pub raw: Value,
-    /// When it ended; `None` while open.
-    pub end: Option<End>,
-    /// Sequence numbers of its start and of the last fragment it received.
-    pub started: u64,
-    pub last: u64,
-    /// The choice (OpenAI) or candidate (Gemini) it belongs to.
-    pub choice: usize,
-}
-
-/// The state every accumulator shares: the calls, the collected results, the content.
-#[derive(Debug)]
-pub(crate) struct Assembly {
-    pub options: CallOptions,
-    pub format: Format,
-    pub max_call_bytes: usize,
-    pub max_stream_bytes: usize,
-    /// Bytes of body received.
-    received: usize,
-    /// The stream passed `max_stream_bytes`: nothing more is read.
-    pub over_limit: bool,
-    /// The choice the calls opened now belong to.
-    pub choice: usize,
-    pub calls: Vec<Call>,
-    /// Calls before this position were read into `collected`.
-    flushed: usize,
-    pub collected: Collected,
-    seq: u64,
-    /// Bytes of arguments received in the whole stream (a closing event that repeats a
-    /// call's arguments replaces its count).
-    buffered: usize,
-    /// A call was dropped because the stream had more than `max_calls`.
-    overflowed: bool,
-    content: Option<String>,
-    content_part: Option<u64>,
-    /// The text of a [`Format::Text`] stream.
-    text: String,
-    text_too_large: bool,
-    /// `[DONE]` arrived.
-    pub done: bool,
-    /// Why the stream stopped early (length, an error, cut off), if it did: calls written
-    /// into its text are then final only when their closing marker arrived, and no call of
-    /// it runs by default.
-    stopped_early: Option<String>,
-    /// The stop was one the response's own data gives (a length stop), which a whole body
-    /// shows too: its last call is then the one the stop cut, as in a body.
-    stopped_by_data: bool,
-    /// The events of the arguments not taken yet, when they are collected.
-    events: Option<Vec<ArgumentEvent>>,
-}
-
-impl Assembly {
-    fn new(options: CallOptions, format: Format) -> Self {
-        let choice = options.get_choice();
-        Assembly {
-            options,
-            format,
-            max_call_bytes: DEFAULT_MAX_CALL_BYTES,
-            max_stream_bytes: DEFAULT_MAX_STREAM_BYTES,
-            received: 0,
-            over_limit: false,
-            choice,
-            calls: Vec::new(),
-            flushed: 0,
-            collected: Collected::default(),
-            seq: 0,
-            buffered: 0,
-            overflowed: false,
-            content: None,
-            content_part: None,
-            text: String::new(),
-            text_too_large: false,
-            done: false,
-            stopped_early: None,
-            stopped_by_data: false,
-            events: None,
+/// The length of a value's compact JSON, counted as it is written, not kept.
+fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(bytes.len());
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
         }
     }
-
-    /// Start a call, or `None` when the stream already has as many as are taken.
-    pub fn open(&mut self, raw: Value) -> Option<usize> {
-        if self.calls.len() >= self.options.get_max_calls() {
-            self.overflowed = true;
-            return None;
-        }
-        self.seq += 1;
-        let choice = self.choice;
-        self.calls.push(Call { raw, started: self.seq, last: self.seq, choice, ..Call::default() });
-        Some(self.calls.len() - 1)
-    }
-
-    /// Count `bytes` more of body; false (and the stream ends as too large) past the limit.
-    fn receive(&mut self, bytes: usize) -> bool {
-        if self.over_limit {
-            return false;
-        }
-        self.received = self.received.saturating_add(bytes);
-        if self.received <= self.max_stream_bytes {
-            return true;
-        }
-        self.over_limit = true;
-        let reason = format!("the stream passed the limit of {} bytes", self.max_stream_bytes);
-        self.stopped_early(&reason);
-        let any_open = self.calls.iter().any(|call| call.end.is_none());
-        self.end_open(|_| End::StreamTooLarge);
-        if !any_open {
-            let message = format!(
-                "The stream passed the limit of {} bytes; nothing after it was read and no tool call of it was run.",
-                self.max_stream_bytes
-            );
-            let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
-            out.push_failed(CallParts::new(self.format), CallErrorKind::StreamTooLarge, message);
-            self.collected = out.suspend();
-        }
-        false
-    }
-
-    /// The open call at `slot`, if it is one.
-    fn open_call(&mut self, slot: usize) -> Option<&mut Call> {
-        self.calls.get_mut(slot).filter(|call| call.end.is_none())
-    }
-
-    /// True once any argument byte arrived for the call.
-    pub fn has_arguments(&self, slot: usize) -> bool {
-        self.calls.get(slot).is_some_and(|call| call.bytes > 0)
-    }
-
-    /// The latest start among the calls of `choice`.
-    pub fn latest_start_of(&self, choice: usize) -> u64 {
-        self.calls.iter().rev().find(|call| call.choice == choice).map_or(0, |call| call.started)
-    }
-
-    fn touch(&mut self, slot: usize) {
-        self.seq += 1;
-        let seq = self.seq;
-        if let Some(call) = self.calls.get_mut(slot) {
-            call.last = seq;
-        }
-    }
-
-    /// Set the id, unless one arrived already (a later, different id does not replace it).
-    pub fn set_id(&mut self, slot: usize, id: &str) {
-        if id.is_empty() {
-            return;
-        }
-        if let Some(call) = self.open_call(slot) {
-            if call.id.is_none() {
-                call.id = Some(id.to_owned());
-            }
-        }
-    }
-
-    /// A name, or a fragment of one. A fragment equal to the whole name so far is the name
-    /// repeated (some backends send it on every delta), and names come before arguments, so
-    /// a name after the arguments began is not appended.
-    pub fn name_fragment(&mut self, slot: usize, fragment: &str) {
-        if fragment.is_empty() {
-            return;
-        }
-        let Some(call) = self.open_call(slot) else { return };
-        match &mut call.name {
-            None => call.name = Some(fragment.chars().take(MAX_NAME_BYTES).collect()),
-            Some(name) => {
-                if name == fragment || call.bytes > 0 || name.len() + fragment.len() > MAX_NAME_BYTES {
-                    return;
-                }
-                name.push_str(fragment);
-            }
-        }
-        self.touch(slot);
-    }
-
-    /// Append a fragment of argument text.
-    pub fn append(&mut self, slot: usize, fragment: &str) {
-        if fragment.is_empty() {
-            return;
-        }
-        if !self.grow(slot, fragment.len()) {
-            return;
-        }
-        let options = self.parse_options();
-        let Some(call) = self.calls.get_mut(slot).filter(|call| call.end.is_none()) else { return };
-        if let Args::Absent = call.args {
-            call.args = Args::Text(Box::new(IncrementalParser::new(options)));
-        }
-        let mixed = match &mut call.args {
-            Args::Text(parser) => {
-                // A parse error is not the stream's business here: the text is kept, and the
-                // call is read from it when it ends, by the same rules as a whole body.
-                let _ = match self.events.as_mut() {
-                    Some(events) => parser.feed_with(fragment, |event| {
-                        events.push(ArgumentEvent {
-                            position: slot,
-                            id: call.id.clone(),
-                            name: call.name.clone(),
-                            event: event.into_owned(),
-                        })
-                    }),
-                    None => parser.feed(fragment),
-                };
-                false
-            }
-            Args::Absent => false,
-            // Text after a whole value: the two cannot be one argument object.
-            Args::Value(_) => !fragment.trim().is_empty(),
-        };
-        if mixed {
-            let event = "an event of the stream sent argument text after the call's whole arguments";
-            self.end(slot, End::Damaged(event.to_owned()));
-        }
-    }
-
-    /// Replace the arguments with the text a closing event carries (it wins over the
-    /// fragments, which it repeats).
-    pub fn replace_text(&mut self, slot: usize, text: &str) {
-        let Some(call) = self.open_call(slot) else { return };
-        if let Args::Text(parser) = &call.args {
-            // It usually repeats the fragments: then only what is new, if anything, is read.
-            if let Some(rest) = text.strip_prefix(parser.text()) {
-                self.append(slot, rest);
-                return;
-            }
-        }
-        let restart = matches!(call.args, Args::Text(_));
-        let before = call.bytes;
-        call.bytes = 0;
-        call.args = Args::Absent;
-        self.buffered = self.buffered.saturating_sub(before);
-        if let (true, Some(events), Some(call)) = (restart, self.events.as_mut(), self.calls.get(slot)) {
-            // What was reported of the fragments is replaced.
-            events.push(ArgumentEvent {
-                position: slot,
-                id: call.id.clone(),
-                name: call.name.clone(),
-                event: StreamEvent::Restart,
-            });
-        }
-        self.append(slot, text);
-    }
-
-    /// How the incremental parser of a call reads its text: as the call will be read
-    /// (lenient, the nesting limit), with no size limit of its own (`max_call_bytes` and the
-    /// body limit are checked before each fragment is appended).
-    fn parse_options(&self) -> ParseOptions {
-        ParseOptions {
-            mode: ParseMode::Lenient,
-            max_bytes: usize::MAX,
-            max_depth: self.options.get_limits().max_depth,
-            ..ParseOptions::default()
-        }
-    }
-
-    /// Set the arguments to a whole value.
-    pub fn set_value(&mut self, slot: usize, value: Value) {
-        let Some(call) = self.open_call(slot) else { return };
-        call.args = Args::Value(value);
-        self.touch(slot);
-    }
-
-    /// The value being built for a call (Gemini's `partialArgs`), made an object if it is
-    /// not a value yet.
-    pub fn value_mut(&mut self, slot: usize) -> Option<&mut Value> {
-        let call = self.open_call(slot)?;
-        if !matches!(call.args, Args::Value(_)) {
-            call.args = Args::Value(Value::Object(Default::default()));
-        }
-        match &mut call.args {
-            Args::Value(value) => Some(value),
-            _ => None,
-        }
-    }
-
-    /// Count `bytes` more for the call: false (and the call ends as too large) past the
-    /// limit of one call or of the whole stream.
-    pub fn grow(&mut self, slot: usize, bytes: usize) -> bool {
-        let total_limit = self.options.get_max_body_bytes();
-        let max_call = self.max_call_bytes;
-        let Some(call) = self.open_call(slot) else { return false };
-        call.bytes = call.bytes.saturating_add(bytes);
-        let over = call.bytes > max_call;
-        self.buffered = self.buffered.saturating_add(bytes);
-        if over || self.buffered > total_limit {
-            self.end(slot, End::TooLarge);
-            return false;
-        }
-        self.touch(slot);
-        true
-    }
-
-    /// Set what the arguments are if no fragment arrives.
-    pub fn set_initial(&mut self, slot: usize, value: Value) {
-        if let Some(call) = self.open_call(slot) {
-            call.initial = Some(value);
-        }
-    }
-
-    /// Set the record of the call as received.
-    pub fn set_raw(&mut self, slot: usize, raw: Value) {
-        if let Some(call) = self.open_call(slot) {
-            call.raw = raw;
-        }
-    }
-
-    /// Set one field of the record of the call as received, if it is an object.
-    pub fn set_raw_field(&mut self, slot: usize, key: &str, value: Value) {
-        if let Some(Value::Object(map)) = self.open_call(slot).map(|call| &mut call.raw) {
-            map.insert(key.to_owned(), value);
-        }
-    }
-
-    /// End a call (the first end decides) and read every call whose turn has come.
-    pub fn end(&mut self, slot: usize, end: End) {
-        let Some(call) = self.open_call(slot) else { return };
-        if matches!(end, End::TooLarge | End::Damaged(_) | End::StreamTooLarge) {
-            // Nothing of it will be read: free the buffer now.
-            call.args = Args::Absent;
-        }
-        call.end = Some(end);
-        self.flush();
-    }
-
-    /// End every open call as `end` says.
-    pub fn end_open(&mut self, mut end: impl FnMut(&Call) -> End) {
-        // Calls before `flushed` ended already: repeated terminal events cost nothing.
-        for slot in self.flushed..self.calls.len() {
-            if let Some(call) = self.calls.get(slot).filter(|call| call.end.is_none()) {
-                let how = end(call);
-                self.end(slot, how);
-            }
-        }
-    }
-
-    /// End every open call of `choice` as `end` says.
-    pub fn end_open_of(&mut self, choice: usize, mut end: impl FnMut(&Call) -> End) {
-        for slot in self.flushed..self.calls.len() {
-            if let Some(call) =
-                self.calls.get(slot).filter(|call| call.end.is_none() && call.choice == choice)
-            {
-                let how = end(call);
-                self.end(slot, how);
-            }
-        }
-    }
-
-    /// The stream stopped early for `reason` (cut off, an error): none of its calls run by
-    /// default, and a call written into text is final only with its closing marker.
-    pub fn stopped_early(&mut self, reason: &str) {
-        if self.stopped_early.is_none() {
-            self.stopped_early = Some(reason.to_owned());
-        }
-    }
-
-    /// The response's own data says it stopped early for `reason` (a length stop): as
-    /// [`stopped_early`](Assembly::stopped_early), and its last call is the one the stop
-    /// cut, as a whole body with that reason reads.
-    pub fn stopped_by_response(&mut self, reason: &str) {
-        if self.stopped_early.is_none() {
-            self.stopped_early = Some(reason.to_owned());
-            self.stopped_by_data = true;
-        }
-    }
-
-    /// An event (described) could not be read: every open call may have lost a piece, and
-    /// the event may have carried a call of its own, so it is an error itself.
-    pub fn damage(&mut self, event: &str) {
-        self.end_open(|_| End::Damaged(event.to_owned()));
-        let message = format!(
-            "The response could not be read whole: {event}, so a tool call it carried may be lost; nothing of it was run. Call the tools again if a call is missing."
-        );
-        let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
-        out.push_failed(CallParts::new(self.format), CallErrorKind::Malformed, message);
-        self.collected = out.suspend();
-    }
-
-    /// Read the ended calls, in the order they started, up to the first open one: so
-    /// positions follow the order of the stream, as in a whole body.
-    fn flush(&mut self) {
-        while let Some(call) = self.calls.get_mut(self.flushed) {
-            let Some(end) = call.end.clone() else { break };
-            let args = mem::take(&mut call.args);
-            let initial = call.initial.take();
-            let raw = mem::take(&mut call.raw);
-            let (id, name, bytes) = (call.id.clone(), call.name.clone(), call.bytes);
-            self.flushed += 1;
-            let arguments = match (args, initial) {
-                (Args::Absent, Some(initial)) => OriginalArguments::Value(initial),
-                (Args::Absent, None) => OriginalArguments::Absent,
-                (Args::Text(parser), _) => OriginalArguments::Text(parser.into_text()),
-                (Args::Value(value), _) => OriginalArguments::Value(value),
-            };
-            let raw = if raw.is_null() { chat_raw(id.as_deref(), name.as_deref(), &arguments) } else { raw };
-            let parts = CallParts { id, name, arguments, format: self.format, raw, index: 0 };
-            let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
-            out.set_choice(call.choice);
-            read_call(&mut out, parts, end, bytes, (self.max_call_bytes, self.max_stream_bytes));
-            self.collected = out.suspend();
-        }
-    }
-
-    /// Add assistant text to the content; `part` tells blocks apart, joined by `separator`
-    /// as the whole body's reader joins them.
-    pub fn content(&mut self, part: u64, text: &str, separator: &str) {
-        let limit = self.options.get_max_body_bytes();
-        let content = self.content.get_or_insert_with(String::new);
-        if content.len() + text.len() + separator.len() > limit {
-            return;
-        }
-        if !content.is_empty() && self.content_part.is_some_and(|last| last != part) {
-            content.push_str(separator);
-        }
-        content.push_str(text);
-        self.content_part = Some(part);
-    }
-
-    fn push_text(&mut self, chunk: &str) {
-        if self.text_too_large {
-            return;
-        }
-        if self.text.len() + chunk.len() > self.options.get_max_body_bytes() {
-            self.text_too_large = true;
-            self.text = String::new();
-            return;
-        }
-        self.text.push_str(chunk);
-    }
-
-    /// Read what is left and return every call.
-    fn finish(mut self) -> Calls {
-        // Whatever an accumulator left open was cut off.
-        if self.calls.iter().any(|call| call.end.is_none()) {
-            self.stopped_early("the stream ended before the call did");
-            self.end_open(|_| End::Cut("the stream ended before the call did".to_owned()));
-        }
-        let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
-        if self.overflowed {
-            out.overflow(self.format);
-        }
-        let before = out.attempts();
-        // The text calls are read from, kept to tell a call cut off at its end.
-        let mut source = None;
-        let content = if self.format == Format::Text {
-            if self.text_too_large {
-                let message = format!(
-                    "The text is more than the limit of {} bytes; no tool call was read from it.",
-                    self.options.get_max_body_bytes()
-                );
-                out.push_failed(
-                    CallParts::new(Format::Text),
-                    CallErrorKind::Arguments(RejectionKind::TooLarge),
-                    message,
-                );
-                None
-            } else {
-                let left = text::extract(&self.text, text::Mode::Text, &mut out);
-                source = Some(mem::take(&mut self.text));
-                Some(left)
-            }
-        } else {
-            match self.content.take() {
-                // Backends served without a tool parser put the calls into the content.
-                Some(content)
-                    if self.options.scans_content() && out.attempts() == 0 && !content.is_empty() =>
-                {
-                    let left = text::extract(&content, text::Mode::Content, &mut out);
-                    source = Some(content);
-                    Some(left)
-                }
-                other => other,
-            }
-        };
-        let read_from_text = out.attempts() > before;
-        let mut calls = out.finish(self.format, content, None);
-        // A cut response runs nothing by default, as a whole body with its reason; a call
-        // read from its text is cut when its closing marker had not arrived.
-        if let Some(reason) = &self.stopped_early {
-            let source = source.as_deref().filter(|_| read_from_text);
-            settle_cut(&mut calls, reason, self.stopped_by_data, &self.options, source);
-        }
-        calls
-    }
-}
-
-/// Read one ended call into the collector; `limits` are the call's and the stream's.
-fn read_call(out: &mut Collector<'_>, parts: CallParts, end: End, bytes: usize, limits: (usize, usize)) {
-    let (max_call_bytes, max_stream_bytes) = limits;
-    let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned);
-    let rejection = |kind: RejectionKind, code: ErrorCode, detail: String| {
-        let rejection = Rejection::whole(kind, code, detail);
-        match &name {
-            Some(name) => rejection.with_tool(name.clone()),
-            None => rejection,
-        }
-    };
-    match end {
-        End::Complete => match parts.format {
-            Format::OpenAi | Format::Responses => push_unwrapping(parts, out),
-            _ => out.push(parts),
-        },
-        End::Cut(reason) => {
-            let noun = if bytes == 1 { "byte" } else { "bytes" };
-            let detail = format!(
-                "the response stopped ({reason}) after {bytes} {noun} of its arguments had arrived, before the call was complete"
-            );
-            out.push_rejected(parts, rejection(RejectionKind::Truncated, ErrorCode::Truncated, detail));
-        }
-        End::TooLarge => {
-            let detail = format!(
-                "the streamed arguments passed the limit of {max_call_bytes} bytes ({bytes} bytes arrived)"
-            );
-            out.push_rejected(parts, rejection(RejectionKind::TooLarge, ErrorCode::TooLarge, detail));
-        }
-        End::Damaged(event) => {
-            let message = format!(
-                "The tool call{} could not be read: {event} while its arguments were arriving, so a piece may be missing; nothing was run. Call the tool again.",
-                name.as_deref().map(|name| format!(" to `{name}`")).unwrap_or_default()
-            );
-            out.push_failed(parts, CallErrorKind::Malformed, message);
-        }
-        End::StreamTooLarge => {
-            let message = format!(
-                "The tool call{} could not be read: the stream passed the limit of {max_stream_bytes} bytes while its arguments were arriving ({bytes} bytes had arrived); nothing after the limit was read and nothing was run.",
-                name.as_deref().map(|name| format!(" to `{name}`")).unwrap_or_default()
-            );
-            out.push_failed(parts, CallErrorKind::StreamTooLarge, message);
-        }
-    }
-}
-
-/// The record of a Chat Completions call as it would appear in a whole body.
-fn chat_raw(id: Option<&str>, name: Option<&str>, arguments: &OriginalArguments) -> Value {
-    json!({
-        "id": id,
-        "type": "function",
-        "function": {"name": name, "arguments": arguments.to_value()},
-    })
+    let mut count = Count(0);
+    // Writing a `Value` fails only when the writer does, which this one never does.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// The non-negative integer of a JSON field.

@@ -24,6 +24,7 @@ use crate::calls::{
 };
 use crate::dialect::{self, Dialect, DialectProblem, ProblemCode};
 use crate::error::{Rejection, RejectionKind};
+use crate::raw::RawArguments;
 use crate::report::{Checked, Report};
 use crate::tool::{ToolDefinition, ToolInput};
 use crate::validator::CheckOptions;
@@ -31,20 +32,57 @@ use crate::validator::CheckOptions;
 /// What a handler returns, type-erased: the output as JSON, or the error's text.
 type Output = Result<Value, String>;
 type BoxFuture = Pin<Box<dyn Future<Output = Output> + Send>>;
-type SyncHandler<S> =
-    Box<dyn Fn(Checked<Value>, &Invocation<'_, S>) -> Result<Output, Rejection> + Send + Sync>;
-type AsyncHandler<S> =
-    Box<dyn Fn(Checked<Value>, &Invocation<'_, S>) -> Result<BoxFuture, Rejection> + Send + Sync>;
 
-enum Handler<S> {
-    Sync(SyncHandler<S>),
-    Async(AsyncHandler<S>),
+/// A handler called: its output (a synchronous handler), or the future of it.
+enum Started {
+    Output(Output),
+    Future(BoxFuture),
+}
+
+/// A handler given checked JSON: a tool defined by a schema, or a typed tool whose arguments
+/// were checked as JSON (a dialect that changes them, or a listener of the `arguments
+/// accepted` event, which logs that JSON). `Err`: the typed value could not be made of it.
+type OnValue<S> = Box<dyn Fn(Checked<Value>, &Invocation<'_, S>) -> Result<Started, Rejection> + Send + Sync>;
+
+/// A typed tool's reading of raw arguments: checked straight into the type by its typed path
+/// ([`ToolInput::from_arguments_with`]), and bound to the handler.
+type OnRaw<S> = Box<dyn Fn(RawArguments<'_>, &CheckOptions) -> Result<Bound<S>, Rejection> + Send + Sync>;
+
+/// A handler bound to its typed value, to call once.
+type Start<S> = Box<dyn FnOnce(&Invocation<'_, S>) -> Result<Started, Rejection> + Send>;
+
+/// A call's typed arguments, which the schema accepted, bound to the tool's handler.
+struct Bound<S> {
+    /// The repairs and coercions the arguments needed.
+    report: Report,
+    /// Call the handler; `Err` when the type's own rules or serde refused the value after the
+    /// schema accepted it (a refusal of the handler's input, as when the handler took JSON).
+    start: Start<S>,
+}
+
+/// A call's arguments, checked for its tool.
+enum Arguments<S> {
+    Value(Checked<Value>),
+    Typed(Bound<S>),
+}
+
+impl<S> Arguments<S> {
+    fn report(&self) -> &Report {
+        match self {
+            Arguments::Value(checked) => &checked.report,
+            Arguments::Typed(bound) => &bound.report,
+        }
+    }
 }
 
 struct Tool<S> {
     definition: ToolDefinition,
     sensitive: Vec<String>,
-    handler: Handler<S>,
+    /// The handler returns a future ([`Toolbox::dispatch`] does not run it).
+    is_async: bool,
+    on_value: OnValue<S>,
+    /// For a typed tool: its typed path.
+    on_raw: Option<OnRaw<S>>,
 }
 
 /// What a handler may be given about its call; a [`CallContext`] is made of it only for the
@@ -152,34 +190,32 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// the earlier one.
     pub fn with_tool<T, F, O, E>(self, handler: F) -> Self
     where
-        T: ToolInput + 'static,
+        T: ToolInput + Send + 'static,
         F: Fn(T) -> Result<O, E> + Send + Sync + 'static,
         O: Serialize,
         E: Display,
     {
-        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<Output, Rejection> {
-            let typed = crate::tool::typed::<T>(checked)?;
-            Ok(handler(typed.value).map_err(|error| error.to_string()).and_then(to_json))
-        };
-        self.insert(T::definition().clone(), Handler::Sync(Box::new(run)))
+        self.insert_typed(false, move |value: T, _: &Invocation<'_, S>| {
+            Started::Output(handler(value).map_err(|error| error.to_string()).and_then(to_json))
+        })
     }
 
     /// Register a typed tool with an asynchronous handler: a function returning a future
     /// (`Send`, `'static`), awaited by [`Toolbox::dispatch_async`].
     pub fn with_async_tool<T, F, Fut, O, E>(self, handler: F) -> Self
     where
-        T: ToolInput + 'static,
+        T: ToolInput + Send + 'static,
         F: Fn(T) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<O, E>> + Send + 'static,
         O: Serialize,
         E: Display,
     {
-        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<BoxFuture, Rejection> {
-            let typed = crate::tool::typed::<T>(checked)?;
-            let future = handler(typed.value);
-            Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
-        };
-        self.insert(T::definition().clone(), Handler::Async(Box::new(run)))
+        self.insert_typed(true, move |value: T, _: &Invocation<'_, S>| {
+            let future = handler(value);
+            Started::Future(Box::pin(async move {
+                future.await.map_err(|error| error.to_string()).and_then(to_json)
+            }))
+        })
     }
 
     /// Register a typed tool whose synchronous handler also takes a [`CallContext`]: the
@@ -212,38 +248,34 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// ```
     pub fn with_context_tool<T, F, O, E>(self, handler: F) -> Self
     where
-        T: ToolInput + 'static,
+        T: ToolInput + Send + 'static,
         F: Fn(T, CallContext<S>) -> Result<O, E> + Send + Sync + 'static,
         O: Serialize,
         E: Display,
     {
-        let run =
-            move |checked: Checked<Value>, invocation: &Invocation<'_, S>| -> Result<Output, Rejection> {
-                let typed = crate::tool::typed::<T>(checked)?;
-                Ok(handler(typed.value, invocation.context())
-                    .map_err(|error| error.to_string())
-                    .and_then(to_json))
-            };
-        self.insert(T::definition().clone(), Handler::Sync(Box::new(run)))
+        self.insert_typed(false, move |value: T, invocation: &Invocation<'_, S>| {
+            Started::Output(
+                handler(value, invocation.context()).map_err(|error| error.to_string()).and_then(to_json),
+            )
+        })
     }
 
     /// Register a typed tool whose asynchronous handler also takes a [`CallContext`]
     /// (owned, so the future can keep it: `Send`, `'static`).
     pub fn with_async_context_tool<T, F, Fut, O, E>(self, handler: F) -> Self
     where
-        T: ToolInput + 'static,
+        T: ToolInput + Send + 'static,
         F: Fn(T, CallContext<S>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<O, E>> + Send + 'static,
         O: Serialize,
         E: Display,
     {
-        let run =
-            move |checked: Checked<Value>, invocation: &Invocation<'_, S>| -> Result<BoxFuture, Rejection> {
-                let typed = crate::tool::typed::<T>(checked)?;
-                let future = handler(typed.value, invocation.context());
-                Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
-            };
-        self.insert(T::definition().clone(), Handler::Async(Box::new(run)))
+        self.insert_typed(true, move |value: T, invocation: &Invocation<'_, S>| {
+            let future = handler(value, invocation.context());
+            Started::Future(Box::pin(async move {
+                future.await.map_err(|error| error.to_string()).and_then(to_json)
+            }))
+        })
     }
 
     /// Register a tool defined by a plain JSON Schema; its handler gets the checked
@@ -254,10 +286,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         O: Serialize,
         E: Display,
     {
-        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<Output, Rejection> {
-            Ok(handler(checked.value).map_err(|error| error.to_string()).and_then(to_json))
+        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<Started, Rejection> {
+            Ok(Started::Output(handler(checked.value).map_err(|error| error.to_string()).and_then(to_json)))
         };
-        self.insert(definition, Handler::Sync(Box::new(run)))
+        self.insert(definition, false, Box::new(run), None)
     }
 
     /// Register a tool defined by a plain JSON Schema, with an asynchronous handler.
@@ -268,11 +300,13 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         O: Serialize,
         E: Display,
     {
-        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<BoxFuture, Rejection> {
+        let run = move |checked: Checked<Value>, _: &Invocation<'_, S>| -> Result<Started, Rejection> {
             let future = handler(checked.value);
-            Ok(Box::pin(async move { future.await.map_err(|error| error.to_string()).and_then(to_json) }))
+            Ok(Started::Future(Box::pin(async move {
+                future.await.map_err(|error| error.to_string()).and_then(to_json)
+            })))
         };
-        self.insert(definition, Handler::Async(Box::new(run)))
+        self.insert(definition, true, Box::new(run), None)
     }
 
     /// The dialect the model is shown the tools in, so arguments are read back from it
@@ -289,9 +323,35 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         self
     }
 
-    fn insert(mut self, definition: ToolDefinition, handler: Handler<S>) -> Self {
+    /// Register a typed tool: `call` runs its handler on the typed value. Built here, where
+    /// `T` is known, so a call's arguments take `T`'s typed path (one pass from the text to
+    /// `T` when they need it) rather than checked JSON deserialized after.
+    fn insert_typed<T, C>(self, is_async: bool, call: C) -> Self
+    where
+        T: ToolInput + Send + 'static,
+        C: Fn(T, &Invocation<'_, S>) -> Started + Send + Sync + 'static,
+    {
+        let call = Arc::new(call);
+        let on_value: OnValue<S> = {
+            let call = Arc::clone(&call);
+            Box::new(move |checked, invocation| {
+                let typed = crate::tool::typed::<T>(checked)?;
+                Ok(call(typed.value, invocation))
+            })
+        };
+        let on_raw: OnRaw<S> = Box::new(move |raw, options| bind_typed(raw, options, &call));
+        self.insert(T::definition().clone(), is_async, on_value, Some(on_raw))
+    }
+
+    fn insert(
+        mut self,
+        definition: ToolDefinition,
+        is_async: bool,
+        on_value: OnValue<S>,
+        on_raw: Option<OnRaw<S>>,
+    ) -> Self {
         let sensitive = definition.validator().sensitive_fields().map(str::to_owned).collect();
-        let tool = Tool { definition, sensitive, handler };
+        let tool = Tool { definition, sensitive, is_async, on_value, on_raw };
         match self.tools.iter_mut().find(|t| t.definition.name() == tool.definition.name()) {
             Some(slot) => *slot = tool,
             None => self.tools.push(tool),
@@ -482,8 +542,8 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             let outcome = match entry {
                 Ok(call) => match self.prepare(call, Some(&planned)) {
                     Prepared::Done(outcome) => outcome,
-                    Prepared::Run { tool, checked } => {
-                        runs.push((index, self.run(call, tool, checked)));
+                    Prepared::Run { tool, arguments } => {
+                        runs.push((index, self.run(call, tool, arguments)));
                         ready.push(None);
                         continue;
                     }
@@ -514,15 +574,23 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     fn dispatch_sync(&self, call: &ToolCall, conversation: Option<&mut Conversation>) -> Outcome {
         let outcome = match self.prepare(call, conversation.as_deref()) {
             Prepared::Done(outcome) => outcome,
-            Prepared::Run { tool, checked } => {
-                let report = checked.report.clone();
+            Prepared::Run { tool, arguments } => {
+                let report = arguments.report().clone();
                 let invocation = self.invocation(call, tool);
-                let output = match &tool.handler {
-                    Handler::Sync(run) => run(checked, &invocation),
-                    Handler::Async(_) => Ok(Err(format!(
+                let asynchronous = || {
+                    Ok(Err(format!(
                         "the tool `{}` is asynchronous; dispatch it with `Toolbox::dispatch_async`",
                         tool.definition.name()
-                    ))),
+                    )))
+                };
+                let output = if tool.is_async {
+                    asynchronous()
+                } else {
+                    match start(tool, arguments, &invocation) {
+                        Ok(Started::Output(output)) => Ok(output),
+                        Ok(Started::Future(_)) => asynchronous(),
+                        Err(rejection) => Err(rejection),
+                    }
                 };
                 ran(call, tool, report, output)
             }
@@ -533,21 +601,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     async fn dispatch_future(&self, call: &ToolCall, conversation: Option<&mut Conversation>) -> Outcome {
         let outcome = match self.prepare(call, conversation.as_deref()) {
             Prepared::Done(outcome) => outcome,
-            Prepared::Run { tool, checked } => self.run(call, tool, checked).await,
+            Prepared::Run { tool, arguments } => self.run(call, tool, arguments).await,
         };
         finish(outcome, call.format, conversation)
     }
 
     /// Run a call's handler on its checked arguments, awaiting an async one.
-    async fn run(&self, call: &ToolCall, tool: &Tool<S>, checked: Checked<Value>) -> Outcome {
-        let report = checked.report.clone();
+    async fn run(&self, call: &ToolCall, tool: &Tool<S>, arguments: Arguments<S>) -> Outcome {
+        let report = arguments.report().clone();
         let invocation = self.invocation(call, tool);
-        let output = match &tool.handler {
-            Handler::Sync(run) => run(checked, &invocation),
-            Handler::Async(run) => match run(checked, &invocation) {
-                Ok(future) => Ok(future.await),
-                Err(rejection) => Err(rejection),
-            },
+        let output = match start(tool, arguments, &invocation) {
+            Ok(Started::Output(output)) => Ok(output),
+            Ok(Started::Future(future)) => Ok(future.await),
+            Err(rejection) => Err(rejection),
         };
         ran(call, tool, report, output)
     }
@@ -577,14 +643,30 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let matched_by = call.matched_by.filter(|_| matched_by == MatchedBy::Exact).unwrap_or(matched_by);
         let raw = || trace::raw(&call.original, Some(&call.arguments), &tool.sensitive);
         trace::call(at, &call.name_sent, Some(matched_by), raw);
-        let checked = match self.dialect {
-            Some(dialect) => tool.definition.check_as(dialect, call.original.as_raw(), &self.options),
-            None => tool.definition.check_with(call.original.as_raw(), &self.options),
+        // A typed tool reads the arguments by its typed path, unless a dialect changed them
+        // (they are read back from it as JSON) or the `arguments accepted` event is listened
+        // to (it logs the checked JSON).
+        let typed = tool
+            .on_raw
+            .as_ref()
+            .filter(|_| !self.dialect.is_some_and(Dialect::transforms_arguments) && !trace::wants_accepted());
+        let checked = match (typed, self.dialect) {
+            (Some(read), _) => read(call.original.as_raw(), &self.options).map(Arguments::Typed),
+            (None, Some(dialect)) => {
+                tool.definition.check_as(dialect, call.original.as_raw(), &self.options).map(Arguments::Value)
+            }
+            (None, None) => {
+                tool.definition.check_with(call.original.as_raw(), &self.options).map(Arguments::Value)
+            }
         };
         match checked {
-            Ok(checked) => {
-                trace::accepted(at, &checked.report, raw, || trace::value(&checked.value, &tool.sensitive));
-                Prepared::Run { tool, checked }
+            Ok(arguments) => {
+                if let Arguments::Value(checked) = &arguments {
+                    trace::accepted(at, &checked.report, raw, || {
+                        trace::value(&checked.value, &tool.sensitive)
+                    });
+                }
+                Prepared::Run { tool, arguments }
             }
             Err(rejection) => {
                 trace::rejected(at, &rejection, !tool.sensitive.is_empty(), raw);
@@ -714,7 +796,69 @@ impl<'a> Sent<'a> {
 
 enum Prepared<'t, S> {
     Done(Outcome),
-    Run { tool: &'t Tool<S>, checked: Checked<Value> },
+    Run { tool: &'t Tool<S>, arguments: Arguments<S> },
+}
+
+/// Call a tool's handler on its checked arguments.
+fn start<S>(
+    tool: &Tool<S>,
+    arguments: Arguments<S>,
+    invocation: &Invocation<'_, S>,
+) -> Result<Started, Rejection> {
+    match arguments {
+        Arguments::Value(checked) => (tool.on_value)(checked, invocation),
+        Arguments::Typed(bound) => (bound.start)(invocation),
+    }
+}
+
+/// A typed tool's arguments read by `T`'s typed path ([`ToolInput::from_arguments_with`]:
+/// the one-pass path first) and bound to its handler `call`, with the outcomes of checking
+/// them as JSON and deserializing after: the schema's rejection names the tool's definition;
+/// a value the schema accepted but `T`'s rules or serde refuse is a refusal of the handler's
+/// input, which keeps the report of what the schema accepted.
+fn bind_typed<T, S, C>(
+    raw: RawArguments<'_>,
+    options: &CheckOptions,
+    call: &Arc<C>,
+) -> Result<Bound<S>, Rejection>
+where
+    T: ToolInput + Send + 'static,
+    C: Fn(T, &Invocation<'_, S>) -> Started + Send + Sync + 'static,
+{
+    let definition = T::definition();
+    let refused = |report: Report, rejection: Rejection| {
+        let rejection = rejection.with_tool(T::NAME);
+        Bound { report, start: Box::new(move |_: &Invocation<'_, S>| Err(rejection)) }
+    };
+    let checked = match definition.validator().check_typed::<T>(raw, options, T::FIELDS) {
+        Ok(checked) => checked,
+        // serde refused what the schema accepted (rare): the schema's report, as the check
+        // as JSON gives it.
+        Err(rejection) if is_serde_refusal(&rejection) => {
+            let report =
+                definition.check_with(raw, options).map(|checked| checked.report).unwrap_or_default();
+            return Ok(refused(report, rejection));
+        }
+        Err(rejection) => return Err(rejection.with_tool(definition.name())),
+    };
+    let report = checked.report.clone();
+    match crate::tool::apply_rules::<T>(checked) {
+        Ok(checked) => {
+            let call = Arc::clone(call);
+            let value = checked.value;
+            Ok(Bound {
+                report: checked.report,
+                start: Box::new(move |invocation| Ok(call(value, invocation))),
+            })
+        }
+        Err(rejection) => Ok(refused(report, rejection)),
+    }
+}
+
+/// A rejection made when serde refused a value the schema accepted.
+fn is_serde_refusal(rejection: &Rejection) -> bool {
+    rejection.kind == RejectionKind::Invalid
+        && rejection.errors.first().is_some_and(|error| error.code == crate::ErrorCode::Deserialize)
 }
 
 /// The outcome of a handler that ran (or of typed deserialization that refused).

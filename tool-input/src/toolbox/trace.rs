@@ -156,6 +156,11 @@ mod events {
         }
     }
 
+    /// Is the `arguments accepted` event, which logs the normalized value, listened to?
+    pub(crate) fn wants_accepted() -> bool {
+        tracing::enabled!(target: TARGET, Level::DEBUG)
+    }
+
     pub(crate) fn accepted(
         at: Subject<'_>,
         report: &Report,
@@ -301,6 +306,9 @@ mod events {
     use super::*;
 
     pub(crate) fn call(_: Subject<'_>, _: &str, _: Option<MatchedBy>, _: impl FnOnce() -> String) {}
+    pub(crate) fn wants_accepted() -> bool {
+        false
+    }
     pub(crate) fn accepted(
         _: Subject<'_>,
         _: &Report,

@@ -1,0 +1,328 @@
+//! The calls of one response ([`Calls`]), and the collector every reader fills them with:
+//! numbering attempts, enforcing the call limit, tagging choices, settling a cut response.
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde_json::{json, Value};
+
+use super::record::Read;
+use super::{text, CallError, CallErrorKind, CallOptions, CallParts, Format, ToolCall};
+use crate::error::{Rejection, RejectionKind};
+
+/// The tool calls of one response: the runnable calls, the attempts that must not run, and
+/// the text left for the user.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Calls {
+    /// The calls, in the order they were sent.
+    pub calls: Vec<ToolCall>,
+    /// The attempts that are not runnable calls, in the order they were sent.
+    pub errors: Vec<CallError>,
+    /// The assistant's text: the message content of a structured response, or the text left
+    /// once text-emitted calls were taken out of it. `None` when the response had none.
+    pub content: Option<String>,
+    /// The format the response was read as.
+    pub format: Format,
+}
+
+impl Calls {
+    /// True when every call attempt became a runnable call.
+    pub fn is_ok(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// Calls and errors together, in the order they were sent: answer every entry so no
+    /// call id goes unanswered.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// let text = r#"<tool_call>{"name": "a", "arguments": "{"}</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let order: Vec<bool> = calls.in_order().map(|entry| entry.is_ok()).collect();
+    /// assert_eq!(order, [false, true]);
+    /// ```
+    pub fn in_order(&self) -> impl Iterator<Item = Result<&ToolCall, &CallError>> {
+        let mut entries: Vec<(usize, Result<&ToolCall, &CallError>)> = self
+            .calls
+            .iter()
+            .map(|call| (call.index, Ok(call)))
+            .chain(self.errors.iter().map(|error| (error.index, Err(error))))
+            .collect();
+        entries.sort_by_key(|(index, _)| *index);
+        entries.into_iter().map(|(_, entry)| entry)
+    }
+
+    /// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message", "id",
+    /// "id_generated", "name", "arguments", "arguments_cut"}]}`, as the CLI prints it: the
+    /// [`Serialize`] shape, as a value.
+    ///
+    /// An error carries what is needed to answer the call and log what arrived: its `id`
+    /// (the provider's, or a generated one when `id_generated`), its `name` exactly as sent
+    /// (`null` when none was), and its `arguments` exactly as sent, as text (a JSON value
+    /// a backend sent already parsed is written as compact JSON; `null` when none were
+    /// sent), cut to [`MAX_ERROR_ARGUMENTS`] characters; `arguments_cut` is `true` when
+    /// they were cut.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// let body = br#"{"choices": [{"message": {"tool_calls": [{"id": 7, "type": "function",
+    ///   "function": {"name": "functions.get_weather", "arguments": "{\"city\": \"Ro"}}]}}]}"#;
+    /// let json = parse_body(body, &CallOptions::new()).unwrap().to_json();
+    /// assert_eq!(json["errors"][0]["kind"], "truncated");
+    /// assert_eq!(json["errors"][0]["id"], "7");
+    /// assert_eq!(json["errors"][0]["name"], "functions.get_weather");
+    /// assert_eq!(json["errors"][0]["arguments"], r#"{"city": "Ro"#);
+    /// assert_eq!(json["errors"][0]["arguments_cut"], false);
+    /// ```
+    pub fn to_json(&self) -> Value {
+        json!(self)
+    }
+}
+
+/// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message", "id", "id_generated",
+/// "name", "arguments", "arguments_cut"}]}`: the
+/// [`ToolCall`] and [`CallError`] records, as `tool-input calls` prints them.
+///
+/// ```
+/// use tool_input::calls::{parse_text, CallOptions};
+/// let calls = parse_text(r#"<tool_call>{"name": "ping", "arguments": {"n": 1}}</tool_call>"#, &CallOptions::new());
+/// let json = serde_json::to_value(&calls).unwrap();
+/// assert_eq!(json["calls"][0]["name"], "ping");
+/// assert_eq!(json["calls"][0]["arguments"], serde_json::json!({"n": 1}));
+/// assert_eq!(json["errors"], serde_json::json!([]));
+/// ```
+impl Serialize for Calls {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("Calls", 2)?;
+        record.serialize_field("calls", &self.calls)?;
+        record.serialize_field("errors", &self.errors)?;
+        record.end()
+    }
+}
+
+/// Collects call attempts in order, numbering them and enforcing the call limit.
+pub(crate) struct Collector<'o> {
+    pub options: &'o CallOptions,
+    calls: Vec<ToolCall>,
+    errors: Vec<CallError>,
+    next: usize,
+    full: bool,
+    /// The choice the attempts pushed now come from.
+    choice: usize,
+    /// Why the response stopped early, when its own data says so (a length stop).
+    stopped: Option<String>,
+}
+
+/// What a [`Collector`] has collected, kept between uses: a streaming assembler owns its
+/// options, so it resumes a collector for each call that ends and suspends it again,
+/// numbering and limiting calls by the same rules as a whole body.
+#[derive(Debug, Default)]
+pub(crate) struct Collected {
+    pub calls: Vec<ToolCall>,
+    pub errors: Vec<CallError>,
+    next: usize,
+    full: bool,
+}
+
+impl<'o> Collector<'o> {
+    pub fn new(options: &'o CallOptions) -> Self {
+        Collector::resume(options, Collected::default())
+    }
+
+    /// Go on collecting after [`Collector::suspend`].
+    pub fn resume(options: &'o CallOptions, state: Collected) -> Self {
+        let Collected { calls, errors, next, full } = state;
+        Collector { options, calls, errors, next, full, choice: options.choice, stopped: None }
+    }
+
+    /// Keep what was collected, to [`Collector::resume`] later.
+    pub fn suspend(self) -> Collected {
+        Collected { calls: self.calls, errors: self.errors, next: self.next, full: self.full }
+    }
+
+    /// The attempts pushed from now on come from `choice`.
+    pub fn set_choice(&mut self, choice: usize) {
+        self.choice = choice;
+    }
+
+    /// The response says it stopped early (`finish_reason: "length"`, …), for `reason`.
+    pub fn stopped(&mut self, reason: String) {
+        self.stopped.get_or_insert(reason);
+    }
+
+    /// Record, once, that more calls were sent than are taken (as the next attempt would).
+    pub fn overflow(&mut self, format: Format) {
+        if !self.full {
+            // The caller took `max_calls` attempts already; `slot` records the overflow.
+            self.next = self.next.max(self.options.max_calls);
+            let _ = self.slot(format);
+        }
+    }
+
+    /// No more attempts are taken.
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// How many attempts were taken.
+    pub fn attempts(&self) -> usize {
+        self.next
+    }
+
+    /// Take the next slot, or record the overflow once.
+    fn slot(&mut self, format: Format) -> Option<usize> {
+        if self.full {
+            return None;
+        }
+        if self.next >= self.options.max_calls {
+            self.full = true;
+            let parts = CallParts { index: self.next, ..CallParts::new(format) };
+            let message = format!(
+                "The response has more than {} tool calls; the rest were not run. Make fewer calls at once.",
+                self.options.max_calls
+            );
+            let mut error = parts.fail(CallErrorKind::TooManyCalls, message);
+            error.choice = self.choice;
+            self.errors.push(error);
+            return None;
+        }
+        let index = self.next;
+        self.next += 1;
+        Some(index)
+    }
+
+    /// Keep a read attempt: tagged with its choice, and reported rather than returned as a
+    /// call when it comes from a choice that is not read.
+    fn record(&mut self, read: Result<ToolCall, CallError>) {
+        let choice = self.choice;
+        if self.options.reads_choice(choice) {
+            match read {
+                Ok(call) => self.calls.push(ToolCall { choice, ..call }),
+                Err(error) => self.errors.push(CallError { choice, ..error }),
+            }
+            return;
+        }
+        let chosen = self.options.choice;
+        let message = |name: Option<&str>| {
+            format!(
+                "The tool call{} is in choice {choice} of a response with several choices; only choice {chosen} is read, so it was not run.",
+                name.map(|name| format!(" to `{name}`")).unwrap_or_default()
+            )
+        };
+        let error = match read {
+            Ok(call) => {
+                let message = message(Some(&call.name));
+                call.into_error(CallErrorKind::OtherChoice, message, None)
+            }
+            Err(error) => CallError {
+                kind: CallErrorKind::OtherChoice,
+                message: message(error.name.as_deref()),
+                rejection: None,
+                ..error
+            },
+        };
+        self.errors.push(CallError { choice, ..error });
+    }
+
+    /// Read one call from its parts.
+    pub fn push(&mut self, parts: CallParts) {
+        self.push_read(parts, None);
+    }
+
+    /// Read one call from its parts, its argument text already read (`read`, see
+    /// [`CallParts::finish_read`]).
+    pub fn push_read(&mut self, mut parts: CallParts, read: Option<Read>) {
+        let Some(index) = self.slot(parts.format) else { return };
+        parts.index = index;
+        let call = parts.finish_read(self.options, read);
+        self.record(call);
+    }
+
+    /// Record an attempt that failed before its parts could be read.
+    pub fn push_failed(&mut self, mut parts: CallParts, kind: CallErrorKind, message: String) {
+        let Some(index) = self.slot(parts.format) else { return };
+        parts.index = index;
+        self.record(Err(parts.fail(kind, message)));
+    }
+
+    /// Record an attempt whose arguments were rejected before its parts could be read.
+    pub fn push_rejected(&mut self, parts: CallParts, rejection: Rejection) {
+        let before = self.errors.len();
+        let kind = CallErrorKind::Arguments(rejection.kind);
+        self.push_failed(parts, kind, rejection.to_string());
+        if let Some(error) = self.errors.get_mut(before).filter(|error| error.kind == kind) {
+            error.rejection = Some(rejection);
+        }
+    }
+
+    /// The calls and errors collected, and the content; a response whose data said it
+    /// stopped early is settled as cut ([`settle_cut`]; `source` is the text calls were
+    /// read from, if any).
+    pub fn finish(self, format: Format, content: Option<String>, source: Option<&str>) -> Calls {
+        let mut calls = Calls { calls: self.calls, errors: self.errors, content, format };
+        if let Some(reason) = &self.stopped {
+            settle_cut(&mut calls, reason, true, self.options, source);
+        }
+        calls
+    }
+}
+
+/// Settle the calls of a response that was cut off for `reason`: nothing of it runs by
+/// default. Its last attempt may be the one the stop cut: a call there becomes a
+/// `truncated` ([`CallErrorKind::Arguments`]) error when it was written into the `source` text and reaches
+/// its end without its closing marker, or, for a native call, when `last_cut` (the
+/// response's own data says it stopped, as a length stop does, so a whole body and a stream
+/// answer alike). Every other call becomes a [`CallErrorKind::Incomplete`] error, unless
+/// [`CallOptions::run_completed_calls`].
+pub(crate) fn settle_cut(
+    calls: &mut Calls,
+    reason: &str,
+    last_cut: bool,
+    options: &CallOptions,
+    source: Option<&str>,
+) {
+    let last_error = calls.errors.iter().map(|error| error.index).max();
+    let last_call = calls
+        .calls
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, call)| call.index)
+        .filter(|(_, call)| last_error.is_none_or(|error| error < call.index))
+        .map(|(at, _)| at);
+    if let Some(at) = last_call {
+        let call = &calls.calls[at];
+        let detail = if call.format == Format::Text {
+            let span = call.raw.as_str().unwrap_or("");
+            source.filter(|source| text::unfinished(span, source)).map(|_| {
+                format!(
+                    "the response stopped ({reason}) after {} bytes of the call had arrived, before its closing marker",
+                    span.trim_end().len()
+                )
+            })
+        } else {
+            last_cut.then(|| {
+                format!("the response stopped ({reason}) right after this call: its arguments may have been cut short")
+            })
+        };
+        if let Some(detail) = detail {
+            let call = calls.calls.remove(at);
+            let rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail)
+                .with_tool(call.name.clone());
+            let message = rejection.to_string();
+            calls.errors.push(call.into_error(
+                CallErrorKind::Arguments(RejectionKind::Truncated),
+                message,
+                Some(rejection),
+            ));
+        }
+    }
+    if !options.run_completed {
+        for call in std::mem::take(&mut calls.calls) {
+            let message = format!(
+                "The tool call to `{}` arrived whole, but the response it came in was cut off ({reason}), so none of its calls ran: calls after it may be missing. Call the tools again.",
+                call.name
+            );
+            calls.errors.push(call.into_error(CallErrorKind::Incomplete, message, None));
+        }
+    }
+    calls.errors.sort_by_key(|error| error.index);
+}

@@ -1,0 +1,206 @@
+//! Why a call attempt does not run ([`CallError`], [`CallErrorKind`]), and why a whole body
+//! could not be read ([`BodyError`]).
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde_json::Value;
+
+use super::{Format, OriginalArguments};
+use crate::error::{Rejection, RejectionKind};
+
+/// Why a call attempt did not become a runnable [`ToolCall`]. `code()` gives the stable
+/// snake_case name.
+///
+/// ```
+/// use tool_input::calls::{parse_body, CallErrorKind, CallOptions};
+/// use tool_input::RejectionKind;
+///
+/// let body = r#"{"choices": [{"message": {"tool_calls": [{"id": "call_1", "type": "function",
+///     "function": {"name": "f", "arguments": "[1, 2]"}}]}}]}"#;
+/// let calls = parse_body(body.as_bytes(), &CallOptions::new()).unwrap();
+/// assert_eq!(calls.errors[0].kind, CallErrorKind::Arguments(RejectionKind::NotObject));
+/// assert_eq!(calls.errors[0].kind.code(), "not_object");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CallErrorKind {
+    /// The arguments were refused before any schema was applied, for the reason the
+    /// [`RejectionKind`] gives: not JSON even after the lenient repairs (`Parse`), cut off
+    /// (`Truncated`, also a text-emitted call or a stream stopped inside a call), JSON but not
+    /// an object (`NotObject`), larger than [`Limits::max_bytes`] or a streamed call's limit
+    /// (`TooLarge`), nested deeper than [`Limits::max_depth`] (`TooDeep`). Never `Invalid`:
+    /// the schema is checked when the call is run.
+    Arguments(RejectionKind),
+    /// The tool is not one of [`CallOptions::tools`].
+    UnknownTool,
+    /// The call has no name, or its text form could not be read.
+    Malformed,
+    /// The response has more calls than [`CallOptions::max_calls`]; the rest were dropped.
+    TooManyCalls,
+    /// The call arrived whole, but the response it came in was cut off (a length stop, a
+    /// stream without its end marker, an error): nothing of a cut response runs unless
+    /// [`CallOptions::run_completed_calls`] says so. Its arguments stay on the record.
+    Incomplete,
+    /// The stream passed [`StreamAssembler::max_stream_bytes`](crate::stream::StreamAssembler::max_stream_bytes):
+    /// nothing after the limit was read.
+    StreamTooLarge,
+    /// The call is in another choice than the one read ([`CallOptions::choice`]) of a
+    /// response with several; it is reported, never run.
+    OtherChoice,
+}
+
+impl CallErrorKind {
+    /// `parse`, `truncated`, `not_object`, `too_large`, `too_deep` (the [`RejectionKind`]'s
+    /// code), `unknown_tool`, `malformed`, `too_many_calls`, `incomplete`, `stream_too_large`
+    /// or `other_choice`.
+    pub fn code(self) -> &'static str {
+        match self {
+            CallErrorKind::Arguments(kind) => kind.code(),
+            CallErrorKind::UnknownTool => "unknown_tool",
+            CallErrorKind::Malformed => "malformed",
+            CallErrorKind::TooManyCalls => "too_many_calls",
+            CallErrorKind::Incomplete => "incomplete",
+            CallErrorKind::StreamTooLarge => "stream_too_large",
+            CallErrorKind::OtherChoice => "other_choice",
+        }
+    }
+}
+
+/// The [`CallErrorKind::code`].
+impl Serialize for CallErrorKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
+impl fmt::Display for CallErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A call attempt that must not run, with everything needed to answer it: the id (the
+/// provider's, or a generated one), the name when known, and a message for the model.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct CallError {
+    /// What went wrong.
+    pub kind: CallErrorKind,
+    /// The text to send back to the model.
+    pub message: String,
+    /// The call's id, so a tool result can answer it.
+    pub id: String,
+    /// True when the id was generated.
+    pub id_generated: bool,
+    /// The tool's name, when one was read: the registered name when the name matched a
+    /// known tool, otherwise the sent name without surrounding whitespace.
+    pub name: Option<String>,
+    /// The name exactly as sent, when one was sent.
+    pub name_sent: Option<String>,
+    /// The rejection of the arguments, for the parse kinds.
+    pub rejection: Option<Rejection>,
+    /// The arguments exactly as sent.
+    pub original: OriginalArguments,
+    /// Where the call came from.
+    pub format: Format,
+    /// The call as received.
+    pub raw: Value,
+    /// Position among the response's call attempts.
+    pub index: usize,
+    /// The choice the call came from, as [`ToolCall::choice`].
+    pub choice: usize,
+}
+
+/// `{"kind", "message", "id", "id_generated", "name", "arguments", "arguments_cut"}`, as
+/// `tool-input calls` prints each error: what is needed to answer the call and log what
+/// arrived. `name` is the name exactly as sent (`null` when none was); `arguments` the
+/// arguments exactly as sent, as text (a JSON value a backend sent already parsed is written
+/// as compact JSON; `null` when none were sent), cut to [`MAX_ERROR_ARGUMENTS`] characters,
+/// with `arguments_cut` true when they were cut.
+impl Serialize for CallError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (arguments, cut) = match self.original.to_text() {
+            Some(text) => {
+                let (text, cut) = cut_chars(text, MAX_ERROR_ARGUMENTS);
+                (Some(text), cut)
+            }
+            None => (None, false),
+        };
+        let mut record = serializer.serialize_struct("CallError", 7)?;
+        record.serialize_field("kind", &self.kind)?;
+        record.serialize_field("message", &self.message)?;
+        record.serialize_field("id", &self.id)?;
+        record.serialize_field("id_generated", &self.id_generated)?;
+        record.serialize_field("name", &self.name_sent)?;
+        record.serialize_field("arguments", &arguments)?;
+        record.serialize_field("arguments_cut", &cut)?;
+        record.end()
+    }
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CallError {}
+
+/// The most characters of an error's arguments [`Calls::to_json`] prints.
+pub const MAX_ERROR_ARGUMENTS: usize = 4096;
+
+/// `text` cut to at most `max` characters, and whether it was cut.
+pub(crate) fn cut_chars(mut text: String, max: usize) -> (String, bool) {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => {
+            text.truncate(end);
+            (text, true)
+        }
+        None => (text, false),
+    }
+}
+
+/// A response body that could not be read at all (as opposed to one call in it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BodyError {
+    /// The body is larger than [`CallOptions::max_body_bytes`].
+    #[error("the body is {bytes} bytes long, more than the limit of {limit}")]
+    TooLarge {
+        /// The body's length.
+        bytes: usize,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// The body is not valid UTF-8.
+    #[error("the body is not valid UTF-8 (at byte {offset})")]
+    NotUtf8 {
+        /// Where the first invalid byte is.
+        offset: usize,
+    },
+    /// A structured format was asked for and the body is not JSON.
+    #[error("the body is not JSON: {0}")]
+    NotJson(String),
+    /// The body's shape is not the format asked for, or no format could be detected.
+    #[error("{0}")]
+    Shape(String),
+}
+
+impl BodyError {
+    /// `body`: the kind the CLI prints for a body that could not be read.
+    pub fn code(&self) -> &'static str {
+        "body"
+    }
+}
+
+/// `{"kind": "body", "message"}`: the one error `tool-input calls` prints, in the shape of a
+/// [`CallError`], for a body that could not be read at all.
+impl Serialize for BodyError {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("BodyError", 2)?;
+        record.serialize_field("kind", self.code())?;
+        record.serialize_field("message", &self.to_string())?;
+        record.end()
+    }
+}

@@ -1,0 +1,391 @@
+//! One call as a record: the arguments as sent ([`OriginalArguments`]), the parts a reader
+//! collects ([`CallParts`]), and the runnable [`ToolCall`] they are read into.
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde_json::{Map, Value};
+
+use super::{generate_id, names, CallError, CallErrorKind, CallOptions, Format, MatchedBy, NameMatch};
+use crate::error::{Rejection, RejectionKind};
+use crate::limits::Limits;
+use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::raw::RawArguments;
+
+/// A call's arguments exactly as they were sent, owned: the text of a JSON string, or the
+/// value a backend sent already parsed (Anthropic `input`, Gemini `args`, Ollama's object,
+/// the parameters built from a text format's XML or Python keywords).
+///
+/// ```
+/// use tool_input::calls::OriginalArguments;
+/// use tool_input::RawArguments;
+/// let sent = OriginalArguments::Text(r#"{"city": "Paris"}"#.to_owned());
+/// assert!(matches!(sent.as_raw(), RawArguments::Text(_)));
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum OriginalArguments {
+    /// No arguments were sent.
+    #[default]
+    Absent,
+    /// Arguments as text (OpenAI's JSON string, the span of a text-emitted call).
+    Text(String),
+    /// Arguments as a JSON value.
+    Value(Value),
+}
+
+impl OriginalArguments {
+    /// Borrow as [`RawArguments`], for [`ToolDefinition::check_with`] and
+    /// [`ToolInput::from_arguments_with`](crate::ToolInput::from_arguments_with).
+    pub fn as_raw(&self) -> RawArguments<'_> {
+        match self {
+            OriginalArguments::Absent => RawArguments::Absent,
+            OriginalArguments::Text(text) => RawArguments::Text(text),
+            OriginalArguments::Value(value) => RawArguments::Value(value),
+        }
+    }
+
+    /// The arguments as text, as sent: the text itself, or a value's compact JSON; `None`
+    /// when no arguments were sent.
+    ///
+    /// ```
+    /// use tool_input::calls::OriginalArguments;
+    /// assert_eq!(OriginalArguments::Value(serde_json::json!({"a": 1})).to_text().as_deref(), Some(r#"{"a":1}"#));
+    /// assert_eq!(OriginalArguments::Absent.to_text(), None);
+    /// ```
+    pub fn to_text(&self) -> Option<String> {
+        match self {
+            OriginalArguments::Absent => None,
+            OriginalArguments::Text(text) => Some(text.clone()),
+            OriginalArguments::Value(value) => Some(value.to_string()),
+        }
+    }
+
+    /// The arguments as a JSON value for diagnostics: text stays a string.
+    pub fn to_value(&self) -> Value {
+        match self {
+            OriginalArguments::Absent => Value::Null,
+            OriginalArguments::Text(text) => Value::String(text.clone()),
+            OriginalArguments::Value(value) => value.clone(),
+        }
+    }
+}
+
+/// One tool call, normalized from whichever API or text format it came in.
+///
+/// `arguments` is the object the crate's lenient parser read from what was sent; it is for
+/// routing, logging and display. To run a tool, check [`ToolCall::original`] with the
+/// tool's own definition ([`ToolDefinition::check_with`], or let the
+/// [`Toolbox`](crate::Toolbox) do it), so the tool's policy decides which repairs are
+/// acceptable.
+///
+/// Built by [`parse_body`], [`parse_value`], [`parse_text`], or from parts with
+/// [`CallParts::finish`] (for example by a streaming assembler).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ToolCall {
+    /// The provider's id, byte for byte, or a generated one ([`ToolCall::id_generated`]).
+    pub id: String,
+    /// True when the provider sent no usable id and [`generate_id`] made this one.
+    pub id_generated: bool,
+    /// The tool's name: the registered name when the known tools were given (see
+    /// [`resolve_name`]), otherwise the sent name without surrounding whitespace.
+    pub name: String,
+    /// The name exactly as sent.
+    pub name_sent: String,
+    /// How the sent name matched the registered one ([`resolve_name`]); `None` when no
+    /// tools were known.
+    pub matched_by: Option<MatchedBy>,
+    /// The arguments, parsed leniently into an object.
+    pub arguments: Map<String, Value>,
+    /// The syntax repairs the lenient parse needed (empty for exact JSON).
+    pub repairs: Vec<Repair>,
+    /// The arguments exactly as sent.
+    pub original: OriginalArguments,
+    /// Where the call came from.
+    pub format: Format,
+    /// The call as received, for diagnostics: the JSON item of a response body, or the text
+    /// span of a text-emitted call (as a JSON string).
+    pub raw: Value,
+    /// Position among the call attempts of the response (calls and errors share it).
+    pub index: usize,
+    /// The choice (OpenAI `choices[n]`, Gemini `candidates[n]`) the call came from: 0 but
+    /// in a response with several (`n > 1`), read with [`CallOptions::all_choices`].
+    pub choice: usize,
+}
+
+/// `{"id", "name", "arguments"}`, as `tool-input calls` prints each call: what a program in
+/// another language needs to run it and answer it.
+impl Serialize for ToolCall {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("ToolCall", 3)?;
+        record.serialize_field("id", &self.id)?;
+        record.serialize_field("name", &self.name)?;
+        record.serialize_field("arguments", &self.arguments)?;
+        record.end()
+    }
+}
+
+/// The parts of a call before it is read: what [`CallParts::finish`] turns into a
+/// [`ToolCall`] or a [`CallError`]. Every reader in this module builds calls this way, and
+/// so can a streaming assembler, so all produce the same record by the same rules.
+///
+/// ```
+/// use tool_input::calls::{CallOptions, CallParts, Format, OriginalArguments};
+/// let parts = CallParts {
+///     id: Some("functions.get_weather:0".to_owned()),
+///     name: Some("get_weather".to_owned()),
+///     arguments: OriginalArguments::Text(r#"{"city": "Paris"}"#.to_owned()),
+///     ..CallParts::new(Format::OpenAi)
+/// };
+/// let call = parts.finish(&CallOptions::new()).unwrap();
+/// assert_eq!(call.id, "functions.get_weather:0");
+/// assert!(!call.id_generated);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallParts {
+    /// The id as sent; `None` or empty gets a generated one.
+    pub id: Option<String>,
+    /// The name as sent; `None` or blank makes a [`CallErrorKind::Malformed`] error.
+    pub name: Option<String>,
+    /// The arguments as sent.
+    pub arguments: OriginalArguments,
+    /// Where the call came from.
+    pub format: Format,
+    /// The call as received, for diagnostics.
+    pub raw: Value,
+    /// Position among the response's call attempts.
+    pub index: usize,
+}
+
+impl CallParts {
+    /// Empty parts for a format: no id, no name, no arguments.
+    pub fn new(format: Format) -> Self {
+        CallParts {
+            id: None,
+            name: None,
+            arguments: OriginalArguments::Absent,
+            format,
+            raw: Value::Null,
+            index: 0,
+        }
+    }
+
+    /// Read the parts into a call: keep or generate the id, match the name
+    /// ([`resolve_name`], when [`CallOptions::tools`] are known), and parse the arguments
+    /// leniently into an object. A missing name, an unknown tool, or arguments that do not
+    /// parse, are cut off or are not an object give a [`CallError`] carrying the call's id.
+    // A `CallError` is as ordinary an outcome as a `ToolCall` (and as large): `Calls` keeps
+    // both by value, so boxing it would only add an allocation.
+    #[allow(clippy::result_large_err)]
+    pub fn finish(self, options: &CallOptions) -> Result<ToolCall, CallError> {
+        self.finish_read(options, None)
+    }
+
+    /// [`CallParts::finish`], with the arguments' text already read (`read`): what the
+    /// incremental parser of a streamed call gave for it, with [`arguments_parse_options`]
+    /// (any size), which is what parsing the text here would give. It is used instead of
+    /// parsing the text again; `None` parses it.
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn finish_read(
+        self,
+        options: &CallOptions,
+        read: Option<Read>,
+    ) -> Result<ToolCall, CallError> {
+        let (id, id_generated) = match self.id.as_deref() {
+            Some(id) if !id.is_empty() => (id.to_owned(), false),
+            _ => (generate_id(), true),
+        };
+        let name_sent = self.name.clone().unwrap_or_default();
+        let trimmed = name_sent.trim();
+        let mut error = CallError {
+            kind: CallErrorKind::Malformed,
+            message: String::new(),
+            id,
+            id_generated,
+            name: None,
+            name_sent: self.name.clone(),
+            rejection: None,
+            original: self.arguments.clone(),
+            format: self.format,
+            raw: self.raw.clone(),
+            index: self.index,
+            choice: 0,
+        };
+        if trimmed.is_empty() {
+            error.message =
+                "The tool call has no tool name, so nothing was run. Call a tool by its name.".to_owned();
+            return Err(error);
+        }
+        let (name, matched_by) = match &options.tools {
+            None => (trimmed.to_owned(), None),
+            Some(tools) => {
+                let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+                match names::resolve_with_sent_names(&name_sent, &names, &options.sent_names) {
+                    NameMatch::Found(name, by) => (name.to_owned(), Some(by)),
+                    NameMatch::Ambiguous(candidates) => {
+                        error.kind = CallErrorKind::UnknownTool;
+                        error.name = Some(trimmed.to_owned());
+                        error.message = format!(
+                            "The tool name `{trimmed}` matches several tools ({}); nothing was run. Call one of them by its exact name.",
+                            candidates.join(", ")
+                        );
+                        return Err(error);
+                    }
+                    NameMatch::Unknown => {
+                        error.kind = CallErrorKind::UnknownTool;
+                        error.name = Some(trimmed.to_owned());
+                        error.message = unknown_tool_message(trimmed, &names);
+                        return Err(error);
+                    }
+                }
+            }
+        };
+        match read_arguments(&self.arguments, &options.limits, read) {
+            Ok((arguments, repairs)) => Ok(ToolCall {
+                id: error.id,
+                id_generated,
+                name,
+                name_sent,
+                matched_by,
+                arguments,
+                repairs,
+                original: self.arguments,
+                format: self.format,
+                raw: self.raw,
+                index: self.index,
+                choice: 0,
+            }),
+            Err(rejection) => {
+                let rejection = rejection.with_tool(&name);
+                error.kind = CallErrorKind::Arguments(rejection.kind);
+                error.message = rejection.to_string();
+                error.rejection = Some(rejection);
+                error.name = Some(name);
+                Err(error)
+            }
+        }
+    }
+
+    /// A [`CallError`] of `kind` for these parts (an id is generated if needed).
+    pub(crate) fn fail(self, kind: CallErrorKind, message: String) -> CallError {
+        let (id, id_generated) = match self.id {
+            Some(id) if !id.is_empty() => (id, false),
+            _ => (generate_id(), true),
+        };
+        CallError {
+            kind,
+            message,
+            id,
+            id_generated,
+            name: self.name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned),
+            name_sent: self.name,
+            rejection: None,
+            original: self.arguments,
+            format: self.format,
+            raw: self.raw,
+            index: self.index,
+            choice: 0,
+        }
+    }
+}
+
+/// The message for a call to a tool that is not registered: the tools that are.
+pub(crate) fn unknown_tool_message(name: &str, available: &[&str]) -> String {
+    if available.is_empty() {
+        format!("The tool `{name}` does not exist and no tools are available; nothing was run.")
+    } else {
+        format!(
+            "The tool `{name}` does not exist; nothing was run. Available tools: {}.",
+            available.join(", ")
+        )
+    }
+}
+
+/// What the lenient parser gave for a call's argument text: the value and its repairs, or
+/// why it could not read it.
+pub(crate) type Read = Result<parse::Parsed, parse::ParseError>;
+
+/// How a call's arguments are parsed: leniently, as the engine would under the default
+/// policy, within `limits`.
+pub(crate) fn arguments_parse_options(limits: &Limits) -> ParseOptions {
+    ParseOptions {
+        mode: ParseMode::Lenient,
+        max_bytes: limits.max_bytes,
+        max_depth: limits.max_depth,
+        ..ParseOptions::default()
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Argument texts parsed by [`read_arguments`] on this thread (the parse-once tests).
+    pub(crate) static TEXTS_PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Parse arguments leniently into an object, as the engine would under the default policy.
+/// `read`: the text's parse, when it was read already (see [`CallParts::finish_read`]).
+pub(super) fn read_arguments(
+    original: &OriginalArguments,
+    limits: &Limits,
+    read: Option<Read>,
+) -> Result<(Map<String, Value>, Vec<Repair>), Rejection> {
+    let parsed = match original {
+        OriginalArguments::Absent | OriginalArguments::Value(Value::Null) => {
+            return Ok((Map::new(), Vec::new()))
+        }
+        OriginalArguments::Value(Value::Object(map)) => return Ok((map.clone(), Vec::new())),
+        OriginalArguments::Text(text) | OriginalArguments::Value(Value::String(text)) => {
+            if text.trim().is_empty() {
+                return Ok((Map::new(), Vec::new()));
+            }
+            match read {
+                // The size limit is the one thing the earlier read did not apply.
+                Some(read) if text.len() <= limits.max_bytes => read,
+                _ => {
+                    #[cfg(test)]
+                    TEXTS_PARSED.with(|parsed| parsed.set(parsed.get() + 1));
+                    parse::parse(text, &arguments_parse_options(limits))
+                }
+            }
+            .map_err(Rejection::from_parse)?
+        }
+        OriginalArguments::Value(other) => parse::Parsed { value: other.clone(), repairs: Vec::new() },
+    };
+    match parsed.value {
+        Value::Object(map) => Ok((map, parsed.repairs)),
+        other => {
+            let message = format!(
+                "the arguments must be a JSON object with named fields, not {}",
+                crate::check::kind_of(&other)
+            );
+            let mut rejection =
+                Rejection::whole(RejectionKind::NotObject, crate::ErrorCode::NotObject, message);
+            rejection.repairs = parsed.repairs;
+            Err(rejection)
+        }
+    }
+}
+
+impl ToolCall {
+    /// This call as an error of `kind` that must not run: its id, name, arguments and place
+    /// are kept.
+    pub(crate) fn into_error(
+        self,
+        kind: CallErrorKind,
+        message: String,
+        rejection: Option<Rejection>,
+    ) -> CallError {
+        CallError {
+            kind,
+            message,
+            id: self.id,
+            id_generated: self.id_generated,
+            name: Some(self.name),
+            name_sent: Some(self.name_sent),
+            rejection,
+            original: self.original,
+            format: self.format,
+            raw: self.raw,
+            index: self.index,
+            choice: self.choice,
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! Parse once: a streamed call's arguments are read by the assembler's incremental parser
+//! as they arrive, and that reading is the call's; nothing parses the text again. Each call
+//! read so equals the call read from the whole body.
+
+use serde_json::{json, Value};
+
+use super::StreamAssembler;
+use crate::calls::{parse_body, CallOptions, Calls, Format, OriginalArguments, TEXTS_PARSED};
+use crate::limits::Limits;
+
+/// Argument texts parsed by the calls' reader on this thread.
+fn texts_parsed() -> usize {
+    TEXTS_PARSED.with(|parsed| parsed.get())
+}
+
+/// Argument texts of every shape a model sends: exact JSON, each kind of repair, double
+/// encoding, not an object, syntax errors, empty.
+const ARGUMENTS: &[&str] = &[
+    r#"{"city": "Paris", "days": 3}"#,
+    "{'city': 'Paris', 'days': [1, 2,],}",
+    "Sure! Here are the arguments:\n```json\n{\"city\": \"Zoë\", \"ok\": True, \"none\": None}\n```",
+    r#"{city: "Rome", /* a comment */ "n": 1e3}"#,
+    r#""{\"city\": \"Oslo\"}""#,
+    "“{”city”: “Lima”}",
+    r#"{"a": 1, "a": 2}"#,
+    "[1, 2]",
+    r#""just text""#,
+    r#"{"a": }"#,
+    "{\"text\": \"line\\nbreak \\u00e9 \\ud83d\\ude00\"}",
+    "",
+    "   ",
+    "{}",
+    r#"{"nested": {"deep": [[[{"x": null}]]]}}"#,
+];
+
+/// One Chat Completions stream per call, its arguments in chunks of `size` bytes (cut on
+/// character boundaries).
+fn stream(arguments: &str, size: usize, options: &CallOptions) -> Calls {
+    let mut stream = StreamAssembler::new(options.clone());
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}}]}));
+    let mut at = 0;
+    while at < arguments.len() {
+        let mut end = (at + size).min(arguments.len());
+        while !arguments.is_char_boundary(end) {
+            end += 1;
+        }
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+            "function": {"arguments": &arguments[at..end]}}]}}]}));
+        at = end;
+    }
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    stream.finish()
+}
+
+fn body(arguments: &str, options: &CallOptions) -> Calls {
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+        "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}]}}]});
+    parse_body(body.to_string().as_bytes(), &options.clone().format(Format::OpenAi)).expect("a body")
+}
+
+/// The arguments as sent; none and an empty text alike (a stream sends no fragment for
+/// empty arguments).
+fn sent(original: &OriginalArguments) -> Value {
+    match original.to_value() {
+        Value::String(text) if text.is_empty() => Value::Null,
+        other => other,
+    }
+}
+
+/// What a call comes to, without what differs by construction between a stream and a body
+/// (the record as received).
+fn outcome(calls: &Calls) -> Value {
+    let calls_seen: Vec<Value> = calls
+        .calls
+        .iter()
+        .map(|call| {
+            json!({"id": call.id, "name": call.name, "arguments": call.arguments,
+            "repairs": format!("{:?}", call.repairs), "original": sent(&call.original)})
+        })
+        .collect();
+    let errors_seen: Vec<Value> = calls
+        .errors
+        .iter()
+        .map(|error| {
+            json!({"kind": error.kind.code(), "message": error.message, "id": error.id,
+            "rejection": format!("{:?}", error.rejection), "original": sent(&error.original)})
+        })
+        .collect();
+    json!({"calls": calls_seen, "errors": errors_seen})
+}
+
+#[test]
+fn streamed_arguments_are_parsed_once_and_read_as_a_body_reads_them() {
+    let options = CallOptions::new();
+    for arguments in ARGUMENTS {
+        for size in [1, 3, 16, 4096] {
+            let before = texts_parsed();
+            let streamed = stream(arguments, size, &options);
+            assert_eq!(texts_parsed(), before, "the stream parsed {arguments:?} again");
+            assert_eq!(
+                outcome(&streamed),
+                outcome(&body(arguments, &options)),
+                "{arguments:?} in chunks of {size}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_body_parses_each_call_once() {
+    let options = CallOptions::new();
+    let before = texts_parsed();
+    let calls = body("{'city': 'Paris'}", &options);
+    assert_eq!(calls.calls[0].arguments["city"], "Paris");
+    assert_eq!(texts_parsed(), before + 1);
+}
+
+#[test]
+fn the_arguments_limits_hold_for_a_streamed_call() {
+    // Over the size limit of the arguments (which the stream's parser does not apply): the
+    // same `too_large` rejection as a body's. Deeper than the nesting limit: `too_deep`.
+    let options = CallOptions::new().limits(Limits::default().with_max_bytes(16).with_max_depth(3));
+    for arguments in [r#"{"city": "Paris, France"}"#, r#"{"a": {"b": {"c": {"d": 1}}}}"#, r#"{"a": 1}"#] {
+        let streamed = stream(arguments, 5, &options);
+        assert_eq!(outcome(&streamed), outcome(&body(arguments, &options)), "{arguments}");
+    }
+    let codes: Vec<&str> = [r#"{"city": "Paris, France"}"#, r#"{"a": [[[[1]]]]}"#]
+        .iter()
+        .map(|arguments| stream(arguments, 5, &options).errors[0].kind.code())
+        .collect();
+    assert_eq!(codes, ["too_large", "too_deep"]);
+}
+
+#[test]
+fn a_parallel_wrapper_is_unwrapped_from_the_streamed_reading() {
+    let arguments = r#"{"tool_uses": [{"recipient_name": "functions.get_weather", "parameters": {"city": "Paris"}},
+        {"recipient_name": "functions.get_time", "parameters": {"zone": "CET"}}]}"#;
+    let options = CallOptions::new();
+    let mut assembler = StreamAssembler::new(options.clone());
+    assembler.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "id": "call_w", "function": {"name": "multi_tool_use.parallel", "arguments": arguments}}]}}]}));
+    assembler.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    let before = texts_parsed();
+    let calls = assembler.finish();
+    assert_eq!(texts_parsed(), before, "the wrapper's text was parsed again");
+    let names: Vec<(&str, &str)> =
+        calls.calls.iter().map(|call| (call.id.as_str(), call.name.as_str())).collect();
+    assert_eq!(names, [("call_w_0", "get_weather"), ("call_w_1", "get_time")]);
+}
+
+#[test]
+fn closing_arguments_that_differ_are_read_from_the_closing_text() {
+    // The Responses API's `.done` carries the whole arguments; when they are not the
+    // fragments' continuation they replace them, and the call is read from them.
+    let mut assembler = StreamAssembler::new(CallOptions::new().format(Format::Responses));
+    assembler.push_event(&json!({"type": "response.output_item.added", "output_index": 0,
+        "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": ""}}));
+    assembler.push_event(&json!({"type": "response.function_call_arguments.delta", "output_index": 0,
+        "item_id": "fc_1", "delta": "{'city': 'Par"}));
+    assembler.push_event(&json!({"type": "response.function_call_arguments.done", "output_index": 0,
+        "item_id": "fc_1", "arguments": "{\"city\": \"Rome\"}"}));
+    assembler.push_event(&json!({"type": "response.completed", "response": {"status": "completed"}}));
+    let before = texts_parsed();
+    let calls = assembler.finish();
+    assert_eq!(texts_parsed(), before);
+    assert_eq!(calls.calls[0].arguments["city"], "Rome");
+    assert!(calls.calls[0].repairs.is_empty());
+}
+
+#[test]
+fn pushed_events_count_toward_the_stream_limit() {
+    let start = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+        "function": {"name": "write", "arguments": "{\"text\": \""}}]}}]});
+    let more = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "function": {"arguments": "aaaa"}}]}}]});
+    let limit = start.to_string().len() + 3 * more.to_string().len();
+    // Within the limit: read whole.
+    let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(limit);
+    stream.push_event(&start);
+    for _ in 0..3 {
+        stream.push_event(&more);
+    }
+    assert!(stream.open_calls()[0].bytes > 0);
+    stream.push_done();
+    let calls = stream.finish();
+    assert_eq!(calls.errors.len(), 1, "{:?}", calls.errors);
+    assert_eq!(calls.errors[0].kind.code(), "truncated", "the text is cut, not the stream");
+    // One more event passes it: the call still streaming is a `stream_too_large` error, and
+    // nothing after it is read.
+    let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(limit);
+    stream.push_event(&start);
+    for _ in 0..10 {
+        stream.push_event(&more);
+    }
+    assert!(stream.open_calls().is_empty());
+    let calls = stream.finish();
+    assert!(calls.calls.is_empty());
+    assert_eq!(calls.errors.len(), 1, "{:?}", calls.errors);
+    assert_eq!(calls.errors[0].kind.code(), "stream_too_large");
+    assert_eq!(calls.errors[0].name.as_deref(), Some("write"));
+    // No call open: one error stands for the stream.
+    let mut stream = StreamAssembler::new(CallOptions::new()).max_stream_bytes(8);
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {"content": "a long hello"}}]}));
+    let calls = stream.finish();
+    assert_eq!(calls.errors[0].kind.code(), "stream_too_large");
+}
