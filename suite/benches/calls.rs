@@ -23,48 +23,14 @@ use std::time::Duration;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{json, Value};
+use support::CreateOrder;
 use tool_input::calls::{CallOptions, Format};
 use tool_input::stream::StreamAssembler;
 use tool_input::{Conversation, ToolInput, Toolbox};
-
-/// The Rust type of the workloads' create_order.schema.json (as in benches/pipeline.rs).
-#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
-#[allow(dead_code)]
-struct CreateOrder {
-    /// Customer identifier
-    customer_id: String,
-    priority: Priority,
-    #[schemars(length(max = 10))]
-    tags: Vec<String>,
-    items: Vec<Item>,
-    /// ISO 8601 date or date-time
-    ship_by: Option<String>,
-    #[serde(default)]
-    gift: bool,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-enum Priority {
-    Low,
-    Medium,
-    High,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[allow(dead_code)]
-struct Item {
-    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
-    sku: String,
-    #[schemars(range(min = 1, max = 1000))]
-    quantity: i64,
-    note: Option<String>,
-}
 
 /// A call's argument text and the sizes of the chunks it streams in.
 struct Streamed {

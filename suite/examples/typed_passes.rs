@@ -14,44 +14,15 @@
 //! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes), and
 //! `fenced_typed` (each call in a code fence, so that the lenient parser reads it).
 
-use schemars::JsonSchema;
-use serde::Deserialize;
+// The workloads' type and the peers' pipeline, as the benches have them.
+#[path = "../tests/common/mod.rs"]
+mod common;
+#[path = "../benches/support/mod.rs"]
+mod support;
+
 use serde_json::Value;
+use support::CreateOrder;
 use tool_input::ToolInput;
-
-/// The Rust type of the workloads' create_order.schema.json, as in benches/pipeline.rs.
-#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
-#[allow(dead_code)]
-struct CreateOrder {
-    /// Customer identifier
-    customer_id: String,
-    priority: Priority,
-    #[schemars(length(max = 10))]
-    tags: Vec<String>,
-    items: Vec<Item>,
-    /// ISO 8601 date or date-time
-    ship_by: Option<String>,
-    #[serde(default)]
-    gift: bool,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-enum Priority {
-    Low,
-    Medium,
-    High,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[allow(dead_code)]
-struct Item {
-    #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
-    sku: String,
-    #[schemars(range(min = 1, max = 1000))]
-    quantity: i64,
-    note: Option<String>,
-}
 
 /// The first 2,000 calls of a workload, as the bench's small workloads take them.
 fn raws(path: &str) -> Vec<String> {
@@ -97,17 +68,9 @@ fn main() {
                     })
                     .count()
             }
-            "jsonrepair_jsonschema" => raws
-                .iter()
-                .filter(|r| {
-                    jsonrepair_rs::jsonrepair(r)
-                        .ok()
-                        .and_then(|s| serde_json::from_str::<Value>(&s).ok())
-                        .filter(|value| validator.is_valid(value))
-                        .and_then(|value| serde_json::from_value::<CreateOrder>(value).ok())
-                        .is_some()
-                })
-                .count(),
+            "jsonrepair_jsonschema" => {
+                raws.iter().filter(|r| support::jsonrepair_jsonschema(&validator, r).is_some()).count()
+            }
             "parse" => {
                 let options = tool_input::parse::ParseOptions::default();
                 raws.iter().filter(|r| tool_input::parse::parse(r, &options).is_ok()).count()

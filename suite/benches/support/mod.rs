@@ -14,15 +14,15 @@ use crate::common;
 #[allow(dead_code)]
 pub struct CreateOrder {
     /// Customer identifier
-    customer_id: String,
-    priority: Priority,
+    pub customer_id: String,
+    pub priority: Priority,
     #[schemars(length(max = 10))]
-    tags: Vec<String>,
-    items: Vec<Item>,
+    pub tags: Vec<String>,
+    pub items: Vec<Item>,
     /// ISO 8601 date or date-time
-    ship_by: Option<String>,
+    pub ship_by: Option<String>,
     #[serde(default)]
-    gift: bool,
+    pub gift: bool,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -37,10 +37,10 @@ pub enum Priority {
 #[allow(dead_code)]
 pub struct Item {
     #[schemars(regex(pattern = r"^[A-Z]{3}-\d{4}$"))]
-    sku: String,
+    pub sku: String,
     #[schemars(range(min = 1, max = 1000))]
-    quantity: i64,
-    note: Option<String>,
+    pub quantity: i64,
+    pub note: Option<String>,
 }
 
 /// The first `limit` calls' raw text of a workload file.
