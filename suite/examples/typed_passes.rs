@@ -12,7 +12,8 @@
 //! serde), `jsonrepair_jsonschema`, `parse` (the lenient parser into a `Value`),
 //! `parse_to_tape`, `parse_to_tape_and_read` (the typed path's second step alone),
 //! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes), and
-//! `fenced_typed` (each call in a code fence, so that the lenient parser reads it).
+//! `fenced_typed` (each call in a code fence, so that the lenient parser reads it), `untyped`
+//! (`Validator::check`) and `value_jsonschema_untyped` (serde_json `Value` + jsonschema).
 
 // The workloads' type and the peers' pipeline, as the benches have them.
 #[path = "../tests/common/mod.rs"]
@@ -44,6 +45,7 @@ fn main() {
     let raws = raws(workload);
     let schema = serde_json::to_value(schemars::schema_for!(CreateOrder)).expect("a schema");
     let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    let ours = tool_input::Validator::new(&schema).expect("schema compiles");
     let fenced: Vec<String> = raws.iter().map(|r| format!("```json\n{r}\n```")).collect();
     let tapes: Vec<_> =
         raws.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).collect();
@@ -68,6 +70,13 @@ fn main() {
                     })
                     .count()
             }
+            "untyped" => raws.iter().filter(|r| ours.check(r.as_str()).is_ok()).count(),
+            "value_jsonschema_untyped" => raws
+                .iter()
+                .filter(|r| {
+                    serde_json::from_str::<Value>(r).is_ok_and(|v| validator.iter_errors(&v).next().is_none())
+                })
+                .count(),
             "jsonrepair_jsonschema" => {
                 raws.iter().filter(|r| support::jsonrepair_jsonschema(&validator, r).is_some()).count()
             }

@@ -1,12 +1,13 @@
 //! The engine for any JSON Schema: raw arguments in, a checked value or a rejection out.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::check::fast::Fast;
+use crate::check::skim::Skim;
 use crate::check::{FieldOverride, Walker};
 use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
 use crate::field_options::FieldOptions;
@@ -93,6 +94,10 @@ struct Inner {
     policy: Policy,
     limits: Limits,
     overrides: HashMap<String, FieldOverride>,
+    /// Is every `default` of the schema's properties exactly valid against its property's
+    /// schema (so that filling it, the walk would change and record nothing more)? Found on
+    /// first need.
+    defaults_exact: OnceLock<bool>,
 }
 
 /// Configures a [`Validator`]: policy, limits and per-field options.
@@ -134,6 +139,7 @@ impl ValidatorBuilder {
                 policy: self.policy,
                 limits: self.limits,
                 overrides: self.overrides,
+                defaults_exact: OnceLock::new(),
             }),
         })
     }
@@ -190,8 +196,80 @@ impl Validator {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         let read = read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?;
+        let read = match self.accepts_parsed_exactly(read, raw, policy, &limits) {
+            Ok(checked) => return Ok(checked),
+            Err(read) => read,
+        };
         self.check_parsed(read, policy, &limits, raw)
             .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
+    }
+
+    /// The one-pass check (`check::fast`) over arguments parsed from text: `Some` with the
+    /// value and its report when the value is exactly valid, but for the defaults of absent
+    /// properties (filled here, as the walk fills them) and no key was given twice. Then the
+    /// walk would change and record nothing more, and is skipped. Only for text, whose parse
+    /// has already held the value to the depth limit the walk counts (a value passed in is
+    /// walked).
+    fn accepts_parsed_exactly(
+        &self,
+        read: Read,
+        raw: RawArguments<'_>,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Result<Checked<Value>, Read> {
+        if !read.repeats.is_empty()
+            || !read.value.is_object()
+            || text_of(raw).is_none()
+            || limits.max_depth < parse::DEFAULT_MAX_DEPTH
+        {
+            return Err(read);
+        }
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        if fast.run::<Skim, _>(&read.value).is_err() {
+            return Err(read);
+        }
+        let (coercions, defaults) = fast.into_coercions_and_defaults();
+        if coercions.iter().any(|coercion| coercion.kind != CoercionKind::DefaultFilled)
+            || (!defaults.is_empty() && (*limits != self.inner.limits || !self.defaults_exact()))
+        {
+            return Err(read);
+        }
+        let Read { mut value, repairs, .. } = read;
+        let mut filled: Vec<(Coercion, &Value)> = coercions.into_iter().zip(defaults).collect();
+        // The one pass records an object's defaults when it ends, the walk when it enters it,
+        // then goes through members in key order: the walk's order is the objects' pre-order.
+        if filled.iter().any(|(coercion, _)| coercion.path.rfind('/').is_some_and(|slash| slash > 0)) {
+            filled.sort_by(|(a, _), (b, _)| walk_order(&value, parent_of(&a.path), parent_of(&b.path)));
+        }
+        let mut coercions = Vec::with_capacity(filled.len());
+        for (coercion, default) in filled {
+            let (parent, key) = coercion.path.rsplit_once('/').unwrap_or_default();
+            let object = value.pointer_mut(parent).and_then(Value::as_object_mut);
+            let Some(object) = object else {
+                // Not where the record says: unreachable for a record of this value, and
+                // the walk decides (the value is untouched but for defaults, which it fills
+                // again, finding them sent).
+                return Err(Read { value, repairs, repeats: Vec::new() });
+            };
+            object.insert(crate::pointer::unescape_token(key).into_owned(), default.clone());
+            coercions.push(coercion);
+        }
+        Ok(Checked { value, report: Report { repairs, coercions } })
+    }
+
+    /// Is every property's `default` exactly valid against the property's schema, under
+    /// the validator's own limits?
+    fn defaults_exact(&self) -> bool {
+        *self.inner.defaults_exact.get_or_init(|| {
+            let plan = &self.inner.plan;
+            let walker = self.walker(&self.inner.limits);
+            plan.nodes.iter().all(|node| {
+                node.defaults.iter().all(|(index, default)| {
+                    let mut copy = default.clone();
+                    walker.accepts_exact(node.properties[*index].1, &mut copy, &crate::check::Path::Root, 0)
+                })
+            })
+        })
     }
 
     /// The walk over parsed arguments: coerce, validate, explain. A key given twice is
@@ -586,6 +664,56 @@ fn in_document_order(
     rejection
 }
 
+/// The pointer of the object a member's pointer is in.
+fn parent_of(pointer: &str) -> &str {
+    pointer.rfind('/').map_or("", |slash| &pointer[..slash])
+}
+
+/// The order in which the walk enters the objects at pointers `a` and `b` of `value`: an
+/// object before what is in it, members in the map's order, items in index order.
+fn walk_order(value: &Value, a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let mut container = value;
+    let (mut a_tokens, mut b_tokens) = (a.split('/').skip(1), b.split('/').skip(1));
+    loop {
+        match (a_tokens.next(), b_tokens.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x == y => {
+                let next = match container {
+                    Value::Array(items) => x.parse::<usize>().ok().and_then(|index| items.get(index)),
+                    Value::Object(map) => map.get(crate::pointer::unescape_token(x).as_ref()),
+                    _ => None,
+                };
+                match next {
+                    Some(next) => container = next,
+                    None => return Ordering::Equal,
+                }
+            }
+            (Some(x), Some(y)) => {
+                return match container {
+                    Value::Array(_) => match (x.parse::<usize>(), y.parse::<usize>()) {
+                        (Ok(x), Ok(y)) => x.cmp(&y),
+                        _ => Ordering::Equal,
+                    },
+                    // The map's own order (sorted keys, or the text's with serde_json's
+                    // `preserve_order`), which the walk follows.
+                    Value::Object(map) => {
+                        let (x, y) = (crate::pointer::unescape_token(x), crate::pointer::unescape_token(y));
+                        match map.keys().find(|key| **key == *x || **key == *y) {
+                            Some(key) if *key == *x => Ordering::Less,
+                            Some(_) => Ordering::Greater,
+                            None => Ordering::Equal,
+                        }
+                    }
+                    _ => Ordering::Equal,
+                };
+            }
+        }
+    }
+}
+
 /// Why the one-pass attempt did not give the typed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Miss {
@@ -665,3 +793,7 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
     }
     pointer
 }
+
+#[cfg(test)]
+#[path = "validator_tests.rs"]
+mod tests;

@@ -47,6 +47,9 @@ pub(crate) struct Fast<'p> {
     plan: &'p Plan,
     overrides: &'p HashMap<String, FieldOverride>,
     coercions: RefCell<Vec<Coercion>>,
+    /// The value of each `DefaultFilled` coercion, in the same order (for a caller that
+    /// fills them into a `Value`, as the walk does).
+    defaults: RefCell<Vec<&'p Value>>,
     max_echo: usize,
     max_string_bytes: usize,
     max_depth: usize,
@@ -83,6 +86,7 @@ impl<'p> Fast<'p> {
             plan,
             overrides,
             coercions: RefCell::new(Vec::new()),
+            defaults: RefCell::new(Vec::new()),
             max_echo: limits.max_echo_chars,
             max_string_bytes: limits.max_string_bytes,
             max_depth: limits.max_depth,
@@ -102,6 +106,12 @@ impl<'p> Fast<'p> {
 
     pub fn into_coercions(self) -> Vec<Coercion> {
         self.coercions.into_inner()
+    }
+
+    /// The coercions, and the value of each default filled, in the order of their
+    /// `DefaultFilled` records.
+    pub fn into_coercions_and_defaults(self) -> (Vec<Coercion>, Vec<&'p Value>) {
+        (self.coercions.into_inner(), self.defaults.into_inner())
     }
 
     /// The nodes whose keywords apply to a value of `id`: it and its `$ref` chain. `None`
@@ -724,6 +734,7 @@ impl<'de, A: MapAccess<'de>> Object<'_, '_, 'de, A> {
             let fast = self.fast;
             let at = Path::Key(self.at, name);
             let sensitive = fast.mode_at(&at).sensitive;
+            fast.defaults.borrow_mut().push(default);
             fast.coercions.borrow_mut().push(Coercion {
                 path: at.pointer(),
                 kind: CoercionKind::DefaultFilled,

@@ -16,6 +16,7 @@ mod keywords;
 pub(crate) mod message;
 mod mode;
 mod path;
+pub(crate) mod skim;
 mod union;
 
 use std::cell::{Cell, RefCell};

@@ -1,0 +1,244 @@
+//! The untyped check's one pass (`accepts_parsed_exactly`) against the walk alone: for any
+//! text, `check_with` gives what the walk gives, value, report and rejection alike.
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use super::*;
+
+/// The walk alone: what `check_with` did before the one pass was tried.
+fn by_walk(validator: &Validator, text: &str, options: &CheckOptions) -> Result<Checked<Value>, Rejection> {
+    let raw = RawArguments::Text(text);
+    let policy = options.policy.unwrap_or(validator.inner.policy);
+    let limits = options.limits.unwrap_or(validator.inner.limits);
+    let read = read_arguments(raw, policy, &limits, false).map_err(|r| validator.guard(r))?;
+    validator
+        .check_parsed(read, policy, &limits, raw)
+        .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
+}
+
+/// Schemas with defaults at every depth (one of them not valid for its own property),
+/// enums, patterns, bounds, closed objects, integers and unions.
+fn schemas() -> Vec<Value> {
+    vec![
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1},
+                "mode": {"type": "string", "enum": ["fast", "slow"], "default": "fast"},
+                "count": {"type": "integer", "minimum": 0, "default": 1},
+                "ratio": {"type": "number", "maximum": 10},
+                "flag": {"type": "boolean", "default": false},
+                "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3, "default": []},
+                "inner": {
+                    "type": "object",
+                    "properties": {
+                        "depth": {"type": "integer", "default": 2},
+                        "note": {"type": ["string", "null"], "default": null}
+                    },
+                    "additionalProperties": false
+                },
+                "items": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "sku": {"type": "string", "pattern": "^[A-Z]+$"},
+                            "quantity": {"type": "integer", "default": 1}
+                        },
+                        "required": ["sku"]
+                    }
+                }
+            },
+            "required": ["name"]
+        }),
+        json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer", "default": "not a number"},
+                "b": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                "c": {"type": "object", "properties": {"d": {"type": "string", "default": "x"}}, "default": {}}
+            },
+            "additionalProperties": {"type": "integer"}
+        }),
+        json!({
+            "type": "object",
+            "properties": {"a~/b": {"type": "object", "properties": {"c/d": {"type": "string", "default": "e"}}}},
+            "additionalProperties": false
+        }),
+    ]
+}
+
+/// A value of about the shapes the schemas declare, often off them.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3i64..20).prop_map(|n| json!(n)),
+        prop_oneof![Just(json!(1.0)), Just(json!(2.5)), Just(json!(1e300))],
+        prop_oneof![
+            Just(json!("fast")),
+            Just(json!("FAST")),
+            Just(json!("slow")),
+            Just(json!("ABC")),
+            Just(json!("abc")),
+            Just(json!("")),
+            Just(json!("3")),
+            Just(json!("true")),
+            Just(json!("[\"x\"]")),
+        ],
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        let keys = prop_oneof![
+            Just("name"),
+            Just("mode"),
+            Just("count"),
+            Just("ratio"),
+            Just("flag"),
+            Just("tags"),
+            Just("inner"),
+            Just("depth"),
+            Just("note"),
+            Just("items"),
+            Just("sku"),
+            Just("quantity"),
+            Just("a"),
+            Just("b"),
+            Just("c"),
+            Just("d"),
+            Just("a~/b"),
+            Just("c/d"),
+            Just("other"),
+        ];
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(keys, inner, 0..6)
+                .prop_map(|map| Value::Object(map.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn the_one_pass_gives_what_the_walk_gives(
+        schema in 0usize..3,
+        value in value(),
+        policy in prop_oneof![Just(Policy::Strict), Just(Policy::Default), Just(Policy::Lenient)],
+        with_name in any::<bool>(),
+        trailing_comma in any::<bool>(),
+    ) {
+        let schema = &schemas()[schema];
+        let validator = Validator::builder(schema).policy(policy).build().expect("the schema compiles");
+        let mut value = value;
+        if with_name {
+            if let Value::Object(map) = &mut value {
+                map.insert("name".to_owned(), json!("n"));
+            }
+        }
+        let mut text = value.to_string();
+        if trailing_comma && text.ends_with('}') && text.len() > 2 {
+            text.insert(text.len() - 1, ',');
+        }
+        let options = CheckOptions::default();
+        let got = validator.check_with(RawArguments::Text(&text), &options);
+        let want = by_walk(&validator, &text, &options);
+        prop_assert_eq!(format!("{got:?}"), format!("{want:?}"), "text {}", text);
+    }
+}
+
+/// JSON text of an object with `members` in the order given (a `Value` would sort them).
+fn object_text(members: &[(&str, String)]) -> String {
+    let members: Vec<String> =
+        members.iter().map(|(key, value)| format!("{}: {value}", json!(key))).collect();
+    format!("{{{}}}", members.join(", "))
+}
+
+/// An item of the first schema's `items`, its members in any order, some left out.
+fn item() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![Just("\"A\""), Just("\"ABC\""), Just("\"abc\"")],
+        prop::option::of(prop_oneof![Just("2"), Just("\"4\""), Just("1.0")]),
+        any::<bool>(),
+    )
+        .prop_map(|(sku, quantity, flip)| {
+            let mut members = vec![("sku", sku.to_owned())];
+            if let Some(quantity) = quantity {
+                members.push(("quantity", quantity.to_owned()));
+            }
+            if flip {
+                members.reverse();
+            }
+            object_text(&members)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Calls of the first schema that are mostly valid, with defaults to fill at every depth
+    /// and members in any order: the records come in the walk's order.
+    #[test]
+    fn defaults_at_every_depth_come_in_the_walks_order(
+        optional in prop::collection::vec(
+            prop_oneof![
+                Just(("mode", "\"slow\"".to_owned())),
+                Just(("count", "3".to_owned())),
+                Just(("flag", "true".to_owned())),
+                Just(("tags", "[\"t\"]".to_owned())),
+                Just(("ratio", "2.5".to_owned())),
+            ],
+            0..4,
+        ),
+        inner in prop::option::of(prop::collection::vec(
+            prop_oneof![Just(("depth", "5")), Just(("note", "\"n\"")), Just(("note", "null"))],
+            0..3,
+        )),
+        items in prop::option::of(prop::collection::vec(item(), 0..4)),
+        rotate in 0usize..8,
+    ) {
+        let mut members: Vec<(&str, String)> = vec![("name", "\"n\"".to_owned())];
+        members.extend(optional);
+        if let Some(inner) = inner {
+            let inner: Vec<(&str, String)> = inner.into_iter().map(|(k, v)| (k, v.to_owned())).collect();
+            members.push(("inner", object_text(&inner)));
+        }
+        if let Some(items) = items {
+            members.push(("items", format!("[{}]", items.join(", "))));
+        }
+        let len = members.len();
+        members.rotate_left(rotate % len);
+        let text = object_text(&members);
+        let validator = Validator::new(&schemas()[0]).expect("the schema compiles");
+        let options = CheckOptions::default();
+        let got = validator.check_with(RawArguments::Text(&text), &options);
+        let want = by_walk(&validator, &text, &options);
+        prop_assert_eq!(format!("{got:?}"), format!("{want:?}"), "text {}", text);
+    }
+}
+
+#[test]
+fn defaults_are_filled_at_every_depth_as_the_walk_fills_them() {
+    let validator = Validator::new(&schemas()[0]).expect("the schema compiles");
+    let text = r#"{"name": "n", "inner": {}, "items": [{"sku": "A"}, {"sku": "B", "quantity": 3}]}"#;
+    let checked = validator.check(text).expect("valid");
+    assert_eq!(checked.value["inner"], json!({"depth": 2, "note": null}));
+    assert_eq!(checked.value["items"][0]["quantity"], json!(1));
+    assert_eq!(checked.value["mode"], json!("fast"));
+    assert_eq!(Ok(checked), by_walk(&validator, text, &CheckOptions::default()).map_err(|_| ()));
+    // Decided by the one pass, not left to the walk.
+    let limits = Limits::default();
+    let raw = RawArguments::Text(text);
+    let read = read_arguments(raw, Policy::Default, &limits, false).expect("parses");
+    assert!(validator.accepts_parsed_exactly(read, raw, Policy::Default, &limits).is_ok());
+}
+
+#[test]
+fn a_default_its_own_schema_refuses_is_left_to_the_walk() {
+    let validator = Validator::new(&schemas()[1]).expect("the schema compiles");
+    assert!(!validator.defaults_exact());
+    let got = validator.check("{}");
+    let want = by_walk(&validator, "{}", &CheckOptions::default());
+    assert_eq!(format!("{got:?}"), format!("{want:?}"));
+}
