@@ -226,7 +226,7 @@ impl FieldError {
     /// Echo the offending value (as compact JSON, shortened to 80 characters). Left out
     /// when the error is under a sensitive field.
     pub fn with_value(mut self, value: impl Into<Value>) -> Self {
-        self.value = Some(crate::check::message::echo(&value.into(), ECHO_CHARS));
+        self.value = Some(crate::message::echo(&value.into(), ECHO_CHARS));
         self
     }
 

@@ -29,15 +29,15 @@ use serde::de::{
 use serde_json::{Number, Value};
 
 use super::convert::{respelled, text_as_type};
-use super::equal::json_equal;
 use super::keywords::{
     absent_defaults, const_refuses, enum_refuses, integral_float_rewritten, item_schema, length_admitted,
     number_admitted, Bounds, Sent,
 };
-use super::message::echo;
 use super::mode::{field_mode, FieldOverride, Mode};
 use super::path::Path;
+use crate::equal::json_equal;
 use crate::limits::Limits;
+use crate::message::echo;
 use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};

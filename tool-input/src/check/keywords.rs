@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use serde_json::{Number, Value};
 
-use super::equal::{as_i128, compare};
+use crate::equal::{as_i128, compare};
 use crate::pattern::{OverBudget, Pattern};
 use crate::plan::{Node, NodeId, Types};
 

@@ -10,10 +10,8 @@
 
 mod coerce;
 mod convert;
-pub(crate) mod equal;
 pub(crate) mod fast;
 mod keywords;
-pub(crate) mod message;
 mod mode;
 mod path;
 pub(crate) mod skim;
@@ -32,14 +30,14 @@ use crate::plan::{Additional, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 
+pub(crate) use crate::equal::json_equal;
+use crate::message::{self, describe, quoted_list};
+pub(crate) use crate::message::{echo, kind_of};
 pub(crate) use convert::spelling_match;
-pub(crate) use equal::json_equal;
 use keywords::{
     absent_defaults, integral_float_rewritten, item_schema, number_breaks, Bounds, NumberBreak, PatternBreak,
     Sent,
 };
-use message::{describe, quoted_list};
-pub(crate) use message::{echo, kind_of};
 pub(crate) use mode::{field_mode, FieldOverride, Mode};
 pub(crate) use path::Path;
 

@@ -20,9 +20,9 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::convert::{bool_from_text, container_from_text, number_from_text, spelling_match};
-use super::message::describe;
 use super::{json_equal, Mode, Outcome, Path, Walker};
 use crate::error::ErrorCode;
+use crate::message::describe;
 use crate::plan::{NodeId, Options, Types, UnionShape};
 use crate::policy::Policy;
 use crate::report::CoercionKind;
@@ -302,7 +302,7 @@ impl Walker<'_> {
                 let key = map.keys().next().map(String::as_str).unwrap_or_default();
                 let suggestion = self.suggest(key, &tags, mode);
                 let hint = suggestion.as_ref().map(|s| format!("; did you mean {s}?")).unwrap_or_default();
-                let key = super::message::shorten(key, self.max_echo);
+                let key = crate::message::shorten(key, self.max_echo);
                 self.fail_with(out, path, mode, ErrorCode::Enum, None, listed.values, suggestion, || {
                     format!("`{key}` is not a valid choice; expected {expected}{hint}")
                 });
@@ -556,7 +556,7 @@ impl Walker<'_> {
     fn describe_shape(&self, branch: NodeId) -> String {
         let node = &self.plan.nodes[self.plan.resolved(branch)];
         if let Some(constant) = &node.const_value {
-            return super::message::echo(constant, self.max_echo);
+            return crate::message::echo(constant, self.max_echo);
         }
         if let Some(values) = &node.enum_values {
             return format!("one of {}", self.list_options(values).text);
@@ -595,7 +595,7 @@ impl Walker<'_> {
         if mode.sensitive {
             return None;
         }
-        super::message::closest(text, options.iter().filter_map(Value::as_str))
+        crate::message::closest(text, options.iter().filter_map(Value::as_str))
             .map(|s| Value::String(s.to_owned()))
     }
 }

@@ -38,7 +38,7 @@
 //! fields (`additionalProperties`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`, …) is
 //! removed; a tool without properties gets no `parameters`.
 //!
-//! **Reading arguments back** ([`ToolDefinition::check_as`]): under a strict dialect a model
+//! **Reading arguments back** ([`ToolDefinition::check_as`](crate::ToolDefinition::check_as)): under a strict dialect a model
 //! sends every property, with `null` for the ones it leaves out; a `null` for a property that
 //! is optional in the original schema and does not accept null there is treated as absent
 //! (recorded as [`CoercionKind::NullAsAbsent`](crate::CoercionKind::NullAsAbsent)), at every
@@ -53,22 +53,13 @@ mod gemini;
 pub(crate) mod kind;
 mod mcp;
 mod openai;
-mod undo;
+pub(crate) mod undo;
 pub(crate) mod walk;
 
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-
-use crate::error::Rejection;
-use crate::limits::Limits;
-use crate::parse::{self, ParseMode, ParseOptions, Repair};
-use crate::policy::Policy;
-use crate::raw::RawArguments;
-use crate::report::Checked;
-use crate::tool::ToolDefinition;
-use crate::validator::CheckOptions;
 
 pub use kind::{Dialect, UnknownDialect};
 
@@ -412,125 +403,6 @@ fn export(name: &str, description: Option<&str>, schema: &Value, dialect: Dialec
         }
     }
     (Value::Object(definition), problems)
-}
-
-impl ToolDefinition {
-    /// This tool's definition in `dialect`; see the [module](crate::dialect) for what each
-    /// dialect changes.
-    ///
-    /// ```
-    /// use tool_input::{Dialect, ToolDefinition};
-    /// use serde_json::json;
-    ///
-    /// let tool = ToolDefinition::new("get_weather", Some("Get the weather."),
-    ///     json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})).unwrap();
-    /// assert_eq!(tool.to_dialect(Dialect::Anthropic), json!({
-    ///     "name": "get_weather",
-    ///     "description": "Get the weather.",
-    ///     "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
-    /// }));
-    /// ```
-    pub fn to_dialect(&self, dialect: Dialect) -> Value {
-        tool_definition(self.name(), self.description(), self.schema(), dialect)
-    }
-
-    /// What `dialect` would reject in [`ToolDefinition::to_dialect`]'s definition: empty
-    /// when the provider accepts it. Meant for a test, so a bad tool fails there rather
-    /// than as a 400 in production.
-    ///
-    /// ```
-    /// use tool_input::{Dialect, ToolDefinition};
-    /// use serde_json::json;
-    ///
-    /// let tool = ToolDefinition::new("tag", None, json!({"type": "object", "properties": {
-    ///     "labels": {"type": "object", "additionalProperties": {"type": "string"}}}})).unwrap();
-    /// assert!(tool.check_dialect(Dialect::OpenAi).is_empty());
-    /// // A map cannot be written in strict mode.
-    /// assert_eq!(tool.check_dialect(Dialect::OpenAiStrict)[0].code.code(), "unrepresentable");
-    /// ```
-    pub fn check_dialect(&self, dialect: Dialect) -> Vec<DialectProblem> {
-        check_tool(self.name(), self.description(), self.schema(), dialect)
-    }
-
-    /// Check arguments a model produced after being shown this tool in `dialect`: undo what
-    /// the dialect's transform changed (see the [module](crate::dialect)), then check
-    /// against the original schema with the tool's policy, as
-    /// [`ToolDefinition::check_with`] does.
-    ///
-    /// ```
-    /// use tool_input::{CheckOptions, Dialect, Policy, ToolDefinition};
-    /// use serde_json::json;
-    ///
-    /// let tool = ToolDefinition::new("get_weather", None, json!({"type": "object",
-    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
-    ///     "required": ["city"], "additionalProperties": false})).unwrap();
-    /// let strict = CheckOptions::new().with_policy(Policy::Strict);
-    /// // What a strict-mode model sends: every field, null for the one it leaves out.
-    /// let sent = r#"{"city": "Paris", "days": null}"#;
-    /// assert!(tool.check_with(sent.into(), &strict).is_err());
-    /// let checked = tool.check_as(Dialect::OpenAiStrict, sent.into(), &strict).unwrap();
-    /// assert_eq!(checked.value, json!({"city": "Paris", "days": 1}));
-    /// ```
-    pub fn check_as(
-        &self,
-        dialect: Dialect,
-        raw: RawArguments<'_>,
-        options: &CheckOptions,
-    ) -> Result<Checked<Value>, Rejection> {
-        if !dialect.transforms_arguments() {
-            return self.check_with(raw, options);
-        }
-        let policy = options.policy.unwrap_or(self.validator().policy());
-        let limits = options.limits.unwrap_or(self.validator().limits());
-        // Read the value as the engine would; if it cannot be read, the engine says why.
-        let Some((mut value, repairs)) = read_value(raw, policy, &limits) else {
-            return self.check_with(raw, options);
-        };
-        let sensitive: Vec<&str> = self.validator().sensitive_fields().collect();
-        let coercions = undo::undo(dialect, self.schema(), &mut value, &sensitive, limits.max_echo_chars);
-        if coercions.is_empty() {
-            return self.check_with(raw, options);
-        }
-        match self.check_with(RawArguments::Value(&value), options) {
-            Ok(mut checked) => {
-                checked.report.repairs = repairs;
-                let mut all = coercions;
-                all.append(&mut checked.report.coercions);
-                checked.report.coercions = all;
-                Ok(checked)
-            }
-            Err(mut rejection) => {
-                rejection.repairs = repairs;
-                Err(rejection)
-            }
-        }
-    }
-}
-
-/// The parsed value of raw arguments, as the engine reads them under `policy`; `None` when
-/// there is nothing to undo (absent, empty) or it does not parse.
-fn read_value(raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> Option<(Value, Vec<Repair>)> {
-    let options = ParseOptions {
-        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
-        max_bytes: limits.max_bytes,
-        max_depth: limits.max_depth,
-        ..ParseOptions::default()
-    };
-    let parsed = match raw {
-        RawArguments::Absent | RawArguments::Value(Value::Null) => return None,
-        RawArguments::Text(text) => parse_text(text, &options)?,
-        RawArguments::Value(Value::String(text)) => parse_text(text, &options)?,
-        RawArguments::Bytes(bytes) => parse::parse_bytes(bytes, &options).ok()?,
-        RawArguments::Value(value) => return Some((value.clone(), Vec::new())),
-    };
-    Some((parsed.value, parsed.repairs))
-}
-
-fn parse_text(text: &str, options: &ParseOptions) -> Option<parse::Parsed> {
-    if text.trim().is_empty() {
-        return None;
-    }
-    parse::parse(text, options).ok()
 }
 
 /// The tool names a provider accepts: `^[A-Za-z0-9_-]{1,max}$` plus `extra` characters,

@@ -11,7 +11,7 @@ use crate::check::spelling_match;
 use crate::report::{Coercion, CoercionKind};
 
 /// Rewrite `value` in place; return what was changed.
-pub(super) fn undo(
+pub(crate) fn undo(
     dialect: Dialect,
     root: &Value,
     value: &mut Value,

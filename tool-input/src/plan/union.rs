@@ -51,12 +51,12 @@ pub(crate) struct Options {
 impl Options {
     /// The branch allowing exactly `value`.
     pub fn branch_of(&self, value: &Value) -> Option<NodeId> {
-        let index = self.values.iter().position(|option| crate::check::equal::json_equal(option, value))?;
+        let index = self.values.iter().position(|option| crate::equal::json_equal(option, value))?;
         Some(self.branches[index])
     }
 
     fn push(&mut self, value: Value, branch: NodeId, description: Option<String>) -> bool {
-        if self.values.iter().any(|seen| crate::check::equal::json_equal(seen, &value)) {
+        if self.values.iter().any(|seen| crate::equal::json_equal(seen, &value)) {
             return false;
         }
         self.values.push(value);
