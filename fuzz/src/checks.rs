@@ -150,6 +150,14 @@ pub fn pipeline(data: &[u8]) {
     );
     let small = Order::from_arguments_with(data, &tiny);
     paths_agree(&small, &tool_input::__private::from_arguments_full::<Order>(data.into(), &tiny));
+    // The untyped check (one pass over the parsed value where it can) and the walk alone:
+    // the same value, report (coercions in the same order) and rejection.
+    let validator = Order::definition().validator();
+    for options in [&options, &tiny] {
+        let untyped = validator.check_with(data.into(), options);
+        let walked = tool_input::__private::check_by_walk(validator, data.into(), options);
+        assert_eq!(untyped, walked, "the untyped one pass and the walk disagree");
+    }
 }
 
 /// The typed path (one pass where it can) and the full path give the same value, the same

@@ -47,20 +47,33 @@ pub const fn doc_description(doc: &'static str) -> Option<&'static str> {
 }
 
 /// The full path of `ToolInput::from_arguments_with`: parse, coerce, validate, deserialize;
-/// without the one-pass path for exact calls (which must agree with it: tests compare them).
+/// by the walk alone, without any one-pass path (which must agree with it: tests and the
+/// fuzz targets compare them).
 pub fn from_arguments_full<T: ToolInput>(
     raw: crate::RawArguments<'_>,
     options: &crate::CheckOptions,
 ) -> Result<crate::Checked<T>, crate::Rejection> {
     let definition = T::definition();
-    let crate::Checked { value, report } = definition.check_with(raw, options)?;
+    let by_walk =
+        || definition.validator().check_by_walk(raw, options).map_err(|r| r.with_tool(definition.name()));
+    let crate::Checked { value, report } = by_walk()?;
     match <T as serde::Deserialize>::deserialize(value) {
         Ok(value) => crate::tool::apply_rules(crate::Checked { value, report })
             .map_err(|rejection| rejection.with_tool(definition.name())),
         // Rare (serde refused what the schema allows): check again, and deserialize with
         // path tracking, which costs too much to pay on every call.
-        Err(_) => definition.check_with(raw, options).and_then(crate::tool::typed::<T>),
+        Err(_) => by_walk().and_then(crate::tool::typed::<T>),
     }
+}
+
+/// [`Validator::check_with`](crate::Validator::check_with) by the walk alone, without the
+/// one pass over the parsed value (for tests and fuzzing, which compare the two).
+pub fn check_by_walk(
+    validator: &crate::Validator,
+    raw: crate::RawArguments<'_>,
+    options: &crate::CheckOptions,
+) -> Result<crate::Checked<serde_json::Value>, crate::Rejection> {
+    validator.check_by_walk(raw, options)
 }
 
 /// The one-pass path alone (for tests): `Some` for strict JSON that is valid as it is or

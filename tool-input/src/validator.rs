@@ -193,13 +193,34 @@ impl Validator {
         raw: RawArguments<'_>,
         options: &CheckOptions,
     ) -> Result<Checked<Value>, Rejection> {
+        self.check_reading(raw, options, true)
+    }
+
+    /// [`check_with`](Validator::check_with) by the walk alone, without the one pass over
+    /// the parsed value: the reference the one-pass paths are compared with (tests, fuzzing).
+    pub(crate) fn check_by_walk(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Value>, Rejection> {
+        self.check_reading(raw, options, false)
+    }
+
+    fn check_reading(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        one_pass: bool,
+    ) -> Result<Checked<Value>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let read = read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?;
-        let read = match self.accepts_parsed_exactly(read, raw, policy, &limits) {
-            Ok(checked) => return Ok(checked),
-            Err(read) => read,
-        };
+        let mut read = read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?;
+        if one_pass {
+            read = match self.accepts_parsed_exactly(read, raw, policy, &limits) {
+                Ok(checked) => return Ok(checked),
+                Err(read) => read,
+            };
+        }
         self.check_parsed(read, policy, &limits, raw)
             .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
     }

@@ -8,13 +8,7 @@ use super::*;
 
 /// The walk alone: what `check_with` did before the one pass was tried.
 fn by_walk(validator: &Validator, text: &str, options: &CheckOptions) -> Result<Checked<Value>, Rejection> {
-    let raw = RawArguments::Text(text);
-    let policy = options.policy.unwrap_or(validator.inner.policy);
-    let limits = options.limits.unwrap_or(validator.inner.limits);
-    let read = read_arguments(raw, policy, &limits, false).map_err(|r| validator.guard(r))?;
-    validator
-        .check_parsed(read, policy, &limits, raw)
-        .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
+    validator.check_by_walk(RawArguments::Text(text), options)
 }
 
 /// Schemas with defaults at every depth (one of them not valid for its own property),
