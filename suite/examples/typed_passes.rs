@@ -14,6 +14,11 @@
 //! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes), and
 //! `fenced_typed` (each call in a code fence, so that the lenient parser reads it), `untyped`
 //! (`Validator::check`) and `value_jsonschema_untyped` (serde_json `Value` + jsonschema).
+//!
+//! Over `stream.jsonl` (whose rows carry the recorded chunk sizes), as the goals bench's
+//! stream goal: `stream` (the incremental parser fed the chunks, events received, the
+//! partial value never asked for), `stream_one_shot` (`parse` of the whole text) and
+//! `stream_tokenizer` (`parse_without_fast_path`).
 
 // The workloads' type and the peers' pipeline, as the benches have them.
 #[path = "../tests/common/mod.rs"]
@@ -51,6 +56,22 @@ fn main() {
         raws.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).collect();
     // The definition is built once, outside the passes.
     let _ = CreateOrder::from_arguments("{}");
+    // The chunked rows, for the stream contenders only (other workloads have no chunks).
+    let streamed: Vec<(String, Vec<usize>)> = if contender.starts_with("stream") {
+        std::fs::read_to_string(workload)
+            .unwrap_or_else(|error| panic!("{workload}: {error}"))
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .filter_map(|row| {
+                let text = row["raw"].as_str()?.to_owned();
+                let chunks = row["chunks"].as_array()?.iter().filter_map(Value::as_u64).map(|n| n as usize);
+                Some((text, chunks.collect()))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let stream_options = tool_input::parse::ParseOptions::default();
     let mut decided = 0;
     for _ in 0..passes {
         decided = match contender.as_str() {
@@ -95,6 +116,28 @@ fn main() {
             "read_prepared_tape" => {
                 tapes.iter().filter_map(tool_input::__private::read_prepared_tape::<CreateOrder>).count()
             }
+            "stream" => streamed
+                .iter()
+                .filter(|(text, chunks)| {
+                    let mut parser = tool_input::parse::IncrementalParser::new(stream_options.clone());
+                    let mut at = 0;
+                    chunks.iter().all(|&size| {
+                        let piece = &text[at..at + size];
+                        at += size;
+                        parser.feed_with(piece, |event| drop(std::hint::black_box(event))).is_ok()
+                    }) && parser.finish().is_ok()
+                })
+                .count(),
+            "stream_one_shot" => streamed
+                .iter()
+                .filter(|(text, _)| tool_input::parse::parse(text, &stream_options).is_ok())
+                .count(),
+            "stream_tokenizer" => streamed
+                .iter()
+                .filter(|(text, _)| {
+                    tool_input::parse::parse_without_fast_path(text.as_bytes(), &stream_options).is_ok()
+                })
+                .count(),
             other => panic!("unknown contender {other}"),
         };
     }

@@ -349,6 +349,15 @@ impl IncrementalParser {
         }
     }
 
+    /// A fragment arrives: the partial value built for the last one is out of date. Most
+    /// callers never ask for it, so the cell is only emptied when it holds one.
+    #[inline]
+    fn forget_partial(&mut self) {
+        if self.partial.get().is_some() {
+            self.partial.take();
+        }
+    }
+
     /// Count `len` more bytes: false once past the limit (nothing more is read or kept).
     fn count(&mut self, len: usize) -> bool {
         self.bytes = self.bytes.saturating_add(len);
@@ -365,7 +374,7 @@ impl IncrementalParser {
 
     #[inline]
     fn feed_inner(&mut self, chunk: &str, mut on: On<'_, '_>) -> Result<(), ParseError> {
-        self.partial.take();
+        self.forget_partial();
         // The common case first: a value being read, within the limit.
         let clear = self.tail.is_empty()
             && self.utf8_error.is_none()
@@ -392,7 +401,7 @@ impl IncrementalParser {
     }
 
     fn feed_bytes_inner(&mut self, mut chunk: &[u8], mut on: On<'_, '_>) -> Result<(), ParseError> {
-        self.partial.take();
+        self.forget_partial();
         let before = self.bytes;
         if !self.count(chunk.len()) || self.utf8_error.is_some() {
             return self.status();

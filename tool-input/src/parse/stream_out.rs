@@ -52,6 +52,12 @@ pub(crate) struct StreamOut {
     open_text: String,
     /// The path of an event being reported.
     scratch: String,
+    /// Whether `scratch` holds the path of the string value being read (`Some(true)`), or
+    /// that string's events are not reported (`Some(false)`); `None` until one of its
+    /// events asks. The slot of an open string stays where it is until the string ends, so
+    /// its path is made once per string, not once per fragment (while a long string
+    /// streams in, each fragment is one `StringGrew`).
+    open_path: Option<bool>,
 }
 
 /// Append `/index` to a JSON Pointer.
@@ -70,6 +76,7 @@ impl StreamOut {
             open: None,
             open_text: String::new(),
             scratch: String::new(),
+            open_path: None,
         }
     }
 
@@ -117,6 +124,7 @@ impl StreamOut {
     /// (`""` at the top level); or `None` when it is not reported (inside a `(`, or an object
     /// without a key).
     fn slot_path(&mut self) -> Option<&str> {
+        self.open_path = None;
         self.scratch.clear();
         if let Some(frame) = self.frames.last() {
             if frame.quiet {
@@ -132,12 +140,27 @@ impl StreamOut {
         Some(&self.scratch)
     }
 
+    /// [`StreamOut::slot_path`] for the string value being read, made on its first event
+    /// and kept until it ends (see `open_path`).
+    fn open_slot_path(&mut self) -> Option<&str> {
+        let reported = match self.open_path {
+            Some(reported) => reported,
+            None => {
+                let reported = self.slot_path().is_some();
+                self.open_path = Some(reported);
+                reported
+            }
+        };
+        reported.then_some(self.scratch.as_str())
+    }
+
     /// Append `text`, read by `Lexer::plain_run`, to the string value being read (it is
     /// shown, and the lexer holds none of its text), and report it as [`sync_string`] would.
+    #[inline]
     pub(crate) fn append_open(&mut self, text: &str, on: &mut On<'_, '_>) {
         self.open_text.push_str(text);
         if let Some(on) = on.as_mut() {
-            if let Some(path) = self.slot_path() {
+            if let Some(path) = self.open_slot_path() {
                 on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(text) });
             }
         }
@@ -149,7 +172,7 @@ impl StreamOut {
     fn complete_open_string(&mut self, reported: usize, text: &str, on: &mut On<'_, '_>) -> Value {
         let rest = text.get(reported..).unwrap_or_default();
         if let (Some(on), false) = (on.as_mut(), rest.is_empty()) {
-            if let Some(path) = self.slot_path() {
+            if let Some(path) = self.open_slot_path() {
                 on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(rest) });
             }
         }
@@ -157,10 +180,12 @@ impl StreamOut {
         self.open = None;
         let value = Value::String(std::mem::take(&mut self.open_text));
         if let Some(on) = on.as_mut() {
-            if let Some(path) = self.slot_path() {
+            if let Some(path) = self.open_slot_path() {
                 on(StreamEvent::ValueComplete { path: Cow::Borrowed(path), value: Cow::Borrowed(&value) });
             }
         }
+        // The string ends: its slot moves on.
+        self.open_path = None;
         value
     }
 }
@@ -174,6 +199,7 @@ pub(crate) struct Reporting<'a, 'f> {
 
 impl Out for Reporting<'_, '_> {
     fn key(&mut self, key: String) {
+        self.out.open_path = None;
         self.out.values.key(key);
     }
 
@@ -191,6 +217,7 @@ impl Out for Reporting<'_, '_> {
                 (parent.quiet || kind == Kind::Paren, !(kind == Kind::Object && out.lenient))
             }
         };
+        out.open_path = None;
         out.values.open(kind);
         out.frames.push(Shown { pointer_len, quiet, shown });
     }
@@ -216,6 +243,7 @@ impl Out for Reporting<'_, '_> {
 
     fn close(&mut self, unwrap: bool) {
         let out = &mut *self.out;
+        out.open_path = None;
         let Some(value) = out.values.pop(unwrap) else { return };
         let depth = out.frames.len();
         let reported = depth >= 2 && out.frames.get(depth - 2).is_some_and(|parent| !parent.quiet);
@@ -252,18 +280,28 @@ impl Out for Reporting<'_, '_> {
         out.frames.clear();
         out.pointer.clear();
         out.open = None;
+        out.open_path = None;
         out.open_text.clear();
     }
 }
 
 /// After a fragment: move what arrived of the string value being read out of the lexer
 /// (showing it first), and report it.
+#[inline]
 pub(crate) fn sync_string(
     grammar: &mut Grammar,
     out: &mut StreamOut,
     lexer: &mut Lexer,
     on: &mut On<'_, '_>,
 ) {
+    // Most fragments end between tokens: nothing to do, and no call.
+    if lexer.in_string() {
+        sync_open_string(grammar, out, lexer, on);
+    }
+}
+
+/// [`sync_string`] when the fragment ended inside a string.
+fn sync_open_string(grammar: &mut Grammar, out: &mut StreamOut, lexer: &mut Lexer, on: &mut On<'_, '_>) {
     let Some((head, tail)) = lexer.open_string() else { return };
     let reported = out.open.unwrap_or(0);
     if head.len() + tail.len() <= reported {
@@ -293,6 +331,7 @@ pub(crate) fn sync_string(
             return; // nowhere to show it (the one-shot builder drops it too)
         }
         grammar.begin_value(&mut Reporting { out: &mut *out, on: None });
+        out.open_path = None;
         out.open_text.clear();
         out.open_text.reserve((head.len() + new_tail.len()).max(32) * 2);
     }
@@ -300,7 +339,7 @@ pub(crate) fn sync_string(
     out.open_text.push_str(new_tail);
     out.open = Some(reported + new_tail.len());
     if let Some(on) = on.as_mut() {
-        if let Some(path) = out.slot_path() {
+        if let Some(path) = out.open_slot_path() {
             for piece in [head.as_str(), new_tail] {
                 if !piece.is_empty() {
                     on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(piece) });

@@ -297,6 +297,50 @@ fn events_of_a_file_write() {
 }
 
 #[test]
+fn each_fragment_of_a_string_reports_the_path_it_is_at() {
+    // The path of the string being read is made once and kept until it ends: it must follow
+    // the string it belongs to (the next item, another member, a deeper object), be escaped,
+    // and be made even when the string opened while nobody listened.
+    for options in [lenient(), ParseOptions::strict()] {
+        let mut parser = IncrementalParser::new(options.clone());
+        let mut events = Vec::new();
+        parser.feed(r#"{"a/b~c": ["one", "tw"#).unwrap();
+        for chunk in
+            ["o and", " more", r#"", "thr"#, r#"ee"], "n": {"k": "deep"#, r#" text"}, "#, r#""e": """#]
+        {
+            parser.feed_with(chunk, |event| events.push(event.into_owned())).unwrap();
+        }
+        parser.feed_with("}", |event| events.push(event.into_owned())).unwrap();
+        let grew = |path: &str, appended: &str| StreamEvent::StringGrew {
+            path: path.to_owned().into(),
+            appended: appended.to_owned().into(),
+        };
+        assert_eq!(
+            events,
+            [
+                grew("/a~1b~0c/1", "o and"),
+                grew("/a~1b~0c/1", " more"),
+                complete("/a~1b~0c/1", json!("two and more")),
+                grew("/a~1b~0c/2", "thr"),
+                grew("/a~1b~0c/2", "ee"),
+                complete("/a~1b~0c/2", json!("three")),
+                complete("/a~1b~0c", json!(["one", "two and more", "three"])),
+                grew("/n/k", "deep"),
+                grew("/n/k", " text"),
+                complete("/n/k", json!("deep text")),
+                complete("/n", json!({"k": "deep text"})),
+                complete("/e", json!("")),
+            ],
+            "{options:?}"
+        );
+        assert_eq!(
+            parser.finish().unwrap().value,
+            json!({"a/b~c": ["one", "two and more", "three"], "n": {"k": "deep text"}, "e": ""})
+        );
+    }
+}
+
+#[test]
 fn events_have_json_pointer_paths() {
     let mut paths = Vec::new();
     let mut parser = IncrementalParser::new(lenient());

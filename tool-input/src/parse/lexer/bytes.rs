@@ -22,8 +22,8 @@ fn has_zero_byte(word: u64) -> bool {
 /// [`find_special`]), or `chunk.len()`. Eight bytes at a time, the last word padded with
 /// spaces, and the byte found from the word's mask rather than by a loop: streamed fragments
 /// are mostly shorter than eight bytes, and a loop over their bytes costs a branch (often
-/// mispredicted) per byte.
-#[inline]
+/// mispredicted) per byte. Inlined into its one caller, which runs once per fragment.
+#[inline(always)]
 pub(super) fn first_special(chunk: &[u8], stop: u8) -> usize {
     // The high bit of each byte of `word` that is a control character, `stop` or a
     // backslash. A borrow can also flag a byte after a flagged one, never before: the
@@ -48,15 +48,40 @@ pub(super) fn first_special(chunk: &[u8], stop: u8) -> usize {
         }
         at += 8;
     }
-    let rest = words.remainder();
-    let mut array = [b' '; 8];
-    if let Some(head) = array.get_mut(..rest.len()) {
-        head.copy_from_slice(rest);
-    }
-    match flags(u64::from_le_bytes(array)) {
+    match flags(short_word(words.remainder(), b' ')) {
         0 => chunk.len(),
         found => at + first(found),
     }
+}
+
+/// The bytes of `rest` (fewer than eight) as a little-endian word, the bytes past its end
+/// `fill`. Loaded four, two and one at a time: copying a slice of unknown length into an
+/// array calls `memcpy`, which costs more than the whole search of a short fragment.
+#[inline(always)]
+fn short_word(rest: &[u8], fill: u8) -> u64 {
+    let len = rest.len() % 8;
+    let mut word = 0u64;
+    let mut at = 0;
+    if len & 4 != 0 {
+        if let Some(&[a, b, c, d]) = rest.get(..4) {
+            word = u64::from(u32::from_le_bytes([a, b, c, d]));
+        }
+        at = 4;
+    }
+    if len & 2 != 0 {
+        if let Some(&[a, b]) = rest.get(at..at + 2) {
+            word |= u64::from(u16::from_le_bytes([a, b])) << (8 * at);
+        }
+        at += 2;
+    }
+    if len & 1 != 0 {
+        if let Some(&a) = rest.get(at) {
+            word |= u64::from(a) << (8 * at);
+        }
+    }
+    // `len < 8`: the shift stays below 64.
+    let filled = (ONES * u64::from(fill)) & !((1u64 << (8 * len)) - 1);
+    word | filled
 }
 
 /// The index of the first byte at or after `i` that interrupts string content: `stop`, a
@@ -197,5 +222,48 @@ pub(crate) fn describe_char(chunk: &[u8], i: usize) -> String {
         Some('`') => "'`'".to_owned(),
         Some(c) => format!("`{c}`"),
         None => format!("byte 0x{lead:02x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_words_hold_the_bytes_then_the_fill() {
+        let bytes = b"\x01\x22\x5c\x7f\xe2\x80\x9c";
+        for len in 0..8 {
+            let rest = &bytes[..len.min(bytes.len())];
+            let mut array = [b' '; 8];
+            array[..rest.len()].copy_from_slice(rest);
+            assert_eq!(short_word(rest, b' '), u64::from_le_bytes(array), "{len}");
+        }
+    }
+
+    #[test]
+    fn the_first_special_byte_is_the_first_one_a_loop_finds() {
+        let samples: [&[u8]; 9] = [
+            b"",
+            b"a",
+            b"ab\"",
+            b"abcdefg\\",
+            b"\n",
+            b"abcdefghijklmnop",
+            b"abcdefghij'kl",
+            b"caf\xc3\xa9\"",
+            b"\x1f",
+        ];
+        for sample in samples {
+            for stop in [b'"', b'\'', 0xE2] {
+                for start in 0..sample.len() {
+                    let chunk = &sample[start..];
+                    let expected = chunk
+                        .iter()
+                        .position(|&b| b == stop || b == b'\\' || b < 0x20)
+                        .unwrap_or(chunk.len());
+                    assert_eq!(first_special(chunk, stop), expected, "{chunk:?} {stop}");
+                }
+            }
+        }
     }
 }

@@ -336,6 +336,13 @@ impl Lexer {
         self.base
     }
 
+    /// Whether a string is being read (strict and lenient modes): the cheap test before
+    /// [`Lexer::open_string`], which the streaming parser makes after every fragment.
+    #[inline]
+    pub(crate) fn in_string(&self) -> bool {
+        matches!(self.state, State::Str { .. })
+    }
+
     /// The string being read (strict and lenient modes), for the streaming parser: its
     /// decoded content so far is `text_buf` followed by the bytes of `buf` returned here. A
     /// closing candidate quote and the whitespace after it are left out until they are known
@@ -346,6 +353,9 @@ impl Lexer {
     /// carries only what came after): `text_buf` is only appended to, and `buf` (whose
     /// offsets the look-ahead states keep) is left alone.
     pub(crate) fn open_string(&mut self) -> Option<(&mut String, &[u8])> {
+        if !self.in_string() {
+            return None;
+        }
         let State::Str { esc, .. } = self.state else { return None };
         if self.held.is_some() || self.prefix.is_some_and(|prefix| prefix.bytes) {
             // A literal that continues a held one (shown when they are joined), or a bytes
@@ -402,11 +412,13 @@ impl Lexer {
     /// [`Lexer::feed`] for a fragment known to be valid UTF-8 on its own (it does not end
     /// inside a character): a string without escapes is then copied out of it without
     /// validating it again.
+    #[inline]
     pub(crate) fn feed_str<S: Sink>(&mut self, chunk: &str, sink: &mut S) -> Result<(), Failure> {
         self.feed_text(chunk.as_bytes(), Some(chunk), sink)
     }
 
     /// `text`, when given, is `chunk` as a `str`.
+    #[inline]
     fn feed_text<S: Sink>(&mut self, chunk: &[u8], text: Option<&str>, sink: &mut S) -> Result<(), Failure> {
         if self.unescape.is_some() {
             let filtered = self.unescape_bytes(chunk);
