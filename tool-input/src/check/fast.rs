@@ -34,7 +34,7 @@ use super::keywords::{
     absent_defaults, const_refuses, enum_refuses, integral_float_rewritten, item_schema, length_admitted,
     number_admitted, Bounds, Sent,
 };
-use super::message::echo;
+use super::message::{echo, echo_str};
 use super::mode::{field_mode, FieldOverride, Mode};
 use super::path::Path;
 use crate::limits::Limits;
@@ -259,7 +259,7 @@ impl<'p> Fast<'p> {
                 (Coerced::Option(option), shown(matched), CoercionKind::EnumCase)
             }
         };
-        let from = (!sensitive).then(|| echo(&Value::String(text.to_owned()), self.max_echo));
+        let from = (!sensitive).then(|| echo_str(text, self.max_echo));
         self.coercions.borrow_mut().push(Coercion { path: at.pointer(), kind, from, to });
         Some(coerced)
     }
