@@ -231,7 +231,7 @@ pub(crate) fn parse_to_tape(
     let read = tree::read_with_retry(Input::text(input), options, |lexer, repairs| TapeMachine {
         lexer,
         grammar: Grammar::new(options, repairs),
-        out: TapeOut::default(),
+        out: TapeOut::for_text(input.len()),
         complete: options.complete_truncated,
     });
     let (tape, repeated, mut repairs, value_at) =
@@ -357,7 +357,12 @@ enum Keys {
     /// An array.
     #[default]
     None,
-    Few(Vec<usize>),
+    /// The indexes of its keys are `TapeOut::few[from..]`: the open objects' few keys share
+    /// one stack (an inner object closes before its outer one takes another key), so an
+    /// object costs no allocation of its own.
+    Few {
+        from: usize,
+    },
     Many(HashMap<u64, usize>),
 }
 
@@ -374,9 +379,21 @@ struct Open {
 pub(crate) struct TapeOut {
     tape: Tape,
     open: Vec<Open>,
+    /// The indexes of the keys of the open objects that have few (see [`Keys::Few`]).
+    few: Vec<usize>,
     /// An object repeated a key (or two keys of one object share a 64-bit hash: the value
     /// path then decides, as for a repeat).
     repeated: bool,
+}
+
+impl TapeOut {
+    /// An output for a text of `len` bytes, with room for the events such a text usually
+    /// makes (about one per eight bytes), up to a bound: growing the tape event by event
+    /// costs more than the parse of a short call.
+    fn for_text(len: usize) -> TapeOut {
+        let events = (len / 8).min(4096);
+        TapeOut { tape: Tape { events: Vec::with_capacity(events) }, ..TapeOut::default() }
+    }
 }
 
 /// The hash a key is compared by (the same for every run: keys only meet keys of the same
@@ -392,15 +409,16 @@ fn is_key(events: &[Event], at: usize, key: &str) -> bool {
 
 impl Out for TapeOut {
     fn key(&mut self, key: String) {
-        let TapeOut { tape, open, repeated } = self;
+        let TapeOut { tape, open, few, repeated } = self;
         let at = tape.events.len();
         if let Some(open) = open.last_mut() {
             match &mut open.keys {
                 Keys::None => {}
-                Keys::Few(keys) => {
+                &mut Keys::Few { from } => {
+                    let keys = few.get(from..).unwrap_or_default();
                     *repeated |= keys.iter().any(|&k| is_key(&tape.events, k, &key));
                     if keys.len() < FEW_KEYS {
-                        keys.push(at);
+                        few.push(at);
                     } else {
                         let mut many: HashMap<u64, usize> = keys
                             .iter()
@@ -409,6 +427,7 @@ impl Out for TapeOut {
                                 _ => None,
                             })
                             .collect();
+                        few.truncate(from);
                         // A hash met again: a repeat (flagged above) or two keys sharing a
                         // hash, which the value path decides as well.
                         *repeated |= many.insert(key_hash(&key), at).is_some();
@@ -423,7 +442,7 @@ impl Out for TapeOut {
 
     fn open(&mut self, kind: Kind) {
         let (start, keys) = match kind {
-            Kind::Object => (self.tape.open_object(), Keys::Few(Vec::new())),
+            Kind::Object => (self.tape.open_object(), Keys::Few { from: self.few.len() }),
             Kind::Array | Kind::Paren | Kind::Set => (self.tape.open_array(), Keys::None),
         };
         self.open.push(Open { start, keys });
@@ -445,6 +464,9 @@ impl Out for TapeOut {
 
     fn close(&mut self, unwrap: bool) {
         let Some(open) = self.open.pop() else { return };
+        if let Keys::Few { from } = open.keys {
+            self.few.truncate(from);
+        }
         if unwrap {
             self.tape.unwrap(open.start);
         } else {
@@ -455,6 +477,9 @@ impl Out for TapeOut {
     fn object_as_set(&mut self) {
         if let Some(open) = self.open.last_mut() {
             self.tape.retag_array(open.start);
+            if let Keys::Few { from } = open.keys {
+                self.few.truncate(from);
+            }
             open.keys = Keys::None;
         }
     }
@@ -462,15 +487,18 @@ impl Out for TapeOut {
     fn has_key(&self, key: &str) -> bool {
         let events = &self.tape.events;
         match self.open.last().map(|open| &open.keys) {
-            Some(Keys::Few(keys)) => keys.iter().any(|&k| is_key(events, k, key)),
+            Some(&Keys::Few { from }) => {
+                self.few.get(from..).unwrap_or_default().iter().any(|&k| is_key(events, k, key))
+            }
             Some(Keys::Many(keys)) => keys.get(&key_hash(key)).is_some_and(|&k| is_key(events, k, key)),
             _ => false,
         }
     }
 
     fn reset(&mut self) {
-        self.tape = Tape::new();
+        self.tape.events.clear();
         self.open.clear();
+        self.few.clear();
     }
 }
 
