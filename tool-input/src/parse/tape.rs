@@ -11,6 +11,7 @@
 //! (see `parse_noting_repeats`), so [`parse_to_tape`] gives no tape for it and the caller
 //! takes the value path.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
@@ -18,6 +19,7 @@ use serde_json::{Map, Number, Value};
 
 use super::grammar::{Fed, Grammar, Kind, Out};
 use super::lexer::{Failure, Lexer};
+use super::spare;
 use super::tree::{self, Attempt, Input, Outcome};
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair, DEFAULT_MAX_DEPTH};
 
@@ -48,6 +50,30 @@ pub(crate) struct Tape {
     events: Vec<Event>,
 }
 
+/// The most events a tape kept for reuse may have room for: a large call's tape is not kept.
+const SPARE_EVENTS: usize = 4096;
+
+thread_local! {
+    /// The event list of the last tape this thread dropped, emptied, for the next parse to
+    /// write into: a short call's tape is a block larger than the allocator keeps at hand,
+    /// and asking for one on every call costs more than a part of the parse.
+    static SPARE: Cell<Vec<Event>> = const { Cell::new(Vec::new()) };
+}
+
+impl Drop for Tape {
+    fn drop(&mut self) {
+        let mut events = std::mem::take(&mut self.events);
+        if events.capacity() > 0 && events.capacity() <= SPARE_EVENTS {
+            spare::keep(events.drain(..).filter_map(|event| match event {
+                Event::Str(text) | Event::Key(text) => Some(text),
+                _ => None,
+            }));
+            // During the thread's exit there is nothing to keep it for.
+            let _ = SPARE.try_with(|spare| spare.set(events));
+        }
+    }
+}
+
 impl Tape {
     pub(crate) fn new() -> Tape {
         Tape::default()
@@ -59,8 +85,8 @@ impl Tape {
     }
 
     /// Takes the events, for a reader that moves strings out of them.
-    pub(crate) fn into_events(self) -> Vec<Event> {
-        self.events
+    pub(crate) fn into_events(mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
     }
 
     /// Appends a scalar or key event.
@@ -391,8 +417,9 @@ impl TapeOut {
     /// makes (about one per eight bytes), up to a bound: growing the tape event by event
     /// costs more than the parse of a short call.
     fn for_text(len: usize) -> TapeOut {
-        let events = (len / 8).min(4096);
-        TapeOut { tape: Tape { events: Vec::with_capacity(events) }, ..TapeOut::default() }
+        let mut events = SPARE.try_with(Cell::take).unwrap_or_default();
+        events.reserve((len / 8).min(SPARE_EVENTS));
+        TapeOut { tape: Tape { events }, ..TapeOut::default() }
     }
 }
 
