@@ -12,7 +12,9 @@ pub(crate) fn echo(value: &Value, max: usize) -> String {
         Value::String(text) => return echo_str(text, max),
         // Containers can be huge: serialise them only as far as needed.
         Value::Array(_) | Value::Object(_) => {
-            let mut writer = Bounded { text: Vec::new(), limit: max.saturating_mul(4).max(64) };
+            let limit = max.saturating_mul(4).max(64);
+            // Room for the text up to the limit (and the piece that crosses it), at once.
+            let mut writer = Bounded { text: Vec::with_capacity(limit.min(4096) + 16), limit };
             let _ = serde_json::to_writer(&mut writer, value);
             writer.into_text()
         }
@@ -90,13 +92,44 @@ pub(crate) fn echo_str(text: &str, max: usize) -> String {
         push(&mut out, &mut count, max, '\\');
         push(&mut out, &mut count, max, short);
     }
-    count += rest.bytes().map(|b| usize::from(ESCAPED_LEN[usize::from(b)])).sum::<usize>();
+    count += escaped_chars(rest.as_bytes());
     push(&mut out, &mut count, max, '"');
     if count <= max {
         out
     } else {
         format!("{out}… ({count} characters)")
     }
+}
+
+/// How many characters the JSON text of `bytes` (a string's content) has: the sum of
+/// [`ESCAPED_LEN`], eight bytes at a time while no control character is among them.
+fn escaped_chars(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `word` that is zero (exactly: no borrow crosses bytes).
+    let zeros = |word: u64| !(((word & LOWS) + LOWS) | word) & HIGHS;
+    let by_table =
+        |bytes: &[u8]| bytes.iter().map(|&b| usize::from(ESCAPED_LEN[usize::from(b)])).sum::<usize>();
+    let mut count = 0;
+    let mut words = bytes.chunks_exact(8);
+    for chunk in words.by_ref() {
+        let mut array = [0; 8];
+        array.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(array);
+        if zeros(word & (ONES * 0xE0)) != 0 {
+            // A control character (below 0x20): its escape's length depends on which.
+            count += by_table(chunk);
+            continue;
+        }
+        // One per byte that starts a character (not `10xxxxxx`), one more per `"` and `\`.
+        let continuation = word & !(word << 1) & HIGHS;
+        let escaped = zeros(word ^ (ONES * u64::from(b'"'))) | zeros(word ^ (ONES * u64::from(b'\\')));
+        let per_byte = ((continuation ^ HIGHS) >> 7) + (escaped >> 7);
+        // Each byte holds at most 2, so the sum of the eight fits the top byte.
+        count += (per_byte.wrapping_mul(ONES) >> 56) as usize;
+    }
+    count + by_table(words.remainder())
 }
 
 /// How many characters of a string's JSON text each byte of it adds: none for a UTF-8
@@ -395,6 +428,15 @@ mod tests {
             if text.chars().count() <= max {
                 proptest::prop_assert_eq!(shown, text);
             }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn escaped_characters_are_counted_a_word_at_a_time(text in "([\\x00-\\x20\"\\\\a-z]|\\PC){0,64}") {
+            let counted = text.bytes().map(|b| usize::from(ESCAPED_LEN[usize::from(b)])).sum::<usize>();
+            proptest::prop_assert_eq!(escaped_chars(text.as_bytes()), counted);
+            proptest::prop_assert_eq!(counted + 2, Value::String(text.clone()).to_string().chars().count());
         }
     }
 
