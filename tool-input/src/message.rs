@@ -12,9 +12,11 @@ pub(crate) fn echo(value: &Value, max: usize) -> String {
         Value::String(text) => return echo_str(text, max),
         // Containers can be huge: serialise them only as far as needed.
         Value::Array(_) | Value::Object(_) => {
-            let mut writer = Bounded { text: String::new(), limit: max.saturating_mul(4).max(64) };
+            let limit = max.saturating_mul(4).max(64);
+            // Room for the text up to the limit (and the piece that crosses it), at once.
+            let mut writer = Bounded { text: Vec::with_capacity(limit.min(4096) + 16), limit };
             let _ = serde_json::to_writer(&mut writer, value);
-            writer.text
+            writer.into_text()
         }
         // The same compact JSON as `Display`, written to a buffer directly rather than
         // through a formatter.
@@ -26,7 +28,7 @@ pub(crate) fn echo(value: &Value, max: usize) -> String {
 /// [`echo`] of a string: `shorten(&Value::String(text).to_string(), max)` without escaping
 /// and counting the whole string into a buffer first (models send long strings, and every
 /// coercion of one records it).
-fn echo_str(text: &str, max: usize) -> String {
+pub(crate) fn echo_str(text: &str, max: usize) -> String {
     // A short string with nothing to escape (the usual enum value, key or bad value):
     // quoted as it is, already within the limit.
     if quotes_plainly(text, max) {
@@ -39,14 +41,32 @@ fn echo_str(text: &str, max: usize) -> String {
     let mut out = String::with_capacity(text.len().min(max.saturating_mul(4)) + 2);
     // Characters of the escaped text, quotes included.
     let mut count = 0usize;
-    let mut push = |c: char| {
-        if count < max {
+    // One character of the escaped text: written while within `max`, and counted.
+    fn push(out: &mut String, count: &mut usize, max: usize, c: char) {
+        if *count < max {
             out.push(c);
         }
-        count += 1;
-    };
-    push('"');
-    for c in text.chars() {
+        *count += 1;
+    }
+    push(&mut out, &mut count, max, '"');
+    // Only the first `max` characters are written; the rest of the text is only counted.
+    let mut rest = text;
+    while count < max {
+        // A run of ASCII that needs no escape is written (as far as it fits) at once.
+        let plain = rest
+            .bytes()
+            .take(max - count)
+            .take_while(|&b| b < 0x80 && ESCAPED_LEN[usize::from(b)] == 1)
+            .count();
+        if plain > 0 {
+            out.push_str(rest.get(..plain).unwrap_or_default());
+            count += plain;
+            rest = rest.get(plain..).unwrap_or_default();
+            continue;
+        }
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { break };
+        rest = chars.as_str();
         // serde_json's escapes: the quote, the backslash, and the control characters.
         let short = match c {
             '"' => '"',
@@ -60,25 +80,74 @@ fn echo_str(text: &str, max: usize) -> String {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
                 let byte = c as u32 as usize;
                 for e in ['\\', 'u', '0', '0', char::from(HEX[byte >> 4]), char::from(HEX[byte & 0xf])] {
-                    push(e);
+                    push(&mut out, &mut count, max, e);
                 }
                 continue;
             }
             c => {
-                push(c);
+                push(&mut out, &mut count, max, c);
                 continue;
             }
         };
-        push('\\');
-        push(short);
+        push(&mut out, &mut count, max, '\\');
+        push(&mut out, &mut count, max, short);
     }
-    push('"');
+    count += escaped_chars(rest.as_bytes());
+    push(&mut out, &mut count, max, '"');
     if count <= max {
         out
     } else {
         format!("{out}… ({count} characters)")
     }
 }
+
+/// How many characters the JSON text of `bytes` (a string's content) has: the sum of
+/// [`ESCAPED_LEN`], eight bytes at a time while no control character is among them.
+fn escaped_chars(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOWS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `word` that is zero (exactly: no borrow crosses bytes).
+    let zeros = |word: u64| !(((word & LOWS) + LOWS) | word) & HIGHS;
+    let by_table =
+        |bytes: &[u8]| bytes.iter().map(|&b| usize::from(ESCAPED_LEN[usize::from(b)])).sum::<usize>();
+    let mut count = 0;
+    let mut words = bytes.chunks_exact(8);
+    for chunk in words.by_ref() {
+        let mut array = [0; 8];
+        array.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(array);
+        if zeros(word & (ONES * 0xE0)) != 0 {
+            // A control character (below 0x20): its escape's length depends on which.
+            count += by_table(chunk);
+            continue;
+        }
+        // One per byte that starts a character (not `10xxxxxx`), one more per `"` and `\`.
+        let continuation = word & !(word << 1) & HIGHS;
+        let escaped = zeros(word ^ (ONES * u64::from(b'"'))) | zeros(word ^ (ONES * u64::from(b'\\')));
+        let per_byte = ((continuation ^ HIGHS) >> 7) + (escaped >> 7);
+        // Each byte holds at most 2, so the sum of the eight fits the top byte.
+        count += (per_byte.wrapping_mul(ONES) >> 56) as usize;
+    }
+    count + by_table(words.remainder())
+}
+
+/// How many characters of a string's JSON text each byte of it adds: none for a UTF-8
+/// continuation byte, 2 for a short escape (`\n`), 6 for `\u00XX`, else 1.
+const ESCAPED_LEN: [u8; 256] = {
+    let mut table = [1u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0C => 2,
+            0x00..=0x1F => 6,
+            0x80..=0xBF => 0,
+            _ => 1,
+        };
+        b += 1;
+    }
+    table
+};
 
 /// `text` cut to `max` characters, with how long it was.
 pub(crate) fn shorten(text: &str, max: usize) -> String {
@@ -279,8 +348,16 @@ fn is_abbreviation(short: &str, long: &str) -> bool {
 /// A `fmt::Write` that stops accepting text past a limit (the serializer then fails,
 /// which ends the serialisation early).
 struct Bounded {
-    text: String,
+    text: Vec<u8>,
     limit: usize,
+}
+
+impl Bounded {
+    /// The text written. serde_json writes whole characters, so it is valid UTF-8.
+    fn into_text(self) -> String {
+        String::from_utf8(self.text)
+            .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+    }
 }
 
 impl std::io::Write for Bounded {
@@ -288,7 +365,7 @@ impl std::io::Write for Bounded {
         if self.text.len() >= self.limit {
             return Err(std::io::Error::other("echo limit reached"));
         }
-        self.text.push_str(&String::from_utf8_lossy(buf));
+        self.text.extend_from_slice(buf);
         Ok(buf.len())
     }
 
@@ -324,6 +401,42 @@ mod tests {
         fn any_string_is_echoed_as_its_json_text_cut(text in "\\PC*|[\\x00-\\x20\"\\\\a-c]*", max in 0usize..40) {
             let value = Value::String(text.clone());
             proptest::prop_assert_eq!(echo_str(&text, max), shorten(&value.to_string(), max));
+        }
+    }
+
+    proptest::proptest! {
+        // Long strings: the first characters are written, the rest only counted.
+        #[test]
+        fn long_strings_are_echoed_as_their_json_text_cut(
+            text in "([\\x00-\\x20\"\\\\a-z]|\\PC){0,300}",
+            max in 0usize..320,
+        ) {
+            let value = Value::String(text.clone());
+            proptest::prop_assert_eq!(echo_str(&text, max), shorten(&value.to_string(), max));
+        }
+
+        // Containers are echoed as serde_json writes them, cut.
+        #[test]
+        fn containers_are_echoed_as_their_json_text_cut(
+            items in proptest::collection::vec("[\"\\\\a-zé日\\n]{0,12}", 0..60),
+            max in 0usize..120,
+        ) {
+            let value = json!({ "items": items, "n": [1, 2.5, -3] });
+            let text = value.to_string();
+            let shown = echo(&value, max);
+            proptest::prop_assert!(text.starts_with(shown.split("… (").next().unwrap_or_default()));
+            if text.chars().count() <= max {
+                proptest::prop_assert_eq!(shown, text);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn escaped_characters_are_counted_a_word_at_a_time(text in "([\\x00-\\x20\"\\\\a-z]|\\PC){0,64}") {
+            let counted = text.bytes().map(|b| usize::from(ESCAPED_LEN[usize::from(b)])).sum::<usize>();
+            proptest::prop_assert_eq!(escaped_chars(text.as_bytes()), counted);
+            proptest::prop_assert_eq!(counted + 2, Value::String(text.clone()).to_string().chars().count());
         }
     }
 

@@ -60,6 +60,11 @@ pub(crate) fn container_from_text(text: &str, types: Types, max_depth: usize) ->
     {
         return None;
     }
+    // A text with no more opening brackets than `max_depth` cannot nest deeper: the limit
+    // cannot bind, and the parser may take its strict JSON fast path (which it takes only
+    // under a limit of at least serde_json's own).
+    let opens = trimmed.bytes().filter(|&b| matches!(b, b'[' | b'{' | b'(')).count();
+    let max_depth = if opens <= max_depth { max_depth.max(parse::DEFAULT_MAX_DEPTH) } else { max_depth };
     let options = ParseOptions { mode: ParseMode::Lenient, max_depth, ..ParseOptions::default() };
     let parsed = parse::parse(trimmed, &options).ok()?.value;
     (types.accepts(&parsed) && (parsed.is_array() || parsed.is_object())).then_some(parsed)
@@ -176,6 +181,34 @@ fn normalised(text: &str, lenient: bool) -> impl Iterator<Item = char> + '_ {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The container as the lenient parser reads it under exactly `max_depth`.
+    fn parsed_within(text: &str, max_depth: usize) -> Option<Value> {
+        let options = ParseOptions { mode: ParseMode::Lenient, max_depth, ..ParseOptions::default() };
+        parse::parse(text.trim(), &options).ok().map(|parsed| parsed.value)
+    }
+
+    #[test]
+    fn a_container_sent_as_text_keeps_its_depth_limit() {
+        let texts = [
+            "[[1]]",
+            "[[[1]], 2]",
+            r#"{"a": {"b": [1]}}"#,
+            r#"[{"sku": "A-1", "n": "[not a bracket"}]"#,
+            "[(1, 2), [3]]",
+            "[{'a': [1,],}]",
+            "[[[[[[1]]]]]]",
+            "  [1, {\"a\": 2}]  ",
+        ];
+        let mut types = Types::ARRAY;
+        types.insert(Types::OBJECT);
+        for text in texts {
+            for max_depth in 0..8 {
+                let expected = parsed_within(text, max_depth).filter(|v| v.is_array() || v.is_object());
+                assert_eq!(container_from_text(text, types, max_depth), expected, "{text} {max_depth}");
+            }
+        }
+    }
 
     #[test]
     fn spelling_matches_one_option_only() {

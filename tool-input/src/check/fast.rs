@@ -37,7 +37,7 @@ use super::mode::{field_mode, FieldOverride, Mode};
 use super::path::Path;
 use crate::equal::json_equal;
 use crate::limits::Limits;
-use crate::message::echo;
+use crate::message::{echo, echo_str};
 use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
@@ -269,7 +269,7 @@ impl<'p> Fast<'p> {
                 (Coerced::Option(option), shown(matched), CoercionKind::EnumCase)
             }
         };
-        let from = (!sensitive).then(|| echo(&Value::String(text.to_owned()), self.max_echo));
+        let from = (!sensitive).then(|| echo_str(text, self.max_echo));
         self.coercions.borrow_mut().push(Coercion { path: at.pointer(), kind, from, to });
         Some(coerced)
     }

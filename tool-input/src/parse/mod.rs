@@ -52,6 +52,7 @@ pub(crate) mod lexer;
 mod repair;
 mod repeats;
 pub(crate) mod salvage;
+mod spare;
 mod stream;
 mod stream_event;
 mod stream_out;

@@ -11,6 +11,7 @@
 //! (see `parse_noting_repeats`), so [`parse_to_tape`] gives no tape for it and the caller
 //! takes the value path.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
@@ -18,6 +19,7 @@ use serde_json::{Map, Number, Value};
 
 use super::grammar::{Fed, Grammar, Kind, Out};
 use super::lexer::{Failure, Lexer};
+use super::spare;
 use super::tree::{self, Attempt, Input, Outcome};
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair, DEFAULT_MAX_DEPTH};
 
@@ -48,6 +50,30 @@ pub(crate) struct Tape {
     events: Vec<Event>,
 }
 
+/// The most events a tape kept for reuse may have room for: a large call's tape is not kept.
+const SPARE_EVENTS: usize = 4096;
+
+thread_local! {
+    /// The event list of the last tape this thread dropped, emptied, for the next parse to
+    /// write into: a short call's tape is a block larger than the allocator keeps at hand,
+    /// and asking for one on every call costs more than a part of the parse.
+    static SPARE: Cell<Vec<Event>> = const { Cell::new(Vec::new()) };
+}
+
+impl Drop for Tape {
+    fn drop(&mut self) {
+        let mut events = std::mem::take(&mut self.events);
+        if events.capacity() > 0 && events.capacity() <= SPARE_EVENTS {
+            spare::keep(events.drain(..).filter_map(|event| match event {
+                Event::Str(text) | Event::Key(text) => Some(text),
+                _ => None,
+            }));
+            // During the thread's exit there is nothing to keep it for.
+            let _ = SPARE.try_with(|spare| spare.set(events));
+        }
+    }
+}
+
 impl Tape {
     pub(crate) fn new() -> Tape {
         Tape::default()
@@ -59,8 +85,8 @@ impl Tape {
     }
 
     /// Takes the events, for a reader that moves strings out of them.
-    pub(crate) fn into_events(self) -> Vec<Event> {
-        self.events
+    pub(crate) fn into_events(mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
     }
 
     /// Appends a scalar or key event.
@@ -231,7 +257,7 @@ pub(crate) fn parse_to_tape(
     let read = tree::read_with_retry(Input::text(input), options, |lexer, repairs| TapeMachine {
         lexer,
         grammar: Grammar::new(options, repairs),
-        out: TapeOut::default(),
+        out: TapeOut::for_text(input.len()),
         complete: options.complete_truncated,
     });
     let (tape, repeated, mut repairs, value_at) =
@@ -357,7 +383,12 @@ enum Keys {
     /// An array.
     #[default]
     None,
-    Few(Vec<usize>),
+    /// The indexes of its keys are `TapeOut::few[from..]`: the open objects' few keys share
+    /// one stack (an inner object closes before its outer one takes another key), so an
+    /// object costs no allocation of its own.
+    Few {
+        from: usize,
+    },
     Many(HashMap<u64, usize>),
 }
 
@@ -374,9 +405,22 @@ struct Open {
 pub(crate) struct TapeOut {
     tape: Tape,
     open: Vec<Open>,
+    /// The indexes of the keys of the open objects that have few (see [`Keys::Few`]).
+    few: Vec<usize>,
     /// An object repeated a key (or two keys of one object share a 64-bit hash: the value
     /// path then decides, as for a repeat).
     repeated: bool,
+}
+
+impl TapeOut {
+    /// An output for a text of `len` bytes, with room for the events such a text usually
+    /// makes (about one per eight bytes), up to a bound: growing the tape event by event
+    /// costs more than the parse of a short call.
+    fn for_text(len: usize) -> TapeOut {
+        let mut events = SPARE.try_with(Cell::take).unwrap_or_default();
+        events.reserve((len / 8).min(SPARE_EVENTS));
+        TapeOut { tape: Tape { events }, ..TapeOut::default() }
+    }
 }
 
 /// The hash a key is compared by (the same for every run: keys only meet keys of the same
@@ -392,15 +436,16 @@ fn is_key(events: &[Event], at: usize, key: &str) -> bool {
 
 impl Out for TapeOut {
     fn key(&mut self, key: String) {
-        let TapeOut { tape, open, repeated } = self;
+        let TapeOut { tape, open, few, repeated } = self;
         let at = tape.events.len();
         if let Some(open) = open.last_mut() {
             match &mut open.keys {
                 Keys::None => {}
-                Keys::Few(keys) => {
+                &mut Keys::Few { from } => {
+                    let keys = few.get(from..).unwrap_or_default();
                     *repeated |= keys.iter().any(|&k| is_key(&tape.events, k, &key));
                     if keys.len() < FEW_KEYS {
-                        keys.push(at);
+                        few.push(at);
                     } else {
                         let mut many: HashMap<u64, usize> = keys
                             .iter()
@@ -409,6 +454,7 @@ impl Out for TapeOut {
                                 _ => None,
                             })
                             .collect();
+                        few.truncate(from);
                         // A hash met again: a repeat (flagged above) or two keys sharing a
                         // hash, which the value path decides as well.
                         *repeated |= many.insert(key_hash(&key), at).is_some();
@@ -423,7 +469,7 @@ impl Out for TapeOut {
 
     fn open(&mut self, kind: Kind) {
         let (start, keys) = match kind {
-            Kind::Object => (self.tape.open_object(), Keys::Few(Vec::new())),
+            Kind::Object => (self.tape.open_object(), Keys::Few { from: self.few.len() }),
             Kind::Array | Kind::Paren | Kind::Set => (self.tape.open_array(), Keys::None),
         };
         self.open.push(Open { start, keys });
@@ -445,6 +491,9 @@ impl Out for TapeOut {
 
     fn close(&mut self, unwrap: bool) {
         let Some(open) = self.open.pop() else { return };
+        if let Keys::Few { from } = open.keys {
+            self.few.truncate(from);
+        }
         if unwrap {
             self.tape.unwrap(open.start);
         } else {
@@ -455,6 +504,9 @@ impl Out for TapeOut {
     fn object_as_set(&mut self) {
         if let Some(open) = self.open.last_mut() {
             self.tape.retag_array(open.start);
+            if let Keys::Few { from } = open.keys {
+                self.few.truncate(from);
+            }
             open.keys = Keys::None;
         }
     }
@@ -462,15 +514,18 @@ impl Out for TapeOut {
     fn has_key(&self, key: &str) -> bool {
         let events = &self.tape.events;
         match self.open.last().map(|open| &open.keys) {
-            Some(Keys::Few(keys)) => keys.iter().any(|&k| is_key(events, k, key)),
+            Some(&Keys::Few { from }) => {
+                self.few.get(from..).unwrap_or_default().iter().any(|&k| is_key(events, k, key))
+            }
             Some(Keys::Many(keys)) => keys.get(&key_hash(key)).is_some_and(|&k| is_key(events, k, key)),
             _ => false,
         }
     }
 
     fn reset(&mut self) {
-        self.tape = Tape::new();
+        self.tape.events.clear();
         self.open.clear();
+        self.few.clear();
     }
 }
 

@@ -9,7 +9,7 @@
 use super::bytes::{find_special, has_opener, hex4};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Token};
-use crate::parse::RepairKind;
+use crate::parse::{spare, RepairKind};
 
 impl Quote {
     /// The byte that interrupts a content run: the quote, or the lead byte of a smart quote.
@@ -296,7 +296,7 @@ impl Lexer {
                         None
                     };
                     let string = match whole {
-                        Some(whole) => whole.to_owned(),
+                        Some(whole) => spare::string_of(whole),
                         None => {
                             self.push_run(chunk, text, i, j);
                             self.take_string()?
@@ -587,9 +587,16 @@ impl Lexer {
     pub(super) fn take_string(&mut self) -> Result<String, Failure> {
         let tail = std::str::from_utf8(&self.buf)
             .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
-        let mut string = String::with_capacity(self.text_buf.len() + tail.len());
-        string.push_str(&self.text_buf);
-        string.push_str(tail);
+        let string = if self.text_buf.is_empty() {
+            spare::string_of(tail)
+        } else if tail.is_empty() {
+            spare::string_of(&self.text_buf)
+        } else {
+            let mut string = String::with_capacity(self.text_buf.len() + tail.len());
+            string.push_str(&self.text_buf);
+            string.push_str(tail);
+            string
+        };
         self.text_buf.clear();
         self.buf.clear();
         Ok(string)
