@@ -33,9 +33,9 @@ use crate::report::{Coercion, CoercionKind};
 
 pub(crate) use convert::spelling_match;
 pub(crate) use equal::json_equal;
+pub(crate) use keywords::item_schema;
 use keywords::{
-    absent_defaults, integral_float_rewritten, item_schema, number_breaks, Bounds, NumberBreak, PatternBreak,
-    Sent,
+    absent_defaults, integral_float_rewritten, number_breaks, Bounds, NumberBreak, PatternBreak, Sent,
 };
 use message::{describe, quoted_list};
 pub(crate) use message::{echo, kind_of};

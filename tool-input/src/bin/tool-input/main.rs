@@ -22,6 +22,7 @@ mod calls;
 mod check;
 mod repair;
 mod schema;
+mod sorted;
 
 #[derive(Debug, Parser)]
 #[command(name = "tool-input", version, about = "Check and repair tool-call arguments against a JSON Schema")]
@@ -176,7 +177,13 @@ pub(crate) fn read_input_within(input: Option<&Path>, limit: usize) -> Result<Op
         None => io::stdin().lock().take(cap).read_to_end(&mut bytes),
         Some(path) if path == Path::new("-") => io::stdin().lock().take(cap).read_to_end(&mut bytes),
         Some(path) => fs::File::open(path)
-            .and_then(|file| file.take(cap).read_to_end(&mut bytes))
+            .and_then(|file| {
+                // A file says its length: the buffer is made that size once, rather than
+                // doubled as it fills (which may hold twice the input).
+                let length = file.metadata().map_or(0, |metadata| metadata.len());
+                bytes.reserve_exact(usize::try_from(length.min(cap)).unwrap_or(0));
+                file.take(cap).read_to_end(&mut bytes)
+            })
             .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))),
     };
     read.map_err(|e| match input {
@@ -192,16 +199,20 @@ pub(crate) fn read_input_within(input: Option<&Path>, limit: usize) -> Result<Op
 /// serde_json keeps keys sorted unless its `preserve_order` feature is on, and another crate
 /// in the build (rig-core, for one) may switch that on for everyone. No work when it is off.
 pub(crate) fn sort_keys(value: &mut serde_json::Value) {
+    if keeps_insertion_order() {
+        sort_all(value);
+    }
+}
+
+/// Do `serde_json`'s maps keep insertion order in this build (its `preserve_order`)?
+pub(crate) fn keeps_insertion_order() -> bool {
     static KEEPS_INSERTION_ORDER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let keeps = *KEEPS_INSERTION_ORDER.get_or_init(|| {
+    *KEEPS_INSERTION_ORDER.get_or_init(|| {
         let mut probe = serde_json::Map::new();
         probe.insert("b".to_owned(), serde_json::Value::Null);
         probe.insert("a".to_owned(), serde_json::Value::Null);
         probe.keys().next().is_some_and(|first| first == "b")
-    });
-    if keeps {
-        sort_all(value);
-    }
+    })
 }
 
 fn sort_all(value: &mut serde_json::Value) {

@@ -1,0 +1,421 @@
+//! An accepted call's value as the program prints it (compact JSON, every object's keys
+//! sorted, as `serde_json` prints a `Value`), written as the one-pass check reads it: no
+//! `serde_json::Value` tree, whose maps and strings take four to five times the input.
+//!
+//! Each object's members are held as text until the object closes, then joined in key
+//! order; an array's items are appended as they are read. Joining puts the smaller text
+//! into the larger one's buffer, so a large array is never copied whole.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use tool_input::{CheckOptions, Checked, CoercionKind, RawArguments, Validator};
+
+/// A checked value as compact JSON with sorted keys.
+pub(crate) struct SortedJson(pub(crate) Vec<u8>);
+
+/// The accepted value and its report, when one pass decides the call (see
+/// [`Validator::check_one_pass`]); `None` when it takes the full check.
+///
+/// The defaults of absent properties are not in a value read in one pass: when the report
+/// fills any, the call is read a second time, adding each where its record says.
+pub(crate) fn check_one_pass(validator: &Validator, raw: RawArguments<'_>) -> Option<Checked<SortedJson>> {
+    let options = CheckOptions::default();
+    let checked = validator.check_one_pass::<SortedJson>(raw, &options)?;
+    let mut defaults: HashMap<String, Vec<(String, Vec<u8>)>> = HashMap::new();
+    for record in checked.report.coercions.iter().filter(|c| c.kind == CoercionKind::DefaultFilled) {
+        let mut default = validator.default_at(&record.path)?.clone();
+        crate::sort_keys(&mut default);
+        let (object, name) = record.path.rsplit_once('/')?;
+        let text = serde_json::to_vec(&default).ok()?;
+        defaults.entry(object.to_owned()).or_default().push((unescape_token(name), text));
+    }
+    let records = Records::of(&checked.report.coercions);
+    let wanted = records.kinds_wanted();
+    if defaults.is_empty() && wanted.is_empty() {
+        return Some(in_walk_order(checked, &records, &HashSet::new()));
+    }
+    // The first reading's value is dropped before the second is made.
+    let Checked { value, report } = checked;
+    drop(value);
+    let filling = Filling::start(defaults, wanted);
+    let checked = validator.check_one_pass::<SortedJson>(raw, &options)?;
+    // The same reading, and every default found its object (else the full check decides).
+    let arrays = filling.finish()?;
+    if checked.report != report {
+        return None;
+    }
+    let records = Records::of(&checked.report.coercions);
+    Some(in_walk_order(checked, &records, &arrays))
+}
+
+/// The report's coercions in the order the full check records them (the one pass records
+/// them in document order, and each object's defaults when it closes): depth first, each
+/// value's own record before those inside it, an object's defaults before its members, and
+/// the members in the order of the program's maps (sorted keys; document order in a build
+/// where `serde_json` keeps insertion order).
+fn in_walk_order(
+    mut checked: Checked<SortedJson>,
+    records: &Records,
+    arrays: &HashSet<String>,
+) -> Checked<SortedJson> {
+    let mut order = Vec::with_capacity(checked.report.coercions.len());
+    records.emit(String::new(), arrays, crate::keeps_insertion_order(), &mut order);
+    let mut coercions: Vec<Option<tool_input::Coercion>> =
+        std::mem::take(&mut checked.report.coercions).into_iter().map(Some).collect();
+    checked.report.coercions = order.into_iter().filter_map(|index| coercions[index].take()).collect();
+    checked
+}
+
+/// The coercion records as a tree of their paths (by reference token), each node's
+/// children in the order they first appear.
+#[derive(Default)]
+struct Records {
+    /// The records of this value itself, by index into the report.
+    own: Vec<usize>,
+    /// The defaults filled in this object.
+    defaults: Vec<usize>,
+    children: Vec<(String, Records)>,
+}
+
+impl Records {
+    fn of(coercions: &[tool_input::Coercion]) -> Records {
+        let mut root = Records::default();
+        for (index, record) in coercions.iter().enumerate() {
+            let mut tokens: Vec<String> = record.path.split('/').skip(1).map(unescape_token).collect();
+            let filled = record.kind == CoercionKind::DefaultFilled;
+            if filled {
+                tokens.pop();
+            }
+            let mut node = &mut root;
+            for token in tokens {
+                let at = match node.children.iter().position(|(name, _)| *name == token) {
+                    Some(at) => at,
+                    None => {
+                        node.children.push((token, Records::default()));
+                        node.children.len() - 1
+                    }
+                };
+                node = &mut node.children[at].1;
+            }
+            if filled {
+                node.defaults.push(index);
+            } else {
+                node.own.push(index);
+            }
+        }
+        root
+    }
+
+    /// Are the children's tokens read differently as array indices and as object keys (all
+    /// indices, of different lengths: 9 before 10, but "10" before "9")?
+    fn ambiguous(&self) -> bool {
+        let index = |token: &str| !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
+        self.children.len() > 1
+            && self.children.iter().all(|(token, _)| index(token))
+            && self.children.iter().any(|(token, _)| token.len() != self.children[0].0.len())
+    }
+
+    /// The pointers of the values whose kind (array or object) decides the order.
+    fn kinds_wanted(&self) -> HashSet<String> {
+        let mut wanted = HashSet::new();
+        self.collect_wanted(String::new(), &mut wanted);
+        wanted
+    }
+
+    fn collect_wanted(&self, at: String, wanted: &mut HashSet<String>) {
+        for (token, child) in &self.children {
+            child.collect_wanted(format!("{at}/{}", escape_token(token)), wanted);
+        }
+        if self.ambiguous() {
+            wanted.insert(at);
+        }
+    }
+
+    fn emit(&self, at: String, arrays: &HashSet<String>, insertion: bool, order: &mut Vec<usize>) {
+        order.extend(&self.own);
+        order.extend(&self.defaults);
+        let mut children: Vec<&(String, Records)> = self.children.iter().collect();
+        if !insertion {
+            if arrays.contains(&at) {
+                children.sort_by_key(|(token, _)| (token.len(), token.clone()));
+            } else {
+                children.sort_by(|a, b| a.0.cmp(&b.0));
+            }
+        }
+        for (token, child) in children {
+            child.emit(format!("{at}/{}", escape_token(token)), arrays, insertion, order);
+        }
+    }
+}
+
+thread_local! {
+    /// The defaults the reading adds (see [`Filling`]). A thread-local, because serde gives
+    /// `Deserialize::deserialize` no context, and the one-pass check takes a `Deserialize`.
+    static FILL: RefCell<Option<Fill>> = const { RefCell::new(None) };
+}
+
+/// Defaults to add, by the JSON Pointer of their object, and where the reading is.
+struct Fill {
+    defaults: HashMap<String, Vec<(String, Vec<u8>)>>,
+    /// The objects given their defaults (a reading the one pass abandons, such as the strict
+    /// attempt on text with prose after it, may have given them already: each reading of an
+    /// object gives them).
+    placed: HashSet<String>,
+    /// Values whose kind is asked for, and those of them that are arrays.
+    wanted: HashSet<String>,
+    arrays: HashSet<String>,
+    /// The pointer of the value being read.
+    at: String,
+}
+
+/// Adds defaults to the values read while it lives, and notes the arrays asked for.
+struct Filling;
+
+impl Filling {
+    fn start(defaults: HashMap<String, Vec<(String, Vec<u8>)>>, wanted: HashSet<String>) -> Filling {
+        let fill =
+            Fill { defaults, placed: HashSet::new(), wanted, arrays: HashSet::new(), at: String::new() };
+        FILL.with(|cell| *cell.borrow_mut() = Some(fill));
+        Filling
+    }
+
+    /// The arrays found, when the values read took every default.
+    fn finish(self) -> Option<HashSet<String>> {
+        let fill = FILL.with(|cell| cell.borrow_mut().take())?;
+        let all_placed = fill.defaults.keys().all(|object| fill.placed.contains(object));
+        all_placed.then_some(fill.arrays)
+    }
+}
+
+impl Drop for Filling {
+    fn drop(&mut self) {
+        FILL.with(|cell| *cell.borrow_mut() = None);
+    }
+}
+
+/// Note that the value being read is an array, if its kind was asked for.
+fn note_array() {
+    FILL.with(|cell| {
+        if let Some(fill) = cell.borrow_mut().as_mut() {
+            if fill.wanted.contains(&fill.at) {
+                let at = fill.at.clone();
+                fill.arrays.insert(at);
+            }
+        }
+    });
+}
+
+/// Read one member's or item's value with `token` appended to the pointer, when defaults
+/// are being filled.
+fn at_token<T>(token: impl FnOnce() -> String, read: impl FnOnce() -> T) -> T {
+    let mark = FILL.with(|fill| {
+        fill.borrow_mut().as_mut().map(|fill| {
+            let mark = fill.at.len();
+            fill.at.push('/');
+            fill.at.push_str(&escape_token(&token()));
+            mark
+        })
+    });
+    let result = read();
+    if let Some(mark) = mark {
+        FILL.with(|fill| {
+            if let Some(fill) = fill.borrow_mut().as_mut() {
+                fill.at.truncate(mark);
+            }
+        });
+    }
+    result
+}
+
+/// The defaults to add to the object being read.
+fn defaults_here() -> Vec<(String, Vec<u8>)> {
+    FILL.with(|fill| {
+        let mut fill = fill.borrow_mut();
+        let Some(fill) = fill.as_mut() else { return Vec::new() };
+        let Some(defaults) = fill.defaults.get(&fill.at) else { return Vec::new() };
+        let defaults = defaults.clone();
+        let at = fill.at.clone();
+        fill.placed.insert(at);
+        defaults
+    })
+}
+
+/// A JSON Pointer reference token (RFC 6901), escaped and read back, as the library writes
+/// the paths of its records.
+fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// Append `part` to `text`; the larger of the two keeps its buffer, so the larger is never
+/// copied (the smaller is moved in front of it).
+fn join(text: &mut Vec<u8>, mut part: Vec<u8>) {
+    if part.len() > text.len() {
+        let front = std::mem::take(text);
+        part.splice(0..0, front);
+        *text = part;
+    } else {
+        text.extend_from_slice(&part);
+    }
+}
+
+fn write<T: serde::Serialize + ?Sized>(text: &mut Vec<u8>, value: &T) {
+    // Writing into a `Vec` fails only for a map with non-string keys, which JSON has none of.
+    let _ = serde_json::to_writer(text, value);
+}
+
+impl<'de> Deserialize<'de> for SortedJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<SortedJson, D::Error> {
+        deserializer.deserialize_any(JsonText).map(SortedJson)
+    }
+}
+
+/// Reads any JSON value as `serde_json::Value` does, writing it as text.
+struct JsonText;
+
+impl<'de> Visitor<'de> for JsonText {
+    type Value = Vec<u8>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Vec<u8>, E> {
+        Ok(if v { b"true".to_vec() } else { b"false".to_vec() })
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Vec<u8>, E> {
+        let mut text = Vec::new();
+        write(&mut text, &v);
+        Ok(text)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Vec<u8>, E> {
+        let mut text = Vec::new();
+        write(&mut text, &v);
+        Ok(text)
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Vec<u8>, E> {
+        // As `serde_json::Number` reads one (without `arbitrary_precision`).
+        if let Ok(v) = u64::try_from(v) {
+            self.visit_u64(v)
+        } else if let Ok(v) = i64::try_from(v) {
+            self.visit_i64(v)
+        } else {
+            Err(E::custom("number out of range"))
+        }
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Vec<u8>, E> {
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(E::custom("number out of range")),
+        }
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Vec<u8>, E> {
+        // A value that is not finite is `null`, in a `Value` and here.
+        let mut text = Vec::new();
+        write(&mut text, &v);
+        Ok(text)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<u8>, E> {
+        let mut text = Vec::with_capacity(v.len() + 2);
+        write(&mut text, v);
+        Ok(text)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Vec<u8>, E> {
+        self.visit_str(&v)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Vec<u8>, E> {
+        Ok(b"null".to_vec())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Vec<u8>, E> {
+        Ok(b"null".to_vec())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<u8>, D::Error> {
+        deserializer.deserialize_any(JsonText)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+        note_array();
+        let mut text = vec![b'['];
+        let mut index = 0usize;
+        while let Some(SortedJson(item)) = at_token(|| index.to_string(), || seq.next_element())? {
+            if index > 0 {
+                text.push(b',');
+            }
+            join(&mut text, item);
+            index += 1;
+        }
+        text.push(b']');
+        Ok(text)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<u8>, A::Error> {
+        let mut members: Vec<(String, Vec<u8>)> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let SortedJson(value) = at_token(|| key.clone(), || map.next_value())?;
+            members.push((key, value));
+        }
+        members.extend(defaults_here());
+        // A `Value`'s map: keys in order, the last value of a key given twice.
+        members.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut text = vec![b'{'];
+        let mut members = members.into_iter().peekable();
+        let mut first = true;
+        while let Some((key, value)) = members.next() {
+            if members.peek().is_some_and(|(next, _)| *next == key) {
+                continue;
+            }
+            if !first {
+                text.push(b',');
+            }
+            first = false;
+            write(&mut text, &key);
+            text.push(b':');
+            join(&mut text, value);
+        }
+        text.push(b'}');
+        Ok(text)
+    }
+}
+
+/// The result line of an accepted call, `{"coercions", "id", "ok", "repairs", "value"}` in
+/// that (sorted) order, as the program prints a result `Value`, written to `out`.
+pub(crate) fn write_accepted(
+    out: &mut impl std::io::Write,
+    id: Option<Value>,
+    checked: Checked<SortedJson>,
+) -> std::io::Result<()> {
+    let Checked { value: SortedJson(value), report } = checked;
+    let mut head = serde_json::Map::new();
+    head.insert("ok".to_owned(), Value::Bool(true));
+    head.insert("repairs".to_owned(), serde_json::json!(report.repairs));
+    head.insert("coercions".to_owned(), serde_json::json!(report.coercions));
+    if let Some(id) = id {
+        head.insert("id".to_owned(), id);
+    }
+    let mut head = Value::Object(head);
+    crate::sort_keys(&mut head);
+    let mut text = serde_json::to_vec(&head)?;
+    // Every other key sorts before "value": the object is reopened for it.
+    text.pop();
+    text.extend_from_slice(b",\"value\":");
+    out.write_all(&text)?;
+    out.write_all(&value)?;
+    out.write_all(b"}")
+}
