@@ -308,7 +308,9 @@ impl Validator {
     /// strict JSON, or text whose repairs and representation coercions that pass makes.
     /// `None`: the call needs [`check_with`](Validator::check_with), which coerces further or
     /// explains its rejection; when `Some`, `check_with` would accept it with the same value
-    /// and report.
+    /// (the defaults added) and the same records, which this pass lists in document order
+    /// (`check_with` lists a value's records depth first, each object's defaults before its
+    /// members).
     ///
     /// `T` receives the value as sent, coerced, but without the defaults of absent
     /// properties: each is a [`CoercionKind::DefaultFilled`] record of the report, whose
@@ -341,7 +343,11 @@ impl Validator {
         raw: RawArguments<'_>,
         options: &CheckOptions,
     ) -> Option<Checked<T>> {
-        self.check_typed_one_pass(raw, options)
+        let checked = self.check_typed_one_pass::<T>(raw, options)?;
+        // The one pass records a default without checking it; the full check checks it (and
+        // would change or refuse one that is not exactly valid).
+        let mut filled = checked.report.coercions.iter().filter(|c| c.kind == CoercionKind::DefaultFilled);
+        filled.all(|record| self.default_at(&record.path).is_some()).then_some(checked)
     }
 
     /// The schema's default for the absent property at `pointer`, as a
@@ -350,7 +356,10 @@ impl Validator {
     /// as that pass follows a value: through `properties`, `additionalProperties`,
     /// `prefixItems`, `items` and `$ref`. `None` when the property has no default, or the way
     /// to it passes anything else (a union) or could be read two ways (a node allowing both
-    /// an object and an array, with a key that is also an index).
+    /// an object and an array, with a key that is also an index), or when the full check
+    /// would not take the default as it is: a default that is not exactly valid for its
+    /// property, or that holds an object (whose own defaults the full check would fill) or
+    /// an integral float (which it would rewrite as an integer).
     ///
     /// ```
     /// use serde_json::json;
@@ -394,7 +403,16 @@ impl Validator {
         }
         let object = &plan.nodes[plan.fast[id].object?];
         let index = object.property_index_of(&name)?;
-        object.defaults.iter().find(|(declared, _)| *declared == index).map(|(_, default)| default)
+        let (_, default) = object.defaults.iter().find(|(declared, _)| *declared == index)?;
+        let limits = self.inner.limits;
+        let depth = tokens.len() + 1;
+        let exact = self.walker(&limits).accepts_exact(
+            object.properties[index].1,
+            &mut default.clone(),
+            &crate::check::Path::Root,
+            depth,
+        );
+        (exact && taken_as_it_is(default)).then_some(default)
     }
 
     /// The one-pass path for a typed call (see `check::fast`): `Some` when the arguments are
@@ -588,6 +606,18 @@ impl Validator {
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
         Walker::new(&self.inner.plan, &self.inner.overrides, limits, true)
+    }
+}
+
+/// Does the full check leave a value it accepts exactly as it is: no object in it (whose
+/// defaults it would fill, whose optional nulls it would drop) and no integral float (which
+/// it would rewrite as an integer where one is declared)?
+fn taken_as_it_is(value: &Value) -> bool {
+    match value {
+        Value::Object(_) => false,
+        Value::Array(items) => items.iter().all(taken_as_it_is),
+        Value::Number(number) => !(number.is_f64() && number.as_f64().is_some_and(|f| f.fract() == 0.0)),
+        Value::Null | Value::Bool(_) | Value::String(_) => true,
     }
 }
 

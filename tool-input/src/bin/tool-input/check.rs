@@ -157,7 +157,11 @@ fn read_line_within(reader: &mut impl BufRead, limit: usize) -> io::Result<Optio
 /// The result line: `{"ok": true, "value", "repairs", "coercions"}` or `{"ok": false}` with
 /// the [`Rejection`]'s fields, and `"id"` for a case of a JSONL file. The records are the
 /// library's `Serialize` shapes; the map orders the keys.
-fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, name: Option<&str>) -> Value {
+pub(crate) fn result_json(
+    id: Option<Value>,
+    result: Result<Checked<Value>, Rejection>,
+    name: Option<&str>,
+) -> Value {
     let mut line = match result {
         Ok(Checked { value, report }) => {
             // Built by hand, not with `json!`: `json!` serializes each field into a new

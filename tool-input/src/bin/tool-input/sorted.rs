@@ -419,3 +419,81 @@ pub(crate) fn write_accepted(
     out.write_all(&value)?;
     out.write_all(b"}")
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The line of an accepted call as this module writes it, and as the full check's
+    /// `Value` gives it; `None` when the one pass does not decide the call.
+    fn both_lines(validator: &Validator, raw: &str) -> Option<(String, String)> {
+        let checked = check_one_pass(validator, RawArguments::Text(raw))?;
+        let mut printed = Vec::new();
+        write_accepted(&mut printed, Some(json!(1)), checked).unwrap();
+        let full = crate::check::result_json(Some(json!(1)), validator.check(RawArguments::Text(raw)), None);
+        Some((String::from_utf8(printed).unwrap(), serde_json::to_string(&full).unwrap()))
+    }
+
+    fn validator() -> Validator {
+        Validator::new(&json!({
+            "type": "object",
+            "properties": {
+                "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+                "map": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "a/b~c": {"type": "string", "default": "slash"},
+                "zeta": {"type": "boolean", "default": false},
+                "free": {}
+            },
+            "$defs": {"item": {
+                "type": "object",
+                "properties": {"n": {"type": "integer"}, "flag": {"type": "boolean", "default": true}},
+                "required": ["n"]
+            }}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn defaults_at_every_depth_and_records_in_the_full_checks_order() {
+        let validator = validator();
+        let items: Vec<String> = (0..12).map(|i| format!(r#"{{"n": "{i}"}}"#)).collect();
+        let raw = format!(
+            r#"{{"map": {{"9": "9", "10": "10", "b": 1, "A": "2"}}, "items": [{}], "free": {{"z": [1, {{"y": 2, "x": -0.0}}], "a": "\u0007"}}}}"#,
+            items.join(", ")
+        );
+        let (printed, full) = both_lines(&validator, &raw).expect("one pass decides it");
+        assert_eq!(printed, full);
+        assert!(printed.contains(r#""flag":true"#) && printed.contains(r#""a/b~c":"slash""#), "{printed}");
+        // Mangled text, read onto the tape.
+        let mangled = raw.replace('"', "'").replace("}]", "},]");
+        let (printed, full) = both_lines(&validator, &mangled).expect("one pass decides it");
+        assert_eq!(printed, full);
+    }
+
+    #[test]
+    fn what_one_pass_cannot_decide_is_left_to_the_full_check() {
+        let validator = validator();
+        for raw in
+            [r#"{"items": [{"flag": true}]}"#, r#"{"map": {"a": "x"}}"#, r#"{"zeta": false, "zeta": true}"#]
+        {
+            assert!(both_lines(&validator, raw).is_none(), "{raw}");
+        }
+        // A default the full check would refuse.
+        let refused =
+            Validator::new(&json!({"properties": {"n": {"type": "integer", "default": []}}})).unwrap();
+        assert!(both_lines(&refused, "{}").is_none());
+    }
+
+    #[test]
+    fn joining_puts_the_parts_in_order_whichever_is_larger() {
+        let mut text = b"[1,".to_vec();
+        join(&mut text, vec![b'2'; 1000]);
+        assert_eq!(text.len(), 1003);
+        assert_eq!(&text[..4], b"[1,2");
+        let mut text = vec![b'x'; 10];
+        join(&mut text, b"yz".to_vec());
+        assert_eq!(text, b"xxxxxxxxxxyz");
+    }
+}
