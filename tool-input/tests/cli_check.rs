@@ -245,3 +245,73 @@ fn one_pass_lines_match_the_full_check_on_the_json_schema_test_suite() {
     }
     assert!(schemas > 50, "{schemas} schemas");
 }
+
+/// A workload of `calls` (raw argument texts) in a file of its own.
+fn workload(dir: &Path, name: &str, calls: &[String]) -> PathBuf {
+    let path = dir.join(format!("{name}.jsonl"));
+    let lines: Vec<String> =
+        calls.iter().enumerate().map(|(id, raw)| json!({"id": id, "raw": raw}).to_string()).collect();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// A valid create_order call of about `bytes` bytes.
+fn large_call(bytes: usize) -> String {
+    let item = r#"{"sku": "ABC-1234", "quantity": 3, "note": "handle with care"}"#;
+    let items = vec![item; bytes / (item.len() + 2) + 1].join(", ");
+    format!(r#"{{"customer_id": "C-1", "priority": "high", "tags": ["a"], "items": [{items}]}}"#)
+}
+
+fn bench(workload: &Path) -> (String, Value) {
+    let schema = common::bench_data_dir().join("create_order.schema.json");
+    let output = run(&["bench", "--schema", schema.to_str().unwrap(), workload.to_str().unwrap()], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let line: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    (text, line)
+}
+
+#[test]
+fn bench_adds_the_peak_memory_of_check_on_the_largest_case_after_the_peer_keys() {
+    let dir = scratch("bench");
+    let large = large_call(300 * 1024);
+    let path = workload(&dir, "sized", &["{}".to_owned(), large.clone(), large_call(1000)]);
+    let (text, line) = bench(&path);
+    let peer = ["workload", "cases", "ok", "rejected", "ns_per_case"];
+    let memory = ["input_bytes", "peak_rss_bytes", "baseline_rss_bytes", "peak_ratio"];
+    // The keys in their printed order (the line is written by hand, not from a map).
+    let order: Vec<usize> =
+        peer.iter().chain(&memory).filter_map(|key| text.find(&format!("\"{key}\":"))).collect();
+    if !cfg!(target_os = "linux") {
+        assert_eq!(order.len(), peer.len(), "no memory keys off Linux: {text}");
+        return;
+    }
+    assert_eq!(order.len(), peer.len() + memory.len(), "{text}");
+    assert!(order.windows(2).all(|pair| pair[0] < pair[1]), "key order: {text}");
+    assert_eq!(line["cases"], 3);
+    assert_eq!(line["ok"], 2);
+    assert_eq!(line["input_bytes"].as_u64(), Some(large.len() as u64), "the largest case: {text}");
+    let peak = line["peak_rss_bytes"].as_u64().expect("a peak");
+    let baseline = line["baseline_rss_bytes"].as_u64().expect("a baseline");
+    // Resident memory: at least a page, and less than a process could hold here.
+    for bytes in [peak, baseline] {
+        assert!(bytes >= 4096 && bytes < 1 << 40, "{text}");
+    }
+    let ratio = line["peak_ratio"].as_f64().expect("a ratio for an input of 64 KiB or more");
+    assert!(ratio >= 0.0 && ratio.is_finite(), "{text}");
+    let expected = peak.saturating_sub(baseline) as f64 / large.len() as f64;
+    assert!((ratio - expected).abs() < 0.006, "the ratio is (peak - baseline) / input: {text}");
+}
+
+#[test]
+fn bench_prints_no_ratio_for_small_inputs() {
+    let dir = scratch("bench-small");
+    let path = workload(&dir, "small", &[large_call(2000), "not json".to_owned()]);
+    let (text, line) = bench(&path);
+    assert_eq!(line["rejected"], 1);
+    if cfg!(target_os = "linux") {
+        assert_eq!(line["input_bytes"].as_u64(), Some(large_call(2000).len() as u64), "{text}");
+        assert!(line["peak_rss_bytes"].as_u64().is_some(), "{text}");
+        assert_eq!(line["peak_ratio"], Value::Null, "{text}");
+    }
+}
