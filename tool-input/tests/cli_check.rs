@@ -295,7 +295,7 @@ fn bench_adds_the_peak_memory_of_check_on_the_largest_case_after_the_peer_keys()
     let baseline = line["baseline_rss_bytes"].as_u64().expect("a baseline");
     // Resident memory: at least a page, and less than a process could hold here.
     for bytes in [peak, baseline] {
-        assert!(bytes >= 4096 && bytes < 1 << 40, "{text}");
+        assert!((4096..1 << 40).contains(&bytes), "{text}");
     }
     let ratio = line["peak_ratio"].as_f64().expect("a ratio for an input of 64 KiB or more");
     assert!(ratio >= 0.0 && ratio.is_finite(), "{text}");
