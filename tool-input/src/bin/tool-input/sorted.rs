@@ -366,31 +366,87 @@ impl<'de> Visitor<'de> for JsonText {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<u8>, A::Error> {
-        let mut members: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut members = Members::default();
         while let Some(key) = map.next_key::<String>()? {
             let SortedJson(value) = at_token(|| key.clone(), || map.next_value())?;
-            members.push((key, value));
+            members.push(&key, value);
         }
-        members.extend(defaults_here());
-        // A `Value`'s map: keys in order, the last value of a key given twice.
-        members.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut text = vec![b'{'];
-        let mut members = members.into_iter().peekable();
+        for (key, value) in defaults_here() {
+            members.push(&key, value);
+        }
+        members.into_text().ok_or_else(|| de::Error::custom("an object key is not UTF-8"))
+    }
+}
+
+/// Values longer than this are kept apart from an object's other members, never copied
+/// before the object is joined.
+const APART: usize = 4096;
+
+/// An object's members as they are read: each key and small value in one buffer (a
+/// `String` and a `Vec` per member would take several times a small member's text), a large
+/// value apart.
+#[derive(Default)]
+struct Members {
+    text: Vec<u8>,
+    entries: Vec<Entry>,
+    apart: Vec<Vec<u8>>,
+}
+
+/// One member: its key is `text[key_start..key_end]`; its value `text[key_end..value_end]`,
+/// or `apart[apart]` when that is not [`INLINE`].
+struct Entry {
+    key_start: usize,
+    key_end: usize,
+    value_end: usize,
+    apart: usize,
+}
+
+const INLINE: usize = usize::MAX;
+
+impl Members {
+    fn push(&mut self, key: &str, value: Vec<u8>) {
+        let key_start = self.text.len();
+        self.text.extend_from_slice(key.as_bytes());
+        let key_end = self.text.len();
+        let apart = if value.len() > APART {
+            self.apart.push(value);
+            self.apart.len() - 1
+        } else {
+            self.text.extend_from_slice(&value);
+            INLINE
+        };
+        self.entries.push(Entry { key_start, key_end, value_end: self.text.len(), apart });
+    }
+
+    /// The object's text: members in key order (bytewise, as a `Value`'s map orders them),
+    /// the last value of a key given twice. `None` if a key is not UTF-8 (every key was a
+    /// `str`).
+    fn into_text(mut self) -> Option<Vec<u8>> {
+        let text = &self.text;
+        let key = |entry: &Entry| &text[entry.key_start..entry.key_end];
+        self.entries.sort_by(|a, b| key(a).cmp(key(b)));
+        let mut object = Vec::with_capacity(text.len() + 4 * self.entries.len() + 2);
+        object.push(b'{');
+        let mut entries = self.entries.iter().peekable();
         let mut first = true;
-        while let Some((key, value)) = members.next() {
-            if members.peek().is_some_and(|(next, _)| *next == key) {
+        while let Some(entry) = entries.next() {
+            if entries.peek().is_some_and(|next| key(next) == key(entry)) {
                 continue;
             }
             if !first {
-                text.push(b',');
+                object.push(b',');
             }
             first = false;
-            write(&mut text, &key);
-            text.push(b':');
-            join(&mut text, value);
+            write(&mut object, std::str::from_utf8(key(entry)).ok()?);
+            object.push(b':');
+            if entry.apart == INLINE {
+                object.extend_from_slice(&text[entry.key_end..entry.value_end]);
+            } else {
+                join(&mut object, std::mem::take(&mut self.apart[entry.apart]));
+            }
         }
-        text.push(b'}');
-        Ok(text)
+        object.push(b'}');
+        Some(object)
     }
 }
 
@@ -484,6 +540,28 @@ mod tests {
         let refused =
             Validator::new(&json!({"properties": {"n": {"type": "integer", "default": []}}})).unwrap();
         assert!(both_lines(&refused, "{}").is_none());
+    }
+
+    #[test]
+    fn members_are_joined_in_key_order_large_values_apart() {
+        let validator = validator();
+        let long = "x".repeat(APART + 10);
+        let raw = format!(
+            r#"{{"free": {{"b": "{long}", "é": 1, "a": [{{"z": "{long}", "y": 2}}], "B": null}}, "zeta": true}}"#
+        );
+        let (printed, full) = both_lines(&validator, &raw).expect("one pass decides it");
+        assert_eq!(printed, full);
+        // A key given twice (only a value read from a string can hold one): the last wins.
+        let mut members = Members::default();
+        members.push("b", b"1".to_vec());
+        members.push("a", vec![b'2'; APART + 1]);
+        members.push("b", b"3".to_vec());
+        let text = members.into_text().unwrap();
+        assert!(
+            text.starts_with(br#"{"a":22"#) && text.ends_with(br#"2,"b":3}"#),
+            "{}",
+            String::from_utf8_lossy(&text)
+        );
     }
 
     #[test]
