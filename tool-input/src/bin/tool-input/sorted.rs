@@ -366,13 +366,16 @@ impl<'de> Visitor<'de> for JsonText {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<u8>, A::Error> {
+        // Past 4 GiB of members (never, under the program's input limits) the one pass gives
+        // up and the full check decides.
+        let too_large = || de::Error::custom("an object past 4 GiB");
         let mut members = Members::default();
         while let Some(key) = map.next_key::<String>()? {
             let SortedJson(value) = at_token(|| key.clone(), || map.next_value())?;
-            members.push(&key, value);
+            members.push(&key, value).ok_or_else(too_large)?;
         }
         for (key, value) in defaults_here() {
-            members.push(&key, value);
+            members.push(&key, value).ok_or_else(too_large)?;
         }
         members.into_text().ok_or_else(|| de::Error::custom("an object key is not UTF-8"))
     }
@@ -392,30 +395,40 @@ struct Members {
     apart: Vec<Vec<u8>>,
 }
 
-/// One member: its key is `text[key_start..key_end]`; its value `text[key_end..value_end]`,
-/// or `apart[apart]` when that is not [`INLINE`].
+/// One member (16 bytes, for objects of many small members): its key is
+/// `text[key_start..key_end]`; its value `text[key_end..value_end]`, or `apart[apart]` when
+/// that is not [`INLINE`].
 struct Entry {
-    key_start: usize,
-    key_end: usize,
-    value_end: usize,
-    apart: usize,
+    key_start: u32,
+    key_end: u32,
+    value_end: u32,
+    apart: u32,
 }
 
-const INLINE: usize = usize::MAX;
+const INLINE: u32 = u32::MAX;
+
+impl Entry {
+    fn key(&self) -> std::ops::Range<usize> {
+        self.key_start as usize..self.key_end as usize
+    }
+}
 
 impl Members {
-    fn push(&mut self, key: &str, value: Vec<u8>) {
-        let key_start = self.text.len();
+    /// Add a member; `None` past 4 GiB.
+    fn push(&mut self, key: &str, value: Vec<u8>) -> Option<()> {
+        let offset = |text: &Vec<u8>| u32::try_from(text.len()).ok();
+        let key_start = offset(&self.text)?;
         self.text.extend_from_slice(key.as_bytes());
-        let key_end = self.text.len();
+        let key_end = offset(&self.text)?;
         let apart = if value.len() > APART {
             self.apart.push(value);
-            self.apart.len() - 1
+            u32::try_from(self.apart.len() - 1).ok().filter(|&index| index != INLINE)?
         } else {
             self.text.extend_from_slice(&value);
             INLINE
         };
-        self.entries.push(Entry { key_start, key_end, value_end: self.text.len(), apart });
+        self.entries.push(Entry { key_start, key_end, value_end: offset(&self.text)?, apart });
+        Some(())
     }
 
     /// The object's text: members in key order (bytewise, as a `Value`'s map orders them),
@@ -423,8 +436,10 @@ impl Members {
     /// `str`).
     fn into_text(mut self) -> Option<Vec<u8>> {
         let text = &self.text;
-        let key = |entry: &Entry| &text[entry.key_start..entry.key_end];
-        self.entries.sort_by(|a, b| key(a).cmp(key(b)));
+        let key = |entry: &Entry| &text[entry.key()];
+        // In place (a stable sort takes a buffer of half the entries); a key given twice
+        // keeps the order it was read in, by where its text starts.
+        self.entries.sort_unstable_by(|a, b| key(a).cmp(key(b)).then(a.key_start.cmp(&b.key_start)));
         let mut object = Vec::with_capacity(text.len() + 4 * self.entries.len() + 2);
         object.push(b'{');
         let mut entries = self.entries.iter().peekable();
@@ -440,9 +455,9 @@ impl Members {
             write(&mut object, std::str::from_utf8(key(entry)).ok()?);
             object.push(b':');
             if entry.apart == INLINE {
-                object.extend_from_slice(&text[entry.key_end..entry.value_end]);
+                object.extend_from_slice(&text[entry.key_end as usize..entry.value_end as usize]);
             } else {
-                join(&mut object, std::mem::take(&mut self.apart[entry.apart]));
+                join(&mut object, std::mem::take(&mut self.apart[entry.apart as usize]));
             }
         }
         object.push(b'}');
@@ -553,9 +568,9 @@ mod tests {
         assert_eq!(printed, full);
         // A key given twice (only a value read from a string can hold one): the last wins.
         let mut members = Members::default();
-        members.push("b", b"1".to_vec());
-        members.push("a", vec![b'2'; APART + 1]);
-        members.push("b", b"3".to_vec());
+        members.push("b", b"1".to_vec()).unwrap();
+        members.push("a", vec![b'2'; APART + 1]).unwrap();
+        members.push("b", b"3".to_vec()).unwrap();
         let text = members.into_text().unwrap();
         assert!(
             text.starts_with(br#"{"a":22"#) && text.ends_with(br#"2,"b":3}"#),
