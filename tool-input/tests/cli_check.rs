@@ -183,6 +183,11 @@ fn nested_raws() -> Vec<Value> {
     .into_iter()
     .map(Value::String)
     .collect();
+    // More records than the one pass puts in order (the full check prints it), and fewer.
+    for count in [1100, 990] {
+        let many: Vec<String> = (0..count).map(|i| format!(r#"{{"n": "{i}", "flag": true}}"#)).collect();
+        raws.push(Value::String(format!(r#"{{"items": [{}], "label": "l"}}"#, many.join(","))));
+    }
     // Arguments sent as a JSON value, not text.
     raws.push(json!({"items": [{"n": "3"}, {"n": 4, "kind": "beta"}], "opt": {"inner": {}}}));
     raws.push(json!({"map": {"10": "1", "9": 2}}));
