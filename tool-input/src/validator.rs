@@ -402,6 +402,118 @@ impl Validator {
         }
     }
 
+    /// Check raw arguments straight into any `T`, with no `serde_json::Value` in between,
+    /// when one pass decides them (the first two steps of the typed path): exactly valid
+    /// strict JSON, or text whose repairs and representation coercions that pass makes.
+    /// `None`: the call needs [`check_with`](Validator::check_with), which coerces further or
+    /// explains its rejection; when `Some`, `check_with` would accept it with the same value
+    /// (the defaults added) and the same records, which this pass lists in document order
+    /// (`check_with` lists a value's records depth first, each object's defaults before its
+    /// members).
+    ///
+    /// `T` receives the value as sent, coerced, but without the defaults of absent
+    /// properties: each is a [`CoercionKind::DefaultFilled`] record of the report, whose
+    /// value [`default_at`](Validator::default_at) gives. A `T` that reads any JSON value (a
+    /// `serde_json::Value`, or a leaner form of the caller's) gets every call this decides.
+    ///
+    /// ```
+    /// use serde_json::{json, Value};
+    /// use tool_input::{CheckOptions, CoercionKind, RawArguments, Validator};
+    ///
+    /// let validator = Validator::new(&json!({
+    ///     "type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
+    ///     "required": ["city"]
+    /// }))?;
+    /// let options = CheckOptions::default();
+    /// let checked = validator
+    ///     .check_one_pass::<Value>(RawArguments::Text("{'city': 'Oslo'}"), &options)
+    ///     .expect("a repair the one pass makes");
+    /// assert_eq!(checked.value, json!({"city": "Oslo"}));
+    /// let filled = &checked.report.coercions[0];
+    /// assert_eq!(filled.kind, CoercionKind::DefaultFilled);
+    /// assert_eq!(validator.default_at(&filled.path), Some(&json!(1)));
+    /// // A missing required property is explained by the full check.
+    /// assert!(validator.check_one_pass::<Value>(RawArguments::Text("{}"), &options).is_none());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn check_one_pass<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Option<Checked<T>> {
+        let checked = self.check_typed_one_pass::<T>(raw, options)?;
+        // The one pass records a default without checking it; the full check checks it (and
+        // would change or refuse one that is not exactly valid).
+        let mut filled = checked.report.coercions.iter().filter(|c| c.kind == CoercionKind::DefaultFilled);
+        filled.all(|record| self.default_at(&record.path).is_some()).then_some(checked)
+    }
+
+    /// The schema's default for the absent property at `pointer`, as a
+    /// [`CoercionKind::DefaultFilled`] record of [`check_one_pass`](Validator::check_one_pass)
+    /// names it (the record itself shows the value shortened). The pointer is followed
+    /// as that pass follows a value: through `properties`, `additionalProperties`,
+    /// `prefixItems`, `items` and `$ref`. `None` when the property has no default, or the way
+    /// to it passes anything else (a union) or could be read two ways (a node allowing both
+    /// an object and an array, with a key that is also an index), or when the full check
+    /// would not take the default as it is: a default that is not exactly valid for its
+    /// property, or that holds an object (whose own defaults the full check would fill) or
+    /// an integral float (which it would rewrite as an integer).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::Validator;
+    ///
+    /// let validator = Validator::new(&json!({
+    ///     "type": "object",
+    ///     "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
+    ///     "$defs": {"item": {"type": "object", "properties": {"n": {"default": 1}}}}
+    /// }))?;
+    /// assert_eq!(validator.default_at("/items/3/n"), Some(&json!(1)));
+    /// assert_eq!(validator.default_at("/items/3/m"), None);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn default_at(&self, pointer: &str) -> Option<&Value> {
+        let plan = &self.inner.plan;
+        let mut tokens: Vec<_> =
+            pointer.strip_prefix('/')?.split('/').map(crate::pointer::unescape_token).collect();
+        let name = tokens.pop()?;
+        let mut id = plan.root;
+        for token in &tokens {
+            let fast = &plan.fast[id];
+            let in_object = fast.object.and_then(|object| {
+                let node = &plan.nodes[object];
+                match node.property_index_of(token) {
+                    Some(index) => Some(node.properties[index].1),
+                    None => match node.additional {
+                        crate::plan::Additional::Schema(schema) => Some(schema),
+                        crate::plan::Additional::Allow | crate::plan::Additional::Deny => None,
+                    },
+                }
+            });
+            let in_array = fast.array.and_then(|array| {
+                let index = token.parse::<usize>().ok().filter(|index| index.to_string() == **token)?;
+                crate::check::item_schema(&plan.nodes[array], index)
+            });
+            id = match (in_object, in_array) {
+                (Some(child), None) | (None, Some(child)) => child,
+                _ => return None,
+            };
+        }
+        let object = &plan.nodes[plan.fast[id].object?];
+        let index = object.property_index_of(&name)?;
+        let (_, default) = object.defaults.iter().find(|(declared, _)| *declared == index)?;
+        let limits = self.inner.limits;
+        let depth = tokens.len() + 1;
+        let exact = self.walker(&limits).accepts_exact(
+            object.properties[index].1,
+            &mut default.clone(),
+            &crate::check::Path::Root,
+            depth,
+        );
+        (exact && taken_as_it_is(default)).then_some(default)
+    }
+
     /// The one-pass path for a typed call (see `check::fast`): `Some` when the arguments are
     /// strict JSON that is exactly valid, `None` when they need the full check.
     pub(crate) fn check_typed_exact<T: DeserializeOwned>(
@@ -593,6 +705,18 @@ impl Validator {
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
         Walker::new(&self.inner.plan, &self.inner.overrides, limits, true)
+    }
+}
+
+/// Does the full check leave a value it accepts exactly as it is: no object in it (whose
+/// defaults it would fill, whose optional nulls it would drop) and no integral float (which
+/// it would rewrite as an integer where one is declared)?
+fn taken_as_it_is(value: &Value) -> bool {
+    match value {
+        Value::Object(_) => false,
+        Value::Array(items) => items.iter().all(taken_as_it_is),
+        Value::Number(number) => !(number.is_f64() && number.as_f64().is_some_and(|f| f.fract() == 0.0)),
+        Value::Null | Value::Bool(_) | Value::String(_) => true,
     }
 }
 

@@ -34,9 +34,9 @@ pub(crate) use crate::equal::json_equal;
 use crate::message::{self, describe, quoted_list};
 pub(crate) use crate::message::{echo, kind_of};
 pub(crate) use convert::spelling_match;
+pub(crate) use keywords::item_schema;
 use keywords::{
-    absent_defaults, integral_float_rewritten, item_schema, number_breaks, Bounds, NumberBreak, PatternBreak,
-    Sent,
+    absent_defaults, integral_float_rewritten, number_breaks, Bounds, NumberBreak, PatternBreak, Sent,
 };
 pub(crate) use mode::{field_mode, FieldOverride, Mode};
 pub(crate) use path::Path;

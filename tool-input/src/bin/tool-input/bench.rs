@@ -58,12 +58,92 @@ pub(crate) fn run(schema_path: &Path, workload: &Path) -> Result<ExitCode, Strin
     }
     timings.sort_by(f64::total_cmp);
     let name = workload.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    // Written by hand to keep the peer runners' key order.
+    // Written by hand to keep the peer runners' key order; the memory keys come after them.
+    let memory = match largest_case(&cases) {
+        Some(text) => peak_memory(schema_path, &text)
+            .map(|peak| {
+                // Resident memory grows by pages, and a run's baseline varies by a few of
+                // them: the ratio says nothing of a small input.
+                let ratio = if text.len() >= MIN_RATIO_INPUT {
+                    let above = peak.peak.saturating_sub(peak.baseline) as f64;
+                    format!("{:.2}", above / text.len() as f64)
+                } else {
+                    "null".to_owned()
+                };
+                format!(
+                    ", \"input_bytes\": {}, \"peak_rss_bytes\": {}, \"baseline_rss_bytes\": {}, \"peak_ratio\": {ratio}",
+                    text.len(),
+                    peak.peak,
+                    peak.baseline,
+                )
+            })
+            .unwrap_or_default(),
+        None => String::new(),
+    };
     println!(
-        "{{\"workload\": {}, \"cases\": {}, \"ok\": {ok}, \"rejected\": {rejected}, \"ns_per_case\": {}}}",
+        "{{\"workload\": {}, \"cases\": {}, \"ok\": {ok}, \"rejected\": {rejected}, \"ns_per_case\": {}{memory}}}",
         json!(name),
         cases.len(),
         timings[PASSES / 2].round()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text of the workload's largest case, as `tool-input check` would read it.
+fn largest_case(cases: &[Value]) -> Option<Vec<u8>> {
+    cases
+        .iter()
+        .filter(|case| !case.is_null())
+        .map(|case| match case {
+            Value::String(text) => text.as_bytes().to_vec(),
+            other => other.to_string().into_bytes(),
+        })
+        .max_by_key(Vec::len)
+}
+
+/// Peak resident memory (bytes) of `tool-input check` on one call, and on `{}`.
+struct PeakMemory {
+    peak: u64,
+    baseline: u64,
+}
+
+/// The least input whose peak memory ratio is printed (64 KiB).
+const MIN_RATIO_INPUT: usize = 64 * 1024;
+
+/// Runs of each measured `check`; the least peak is kept (others on the machine can only
+/// add to it).
+const MEMORY_RUNS: usize = 3;
+
+/// The peak resident memory of this program's `check` on `text` (piped to it, as a caller
+/// would), against its peak on `{}`: what a caller of the command pays for a call of that
+/// size, the measure of issue #14's goal ("at most 3x the input"). `None` when it cannot be
+/// measured (not Linux, or the program cannot run itself).
+fn peak_memory(schema_path: &Path, text: &[u8]) -> Option<PeakMemory> {
+    let least = |input: &[u8]| (0..MEMORY_RUNS).filter_map(|_| check_peak_rss(schema_path, input)).min();
+    Some(PeakMemory { baseline: least(b"{}")?, peak: least(text)? })
+}
+
+/// The peak resident memory of one `check` run in a new process of this program (the
+/// hidden `__check-peak` command: `check`, then its own high-water mark on standard error).
+/// The new process measures itself: the peak `wait4` reports for a child starts at its
+/// parent's resident size, which here holds the whole workload.
+fn check_peak_rss(schema_path: &Path, input: &[u8]) -> Option<u64> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let mut child = Command::new(std::env::current_exe().ok()?)
+        .arg(crate::CHECK_PEAK)
+        .arg("--schema")
+        .arg(schema_path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let written = child.stdin.take().map(|mut stdin| stdin.write_all(input));
+    let output = child.wait_with_output().ok()?;
+    if !matches!(written, Some(Ok(()))) {
+        return None;
+    }
+    String::from_utf8(output.stderr).ok()?.trim().parse().ok()
 }

@@ -31,15 +31,13 @@ pub(crate) fn run(
     let write_error = |e: io::Error| format!("cannot write the result: {e}");
     let Some(jsonl) = jsonl else {
         let limit = validator.limits().max_bytes;
-        let result = match read_input_within(input.as_deref(), limit)? {
-            Some(raw) => validator.check(RawArguments::Bytes(&raw)),
-            None => Err(Rejection::input_too_large(limit)),
-        };
-        let accepted = result.is_ok();
-        let line = result_json(None, result, name.as_deref());
-        // Serialized straight into the buffered writer, not into a `String` first.
-        serde_json::to_writer(&mut out, &line).map_err(|e| write_error(e.into()))?;
-        writeln!(out).map_err(write_error)?;
+        let accepted = match read_input_within(input.as_deref(), limit)? {
+            Some(raw) => write_result(&mut out, &validator, None, RawArguments::Bytes(&raw), name.as_deref()),
+            None => {
+                write_result_line(&mut out, None, Err(Rejection::input_too_large(limit)), name.as_deref())
+            }
+        }
+        .map_err(write_error)?;
         out.flush().map_err(write_error)?;
         return Ok(if accepted { ExitCode::SUCCESS } else { ExitCode::from(1) });
     };
@@ -59,10 +57,9 @@ pub(crate) fn run(
             Some(line) => line,
             None => {
                 all_accepted = false;
-                let result =
-                    result_json(Some(Value::Null), Err(Rejection::input_too_large(limit)), name.as_deref());
-                serde_json::to_writer(&mut out, &result).map_err(|e| write_error(e.into()))?;
-                writeln!(out).map_err(write_error)?;
+                let too_large = Err(Rejection::input_too_large(limit));
+                write_result_line(&mut out, Some(Value::Null), too_large, name.as_deref())
+                    .map_err(write_error)?;
                 continue;
             }
         };
@@ -79,14 +76,47 @@ pub(crate) fn run(
             Some(other) => RawArguments::Value(other),
             None => RawArguments::Absent,
         };
-        let result = validator.check(raw);
-        all_accepted &= result.is_ok();
-        let line = result_json(Some(id), result, name.as_deref());
-        serde_json::to_writer(&mut out, &line).map_err(|e| write_error(e.into()))?;
-        writeln!(out).map_err(write_error)?;
+        all_accepted &=
+            write_result(&mut out, &validator, Some(id), raw, name.as_deref()).map_err(write_error)?;
     }
     out.flush().map_err(write_error)?;
     Ok(if all_accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Check one call and write its result line; `true` when it was accepted.
+///
+/// A call one pass decides is written as it was read ([`crate::sorted`]), without a
+/// `serde_json::Value` of it: a large call then costs its text and its printed value, not a
+/// tree four to five times its size. Any other call takes the full check, whose value or
+/// rejection is printed from a `Value`; the lines are the same byte for byte either way.
+fn write_result(
+    out: &mut impl Write,
+    validator: &Validator,
+    id: Option<Value>,
+    raw: RawArguments<'_>,
+    name: Option<&str>,
+) -> io::Result<bool> {
+    if let Some(checked) = crate::sorted::check_one_pass(validator, raw) {
+        crate::sorted::write_accepted(out, id, checked)?;
+        writeln!(out)?;
+        return Ok(true);
+    }
+    write_result_line(out, id, validator.check(raw), name)
+}
+
+/// Write the result line of a checked call; `true` when it was accepted.
+fn write_result_line(
+    out: &mut impl Write,
+    id: Option<Value>,
+    result: Result<Checked<Value>, Rejection>,
+    name: Option<&str>,
+) -> io::Result<bool> {
+    let accepted = result.is_ok();
+    let line = result_json(id, result, name);
+    // Serialized straight into the buffered writer, not into a `String` first.
+    serde_json::to_writer(&mut *out, &line)?;
+    writeln!(out)?;
+    Ok(accepted)
 }
 
 /// The next line of `reader` (without its line break): `None` at the end; `Some(None)` for a
@@ -127,7 +157,11 @@ fn read_line_within(reader: &mut impl BufRead, limit: usize) -> io::Result<Optio
 /// The result line: `{"ok": true, "value", "repairs", "coercions"}` or `{"ok": false}` with
 /// the [`Rejection`]'s fields, and `"id"` for a case of a JSONL file. The records are the
 /// library's `Serialize` shapes; the map orders the keys.
-fn result_json(id: Option<Value>, result: Result<Checked<Value>, Rejection>, name: Option<&str>) -> Value {
+pub(crate) fn result_json(
+    id: Option<Value>,
+    result: Result<Checked<Value>, Rejection>,
+    name: Option<&str>,
+) -> Value {
     let mut line = match result {
         Ok(Checked { value, report }) => {
             // Built by hand, not with `json!`: `json!` serializes each field into a new

@@ -4,7 +4,7 @@
 //! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [INPUT]
 //! tool-input check --schema FILE --jsonl CASES.jsonl
 //! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [--require-json] [INPUT]
-//! tool-input bench --schema FILE WORKLOAD.jsonl
+//! tool-input bench --schema FILE WORKLOAD.jsonl   # time; and check's peak memory on the largest case
 //! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [--stream] [--run-completed] [INPUT]
 //! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
 //! ```
@@ -22,6 +22,7 @@ mod calls;
 mod check;
 mod repair;
 mod schema;
+mod sorted;
 
 #[derive(Debug, Parser)]
 #[command(name = "tool-input", version, about = "Check and repair tool-call arguments against a JSON Schema")]
@@ -54,7 +55,11 @@ enum Command {
     },
     /// Time the whole pipeline on a JSONL workload (`{"id", "raw"}` per line) and print one
     /// JSON line: `{"workload", "cases", "ok", "rejected", "ns_per_case"}`, the median of 5
-    /// in-process passes after a warm-up pass.
+    /// in-process passes after a warm-up pass; then, on Linux, the peak memory of `check` on
+    /// the largest case: `"input_bytes"` (its size), `"peak_rss_bytes"` and
+    /// `"baseline_rss_bytes"` (the peak resident memory of a new `check` process on it and on
+    /// `{}`, the least of 3 runs each) and `"peak_ratio"` (the peak above the baseline over
+    /// the input; `null` below 64 KiB of input).
     Bench {
         /// The JSON Schema of the arguments.
         #[arg(long, value_name = "FILE")]
@@ -109,6 +114,13 @@ enum Command {
         /// The JSON Schema of the arguments.
         schema: PathBuf,
     },
+    /// `check` under the default policy on standard input, then this process's peak resident
+    /// memory in bytes on standard error (Linux; nothing elsewhere): what `bench` measures.
+    #[command(name = "__check-peak", hide = true)]
+    CheckPeak {
+        #[arg(long, value_name = "FILE")]
+        schema: PathBuf,
+    },
     /// Parse any JSON value leniently and print it repaired, compact.
     ///
     /// Exits 0 with the JSON on standard output, or 1 with the error on standard error
@@ -150,6 +162,13 @@ fn main() -> ExitCode {
             repair::run(strict, complete_truncated, settled, &style, require_json, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
+        Command::CheckPeak { schema } => {
+            let result = check::run(&schema, "default", None, None, None);
+            if let Some(peak) = peak_rss_bytes() {
+                eprintln!("{peak}");
+            }
+            result
+        }
         Command::Calls { format, tools, stream, run_completed, input } => {
             calls::run(&format, tools, stream, run_completed, input)
         }
@@ -166,6 +185,17 @@ fn main() -> ExitCode {
     }
 }
 
+/// The name of the hidden command `bench` runs to measure `check`'s peak memory.
+pub(crate) const CHECK_PEAK: &str = "__check-peak";
+
+/// This process's peak resident memory so far, in bytes (`VmHWM`, Linux only).
+fn peak_rss_bytes() -> Option<u64> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|line| line.strip_prefix("VmHWM:"))?;
+    let kilobytes: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kilobytes * 1024)
+}
+
 /// The bytes of INPUT (or standard input) when there are at most `limit` of them; `None`
 /// when there are more. Reading stops one byte past the limit: an endless or huge input
 /// costs `limit` bytes of memory and no more reading than that.
@@ -176,7 +206,13 @@ pub(crate) fn read_input_within(input: Option<&Path>, limit: usize) -> Result<Op
         None => io::stdin().lock().take(cap).read_to_end(&mut bytes),
         Some(path) if path == Path::new("-") => io::stdin().lock().take(cap).read_to_end(&mut bytes),
         Some(path) => fs::File::open(path)
-            .and_then(|file| file.take(cap).read_to_end(&mut bytes))
+            .and_then(|file| {
+                // A file says its length: the buffer is made that size once, rather than
+                // doubled as it fills (which may hold twice the input).
+                let length = file.metadata().map_or(0, |metadata| metadata.len());
+                bytes.reserve_exact(usize::try_from(length.min(cap)).unwrap_or(0));
+                file.take(cap).read_to_end(&mut bytes)
+            })
             .map_err(|e| io::Error::new(e.kind(), format!("cannot read {}: {e}", path.display()))),
     };
     read.map_err(|e| match input {
@@ -192,16 +228,20 @@ pub(crate) fn read_input_within(input: Option<&Path>, limit: usize) -> Result<Op
 /// serde_json keeps keys sorted unless its `preserve_order` feature is on, and another crate
 /// in the build (rig-core, for one) may switch that on for everyone. No work when it is off.
 pub(crate) fn sort_keys(value: &mut serde_json::Value) {
+    if keeps_insertion_order() {
+        sort_all(value);
+    }
+}
+
+/// Do `serde_json`'s maps keep insertion order in this build (its `preserve_order`)?
+pub(crate) fn keeps_insertion_order() -> bool {
     static KEEPS_INSERTION_ORDER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let keeps = *KEEPS_INSERTION_ORDER.get_or_init(|| {
+    *KEEPS_INSERTION_ORDER.get_or_init(|| {
         let mut probe = serde_json::Map::new();
         probe.insert("b".to_owned(), serde_json::Value::Null);
         probe.insert("a".to_owned(), serde_json::Value::Null);
         probe.keys().next().is_some_and(|first| first == "b")
-    });
-    if keeps {
-        sort_all(value);
-    }
+    })
 }
 
 fn sort_all(value: &mut serde_json::Value) {
