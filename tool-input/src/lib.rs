@@ -72,6 +72,7 @@ mod field_options;
 mod limits;
 mod members;
 pub mod parse;
+mod parsed_text;
 mod pattern;
 mod plan;
 mod pointer;
