@@ -11,8 +11,11 @@
 //! Contenders: `serde_json_typed`, `typed` (`T::from_arguments`), `typed_full` (parse, walk,
 //! serde), `jsonrepair_jsonschema`, `parse` (the lenient parser into a `Value`),
 //! `parse_to_tape`, `parse_to_tape_and_read` (the typed path's second step alone),
-//! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes), and
-//! `fenced_typed` (each call in a code fence, so that the lenient parser reads it).
+//! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes),
+//! `fenced_typed` (each call in a code fence, so that the lenient parser reads it),
+//! `toolbox_dispatch` (a Toolbox running a typed handler on call records read before the
+//! passes) and `toolbox_read_and_dispatch` (each text read into a call record, then
+//! dispatched: a call from its text to its handler).
 
 // The workloads' type and the peers' pipeline, as the benches have them.
 #[path = "../tests/common/mod.rs"]
@@ -22,7 +25,20 @@ mod support;
 
 use serde_json::Value;
 use support::CreateOrder;
-use tool_input::ToolInput;
+use tool_input::calls::{CallOptions, CallParts, Format, OriginalArguments, ToolCall};
+use tool_input::{ToolInput, Toolbox};
+
+/// The call record of an argument text sent to `create_order`.
+fn record(text: &str, options: &CallOptions) -> Option<ToolCall> {
+    CallParts {
+        id: Some("call_1".to_owned()),
+        name: Some("create_order".to_owned()),
+        arguments: OriginalArguments::Text(text.to_owned()),
+        ..CallParts::new(Format::OpenAi)
+    }
+    .finish(options)
+    .ok()
+}
 
 /// The first 2,000 calls of a workload, as the bench's small workloads take them.
 fn raws(path: &str) -> Vec<String> {
@@ -47,6 +63,9 @@ fn main() {
     let fenced: Vec<String> = raws.iter().map(|r| format!("```json\n{r}\n```")).collect();
     let tapes: Vec<_> =
         raws.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).collect();
+    let toolbox = Toolbox::new().with_tool(|order: CreateOrder| Ok::<_, String>(order.items.len()));
+    let call_options = toolbox.call_options();
+    let records: Vec<ToolCall> = raws.iter().filter_map(|r| record(r, &call_options)).collect();
     // The definition is built once, outside the passes.
     let _ = CreateOrder::from_arguments("{}");
     let mut decided = 0;
@@ -86,6 +105,12 @@ fn main() {
             "read_prepared_tape" => {
                 tapes.iter().filter_map(tool_input::__private::read_prepared_tape::<CreateOrder>).count()
             }
+            "toolbox_dispatch" => records.iter().filter(|call| toolbox.dispatch(call).is_success()).count(),
+            "toolbox_read_and_dispatch" => raws
+                .iter()
+                .filter_map(|r| record(r, &call_options))
+                .filter(|call| toolbox.dispatch(call).is_success())
+                .count(),
             other => panic!("unknown contender {other}"),
         };
     }

@@ -7,7 +7,7 @@
 //! and whether the text was strict JSON (the one-pass attempt reads it). The value and its
 //! repairs stand in for the one thing that must not run twice: the lenient parse.
 
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use serde_json::{Map, Value};
 
@@ -38,7 +38,7 @@ pub(crate) struct ParsedText<'a> {
 impl ParsedText<'_> {
     /// A hash of the text, the value and the repairs.
     pub(crate) fn fingerprint(&self) -> u64 {
-        let mut hasher = std::hash::DefaultHasher::new();
+        let mut hasher = foldhash::fast::FixedState::default().build_hasher();
         self.text.hash(&mut hasher);
         self.value.hash(&mut hasher);
         self.repairs.hash(&mut hasher);

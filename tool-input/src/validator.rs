@@ -663,9 +663,20 @@ fn read_of(parsed: &ParsedText<'_>, policy: Policy, limits: &Limits) -> Read {
 /// Are coercions recorded while reading a parsed value in the order reading its text
 /// records them? A value's objects give their members in key order, the text in its own;
 /// arrays, and values parsed from strings (read the same way on both), keep theirs. So the
-/// order is the text's when no two coercions in a row part at an object of the value.
+/// order is the text's when no two coercions in a row part at an object of the value. A
+/// default filled in is recorded when its object ends, after all that is inside it, on
+/// both: it stands at the place of its object.
 fn in_text_order(coercions: &[Coercion], value: &Map<String, Value>) -> bool {
-    coercions.windows(2).all(|pair| !parts_at_object(&pair[0].path, &pair[1].path, value))
+    let place = |coercion: &Coercion| -> usize {
+        match coercion.kind {
+            CoercionKind::DefaultFilled => coercion.path.rfind('/').unwrap_or(0),
+            _ => coercion.path.len(),
+        }
+    };
+    coercions.windows(2).all(|pair| {
+        let (a, b) = (&pair[0], &pair[1]);
+        !parts_at_object(&a.path[..place(a)], &b.path[..place(b)], value)
+    })
 }
 
 /// Do the JSON Pointers `a` and `b` part at an object member of `value` (or somewhere it

@@ -82,9 +82,9 @@ impl OriginalArguments {
 /// Built by [`parse_body`], [`parse_value`], [`parse_text`], or from parts with
 /// [`CallParts::finish`] (for example by a streaming assembler).
 ///
-/// The [`Toolbox`](crate::Toolbox) checks arguments sent as text without parsing the text
-/// again when the tool's policy and limits read it as this record did, and `original`,
-/// `arguments` and `repairs` are still what the record was made with.
+/// The [`Toolbox`](crate::Toolbox) checks arguments sent as text that needed repairs without
+/// parsing the text again when the tool's policy and limits read it as this record did, and
+/// `original`, `arguments` and `repairs` are still what the record was made with.
 #[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCall {
@@ -116,7 +116,8 @@ pub struct ToolCall {
     /// The choice (OpenAI `choices[n]`, Gemini `candidates[n]`) the call came from: 0 but
     /// in a response with several (`n > 1`), read with [`CallOptions::all_choices`].
     pub choice: usize,
-    /// How the argument text was parsed into `arguments`, when it was sent as text.
+    /// How the argument text was parsed into `arguments`, when it was sent as text that
+    /// needed repairs.
     pub(crate) parsed: Option<TextParse>,
 }
 
@@ -157,7 +158,7 @@ impl fmt::Debug for ToolCall {
 
 impl ToolCall {
     /// The argument text with its parse, for a check that need not parse it again; `None`
-    /// when the arguments were not sent as text. The validator uses it only while it is
+    /// when the arguments were not sent as text, or were strict JSON (no repairs). The validator uses it only while it is
     /// current ([`ParsedText::is_current`]) and was made as its own parse would be.
     pub(crate) fn parsed_text(&self) -> Option<ParsedText<'_>> {
         let (OriginalArguments::Text(text), Some(parse)) = (&self.original, self.parsed) else {
@@ -303,8 +304,10 @@ impl CallParts {
         };
         match read_arguments(&self.arguments, &options.limits, read) {
             Ok((arguments, repairs, repeated)) => {
+                // Kept for text that needed repairs: strict JSON is read again by `serde_json`,
+                // which costs a check less than keeping its parse does every call read.
                 let parsed = match (&self.arguments, repeated) {
-                    (OriginalArguments::Text(text), Some(repeated)) => {
+                    (OriginalArguments::Text(text), Some(repeated)) if !repairs.is_empty() => {
                         let made_of = ParsedText {
                             text,
                             value: &arguments,

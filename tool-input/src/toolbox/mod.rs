@@ -121,10 +121,12 @@ impl<S> Invocation<'_, S> {
 /// validation, the handler's error (or, with a [`Conversation`], a retry budget spent).
 /// Arguments are always checked again with the tool's own validator and policy, from the
 /// call's [original arguments](ToolCall::original), and, when the tools were shown in a
-/// transformed dialect ([`Toolbox::with_dialect`]), read back from it. Argument text is
-/// parsed once: where the tool's policy and limits parse it as the call record did (any
-/// policy but [`Policy::Strict`](crate::Policy::Strict), the same depth limit), the check
-/// takes the record's parse, with the same outcome as parsing the text again.
+/// transformed dialect ([`Toolbox::with_dialect`]), read back from it. Argument text that
+/// needed repairs is parsed once: where the tool's policy and limits parse it as the call
+/// record did (any policy but [`Policy::Strict`](crate::Policy::Strict), the same depth
+/// limit), the check takes the record's parse, with the same outcome as parsing the text
+/// again. Strict JSON is read again by `serde_json` (for a typed tool, straight into its
+/// type), which costs less than keeping its parse.
 ///
 /// ```
 /// use schemars::JsonSchema;
