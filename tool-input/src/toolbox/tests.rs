@@ -9,7 +9,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::Toolbox;
-use crate::calls::{CallOptions, CallParts, Format, OriginalArguments, ToolCall};
+use crate::calls::{CallOptions, CallParts, Format, OriginalArguments, ToolCall, TEXTS_PARSED};
+use crate::stream::StreamAssembler;
 use crate::tool::{ToolDefinition, ToolInput};
 use crate::validator::TEXTS_READ;
 use crate::{CheckOptions, Outcome, Policy};
@@ -70,6 +71,28 @@ fn record(tool: &str, text: &str) -> ToolCall {
     .expect("a call")
 }
 
+/// The call of `text` to `tool` streamed as Chat Completions deltas of 5 bytes, with the
+/// texts the reader parsed again (the incremental parser read it as it arrived).
+fn streamed(tool: &str, text: &str) -> (ToolCall, usize) {
+    let before = TEXTS_PARSED.with(|parsed| parsed.get());
+    let mut stream = StreamAssembler::new(CallOptions::new().format(Format::OpenAi));
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "id": "call_1", "type": "function", "function": {"name": tool, "arguments": ""}}]}}]}));
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + 5).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+            "function": {"arguments": &text[at..end]}}]}}]}));
+        at = end;
+    }
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    let call = stream.finish().calls.into_iter().next().expect("the streamed call");
+    (call, TEXTS_PARSED.with(|parsed| parsed.get()) - before)
+}
+
 /// Dispatch `call`, and the same call without its parse: the same outcome. Returns it, with
 /// the lenient parses the dispatch with the parse made, and without.
 fn dispatch_both(toolbox: &Toolbox, call: &ToolCall) -> (Outcome, usize, usize) {
@@ -123,6 +146,12 @@ fn a_dispatched_mangled_call_is_parsed_once() {
             assert_eq!(parses, 0, "{tool}: {text}");
             // Before, the Toolbox parsed the text again (the record had parsed it once).
             assert!(parses_again >= 1, "{tool}: {text}");
+            // Streamed: the incremental parser's reading is the one parse.
+            let (call, reparsed) = streamed(tool, text);
+            assert_eq!(reparsed, 0, "{tool}: {text}");
+            let (streamed_outcome, parses) = dispatch(&toolbox, &call);
+            assert_eq!(parses, 0, "{tool} streamed: {text}");
+            assert_eq!(streamed_outcome, outcome, "{tool} streamed: {text}");
         }
     }
     // Strict JSON: no parse is kept; the typed tool reads exact JSON from the text in one
