@@ -11,9 +11,13 @@
 //! Contenders: `serde_json_typed`, `typed` (`T::from_arguments`), `typed_full` (parse, walk,
 //! serde), `jsonrepair_jsonschema`, `parse` (the lenient parser into a `Value`),
 //! `parse_to_tape`, `parse_to_tape_and_read` (the typed path's second step alone),
-//! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes), and
+//! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes),
 //! `fenced_typed` (each call in a code fence, so that the lenient parser reads it), `untyped`
-//! (`Validator::check`) and `value_jsonschema_untyped` (serde_json `Value` + jsonschema).
+//! (`Validator::check`), `value_jsonschema_untyped` (serde_json `Value` + jsonschema),
+//! `toolbox_dispatch` (a Toolbox running a typed handler on call records read before the
+//! passes), `toolbox_read_and_dispatch` (each text read into a call record, then
+//! dispatched: a call from its text to its handler) and `toolbox_stream_and_dispatch` (each
+//! text streamed as Chat Completions deltas of 16 bytes, assembled, then dispatched).
 //!
 //! Over `stream.jsonl` (whose rows carry the recorded chunk sizes), as the goals bench's
 //! stream goal: `stream` (the incremental parser fed the chunks, events received, the
@@ -28,7 +32,40 @@ mod support;
 
 use serde_json::Value;
 use support::CreateOrder;
-use tool_input::ToolInput;
+use tool_input::calls::{CallOptions, CallParts, Format, OriginalArguments, ToolCall};
+use tool_input::stream::StreamAssembler;
+use tool_input::{ToolInput, Toolbox};
+
+/// The Chat Completions stream of one call to `create_order` with `text` as its arguments, in
+/// deltas of 16 bytes (cut on character boundaries).
+fn stream_events(text: &str) -> Vec<Value> {
+    let mut events = vec![serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "id": "call_1", "type": "function", "function": {"name": "create_order", "arguments": ""}}]}}]})];
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + 16).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        events.push(serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+            "function": {"arguments": &text[at..end]}}]}}]}));
+        at = end;
+    }
+    events.push(serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    events
+}
+
+/// The call record of an argument text sent to `create_order`.
+fn record(text: &str, options: &CallOptions) -> Option<ToolCall> {
+    CallParts {
+        id: Some("call_1".to_owned()),
+        name: Some("create_order".to_owned()),
+        arguments: OriginalArguments::Text(text.to_owned()),
+        ..CallParts::new(Format::OpenAi)
+    }
+    .finish(options)
+    .ok()
+}
 
 /// The first 2,000 calls of a workload, as the bench's small workloads take them.
 fn raws(path: &str) -> Vec<String> {
@@ -54,6 +91,14 @@ fn main() {
     let fenced: Vec<String> = raws.iter().map(|r| format!("```json\n{r}\n```")).collect();
     let tapes: Vec<_> =
         raws.iter().filter_map(|r| tool_input::__private::prepare_tape::<CreateOrder>(r)).collect();
+    let toolbox = Toolbox::new().with_tool(|order: CreateOrder| Ok::<_, String>(order.items.len()));
+    let call_options = toolbox.call_options();
+    let records: Vec<ToolCall> = raws.iter().filter_map(|r| record(r, &call_options)).collect();
+    let streams: Vec<Vec<Value>> = if contender == "toolbox_stream_and_dispatch" {
+        raws.iter().map(|r| stream_events(r)).collect()
+    } else {
+        Vec::new()
+    };
     // The definition is built once, outside the passes.
     let _ = CreateOrder::from_arguments("{}");
     // The chunked rows, for the stream contenders only (other workloads have no chunks).
@@ -136,6 +181,23 @@ fn main() {
                 .iter()
                 .filter(|(text, _)| {
                     tool_input::parse::parse_without_fast_path(text.as_bytes(), &stream_options).is_ok()
+                })
+                .count(),
+            "toolbox_dispatch" => records.iter().filter(|call| toolbox.dispatch(call).is_success()).count(),
+            "toolbox_read_and_dispatch" => raws
+                .iter()
+                .filter_map(|r| record(r, &call_options))
+                .filter(|call| toolbox.dispatch(call).is_success())
+                .count(),
+            "toolbox_stream_and_dispatch" => streams
+                .iter()
+                .filter(|events| {
+                    let mut stream = StreamAssembler::new(call_options.clone().format(Format::OpenAi));
+                    for event in events.iter() {
+                        stream.push_event(event);
+                    }
+                    let calls = stream.finish();
+                    calls.calls.first().is_some_and(|call| toolbox.dispatch(call).is_success())
                 })
                 .count(),
             other => panic!("unknown contender {other}"),

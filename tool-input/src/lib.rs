@@ -74,6 +74,7 @@ mod limits;
 mod members;
 mod message;
 pub mod parse;
+mod parsed_text;
 mod pattern;
 mod plan;
 mod pointer;

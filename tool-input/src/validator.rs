@@ -16,6 +16,7 @@ use crate::members::{self, Repeat};
 use crate::parse::tape::{Event, TapeParsed};
 use crate::parse::tape_de::TapeDeserializer;
 use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::parsed_text::ParsedText;
 use crate::plan::Plan;
 use crate::policy::Policy;
 use crate::raw::RawArguments;
@@ -593,22 +594,38 @@ impl Validator {
     ) -> Result<Checked<T>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let read = match self.one_pass::<T>(raw, options, policy, &limits)? {
+        let one_pass = self.one_pass::<T>(raw, options, policy, &limits)?;
+        self.walk_typed(one_pass, raw, policy, &limits, || {
+            deserialize_checked::<T>(self.check_with(raw, options)?, fields)
+        })
+    }
+
+    /// Step 3 of [`check_typed`](Validator::check_typed), after the steps before it came to
+    /// `one_pass`: the walk, then serde. `recheck`: the rare case where serde refuses what
+    /// the schema allows (check again, and deserialize with path tracking, which costs too
+    /// much to pay on every call).
+    fn walk_typed<T: DeserializeOwned>(
+        &self,
+        one_pass: OnePass<T>,
+        raw: RawArguments<'_>,
+        policy: Policy,
+        limits: &Limits,
+        recheck: impl FnOnce() -> Result<Checked<T>, Rejection>,
+    ) -> Result<Checked<T>, Rejection> {
+        let read = match one_pass {
             OnePass::Decided(checked) => return Ok(checked),
             OnePass::Read(read) => read,
             OnePass::Unread(miss) => {
-                read_arguments(raw, policy, &limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?
+                read_arguments(raw, policy, limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?
             }
         };
         let checked = self
-            .check_parsed(read, policy, &limits, raw)
-            .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))?;
+            .check_parsed(read, policy, limits, raw)
+            .map_err(|rejection| in_document_order(rejection, raw, policy, limits))?;
         let Checked { value, report } = checked;
         match T::deserialize(value) {
             Ok(value) => Ok(Checked { value, report }),
-            // Rare (serde refused what the schema allows): check again, and deserialize with
-            // path tracking, which costs too much to pay on every call.
-            Err(_) => deserialize_checked::<T>(self.check_with(raw, options)?, fields),
+            Err(_) => recheck(),
         }
     }
 
@@ -635,10 +652,21 @@ impl Validator {
         policy: Policy,
         limits: &Limits,
     ) -> Result<OnePass<T>, Rejection> {
-        let miss = match self.attempt_exact::<T>(raw, options) {
-            Ok(checked) => return Ok(OnePass::Decided(checked)),
-            Err(miss) => miss,
-        };
+        match self.attempt_exact::<T>(raw, options) {
+            Ok(checked) => Ok(OnePass::Decided(checked)),
+            Err(miss) => self.second_step::<T>(raw, miss, policy, limits),
+        }
+    }
+
+    /// Step 2 of the typed path, after the first step's `miss`: the lenient parse onto a
+    /// tape, read into `T`. `Err`: the text does not parse (the rejection).
+    fn second_step<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        miss: Miss,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Result<OnePass<T>, Rejection> {
         // After `Inexact`, the text is strict JSON the attempt already read and refused.
         // Below serde_json's depth, only the walk counts depth as the limits say.
         if miss == Miss::Inexact || limits.max_depth < parse::DEFAULT_MAX_DEPTH {
@@ -648,6 +676,8 @@ impl Validator {
             return Ok(OnePass::Unread(miss));
         };
         let parse_options = parse_options(policy, limits);
+        #[cfg(test)]
+        TEXTS_READ.with(|read| read.set(read.get() + 1));
         let parsed = parse::tape::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
             .map_err(|error| self.guard(Rejection::from_parse(error)))?;
         // A key given twice: the walk settles it, from the text.
@@ -693,6 +723,106 @@ impl Validator {
         self.read_tape::<T>(events, self.inner.policy, &self.inner.limits).map(|(value, _)| value)
     }
 
+    /// [`check_with`](Validator::check_with) of `parsed.text`, given its parse: the same
+    /// value and report, or the same rejection, byte for byte. The parse stands in for
+    /// `check_with`'s own when it is the one `check_with` would make
+    /// ([`Validator::takes_parse`]); otherwise the text is read as `check_with` reads it.
+    /// What only the text tells is still read from it, where `check_with` reads it too: the
+    /// repeated keys (when the parse saw one), the text of an integral float, the order of
+    /// several errors.
+    pub(crate) fn check_parsed_text(
+        &self,
+        parsed: &ParsedText<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Value>, Rejection> {
+        let raw = RawArguments::Text(parsed.text);
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        if !(self.takes_parse(parsed, policy, &limits) && parsed.is_current()) {
+            return self.check_with(raw, options);
+        }
+        self.check_parsed(read_of(parsed, policy, &limits), policy, &limits, raw)
+            .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
+    }
+
+    /// [`check_typed`](Validator::check_typed) of `parsed.text`, given its parse: the same
+    /// typed value and report, or the same rejection, byte for byte.
+    ///
+    /// The first step is taken on the text as `check_typed` takes it: strict JSON that is
+    /// exactly valid becomes `T` in one pass of `serde_json`, cheaper than anything read
+    /// from the parse, and the kind of its miss decides the steps after. The second step
+    /// reads `T` from the parsed value instead of parsing the text onto a tape, when what it
+    /// records cannot depend on the order of members (a value's objects are in key order,
+    /// the tape's in the text's); the walk reads the parsed value instead of parsing again.
+    pub(crate) fn check_typed_parsed<T: DeserializeOwned>(
+        &self,
+        parsed: &ParsedText<'_>,
+        options: &CheckOptions,
+        fields: &[FieldOptions],
+    ) -> Result<Checked<T>, Rejection> {
+        let raw = RawArguments::Text(parsed.text);
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        if !self.takes_parse(parsed, policy, &limits) {
+            return self.check_typed::<T>(raw, options, fields);
+        }
+        let miss = match self.attempt_exact::<T>(raw, options) {
+            Ok(checked) => return Ok(checked),
+            Err(miss) => miss,
+        };
+        if !parsed.is_current() {
+            let one_pass = self.second_step::<T>(raw, miss, policy, &limits)?;
+            return self.walk_typed(one_pass, raw, policy, &limits, || {
+                deserialize_checked::<T>(self.check_with(raw, options)?, fields)
+            });
+        }
+        let one_pass = self.second_step_parsed::<T>(parsed, miss, policy, &limits)?;
+        self.walk_typed(one_pass, raw, policy, &limits, || {
+            deserialize_checked::<T>(self.check_parsed_text(parsed, options)?, fields)
+        })
+    }
+
+    /// Is `parsed` the parse this validator makes of its text under `policy` and `limits`?
+    /// The call record parses leniently, as every policy but [`Policy::Strict`] does, and
+    /// the limits that bear on a lenient parse are the size (which only refuses a text too
+    /// long) and the depth.
+    fn takes_parse(&self, parsed: &ParsedText<'_>, policy: Policy, limits: &Limits) -> bool {
+        policy != Policy::Strict
+            && parsed.max_depth == limits.max_depth
+            && parsed.text.len() <= limits.max_bytes
+    }
+
+    /// [`second_step`](Validator::second_step) with the text's parse: where it would parse the
+    /// text (for the walk, or onto a tape), the parse is read instead. Only the order of
+    /// members is not in a value: when the coercions made could be in another order than
+    /// the text's, the step is taken on the text.
+    fn second_step_parsed<T: DeserializeOwned>(
+        &self,
+        parsed: &ParsedText<'_>,
+        miss: Miss,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Result<OnePass<T>, Rejection> {
+        // Where the second step does not read `T` (strict JSON the first step refused, a
+        // depth limit only the walk counts, a key given twice), the walk reads the parse.
+        if miss == Miss::Inexact || limits.max_depth < parse::DEFAULT_MAX_DEPTH || parsed.repeated {
+            return Ok(OnePass::Read(read_of(parsed, policy, limits)));
+        }
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let Ok(value) = fast.run::<T, _>(parsed.value) else {
+            // The reader gives up on the tape just as it does on the value: the walk decides.
+            return Ok(OnePass::Read(read_of(parsed, policy, limits)));
+        };
+        let coercions = fast.into_coercions();
+        if !in_text_order(&coercions, parsed.value) {
+            return self.second_step::<T>(RawArguments::Text(parsed.text), miss, policy, limits);
+        }
+        Ok(OnePass::Decided(Checked {
+            value,
+            report: Report { repairs: parsed.repairs.to_vec(), coercions },
+        }))
+    }
+
     /// A rejection of the whole input, with nothing quoted from it when the schema has
     /// sensitive fields (a parse error may quote the very value that is secret).
     fn guard(&self, rejection: Rejection) -> Rejection {
@@ -733,6 +863,76 @@ struct Read {
 impl Read {
     fn empty() -> Read {
         Read { value: Value::Object(Map::new()), repairs: Vec::new(), repeats: Vec::new() }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Argument texts the validator parsed leniently on this thread (the parse-once tests).
+    pub(crate) static TEXTS_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A text's parse as [`read_arguments`] gives it under `policy` (not strict) and `limits`:
+/// the keys given twice are read from the text, as it does, when the parse saw one.
+fn read_of(parsed: &ParsedText<'_>, policy: Policy, limits: &Limits) -> Read {
+    let repeats = if parsed.repeated {
+        members::repeats(parsed.text, &parse_options(policy, limits))
+    } else {
+        Vec::new()
+    };
+    Read { value: Value::Object(parsed.value.clone()), repairs: parsed.repairs.to_vec(), repeats }
+}
+
+/// Are coercions recorded while reading a parsed value in the order reading its text
+/// records them? A value's objects give their members in key order, the text in its own;
+/// arrays, and values parsed from strings (read the same way on both), keep theirs. So the
+/// order is the text's when no two coercions in a row part at an object of the value. A
+/// default filled in is recorded when its object ends, after all that is inside it, on
+/// both: it stands at the place of its object.
+fn in_text_order(coercions: &[Coercion], value: &Map<String, Value>) -> bool {
+    let place = |coercion: &Coercion| -> usize {
+        match coercion.kind {
+            CoercionKind::DefaultFilled => coercion.path.rfind('/').unwrap_or(0),
+            _ => coercion.path.len(),
+        }
+    };
+    coercions.windows(2).all(|pair| {
+        let (a, b) = (&pair[0], &pair[1]);
+        !parts_at_object(&a.path[..place(a)], &b.path[..place(b)], value)
+    })
+}
+
+/// Do the JSON Pointers `a` and `b` part at an object member of `value` (or somewhere it
+/// cannot tell)?
+fn parts_at_object(a: &str, b: &str, value: &Map<String, Value>) -> bool {
+    use crate::pointer::unescape_token;
+    let (mut a, mut b) = (a.split('/').skip(1), b.split('/').skip(1));
+    let (Some(first_a), Some(first_b)) = (a.next(), b.next()) else {
+        // One is within the other: their order is the reading's, the same on both.
+        return false;
+    };
+    if first_a != first_b {
+        return true;
+    }
+    let Some(mut at) = value.get(&*unescape_token(first_a)) else { return true };
+    loop {
+        let (Some(next_a), Some(next_b)) = (a.next(), b.next()) else { return false };
+        let next = match at {
+            Value::Object(map) if next_a == next_b => map.get(&*unescape_token(next_a)),
+            Value::Object(_) => return true,
+            Value::Array(items) if next_a == next_b => {
+                next_a.parse::<usize>().ok().and_then(|i| items.get(i))
+            }
+            Value::Array(_) => return false,
+            // A value parsed from a string is read from the same parse on both.
+            Value::String(_) => return false,
+            // A scalar has nothing inside: the paths do not describe this value.
+            _ => return true,
+        };
+        match next {
+            Some(next) => at = next,
+            None => return true,
+        }
     }
 }
 
@@ -783,6 +983,8 @@ fn parse_text(text: &str, options: &ParseOptions, not_strict_json: bool) -> Resu
     if text.trim().is_empty() {
         return Ok(Read::empty());
     }
+    #[cfg(test)]
+    TEXTS_READ.with(|read| read.set(read.get() + 1));
     let (parsed, repeated) =
         parse::parse_noting_repeats(text, options, not_strict_json).map_err(Rejection::from_parse)?;
     let repeats = if repeated && options.mode != ParseMode::Strict {

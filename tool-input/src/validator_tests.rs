@@ -236,3 +236,46 @@ fn a_default_its_own_schema_refuses_is_left_to_the_walk() {
     let want = by_walk(&validator, "{}", &CheckOptions::default());
     assert_eq!(format!("{got:?}"), format!("{want:?}"));
 }
+
+fn coercion(path: &str, kind: CoercionKind) -> Coercion {
+    Coercion { path: path.to_owned(), kind, from: None, to: None }
+}
+
+/// Whether coercions at `paths` (kind `EnumCase` unless `DefaultFilled` is named) keep
+/// the text's order when read from `value`.
+fn ordered(value: Value, paths: &[(&str, CoercionKind)]) -> bool {
+    let coercions: Vec<Coercion> = paths.iter().map(|(path, kind)| coercion(path, *kind)).collect();
+    in_text_order(&coercions, value.as_object().expect("an object"))
+}
+
+#[test]
+fn coercions_keep_the_texts_order_unless_they_part_at_an_object() {
+    use CoercionKind::{DefaultFilled as Filled, EnumCase as Case};
+    let value = json!({
+        "a": "x", "b": "y",
+        "items": [{"q": "1", "r": "2"}, {"q": "3"}],
+        "tags": "[\"a\", \"b\"]",
+        "map": {"1": "a", "10": "b"},
+        "a/b": ["x", "y"],
+        "inner": {"k": "v"},
+        "n": 5
+    });
+    // Members of one object: the value's order is its keys', the text's its own.
+    assert!(!ordered(value.clone(), &[("/a", Case), ("/b", Case)]));
+    assert!(!ordered(value.clone(), &[("/items/0/q", Case), ("/items/0/r", Case)]));
+    assert!(!ordered(value.clone(), &[("/map/1", Case), ("/map/10", Case)]));
+    assert!(!ordered(value.clone(), &[("/items/1/q", Case), ("/tags/0", Case)]));
+    // Items of one array, values parsed from a string, a value and what is inside it.
+    assert!(ordered(value.clone(), &[("/items/0/q", Case), ("/items/1/q", Case)]));
+    assert!(ordered(value.clone(), &[("/tags", Case), ("/tags/0", Case), ("/tags/1", Case)]));
+    assert!(ordered(value.clone(), &[("/a~1b/0", Case), ("/a~1b/1", Case)]));
+    assert!(ordered(value.clone(), &[("/inner", Case), ("/inner/k", Case)]));
+    assert!(ordered(value.clone(), &[("/a", Case)]));
+    // A default is filled when its object ends: after what is inside that object.
+    assert!(ordered(value.clone(), &[("/a", Case), ("/gift", Filled), ("/rush", Filled)]));
+    assert!(ordered(value.clone(), &[("/items/0/q", Case), ("/items/0/note", Filled), ("/items/1/q", Case)]));
+    assert!(!ordered(value.clone(), &[("/inner/note", Filled), ("/a", Case)]));
+    // Paths that do not describe the value: cannot tell.
+    assert!(!ordered(value.clone(), &[("/missing/0", Case), ("/missing/1", Case)]));
+    assert!(!ordered(value, &[("/n/0", Case), ("/n/1", Case)]));
+}

@@ -296,7 +296,7 @@ fn parallel_uses(parts: &CallParts, read: Option<&Read>, options: &CallOptions) 
     if name != "multi_tool_use.parallel" && !(plain && options.knows(name) != Some(true)) {
         return None;
     }
-    let (arguments, _) = read_arguments(&parts.arguments, &options.limits, read.cloned()).ok()?;
+    let (arguments, _, _) = read_arguments(&parts.arguments, &options.limits, read.cloned()).ok()?;
     let uses = arguments.get("tool_uses")?.as_array()?;
     let well_formed = !uses.is_empty()
         && uses.iter().all(|entry| match entry.get("recipient_name").and_then(Value::as_str) {

@@ -1,6 +1,8 @@
 //! One call as a record: the arguments as sent ([`OriginalArguments`]), the parts a reader
 //! collects ([`CallParts`]), and the runnable [`ToolCall`] they are read into.
 
+use std::fmt;
+
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{Map, Value};
 
@@ -8,6 +10,7 @@ use super::{generate_id, names, CallError, CallErrorKind, CallOptions, Format, M
 use crate::error::{Rejection, RejectionKind};
 use crate::limits::Limits;
 use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::parsed_text::ParsedText;
 use crate::raw::RawArguments;
 
 /// A call's arguments exactly as they were sent, owned: the text of a JSON string, or the
@@ -78,7 +81,11 @@ impl OriginalArguments {
 ///
 /// Built by [`parse_body`], [`parse_value`], [`parse_text`], or from parts with
 /// [`CallParts::finish`] (for example by a streaming assembler).
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The [`Toolbox`](crate::Toolbox) checks arguments sent as text that needed repairs without
+/// parsing the text again when the tool's policy and limits read it as this record did, and
+/// `original`, `arguments` and `repairs` are still what the record was made with.
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCall {
     /// The provider's id, byte for byte, or a generated one ([`ToolCall::id_generated`]).
@@ -109,6 +116,63 @@ pub struct ToolCall {
     /// The choice (OpenAI `choices[n]`, Gemini `candidates[n]`) the call came from: 0 but
     /// in a response with several (`n > 1`), read with [`CallOptions::all_choices`].
     pub choice: usize,
+    /// How the argument text was parsed into `arguments`, when it was sent as text that
+    /// needed repairs.
+    pub(crate) parsed: Option<TextParse>,
+}
+
+/// How a call record's argument text was parsed (see [`ToolCall::parsed_text`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TextParse {
+    repeated: bool,
+    max_depth: usize,
+    made_of: u64,
+}
+
+/// Derived from the record's other fields: two records equal in those are equal.
+impl PartialEq for TextParse {
+    fn eq(&self, _: &TextParse) -> bool {
+        true
+    }
+}
+
+/// The public fields, as a derived `Debug` writes them.
+impl fmt::Debug for ToolCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolCall")
+            .field("id", &self.id)
+            .field("id_generated", &self.id_generated)
+            .field("name", &self.name)
+            .field("name_sent", &self.name_sent)
+            .field("matched_by", &self.matched_by)
+            .field("arguments", &self.arguments)
+            .field("repairs", &self.repairs)
+            .field("original", &self.original)
+            .field("format", &self.format)
+            .field("raw", &self.raw)
+            .field("index", &self.index)
+            .field("choice", &self.choice)
+            .finish()
+    }
+}
+
+impl ToolCall {
+    /// The argument text with its parse, for a check that need not parse it again; `None`
+    /// when the arguments were not sent as text, or were strict JSON (no repairs). The validator uses it only while it is
+    /// current ([`ParsedText::is_current`]) and was made as its own parse would be.
+    pub(crate) fn parsed_text(&self) -> Option<ParsedText<'_>> {
+        let (OriginalArguments::Text(text), Some(parse)) = (&self.original, self.parsed) else {
+            return None;
+        };
+        Some(ParsedText {
+            text,
+            value: &self.arguments,
+            repairs: &self.repairs,
+            repeated: parse.repeated,
+            max_depth: parse.max_depth,
+            made_of: parse.made_of,
+        })
+    }
 }
 
 /// `{"id", "name", "arguments"}`, as `tool-input calls` prints each call: what a program in
@@ -239,20 +303,40 @@ impl CallParts {
             }
         };
         match read_arguments(&self.arguments, &options.limits, read) {
-            Ok((arguments, repairs)) => Ok(ToolCall {
-                id: error.id,
-                id_generated,
-                name,
-                name_sent,
-                matched_by,
-                arguments,
-                repairs,
-                original: self.arguments,
-                format: self.format,
-                raw: self.raw,
-                index: self.index,
-                choice: 0,
-            }),
+            Ok((arguments, repairs, repeated)) => {
+                // Kept for text that needed repairs: strict JSON is read again by `serde_json`,
+                // which costs a check less than keeping its parse does every call read.
+                let parsed = match (&self.arguments, repeated) {
+                    (OriginalArguments::Text(text), Some(repeated)) if !repairs.is_empty() => {
+                        let made_of = ParsedText {
+                            text,
+                            value: &arguments,
+                            repairs: &repairs,
+                            repeated,
+                            max_depth: options.limits.max_depth,
+                            made_of: 0,
+                        }
+                        .fingerprint();
+                        Some(TextParse { repeated, max_depth: options.limits.max_depth, made_of })
+                    }
+                    _ => None,
+                };
+                Ok(ToolCall {
+                    id: error.id,
+                    id_generated,
+                    name,
+                    name_sent,
+                    matched_by,
+                    arguments,
+                    repairs,
+                    original: self.arguments,
+                    format: self.format,
+                    raw: self.raw,
+                    index: self.index,
+                    choice: 0,
+                    parsed,
+                })
+            }
             Err(rejection) => {
                 let rejection = rejection.with_tool(&name);
                 error.kind = CallErrorKind::Arguments(rejection.kind);
@@ -299,9 +383,9 @@ pub(crate) fn unknown_tool_message(name: &str, available: &[&str]) -> String {
     }
 }
 
-/// What the lenient parser gave for a call's argument text: the value and its repairs, or
-/// why it could not read it.
-pub(crate) type Read = Result<parse::Parsed, parse::ParseError>;
+/// What the lenient parser gave for a call's argument text: the value and its repairs, and
+/// whether an object repeated a key (`parse_noting_repeats`); or why it could not read it.
+pub(crate) type Read = Result<(parse::Parsed, bool), parse::ParseError>;
 
 /// How a call's arguments are parsed: leniently, as the engine would under the default
 /// policy, within `limits`.
@@ -320,37 +404,45 @@ thread_local! {
     pub(crate) static TEXTS_PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+/// Arguments read into an object: the object, the repairs it needed, and for a text that was
+/// parsed, whether an object of it repeated a key.
+pub(super) type ObjectRead = (Map<String, Value>, Vec<Repair>, Option<bool>);
+
 /// Parse arguments leniently into an object, as the engine would under the default policy.
 /// `read`: the text's parse, when it was read already (see [`CallParts::finish_read`]).
+/// With the object and its repairs: for a text parsed, whether it repeated a key.
 pub(super) fn read_arguments(
     original: &OriginalArguments,
     limits: &Limits,
     read: Option<Read>,
-) -> Result<(Map<String, Value>, Vec<Repair>), Rejection> {
-    let parsed = match original {
+) -> Result<ObjectRead, Rejection> {
+    let (parsed, repeated) = match original {
         OriginalArguments::Absent | OriginalArguments::Value(Value::Null) => {
-            return Ok((Map::new(), Vec::new()))
+            return Ok((Map::new(), Vec::new(), None))
         }
-        OriginalArguments::Value(Value::Object(map)) => return Ok((map.clone(), Vec::new())),
+        OriginalArguments::Value(Value::Object(map)) => return Ok((map.clone(), Vec::new(), None)),
         OriginalArguments::Text(text) | OriginalArguments::Value(Value::String(text)) => {
             if text.trim().is_empty() {
-                return Ok((Map::new(), Vec::new()));
+                return Ok((Map::new(), Vec::new(), None));
             }
-            match read {
+            let (parsed, repeated) = match read {
                 // The size limit is the one thing the earlier read did not apply.
                 Some(read) if text.len() <= limits.max_bytes => read,
                 _ => {
                     #[cfg(test)]
                     TEXTS_PARSED.with(|parsed| parsed.set(parsed.get() + 1));
-                    parse::parse(text, &arguments_parse_options(limits))
+                    parse::parse_noting_repeats(text, &arguments_parse_options(limits), false)
                 }
             }
-            .map_err(Rejection::from_parse)?
+            .map_err(Rejection::from_parse)?;
+            (parsed, Some(repeated))
         }
-        OriginalArguments::Value(other) => parse::Parsed { value: other.clone(), repairs: Vec::new() },
+        OriginalArguments::Value(other) => {
+            (parse::Parsed { value: other.clone(), repairs: Vec::new() }, None)
+        }
     };
     match parsed.value {
-        Value::Object(map) => Ok((map, parsed.repairs)),
+        Value::Object(map) => Ok((map, parsed.repairs, repeated)),
         other => {
             let message = format!(
                 "the arguments must be a JSON object with named fields, not {}",

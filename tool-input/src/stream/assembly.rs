@@ -438,7 +438,7 @@ impl Assembly {
                 // arguments, and nothing parses the text again.
                 (Args::Text(parser), _) if end == End::Complete => {
                     let text = parser.text().to_owned();
-                    (OriginalArguments::Text(text), Some(parser.finish()))
+                    (OriginalArguments::Text(text), Some(parser.finish_noting_repeats()))
                 }
                 (Args::Text(parser), _) => (OriginalArguments::Text(parser.into_text()), None),
                 (Args::Value(value), _) => (OriginalArguments::Value(value), None),

@@ -5,6 +5,8 @@ mod context;
 mod conversation;
 mod join;
 mod outcome;
+#[cfg(test)]
+mod tests;
 pub(crate) mod trace;
 
 use std::fmt::Display;
@@ -24,6 +26,7 @@ use crate::calls::{
 };
 use crate::dialect::{self, Dialect, DialectProblem, ProblemCode};
 use crate::error::{Rejection, RejectionKind};
+use crate::parsed_text::ParsedText;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Report};
 use crate::tool::{ToolDefinition, ToolInput};
@@ -45,8 +48,14 @@ enum Started {
 type OnValue<S> = Box<dyn Fn(Checked<Value>, &Invocation<'_, S>) -> Result<Started, Rejection> + Send + Sync>;
 
 /// A typed tool's reading of raw arguments: checked straight into the type by its typed path
-/// ([`ToolInput::from_arguments_with`]), and bound to the handler.
-type OnRaw<S> = Box<dyn Fn(RawArguments<'_>, &CheckOptions) -> Result<Bound<S>, Rejection> + Send + Sync>;
+/// ([`ToolInput::from_arguments_with`]), and bound to the handler. With the call record's
+/// parse of the text, when it has one: the text is then not parsed again where the parse is
+/// the one the tool would make.
+type OnRaw<S> = Box<
+    dyn Fn(RawArguments<'_>, Option<&ParsedText<'_>>, &CheckOptions) -> Result<Bound<S>, Rejection>
+        + Send
+        + Sync,
+>;
 
 /// A handler bound to its typed value, to call once.
 type Start<S> = Box<dyn FnOnce(&Invocation<'_, S>) -> Result<Started, Rejection> + Send>;
@@ -112,7 +121,12 @@ impl<S> Invocation<'_, S> {
 /// validation, the handler's error (or, with a [`Conversation`], a retry budget spent).
 /// Arguments are always checked again with the tool's own validator and policy, from the
 /// call's [original arguments](ToolCall::original), and, when the tools were shown in a
-/// transformed dialect ([`Toolbox::with_dialect`]), read back from it.
+/// transformed dialect ([`Toolbox::with_dialect`]), read back from it. Argument text that
+/// needed repairs is parsed once: where the tool's policy and limits parse it as the call
+/// record did (any policy but [`Policy::Strict`](crate::Policy::Strict), the same depth
+/// limit), the check takes the record's parse, with the same outcome as parsing the text
+/// again. Strict JSON is read again by `serde_json` (for a typed tool, straight into its
+/// type), which costs less than keeping its parse.
 ///
 /// ```
 /// use schemars::JsonSchema;
@@ -339,7 +353,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 Ok(call(typed.value, invocation))
             })
         };
-        let on_raw: OnRaw<S> = Box::new(move |raw, options| bind_typed(raw, options, &call));
+        let on_raw: OnRaw<S> = Box::new(move |raw, parsed, options| bind_typed(raw, parsed, options, &call));
         self.insert(T::definition().clone(), is_async, on_value, Some(on_raw))
     }
 
@@ -650,14 +664,25 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             .on_raw
             .as_ref()
             .filter(|_| !self.dialect.is_some_and(Dialect::transforms_arguments) && !trace::wants_accepted());
+        // The record's parse of the text stands in for the tool's own where they are the
+        // same parse (see `Validator::check_parsed_text`): the text is parsed once.
+        let parsed = call.parsed_text();
         let checked = match (typed, self.dialect) {
-            (Some(read), _) => read(call.original.as_raw(), &self.options).map(Arguments::Typed),
-            (None, Some(dialect)) => {
+            (Some(read), _) => {
+                read(call.original.as_raw(), parsed.as_ref(), &self.options).map(Arguments::Typed)
+            }
+            (None, Some(dialect)) if dialect.transforms_arguments() => {
                 tool.definition.check_as(dialect, call.original.as_raw(), &self.options).map(Arguments::Value)
             }
-            (None, None) => {
-                tool.definition.check_with(call.original.as_raw(), &self.options).map(Arguments::Value)
-            }
+            // `check_as` of a dialect that leaves arguments as they are is `check_with`.
+            (None, _) => match &parsed {
+                Some(parsed) => {
+                    check_parsed_text(&tool.definition, parsed, &self.options).map(Arguments::Value)
+                }
+                None => {
+                    tool.definition.check_with(call.original.as_raw(), &self.options).map(Arguments::Value)
+                }
+            },
         };
         match checked {
             Ok(arguments) => {
@@ -818,6 +843,7 @@ fn start<S>(
 /// input, which keeps the report of what the schema accepted.
 fn bind_typed<T, S, C>(
     raw: RawArguments<'_>,
+    parsed: Option<&ParsedText<'_>>,
     options: &CheckOptions,
     call: &Arc<C>,
 ) -> Result<Bound<S>, Rejection>
@@ -830,14 +856,21 @@ where
         let rejection = rejection.with_tool(T::NAME);
         Bound { report, start: Box::new(move |_: &Invocation<'_, S>| Err(rejection)) }
     };
-    let checked = match definition.validator().check_typed::<T>(raw, options, T::FIELDS) {
+    let validator = definition.validator();
+    let checked = match parsed {
+        Some(parsed) => validator.check_typed_parsed::<T>(parsed, options, T::FIELDS),
+        None => validator.check_typed::<T>(raw, options, T::FIELDS),
+    };
+    let checked = match checked {
         Ok(checked) => checked,
         // serde refused what the schema accepted (rare): the schema's report, as the check
         // as JSON gives it.
         Err(rejection) if is_serde_refusal(&rejection) => {
-            let report =
-                definition.check_with(raw, options).map(|checked| checked.report).unwrap_or_default();
-            return Ok(refused(report, rejection));
+            let report = match parsed {
+                Some(parsed) => check_parsed_text(definition, parsed, options),
+                None => definition.check_with(raw, options),
+            };
+            return Ok(refused(report.map(|checked| checked.report).unwrap_or_default(), rejection));
         }
         Err(rejection) => return Err(rejection.with_tool(definition.name())),
     };
@@ -853,6 +886,18 @@ where
         }
         Err(rejection) => Ok(refused(report, rejection)),
     }
+}
+
+/// [`ToolDefinition::check_with`] of a call's argument text, given the record's parse of it.
+fn check_parsed_text(
+    definition: &ToolDefinition,
+    parsed: &ParsedText<'_>,
+    options: &CheckOptions,
+) -> Result<Checked<Value>, Rejection> {
+    definition
+        .validator()
+        .check_parsed_text(parsed, options)
+        .map_err(|rejection| rejection.with_tool(definition.name()))
 }
 
 /// A rejection made when serde refused a value the schema accepted.
