@@ -323,6 +323,10 @@ pub(crate) struct Plan {
     pub possible: Vec<Types>,
     /// What the one-pass path reads of each node, by [`NodeId`] (derived; see `plan::fast`).
     pub fast: Vec<FastNode>,
+    /// Is every property's `default` exactly valid against its property's schema, so that
+    /// the walk, filling it, changes and records nothing more? Set by the validator, which
+    /// can walk (the one-pass paths leave calls with defaults to fill to the walk otherwise).
+    pub defaults_exact: bool,
 }
 
 /// Keywords that assert something we do not implement: a schema using them is refused
@@ -357,7 +361,13 @@ impl Plan {
                 "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
             ));
         }
-        let mut plan = Plan { nodes: compiler.nodes, root, possible: Vec::new(), fast: Vec::new() };
+        let mut plan = Plan {
+            nodes: compiler.nodes,
+            root,
+            possible: Vec::new(),
+            fast: Vec::new(),
+            defaults_exact: false,
+        };
         plan.possible = plan.all_possible_types();
         plan.index_objects();
         plan.fast = plan.fast_nodes();

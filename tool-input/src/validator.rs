@@ -1,7 +1,7 @@
 //! The engine for any JSON Schema: raw arguments in, a checked value or a rejection out.
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -95,10 +95,6 @@ struct Inner {
     policy: Policy,
     limits: Limits,
     overrides: HashMap<String, FieldOverride>,
-    /// Is every `default` of the schema's properties exactly valid against its property's
-    /// schema (so that filling it, the walk would change and record nothing more)? Found on
-    /// first need.
-    defaults_exact: OnceLock<bool>,
 }
 
 /// Configures a [`Validator`]: policy, limits and per-field options.
@@ -132,7 +128,8 @@ impl ValidatorBuilder {
 
     /// Compile the schema.
     pub fn build(self) -> Result<Validator, SchemaError> {
-        let plan = Plan::compile(&self.schema)?;
+        let mut plan = Plan::compile(&self.schema)?;
+        plan.defaults_exact = defaults_exact(&plan, &self.overrides, &self.limits);
         Ok(Validator {
             inner: Arc::new(Inner {
                 schema: self.schema,
@@ -140,7 +137,6 @@ impl ValidatorBuilder {
                 policy: self.policy,
                 limits: self.limits,
                 overrides: self.overrides,
-                defaults_exact: OnceLock::new(),
             }),
         })
     }
@@ -252,7 +248,7 @@ impl Validator {
         }
         let (coercions, defaults) = fast.into_coercions_and_defaults();
         if coercions.iter().any(|coercion| coercion.kind != CoercionKind::DefaultFilled)
-            || (!defaults.is_empty() && (*limits != self.inner.limits || !self.defaults_exact()))
+            || (!defaults.is_empty() && *limits != self.inner.limits)
         {
             return Err(read);
         }
@@ -277,21 +273,6 @@ impl Validator {
             coercions.push(coercion);
         }
         Ok(Checked { value, report: Report { repairs, coercions } })
-    }
-
-    /// Is every property's `default` exactly valid against the property's schema, under
-    /// the validator's own limits?
-    fn defaults_exact(&self) -> bool {
-        *self.inner.defaults_exact.get_or_init(|| {
-            let plan = &self.inner.plan;
-            let walker = self.walker(&self.inner.limits);
-            plan.nodes.iter().all(|node| {
-                node.defaults.iter().all(|(index, default)| {
-                    let mut copy = default.clone();
-                    walker.accepts_exact(node.properties[*index].1, &mut copy, &crate::check::Path::Root, 0)
-                })
-            })
-        })
     }
 
     /// The walk over parsed arguments: coerce, validate, explain. A key given twice is
@@ -1009,6 +990,22 @@ fn in_document_order(
     let Some(text) = text_of(raw) else { return rejection };
     members::in_document_order(&mut rejection.errors, text, &parse_options(policy, limits));
     rejection
+}
+
+/// Is every property's `default` exactly valid against the property's schema, under the
+/// validator's own limits (see `Plan::defaults_exact`)?
+fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limits: &Limits) -> bool {
+    let walker = Walker::new(plan, overrides, limits, true);
+    plan.nodes.iter().all(|node| {
+        node.defaults.iter().all(|(index, default)| {
+            walker.accepts_exact(
+                node.properties[*index].1,
+                &mut default.clone(),
+                &crate::check::Path::Root,
+                0,
+            )
+        })
+    })
 }
 
 /// The pointer of the object a member's pointer is in.

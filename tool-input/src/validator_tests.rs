@@ -231,7 +231,7 @@ fn defaults_are_filled_at_every_depth_as_the_walk_fills_them() {
 #[test]
 fn a_default_its_own_schema_refuses_is_left_to_the_walk() {
     let validator = Validator::new(&schemas()[1]).expect("the schema compiles");
-    assert!(!validator.defaults_exact());
+    assert!(!validator.inner.plan.defaults_exact);
     let got = validator.check("{}");
     let want = by_walk(&validator, "{}", &CheckOptions::default());
     assert_eq!(format!("{got:?}"), format!("{want:?}"));
@@ -278,4 +278,28 @@ fn coercions_keep_the_texts_order_unless_they_part_at_an_object() {
     // Paths that do not describe the value: cannot tell.
     assert!(!ordered(value.clone(), &[("/missing/0", Case), ("/missing/1", Case)]));
     assert!(!ordered(value, &[("/n/0", Case), ("/n/1", Case)]));
+}
+
+/// A default its own property refuses: the walk checks it and rejects the call, so no
+/// one-pass path (the typed steps, the untyped pass) may accept the call by filling it.
+#[test]
+fn the_one_pass_leaves_a_refused_default_to_the_walk() {
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "default": []}}});
+    let validator = Validator::new(&schema).expect("the schema compiles");
+    let options = CheckOptions::default();
+    for text in ["{}", "{'m': 1}"] {
+        assert!(
+            validator.check_typed_one_pass::<Value>(RawArguments::Text(text), &options).is_none(),
+            "{text}"
+        );
+        assert!(validator.check_with(RawArguments::Text(text), &options).is_err(), "{text}");
+        assert!(validator.check_typed::<Value>(RawArguments::Text(text), &options, &[]).is_err(), "{text}");
+    }
+    // Sent, the default is not needed: the one pass decides, strict or repaired.
+    for text in [r#"{"n": 1}"#, "{'n': 1}"] {
+        assert!(
+            validator.check_typed_one_pass::<Value>(RawArguments::Text(text), &options).is_some(),
+            "{text}"
+        );
+    }
 }

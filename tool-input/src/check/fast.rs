@@ -730,6 +730,12 @@ impl<'de, A: MapAccess<'de>> Object<'_, '_, 'de, A> {
             return Err(abort());
         }
         let sent = &self.sent;
+        // A default the walk would check and refuse, or change, is for the walk to fill.
+        if !self.fast.plan.defaults_exact
+            && absent_defaults(node, |index, _| sent.contains(index)).next().is_some()
+        {
+            return Err(abort());
+        }
         for (name, default) in absent_defaults(node, |index, _| sent.contains(index)) {
             let fast = self.fast;
             let at = Path::Key(self.at, name);
