@@ -722,7 +722,11 @@ impl Validator {
         if !(self.takes_parse(parsed, policy, &limits) && parsed.is_current()) {
             return self.check_with(raw, options);
         }
-        self.check_parsed(read_of(parsed, policy, &limits), policy, &limits, raw)
+        let read = match self.accepts_parsed_exactly(read_of(parsed, policy, &limits), raw, policy, &limits) {
+            Ok(checked) => return Ok(checked),
+            Err(read) => read,
+        };
+        self.check_parsed(read, policy, &limits, raw)
             .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
     }
 
