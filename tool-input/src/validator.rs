@@ -425,8 +425,8 @@ impl Validator {
         options: &CheckOptions,
     ) -> Option<Checked<T>> {
         let checked = self.check_typed_one_pass::<T>(raw, options)?;
-        // The one pass records a default without checking it; the full check checks it (and
-        // would change or refuse one that is not exactly valid).
+        // Every default recorded must be one a caller can fill from `default_at` (the one
+        // pass itself already leaves defaults the full check would refuse or change to it).
         let mut filled = checked.report.coercions.iter().filter(|c| c.kind == CoercionKind::DefaultFilled);
         filled.all(|record| self.default_at(&record.path).is_some()).then_some(checked)
     }
@@ -438,9 +438,9 @@ impl Validator {
     /// `prefixItems`, `items` and `$ref`. `None` when the property has no default, or the way
     /// to it passes anything else (a union) or could be read two ways (a node allowing both
     /// an object and an array, with a key that is also an index), or when the full check
-    /// would not take the default as it is: a default that is not exactly valid for its
-    /// property, or that holds an object (whose own defaults the full check would fill) or
-    /// an integral float (which it would rewrite as an integer).
+    /// would not take the schema's defaults as they are: when one of them is not exactly
+    /// valid for its property, or would be changed by the walk (an object with defaults of
+    /// its own, an integral float where an integer is declared); then no one pass fills any.
     ///
     /// ```
     /// use serde_json::json;
@@ -485,15 +485,8 @@ impl Validator {
         let object = &plan.nodes[plan.fast[id].object?];
         let index = object.property_index_of(&name)?;
         let (_, default) = object.defaults.iter().find(|(declared, _)| *declared == index)?;
-        let limits = self.inner.limits;
-        let depth = tokens.len() + 1;
-        let exact = self.walker(&limits).accepts_exact(
-            object.properties[index].1,
-            &mut default.clone(),
-            &crate::check::Path::Root,
-            depth,
-        );
-        (exact && taken_as_it_is(default)).then_some(default)
+        // Found once for the whole schema when the validator was built (`Plan::defaults_exact`).
+        self.inner.plan.defaults_exact.then_some(default)
     }
 
     /// The one-pass path for a typed call (see `check::fast`): `Some` when the arguments are
@@ -820,18 +813,6 @@ impl Validator {
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
         Walker::new(&self.inner.plan, &self.inner.overrides, limits, true)
-    }
-}
-
-/// Does the full check leave a value it accepts exactly as it is: no object in it (whose
-/// defaults it would fill, whose optional nulls it would drop) and no integral float (which
-/// it would rewrite as an integer where one is declared)?
-fn taken_as_it_is(value: &Value) -> bool {
-    match value {
-        Value::Object(_) => false,
-        Value::Array(items) => items.iter().all(taken_as_it_is),
-        Value::Number(number) => !(number.is_f64() && number.as_f64().is_some_and(|f| f.fract() == 0.0)),
-        Value::Null | Value::Bool(_) | Value::String(_) => true,
     }
 }
 
