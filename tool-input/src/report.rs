@@ -36,7 +36,11 @@ pub struct Checked<T> {
 pub struct Report {
     /// Syntax repairs made by the parser, in input order.
     pub repairs: Vec<Repair>,
-    /// Representation coercions made against the schema, in document order.
+    /// Representation coercions made against the schema, in the order the check visits
+    /// the value: depth first, a value's own record before what is inside it, an object's
+    /// filled defaults before its members, members in the order of `serde_json`'s map
+    /// (sorted keys; the document's with its `preserve_order` feature), items in order.
+    /// The same whichever path decided the call (one pass or the full check).
     pub coercions: Vec<Coercion>,
 }
 

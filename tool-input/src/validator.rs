@@ -253,14 +253,9 @@ impl Validator {
             return Err(read);
         }
         let Read { mut value, repairs, .. } = read;
-        let mut filled: Vec<(Coercion, &Value)> = coercions.into_iter().zip(defaults).collect();
-        // The one pass records an object's defaults when it ends, the walk when it enters it,
-        // then goes through members in key order: the walk's order is the objects' pre-order.
-        if filled.iter().any(|(coercion, _)| coercion.path.rfind('/').is_some_and(|slash| slash > 0)) {
-            filled.sort_by(|(a, _), (b, _)| walk_order(&value, parent_of(&a.path), parent_of(&b.path)));
-        }
-        let mut coercions = Vec::with_capacity(filled.len());
-        for (coercion, default) in filled {
+        // The records come in the walk's order (`check::order`), each default with its own.
+        let mut filled = Vec::with_capacity(coercions.len());
+        for (coercion, default) in coercions.into_iter().zip(defaults) {
             let (parent, key) = coercion.path.rsplit_once('/').unwrap_or_default();
             let object = value.pointer_mut(parent).and_then(Value::as_object_mut);
             let Some(object) = object else {
@@ -270,9 +265,9 @@ impl Validator {
                 return Err(Read { value, repairs, repeats: Vec::new() });
             };
             object.insert(crate::pointer::unescape_token(key).into_owned(), default.clone());
-            coercions.push(coercion);
+            filled.push(coercion);
         }
-        Ok(Checked { value, report: Report { repairs, coercions } })
+        Ok(Checked { value, report: Report { repairs, coercions: filled } })
     }
 
     /// The walk over parsed arguments: coerce, validate, explain. A key given twice is
@@ -389,9 +384,7 @@ impl Validator {
     /// strict JSON, or text whose repairs and representation coercions that pass makes.
     /// `None`: the call needs [`check_with`](Validator::check_with), which coerces further or
     /// explains its rejection; when `Some`, `check_with` would accept it with the same value
-    /// (the defaults added) and the same records, which this pass lists in document order
-    /// (`check_with` lists a value's records depth first, each object's defaults before its
-    /// members).
+    /// (the defaults added) and the same records, in the same order.
     ///
     /// `T` receives the value as sent, coerced, but without the defaults of absent
     /// properties: each is a [`CoercionKind::DefaultFilled`] record of the report, whose
@@ -729,9 +722,9 @@ impl Validator {
     /// The first step is taken on the text as `check_typed` takes it: strict JSON that is
     /// exactly valid becomes `T` in one pass of `serde_json`, cheaper than anything read
     /// from the parse, and the kind of its miss decides the steps after. The second step
-    /// reads `T` from the parsed value instead of parsing the text onto a tape, when what it
-    /// records cannot depend on the order of members (a value's objects are in key order,
-    /// the tape's in the text's); the walk reads the parsed value instead of parsing again.
+    /// reads `T` from the parsed value instead of parsing the text onto a tape (both put
+    /// their records in the walk's order, `check::order`), and the walk reads the parsed
+    /// value instead of parsing again.
     pub(crate) fn check_typed_parsed<T: DeserializeOwned>(
         &self,
         parsed: &ParsedText<'_>,
@@ -771,9 +764,7 @@ impl Validator {
     }
 
     /// [`second_step`](Validator::second_step) with the text's parse: where it would parse the
-    /// text (for the walk, or onto a tape), the parse is read instead. Only the order of
-    /// members is not in a value: when the coercions made could be in another order than
-    /// the text's, the step is taken on the text.
+    /// text (for the walk, or onto a tape), the parse is read instead.
     fn second_step_parsed<T: DeserializeOwned>(
         &self,
         parsed: &ParsedText<'_>,
@@ -791,10 +782,8 @@ impl Validator {
             // The reader gives up on the tape just as it does on the value: the walk decides.
             return Ok(OnePass::Read(read_of(parsed, policy, limits)));
         };
+        // In the walk's order, as reading the text gives them (`check::order`).
         let coercions = fast.into_coercions();
-        if !in_text_order(&coercions, parsed.value) {
-            return self.second_step::<T>(RawArguments::Text(parsed.text), miss, policy, limits);
-        }
         Ok(OnePass::Decided(Checked {
             value,
             report: Report { repairs: parsed.repairs.to_vec(), coercions },
@@ -847,59 +836,6 @@ fn read_of(parsed: &ParsedText<'_>, policy: Policy, limits: &Limits) -> Read {
         Vec::new()
     };
     Read { value: Value::Object(parsed.value.clone()), repairs: parsed.repairs.to_vec(), repeats }
-}
-
-/// Are coercions recorded while reading a parsed value in the order reading its text
-/// records them? A value's objects give their members in key order, the text in its own;
-/// arrays, and values parsed from strings (read the same way on both), keep theirs. So the
-/// order is the text's when no two coercions in a row part at an object of the value. A
-/// default filled in is recorded when its object ends, after all that is inside it, on
-/// both: it stands at the place of its object.
-fn in_text_order(coercions: &[Coercion], value: &Map<String, Value>) -> bool {
-    let place = |coercion: &Coercion| -> usize {
-        match coercion.kind {
-            CoercionKind::DefaultFilled => coercion.path.rfind('/').unwrap_or(0),
-            _ => coercion.path.len(),
-        }
-    };
-    coercions.windows(2).all(|pair| {
-        let (a, b) = (&pair[0], &pair[1]);
-        !parts_at_object(&a.path[..place(a)], &b.path[..place(b)], value)
-    })
-}
-
-/// Do the JSON Pointers `a` and `b` part at an object member of `value` (or somewhere it
-/// cannot tell)?
-fn parts_at_object(a: &str, b: &str, value: &Map<String, Value>) -> bool {
-    use crate::pointer::unescape_token;
-    let (mut a, mut b) = (a.split('/').skip(1), b.split('/').skip(1));
-    let (Some(first_a), Some(first_b)) = (a.next(), b.next()) else {
-        // One is within the other: their order is the reading's, the same on both.
-        return false;
-    };
-    if first_a != first_b {
-        return true;
-    }
-    let Some(mut at) = value.get(&*unescape_token(first_a)) else { return true };
-    loop {
-        let (Some(next_a), Some(next_b)) = (a.next(), b.next()) else { return false };
-        let next = match at {
-            Value::Object(map) if next_a == next_b => map.get(&*unescape_token(next_a)),
-            Value::Object(_) => return true,
-            Value::Array(items) if next_a == next_b => {
-                next_a.parse::<usize>().ok().and_then(|i| items.get(i))
-            }
-            Value::Array(_) => return false,
-            // A value parsed from a string is read from the same parse on both.
-            Value::String(_) => return false,
-            // A scalar has nothing inside: the paths do not describe this value.
-            _ => return true,
-        };
-        match next {
-            Some(next) => at = next,
-            None => return true,
-        }
-    }
 }
 
 /// How raw arguments are parsed under `policy`.
@@ -991,56 +927,6 @@ fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limit
             )
         })
     })
-}
-
-/// The pointer of the object a member's pointer is in.
-fn parent_of(pointer: &str) -> &str {
-    pointer.rfind('/').map_or("", |slash| &pointer[..slash])
-}
-
-/// The order in which the walk enters the objects at pointers `a` and `b` of `value`: an
-/// object before what is in it, members in the map's order, items in index order.
-fn walk_order(value: &Value, a: &str, b: &str) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    let mut container = value;
-    let (mut a_tokens, mut b_tokens) = (a.split('/').skip(1), b.split('/').skip(1));
-    loop {
-        match (a_tokens.next(), b_tokens.next()) {
-            (None, None) => return Ordering::Equal,
-            (None, Some(_)) => return Ordering::Less,
-            (Some(_), None) => return Ordering::Greater,
-            (Some(x), Some(y)) if x == y => {
-                let next = match container {
-                    Value::Array(items) => x.parse::<usize>().ok().and_then(|index| items.get(index)),
-                    Value::Object(map) => map.get(crate::pointer::unescape_token(x).as_ref()),
-                    _ => None,
-                };
-                match next {
-                    Some(next) => container = next,
-                    None => return Ordering::Equal,
-                }
-            }
-            (Some(x), Some(y)) => {
-                return match container {
-                    Value::Array(_) => match (x.parse::<usize>(), y.parse::<usize>()) {
-                        (Ok(x), Ok(y)) => x.cmp(&y),
-                        _ => Ordering::Equal,
-                    },
-                    // The map's own order (sorted keys, or the text's with serde_json's
-                    // `preserve_order`), which the walk follows.
-                    Value::Object(map) => {
-                        let (x, y) = (crate::pointer::unescape_token(x), crate::pointer::unescape_token(y));
-                        match map.keys().find(|key| **key == *x || **key == *y) {
-                            Some(key) if *key == *x => Ordering::Less,
-                            Some(_) => Ordering::Greater,
-                            None => Ordering::Equal,
-                        }
-                    }
-                    _ => Ordering::Equal,
-                };
-            }
-        }
-    }
 }
 
 /// Why the one-pass attempt did not give the typed value.

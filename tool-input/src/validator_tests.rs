@@ -237,47 +237,87 @@ fn a_default_its_own_schema_refuses_is_left_to_the_walk() {
     assert_eq!(format!("{got:?}"), format!("{want:?}"));
 }
 
-fn coercion(path: &str, kind: CoercionKind) -> Coercion {
-    Coercion { path: path.to_owned(), kind, from: None, to: None }
+/// Members that need a coercion or a default, for each schema: some at keys of digits
+/// (`9` is after `10` as a key, before it as an index).
+fn coerced_members(schema: usize) -> Vec<(&'static str, String)> {
+    let pairs: &[(&str, &str)] = match schema {
+        0 => &[
+            ("mode", "\"FAST\""),
+            ("count", "\"3\""),
+            ("flag", "\"true\""),
+            ("ratio", "\"2.5\""),
+            ("tags", "\"[\\\"t\\\"]\""),
+            ("inner", "{\"depth\": \"4\"}"),
+            ("inner", "\"{\\\"note\\\": \\\"n\\\"}\""),
+        ],
+        _ => &[
+            ("10", "\"3\""),
+            ("9", "\"4\""),
+            ("2", "5"),
+            ("b", "7"),
+            ("c", "{}"),
+            ("c", "{\"d\": \"y\"}"),
+            ("a", "\"6\""),
+        ],
+    };
+    pairs.iter().map(|(key, value)| (*key, (*value).to_owned())).collect()
 }
 
-/// Whether coercions at `paths` (kind `EnumCase` unless `DefaultFilled` is named) keep
-/// the text's order when read from `value`.
-fn ordered(value: Value, paths: &[(&str, CoercionKind)]) -> bool {
-    let coercions: Vec<Coercion> = paths.iter().map(|(path, kind)| coercion(path, *kind)).collect();
-    in_text_order(&coercions, value.as_object().expect("an object"))
-}
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
 
-#[test]
-fn coercions_keep_the_texts_order_unless_they_part_at_an_object() {
-    use CoercionKind::{DefaultFilled as Filled, EnumCase as Case};
-    let value = json!({
-        "a": "x", "b": "y",
-        "items": [{"q": "1", "r": "2"}, {"q": "3"}],
-        "tags": "[\"a\", \"b\"]",
-        "map": {"1": "a", "10": "b"},
-        "a/b": ["x", "y"],
-        "inner": {"k": "v"},
-        "n": 5
-    });
-    // Members of one object: the value's order is its keys', the text's its own.
-    assert!(!ordered(value.clone(), &[("/a", Case), ("/b", Case)]));
-    assert!(!ordered(value.clone(), &[("/items/0/q", Case), ("/items/0/r", Case)]));
-    assert!(!ordered(value.clone(), &[("/map/1", Case), ("/map/10", Case)]));
-    assert!(!ordered(value.clone(), &[("/items/1/q", Case), ("/tags/0", Case)]));
-    // Items of one array, values parsed from a string, a value and what is inside it.
-    assert!(ordered(value.clone(), &[("/items/0/q", Case), ("/items/1/q", Case)]));
-    assert!(ordered(value.clone(), &[("/tags", Case), ("/tags/0", Case), ("/tags/1", Case)]));
-    assert!(ordered(value.clone(), &[("/a~1b/0", Case), ("/a~1b/1", Case)]));
-    assert!(ordered(value.clone(), &[("/inner", Case), ("/inner/k", Case)]));
-    assert!(ordered(value.clone(), &[("/a", Case)]));
-    // A default is filled when its object ends: after what is inside that object.
-    assert!(ordered(value.clone(), &[("/a", Case), ("/gift", Filled), ("/rush", Filled)]));
-    assert!(ordered(value.clone(), &[("/items/0/q", Case), ("/items/0/note", Filled), ("/items/1/q", Case)]));
-    assert!(!ordered(value.clone(), &[("/inner/note", Filled), ("/a", Case)]));
-    // Paths that do not describe the value: cannot tell.
-    assert!(!ordered(value.clone(), &[("/missing/0", Case), ("/missing/1", Case)]));
-    assert!(!ordered(value, &[("/n/0", Case), ("/n/1", Case)]));
+    /// Coercions at members in any order, at keys of digits, at items past the ninth, with
+    /// defaults to fill: every path that decides a call (the untyped one pass, the typed one
+    /// pass from strict text and from repaired text) gives the walk's report, records in the
+    /// walk's order.
+    #[test]
+    fn every_path_gives_the_walks_records_in_the_walks_order(
+        schema in prop_oneof![Just(0usize), Just(1usize)],
+        picks in prop::collection::vec(0usize..7, 0..6),
+        items in 0usize..13,
+        quantity_as_text in any::<bool>(),
+        rotate in 0usize..8,
+        trailing_comma in any::<bool>(),
+    ) {
+        let pool = coerced_members(schema);
+        let mut members: Vec<(&str, String)> = Vec::new();
+        for pick in picks {
+            let (key, value) = &pool[pick];
+            if !members.iter().any(|(k, _)| k == key) {
+                members.push((key, value.clone()));
+            }
+        }
+        if schema == 0 {
+            members.push(("name", "\"n\"".to_owned()));
+            let quantity = if quantity_as_text { "\"2\"" } else { "2" };
+            let listed: Vec<String> = (0..items)
+                .map(|n| object_text(&[("quantity", quantity.to_owned()), ("sku", format!("\"{}\"", "AB".repeat(n % 2 + 1)))]))
+                .collect();
+            members.push(("items", format!("[{}]", listed.join(", "))));
+        }
+        let len = members.len().max(1);
+        members.rotate_left(rotate % len);
+        let mut text = object_text(&members);
+        if trailing_comma && text.len() > 2 {
+            text.insert(text.len() - 1, ',');
+        }
+        // The walk is the lenient policy's; the schema's defaults (one refused in schema 1)
+        // are the walk's to judge.
+        let validator = Validator::new(&schemas()[schema]).expect("the schema compiles");
+        let options = CheckOptions::default();
+        let want = by_walk(&validator, &text, &options);
+        let raw = RawArguments::Text(&text);
+        let untyped = validator.check_with(raw, &options);
+        prop_assert_eq!(format!("{untyped:?}"), format!("{want:?}"), "untyped, text {}", text);
+        // (A typed value is read as sent: its defaults are `T`'s to fill.)
+        let typed = validator.check_typed::<Value>(raw, &options, &[]).map(|checked| checked.report);
+        let want_report = want.as_ref().map(|checked| &checked.report);
+        prop_assert_eq!(format!("{typed:?}"), format!("{want_report:?}"), "typed, text {}", text);
+        if let Some(one_pass) = validator.check_typed_one_pass::<Value>(raw, &options) {
+            let want = want.expect("the one pass decides only calls the walk accepts");
+            prop_assert_eq!(&one_pass.report, &want.report, "one pass, text {}", text);
+        }
+    }
 }
 
 /// A default its own property refuses: the walk checks it and rejects the call, so no

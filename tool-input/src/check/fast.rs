@@ -34,6 +34,7 @@ use super::keywords::{
     number_admitted, Bounds, Sent,
 };
 use super::mode::{field_mode, FieldOverride, Mode};
+use super::order::{self, Place};
 use super::path::Path;
 use crate::equal::json_equal;
 use crate::limits::Limits;
@@ -47,6 +48,9 @@ pub(crate) struct Fast<'p> {
     plan: &'p Plan,
     overrides: &'p HashMap<String, FieldOverride>,
     coercions: RefCell<Vec<Coercion>>,
+    /// Where each coercion was made: which segments of its path are indices, for putting
+    /// the records in the walk's order at the end (`check::order`).
+    places: RefCell<Vec<Place>>,
     /// The value of each `DefaultFilled` coercion, in the same order (for a caller that
     /// fills them into a `Value`, as the walk does).
     defaults: RefCell<Vec<&'p Value>>,
@@ -86,6 +90,7 @@ impl<'p> Fast<'p> {
             plan,
             overrides,
             coercions: RefCell::new(Vec::new()),
+            places: RefCell::new(Vec::new()),
             defaults: RefCell::new(Vec::new()),
             max_echo: limits.max_echo_chars,
             max_string_bytes: limits.max_string_bytes,
@@ -104,14 +109,36 @@ impl<'p> Fast<'p> {
         T::deserialize(Checked { de: deserializer, fast: self, node: Some(self.plan.root), at: &Path::Root })
     }
 
+    /// The coercions, in the order the walk would have recorded them (`check::order`).
     pub fn into_coercions(self) -> Vec<Coercion> {
-        self.coercions.into_inner()
+        let mut coercions = self.coercions.into_inner();
+        order::into_walk_order::<()>(&mut coercions, &self.places.into_inner(), &mut []);
+        coercions
     }
 
-    /// The coercions, and the value of each default filled, in the order of their
-    /// `DefaultFilled` records.
+    /// The coercions in the walk's order, and the value of each default filled, in the
+    /// order of their `DefaultFilled` records.
     pub fn into_coercions_and_defaults(self) -> (Vec<Coercion>, Vec<&'p Value>) {
-        (self.coercions.into_inner(), self.defaults.into_inner())
+        let mut coercions = self.coercions.into_inner();
+        let places = self.places.into_inner();
+        let defaults = self.defaults.into_inner();
+        if defaults.is_empty() {
+            order::into_walk_order::<()>(&mut coercions, &places, &mut []);
+            return (coercions, defaults);
+        }
+        let mut defaults = defaults.into_iter();
+        let mut attached: Vec<Option<&'p Value>> = coercions
+            .iter()
+            .map(|coercion| if coercion.kind == CoercionKind::DefaultFilled { defaults.next() } else { None })
+            .collect();
+        order::into_walk_order(&mut coercions, &places, &mut attached);
+        (coercions, attached.into_iter().flatten().collect())
+    }
+
+    /// Keep a coercion made at `at`.
+    fn record(&self, at: &Path<'_>, coercion: Coercion) {
+        self.places.borrow_mut().push(Place::of(at));
+        self.coercions.borrow_mut().push(coercion);
     }
 
     /// The nodes whose keywords apply to a value of `id`: it and its `$ref` chain. `None`
@@ -270,7 +297,7 @@ impl<'p> Fast<'p> {
             }
         };
         let from = (!sensitive).then(|| echo_str(text, self.max_echo));
-        self.coercions.borrow_mut().push(Coercion { path: at.pointer(), kind, from, to });
+        self.record(at, Coercion { path: at.pointer(), kind, from, to });
         Some(coerced)
     }
 }
@@ -741,12 +768,15 @@ impl<'de, A: MapAccess<'de>> Object<'_, '_, 'de, A> {
             let at = Path::Key(self.at, name);
             let sensitive = fast.mode_at(&at).sensitive;
             fast.defaults.borrow_mut().push(default);
-            fast.coercions.borrow_mut().push(Coercion {
-                path: at.pointer(),
-                kind: CoercionKind::DefaultFilled,
-                from: None,
-                to: (!sensitive).then(|| echo(default, fast.max_echo)),
-            });
+            fast.record(
+                &at,
+                Coercion {
+                    path: at.pointer(),
+                    kind: CoercionKind::DefaultFilled,
+                    from: None,
+                    to: (!sensitive).then(|| echo(default, fast.max_echo)),
+                },
+            );
         }
         Ok(())
     }

@@ -13,6 +13,7 @@ mod convert;
 pub(crate) mod fast;
 mod keywords;
 mod mode;
+pub(crate) mod order;
 mod path;
 pub(crate) mod skim;
 mod union;

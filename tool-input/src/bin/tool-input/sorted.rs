@@ -25,9 +25,6 @@ pub(crate) struct SortedJson(pub(crate) Vec<u8>);
 pub(crate) fn check_one_pass(validator: &Validator, raw: RawArguments<'_>) -> Option<Checked<SortedJson>> {
     let options = CheckOptions::default();
     let checked = validator.check_one_pass::<SortedJson>(raw, &options)?;
-    if checked.report.coercions.len() > MAX_ORDERED_RECORDS {
-        return None;
-    }
     let mut defaults: HashMap<String, Vec<(String, Vec<u8>)>> = HashMap::new();
     for record in checked.report.coercions.iter().filter(|c| c.kind == CoercionKind::DefaultFilled) {
         let mut default = validator.default_at(&record.path)?.clone();
@@ -36,141 +33,20 @@ pub(crate) fn check_one_pass(validator: &Validator, raw: RawArguments<'_>) -> Op
         let text = serde_json::to_vec(&default).ok()?;
         defaults.entry(object.to_owned()).or_default().push((unescape_token(name), text));
     }
-    let records = Records::of(&checked.report.coercions);
-    let wanted = records.kinds_wanted();
-    if defaults.is_empty() && wanted.is_empty() {
-        return Some(in_walk_order(checked, &records, &HashSet::new()));
+    if defaults.is_empty() {
+        return Some(checked);
     }
     // The first reading is dropped before the second is made (its record count kept).
     let recorded = (checked.report.repairs.len(), checked.report.coercions.len());
-    drop((checked, records));
-    let filling = Filling::start(defaults, wanted);
+    drop(checked);
+    let filling = Filling::start(defaults);
     let checked = validator.check_one_pass::<SortedJson>(raw, &options)?;
     // The same reading, and every default found its object (else the full check decides).
-    let arrays = filling.finish()?;
-    if (checked.report.repairs.len(), checked.report.coercions.len()) != recorded {
+    if !filling.finish() || (checked.report.repairs.len(), checked.report.coercions.len()) != recorded {
         return None;
     }
-    let records = Records::of(&checked.report.coercions);
-    Some(in_walk_order(checked, &records, &arrays))
+    Some(checked)
 }
-
-/// The report's coercions in the order the full check records them (the one pass records
-/// them in document order, and each object's defaults when it closes): depth first, each
-/// value's own record before those inside it, an object's defaults before its members, and
-/// the members in the order of the program's maps (sorted keys; document order in a build
-/// where `serde_json` keeps insertion order).
-fn in_walk_order(
-    mut checked: Checked<SortedJson>,
-    records: &Records,
-    arrays: &HashSet<String>,
-) -> Checked<SortedJson> {
-    let mut order = Vec::with_capacity(checked.report.coercions.len());
-    records.emit(String::new(), arrays, crate::keeps_insertion_order(), &mut order);
-    let mut coercions: Vec<Option<tool_input::Coercion>> =
-        std::mem::take(&mut checked.report.coercions).into_iter().map(Some).collect();
-    checked.report.coercions = order.into_iter().filter_map(|index| coercions[index].take()).collect();
-    checked
-}
-
-/// The coercion records as a tree of their paths (by reference token), each node's
-/// children in the order they first appear.
-#[derive(Default)]
-struct Records {
-    /// The records of this value itself, by index into the report.
-    own: Vec<usize>,
-    /// The defaults filled in this object.
-    defaults: Vec<usize>,
-    children: Vec<(String, Records)>,
-    /// Where each child is in `children`.
-    index: HashMap<String, usize>,
-}
-
-impl Records {
-    fn of(coercions: &[tool_input::Coercion]) -> Records {
-        let mut root = Records::default();
-        for (index, record) in coercions.iter().enumerate() {
-            let mut tokens: Vec<String> = record.path.split('/').skip(1).map(unescape_token).collect();
-            let filled = record.kind == CoercionKind::DefaultFilled;
-            if filled {
-                tokens.pop();
-            }
-            let mut node = &mut root;
-            for token in tokens {
-                // The records of one value come together (the one pass reads it whole before
-                // the next, and records its defaults as it closes): its node is usually the
-                // last one made.
-                let last = node.children.last().is_some_and(|(name, _)| *name == token);
-                let at = if last {
-                    node.children.len() - 1
-                } else {
-                    match node.index.get(&token) {
-                        Some(&at) => at,
-                        None => {
-                            node.index.insert(token.clone(), node.children.len());
-                            node.children.push((token, Records::default()));
-                            node.children.len() - 1
-                        }
-                    }
-                };
-                node = &mut node.children[at].1;
-            }
-            if filled {
-                node.defaults.push(index);
-            } else {
-                node.own.push(index);
-            }
-        }
-        root
-    }
-
-    /// Are the children's tokens read differently as array indices and as object keys (all
-    /// indices, of different lengths: 9 before 10, but "10" before "9")?
-    fn ambiguous(&self) -> bool {
-        let index = |token: &str| !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-        self.children.len() > 1
-            && self.children.iter().all(|(token, _)| index(token))
-            && self.children.iter().any(|(token, _)| token.len() != self.children[0].0.len())
-    }
-
-    /// The pointers of the values whose kind (array or object) decides the order.
-    fn kinds_wanted(&self) -> HashSet<String> {
-        let mut wanted = HashSet::new();
-        self.collect_wanted(String::new(), &mut wanted);
-        wanted
-    }
-
-    fn collect_wanted(&self, at: String, wanted: &mut HashSet<String>) {
-        for (token, child) in &self.children {
-            child.collect_wanted(format!("{at}/{}", escape_token(token)), wanted);
-        }
-        if self.ambiguous() {
-            wanted.insert(at);
-        }
-    }
-
-    fn emit(&self, at: String, arrays: &HashSet<String>, insertion: bool, order: &mut Vec<usize>) {
-        order.extend(&self.own);
-        order.extend(&self.defaults);
-        let mut children: Vec<&(String, Records)> = self.children.iter().collect();
-        if !insertion {
-            if arrays.contains(&at) {
-                children.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.0.cmp(&b.0)));
-            } else {
-                children.sort_by(|a, b| a.0.cmp(&b.0));
-            }
-        }
-        for (token, child) in children {
-            child.emit(format!("{at}/{}", escape_token(token)), arrays, insertion, order);
-        }
-    }
-}
-
-/// Past this many coercion records, the full check prints the call: putting records in its
-/// order, and reading the call again to do it, would cost more time than its walk (a call
-/// of 120,000 numbers sent as strings: 0.85 s against 0.26 s), and its records, held either
-/// way, already outweigh the call.
-const MAX_ORDERED_RECORDS: usize = 1000;
 
 thread_local! {
     /// The defaults the reading adds (see [`Filling`]). A thread-local, because serde gives
@@ -185,29 +61,24 @@ struct Fill {
     /// attempt on text with prose after it, may have given them already: each reading of an
     /// object gives them).
     placed: HashSet<String>,
-    /// Values whose kind is asked for, and those of them that are arrays.
-    wanted: HashSet<String>,
-    arrays: HashSet<String>,
     /// The pointer of the value being read.
     at: String,
 }
 
-/// Adds defaults to the values read while it lives, and notes the arrays asked for.
+/// Adds defaults to the values read while it lives.
 struct Filling;
 
 impl Filling {
-    fn start(defaults: HashMap<String, Vec<(String, Vec<u8>)>>, wanted: HashSet<String>) -> Filling {
-        let fill =
-            Fill { defaults, placed: HashSet::new(), wanted, arrays: HashSet::new(), at: String::new() };
+    fn start(defaults: HashMap<String, Vec<(String, Vec<u8>)>>) -> Filling {
+        let fill = Fill { defaults, placed: HashSet::new(), at: String::new() };
         FILL.with(|cell| *cell.borrow_mut() = Some(fill));
         Filling
     }
 
-    /// The arrays found, when the values read took every default.
-    fn finish(self) -> Option<HashSet<String>> {
-        let fill = FILL.with(|cell| cell.borrow_mut().take())?;
-        let all_placed = fill.defaults.keys().all(|object| fill.placed.contains(object));
-        all_placed.then_some(fill.arrays)
+    /// Did the values read take every default?
+    fn finish(self) -> bool {
+        let Some(fill) = FILL.with(|cell| cell.borrow_mut().take()) else { return false };
+        fill.defaults.keys().all(|object| fill.placed.contains(object))
     }
 }
 
@@ -215,18 +86,6 @@ impl Drop for Filling {
     fn drop(&mut self) {
         FILL.with(|cell| *cell.borrow_mut() = None);
     }
-}
-
-/// Note that the value being read is an array, if its kind was asked for.
-fn note_array() {
-    FILL.with(|cell| {
-        if let Some(fill) = cell.borrow_mut().as_mut() {
-            if fill.wanted.contains(&fill.at) {
-                let at = fill.at.clone();
-                fill.arrays.insert(at);
-            }
-        }
-    });
 }
 
 /// Read one member's or item's value with `token` appended to the pointer, when defaults
@@ -371,7 +230,6 @@ impl<'de> Visitor<'de> for JsonText {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
-        note_array();
         let mut text = vec![b'['];
         let mut index = 0usize;
         while let Some(SortedJson(item)) = at_token(|| index.to_string(), || seq.next_element())? {
