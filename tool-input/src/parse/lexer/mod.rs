@@ -43,7 +43,8 @@ mod words;
 use serde_json::Number;
 
 pub(crate) use self::bytes::describe_char;
-use self::bytes::{find, first_special};
+use self::bytes::{find, find_special, first_special};
+use self::strings::{escape_cut_off, simple_escape, unicode_escape, Unicode};
 pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
 use super::salvage::{RepairState, Segment};
@@ -371,18 +372,27 @@ impl Lexer {
 
     /// For the streaming parser: if a string is being read with nothing pending (no escape,
     /// no look-ahead, no content held in `text_buf` or `buf`, nothing to replay, no escaped
-    /// JSON), read the content at the start of `chunk` as [`Lexer::string`] would, except that
-    /// it is not copied into `text_buf`: the caller appends it itself, where it shows the
-    /// string. Returns how many bytes that is: all of `chunk` when nothing in it interrupts
-    /// the content, the bytes before the closing `"` of a `"` string, else 0 (an escape, a
-    /// control character or another quote is left to [`Lexer::string`]). The state after it
-    /// is the one [`Lexer::string`] leaves after that content (still in the string, `base`
-    /// past it), so the rest of `chunk` is then fed as usual.
+    /// JSON), read the content at the start of `chunk` as [`Lexer::string`] would, decoding
+    /// its escapes, except that the text goes to `out` (where the caller shows the string)
+    /// instead of `text_buf`. Returns how many bytes of `chunk` that is:
     ///
-    /// Most fragments of a long string value are all content; this skips the state machine
-    /// and one copy of the text for them, and for the text before the quote that ends one.
+    /// - all of `chunk` when nothing in it interrupts the content;
+    /// - the bytes before the closing `"` of a `"` string (the content before it is final);
+    /// - the bytes before an escape cut off by the end of `chunk` ([`escape_cut_off`]: the
+    ///   states then take it in and add no content before the next fragment);
+    /// - else 0, with `out` as it was: anything else (a control character, another quote,
+    ///   an escape that is no JSON escape or a lone surrogate) may make [`Lexer::string`]
+    ///   add content of its own in this fragment, and what the fragment adds must be
+    ///   reported as one piece.
+    ///
+    /// The state after it is the one [`Lexer::string`] leaves after that content (still in
+    /// the string, `base` past it), so the rest of `chunk` is then fed as usual.
+    ///
+    /// Most fragments of a long string value are content and complete escapes: this skips
+    /// the state machine and one copy of the text for them, and for the text before the
+    /// quote that ends one.
     #[inline]
-    pub(crate) fn plain_run(&mut self, chunk: &str) -> usize {
+    pub(crate) fn string_run(&mut self, chunk: &str, out: &mut String) -> usize {
         let State::Str { quote, esc: Esc::None } = self.state else { return 0 };
         if !self.buf.is_empty()
             || !self.text_buf.is_empty()
@@ -394,14 +404,21 @@ impl Lexer {
             return 0;
         }
         let bytes = chunk.as_bytes();
-        let len = match first_special(bytes, quote.stop_byte()) {
-            at if at == bytes.len() => at,
-            // `"` closes a `"` string at once (no look-ahead): the content before it is final.
-            at if quote == Quote::Double && bytes.get(at) == Some(&b'"') => at,
-            _ => 0,
+        let first = first_special(bytes, quote.stop_byte());
+        let read = match bytes.get(first) {
+            // The commonest fragments: content, or the end of a `"` string.
+            None => first,
+            Some(b'"') if quote == Quote::Double => first,
+            Some(b'\\') => {
+                let read = decode_run(chunk, first, quote, out);
+                self.base += read;
+                return read;
+            }
+            Some(_) => return 0,
         };
-        self.base += len;
-        len
+        out.push_str(chunk.get(..read).unwrap_or_default());
+        self.base += read;
+        read
     }
 
     /// Tokenize the next fragment, sending every completed token to `sink`.
@@ -749,4 +766,44 @@ impl Lexer {
             self.value_start = Some((offset, first));
         }
     }
+}
+
+/// [`Lexer::string_run`] past the first escape of `chunk`, at `first`: the content and
+/// complete escapes from the start of `chunk` go to `out`. Returns how many bytes were read,
+/// or 0 with `out` as it was.
+#[inline(never)]
+fn decode_run(chunk: &str, first: usize, quote: Quote, out: &mut String) -> usize {
+    let bytes = chunk.as_bytes();
+    let stop = quote.stop_byte();
+    let before = out.len();
+    let (mut i, mut j) = (0, first);
+    loop {
+        out.push_str(chunk.get(i..j).unwrap_or_default());
+        match bytes.get(j) {
+            None => return j,
+            Some(b'"') if quote == Quote::Double => return j,
+            Some(b'\\') => {
+                let decoded = match bytes.get(j + 1) {
+                    Some(&b'u') => match unicode_escape(bytes, j) {
+                        Unicode::Char(c, len) => Some((c, len)),
+                        Unicode::NotHex | Unicode::HighAlone | Unicode::LowAlone => None,
+                    },
+                    Some(&next) => simple_escape(next).map(|c| (c, 2)),
+                    None => None,
+                };
+                match decoded {
+                    Some((c, len)) => {
+                        out.push(c);
+                        i = j + len;
+                        j = find_special(bytes, i, stop);
+                    }
+                    None if escape_cut_off(bytes.get(j..).unwrap_or_default()) => return j,
+                    None => break,
+                }
+            }
+            Some(_) => break,
+        }
+    }
+    out.truncate(before);
+    0
 }

@@ -713,6 +713,27 @@ pub(in crate::parse) fn unicode_escape(bytes: &[u8], i: usize) -> Unicode {
     }
 }
 
+/// Whether `tail` (a backslash and what follows it, up to the end of a fragment) is the
+/// start of an escape that the next fragment may complete: `\`, `\u` and up to three hex
+/// digits, or a high surrogate's escape followed by the start of another (`\uD83D\uDE`).
+/// The escape states take such a tail in without adding content.
+pub(in crate::parse) fn escape_cut_off(tail: &[u8]) -> bool {
+    let hex_prefix = |digits: &[u8]| digits.len() < 4 && digits.iter().all(u8::is_ascii_hexdigit);
+    match tail {
+        [b'\\'] => true,
+        [b'\\', b'u', rest @ ..] if hex_prefix(rest) => true,
+        [b'\\', b'u', a, b, c, d, rest @ ..] => {
+            hex4(&[*a, *b, *c, *d]).is_some_and(is_high_surrogate)
+                && match rest {
+                    [] | [b'\\'] => true,
+                    [b'\\', b'u', digits @ ..] => hex_prefix(digits),
+                    _ => false,
+                }
+        }
+        _ => false,
+    }
+}
+
 /// Whether a UTF-16 code unit is the first half of a surrogate pair.
 #[inline]
 fn is_high_surrogate(unit: u16) -> bool {
