@@ -168,7 +168,8 @@ impl StreamOut {
     pub(crate) fn read_open(&mut self, lexer: &mut Lexer, chunk: &str, on: &mut On<'_, '_>) -> usize {
         let start = self.open_text.len();
         let read = lexer.string_run(chunk, &mut self.open_text);
-        if let (Some(on), true) = (on.as_mut(), read > 0) {
+        // An escape cut off by the end of `chunk` is read, not yet shown: nothing may be new.
+        if let (Some(on), true) = (on.as_mut(), self.open_text.len() > start) {
             if self.open_path_reported() {
                 let appended = self.open_text.get(start..).unwrap_or_default();
                 on(StreamEvent::StringGrew { path: Cow::Borrowed(&self.scratch), appended: Cow::Borrowed(appended) });
