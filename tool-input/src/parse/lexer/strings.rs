@@ -736,36 +736,37 @@ pub(in crate::parse) fn escape_cut_off(tail: &[u8]) -> Option<(Esc, usize)> {
 /// escape before them. `None` for the other states. Its length is at most 11.
 pub(in crate::parse) fn spell_escape(esc: Esc) -> Option<([u8; 12], usize)> {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let digit = |unit: u16, shift: u16| DIGITS.get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0');
+    let high_escape = |unit: u16| [b'\\', b'u', digit(unit, 12), digit(unit, 8), digit(unit, 4), digit(unit, 0)];
     let mut text = [0; 12];
-    let mut len = 0;
-    let mut push = |bytes: &[u8]| {
-        for &b in bytes {
-            if let Some(slot) = text.get_mut(len) {
-                *slot = b;
-                len += 1;
+    let (high, tail): (Option<u16>, &[u8]) = match esc {
+        Esc::Backslash => (None, b"\\"),
+        Esc::Hex { n, ref digits, high } => {
+            let len = usize::from(n).min(digits.len());
+            // `\\u` and the digits so far, after the high surrogate's escape if any.
+            let at = if high.is_some() { 6 } else { 0 };
+            if let Some(slot) = text.get_mut(at..at + 2 + len) {
+                slot[..2].copy_from_slice(b"\\u");
+                slot[2..].copy_from_slice(digits.get(..len).unwrap_or_default());
             }
-        }
-    };
-    let high_escape = |unit: u16| {
-        let digit = |shift: u16| DIGITS.get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0');
-        [b'\\', b'u', digit(12), digit(8), digit(4), digit(0)]
-    };
-    match esc {
-        Esc::Backslash => push(b"\\"),
-        Esc::Hex { n, digits, high } => {
             if let Some(high) = high {
-                push(&high_escape(high));
+                text[..6].copy_from_slice(&high_escape(high));
             }
-            push(b"\\u");
-            push(digits.get(..usize::from(n)).unwrap_or_default());
+            return Some((text, at + 2 + len));
         }
-        Esc::WantBackslash { high } => push(&high_escape(high)),
-        Esc::WantU { high } => {
-            push(&high_escape(high));
-            push(b"\\");
-        }
+        Esc::WantBackslash { high } => (Some(high), b""),
+        Esc::WantU { high } => (Some(high), b"\\"),
         _ => return None,
-    }
+    };
+    let at = match high {
+        Some(high) => {
+            text[..6].copy_from_slice(&high_escape(high));
+            6
+        }
+        None => 0,
+    };
+    let len = at + tail.len();
+    text.get_mut(at..len)?.copy_from_slice(tail);
     Some((text, len))
 }
 
