@@ -172,7 +172,10 @@ impl StreamOut {
         if let (Some(on), true) = (on.as_mut(), self.open_text.len() > start) {
             if self.open_path_reported() {
                 let appended = self.open_text.get(start..).unwrap_or_default();
-                on(StreamEvent::StringGrew { path: Cow::Borrowed(&self.scratch), appended: Cow::Borrowed(appended) });
+                on(StreamEvent::StringGrew {
+                    path: Cow::Borrowed(&self.scratch),
+                    appended: Cow::Borrowed(appended),
+                });
             }
         }
         read

@@ -378,7 +378,18 @@ fn each_fragment_reports_the_escapes_it_completes_as_one_piece() {
     for options in [lenient(), ParseOptions::strict()] {
         let mut parser = IncrementalParser::new(options.clone());
         let mut events = Vec::new();
-        for chunk in [r#"{"s": "a"#, r#"b\u00"#, r#"e9c\n\ud83d"#, r#"\ude00d"#, r#"\"#, r#""e", "#, r#""t": "x\"#, "u0041\\ud8", "3d\\", "ude00\"}"] {
+        for chunk in [
+            r#"{"s": "a"#,
+            r#"b\u00"#,
+            r#"e9c\n\ud83d"#,
+            r#"\ude00d"#,
+            r#"\"#,
+            r#""e", "#,
+            r#""t": "x\"#,
+            "u0041\\ud8",
+            "3d\\",
+            "ude00\"}",
+        ] {
             parser.feed_with(chunk, |event| events.push(event.into_owned())).unwrap();
         }
         let grew = |path: &str, appended: &str| StreamEvent::StringGrew {

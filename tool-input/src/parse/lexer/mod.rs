@@ -44,9 +44,9 @@ use serde_json::Number;
 
 pub(crate) use self::bytes::describe_char;
 use self::bytes::{find, find_special, first_special};
-use self::strings::{escape_cut_off, json_escape, spell_escape};
 pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
+use self::strings::{escape_cut_off, json_escape, spell_escape};
 use super::salvage::{RepairState, Segment};
 use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
@@ -449,7 +449,14 @@ impl Lexer {
     /// `chunk` were read (the state and `base` then moved past them), or `None` with `out`
     /// and the state as they were.
     #[inline(never)]
-    fn decode_run(&mut self, chunk: &str, quote: Quote, from: usize, first: usize, out: &mut String) -> Option<usize> {
+    fn decode_run(
+        &mut self,
+        chunk: &str,
+        quote: Quote,
+        from: usize,
+        first: usize,
+        out: &mut String,
+    ) -> Option<usize> {
         let bytes = chunk.as_bytes();
         let stop = quote.stop_byte();
         let before = out.len();
@@ -467,9 +474,14 @@ impl Lexer {
                         j = find_special(bytes, i, stop);
                         continue;
                     }
-                    let Some((cut, at)) = escape_cut_off(bytes.get(j..).unwrap_or_default()) else { break None };
+                    let Some((cut, at)) = escape_cut_off(bytes.get(j..).unwrap_or_default()) else {
+                        break None;
+                    };
                     // Where the states would have recorded the escape's backslashes.
-                    if matches!(cut, Esc::WantBackslash { .. } | Esc::WantU { .. } | Esc::Hex { high: Some(_), .. }) {
+                    if matches!(
+                        cut,
+                        Esc::WantBackslash { .. } | Esc::WantU { .. } | Esc::Hex { high: Some(_), .. }
+                    ) {
                         self.high_at = self.base + j;
                     }
                     self.esc_at = self.base + j + at;
@@ -834,4 +846,3 @@ impl Lexer {
         }
     }
 }
-

@@ -736,8 +736,10 @@ pub(in crate::parse) fn escape_cut_off(tail: &[u8]) -> Option<(Esc, usize)> {
 /// escape before them. `None` for the other states. Its length is at most 11.
 pub(in crate::parse) fn spell_escape(esc: Esc) -> Option<([u8; 12], usize)> {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let digit = |unit: u16, shift: u16| DIGITS.get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0');
-    let high_escape = |unit: u16| [b'\\', b'u', digit(unit, 12), digit(unit, 8), digit(unit, 4), digit(unit, 0)];
+    let digit =
+        |unit: u16, shift: u16| DIGITS.get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0');
+    let high_escape =
+        |unit: u16| [b'\\', b'u', digit(unit, 12), digit(unit, 8), digit(unit, 4), digit(unit, 0)];
     let mut text = [0; 12];
     let (high, tail): (Option<u16>, &[u8]) = match esc {
         Esc::Backslash => (None, b"\\"),
