@@ -13,9 +13,9 @@
 //! at that moment, and kept until the next fragment: a caller that asks after every
 //! fragment pays a copy of what was read each time; one that shows the value ten times a
 //! second pays ten copies a second. The events come per fragment whether or not anyone
-//! asks for the partial value. A fragment that is plain content of a string already shown
-//! (no escape, no quote: most fragments of a long string) skips the lexer's state machine
-//! ([`Lexer::plain_run`]). See `suite/benches/stream.rs` and BENCHMARKS.md for the figures.
+//! asks for the partial value. A fragment that is content of a string already shown (text
+//! and complete escapes, up to its closing quote: most fragments of a long string) skips the
+//! lexer's state machine ([`Lexer::string_run`]). See `suite/benches/stream.rs` and BENCHMARKS.md for the figures.
 //!
 //! [`ParseMode::Repair`] restructures what it has built (a second top-level value, an
 //! object closed too early and continued, a set read as an array), so in that mode the
@@ -592,15 +592,11 @@ impl Core {
                 // shown: a whole fragment while a long string streams in, or the end of one.
                 let mut chunk = chunk;
                 if out.string_open() {
-                    let plain = self.lexer.plain_run(chunk);
-                    if let (Some(content), Some(rest)) = (chunk.get(..plain), chunk.get(plain..)) {
-                        if !content.is_empty() {
-                            out.append_open(content, on);
-                        }
-                        if rest.is_empty() {
-                            return Ok(());
-                        }
-                        chunk = rest;
+                    let read = out.read_open(&mut self.lexer, chunk, on);
+                    match chunk.get(read..) {
+                        Some("") => return Ok(()),
+                        Some(rest) => chunk = rest,
+                        None => {}
                     }
                 }
                 let mut reporting = Reporting { out: &mut *out, on: on.as_deref_mut() };

@@ -80,8 +80,8 @@ impl StreamOut {
         }
     }
 
-    /// Whether a string value being read is shown (its content may skip the lexer, see
-    /// `Lexer::plain_run`).
+    /// Whether a string value being read is shown (its content may skip the lexer's states,
+    /// see `Lexer::string_run`).
     pub(crate) fn string_open(&self) -> bool {
         self.open.is_some()
     }
@@ -143,27 +143,42 @@ impl StreamOut {
     /// [`StreamOut::slot_path`] for the string value being read, made on its first event
     /// and kept until it ends (see `open_path`).
     fn open_slot_path(&mut self) -> Option<&str> {
-        let reported = match self.open_path {
+        self.open_path_reported().then_some(self.scratch.as_str())
+    }
+
+    /// Whether the string value being read is reported; its path is then in `scratch`
+    /// ([`StreamOut::open_slot_path`]).
+    #[inline]
+    fn open_path_reported(&mut self) -> bool {
+        match self.open_path {
             Some(reported) => reported,
             None => {
                 let reported = self.slot_path().is_some();
                 self.open_path = Some(reported);
                 reported
             }
-        };
-        reported.then_some(self.scratch.as_str())
+        }
     }
 
-    /// Append `text`, read by `Lexer::plain_run`, to the string value being read (it is
-    /// shown, and the lexer holds none of its text), and report it as [`sync_string`] would.
+    /// Read the content at the start of `chunk` of the string value being read (it is shown,
+    /// and the lexer holds none of its text) straight to where it is shown, with
+    /// `Lexer::string_run`, and report it as [`sync_string`] would: one piece. Returns how
+    /// many bytes of `chunk` that was.
     #[inline]
-    pub(crate) fn append_open(&mut self, text: &str, on: &mut On<'_, '_>) {
-        self.open_text.push_str(text);
-        if let Some(on) = on.as_mut() {
-            if let Some(path) = self.open_slot_path() {
-                on(StreamEvent::StringGrew { path: Cow::Borrowed(path), appended: Cow::Borrowed(text) });
+    pub(crate) fn read_open(&mut self, lexer: &mut Lexer, chunk: &str, on: &mut On<'_, '_>) -> usize {
+        let start = self.open_text.len();
+        let read = lexer.string_run(chunk, &mut self.open_text);
+        // An escape cut off by the end of `chunk` is read, not yet shown: nothing may be new.
+        if let (Some(on), true) = (on.as_mut(), self.open_text.len() > start) {
+            if self.open_path_reported() {
+                let appended = self.open_text.get(start..).unwrap_or_default();
+                on(StreamEvent::StringGrew {
+                    path: Cow::Borrowed(&self.scratch),
+                    appended: Cow::Borrowed(appended),
+                });
             }
         }
+        read
     }
 
     /// A complete string that was shown: `text` is what came after the text moved into

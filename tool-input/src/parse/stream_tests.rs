@@ -341,6 +341,82 @@ fn each_fragment_of_a_string_reports_the_path_it_is_at() {
 }
 
 #[test]
+fn escapes_cut_anywhere_agree_in_every_split() {
+    // A string already shown reads its fragments past the states (`Lexer::string_run`):
+    // complete escapes, escapes cut off by a fragment's end and completed by the next,
+    // surrogate pairs cut anywhere, and what it leaves to the states (lone surrogates,
+    // invalid escapes and raw control characters, repaired in the lenient modes; other
+    // quotes), in two fragments cut anywhere and in three cut at every pair of places.
+    let inputs = [
+        r#"{"a": "x\ny\u00e9z\ud83d\ude00w\\\"q\/\b\f\r\tend", "b": "\uD835\uDD18\uD835"}"#,
+        r#"["\u12", "\ud800\u0041", "\udc00x", "\ud83d\ud83d\ude00", "a\u00zz"]"#,
+        "{\"t\": \"tab\traw \\x and \\'q\\' \\\nnext\", \"n\": 1}",
+        "{'s': 'it\\'s \\u00e9 \\n ok', \"d\": \"\\ud83d\\ude00\\ud83d\"}",
+        "[\"\\\\\\\\u0041\", \"\\/\\\"\", \"ends in \\u00e9\"]",
+    ];
+    for input in inputs {
+        for options in every_mode() {
+            check_every_split(input, &options);
+        }
+        for options in [ParseOptions::strict(), lenient(), completing()] {
+            for first in 1..input.len() {
+                for second in first + 1..input.len() {
+                    check(input, &[first, second], &options, true, true);
+                    if input.is_char_boundary(first) && input.is_char_boundary(second) {
+                        check(input, &[first, second], &options, false, true);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn each_fragment_reports_the_escapes_it_completes_as_one_piece() {
+    // An escape cut off by a fragment's end is reported by the fragment that completes it,
+    // with the text around it, in one piece.
+    for options in [lenient(), ParseOptions::strict()] {
+        let mut parser = IncrementalParser::new(options.clone());
+        let mut events = Vec::new();
+        for chunk in [
+            r#"{"s": "a"#,
+            r#"b\u00"#,
+            r#"e9c\n\ud83d"#,
+            r#"\ude00d"#,
+            r#"\"#,
+            r#""e", "#,
+            r#""t": "x\"#,
+            "u0041\\ud8",
+            "3d\\",
+            "ude00\"}",
+        ] {
+            parser.feed_with(chunk, |event| events.push(event.into_owned())).unwrap();
+        }
+        let grew = |path: &str, appended: &str| StreamEvent::StringGrew {
+            path: path.to_owned().into(),
+            appended: appended.to_owned().into(),
+        };
+        assert_eq!(
+            events,
+            [
+                grew("/s", "a"),
+                grew("/s", "b"),
+                grew("/s", "éc\n"),
+                grew("/s", "😀d"),
+                grew("/s", "\"e"),
+                complete("/s", json!("abéc\n😀d\"e")),
+                grew("/t", "x"),
+                grew("/t", "A"),
+                grew("/t", "😀"),
+                complete("/t", json!("xA😀")),
+            ],
+            "{options:?}"
+        );
+        assert_eq!(parser.finish().unwrap().value, json!({"s": "abéc\n😀d\"e", "t": "xA😀"}));
+    }
+}
+
+#[test]
 fn events_have_json_pointer_paths() {
     let mut paths = Vec::new();
     let mut parser = IncrementalParser::new(lenient());

@@ -43,9 +43,10 @@ mod words;
 use serde_json::Number;
 
 pub(crate) use self::bytes::describe_char;
-use self::bytes::{find, first_special};
+use self::bytes::{find, find_special, first_special};
 pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
+use self::strings::{escape_cut_off, json_escape, spell_escape};
 use super::salvage::{RepairState, Segment};
 use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
@@ -369,21 +370,30 @@ impl Lexer {
         Some((&mut self.text_buf, self.buf.get(..end).unwrap_or_default()))
     }
 
-    /// For the streaming parser: if a string is being read with nothing pending (no escape,
-    /// no look-ahead, no content held in `text_buf` or `buf`, nothing to replay, no escaped
-    /// JSON), read the content at the start of `chunk` as [`Lexer::string`] would, except that
-    /// it is not copied into `text_buf`: the caller appends it itself, where it shows the
-    /// string. Returns how many bytes that is: all of `chunk` when nothing in it interrupts
-    /// the content, the bytes before the closing `"` of a `"` string, else 0 (an escape, a
-    /// control character or another quote is left to [`Lexer::string`]). The state after it
-    /// is the one [`Lexer::string`] leaves after that content (still in the string, `base`
-    /// past it), so the rest of `chunk` is then fed as usual.
+    /// For the streaming parser: if a string is being read with nothing held (no look-ahead,
+    /// no content in `text_buf` or `buf`, nothing to replay, no escaped JSON), read the
+    /// content at the start of `chunk` as [`Lexer::string`] and [`Lexer::escape`] would,
+    /// decoding its escapes, except that the text goes to `out` (where the caller shows the
+    /// string) instead of `text_buf`. Returns how many bytes of `chunk` that is:
     ///
-    /// Most fragments of a long string value are all content; this skips the state machine
-    /// and one copy of the text for them, and for the text before the quote that ends one.
+    /// - all of `chunk` when nothing in it interrupts the content; an escape the end of
+    ///   `chunk` cuts off is then taken in as the states would ([`escape_cut_off`]);
+    /// - the bytes before the closing `"` of a `"` string (the content before it is final);
+    /// - else 0, with `out` and the state as they were: anything else (a control character,
+    ///   another quote, an escape that is no JSON escape or a lone surrogate) may make the
+    ///   states add content of their own in this fragment, and what a fragment adds must be
+    ///   reported as one piece.
+    ///
+    /// An escape cut off by the last fragment is completed first. The state after it is the
+    /// one the states leave after that content (still in the string, `base` past it), so the
+    /// rest of `chunk` is then fed as usual.
+    ///
+    /// Most fragments of a long string value are content and complete escapes: this skips
+    /// the state machine and one copy of the text for them, and for the text before the
+    /// quote that ends one.
     #[inline]
-    pub(crate) fn plain_run(&mut self, chunk: &str) -> usize {
-        let State::Str { quote, esc: Esc::None } = self.state else { return 0 };
+    pub(crate) fn string_run(&mut self, chunk: &str, out: &mut String) -> usize {
+        let State::Str { quote, esc } = self.state else { return 0 };
         if !self.buf.is_empty()
             || !self.text_buf.is_empty()
             || self.has_replay()
@@ -393,15 +403,101 @@ impl Lexer {
         {
             return 0;
         }
+        if esc != Esc::None {
+            return self.escape_run(chunk, quote, esc, out);
+        }
         let bytes = chunk.as_bytes();
-        let len = match first_special(bytes, quote.stop_byte()) {
-            at if at == bytes.len() => at,
-            // `"` closes a `"` string at once (no look-ahead): the content before it is final.
-            at if quote == Quote::Double && bytes.get(at) == Some(&b'"') => at,
-            _ => 0,
+        let first = first_special(bytes, quote.stop_byte());
+        match bytes.get(first) {
+            // The commonest fragments: content, or the end of a `"` string.
+            None => {}
+            Some(b'"') if quote == Quote::Double => {}
+            Some(b'\\') => return self.decode_run(chunk, quote, 0, first, out).unwrap_or(0),
+            Some(_) => return 0,
+        }
+        out.push_str(chunk.get(..first).unwrap_or_default());
+        self.base += first;
+        first
+    }
+
+    /// [`Lexer::string_run`] in the escape `esc` (the last fragment cut it off): complete it
+    /// from the start of `chunk`, then read on.
+    #[inline(never)]
+    fn escape_run(&mut self, chunk: &str, quote: Quote, esc: Esc, out: &mut String) -> usize {
+        let Some((mut text, held)) = spell_escape(esc) else { return 0 };
+        let bytes = chunk.as_bytes();
+        let more = bytes.len().min(text.len() - held);
+        if let (Some(slot), Some(from)) = (text.get_mut(held..held + more), bytes.get(..more)) {
+            slot.copy_from_slice(from);
+        }
+        let Some((c, len)) = json_escape(text.get(..held + more).unwrap_or_default(), 0) else { return 0 };
+        let before = out.len();
+        out.push(c);
+        let from = len.saturating_sub(held);
+        let first = find_special(bytes, from, quote.stop_byte());
+        match self.decode_run(chunk, quote, from, first, out) {
+            Some(read) => read,
+            None => {
+                out.truncate(before);
+                0
+            }
+        }
+    }
+
+    /// [`Lexer::string_run`] from `chunk[from]`, whose first byte that interrupts content is
+    /// at `first`: the content and complete escapes go to `out`. Returns how many bytes of
+    /// `chunk` were read (the state and `base` then moved past them), or `None` with `out`
+    /// and the state as they were.
+    #[inline(never)]
+    fn decode_run(
+        &mut self,
+        chunk: &str,
+        quote: Quote,
+        from: usize,
+        first: usize,
+        out: &mut String,
+    ) -> Option<usize> {
+        let bytes = chunk.as_bytes();
+        let stop = quote.stop_byte();
+        let before = out.len();
+        let (mut i, mut j) = (from, first);
+        let mut esc = Esc::None;
+        let read = loop {
+            out.push_str(chunk.get(i..j).unwrap_or_default());
+            match bytes.get(j) {
+                None => break Some(j),
+                Some(b'"') if quote == Quote::Double => break Some(j),
+                Some(b'\\') => {
+                    if let Some((c, len)) = json_escape(bytes, j) {
+                        out.push(c);
+                        i = j + len;
+                        j = find_special(bytes, i, stop);
+                        continue;
+                    }
+                    let Some((cut, at)) = escape_cut_off(bytes.get(j..).unwrap_or_default()) else {
+                        break None;
+                    };
+                    // Where the states would have recorded the escape's backslashes.
+                    if matches!(
+                        cut,
+                        Esc::WantBackslash { .. } | Esc::WantU { .. } | Esc::Hex { high: Some(_), .. }
+                    ) {
+                        self.high_at = self.base + j;
+                    }
+                    self.esc_at = self.base + j + at;
+                    esc = cut;
+                    break Some(bytes.len());
+                }
+                Some(_) => break None,
+            }
         };
-        self.base += len;
-        len
+        let Some(read) = read else {
+            out.truncate(before);
+            return None;
+        };
+        self.state = State::Str { quote, esc };
+        self.base += read;
+        Some(read)
     }
 
     /// Tokenize the next fragment, sending every completed token to `sink`.

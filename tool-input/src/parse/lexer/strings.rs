@@ -339,27 +339,10 @@ impl Lexer {
     /// fragment, returning the index after it; `None` leaves everything to the states.
     #[inline]
     fn escape_in_chunk(&mut self, chunk: &[u8], j: usize) -> Option<usize> {
-        let next = *chunk.get(j + 1)?;
-        if let Some(c) = simple_escape(next) {
-            self.push_char(c);
-            return Some(j + 2);
-        }
-        if next == b'u' {
-            return self.unicode_in_chunk(chunk, j);
-        }
-        None
-    }
-
-    /// `\uXXXX`, or a surrogate pair `\uXXXX\uXXXX`, wholly in this fragment.
-    fn unicode_in_chunk(&mut self, chunk: &[u8], j: usize) -> Option<usize> {
-        match unicode_escape(chunk, j) {
-            Unicode::Char(c, len) => {
-                self.push_char(c);
-                Some(j + len)
-            }
-            // Left to the states: cut off by the end of the fragment, or to be repaired.
-            Unicode::NotHex | Unicode::HighAlone | Unicode::LowAlone => None,
-        }
+        // Else left to the states: cut off by the end of the fragment, or to be repaired.
+        let (c, len) = json_escape(chunk, j)?;
+        self.push_char(c);
+        Some(j + len)
     }
 
     /// One byte of an escape, a smart-quote candidate or the look-ahead after a closing
@@ -710,6 +693,96 @@ pub(in crate::parse) fn unicode_escape(bytes: &[u8], i: usize) -> Unicode {
     match low {
         Some(low) => Unicode::Char(surrogate_pair(unit, low), 12),
         None => Unicode::HighAlone,
+    }
+}
+
+/// Where the escape states are after `tail`, a backslash and what follows it up to the end
+/// of a fragment, when it is the start of an escape that the next fragment may complete:
+/// `\\`, `\\u` and up to three hex digits, or a high surrogate's escape and the start of
+/// another (`\\uD83D\\uDE`). The states take such a tail in without adding content; the
+/// offset is that of the backslash they keep as the escape's (the last one), and a high
+/// surrogate's escape is at 0. `None` for any other tail.
+pub(in crate::parse) fn escape_cut_off(tail: &[u8]) -> Option<(Esc, usize)> {
+    let hex = |digits: &[u8]| -> Option<(u8, [u8; 4])> {
+        let mut spelled = [0; 4];
+        if digits.len() >= 4 || !digits.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        spelled.get_mut(..digits.len())?.copy_from_slice(digits);
+        Some((u8::try_from(digits.len()).ok()?, spelled))
+    };
+    match tail {
+        [b'\\'] => Some((Esc::Backslash, 0)),
+        [b'\\', b'u', digits @ ..] if digits.len() < 4 => {
+            hex(digits).map(|(n, digits)| (Esc::Hex { n, digits, high: None }, 0))
+        }
+        [b'\\', b'u', a, b, c, d, rest @ ..] => {
+            let high = hex4(&[*a, *b, *c, *d]).filter(|&unit| is_high_surrogate(unit))?;
+            match rest {
+                [] => Some((Esc::WantBackslash { high }, 0)),
+                [b'\\'] => Some((Esc::WantU { high }, 6)),
+                [b'\\', b'u', digits @ ..] => {
+                    hex(digits).map(|(n, digits)| (Esc::Hex { n, digits, high: Some(high) }, 6))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The text of the escape the states are inside (`esc`, in a string), as
+/// [`escape_cut_off`] reads it: `\\`, `\\u` and the digits so far, a high surrogate's
+/// escape before them. `None` for the other states. Its length is at most 11.
+pub(in crate::parse) fn spell_escape(esc: Esc) -> Option<([u8; 12], usize)> {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let digit =
+        |unit: u16, shift: u16| DIGITS.get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0');
+    let high_escape =
+        |unit: u16| [b'\\', b'u', digit(unit, 12), digit(unit, 8), digit(unit, 4), digit(unit, 0)];
+    let mut text = [0; 12];
+    let (high, tail): (Option<u16>, &[u8]) = match esc {
+        Esc::Backslash => (None, b"\\"),
+        Esc::Hex { n, ref digits, high } => {
+            let len = usize::from(n).min(digits.len());
+            // `\\u` and the digits so far, after the high surrogate's escape if any.
+            let at = if high.is_some() { 6 } else { 0 };
+            if let Some(slot) = text.get_mut(at..at + 2 + len) {
+                slot[..2].copy_from_slice(b"\\u");
+                slot[2..].copy_from_slice(digits.get(..len).unwrap_or_default());
+            }
+            if let Some(high) = high {
+                text[..6].copy_from_slice(&high_escape(high));
+            }
+            return Some((text, at + 2 + len));
+        }
+        Esc::WantBackslash { high } => (Some(high), b""),
+        Esc::WantU { high } => (Some(high), b"\\"),
+        _ => return None,
+    };
+    let at = match high {
+        Some(high) => {
+            text[..6].copy_from_slice(&high_escape(high));
+            6
+        }
+        None => 0,
+    };
+    let len = at + tail.len();
+    text.get_mut(at..len)?.copy_from_slice(tail);
+    Some((text, len))
+}
+
+/// The escape at `bytes[j]` (a backslash) when it lies wholly in `bytes` and is one of
+/// JSON's: the character and the length of its text.
+#[inline]
+pub(in crate::parse) fn json_escape(bytes: &[u8], j: usize) -> Option<(char, usize)> {
+    match bytes.get(j + 1) {
+        Some(&b'u') => match unicode_escape(bytes, j) {
+            Unicode::Char(c, len) => Some((c, len)),
+            Unicode::NotHex | Unicode::HighAlone | Unicode::LowAlone => None,
+        },
+        Some(&next) => simple_escape(next).map(|c| (c, 2)),
+        None => None,
     }
 }
 
