@@ -272,6 +272,7 @@ impl Node {
     }
 
     /// Index into `properties` of a declared property.
+    #[inline(always)]
     pub fn property_index_of(&self, name: &str) -> Option<usize> {
         if self.properties.len() <= 8 {
             // Most names are at most 16 bytes, which their probes tell apart whole: no call

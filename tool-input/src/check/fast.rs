@@ -652,12 +652,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let (node, required_mask) = match self.node {
+        let (node, required_mask, plain) = match self.node {
             Some(id) => {
                 let found = self.fast.container(id, Types::OBJECT).ok_or_else(abort)?;
-                (Some(&self.fast.plan.nodes[found]), self.fast.plan.fast[found].required_mask)
+                let fast = &self.fast.plan.fast[found];
+                (Some(&self.fast.plan.nodes[found]), fast.required_mask, fast.plain_object)
             }
-            None => (None, 0),
+            None => (None, 0, true),
         };
         let sent = Sent::new(node.map_or(0, |n| n.properties.len()));
         self.inner.visit_map(Object {
@@ -666,6 +667,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
             node,
             sent,
             required_mask,
+            plain,
             at: self.at,
             pending: None,
             others: None,
@@ -725,6 +727,8 @@ struct Object<'f, 'p, 'de, A> {
     sent: Sent,
     /// The bits of `sent` that `required` asks for (see `plan::fast`).
     required_mask: u64,
+    /// Whether `required_mask` settles the object at its end (`FastNode::plain_object`).
+    plain: bool,
     /// Where the object is.
     at: &'f Path<'f>,
     /// The member whose key was just read, for `next_value_seed`.
@@ -743,10 +747,23 @@ enum Member<'de> {
     Other(Cow<'de, str>),
 }
 
-impl<'de, A: MapAccess<'de>> Object<'_, '_, 'de, A> {
+impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
+    #[inline(always)]
     fn finish(&mut self) -> Result<(), A::Error> {
         let Some(node) = self.node else { return Ok(()) };
-        if !self.sent.all_required(node, self.required_mask) || !node.required_other.is_empty() {
+        if !self.sent.all_required(node, self.required_mask) {
+            return Err(abort());
+        }
+        if self.plain {
+            return Ok(());
+        }
+        self.finish_rest(node)
+    }
+
+    /// The rest of [`finish`](Self::finish), for an object that is not plain.
+    #[inline(never)]
+    fn finish_rest(&mut self, node: &'p Node) -> Result<(), A::Error> {
+        if !node.required_other.is_empty() {
             return Err(abort());
         }
         let bounds = Bounds::properties(node);

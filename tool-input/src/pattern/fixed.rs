@@ -15,6 +15,15 @@ impl AsciiSet {
     fn range(lo: u8, hi: u8) -> AsciiSet {
         AsciiSet((lo..=hi).fold(0, |bits, b| bits | 1 << b))
     }
+
+    /// The lowest and highest member, when the set is exactly the characters between them.
+    fn as_range(self) -> Option<(u8, u8)> {
+        if self.0 == 0 {
+            return None;
+        }
+        let (lo, hi) = (self.0.trailing_zeros() as u8, 127 - self.0.leading_zeros() as u8);
+        (AsciiSet::range(lo, hi) == self).then_some((lo, hi))
+    }
 }
 
 /// An [`AsciiSet`] as the matcher tests it: 256 bits in four words, so that any byte picks
@@ -30,8 +39,92 @@ impl From<AsciiSet> for ByteSet {
 }
 
 impl ByteSet {
-    pub(crate) fn contains(self, b: u8) -> bool {
+    fn contains(self, b: u8) -> bool {
         (self.0[usize::from(b >> 6)] >> (b & 63)) & 1 != 0
+    }
+}
+
+/// The direct matcher of one pattern: a class per byte of a match. When every class is
+/// one range of characters (`[A-Z]`, `\d`, `-`), eight bytes are tested at a time.
+#[derive(Debug, Clone)]
+pub(crate) struct Fixed {
+    sets: Vec<ByteSet>,
+    /// The ranges as words of eight bytes (see [`RangeWord`]), for matches of eight bytes
+    /// or more: one per eight bytes from the start but the last, then one for the last
+    /// eight (overlapping the one before when the length is not a multiple of eight).
+    words: Option<Vec<RangeWord>>,
+}
+
+/// Eight consecutive classes that are each one range, as the lowest and highest byte of
+/// each, with the high bit set on every byte (see [`RangeWord::admits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RangeWord {
+    low: u64,
+    high: u64,
+}
+
+/// The high bit of each byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+impl RangeWord {
+    /// The word for eight classes, if each is one range.
+    fn of(sets: &[AsciiSet]) -> Option<RangeWord> {
+        let mut low = [0u8; 8];
+        let mut high = [0u8; 8];
+        for (at, set) in sets.iter().enumerate() {
+            let (lo, hi) = set.as_range()?;
+            low[at] = lo;
+            high[at] = hi | 0x80;
+        }
+        Some(RangeWord { low: u64::from_le_bytes(low), high: u64::from_le_bytes(high) })
+    }
+
+    /// Is each of the eight bytes of `word` in its range? For bytes below 128 and ranges
+    /// within them, no subtraction below borrows across bytes: `(x | 0x80) - lo` keeps its
+    /// high bit exactly when `x >= lo`, `(hi | 0x80) - x` exactly when `x <= hi`. A byte of
+    /// 128 or more is in no class.
+    #[inline]
+    fn admits(self, word: u64) -> bool {
+        word & HIGH_BITS == 0 && ((word | HIGH_BITS) - self.low) & (self.high - word) & HIGH_BITS == HIGH_BITS
+    }
+}
+
+impl Fixed {
+    pub(crate) fn new(sets: Vec<AsciiSet>) -> Fixed {
+        let words = (sets.len() >= 8)
+            .then(|| {
+                let last = sets.len() - 8;
+                (0..last.div_ceil(8))
+                    .map(|chunk| chunk * 8)
+                    .chain([last])
+                    .map(|at| RangeWord::of(&sets[at..at + 8]))
+                    .collect()
+            })
+            .flatten();
+        Fixed { sets: sets.into_iter().map(ByteSet::from).collect(), words }
+    }
+
+    /// How many bytes (and characters) a match has.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// Does `text` match (whole)?
+    #[inline]
+    pub(crate) fn matches(&self, text: &[u8]) -> bool {
+        if text.len() != self.sets.len() {
+            return false;
+        }
+        match (&self.words, text.last_chunk::<8>()) {
+            (Some(words), Some(&last)) => {
+                let Some((&last_word, words)) = words.split_last() else { return false };
+                words.iter().zip(text.chunks_exact(8)).all(|(word, chunk)| {
+                    chunk.first_chunk::<8>().is_some_and(|&bytes| word.admits(u64::from_le_bytes(bytes)))
+                }) && last_word.admits(u64::from_le_bytes(last))
+            }
+            _ => text.iter().zip(&self.sets).all(|(&b, set)| set.contains(b)),
+        }
     }
 }
 
@@ -142,5 +235,77 @@ fn repeat(body: &[u8], i: usize) -> Option<(usize, usize)> {
         }
         Some(b'?' | b'*' | b'+') => None,
         _ => Some((1, i)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte-at-a-time reading, which the word-at-a-time one must agree with.
+    fn by_bytes(fixed: &Fixed, text: &[u8]) -> bool {
+        text.len() == fixed.sets.len() && text.iter().zip(&fixed.sets).all(|(&b, set)| set.contains(b))
+    }
+
+    #[test]
+    fn ranges_are_read_eight_bytes_at_a_time_exactly_as_one_at_a_time() {
+        let patterns = [
+            r"^[A-Z]{3}-\d{4}$",
+            r"^[a-z]{7}$",
+            r"^[a-z]{9}$",
+            r"^\d{16}$",
+            r"^[0-9A-F]{17}$",
+            r"^[ -~]{12}$",
+            r"^[!-~]{8}$",
+            r"^[A-Za-z]{8}$",
+            r"^[a-c]{4}[ace]{4}$",
+            r"^ab\.{6}$",
+            r"^[a-z]{3}\d{3}[A-Z]{3}x{2}\d{2}$",
+        ];
+        let mut texts: Vec<Vec<u8>> =
+            ["ABC-1234", "ABC-123", "ABC-12345", "abc-1234", "ABC_1234", "AB\u{e9}-123"]
+                .iter()
+                .map(|t| t.as_bytes().to_vec())
+                .collect();
+        for length in 0..=20 {
+            for fill in [
+                b'a', b'z', b'A', b'Z', b'0', b'9', b'-', b'.', b' ', b'~', 0, 0x7f, 0x80, 0xff, b'@', b'[',
+                b'`', b'{', b'/', b':',
+            ] {
+                texts.push(vec![fill; length]);
+                for at in 0..length {
+                    let mut text = vec![b'a'; length];
+                    text[at] = fill;
+                    texts.push(text.clone());
+                    text.iter_mut().for_each(|b| *b = b'5');
+                    text[at] = fill;
+                    texts.push(text);
+                }
+            }
+        }
+        texts.push(b"abc123XYZxx42".to_vec());
+        texts.push(b"abc123XYZxy42".to_vec());
+        texts.push(b"abcacece".to_vec());
+        texts.push(b"abcaceca".to_vec());
+        for pattern in patterns {
+            let fixed = Fixed::new(fixed_shape(pattern).unwrap());
+            let ranges =
+                !pattern.contains("0-9A-F") && !pattern.contains("A-Za-z") && !pattern.contains("[ace]");
+            assert_eq!(fixed.words.is_some(), fixed.sets.len() >= 8 && ranges, "{pattern}");
+            for text in &texts {
+                assert_eq!(fixed.matches(text), by_bytes(&fixed, text), "{pattern} on {text:?}");
+            }
+        }
+        let sku = Fixed::new(fixed_shape(r"^[A-Z]{3}-\d{4}$").unwrap());
+        assert!(sku.matches(b"ABC-1234") && !sku.matches(b"ABC-12a4") && !sku.matches(b"AbC-1234"));
+    }
+
+    #[test]
+    fn only_runs_of_characters_are_ranges() {
+        assert_eq!(AsciiSet::range(b'a', b'z').as_range(), Some((b'a', b'z')));
+        assert_eq!(AsciiSet::single(b'-').as_range(), Some((b'-', b'-')));
+        assert_eq!(AsciiSet::range(0, 127).as_range(), Some((0, 127)));
+        assert_eq!(AsciiSet(AsciiSet::single(b'a').0 | AsciiSet::single(b'c').0).as_range(), None);
+        assert_eq!(AsciiSet(0).as_range(), None);
     }
 }

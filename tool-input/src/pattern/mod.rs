@@ -21,7 +21,7 @@ mod fixed;
 mod translate;
 
 use budget::Cost;
-use fixed::{fixed_shape, ByteSet};
+use fixed::{fixed_shape, Fixed};
 
 /// Largest compiled program the `regex` crate may build for one pattern; a larger one
 /// (`a{1000}{1000}`) goes to `regress`, under its budget.
@@ -34,7 +34,7 @@ pub(crate) struct Pattern {
     pub source: String,
     engine: Engine,
     /// The direct matcher, when the pattern has the fixed shape (see `fixed`).
-    fixed: Option<Vec<ByteSet>>,
+    fixed: Option<Fixed>,
 }
 
 #[derive(Debug, Clone)]
@@ -74,7 +74,7 @@ impl Pattern {
         // The direct matcher is only derived for what compiled in Unicode mode, whose
         // escapes it follows.
         let fixed = if unicode { fixed_shape(source) } else { None };
-        let fixed = fixed.map(|sets| sets.into_iter().map(ByteSet::from).collect());
+        let fixed = fixed.map(Fixed::new);
         Ok(Pattern { source: source.to_owned(), engine, fixed })
     }
 
@@ -85,9 +85,7 @@ impl Pattern {
         match &self.fixed {
             // Every class holds ASCII characters only, so a match has as many bytes as
             // characters: one byte per class, each in its class.
-            Some(sets) => {
-                Ok(text.len() == sets.len() && text.bytes().zip(sets).all(|(b, set)| set.contains(b)))
-            }
+            Some(fixed) => Ok(fixed.matches(text.as_bytes())),
             None => self.search(text),
         }
     }

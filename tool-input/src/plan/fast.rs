@@ -23,6 +23,9 @@ pub(crate) struct FastNode {
     /// The node's declared required properties as bits, for objects of at most 64
     /// properties (see `check::keywords::Sent::all_required`).
     pub required_mask: u64,
+    /// An object here is settled at its end by `required_mask` alone: the node requires
+    /// only declared properties, bounds no count and has no defaults to fill.
+    pub plain_object: bool,
 }
 
 /// A string check the one-pass path can make without walking the chain (each holds only
@@ -69,6 +72,10 @@ impl Plan {
                         .iter()
                         .filter(|&&index| index < 64)
                         .fold(0, |mask, &index| mask | 1 << index),
+                    plain_object: node.required_other.is_empty()
+                        && node.min_properties.is_none()
+                        && node.max_properties.is_none()
+                        && node.defaults.is_empty(),
                 }
             })
             .collect()
