@@ -58,7 +58,16 @@ thread_local! {
     /// write into: a short call's tape is a block larger than the allocator keeps at hand,
     /// and asking for one on every call costs more than a part of the parse.
     static SPARE: Cell<Vec<Event>> = const { Cell::new(Vec::new()) };
+    /// The stacks of open containers and of their keys of the last [`TapeOut`] this thread
+    /// dropped, emptied: grown from nothing, they cost a parse a few allocations each.
+    static SPARE_STACKS: Cell<(Vec<Open>, Vec<usize>)> = const { Cell::new((Vec::new(), Vec::new())) };
 }
+
+/// The most open containers a kept stack may have room for (a deeper parse's is not kept).
+const SPARE_OPEN: usize = 256;
+
+/// The most keys a kept stack of keys may have room for.
+const SPARE_KEYS: usize = 1024;
 
 impl Drop for Tape {
     fn drop(&mut self) {
@@ -282,11 +291,11 @@ pub(crate) fn parse_to_tape(
 /// an object repeats a key; `None` when the text is not strict JSON.
 fn strict_to_tape(text: &str) -> Option<(Tape, bool)> {
     use serde::de::DeserializeSeed;
-    let mut out = TapeOut::default();
+    let mut out = TapeOut::for_text(0);
     let mut deserializer = serde_json::Deserializer::from_str(text);
     Writing { out: &mut out }.deserialize(&mut deserializer).ok()?;
     deserializer.end().ok()?;
-    Some((out.tape, out.repeated))
+    Some((std::mem::take(&mut out.tape), out.repeated))
 }
 
 /// A [`TapeOut`] as a `serde` seed: writes the value it deserializes onto the tape.
@@ -401,7 +410,7 @@ struct Open {
 }
 
 /// The grammar's output onto a [`Tape`], noting repeated keys as it goes.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct TapeOut {
     tape: Tape,
     open: Vec<Open>,
@@ -419,7 +428,20 @@ impl TapeOut {
     fn for_text(len: usize) -> TapeOut {
         let mut events = SPARE.try_with(Cell::take).unwrap_or_default();
         events.reserve((len / 8).min(SPARE_EVENTS));
-        TapeOut { tape: Tape { events }, ..TapeOut::default() }
+        let (open, few) = SPARE_STACKS.try_with(Cell::take).unwrap_or_default();
+        TapeOut { tape: Tape { events }, open, few, repeated: false }
+    }
+}
+
+impl Drop for TapeOut {
+    fn drop(&mut self) {
+        let (mut open, mut few) = (std::mem::take(&mut self.open), std::mem::take(&mut self.few));
+        if open.capacity() <= SPARE_OPEN && few.capacity() <= SPARE_KEYS {
+            open.clear();
+            few.clear();
+            // During the thread's exit there is nothing to keep them for.
+            let _ = SPARE_STACKS.try_with(|spare| spare.set((open, few)));
+        }
     }
 }
 

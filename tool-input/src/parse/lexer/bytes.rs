@@ -22,7 +22,8 @@ fn has_zero_byte(word: u64) -> bool {
 /// [`find_special`]), or `chunk.len()`. Eight bytes at a time, the last word padded with
 /// spaces, and the byte found from the word's mask rather than by a loop: streamed fragments
 /// are mostly shorter than eight bytes, and a loop over their bytes costs a branch (often
-/// mispredicted) per byte. Inlined into its one caller, which runs once per fragment.
+/// mispredicted) per byte. Inlined into its callers: the streaming parser's, once per
+/// fragment, and [`find_special`], once per run of string content.
 #[inline(always)]
 pub(super) fn first_special(chunk: &[u8], stop: u8) -> usize {
     // The high bit of each byte of `word` that is a control character, `stop` or a
@@ -85,29 +86,15 @@ fn short_word(rest: &[u8], fill: u8) -> u64 {
 }
 
 /// The index of the first byte at or after `i` that interrupts string content: `stop`, a
-/// backslash or a control character; `chunk.len()` if none. Eight bytes at a time while no
-/// such byte is in the word.
+/// backslash or a control character; `chunk.len()` if none. As [`first_special`]: the
+/// byte is found from the word's mask, not by a loop over the word that holds it (most
+/// strings end within a word or two, and such a loop cost a branch per byte).
 #[inline]
-pub(super) fn find_special(chunk: &[u8], mut i: usize, stop: u8) -> usize {
-    let stop_ones = ONES * u64::from(stop);
-    let backslash_ones = ONES * u64::from(b'\\');
-    while let Some(bytes) = chunk.get(i..i + 8) {
-        let mut array = [0; 8];
-        array.copy_from_slice(bytes);
-        let word = u64::from_le_bytes(array);
-        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
-        if control || has_zero_byte(word ^ stop_ones) || has_zero_byte(word ^ backslash_ones) {
-            break;
-        }
-        i += 8;
+pub(super) fn find_special(chunk: &[u8], i: usize, stop: u8) -> usize {
+    match chunk.get(i..) {
+        Some(rest) => i + first_special(rest, stop),
+        None => chunk.len(),
     }
-    while let Some(&b) = chunk.get(i) {
-        if b == stop || b == b'\\' || b < 0x20 {
-            return i;
-        }
-        i += 1;
-    }
-    chunk.len()
 }
 
 /// Whether `segment` holds `(`, `[` or `{`. Eight bytes at a time.
@@ -255,13 +242,14 @@ mod tests {
         ];
         for sample in samples {
             for stop in [b'"', b'\'', 0xE2] {
-                for start in 0..sample.len() {
+                for start in 0..=sample.len() {
                     let chunk = &sample[start..];
                     let expected = chunk
                         .iter()
                         .position(|&b| b == stop || b == b'\\' || b < 0x20)
                         .unwrap_or(chunk.len());
                     assert_eq!(first_special(chunk, stop), expected, "{chunk:?} {stop}");
+                    assert_eq!(find_special(sample, start, stop), start + expected, "{chunk:?} {stop}");
                 }
             }
         }

@@ -288,24 +288,25 @@ impl Lexer {
             }
             match quote {
                 Quote::Double => {
-                    // The common case, a string without escapes in one `str` fragment, is
-                    // copied once.
-                    let whole = if self.buf.is_empty() && self.text_buf.is_empty() {
-                        text.and_then(|t| t.get(i..j))
-                    } else {
-                        None
-                    };
-                    let string = match whole {
-                        Some(whole) => spare::string_of(whole),
-                        None => {
-                            self.push_run(chunk, text, i, j);
-                            self.take_string()?
-                        }
-                    };
+                    let string = self.content_to(chunk, text, i, j)?;
                     self.state = State::Between;
                     self.end_string(string, sink)?;
                 }
                 Quote::Single => {
+                    // The usual end of a `'` string: the quote, perhaps white space, then
+                    // `,` `:` `}` or `]` in this fragment. The look-ahead after a closing
+                    // candidate (`Esc::Closing`) would end the string at that byte, leaving
+                    // it to be read next: so it ends here, without the look-ahead's states.
+                    let mut k = j + 1;
+                    while chunk.get(k).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+                        k += 1;
+                    }
+                    if chunk.get(k).is_some_and(|&b| matches!(b, b',' | b'}' | b']' | b':')) {
+                        let string = self.content_to(chunk, text, i, j)?;
+                        self.state = State::Between;
+                        self.end_string(string, sink)?;
+                        return Ok(k);
+                    }
                     self.push_run(chunk, text, i, j);
                     let mark = self.buf.len();
                     self.buf.push(b);
@@ -318,6 +319,31 @@ impl Lexer {
                 }
             }
             return Ok(j + 1);
+        }
+    }
+
+    /// The string's whole content, when its last run is `chunk[i..j]` (the string is then
+    /// read; `text_buf` and `buf` are left empty). The common case, a string without escapes
+    /// in one `str` fragment, is copied once.
+    #[inline]
+    fn content_to(
+        &mut self,
+        chunk: &[u8],
+        text: Option<&str>,
+        i: usize,
+        j: usize,
+    ) -> Result<String, Failure> {
+        let whole = if self.buf.is_empty() && self.text_buf.is_empty() {
+            text.and_then(|t| t.get(i..j))
+        } else {
+            None
+        };
+        match whole {
+            Some(whole) => Ok(spare::string_of(whole)),
+            None => {
+                self.push_run(chunk, text, i, j);
+                self.take_string()
+            }
         }
     }
 
@@ -568,8 +594,11 @@ impl Lexer {
     /// The string content read so far (`text_buf`, then `buf` validated); both are left
     /// empty, keeping their capacity.
     pub(super) fn take_string(&mut self) -> Result<String, Failure> {
-        let tail = std::str::from_utf8(&self.buf)
-            .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
+        let tail = match self.buf.as_slice() {
+            [] => "",
+            bytes => std::str::from_utf8(bytes)
+                .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?,
+        };
         let string = if self.text_buf.is_empty() {
             spare::string_of(tail)
         } else if tail.is_empty() {

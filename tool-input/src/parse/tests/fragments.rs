@@ -223,3 +223,29 @@ fn runs_of_one_repair_are_one_record_as_they_are_made() {
     let parsed = parse(&nul_run, &lenient()).unwrap();
     assert_eq!(parsed.value["s"].as_str().map(str::len), Some((1 << 16) + 2));
 }
+
+#[test]
+fn a_quote_string_ends_where_its_look_ahead_would_end_it() {
+    // A `'` string followed (after white space) by `,` `:` `}` or `]` in the same fragment
+    // ends at once; cut anywhere else, the look-ahead after its quote decides: the same.
+    let inputs = [
+        "{'a':'x','b' :'y' ,\n'c'\t: ['p' ]\r\n, 'd': 'q'}",
+        "['it' , 'a\\'b', 'caf\u{e9}' ,'\\u00e9' ]",
+        "{'k': 'v'  \n}",
+        "['a' 'b', 'c' , 'd''e']",
+        "{'a': 'x' /* c */, 'b': 'y' // d\n}",
+        "{'a': 'it's', 'b': 'x' y'}",
+    ];
+    for input in inputs {
+        let whole = feed_str_in_pieces(input, &[], &lenient());
+        let bytes = input.as_bytes();
+        assert_eq!(feed_in_pieces(bytes, &[], &lenient()), whole, "{input:?} as bytes");
+        for cut in (0..=input.len()).filter(|&cut| input.is_char_boundary(cut)) {
+            assert_eq!(feed_str_in_pieces(input, &[cut], &lenient()), whole, "{input:?} cut at {cut}");
+        }
+        let every: Vec<usize> = (1..bytes.len()).collect();
+        assert_eq!(feed_in_pieces(bytes, &every, &lenient()), whole, "{input:?} byte by byte");
+    }
+    let read = feed_str_in_pieces(inputs[0], &[], &lenient()).map(|outcome| outcome.value);
+    assert_eq!(read, Ok(json!({"a": "x", "b": "y", "c": ["p"], "d": "q"})));
+}
