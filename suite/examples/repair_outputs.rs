@@ -118,7 +118,8 @@ fn strings(value: &Value, inputs: &mut BTreeSet<String>) {
 /// `text` with one byte dropped, doubled or replaced by a piece of JSON punctuation (at a
 /// character boundary).
 fn mutate(text: &str, rng: &mut u64) -> String {
-    const PIECES: [&str; 16] = ["{", "}", "[", "]", "(", ")", ",", ":", "\"", "'", "\n", " ", "...", "//", "`", "a"];
+    const PIECES: [&str; 16] =
+        ["{", "}", "[", "]", "(", ")", ",", ":", "\"", "'", "\n", " ", "...", "//", "`", "a"];
     let mut next = || {
         *rng ^= *rng << 13;
         *rng ^= *rng >> 7;
