@@ -1,5 +1,5 @@
 //! [`ParseMode::Repair`]: the grammar of every mode ([`super::grammar`]) plus the guesses at
-//! structure that repair mode makes. [`Builder`] passes each token the grammar has a rule
+//! structure that repair mode makes. [`RepairLayer`] passes each token the grammar has a rule
 //! for to the [`Grammar`] and its `Value` output, and steps in only where a guess applies:
 //! a token the grammar would reject (a missing comma or colon, a value without a key, a
 //! stray bracket, a word where a key belongs), a closing bracket that does not close the
@@ -45,7 +45,7 @@ enum Pending {
 
 /// The repair mode's reading: the grammar and its output, and the guesses.
 #[derive(Debug)]
-pub(crate) struct Builder {
+pub(crate) struct RepairLayer {
     grammar: Grammar,
     out: RepairOut,
     /// [`RepairStyle::JsonRepair`].
@@ -103,10 +103,10 @@ fn is_empty_container(value: &Value) -> bool {
     }
 }
 
-impl Builder {
+impl RepairLayer {
     /// The reading of `options` (in [`ParseMode::Repair`]).
-    pub(crate) fn new(options: &ParseOptions) -> Builder {
-        Builder {
+    pub(crate) fn new(options: &ParseOptions) -> RepairLayer {
+        RepairLayer {
             grammar: Grammar::new(options, Vec::new()),
             out: RepairOut::default(),
             python_style: options.mode == ParseMode::Repair && options.style == RepairStyle::JsonRepair,
@@ -123,13 +123,13 @@ impl Builder {
     }
 
     /// Start with `repairs` already recorded (those made before a later candidate).
-    pub(crate) fn with_repairs(mut self, repairs: Vec<Repair>) -> Builder {
+    pub(crate) fn with_repairs(mut self, repairs: Vec<Repair>) -> RepairLayer {
         *self.grammar.repairs_mut() = repairs;
         self
     }
 
     /// Record the inexact floats (see `tree::inexact_numbers`) when `track`.
-    pub(crate) fn tracking_inexact(mut self, track: bool) -> Builder {
+    pub(crate) fn tracking_inexact(mut self, track: bool) -> RepairLayer {
         if track {
             self.out.value = super::build::ValueOut::tracking_inexact();
         }

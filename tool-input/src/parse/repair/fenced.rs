@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use super::Builder;
+use super::RepairLayer;
 use crate::parse::{ParseOptions, RepairKind, RepairStyle};
 
-impl Builder {
+impl RepairLayer {
     /// [`RepairStyle::JsonRepair`]: the object or array in a string item or member value that
     /// is a ```` ```json ```` code block and not itself a valid JSON string (unescaped quotes
     /// or line breaks: `"```json {"a": 1}```"`), as json_repair reads it (the

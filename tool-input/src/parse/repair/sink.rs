@@ -1,11 +1,11 @@
 //! How the lexer talks to repair mode's reading: its [`Sink`].
 
-use super::{Builder, Pending};
+use super::{Pending, RepairLayer};
 use crate::parse::grammar::{Expect, Kind, Out};
 use crate::parse::lexer::{Ctx, Failure, Sink, Token};
 use crate::parse::RepairKind;
 
-impl Sink for Builder {
+impl Sink for RepairLayer {
     fn context(&self) -> Ctx {
         self.grammar.context()
     }
