@@ -176,12 +176,18 @@ impl Grammar {
         }
     }
 
-    pub(crate) fn record(&mut self, kind: RepairKind, offset: usize) {
+    /// Record a repair; whether it joined the record before it (see [`record_repair`]).
+    pub(crate) fn record(&mut self, kind: RepairKind, offset: usize) -> bool {
         // Completing several cut-off things at the end is one repair.
         if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
-            return;
+            return false;
         }
-        record_repair(&mut self.repairs, kind, offset);
+        record_repair(&mut self.repairs, kind, offset)
+    }
+
+    /// Withdraw the repairs of `kind` (see [`Sink::retract`]).
+    pub(crate) fn retract(&mut self, kind: RepairKind) {
+        self.repairs.retain(|r| r.kind != kind);
     }
 
     /// A value starts: the key awaiting it goes to the output.
@@ -646,7 +652,7 @@ impl<O: Out> Sink for Fed<'_, O> {
     }
 
     fn retract(&mut self, kind: RepairKind) {
-        self.grammar.repairs.retain(|r| r.kind != kind);
+        self.grammar.retract(kind);
     }
 
     fn inexact_number(&mut self, literal: &[u8]) {

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::grammar::{Expect, Grammar, Kind};
 use super::lexer::{Failure, Token};
-use super::{record_repair, ParseMode, ParseOptions, Repair, RepairKind, RepairStyle};
+use super::{ParseMode, ParseOptions, Repair, RepairKind, RepairStyle};
 use out::RepairOut;
 
 mod fenced;
@@ -198,15 +198,10 @@ impl RepairLayer {
         Ok(Value::Array(values))
     }
 
-    /// Record a repair; a run of one kind is one record (see [`super::record_repair`]), and
-    /// completing several cut-off things at the end is one repair.
+    /// Record a repair, as the grammar records them (see [`Grammar::record`]).
     fn record(&mut self, kind: RepairKind, offset: usize) {
-        let repairs = self.grammar.repairs_mut();
-        if kind == RepairKind::CompletedTruncated && repairs.iter().any(|r| r.kind == kind) {
-            return;
-        }
-        let before = repairs.len();
-        if record_repair(repairs, kind, offset) && before == self.repairs_before_token {
+        let before = self.grammar.repairs().len();
+        if self.grammar.record(kind, offset) && before == self.repairs_before_token {
             // The token's own repair joined the record before it: that record is the
             // token's too.
             self.repairs_before_token = before.saturating_sub(1);

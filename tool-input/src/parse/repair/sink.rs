@@ -36,7 +36,7 @@ impl Sink for RepairLayer {
     }
 
     fn retract(&mut self, kind: RepairKind) {
-        self.grammar.repairs_mut().retain(|r| r.kind != kind);
+        self.grammar.retract(kind);
     }
 
     fn inexact_number(&mut self, literal: &[u8]) {
