@@ -90,6 +90,29 @@ impl ValueOut {
         })
     }
 
+    /// The key of the innermost object whose value is being completed.
+    pub(crate) fn slot_key(&self) -> Option<&str> {
+        match self.stack.last() {
+            Some(Node::Object(_, key)) => key.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The innermost open container, to change (repair mode taking back what it built).
+    pub(crate) fn innermost_mut(&mut self) -> Option<&mut Node> {
+        self.stack.last_mut()
+    }
+
+    /// A container opens with content already built (repair mode continuing what it built).
+    pub(crate) fn push_node(&mut self, node: Node) {
+        self.stack.push(node);
+    }
+
+    /// The innermost container is dropped, not closed into its parent.
+    pub(crate) fn drop_innermost(&mut self) {
+        self.stack.pop();
+    }
+
     /// The JSON Pointer of the place the next value goes (keys and indexes of the open
     /// containers; a `(` or a set adds nothing).
     fn slot_pointer(&self) -> String {

@@ -9,9 +9,12 @@
 //! ([`super::stream`]), or the tape ([`super::tape`]). The lexer drives a grammar and its
 //! output through [`Fed`], the [`Sink`] of the pair.
 //!
-//! [`ParseMode::Repair`] guesses at structure by rebuilding what it has built (a second
-//! top-level value, an object closed too early and continued, a lost row of a table), which
-//! only a `Value` can do: it keeps its own builder (`tree::Builder`).
+//! [`ParseMode::Repair`] reads with this grammar too: its layer ([`super::repair`]) passes
+//! every token the grammar has a rule for to it, and steps in only where it guesses at
+//! structure, rebuilding what was built (a second top-level value, an object closed too
+//! early and continued, a lost row of a table); for that the grammar shows what it expects
+//! and the kinds of the open containers, and lets the layer reshape them (the methods under
+//! "For the repair layer").
 
 use serde_json::Value;
 
@@ -29,6 +32,18 @@ pub(crate) enum Kind {
     Paren,
     /// A Python set (`{1, 2}`, lenient modes): an array, closed by `}`.
     Set,
+}
+
+impl Kind {
+    /// Whether `closer` (`}`, `]` or `)`) closes a container of this kind.
+    pub(crate) fn closed_by(self, closer: &Token) -> bool {
+        matches!(
+            (self, closer),
+            (Kind::Array, Token::EndArray)
+                | (Kind::Object | Kind::Set, Token::EndObject)
+                | (Kind::Paren, Token::EndParen)
+        )
+    }
 }
 
 /// Where the grammar sends what it reads: the output of a parse. Every call is about the
@@ -109,7 +124,7 @@ pub(crate) struct Grammar {
 /// [`RepairKind::UnquotedKey`] at the key's offset, which is withdrawn) is an item only when
 /// it is a number, `True`, `False` or `None` as the parser reads them; a name is not a
 /// literal, and `None` is returned. `at`: the key's offset.
-pub(crate) fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Option<Value> {
+fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Option<Value> {
     let Some(bare) = repairs.iter().rposition(|r| r.kind == RepairKind::UnquotedKey && r.offset == at) else {
         return Some(Value::String(key));
     };
@@ -161,12 +176,18 @@ impl Grammar {
         }
     }
 
-    fn record(&mut self, kind: RepairKind, offset: usize) {
+    /// Record a repair; whether it joined the record before it (see [`record_repair`]).
+    pub(crate) fn record(&mut self, kind: RepairKind, offset: usize) -> bool {
         // Completing several cut-off things at the end is one repair.
         if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
-            return;
+            return false;
         }
-        record_repair(&mut self.repairs, kind, offset);
+        record_repair(&mut self.repairs, kind, offset)
+    }
+
+    /// Withdraw the repairs of `kind` (see [`Sink::retract`]).
+    pub(crate) fn retract(&mut self, kind: RepairKind) {
+        self.repairs.retain(|r| r.kind != kind);
     }
 
     /// A value starts: the key awaiting it goes to the output.
@@ -189,14 +210,17 @@ impl Grammar {
         }
     }
 
+    /// A complete scalar (or a value built whole) in the innermost container, or as the
+    /// top-level value.
     #[inline]
-    fn scalar<O: Out>(&mut self, out: &mut O, value: Value) {
+    pub(crate) fn scalar<O: Out>(&mut self, out: &mut O, value: Value) {
         self.begin_value(out);
         out.scalar(value);
         self.completed();
     }
 
-    fn open<O: Out>(&mut self, out: &mut O, kind: Kind, expect: Expect) -> Result<(), Failure> {
+    /// A container opens, expecting `expect` first.
+    pub(crate) fn open<O: Out>(&mut self, out: &mut O, kind: Kind, expect: Expect) -> Result<(), Failure> {
         if self.frames.len() >= self.max_depth {
             return Err(Fail::TooDeep.into());
         }
@@ -207,7 +231,8 @@ impl Grammar {
         Ok(())
     }
 
-    fn close<O: Out>(&mut self, out: &mut O) {
+    /// The innermost container closes.
+    pub(crate) fn close<O: Out>(&mut self, out: &mut O) {
         let Some(frame) = self.frames.pop() else { return };
         out.close(frame.kind == Kind::Paren && frame.len == 1 && !frame.comma);
         self.completed();
@@ -311,11 +336,7 @@ impl Grammar {
     fn key_token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
         match token {
             Token::Str(text) => {
-                if let Some(frame) = self.frames.last_mut() {
-                    frame.key = Some(text);
-                }
-                self.key_at = offset;
-                self.expect = Expect::Colon;
+                self.key(text, offset);
                 Ok(())
             }
             Token::EndObject => match self.expect {
@@ -366,14 +387,18 @@ impl Grammar {
         }
     }
 
+    /// The key `key` (at `offset`) of the innermost object: its colon comes next.
+    pub(crate) fn key(&mut self, key: String, offset: usize) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.key = Some(key);
+        }
+        self.key_at = offset;
+        self.expect = Expect::Colon;
+    }
+
     /// Whether `closer` closes the innermost container.
-    fn closes_top(&self, closer: &Token) -> bool {
-        matches!(
-            (self.frames.last().map(|frame| frame.kind), closer),
-            (Some(Kind::Array), Token::EndArray)
-                | (Some(Kind::Object | Kind::Set), Token::EndObject)
-                | (Some(Kind::Paren), Token::EndParen)
-        )
+    pub(crate) fn closes_top(&self, closer: &Token) -> bool {
+        self.frames.last().is_some_and(|frame| frame.kind.closed_by(closer))
     }
 
     /// A trailing comma at `comma` before the closing bracket at `offset`.
@@ -453,9 +478,146 @@ impl Grammar {
     }
 
     /// Forget the values read (they were prose before the real value).
-    fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.frames.clear();
         self.expect = Expect::Value;
+    }
+
+    /// What was read was prose before the value: forget the values and the repairs made in
+    /// them, keeping those made around them (a fence, comments).
+    pub(crate) fn discard<O: Out>(&mut self, out: &mut O) {
+        self.reset();
+        out.reset();
+        self.repairs.retain(|r| {
+            !matches!(
+                r.kind,
+                RepairKind::Tuple
+                    | RepairKind::NumberSyntax
+                    | RepairKind::UnquotedString
+                    | RepairKind::FunctionCall
+            )
+        });
+    }
+
+    /// How the lexer reads where the grammar is (see [`Sink::context`]).
+    #[inline]
+    pub(crate) fn context(&self) -> Ctx {
+        match (self.expect, self.frames.last().map(|frame| frame.kind)) {
+            (Expect::FirstKey | Expect::Key { .. }, _) | (Expect::Comma, Some(Kind::Object)) => Ctx::Key,
+            (Expect::Value | Expect::Colon, Some(Kind::Object)) => Ctx::ObjectValue,
+            (_, Some(Kind::Array | Kind::Paren | Kind::Set)) => Ctx::Array,
+            _ => Ctx::Top,
+        }
+    }
+
+    /// Whether a key comes next.
+    #[inline]
+    pub(crate) fn expects_key(&self) -> bool {
+        matches!(self.expect, Expect::FirstKey | Expect::Key { .. })
+    }
+
+    /// Whether the innermost container is a `(`.
+    #[inline]
+    pub(crate) fn in_paren(&self) -> bool {
+        self.frames.last().is_some_and(|frame| frame.kind == Kind::Paren)
+    }
+
+    /// Whether a container is open.
+    #[inline]
+    pub(crate) fn in_container(&self) -> bool {
+        !self.frames.is_empty()
+    }
+}
+
+/// For the repair layer ([`super::repair`]), which passes the grammar the tokens it has a
+/// rule for and reshapes what it built where repair mode guesses: what the grammar expects,
+/// the open containers, and the changes a guess makes to them. Whatever a guess changes in
+/// the output, the layer changes in the output itself.
+impl Grammar {
+    /// What is expected next.
+    #[inline]
+    pub(crate) fn expect(&self) -> Expect {
+        self.expect
+    }
+
+    /// Expect `expect` next.
+    pub(crate) fn set_expect(&mut self, expect: Expect) {
+        self.expect = expect;
+    }
+
+    /// How many containers are open.
+    #[inline]
+    pub(crate) fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// The kinds of the open containers, outermost first.
+    pub(crate) fn kinds(&self) -> impl DoubleEndedIterator<Item = Kind> + ExactSizeIterator + '_ {
+        self.frames.iter().map(|frame| frame.kind)
+    }
+
+    /// The kind of the open container `outward` levels out from the innermost (0: the
+    /// innermost).
+    pub(crate) fn kind(&self, outward: usize) -> Option<Kind> {
+        self.frames.iter().rev().nth(outward).map(|frame| frame.kind)
+    }
+
+    /// The key of the innermost object that awaits its value (read, its value not started).
+    pub(crate) fn awaited_key(&self) -> Option<&str> {
+        self.frames.last().and_then(|frame| frame.key.as_deref())
+    }
+
+    /// The innermost object's awaited key, taken: it gets no value.
+    pub(crate) fn take_awaited_key(&mut self) -> Option<String> {
+        self.frames.last_mut().and_then(|frame| frame.key.take())
+    }
+
+    /// The innermost object awaits a value for `key`.
+    pub(crate) fn set_awaited_key(&mut self, key: Option<String>) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.key = key;
+        }
+    }
+
+    /// A container whose content the output already holds (`len` items or members) is open
+    /// again, expecting `expect`: an object or array continued, a row put back.
+    pub(crate) fn reopen(&mut self, kind: Kind, len: usize, expect: Expect) -> Result<(), Failure> {
+        if self.frames.len() >= self.max_depth {
+            return Err(Fail::TooDeep.into());
+        }
+        self.frames.push(Frame { kind, key: None, len, comma: false });
+        self.expect = expect;
+        Ok(())
+    }
+
+    /// The innermost container is dropped unclosed (the output drops it too).
+    pub(crate) fn drop_innermost(&mut self) {
+        self.frames.pop();
+    }
+
+    /// The innermost container is of `kind` from now on, with `len` items and no awaited
+    /// key (an object read as a set: an array).
+    pub(crate) fn reshape(&mut self, kind: Kind, len: usize) {
+        if let Some(frame) = self.frames.last_mut() {
+            *frame = Frame { kind, key: None, len, comma: false };
+        }
+    }
+
+    /// The last item of the innermost container was taken back out of it.
+    pub(crate) fn uncount_item(&mut self) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.len = frame.len.saturating_sub(1);
+        }
+    }
+
+    /// The repairs recorded so far, to add to or change.
+    pub(crate) fn repairs_mut(&mut self) -> &mut Vec<Repair> {
+        &mut self.repairs
+    }
+
+    /// The nesting limit.
+    pub(crate) fn max_depth(&self) -> usize {
+        self.max_depth
     }
 }
 
@@ -467,13 +629,7 @@ pub(crate) struct Fed<'a, O> {
 
 impl<O: Out> Sink for Fed<'_, O> {
     fn context(&self) -> Ctx {
-        let grammar = &self.grammar;
-        match (grammar.expect, grammar.frames.last().map(|frame| frame.kind)) {
-            (Expect::FirstKey | Expect::Key { .. }, _) | (Expect::Comma, Some(Kind::Object)) => Ctx::Key,
-            (Expect::Value | Expect::Colon, Some(Kind::Object)) => Ctx::ObjectValue,
-            (_, Some(Kind::Array | Kind::Paren | Kind::Set)) => Ctx::Array,
-            _ => Ctx::Top,
-        }
+        self.grammar.context()
     }
 
     #[inline(always)]
@@ -483,7 +639,7 @@ impl<O: Out> Sink for Fed<'_, O> {
 
     #[inline]
     fn expects_key(&self) -> bool {
-        matches!(self.grammar.expect, Expect::FirstKey | Expect::Key { .. })
+        self.grammar.expects_key()
     }
 
     #[inline]
@@ -496,7 +652,7 @@ impl<O: Out> Sink for Fed<'_, O> {
     }
 
     fn retract(&mut self, kind: RepairKind) {
-        self.grammar.repairs.retain(|r| r.kind != kind);
+        self.grammar.retract(kind);
     }
 
     fn inexact_number(&mut self, literal: &[u8]) {
@@ -504,33 +660,21 @@ impl<O: Out> Sink for Fed<'_, O> {
     }
 
     fn in_paren(&self) -> bool {
-        self.grammar.frames.last().is_some_and(|frame| frame.kind == Kind::Paren)
+        self.grammar.in_paren()
     }
 
     fn in_container(&self) -> bool {
-        !self.grammar.frames.is_empty()
+        self.grammar.in_container()
     }
 
     // Line breaks between top-level values and bare keys after a value matter only to
-    // repair mode, which has its own builder.
+    // repair mode's layer.
     fn line_break(&mut self) {}
 
     fn bare_key(&mut self) {}
 
     fn discard(&mut self) {
-        self.grammar.reset();
-        self.out.reset();
-        // Keep what was repaired around the discarded values (a fence, comments), not in
-        // them.
-        self.grammar.repairs.retain(|r| {
-            !matches!(
-                r.kind,
-                RepairKind::Tuple
-                    | RepairKind::NumberSyntax
-                    | RepairKind::UnquotedString
-                    | RepairKind::FunctionCall
-            )
-        });
+        self.grammar.discard(self.out);
     }
 
     fn undo_open(&mut self) -> bool {

@@ -19,7 +19,7 @@
 //!
 //! [`ParseMode::Repair`] restructures what it has built (a second top-level value, an
 //! object closed too early and continued, a set read as an array), so in that mode the
-//! final value comes from the repair builder fed fragment by fragment, no event is
+//! final value comes from repair mode's layer fed fragment by fragment, no event is
 //! reported, and the partial value comes from a lenient reading of the same text that stops
 //! where that reading fails.
 
@@ -32,7 +32,7 @@ use serde_json::Value;
 
 use super::grammar::{Fed, Grammar};
 use super::lexer::{Failure, Lexer};
-use super::repair::Builder;
+use super::repair::RepairLayer;
 use super::stream_event::StreamEvent;
 use super::stream_out::{sync_string, On, Reporting, StreamOut};
 use super::tree::{self, Outcome, MAX_CANDIDATES};
@@ -552,10 +552,10 @@ struct Core {
 enum Build {
     /// Strict and lenient modes: the grammar and the stream's output.
     Tree(Grammar, StreamOut),
-    /// [`ParseMode::Repair`]: the repair builder, and a lenient reading of the same text
+    /// [`ParseMode::Repair`]: repair mode's reading, and a lenient reading of the same text
     /// for the partial value (`shadow_ok` until that reading fails; its value then stays as
     /// it was).
-    Repair { builder: Box<Builder>, shadow: Box<(Lexer, Grammar, StreamOut)>, shadow_ok: bool },
+    Repair { builder: Box<RepairLayer>, shadow: Box<(Lexer, Grammar, StreamOut)>, shadow_ok: bool },
 }
 
 impl Core {
@@ -574,7 +574,7 @@ impl Core {
                 }
                 .with_readings(options);
                 Build::Repair {
-                    builder: Box::new(Builder::new(options).with_repairs(repairs)),
+                    builder: Box::new(RepairLayer::new(options).with_repairs(repairs)),
                     shadow: Box::new((lexer, Grammar::new(&lenient, Vec::new()), StreamOut::new(true))),
                     shadow_ok: true,
                 }

@@ -3,8 +3,8 @@
 //! prose fails, and decoding a double-encoded payload.
 //!
 //! [`Machine`] pairs a [`Lexer`] with the grammar and its `Value` output
-//! ([`super::grammar`], [`super::build`]), or in [`ParseMode::Repair`] with the repair
-//! builder ([`super::repair`]): feed it fragments, then finish. [`parse_slow`] is a machine
+//! ([`super::grammar`], [`super::build`]), or in [`ParseMode::Repair`] with repair mode's
+//! layer over them ([`super::repair`]): feed it fragments, then finish. [`parse_slow`] is a machine
 //! fed the whole input at once, with the retry after prose ([`read_with_retry`], which the
 //! tape reading shares) and the decoding of a double-encoded payload.
 
@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::build::ValueOut;
 use super::grammar::{Fed, Grammar};
 use super::lexer::{describe_char, Fail, Failure, Lexer};
-use super::repair::Builder;
+use super::repair::RepairLayer;
 use super::{ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
 
 /// How many later `{` or `[` are tried after a candidate following prose fails. Each
@@ -42,8 +42,8 @@ pub(crate) struct Machine {
 enum Build {
     /// Strict and lenient modes: the grammar and the `Value` output.
     Grammar(Grammar, ValueOut),
-    /// [`ParseMode::Repair`]: the repair builder.
-    Repair(Box<Builder>),
+    /// [`ParseMode::Repair`]: the grammar and its output under repair mode's guesses.
+    Repair(Box<RepairLayer>),
 }
 
 /// A parsed value with its repairs and where the value started.
@@ -85,7 +85,7 @@ impl Machine {
     ) -> Machine {
         let build = match options.mode {
             ParseMode::Repair => Build::Repair(Box::new(
-                Builder::new(options).with_repairs(repairs).tracking_inexact(track_inexact),
+                RepairLayer::new(options).with_repairs(repairs).tracking_inexact(track_inexact),
             )),
             _ => {
                 let out = if track_inexact { ValueOut::tracking_inexact() } else { ValueOut::new() };
@@ -99,7 +99,7 @@ impl Machine {
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), Failure> {
         match &mut self.build {
             Build::Grammar(grammar, out) => self.lexer.feed(chunk, &mut Fed { grammar, out }),
-            Build::Repair(builder) => self.lexer.feed(chunk, &mut **builder),
+            Build::Repair(layer) => self.lexer.feed(chunk, &mut **layer),
         }
     }
 
@@ -107,7 +107,7 @@ impl Machine {
     pub(crate) fn feed_str(&mut self, chunk: &str) -> Result<(), Failure> {
         match &mut self.build {
             Build::Grammar(grammar, out) => self.lexer.feed_str(chunk, &mut Fed { grammar, out }),
-            Build::Repair(builder) => self.lexer.feed_str(chunk, &mut **builder),
+            Build::Repair(layer) => self.lexer.feed_str(chunk, &mut **layer),
         }
     }
 
@@ -121,10 +121,10 @@ impl Machine {
                 let value = out.take().unwrap_or(Value::Null);
                 (value, grammar.take_repairs(), out.repeated_keys())
             }
-            Build::Repair(builder) => {
-                self.lexer.finish(&mut **builder, complete)?;
-                let value = builder.finish(complete, self.lexer.offset())?;
-                (value, builder.take_repairs(), builder.repeated_keys())
+            Build::Repair(layer) => {
+                self.lexer.finish(&mut **layer, complete)?;
+                let value = layer.finish(complete, self.lexer.offset())?;
+                (value, layer.take_repairs(), layer.repeated_keys())
             }
         };
         // The lexer records repairs as it reads; only a trailing comma is recorded when its
@@ -138,7 +138,7 @@ impl Machine {
     fn take_inexact(&mut self) -> Vec<(String, String)> {
         match &mut self.build {
             Build::Grammar(_, out) => out.take_inexact(),
-            Build::Repair(builder) => builder.take_inexact(),
+            Build::Repair(layer) => layer.take_inexact(),
         }
     }
 }
@@ -162,7 +162,7 @@ impl Attempt for Machine {
     fn repairs(&self) -> &[Repair] {
         match &self.build {
             Build::Grammar(grammar, _) => grammar.repairs(),
-            Build::Repair(builder) => builder.repairs(),
+            Build::Repair(layer) => layer.repairs(),
         }
     }
 }

@@ -3,11 +3,10 @@
 
 use serde_json::Value;
 
-use super::Builder;
-use crate::parse::lexer::Sink;
+use super::RepairLayer;
 use crate::parse::{ParseOptions, RepairKind, RepairStyle};
 
-impl Builder {
+impl RepairLayer {
     /// [`RepairStyle::JsonRepair`]: the object or array in a string item or member value that
     /// is a ```` ```json ```` code block and not itself a valid JSON string (unescaped quotes
     /// or line breaks: `"```json {"a": 1}```"`), as json_repair reads it (the
@@ -15,14 +14,14 @@ impl Builder {
     /// `offset`. The block holds no backtick, so the JSON in it is read once, never again
     /// for a block inside it.
     pub(super) fn fenced_json(&mut self, text: &str, offset: usize) -> Option<Value> {
-        if !self.python_style || self.stack.is_empty() {
+        if !self.python_style || self.grammar.depth() == 0 {
             return None;
         }
         // Only a string that is not a valid JSON string (unescaped quotes or line breaks,
         // other quotes): the model wrote JSON, not a string. A valid JSON string stays what
         // it is, as json_repair leaves valid JSON, and valid JSON is then read the same by
         // the fast path, our parser and the incremental parser.
-        let own = self.repairs.get(self.repairs_before_token..).unwrap_or_default();
+        let own = self.grammar.repairs().get(self.repairs_before_token..).unwrap_or_default();
         let written_as_json = own.iter().any(|r| {
             matches!(
                 r.kind,
@@ -47,17 +46,18 @@ impl Builder {
             complete_truncated: true,
             // Within the input, which is within its limits.
             max_bytes: json.len(),
-            max_depth: self.max_depth.checked_sub(self.stack.len())?,
+            max_depth: self.grammar.max_depth().checked_sub(self.grammar.depth())?,
             ..ParseOptions::repair()
         };
         let parsed = crate::parse::parse(json, &options).ok()?;
         if !matches!(parsed.value, Value::Object(_) | Value::Array(_)) {
             return None;
         }
-        self.repair(RepairKind::CodeFence, offset);
-        self.repair(RepairKind::DoubleEncoded, offset);
+        self.record(RepairKind::CodeFence, offset);
+        self.record(RepairKind::DoubleEncoded, offset);
+        let repairs = self.grammar.repairs_mut();
         for inner in parsed.repairs {
-            self.repairs.push(inner.at(offset));
+            repairs.push(inner.at(offset));
         }
         Some(parsed.value)
     }
