@@ -297,6 +297,9 @@ pub(crate) struct NameProbe {
 }
 
 impl NameProbe {
+    // Made for every key read, on the clean path: a call would cost about as much as the
+    // probe itself.
+    #[inline]
     pub fn of(name: &str) -> NameProbe {
         let bytes = name.as_bytes();
         let (head, tail) = if let (Some(head), Some(tail)) = (bytes.first_chunk(), bytes.last_chunk()) {

@@ -122,11 +122,10 @@ pub(crate) fn into_walk_order<A>(records: &mut [Coercion], places: &[Place], att
     let mut attached = (attached.len() == records.len()).then_some(attached);
     // In place, a cycle of the permutation at a time: position `j` takes the item at
     // `order[j]`, which the swaps before have left there.
-    let mut done = vec![false; order.len()];
+    let mut done = Done::new(order.len());
     for start in 0..order.len() {
         let mut at = start;
-        while !done[at] {
-            done[at] = true;
+        while !done.take(at) {
             let from = order[at];
             if from == start {
                 break;
@@ -136,6 +135,34 @@ pub(crate) fn into_walk_order<A>(records: &mut [Coercion], places: &[Place], att
                 attached.swap(at, from);
             }
             at = from;
+        }
+    }
+}
+
+/// Which places of a permutation are settled: bits for a few (no allocation), else flags.
+enum Done {
+    Few(u64),
+    Many(Vec<bool>),
+}
+
+impl Done {
+    fn new(len: usize) -> Done {
+        if len <= 64 {
+            Done::Few(0)
+        } else {
+            Done::Many(vec![false; len])
+        }
+    }
+
+    /// Mark place `at` settled; was it already?
+    fn take(&mut self, at: usize) -> bool {
+        match self {
+            Done::Few(bits) => {
+                let was = *bits & (1 << at) != 0;
+                *bits |= 1 << at;
+                was
+            }
+            Done::Many(flags) => std::mem::replace(&mut flags[at], true),
         }
     }
 }
@@ -345,6 +372,13 @@ mod tests {
         if !maps_keep_insertion_order() {
             assert_eq!(order, compared);
         }
+        // Put in place (past 64 records, with flags for the settled places), records and
+        // what is attached to them alike.
+        let mut sorted = records.clone();
+        let mut attached: Vec<usize> = (0..records.len()).collect();
+        into_walk_order(&mut sorted, &places, &mut attached);
+        assert_eq!(attached, order);
+        assert!(sorted.iter().zip(&order).all(|(record, &i)| *record == records[i]));
         let paths: Vec<&str> = order.iter().map(|&i| records[i].path.as_str()).collect();
         let at = |path: &str| paths.iter().position(|p| *p == path).expect("a record");
         assert!(at("/xs/9") < at("/xs/10") && at("/xs/7") < at("/xs/7/d") && at("/xs/7/d") < at("/xs/8"));
