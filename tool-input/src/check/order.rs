@@ -65,7 +65,7 @@ impl Place {
 
 /// Does `serde_json::Map` keep its keys in insertion order in this build (its
 /// `preserve_order` feature, which any crate in the build can turn on)?
-pub(crate) fn maps_keep_insertion_order() -> bool {
+fn maps_keep_insertion_order() -> bool {
     static KEEPS: OnceLock<bool> = OnceLock::new();
     *KEEPS.get_or_init(|| {
         let mut probe = serde_json::Map::new();
@@ -77,9 +77,10 @@ pub(crate) fn maps_keep_insertion_order() -> bool {
 
 /// The order in which the walk would have made `records` (made by one reading, in its
 /// order, at `places`): `None` when it is theirs already, else the records' indices in
-/// the walk's order. Each record gets a key whose bytes sort as the walk visits (see
-/// [`sort_key`]), so the check for order is linear and a sort compares bytes.
-pub(crate) fn walk_permutation(records: &[Coercion], places: &[Place]) -> Option<Vec<usize>> {
+/// the walk's order. Whether they are in order is found by comparing neighbours, with
+/// nothing made; a sort compares a few records as they are ([`compare`]) and gives many
+/// a key each whose bytes sort as the walk visits ([`sort_key`]).
+fn walk_permutation(records: &[Coercion], places: &[Place]) -> Option<Vec<usize>> {
     if records.len() < 2 || records.len() != places.len() {
         return None;
     }

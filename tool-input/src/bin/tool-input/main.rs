@@ -222,8 +222,6 @@ pub(crate) fn read_input_within(input: Option<&Path>, limit: usize) -> Result<Op
     Ok((bytes.len() <= limit).then_some(bytes))
 }
 
-/// What the library says of an input over the limit, for one whose reading stopped there
-/// (so its length is not known).
 /// Sort every object's keys in `value`, so the program prints the same JSON in every build:
 /// serde_json keeps keys sorted unless its `preserve_order` feature is on, and another crate
 /// in the build (rig-core, for one) may switch that on for everyone. No work when it is off.
