@@ -133,3 +133,10 @@ pub fn generic_definition<T: ToolInput + Any>() -> &'static ToolDefinition {
     let built: &'static ToolDefinition = Box::leak(Box::new(build_definition::<T>()));
     map.write().unwrap_or_else(|poison| poison.into_inner()).entry(id).or_insert(built)
 }
+
+/// Do `serde_json`'s maps keep insertion order in this build (its `preserve_order` feature,
+/// which any crate in the build can turn on)? Probed once; the command line program sorts
+/// what it prints by it.
+pub fn maps_keep_insertion_order() -> bool {
+    crate::check::order::maps_keep_insertion_order()
+}

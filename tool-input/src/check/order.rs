@@ -65,7 +65,7 @@ impl Place {
 
 /// Does `serde_json::Map` keep its keys in insertion order in this build (its
 /// `preserve_order` feature, which any crate in the build can turn on)?
-fn maps_keep_insertion_order() -> bool {
+pub(crate) fn maps_keep_insertion_order() -> bool {
     static KEEPS: OnceLock<bool> = OnceLock::new();
     *KEEPS.get_or_init(|| {
         let mut probe = serde_json::Map::new();
