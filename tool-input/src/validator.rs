@@ -212,25 +212,21 @@ impl Validator {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         let read = if one_pass {
-            let (parsed, miss) = match self.check_while_parsing(raw, policy, &limits) {
-                Ok(checked) => return Ok(checked),
-                Err(miss) => miss,
-            };
-            let read = match parsed {
-                Some(read) => read,
-                None => {
-                    read_arguments(raw, policy, &limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?
+            match self.check_while_parsing(raw, policy, &limits) {
+                WhileParsing::Decided(checked) => return Ok(checked),
+                WhileParsing::Refused(read) => read,
+                // The one pass has refused this value already: not again over its parse.
+                WhileParsing::Missed(Miss::Inexact) => {
+                    read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?
                 }
-            };
-            // After `Inexact` the one pass below has already refused this value.
-            match miss {
-                Miss::NotTried | Miss::NotJson => {
+                WhileParsing::Missed(miss) => {
+                    let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
+                        .map_err(|r| self.guard(r))?;
                     match self.accepts_parsed_exactly(read, raw, policy, &limits) {
                         Ok(checked) => return Ok(checked),
                         Err(read) => read,
                     }
                 }
-                Miss::Inexact => read,
             }
         } else {
             read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?
@@ -242,40 +238,42 @@ impl Validator {
     /// The untyped one pass on text that starts as a JSON object: `serde_json` parses it into
     /// a `Value` through the one-pass check (`check::fast`), so the value is read and checked
     /// in one traversal while its text is still in cache, instead of parsed, then read again.
-    /// `Ok` exactly where [`accepts_parsed_exactly`](Self::accepts_parsed_exactly) of the
+    /// Decided exactly where [`accepts_parsed_exactly`](Self::accepts_parsed_exactly) of the
     /// text's parse would be: a key given twice, any coercion, a value the check refuses abort
-    /// the pass (and the walk decides). Otherwise the miss, with the parsed value when the
-    /// traversal finished without changing it (the caller then does not parse again).
-    fn check_while_parsing(
-        &self,
-        raw: RawArguments<'_>,
-        policy: Policy,
-        limits: &Limits,
-    ) -> Result<Checked<Value>, (Option<Read>, Miss)> {
-        let Some(text) = text_of(raw) else { return Err((None, Miss::NotTried)) };
+    /// the pass (and the walk decides).
+    fn check_while_parsing(&self, raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> WhileParsing {
+        let Some(text) = text_of(raw) else { return WhileParsing::Missed(Miss::NotTried) };
         // The parse's own size limit comes first; below serde_json's depth, only our parser
         // counts depth as the limits say.
         if text.len() > limits.max_bytes || limits.max_depth < parse::DEFAULT_MAX_DEPTH || !opens_object(text)
         {
-            return Err((None, Miss::NotTried));
+            return WhileParsing::Missed(Miss::NotTried);
         }
         let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let read =
             fast.run::<Value, _>(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
-        let value = read.map_err(|error| match error.classify() {
-            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => (None, Miss::NotJson),
-            serde_json::error::Category::Data | serde_json::error::Category::Io => (None, Miss::Inexact),
-        })?;
+        let value = match read {
+            Ok(value) => value,
+            Err(error) => {
+                return WhileParsing::Missed(match error.classify() {
+                    serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
+                    serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
+                })
+            }
+        };
         // A coercion changed the value as it was read: the walk reads the text's own.
         let (coercions, defaults) = fast.into_coercions_and_defaults();
         if coercions.iter().any(|coercion| coercion.kind != CoercionKind::DefaultFilled) {
-            return Err((None, Miss::Inexact));
+            return WhileParsing::Missed(Miss::Inexact);
         }
         // No key was given twice (the check refuses one), so this is the text's parse as
         // `read_arguments` makes it.
         let read = Read { value, repairs: Vec::new(), repeats: Vec::new() };
-        self.fill_defaults(read, coercions, defaults, limits).map_err(|read| (Some(read), Miss::Inexact))
+        match self.fill_defaults(read, coercions, defaults, limits) {
+            Ok(checked) => WhileParsing::Decided(checked),
+            Err(read) => WhileParsing::Refused(read),
+        }
     }
 
     /// The one-pass check (`check::fast`) over arguments parsed from text: `Some` with the
@@ -997,6 +995,17 @@ fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limit
             )
         })
     })
+}
+
+/// What [`Validator::check_while_parsing`] came to.
+enum WhileParsing {
+    /// The value, exactly valid but for defaults (filled), and its report.
+    Decided(Checked<Value>),
+    /// The text's parse, read whole and unchanged, which the walk must decide (it fills the
+    /// defaults): the text is not parsed again.
+    Refused(Read),
+    /// The pass did not finish, or changed the value: the text must be parsed.
+    Missed(Miss),
 }
 
 /// Why the one-pass attempt did not give the typed value.

@@ -415,7 +415,10 @@ fn a_clean_call_is_decided_while_it_is_parsed() {
     let validator = Validator::new(&schemas()[0]).expect("the schema compiles");
     let limits = Limits::default();
     let decided = |text: &str| {
-        validator.check_while_parsing(RawArguments::Text(text), Policy::Default, &limits).is_ok()
+        matches!(
+            validator.check_while_parsing(RawArguments::Text(text), Policy::Default, &limits),
+            WhileParsing::Decided(_)
+        )
     };
     assert!(decided(r#"{"name": "n", "inner": {}, "items": [{"sku": "A"}]}"#));
     // Left to the walk: a key given twice, a coercion, a value refused, text that is not JSON.
@@ -427,5 +430,5 @@ fn a_clean_call_is_decided_while_it_is_parsed() {
     let small = Limits { max_echo_chars: 7, ..Limits::default() };
     let missed =
         validator.check_while_parsing(RawArguments::Text(r#"{"name": "n"}"#), Policy::Default, &small);
-    assert!(matches!(missed, Err((Some(_), Miss::Inexact))));
+    assert!(matches!(missed, WhileParsing::Refused(_)));
 }
