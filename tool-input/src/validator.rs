@@ -211,15 +211,69 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let mut read = read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?;
-        if one_pass {
-            read = match self.accepts_parsed_exactly(read, raw, policy, &limits) {
-                Ok(checked) => return Ok(checked),
-                Err(read) => read,
-            };
-        }
+        let read = if one_pass {
+            match self.check_while_parsing(raw, policy, &limits) {
+                WhileParsing::Decided(checked) => return Ok(checked),
+                WhileParsing::Refused(read) => read,
+                // The one pass has refused this value already: not again over its parse.
+                WhileParsing::Missed(Miss::Inexact) => {
+                    read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?
+                }
+                WhileParsing::Missed(miss) => {
+                    let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
+                        .map_err(|r| self.guard(r))?;
+                    match self.accepts_parsed_exactly(read, raw, policy, &limits) {
+                        Ok(checked) => return Ok(checked),
+                        Err(read) => read,
+                    }
+                }
+            }
+        } else {
+            read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?
+        };
         self.check_parsed(read, policy, &limits, raw)
             .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
+    }
+
+    /// The untyped one pass on text that starts as a JSON object: `serde_json` parses it into
+    /// a `Value` through the one-pass check (`check::fast`), so the value is read and checked
+    /// in one traversal while its text is still in cache, instead of parsed, then read again.
+    /// Decided exactly where [`accepts_parsed_exactly`](Self::accepts_parsed_exactly) of the
+    /// text's parse would be: a key given twice, any coercion, a value the check refuses abort
+    /// the pass (and the walk decides).
+    fn check_while_parsing(&self, raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> WhileParsing {
+        let Some(text) = text_of(raw) else { return WhileParsing::Missed(Miss::NotTried) };
+        // The parse's own size limit comes first; below serde_json's depth, only our parser
+        // counts depth as the limits say.
+        if text.len() > limits.max_bytes || limits.max_depth < parse::DEFAULT_MAX_DEPTH || !opens_object(text)
+        {
+            return WhileParsing::Missed(Miss::NotTried);
+        }
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let read =
+            fast.run::<Value, _>(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
+        let value = match read {
+            Ok(value) => value,
+            Err(error) => {
+                return WhileParsing::Missed(match error.classify() {
+                    serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
+                    serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
+                })
+            }
+        };
+        // A coercion changed the value as it was read: the walk reads the text's own.
+        let (coercions, defaults) = fast.into_coercions_and_defaults();
+        if coercions.iter().any(|coercion| coercion.kind != CoercionKind::DefaultFilled) {
+            return WhileParsing::Missed(Miss::Inexact);
+        }
+        // No key was given twice (the check refuses one), so this is the text's parse as
+        // `read_arguments` makes it.
+        let read = Read { value, repairs: Vec::new(), repeats: Vec::new() };
+        match self.fill_defaults(read, coercions, defaults, limits) {
+            Ok(checked) => WhileParsing::Decided(checked),
+            Err(read) => WhileParsing::Refused(read),
+        }
     }
 
     /// The one-pass check (`check::fast`) over arguments parsed from text: `Some` with the
@@ -247,9 +301,23 @@ impl Validator {
             return Err(read);
         }
         let (coercions, defaults) = fast.into_coercions_and_defaults();
-        if coercions.iter().any(|coercion| coercion.kind != CoercionKind::DefaultFilled)
-            || (!defaults.is_empty() && *limits != self.inner.limits)
-        {
+        if coercions.iter().any(|coercion| coercion.kind != CoercionKind::DefaultFilled) {
+            return Err(read);
+        }
+        self.fill_defaults(read, coercions, defaults, limits)
+    }
+
+    /// The end of an accepting one pass over `read`, whose only records are `coercions`, the
+    /// defaults filled for absent properties (`defaults`, one each): fill them in, as the walk
+    /// would. `Err` (the value untouched) where the walk must fill them.
+    fn fill_defaults(
+        &self,
+        read: Read,
+        coercions: Vec<Coercion>,
+        defaults: Vec<&Value>,
+        limits: &Limits,
+    ) -> Result<Checked<Value>, Read> {
+        if !defaults.is_empty() && *limits != self.inner.limits {
             return Err(read);
         }
         let Read { mut value, repairs, .. } = read;
@@ -527,7 +595,7 @@ impl Validator {
         text: &str,
         limits: &Limits,
     ) -> Result<T, Miss> {
-        if text.len() > limits.max_bytes || !text.trim_start().starts_with('{') {
+        if text.len() > limits.max_bytes || !opens_object(text) {
             return Err(Miss::NotTried);
         }
         let mut deserializer = serde_json::Deserializer::from_str(text);
@@ -929,6 +997,17 @@ fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limit
     })
 }
 
+/// What [`Validator::check_while_parsing`] came to.
+enum WhileParsing {
+    /// The value, exactly valid but for defaults (filled), and its report.
+    Decided(Checked<Value>),
+    /// The text's parse, read whole and unchanged, which the walk must decide (it fills the
+    /// defaults): the text is not parsed again.
+    Refused(Read),
+    /// The pass did not finish, or changed the value: the text must be parsed.
+    Missed(Miss),
+}
+
 /// Why the one-pass attempt did not give the typed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Miss {
@@ -951,6 +1030,24 @@ enum OnePass<T> {
 }
 
 /// Where the text is in arguments sent as text (a string, or bytes that are UTF-8).
+/// Does `text` start with `{` after white space (`str::trim_start`'s)? Read byte by byte:
+/// the one-pass attempts ask once per call, and the general trim is much more code than the
+/// ASCII loop that settles almost every call.
+#[inline]
+fn opens_object(text: &str) -> bool {
+    match text.bytes().find(|byte| !matches!(byte, b' ' | b'\t'..=b'\r')) {
+        Some(b'{') => true,
+        Some(byte) if !byte.is_ascii() => opens_object_after_unicode_space(text),
+        _ => false,
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn opens_object_after_unicode_space(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
 fn text_of<'r>(raw: RawArguments<'r>) -> Option<&'r str> {
     match raw {
         RawArguments::Text(text) => Some(text),

@@ -343,3 +343,92 @@ fn the_one_pass_leaves_a_refused_default_to_the_walk() {
         );
     }
 }
+
+#[test]
+fn opens_object_reads_white_space_as_trim_start_does() {
+    for text in [
+        "{}",
+        "  {",
+        "\t\n\r {",
+        "\x0B{",
+        "\x0C{",
+        "\u{a0}{",
+        "\u{2028}\u{85}{",
+        "\u{feff}{",
+        "",
+        "   ",
+        "[",
+        "x{",
+        " \u{a0} [",
+        "{\u{a0}",
+    ] {
+        assert_eq!(opens_object(text), text.trim_start().starts_with('{'), "{text:?}");
+    }
+}
+
+/// Texts the one pass reads while parsing, or leaves: keys given twice (the same value, two
+/// values, nested, undeclared), white space around, text past the value, values the check
+/// refuses or coerces, defaults to fill. Each as the walk alone would give it.
+#[test]
+fn the_pass_while_parsing_gives_what_the_walk_gives() {
+    let texts = [
+        r#"{"name": "n"}"#,
+        "\n\t {\"name\": \"n\"} \r\n",
+        "\u{a0}{\"name\": \"n\"}",
+        r#"{"name": "n", "name": "n"}"#,
+        r#"{"name": "n", "name": "m"}"#,
+        r#"{"name": "n", "inner": {"depth": 3, "depth": 3}}"#,
+        r#"{"name": "n", "inner": {"depth": 3, "depth": 4}}"#,
+        r#"{"name": "n", "extra": 1, "extra": 2}"#,
+        r#"{"name": "n", "items": [{"sku": "ABC", "sku": "ABD"}]}"#,
+        r#"{"name": "n"} trailing"#,
+        r#"{"name": "n"}{"name": "m"}"#,
+        r#"{"name": "n", "count": "3"}"#,
+        r#"{"name": "n", "count": "three"}"#,
+        r#"{"name": "n", "mode": "FAST"}"#,
+        r#"{"name": "n", "tags": "[\"a\"]"}"#,
+        r#"{"name": "n", "ratio": 1e400}"#,
+        r#"{"name": "n\ud800"}"#,
+        r#"{"name": "n", "items": [{"sku": "A"}, {"sku": "B", "quantity": 3}]}"#,
+        r#"{"na\u006de": "n", "inner": {}}"#,
+        "{\"name\": \"n\",}",
+        "{}",
+        "{",
+    ];
+    for schema in &schemas() {
+        for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+            let validator = Validator::builder(schema).policy(policy).build().expect("the schema compiles");
+            for text in texts {
+                let options = CheckOptions::default();
+                let got = validator.check_with(RawArguments::Text(text), &options);
+                let want = by_walk(&validator, text, &options);
+                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{policy:?} {text}");
+                let bytes = validator.check_with(RawArguments::Bytes(text.as_bytes()), &options);
+                assert_eq!(format!("{bytes:?}"), format!("{want:?}"), "{policy:?} {text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_clean_call_is_decided_while_it_is_parsed() {
+    let validator = Validator::new(&schemas()[0]).expect("the schema compiles");
+    let limits = Limits::default();
+    let decided = |text: &str| {
+        matches!(
+            validator.check_while_parsing(RawArguments::Text(text), Policy::Default, &limits),
+            WhileParsing::Decided(_)
+        )
+    };
+    assert!(decided(r#"{"name": "n", "inner": {}, "items": [{"sku": "A"}]}"#));
+    // Left to the walk: a key given twice, a coercion, a value refused, text that is not JSON.
+    assert!(!decided(r#"{"name": "n", "name": "n"}"#));
+    assert!(!decided(r#"{"name": "n", "count": "3"}"#));
+    assert!(!decided(r#"{"name": 3}"#));
+    assert!(!decided("{'name': 'n'}"));
+    // A text the pass read whole, whose defaults the walk must fill, is not parsed again.
+    let small = Limits { max_echo_chars: 7, ..Limits::default() };
+    let missed =
+        validator.check_while_parsing(RawArguments::Text(r#"{"name": "n"}"#), Policy::Default, &small);
+    assert!(matches!(missed, WhileParsing::Refused(_)));
+}

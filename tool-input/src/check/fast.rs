@@ -74,7 +74,10 @@ enum Coerced<'p> {
     Parsed(Value),
 }
 
-/// The error that abandons the fast path; its text is never shown.
+/// The error that abandons the fast path; its text is never shown. Out of line and cold:
+/// every check has this exit, and an exactly valid call takes none of them.
+#[cold]
+#[inline(never)]
 fn abort<E: de::Error>() -> E {
     E::custom("value needs the full check")
 }
@@ -479,6 +482,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for UnitVariant<'_, '_, V> {
 
 impl<'de, V: Visitor<'de>> UnitVariant<'_, '_, V> {
     /// The variant spelled like `text` but for letter case, or the full path.
+    #[inline(never)]
     fn coerced<E: de::Error>(self, text: &str) -> Result<V::Value, E> {
         match self.fast.coerce_str(self.node, text, self.at) {
             Some(Coerced::Option(option)) => self.inner.visit_enum(de::value::StrDeserializer::new(option)),
@@ -500,7 +504,9 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
         self.node.is_none_or(|node| self.fast.check_str(node, text))
     }
 
-    /// Hand the coerced form of `text` to the inner visitor, or abort.
+    /// Hand the coerced form of `text` to the inner visitor, or abort. Out of line: a string
+    /// the node accepts as it is never comes here.
+    #[inline(never)]
     fn coerced<E: de::Error>(self, text: &str) -> Result<V::Value, E> {
         let Some(node) = self.node else { return Err(abort()) };
         match self.fast.coerce_str(node, text, self.at) {
@@ -754,48 +760,48 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
         if !self.sent.all_required(node, self.required_mask) {
             return Err(abort());
         }
-        if self.plain {
+        if self.plain || self.fast.finish_object(node, &self.sent, self.at) {
             return Ok(());
         }
-        self.finish_rest(node)
+        Err(abort())
     }
+}
 
-    /// The rest of [`finish`](Self::finish), for an object that is not plain.
+impl<'p> Fast<'p> {
+    /// The end of an object at `at` that is not plain (see `Object::finish`), whose declared
+    /// properties `sent` were sent: `false` when the full path must decide. Records the
+    /// defaults of absent properties. Not generic, so one copy serves every reader.
     #[inline(never)]
-    fn finish_rest(&mut self, node: &'p Node) -> Result<(), A::Error> {
+    fn finish_object(&self, node: &'p Node, sent: &Sent, at: &Path<'_>) -> bool {
         if !node.required_other.is_empty() {
-            return Err(abort());
+            return false;
         }
         let bounds = Bounds::properties(node);
         // Undeclared properties would count too; only the full path counts them all.
-        if !bounds.is_none()
-            && (node.additional != Additional::Deny || !bounds.admit(self.sent.count() as u64))
-        {
-            return Err(abort());
+        if !bounds.is_none() && (node.additional != Additional::Deny || !bounds.admit(sent.count() as u64)) {
+            return false;
         }
-        let sent = &self.sent;
         // A default the walk would check and refuse, or change, is for the walk to fill.
-        if !self.fast.plan.defaults_exact
+        if !self.plan.defaults_exact
             && absent_defaults(node, |index, _| sent.contains(index)).next().is_some()
         {
-            return Err(abort());
+            return false;
         }
         for (name, default) in absent_defaults(node, |index, _| sent.contains(index)) {
-            let fast = self.fast;
-            let at = Path::Key(self.at, name);
-            let sensitive = fast.mode_at(&at).sensitive;
-            fast.defaults.borrow_mut().push(default);
-            fast.record(
+            let at = Path::Key(at, name);
+            let sensitive = self.mode_at(&at).sensitive;
+            self.defaults.borrow_mut().push(default);
+            self.record(
                 &at,
                 Coercion {
                     path: at.pointer(),
                     kind: CoercionKind::DefaultFilled,
                     from: None,
-                    to: (!sensitive).then(|| echo(default, fast.max_echo)),
+                    to: (!sensitive).then(|| echo(default, self.max_echo)),
                 },
             );
         }
-        Ok(())
+        true
     }
 }
 
