@@ -1029,7 +1029,6 @@ enum OnePass<T> {
     Unread(Miss),
 }
 
-/// Where the text is in arguments sent as text (a string, or bytes that are UTF-8).
 /// Does `text` start with `{` after white space (`str::trim_start`'s)? Read byte by byte:
 /// the one-pass attempts ask once per call, and the general trim is much more code than the
 /// ASCII loop that settles almost every call.
@@ -1048,6 +1047,7 @@ fn opens_object_after_unicode_space(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 
+/// Where the text is in arguments sent as text (a string, or bytes that are UTF-8).
 fn text_of<'r>(raw: RawArguments<'r>) -> Option<&'r str> {
     match raw {
         RawArguments::Text(text) => Some(text),
