@@ -94,7 +94,7 @@ fn variants(call: &str) -> Vec<String> {
                 // short scalar.
                 let first = &call[open + 1..comma];
                 if !first.contains(['{', '[']) {
-                    all.push(format!("{}{},{}", &call[..comma], first, &call[comma..]));
+                    all.push(format!("{},{}{}", &call[..comma], first, &call[comma..]));
                 }
             }
         }
