@@ -6,7 +6,6 @@
 //! repeated key.
 
 use std::collections::HashMap;
-use std::fmt::Write;
 
 use serde_json::Value;
 
@@ -83,7 +82,7 @@ pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: 
     let mut order = Order::for_paths(errors.iter().map(|error| error.path.as_str()));
     let read = {
         let mut deserializer = serde_json::Deserializer::from_str(text);
-        Wanted { order: &mut order, path: &mut String::new(), slot: None }
+        Wanted { order: &mut order, slot: None }
             .deserialize(&mut deserializer)
             .and_then(|()| deserializer.end())
             .is_ok()
@@ -99,68 +98,152 @@ pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: 
     if order.count == 0 {
         return;
     }
-    errors.sort_by_cached_key(|error| order.rank(&error.path));
+    // Each error's place, its index breaking ties: a stable sort.
+    let mut places: Vec<((usize, usize), usize)> =
+        errors.iter().enumerate().map(|(at, error)| (order.rank(&error.path), at)).collect();
+    if places.is_sorted() {
+        return;
+    }
+    places.sort_unstable();
+    permute(errors, places.into_iter().map(|(_, from)| from).collect());
+}
+
+/// Reorder `items` in place so that `items[i]` becomes what was `items[from[i]]` (`from` is
+/// a permutation), by following its cycles.
+fn permute<T>(items: &mut [T], mut from: Vec<usize>) {
+    for start in 0..items.len() {
+        let mut current = start;
+        while from[current] != start && from[current] != current {
+            let next = from[current];
+            items.swap(current, next);
+            from[current] = current;
+            current = next;
+        }
+        from[current] = current;
+    }
 }
 
 /// Where the paths that errors are about (and their ancestors) are in the text: the first
 /// member completed at or below each, and each one's own completion (its last, for a key
 /// given twice). Completions are counted in the order they end, as the incremental parser
 /// reports them; only their order matters, so a subtree no error is about counts as one.
-struct Order {
-    /// Each wanted path (an error's, or an ancestor of one), and its slot.
-    slots: HashMap<String, usize>,
-    first: Vec<Option<usize>>,
-    own: Vec<Option<usize>>,
+///
+/// A rejection has a few errors, so the wanted paths are a short list searched in order
+/// (no hashing, no path copied), and a member is matched by its key against its parent's
+/// wanted children (no path written per member read).
+struct Order<'e> {
+    /// Each wanted path (an error's, or an ancestor of one; never the root), at its slot.
+    slots: Vec<Slot<'e>>,
     /// Wanted paths entered whose first completion has not come yet.
-    pending: Vec<usize>,
+    pending: usize,
     /// Completions so far.
     count: usize,
 }
 
-impl Order {
-    fn for_paths<'p>(paths: impl Iterator<Item = &'p str>) -> Self {
-        let mut slots = HashMap::new();
+/// One wanted path.
+struct Slot<'e> {
+    /// The JSON Pointer.
+    path: &'e str,
+    /// Where its last reference token starts in `path` (0 for a path that does not start
+    /// with `/`, which names no member).
+    token: usize,
+    /// The slot of the path it is under (`None`: under the root).
+    parent: Option<usize>,
+    /// The last token as an array index, when it is one as the pointer writes indices
+    /// (digits, no leading zero).
+    index: Option<usize>,
+    /// The first completion at or below it.
+    first: Option<usize>,
+    /// Its own (last) completion.
+    own: Option<usize>,
+    /// Entered, waiting for its first completion.
+    pending: bool,
+}
+
+impl<'e> Order<'e> {
+    fn for_paths(paths: impl Iterator<Item = &'e str>) -> Self {
+        let mut slots: Vec<Slot<'e>> = Vec::new();
         for path in paths {
+            // The path's prefixes, longest first; each slot's parent is the next one.
+            let mut child: Option<usize> = None;
             let mut end = path.len();
             while end > 0 {
-                if !slots.contains_key(&path[..end]) {
-                    slots.insert(path[..end].to_owned(), slots.len());
+                let prefix = &path[..end];
+                let token = prefix.rfind('/').map_or(0, |slash| slash + 1);
+                let (at, known) = match slots.iter().position(|slot| slot.path == prefix) {
+                    Some(at) => (at, true),
+                    None => {
+                        slots.push(Slot {
+                            path: prefix,
+                            token,
+                            parent: None,
+                            index: index_token(&prefix[token..]),
+                            first: None,
+                            own: None,
+                            pending: false,
+                        });
+                        (slots.len() - 1, false)
+                    }
+                };
+                if let Some(child) = child {
+                    slots[child].parent = Some(at);
                 }
-                match path[..end].rfind('/') {
-                    Some(slash) => end = slash,
-                    None => break,
+                if known {
+                    // Its own prefixes are in already.
+                    break;
                 }
+                child = Some(at);
+                end = token.saturating_sub(1);
             }
         }
-        let wanted = slots.len();
-        Order { slots, first: vec![None; wanted], own: vec![None; wanted], pending: Vec::new(), count: 0 }
+        Order { slots, pending: 0, count: 0 }
     }
 
     fn reset(&mut self) {
-        self.first.fill(None);
-        self.own.fill(None);
-        self.pending.clear();
+        for slot in &mut self.slots {
+            (slot.first, slot.own, slot.pending) = (None, None, false);
+        }
+        self.pending = 0;
         self.count = 0;
     }
 
     fn slot(&self, path: &str) -> Option<usize> {
-        self.slots.get(path).copied()
+        self.slots.iter().position(|slot| slot.path == path)
+    }
+
+    /// The slot of the member `key` of the value at `parent`, when it is wanted.
+    fn member(&self, parent: Option<usize>, key: &str) -> Option<usize> {
+        self.slots.iter().position(|slot| {
+            slot.parent == parent && slot.token > 0 && is_token_of(&slot.path[slot.token..], key)
+        })
+    }
+
+    /// The slot of item `index` of the value at `parent`, when it is wanted.
+    fn item(&self, parent: Option<usize>, index: usize) -> Option<usize> {
+        self.slots
+            .iter()
+            .position(|slot| slot.parent == parent && slot.token > 0 && slot.index == Some(index))
     }
 
     /// A wanted path's value starts: its first completion is the next one.
     fn entered(&mut self, slot: usize) {
-        if self.first[slot].is_none() && !self.pending.contains(&slot) {
-            self.pending.push(slot);
+        let slot = &mut self.slots[slot];
+        if slot.first.is_none() && !slot.pending {
+            slot.pending = true;
+            self.pending += 1;
         }
     }
 
     /// A value ends: a wanted one's own completion (`Some`), or a whole subtree skipped.
     fn completed(&mut self, slot: Option<usize>) {
-        for waiting in self.pending.drain(..) {
-            self.first[waiting] = Some(self.count);
+        if self.pending > 0 {
+            for waiting in self.slots.iter_mut().filter(|waiting| waiting.pending) {
+                (waiting.first, waiting.pending) = (Some(self.count), false);
+            }
+            self.pending = 0;
         }
         if let Some(slot) = slot {
-            self.own[slot] = Some(self.count);
+            self.slots[slot].own = Some(self.count);
         }
         self.count += 1;
     }
@@ -170,7 +253,7 @@ impl Order {
         let mut end = path.len();
         while end > 0 {
             if let Some(slot) = self.slot(&path[..end]) {
-                self.first[slot].get_or_insert(index);
+                self.slots[slot].first.get_or_insert(index);
             }
             match path[..end].rfind('/') {
                 Some(slash) => end = slash,
@@ -178,7 +261,7 @@ impl Order {
             }
         }
         if let Some(slot) = self.slot(path) {
-            self.own[slot] = Some(index);
+            self.slots[slot].own = Some(index);
         }
     }
 
@@ -188,7 +271,7 @@ impl Order {
         if path.is_empty() {
             return (0, 0);
         }
-        if let Some(at) = self.slot(path).and_then(|slot| self.first[slot]) {
+        if let Some(at) = self.slot(path).and_then(|slot| self.slots[slot].first) {
             return (at, 0);
         }
         let mut end = path.len();
@@ -196,7 +279,7 @@ impl Order {
             if slash == 0 {
                 break;
             }
-            if let Some(at) = self.slot(&path[..slash]).and_then(|slot| self.own[slot]) {
+            if let Some(at) = self.slot(&path[..slash]).and_then(|slot| self.slots[slot].own) {
                 return (at, 1);
             }
             end = slash;
@@ -205,16 +288,33 @@ impl Order {
     }
 }
 
+/// Is `token` the reference token of `key` (`~` written `~0`, `/` written `~1`)? Compared
+/// as written, with nothing allocated.
+fn is_token_of(token: &str, key: &str) -> bool {
+    let mut written = token.bytes();
+    key.bytes().all(|byte| match byte {
+        b'~' => written.next() == Some(b'~') && written.next() == Some(b'0'),
+        b'/' => written.next() == Some(b'~') && written.next() == Some(b'1'),
+        _ => written.next() == Some(byte),
+    }) && written.next().is_none()
+}
+
+/// `token` as the array index a pointer writes as it (`0`, `12`; not `012`).
+fn index_token(token: &str) -> Option<usize> {
+    let canonical = !token.is_empty()
+        && token.bytes().all(|byte| byte.is_ascii_digit())
+        && (token == "0" || !token.starts_with('0'));
+    canonical.then(|| token.parse().ok()).flatten()
+}
+
 /// A value whose path is wanted (or the top-level value), read for its members' order.
-struct Wanted<'a> {
-    order: &'a mut Order,
-    /// The value's JSON Pointer; members push their token and take it off again.
-    path: &'a mut String,
+struct Wanted<'a, 'e> {
+    order: &'a mut Order<'e>,
     /// The value's slot (`None` at the top level).
     slot: Option<usize>,
 }
 
-impl<'de> DeserializeSeed<'de> for Wanted<'_> {
+impl<'de> DeserializeSeed<'de> for Wanted<'_, '_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -222,7 +322,7 @@ impl<'de> DeserializeSeed<'de> for Wanted<'_> {
         if let Some(slot) = self.slot {
             self.order.entered(slot);
         }
-        deserializer.deserialize_any(Members { order: &mut *self.order, path: &mut *self.path })?;
+        deserializer.deserialize_any(Members { order: &mut *self.order, slot: self.slot })?;
         if let Some(slot) = self.slot {
             self.order.completed(Some(slot));
         }
@@ -232,19 +332,22 @@ impl<'de> DeserializeSeed<'de> for Wanted<'_> {
 
 /// The visitor of a wanted value: its members and items, each read if wanted, else skipped
 /// as one completion.
-struct Members<'a> {
-    order: &'a mut Order,
-    path: &'a mut String,
+struct Members<'a, 'e> {
+    order: &'a mut Order<'e>,
+    /// The value's slot (`None` at the top level).
+    slot: Option<usize>,
 }
 
-impl Members<'_> {
-    /// The member or item whose token was just pushed onto the path: `read` is given the
+impl<'e> Members<'_, 'e> {
+    /// The member or item at `wanted` (its slot, when it is wanted): `read` is given the
     /// seed for a wanted one, `None` to skip it, and says whether there was one.
-    fn member<E>(&mut self, read: impl FnOnce(Option<Wanted<'_>>) -> Result<bool, E>) -> Result<bool, E> {
-        match self.order.slot(self.path) {
-            Some(slot) => {
-                read(Some(Wanted { order: &mut *self.order, path: &mut *self.path, slot: Some(slot) }))
-            }
+    fn member<E>(
+        &mut self,
+        wanted: Option<usize>,
+        read: impl FnOnce(Option<Wanted<'_, 'e>>) -> Result<bool, E>,
+    ) -> Result<bool, E> {
+        match wanted {
+            Some(slot) => read(Some(Wanted { order: &mut *self.order, slot: Some(slot) })),
             None => {
                 let there = read(None)?;
                 if there {
@@ -256,7 +359,7 @@ impl Members<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for Members<'_> {
+impl<'de> Visitor<'de> for Members<'_, '_> {
     type Value = ();
 
     fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -264,27 +367,22 @@ impl<'de> Visitor<'de> for Members<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
-        let len = self.path.len();
-        while map.next_key_seed(Key { path: &mut *self.path })?.is_some() {
-            self.member(|wanted| match wanted {
+        while let Some(wanted) = map.next_key_seed(Key { order: &*self.order, parent: self.slot })? {
+            self.member(wanted, |wanted| match wanted {
                 Some(wanted) => map.next_value_seed(wanted).map(|()| true),
                 None => map.next_value::<IgnoredAny>().map(|_| true),
             })?;
-            self.path.truncate(len);
         }
         Ok(())
     }
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
-        let len = self.path.len();
         for index in 0.. {
-            // Writing to a `String` cannot fail.
-            let _ = write!(self.path, "/{index}");
-            let there = self.member(|wanted| match wanted {
+            let wanted = self.order.item(self.slot, index);
+            let there = self.member(wanted, |wanted| match wanted {
                 Some(wanted) => seq.next_element_seed(wanted).map(|item| item.is_some()),
                 None => seq.next_element::<IgnoredAny>().map(|item| item.is_some()),
             })?;
-            self.path.truncate(len);
             if !there {
                 break;
             }
@@ -317,29 +415,29 @@ impl<'de> Visitor<'de> for Members<'_> {
     }
 }
 
-/// A member's key, pushed onto the path as an escaped reference token.
-struct Key<'a> {
-    path: &'a mut String,
+/// A member's key, read for the slot of the member it names (when it is wanted).
+struct Key<'a, 'e> {
+    order: &'a Order<'e>,
+    parent: Option<usize>,
 }
 
-impl<'de> DeserializeSeed<'de> for Key<'_> {
-    type Value = ();
+impl<'de> DeserializeSeed<'de> for Key<'_, '_> {
+    type Value = Option<usize>;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
         deserializer.deserialize_str(self)
     }
 }
 
-impl<'de> Visitor<'de> for Key<'_> {
-    type Value = ();
+impl<'de> Visitor<'de> for Key<'_, '_> {
+    type Value = Option<usize>;
 
     fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.write_str("a key")
     }
 
-    fn visit_str<E>(self, key: &str) -> Result<(), E> {
-        crate::pointer::push_token(self.path, key);
-        Ok(())
+    fn visit_str<E>(self, key: &str) -> Result<Option<usize>, E> {
+        Ok(self.order.member(self.parent, key))
     }
 }
 
@@ -504,6 +602,33 @@ mod tests {
         let got: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
         let want: Vec<&str> = expected.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn keys_match_their_escaped_tokens_and_items_their_written_index() {
+        // `~` and `/` in keys; an object whose keys look like indices; an index written
+        // with a leading zero (which names no item); a path not starting with `/`.
+        let text = r#"{"a/b": 1, "~0": 2, "o": {"2": 3, "02": 4}, "l": [5, 6, 7], "z": 8}"#;
+        let paths = ["/z", "/l/02", "/~00", "/a~1b", "/o/02", "/l/2", "/o/2", "z", "/l/0", "/a~1b/x"];
+        let mut errors: Vec<FieldError> = paths.map(error).into();
+        let mut expected = errors.clone();
+        reference_order(&mut expected, text, &ParseOptions::default());
+        in_document_order(&mut errors, text, &ParseOptions::default());
+        let got: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        let want: Vec<&str> = expected.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(got, want);
+        assert_eq!(got[..4], ["/a~1b", "/a~1b/x", "/~00", "/o/2"]);
+    }
+
+    proptest! {
+        /// The permutation puts each item where it is asked to go.
+        #[test]
+        fn permute_moves_each_item_to_its_place(order in Just((0..12usize).collect::<Vec<_>>()).prop_shuffle()) {
+            let mut items: Vec<usize> = (0..order.len()).map(|at| at * 10).collect();
+            permute(&mut items, order.clone());
+            let want: Vec<usize> = order.iter().map(|from| from * 10).collect();
+            prop_assert_eq!(items, want);
+        }
     }
 
     #[test]

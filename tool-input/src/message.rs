@@ -238,7 +238,7 @@ fn quotes_plainly(text: &str, max: usize) -> bool {
 /// spelling (Jaro-Winkler at least 0.8), the same words in another case or separator style
 /// (`shipBy`, `ship-by` for `ship_by`), or an abbreviation (`qty` for `quantity`).
 pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let wanted = text.to_lowercase();
+    let wanted = lowercase(text);
     let squashed = squash(text);
     let mut best: Option<(&str, f64)> = None;
     for candidate in candidates {

@@ -368,9 +368,13 @@ impl Validator {
         let mut walker = self.walker(limits);
         walker.raw_text = text;
         let outcome = walker.run(&mut value, policy);
-        let (mut errors, mut coercions) = self.repeated_keys(&repeats, limits);
-        errors.extend(outcome.errors);
-        coercions.extend(outcome.coercions);
+        let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
+        if !repeats.is_empty() {
+            // The repeated keys' findings come first.
+            let (repeated_errors, repeated_coercions) = self.repeated_keys(&repeats, limits);
+            errors.splice(0..0, repeated_errors);
+            coercions.splice(0..0, repeated_coercions);
+        }
         if errors.is_empty() {
             Ok(Checked { value, report: Report { repairs, coercions } })
         } else {

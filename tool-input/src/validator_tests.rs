@@ -432,3 +432,45 @@ fn a_clean_call_is_decided_while_it_is_parsed() {
         validator.check_while_parsing(RawArguments::Text(r#"{"name": "n"}"#), Policy::Default, &small);
     assert!(matches!(missed, WhileParsing::Refused(_)));
 }
+
+/// An object under a node that is only a `$ref` (or only required names and a count bound)
+/// is checked by what the node says and what its target says: the target's closed object,
+/// its required names and its defaults, and the node's own required names and bound.
+#[test]
+fn an_object_under_a_node_that_is_only_a_ref_is_checked_by_its_target() {
+    let validator = Validator::new(&json!({
+        "type": "object",
+        "properties": {
+            "item": {"$ref": "#/$defs/item"},
+            "bag": {"minProperties": 2, "required": ["k"]},
+            "any": {}
+        },
+        "$defs": {"item": {
+            "type": "object",
+            "properties": {"sku": {}, "n": {"type": "integer", "default": 1}},
+            "required": ["sku"],
+            "additionalProperties": false
+        }}
+    }))
+    .unwrap();
+    let rejection =
+        validator.check(r#"{"item": {"x": null}, "bag": {"a": 1}, "any": {"z": 1}}"#).unwrap_err();
+    let mut found: Vec<(&str, ErrorCode)> =
+        rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("/bag", ErrorCode::Properties),
+            ("/bag/k", ErrorCode::Missing),
+            ("/item/sku", ErrorCode::Missing),
+            ("/item/x", ErrorCode::UnknownField),
+        ]
+    );
+    let checked =
+        validator.check(r#"{"item": {"sku": 1}, "bag": {"a": 1, "k": 2}, "any": {"z": 1}}"#).unwrap();
+    assert_eq!(checked.value["item"], json!({"sku": 1, "n": 1}));
+    assert_eq!(checked.value["any"], json!({"z": 1}));
+    let filled: Vec<&str> = checked.report.coercions.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(filled, ["/item/n"]);
+}

@@ -49,6 +49,18 @@ const MAX_SCHEMA_HOPS: usize = 64;
 /// Most options listed in one error (enum values, field names).
 const MAX_OPTIONS: usize = 20;
 
+/// Does `node` say anything about an object's members or their count: properties (and so
+/// their defaults), pattern properties, required names, `additionalProperties` other than
+/// `true`, or a bound on the count?
+fn says_about_members(node: &Node) -> bool {
+    !node.properties.is_empty()
+        || !node.pattern_properties.is_empty()
+        || !node.required_other.is_empty()
+        || node.additional != Additional::Allow
+        || node.min_properties.is_some()
+        || node.max_properties.is_some()
+}
+
 /// What one walk (or one speculative branch of it) found.
 #[derive(Debug, Default)]
 pub(crate) struct Outcome {
@@ -409,6 +421,11 @@ impl<'p> Walker<'p> {
             self.too_deep(out, path, mode);
             return;
         }
+        if !says_about_members(node) {
+            // Nothing below would test, fill or record anything (a node that is only a
+            // `$ref`, as schemars writes a field's struct, whose object its target walks).
+            return;
+        }
         if !out.dry && self.prepare {
             self.prepare_object(node, map, path, mode, out, depth);
         } else if out.dry && self.prepare {
@@ -626,6 +643,13 @@ impl<'p> Walker<'p> {
         }
     }
 
+    /// [`Self::list_options`] of options made for the error: kept, not copied.
+    fn list_owned(&self, mut options: Vec<Value>) -> Listed {
+        let text = quoted_list(&options, MAX_OPTIONS, self.max_echo);
+        options.truncate(MAX_OPTIONS);
+        Listed { values: options, text }
+    }
+
     /// `"write" (Overwrite the file.), "append" (Append to the file.)`: options with their
     /// descriptions, each cut to the echo limit.
     fn list_described(&self, options: &[Value], descriptions: &[Option<String>]) -> String {
@@ -647,11 +671,11 @@ impl<'p> Walker<'p> {
         if self.not_built(out) {
             return;
         }
+        let declared = node.properties.iter().map(|(name, _)| name.as_str());
+        let suggestion = message::closest(key, declared).map(|s| Value::String(s.to_owned()));
         let names: Vec<Value> = node.properties.iter().map(|(name, _)| Value::String(name.clone())).collect();
-        let suggestion = message::closest(key, names.iter().filter_map(Value::as_str))
-            .map(|s| Value::String(s.to_owned()));
-        let listed = self.list_options(&names);
-        let allowed = if names.is_empty() {
+        let listed = self.list_owned(names);
+        let allowed = if node.properties.is_empty() {
             "this object takes no properties".to_owned()
         } else {
             format!("allowed: {}", listed.text)

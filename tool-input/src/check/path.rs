@@ -13,31 +13,39 @@ pub(crate) enum Path<'a> {
 impl Path<'_> {
     /// The location as a JSON Pointer (`""` at the root).
     pub fn pointer(&self) -> String {
-        // The segments are linked leaf first: gather them, then write them root first
-        // straight into one string of the right size (no string per segment; a key is
-        // escaped only when it holds `~` or `/`).
-        let mut segments: Vec<&Path<'_>> = Vec::with_capacity(self.len());
-        let mut current = self;
+        // Sized first (leaf to root), then written root first into one string: no string
+        // per segment, no list of segments; a key is escaped only when it holds `~` or `/`.
         let mut bytes = 0;
+        let mut current = self;
         while let Path::Key(parent, _) | Path::Index(parent, _) = current {
             bytes += match current {
                 Path::Key(_, key) => key.len() + 1,
                 // `/` and at most 20 digits.
                 _ => 21,
             };
-            segments.push(current);
             current = parent;
         }
         let mut pointer = String::with_capacity(bytes);
-        for segment in segments.iter().rev() {
-            pointer.push('/');
-            match segment {
-                Path::Key(_, key) => pointer.push_str(&crate::pointer::escape_token(key)),
-                Path::Index(_, index) => push_decimal(&mut pointer, *index),
-                Path::Root => {}
+        self.write_into(&mut pointer);
+        pointer
+    }
+
+    /// Append the location's segments to `pointer`, root first (as deep as the value, which
+    /// the walk's depth limit bounds).
+    fn write_into(&self, pointer: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Key(parent, key) => {
+                parent.write_into(pointer);
+                pointer.push('/');
+                pointer.push_str(&crate::pointer::escape_token(key));
+            }
+            Path::Index(parent, index) => {
+                parent.write_into(pointer);
+                pointer.push('/');
+                push_decimal(pointer, *index);
             }
         }
-        pointer
     }
 
     pub fn is_root(&self) -> bool {
