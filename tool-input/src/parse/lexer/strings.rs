@@ -835,3 +835,44 @@ pub(in crate::parse) fn surrogate_pair(high: u16, low: u16) -> char {
         0x10000u32.wrapping_add(high.wrapping_sub(0xD800) << 10).wrapping_add(low.wrapping_sub(0xDC00));
     char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
 }
+
+/// A string's content written in the text with JSON's own escapes (and `\'`) and nothing
+/// else to repair: `raw` holds the bytes after its opening `quote` (`"` or `'`). The content is
+/// handed to `piece` a run of text or one decoded escape at a time; `piece` returns `false`
+/// to stop. Returns the length of the content in `raw` (where its closing quote is), or
+/// `None` where it is not written so (an escape JSON has not, a control character, no
+/// closing quote) or `piece` stopped.
+///
+/// The tape keeps a string its parse decoded as this range of the text when this reading
+/// gives the very same content, and reads it again here when it is asked for (see
+/// `tape::Place::Escaped`).
+pub(in crate::parse) fn read_escaped(
+    raw: &str,
+    quote: u8,
+    mut piece: impl FnMut(&str) -> bool,
+) -> Option<usize> {
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    loop {
+        let j = find_special(bytes, i, quote);
+        // Runs end next to an ASCII byte or at the end, so they are whole characters.
+        if j > i && !piece(raw.get(i..j)?) {
+            return None;
+        }
+        match bytes.get(j) {
+            Some(&b) if b == quote => return Some(j),
+            Some(b'\\') => {
+                // `\'` is how a `'` string escapes its quote (and means a quote anywhere).
+                let (c, len) = match bytes.get(j + 1) {
+                    Some(b'\'') => ('\'', 2),
+                    _ => json_escape(bytes, j)?,
+                };
+                if !piece(c.encode_utf8(&mut [0; 4])) {
+                    return None;
+                }
+                i = j + len;
+            }
+            _ => return None,
+        }
+    }
+}
