@@ -21,7 +21,6 @@ use serde_json::{Map, Number, Value};
 use super::grammar::{Fed, Grammar, Kind, Out};
 use super::lexer::strings::read_escaped;
 use super::lexer::{Failure, Lexer};
-use super::spare;
 use super::tape_de::TapeDeserializer;
 use super::tree::{self, Attempt, Input, Outcome};
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair, DEFAULT_MAX_DEPTH};
@@ -61,6 +60,11 @@ pub(crate) struct Text {
     len: u32,
     place: Place,
 }
+
+/// The shortest text whose strings with escapes are read again from it ([`Place::Escaped`]):
+/// a shorter text's are kept, which costs a copy where reading them again costs decoding
+/// twice, and a short call's tape is small whatever it holds.
+const ESCAPED_FROM: usize = 64 * 1024;
 
 /// How a [`Text`] is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,29 +119,35 @@ impl<'t> Sources<'t> {
 
     /// The content of `text`, borrowed unless it is decoded from escapes; `None` only for
     /// a `Text` of another tape.
+    #[inline]
     pub(crate) fn string(self, text: Text) -> Option<Cow<'t, str>> {
-        let range = text.start as usize..text.start as usize + text.len as usize;
         match text.place {
-            Place::Verbatim => self.text.get(range).map(Cow::Borrowed),
-            Place::Kept => self.kept.get(range).map(Cow::Borrowed),
-            Place::Escaped { quote } => {
-                let raw = self.text.get(range.start..)?;
-                let mut decoded = String::with_capacity(range.len());
-                let read = read_escaped(raw, quote, |piece| {
-                    decoded.push_str(piece);
-                    true
-                });
-                (read == Some(range.len())).then_some(Cow::Owned(decoded))
-            }
+            Place::Escaped { quote } => self.decode(text, quote).map(Cow::Owned),
+            Place::Verbatim | Place::Kept => self.borrowed(text).map(Cow::Borrowed),
         }
     }
 
     /// The content of `text` when it is borrowed (every key's is).
+    #[inline]
     pub(crate) fn borrowed(self, text: Text) -> Option<&'t str> {
-        match self.string(text)? {
-            Cow::Borrowed(content) => Some(content),
-            Cow::Owned(_) => None,
+        let range = text.start as usize..text.start as usize + text.len as usize;
+        match text.place {
+            Place::Verbatim => self.text.get(range),
+            Place::Kept => self.kept.get(range),
+            Place::Escaped { .. } => None,
         }
+    }
+
+    /// The content of a [`Place::Escaped`] text.
+    #[cold]
+    fn decode(self, text: Text, quote: u8) -> Option<String> {
+        let raw = self.text.get(text.start as usize..)?;
+        let mut decoded = String::with_capacity(text.len as usize);
+        let read = read_escaped(raw, quote, |piece| {
+            decoded.push_str(piece);
+            true
+        });
+        (read == Some(text.len as usize)).then_some(decoded)
     }
 }
 
@@ -237,33 +247,46 @@ impl<'t> Tape<'t> {
     }
 
     /// Where `content`, a string the parse read from the token at `at`, is: in the text
-    /// as it is (right after the token's opening quote, or at `at` for a bare word), in the
-    /// text with JSON's escapes (`escapes`: a value may be read so; a key is compared as it
-    /// is), else kept. `None` past 4 GiB.
+    /// as it is (right after the token's opening quote, or at `at` for a bare word), in a
+    /// long text with JSON's escapes (`escapes`: a value may be read so; a key is compared
+    /// as it is), else kept. `None` past 4 GiB.
+    #[inline]
     fn place(&mut self, content: &str, at: usize, escapes: bool) -> Option<Text> {
-        let text = self.text;
-        let quote = text.as_bytes().get(at).copied().filter(|&b| b == b'"' || b == b'\'');
+        let bytes = self.text.as_bytes();
+        let quote = bytes.get(at).copied().filter(|&b| b == b'"' || b == b'\'');
         let from = at + usize::from(quote.is_some());
-        let len = u32::try_from(content.len()).ok()?;
-        if text.get(from..from + content.len()) == Some(content) {
-            return Some(Text { start: u32::try_from(from).ok()?, len, place: Place::Verbatim });
+        // Bytes equal to a whole string's are whole characters of the text too.
+        if bytes.get(from..from + content.len()) == Some(content.as_bytes()) {
+            let (start, len) = (u32::try_from(from).ok()?, u32::try_from(content.len()).ok()?);
+            return Some(Text { start, len, place: Place::Verbatim });
         }
-        if let (true, Some(quote)) = (escapes, quote) {
-            let mut rest = content;
-            let read = read_escaped(text.get(from..)?, quote, |piece| match rest.strip_prefix(piece) {
-                Some(after) => {
-                    rest = after;
-                    true
-                }
-                None => false,
-            });
-            if let (Some(raw), "") = (read, rest) {
+        match quote {
+            Some(quote) if escapes && bytes.len() >= ESCAPED_FROM => {
+                self.escaped_or_kept(content, from, quote)
+            }
+            _ => self.keep(content),
+        }
+    }
+
+    /// Where `content` is when the text does not hold it as it is: with JSON's escapes from
+    /// `from` (after the opening `quote`), or else kept.
+    fn escaped_or_kept(&mut self, content: &str, from: usize, quote: u8) -> Option<Text> {
+        let mut rest = content;
+        let read = read_escaped(self.text.get(from..)?, quote, |piece| match rest.strip_prefix(piece) {
+            Some(after) => {
+                rest = after;
+                true
+            }
+            None => false,
+        });
+        match (read, rest) {
+            (Some(raw), "") => {
                 let (start, len) = (u32::try_from(from).ok()?, u32::try_from(raw).ok()?);
                 start.checked_add(len)?;
-                return Some(Text { start, len, place: Place::Escaped { quote } });
+                Some(Text { start, len, place: Place::Escaped { quote } })
             }
+            _ => self.keep(content),
         }
-        self.keep(content)
     }
 
     /// Opens an array; returns the index to [`close`](Tape::close) it with.
@@ -720,25 +743,23 @@ fn key_hash(key: &str) -> u64 {
     BuildHasherDefault::<DefaultHasher>::default().hash_one(key)
 }
 
-/// Whether the event at `at` is the key `key`.
+/// Whether the event at `at` is the key `key` (most keys differ in length).
+#[inline]
 fn is_key(sources: Sources<'_>, events: &[Event], at: usize, key: &str) -> bool {
-    matches!(events.get(at), Some(&Event::Key(k)) if sources.borrowed(k) == Some(key))
+    matches!(events.get(at), Some(&Event::Key(k)) if k.len as usize == key.len() && sources.borrowed(k) == Some(key))
 }
 
 impl Out for TapeOut<'_> {
     fn key(&mut self, key: String) {
         self.key_from(&key, None);
-        spare::keep(std::iter::once(key));
     }
 
     fn key_at(&mut self, key: String, at: usize) {
         self.key_from(&key, Some(at));
-        spare::keep(std::iter::once(key));
     }
 
     fn string_at(&mut self, text: String, at: usize) {
         self.tape.write_string(&text, Some(at));
-        spare::keep(std::iter::once(text));
     }
 
     fn open(&mut self, kind: Kind) {
@@ -754,10 +775,7 @@ impl Out for TapeOut<'_> {
             Value::Null => self.tape.push(Event::Null),
             Value::Bool(b) => self.tape.push(Event::Bool(b)),
             Value::Number(n) => self.tape.push(Event::number(&n)),
-            Value::String(s) => {
-                self.tape.write_string(&s, None);
-                spare::keep(std::iter::once(s));
-            }
+            Value::String(s) => self.tape.write_string(&s, None),
             // The grammar sends scalars only; a container would be written whole.
             other => self.tape.write(&other),
         }
@@ -882,13 +900,16 @@ mod tests {
         use Place::{Escaped, Kept, Verbatim};
         // Quoted either way, bare keys, and non-ASCII text as it is.
         assert_eq!(places(r#"{'a': "b", c: 'd é', "": ''}"#), [Verbatim; 6]);
-        // JSON's escapes (a surrogate pair too) and `\'` are read again from the text; a key
-        // with escapes is kept, as are joined literals and a repaired escape's content.
+        // In a long text, JSON's escapes (a surrogate pair too) and `\'` are read again from
+        // the text; a key with escapes is kept, as are joined literals and a repaired
+        // escape's content. In a short text, every string with escapes is kept.
         let input = r#"{"k\n": "tab\tand \u00e9 \uD835\uDD18", 'it\'s': 'it\'s', "j": 'x' 'y', "q": "\q"}"#;
+        assert_eq!(places(input), [Kept, Kept, Kept, Kept, Verbatim, Kept, Verbatim, Verbatim]);
+        let long = input.replace('}', &format!(", 'pad': '{}'}}", "x".repeat(ESCAPED_FROM)));
         let quote = |quote: u8| Escaped { quote };
         assert_eq!(
-            places(input),
-            [Kept, quote(b'"'), Kept, quote(b'\''), Verbatim, Kept, Verbatim, Verbatim]
+            places(&long),
+            [Kept, quote(b'"'), Kept, quote(b'\''), Verbatim, Kept, Verbatim, Verbatim, Verbatim, Verbatim]
         );
         // Strict JSON read by `serde_json`: lent strings point into the text, decoded ones
         // are kept.

@@ -9,7 +9,7 @@
 use super::bytes::{find_special, has_opener, hex4};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Token};
-use crate::parse::{spare, RepairKind};
+use crate::parse::RepairKind;
 
 impl Quote {
     /// The byte that interrupts a content run: the quote, or the lead byte of a smart quote.
@@ -339,7 +339,7 @@ impl Lexer {
             None
         };
         match whole {
-            Some(whole) => Ok(spare::string_of(whole)),
+            Some(whole) => Ok(whole.to_owned()),
             None => {
                 self.push_run(chunk, text, i, j);
                 self.take_string()
@@ -600,9 +600,9 @@ impl Lexer {
                 .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?,
         };
         let string = if self.text_buf.is_empty() {
-            spare::string_of(tail)
+            tail.to_owned()
         } else if tail.is_empty() {
-            spare::string_of(&self.text_buf)
+            self.text_buf.clone()
         } else {
             let mut string = String::with_capacity(self.text_buf.len() + tail.len());
             string.push_str(&self.text_buf);
