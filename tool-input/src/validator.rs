@@ -652,7 +652,7 @@ impl Validator {
         if !matches!(tape.events().first(), Some(Event::Object { .. })) {
             return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
         }
-        match self.read_tape::<T>(tape.reader(), policy, limits) {
+        match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits) {
             Some((value, coercions)) => {
                 Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
             }

@@ -21,7 +21,6 @@ use serde_json::{Map, Number, Value};
 use super::grammar::{Fed, Grammar, Kind, Out};
 use super::lexer::strings::read_escaped;
 use super::lexer::{Failure, Lexer};
-use super::tape_de::TapeDeserializer;
 use super::tree::{self, Attempt, Input, Outcome};
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair, DEFAULT_MAX_DEPTH};
 
@@ -219,11 +218,6 @@ impl<'t> Tape<'t> {
     /// Where the events' strings are read from.
     pub(crate) fn sources(&self) -> Sources<'_> {
         Sources { text: self.text, kept: &self.kept }
-    }
-
-    /// A reader of the value the tape holds.
-    pub(crate) fn reader(&self) -> TapeDeserializer<'_> {
-        TapeDeserializer::new(&self.events, self.sources())
     }
 
     /// Takes the events and the kept strings, for a reader that keeps them apart from the
@@ -880,14 +874,12 @@ mod tests {
     }
 
     /// The places of the strings of `input`'s tape, in order, and a check that the tape
-    /// holds (and its reader gives) the value `parse` gives.
+    /// holds the value `parse` gives (`tape_de`'s tests read such tapes).
     fn places(input: &str) -> Vec<Place> {
-        use serde::Deserialize;
         let options = ParseOptions::default();
         let parsed = parse_to_tape(input, &options, true).unwrap().unwrap();
         let value = super::super::parse(input, &options).unwrap().value;
         assert_eq!(parsed.tape.to_value(), value, "{input}");
-        assert_eq!(Value::deserialize(&mut parsed.tape.reader()).unwrap(), value, "{input}");
         let places = parsed.tape.events().iter().filter_map(|event| match event {
             Event::Str(text) | Event::Key(text) => Some(text.place),
             _ => None,

@@ -30,7 +30,7 @@ use serde::de::{
 };
 use std::borrow::Cow;
 
-use super::tape::{Event, Sources};
+use super::tape::{Event, Sources, Tape};
 
 /// The name under which `serde_json::value::RawValue` asks for its text: a tape has no text
 /// to give, so the value path reads it.
@@ -70,6 +70,11 @@ impl<'t> TapeDeserializer<'t> {
     /// A reader of the value the events hold, their strings read from `sources`.
     pub(crate) fn new(events: &'t [Event], sources: Sources<'t>) -> Self {
         TapeDeserializer { events, sources, next: 0 }
+    }
+
+    /// A reader of the value `tape` holds.
+    pub(crate) fn of(tape: &'t Tape<'_>) -> Self {
+        TapeDeserializer::new(tape.events(), tape.sources())
     }
 
     /// Has the whole value been read? (A visitor may stop early without an error.)
@@ -626,14 +631,13 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::parse::tape::Tape;
 
     /// `T` read from the tape of `value` must be what serde_json reads from the value
     /// itself (`Err` for `Err`), leave the reader past the value, and the tape whole.
     fn same<T: DeserializeOwned + PartialEq + fmt::Debug>(value: Value) {
         let expected = serde_json::from_value::<T>(value.clone()).ok();
         let tape = Tape::from_value(&value);
-        let mut reader = tape.reader();
+        let mut reader = TapeDeserializer::of(&tape);
         let read = T::deserialize(&mut reader).ok();
         assert_eq!(read, expected, "{value}");
         assert!(reader.is_done(), "not past the value: {value}");
@@ -853,12 +857,28 @@ mod tests {
     }
 
     #[test]
+    fn strings_read_from_the_text_as_they_are_from_its_escapes_and_kept() {
+        let input = r#"{"k\n": "tab\tand \u00e9 \uD835\uDD18", 'it\'s': 'it\'s', "j": 'x' 'y', b: "\q"}"#;
+        let long = input.replace('}', &format!(", 'pad': '{}'}}", "x".repeat(64 * 1024)));
+        for text in [input, long.as_str()] {
+            let options = crate::parse::ParseOptions::default();
+            let parsed = crate::parse::tape::parse_to_tape(text, &options, true).unwrap().unwrap();
+            let value = crate::parse::parse(text, &options).unwrap().value;
+            assert_eq!(Value::deserialize(&mut TapeDeserializer::of(&parsed.tape)).unwrap(), value);
+            let map =
+                BTreeMap::<String, String>::deserialize(&mut TapeDeserializer::of(&parsed.tape)).unwrap();
+            assert_eq!(map["k\n"], "tab\tand \u{e9} \u{1D518}");
+            assert_eq!((map["it's"].as_str(), map["j"].as_str(), map["b"].as_str()), ("it's", "xy", "\\q"));
+        }
+    }
+
+    #[test]
     fn a_malformed_tape_is_refused_without_panicking() {
         let mut tape = Tape::new();
         tape.push(Event::Object { end: 7 });
         tape.write_key("a", None);
         tape.push(Event::Array { end: 1 });
-        let mut reader = tape.reader();
+        let mut reader = TapeDeserializer::of(&tape);
         assert!(Value::deserialize(&mut reader).is_err());
         let mut keys = Tape::new();
         keys.write_key("k", None);
