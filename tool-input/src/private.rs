@@ -99,17 +99,23 @@ pub fn from_arguments_one_pass<T: ToolInput>(
 /// tape reader alone, with [`read_prepared_tape`]). `None` when the text does not parse, or
 /// repeats a key.
 #[derive(Debug, Clone)]
-pub struct PreparedTape(Vec<crate::parse::tape::Event>);
+pub struct PreparedTape {
+    /// The text parsed: the tape's strings point into it.
+    text: String,
+    events: Vec<crate::parse::tape::Event>,
+    kept: String,
+}
 
 /// The tape of `text`, for `T`'s validator (see [`PreparedTape`]).
 pub fn prepare_tape<T: ToolInput>(text: &str) -> Option<PreparedTape> {
-    T::definition().validator().prepare_tape(text).map(PreparedTape)
+    let (events, kept) = T::definition().validator().prepare_tape(text)?;
+    Some(PreparedTape { text: text.to_owned(), events, kept })
 }
 
 /// The typed path's tape reading alone: `T` from a prepared tape, checked against its plan
 /// on the way; `None` when the walk would decide. The tape is left as it was.
 pub fn read_prepared_tape<T: ToolInput>(tape: &PreparedTape) -> Option<T> {
-    T::definition().validator().read_prepared_tape::<T>(&tape.0)
+    T::definition().validator().read_prepared_tape::<T>(&tape.text, &tape.events, &tape.kept)
 }
 
 /// Build the definition of a derived type: its schemars schema, made the schema the model

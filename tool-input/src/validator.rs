@@ -13,7 +13,7 @@ use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
 use crate::field_options::FieldOptions;
 use crate::limits::Limits;
 use crate::members::{self, Repeat};
-use crate::parse::tape::{Event, TapeParsed};
+use crate::parse::tape::{Event, Sources, TapeParsed};
 use crate::parse::tape_de::TapeDeserializer;
 use crate::parse::{self, ParseMode, ParseOptions, Repair};
 use crate::parsed_text::ParsedText;
@@ -724,7 +724,7 @@ impl Validator {
         if !matches!(tape.events().first(), Some(Event::Object { .. })) {
             return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
         }
-        match self.read_tape::<T>(tape.events(), policy, limits) {
+        match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits) {
             Some((value, coercions)) => {
                 Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
             }
@@ -737,12 +737,11 @@ impl Validator {
     /// way, and the coercions made; `None` when the walk must decide.
     fn read_tape<T: DeserializeOwned>(
         &self,
-        events: &[Event],
+        mut deserializer: TapeDeserializer<'_>,
         policy: Policy,
         limits: &Limits,
     ) -> Option<(T, Vec<Coercion>)> {
         let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
-        let mut deserializer = TapeDeserializer::new(events);
         match fast.run::<T, _>(&mut deserializer) {
             Ok(value) if deserializer.is_done() => Some((value, fast.into_coercions())),
             _ => None,
@@ -751,15 +750,24 @@ impl Validator {
 
     /// The text's tape, as the second step parses it under the validator's own policy and
     /// limits (for benchmarks of the tape reader alone: see `__private::prepare_tape`).
-    pub(crate) fn prepare_tape(&self, text: &str) -> Option<Vec<Event>> {
+    /// Its events and kept strings, read over `text` again by
+    /// [`read_prepared_tape`](Validator::read_prepared_tape).
+    pub(crate) fn prepare_tape(&self, text: &str) -> Option<(Vec<Event>, String)> {
         let options = parse_options(self.inner.policy, &self.inner.limits);
         let parsed = parse::tape::parse_to_tape(text, &options, true).ok()??;
-        Some(parsed.tape.into_events())
+        Some(parsed.tape.into_parts())
     }
 
-    /// [`read_tape`](Validator::read_tape) under the validator's own policy and limits.
-    pub(crate) fn read_prepared_tape<T: DeserializeOwned>(&self, events: &[Event]) -> Option<T> {
-        self.read_tape::<T>(events, self.inner.policy, &self.inner.limits).map(|(value, _)| value)
+    /// [`read_tape`](Validator::read_tape) under the validator's own policy and limits, of
+    /// the events and kept strings [`prepare_tape`](Validator::prepare_tape) gave for `text`.
+    pub(crate) fn read_prepared_tape<T: DeserializeOwned>(
+        &self,
+        text: &str,
+        events: &[Event],
+        kept: &str,
+    ) -> Option<T> {
+        let reader = TapeDeserializer::new(events, Sources::new(text, kept));
+        self.read_tape::<T>(reader, self.inner.policy, &self.inner.limits).map(|(value, _)| value)
     }
 
     /// [`check_with`](Validator::check_with) of `parsed.text`, given its parse: the same

@@ -56,6 +56,18 @@ pub(crate) trait Out {
     fn open(&mut self, kind: Kind);
     /// A complete scalar: `null`, a boolean, a number or a string.
     fn scalar(&mut self, value: Value);
+    /// [`key`](Out::key), read from the token that starts at byte `at` of the text: an
+    /// output that points into the text (the tape) finds the key there.
+    fn key_at(&mut self, key: String, at: usize) {
+        let _ = at;
+        self.key(key);
+    }
+    /// A string value, read from the token that starts at byte `at` (see
+    /// [`key_at`](Out::key_at)).
+    fn string_at(&mut self, text: String, at: usize) {
+        let _ = at;
+        self.scalar(Value::String(text));
+    }
     /// The innermost container closes; `unwrap`: it is a `(` holding one item and no comma,
     /// which is that item.
     fn close(&mut self, unwrap: bool);
@@ -194,7 +206,7 @@ impl Grammar {
     #[inline]
     pub(crate) fn begin_value<O: Out>(&mut self, out: &mut O) {
         if let Some(key) = self.frames.last_mut().and_then(|frame| frame.key.take()) {
-            out.key(key);
+            out.key_at(key, self.key_at);
         }
     }
 
@@ -279,7 +291,9 @@ impl Grammar {
                 self.open(out, Kind::Paren, Expect::FirstItem)
             }
             Token::Str(text) => {
-                self.scalar(out, Value::String(text));
+                self.begin_value(out);
+                out.string_at(text, offset);
+                self.completed();
                 Ok(())
             }
             Token::Number(number) => {

@@ -52,7 +52,6 @@ pub(crate) mod lexer;
 mod repair;
 mod repeats;
 pub(crate) mod salvage;
-mod spare;
 mod stream;
 mod stream_event;
 mod stream_out;

@@ -11,6 +11,7 @@
 //! (see `parse_noting_repeats`), so [`parse_to_tape`] gives no tape for it and the caller
 //! takes the value path.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
@@ -18,20 +19,26 @@ use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use serde_json::{Map, Number, Value};
 
 use super::grammar::{Fed, Grammar, Kind, Out};
+use super::lexer::strings::read_escaped;
 use super::lexer::{Failure, Lexer};
-use super::spare;
 use super::tree::{self, Attempt, Input, Outcome};
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair, DEFAULT_MAX_DEPTH};
 
-/// One event of a [`Tape`].
-#[derive(Debug, Clone, PartialEq)]
+/// One event of a [`Tape`]: 16 bytes. A string is where its content is ([`Text`]), not a
+/// `String` of its own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Event {
     Null,
     Bool(bool),
-    Number(Number),
-    Str(String),
+    /// A non-negative integer (as [`Number::as_u64`] gives it).
+    Unsigned(u64),
+    /// A negative integer.
+    Signed(i64),
+    /// Any other number (finite: a `Number` never holds another).
+    Float(f64),
+    Str(Text),
     /// An object member's key; the member's value follows.
-    Key(String),
+    Key(Text),
     /// An array opens; `end` is the index of its [`Event::End`].
     Array {
         end: u32,
@@ -44,20 +51,130 @@ pub(crate) enum Event {
     End,
 }
 
-/// One value as events in document order (see the module documentation).
+/// Where a string's content is: bytes `start..start + len` of the parsed text or of the
+/// tape's own strings, read as [`Place`] says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Text {
+    start: u32,
+    len: u32,
+    place: Place,
+}
+
+/// The shortest text whose strings with escapes are read again from it ([`Place::Escaped`]):
+/// a shorter text's are kept, which costs a copy where reading them again costs decoding
+/// twice, and a short call's tape is small whatever it holds.
+const ESCAPED_FROM: usize = 64 * 1024;
+
+/// How a [`Text`] is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// The parsed text holds the content as it is: most keys and strings.
+    Verbatim,
+    /// The parsed text holds the content written with JSON's escapes and nothing else to
+    /// repair, up to the closing quote `quote` (`read_escaped` decodes it again on reading):
+    /// a long string with a few escapes costs the tape nothing but its event.
+    Escaped { quote: u8 },
+    /// The tape's own strings hold it: what the text does not spell as it is (joined
+    /// literals, repaired escapes, a value decoded from a string).
+    Kept,
+}
+
+impl Event {
+    /// The event of a number.
+    fn number(number: &Number) -> Event {
+        if let Some(unsigned) = number.as_u64() {
+            Event::Unsigned(unsigned)
+        } else if let Some(signed) = number.as_i64() {
+            Event::Signed(signed)
+        } else {
+            // Without `arbitrary_precision` (never turned on here), every other number is a
+            // finite float.
+            number.as_f64().map_or(Event::Null, Event::Float)
+        }
+    }
+
+    /// The number of a number event.
+    pub(crate) fn as_number(&self) -> Option<Number> {
+        match *self {
+            Event::Unsigned(unsigned) => Some(unsigned.into()),
+            Event::Signed(signed) => Some(signed.into()),
+            Event::Float(float) => Number::from_f64(float),
+            _ => None,
+        }
+    }
+}
+
+/// Where a tape's strings are read from: the parsed text and the tape's own strings.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sources<'t> {
+    text: &'t str,
+    kept: &'t str,
+}
+
+impl<'t> Sources<'t> {
+    pub(crate) fn new(text: &'t str, kept: &'t str) -> Sources<'t> {
+        Sources { text, kept }
+    }
+
+    /// The content of `text`, borrowed unless it is decoded from escapes; `None` only for
+    /// a `Text` of another tape.
+    #[inline]
+    pub(crate) fn string(self, text: Text) -> Option<Cow<'t, str>> {
+        match text.place {
+            Place::Escaped { quote } => self.decode(text, quote).map(Cow::Owned),
+            Place::Verbatim | Place::Kept => self.borrowed(text).map(Cow::Borrowed),
+        }
+    }
+
+    /// The content of `text` when it is borrowed (every key's is).
+    #[inline]
+    pub(crate) fn borrowed(self, text: Text) -> Option<&'t str> {
+        let range = text.start as usize..text.start as usize + text.len as usize;
+        match text.place {
+            Place::Verbatim => self.text.get(range),
+            Place::Kept => self.kept.get(range),
+            Place::Escaped { .. } => None,
+        }
+    }
+
+    /// The content of a [`Place::Escaped`] text.
+    #[cold]
+    fn decode(self, text: Text, quote: u8) -> Option<String> {
+        let raw = self.text.get(text.start as usize..)?;
+        let mut decoded = String::with_capacity(text.len as usize);
+        let read = read_escaped(raw, quote, |piece| {
+            decoded.push_str(piece);
+            true
+        });
+        (read == Some(text.len as usize)).then_some(decoded)
+    }
+}
+
+/// One value as events in document order (see the module documentation), over the text it
+/// was parsed from.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Tape {
+pub(crate) struct Tape<'t> {
     events: Vec<Event>,
+    /// The content of the [`Place::Kept`] strings, one after another.
+    kept: String,
+    /// The parsed text (empty for a tape of a built value).
+    text: &'t str,
+    /// A string did not fit a [`Text`] (past 4 GiB): the tape is not to be read.
+    overflow: bool,
 }
 
 /// The most events a tape kept for reuse may have room for: a large call's tape is not kept.
 const SPARE_EVENTS: usize = 4096;
 
+/// The most bytes of kept strings a tape kept for reuse may have room for.
+const SPARE_KEPT: usize = 16 * 1024;
+
 thread_local! {
-    /// The event list of the last tape this thread dropped, emptied, for the next parse to
-    /// write into: a short call's tape is a block larger than the allocator keeps at hand,
-    /// and asking for one on every call costs more than a part of the parse.
-    static SPARE: Cell<Vec<Event>> = const { Cell::new(Vec::new()) };
+    /// The event list and kept strings of the last tape this thread dropped, emptied, for
+    /// the next parse to write into: a short call's tape is a block larger than the
+    /// allocator keeps at hand, and asking for one on every call costs more than a part of
+    /// the parse.
+    static SPARE: Cell<(Vec<Event>, String)> = const { Cell::new((Vec::new(), String::new())) };
     /// The stacks of open containers and of their keys of the last [`TapeOut`] this thread
     /// dropped, emptied: grown from nothing, they cost a parse a few allocations each.
     static SPARE_STACKS: Cell<(Vec<Open>, Vec<usize>)> = const { Cell::new((Vec::new(), Vec::new())) };
@@ -69,23 +186,28 @@ const SPARE_OPEN: usize = 256;
 /// The most keys a kept stack of keys may have room for.
 const SPARE_KEYS: usize = 1024;
 
-impl Drop for Tape {
+impl Drop for Tape<'_> {
     fn drop(&mut self) {
-        let mut events = std::mem::take(&mut self.events);
-        if events.capacity() > 0 && events.capacity() <= SPARE_EVENTS {
-            spare::keep(events.drain(..).filter_map(|event| match event {
-                Event::Str(text) | Event::Key(text) => Some(text),
-                _ => None,
-            }));
+        let (mut events, mut kept) = (std::mem::take(&mut self.events), std::mem::take(&mut self.kept));
+        if events.capacity() > 0 && events.capacity() <= SPARE_EVENTS && kept.capacity() <= SPARE_KEPT {
+            events.clear();
+            kept.clear();
             // During the thread's exit there is nothing to keep it for.
-            let _ = SPARE.try_with(|spare| spare.set(events));
+            let _ = SPARE.try_with(|spare| spare.set((events, kept)));
         }
     }
 }
 
-impl Tape {
-    pub(crate) fn new() -> Tape {
+impl<'t> Tape<'t> {
+    #[cfg(test)]
+    pub(crate) fn new() -> Tape<'static> {
         Tape::default()
+    }
+
+    /// An empty tape over `text`, written into the lists the last dropped tape left.
+    fn over(text: &'t str) -> Tape<'t> {
+        let (events, kept) = SPARE.try_with(Cell::take).unwrap_or_default();
+        Tape { events, kept, text, overflow: false }
     }
 
     /// The events, the value's first event first.
@@ -93,14 +215,72 @@ impl Tape {
         &self.events
     }
 
-    /// Takes the events, for a reader that moves strings out of them.
-    pub(crate) fn into_events(mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events)
+    /// Where the events' strings are read from.
+    pub(crate) fn sources(&self) -> Sources<'_> {
+        Sources { text: self.text, kept: &self.kept }
+    }
+
+    /// Takes the events and the kept strings, for a reader that keeps them apart from the
+    /// text (which it then holds itself).
+    pub(crate) fn into_parts(mut self) -> (Vec<Event>, String) {
+        (std::mem::take(&mut self.events), std::mem::take(&mut self.kept))
     }
 
     /// Appends a scalar or key event.
     pub(crate) fn push(&mut self, event: Event) {
         self.events.push(event);
+    }
+
+    /// `content` as a [`Place::Kept`] text; `None` past 4 GiB of kept strings.
+    fn keep(&mut self, content: &str) -> Option<Text> {
+        let start = u32::try_from(self.kept.len()).ok()?;
+        let len = u32::try_from(content.len()).ok()?;
+        start.checked_add(len)?;
+        self.kept.push_str(content);
+        Some(Text { start, len, place: Place::Kept })
+    }
+
+    /// Where `content`, a string the parse read from the token at `at`, is: in the text
+    /// as it is (right after the token's opening quote, or at `at` for a bare word), in a
+    /// long text with JSON's escapes (`escapes`: a value may be read so; a key is compared
+    /// as it is), else kept. `None` past 4 GiB.
+    #[inline]
+    fn place(&mut self, content: &str, at: usize, escapes: bool) -> Option<Text> {
+        let bytes = self.text.as_bytes();
+        let quote = bytes.get(at).copied().filter(|&b| b == b'"' || b == b'\'');
+        let from = at + usize::from(quote.is_some());
+        // Bytes equal to a whole string's are whole characters of the text too.
+        if bytes.get(from..from + content.len()) == Some(content.as_bytes()) {
+            let (start, len) = (u32::try_from(from).ok()?, u32::try_from(content.len()).ok()?);
+            return Some(Text { start, len, place: Place::Verbatim });
+        }
+        match quote {
+            Some(quote) if escapes && bytes.len() >= ESCAPED_FROM => {
+                self.escaped_or_kept(content, from, quote)
+            }
+            _ => self.keep(content),
+        }
+    }
+
+    /// Where `content` is when the text does not hold it as it is: with JSON's escapes from
+    /// `from` (after the opening `quote`), or else kept.
+    fn escaped_or_kept(&mut self, content: &str, from: usize, quote: u8) -> Option<Text> {
+        let mut rest = content;
+        let read = read_escaped(self.text.get(from..)?, quote, |piece| match rest.strip_prefix(piece) {
+            Some(after) => {
+                rest = after;
+                true
+            }
+            None => false,
+        });
+        match (read, rest) {
+            (Some(raw), "") => {
+                let (start, len) = (u32::try_from(from).ok()?, u32::try_from(raw).ok()?);
+                start.checked_add(len)?;
+                Some(Text { start, len, place: Place::Escaped { quote } })
+            }
+            _ => self.keep(content),
+        }
     }
 
     /// Opens an array; returns the index to [`close`](Tape::close) it with.
@@ -147,9 +327,9 @@ impl Tape {
         }
     }
 
-    /// The tape of a built value (members in the map's order).
-    pub(crate) fn from_value(value: &Value) -> Tape {
-        let mut tape = Tape::new();
+    /// The tape of a built value (members in the map's order; every string kept).
+    pub(crate) fn from_value(value: &Value) -> Tape<'static> {
+        let mut tape = Tape::over("");
         tape.write(value);
         tape
     }
@@ -159,8 +339,8 @@ impl Tape {
         match value {
             Value::Null => self.push(Event::Null),
             Value::Bool(b) => self.push(Event::Bool(*b)),
-            Value::Number(n) => self.push(Event::Number(n.clone())),
-            Value::String(s) => self.push(Event::Str(s.clone())),
+            Value::Number(n) => self.push(Event::number(n)),
+            Value::String(s) => self.write_string(s, None),
             Value::Array(items) => {
                 let start = self.open_array();
                 for item in items {
@@ -171,7 +351,7 @@ impl Tape {
             Value::Object(map) => {
                 let start = self.open_object();
                 for (key, item) in map {
-                    self.push(Event::Key(key.clone()));
+                    self.write_key(key, None);
                     self.write(item);
                 }
                 self.close(start);
@@ -179,8 +359,31 @@ impl Tape {
         }
     }
 
+    /// A string value, read from the token at `at` when it is known. (Past 4 GiB of text,
+    /// where no `Text` reaches, a tape is not made: see `parse_to_tape`.)
+    fn write_string(&mut self, content: &str, at: Option<usize>) {
+        let text = match at {
+            Some(at) => self.place(content, at, true),
+            None => self.keep(content),
+        };
+        self.overflow |= text.is_none();
+        self.push(text.map_or(Event::Null, Event::Str));
+    }
+
+    /// A key, read from the token at `at` when it is known.
+    pub(crate) fn write_key(&mut self, content: &str, at: Option<usize>) {
+        let text = match at {
+            Some(at) => self.place(content, at, false),
+            None => self.keep(content),
+        };
+        self.overflow |= text.is_none();
+        self.push(text.map_or(Event::Null, Event::Key));
+    }
+
     /// The value the tape holds (for tests, and for a caller that needs the value after all).
     pub(crate) fn to_value(&self) -> Value {
+        let sources = self.sources();
+        let string = |text: &Text| sources.string(*text).map(Cow::into_owned).unwrap_or_default();
         let mut stack: Vec<(Value, Option<String>)> = Vec::new();
         let mut key: Option<String> = None;
         let mut done = Value::Null;
@@ -188,10 +391,12 @@ impl Tape {
             let value = match event {
                 Event::Null => Value::Null,
                 Event::Bool(b) => Value::Bool(*b),
-                Event::Number(n) => Value::Number(n.clone()),
-                Event::Str(s) => Value::String(s.clone()),
+                Event::Unsigned(_) | Event::Signed(_) | Event::Float(_) => {
+                    event.as_number().map_or(Value::Null, Value::Number)
+                }
+                Event::Str(s) => Value::String(string(s)),
                 Event::Key(k) => {
-                    key = Some(k.clone());
+                    key = Some(string(k));
                     continue;
                 }
                 Event::Array { .. } => {
@@ -224,8 +429,8 @@ impl Tape {
 
 /// A lenient parse read onto a tape: what [`parse`](super::parse) gives, without the value.
 #[derive(Debug)]
-pub(crate) struct TapeParsed {
-    pub(crate) tape: Tape,
+pub(crate) struct TapeParsed<'t> {
+    pub(crate) tape: Tape<'t>,
     pub(crate) repairs: Vec<Repair>,
 }
 
@@ -235,30 +440,28 @@ pub(crate) struct TapeParsed {
 /// decides what that means), or it is read in [`ParseMode::Repair`] (whose guesses rebuild
 /// what they built: that needs a `Value`); the caller takes the value path. A
 /// double-encoded payload (a top-level string holding the object) is decoded as a value,
-/// then written onto the tape.
-pub(crate) fn parse_to_tape(
-    input: &str,
+/// then written onto the tape. A text past 4 GiB, where a tape's [`Text`] does not reach, is
+/// left to the value path as well (`Ok(None)`).
+pub(crate) fn parse_to_tape<'t>(
+    input: &'t str,
     options: &ParseOptions,
     not_strict_json: bool,
-) -> Result<Option<TapeParsed>, ParseError> {
+) -> Result<Option<TapeParsed<'t>>, ParseError> {
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
-    if options.mode == ParseMode::Repair {
+    if options.mode == ParseMode::Repair || u32::try_from(input.len()).is_err() {
         return Ok(None);
     }
     if !not_strict_json && options.max_depth >= DEFAULT_MAX_DEPTH {
         if let Some((tape, repeated)) = strict_to_tape(input) {
-            if repeated {
+            if repeated || tape.overflow {
                 return Ok(None);
             }
             if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
                 // A double-encoded payload: as `parse` reads it.
                 let parsed = super::parse(input, options)?;
-                return Ok(Some(TapeParsed {
-                    tape: Tape::from_value(&parsed.value),
-                    repairs: parsed.repairs,
-                }));
+                return Ok(kept_tape(&parsed.value, parsed.repairs));
             }
             return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
         }
@@ -266,44 +469,52 @@ pub(crate) fn parse_to_tape(
     let read = tree::read_with_retry(Input::text(input), options, |lexer, repairs| TapeMachine {
         lexer,
         grammar: Grammar::new(options, repairs),
-        out: TapeOut::for_text(input.len()),
+        out: TapeOut::for_text(input),
         complete: options.complete_truncated,
     });
     let (tape, repeated, mut repairs, value_at) =
         read.map_err(|failure| tree::to_error(failure, input.as_bytes(), options))?;
-    if repeated {
+    if repeated || tape.overflow {
         return Ok(None);
     }
     if let [Event::Str(text)] = tape.events() {
         if options.mode == ParseMode::Lenient {
-            let outcome =
-                Outcome { value: Value::String(text.clone()), repairs, value_at, repeated_keys: false };
+            let text = tape.sources().string(*text).map(Cow::into_owned).unwrap_or_default();
+            let outcome = Outcome { value: Value::String(text), repairs, value_at, repeated_keys: false };
             let mut parsed = tree::decode_double(outcome, options);
             coalesce_repairs(&mut parsed.repairs);
-            return Ok(Some(TapeParsed { tape: Tape::from_value(&parsed.value), repairs: parsed.repairs }));
+            return Ok(kept_tape(&parsed.value, parsed.repairs));
         }
     }
     coalesce_repairs(&mut repairs);
     Ok(Some(TapeParsed { tape, repairs }))
 }
 
+/// The tape of a value decoded from the text (every string kept), with its repairs; `None`
+/// past 4 GiB.
+fn kept_tape(value: &Value, repairs: Vec<Repair>) -> Option<TapeParsed<'static>> {
+    let tape = Tape::from_value(value);
+    (!tape.overflow).then_some(TapeParsed { tape, repairs })
+}
+
 /// Strict JSON onto a tape by `serde_json` (its nesting limit of 128 holds), noting whether
 /// an object repeats a key; `None` when the text is not strict JSON.
-fn strict_to_tape(text: &str) -> Option<(Tape, bool)> {
+fn strict_to_tape(text: &str) -> Option<(Tape<'_>, bool)> {
     use serde::de::DeserializeSeed;
-    let mut out = TapeOut::for_text(0);
+    let mut out = TapeOut::for_text(text);
     let mut deserializer = serde_json::Deserializer::from_str(text);
     Writing { out: &mut out }.deserialize(&mut deserializer).ok()?;
     deserializer.end().ok()?;
     Some((std::mem::take(&mut out.tape), out.repeated))
 }
 
-/// A [`TapeOut`] as a `serde` seed: writes the value it deserializes onto the tape.
-struct Writing<'a> {
-    out: &'a mut TapeOut,
+/// A [`TapeOut`] as a `serde` seed: writes the value it deserializes onto the tape. A string
+/// `serde_json` lends from the text is written as where it is in the text.
+struct Writing<'a, 't> {
+    out: &'a mut TapeOut<'t>,
 }
 
-impl<'de> serde::de::DeserializeSeed<'de> for Writing<'_> {
+impl<'de> serde::de::DeserializeSeed<'de> for Writing<'_, '_> {
     type Value = ();
 
     fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
@@ -311,7 +522,39 @@ impl<'de> serde::de::DeserializeSeed<'de> for Writing<'_> {
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for Writing<'_> {
+/// A key as `serde_json` hands it over, written by [`TapeOut::key_at`].
+struct KeyWriting<'a, 't> {
+    out: &'a mut TapeOut<'t>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeyWriting<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeyWriting<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
+        let at = self.out.offset_of(v);
+        self.out.key_from(v, at);
+        Ok(())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.out.key_from(v, None);
+        Ok(())
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Writing<'_, '_> {
     type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -324,28 +567,29 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_> {
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<(), E> {
-        self.out.tape.push(Event::Number(v.into()));
+        self.out.tape.push(Event::number(&v.into()));
         Ok(())
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<(), E> {
-        self.out.tape.push(Event::Number(v.into()));
+        self.out.tape.push(Event::Unsigned(v));
         Ok(())
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<(), E> {
         // As `serde_json::Value` reads it.
-        self.out.tape.push(Number::from_f64(v).map_or(Event::Null, Event::Number));
+        self.out.tape.push(Number::from_f64(v).map_or(Event::Null, |n| Event::number(&n)));
+        Ok(())
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
+        let at = self.out.offset_of(v);
+        self.out.tape.write_string(v, at);
         Ok(())
     }
 
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.out.tape.push(Event::Str(v.to_owned()));
-        Ok(())
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<(), E> {
-        self.out.tape.push(Event::Str(v));
+        self.out.tape.write_string(v, None);
         Ok(())
     }
 
@@ -372,8 +616,7 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_> {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.out.open(Kind::Object);
-        while let Some(key) = map.next_key::<String>()? {
-            self.out.key(key);
+        while map.next_key_seed(KeyWriting { out: &mut *self.out })?.is_some() {
             map.next_value_seed(Writing { out: &mut *self.out })?;
         }
         self.out.close(false);
@@ -411,8 +654,8 @@ struct Open {
 
 /// The grammar's output onto a [`Tape`], noting repeated keys as it goes.
 #[derive(Debug)]
-pub(crate) struct TapeOut {
-    tape: Tape,
+pub(crate) struct TapeOut<'t> {
+    tape: Tape<'t>,
     open: Vec<Open>,
     /// The indexes of the keys of the open objects that have few (see [`Keys::Few`]).
     few: Vec<usize>,
@@ -421,19 +664,62 @@ pub(crate) struct TapeOut {
     repeated: bool,
 }
 
-impl TapeOut {
-    /// An output for a text of `len` bytes, with room for the events such a text usually
-    /// makes (about one per eight bytes), up to a bound: growing the tape event by event
-    /// costs more than the parse of a short call.
-    fn for_text(len: usize) -> TapeOut {
-        let mut events = SPARE.try_with(Cell::take).unwrap_or_default();
-        events.reserve((len / 8).min(SPARE_EVENTS));
+impl<'t> TapeOut<'t> {
+    /// An output for `text`, with room for the events such a text usually makes (at most
+    /// one per eight bytes): growing the tape event by event costs more than the parse of a
+    /// short call, and growing a large tape by doubling copies it, leaving the old blocks to
+    /// the allocator (past the input's size in memory). Room reserved and not written takes
+    /// no memory.
+    fn for_text(text: &'t str) -> TapeOut<'t> {
+        let mut tape = Tape::over(text);
+        tape.events.reserve(text.len() / 8);
         let (open, few) = SPARE_STACKS.try_with(Cell::take).unwrap_or_default();
-        TapeOut { tape: Tape { events }, open, few, repeated: false }
+        TapeOut { tape, open, few, repeated: false }
+    }
+
+    /// Where the token of `content`, a string lent from the text, starts: the byte before
+    /// it (its opening quote).
+    fn offset_of(&self, content: &str) -> Option<usize> {
+        let from = (content.as_ptr() as usize).checked_sub(self.tape.text.as_ptr() as usize)?;
+        (from <= self.tape.text.len()).then_some(from)?.checked_sub(1)
+    }
+
+    /// The key `key`, read from the token at `at` when that is known.
+    fn key_from(&mut self, key: &str, at: Option<usize>) {
+        let TapeOut { tape, open, few, repeated } = self;
+        let here = tape.events.len();
+        if let Some(open) = open.last_mut() {
+            let sources = tape.sources();
+            match &mut open.keys {
+                Keys::None => {}
+                &mut Keys::Few { from } => {
+                    let keys = few.get(from..).unwrap_or_default();
+                    *repeated |= keys.iter().any(|&k| is_key(sources, &tape.events, k, key));
+                    if keys.len() < FEW_KEYS {
+                        few.push(here);
+                    } else {
+                        let mut many: HashMap<u64, usize> = keys
+                            .iter()
+                            .filter_map(|&k| match tape.events.get(k) {
+                                Some(&Event::Key(name)) => Some((key_hash(sources.borrowed(name)?), k)),
+                                _ => None,
+                            })
+                            .collect();
+                        few.truncate(from);
+                        // A hash met again: a repeat (flagged above) or two keys sharing a
+                        // hash, which the value path decides as well.
+                        *repeated |= many.insert(key_hash(key), here).is_some();
+                        open.keys = Keys::Many(many);
+                    }
+                }
+                Keys::Many(many) => *repeated |= many.insert(key_hash(key), here).is_some(),
+            }
+        }
+        tape.write_key(key, at);
     }
 }
 
-impl Drop for TapeOut {
+impl Drop for TapeOut<'_> {
     fn drop(&mut self) {
         let (mut open, mut few) = (std::mem::take(&mut self.open), std::mem::take(&mut self.few));
         if open.capacity() <= SPARE_OPEN && few.capacity() <= SPARE_KEYS {
@@ -451,42 +737,23 @@ fn key_hash(key: &str) -> u64 {
     BuildHasherDefault::<DefaultHasher>::default().hash_one(key)
 }
 
-/// Whether the event at `at` is the key `key`.
-fn is_key(events: &[Event], at: usize, key: &str) -> bool {
-    matches!(events.get(at), Some(Event::Key(k)) if k == key)
+/// Whether the event at `at` is the key `key` (most keys differ in length).
+#[inline]
+fn is_key(sources: Sources<'_>, events: &[Event], at: usize, key: &str) -> bool {
+    matches!(events.get(at), Some(&Event::Key(k)) if k.len as usize == key.len() && sources.borrowed(k) == Some(key))
 }
 
-impl Out for TapeOut {
+impl Out for TapeOut<'_> {
     fn key(&mut self, key: String) {
-        let TapeOut { tape, open, few, repeated } = self;
-        let at = tape.events.len();
-        if let Some(open) = open.last_mut() {
-            match &mut open.keys {
-                Keys::None => {}
-                &mut Keys::Few { from } => {
-                    let keys = few.get(from..).unwrap_or_default();
-                    *repeated |= keys.iter().any(|&k| is_key(&tape.events, k, &key));
-                    if keys.len() < FEW_KEYS {
-                        few.push(at);
-                    } else {
-                        let mut many: HashMap<u64, usize> = keys
-                            .iter()
-                            .filter_map(|&k| match tape.events.get(k) {
-                                Some(Event::Key(name)) => Some((key_hash(name), k)),
-                                _ => None,
-                            })
-                            .collect();
-                        few.truncate(from);
-                        // A hash met again: a repeat (flagged above) or two keys sharing a
-                        // hash, which the value path decides as well.
-                        *repeated |= many.insert(key_hash(&key), at).is_some();
-                        open.keys = Keys::Many(many);
-                    }
-                }
-                Keys::Many(many) => *repeated |= many.insert(key_hash(&key), at).is_some(),
-            }
-        }
-        tape.push(Event::Key(key));
+        self.key_from(&key, None);
+    }
+
+    fn key_at(&mut self, key: String, at: usize) {
+        self.key_from(&key, Some(at));
+    }
+
+    fn string_at(&mut self, text: String, at: usize) {
+        self.tape.write_string(&text, Some(at));
     }
 
     fn open(&mut self, kind: Kind) {
@@ -498,17 +765,14 @@ impl Out for TapeOut {
     }
 
     fn scalar(&mut self, value: Value) {
-        self.tape.push(match value {
-            Value::Null => Event::Null,
-            Value::Bool(b) => Event::Bool(b),
-            Value::Number(n) => Event::Number(n),
-            Value::String(s) => Event::Str(s),
+        match value {
+            Value::Null => self.tape.push(Event::Null),
+            Value::Bool(b) => self.tape.push(Event::Bool(b)),
+            Value::Number(n) => self.tape.push(Event::number(&n)),
+            Value::String(s) => self.tape.write_string(&s, None),
             // The grammar sends scalars only; a container would be written whole.
-            other => {
-                self.tape.write(&other);
-                return;
-            }
-        });
+            other => self.tape.write(&other),
+        }
     }
 
     fn close(&mut self, unwrap: bool) {
@@ -534,35 +798,38 @@ impl Out for TapeOut {
     }
 
     fn has_key(&self, key: &str) -> bool {
-        let events = &self.tape.events;
+        let (sources, events) = (self.tape.sources(), &self.tape.events);
         match self.open.last().map(|open| &open.keys) {
             Some(&Keys::Few { from }) => {
-                self.few.get(from..).unwrap_or_default().iter().any(|&k| is_key(events, k, key))
+                self.few.get(from..).unwrap_or_default().iter().any(|&k| is_key(sources, events, k, key))
             }
-            Some(Keys::Many(keys)) => keys.get(&key_hash(key)).is_some_and(|&k| is_key(events, k, key)),
+            Some(Keys::Many(keys)) => {
+                keys.get(&key_hash(key)).is_some_and(|&k| is_key(sources, events, k, key))
+            }
             _ => false,
         }
     }
 
     fn reset(&mut self) {
         self.tape.events.clear();
+        self.tape.kept.clear();
         self.open.clear();
         self.few.clear();
     }
 }
 
 /// A lexer, the grammar and a [`TapeOut`]: one attempt at reading the value onto a tape.
-struct TapeMachine {
+struct TapeMachine<'t> {
     lexer: Lexer,
     grammar: Grammar,
-    out: TapeOut,
+    out: TapeOut<'t>,
     complete: bool,
 }
 
-impl Attempt for TapeMachine {
+impl<'t> Attempt for TapeMachine<'t> {
     /// The tape, whether a key repeated, the repairs (sorted by offset) and where the value
     /// started.
-    type Done = (Tape, bool, Vec<Repair>, usize);
+    type Done = (Tape<'t>, bool, Vec<Repair>, usize);
 
     fn run(&mut self, input: Input<'_>) -> Result<Self::Done, Failure> {
         let mut fed = Fed { grammar: &mut self.grammar, out: &mut self.out };
@@ -599,6 +866,58 @@ mod tests {
         assert_eq!(tape.to_value(), value);
         let Event::Object { end } = tape.events()[0] else { panic!("not an object: {:?}", tape.events()[0]) };
         assert_eq!(end as usize, tape.events().len() - 1);
+    }
+
+    #[test]
+    fn an_event_is_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<Event>(), 16);
+    }
+
+    /// The places of the strings of `input`'s tape, in order, and a check that the tape
+    /// holds the value `parse` gives (`tape_de`'s tests read such tapes).
+    fn places(input: &str) -> Vec<Place> {
+        let options = ParseOptions::default();
+        let parsed = parse_to_tape(input, &options, true).unwrap().unwrap();
+        let value = super::super::parse(input, &options).unwrap().value;
+        assert_eq!(parsed.tape.to_value(), value, "{input}");
+        let places = parsed.tape.events().iter().filter_map(|event| match event {
+            Event::Str(text) | Event::Key(text) => Some(text.place),
+            _ => None,
+        });
+        places.collect()
+    }
+
+    #[test]
+    fn strings_spelled_as_they_read_point_into_the_text() {
+        use Place::{Escaped, Kept, Verbatim};
+        // Quoted either way, bare keys, and non-ASCII text as it is.
+        assert_eq!(places(r#"{'a': "b", c: 'd é', "": ''}"#), [Verbatim; 6]);
+        // In a long text, JSON's escapes (a surrogate pair too) and `\'` are read again from
+        // the text; a key with escapes is kept, as are joined literals and a repaired
+        // escape's content. In a short text, every string with escapes is kept.
+        let input = r#"{"k\n": "tab\tand \u00e9 \uD835\uDD18", 'it\'s': 'it\'s', "j": 'x' 'y', "q": "\q"}"#;
+        assert_eq!(places(input), [Kept, Kept, Kept, Kept, Verbatim, Kept, Verbatim, Verbatim]);
+        let long = input.replace('}', &format!(", 'pad': '{}'}}", "x".repeat(ESCAPED_FROM)));
+        let quote = |quote: u8| Escaped { quote };
+        assert_eq!(
+            places(&long),
+            [Kept, quote(b'"'), Kept, quote(b'\''), Verbatim, Kept, Verbatim, Verbatim, Verbatim, Verbatim]
+        );
+        // Strict JSON read by `serde_json`: lent strings point into the text, decoded ones
+        // are kept.
+        let options = ParseOptions::default();
+        let strict = parse_to_tape(r#"{"a": "b\n", "c": [1, -2, 2.5]}"#, &options, false).unwrap().unwrap();
+        assert_eq!(strict.tape.to_value(), json!({"a": "b\n", "c": [1, -2, 2.5]}));
+        let strict_places: Vec<Place> = strict
+            .tape
+            .events()
+            .iter()
+            .filter_map(|event| match event {
+                Event::Str(text) | Event::Key(text) => Some(text.place),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(strict_places, [Verbatim, Kept, Verbatim]);
     }
 
     #[test]

@@ -23,14 +23,14 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::value::StrDeserializer;
+use serde::de::value::CowStrDeserializer;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, VariantAccess,
     Visitor,
 };
-use serde_json::Number;
+use std::borrow::Cow;
 
-use super::tape::Event;
+use super::tape::{Event, Sources, Tape};
 
 /// The name under which `serde_json::value::RawValue` asks for its text: a tape has no text
 /// to give, so the value path reads it.
@@ -60,14 +60,21 @@ type Result<T> = std::result::Result<T, NotOnePass>;
 /// Reads one value from a tape's events (see the module documentation).
 pub(crate) struct TapeDeserializer<'t> {
     events: &'t [Event],
+    /// Where the events' strings are.
+    sources: Sources<'t>,
     /// The index of the next event to read.
     next: usize,
 }
 
 impl<'t> TapeDeserializer<'t> {
-    /// A reader of the value the events hold.
-    pub(crate) fn new(events: &'t [Event]) -> Self {
-        TapeDeserializer { events, next: 0 }
+    /// A reader of the value the events hold, their strings read from `sources`.
+    pub(crate) fn new(events: &'t [Event], sources: Sources<'t>) -> Self {
+        TapeDeserializer { events, sources, next: 0 }
+    }
+
+    /// A reader of the value `tape` holds.
+    pub(crate) fn of(tape: &'t Tape<'_>) -> Self {
+        TapeDeserializer::new(tape.events(), tape.sources())
     }
 
     /// Has the whole value been read? (A visitor may stop early without an error.)
@@ -96,9 +103,13 @@ impl<'t> TapeDeserializer<'t> {
 
     /// Hands the string at `at` (a [`Event::Str`] or [`Event::Key`]) to `visitor`.
     fn visit_text<'de, V: Visitor<'de>>(&mut self, at: usize, visitor: V) -> Result<V::Value> {
-        match self.events.get(at) {
-            Some(Event::Str(text) | Event::Key(text)) => visitor.visit_str(text),
-            _ => Err(NotOnePass),
+        let content = match self.events.get(at) {
+            Some(&(Event::Str(text) | Event::Key(text))) => self.sources.string(text),
+            _ => None,
+        };
+        match content {
+            Some(content) => visitor.visit_str(&content),
+            None => Err(NotOnePass),
         }
     }
 
@@ -155,18 +166,14 @@ impl<'t> TapeDeserializer<'t> {
     }
 }
 
-/// A number as `serde_json::Number` hands itself to a visitor: `u64` for a non-negative
-/// integer, `i64` for a negative one, else `f64`.
-fn visit_number<'de, V: Visitor<'de>>(number: &Number, visitor: V) -> Result<V::Value> {
-    if let Some(unsigned) = number.as_u64() {
-        visitor.visit_u64(unsigned)
-    } else if let Some(signed) = number.as_i64() {
-        visitor.visit_i64(signed)
-    } else {
-        match number.as_f64() {
-            Some(float) => visitor.visit_f64(float),
-            None => Err(NotOnePass),
-        }
+/// A number event as `serde_json::Number` hands itself to a visitor: `u64` for a
+/// non-negative integer, `i64` for a negative one, else `f64`.
+fn visit_number<'de, V: Visitor<'de>>(number: Event, visitor: V) -> Result<V::Value> {
+    match number {
+        Event::Unsigned(unsigned) => visitor.visit_u64(unsigned),
+        Event::Signed(signed) => visitor.visit_i64(signed),
+        Event::Float(float) => visitor.visit_f64(float),
+        _ => Err(NotOnePass),
     }
 }
 
@@ -175,7 +182,7 @@ macro_rules! numbers {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
                 match self.events.get(self.next) {
-                    Some(Event::Number(number)) => {
+                    Some(&number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_))) => {
                         self.next += 1;
                         visit_number(number, visitor)
                     }
@@ -199,7 +206,7 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
                 self.next += 1;
                 visitor.visit_bool(flag)
             }
-            Some(Event::Number(number)) => {
+            Some(&number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_))) => {
                 self.next += 1;
                 visit_number(number, visitor)
             }
@@ -434,7 +441,7 @@ struct KeyDeserializer<'a, 't> {
 impl KeyDeserializer<'_, '_> {
     fn text(&self) -> &str {
         match self.de.events.get(self.at) {
-            Some(Event::Key(key)) => key,
+            Some(&Event::Key(key)) => self.de.sources.borrowed(key).unwrap_or_default(),
             _ => "",
         }
     }
@@ -538,11 +545,12 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'_, '_> {
 
 /// The string at `at` (a variant's name) as a deserializer of its own, as serde_json hands
 /// a variant's name over: a string, and an enum of unit variants.
-fn variant_name<'t>(de: &TapeDeserializer<'t>, at: usize) -> StrDeserializer<'t, NotOnePass> {
-    match de.events.get(at) {
-        Some(Event::Str(text) | Event::Key(text)) => text.as_str().into_deserializer(),
-        _ => "".into_deserializer(),
-    }
+fn variant_name<'t>(de: &TapeDeserializer<'t>, at: usize) -> CowStrDeserializer<'t, NotOnePass> {
+    let name = match de.events.get(at) {
+        Some(&(Event::Str(text) | Event::Key(text))) => de.sources.string(text),
+        _ => None,
+    };
+    name.unwrap_or(Cow::Borrowed("")).into_deserializer()
 }
 
 /// An enum's variant: its name at the event `name`, and when `content`, its content as the
@@ -623,14 +631,13 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::parse::tape::Tape;
 
     /// `T` read from the tape of `value` must be what serde_json reads from the value
     /// itself (`Err` for `Err`), leave the reader past the value, and the tape whole.
     fn same<T: DeserializeOwned + PartialEq + fmt::Debug>(value: Value) {
         let expected = serde_json::from_value::<T>(value.clone()).ok();
         let tape = Tape::from_value(&value);
-        let mut reader = TapeDeserializer::new(tape.events());
+        let mut reader = TapeDeserializer::of(&tape);
         let read = T::deserialize(&mut reader).ok();
         assert_eq!(read, expected, "{value}");
         assert!(reader.is_done(), "not past the value: {value}");
@@ -850,18 +857,36 @@ mod tests {
     }
 
     #[test]
+    fn strings_read_from_the_text_as_they_are_from_its_escapes_and_kept() {
+        let input = r#"{"k\n": "tab\tand \u00e9 \uD835\uDD18", 'it\'s': 'it\'s', "j": 'x' 'y', b: "\q"}"#;
+        let long = input.replace('}', &format!(", 'pad': '{}'}}", "x".repeat(64 * 1024)));
+        for text in [input, long.as_str()] {
+            let options = crate::parse::ParseOptions::default();
+            let parsed = crate::parse::tape::parse_to_tape(text, &options, true).unwrap().unwrap();
+            let value = crate::parse::parse(text, &options).unwrap().value;
+            assert_eq!(Value::deserialize(&mut TapeDeserializer::of(&parsed.tape)).unwrap(), value);
+            let map =
+                BTreeMap::<String, String>::deserialize(&mut TapeDeserializer::of(&parsed.tape)).unwrap();
+            assert_eq!(map["k\n"], "tab\tand \u{e9} \u{1D518}");
+            assert_eq!((map["it's"].as_str(), map["j"].as_str(), map["b"].as_str()), ("it's", "xy", "\\q"));
+        }
+    }
+
+    #[test]
     fn a_malformed_tape_is_refused_without_panicking() {
         let mut tape = Tape::new();
         tape.push(Event::Object { end: 7 });
-        tape.push(Event::Key("a".into()));
+        tape.write_key("a", None);
         tape.push(Event::Array { end: 1 });
-        let mut reader = TapeDeserializer::new(tape.events());
+        let mut reader = TapeDeserializer::of(&tape);
         assert!(Value::deserialize(&mut reader).is_err());
-        let events = [Event::End, Event::Key("k".into())];
+        let mut keys = Tape::new();
+        keys.write_key("k", None);
+        let events = [Event::End, keys.events()[0]];
         for start in 0..events.len() {
-            let mut reader = TapeDeserializer::new(&events[start..]);
+            let mut reader = TapeDeserializer::new(&events[start..], keys.sources());
             assert!(Value::deserialize(&mut reader).is_err());
         }
-        assert!(Value::deserialize(&mut TapeDeserializer::new(&[])).is_err());
+        assert!(Value::deserialize(&mut TapeDeserializer::new(&[], keys.sources())).is_err());
     }
 }

@@ -9,7 +9,7 @@
 use super::bytes::{find_special, has_opener, hex4};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Token};
-use crate::parse::{spare, RepairKind};
+use crate::parse::RepairKind;
 
 impl Quote {
     /// The byte that interrupts a content run: the quote, or the lead byte of a smart quote.
@@ -339,7 +339,7 @@ impl Lexer {
             None
         };
         match whole {
-            Some(whole) => Ok(spare::string_of(whole)),
+            Some(whole) => Ok(whole.to_owned()),
             None => {
                 self.push_run(chunk, text, i, j);
                 self.take_string()
@@ -600,9 +600,9 @@ impl Lexer {
                 .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?,
         };
         let string = if self.text_buf.is_empty() {
-            spare::string_of(tail)
+            tail.to_owned()
         } else if tail.is_empty() {
-            spare::string_of(&self.text_buf)
+            self.text_buf.clone()
         } else {
             let mut string = String::with_capacity(self.text_buf.len() + tail.len());
             string.push_str(&self.text_buf);
@@ -834,4 +834,45 @@ pub(in crate::parse) fn surrogate_pair(high: u16, low: u16) -> char {
     let code =
         0x10000u32.wrapping_add(high.wrapping_sub(0xD800) << 10).wrapping_add(low.wrapping_sub(0xDC00));
     char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// A string's content written in the text with JSON's own escapes (and `\'`) and nothing
+/// else to repair: `raw` holds the bytes after its opening `quote` (`"` or `'`). The content is
+/// handed to `piece` a run of text or one decoded escape at a time; `piece` returns `false`
+/// to stop. Returns the length of the content in `raw` (where its closing quote is), or
+/// `None` where it is not written so (an escape JSON has not, a control character, no
+/// closing quote) or `piece` stopped.
+///
+/// The tape keeps a string its parse decoded as this range of the text when this reading
+/// gives the very same content, and reads it again here when it is asked for (see
+/// `tape::Place::Escaped`).
+pub(in crate::parse) fn read_escaped(
+    raw: &str,
+    quote: u8,
+    mut piece: impl FnMut(&str) -> bool,
+) -> Option<usize> {
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    loop {
+        let j = find_special(bytes, i, quote);
+        // Runs end next to an ASCII byte or at the end, so they are whole characters.
+        if j > i && !piece(raw.get(i..j)?) {
+            return None;
+        }
+        match bytes.get(j) {
+            Some(&b) if b == quote => return Some(j),
+            Some(b'\\') => {
+                // `\'` is how a `'` string escapes its quote (and means a quote anywhere).
+                let (c, len) = match bytes.get(j + 1) {
+                    Some(b'\'') => ('\'', 2),
+                    _ => json_escape(bytes, j)?,
+                };
+                if !piece(c.encode_utf8(&mut [0; 4])) {
+                    return None;
+                }
+                i = j + len;
+            }
+            _ => return None,
+        }
+    }
 }

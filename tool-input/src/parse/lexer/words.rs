@@ -5,7 +5,7 @@
 use super::bytes::{find, is_key_byte, is_word_byte};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Token};
-use crate::parse::{spare, NonFinite, RepairKind};
+use crate::parse::{NonFinite, RepairKind};
 
 const LITERALS: [(&[u8], Token); 3] =
     [(b"true", Token::Bool(true)), (b"false", Token::Bool(false)), (b"null", Token::Null)];
@@ -95,7 +95,7 @@ impl Lexer {
             let key = std::str::from_utf8(text)
                 .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
             sink.repair(RepairKind::UnquotedKey, self.start);
-            self.emit(sink, Token::Str(spare::string_of(key)), self.start)?;
+            self.emit(sink, Token::Str(key.to_owned()), self.start)?;
             return Ok(false);
         }
         if let Some((token, spelling)) = self.literal(text) {
