@@ -225,7 +225,11 @@ fn print_events(root: &Path, inputs: &BTreeSet<String>) {
         }
     }
     print!("{out}");
-    eprintln!("{} inputs and the streamed workload, {} option sets, {runs} runs", inputs.len(), option_sets.len());
+    eprintln!(
+        "{} inputs and the streamed workload, {} option sets, {runs} runs",
+        inputs.len(),
+        option_sets.len()
+    );
 }
 
 /// Every event, the partial value after each fragment and the result of `text` fed in the
@@ -239,7 +243,7 @@ fn fed_events(text: &str, cuts: &[usize], options: &ParseOptions) -> String {
         let fed = parser.feed_with(text.get(from..cut).unwrap_or_default(), |event| {
             let _ = write!(seen, "{event:?};");
         });
-        let _ = write!(seen, "| {fed:?} {}\n", parser.partial());
+        let _ = writeln!(seen, "| {fed:?} {}", parser.partial());
         from = cut;
     }
     let _ = write!(seen, "{:?}", parser.finish());
