@@ -17,6 +17,17 @@
 //! and mutations of the short ones (a byte dropped, doubled or replaced by punctuation),
 //! each under four option sets (jsonrepair's and json_repair's style, cut-off input
 //! completed or not, settled or stream-stable completion).
+//!
+//! With the argument `events`, it prints instead what the incremental parser reports in
+//! the strict and lenient modes, fed `str` fragments with [`IncrementalParser::feed_with`]:
+//! every event, the partial value after each fragment and the result, for the same inputs
+//! cut in two at every character boundary and a character at a time, and the streamed
+//! workload (`stream.jsonl`) in its recorded chunks. The differential check of a change to
+//! the streaming parser's path.
+//!
+//! ```sh
+//! cargo run --release -p tool-input-suite --example repair_outputs -- events > /tmp/before.txt
+//! ```
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -76,6 +87,10 @@ fn main() {
     ];
     let mut out = String::new();
     let mut runs = 0usize;
+    if std::env::args().nth(1).as_deref() == Some("events") {
+        print_events(&root, &inputs);
+        return;
+    }
     for (k, text) in inputs.iter().enumerate() {
         for (o, options) in option_sets.iter().enumerate() {
             debug_assert_eq!(options.mode, ParseMode::Repair);
@@ -161,4 +176,76 @@ fn streamed(text: &str, options: &ParseOptions, runs: &mut usize) -> u64 {
         *runs += 1;
     }
     hasher.finish()
+}
+
+/// The `events` mode (see the module documentation).
+fn print_events(root: &Path, inputs: &BTreeSet<String>) {
+    let option_sets = [
+        ParseOptions::default().with_mode(ParseMode::Strict),
+        ParseOptions::default(),
+        ParseOptions::default().with_complete_truncated(true),
+    ];
+    let mut out = String::new();
+    let mut runs = 0usize;
+    for (k, text) in inputs.iter().enumerate() {
+        let boundaries: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        let cuts: Vec<usize> = if text.len() <= EVERY_CUT {
+            boundaries.clone()
+        } else {
+            (0..=16).filter_map(|n| boundaries.get(boundaries.len() * n / 17).copied()).collect()
+        };
+        for (o, options) in option_sets.iter().enumerate() {
+            let mut hasher = DefaultHasher::new();
+            for &cut in &cuts {
+                fed_events(text, &[cut], options).hash(&mut hasher);
+                runs += 1;
+            }
+            if text.len() <= 4 * EVERY_CUT {
+                fed_events(text, &boundaries, options).hash(&mut hasher);
+                runs += 1;
+            }
+            let _ = writeln!(out, "{k}/{o} events:{:016x}", hasher.finish());
+        }
+    }
+    let streamed = std::fs::read_to_string(root.join("target/bench-data/stream.jsonl")).unwrap_or_default();
+    for (k, line) in streamed.lines().enumerate() {
+        let Ok(row) = serde_json::from_str::<Value>(line) else { continue };
+        let (Some(text), Some(chunks)) = (row["raw"].as_str(), row["chunks"].as_array()) else { continue };
+        let mut cuts = Vec::new();
+        let mut at = 0;
+        for size in chunks.iter().filter_map(Value::as_u64) {
+            at += size as usize;
+            cuts.push(at);
+        }
+        for (o, options) in option_sets.iter().enumerate() {
+            let mut hasher = DefaultHasher::new();
+            fed_events(text, &cuts, options).hash(&mut hasher);
+            runs += 1;
+            let _ = writeln!(out, "stream {k}/{o} events:{:016x}", hasher.finish());
+        }
+    }
+    print!("{out}");
+    eprintln!(
+        "{} inputs and the streamed workload, {} option sets, {runs} runs",
+        inputs.len(),
+        option_sets.len()
+    );
+}
+
+/// Every event, the partial value after each fragment and the result of `text` fed in the
+/// pieces between `cuts` (character boundaries), as text.
+fn fed_events(text: &str, cuts: &[usize], options: &ParseOptions) -> String {
+    let mut parser = IncrementalParser::new(options.clone());
+    let mut seen = String::new();
+    let mut from = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&text.len())) {
+        let cut = cut.clamp(from, text.len());
+        let fed = parser.feed_with(text.get(from..cut).unwrap_or_default(), |event| {
+            let _ = write!(seen, "{event:?};");
+        });
+        let _ = writeln!(seen, "| {fed:?} {}", parser.partial());
+        from = cut;
+    }
+    let _ = write!(seen, "{:?}", parser.finish());
+    seen
 }

@@ -150,7 +150,7 @@ impl IncrementalParser {
     /// may go on.
     #[inline]
     pub fn feed(&mut self, chunk: &str) -> Result<(), ParseError> {
-        self.feed_inner(chunk, None)
+        self.feed_inner(chunk, None::<&mut fn(StreamEvent<'_>)>)
     }
 
     /// [`feed`](IncrementalParser::feed), sending each [`StreamEvent`] the fragment completes
@@ -372,8 +372,17 @@ impl IncrementalParser {
         true
     }
 
+    /// [`feed`](IncrementalParser::feed) and [`feed_with`](IncrementalParser::feed_with):
+    /// generic over the callback, so that on the commonest fragment (content of a string
+    /// already shown, see [`Core::read_open`]) its one event is a direct call, inlined, and
+    /// no callback at all costs nothing. What the lexer reads takes the callback as `dyn`
+    /// (one copy of the lexer and grammar for every caller).
     #[inline]
-    fn feed_inner(&mut self, chunk: &str, mut on: On<'_, '_>) -> Result<(), ParseError> {
+    fn feed_inner<F: FnMut(StreamEvent<'_>)>(
+        &mut self,
+        chunk: &str,
+        mut on_event: Option<&mut F>,
+    ) -> Result<(), ParseError> {
         self.forget_partial();
         // The common case first: a value being read, within the limit.
         let clear = self.tail.is_empty()
@@ -382,7 +391,9 @@ impl IncrementalParser {
         if let (Reading::Value(core), true) = (&mut self.reading, clear) {
             self.bytes += chunk.len();
             self.text.push_str(chunk);
-            match core.feed(chunk, &mut on) {
+            let Some(rest) = core.read_open(chunk, &mut on_event) else { return Ok(()) };
+            let mut on: On<'_, '_> = on_event.map(|f| f as &mut dyn FnMut(StreamEvent<'_>));
+            match core.feed_tokens(rest, &mut on) {
                 Ok(()) => return Ok(()),
                 Err(failure) => {
                     self.fail_core(failure, &mut on);
@@ -390,6 +401,15 @@ impl IncrementalParser {
                 }
             }
         }
+        let on: On<'_, '_> = on_event.map(|f| f as &mut dyn FnMut(StreamEvent<'_>));
+        self.feed_slow(chunk, on)
+    }
+
+    /// [`IncrementalParser::feed_inner`] when the input is past a limit, not UTF-8, inside
+    /// a character started by [`feed_bytes`](IncrementalParser::feed_bytes), or no value is
+    /// being read (seeking the next candidate, or failed).
+    #[inline(never)]
+    fn feed_slow(&mut self, chunk: &str, mut on: On<'_, '_>) -> Result<(), ParseError> {
         if !self.tail.is_empty() {
             // A character started by `feed_bytes` is still open.
             return self.feed_bytes_inner(chunk.as_bytes(), on);
@@ -584,21 +604,39 @@ impl Core {
         Core { lexer: tree::lexer_at(options, base, prose), build, complete: options.complete_truncated }
     }
 
-    #[inline]
     fn feed(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
+        match self.read_open(chunk, on) {
+            Some(rest) => self.feed_tokens(rest, on),
+            None => Ok(()),
+        }
+    }
+
+    /// Content of a string value already shown goes straight to where it is shown: a whole
+    /// fragment while a long string streams in, or the end of one
+    /// ([`StreamOut::read_open`]). Returns what is left of `chunk` for the lexer
+    /// ([`Core::feed_tokens`]), `None` if nothing is.
+    #[inline]
+    fn read_open<'c, F: FnMut(StreamEvent<'_>) + ?Sized>(
+        &mut self,
+        chunk: &'c str,
+        on: &mut Option<&mut F>,
+    ) -> Option<&'c str> {
+        let Build::Tree(_, out) = &mut self.build else { return Some(chunk) };
+        if !out.string_open() {
+            return Some(chunk);
+        }
+        let read = out.read_open(&mut self.lexer, chunk, on);
+        match chunk.get(read..) {
+            Some("") => None,
+            Some(rest) => Some(rest),
+            None => Some(chunk),
+        }
+    }
+
+    /// Read `chunk` with the lexer (after [`Core::read_open`]).
+    fn feed_tokens(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
         match &mut self.build {
             Build::Tree(grammar, out) => {
-                // Content of a string value already shown goes straight to where it is
-                // shown: a whole fragment while a long string streams in, or the end of one.
-                let mut chunk = chunk;
-                if out.string_open() {
-                    let read = out.read_open(&mut self.lexer, chunk, on);
-                    match chunk.get(read..) {
-                        Some("") => return Ok(()),
-                        Some(rest) => chunk = rest,
-                        None => {}
-                    }
-                }
                 let mut reporting = Reporting { out: &mut *out, on: on.as_deref_mut() };
                 self.lexer.feed_str(chunk, &mut Fed { grammar: &mut *grammar, out: &mut reporting })?;
                 sync_string(grammar, out, &mut self.lexer, on);

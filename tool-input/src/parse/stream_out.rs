@@ -49,6 +49,8 @@ pub(crate) struct StreamOut {
     /// holds what was read of it in `open_text`: all that the lexer had in its decoded text
     /// (moved out), and this many bytes of its raw buffer.
     open: Option<usize>,
+    /// The shown string's text so far. Kept from string to string (cleared, not dropped):
+    /// its capacity is that of the longest string so far, and the value is a copy.
     open_text: String,
     /// The path of an event being reported.
     scratch: String,
@@ -60,10 +62,11 @@ pub(crate) struct StreamOut {
     open_path: Option<bool>,
 }
 
-/// Append `/index` to a JSON Pointer.
+/// Append `/index` to a JSON Pointer. With `itoa`: `write!` goes through the formatting
+/// machinery, which cost more than the rest of an item's event.
 fn push_index(pointer: &mut String, index: usize) {
-    use std::fmt::Write;
-    let _ = write!(pointer, "/{index}");
+    pointer.push('/');
+    pointer.push_str(itoa::Buffer::new().format(index));
 }
 
 impl StreamOut {
@@ -164,8 +167,17 @@ impl StreamOut {
     /// and the lexer holds none of its text) straight to where it is shown, with
     /// `Lexer::string_run`, and report it as [`sync_string`] would: one piece. Returns how
     /// many bytes of `chunk` that was.
+    ///
+    /// Generic over the callback: the streaming parser's entry calls it with the caller's
+    /// own (this is the commonest fragment, and its event is then a direct call), the rest
+    /// with `dyn FnMut`.
     #[inline]
-    pub(crate) fn read_open(&mut self, lexer: &mut Lexer, chunk: &str, on: &mut On<'_, '_>) -> usize {
+    pub(crate) fn read_open<F: FnMut(StreamEvent<'_>) + ?Sized>(
+        &mut self,
+        lexer: &mut Lexer,
+        chunk: &str,
+        on: &mut Option<&mut F>,
+    ) -> usize {
         let start = self.open_text.len();
         let read = lexer.string_run(chunk, &mut self.open_text);
         // An escape cut off by the end of `chunk` is read, not yet shown: nothing may be new.
@@ -193,7 +205,11 @@ impl StreamOut {
         }
         self.open_text.push_str(rest);
         self.open = None;
-        let value = Value::String(std::mem::take(&mut self.open_text));
+        // A copy of exactly its length: `open_text` keeps its capacity for the next string,
+        // so a string that streams in grows no buffer of its own (each regrowth was a
+        // `realloc` and a copy).
+        let value = Value::String(self.open_text.as_str().to_owned());
+        self.open_text.clear();
         if let Some(on) = on.as_mut() {
             if let Some(path) = self.open_slot_path() {
                 on(StreamEvent::ValueComplete { path: Cow::Borrowed(path), value: Cow::Borrowed(&value) });
@@ -348,7 +364,6 @@ fn sync_open_string(grammar: &mut Grammar, out: &mut StreamOut, lexer: &mut Lexe
         grammar.begin_value(&mut Reporting { out: &mut *out, on: None });
         out.open_path = None;
         out.open_text.clear();
-        out.open_text.reserve((head.len() + new_tail.len()).max(32) * 2);
     }
     out.open_text.push_str(head);
     out.open_text.push_str(new_tail);

@@ -429,6 +429,76 @@ fn events_have_json_pointer_paths() {
 }
 
 #[test]
+fn indices_of_many_items_are_written_in_full() {
+    // Items past the ninth, nested: each index is written whole, whatever its digits.
+    let items: Vec<String> = (0..120).map(|k| format!("[{k}]")).collect();
+    let text = format!("{{\"rows\": [{}]}}", items.join(", "));
+    let mut paths = Vec::new();
+    let mut parser = IncrementalParser::new(ParseOptions::default());
+    for piece in text.as_bytes().chunks(7) {
+        let piece = std::str::from_utf8(piece).unwrap();
+        parser.feed_with(piece, |event| paths.extend(event.path().map(str::to_owned))).unwrap();
+    }
+    let expected: Vec<String> = (0..120)
+        .flat_map(|k| [format!("/rows/{k}/0"), format!("/rows/{k}")])
+        .chain(std::iter::once("/rows".to_owned()))
+        .collect();
+    assert_eq!(paths, expected);
+}
+
+#[test]
+fn strings_that_stream_in_are_held_at_their_length() {
+    // The shown string's buffer is kept from string to string; each shown value is a copy
+    // of exactly its text, however it arrived, and the buffer's text never leaks into the
+    // next.
+    let long = "x".repeat(300);
+    let text = format!(r#"{{"a": "{long}", "b": "short", "c": "é\u00e9{long}", "d": ""}}"#);
+    for size in [1, 3, 8, 64] {
+        let mut parser = IncrementalParser::new(ParseOptions::default());
+        let mut grown: HashMap<String, String> = HashMap::new();
+        let mut completed = Vec::new();
+        let mut from = 0;
+        while from < text.len() {
+            let mut to = (from + size).min(text.len());
+            while !text.is_char_boundary(to) {
+                to += 1;
+            }
+            parser
+                .feed_with(&text[from..to], |event| match event {
+                    StreamEvent::StringGrew { path, appended } => {
+                        grown.entry(path.into_owned()).or_default().push_str(&appended)
+                    }
+                    StreamEvent::ValueComplete { path, value } => {
+                        completed.push((path.into_owned(), value.into_owned()))
+                    }
+                    _ => {}
+                })
+                .unwrap();
+            from = to;
+        }
+        let value = parser.finish().unwrap().value;
+        assert_eq!(value, parse(&text, &ParseOptions::default()).unwrap().value);
+        for (path, value) in &completed {
+            assert_eq!(Some(value), value_at(&text, path).as_ref(), "{path} in pieces of {size}");
+        }
+        assert!(grown.contains_key("/a") && grown.contains_key("/c"), "long strings are shown");
+        for (key, string) in value.as_object().unwrap() {
+            let Value::String(string) = string else { panic!("{key} is a string") };
+            // A string read within one fragment is the lexer's (from its spare strings).
+            if let Some(pieces) = grown.get(&format!("/{key}")) {
+                assert_eq!(pieces, string, "{key} in pieces of {size}");
+                assert_eq!(string.capacity(), string.len(), "{key} in pieces of {size}");
+            }
+        }
+    }
+}
+
+/// The value at `path` in the one-shot parse of `text`.
+fn value_at(text: &str, path: &str) -> Option<Value> {
+    parse(text, &ParseOptions::default()).ok()?.value.pointer(path).cloned()
+}
+
+#[test]
 fn a_function_call_wrapper_reports_its_result() {
     let mut events = Vec::new();
     let mut parser = IncrementalParser::new(lenient());
