@@ -471,6 +471,17 @@ mod tests {
 
     /// The order as it was first written: every completion's path and prefixes, from the
     /// incremental parser's events. The reference the reading above must equal.
+    /// The paths of errors at `paths`, put in `text`'s order by [`in_document_order`] and by
+    /// the reference.
+    fn both_orders(text: &str, paths: &[&str]) -> (Vec<String>, Vec<String>) {
+        let mut errors: Vec<FieldError> = paths.iter().map(|path| error(path)).collect();
+        let mut expected = errors.clone();
+        reference_order(&mut expected, text, &ParseOptions::default());
+        in_document_order(&mut errors, text, &ParseOptions::default());
+        let paths_of = |errors: &[FieldError]| errors.iter().map(|e| e.path.clone()).collect();
+        (paths_of(&errors), paths_of(&expected))
+    }
+
     fn reference_order(errors: &mut [FieldError], text: &str, options: &ParseOptions) {
         if errors.len() < 2 {
             return;
@@ -595,12 +606,7 @@ mod tests {
     #[test]
     fn prose_before_the_value_orders_as_the_reference() {
         let text = "Here you go: {'b': {'y': 1, 'x': 2}, 'a': [1, 2], 'b': 3}";
-        let mut errors: Vec<FieldError> = ["/a/1", "/b/x", "/b", "/c", "/a", "/b/y"].map(error).into();
-        let mut expected = errors.clone();
-        reference_order(&mut expected, text, &ParseOptions::default());
-        in_document_order(&mut errors, text, &ParseOptions::default());
-        let got: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
-        let want: Vec<&str> = expected.iter().map(|e| e.path.as_str()).collect();
+        let (got, want) = both_orders(text, &["/a/1", "/b/x", "/b", "/c", "/a", "/b/y"]);
         assert_eq!(got, want);
     }
 
@@ -610,12 +616,7 @@ mod tests {
         // with a leading zero (which names no item); a path not starting with `/`.
         let text = r#"{"a/b": 1, "~0": 2, "o": {"2": 3, "02": 4}, "l": [5, 6, 7], "z": 8}"#;
         let paths = ["/z", "/l/02", "/~00", "/a~1b", "/o/02", "/l/2", "/o/2", "z", "/l/0", "/a~1b/x"];
-        let mut errors: Vec<FieldError> = paths.map(error).into();
-        let mut expected = errors.clone();
-        reference_order(&mut expected, text, &ParseOptions::default());
-        in_document_order(&mut errors, text, &ParseOptions::default());
-        let got: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
-        let want: Vec<&str> = expected.iter().map(|e| e.path.as_str()).collect();
+        let (got, want) = both_orders(text, &paths);
         assert_eq!(got, want);
         assert_eq!(got[..4], ["/a~1b", "/a~1b/x", "/~00", "/o/2"]);
     }
