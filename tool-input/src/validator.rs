@@ -243,24 +243,14 @@ impl Validator {
     /// the pass (and the walk decides).
     fn check_while_parsing(&self, raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> WhileParsing {
         let Some(text) = text_of(raw) else { return WhileParsing::Missed(Miss::NotTried) };
-        // The parse's own size limit comes first; below serde_json's depth, only our parser
-        // counts depth as the limits say.
-        if text.len() > limits.max_bytes || limits.max_depth < parse::DEFAULT_MAX_DEPTH || !opens_object(text)
-        {
+        // Below serde_json's depth, only our parser counts depth as the limits say.
+        if limits.max_depth < parse::DEFAULT_MAX_DEPTH {
             return WhileParsing::Missed(Miss::NotTried);
         }
         let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let read =
-            fast.run::<Value, _>(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
-        let value = match read {
+        let value = match self.fast_from_text::<Value>(&fast, text, limits) {
             Ok(value) => value,
-            Err(error) => {
-                return WhileParsing::Missed(match error.classify() {
-                    serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
-                    serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
-                })
-            }
+            Err(miss) => return WhileParsing::Missed(miss),
         };
         // A coercion changed the value as it was read: the walk reads the text's own.
         let (coercions, defaults) = fast.into_coercions_and_defaults();
