@@ -260,8 +260,8 @@ fn sync_and_async_handlers() {
     send(toolbox.dispatch_async(&define));
 }
 
-#[test]
-fn a_handlers_errors_count_on_a_budget_of_their_own() {
+/// A weather tool whose handler fails for Atlantis, and how many times it ran.
+fn counting_weather() -> (Toolbox, Arc<AtomicUsize>) {
     let runs = Arc::new(AtomicUsize::new(0));
     let counter = runs.clone();
     let toolbox = Toolbox::new().with_tool(move |call: GetWeather| {
@@ -272,6 +272,12 @@ fn a_handlers_errors_count_on_a_budget_of_their_own() {
             Ok("sunny")
         }
     });
+    (toolbox, runs)
+}
+
+#[test]
+fn a_handlers_errors_count_on_a_budget_of_their_own() {
+    let (toolbox, runs) = counting_weather();
     let declined = one("get_weather", r#"{"city": "Atlantis"}"#);
     let invalid = one("get_weather", r#"{"town": "Paris"}"#);
     let good = one("get_weather", r#"{"city": "Paris"}"#);
@@ -322,16 +328,7 @@ fn a_handlers_errors_count_on_a_budget_of_their_own() {
 
 #[test]
 fn the_retry_budget_stops_a_looping_call() {
-    let runs = Arc::new(AtomicUsize::new(0));
-    let counter = runs.clone();
-    let toolbox = Toolbox::new().with_tool(move |call: GetWeather| {
-        counter.fetch_add(1, Ordering::SeqCst);
-        if call.city == "Atlantis" {
-            Err("no station")
-        } else {
-            Ok("sunny")
-        }
-    });
+    let (toolbox, runs) = counting_weather();
     let mut conversation = Conversation::new().with_max_failures(3);
     let invalid = one("get_weather", r#"{"town": "Paris"}"#);
     let good = one("get_weather", r#"{"city": "Paris"}"#);
