@@ -328,8 +328,8 @@ fn bodies_that_are_not_a_known_shape() {
     assert_eq!(parse_body(b"not json", &options).unwrap_err().code(), "body");
     assert!(parse_value(&json!({"hello": 1}), &CallOptions::new()).is_err());
     assert!(parse_value(&json!({"hello": 1}), &CallOptions::new().format(Format::Anthropic)).is_err());
-    assert!(parse_body(&[0xff, 0xfe], &CallOptions::new()).is_err());
-    assert!(parse_body(&[b' '; 100], &CallOptions::new().max_body_bytes(10)).is_err());
+    assert!(parse_body([0xff, 0xfe], &CallOptions::new()).is_err());
+    assert!(parse_body([b' '; 100], &CallOptions::new().max_body_bytes(10)).is_err());
     // With `auto`, text that is not a known body is read as text.
     let calls = parse_body(br#"{"name": "f", "arguments": {"a": 1}}"#, &CallOptions::new()).unwrap();
     assert_eq!(calls.format, Format::Text);

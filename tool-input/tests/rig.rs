@@ -173,3 +173,66 @@ fn a_dynamic_tool_maps_a_rejection_with_question_mark() {
     assert!(text.contains("- /first_night: ") && text.contains("- /kind: "), "{text}");
     assert!(error.downcast_ref::<tool_input::Rejection>().is_some());
 }
+
+/// This crate's adapter: rig hands it the raw text, which goes through the whole pipeline.
+fn reading_handler() -> ErasedHandler {
+    ErasedHandler::new(tool_input::rig::ToolAdapter::new(Booking))
+}
+
+const PYTHON_DICT: &str = "{'hotel': 'Ritz', 'first_night': 3, 'last_night': '4', 'kind': 'Single',}";
+
+#[test]
+fn a_python_dict_runs_the_tool_through_this_crates_adapter() {
+    let result = dispatch(&reading_handler(), "book_room", PYTHON_DICT);
+    assert!(result.is_success(), "{:?}", result.output());
+    assert_eq!(result.output().as_json(), Some(&json!({"hotel": "Ritz", "nights": 2, "kind": "single"})));
+    // Prose and a fence around it, as a model without a tool parser writes.
+    let fenced = format!("Booking now.\n```python\n{PYTHON_DICT}\n```");
+    assert!(dispatch(&reading_handler(), "book_room", &fenced).is_success());
+}
+
+#[test]
+fn through_this_crates_adapter_a_refusal_names_the_tool_and_every_path() {
+    let result =
+        dispatch(&reading_handler(), "book_room", "{'hotel': 'Ritz', 'first_night': 3, 'kind': 'suite'}");
+    assert!(result.is_error_kind(ToolErrorKind::InvalidArgs));
+    let text = result.output().as_text().unwrap();
+    assert!(text.starts_with("The arguments for tool `book_room` were rejected (2 errors)"), "{text}");
+    assert!(text.contains("- /last_night: ") && text.contains(r#"- /kind: "suite" is not one of"#), "{text}");
+    // Its own rule, and text with no arguments in it at all.
+    let rule = dispatch(
+        &reading_handler(),
+        "book_room",
+        "{'hotel': 'R', 'first_night': 5, 'last_night': 2, 'kind': 'single'}",
+    );
+    assert!(rule.output().as_text().unwrap().contains("- /last_night: must not be before `first_night` (5)"));
+    let prose = dispatch(&reading_handler(), "book_room", "I cannot decide which hotel.");
+    let text = prose.output().as_text().unwrap();
+    assert!(prose.is_error_kind(ToolErrorKind::InvalidArgs));
+    assert!(text.contains("`book_room`"), "{text}");
+}
+
+#[test]
+fn this_crates_adapter_is_rigs_for_everything_else() {
+    let ours = reading_handler();
+    let rigs = handler();
+    assert_eq!(ours.descriptor(), rigs.descriptor());
+    // The same answers to valid JSON, and the same refusal of another tool's call.
+    let valid = r#"{"hotel": "Ritz", "first_night": 1, "last_night": 1, "kind": "double"}"#;
+    assert_eq!(dispatch(&ours, "book_room", valid).output(), dispatch(&rigs, "book_room", valid).output());
+    let kind = EffectKind::ToolCall { name: "other".to_owned(), args: "{}".to_owned() };
+    assert!(block_on(serve_inline(&ours, kind)).is_err());
+}
+
+#[test]
+fn through_rigs_own_adapter_a_python_dict_is_refused_by_serde_json() {
+    // What rig's adapter does with text that is not JSON: serde_json refuses it before
+    // `Args` sees it. The reason to serve the tool with this crate's adapter.
+    let result = dispatch(&handler(), "book_room", PYTHON_DICT);
+    assert!(result.is_error_kind(ToolErrorKind::InvalidArgs));
+    assert!(result
+        .output()
+        .as_text()
+        .unwrap()
+        .starts_with("failed to parse tool arguments: key must be a string"));
+}

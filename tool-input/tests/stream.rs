@@ -903,7 +903,7 @@ fn deep_and_huge_events_never_panic() {
     let mut stream = StreamAssembler::new(CallOptions::new());
     stream.push_sse_line(&deep);
     stream.push_sse_line("");
-    stream.push_sse_bytes(&[0xff, 0xfe, b'\n', b'{', b'\n']);
+    stream.push_sse_bytes([0xff, 0xfe, b'\n', b'{', b'\n']);
     stream.push_event(&gemini(json!([{"functionCall": {"name": "f", "willContinue": true}}]), None));
     let path = format!("${}", ".a".repeat(10_000));
     stream.push_event(&gemini(json!([{"functionCall": {"partialArgs": [{"jsonPath": path, "stringValue": "x"}], "willContinue": true}}]), None));

@@ -260,8 +260,8 @@ fn sync_and_async_handlers() {
     send(toolbox.dispatch_async(&define));
 }
 
-#[test]
-fn the_retry_budget_stops_a_looping_call() {
+/// A weather tool whose handler fails for Atlantis, and how many times it ran.
+fn counting_weather() -> (Toolbox, Arc<AtomicUsize>) {
     let runs = Arc::new(AtomicUsize::new(0));
     let counter = runs.clone();
     let toolbox = Toolbox::new().with_tool(move |call: GetWeather| {
@@ -272,20 +272,78 @@ fn the_retry_budget_stops_a_looping_call() {
             Ok("sunny")
         }
     });
+    (toolbox, runs)
+}
+
+#[test]
+fn a_handlers_errors_count_on_a_budget_of_their_own() {
+    let (toolbox, runs) = counting_weather();
+    let declined = one("get_weather", r#"{"city": "Atlantis"}"#);
+    let invalid = one("get_weather", r#"{"town": "Paris"}"#);
+    let good = one("get_weather", r#"{"city": "Paris"}"#);
+
+    // Two handler errors with a budget of two mistakes: the next valid call still runs.
+    let mut conversation = Conversation::new().with_max_failures(2);
+    for _ in 0..2 {
+        let outcome = toolbox.dispatch_in(&mut conversation, &declined);
+        assert_eq!(outcome.kind(), OutcomeKind::HandlerError);
+        assert!(!outcome.budget_spent);
+        assert_eq!(outcome.text(), "The tool `get_weather` failed: no station");
+    }
+    assert_eq!(conversation.failures("get_weather"), 0);
+    assert_eq!(conversation.handler_failures("get_weather"), 2);
+    assert!(toolbox.dispatch_in(&mut conversation, &good).is_success());
+    assert_eq!(conversation.handler_failures("get_weather"), 0);
+
+    // A mistake between handler errors: each budget keeps its own count.
+    let mut conversation = Conversation::new().with_max_failures(2).with_max_handler_failures(2);
+    toolbox.dispatch_in(&mut conversation, &declined);
+    toolbox.dispatch_in(&mut conversation, &invalid);
+    assert_eq!((conversation.failures("get_weather"), conversation.handler_failures("get_weather")), (1, 1));
+    // A handler error means the arguments were right: the model's run of mistakes ends.
+    let spent = toolbox.dispatch_in(&mut conversation, &declined);
+    assert_eq!((conversation.failures("get_weather"), conversation.handler_failures("get_weather")), (0, 2));
+    assert!(spent.budget_spent && spent.kind() == OutcomeKind::HandlerError);
+    assert!(
+        spent.text().starts_with(
+            "The tool `get_weather` failed: no station\nThe tool `get_weather` has now failed on its own"
+        ),
+        "{}",
+        spent.text()
+    );
+
+    // Then the tool is not run, and the answer says it is the tool, not the arguments.
+    let runs_before = runs.load(Ordering::SeqCst);
+    let refused = toolbox.dispatch_in(&mut conversation, &good);
+    assert_eq!(refused.kind(), OutcomeKind::BudgetSpent);
+    assert!(matches!(refused.result, Err(Failure::HandlerBudgetSpent { failures: 2, .. })));
+    assert!(refused.text().contains("your arguments were accepted"), "{}", refused.text());
+    assert_eq!(runs.load(Ordering::SeqCst), runs_before);
+
+    // `reset` forgets both counts.
+    conversation.reset();
+    assert!(!conversation.is_spent("get_weather"));
+    assert!(toolbox.dispatch_in(&mut conversation, &good).is_success());
+}
+
+#[test]
+fn the_retry_budget_stops_a_looping_call() {
+    let (toolbox, runs) = counting_weather();
     let mut conversation = Conversation::new().with_max_failures(3);
-    let bad = one("get_weather", r#"{"city": "Atlantis"}"#);
     let invalid = one("get_weather", r#"{"town": "Paris"}"#);
     let good = one("get_weather", r#"{"city": "Paris"}"#);
 
     // A success resets the count.
-    assert!(!toolbox.dispatch_in(&mut conversation, &bad).budget_spent);
+    assert!(!toolbox.dispatch_in(&mut conversation, &invalid).budget_spent);
+    assert_eq!(conversation.failures("get_weather"), 1);
     assert!(toolbox.dispatch_in(&mut conversation, &good).is_success());
     assert_eq!(conversation.failures("get_weather"), 0);
 
-    let first = toolbox.dispatch_in(&mut conversation, &bad);
+    // The model's mistakes in a row spend its budget; the handler's errors are not among them.
+    let first = toolbox.dispatch_in(&mut conversation, &invalid);
     let second = toolbox.dispatch_in(&mut conversation, &invalid);
     assert!(!first.budget_spent && !second.budget_spent);
-    let third = toolbox.dispatch_in(&mut conversation, &bad);
+    let third = toolbox.dispatch_in(&mut conversation, &invalid);
     assert!(third.budget_spent);
     assert!(third.text().contains("retry budget for `get_weather` is now spent"), "{}", third.text());
     assert!(conversation.is_spent("get_weather"));
@@ -313,7 +371,10 @@ fn the_retry_budget_stops_a_looping_call() {
     assert!(toolbox.dispatch_in(&mut conversation, &good).is_success());
     // Async dispatch shares the budget.
     let mut conversation = Conversation::new().with_max_failures(1);
-    assert!(block_on(toolbox.dispatch_async_in(&mut conversation, &bad)).budget_spent);
+    assert!(block_on(toolbox.dispatch_async_in(&mut conversation, &invalid)).budget_spent);
+    let mut conversation = Conversation::new().with_max_handler_failures(1);
+    let declined = one("get_weather", r#"{"city": "Atlantis"}"#);
+    assert!(block_on(toolbox.dispatch_async_in(&mut conversation, &declined)).budget_spent);
 }
 
 #[test]

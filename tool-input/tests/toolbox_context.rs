@@ -12,7 +12,7 @@ use futures_executor::block_on;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tool_input::calls::{parse_text, CallOptions, Calls};
-use tool_input::{CallContext, Conversation, Outcome, OutcomeKind, ToolInput, Toolbox};
+use tool_input::{CallContext, Conversation, Failure, Outcome, OutcomeKind, ToolInput, Toolbox};
 
 /// Add an item to the cart.
 #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
@@ -220,10 +220,10 @@ fn the_budget_is_decided_before_the_handlers_run() {
     assert!(outcomes[1].budget_spent);
     assert_eq!(toolbox.state().runs.load(Ordering::SeqCst), 0);
 
-    // A handler's error is known only once it ran: both calls run, both count, and the
-    // next response finds the budget spent.
+    // A handler's error is known only once it ran: the calls run, each counts on the
+    // handler's own budget (never the model's), and the next response finds it spent.
     let toolbox = shop();
-    let mut conversation = Conversation::new().with_max_failures(2);
+    let mut conversation = Conversation::new().with_max_failures(2).with_max_handler_failures(2);
     let broken = tagged("add_to_cart", r#"{"sku": "BROKEN", "quantity": 1}"#).repeat(3);
     let outcomes = block_on(toolbox.run_all_async(&mut conversation, &calls(&broken)));
     assert!(outcomes.iter().all(|o| o.kind() == OutcomeKind::HandlerError));
@@ -231,6 +231,8 @@ fn the_budget_is_decided_before_the_handlers_run() {
     assert!(outcomes[1].budget_spent && outcomes[2].budget_spent);
     let next = block_on(toolbox.run_all_async(&mut conversation, &calls(&broken)));
     assert!(next.iter().all(|o| o.kind() == OutcomeKind::BudgetSpent));
+    assert!(matches!(next[0].result, Err(Failure::HandlerBudgetSpent { .. })));
+    assert_eq!(conversation.failures("add_to_cart"), 0);
     assert_eq!(toolbox.state().runs.load(Ordering::SeqCst), 3);
 }
 

@@ -82,6 +82,10 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 
 /// Read the tool calls of a response body, or of raw text with [`Format::Text`].
 ///
+/// The body is taken as it arrives: `&str`, `String`, `&[u8]`, `Vec<u8>`, an HTTP
+/// client's `Bytes` (anything that is `AsRef<[u8]>`), by reference or by value. A body
+/// already parsed into a `serde_json::Value` goes to [`parse_value`].
+///
 /// With [`Format::Auto`], a JSON body of a known shape ([`Format::detect`]) is read as that
 /// format, and anything else (text, or JSON of no known shape, such as a bare
 /// `{"name": ..., "arguments": ...}`) as text.
@@ -96,7 +100,12 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 /// assert_eq!(calls.calls[0].id, "toolu_01");
 /// assert_eq!(calls.content.as_deref(), Some("Let me check."));
 /// ```
-pub fn parse_body(body: &[u8], options: &CallOptions) -> Result<Calls, BodyError> {
+pub fn parse_body(body: impl AsRef<[u8]>, options: &CallOptions) -> Result<Calls, BodyError> {
+    parse_body_bytes(body.as_ref(), options)
+}
+
+/// [`parse_body`], not generic: one copy of the reader whatever the body's type.
+fn parse_body_bytes(body: &[u8], options: &CallOptions) -> Result<Calls, BodyError> {
     if body.len() > options.max_body_bytes {
         return Err(BodyError::TooLarge { bytes: body.len(), limit: options.max_body_bytes });
     }

@@ -13,7 +13,9 @@
 //! | `mcp` | `{"name", "description", "inputSchema"}` | none |
 //!
 //! Every dialect drops the root's `$schema` and makes sure the root says `"type": "object"`
-//! when it declares properties without a type.
+//! when it declares properties without a type. No dialect sends a definition (`$defs`,
+//! `definitions`) that nothing refers to: neither one the schema never used, nor one whose
+//! every reference a transform inlined, nor one referred to only from such definitions.
 //!
 //! **OpenAI strict transform** (Structured Outputs' "supported schemas"): every property is
 //! listed in `required`, and one that was optional becomes nullable (`["string", "null"]`,
@@ -53,6 +55,7 @@ mod gemini;
 pub(crate) mod kind;
 mod mcp;
 mod openai;
+mod prune;
 pub(crate) mod undo;
 pub(crate) mod walk;
 
@@ -326,8 +329,8 @@ fn parameters_pointer(dialect: Dialect) -> &'static str {
     }
 }
 
-/// The schema every dialect starts from: no `$schema`, and an explicit object type at the
-/// root when properties are declared without one.
+/// The schema every dialect starts from: no `$schema`, an explicit object type at the root
+/// when properties are declared without one, and no definitions nothing refers to.
 fn prepared(schema: &Value) -> Value {
     let mut schema = schema.clone();
     if let Value::Object(root) = &mut schema {
@@ -336,6 +339,7 @@ fn prepared(schema: &Value) -> Value {
             root.insert("type".to_owned(), Value::String("object".to_owned()));
         }
     }
+    prune::prune_definitions(&mut schema);
     schema
 }
 

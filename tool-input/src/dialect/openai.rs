@@ -52,6 +52,12 @@ pub(super) fn strict_schema(schema: &Value, pointer: &str, problems: &mut Proble
     let mut out = schema.clone();
     let mut budget = MAX_NODES;
     strict_node(&mut out, schema, pointer, 0, &mut budget, problems);
+    // Inlining a `$ref` with siblings may leave its target referred to by nothing: it is not
+    // sent, and what the transform said of it is said where it was inlined.
+    for (keyword, name) in super::prune::prune_definitions(&mut out) {
+        let at = format!("{pointer}/{keyword}/{}", escape(&name));
+        problems.0.retain(|p| p.pointer != at && !p.pointer.starts_with(&format!("{at}/")));
+    }
     out
 }
 

@@ -18,7 +18,7 @@ pub(crate) fn lookup_ref<'s>(root: &'s Value, reference: &str) -> Option<&'s Val
     root.pointer(&decoded)
 }
 
-fn percent_decode(pointer: &str) -> String {
+pub(crate) fn percent_decode(pointer: &str) -> String {
     if !pointer.contains('%') {
         return pointer.to_owned();
     }

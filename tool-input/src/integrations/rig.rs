@@ -1,18 +1,26 @@
 //! [rig](https://docs.rs/rig-core), with this crate's pipeline: a [`ToolInput`] type as a rig
-//! tool's `Args` through [`Args`], rig's tool definition from ours, and a rejection as rig's
-//! `invalid_args` tool error, whose text rig hands back to the model.
+//! tool's `Args` through [`Args`], a handler that reads the model's raw argument text
+//! through the whole pipeline ([`ToolAdapter`]), rig's tool definition from ours, and a
+//! rejection as rig's `invalid_args` tool error, whose text rig hands back to the model.
 //!
-//! rig deserializes a tool's arguments itself (`serde_json::from_str::<Self::Args>` in its
-//! dispatch), so the tool declares `type Args = tool_input::Args<T>`: the arguments are
-//! coerced and validated (and `T`'s own rules run) before `call` sees them. When they are
-//! refused, rig turns the serde error into a failed [`ToolResult`](rig_core::tool::ToolResult)
-//! of kind `invalid_args` whose model-visible text is `failed to parse tool arguments: `
-//! followed by the rejection's message (every error with its path, then serde_json's
-//! position), so the model can fix its call. Arguments a provider delivered as a JSON
-//! string, mangled or not, are read too; text that is not JSON at all is refused by
-//! serde_json before the pipeline sees it (see [`Args`]).
+//! rig hands a tool handler the call's arguments as the model's raw text
+//! (`EffectKind::ToolCall { args }`). Two ways to serve a tool whose `Args` is
+//! `tool_input::Args<T>`:
+//!
+//! - **[`ToolAdapter`] (this module's)** in place of rig's
+//!   `rig_core::serve::adapters::ToolAdapter`: the raw text goes through the whole pipeline,
+//!   repairs included (`{'from': 'JFK'}`, code fences, prose, trailing commas), then the
+//!   coercions, the validation and `T`'s own rules. A refusal is an `invalid_args` result
+//!   whose text is the rejection's message: the tool's name and every error with its path.
+//! - **rig's own `ToolAdapter`**: rig runs `serde_json::from_str::<Args<T>>` on the text
+//!   first, so arguments that are JSON (an object, or a JSON string holding mangled
+//!   arguments) are coerced and validated, but text that is not JSON is refused by
+//!   serde_json before `Args` sees it, as `failed to parse tool arguments: key must be a
+//!   string at line 1 column 2`, with no tool name. Use this module's adapter.
 //!
 //! ```
+//! use rig_core::effect::{EffectKind, Outcome};
+//! use rig_core::serve::{serve_inline, ErasedHandler};
 //! use rig_core::tool::{PortableTool, ToolExecutionError};
 //! use schemars::JsonSchema;
 //! use serde::Deserialize;
@@ -45,16 +53,102 @@
 //!
 //! let definition = rig_core::tool::tool_definition(&Weather);
 //! assert_eq!(definition, tool_input::rig::tool_definition(GetWeather::definition()).unwrap());
+//!
+//! // A Python dict, as a model served without a tool parser writes it: read and run.
+//! let handler = ErasedHandler::new(tool_input::rig::ToolAdapter::new(Weather));
+//! let call = EffectKind::ToolCall { name: "get_weather".into(), args: "{'city': 'Paris', 'days': '2'}".into() };
+//! let Ok(Outcome::ToolResult { result }) = futures_executor::block_on(serve_inline(&handler, call)) else { panic!() };
+//! assert_eq!(result.output().as_text(), Some("2 days of sun in Paris"));
 //! ```
 //!
 //! rig-core 0.44 is the release this feature is built against: 0.45 and later need Rust
 //! 1.97.1.
 
 use ::rig_core::completion::message::{EmptyToolName, ToolName};
-use ::rig_core::tool::{ToolErrorKind, ToolExecutionError};
+use ::rig_core::effect::{family, EffectKind, HandlerDescriptor, Outcome};
+use ::rig_core::serve::{adapters, Dispatch, Reply, Serve};
+use ::rig_core::tool::{
+    IntoToolOutput, PublishedContext, Tool, ToolContext, ToolErrorKind, ToolExecutionError, ToolResult,
+};
 
+use crate::args::Args;
 use crate::error::Rejection;
-use crate::tool::ToolDefinition;
+use crate::tool::{ToolDefinition, ToolInput};
+
+/// A rig tool whose `Args` is [`Args<T>`] as a rig handler that reads the model's raw
+/// argument text through this crate's whole pipeline: the lenient parse and its repairs
+/// (a Python dict, code fences, prose, trailing commas), the coercions, the validation and
+/// `T`'s own rules. Use it where rig's
+/// [`ToolAdapter`](rig_core::serve::adapters::ToolAdapter) goes (`ErasedHandler::new(..)`):
+/// rig's runs serde_json on the text first, which refuses text that is not JSON before
+/// `Args` sees it.
+///
+/// Arguments that are refused become a failed [`ToolResult`] of kind `invalid_args`, its
+/// text for the model the rejection's message (the tool's name, every error with its path;
+/// [`tool_error`]). Everything else is as rig's adapter does it: the descriptor, the
+/// tool's context and what it publishes, the tool's own errors through its `map_error`, and
+/// effects of other families or for another tool's name.
+///
+/// See the [module's example](self).
+pub struct ToolAdapter<T> {
+    rig: adapters::ToolAdapter<T>,
+}
+
+impl<T: Tool> ToolAdapter<T> {
+    /// Wrap a tool.
+    pub fn new(tool: T) -> Self {
+        ToolAdapter { rig: adapters::ToolAdapter::new(tool) }
+    }
+
+    /// The wrapped tool.
+    pub fn tool(&self) -> &T {
+        self.rig.tool()
+    }
+}
+
+impl<T, A> Serve for ToolAdapter<T>
+where
+    T: Tool<Args = Args<A>> + 'static,
+    A: ToolInput + Send + Sync + 'static,
+{
+    type Family = family::Tool;
+
+    fn descriptor(&self) -> HandlerDescriptor {
+        self.rig.descriptor()
+    }
+
+    async fn serve(&self, kind: EffectKind, dispatch: Dispatch) -> Reply {
+        let args = match kind {
+            EffectKind::ToolCall { name, args } if name == T::NAME => args,
+            // Another tool's name, another family: rig's adapter answers as it does.
+            other => return self.rig.serve(other, dispatch).await,
+        };
+        let arguments = match A::from_arguments(args.as_str()) {
+            Ok(arguments) => arguments,
+            Err(rejection) => {
+                let result = ToolResult::failed(tool_error(&rejection));
+                return Reply::Outcome(Ok(Outcome::ToolResult { result }));
+            }
+        };
+        // The context rig's adapter gives a call: the driver's inbound values for this
+        // dispatch, and its scopes.
+        let mut context = dispatch
+            .scope::<ToolContext>()
+            .map(|inbound| inbound.for_dispatch())
+            .unwrap_or_default()
+            .with_scopes(dispatch.scopes());
+        let tool = self.rig.tool();
+        let outcome = tool.call(&mut context, Args(arguments)).await.map_err(|error| tool.map_error(error));
+        if let Some(published) = dispatch.scope::<PublishedContext>() {
+            published.publish(context);
+        }
+        let result = match outcome.and_then(IntoToolOutput::into_tool_output) {
+            Ok(output) => ToolResult::success(output),
+            Err(error) => ToolResult::failed(error),
+        };
+        Reply::Outcome(Ok(Outcome::ToolResult { result }))
+    }
+}
 
 /// A tool's definition as rig's: its name, its description (empty when it has none) and its
 /// JSON Schema as `parameters`; an error only for a tool with an empty name, which rig

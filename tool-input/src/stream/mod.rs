@@ -329,7 +329,8 @@ impl StreamAssembler {
 
     /// Feed raw bytes of the body as they arrive from the network, split anywhere (inside a
     /// line, inside a UTF-8 character); lines are read as by
-    /// [`push_sse_line`](StreamAssembler::push_sse_line).
+    /// [`push_sse_line`](StreamAssembler::push_sse_line). A chunk is anything that is
+    /// `AsRef<[u8]>`: an HTTP client's `Bytes`, `&[u8]`, `Vec<u8>`, `&str`, `String`.
     ///
     /// ```
     /// use tool_input::calls::CallOptions;
@@ -342,7 +343,12 @@ impl StreamAssembler {
     /// }
     /// assert_eq!(stream.finish().calls[0].arguments["to"], "Zoë");
     /// ```
-    pub fn push_sse_bytes(&mut self, bytes: &[u8]) {
+    pub fn push_sse_bytes(&mut self, bytes: impl AsRef<[u8]>) {
+        self.push_sse_chunk(bytes.as_ref());
+    }
+
+    /// [`push_sse_bytes`](StreamAssembler::push_sse_bytes), not generic.
+    fn push_sse_chunk(&mut self, bytes: &[u8]) {
         if !self.state.receive(bytes.len()) {
             return;
         }

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 pub use context::CallContext;
 pub use conversation::Conversation;
+use conversation::Spent;
 pub use outcome::{Failure, Outcome, OutcomeKind};
 
 use crate::calls::{
@@ -462,8 +463,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// Read the calls of a response body, knowing the registered tools
-    /// ([`calls::parse_body`] with [`Toolbox::call_options`]).
-    pub fn parse_body(&self, body: &[u8]) -> Result<Calls, BodyError> {
+    /// ([`calls::parse_body`] with [`Toolbox::call_options`]): `&str`, `String`, bytes,
+    /// anything that is `AsRef<[u8]>`.
+    pub fn parse_body(&self, body: impl AsRef<[u8]>) -> Result<Calls, BodyError> {
         calls::parse_body(body, &self.call_options())
     }
 
@@ -564,7 +566,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 },
                 Err(error) => self.answer_outcome(error, Some(&planned)),
             };
-            planned.record(&outcome.tool, outcome.is_success());
+            planned.record(&outcome.tool, outcome.kind());
             ready.push(Some(outcome));
         }
         let (indexes, futures): (Vec<usize>, Vec<_>) = runs.into_iter().unzip();
@@ -644,14 +646,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         };
         let name = tool.definition.name();
         let at = trace::Subject { tool: name, call_id: &call.id, format: call.format.as_str() };
-        if let Some(conversation) = conversation.filter(|c| c.is_spent(name)) {
-            let failures = conversation.failures(name);
-            trace::budget_spent(at, failures);
-            return Prepared::Done(Outcome::failed(
-                call,
-                name,
-                Failure::BudgetSpent { tool: name.to_owned(), failures },
-            ));
+        if let Some(spent) = conversation.and_then(|c| c.spent(name)) {
+            trace::budget_spent(at, spent.count());
+            return Prepared::Done(Outcome::failed(call, name, spent.failure(name)));
         }
         // How the toolbox matched the name, or how the reader did when it knew the tools.
         let matched_by = call.matched_by.filter(|_| matched_by == MatchedBy::Exact).unwrap_or(matched_by);
@@ -757,9 +754,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                 tool => {
                     let name = tool.map_or(sent, |tool| tool.definition.name());
                     let at = trace::Subject { tool: name, call_id: &error.id, format: error.format.as_str() };
-                    let spent = conversation.filter(|c| c.is_spent(name)).map(|c| c.failures(name));
+                    let spent = conversation.and_then(|c| c.spent(name));
                     let failure = match (spent, &error.rejection) {
-                        (Some(failures), _) => Failure::BudgetSpent { tool: name.to_owned(), failures },
+                        (Some(spent), _) => spent.failure(name),
                         (None, Some(rejection)) => {
                             // Read before the tool was known: a tool with sensitive fields
                             // gets a message that quotes nothing of the arguments.
@@ -939,12 +936,12 @@ fn sent_definition(definition: &ToolDefinition, dialect: Dialect) -> Value {
 /// Count the outcome against the conversation's budget.
 fn finish(mut outcome: Outcome, format: Format, conversation: Option<&mut Conversation>) -> Outcome {
     if let Some(conversation) = conversation {
-        let spent = conversation.record(&outcome.tool, outcome.is_success());
+        let spent = conversation.record(&outcome.tool, outcome.kind());
         outcome.budget_spent = spent;
-        if spent && !matches!(outcome.result, Err(Failure::BudgetSpent { .. })) {
+        if spent && outcome.kind() != OutcomeKind::BudgetSpent {
             let at =
                 trace::Subject { tool: &outcome.tool, call_id: &outcome.call_id, format: format.as_str() };
-            trace::budget_spent(at, conversation.failures(&outcome.tool));
+            trace::budget_spent(at, conversation.spent(&outcome.tool).map_or(0, Spent::count));
         }
     }
     outcome

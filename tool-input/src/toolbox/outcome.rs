@@ -26,8 +26,9 @@ pub struct Outcome {
     pub result: Result<Value, Failure>,
     /// The repairs and coercions the arguments needed (empty unless they were accepted).
     pub report: Report,
-    /// With a [`Conversation`](super::Conversation): this tool has now failed as many times
-    /// in a row as the budget allows, and will not be run again; the text says so.
+    /// With a [`Conversation`](super::Conversation): this tool has now spent a retry budget
+    /// (the model's mistakes or its handler's errors, as many in a row as allowed) and will
+    /// not be run again; the text says so.
     pub budget_spent: bool,
 }
 
@@ -56,11 +57,21 @@ pub enum Failure {
         /// The error's text.
         message: String,
     },
-    /// Not run: the tool failed too many times in a row in this conversation.
+    /// Not run: the model's calls of the tool were refused too many times in a row in this
+    /// conversation ([`Conversation::with_max_failures`](super::Conversation::with_max_failures)).
     BudgetSpent {
         /// The tool's name.
         tool: String,
         /// How many times in a row it failed.
+        failures: u32,
+    },
+    /// Not run: the tool's handler returned an error too many times in a row in this
+    /// conversation ([`Conversation::with_max_handler_failures`](super::Conversation::with_max_handler_failures)),
+    /// though the model's arguments were accepted. Its kind is [`OutcomeKind::BudgetSpent`].
+    HandlerBudgetSpent {
+        /// The tool's name.
+        tool: String,
+        /// How many times in a row its handler failed.
         failures: u32,
     },
 }
@@ -81,7 +92,7 @@ pub enum OutcomeKind {
     Malformed,
     /// The handler returned an error.
     HandlerError,
-    /// The retry budget is spent; the tool was not run.
+    /// A retry budget is spent (the model's or the handler's); the tool was not run.
     BudgetSpent,
 }
 
@@ -116,7 +127,7 @@ impl Failure {
             Failure::Invalid(_) => OutcomeKind::Invalid,
             Failure::Malformed(_) => OutcomeKind::Malformed,
             Failure::Handler { .. } => OutcomeKind::HandlerError,
-            Failure::BudgetSpent { .. } => OutcomeKind::BudgetSpent,
+            Failure::BudgetSpent { .. } | Failure::HandlerBudgetSpent { .. } => OutcomeKind::BudgetSpent,
         }
     }
 }
@@ -134,6 +145,10 @@ impl fmt::Display for Failure {
             Failure::BudgetSpent { tool, failures } => write!(
                 f,
                 "The tool `{tool}` was not run: it failed {failures} times in a row, so its retry budget for this conversation is spent. Do not call it again; tell the user what went wrong."
+            ),
+            Failure::HandlerBudgetSpent { tool, failures } => write!(
+                f,
+                "The tool `{tool}` was not run: it failed on its own {failures} times in a row (your arguments were accepted), so it is not run again in this conversation. Do not call it again; tell the user what went wrong."
             ),
         }
     }
@@ -178,11 +193,15 @@ impl Outcome {
             Ok(value) => value.to_string(),
             Err(failure) => {
                 let mut text = failure.to_string();
-                if self.budget_spent && !matches!(failure, Failure::BudgetSpent { .. }) {
-                    text.push_str(&format!(
-                        "\nThe retry budget for `{}` is now spent: it failed too many times in a row. Do not call it again; tell the user what went wrong.",
-                        self.tool
-                    ));
+                let not_run =
+                    matches!(failure, Failure::BudgetSpent { .. } | Failure::HandlerBudgetSpent { .. });
+                if self.budget_spent && !not_run {
+                    let last = if matches!(failure, Failure::Handler { .. }) {
+                        "\nThe tool `{}` has now failed on its own too many times in a row and will not be run again in this conversation. Do not call it again; tell the user what went wrong."
+                    } else {
+                        "\nThe retry budget for `{}` is now spent: it failed too many times in a row. Do not call it again; tell the user what went wrong."
+                    };
+                    text.push_str(&last.replace("{}", &self.tool));
                 }
                 text
             }
