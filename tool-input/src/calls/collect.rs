@@ -254,6 +254,17 @@ impl<'o> Collector<'o> {
         }
     }
 
+    /// Record an attempt that the response's data says was cut off, for `reason`: a
+    /// `truncated` error, never a call.
+    pub fn push_cut(&mut self, parts: CallParts, reason: &str) {
+        let detail = format!("the response stopped ({reason}) before the call was complete");
+        let mut rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail);
+        if let Some(name) = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty()) {
+            rejection = rejection.with_tool(name);
+        }
+        self.push_rejected(parts, rejection);
+    }
+
     /// The calls and errors collected, and the content; a response whose data said it
     /// stopped early is settled as cut ([`settle_cut`]; `source` is the text calls were
     /// read from, if any).

@@ -73,11 +73,12 @@ fn read_parts<'b>(parts: &'b [Value], mut texts: Option<&mut Vec<&'b str>>, out:
     }
 }
 
-/// The reason a candidate stopped early: any `finishReason` but `STOP` (and the unspecified
-/// one), such as `MAX_TOKENS` or `SAFETY`; the stream reads the same reasons the same way.
+/// The reason a candidate stopped early: any `finishReason` but `STOP`, the unspecified one
+/// included, such as `MAX_TOKENS`, `SAFETY` or `MALFORMED_FUNCTION_CALL`; the stream reads the
+/// same reasons the same way.
 pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
     match finish_reason.and_then(Value::as_str)? {
-        "STOP" | "FINISH_REASON_UNSPECIFIED" => None,
+        "STOP" => None,
         other => Some(format!("finishReason `{}`", other.chars().take(60).collect::<String>())),
     }
 }

@@ -42,12 +42,16 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     ))
 }
 
-/// The reason a choice stopped early, when its `finish_reason` says it was cut
-/// (`length`, `content_filter`); the stream reads the same reasons the same way.
+/// The reason a choice stopped early, when its `finish_reason` says it did not finish: any
+/// reason but the ones that end a turn (`stop`, `tool_calls`, `function_call`, and the
+/// compatible backends' `eos_token`, `eos`, `stop_sequence`, `end_turn`, `tool_use`), such as
+/// `length`, `content_filter`, OpenRouter's `error`, vLLM's `abort`, DeepSeek's
+/// `insufficient_system_resource`. The stream reads the same reasons the same way.
 pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
     match finish_reason.and_then(Value::as_str)? {
-        reason @ ("length" | "content_filter") => Some(format!("finish_reason `{reason}`")),
-        _ => None,
+        "stop" | "tool_calls" | "function_call" | "eos_token" | "eos" | "stop_sequence" | "end_turn"
+        | "tool_use" => None,
+        reason => Some(format!("finish_reason `{}`", super::describe(Some(&Value::from(reason))))),
     }
 }
 

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::{index_of, Assembly, End};
-use crate::calls::responses::cut_reason;
+use crate::calls::responses::{cut_reason, item_cut_reason};
 
 #[derive(Debug, Default)]
 pub(super) struct Responses {
@@ -86,7 +86,14 @@ impl Responses {
                 let Some(slot) = self.find_or_open(state, item, output_index, item) else { return };
                 self.describe_call(state, slot, item);
                 state.set_raw(slot, item.clone());
-                state.end(slot, End::Complete);
+                // An item that says it did not complete was cut, and so was the response.
+                match item_cut_reason(item) {
+                    Some(reason) => {
+                        state.stopped_by_response(&reason);
+                        state.end(slot, End::Cut(reason));
+                    }
+                    None => state.end(slot, End::Complete),
+                }
             }
             "response.output_text.delta" => {
                 if let Some(delta) = event.get("delta").and_then(Value::as_str) {
@@ -95,11 +102,14 @@ impl Responses {
                     state.content(part, delta, "\n");
                 }
             }
-            "response.completed" => {
+            // A `response.completed` whose response has another status did not complete.
+            "response.completed"
+                if event.get("response").and_then(|r| r.get("status")).is_none_or(|s| s == "completed") =>
+            {
                 self.ended = true;
                 state.end_open(|_| End::Complete);
             }
-            "response.incomplete" | "response.failed" => {
+            "response.completed" | "response.incomplete" | "response.failed" | "response.cancelled" => {
                 self.ended = true;
                 // The response the event carries says why, as a whole body would.
                 let status = kind.trim_start_matches("response.");
