@@ -59,6 +59,9 @@ pub(crate) struct Call {
     pub last: u64,
     /// The choice (OpenAI) or candidate (Gemini) it belongs to.
     pub choice: usize,
+    /// Arguments arrived after its name: the name is whole, and a later name is another
+    /// call's. (A name that arrives after the arguments is this call's.)
+    pub name_done: bool,
 }
 
 /// The state every accumulator shares: the calls, the collected results, the content.
@@ -203,9 +206,15 @@ impl Assembly {
         }
     }
 
+    /// True once arguments arrived after the call's name (see [`Call::name_done`]).
+    pub fn name_done(&self, slot: usize) -> bool {
+        self.calls.get(slot).is_some_and(|call| call.name_done)
+    }
+
     /// A name, or a fragment of one. A fragment equal to the whole name so far is the name
-    /// repeated (some backends send it on every delta), and names come before arguments, so
-    /// a name after the arguments began is not appended.
+    /// repeated (some backends send it on every delta). A name is whole once arguments
+    /// arrive after it, so a fragment after that is not appended; a name that arrives after
+    /// the arguments (some backends send it last) is the call's.
     pub fn name_fragment(&mut self, slot: usize, fragment: &str) {
         if fragment.is_empty() {
             return;
@@ -214,7 +223,7 @@ impl Assembly {
         match &mut call.name {
             None => call.name = Some(fragment.chars().take(MAX_NAME_BYTES).collect()),
             Some(name) => {
-                if name == fragment || call.bytes > 0 || name.len() + fragment.len() > MAX_NAME_BYTES {
+                if name == fragment || call.name_done || name.len() + fragment.len() > MAX_NAME_BYTES {
                     return;
                 }
                 name.push_str(fragment);
@@ -303,6 +312,7 @@ impl Assembly {
     pub fn set_value(&mut self, slot: usize, value: Value) {
         let Some(call) = self.open_call(slot) else { return };
         call.args = Args::Value(value);
+        call.name_done |= call.name.is_some();
         self.touch(slot);
     }
 
@@ -326,6 +336,7 @@ impl Assembly {
         let max_call = self.max_call_bytes;
         let Some(call) = self.open_call(slot) else { return false };
         call.bytes = call.bytes.saturating_add(bytes);
+        call.name_done |= call.name.is_some();
         let over = call.bytes > max_call;
         self.buffered = self.buffered.saturating_add(bytes);
         if over || self.buffered > total_limit {

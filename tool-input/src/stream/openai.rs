@@ -6,8 +6,13 @@
 //! 2. its `index`, when a call has it, unless both carry different ids (a backend that
 //!    numbers every call 0): indexes that start at 1 or skip are only keys;
 //! 3. with neither, the latest call (Gemini's and Mistral's compatible endpoints send no
-//!    `index`), unless the delta names a tool after that call's arguments began;
+//!    `index`), unless the delta names a tool, with arguments of its own, after that call's
+//!    arguments began;
 //! 4. otherwise it starts a new call.
+//!
+//! A name that arrives after the arguments of a call that had none (by id, by index, or
+//! alone on the next delta) is that call's: the call runs with its arguments, never the
+//! name with `{}` beside a nameless error.
 //!
 //! An id names one call: a delta that repeats a call's id with another `index` than that
 //! call's is another call (two calls, never one merged from both).
@@ -128,7 +133,13 @@ impl Choice {
         let id = id_text.as_deref();
         let function = entry.get("function");
         let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
-        let Some(slot) = self.route(state, index, id, name) else { return };
+        let arguments = function.and_then(|f| f.get("arguments"));
+        let carries_arguments = match arguments {
+            Some(Value::String(fragment)) => !fragment.is_empty(),
+            None | Some(Value::Null) => false,
+            Some(_) => true,
+        };
+        let Some(slot) = self.route(state, (index, id, name), carries_arguments) else { return };
         if let Some(id) = id {
             state.set_id(slot, id);
             self.by_id.entry(id.to_owned()).or_insert(slot);
@@ -136,7 +147,7 @@ impl Choice {
         if let Some(name) = name {
             state.name_fragment(slot, name);
         }
-        match function.and_then(|f| f.get("arguments")) {
+        match arguments {
             Some(Value::String(fragment)) => state.append(slot, fragment),
             None | Some(Value::Null) => {}
             // Some compatible backends send the arguments as an object.
@@ -144,21 +155,20 @@ impl Choice {
         }
     }
 
-    /// The call a delta belongs to, started if new; `None` when it is dropped.
+    /// The call a delta (its index, id and name; `arguments`: it carries argument text)
+    /// belongs to, started if new; `None` when it is dropped.
     fn route(
         &mut self,
         state: &mut Assembly,
-        index: Option<u64>,
-        id: Option<&str>,
-        name: Option<&str>,
+        (index, id, name): (Option<u64>, Option<&str>, Option<&str>),
+        arguments: bool,
     ) -> Option<usize> {
         let named = name.is_some();
-        // Another tool's name after a call's arguments began starts another call: appended
-        // it would be lost, and the two calls' arguments merged.
+        // Another tool's name after a call's name and arguments starts another call:
+        // appended it would be lost, and the two calls' arguments merged. A name after the
+        // arguments of a call that had none is that call's.
         let renamed = |state: &Assembly, slot: usize| {
-            name.is_some_and(|name| {
-                state.has_arguments(slot) && state.calls[slot].name.as_deref() != Some(name)
-            })
+            name.is_some_and(|name| state.name_done(slot) && state.calls[slot].name.as_deref() != Some(name))
         };
         if let Some(id) = id {
             if let Some(&slot) = self.by_id.get(id) {
@@ -184,7 +194,13 @@ impl Choice {
                 }
             }
             None if id.is_none() => match self.latest {
-                Latest::Slot(slot) if !(named && state.has_arguments(slot)) => return Some(slot),
+                // Neither index nor id: a name with arguments after a call's arguments began
+                // starts another call; a name alone is the late name of a call without one.
+                Latest::Slot(slot)
+                    if !(named && state.has_arguments(slot) && (arguments || state.name_done(slot))) =>
+                {
+                    return Some(slot)
+                }
                 Latest::Dropped if !named => return None,
                 _ => {}
             },
