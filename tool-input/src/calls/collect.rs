@@ -163,6 +163,11 @@ impl<'o> Collector<'o> {
         self.full
     }
 
+    /// The calls collected so far.
+    pub fn collected_calls(&self) -> &[ToolCall] {
+        &self.calls
+    }
+
     /// How many attempts were taken.
     pub fn attempts(&self) -> usize {
         self.next

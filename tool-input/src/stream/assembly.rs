@@ -39,6 +39,8 @@ pub(crate) enum End {
     Damaged(String),
     /// The stream passed its size limit while it was streaming.
     StreamTooLarge,
+    /// The stream contradicted itself about it (the message says how): never a call.
+    Rejected(String),
 }
 
 /// One call of the stream.
@@ -62,6 +64,9 @@ pub(crate) struct Call {
     /// Arguments arrived after its name: the name is whole, and a later name is another
     /// call's. (A name that arrives after the arguments is this call's.)
     pub name_done: bool,
+    /// An earlier call of the stream has its id (Anthropic): this one is that call sent
+    /// again, or a conflict.
+    pub repeat_of: Option<usize>,
 }
 
 /// The state every accumulator shares: the calls, the collected results, the content.
@@ -80,6 +85,9 @@ pub(crate) struct Assembly {
     pub calls: Vec<Call>,
     /// Calls before this position were read into `collected`.
     pub(super) flushed: usize,
+    /// The attempt numbers each flushed call was read into, by position: to take back a
+    /// call that a later event contradicts.
+    attempts: Vec<std::ops::Range<usize>>,
     pub collected: Collected,
     pub(super) seq: u64,
     /// Bytes of arguments received in the whole stream (a closing event that repeats a
@@ -118,6 +126,7 @@ impl Assembly {
             choice,
             calls: Vec::new(),
             flushed: 0,
+            attempts: Vec::new(),
             collected: Collected::default(),
             seq: 0,
             buffered: 0,
@@ -192,6 +201,53 @@ impl Assembly {
         if let Some(call) = self.calls.get_mut(slot) {
             call.last = seq;
         }
+    }
+
+    /// The argument text of a call still open, as far as it arrived.
+    pub fn arguments_text(&self, slot: usize) -> Option<&str> {
+        match &self.calls.get(slot)?.args {
+            Args::Text(parser) => Some(parser.text()),
+            _ => None,
+        }
+    }
+
+    /// A later event contradicts the call at `slot` (`why`, for the model): it is an error,
+    /// never a call, whether it was read already or is still open.
+    pub fn retract(&mut self, slot: usize, why: &str) {
+        let Some(call) = self.calls.get_mut(slot) else { return };
+        let name = call.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+        let message = rejected_message(name, why);
+        if call.end.is_none() || slot >= self.flushed {
+            // Not read yet: it is read as rejected (the first end no longer decides).
+            call.end = Some(End::Rejected(message));
+            self.flush();
+            return;
+        }
+        let Some(range) = self.attempts.get(slot).cloned() else { return };
+        let calls = mem::take(&mut self.collected.calls);
+        for call in calls {
+            if range.contains(&call.index) {
+                let error = call.into_error(CallErrorKind::Malformed, message.clone(), None);
+                let at = self.collected.errors.partition_point(|earlier| earlier.index < error.index);
+                self.collected.errors.insert(at, error);
+            } else {
+                self.collected.calls.push(call);
+            }
+        }
+    }
+
+    /// A call arrived after the response ended (`why` says after what): an error for it,
+    /// never a call.
+    pub fn after_end(&mut self, parts: CallParts, why: &str) {
+        let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+        let message = format!(
+            "The tool call{} was not run: it arrived after {why}, so it is not part of the response. Call the tool again if it is needed.",
+            name.map(|name| format!(" to `{name}`")).unwrap_or_default()
+        );
+        let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+        out.set_choice(self.choice);
+        out.push_failed(parts, CallErrorKind::Malformed, message);
+        self.collected = out.suspend();
     }
 
     /// Set the id, unless one arrived already (a later, different id does not replace it).
@@ -455,12 +511,60 @@ impl Assembly {
                 (Args::Value(value), _) => (OriginalArguments::Value(value), None),
             };
             let raw = if raw.is_null() { chat_raw(id.as_deref(), name.as_deref(), &arguments) } else { raw };
+            let (choice, repeat_of) = (call.choice, call.repeat_of);
             let parts = CallParts { id, name, arguments, format: self.format, raw, index: 0 };
             let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
-            out.set_choice(call.choice);
-            read_call(&mut out, parts, read, end, bytes, (self.max_call_bytes, self.max_stream_bytes));
+            out.set_choice(choice);
+            let before = out.attempts();
+            match repeat_of {
+                Some(first) => {
+                    let conflict = self.repeat(first, parts, read, end, &mut out);
+                    self.attempts.push(before..out.attempts());
+                    self.collected = out.suspend();
+                    if let Some(why) = conflict {
+                        self.retract(first, &why);
+                    }
+                    continue;
+                }
+                None => {
+                    read_call(&mut out, parts, read, end, bytes, (self.max_call_bytes, self.max_stream_bytes))
+                }
+            }
+            self.attempts.push(before..out.attempts());
             self.collected = out.suspend();
         }
+    }
+
+    /// Read a call whose id an earlier call (`first`) has: the same call sent again (the
+    /// same tool and arguments, both whole) is dropped; anything else is an error, and so
+    /// is the first (returned: why it is retracted).
+    fn repeat(
+        &self,
+        first: usize,
+        parts: CallParts,
+        read: Option<Read>,
+        end: End,
+        out: &mut Collector<'_>,
+    ) -> Option<String> {
+        let earlier = self
+            .attempts
+            .get(first)
+            .and_then(|range| out.collected_calls().iter().find(|call| range.contains(&call.index)));
+        let id = parts.id.clone().unwrap_or_default();
+        if end == End::Complete {
+            if let (Some(earlier), Ok(again)) = (earlier, parts.clone().finish_read(&self.options, read)) {
+                if again.name == earlier.name && again.arguments == earlier.arguments {
+                    return None;
+                }
+            }
+        }
+        let why = format!(
+            "its id `{}` was given to two tool calls of the response, with another tool or other arguments, so which one is meant cannot be told",
+            id.chars().take(80).collect::<String>()
+        );
+        let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+        out.push_failed(parts.clone(), CallErrorKind::Malformed, rejected_message(name, &why));
+        Some(why)
     }
 
     /// Add assistant text to the content; `part` tells blocks apart, joined by `separator`
@@ -590,6 +694,7 @@ fn read_call(
             );
             out.push_failed(parts, CallErrorKind::Malformed, message);
         }
+        End::Rejected(message) => out.push_failed(parts, CallErrorKind::Malformed, message),
         End::StreamTooLarge => {
             let message = format!(
                 "The tool call{} could not be read: the stream passed the limit of {max_stream_bytes} bytes while its arguments were arriving ({bytes} bytes had arrived); nothing after the limit was read and nothing was run.",
@@ -598,6 +703,14 @@ fn read_call(
             out.push_failed(parts, CallErrorKind::StreamTooLarge, message);
         }
     }
+}
+
+/// The message of a call the stream contradicted (`why`).
+fn rejected_message(name: Option<&str>, why: &str) -> String {
+    format!(
+        "The tool call{} was not run: {why}. Call the tool again.",
+        name.map(|name| format!(" to `{name}`")).unwrap_or_default()
+    )
 }
 
 /// The record of a Chat Completions call as it would appear in a whole body.

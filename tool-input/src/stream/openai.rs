@@ -28,8 +28,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
-use crate::calls::id_from;
 use crate::calls::openai::cut_reason;
+use crate::calls::{id_from, CallParts, Format};
 
 /// Where deltas without a key go.
 #[derive(Debug, Default, Clone, Copy)]
@@ -74,7 +74,18 @@ impl Chat {
             // A choice without `index` is known by its position in the chunk.
             let number = index_of(choice.get("index")).map_or(position, |index| index as usize);
             state.choice = number;
-            self.choices.entry(number).or_default().event(state, choice, number == wanted);
+            let entry = self.choices.entry(number).or_default();
+            // After the stream's end marker or the choice's finish_reason, a call is no part
+            // of the response.
+            let ended = if state.done {
+                Some("the stream's end marker `[DONE]`")
+            } else {
+                entry.finish_reason.is_some().then_some("the choice's `finish_reason`")
+            };
+            match ended {
+                Some(why) => entry.after_end(state, choice, why),
+                None => entry.event(state, choice, number == wanted),
+            }
         }
         state.choice = wanted;
     }
@@ -217,6 +228,52 @@ impl Choice {
             None => {
                 self.latest = Latest::Dropped;
                 None
+            }
+        }
+    }
+
+    /// A chunk of this choice after its end (`why`): each call in it that carries a name or
+    /// arguments is an error, and so is a call it adds to; nothing else of it is read.
+    fn after_end(&mut self, state: &mut Assembly, choice: &Value, why: &str) {
+        let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) else { return };
+        let entries = delta.get("tool_calls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let legacy = delta.get("function_call").filter(|call| call.is_object());
+        for entry in entries.iter().chain(legacy) {
+            let function = entry.get("function").unwrap_or(entry);
+            let name = function.get("name").and_then(Value::as_str).filter(|name| !name.is_empty());
+            let carries = name.is_some()
+                || match function.get("arguments") {
+                    Some(Value::String(fragment)) => !fragment.is_empty(),
+                    None | Some(Value::Null) => false,
+                    Some(_) => true,
+                };
+            if !carries {
+                continue;
+            }
+            let id = entry.get("id").and_then(id_from);
+            let known = match (&id, index_of(entry.get("index"))) {
+                (Some(id), _) if self.by_id.contains_key(id) => self.by_id.get(id).copied(),
+                (_, Some(index)) => self.by_index.get(&index).copied(),
+                (None, None) if legacy.is_some() => self.legacy,
+                _ => None,
+            };
+            match known {
+                Some(slot) if name.is_none_or(|name| state.calls[slot].name.as_deref() == Some(name)) => {
+                    state.retract(
+                        slot,
+                        &format!("more of it arrived after {why}, so what was read of it may be incomplete"),
+                    )
+                }
+                _ => {
+                    let parts = CallParts {
+                        id,
+                        name: name.map(str::to_owned),
+                        arguments: crate::calls::arguments_of(function.get("arguments")),
+                        raw: entry.clone(),
+                        ..CallParts::new(Format::OpenAi)
+                    };
+                    state.after_end(parts, why);
+                }
             }
         }
     }
