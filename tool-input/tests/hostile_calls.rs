@@ -379,6 +379,57 @@ fn a_name_after_its_arguments_keeps_them() {
 // Choices
 // ---------------------------------------------------------------------------------------
 
+#[test]
+fn two_choices_with_one_index_are_errors_never_merged() {
+    let body = json!({"choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [chat_call("a", "f", "{}")]}},
+        {"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [chat_call("b", "delete_files", "{}")]}}]});
+    let chunk = json!({"choices": [
+        {"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "a", "function": {"name": "f", "arguments": "{}"}}]}},
+        {"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "b", "function": {"name": "delete_files", "arguments": "{}"}}]}}]});
+    let finish = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+    for options in [CallOptions::new(), CallOptions::new().all_choices(true)] {
+        let whole = parse_value(&body, &options).unwrap();
+        assert!(whole.calls.is_empty(), "{:?}", whole.calls);
+        assert_eq!(kinds(&whole), ["malformed", "malformed"]);
+        assert!(whole.errors[0].message.contains("choice"), "{}", whole.errors[0].message);
+        let streamed = feed(options, &[chunk.clone(), finish.clone()]);
+        assert!(streamed.calls.is_empty(), "{:?}", streamed.calls);
+        assert!(!streamed.errors.is_empty());
+    }
+    // Gemini candidates.
+    let body = json!({"candidates": [
+        {"index": 0, "finishReason": "STOP", "content": {"parts": [{"functionCall": {"name": "f", "args": {}}}]}},
+        {"index": 0, "finishReason": "STOP", "content": {"parts": [{"functionCall": {"name": "g", "args": {}}}]}}]});
+    let whole = parse_value(&body, &CallOptions::new()).unwrap();
+    assert!(whole.calls.is_empty());
+    assert_eq!(kinds(&whole), ["malformed", "malformed"]);
+    assert_eq!(outcome(&feed(CallOptions::new(), &[body])), outcome(&whole));
+}
+
+#[test]
+fn a_length_stop_in_one_choice_does_not_cut_another() {
+    let body = json!({"choices": [
+        {"index": 0, "finish_reason": "length", "message": {"tool_calls": [chat_call("a", "f", "{\"a\": 1}")]}},
+        {"index": 1, "finish_reason": "tool_calls", "message": {"tool_calls": [chat_call("b", "g", "{\"b\": 2}")]}}]});
+    let options = CallOptions::new().all_choices(true);
+    let whole = parse_value(&body, &options).unwrap();
+    assert_eq!(names(&whole), [("g", json!({"b": 2}))]);
+    assert_eq!(kinds(&whole), ["truncated"]);
+    assert_eq!(whole.errors[0].choice, 0);
+    let chunk = |choice: u64, id: &str, name: &str, arguments: &str| json!({"choices": [{"index": choice, "delta": {"tool_calls": [{"index": 0, "id": id, "function": {"name": name, "arguments": arguments}}]}}]});
+    let stream = [
+        chunk(0, "a", "f", "{\"a\": 1}"),
+        chunk(1, "b", "g", "{\"b\": 2}"),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}, {"index": 1, "delta": {}, "finish_reason": "tool_calls"}]}),
+    ];
+    assert_eq!(outcome(&feed(options.clone(), &stream)), outcome(&whole));
+    // The other way round: the choice read stopped fine, the other was cut.
+    let options = CallOptions::new().all_choices(true).choice(1);
+    let whole = parse_value(&body, &options).unwrap();
+    assert_eq!(names(&whole), [("g", json!({"b": 2}))]);
+}
+
 // ---------------------------------------------------------------------------------------
 // A key given twice
 // ---------------------------------------------------------------------------------------

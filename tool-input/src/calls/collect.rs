@@ -108,8 +108,10 @@ pub(crate) struct Collector<'o> {
     full: bool,
     /// The choice the attempts pushed now come from.
     choice: usize,
-    /// Why the response stopped early, when its own data says so (a length stop).
-    stopped: Option<String>,
+    /// Why each choice stopped early, when the response's own data says so (a length stop).
+    stops: Vec<(usize, String)>,
+    /// Choices whose number the response gave to two choices.
+    conflicted: Vec<usize>,
 }
 
 /// What a [`Collector`] has collected, kept between uses: a streaming assembler owns its
@@ -121,6 +123,8 @@ pub(crate) struct Collected {
     pub errors: Vec<CallError>,
     next: usize,
     full: bool,
+    /// Choices whose number the response gave to two choices.
+    conflicted: Vec<usize>,
 }
 
 impl<'o> Collector<'o> {
@@ -130,13 +134,28 @@ impl<'o> Collector<'o> {
 
     /// Go on collecting after [`Collector::suspend`].
     pub fn resume(options: &'o CallOptions, state: Collected) -> Self {
-        let Collected { calls, errors, next, full } = state;
-        Collector { options, calls, errors, next, full, choice: options.choice, stopped: None }
+        let Collected { calls, errors, next, full, conflicted } = state;
+        Collector {
+            options,
+            calls,
+            errors,
+            next,
+            full,
+            conflicted,
+            choice: options.choice,
+            stops: Vec::new(),
+        }
     }
 
     /// Keep what was collected, to [`Collector::resume`] later.
     pub fn suspend(self) -> Collected {
-        Collected { calls: self.calls, errors: self.errors, next: self.next, full: self.full }
+        Collected {
+            calls: self.calls,
+            errors: self.errors,
+            next: self.next,
+            full: self.full,
+            conflicted: self.conflicted,
+        }
     }
 
     /// The attempts pushed from now on come from `choice`.
@@ -144,9 +163,21 @@ impl<'o> Collector<'o> {
         self.choice = choice;
     }
 
-    /// The response says it stopped early (`finish_reason: "length"`, …), for `reason`.
+    /// The response says the current choice stopped early (`finish_reason: "length"`, …),
+    /// for `reason`: only its own calls are cut.
     pub fn stopped(&mut self, reason: String) {
-        self.stopped.get_or_insert(reason);
+        let choice = self.choice;
+        if !self.stops.iter().any(|(stopped, _)| *stopped == choice) {
+            self.stops.push((choice, reason));
+        }
+    }
+
+    /// The response gave the number of `choice` to two choices: which calls are whose
+    /// cannot be told, so none of them runs.
+    pub fn conflict_choice(&mut self, choice: usize) {
+        if !self.conflicted.contains(&choice) {
+            self.conflicted.push(choice);
+        }
     }
 
     /// Record, once, that more calls were sent than are taken (as the next attempt would).
@@ -275,11 +306,31 @@ impl<'o> Collector<'o> {
     /// read from, if any).
     pub fn finish(self, format: Format, content: Option<String>, source: Option<&str>) -> Calls {
         let mut calls = Calls { calls: self.calls, errors: self.errors, content, format };
-        if let Some(reason) = &self.stopped {
-            settle_cut(&mut calls, reason, true, self.options, source);
+        for (choice, reason) in &self.stops {
+            settle_cut(&mut calls, reason, true, self.options, source, Some(*choice));
         }
+        settle_conflicts(&mut calls, &self.conflicted);
         calls
     }
+}
+
+/// The calls of choices whose number two choices had are errors: which choice each came
+/// from cannot be told.
+pub(crate) fn settle_conflicts(calls: &mut Calls, conflicted: &[usize]) {
+    if conflicted.is_empty() {
+        return;
+    }
+    let (kept, taken): (Vec<ToolCall>, Vec<ToolCall>) =
+        std::mem::take(&mut calls.calls).into_iter().partition(|call| !conflicted.contains(&call.choice));
+    calls.calls = kept;
+    for call in taken {
+        let message = format!(
+            "The tool call to `{}` was not run: the response has two choices numbered {}, so which one it belongs to cannot be told. Call the tool again.",
+            call.name, call.choice
+        );
+        calls.errors.push(call.into_error(CallErrorKind::Malformed, message, None));
+    }
+    calls.errors.sort_by_key(|error| error.index);
 }
 
 /// Settle the calls of a response that was cut off for `reason`: nothing of it runs by
@@ -288,19 +339,24 @@ impl<'o> Collector<'o> {
 /// its end without its closing marker, or, for a native call, when `last_cut` (the
 /// response's own data says it stopped, as a length stop does, so a whole body and a stream
 /// answer alike). Every other call becomes a [`CallErrorKind::Incomplete`] error, unless
-/// [`CallOptions::run_completed_calls`].
+/// [`CallOptions::run_completed_calls`]. With `choice`, only that choice was cut: the calls
+/// of the others stand.
 pub(crate) fn settle_cut(
     calls: &mut Calls,
     reason: &str,
     last_cut: bool,
     options: &CallOptions,
     source: Option<&str>,
+    choice: Option<usize>,
 ) {
-    let last_error = calls.errors.iter().map(|error| error.index).max();
+    let of_choice = |of: usize| choice.is_none_or(|choice| choice == of);
+    let last_error =
+        calls.errors.iter().filter(|error| of_choice(error.choice)).map(|error| error.index).max();
     let last_call = calls
         .calls
         .iter()
         .enumerate()
+        .filter(|(_, call)| of_choice(call.choice))
         .max_by_key(|(_, call)| call.index)
         .filter(|(_, call)| last_error.is_none_or(|error| error < call.index))
         .map(|(at, _)| at);
@@ -332,7 +388,10 @@ pub(crate) fn settle_cut(
         }
     }
     if !options.run_completed {
-        for call in std::mem::take(&mut calls.calls) {
+        let (cut, kept): (Vec<ToolCall>, Vec<ToolCall>) =
+            std::mem::take(&mut calls.calls).into_iter().partition(|call| of_choice(call.choice));
+        calls.calls = kept;
+        for call in cut {
             let message = format!(
                 "The tool call to `{}` arrived whole, but the response it came in was cut off ({reason}), so none of its calls ran: calls after it may be missing. Call the tools again.",
                 call.name

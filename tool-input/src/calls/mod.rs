@@ -241,6 +241,12 @@ pub(crate) fn describe(value: Option<&Value>) -> String {
     text.chars().take(60).collect()
 }
 
+/// The choice numbers given to more than one choice of a response.
+pub(crate) fn repeated(numbers: &[usize]) -> std::collections::HashSet<usize> {
+    let mut seen = std::collections::HashSet::new();
+    numbers.iter().copied().filter(|number| !seen.insert(*number)).collect()
+}
+
 /// An id field, read by [`id_from`].
 pub(crate) fn id_of(value: Option<&Value>) -> Option<String> {
     id_from(value?)

@@ -18,16 +18,22 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
             choice.get("index").and_then(Value::as_u64).map_or(position, |index| index as usize)
         };
         let mut content = None;
-        // Every choice is read, each tagged: the others are reported, never dropped.
+        let numbers: Vec<usize> = choices.iter().enumerate().map(|(at, choice)| number(at, choice)).collect();
+        let repeated = super::repeated(&numbers);
+        // Every choice is read, each tagged: the others are reported, never dropped. Each
+        // choice's stop cuts its own calls only.
         for (position, choice) in choices.iter().enumerate() {
-            let number = number(position, choice);
+            let number = numbers[position];
             out.set_choice(number);
+            if repeated.contains(&number) {
+                out.conflict_choice(number);
+            }
             let text = choice.get("message").and_then(|message| read_message(message, Format::OpenAi, out));
+            if let Some(reason) = cut_reason(choice.get("finish_reason")) {
+                out.stopped(reason);
+            }
             if number == wanted {
                 content = text;
-                if let Some(reason) = cut_reason(choice.get("finish_reason")) {
-                    out.stopped(reason);
-                }
             }
         }
         out.set_choice(wanted);

@@ -106,9 +106,10 @@ pub(crate) struct Assembly {
     /// into its text are then final only when their closing marker arrived, and no call of
     /// it runs by default.
     pub(super) stopped_early: Option<String>,
-    /// The stop was one the response's own data gives (a length stop), which a whole body
-    /// shows too: its last call is then the one the stop cut, as in a body.
-    pub(super) stopped_by_data: bool,
+    /// The choices the response's own data says stopped early (a length stop), which a
+    /// whole body shows too: the last call of each is the one the stop cut, as in a body,
+    /// and the calls of the other choices stand.
+    pub(super) data_stops: Vec<(usize, String)>,
     /// The events of the arguments not taken yet, when they are collected.
     pub(super) events: Option<Vec<ArgumentEvent>>,
 }
@@ -137,7 +138,7 @@ impl Assembly {
             text_too_large: false,
             done: false,
             stopped_early: None,
-            stopped_by_data: false,
+            data_stops: Vec::new(),
             events: None,
         }
     }
@@ -466,14 +467,25 @@ impl Assembly {
         }
     }
 
-    /// The response's own data says it stopped early for `reason` (a length stop): as
-    /// [`stopped_early`](Assembly::stopped_early), and its last call is the one the stop
+    /// The response's own data says the current choice stopped early for `reason` (a
+    /// length stop): none of its calls run by default, and its last call is the one the stop
     /// cut, as a whole body with that reason reads.
     pub fn stopped_by_response(&mut self, reason: &str) {
-        if self.stopped_early.is_none() {
-            self.stopped_early = Some(reason.to_owned());
-            self.stopped_by_data = true;
+        self.stopped_by_choice(self.choice, reason);
+    }
+
+    /// [`stopped_by_response`](Assembly::stopped_by_response), for `choice`.
+    pub fn stopped_by_choice(&mut self, choice: usize, reason: &str) {
+        if !self.data_stops.iter().any(|(stopped, _)| *stopped == choice) {
+            self.data_stops.push((choice, reason.to_owned()));
         }
+    }
+
+    /// The stream gave the number of `choice` to two choices: none of its calls runs.
+    pub fn conflict_choice(&mut self, choice: usize) {
+        let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+        out.conflict_choice(choice);
+        self.collected = out.suspend();
     }
 
     /// An event (described) could not be read: every open call may have lost a piece, and
@@ -642,9 +654,12 @@ impl Assembly {
         let mut calls = out.finish(self.format, content, None);
         // A cut response runs nothing by default, as a whole body with its reason; a call
         // read from its text is cut when its closing marker had not arrived.
+        let source = source.as_deref().filter(|_| read_from_text);
+        for (choice, reason) in &self.data_stops {
+            settle_cut(&mut calls, reason, true, &self.options, source, Some(*choice));
+        }
         if let Some(reason) = &self.stopped_early {
-            let source = source.as_deref().filter(|_| read_from_text);
-            settle_cut(&mut calls, reason, self.stopped_by_data, &self.options, source);
+            settle_cut(&mut calls, reason, false, &self.options, source, None);
         }
         calls
     }

@@ -47,9 +47,19 @@ impl Gemini {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
         let Some(candidates) = event.get("candidates").and_then(Value::as_array) else { return };
         let wanted = state.options.get_choice();
-        for (position, candidate) in candidates.iter().enumerate() {
-            // A candidate without `index` is known by its position in the chunk.
-            let number = index_of(candidate.get("index")).map_or(position, |index| index as usize);
+        // A candidate without `index` is known by its position in the chunk; two candidates
+        // of one chunk with one number cannot be told apart.
+        let numbers: Vec<usize> = candidates
+            .iter()
+            .enumerate()
+            .map(|(position, candidate)| {
+                index_of(candidate.get("index")).map_or(position, |index| index as usize)
+            })
+            .collect();
+        for number in crate::calls::repeated(&numbers) {
+            state.conflict_choice(number);
+        }
+        for (candidate, &number) in candidates.iter().zip(&numbers) {
             state.choice = number;
             self.candidates.entry(number).or_default().event(state, candidate, number == wanted);
         }
@@ -103,9 +113,8 @@ impl Candidate {
             let end = match cut_reason(Some(reason)) {
                 None => End::Complete,
                 Some(reason) => {
-                    if read {
-                        state.stopped_by_response(&reason);
-                    }
+                    // The candidate's own stop cuts its own calls.
+                    state.stopped_by_response(&reason);
                     End::Cut(reason)
                 }
             };

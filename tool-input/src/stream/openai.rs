@@ -70,9 +70,17 @@ impl Chat {
         }
         let Some(choices) = event.get("choices").and_then(Value::as_array) else { return };
         let wanted = state.options.get_choice();
-        for (position, choice) in choices.iter().enumerate() {
-            // A choice without `index` is known by its position in the chunk.
-            let number = index_of(choice.get("index")).map_or(position, |index| index as usize);
+        // A choice without `index` is known by its position in the chunk; two choices of one
+        // chunk with one number cannot be told apart.
+        let numbers: Vec<usize> = choices
+            .iter()
+            .enumerate()
+            .map(|(position, choice)| index_of(choice.get("index")).map_or(position, |index| index as usize))
+            .collect();
+        for number in crate::calls::repeated(&numbers) {
+            state.conflict_choice(number);
+        }
+        for (choice, &number) in choices.iter().zip(&numbers) {
             state.choice = number;
             let entry = self.choices.entry(number).or_default();
             // After the stream's end marker or the choice's finish_reason, a call is no part
@@ -323,12 +331,11 @@ impl Choice {
         match cut {
             None => state.end_open_of(number, |_| End::Complete),
             Some(reason) => {
-                if read {
-                    if error.is_none() && self.finish_reason.is_some() {
-                        state.stopped_by_response(&reason);
-                    } else {
-                        state.stopped_early(&reason);
-                    }
+                // The choice's own stop cuts its own calls; a stream cut off cuts them all.
+                if error.is_none() && self.finish_reason.is_some() {
+                    state.stopped_by_choice(number, &reason);
+                } else if read {
+                    state.stopped_early(&reason);
                 }
                 // Calls are written one after another: a call that received nothing since a
                 // later one started was complete; the one still streaming was cut off.
