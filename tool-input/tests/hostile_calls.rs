@@ -434,10 +434,82 @@ fn a_length_stop_in_one_choice_does_not_cut_another() {
 // A key given twice
 // ---------------------------------------------------------------------------------------
 
-#[allow(dead_code)]
 fn list_files() -> Validator {
     Validator::new(&json!({"type": "object", "properties": {"dir": {"type": "string"}}, "required": ["dir"]}))
         .unwrap()
+}
+
+#[test]
+fn a_keyword_given_twice_is_a_duplicate_key() {
+    let conflicting = [
+        r#"[list_files(dir="/tmp", dir="/")]"#,
+        "<tool_call>\n<function=list_files>\n<parameter=dir>\n/tmp\n</parameter>\n<parameter=dir>\n/\n</parameter>\n</function>\n</tool_call>",
+        "<tool_call>list_files<arg_key>dir</arg_key><arg_value>/tmp</arg_value><arg_key>dir</arg_key><arg_value>/</arg_value></tool_call>",
+    ];
+    for text in conflicting {
+        let calls = parse_text(text, &CallOptions::new());
+        let attempt = calls.in_order().next().unwrap_or_else(|| panic!("nothing read from {text}"));
+        // The record shows both values, so the tool's check sees the conflict.
+        let original = match attempt {
+            Ok(call) => &call.original,
+            Err(error) => &error.original,
+        };
+        let sent = original.to_text().unwrap_or_default();
+        assert!(sent.contains("/tmp") && sent.contains("\"/\""), "{text}: {sent}");
+        let rejection = list_files().check(original.as_raw()).unwrap_err();
+        let error = &rejection.errors()[0];
+        assert_eq!(error.code(), ErrorCode::DuplicateKey, "{text}");
+        assert!(error.message().contains("/tmp"), "{}", error.message());
+    }
+    let same = [
+        r#"[list_files(dir="/tmp", dir="/tmp")]"#,
+        "<tool_call>list_files<arg_key>dir</arg_key><arg_value>/tmp</arg_value><arg_key>dir</arg_key><arg_value>/tmp</arg_value></tool_call>",
+    ];
+    for text in same {
+        let calls = parse_text(text, &CallOptions::new());
+        assert_eq!(names(&calls), [("list_files", json!({"dir": "/tmp"}))], "{text}");
+        let checked = list_files().check(calls.calls[0].original.as_raw()).unwrap();
+        assert_eq!(checked.report.coercions[0].kind, CoercionKind::DuplicateKey, "{text}");
+    }
+    // Without a repeat, the arguments stay a value.
+    let calls = parse_text(r#"[list_files(dir="/tmp")]"#, &CallOptions::new());
+    assert_eq!(calls.calls[0].original, OriginalArguments::Value(json!({"dir": "/tmp"})));
+}
+
+#[test]
+fn a_name_given_twice_is_a_duplicate_key() {
+    let texts = [
+        r#"<tool_call>{"name": "list_files", "arguments": {"dir": "/tmp"}, "name": "delete_files"}</tool_call>"#,
+        r#"{"name": "list_files", "arguments": {"dir": "/tmp"}, "name": "delete_files"}"#,
+        r#"<tool_call>{"name": "list_files", "arguments": {"dir": "/tmp"}, "arguments": {"dir": "/"}}</tool_call>"#,
+    ];
+    for text in texts {
+        let calls = parse_text(text, &CallOptions::new());
+        assert!(calls.calls.is_empty(), "{text}: {:?}", calls.calls);
+        assert_eq!(kinds(&calls), ["duplicate_key"], "{text}");
+        let message = &calls.errors[0].message;
+        assert!(message.contains("list_files") || message.contains("/tmp"), "{message}");
+    }
+    // The same name twice is the one call.
+    let calls = parse_text(
+        r#"<tool_call>{"name": "list_files", "arguments": {"dir": "/tmp"}, "name": "list_files"}</tool_call>"#,
+        &CallOptions::new(),
+    );
+    assert_eq!(names(&calls), [("list_files", json!({"dir": "/tmp"}))]);
+
+    // In a body.
+    let bodies = [
+        r#"{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "list_files", "arguments": "{}", "name": "delete_files"}}]}}]}"#,
+        r#"{"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [{"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {}, "name": "delete_files"}]}"#,
+        r#"{"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [{"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"dir": "/tmp", "dir": "/"}}]}"#,
+        r#"{"candidates": [{"finishReason": "STOP", "content": {"parts": [{"functionCall": {"name": "list_files", "args": {"dir": "/tmp"}, "name": "delete_files"}}]}}]}"#,
+    ];
+    for body in bodies {
+        let calls = parse_body(body.as_bytes(), &CallOptions::new()).unwrap();
+        assert!(calls.calls.is_empty(), "{body}: {:?}", calls.calls);
+        assert_eq!(kinds(&calls), ["duplicate_key"], "{body}");
+        assert!(calls.errors[0].message.contains("twice"), "{}", calls.errors[0].message);
+    }
 }
 
 // ---------------------------------------------------------------------------------------

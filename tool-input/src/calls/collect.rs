@@ -5,7 +5,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{json, Value};
 
 use super::record::Read;
-use super::{text, CallError, CallErrorKind, CallOptions, CallParts, Format, ToolCall};
+use super::{text, BodyConflict, CallError, CallErrorKind, CallOptions, CallParts, Format, ToolCall};
 use crate::error::{Rejection, RejectionKind};
 
 /// The tool calls of one response: the runnable calls, the attempts that must not run, and
@@ -112,7 +112,30 @@ pub(crate) struct Collector<'o> {
     stops: Vec<(usize, String)>,
     /// Choices whose number the response gave to two choices.
     conflicted: Vec<usize>,
+    /// Keys the body gave twice with different values, and whether a call held each.
+    conflicts: Vec<(BodyConflict, bool)>,
 }
+
+/// Keys that decide which calls a response has and whether they run: one given twice with
+/// different values makes every call of the response a `duplicate_key` error.
+const DECISIVE_KEYS: &[&str] = &[
+    "choices",
+    "candidates",
+    "content",
+    "output",
+    "message",
+    "tool_calls",
+    "function_call",
+    "parts",
+    "index",
+    "finish_reason",
+    "finishReason",
+    "stop_reason",
+    "status",
+    "done",
+    "done_reason",
+    "type",
+];
 
 /// What a [`Collector`] has collected, kept between uses: a streaming assembler owns its
 /// options, so it resumes a collector for each call that ends and suspends it again,
@@ -144,6 +167,7 @@ impl<'o> Collector<'o> {
             conflicted,
             choice: options.choice,
             stops: Vec::new(),
+            conflicts: Vec::new(),
         }
     }
 
@@ -156,6 +180,11 @@ impl<'o> Collector<'o> {
             full: self.full,
             conflicted: self.conflicted,
         }
+    }
+
+    /// The keys the body's text gave twice with different values.
+    pub fn set_conflicts(&mut self, conflicts: Vec<BodyConflict>) {
+        self.conflicts = conflicts.into_iter().map(|conflict| (conflict, false)).collect();
     }
 
     /// The attempts pushed from now on come from `choice`.
@@ -267,6 +296,12 @@ impl<'o> Collector<'o> {
     /// Read one call from its parts, its argument text already read (`read`, see
     /// [`CallParts::finish_read`]).
     pub fn push_read(&mut self, mut parts: CallParts, read: Option<Read>) {
+        if !self.conflicts.is_empty() {
+            if let Some((conflict, in_arguments)) = self.conflict_in(&parts.raw) {
+                self.push_duplicate(parts, &conflict.key, &conflict.first, &conflict.second, in_arguments);
+                return;
+            }
+        }
         let Some(index) = self.slot(parts.format) else { return };
         parts.index = index;
         let call = parts.finish_read(self.options, read);
@@ -290,6 +325,59 @@ impl<'o> Collector<'o> {
         }
     }
 
+    /// Record an attempt that gives one of its own keys twice, with different values
+    /// (`duplicate_key`): which one is meant cannot be told. Argument values are not quoted:
+    /// which of their fields are sensitive is not known here.
+    /// `in_arguments`: the key is one of the arguments', not the call's own.
+    pub fn push_duplicate(
+        &mut self,
+        mut parts: CallParts,
+        key: &str,
+        first: &Value,
+        second: &Value,
+        in_arguments: bool,
+    ) {
+        let quoted = |value: &Value| super::describe(Some(&Value::String(value.to_string())));
+        let key_text: String = key.chars().take(60).collect();
+        let message = if in_arguments {
+            format!(
+                "The tool call{} gives the key `{key_text}` of its arguments twice, with different values, so which is meant cannot be told; nothing was run. Send it once.",
+                parts.name.as_deref().map(|name| format!(" to `{}`", name.trim())).unwrap_or_default()
+            )
+        } else if matches!(key, "arguments" | "parameters" | "input" | "args") {
+            format!(
+                "The tool call{} gives its `{key_text}` twice, with different values, so which are meant cannot be told; nothing was run. Send them once.",
+                parts.name.as_deref().map(|name| format!(" to `{}`", name.trim())).unwrap_or_default()
+            )
+        } else {
+            format!(
+                "The tool call gives its `{key_text}` twice, with different values: {}, then {}, so which is meant cannot be told; nothing was run. Send it once.",
+                quoted(first),
+                quoted(second)
+            )
+        };
+        if key == "name" {
+            parts.name = None;
+        }
+        self.push_failed(parts, CallErrorKind::DuplicateKey, message);
+    }
+
+    /// The first conflict inside a call's record (`raw`), marked as held, and whether it
+    /// is inside its arguments rather than one of the call's own keys.
+    fn conflict_in(&mut self, raw: &Value) -> Option<(BodyConflict, bool)> {
+        let own = |container: &Value| {
+            container == raw
+                || ["function", "functionCall"]
+                    .iter()
+                    .any(|key| raw.get(key).is_some_and(|inner| inner == container))
+        };
+        let (conflict, held) =
+            self.conflicts.iter_mut().find(|(conflict, _)| contains(raw, &conflict.container))?;
+        *held = true;
+        let in_arguments = !own(&conflict.container);
+        Some((conflict.clone(), in_arguments))
+    }
+
     /// Record an attempt that the response's data says was cut off, for `reason`: a
     /// `truncated` error, never a call.
     pub fn push_cut(&mut self, parts: CallParts, reason: &str) {
@@ -310,6 +398,26 @@ impl<'o> Collector<'o> {
             settle_cut(&mut calls, reason, true, self.options, source, Some(*choice));
         }
         settle_conflicts(&mut calls, &self.conflicted);
+        // A key that decides the response's calls, given twice: none of them runs.
+        let decisive = self
+            .conflicts
+            .iter()
+            .find(|(conflict, held)| !held && DECISIVE_KEYS.contains(&conflict.key.as_str()));
+        if let Some((conflict, _)) = decisive {
+            let message = format!(
+                "The tool call was not run: the response gives `{}` twice, with different values, so which calls it has cannot be told. Call the tools again.",
+                conflict.key.chars().take(60).collect::<String>()
+            );
+            for call in std::mem::take(&mut calls.calls) {
+                calls.errors.push(call.into_error(CallErrorKind::DuplicateKey, message.clone(), None));
+            }
+            if calls.errors.is_empty() {
+                let mut error = CallParts::new(format).fail(CallErrorKind::DuplicateKey, message);
+                error.choice = self.choice;
+                calls.errors.push(error);
+            }
+            calls.errors.sort_by_key(|error| error.index);
+        }
         calls
     }
 }
@@ -400,4 +508,14 @@ pub(crate) fn settle_cut(
         }
     }
     calls.errors.sort_by_key(|error| error.index);
+}
+
+/// Is `needle` `haystack` or one of the values inside it?
+fn contains(haystack: &Value, needle: &Value) -> bool {
+    haystack == needle
+        || match haystack {
+            Value::Object(map) => map.values().any(|value| contains(value, needle)),
+            Value::Array(items) => items.iter().any(|value| contains(value, needle)),
+            _ => false,
+        }
 }
