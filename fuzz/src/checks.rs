@@ -446,7 +446,9 @@ pub fn stream_events(data: &[u8]) {
                 if pick.next(8) == 0 {
                     // A second choice with the same index in the same chunk.
                     let twin = json!({"index": 0, "delta": {"tool_calls": [{"index": n, "id": "twin", "type": "function", "function": {"name": "twin_tool", "arguments": "{}"}}]}});
-                    start["choices"].as_array_mut().map(|choices| choices.push(twin));
+                    if let Some(choices) = start["choices"].as_array_mut() {
+                        choices.push(twin);
+                    }
                     twins = true;
                 }
                 push(start, Some(n), false, true);

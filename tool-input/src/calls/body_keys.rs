@@ -30,11 +30,11 @@ pub(crate) fn conflicts(text: &str, body: &Value) -> Vec<BodyConflict> {
         return Vec::new();
     }
     let targets: HashSet<String> = repeated.into_iter().collect();
-    let mut values = Vec::new();
-    let mut captured = Vec::new();
-    if scan(text, &mut path, &mut values, Some((&targets, &mut captured))).is_err() {
+    let mut capture = Capture { targets: &targets, values: Vec::new() };
+    if scan(text, &mut path, &mut Vec::new(), Some(&mut capture)).is_err() {
         return Vec::new();
     }
+    let captured = capture.values;
     let mut out = Vec::new();
     let mut done: HashSet<&str> = HashSet::new();
     for (at, (target, first)) in captured.iter().enumerate() {
@@ -57,7 +57,10 @@ pub(crate) fn conflicts(text: &str, body: &Value) -> Vec<BodyConflict> {
 }
 
 /// What a second pass captures: the paths wanted, and each value found at one, in order.
-type Capture<'c> = (&'c HashSet<String>, &'c mut Vec<(String, Value)>);
+struct Capture<'c> {
+    targets: &'c HashSet<String>,
+    values: Vec<(String, Value)>,
+}
 
 /// Walk `text`: the pointer of every member whose key its object gave before goes to
 /// `repeated`; with `capture`, the value at each wanted pointer is kept.
@@ -65,31 +68,29 @@ fn scan(
     text: &str,
     path: &mut String,
     repeated: &mut Vec<String>,
-    capture: Option<Capture<'_>>,
+    capture: Option<&mut Capture<'_>>,
 ) -> Result<(), serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let mut capture = capture;
-    Walk { path, repeated, capture: capture.as_mut().map(|(targets, values)| (*targets, &mut **values)) }
-        .deserialize(&mut deserializer)
+    Walk { path, repeated, capture }.deserialize(&mut deserializer)
 }
 
 struct Walk<'w, 'c> {
     path: &'w mut String,
     repeated: &'w mut Vec<String>,
-    capture: Option<(&'c HashSet<String>, &'w mut Vec<(String, Value)>)>,
+    capture: Option<&'w mut Capture<'c>>,
 }
 
 impl<'de> DeserializeSeed<'de> for Walk<'_, '_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        if let Some((targets, values)) = self.capture {
-            if targets.contains(self.path.as_str()) {
+        if let Some(capture) = self.capture {
+            if capture.targets.contains(self.path.as_str()) {
                 let value = Value::deserialize(deserializer)?;
-                values.push((self.path.clone(), value));
+                capture.values.push((self.path.clone(), value));
                 return Ok(());
             }
-            return deserializer.deserialize_any(Walk { capture: Some((targets, values)), ..self });
+            return deserializer.deserialize_any(Walk { capture: Some(capture), ..self });
         }
         deserializer.deserialize_any(self)
     }
@@ -129,7 +130,7 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
             path.truncate(base);
             path.push('/');
             path.push_str(&index.to_string());
-            let seed = Walk { path, repeated, capture: capture.as_mut().map(|(t, v)| (*t, &mut **v)) };
+            let seed = Walk { path, repeated, capture: capture.as_deref_mut() };
             if seq.next_element_seed(seed)?.is_none() {
                 break;
             }
@@ -150,7 +151,7 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
             if !keys.insert(key) && capture.is_none() {
                 repeated.push(path.clone());
             }
-            let seed = Walk { path, repeated, capture: capture.as_mut().map(|(t, v)| (*t, &mut **v)) };
+            let seed = Walk { path, repeated, capture: capture.as_deref_mut() };
             map.next_value_seed(seed)?;
         }
         path.truncate(base);
