@@ -216,7 +216,8 @@ fn checked_value(order: &Order) -> serde_json::Value {
 const TOOLS: [&str; 3] = ["get_weather", "search", "write_file"];
 
 /// Text tool-call extraction on any text: no panic; with known tools, every call names one
-/// of them; the JSON rendering works.
+/// of them; the JSON rendering works. Then the same bytes build a call that gives a key
+/// twice ([`repeated_keywords`]).
 pub fn text_calls(data: &[u8]) {
     use tool_input::calls::{parse_text, CallOptions};
     let text = String::from_utf8_lossy(data);
@@ -226,6 +227,54 @@ pub fn text_calls(data: &[u8]) {
     }
     let _ = known.to_json();
     let _ = parse_text(&text, &CallOptions::new()).to_json();
+    repeated_keywords(data);
+}
+
+/// A call that gives a key twice, built from the bytes: a Python keyword, a qwen3-coder or
+/// GLM parameter (`dir`), or a JSON call's `name`, each with two values. The property: with
+/// one value twice the call runs with it (the tool's check records the repeat); with two,
+/// a JSON call's name is a `duplicate_key` error, and a keyword's call carries both values
+/// on its record, so the tool's check rejects it as `duplicate_key`: never one value
+/// picked in silence.
+pub fn repeated_keywords(data: &[u8]) {
+    use tool_input::calls::{parse_text, CallOptions};
+    use tool_input::{CoercionKind, ErrorCode, Validator};
+    let mut pick = Choices(data);
+    let format = pick.next(4);
+    let mut value =
+        || -> String { (0..pick.next(4)).map(|_| char::from(b'a' + pick.next(3) as u8)).collect() };
+    let (first, second) = (value(), value());
+    let text = match format {
+        0 => format!("[list_files(dir='{first}', dir='{second}')]"),
+        1 => format!("<tool_call>\n<function=list_files>\n<parameter=dir>\n{first}\n</parameter>\n<parameter=dir>\n{second}\n</parameter>\n</function>\n</tool_call>"),
+        2 => format!("<tool_call>list_files<arg_key>dir</arg_key><arg_value>{first}</arg_value><arg_key>dir</arg_key><arg_value>{second}</arg_value></tool_call>"),
+        _ => format!("<tool_call>{{\"name\": \"list_{first}\", \"arguments\": {{}}, \"name\": \"list_{second}\"}}</tool_call>"),
+    };
+    let calls = parse_text(&text, &CallOptions::new());
+    if format == 3 {
+        if first == second {
+            assert_eq!(calls.calls.len(), 1, "{text}: {:?}", calls.errors);
+        } else {
+            assert!(calls.calls.is_empty(), "{text}: one name picked: {:?}", calls.calls);
+            assert_eq!(calls.errors[0].kind.code(), "duplicate_key", "{text}");
+        }
+        return;
+    }
+    let schema = serde_json::json!({"type": "object", "properties": {"dir": {"type": "string"}}});
+    let validator = Validator::new(&schema).expect("a valid schema");
+    assert_eq!(calls.calls.len(), 1, "{text}: {:?}", calls.errors);
+    let checked = validator.check(calls.calls[0].original.as_raw());
+    if first == second {
+        let checked = checked.unwrap_or_else(|rejection| panic!("{text}: {rejection}"));
+        assert_eq!(checked.value["dir"], serde_json::json!(first), "{text}");
+        assert!(checked.report.coercions.iter().any(|c| c.kind == CoercionKind::DuplicateKey), "{text}");
+    } else {
+        let rejection = checked.expect_err("two values of one key accepted");
+        assert!(
+            rejection.errors().iter().any(|e| e.code() == ErrorCode::DuplicateKey),
+            "{text}: {rejection}"
+        );
+    }
 }
 
 /// What a response's calls amount to, without the generated ids (random per process).
@@ -332,13 +381,19 @@ struct Sent {
     repeatable: bool,
 }
 
+/// The name of the call sent after the stream's end marker: never returned.
+const LATE: &str = "late_tool";
+
 /// A stream built from the bytes in one API's format (Chat Completions, Anthropic,
 /// Responses or Gemini) with up to four calls, then damaged (an event made unreadable),
 /// reordered (the events of two calls interleaved otherwise), duplicated (a start or stop
 /// sent twice) and given reused ids (a call taking another's id), and cut (its end marker
-/// and what follows gone), all at random. The property: every call returned is one that was
-/// sent, whole (never two merged, never a piece); a cut stream returns no call; a sent call
-/// that is not returned is reported by an error.
+/// and what follows gone), all at random. Chat Completions calls may send their name after
+/// their arguments, and a chunk may carry two choices with one index; a call (or more of
+/// one) may follow the end marker. The property: every call returned is one that was sent,
+/// whole (never two merged, never a piece); a cut stream returns no call; a sent call that
+/// is not returned is reported by an error; nothing sent after the end marker is returned,
+/// nor a call it adds to; a stream with two choices of one index returns no call.
 pub fn stream_events(data: &[u8]) {
     use serde_json::{json, Value};
     use tool_input::calls::CallOptions;
@@ -378,14 +433,32 @@ pub fn stream_events(data: &[u8]) {
     let mut push = |event: Value, call: Option<usize>, end: bool, repeatable: bool| {
         sent.push(Sent { event, call, end, repeatable })
     };
+    // What follows the end marker, if anything: a new call, or more of call 0.
+    let late = pick.next(4);
+    let mut twins = false;
     match api {
         0 => {
             for (n, (name, args)) in calls.iter().enumerate() {
-                let start = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": n, "id": ids[n], "type": "function", "function": {"name": name, "arguments": ""}}]}}]});
+                // The name after the arguments, on a delta of its own.
+                let name_late = pick.next(4) == 0;
+                let first_name = if name_late { Value::Null } else { json!(name) };
+                let mut start = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": n, "id": ids[n], "type": "function", "function": {"name": first_name, "arguments": ""}}]}}]});
+                if pick.next(8) == 0 {
+                    // A second choice with the same index in the same chunk.
+                    let twin = json!({"index": 0, "delta": {"tool_calls": [{"index": n, "id": "twin", "type": "function", "function": {"name": "twin_tool", "arguments": "{}"}}]}});
+                    if let Some(choices) = start["choices"].as_array_mut() {
+                        choices.push(twin);
+                    }
+                    twins = true;
+                }
                 push(start, Some(n), false, true);
                 for piece in fragments(args, &mut pick) {
                     let delta = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": n, "function": {"arguments": piece}}]}}]});
                     push(delta, Some(n), false, false);
+                }
+                if name_late {
+                    let named = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": n, "function": {"name": name}}]}}]});
+                    push(named, Some(n), false, false);
                 }
             }
             push(
@@ -394,6 +467,21 @@ pub fn stream_events(data: &[u8]) {
                 true,
                 true,
             );
+            match late {
+                1 => push(
+                    json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": count, "id": "late", "function": {"name": LATE, "arguments": "{}"}}]}}]}),
+                    Some(count),
+                    false,
+                    false,
+                ),
+                2 => push(
+                    json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": " "}}]}}]}),
+                    Some(0),
+                    false,
+                    false,
+                ),
+                _ => {}
+            }
         }
         1 => {
             push(json!({"type": "message_start", "message": {"content": []}}), None, false, false);
@@ -408,6 +496,18 @@ pub fn stream_events(data: &[u8]) {
             }
             push(json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}), None, false, true);
             push(json!({"type": "message_stop"}), None, true, true);
+            match late {
+                1 => {
+                    let start = json!({"type": "content_block_start", "index": count, "content_block": {"type": "tool_use", "id": "late", "name": LATE, "input": {}}});
+                    push(start, Some(count), false, false);
+                    push(json!({"type": "content_block_stop", "index": count}), Some(count), false, false);
+                }
+                2 => {
+                    let delta = json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": " "}});
+                    push(delta, Some(0), false, false);
+                }
+                _ => {}
+            }
         }
         2 => {
             for (n, (name, args)) in calls.iter().enumerate() {
@@ -431,6 +531,15 @@ pub fn stream_events(data: &[u8]) {
                 true,
                 true,
             );
+            if late == 1 {
+                let item = json!({"type": "function_call", "id": "fc_late", "call_id": "late", "name": LATE, "arguments": "{}"});
+                push(
+                    json!({"type": "response.output_item.done", "output_index": count, "item": item}),
+                    Some(count),
+                    false,
+                    false,
+                );
+            }
         }
         _ => {
             for (n, (name, args)) in calls.iter().enumerate() {
@@ -443,6 +552,10 @@ pub fn stream_events(data: &[u8]) {
                 true,
                 true,
             );
+            if late == 1 {
+                let part = json!({"candidates": [{"content": {"parts": [{"functionCall": {"id": "late", "name": LATE, "args": {}}}]}}]});
+                push(part, Some(count), false, false);
+            }
         }
     }
     // Interleave: swap neighbours that belong to two different calls.
@@ -487,8 +600,26 @@ pub fn stream_events(data: &[u8]) {
     }
     let result = stream.finish();
     let ended = sent.iter().zip(&damaged).any(|(event, &damaged)| event.end && !damaged);
+    // Nothing after the end marker is returned, nor a call it adds to.
+    let end_at = sent.iter().position(|event| event.end).unwrap_or(sent.len());
+    for (event, &damaged) in sent.iter().zip(&damaged).skip(end_at + 1) {
+        let Some(n) = event.call.filter(|_| !damaged && !event.end) else { continue };
+        let name = if n == count { LATE } else { calls[n].0.as_str() };
+        assert!(
+            result.calls.iter().all(|call| call.name != name),
+            "{name}, sent after the end marker, came back\n{body}"
+        );
+        assert!(!result.errors.is_empty(), "an event after the end marker went unreported\n{body}");
+    }
+    // Two choices with one index: no call of that choice runs.
+    let twinned = twins
+        && sent.iter().zip(&damaged).any(|(event, &damaged)| {
+            !damaged && event.event["choices"].as_array().is_some_and(|c| c.len() > 1)
+        });
+    assert!(!twinned || result.calls.is_empty(), "a call of two choices with one index came back\n{body}");
     for call in &result.calls {
         let arguments = Value::Object(call.arguments.clone());
+        assert!(call.name != "twin_tool", "a call of a repeated choice index came back\n{body}");
         assert!(
             calls.iter().any(|(name, args)| *name == call.name && *args == arguments),
             "a call that was never sent came back: {} {arguments}\n{body}",

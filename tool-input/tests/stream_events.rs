@@ -272,7 +272,9 @@ fn a_closing_event_with_other_arguments_restarts() {
     stream.push_event(&json!({"type": "response.output_item.added", "output_index": 0,
         "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}}));
     stream.push_event(&json!({"type": "response.function_call_arguments.delta", "output_index": 0,
-        "item_id": "fc_1", "delta": r#"{"a": 1, "#}));
+        "item_id": "fc_1", "delta": r#"{'a': 2}"#}));
+    // The same value in other text (a closing event that says something else makes the call
+    // an error: `hostile_calls.rs`).
     stream.push_event(&json!({"type": "response.function_call_arguments.done", "output_index": 0,
         "item_id": "fc_1", "arguments": r#"{"a": 2}"#}));
     let events: Vec<StreamEvent<'static>> = stream.take_events().into_iter().map(|e| e.event).collect();

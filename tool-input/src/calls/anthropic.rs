@@ -43,14 +43,13 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     Ok(if texts.is_empty() { None } else { Some(texts.join("\n")) })
 }
 
-/// The reason a message stopped early, when its `stop_reason` says it was cut
-/// (`max_tokens`, `model_context_window_exceeded`, `refusal`); the stream reads the same
-/// reasons the same way.
+/// The reason a message stopped early, when its `stop_reason` says it did not end its turn:
+/// any reason but `end_turn`, `tool_use` and `stop_sequence`, such as `max_tokens`,
+/// `model_context_window_exceeded`, `refusal` or `pause_turn` (a paused turn, to be
+/// continued). The stream reads the same reasons the same way.
 pub(crate) fn cut_reason(stop_reason: Option<&Value>) -> Option<String> {
     match stop_reason.and_then(Value::as_str)? {
-        reason @ ("max_tokens" | "model_context_window_exceeded" | "refusal") => {
-            Some(format!("stop_reason `{reason}`"))
-        }
-        _ => None,
+        "end_turn" | "tool_use" | "stop_sequence" => None,
+        reason => Some(format!("stop_reason `{}`", super::describe(Some(&Value::from(reason))))),
     }
 }

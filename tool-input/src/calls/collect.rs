@@ -5,7 +5,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{json, Value};
 
 use super::record::Read;
-use super::{text, CallError, CallErrorKind, CallOptions, CallParts, Format, ToolCall};
+use super::{text, BodyConflict, CallError, CallErrorKind, CallOptions, CallParts, Format, ToolCall};
 use crate::error::{Rejection, RejectionKind};
 
 /// The tool calls of one response: the runnable calls, the attempts that must not run, and
@@ -108,9 +108,34 @@ pub(crate) struct Collector<'o> {
     full: bool,
     /// The choice the attempts pushed now come from.
     choice: usize,
-    /// Why the response stopped early, when its own data says so (a length stop).
-    stopped: Option<String>,
+    /// Why each choice stopped early, when the response's own data says so (a length stop).
+    stops: Vec<(usize, String)>,
+    /// Choices whose number the response gave to two choices.
+    conflicted: Vec<usize>,
+    /// Keys the body gave twice with different values, and whether a call held each.
+    conflicts: Vec<(BodyConflict, bool)>,
 }
+
+/// Keys that decide which calls a response has and whether they run: one given twice with
+/// different values makes every call of the response a `duplicate_key` error.
+const DECISIVE_KEYS: &[&str] = &[
+    "choices",
+    "candidates",
+    "content",
+    "output",
+    "message",
+    "tool_calls",
+    "function_call",
+    "parts",
+    "index",
+    "finish_reason",
+    "finishReason",
+    "stop_reason",
+    "status",
+    "done",
+    "done_reason",
+    "type",
+];
 
 /// What a [`Collector`] has collected, kept between uses: a streaming assembler owns its
 /// options, so it resumes a collector for each call that ends and suspends it again,
@@ -121,6 +146,8 @@ pub(crate) struct Collected {
     pub errors: Vec<CallError>,
     next: usize,
     full: bool,
+    /// Choices whose number the response gave to two choices.
+    conflicted: Vec<usize>,
 }
 
 impl<'o> Collector<'o> {
@@ -130,13 +157,34 @@ impl<'o> Collector<'o> {
 
     /// Go on collecting after [`Collector::suspend`].
     pub fn resume(options: &'o CallOptions, state: Collected) -> Self {
-        let Collected { calls, errors, next, full } = state;
-        Collector { options, calls, errors, next, full, choice: options.choice, stopped: None }
+        let Collected { calls, errors, next, full, conflicted } = state;
+        Collector {
+            options,
+            calls,
+            errors,
+            next,
+            full,
+            conflicted,
+            choice: options.choice,
+            stops: Vec::new(),
+            conflicts: Vec::new(),
+        }
     }
 
     /// Keep what was collected, to [`Collector::resume`] later.
     pub fn suspend(self) -> Collected {
-        Collected { calls: self.calls, errors: self.errors, next: self.next, full: self.full }
+        Collected {
+            calls: self.calls,
+            errors: self.errors,
+            next: self.next,
+            full: self.full,
+            conflicted: self.conflicted,
+        }
+    }
+
+    /// The keys the body's text gave twice with different values.
+    pub fn set_conflicts(&mut self, conflicts: Vec<BodyConflict>) {
+        self.conflicts = conflicts.into_iter().map(|conflict| (conflict, false)).collect();
     }
 
     /// The attempts pushed from now on come from `choice`.
@@ -144,9 +192,21 @@ impl<'o> Collector<'o> {
         self.choice = choice;
     }
 
-    /// The response says it stopped early (`finish_reason: "length"`, …), for `reason`.
+    /// The response says the current choice stopped early (`finish_reason: "length"`, …),
+    /// for `reason`: only its own calls are cut.
     pub fn stopped(&mut self, reason: String) {
-        self.stopped.get_or_insert(reason);
+        let choice = self.choice;
+        if !self.stops.iter().any(|(stopped, _)| *stopped == choice) {
+            self.stops.push((choice, reason));
+        }
+    }
+
+    /// The response gave the number of `choice` to two choices: which calls are whose
+    /// cannot be told, so none of them runs.
+    pub fn conflict_choice(&mut self, choice: usize) {
+        if !self.conflicted.contains(&choice) {
+            self.conflicted.push(choice);
+        }
     }
 
     /// Record, once, that more calls were sent than are taken (as the next attempt would).
@@ -161,6 +221,11 @@ impl<'o> Collector<'o> {
     /// No more attempts are taken.
     pub fn is_full(&self) -> bool {
         self.full
+    }
+
+    /// The calls collected so far.
+    pub fn collected_calls(&self) -> &[ToolCall] {
+        &self.calls
     }
 
     /// How many attempts were taken.
@@ -231,6 +296,12 @@ impl<'o> Collector<'o> {
     /// Read one call from its parts, its argument text already read (`read`, see
     /// [`CallParts::finish_read`]).
     pub fn push_read(&mut self, mut parts: CallParts, read: Option<Read>) {
+        if !self.conflicts.is_empty() {
+            if let Some((conflict, in_arguments)) = self.conflict_in(&parts.raw) {
+                self.push_duplicate(parts, &conflict.key, &conflict.first, &conflict.second, in_arguments);
+                return;
+            }
+        }
         let Some(index) = self.slot(parts.format) else { return };
         parts.index = index;
         let call = parts.finish_read(self.options, read);
@@ -254,16 +325,120 @@ impl<'o> Collector<'o> {
         }
     }
 
+    /// Record an attempt that gives one of its own keys twice, with different values
+    /// (`duplicate_key`): which one is meant cannot be told. Argument values are not quoted:
+    /// which of their fields are sensitive is not known here.
+    /// `in_arguments`: the key is one of the arguments', not the call's own.
+    pub fn push_duplicate(
+        &mut self,
+        mut parts: CallParts,
+        key: &str,
+        first: &Value,
+        second: &Value,
+        in_arguments: bool,
+    ) {
+        let quoted = |value: &Value| super::describe(Some(&Value::String(value.to_string())));
+        let key_text: String = key.chars().take(60).collect();
+        let message = if in_arguments {
+            format!(
+                "The tool call{} gives the key `{key_text}` of its arguments twice, with different values, so which is meant cannot be told; nothing was run. Send it once.",
+                parts.name.as_deref().map(|name| format!(" to `{}`", name.trim())).unwrap_or_default()
+            )
+        } else if matches!(key, "arguments" | "parameters" | "input" | "args") {
+            format!(
+                "The tool call{} gives its `{key_text}` twice, with different values, so which are meant cannot be told; nothing was run. Send them once.",
+                parts.name.as_deref().map(|name| format!(" to `{}`", name.trim())).unwrap_or_default()
+            )
+        } else {
+            format!(
+                "The tool call gives its `{key_text}` twice, with different values: {}, then {}, so which is meant cannot be told; nothing was run. Send it once.",
+                quoted(first),
+                quoted(second)
+            )
+        };
+        if key == "name" {
+            parts.name = None;
+        }
+        self.push_failed(parts, CallErrorKind::DuplicateKey, message);
+    }
+
+    /// The first conflict inside a call's record (`raw`), marked as held, and whether it
+    /// is inside its arguments rather than one of the call's own keys.
+    fn conflict_in(&mut self, raw: &Value) -> Option<(BodyConflict, bool)> {
+        let own = |container: &Value| {
+            container == raw
+                || ["function", "functionCall"]
+                    .iter()
+                    .any(|key| raw.get(key).is_some_and(|inner| inner == container))
+        };
+        let (conflict, held) =
+            self.conflicts.iter_mut().find(|(conflict, _)| contains(raw, &conflict.container))?;
+        *held = true;
+        let in_arguments = !own(&conflict.container);
+        Some((conflict.clone(), in_arguments))
+    }
+
+    /// Record an attempt that the response's data says was cut off, for `reason`: a
+    /// `truncated` error, never a call.
+    pub fn push_cut(&mut self, parts: CallParts, reason: &str) {
+        let detail = format!("the response stopped ({reason}) before the call was complete");
+        let mut rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail);
+        if let Some(name) = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty()) {
+            rejection = rejection.with_tool(name);
+        }
+        self.push_rejected(parts, rejection);
+    }
+
     /// The calls and errors collected, and the content; a response whose data said it
     /// stopped early is settled as cut ([`settle_cut`]; `source` is the text calls were
     /// read from, if any).
     pub fn finish(self, format: Format, content: Option<String>, source: Option<&str>) -> Calls {
         let mut calls = Calls { calls: self.calls, errors: self.errors, content, format };
-        if let Some(reason) = &self.stopped {
-            settle_cut(&mut calls, reason, true, self.options, source);
+        for (choice, reason) in &self.stops {
+            settle_cut(&mut calls, reason, true, self.options, source, Some(*choice));
+        }
+        settle_conflicts(&mut calls, &self.conflicted);
+        // A key that decides the response's calls, given twice: none of them runs.
+        let decisive = self
+            .conflicts
+            .iter()
+            .find(|(conflict, held)| !held && DECISIVE_KEYS.contains(&conflict.key.as_str()));
+        if let Some((conflict, _)) = decisive {
+            let message = format!(
+                "The tool call was not run: the response gives `{}` twice, with different values, so which calls it has cannot be told. Call the tools again.",
+                conflict.key.chars().take(60).collect::<String>()
+            );
+            for call in std::mem::take(&mut calls.calls) {
+                calls.errors.push(call.into_error(CallErrorKind::DuplicateKey, message.clone(), None));
+            }
+            if calls.errors.is_empty() {
+                let mut error = CallParts::new(format).fail(CallErrorKind::DuplicateKey, message);
+                error.choice = self.choice;
+                calls.errors.push(error);
+            }
+            calls.errors.sort_by_key(|error| error.index);
         }
         calls
     }
+}
+
+/// The calls of choices whose number two choices had are errors: which choice each came
+/// from cannot be told.
+pub(crate) fn settle_conflicts(calls: &mut Calls, conflicted: &[usize]) {
+    if conflicted.is_empty() {
+        return;
+    }
+    let (kept, taken): (Vec<ToolCall>, Vec<ToolCall>) =
+        std::mem::take(&mut calls.calls).into_iter().partition(|call| !conflicted.contains(&call.choice));
+    calls.calls = kept;
+    for call in taken {
+        let message = format!(
+            "The tool call to `{}` was not run: the response has two choices numbered {}, so which one it belongs to cannot be told. Call the tool again.",
+            call.name, call.choice
+        );
+        calls.errors.push(call.into_error(CallErrorKind::Malformed, message, None));
+    }
+    calls.errors.sort_by_key(|error| error.index);
 }
 
 /// Settle the calls of a response that was cut off for `reason`: nothing of it runs by
@@ -272,19 +447,24 @@ impl<'o> Collector<'o> {
 /// its end without its closing marker, or, for a native call, when `last_cut` (the
 /// response's own data says it stopped, as a length stop does, so a whole body and a stream
 /// answer alike). Every other call becomes a [`CallErrorKind::Incomplete`] error, unless
-/// [`CallOptions::run_completed_calls`].
+/// [`CallOptions::run_completed_calls`]. With `choice`, only that choice was cut: the calls
+/// of the others stand.
 pub(crate) fn settle_cut(
     calls: &mut Calls,
     reason: &str,
     last_cut: bool,
     options: &CallOptions,
     source: Option<&str>,
+    choice: Option<usize>,
 ) {
-    let last_error = calls.errors.iter().map(|error| error.index).max();
+    let of_choice = |of: usize| choice.is_none_or(|choice| choice == of);
+    let last_error =
+        calls.errors.iter().filter(|error| of_choice(error.choice)).map(|error| error.index).max();
     let last_call = calls
         .calls
         .iter()
         .enumerate()
+        .filter(|(_, call)| of_choice(call.choice))
         .max_by_key(|(_, call)| call.index)
         .filter(|(_, call)| last_error.is_none_or(|error| error < call.index))
         .map(|(at, _)| at);
@@ -316,7 +496,10 @@ pub(crate) fn settle_cut(
         }
     }
     if !options.run_completed {
-        for call in std::mem::take(&mut calls.calls) {
+        let (cut, kept): (Vec<ToolCall>, Vec<ToolCall>) =
+            std::mem::take(&mut calls.calls).into_iter().partition(|call| of_choice(call.choice));
+        calls.calls = kept;
+        for call in cut {
             let message = format!(
                 "The tool call to `{}` arrived whole, but the response it came in was cut off ({reason}), so none of its calls ran: calls after it may be missing. Call the tools again.",
                 call.name
@@ -325,4 +508,14 @@ pub(crate) fn settle_cut(
         }
     }
     calls.errors.sort_by_key(|error| error.index);
+}
+
+/// Is `needle` `haystack` or one of the values inside it?
+fn contains(haystack: &Value, needle: &Value) -> bool {
+    haystack == needle
+        || match haystack {
+            Value::Object(map) => map.values().any(|value| contains(value, needle)),
+            Value::Array(items) => items.iter().any(|value| contains(value, needle)),
+            _ => false,
+        }
 }

@@ -48,12 +48,17 @@ pub enum CallErrorKind {
     /// The call is in another choice than the one read ([`CallOptions::choice`]) of a
     /// response with several; it is reported, never run.
     OtherChoice,
+    /// The call gives one of its own keys (its `name`, `arguments`, `id`, …) twice, with
+    /// different values, or the response gives a key that decides its calls twice: which
+    /// one is meant cannot be told. (A key given twice inside the arguments is the tool's
+    /// check to settle: the record's `original` keeps both.)
+    DuplicateKey,
 }
 
 impl CallErrorKind {
     /// `parse`, `truncated`, `not_object`, `too_large`, `too_deep` (the [`RejectionKind`]'s
-    /// code), `unknown_tool`, `malformed`, `too_many_calls`, `incomplete`, `stream_too_large`
-    /// or `other_choice`.
+    /// code), `unknown_tool`, `malformed`, `too_many_calls`, `incomplete`, `stream_too_large`,
+    /// `other_choice` or `duplicate_key`.
     pub fn code(self) -> &'static str {
         match self {
             CallErrorKind::Arguments(kind) => kind.code(),
@@ -63,6 +68,7 @@ impl CallErrorKind {
             CallErrorKind::Incomplete => "incomplete",
             CallErrorKind::StreamTooLarge => "stream_too_large",
             CallErrorKind::OtherChoice => "other_choice",
+            CallErrorKind::DuplicateKey => "duplicate_key",
         }
     }
 }

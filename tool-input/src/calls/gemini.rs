@@ -14,13 +14,24 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
         _ => {
             if let Some(candidates) = body.get("candidates").and_then(Value::as_array) {
                 let wanted = out.options.get_choice();
+                let numbers: Vec<usize> = candidates
+                    .iter()
+                    .enumerate()
+                    .map(|(position, candidate)| {
+                        candidate
+                            .get("index")
+                            .and_then(Value::as_u64)
+                            .map_or(position, |index| index as usize)
+                    })
+                    .collect();
+                let repeated = super::repeated(&numbers);
                 // Every candidate is read, each tagged: the others are reported, never dropped.
                 for (position, candidate) in candidates.iter().enumerate() {
-                    let number = candidate
-                        .get("index")
-                        .and_then(Value::as_u64)
-                        .map_or(position, |index| index as usize);
+                    let number = numbers[position];
                     out.set_choice(number);
+                    if repeated.contains(&number) {
+                        out.conflict_choice(number);
+                    }
                     // A candidate stopped by safety or MALFORMED_FUNCTION_CALL may have no content.
                     let parts = candidate
                         .get("content")
@@ -30,10 +41,9 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
                         .unwrap_or(&[]);
                     let chosen = number == wanted;
                     read_parts(parts, chosen.then_some(&mut texts), out);
-                    if chosen {
-                        if let Some(reason) = cut_reason(candidate.get("finishReason")) {
-                            out.stopped(reason);
-                        }
+                    // Each candidate's stop cuts its own calls only.
+                    if let Some(reason) = cut_reason(candidate.get("finishReason")) {
+                        out.stopped(reason);
                     }
                 }
                 out.set_choice(wanted);
@@ -73,11 +83,12 @@ fn read_parts<'b>(parts: &'b [Value], mut texts: Option<&mut Vec<&'b str>>, out:
     }
 }
 
-/// The reason a candidate stopped early: any `finishReason` but `STOP` (and the unspecified
-/// one), such as `MAX_TOKENS` or `SAFETY`; the stream reads the same reasons the same way.
+/// The reason a candidate stopped early: any `finishReason` but `STOP`, the unspecified one
+/// included, such as `MAX_TOKENS`, `SAFETY` or `MALFORMED_FUNCTION_CALL`; the stream reads the
+/// same reasons the same way.
 pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
     match finish_reason.and_then(Value::as_str)? {
-        "STOP" | "FINISH_REASON_UNSPECIFIED" => None,
+        "STOP" => None,
         other => Some(format!("finishReason `{}`", other.chars().take(60).collect::<String>())),
     }
 }

@@ -41,6 +41,7 @@
 //! ```
 
 pub(crate) mod anthropic;
+mod body_keys;
 mod collect;
 mod error;
 mod format;
@@ -56,6 +57,7 @@ pub(crate) mod text;
 
 use serde_json::Value;
 
+pub(crate) use body_keys::BodyConflict;
 pub use collect::Calls;
 pub(crate) use collect::{settle_cut, Collected, Collector};
 pub(crate) use error::cut_chars;
@@ -114,13 +116,15 @@ fn parse_body_bytes(body: &[u8], options: &CallOptions) -> Result<Calls, BodyErr
     match options.format {
         Format::Text => Ok(parse_text(text, options)),
         Format::Auto => match serde_json::from_str::<Value>(text) {
-            Ok(value) if Format::detect(&value).is_some() => parse_value(&value, options),
+            Ok(value) if Format::detect(&value).is_some() => {
+                read_value(&value, options, body_keys::conflicts(text, &value))
+            }
             _ => Ok(parse_text(text, options)),
         },
         _ => {
             let value: Value =
                 serde_json::from_str(text).map_err(|error| BodyError::NotJson(error.to_string()))?;
-            parse_value(&value, options)
+            read_value(&value, options, body_keys::conflicts(text, &value))
         }
     }
 }
@@ -142,6 +146,13 @@ fn parse_body_bytes(body: &[u8], options: &CallOptions) -> Result<Calls, BodyErr
 /// assert!(calls.calls[0].id_generated);
 /// ```
 pub fn parse_value(body: &Value, options: &CallOptions) -> Result<Calls, BodyError> {
+    read_value(body, options, Vec::new())
+}
+
+/// [`parse_value`], with the keys the body's text gave twice with different values
+/// (`conflicts`): a call that holds one is a `duplicate_key` error, and one that decides the
+/// response's calls (its `choices`, a `finish_reason`, …) makes every call one.
+fn read_value(body: &Value, options: &CallOptions, conflicts: Vec<BodyConflict>) -> Result<Calls, BodyError> {
     let format = match options.format {
         Format::Auto => Format::detect(body).ok_or_else(|| {
             BodyError::Shape(
@@ -158,6 +169,7 @@ pub fn parse_value(body: &Value, options: &CallOptions) -> Result<Calls, BodyErr
         format => format,
     };
     let mut out = Collector::new(options);
+    out.set_conflicts(conflicts);
     let content = match format {
         Format::OpenAi => openai::read(body, &mut out)?,
         Format::Responses => responses::read(body, &mut out)?,
@@ -248,6 +260,12 @@ pub(crate) fn describe(value: Option<&Value>) -> String {
         _ => "error".to_owned(),
     };
     text.chars().take(60).collect()
+}
+
+/// The choice numbers given to more than one choice of a response.
+pub(crate) fn repeated(numbers: &[usize]) -> std::collections::HashSet<usize> {
+    let mut seen = std::collections::HashSet::new();
+    numbers.iter().copied().filter(|number| !seen.insert(*number)).collect()
 }
 
 /// An id field, read by [`id_from`].

@@ -17,10 +17,11 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     Ok(openai::read_message(message, Format::Ollama, out))
 }
 
-/// The reason a response stopped early, when its `done_reason` says it was cut (`length`).
+/// The reason a response stopped early, when its `done_reason` says it did not finish: any
+/// reason but `stop` (`length`, `load`, `unload`, …).
 pub(crate) fn cut_reason(done_reason: Option<&Value>) -> Option<String> {
     match done_reason.and_then(Value::as_str)? {
-        "length" => Some("done_reason `length`".to_owned()),
-        _ => None,
+        "stop" => None,
+        reason => Some(format!("done_reason `{}`", super::describe(Some(&Value::from(reason))))),
     }
 }

@@ -18,16 +18,22 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
             choice.get("index").and_then(Value::as_u64).map_or(position, |index| index as usize)
         };
         let mut content = None;
-        // Every choice is read, each tagged: the others are reported, never dropped.
+        let numbers: Vec<usize> = choices.iter().enumerate().map(|(at, choice)| number(at, choice)).collect();
+        let repeated = super::repeated(&numbers);
+        // Every choice is read, each tagged: the others are reported, never dropped. Each
+        // choice's stop cuts its own calls only.
         for (position, choice) in choices.iter().enumerate() {
-            let number = number(position, choice);
+            let number = numbers[position];
             out.set_choice(number);
+            if repeated.contains(&number) {
+                out.conflict_choice(number);
+            }
             let text = choice.get("message").and_then(|message| read_message(message, Format::OpenAi, out));
+            if let Some(reason) = cut_reason(choice.get("finish_reason")) {
+                out.stopped(reason);
+            }
             if number == wanted {
                 content = text;
-                if let Some(reason) = cut_reason(choice.get("finish_reason")) {
-                    out.stopped(reason);
-                }
             }
         }
         out.set_choice(wanted);
@@ -42,12 +48,16 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     ))
 }
 
-/// The reason a choice stopped early, when its `finish_reason` says it was cut
-/// (`length`, `content_filter`); the stream reads the same reasons the same way.
+/// The reason a choice stopped early, when its `finish_reason` says it did not finish: any
+/// reason but the ones that end a turn (`stop`, `tool_calls`, `function_call`, and the
+/// compatible backends' `eos_token`, `eos`, `stop_sequence`, `end_turn`, `tool_use`), such as
+/// `length`, `content_filter`, OpenRouter's `error`, vLLM's `abort`, DeepSeek's
+/// `insufficient_system_resource`. The stream reads the same reasons the same way.
 pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
     match finish_reason.and_then(Value::as_str)? {
-        reason @ ("length" | "content_filter") => Some(format!("finish_reason `{reason}`")),
-        _ => None,
+        "stop" | "tool_calls" | "function_call" | "eos_token" | "eos" | "stop_sequence" | "end_turn"
+        | "tool_use" => None,
+        reason => Some(format!("finish_reason `{}`", super::describe(Some(&Value::from(reason))))),
     }
 }
 

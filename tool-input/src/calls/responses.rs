@@ -24,8 +24,8 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     let mut texts = Vec::new();
     for item in items {
         match item.get("type").and_then(Value::as_str) {
-            Some("function_call") if !out.is_full() => push_unwrapping(
-                CallParts {
+            Some("function_call") if !out.is_full() => {
+                let parts = CallParts {
                     // `call_id` is what `function_call_output` answers; `id` names the item.
                     id: id_of(item.get("call_id")),
                     name: item.get("name").and_then(Value::as_str).map(str::to_owned),
@@ -33,10 +33,16 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
                     format: Format::Responses,
                     raw: item.clone(),
                     index: 0,
-                },
-                None,
-                out,
-            ),
+                };
+                // An item that says it did not complete was cut, and so was the response.
+                match item_cut_reason(item) {
+                    Some(reason) => {
+                        out.stopped(reason.clone());
+                        out.push_cut(parts, &reason);
+                    }
+                    None => push_unwrapping(parts, None, out),
+                }
+            }
             Some("message") => {
                 let parts = item.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
                 for part in parts {
@@ -53,15 +59,27 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     Ok(if texts.is_empty() { None } else { Some(texts.join("\n")) })
 }
 
-/// The reason a response stopped early, when its `status` says so (`incomplete`, for
-/// example at `max_output_tokens`, or `failed`); the stream's `response.incomplete` and
-/// `response.failed` events carry the same response.
+/// The reason a response stopped early, when its `status` says it did not complete:
+/// `incomplete` (for example at `max_output_tokens`), `failed`, `cancelled`, or still
+/// `in_progress` or `queued` (any status but `completed`). The stream's terminal events carry
+/// the same response.
 pub(crate) fn cut_reason(response: &Value) -> Option<String> {
     let status = response.get("status").and_then(Value::as_str)?;
     let detail = match status {
+        "completed" => return None,
         "incomplete" => response.get("incomplete_details").and_then(|d| d.get("reason")),
         "failed" => response.get("error"),
-        _ => return None,
+        other => return Some(format!("response status `{}`", super::describe(Some(&Value::from(other))))),
     };
     Some(format!("response.{status}: {}", super::describe(detail)))
+}
+
+/// The reason a `function_call` item was cut, when its own `status` is `incomplete`. (An
+/// item of a completed response may be `in_progress`: programmatic tool calling leaves the
+/// calls it waits on so.)
+pub(crate) fn item_cut_reason(item: &Value) -> Option<String> {
+    match item.get("status").and_then(Value::as_str)? {
+        "incomplete" => Some("its item's status `incomplete`".to_owned()),
+        _ => None,
+    }
 }

@@ -8,17 +8,22 @@
 //! message stops, an `error` event, or the end of the stream before `message_stop`.
 //! Server-side tool blocks (`server_tool_use`, …) ran at the provider and are not read.
 //!
+//! One id is one call: a `tool_use` whose id an earlier one of the stream has (in
+//! `message_start` and again as a block) is dropped when it is the same call sent again, and
+//! otherwise makes both errors. Input for a block after its `content_block_stop`, and a call
+//! after `message_stop`, are errors too, never calls nor input dropped in silence.
+//!
 //! An event that cannot be read as what its type says (a `content_block_start` without
 //! its index or block, input for a block that never started) is damaged, as an event that
 //! is not JSON is: an error, never a call lost in silence.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
 use crate::calls::anthropic::cut_reason;
-use crate::calls::id_from;
+use crate::calls::{id_from, CallParts, Format};
 
 /// The event types of the Messages stream.
 pub(super) const EVENTS: &[&str] = &[
@@ -42,12 +47,20 @@ pub(super) struct Anthropic {
     stopped: bool,
     /// The indexes of the blocks that started in the current message (of any type).
     started: HashSet<u64>,
+    /// The `tool_use` blocks of the current message that stopped: block index and slot.
+    ended: HashMap<u64, usize>,
+    /// The slot of each call id of the stream: one id is one call.
+    ids: HashMap<String, usize>,
 }
 
 impl Anthropic {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
         let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
         let index = index_of(event.get("index"));
+        if self.stopped && kind != "message_start" {
+            self.after_stop(state, event, kind, index);
+            return;
+        }
         match kind {
             "message_start" => {
                 if self.messages > 0 && !self.stopped {
@@ -55,6 +68,7 @@ impl Anthropic {
                 }
                 self.blocks.clear();
                 self.started.clear();
+                self.ended.clear();
                 self.messages += 1;
                 self.stopped = false;
                 self.stop_reason = None;
@@ -131,6 +145,11 @@ impl Anthropic {
                         let fragment = delta.get("partial_json").and_then(Value::as_str);
                         match (self.slot(index), fragment) {
                             (Some(slot), Some(fragment)) => state.append(slot, fragment),
+                            // Input after the block stopped: what was read may lack it.
+                            (None, Some(_)) if self.ended.contains_key(&index) => state.retract(
+                                self.ended[&index],
+                                "more of its input arrived after its `content_block_stop`, so the input it was read with may be incomplete",
+                            ),
                             // A server tool's input, or a call dropped over the call limit.
                             (None, Some(_)) if self.started.contains(&index) => {}
                             (_, _) => state.damage(&format!(
@@ -150,6 +169,7 @@ impl Anthropic {
                 let Some(index) = index else { return };
                 if let Some(position) = self.blocks.iter().position(|(key, _)| *key == index) {
                     let (_, slot) = self.blocks.remove(position);
+                    self.ended.insert(index, slot);
                     state.end(slot, End::Complete);
                 }
             }
@@ -184,11 +204,55 @@ impl Anthropic {
         }
     }
 
+    /// An event after `message_stop` and before another `message_start`: a call, or input
+    /// for one, is an error; anything else is not read.
+    fn after_stop(&mut self, state: &mut Assembly, event: &Value, kind: &str, index: Option<u64>) {
+        let why = "the message's `message_stop`";
+        match kind {
+            "content_block_start" => {
+                let Some(block) = event.get("content_block") else { return };
+                if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+                    let parts = CallParts {
+                        id: block.get("id").and_then(id_from),
+                        name: block.get("name").and_then(Value::as_str).map(str::to_owned),
+                        raw: block.clone(),
+                        ..CallParts::new(Format::Anthropic)
+                    };
+                    state.after_end(parts, why);
+                }
+            }
+            "content_block_delta"
+                if event.get("delta").and_then(|d| d.get("type")).and_then(Value::as_str)
+                    == Some("input_json_delta") =>
+            {
+                match index.and_then(|index| self.ended.get(&index)) {
+                    Some(&slot) => state.retract(
+                        slot,
+                        "more of its input arrived after the message's `message_stop`, so the input it was read with may be incomplete",
+                    ),
+                    None => state.after_end(CallParts::new(Format::Anthropic), why),
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Start a call for a `tool_use` block.
     fn start(&mut self, state: &mut Assembly, block: &Value) -> Option<usize> {
         let slot = state.open(block.clone())?;
         if let Some(id) = block.get("id").and_then(id_from) {
             state.set_id(slot, &id);
+            // One id is one call: another call with it is a repeat or a conflict.
+            match self.ids.get(&id) {
+                Some(&first) => {
+                    if let Some(call) = state.calls.get_mut(slot) {
+                        call.repeat_of = Some(first);
+                    }
+                }
+                None => {
+                    self.ids.insert(id, slot);
+                }
+            }
         }
         if let Some(name) = block.get("name").and_then(Value::as_str) {
             state.name_fragment(slot, name);

@@ -39,6 +39,8 @@ pub(crate) enum End {
     Damaged(String),
     /// The stream passed its size limit while it was streaming.
     StreamTooLarge,
+    /// The stream contradicted itself about it (the message says how): never a call.
+    Rejected(String),
 }
 
 /// One call of the stream.
@@ -59,6 +61,12 @@ pub(crate) struct Call {
     pub last: u64,
     /// The choice (OpenAI) or candidate (Gemini) it belongs to.
     pub choice: usize,
+    /// Arguments arrived after its name: the name is whole, and a later name is another
+    /// call's. (A name that arrives after the arguments is this call's.)
+    pub name_done: bool,
+    /// An earlier call of the stream has its id (Anthropic): this one is that call sent
+    /// again, or a conflict.
+    pub repeat_of: Option<usize>,
 }
 
 /// The state every accumulator shares: the calls, the collected results, the content.
@@ -77,6 +85,9 @@ pub(crate) struct Assembly {
     pub calls: Vec<Call>,
     /// Calls before this position were read into `collected`.
     pub(super) flushed: usize,
+    /// The attempt numbers each flushed call was read into, by position: to take back a
+    /// call that a later event contradicts.
+    attempts: Vec<std::ops::Range<usize>>,
     pub collected: Collected,
     pub(super) seq: u64,
     /// Bytes of arguments received in the whole stream (a closing event that repeats a
@@ -95,9 +106,10 @@ pub(crate) struct Assembly {
     /// into its text are then final only when their closing marker arrived, and no call of
     /// it runs by default.
     pub(super) stopped_early: Option<String>,
-    /// The stop was one the response's own data gives (a length stop), which a whole body
-    /// shows too: its last call is then the one the stop cut, as in a body.
-    pub(super) stopped_by_data: bool,
+    /// The choices the response's own data says stopped early (a length stop), which a
+    /// whole body shows too: the last call of each is the one the stop cut, as in a body,
+    /// and the calls of the other choices stand.
+    pub(super) data_stops: Vec<(usize, String)>,
     /// The events of the arguments not taken yet, when they are collected.
     pub(super) events: Option<Vec<ArgumentEvent>>,
 }
@@ -115,6 +127,7 @@ impl Assembly {
             choice,
             calls: Vec::new(),
             flushed: 0,
+            attempts: Vec::new(),
             collected: Collected::default(),
             seq: 0,
             buffered: 0,
@@ -125,7 +138,7 @@ impl Assembly {
             text_too_large: false,
             done: false,
             stopped_early: None,
-            stopped_by_data: false,
+            data_stops: Vec::new(),
             events: None,
         }
     }
@@ -191,6 +204,53 @@ impl Assembly {
         }
     }
 
+    /// The argument text of a call still open, as far as it arrived.
+    pub fn arguments_text(&self, slot: usize) -> Option<&str> {
+        match &self.calls.get(slot)?.args {
+            Args::Text(parser) => Some(parser.text()),
+            _ => None,
+        }
+    }
+
+    /// A later event contradicts the call at `slot` (`why`, for the model): it is an error,
+    /// never a call, whether it was read already or is still open.
+    pub fn retract(&mut self, slot: usize, why: &str) {
+        let Some(call) = self.calls.get_mut(slot) else { return };
+        let name = call.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+        let message = rejected_message(name, why);
+        if call.end.is_none() || slot >= self.flushed {
+            // Not read yet: it is read as rejected (the first end no longer decides).
+            call.end = Some(End::Rejected(message));
+            self.flush();
+            return;
+        }
+        let Some(range) = self.attempts.get(slot).cloned() else { return };
+        let calls = mem::take(&mut self.collected.calls);
+        for call in calls {
+            if range.contains(&call.index) {
+                let error = call.into_error(CallErrorKind::Malformed, message.clone(), None);
+                let at = self.collected.errors.partition_point(|earlier| earlier.index < error.index);
+                self.collected.errors.insert(at, error);
+            } else {
+                self.collected.calls.push(call);
+            }
+        }
+    }
+
+    /// A call arrived after the response ended (`why` says after what): an error for it,
+    /// never a call.
+    pub fn after_end(&mut self, parts: CallParts, why: &str) {
+        let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+        let message = format!(
+            "The tool call{} was not run: it arrived after {why}, so it is not part of the response. Call the tool again if it is needed.",
+            name.map(|name| format!(" to `{name}`")).unwrap_or_default()
+        );
+        let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+        out.set_choice(self.choice);
+        out.push_failed(parts, CallErrorKind::Malformed, message);
+        self.collected = out.suspend();
+    }
+
     /// Set the id, unless one arrived already (a later, different id does not replace it).
     pub fn set_id(&mut self, slot: usize, id: &str) {
         if id.is_empty() {
@@ -203,9 +263,15 @@ impl Assembly {
         }
     }
 
+    /// True once arguments arrived after the call's name (see [`Call::name_done`]).
+    pub fn name_done(&self, slot: usize) -> bool {
+        self.calls.get(slot).is_some_and(|call| call.name_done)
+    }
+
     /// A name, or a fragment of one. A fragment equal to the whole name so far is the name
-    /// repeated (some backends send it on every delta), and names come before arguments, so
-    /// a name after the arguments began is not appended.
+    /// repeated (some backends send it on every delta). A name is whole once arguments
+    /// arrive after it, so a fragment after that is not appended; a name that arrives after
+    /// the arguments (some backends send it last) is the call's.
     pub fn name_fragment(&mut self, slot: usize, fragment: &str) {
         if fragment.is_empty() {
             return;
@@ -214,7 +280,7 @@ impl Assembly {
         match &mut call.name {
             None => call.name = Some(fragment.chars().take(MAX_NAME_BYTES).collect()),
             Some(name) => {
-                if name == fragment || call.bytes > 0 || name.len() + fragment.len() > MAX_NAME_BYTES {
+                if name == fragment || call.name_done || name.len() + fragment.len() > MAX_NAME_BYTES {
                     return;
                 }
                 name.push_str(fragment);
@@ -303,6 +369,7 @@ impl Assembly {
     pub fn set_value(&mut self, slot: usize, value: Value) {
         let Some(call) = self.open_call(slot) else { return };
         call.args = Args::Value(value);
+        call.name_done |= call.name.is_some();
         self.touch(slot);
     }
 
@@ -326,6 +393,7 @@ impl Assembly {
         let max_call = self.max_call_bytes;
         let Some(call) = self.open_call(slot) else { return false };
         call.bytes = call.bytes.saturating_add(bytes);
+        call.name_done |= call.name.is_some();
         let over = call.bytes > max_call;
         self.buffered = self.buffered.saturating_add(bytes);
         if over || self.buffered > total_limit {
@@ -399,14 +467,25 @@ impl Assembly {
         }
     }
 
-    /// The response's own data says it stopped early for `reason` (a length stop): as
-    /// [`stopped_early`](Assembly::stopped_early), and its last call is the one the stop
+    /// The response's own data says the current choice stopped early for `reason` (a
+    /// length stop): none of its calls run by default, and its last call is the one the stop
     /// cut, as a whole body with that reason reads.
     pub fn stopped_by_response(&mut self, reason: &str) {
-        if self.stopped_early.is_none() {
-            self.stopped_early = Some(reason.to_owned());
-            self.stopped_by_data = true;
+        self.stopped_by_choice(self.choice, reason);
+    }
+
+    /// [`stopped_by_response`](Assembly::stopped_by_response), for `choice`.
+    pub fn stopped_by_choice(&mut self, choice: usize, reason: &str) {
+        if !self.data_stops.iter().any(|(stopped, _)| *stopped == choice) {
+            self.data_stops.push((choice, reason.to_owned()));
         }
+    }
+
+    /// The stream gave the number of `choice` to two choices: none of its calls runs.
+    pub fn conflict_choice(&mut self, choice: usize) {
+        let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+        out.conflict_choice(choice);
+        self.collected = out.suspend();
     }
 
     /// An event (described) could not be read: every open call may have lost a piece, and
@@ -444,12 +523,60 @@ impl Assembly {
                 (Args::Value(value), _) => (OriginalArguments::Value(value), None),
             };
             let raw = if raw.is_null() { chat_raw(id.as_deref(), name.as_deref(), &arguments) } else { raw };
+            let (choice, repeat_of) = (call.choice, call.repeat_of);
             let parts = CallParts { id, name, arguments, format: self.format, raw, index: 0 };
             let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
-            out.set_choice(call.choice);
-            read_call(&mut out, parts, read, end, bytes, (self.max_call_bytes, self.max_stream_bytes));
+            out.set_choice(choice);
+            let before = out.attempts();
+            match repeat_of {
+                Some(first) => {
+                    let conflict = self.repeat(first, parts, read, end, &mut out);
+                    self.attempts.push(before..out.attempts());
+                    self.collected = out.suspend();
+                    if let Some(why) = conflict {
+                        self.retract(first, &why);
+                    }
+                    continue;
+                }
+                None => {
+                    read_call(&mut out, parts, read, end, bytes, (self.max_call_bytes, self.max_stream_bytes))
+                }
+            }
+            self.attempts.push(before..out.attempts());
             self.collected = out.suspend();
         }
+    }
+
+    /// Read a call whose id an earlier call (`first`) has: the same call sent again (the
+    /// same tool and arguments, both whole) is dropped; anything else is an error, and so
+    /// is the first (returned: why it is retracted).
+    fn repeat(
+        &self,
+        first: usize,
+        parts: CallParts,
+        read: Option<Read>,
+        end: End,
+        out: &mut Collector<'_>,
+    ) -> Option<String> {
+        let earlier = self
+            .attempts
+            .get(first)
+            .and_then(|range| out.collected_calls().iter().find(|call| range.contains(&call.index)));
+        let id = parts.id.clone().unwrap_or_default();
+        if end == End::Complete {
+            if let (Some(earlier), Ok(again)) = (earlier, parts.clone().finish_read(&self.options, read)) {
+                if again.name == earlier.name && again.arguments == earlier.arguments {
+                    return None;
+                }
+            }
+        }
+        let why = format!(
+            "its id `{}` was given to two tool calls of the response, with another tool or other arguments, so which one is meant cannot be told",
+            id.chars().take(80).collect::<String>()
+        );
+        let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+        out.push_failed(parts.clone(), CallErrorKind::Malformed, rejected_message(name, &why));
+        Some(why)
     }
 
     /// Add assistant text to the content; `part` tells blocks apart, joined by `separator`
@@ -527,9 +654,12 @@ impl Assembly {
         let mut calls = out.finish(self.format, content, None);
         // A cut response runs nothing by default, as a whole body with its reason; a call
         // read from its text is cut when its closing marker had not arrived.
+        let source = source.as_deref().filter(|_| read_from_text);
+        for (choice, reason) in &self.data_stops {
+            settle_cut(&mut calls, reason, true, &self.options, source, Some(*choice));
+        }
         if let Some(reason) = &self.stopped_early {
-            let source = source.as_deref().filter(|_| read_from_text);
-            settle_cut(&mut calls, reason, self.stopped_by_data, &self.options, source);
+            settle_cut(&mut calls, reason, false, &self.options, source, None);
         }
         calls
     }
@@ -579,6 +709,7 @@ fn read_call(
             );
             out.push_failed(parts, CallErrorKind::Malformed, message);
         }
+        End::Rejected(message) => out.push_failed(parts, CallErrorKind::Malformed, message),
         End::StreamTooLarge => {
             let message = format!(
                 "The tool call{} could not be read: the stream passed the limit of {max_stream_bytes} bytes while its arguments were arriving ({bytes} bytes had arrived); nothing after the limit was read and nothing was run.",
@@ -587,6 +718,14 @@ fn read_call(
             out.push_failed(parts, CallErrorKind::StreamTooLarge, message);
         }
     }
+}
+
+/// The message of a call the stream contradicted (`why`).
+fn rejected_message(name: Option<&str>, why: &str) -> String {
+    format!(
+        "The tool call{} was not run: {why}. Call the tool again.",
+        name.map(|name| format!(" to `{name}`")).unwrap_or_default()
+    )
 }
 
 /// The record of a Chat Completions call as it would appear in a whole body.

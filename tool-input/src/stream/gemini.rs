@@ -7,7 +7,7 @@
 //! or `nullValue`; a string with `willContinue` goes on in the next entry for the same
 //! path. The first `functionCall` part without `willContinue`, a new named call, or
 //! `finishReason: STOP` ends it; any other finish reason (`MAX_TOKENS`, `SAFETY`, …) or the
-//! end of the stream cuts it off.
+//! end of the stream cuts it off. A call after its candidate's `finishReason` is an error.
 
 use std::collections::BTreeMap;
 
@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::{index_of, Assembly, End};
 use crate::calls::gemini::cut_reason;
-use crate::calls::id_from;
+use crate::calls::{id_from, CallParts, Format};
 
 #[derive(Debug, Default)]
 pub(super) struct Gemini {
@@ -47,9 +47,19 @@ impl Gemini {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
         let Some(candidates) = event.get("candidates").and_then(Value::as_array) else { return };
         let wanted = state.options.get_choice();
-        for (position, candidate) in candidates.iter().enumerate() {
-            // A candidate without `index` is known by its position in the chunk.
-            let number = index_of(candidate.get("index")).map_or(position, |index| index as usize);
+        // A candidate without `index` is known by its position in the chunk; two candidates
+        // of one chunk with one number cannot be told apart.
+        let numbers: Vec<usize> = candidates
+            .iter()
+            .enumerate()
+            .map(|(position, candidate)| {
+                index_of(candidate.get("index")).map_or(position, |index| index as usize)
+            })
+            .collect();
+        for number in crate::calls::repeated(&numbers) {
+            state.conflict_choice(number);
+        }
+        for (candidate, &number) in candidates.iter().zip(&numbers) {
             state.choice = number;
             self.candidates.entry(number).or_default().event(state, candidate, number == wanted);
         }
@@ -74,6 +84,21 @@ impl Gemini {
 impl Candidate {
     fn event(&mut self, state: &mut Assembly, candidate: &Value, read: bool) {
         let parts = candidate.get("content").and_then(|c| c.get("parts")).and_then(Value::as_array);
+        if self.finished {
+            // After the candidate's finishReason, a call is no part of the response.
+            for part in parts.map(Vec::as_slice).unwrap_or(&[]) {
+                if let Some(call) = part.get("functionCall").filter(|call| call.is_object()) {
+                    let parts = CallParts {
+                        id: call.get("id").and_then(id_from),
+                        name: call.get("name").and_then(Value::as_str).map(str::to_owned),
+                        raw: part.clone(),
+                        ..CallParts::new(Format::Gemini)
+                    };
+                    state.after_end(parts, "the candidate's `finishReason`");
+                }
+            }
+            return;
+        }
         for part in parts.map(Vec::as_slice).unwrap_or(&[]) {
             if let Some(call) = part.get("functionCall").filter(|call| call.is_object()) {
                 self.function_call(state, part, call);
@@ -88,9 +113,8 @@ impl Candidate {
             let end = match cut_reason(Some(reason)) {
                 None => End::Complete,
                 Some(reason) => {
-                    if read {
-                        state.stopped_by_response(&reason);
-                    }
+                    // The candidate's own stop cuts its own calls.
+                    state.stopped_by_response(&reason);
                     End::Cut(reason)
                 }
             };

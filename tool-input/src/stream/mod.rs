@@ -13,7 +13,7 @@
 //! | format | a call starts | its arguments | it is final when |
 //! |---|---|---|---|
 //! | [`Format::OpenAi`] | a `tool_calls` delta with a new index or id | `function.arguments` fragments | the choice's `finish_reason` (or `[DONE]`) arrives |
-//! | [`Format::Responses`] | `response.output_item.added` (a `function_call`) | `response.function_call_arguments.delta` | `.function_call_arguments.done` or `.output_item.done` (their arguments win), or `response.completed` |
+//! | [`Format::Responses`] | `response.output_item.added` (a `function_call`) | `response.function_call_arguments.delta` | `.function_call_arguments.done` or `.output_item.done` (their arguments must agree with the deltas), or `response.completed` |
 //! | [`Format::Anthropic`] | `content_block_start` (`tool_use`), or a whole `tool_use` in `message_start` | `input_json_delta` | `content_block_stop`, or `message_stop` |
 //! | [`Format::Gemini`] | a `functionCall` with a name | whole `args`, or `partialArgs` (path and value) while `willContinue` | at once for a whole call; a `functionCall` without `willContinue`, a new call, or `finishReason: STOP` |
 //! | [`Format::Ollama`] | a `tool_calls` entry | whole, an object | at once |
@@ -41,8 +41,16 @@
 //! **A cut response runs nothing.** In a response cut off in any of these ways, the calls
 //! that had completed are [`CallErrorKind::Incomplete`] errors, their arguments kept on the
 //! record, unless [`CallOptions::run_completed_calls`]; a length stop reads as a whole body
-//! with the same reason does (its last call is the one cut). Every event that cannot be read
-//! is a [`CallErrorKind::Malformed`] error naming it, never skipped in silence.
+//! with the same reason does (its last call is the one cut). A response that did not finish
+//! (a Responses status but `completed`, a `finish_reason` such as `error` or `abort`,
+//! Anthropic's `pause_turn`, any Gemini reason but `STOP`) is cut by the same rule, and each
+//! choice's own stop cuts its own calls. Every event that cannot be read is a
+//! [`CallErrorKind::Malformed`] error naming it, never skipped in silence.
+//!
+//! **Nothing after the end, nothing contradicted.** A call after the stream's end marker (or
+//! its choice's `finish_reason`, or after `message_stop`), more input for a call already read,
+//! a closing event whose arguments disagree with the call's, one Anthropic id on two different
+//! calls, and two choices with one `index`: each is an error, never a call.
 //!
 //! ```
 //! use serde_json::json;

@@ -1,13 +1,14 @@
 //! Ollama's native `/api/chat` stream: one JSON object per line, `message.content` text,
 //! and `message.tool_calls` entries that are whole calls (arguments an object, mostly no
 //! id), final as they arrive. The last chunk has `"done": true`: a stream without it was
-//! cut off, and `done_reason: "length"` cut it too, as in a whole body.
+//! cut off, and `done_reason: "length"` cut it too, as in a whole body. A call after it is an
+//! error.
 
 use serde_json::Value;
 
 use super::{Assembly, End};
-use crate::calls::id_from;
 use crate::calls::ollama::cut_reason;
+use crate::calls::{id_from, CallParts, Format};
 
 #[derive(Debug, Default)]
 pub(super) struct Ollama {
@@ -17,6 +18,24 @@ pub(super) struct Ollama {
 
 impl Ollama {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
+        if self.done {
+            // After the `done` chunk, a call is no part of the response.
+            let calls = event.get("message").and_then(|m| m.get("tool_calls")).and_then(Value::as_array);
+            for entry in calls.map(Vec::as_slice).unwrap_or(&[]) {
+                let parts = CallParts {
+                    id: entry.get("id").and_then(id_from),
+                    name: entry
+                        .get("function")
+                        .and_then(|f| f.get("name"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    raw: entry.clone(),
+                    ..CallParts::new(Format::Ollama)
+                };
+                state.after_end(parts, "the stream's `done` chunk");
+            }
+            return;
+        }
         if event.get("done").and_then(Value::as_bool) == Some(true) {
             self.done = true;
             if let Some(reason) = cut_reason(event.get("done_reason")) {

@@ -6,8 +6,13 @@
 //! 2. its `index`, when a call has it, unless both carry different ids (a backend that
 //!    numbers every call 0): indexes that start at 1 or skip are only keys;
 //! 3. with neither, the latest call (Gemini's and Mistral's compatible endpoints send no
-//!    `index`), unless the delta names a tool after that call's arguments began;
+//!    `index`), unless the delta names a tool, with arguments of its own, after that call's
+//!    arguments began;
 //! 4. otherwise it starts a new call.
+//!
+//! A name that arrives after the arguments of a call that had none (by id, by index, or
+//! alone on the next delta) is that call's: the call runs with its arguments, never the
+//! name with `{}` beside a nameless error.
 //!
 //! An id names one call: a delta that repeats a call's id with another `index` than that
 //! call's is another call (two calls, never one merged from both).
@@ -23,8 +28,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
-use crate::calls::id_from;
 use crate::calls::openai::cut_reason;
+use crate::calls::{id_from, CallParts, Format};
 
 /// Where deltas without a key go.
 #[derive(Debug, Default, Clone, Copy)]
@@ -65,11 +70,30 @@ impl Chat {
         }
         let Some(choices) = event.get("choices").and_then(Value::as_array) else { return };
         let wanted = state.options.get_choice();
-        for (position, choice) in choices.iter().enumerate() {
-            // A choice without `index` is known by its position in the chunk.
-            let number = index_of(choice.get("index")).map_or(position, |index| index as usize);
+        // A choice without `index` is known by its position in the chunk; two choices of one
+        // chunk with one number cannot be told apart.
+        let numbers: Vec<usize> = choices
+            .iter()
+            .enumerate()
+            .map(|(position, choice)| index_of(choice.get("index")).map_or(position, |index| index as usize))
+            .collect();
+        for number in crate::calls::repeated(&numbers) {
+            state.conflict_choice(number);
+        }
+        for (choice, &number) in choices.iter().zip(&numbers) {
             state.choice = number;
-            self.choices.entry(number).or_default().event(state, choice, number == wanted);
+            let entry = self.choices.entry(number).or_default();
+            // After the stream's end marker or the choice's finish_reason, a call is no part
+            // of the response.
+            let ended = if state.done {
+                Some("the stream's end marker `[DONE]`")
+            } else {
+                entry.finish_reason.is_some().then_some("the choice's `finish_reason`")
+            };
+            match ended {
+                Some(why) => entry.after_end(state, choice, why),
+                None => entry.event(state, choice, number == wanted),
+            }
         }
         state.choice = wanted;
     }
@@ -128,7 +152,13 @@ impl Choice {
         let id = id_text.as_deref();
         let function = entry.get("function");
         let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
-        let Some(slot) = self.route(state, index, id, name) else { return };
+        let arguments = function.and_then(|f| f.get("arguments"));
+        let carries_arguments = match arguments {
+            Some(Value::String(fragment)) => !fragment.is_empty(),
+            None | Some(Value::Null) => false,
+            Some(_) => true,
+        };
+        let Some(slot) = self.route(state, (index, id, name), carries_arguments) else { return };
         if let Some(id) = id {
             state.set_id(slot, id);
             self.by_id.entry(id.to_owned()).or_insert(slot);
@@ -136,7 +166,7 @@ impl Choice {
         if let Some(name) = name {
             state.name_fragment(slot, name);
         }
-        match function.and_then(|f| f.get("arguments")) {
+        match arguments {
             Some(Value::String(fragment)) => state.append(slot, fragment),
             None | Some(Value::Null) => {}
             // Some compatible backends send the arguments as an object.
@@ -144,21 +174,20 @@ impl Choice {
         }
     }
 
-    /// The call a delta belongs to, started if new; `None` when it is dropped.
+    /// The call a delta (its index, id and name; `arguments`: it carries argument text)
+    /// belongs to, started if new; `None` when it is dropped.
     fn route(
         &mut self,
         state: &mut Assembly,
-        index: Option<u64>,
-        id: Option<&str>,
-        name: Option<&str>,
+        (index, id, name): (Option<u64>, Option<&str>, Option<&str>),
+        arguments: bool,
     ) -> Option<usize> {
         let named = name.is_some();
-        // Another tool's name after a call's arguments began starts another call: appended
-        // it would be lost, and the two calls' arguments merged.
+        // Another tool's name after a call's name and arguments starts another call:
+        // appended it would be lost, and the two calls' arguments merged. A name after the
+        // arguments of a call that had none is that call's.
         let renamed = |state: &Assembly, slot: usize| {
-            name.is_some_and(|name| {
-                state.has_arguments(slot) && state.calls[slot].name.as_deref() != Some(name)
-            })
+            name.is_some_and(|name| state.name_done(slot) && state.calls[slot].name.as_deref() != Some(name))
         };
         if let Some(id) = id {
             if let Some(&slot) = self.by_id.get(id) {
@@ -184,7 +213,13 @@ impl Choice {
                 }
             }
             None if id.is_none() => match self.latest {
-                Latest::Slot(slot) if !(named && state.has_arguments(slot)) => return Some(slot),
+                // Neither index nor id: a name with arguments after a call's arguments began
+                // starts another call; a name alone is the late name of a call without one.
+                Latest::Slot(slot)
+                    if !(named && state.has_arguments(slot) && (arguments || state.name_done(slot))) =>
+                {
+                    return Some(slot)
+                }
                 Latest::Dropped if !named => return None,
                 _ => {}
             },
@@ -201,6 +236,52 @@ impl Choice {
             None => {
                 self.latest = Latest::Dropped;
                 None
+            }
+        }
+    }
+
+    /// A chunk of this choice after its end (`why`): each call in it that carries a name or
+    /// arguments is an error, and so is a call it adds to; nothing else of it is read.
+    fn after_end(&mut self, state: &mut Assembly, choice: &Value, why: &str) {
+        let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) else { return };
+        let entries = delta.get("tool_calls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let legacy = delta.get("function_call").filter(|call| call.is_object());
+        for entry in entries.iter().chain(legacy) {
+            let function = entry.get("function").unwrap_or(entry);
+            let name = function.get("name").and_then(Value::as_str).filter(|name| !name.is_empty());
+            let carries = name.is_some()
+                || match function.get("arguments") {
+                    Some(Value::String(fragment)) => !fragment.is_empty(),
+                    None | Some(Value::Null) => false,
+                    Some(_) => true,
+                };
+            if !carries {
+                continue;
+            }
+            let id = entry.get("id").and_then(id_from);
+            let known = match (&id, index_of(entry.get("index"))) {
+                (Some(id), _) if self.by_id.contains_key(id) => self.by_id.get(id).copied(),
+                (_, Some(index)) => self.by_index.get(&index).copied(),
+                (None, None) if legacy.is_some() => self.legacy,
+                _ => None,
+            };
+            match known {
+                Some(slot) if name.is_none_or(|name| state.calls[slot].name.as_deref() == Some(name)) => {
+                    state.retract(
+                        slot,
+                        &format!("more of it arrived after {why}, so what was read of it may be incomplete"),
+                    )
+                }
+                _ => {
+                    let parts = CallParts {
+                        id,
+                        name: name.map(str::to_owned),
+                        arguments: crate::calls::arguments_of(function.get("arguments")),
+                        raw: entry.clone(),
+                        ..CallParts::new(Format::OpenAi)
+                    };
+                    state.after_end(parts, why);
+                }
             }
         }
     }
@@ -250,12 +331,11 @@ impl Choice {
         match cut {
             None => state.end_open_of(number, |_| End::Complete),
             Some(reason) => {
-                if read {
-                    if error.is_none() && self.finish_reason.is_some() {
-                        state.stopped_by_response(&reason);
-                    } else {
-                        state.stopped_early(&reason);
-                    }
+                // The choice's own stop cuts its own calls; a stream cut off cuts them all.
+                if error.is_none() && self.finish_reason.is_some() {
+                    state.stopped_by_choice(number, &reason);
+                } else if read {
+                    state.stopped_early(&reason);
                 }
                 // Calls are written one after another: a call that received nothing since a
                 // later one started was complete; the one still streaming was cut off.

@@ -13,7 +13,8 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::{index_of, Assembly, End};
-use crate::calls::responses::cut_reason;
+use crate::calls::responses::{cut_reason, item_cut_reason};
+use crate::calls::{id_from, CallParts, Format};
 
 #[derive(Debug, Default)]
 pub(super) struct Responses {
@@ -27,12 +28,19 @@ pub(super) struct Responses {
     dropped: HashSet<String>,
     /// The terminal event arrived.
     ended: bool,
+    /// The argument text each call was read with, by slot: a later closing event must
+    /// agree with it.
+    read_with: HashMap<usize, String>,
 }
 
 impl Responses {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
         let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
         let output_index = index_of(event.get("output_index"));
+        if self.ended {
+            self.after_end(state, event, kind, output_index);
+            return;
+        }
         match kind {
             "response.output_item.added" => {
                 let Some(item) = event.get("item").filter(|item| is_function_call(item)) else { return };
@@ -71,22 +79,36 @@ impl Responses {
             }
             "response.function_call_arguments.done" => {
                 let Some(slot) = self.find_or_open(state, event, output_index, event) else { return };
+                let arguments = event.get("arguments").and_then(Value::as_str);
+                if self.contradicts(state, slot, arguments, kind) {
+                    return;
+                }
                 if let Some(name) = event.get("name").and_then(Value::as_str) {
                     state.name_fragment(slot, name);
                 }
-                if let Some(arguments) = event.get("arguments").and_then(Value::as_str) {
+                if let Some(arguments) = arguments {
                     state.replace_text(slot, arguments);
                     // The call is read now, before `output_item.done` brings the whole item.
                     state.set_raw_field(slot, "arguments", Value::String(arguments.to_owned()));
                 }
-                state.end(slot, End::Complete);
+                self.complete(state, slot);
             }
             "response.output_item.done" => {
                 let Some(item) = event.get("item").filter(|item| is_function_call(item)) else { return };
                 let Some(slot) = self.find_or_open(state, item, output_index, item) else { return };
+                if self.contradicts(state, slot, item.get("arguments").and_then(Value::as_str), kind) {
+                    return;
+                }
                 self.describe_call(state, slot, item);
                 state.set_raw(slot, item.clone());
-                state.end(slot, End::Complete);
+                // An item that says it did not complete was cut, and so was the response.
+                match item_cut_reason(item) {
+                    Some(reason) => {
+                        state.stopped_by_response(&reason);
+                        state.end(slot, End::Cut(reason));
+                    }
+                    None => self.complete(state, slot),
+                }
             }
             "response.output_text.delta" => {
                 if let Some(delta) = event.get("delta").and_then(Value::as_str) {
@@ -95,11 +117,28 @@ impl Responses {
                     state.content(part, delta, "\n");
                 }
             }
-            "response.completed" => {
+            // A `response.completed` whose response has another status did not complete.
+            "response.completed"
+                if event.get("response").and_then(|r| r.get("status")).is_none_or(|s| s == "completed") =>
+            {
                 self.ended = true;
+                let open: Vec<usize> =
+                    self.by_item.values().chain(self.by_output.values()).copied().collect();
+                for slot in open {
+                    self.complete(state, slot);
+                }
                 state.end_open(|_| End::Complete);
+                // The whole response it carries must agree with the calls as they were read.
+                let output = event.get("response").and_then(|r| r.get("output")).and_then(Value::as_array);
+                for item in
+                    output.map(Vec::as_slice).unwrap_or(&[]).iter().filter(|item| is_function_call(item))
+                {
+                    if let Some(slot) = self.find(item, None) {
+                        self.contradicts(state, slot, item.get("arguments").and_then(Value::as_str), kind);
+                    }
+                }
             }
-            "response.incomplete" | "response.failed" => {
+            "response.completed" | "response.incomplete" | "response.failed" | "response.cancelled" => {
                 self.ended = true;
                 // The response the event carries says why, as a whole body would.
                 let status = kind.trim_start_matches("response.");
@@ -121,6 +160,74 @@ impl Responses {
                 let reason = format!("an error event: {}", crate::calls::describe(error));
                 state.stopped_early(&reason);
                 state.end_open(|_| End::Cut(reason.clone()));
+            }
+            _ => {}
+        }
+    }
+
+    /// End the call at `slot` as complete, keeping the text it is read with.
+    fn complete(&mut self, state: &mut Assembly, slot: usize) {
+        if state.open_call(slot).is_none() {
+            return;
+        }
+        let text = state.arguments_text(slot).unwrap_or_default().to_owned();
+        self.read_with.insert(slot, text);
+        state.end(slot, End::Complete);
+    }
+
+    /// Does a closing event's `arguments` (of event `kind`) disagree with what arrived of the
+    /// call before (its fragments, or the text it was read with)? Then the call is an error:
+    /// which one is meant cannot be told.
+    fn contradicts(&self, state: &mut Assembly, slot: usize, arguments: Option<&str>, kind: &str) -> bool {
+        let Some(arguments) = arguments else { return false };
+        let (before, open) = match (state.open_call(slot).is_some(), self.read_with.get(&slot)) {
+            (true, _) => (state.arguments_text(slot).unwrap_or_default().to_owned(), true),
+            (false, Some(text)) => (text.clone(), false),
+            (false, None) => return false,
+        };
+        if !disagree(&before, arguments, open) {
+            return false;
+        }
+        let earlier =
+            if open { "the argument deltas before it" } else { "the arguments the call was read with" };
+        state.retract(slot, &format!("the stream sent its arguments twice and they disagree: `{kind}` does not say what {earlier} said, so which is meant cannot be told"));
+        true
+    }
+
+    /// An event after the response ended: a call in it, or more of one, is an error.
+    fn after_end(&mut self, state: &mut Assembly, event: &Value, kind: &str, output_index: Option<u64>) {
+        let why = "the response's end (`response.completed`, `.incomplete` or `.failed`)";
+        match kind {
+            "response.output_item.added" | "response.output_item.done" => {
+                let Some(item) = event.get("item").filter(|item| is_function_call(item)) else { return };
+                match self.find(item, output_index) {
+                    // The same call closed again, agreeing, changes nothing.
+                    Some(slot) => {
+                        self.contradicts(state, slot, item.get("arguments").and_then(Value::as_str), kind);
+                    }
+                    None => {
+                        let parts = CallParts {
+                            id: item.get("call_id").and_then(id_from),
+                            name: item.get("name").and_then(Value::as_str).map(str::to_owned),
+                            raw: item.clone(),
+                            ..CallParts::new(Format::Responses)
+                        };
+                        state.after_end(parts, why);
+                    }
+                }
+            }
+            "response.function_call_arguments.delta" | "response.function_call_arguments.done" => {
+                let delta = event.get("delta").and_then(Value::as_str).filter(|delta| !delta.is_empty());
+                match (self.find(event, output_index), delta) {
+                    (Some(slot), Some(_)) => state.retract(
+                        slot,
+                        &format!("more of its arguments arrived after {why}, so what was read of it may be incomplete"),
+                    ),
+                    (Some(slot), None) => {
+                        self.contradicts(state, slot, event.get("arguments").and_then(Value::as_str), kind);
+                    }
+                    (None, _) => state.after_end(CallParts::new(Format::Responses), why),
+                }
             }
             _ => {}
         }
@@ -191,6 +298,23 @@ impl Responses {
             state.stopped_early("the stream ended before response.completed");
             state.end_open(|_| End::Cut("the stream ended before response.completed".to_owned()));
         }
+    }
+}
+
+/// Do a closing event's `arguments` disagree with the text that arrived `before` (the
+/// fragments of a call still `open`, or the text it was read with)? The same text, or text
+/// that reads (leniently) as the same value, agrees; so does the whole text of fragments that had not formed a value
+/// yet (a closing event completes them), and any text when no fragment came.
+fn disagree(before: &str, arguments: &str, open: bool) -> bool {
+    if before == arguments || (open && before.trim().is_empty()) {
+        return false;
+    }
+    let read =
+        |text: &str| crate::parse::parse(text, &crate::parse::ParseOptions::default()).map(|p| p.value);
+    match (read(before), read(arguments)) {
+        (Ok(a), Ok(b)) => a != b,
+        (Err(_), _) if open => !arguments.starts_with(before),
+        _ => true,
     }
 }
 

@@ -152,12 +152,13 @@ fn a_parallel_wrapper_is_unwrapped_from_the_streamed_reading() {
 #[test]
 fn closing_arguments_that_differ_are_read_from_the_closing_text() {
     // The Responses API's `.done` carries the whole arguments; when they are not the
-    // fragments' continuation they replace them, and the call is read from them.
+    // fragments' continuation but say the same, they replace them, and the call is read
+    // from them. (When they say something else, the call is an error.)
     let mut assembler = StreamAssembler::new(CallOptions::new().format(Format::Responses));
     assembler.push_event(&json!({"type": "response.output_item.added", "output_index": 0,
         "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": ""}}));
     assembler.push_event(&json!({"type": "response.function_call_arguments.delta", "output_index": 0,
-        "item_id": "fc_1", "delta": "{'city': 'Par"}));
+        "item_id": "fc_1", "delta": "{'city': 'Rome'}"}));
     assembler.push_event(&json!({"type": "response.function_call_arguments.done", "output_index": 0,
         "item_id": "fc_1", "arguments": "{\"city\": \"Rome\"}"}));
     assembler.push_event(&json!({"type": "response.completed", "response": {"status": "completed"}}));

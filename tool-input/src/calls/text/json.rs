@@ -82,6 +82,68 @@ fn from_value(object: &str, value: &Value, shape: Shape) -> Option<CallParts> {
     Some(parts)
 }
 
+/// Push a call read from a JSON object (its `raw`), unless the object gives one of the
+/// call's own keys twice with different values: then it is a `duplicate_key` error.
+fn push_object(out: &mut Collector<'_>, parts: CallParts) {
+    let repeat = parts.raw.as_str().and_then(repeated_call_key);
+    match repeat {
+        Some((key, first, second)) => out.push_duplicate(parts, &key, &first, &second, false),
+        None => out.push(parts),
+    }
+}
+
+/// The first of a call object's own keys (`name`, `arguments` or its alias `parameters`,
+/// `id`, `function` and the `name` and `arguments` inside it) given twice with values that
+/// differ: the key and both values.
+fn repeated_call_key(object: &str) -> Option<(String, Value, Value)> {
+    let value_of = |text: &str| parse::parse(text, &ParseOptions::default()).map(|parsed| parsed.value).ok();
+    let fields = match split_object(object) {
+        Some(fields) => fields,
+        // Irregular syntax: the parser's reading of repeated keys, outermost.
+        None => {
+            return crate::members::repeats(object, &ParseOptions::default()).into_iter().find_map(|repeat| {
+                let key = repeat.path.strip_prefix('/')?.replace("/", ".");
+                let own = [
+                    "name",
+                    "arguments",
+                    "parameters",
+                    "id",
+                    "function",
+                    "function.name",
+                    "function.arguments",
+                ];
+                (own.contains(&key.as_str()) && repeat.first != repeat.second).then_some((
+                    key,
+                    repeat.first,
+                    repeat.second,
+                ))
+            })
+        }
+    };
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for (key, text) in &fields {
+        let own = match key.as_str() {
+            "arguments" | "parameters" => "arguments",
+            "name" | "id" | "function" => key.as_str(),
+            _ => continue,
+        };
+        if let Some(&(_, earlier)) = seen.iter().find(|(seen, _)| *seen == own) {
+            let (first, second) = (value_of(earlier), value_of(text));
+            if earlier != *text && (first != second || first.is_none()) {
+                return Some((key.clone(), first.unwrap_or_default(), second.unwrap_or_default()));
+            }
+        } else {
+            seen.push((own, text));
+        }
+        if own == "function" && text.starts_with('{') {
+            if let Some((inner, first, second)) = repeated_call_key(text) {
+                return Some((format!("function.{inner}"), first, second));
+            }
+        }
+    }
+    None
+}
+
 /// A string value's text, strictly or leniently (`'get_weather'`).
 fn read_string(text: &str) -> Option<String> {
     if let Ok(text) = serde_json::from_str::<String>(text) {
@@ -136,7 +198,7 @@ pub(super) fn read_block(block: &str, span: &str, out: &mut Collector<'_>) {
             b'{' => match container_end(block, i) {
                 Some(end) => {
                     match call_from_object(&block[i..end], Shape::Block) {
-                        Some(parts) => out.push(parts),
+                        Some(parts) => push_object(out, parts),
                         None => push_malformed(out, span, "the JSON object has no `name`"),
                     }
                     read_any = true;
@@ -151,7 +213,7 @@ pub(super) fn read_block(block: &str, span: &str, out: &mut Collector<'_>) {
                 let (calls, cut) = array_items(block, i, Shape::Block);
                 for parts in calls {
                     match parts {
-                        Some(parts) => out.push(parts),
+                        Some(parts) => push_object(out, parts),
                         None => push_malformed(out, span, "a JSON object in the list has no `name`"),
                     }
                 }
@@ -315,7 +377,7 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
         }
     }
     for parts in calls {
-        out.push(parts);
+        push_object(out, parts);
     }
     if let (Some(from), Some(name)) = (truncated, cut_name) {
         push_truncated(out, &json[from..], name);

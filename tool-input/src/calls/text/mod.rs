@@ -9,6 +9,7 @@
 mod deepseek;
 mod hermes;
 mod json;
+mod keywords;
 mod kimi;
 mod llama;
 mod mistral;

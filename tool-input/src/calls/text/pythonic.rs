@@ -2,15 +2,16 @@
 //! Keyword arguments only; each value is a Python literal (strings in either quotes,
 //! numbers, `True`/`False`/`None`, lists, dicts).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::keywords::Keywords;
 use super::scan::{skip_ws, span_end};
 use super::{find_first, text_parts, unfence};
-use crate::calls::{Collector, OriginalArguments};
+use crate::calls::Collector;
 use crate::parse::{self, ParseOptions, RepairKind};
 
 /// One call: its name, keyword arguments, and where its text is (`name(...)`).
-type PyCall = (String, Map<String, Value>, std::ops::Range<usize>);
+type PyCall = (String, Keywords, std::ops::Range<usize>);
 
 /// Read the whole text as a Python list of calls; `None` (nothing recorded) when it is not
 /// exactly one, or names a tool that is not known.
@@ -57,7 +58,7 @@ fn push_all(calls: Vec<PyCall>, source: &str, block: &str, out: &mut Collector<'
             return;
         }
         let span = if position == last { block } else { source.get(span).unwrap_or("") };
-        out.push(text_parts(Some(name), OriginalArguments::Value(Value::Object(arguments)), span));
+        out.push(text_parts(Some(name), arguments.into_arguments(), span));
     }
 }
 
@@ -85,14 +86,14 @@ fn parse_list(text: &str) -> Option<Vec<PyCall>> {
 }
 
 /// `name(key=value, ...)` at `at`: the name, the arguments, and the index after `)`.
-fn parse_call(text: &str, at: usize) -> Option<(String, Map<String, Value>, usize)> {
+fn parse_call(text: &str, at: usize) -> Option<(String, Keywords, usize)> {
     let bytes = text.as_bytes();
     let name_end = identifier_end(bytes, at, true)?;
     let name = text[at..name_end].to_owned();
     if bytes.get(name_end) != Some(&b'(') {
         return None;
     }
-    let mut arguments = Map::new();
+    let mut arguments = Keywords::default();
     let mut i = skip_ws(bytes, name_end + 1);
     loop {
         match bytes.get(i) {

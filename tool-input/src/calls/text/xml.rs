@@ -3,8 +3,9 @@
 //! `NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>`. Values are converted by the
 //! tool's schema when it is known (see [`TextFormat`](super::TextFormat)).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::keywords::Keywords;
 use super::{find_first, push_malformed, text_parts};
 use crate::calls::{Collector, OriginalArguments};
 use crate::dialect::walk::{declared_types, property_schema, Types};
@@ -43,7 +44,7 @@ fn read_function(text: &str, start: usize, block_closed: bool, out: &mut Collect
     };
     let span = &text[start..end];
     let body = &text[name_end + 1..body_end];
-    let mut arguments = Map::new();
+    let mut arguments = Keywords::default();
     let mut pos = 0;
     while let Some((at, _)) = find_first(body, pos, &["<parameter="]) {
         let key_start = at + "<parameter=".len();
@@ -73,7 +74,7 @@ fn read_function(text: &str, start: usize, block_closed: bool, out: &mut Collect
     if name.is_empty() {
         push_malformed(out, span, "the function has no name");
     } else {
-        out.push(text_parts(Some(name), OriginalArguments::Value(Value::Object(arguments)), span));
+        out.push(text_parts(Some(name), arguments.into_arguments(), span));
     }
     end
 }
@@ -87,7 +88,7 @@ pub(super) fn read_glm(body: &str, closed: bool, span: &str, out: &mut Collector
         return;
     }
     let name = name.to_owned();
-    let mut arguments = Map::new();
+    let mut arguments = Keywords::default();
     let mut pos = name_end;
     while let Some((at, _)) = find_first(body, pos, &["<arg_key>"]) {
         let key_start = at + "<arg_key>".len();
@@ -108,7 +109,7 @@ pub(super) fn read_glm(body: &str, closed: bool, span: &str, out: &mut Collector
         arguments.insert(key, value);
         pos = value_end + "</arg_value>".len();
     }
-    out.push(text_parts(Some(name), OriginalArguments::Value(Value::Object(arguments)), span));
+    out.push(text_parts(Some(name), arguments.into_arguments(), span));
 }
 
 fn cut_or_malformed(out: &mut Collector<'_>, span: &str, closed: bool, name: String, inside: &str) {

@@ -1,0 +1,591 @@
+//! Calls that must not run: unfinished or cancelled responses, events after a stream's end,
+//! a name that arrives after its arguments, two choices with one index, a key given twice,
+//! a closing event that disagrees with the fragments, and one id on two Anthropic calls.
+//! Each is an error, or the call exactly as sent: never a call read from a damaged piece.
+
+use serde_json::{json, Value};
+use tool_input::calls::{parse_body, parse_text, parse_value, CallOptions, Calls, Format, OriginalArguments};
+use tool_input::stream::StreamAssembler;
+use tool_input::{CoercionKind, ErrorCode, Validator};
+
+fn feed(options: CallOptions, events: &[Value]) -> Calls {
+    let mut stream = StreamAssembler::new(options);
+    for event in events {
+        stream.push_event(event);
+    }
+    stream.finish()
+}
+
+fn sse(options: CallOptions, body: &str) -> Calls {
+    let mut stream = StreamAssembler::new(options);
+    stream.push_sse_bytes(body.as_bytes());
+    stream.finish()
+}
+
+fn kinds(calls: &Calls) -> Vec<&'static str> {
+    calls.errors.iter().map(|error| error.kind.code()).collect()
+}
+
+fn names(calls: &Calls) -> Vec<(&str, Value)> {
+    calls.calls.iter().map(|call| (call.name.as_str(), Value::Object(call.arguments.clone()))).collect()
+}
+
+/// Each attempt's kind and name, in order (generated ids aside).
+fn outcome(calls: &Calls) -> Vec<(String, String)> {
+    calls
+        .in_order()
+        .map(|entry| match entry {
+            Ok(call) => ("call".to_owned(), call.name.clone()),
+            Err(error) => (error.kind.code().to_owned(), error.name.clone().unwrap_or_default()),
+        })
+        .collect()
+}
+
+fn chat_delta(index: u64, id: Option<&str>, name: Option<&str>, arguments: &str) -> Value {
+    let mut call = json!({"index": index, "function": {"arguments": arguments}});
+    if let Some(id) = id {
+        call["id"] = json!(id);
+    }
+    if let Some(name) = name {
+        call["function"]["name"] = json!(name);
+    }
+    json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]})
+}
+
+fn chat_finish(reason: &str) -> Value {
+    json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
+}
+
+fn chat_call(id: &str, name: &str, arguments: &str) -> Value {
+    json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+}
+
+fn item(id: &str, name: &str, arguments: &str) -> Value {
+    json!({"type": "function_call", "id": format!("fc_{id}"), "call_id": id, "name": name, "arguments": arguments})
+}
+
+fn block_start(index: u64, id: &str, name: &str) -> Value {
+    json!({"type": "content_block_start", "index": index, "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}})
+}
+
+fn block_delta(index: u64, json: &str) -> Value {
+    json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": json}})
+}
+
+fn message_end(reason: &str) -> [Value; 2] {
+    [json!({"type": "message_delta", "delta": {"stop_reason": reason}}), json!({"type": "message_stop"})]
+}
+
+// ---------------------------------------------------------------------------------------
+// Unfinished, cancelled and failed responses
+// ---------------------------------------------------------------------------------------
+
+/// A body and the stream of the same two calls (`f` whole, then `g`), stopped for `reason`.
+fn stopped(format: Format, reason: &str) -> (Value, Vec<Value>) {
+    match format {
+        Format::OpenAi => (
+            json!({"choices": [{"index": 0, "finish_reason": reason, "message": {"role": "assistant",
+                "tool_calls": [chat_call("call_a", "f", "{\"a\": 1}"), chat_call("call_b", "g", "{\"b\": 2}")]}}]}),
+            vec![
+                chat_delta(0, Some("call_a"), Some("f"), "{\"a\": 1}"),
+                chat_delta(1, Some("call_b"), Some("g"), "{\"b\": 2}"),
+                chat_finish(reason),
+                json!("[DONE]"),
+            ],
+        ),
+        Format::Responses => {
+            let output = [item("call_a", "f", "{\"a\": 1}"), item("call_b", "g", "{\"b\": 2}")];
+            let response = json!({"object": "response", "status": reason, "output": output});
+            let mut stream = Vec::new();
+            for (n, item) in output.iter().enumerate() {
+                stream.push(json!({"type": "response.output_item.added", "output_index": n, "item": item}));
+                stream.push(json!({"type": "response.output_item.done", "output_index": n, "item": item}));
+            }
+            stream.push(json!({"type": "response.completed", "response": response.clone()}));
+            (response, stream)
+        }
+        Format::Anthropic => {
+            let mut stream = vec![json!({"type": "message_start", "message": {"content": []}})];
+            for (index, (id, name, input)) in
+                [("toolu_a", "f", "{\"a\": 1}"), ("toolu_b", "g", "{\"b\": 2}")].into_iter().enumerate()
+            {
+                stream.push(block_start(index as u64, id, name));
+                stream.push(block_delta(index as u64, input));
+                stream.push(json!({"type": "content_block_stop", "index": index}));
+            }
+            stream.extend(message_end(reason));
+            (
+                json!({"type": "message", "role": "assistant", "stop_reason": reason, "content": [
+                    {"type": "tool_use", "id": "toolu_a", "name": "f", "input": {"a": 1}},
+                    {"type": "tool_use", "id": "toolu_b", "name": "g", "input": {"b": 2}}]}),
+                stream,
+            )
+        }
+        Format::Gemini => (
+            json!({"candidates": [{"finishReason": reason, "content": {"parts": [
+                {"functionCall": {"id": "ga", "name": "f", "args": {"a": 1}}},
+                {"functionCall": {"id": "gb", "name": "g", "args": {"b": 2}}}]}}]}),
+            vec![
+                json!({"candidates": [{"content": {"parts": [{"functionCall": {"id": "ga", "name": "f", "args": {"a": 1}}}]}}]}),
+                json!({"candidates": [{"content": {"parts": [{"functionCall": {"id": "gb", "name": "g", "args": {"b": 2}}}]}, "finishReason": reason}]}),
+            ],
+        ),
+        _ => {
+            let call =
+                |name: &str, arguments: Value| json!({"function": {"name": name, "arguments": arguments}});
+            (
+                json!({"message": {"role": "assistant", "content": "", "tool_calls": [
+                    call("f", json!({"a": 1})), call("g", json!({"b": 2}))]}, "done": true, "done_reason": reason}),
+                vec![
+                    json!({"message": {"role": "assistant", "content": "", "tool_calls": [call("f", json!({"a": 1}))]}, "done": false}),
+                    json!({"message": {"role": "assistant", "content": "", "tool_calls": [call("g", json!({"b": 2}))]}, "done": false}),
+                    json!({"message": {"role": "assistant", "content": ""}, "done": true, "done_reason": reason}),
+                ],
+            )
+        }
+    }
+}
+
+#[test]
+fn an_unfinished_or_cancelled_response_runs_nothing() {
+    let unfinished = [
+        (Format::OpenAi, &["error", "abort", "insufficient_system_resource", "model_length"][..]),
+        (Format::Responses, &["cancelled", "in_progress", "queued", "failed", "incomplete"][..]),
+        (Format::Anthropic, &["pause_turn", "refusal", "model_context_window_exceeded"][..]),
+        (
+            Format::Gemini,
+            &["FINISH_REASON_UNSPECIFIED", "OTHER", "MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"][..],
+        ),
+        (Format::Ollama, &["load", "unload"][..]),
+    ];
+    for (format, reasons) in unfinished {
+        for reason in reasons {
+            let (body, stream) = stopped(format, reason);
+            for run in [false, true] {
+                let options = CallOptions::new().format(format).run_completed_calls(run);
+                let whole = parse_value(&body, &options).unwrap();
+                let streamed = feed(options, &stream);
+                // As a length stop reads: the last call is the one the stop may have cut.
+                let expected: &[&str] = if run { &["truncated"] } else { &["incomplete", "truncated"] };
+                assert_eq!(kinds(&whole), expected, "{format:?} {reason}, run_completed {run}");
+                assert_eq!(outcome(&streamed), outcome(&whole), "{format:?} {reason} streamed");
+                if run {
+                    assert_eq!(names(&whole), [("f", json!({"a": 1}))], "{format:?} {reason}");
+                } else {
+                    assert!(whole.calls.is_empty(), "{format:?} {reason}");
+                    let message = &whole.errors[0].message;
+                    assert!(message.contains(reason), "{format:?}: {message}");
+                }
+            }
+        }
+    }
+    // Finished responses run their calls.
+    let finished = [
+        (Format::OpenAi, &["tool_calls", "stop", "function_call"][..]),
+        (Format::Responses, &["completed"][..]),
+        (Format::Anthropic, &["tool_use", "end_turn", "stop_sequence"][..]),
+        (Format::Gemini, &["STOP"][..]),
+        (Format::Ollama, &["stop"][..]),
+    ];
+    for (format, reasons) in finished {
+        for reason in reasons {
+            let (body, stream) = stopped(format, reason);
+            let options = CallOptions::new().format(format);
+            let whole = parse_value(&body, &options).unwrap();
+            assert_eq!(
+                names(&whole),
+                [("f", json!({"a": 1})), ("g", json!({"b": 2}))],
+                "{format:?} {reason}"
+            );
+            assert_eq!(outcome(&feed(options, &stream)), outcome(&whole), "{format:?} {reason} streamed");
+        }
+    }
+}
+
+#[test]
+fn an_unfinished_responses_item_is_cut() {
+    // The response completed, but one item says it did not.
+    let mut cut = item("call_b", "g", "{\"b\": 2}");
+    cut["status"] = json!("incomplete");
+    let mut done = item("call_a", "f", "{\"a\": 1}");
+    done["status"] = json!("completed");
+    let body = json!({"object": "response", "status": "completed", "output": [done, cut]});
+    let whole = parse_value(&body, &CallOptions::new()).unwrap();
+    assert!(whole.calls.is_empty(), "{:?}", whole.calls);
+    assert_eq!(kinds(&whole), ["incomplete", "truncated"]);
+    let stream = [
+        json!({"type": "response.output_item.added", "output_index": 0, "item": done}),
+        json!({"type": "response.output_item.done", "output_index": 0, "item": done}),
+        json!({"type": "response.output_item.added", "output_index": 1, "item": item("call_b", "g", "")}),
+        json!({"type": "response.output_item.done", "output_index": 1, "item": cut}),
+        json!({"type": "response.completed", "response": body}),
+    ];
+    assert_eq!(outcome(&feed(CallOptions::new(), &stream)), outcome(&whole));
+}
+
+// ---------------------------------------------------------------------------------------
+// Events after the end
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_call_after_the_end_is_an_error_never_a_call() {
+    // Chat Completions: after the finish_reason, and after [DONE].
+    let late = chat_delta(1, Some("call_x"), Some("delete_files"), "{\"path\": \"/\"}");
+    let streams = [
+        vec![chat_delta(0, Some("call_a"), Some("f"), "{\"a\": 1}"), chat_finish("tool_calls"), late.clone()],
+        vec![
+            chat_delta(0, Some("call_a"), Some("f"), "{\"a\": 1}"),
+            chat_finish("tool_calls"),
+            json!("[DONE]"),
+            late.clone(),
+        ],
+        // More arguments for a call that had ended.
+        vec![
+            chat_delta(0, Some("call_a"), Some("f"), "{\"a\": 1}"),
+            chat_finish("tool_calls"),
+            chat_delta(0, None, None, ", \"b\": 2}"),
+        ],
+    ];
+    for events in &streams {
+        let body: String = events
+            .iter()
+            .map(|event| match event.as_str() {
+                Some(done) => format!("data: {done}\n\n"),
+                None => format!("data: {event}\n\n"),
+            })
+            .collect();
+        let calls = sse(CallOptions::new(), &body);
+        assert!(calls.calls.iter().all(|call| call.name != "delete_files"), "{body}");
+        assert!(calls.calls.iter().all(|call| call.arguments.get("b").is_none()), "{body}");
+        assert!(!calls.errors.is_empty(), "{body}");
+        assert!(calls.errors[0].message.contains("after"), "{}", calls.errors[0].message);
+    }
+
+    // Anthropic: a block after message_stop.
+    let mut events = vec![json!({"type": "message_start", "message": {"content": []}})];
+    events.extend([
+        block_start(0, "toolu_a", "f"),
+        block_delta(0, "{\"a\": 1}"),
+        json!({"type": "content_block_stop", "index": 0}),
+    ]);
+    events.extend(message_end("tool_use"));
+    events.extend([
+        block_start(1, "toolu_x", "delete_files"),
+        block_delta(1, "{}"),
+        json!({"type": "content_block_stop", "index": 1}),
+    ]);
+    let calls = feed(CallOptions::new(), &events);
+    assert_eq!(names(&calls), [("f", json!({"a": 1}))]);
+    assert!(!calls.errors.is_empty());
+    assert!(calls.errors.iter().any(|error| error.message.contains("message_stop")), "{:?}", calls.errors);
+
+    // Responses: an item after response.completed.
+    let events = [
+        json!({"type": "response.output_item.added", "output_index": 0, "item": item("call_a", "f", "")}),
+        json!({"type": "response.output_item.done", "output_index": 0, "item": item("call_a", "f", "{\"a\": 1}")}),
+        json!({"type": "response.completed", "response": {"status": "completed"}}),
+        json!({"type": "response.output_item.added", "output_index": 1, "item": item("call_x", "delete_files", "")}),
+        json!({"type": "response.output_item.done", "output_index": 1, "item": item("call_x", "delete_files", "{}")}),
+    ];
+    let calls = feed(CallOptions::new(), &events);
+    assert_eq!(names(&calls), [("f", json!({"a": 1}))]);
+    assert!(
+        calls.errors.iter().any(|error| error.message.contains("response.completed")),
+        "{:?}",
+        calls.errors
+    );
+
+    // Gemini: a call after the finishReason.
+    let events = [
+        json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {"a": 1}}}]}, "finishReason": "STOP"}]}),
+        json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "delete_files", "args": {}}}]}}]}),
+    ];
+    let calls = feed(CallOptions::new(), &events);
+    assert_eq!(names(&calls), [("f", json!({"a": 1}))]);
+    assert!(calls.errors.iter().any(|error| error.message.contains("finishReason")), "{:?}", calls.errors);
+
+    // Ollama: a call after the `done` chunk.
+    let call = |name: &str| json!({"function": {"name": name, "arguments": {}}});
+    let events = [
+        json!({"message": {"role": "assistant", "content": "", "tool_calls": [call("f")]}, "done": false}),
+        json!({"message": {"role": "assistant", "content": ""}, "done": true, "done_reason": "stop"}),
+        json!({"message": {"role": "assistant", "content": "", "tool_calls": [call("delete_files")]}, "done": false}),
+    ];
+    let calls = feed(CallOptions::new(), &events);
+    assert_eq!(names(&calls), [("f", json!({}))]);
+    assert!(calls.errors.iter().any(|error| error.message.contains("done")), "{:?}", calls.errors);
+}
+
+#[test]
+fn input_after_its_block_stopped_is_an_error() {
+    let mut events = vec![json!({"type": "message_start", "message": {"content": []}})];
+    events.extend([
+        block_start(0, "toolu_a", "delete_files"),
+        block_delta(0, "{\"path\": \"/tmp/x\"}"),
+        json!({"type": "content_block_stop", "index": 0}),
+        block_delta(0, "{\"recursive\": true}"),
+    ]);
+    events.extend(message_end("tool_use"));
+    let calls = feed(CallOptions::new(), &events);
+    assert!(calls.calls.is_empty(), "{:?}", calls.calls);
+    assert_eq!(kinds(&calls), ["malformed"]);
+    assert_eq!(calls.errors[0].id, "toolu_a");
+    assert!(calls.errors[0].message.contains("content_block_stop"), "{}", calls.errors[0].message);
+}
+
+// ---------------------------------------------------------------------------------------
+// A name after its arguments
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_name_after_its_arguments_keeps_them() {
+    let arguments = "{\"path\": \"/tmp/x\"}";
+    let without_index = |mut event: Value| {
+        event["choices"][0]["delta"]["tool_calls"][0].as_object_mut().unwrap().remove("index");
+        event
+    };
+    let streams = [
+        // By id.
+        vec![
+            chat_delta(0, Some("call_1"), None, arguments),
+            chat_delta(0, Some("call_1"), Some("delete_files"), ""),
+        ],
+        // By index only.
+        vec![chat_delta(0, None, None, arguments), chat_delta(0, None, Some("delete_files"), "")],
+        // In fragments, by index only.
+        vec![
+            chat_delta(0, None, None, "{\"path\": "),
+            chat_delta(0, None, None, "\"/tmp/x\"}"),
+            chat_delta(0, None, Some("delete_"), ""),
+            chat_delta(0, None, Some("files"), ""),
+        ],
+        // Neither: the name alone on the next delta.
+        vec![
+            without_index(chat_delta(0, None, None, arguments)),
+            without_index(chat_delta(0, None, Some("delete_files"), "")),
+        ],
+    ];
+    for mut events in streams {
+        events.push(chat_finish("tool_calls"));
+        let calls = feed(CallOptions::new(), &events);
+        // Never the name without its arguments.
+        assert!(calls.calls.iter().all(|call| !call.arguments.is_empty()), "{:?}", names(&calls));
+        assert_eq!(names(&calls), [("delete_files", json!({"path": "/tmp/x"}))], "{events:?}");
+        assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Choices
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn two_choices_with_one_index_are_errors_never_merged() {
+    let body = json!({"choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [chat_call("a", "f", "{}")]}},
+        {"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [chat_call("b", "delete_files", "{}")]}}]});
+    let chunk = json!({"choices": [
+        {"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "a", "function": {"name": "f", "arguments": "{}"}}]}},
+        {"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "b", "function": {"name": "delete_files", "arguments": "{}"}}]}}]});
+    let finish = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+    for options in [CallOptions::new(), CallOptions::new().all_choices(true)] {
+        let whole = parse_value(&body, &options).unwrap();
+        assert!(whole.calls.is_empty(), "{:?}", whole.calls);
+        assert_eq!(kinds(&whole), ["malformed", "malformed"]);
+        assert!(whole.errors[0].message.contains("choice"), "{}", whole.errors[0].message);
+        let streamed = feed(options, &[chunk.clone(), finish.clone()]);
+        assert!(streamed.calls.is_empty(), "{:?}", streamed.calls);
+        assert!(!streamed.errors.is_empty());
+    }
+    // Gemini candidates.
+    let body = json!({"candidates": [
+        {"index": 0, "finishReason": "STOP", "content": {"parts": [{"functionCall": {"name": "f", "args": {}}}]}},
+        {"index": 0, "finishReason": "STOP", "content": {"parts": [{"functionCall": {"name": "g", "args": {}}}]}}]});
+    let whole = parse_value(&body, &CallOptions::new()).unwrap();
+    assert!(whole.calls.is_empty());
+    assert_eq!(kinds(&whole), ["malformed", "malformed"]);
+    assert_eq!(outcome(&feed(CallOptions::new(), &[body])), outcome(&whole));
+}
+
+#[test]
+fn a_length_stop_in_one_choice_does_not_cut_another() {
+    let body = json!({"choices": [
+        {"index": 0, "finish_reason": "length", "message": {"tool_calls": [chat_call("a", "f", "{\"a\": 1}")]}},
+        {"index": 1, "finish_reason": "tool_calls", "message": {"tool_calls": [chat_call("b", "g", "{\"b\": 2}")]}}]});
+    let options = CallOptions::new().all_choices(true);
+    let whole = parse_value(&body, &options).unwrap();
+    assert_eq!(names(&whole), [("g", json!({"b": 2}))]);
+    assert_eq!(kinds(&whole), ["truncated"]);
+    assert_eq!(whole.errors[0].choice, 0);
+    let chunk = |choice: u64, id: &str, name: &str, arguments: &str| json!({"choices": [{"index": choice, "delta": {"tool_calls": [{"index": 0, "id": id, "function": {"name": name, "arguments": arguments}}]}}]});
+    let stream = [
+        chunk(0, "a", "f", "{\"a\": 1}"),
+        chunk(1, "b", "g", "{\"b\": 2}"),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}, {"index": 1, "delta": {}, "finish_reason": "tool_calls"}]}),
+    ];
+    assert_eq!(outcome(&feed(options.clone(), &stream)), outcome(&whole));
+    // The other way round: the choice read stopped fine, the other was cut.
+    let options = CallOptions::new().all_choices(true).choice(1);
+    let whole = parse_value(&body, &options).unwrap();
+    assert_eq!(names(&whole), [("g", json!({"b": 2}))]);
+}
+
+// ---------------------------------------------------------------------------------------
+// A key given twice
+// ---------------------------------------------------------------------------------------
+
+fn list_files() -> Validator {
+    Validator::new(&json!({"type": "object", "properties": {"dir": {"type": "string"}}, "required": ["dir"]}))
+        .unwrap()
+}
+
+#[test]
+fn a_keyword_given_twice_is_a_duplicate_key() {
+    let conflicting = [
+        r#"[list_files(dir="/tmp", dir="/")]"#,
+        "<tool_call>\n<function=list_files>\n<parameter=dir>\n/tmp\n</parameter>\n<parameter=dir>\n/\n</parameter>\n</function>\n</tool_call>",
+        "<tool_call>list_files<arg_key>dir</arg_key><arg_value>/tmp</arg_value><arg_key>dir</arg_key><arg_value>/</arg_value></tool_call>",
+    ];
+    for text in conflicting {
+        let calls = parse_text(text, &CallOptions::new());
+        let attempt = calls.in_order().next().unwrap_or_else(|| panic!("nothing read from {text}"));
+        // The record shows both values, so the tool's check sees the conflict.
+        let original = match attempt {
+            Ok(call) => &call.original,
+            Err(error) => &error.original,
+        };
+        let sent = original.to_text().unwrap_or_default();
+        assert!(sent.contains("/tmp") && sent.contains("\"/\""), "{text}: {sent}");
+        let rejection = list_files().check(original.as_raw()).unwrap_err();
+        let error = &rejection.errors()[0];
+        assert_eq!(error.code(), ErrorCode::DuplicateKey, "{text}");
+        assert!(error.message().contains("/tmp"), "{}", error.message());
+    }
+    let same = [
+        r#"[list_files(dir="/tmp", dir="/tmp")]"#,
+        "<tool_call>list_files<arg_key>dir</arg_key><arg_value>/tmp</arg_value><arg_key>dir</arg_key><arg_value>/tmp</arg_value></tool_call>",
+    ];
+    for text in same {
+        let calls = parse_text(text, &CallOptions::new());
+        assert_eq!(names(&calls), [("list_files", json!({"dir": "/tmp"}))], "{text}");
+        let checked = list_files().check(calls.calls[0].original.as_raw()).unwrap();
+        assert_eq!(checked.report.coercions[0].kind, CoercionKind::DuplicateKey, "{text}");
+    }
+    // Without a repeat, the arguments stay a value.
+    let calls = parse_text(r#"[list_files(dir="/tmp")]"#, &CallOptions::new());
+    assert_eq!(calls.calls[0].original, OriginalArguments::Value(json!({"dir": "/tmp"})));
+}
+
+#[test]
+fn a_name_given_twice_is_a_duplicate_key() {
+    let texts = [
+        r#"<tool_call>{"name": "list_files", "arguments": {"dir": "/tmp"}, "name": "delete_files"}</tool_call>"#,
+        r#"{"name": "list_files", "arguments": {"dir": "/tmp"}, "name": "delete_files"}"#,
+        r#"<tool_call>{"name": "list_files", "arguments": {"dir": "/tmp"}, "arguments": {"dir": "/"}}</tool_call>"#,
+    ];
+    for text in texts {
+        let calls = parse_text(text, &CallOptions::new());
+        assert!(calls.calls.is_empty(), "{text}: {:?}", calls.calls);
+        assert_eq!(kinds(&calls), ["duplicate_key"], "{text}");
+        let message = &calls.errors[0].message;
+        assert!(message.contains("list_files") || message.contains("/tmp"), "{message}");
+    }
+    // The same name twice is the one call.
+    let calls = parse_text(
+        r#"<tool_call>{"name": "list_files", "arguments": {"dir": "/tmp"}, "name": "list_files"}</tool_call>"#,
+        &CallOptions::new(),
+    );
+    assert_eq!(names(&calls), [("list_files", json!({"dir": "/tmp"}))]);
+
+    // In a body.
+    let bodies = [
+        r#"{"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "list_files", "arguments": "{}", "name": "delete_files"}}]}}]}"#,
+        r#"{"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [{"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {}, "name": "delete_files"}]}"#,
+        r#"{"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [{"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"dir": "/tmp", "dir": "/"}}]}"#,
+        r#"{"candidates": [{"finishReason": "STOP", "content": {"parts": [{"functionCall": {"name": "list_files", "args": {"dir": "/tmp"}, "name": "delete_files"}}]}}]}"#,
+    ];
+    for body in bodies {
+        let calls = parse_body(body.as_bytes(), &CallOptions::new()).unwrap();
+        assert!(calls.calls.is_empty(), "{body}: {:?}", calls.calls);
+        assert_eq!(kinds(&calls), ["duplicate_key"], "{body}");
+        assert!(calls.errors[0].message.contains("twice"), "{}", calls.errors[0].message);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Closing events that disagree
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_done_event_that_disagrees_is_an_error() {
+    let added =
+        json!({"type": "response.output_item.added", "output_index": 0, "item": item("call_1", "pay", "")});
+    let delta = json!({"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_call_1", "delta": "{\"amount\": 1}"});
+    let args_done = |arguments: &str| json!({"type": "response.function_call_arguments.done", "output_index": 0, "item_id": "fc_call_1", "arguments": arguments});
+    let item_done = |arguments: &str| json!({"type": "response.output_item.done", "output_index": 0, "item": item("call_1", "pay", arguments)});
+    let completed = |arguments: &str| json!({"type": "response.completed", "response": {"status": "completed", "output": [item("call_1", "pay", arguments)]}});
+    let agreeing = [
+        added.clone(),
+        delta.clone(),
+        args_done("{\"amount\": 1}"),
+        item_done("{\"amount\": 1}"),
+        completed("{\"amount\": 1}"),
+    ];
+    let calls = feed(CallOptions::new(), &agreeing);
+    assert_eq!(names(&calls), [("pay", json!({"amount": 1}))]);
+    assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+    let disagreeing = [
+        // `.done` against the complete deltas.
+        vec![added.clone(), delta.clone(), args_done("{\"amount\": 1000}"), completed("{\"amount\": 1000}")],
+        // `output_item.done` against `.done`.
+        vec![added.clone(), delta.clone(), args_done("{\"amount\": 1}"), item_done("{\"amount\": 1000}")],
+        // `response.completed` against `output_item.done`.
+        vec![added.clone(), delta.clone(), item_done("{\"amount\": 1}"), completed("{\"amount\": 1000}")],
+    ];
+    for mut events in disagreeing {
+        if !events.last().is_some_and(|event| event["type"] == "response.completed") {
+            events.push(json!({"type": "response.completed", "response": {"status": "completed"}}));
+        }
+        let calls = feed(CallOptions::new(), &events);
+        assert!(calls.calls.is_empty(), "{:?}", calls.calls);
+        assert_eq!(kinds(&calls), ["malformed"], "{events:?}");
+        let error = &calls.errors[0];
+        assert_eq!((error.id.as_str(), error.name.as_deref()), ("call_1", Some("pay")));
+        assert!(error.message.contains("disagree"), "{}", error.message);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Ids
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn one_anthropic_id_is_one_call_or_an_error() {
+    let start = |input: Value, name: &str| {
+        json!({"type": "message_start", "message": {"content": [
+        {"type": "tool_use", "id": "toolu_1", "name": name, "input": input}]}})
+    };
+    // Another call under the same id: errors, never two calls.
+    let mut events = vec![start(json!({"path": "/tmp"}), "list_files")];
+    events.extend([
+        block_start(0, "toolu_1", "delete_files"),
+        block_delta(0, "{\"path\": \"/\"}"),
+        json!({"type": "content_block_stop", "index": 0}),
+    ]);
+    events.extend(message_end("tool_use"));
+    let calls = feed(CallOptions::new(), &events);
+    assert!(calls.calls.is_empty(), "{:?}", calls.calls);
+    assert_eq!(kinds(&calls), ["malformed", "malformed"]);
+    assert!(calls.errors[1].message.contains("toolu_1"), "{}", calls.errors[1].message);
+    // The same call sent again: one call.
+    let mut events = vec![start(json!({"path": "/tmp"}), "list_files")];
+    events.extend([
+        block_start(0, "toolu_1", "list_files"),
+        block_delta(0, "{\"path\": \"/tmp\"}"),
+        json!({"type": "content_block_stop", "index": 0}),
+    ]);
+    events.extend(message_end("tool_use"));
+    let calls = feed(CallOptions::new(), &events);
+    assert_eq!(names(&calls), [("list_files", json!({"path": "/tmp"}))]);
+    assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+}
