@@ -67,6 +67,29 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
         .collect::<Vec<_>>();
     let renamed = (!renamed.is_empty())
         .then(|| quote!(const __FIELD_NAMES: &'static [(&'static str, &'static str)] = &[#(#renamed),*];));
+    let aliases = cont
+        .fields()
+        .iter()
+        .filter(|field| !field.serde_skipped && !field.serde_flattened)
+        .flat_map(|field| field.aliases.iter().map(move |alias| (alias, &field.name)))
+        .map(|(alias, name)| quote!((#alias, #name)))
+        .collect::<Vec<_>>();
+    let aliases = (!aliases.is_empty())
+        .then(|| quote!(const __ALIASES: &'static [(&'static str, &'static str)] = &[#(#aliases),*];));
+    // Generic types go without: a field's type need not be `DeserializeOwned` on its own
+    // there, and serde's first refusal is reported instead.
+    let probes = cont
+        .fields()
+        .iter()
+        .filter(|_| cont.original.generics.params.is_empty())
+        .filter(|field| !field.serde_skipped && !field.serde_flattened && !field.serde_reads_by_fn)
+        .map(|field| {
+            let (name, ty) = (&field.name, field.ty);
+            quote!(#private::FieldProbe::of::<#ty>(#name))
+        })
+        .collect::<Vec<_>>();
+    let probes = (!probes.is_empty())
+        .then(|| quote!(const __FIELD_PROBES: &'static [#private::FieldProbe] = &[#(#probes),*];));
     let validate = cont.attrs.validate.get().map(|path| validate_input(path, &private));
 
     let header = impl_header(cont, &private);
@@ -77,6 +100,8 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
             #fields
             #policy
             #renamed
+            #aliases
+            #probes
             fn definition() -> &'static #private::ToolDefinition {
                 #definition
             }

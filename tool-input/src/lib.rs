@@ -61,6 +61,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod alias;
 mod args;
 pub mod calls;
 mod check;
@@ -79,6 +80,7 @@ mod pattern;
 mod plan;
 mod pointer;
 mod policy;
+mod probe;
 mod raw;
 mod rejection_kind;
 mod render;
