@@ -72,7 +72,9 @@ struct Tag(String);
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum Shape {
-    Circle { radius: f64 },
+    Circle {
+        radius: f64,
+    },
     Square(u32),
     Unit,
     #[serde(untagged)]
@@ -136,7 +138,8 @@ fn shape() -> impl Strategy<Value = Shape> {
 
 fn payment() -> impl Strategy<Value = Payment> {
     prop_oneof![
-        (text(), any::<u8>()).prop_map(|(last_four, expires_month)| Payment::Card { last_four, expires_month }),
+        (text(), any::<u8>())
+            .prop_map(|(last_four, expires_month)| Payment::Card { last_four, expires_month }),
         any::<u16>().prop_map(|due_days| Payment::Invoice { due_days }),
         Just(Payment::Cash),
     ]

@@ -37,7 +37,7 @@ pub fn probe<T: DeserializeOwned>(value: &Value) -> Option<Refusal> {
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(_) => None,
         Err(error) => Some(Refusal {
-            pointer: crate::validator::pointer_of(error.path()),
+            pointer: crate::pointer::pointer_of(error.path()),
             message: error.inner().to_string(),
         }),
     }

@@ -1145,7 +1145,7 @@ pub(crate) fn deserialize_checked<T: DeserializeOwned>(
                     Some(serde_path_to_error::Segment::Map { key }) => Some(key.as_str()),
                     _ => None,
                 };
-                vec![refused(pointer_of(error.path()), top, error.inner().to_string())]
+                vec![refused(crate::pointer::pointer_of(error.path()), top, error.inner().to_string())]
             } else {
                 // Every field its own type refuses, each at its path.
                 refusals
@@ -1163,24 +1163,6 @@ pub(crate) fn deserialize_checked<T: DeserializeOwned>(
             Err(rejection)
         }
     }
-}
-
-pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => {
-                pointer.push('/');
-                pointer.push_str(&index.to_string());
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                crate::pointer::push_token(&mut pointer, key);
-            }
-            Segment::Unknown => pointer.push_str("/?"),
-        }
-    }
-    pointer
 }
 
 #[cfg(test)]
