@@ -49,16 +49,11 @@ pub struct Field<'a> {
     pub aliases: Vec<String>,
     /// The field as written, for errors about serde's view of it.
     pub original: &'a syn::Field,
-    /// serde reads it with a function named by `deserialize_with`.
-    pub serde_reads_with: bool,
     /// serde reads it with any function (`deserialize_with`, `with`, a borrowed `Cow`'s):
     /// the field's type alone does not say what serde accepts.
     pub serde_reads_by_fn: bool,
     /// The field's type.
     pub ty: &'a syn::Type,
-    /// `#[schemars(with = ...)]` or `#[schemars(schema_with = ...)]`: the schema is not the
-    /// field type's.
-    pub schema_overridden: bool,
     /// serde borrows it from the input (`#[serde(borrow)]`, `&str`, `&[u8]`).
     pub serde_borrows: bool,
 }
@@ -219,64 +214,13 @@ fn fields_from_syn<'a>(cx: &Ctxt, input: &'a DeriveInput) -> (Vec<Field<'a>>, bo
                     .unwrap_or_default(),
                 name,
                 original,
-                // `with = "module"` is left to schemars, which reads it as the type of the
-                // schema; a borrowed `Cow` gets serde's own function.
-                serde_reads_with: serde_field.is_some_and(|field| field.attrs.deserialize_with().is_some())
-                    && serde_mentions(&original.attrs, "deserialize_with"),
                 serde_reads_by_fn: serde_field.is_some_and(|field| field.attrs.deserialize_with().is_some()),
                 ty: &original.ty,
-                schema_overridden: schema_overridden(&original.attrs),
                 serde_borrows: serde_field.is_some_and(|field| !field.attrs.borrowed_lifetimes().is_empty()),
             }
         })
         .collect();
     (fields, serde_ok)
-}
-
-/// Whether a `#[serde(...)]` attribute names `word` (as an attribute or inside a value).
-fn serde_mentions(attrs: &[syn::Attribute], word: &str) -> bool {
-    use quote::ToTokens;
-    attrs.iter().any(|attr| {
-        attr.path().is_ident("serde")
-            && attr.meta.to_token_stream().into_iter().any(|tree| mentions(&tree, word))
-    })
-}
-
-fn mentions(tree: &proc_macro2::TokenTree, word: &str) -> bool {
-    match tree {
-        proc_macro2::TokenTree::Ident(ident) => ident == word,
-        proc_macro2::TokenTree::Group(group) => group.stream().into_iter().any(|tree| mentions(&tree, word)),
-        _ => false,
-    }
-}
-
-/// Whether a `#[schemars(...)]` attribute gives the field's schema another way than from its
-/// type (`with = "Type"` or `schema_with = "function"`).
-fn schema_overridden(attrs: &[syn::Attribute]) -> bool {
-    let mut overridden = false;
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("schemars")) {
-        // Not ours to validate: schemars reports its own mistakes.
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("with") || meta.path.is_ident("schema_with") {
-                overridden = true;
-            }
-            // Skip the value, whatever it is.
-            if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
-                meta.input.step(|cursor| {
-                    let mut rest = *cursor;
-                    while let Some((tree, next)) = rest.token_tree() {
-                        if matches!(&tree, proc_macro2::TokenTree::Punct(punct) if punct.as_char() == ',') {
-                            break;
-                        }
-                        rest = next;
-                    }
-                    Ok(((), rest))
-                })?;
-            }
-            Ok(())
-        });
-    }
-    overridden
 }
 
 /// A type name in snake_case, reading runs of capitals as one word:

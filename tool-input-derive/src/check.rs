@@ -10,23 +10,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         check_one_policy(cx, field);
         check_not_serde_skipped(cx, field);
         check_not_serde_flattened(cx, field);
-        check_schema_of_what_serde_reads(cx, field);
         check_not_borrowed(cx, field);
-    }
-}
-
-/// serde reads a `deserialize_with` (or `with`) field through a function, which may take
-/// another shape than the field's type (a number sent as text, a date as a timestamp); the
-/// schema schemars derives still describes the field's type, so the model would be shown one
-/// thing and refused for sending it. The schema of what the function reads has to be given.
-fn check_schema_of_what_serde_reads(cx: &Ctxt, field: &Field) {
-    if field.serde_reads_with && !field.schema_overridden && !field.serde_skipped {
-        cx.error_spanned_by(
-            serde_attribute(field, "with"),
-            "#[derive(ToolInput)] needs the schema of what #[serde(deserialize_with)] reads: \
-             the model is shown the schema of the field's type, which the function may not \
-             read; add #[schemars(with = \"Type\")] or #[schemars(schema_with = \"path\")]",
-        );
     }
 }
 
