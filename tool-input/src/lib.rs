@@ -76,6 +76,7 @@ mod members;
 mod message;
 pub mod parse;
 mod parsed_text;
+pub mod partial;
 mod pattern;
 mod plan;
 mod pointer;
@@ -136,3 +137,8 @@ pub use validator::{CheckOptions, Validator, ValidatorBuilder};
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use tool_input_derive::ToolInput;
+
+/// `#[derive(PartialValue)]`: see [`partial::PartialValue`].
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use tool_input_derive::PartialValue;

@@ -1,11 +1,14 @@
 //! Support for the code `#[derive(ToolInput)]` generates. Not public API: only
 //! `tool-input-derive` of the same version may use it, and it changes without notice.
 
+pub use core::default::Default;
 pub use core::option::Option;
 pub use core::result::Result;
 pub use core::{concat, unreachable};
 pub use schemars::JsonSchema;
 pub use serde::de::DeserializeOwned;
+pub use serde_json::Value;
+pub use std::borrow::Cow;
 pub use std::sync::OnceLock;
 pub use std::vec::Vec;
 
