@@ -83,15 +83,14 @@ fn derive_struct(input: &DeriveInput) -> TokenStream {
     });
     let struct_doc = format!(" [`{ident}`] while it streams: each field absent, arriving or complete.");
 
-    wrap_partial(
-        quote! {
+    let definition = quote! {
             #[doc = #struct_doc]
             #[derive(Debug, Clone)]
             #vis struct #partial {
                 #( #docs pub #members: #partial_mod::FieldState<<#types as #partial_mod::PartialValue>::Partial>, )*
-            }
-        },
-        wrap_in_const(quote! {
+        }
+    };
+    let impls = wrap_in_const(quote! {
             #[automatically_derived]
             impl #krate::__private::Default for #partial {
                 fn default() -> Self {
@@ -126,11 +125,8 @@ fn derive_struct(input: &DeriveInput) -> TokenStream {
                         })
                 }
             }
-        }),
-    )
-}
-
-fn wrap_partial(definition: TokenStream, impls: TokenStream) -> TokenStream {
+    });
+    // The struct is the user's (it is named and used); its impls go inside the const.
     quote! {
         #definition
         #impls

@@ -29,6 +29,14 @@ use serde_json::Value;
 use crate::parse::StreamEvent;
 
 /// Where a value of a partial stands: not arrived, arriving (the part that has), or complete.
+///
+/// ```
+/// use tool_input::partial::FieldState;
+///
+/// let title = FieldState::Arriving("Disk fu".to_owned());
+/// assert_eq!(title.value().map(String::as_str), Some("Disk fu"));
+/// assert_eq!(title.complete(), None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum FieldState<P> {
     /// Nothing of it has arrived (or, for a value shown only whole, it is not complete yet).
