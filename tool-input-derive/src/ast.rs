@@ -45,6 +45,17 @@ pub struct Field<'a> {
     pub serde_skipped: bool,
     /// `#[serde(flatten)]`: its properties are the inner type's, not its own.
     pub serde_flattened: bool,
+    /// The other names serde reads the field under (`#[serde(alias = "...")]`), sorted.
+    pub aliases: Vec<String>,
+    /// The field as written, for errors about serde's view of it.
+    pub original: &'a syn::Field,
+    /// serde reads it with any function (`deserialize_with`, `with`, a borrowed `Cow`'s):
+    /// the field's type alone does not say what serde accepts.
+    pub serde_reads_by_fn: bool,
+    /// The field's type.
+    pub ty: &'a syn::Type,
+    /// serde borrows it from the input (`#[serde(borrow)]`, `&str`, `&[u8]`).
+    pub serde_borrows: bool,
 }
 
 /// The tool's name and where it came from, for the error if it is not a valid tool name.
@@ -191,10 +202,21 @@ fn fields_from_syn<'a>(cx: &Ctxt, input: &'a DeriveInput) -> (Vec<Field<'a>>, bo
             };
             Field {
                 attrs: attr::Field::from_ast(cx, &original.attrs),
-                name,
                 rust_name: original.ident.as_ref().map(|ident| ident.unraw().to_string()).unwrap_or_default(),
                 serde_skipped: serde_field.is_some_and(|field| field.attrs.skip_deserializing()),
                 serde_flattened: serde_field.is_some_and(|field| field.attrs.flatten()),
+                // serde's set holds the name itself too.
+                aliases: serde_field
+                    .map(|field| {
+                        let aliases = field.attrs.aliases().iter().map(|alias| alias.value.clone());
+                        aliases.filter(|alias| *alias != name).collect()
+                    })
+                    .unwrap_or_default(),
+                name,
+                original,
+                serde_reads_by_fn: serde_field.is_some_and(|field| field.attrs.deserialize_with().is_some()),
+                ty: &original.ty,
+                serde_borrows: serde_field.is_some_and(|field| !field.attrs.borrowed_lifetimes().is_empty()),
             }
         })
         .collect();

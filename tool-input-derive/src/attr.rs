@@ -12,13 +12,14 @@ use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Token};
 
 use crate::ctxt::Ctxt;
 use crate::symbol::{
-    Symbol, CRATE, DESCRIPTION, DOC, LENIENT, NAME, POLICY, SENSITIVE, STRICT, TOOL_INPUT, VALIDATE,
+    Symbol, CRATE, DESCRIPTION, DOC, LENIENT, NAME, POLICY, SENSITIVE, STREAM_DONE, STREAM_NOT_NULL, STRICT,
+    TOOL_INPUT, VALIDATE,
 };
 
 /// The attributes that only make sense on the struct.
 const CONTAINER_ONLY: [Symbol; 4] = [NAME, DESCRIPTION, CRATE, VALIDATE];
 /// The attributes that only make sense on a field.
-const FIELD_ONLY: [Symbol; 3] = [STRICT, LENIENT, SENSITIVE];
+const FIELD_ONLY: [Symbol; 5] = [STRICT, LENIENT, SENSITIVE, STREAM_DONE, STREAM_NOT_NULL];
 
 /// One attribute's value, with the name as the user wrote it so errors can point at it.
 pub struct Attr<T> {
@@ -161,6 +162,10 @@ pub struct Field<'a> {
     /// reports pointing at the later ones.
     pub policies: Vec<PolicyAttr>,
     pub sensitive: Attr<()>,
+    /// `stream_done`: the partial shows the field only once complete.
+    pub stream_done: Attr<()>,
+    /// `stream_not_null`: the partial shows the field (empty) as soon as its object started.
+    pub stream_not_null: Attr<()>,
 }
 
 impl<'a> Field<'a> {
@@ -168,6 +173,8 @@ impl<'a> Field<'a> {
         let originals = attrs.iter().filter(|attr| attr.path() == TOOL_INPUT).collect();
         let mut policies: Vec<PolicyAttr> = Vec::new();
         let mut sensitive = Attr::none(SENSITIVE);
+        let mut stream_done = Attr::none(STREAM_DONE);
+        let mut stream_not_null = Attr::none(STREAM_NOT_NULL);
 
         let mut add_policy = |key: Symbol, path: &syn::Path, policy: Policy| {
             if policies.iter().any(|existing| existing.key == key) {
@@ -198,6 +205,16 @@ impl<'a> Field<'a> {
                 if get_flag(cx, SENSITIVE, &meta)? {
                     sensitive.set(cx, &meta.path, ());
                 }
+            } else if meta.path == STREAM_DONE {
+                // #[tool_input(stream_done)]
+                if get_flag(cx, STREAM_DONE, &meta)? {
+                    stream_done.set(cx, &meta.path, ());
+                }
+            } else if meta.path == STREAM_NOT_NULL {
+                // #[tool_input(stream_not_null)]
+                if get_flag(cx, STREAM_NOT_NULL, &meta)? {
+                    stream_not_null.set(cx, &meta.path, ());
+                }
             } else if let Some(symbol) = CONTAINER_ONLY.into_iter().find(|symbol| meta.path == *symbol) {
                 cx.error_spanned_by(
                     &meta.path,
@@ -210,7 +227,7 @@ impl<'a> Field<'a> {
             Ok(())
         });
 
-        Field { originals, policies, sensitive }
+        Field { originals, policies, sensitive, stream_done, stream_not_null }
     }
 
     /// The field's policy: the first one written (check.rs rejects any other).
@@ -220,6 +237,14 @@ impl<'a> Field<'a> {
 
     pub fn sensitive(&self) -> bool {
         self.sensitive.get().is_some()
+    }
+
+    pub fn stream_done(&self) -> bool {
+        self.stream_done.get().is_some()
+    }
+
+    pub fn stream_not_null(&self) -> bool {
+        self.stream_not_null.get().is_some()
     }
 
     /// Whether the field sets any option, i.e. belongs in `FIELDS`.

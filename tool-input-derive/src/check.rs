@@ -10,6 +10,34 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         check_one_policy(cx, field);
         check_not_serde_skipped(cx, field);
         check_not_serde_flattened(cx, field);
+        check_not_borrowed(cx, field);
+    }
+}
+
+/// A tool's arguments are read from text the engine owns (it repairs and coerces it), and
+/// `ToolInput` is `DeserializeOwned`: a field borrowing from the input could never be filled.
+fn check_not_borrowed(cx: &Ctxt, field: &Field) {
+    if field.serde_borrows {
+        cx.error_spanned_by(
+            serde_attribute(field, "borrow"),
+            "#[derive(ToolInput)] does not support fields that borrow from the input \
+             (#[serde(borrow)], &str, &[u8]): the arguments are read from text the engine \
+             repairs and owns; use an owned type such as String or Cow<'static, str>",
+        );
+    }
+}
+
+/// The `#[serde(...)]` attribute of `field` that mentions `word`, else the field itself: where
+/// an error about serde's reading of the field points.
+fn serde_attribute<'a>(field: &Field<'a>, word: &str) -> proc_macro2::TokenStream {
+    use quote::ToTokens;
+    let attr =
+        field.original.attrs.iter().find(|attr| {
+            attr.path().is_ident("serde") && attr.meta.to_token_stream().to_string().contains(word)
+        });
+    match attr {
+        Some(attr) => attr.to_token_stream(),
+        None => field.original.to_token_stream(),
     }
 }
 

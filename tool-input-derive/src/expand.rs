@@ -35,10 +35,7 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
         let sensitive = field.attrs.sensitive();
         quote!(#private::field_options(#name, #policy, #sensitive))
     });
-    let fields = fields.collect::<Vec<_>>();
-    // The trait's defaults (`&[]`, `None`) are left alone, to keep the expansion short.
-    let fields = (!fields.is_empty())
-        .then(|| quote!(const FIELDS: &'static [#private::FieldOptions] = &[#(#fields),*];));
+    let fields = list_const(quote!(FIELDS), quote!(#private::FieldOptions), fields);
     let policy = cont.attrs.policy.get().map(|policy| {
         let policy = option_policy(Some(*policy), &private);
         quote!(const POLICY: #private::Option<#private::Policy> = #policy;)
@@ -63,10 +60,27 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
         .map(|field| {
             let (rust, serde) = (&field.rust_name, &field.name);
             quote!((#rust, #serde))
-        })
-        .collect::<Vec<_>>();
-    let renamed = (!renamed.is_empty())
-        .then(|| quote!(const __FIELD_NAMES: &'static [(&'static str, &'static str)] = &[#(#renamed),*];));
+        });
+    let renamed = list_const(quote!(__FIELD_NAMES), quote!((&'static str, &'static str)), renamed);
+    let aliases = cont
+        .fields()
+        .iter()
+        .filter(|field| !field.serde_skipped && !field.serde_flattened)
+        .flat_map(|field| field.aliases.iter().map(move |alias| (alias, &field.name)))
+        .map(|(alias, name)| quote!((#alias, #name)));
+    let aliases = list_const(quote!(__ALIASES), quote!((&'static str, &'static str)), aliases);
+    // Generic types go without: a field's type need not be `DeserializeOwned` on its own
+    // there, and serde's first refusal is reported instead.
+    let probes = cont
+        .fields()
+        .iter()
+        .filter(|_| cont.original.generics.params.is_empty())
+        .filter(|field| !field.serde_skipped && !field.serde_flattened && !field.serde_reads_by_fn)
+        .map(|field| {
+            let (name, ty) = (&field.name, field.ty);
+            quote!(#private::FieldProbe::of::<#ty>(#name))
+        });
+    let probes = list_const(quote!(__FIELD_PROBES), quote!(#private::FieldProbe), probes);
     let validate = cont.attrs.validate.get().map(|path| validate_input(path, &private));
 
     let header = impl_header(cont, &private);
@@ -77,12 +91,25 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
             #fields
             #policy
             #renamed
+            #aliases
+            #probes
             fn definition() -> &'static #private::ToolDefinition {
                 #definition
             }
             #validate
         }
     })
+}
+
+/// `const NAME: &'static [Item] = &[...];`, or nothing for an empty list: the trait's default
+/// (`&[]`) is left alone, to keep the expansion short.
+fn list_const(
+    name: TokenStream,
+    item: TokenStream,
+    items: impl Iterator<Item = TokenStream>,
+) -> Option<TokenStream> {
+    let items = items.collect::<Vec<_>>();
+    (!items.is_empty()).then(|| quote!(const #name: &'static [#item] = &[#(#items),*];))
 }
 
 /// The path of the runtime's `__private` module, the only thing generated code names, so that

@@ -8,6 +8,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod fallback;
+mod partial;
 mod symbol;
 
 use proc_macro::TokenStream;
@@ -17,6 +18,20 @@ use proc_macro::TokenStream;
 pub fn derive_tool_input(input: TokenStream) -> TokenStream {
     syn::parse(input)
         .map(|input| expand::derive(&input))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// `#[derive(PartialValue)]`: the type's partial form while a tool call streams. On a struct
+/// with named fields, a `…Partial` struct (same visibility) whose fields are each
+/// `FieldState<…>`: absent, arriving or complete; on an enum, the value shown only whole.
+/// Field attributes: `#[tool_input(stream_done)]` (shown only once complete) and
+/// `#[tool_input(stream_not_null)]` (never absent once its object started: shown empty until
+/// it arrives, for strings, lists and structs). See `tool_input::partial`.
+#[proc_macro_derive(PartialValue, attributes(tool_input))]
+pub fn derive_partial_value(input: TokenStream) -> TokenStream {
+    syn::parse(input)
+        .map(|input| partial::derive(&input))
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

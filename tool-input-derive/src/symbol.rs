@@ -23,6 +23,8 @@ pub const VALIDATE: Symbol = Symbol("validate");
 pub const STRICT: Symbol = Symbol("strict");
 pub const LENIENT: Symbol = Symbol("lenient");
 pub const SENSITIVE: Symbol = Symbol("sensitive");
+pub const STREAM_DONE: Symbol = Symbol("stream_done");
+pub const STREAM_NOT_NULL: Symbol = Symbol("stream_not_null");
 
 // Both.
 pub const POLICY: Symbol = Symbol("policy");

@@ -61,6 +61,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod alias;
 mod args;
 pub mod calls;
 mod check;
@@ -75,10 +76,12 @@ mod members;
 mod message;
 pub mod parse;
 mod parsed_text;
+pub mod partial;
 mod pattern;
 mod plan;
 mod pointer;
 mod policy;
+mod probe;
 mod raw;
 mod rejection_kind;
 mod render;
@@ -134,3 +137,8 @@ pub use validator::{CheckOptions, Validator, ValidatorBuilder};
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub use tool_input_derive::ToolInput;
+
+/// `#[derive(PartialValue)]`: see [`partial::PartialValue`].
+#[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use tool_input_derive::PartialValue;

@@ -30,6 +30,25 @@ pub(crate) fn push_token(pointer: &mut String, token: &str) {
     pointer.push_str(&escape_token(token));
 }
 
+/// The JSON Pointer of a serde path (`serde_path_to_error`), as errors report it.
+pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => {
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                push_token(&mut pointer, key);
+            }
+            Segment::Unknown => pointer.push_str("/?"),
+        }
+    }
+    pointer
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,17 +1,21 @@
 //! Support for the code `#[derive(ToolInput)]` generates. Not public API: only
 //! `tool-input-derive` of the same version may use it, and it changes without notice.
 
+pub use core::default::Default;
 pub use core::option::Option;
 pub use core::result::Result;
 pub use core::{concat, unreachable};
 pub use schemars::JsonSchema;
 pub use serde::de::DeserializeOwned;
+pub use serde_json::Value;
+pub use std::borrow::Cow;
 pub use std::sync::OnceLock;
 pub use std::vec::Vec;
 
 pub use crate::error::FieldError;
 pub use crate::field_options::FieldOptions;
 pub use crate::policy::Policy;
+pub use crate::probe::FieldProbe;
 pub use crate::tool::{ToolDefinition, ToolInput};
 
 use std::any::{Any, TypeId};
@@ -122,7 +126,7 @@ pub fn read_prepared_tape<T: ToolInput>(tape: &PreparedTape) -> Option<T> {
 /// sees, compiled with the type's field options.
 pub fn build_definition<T: ToolInput>() -> ToolDefinition {
     let schema = crate::schema::schema_for::<T>();
-    crate::schema::definition_from_parts(T::NAME, T::DESCRIPTION, schema, T::POLICY, T::FIELDS)
+    crate::schema::definition_from_parts(T::NAME, T::DESCRIPTION, schema, T::POLICY, T::FIELDS, T::__ALIASES)
 }
 
 /// The definition of a generic derived type, built once per instantiation: a `static`

@@ -95,6 +95,9 @@ pub enum CoercionKind {
     /// A key given twice in one object, with the same value both times, was read once (the
     /// default and lenient policies; two different values are a `duplicate_key` error).
     DuplicateKey,
+    /// A property was sent under another name serde reads it by (`#[serde(alias = "...")]`)
+    /// and read as the property (`from` and `to` are the two keys).
+    Alias,
 }
 
 impl CoercionKind {
@@ -112,6 +115,7 @@ impl CoercionKind {
             CoercionKind::WrappedInArray => "wrapped_in_array",
             CoercionKind::BoolFromNumber => "bool_from_number",
             CoercionKind::DuplicateKey => "duplicate_key",
+            CoercionKind::Alias => "alias",
         }
     }
 }

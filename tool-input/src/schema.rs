@@ -169,10 +169,14 @@ pub(crate) fn definition_from_parts(
     schema: Value,
     policy: Option<Policy>,
     fields: &[FieldOptions],
+    aliases: &[(&str, &str)],
 ) -> ToolDefinition {
     let mut builder = Validator::builder(&schema).policy(policy.unwrap_or_default());
     for field in fields {
         builder = builder.field(field.name, field.policy, field.sensitive);
+    }
+    for (alias, name) in aliases {
+        builder = builder.alias(*alias, *name);
     }
     match builder.build() {
         Ok(validator) => ToolDefinition::from_validator(name, description, validator),

@@ -56,6 +56,14 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
     /// `(rust, serde)` pairs, for rules that name fields as Rust does (garde). Not public API.
     #[doc(hidden)]
     const __FIELD_NAMES: &'static [(&'static str, &'static str)] = &[];
+    /// One probe per top-level field, reading its value alone by the field's type, so that
+    /// every field serde refuses is reported, not only the first. Not public API.
+    #[doc(hidden)]
+    const __FIELD_PROBES: &'static [crate::probe::FieldProbe] = &[];
+    /// The other names serde reads top-level fields under (`#[serde(alias = "...")]`), as
+    /// `(alias, serde)` pairs. Not public API.
+    #[doc(hidden)]
+    const __ALIASES: &'static [(&'static str, &'static str)] = &[];
 
     /// The compiled definition: schema and coercion plan, built once per type.
     ///
@@ -124,7 +132,7 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
         let definition = Self::definition();
         definition
             .validator()
-            .check_typed::<Self>(raw.into(), options, Self::FIELDS)
+            .check_typed::<Self>(raw.into(), options, crate::probe::Fields::of::<Self>())
             .and_then(apply_rules::<Self>)
             .map_err(|rejection| rejection.with_tool(definition.name()))
     }
@@ -174,7 +182,7 @@ pub(crate) fn apply_rules<T: ToolInput>(checked: Checked<T>) -> Result<Checked<T
 
 /// A checked JSON value as `T`, through serde and then `T`'s rules; a rejection names the tool.
 pub(crate) fn typed<T: ToolInput>(checked: Checked<Value>) -> Result<Checked<T>, Rejection> {
-    crate::validator::deserialize_checked::<T>(checked, T::FIELDS)
+    crate::validator::deserialize_checked::<T>(checked, crate::probe::Fields::of::<T>())
         .and_then(apply_rules::<T>)
         .map_err(|rejection| rejection.with_tool(T::NAME))
 }

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::alias::Aliases;
 use crate::check::fast::Fast;
 use crate::check::skim::Skim;
 use crate::check::{FieldOverride, Walker};
 use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
-use crate::field_options::FieldOptions;
 use crate::limits::Limits;
 use crate::members::{self, Repeat};
 use crate::parse::tape::{Event, Sources, TapeParsed};
@@ -19,6 +19,7 @@ use crate::parse::{self, ParseMode, ParseOptions, Repair};
 use crate::parsed_text::ParsedText;
 use crate::plan::Plan;
 use crate::policy::Policy;
+use crate::probe::Fields;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Coercion, CoercionKind, Report};
 use crate::schema_error::SchemaError;
@@ -95,6 +96,7 @@ struct Inner {
     policy: Policy,
     limits: Limits,
     overrides: HashMap<String, FieldOverride>,
+    aliases: Aliases,
 }
 
 /// Configures a [`Validator`]: policy, limits and per-field options.
@@ -104,6 +106,7 @@ pub struct ValidatorBuilder {
     policy: Policy,
     limits: Limits,
     overrides: HashMap<String, FieldOverride>,
+    aliases: Aliases,
 }
 
 impl ValidatorBuilder {
@@ -126,6 +129,29 @@ impl ValidatorBuilder {
         self
     }
 
+    /// Another name the top-level property `name` is read under, as serde reads a field
+    /// with `#[serde(alias = "...")]` (the derive adds each one). The schema still shows
+    /// only `name`; arguments that send the alias are read as `name`, recorded as a
+    /// [`CoercionKind::Alias`], and an alias sent beside `name` with another value is a
+    /// `duplicate_key` error.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{CoercionKind, Validator};
+    ///
+    /// let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+    /// let validator = Validator::builder(&schema).alias("nm", "name").build()?;
+    /// let checked = validator.check(r#"{"nm": "Ada"}"#).unwrap();
+    /// assert_eq!(checked.value, json!({"name": "Ada"}));
+    /// assert_eq!(checked.report.coercions[0].kind, CoercionKind::Alias);
+    /// assert!(validator.check(r#"{"nm": "Ada", "name": "Bob"}"#).is_err());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn alias(mut self, alias: impl Into<String>, name: impl Into<String>) -> Self {
+        self.aliases.add(alias.into(), name.into());
+        self
+    }
+
     /// Compile the schema.
     pub fn build(self) -> Result<Validator, SchemaError> {
         let mut plan = Plan::compile(&self.schema)?;
@@ -137,6 +163,7 @@ impl ValidatorBuilder {
                 policy: self.policy,
                 limits: self.limits,
                 overrides: self.overrides,
+                aliases: self.aliases,
             }),
         })
     }
@@ -155,6 +182,7 @@ impl Validator {
             policy: Policy::Default,
             limits: Limits::default(),
             overrides: HashMap::new(),
+            aliases: Aliases::default(),
         }
     }
 
@@ -211,7 +239,8 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let read = if one_pass {
+        // An alias is mapped by the walk alone (`check_parsed`), the one place that reads it.
+        let read = if one_pass && !self.inner.aliases.may_occur_in(raw) {
             match self.check_while_parsing(raw, policy, &limits) {
                 WhileParsing::Decided(checked) => return Ok(checked),
                 WhileParsing::Refused(read) => read,
@@ -355,10 +384,15 @@ impl Validator {
             RawArguments::Bytes(bytes) => std::str::from_utf8(bytes).ok(),
             RawArguments::Value(_) | RawArguments::Absent => None,
         };
+        let aliased =
+            self.inner.aliases.map(&mut value, |name| self.is_sensitive(name), limits.max_echo_chars);
         let mut walker = self.walker(limits);
         walker.raw_text = text;
         let outcome = walker.run(&mut value, policy);
         let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
+        // The aliases' findings come first: they were made before the walk saw the value.
+        errors.splice(0..0, aliased.errors);
+        coercions.splice(0..0, aliased.coercions);
         if !repeats.is_empty() {
             // The repeated keys' findings come first.
             let (repeated_errors, repeated_coercions) = self.repeated_keys(&repeats, limits);
@@ -377,6 +411,11 @@ impl Validator {
             }
             Err(Rejection { kind: RejectionKind::Invalid, errors, omitted_errors, repairs, tool: None })
         }
+    }
+
+    /// Is the top-level property `name` sensitive?
+    fn is_sensitive(&self, name: &str) -> bool {
+        self.inner.overrides.get(name).is_some_and(|field| field.sensitive)
     }
 
     /// Keys given twice: with the same value, a record; with two values, an error (a choice
@@ -551,6 +590,9 @@ impl Validator {
         raw: RawArguments<'_>,
         options: &CheckOptions,
     ) -> Option<Checked<T>> {
+        if self.inner.aliases.may_occur_in(raw) {
+            return None;
+        }
         self.attempt_exact(raw, options).ok()
     }
 
@@ -619,11 +661,15 @@ impl Validator {
         &self,
         raw: RawArguments<'_>,
         options: &CheckOptions,
-        fields: &[FieldOptions],
+        fields: Fields<'_>,
     ) -> Result<Checked<T>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        let one_pass = self.one_pass::<T>(raw, options, policy, &limits)?;
+        let one_pass = if self.inner.aliases.may_occur_in(raw) {
+            OnePass::Unread(Miss::NotTried)
+        } else {
+            self.one_pass::<T>(raw, options, policy, &limits)?
+        };
         self.walk_typed(one_pass, raw, policy, &limits, || {
             deserialize_checked::<T>(self.check_with(raw, options)?, fields)
         })
@@ -667,6 +713,9 @@ impl Validator {
     ) -> Option<Checked<T>> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
+        if self.inner.aliases.may_occur_in(raw) {
+            return None;
+        }
         match self.one_pass::<T>(raw, options, policy, &limits) {
             Ok(OnePass::Decided(checked)) => Some(checked),
             _ => None,
@@ -775,7 +824,9 @@ impl Validator {
         let raw = RawArguments::Text(parsed.text);
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        if !(self.takes_parse(parsed, policy, &limits) && parsed.is_current()) {
+        if !(self.takes_parse(parsed, policy, &limits) && parsed.is_current())
+            || self.inner.aliases.may_occur_in(raw)
+        {
             return self.check_with(raw, options);
         }
         let read = match self.accepts_parsed_exactly(read_of(parsed, policy, &limits), raw, policy, &limits) {
@@ -799,12 +850,12 @@ impl Validator {
         &self,
         parsed: &ParsedText<'_>,
         options: &CheckOptions,
-        fields: &[FieldOptions],
+        fields: Fields<'_>,
     ) -> Result<Checked<T>, Rejection> {
         let raw = RawArguments::Text(parsed.text);
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
-        if !self.takes_parse(parsed, policy, &limits) {
+        if !self.takes_parse(parsed, policy, &limits) || self.inner.aliases.may_occur_in(raw) {
             return self.check_typed::<T>(raw, options, fields);
         }
         let miss = match self.attempt_exact::<T>(raw, options) {
@@ -1064,48 +1115,54 @@ fn text_of<'r>(raw: RawArguments<'r>) -> Option<&'r str> {
 /// quote the value.
 pub(crate) fn deserialize_checked<T: DeserializeOwned>(
     checked: Checked<Value>,
-    fields: &[FieldOptions],
+    fields: Fields<'_>,
 ) -> Result<Checked<T>, Rejection> {
     let Checked { value, report } = checked;
+    // Kept for the field probes, only when there are some (serde consumes the value).
+    let kept = (!fields.probes.is_empty()).then(|| value.clone());
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(value) => Ok(Checked { value, report }),
         Err(error) => {
-            let path = pointer_of(error.path());
-            let sensitive = match error.path().iter().next() {
-                Some(serde_path_to_error::Segment::Map { key }) => {
-                    fields.iter().any(|field| field.sensitive && field.name == key)
+            let refusals = kept.map(|value| fields.refusals(&value)).unwrap_or_default();
+            let refused = |pointer: String, top: Option<&str>, message: String| {
+                let sensitive = top.is_some_and(|name| fields.is_sensitive(name));
+                let message = if sensitive {
+                    "the value could not be read as the expected type".to_owned()
+                } else {
+                    message
+                };
+                FieldError {
+                    path: pointer,
+                    code: ErrorCode::Deserialize,
+                    message,
+                    value: None,
+                    options: Vec::new(),
+                    suggestion: None,
                 }
-                _ => false,
             };
-            let message = if sensitive {
-                "the value could not be read as the expected type".to_owned()
+            let errors: Vec<FieldError> = if refusals.is_empty() {
+                let top = match error.path().iter().next() {
+                    Some(serde_path_to_error::Segment::Map { key }) => Some(key.as_str()),
+                    _ => None,
+                };
+                vec![refused(crate::pointer::pointer_of(error.path()), top, error.inner().to_string())]
             } else {
-                error.inner().to_string()
+                // Every field its own type refuses, each at its path.
+                refusals
+                    .into_iter()
+                    .map(|(field, refusal)| {
+                        let top = crate::pointer::unescape_token(&field[1..]).into_owned();
+                        refused(format!("{field}{}", refusal.pointer), Some(&top), refusal.message)
+                    })
+                    .collect()
             };
-            let mut rejection = Rejection::whole(RejectionKind::Invalid, ErrorCode::Deserialize, message);
-            rejection.errors[0].path = path;
+            let mut rejection =
+                Rejection::whole(RejectionKind::Invalid, ErrorCode::Deserialize, String::new());
+            rejection.errors = errors;
             rejection.repairs = report.repairs;
             Err(rejection)
         }
     }
-}
-
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => {
-                pointer.push('/');
-                pointer.push_str(&index.to_string());
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                crate::pointer::push_token(&mut pointer, key);
-            }
-            Segment::Unknown => pointer.push_str("/?"),
-        }
-    }
-    pointer
 }
 
 #[cfg(test)]

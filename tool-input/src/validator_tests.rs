@@ -310,7 +310,7 @@ proptest! {
         let untyped = validator.check_with(raw, &options);
         prop_assert_eq!(format!("{untyped:?}"), format!("{want:?}"), "untyped, text {}", text);
         // (A typed value is read as sent: its defaults are `T`'s to fill.)
-        let typed = validator.check_typed::<Value>(raw, &options, &[]).map(|checked| checked.report);
+        let typed = validator.check_typed::<Value>(raw, &options, Default::default()).map(|checked| checked.report);
         let want_report = want.as_ref().map(|checked| &checked.report);
         prop_assert_eq!(format!("{typed:?}"), format!("{want_report:?}"), "typed, text {}", text);
         if let Some(one_pass) = validator.check_typed_one_pass::<Value>(raw, &options) {
@@ -333,7 +333,10 @@ fn the_one_pass_leaves_a_refused_default_to_the_walk() {
             "{text}"
         );
         assert!(validator.check_with(RawArguments::Text(text), &options).is_err(), "{text}");
-        assert!(validator.check_typed::<Value>(RawArguments::Text(text), &options, &[]).is_err(), "{text}");
+        assert!(
+            validator.check_typed::<Value>(RawArguments::Text(text), &options, Default::default()).is_err(),
+            "{text}"
+        );
     }
     // Sent, the default is not needed: the one pass decides, strict or repaired.
     for text in [r#"{"n": 1}"#, "{'n': 1}"] {

@@ -112,6 +112,7 @@ mod responses;
 mod sse;
 #[cfg(test)]
 mod tests;
+mod typed;
 
 use std::mem;
 
@@ -160,6 +161,8 @@ pub struct StreamAssembler {
     state: Assembly,
     backend: Backend,
     sse: sse::Decoder,
+    /// The typed partials asked for ([`StreamAssembler::partial`]).
+    partials: typed::Partials,
 }
 
 /// The per-format accumulator.
@@ -191,7 +194,12 @@ impl StreamAssembler {
             Format::Auto => Backend::Undetected,
             format => Backend::for_format(format),
         };
-        StreamAssembler { state: Assembly::new(options, format), backend, sse: sse::Decoder::default() }
+        StreamAssembler {
+            state: Assembly::new(options, format),
+            backend,
+            sse: sse::Decoder::default(),
+            partials: typed::Partials::default(),
+        }
     }
 
     /// The most bytes of arguments one streamed call may buffer (default
@@ -331,7 +339,7 @@ impl StreamAssembler {
             return;
         }
         let limit = self.state.options.get_max_body_bytes();
-        let StreamAssembler { state, backend, sse } = self;
+        let StreamAssembler { state, backend, sse, .. } = self;
         sse.line(line, limit, &mut |frame| take_frame(state, backend, frame));
     }
 
@@ -363,7 +371,7 @@ impl StreamAssembler {
         let limit = self.state.options.get_max_body_bytes();
         // Each event is read as soon as its frame is complete: nothing but the line and the
         // event being read is held.
-        let StreamAssembler { state, backend, sse } = self;
+        let StreamAssembler { state, backend, sse, .. } = self;
         sse.bytes(bytes, limit, &mut |frame| take_frame(state, backend, frame));
     }
 
@@ -501,7 +509,7 @@ impl StreamAssembler {
     pub fn finish(mut self) -> Calls {
         if !self.state.over_limit {
             let limit = self.state.options.get_max_body_bytes();
-            let StreamAssembler { state, backend, sse } = &mut self;
+            let StreamAssembler { state, backend, sse, .. } = &mut self;
             sse.finish(limit, &mut |frame| take_frame(state, backend, frame));
         }
         let done = self.state.done;

@@ -855,8 +855,8 @@ where
     };
     let validator = definition.validator();
     let checked = match parsed {
-        Some(parsed) => validator.check_typed_parsed::<T>(parsed, options, T::FIELDS),
-        None => validator.check_typed::<T>(raw, options, T::FIELDS),
+        Some(parsed) => validator.check_typed_parsed::<T>(parsed, options, crate::probe::Fields::of::<T>()),
+        None => validator.check_typed::<T>(raw, options, crate::probe::Fields::of::<T>()),
     };
     let checked = match checked {
         Ok(checked) => checked,

@@ -1,0 +1,238 @@
+//! `#[derive(PartialValue)]`: a derived type's partial form while its call streams, one rule
+//! per test: every field optional, a string as far as it arrived, a number or enum value only
+//! once complete, nested structs and lists as their own partials, `stream_done` and
+//! `stream_not_null`, a call cut off, and the assembler's partial of a recorded stream.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use tool_input::calls::CallOptions;
+use tool_input::partial::{FieldState, PartialReader};
+use tool_input::stream::StreamAssembler;
+use tool_input::{PartialValue, ToolInput};
+
+/// Create a ticket.
+#[allow(dead_code)] // read through its partial
+#[derive(Debug, Deserialize, JsonSchema, ToolInput, PartialValue)]
+struct CreateTicket {
+    title: String,
+    priority: Priority,
+    estimate: u32,
+    reporter: Person,
+    tasks: Vec<Task>,
+    #[serde(alias = "labels")]
+    tags: Vec<String>,
+    #[tool_input(stream_done)]
+    summary: String,
+    #[tool_input(stream_not_null)]
+    notes: Vec<String>,
+    due: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+#[serde(rename_all = "snake_case")]
+enum Priority {
+    Hi,
+    High,
+    Low,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, PartialValue)]
+#[allow(dead_code)]
+struct Person {
+    name: String,
+    #[serde(rename = "mail")]
+    email: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, PartialValue)]
+#[allow(dead_code)]
+struct Task {
+    what: String,
+    hours: Vec<u8>,
+}
+
+fn read(fragments: &[&str]) -> CreateTicketPartial {
+    let mut reader = PartialReader::<CreateTicket>::new();
+    for fragment in fragments {
+        reader.feed(fragment);
+    }
+    reader.partial().value().cloned().expect("the object has started")
+}
+
+#[test]
+fn every_field_starts_absent() {
+    let mut reader = PartialReader::<CreateTicket>::new();
+    assert!(reader.partial().is_absent());
+    reader.feed(r#"{"title": "Dis"#);
+    let partial = reader.partial().value().unwrap();
+    assert_eq!(partial.title, FieldState::Arriving("Dis".to_owned()));
+    assert!(partial.priority.is_absent() && partial.estimate.is_absent() && partial.reporter.is_absent());
+    assert!(partial.tasks.is_absent() && partial.due.is_absent());
+}
+
+#[test]
+fn a_string_as_far_as_it_arrived_then_complete() {
+    let partial = read(&[r#"{"title": "Disk "#, "full"]);
+    assert_eq!(partial.title, FieldState::Arriving("Disk full".to_owned()));
+    let partial = read(&[r#"{"title": "Disk "#, r#"full", "#]);
+    assert_eq!(partial.title, FieldState::Complete("Disk full".to_owned()));
+}
+
+#[test]
+fn a_prefix_is_never_read_as_a_value() {
+    // "hi" is a value of the enum, but here it is the start of "high".
+    let partial = read(&[r#"{"priority": "hi"#]);
+    assert!(partial.priority.is_absent(), "{:?}", partial.priority);
+    let partial = read(&[r#"{"priority": "hi"#, "gh"]);
+    assert!(partial.priority.is_absent());
+    let partial = read(&[r#"{"priority": "hi"#, r#"gh","#]);
+    assert_eq!(partial.priority, FieldState::Complete(Priority::High));
+    // `1` is the start of `12`: nothing of it (nor of the object, of which nothing else
+    // arrived) is shown.
+    let mut reader = PartialReader::<CreateTicket>::new();
+    reader.feed(r#"{"estimate": 1"#);
+    assert!(reader.partial().is_absent());
+    let partial = read(&[r#"{"title": "t", "estimate": 1"#, "2"]);
+    assert!(partial.estimate.is_absent());
+    let partial = read(&[r#"{"estimate": 1"#, "2}"]);
+    assert_eq!(partial.estimate, FieldState::Complete(12));
+}
+
+#[test]
+fn a_nested_struct_is_its_own_partial() {
+    let partial = read(&[r#"{"reporter": {"name": "Ada", "mail": "ada@ex"#]);
+    let reporter = partial.reporter.value().unwrap();
+    assert_eq!(reporter.name, FieldState::Complete("Ada".to_owned()));
+    assert_eq!(reporter.email, FieldState::Arriving("ada@ex".to_owned()));
+    assert!(!partial.reporter.is_complete());
+    let partial = read(&[r#"{"reporter": {"name": "Ada", "mail": "ada@ex.org"}"#]);
+    assert!(partial.reporter.is_complete());
+}
+
+#[test]
+fn a_nested_list_of_structs_with_lists() {
+    let partial =
+        read(&[r#"{"tasks": [{"what": "backup", "hours": [1, 2]}, {"what": "res"#, r#"tore", "hours": [3"#]);
+    let tasks = partial.tasks.value().unwrap();
+    assert_eq!(tasks.len(), 2);
+    assert!(tasks[0].is_complete());
+    let first = tasks[0].value().unwrap();
+    assert_eq!(first.hours, FieldState::Complete(vec![FieldState::Complete(1), FieldState::Complete(2)]));
+    let second = tasks[1].value().unwrap();
+    assert_eq!(second.what, FieldState::Complete("restore".to_owned()));
+    // `3` may go on.
+    assert!(second.hours.is_absent());
+    assert!(!partial.tasks.is_complete());
+}
+
+#[test]
+fn an_alias_streams_as_its_field() {
+    let partial = read(&[r#"{"labels": ["disk", "o"#]);
+    let tags = partial.tags.value().unwrap();
+    assert_eq!(tags, &[FieldState::Complete("disk".to_owned()), FieldState::Arriving("o".to_owned())]);
+}
+
+#[test]
+fn stream_done_shows_a_field_only_once_complete() {
+    let partial = read(&[r#"{"summary": "The disk is nearly fu"#]);
+    assert!(partial.summary.is_absent());
+    let partial = read(&[r#"{"summary": "The disk is nearly full""#, ","]);
+    assert_eq!(partial.summary, FieldState::Complete("The disk is nearly full".to_owned()));
+}
+
+#[test]
+fn stream_not_null_is_never_absent_once_the_object_started() {
+    let partial = read(&[r#"{"title": "x"#]);
+    assert_eq!(partial.notes, FieldState::Arriving(Vec::new()));
+    let partial = read(&[r#"{"notes": ["a"#]);
+    assert_eq!(partial.notes, FieldState::Arriving(vec![FieldState::Arriving("a".to_owned())]));
+    // A null for an option is a complete value.
+    let partial = read(&[r#"{"due": null,"#]);
+    assert_eq!(partial.due, FieldState::Complete(None));
+}
+
+#[test]
+fn a_call_cut_off_keeps_what_was_complete_and_never_completes_the_rest() {
+    let text = r#"{"title": "Disk full", "estimate": 3, "tasks": [{"what": "clean", "hours": [4, 5"#;
+    let partial = read(&[text]);
+    assert!(partial.title.is_complete());
+    assert_eq!(partial.estimate, FieldState::Complete(3));
+    let task = &partial.tasks.value().unwrap()[0];
+    let hours = task.value().unwrap().hours.value().unwrap();
+    // 5 was cut off: it may have been 55.
+    assert_eq!(hours, &[FieldState::Complete(4)]);
+    assert!(!task.is_complete() && !partial.tasks.is_complete());
+}
+
+#[test]
+fn each_step_is_the_same_whatever_the_fragments() {
+    let text = r#"{"title": "Disk full", "priority": "high", "estimate": 12, "reporter": {"name": "Ada", "mail": "a@b"}, "tasks": [{"what": "clean", "hours": [4]}], "tags": ["x"], "summary": "s", "notes": [], "due": "friday"}"#;
+    let whole = format!("{:?}", read(&[text]));
+    for size in [1, 2, 3, 7, 16] {
+        let mut reader = PartialReader::<CreateTicket>::new();
+        for piece in text.as_bytes().chunks(size) {
+            reader.feed(std::str::from_utf8(piece).unwrap());
+        }
+        assert_eq!(format!("{:?}", reader.partial().value().unwrap()), whole, "{size}");
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema, ToolInput, PartialValue)]
+#[tool_input(name = "GetWeatherArgs")]
+#[allow(dead_code)]
+struct GetWeatherArgs {
+    city: String,
+    country: String,
+    units: Units,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+enum Units {
+    #[serde(rename = "c")]
+    Celsius,
+    #[serde(rename = "f")]
+    Fahrenheit,
+}
+
+/// The recorded chunks of a streamed OpenAI response that calls `GetWeatherArgs`.
+pub fn recorded_weather_chunks() -> Vec<Value> {
+    let corpus: Value =
+        serde_json::from_str(include_str!("corpus/provider-responses/openai-python.json")).unwrap();
+    let recording = corpus
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| {
+            item["streaming"] == true
+                && item["note"].as_str().is_some_and(|note| note.contains("::test_parse_pydantic_tool:"))
+        })
+        .expect("the recording is in the corpus");
+    recording["chunks"].as_array().unwrap().clone()
+}
+
+#[test]
+fn the_assembler_gives_a_recorded_calls_partial_at_every_chunk() {
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    let mut seen_arriving_city = false;
+    let mut last = None;
+    for chunk in recorded_weather_chunks() {
+        stream.push_event(&chunk);
+        let Some(partial) = stream.partial::<GetWeatherArgs>(0) else { continue };
+        let Some(args) = partial.value() else { continue };
+        seen_arriving_city |= matches!(args.city, FieldState::Arriving(_));
+        // Never a value the final one does not have.
+        if let FieldState::Complete(units) = &args.units {
+            assert_eq!(units, &Units::Celsius);
+        }
+        last = Some(format!("{args:?}"));
+    }
+    assert!(seen_arriving_city);
+    let last = last.unwrap();
+    assert!(last.contains("city: Complete(\"Edinburgh\")"), "{last}");
+    assert!(last.contains("units: Complete(Celsius)"), "{last}");
+    // Asked as a tool the call is not to: nothing.
+    assert!(stream.partial::<CreateTicket>(0).is_none());
+    let calls = stream.finish();
+    assert_eq!(calls.calls.len(), 1);
+}

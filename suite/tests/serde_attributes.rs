@@ -1,0 +1,480 @@
+//! serde's container, variant and field attributes, each read by `from_arguments` beside
+//! serde's own reading of the same text (`serde_json::from_str`): the same value, or both
+//! refuse. Where tool-input cannot follow serde it refuses the attribute at compile time
+//! (tool-input-derive's ui tests); the table in the README's derive section sums them up.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use tool_input::{CoercionKind, ToolInput};
+
+/// serde and tool-input read `text` alike: both give the same value, or both refuse it.
+#[track_caller]
+fn agree<T: ToolInput + PartialEq + std::fmt::Debug>(text: &str) -> Option<T> {
+    let by_serde = serde_json::from_str::<T>(text);
+    let ours = T::from_arguments(text);
+    match (by_serde, ours) {
+        (Ok(by_serde), Ok(ours)) => {
+            assert_eq!(by_serde, ours, "{text}");
+            Some(ours)
+        }
+        (Err(_), Err(_)) => None,
+        (by_serde, ours) => panic!("serde and tool-input disagree on {text}: {by_serde:?} vs {ours:?}"),
+    }
+}
+
+#[track_caller]
+fn accepted<T: ToolInput + PartialEq + std::fmt::Debug>(text: &str) -> T {
+    agree::<T>(text).unwrap_or_else(|| panic!("both refused {text}"))
+}
+
+mod rename {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    #[serde(rename_all = "camelCase")]
+    struct Order {
+        customer_id: String,
+        #[serde(rename = "qty")]
+        quantity: u32,
+        speed: Speed,
+        shipping: Shipping,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    enum Speed {
+        NextDay,
+        #[serde(rename = "slow")]
+        Standard,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(tag = "kind", rename_all = "snake_case", rename_all_fields = "camelCase")]
+    enum Shipping {
+        Pickup { store_id: u32 },
+        Courier { street_name: String, floor_number: u8 },
+    }
+
+    #[test]
+    fn rename_rename_all_and_rename_all_fields() {
+        let order = accepted::<Order>(
+            r#"{"customerId": "C-1", "qty": 2, "speed": "NEXT_DAY", "shipping": {"kind": "courier", "streetName": "Main", "floorNumber": 3}}"#,
+        );
+        assert_eq!(order.shipping, Shipping::Courier { street_name: "Main".into(), floor_number: 3 });
+        accepted::<Order>(
+            r#"{"customerId": "C-1", "qty": 2, "speed": "slow", "shipping": {"kind": "pickup", "storeId": 7}}"#,
+        );
+        // The Rust names are not what serde reads.
+        agree::<Order>(
+            r#"{"customer_id": "C-1", "quantity": 2, "speed": "slow", "shipping": {"kind": "pickup", "storeId": 7}}"#,
+        );
+        agree::<Order>(
+            r#"{"customerId": "C-1", "qty": 2, "speed": "Standard", "shipping": {"kind": "pickup", "storeId": 7}}"#,
+        );
+        agree::<Order>(
+            r#"{"customerId": "C-1", "qty": 2, "speed": "slow", "shipping": {"kind": "pickup", "store_id": 7}}"#,
+        );
+    }
+}
+
+mod alias {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Greet {
+        #[serde(alias = "nm", alias = "full_name")]
+        name: String,
+        #[tool_input(sensitive)]
+        #[serde(alias = "pin_code")]
+        pin: Option<String>,
+    }
+
+    #[test]
+    fn an_alias_reads_as_its_field_and_is_recorded() {
+        let greet = accepted::<Greet>(r#"{"nm": "Ada"}"#);
+        assert_eq!(greet.name, "Ada");
+        accepted::<Greet>(r#"{"full_name": "Ada", "pin_code": "1234"}"#);
+        let checked = Greet::from_arguments_with_report(r#"{"nm": "Ada"}"#).unwrap();
+        let record = &checked.report.coercions[0];
+        assert_eq!((record.kind, record.path.as_str()), (CoercionKind::Alias, "/name"));
+        assert_eq!((record.from.as_deref(), record.to.as_deref()), (Some("\"nm\""), Some("\"name\"")));
+        // The name itself is not a change.
+        assert!(Greet::from_arguments_with_report(r#"{"name": "Ada"}"#).unwrap().report.is_clean());
+    }
+
+    #[test]
+    fn the_schema_names_the_field_only() {
+        let schema = Greet::schema();
+        assert_eq!(schema["required"], json!(["name"]));
+        assert!(schema["properties"].get("nm").is_none());
+    }
+
+    #[test]
+    fn an_alias_beside_its_name_is_a_key_given_twice() {
+        // Two values: the error of a key given twice.
+        let rejection = Greet::from_arguments(r#"{"nm": "Ada", "name": "Bob"}"#).unwrap_err();
+        assert!(serde_json::from_str::<Greet>(r#"{"nm": "Ada", "name": "Bob"}"#).is_err());
+        assert_eq!(rejection.errors()[0].code().code(), "duplicate_key");
+        assert_eq!(rejection.errors()[0].path(), "/name");
+        assert!(rejection.to_string().contains("given twice"), "{rejection}");
+        // A sensitive field's values are not quoted.
+        let rejection = Greet::from_arguments(r#"{"name": "A", "pin": "1", "pin_code": "2"}"#).unwrap_err();
+        assert!(!rejection.to_string().contains("\"2\""), "{rejection}");
+        // One value twice is read once, and recorded (serde refuses it: a choice is not at
+        // stake, only the representation).
+        let checked = Greet::from_arguments_with_report(r#"{"nm": "Ada", "name": "Ada"}"#).unwrap();
+        assert_eq!(checked.value.name, "Ada");
+        let kinds: Vec<_> = checked.report.coercions.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [CoercionKind::Alias, CoercionKind::DuplicateKey]);
+    }
+
+    #[test]
+    fn an_alias_in_mangled_text_and_in_a_value() {
+        let checked = Greet::from_arguments_with_report("Sure: {'nm': 'Ada',}").unwrap();
+        assert_eq!(checked.value.name, "Ada");
+        assert!(!checked.report.repairs.is_empty());
+        assert_eq!(checked.report.coercions[0].kind, CoercionKind::Alias);
+        let value = json!({"full_name": "Ada"});
+        assert_eq!(Greet::from_arguments(&value).unwrap().name, "Ada");
+        // The untyped check of the tool's definition reads it too.
+        let checked = Greet::definition().check(r#"{"nm": "Ada"}"#).unwrap();
+        assert_eq!(checked.value, json!({"name": "Ada"}));
+    }
+
+    #[test]
+    fn a_value_that_only_mentions_an_alias_is_read_as_usual() {
+        let checked = Greet::from_arguments_with_report(r#"{"name": "nm"}"#).unwrap();
+        assert_eq!(checked.value.name, "nm");
+        assert!(checked.report.is_clean());
+    }
+}
+
+mod default {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Search {
+        query: String,
+        #[serde(default)]
+        page: u32,
+        #[serde(default = "ten")]
+        per_page: u32,
+        #[serde(default)]
+        filters: Filters,
+    }
+
+    fn ten() -> u32 {
+        10
+    }
+
+    #[derive(Debug, Default, PartialEq, Deserialize, JsonSchema)]
+    #[serde(default)]
+    struct Filters {
+        in_stock: bool,
+        brand: Option<String>,
+    }
+
+    #[test]
+    fn field_and_container_defaults() {
+        let search = accepted::<Search>(r#"{"query": "tea"}"#);
+        assert_eq!((search.page, search.per_page), (0, 10));
+        accepted::<Search>(r#"{"query": "tea", "page": 2, "per_page": 5, "filters": {}}"#);
+        accepted::<Search>(r#"{"query": "tea", "filters": {"brand": "x"}}"#);
+        agree::<Search>(r#"{"page": 2}"#);
+    }
+}
+
+mod flatten {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Book {
+        title: String,
+        #[serde(flatten)]
+        place: Place,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    struct Place {
+        city: String,
+        seats: u8,
+    }
+
+    #[test]
+    fn a_flattened_struct_is_read_from_the_same_object() {
+        let book = accepted::<Book>(r#"{"title": "Dune", "city": "Oslo", "seats": 2}"#);
+        assert_eq!(book.place.seats, 2);
+        agree::<Book>(r#"{"title": "Dune", "city": "Oslo"}"#);
+        agree::<Book>(r#"{"title": "Dune", "place": {"city": "Oslo", "seats": 2}}"#);
+    }
+}
+
+mod skip {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Job {
+        name: String,
+        #[serde(skip)]
+        attempts: u32,
+        #[serde(skip_deserializing)]
+        started: bool,
+    }
+
+    #[test]
+    fn a_skipped_field_is_not_read_and_not_shown() {
+        let job = accepted::<Job>(r#"{"name": "backup"}"#);
+        assert_eq!((job.attempts, job.started), (0, false));
+        // Sent anyway, it is an unknown field: serde ignores those (without
+        // `deny_unknown_fields`); tool-input refuses every unknown field, so the model learns
+        // that what it sent is not read, and the schema it sees says so.
+        let sent = r#"{"name": "backup", "attempts": 3, "started": true}"#;
+        assert!(serde_json::from_str::<Job>(sent).is_ok());
+        let rejection = Job::from_arguments(sent).unwrap_err();
+        assert_eq!(rejection.errors()[0].code().code(), "unknown_field");
+        assert_eq!(Job::schema()["additionalProperties"], json!(false));
+        assert!(Job::schema()["properties"].get("attempts").is_none());
+        assert!(Job::schema()["properties"].get("started").is_none());
+    }
+}
+
+mod deny_unknown_fields {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    #[serde(deny_unknown_fields)]
+    struct Exact {
+        name: String,
+    }
+
+    #[test]
+    fn an_unknown_field_is_refused_by_both() {
+        accepted::<Exact>(r#"{"name": "a"}"#);
+        assert!(agree::<Exact>(r#"{"name": "a", "extra": 1}"#).is_none());
+    }
+}
+
+mod enums {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Draw {
+        shape: Shape,
+    }
+
+    /// Internally tagged, with one variant read without its tag.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(rename_all = "snake_case")]
+    enum Shape {
+        Circle {
+            radius: f64,
+        },
+        Square {
+            side: f64,
+        },
+        #[serde(untagged)]
+        Point(Point),
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    struct Point {
+        x: f64,
+        y: f64,
+    }
+
+    #[test]
+    fn an_untagged_variant_inside_a_tagged_enum() {
+        accepted::<Draw>(r#"{"shape": {"circle": {"radius": 1.5}}}"#);
+        let draw = accepted::<Draw>(r#"{"shape": {"x": 1.0, "y": 2.0}}"#);
+        assert_eq!(draw.shape, Shape::Point(Point { x: 1.0, y: 2.0 }));
+        agree::<Draw>(r#"{"shape": {"triangle": {"side": 1.0}}}"#);
+    }
+}
+
+mod conversions {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Transfer {
+        amount: Cents,
+        account: Account,
+        note: Note,
+    }
+
+    /// A newtype read as its inner value.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(transparent)]
+    struct Note {
+        text: String,
+    }
+
+    /// Read through `u64`, with a rule of its own.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(try_from = "u64")]
+    #[schemars(with = "u64")]
+    struct Cents(u64);
+
+    impl TryFrom<u64> for Cents {
+        type Error = String;
+        fn try_from(cents: u64) -> Result<Self, String> {
+            if cents == 0 {
+                return Err("an amount of zero cents is not a transfer".into());
+            }
+            Ok(Cents(cents))
+        }
+    }
+
+    /// Read through `String`.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(from = "String")]
+    #[schemars(with = "String")]
+    struct Account(String);
+
+    impl From<String> for Account {
+        fn from(number: String) -> Self {
+            Account(number.to_uppercase())
+        }
+    }
+
+    #[test]
+    fn transparent_from_and_try_from_inside_the_arguments() {
+        let transfer = accepted::<Transfer>(r#"{"amount": 250, "account": "ab-1", "note": "rent"}"#);
+        assert_eq!(transfer.account, Account("AB-1".into()));
+        assert_eq!(transfer.note.text, "rent");
+        // try_from refuses what the schema accepts: both refuse, and the error is the type's own.
+        assert!(agree::<Transfer>(r#"{"amount": 0, "account": "ab-1", "note": "rent"}"#).is_none());
+        let rejection =
+            Transfer::from_arguments(r#"{"amount": 0, "account": "ab-1", "note": "rent"}"#).unwrap_err();
+        assert_eq!(rejection.errors()[0].path(), "/amount");
+        assert!(rejection.to_string().contains("zero cents"), "{rejection}");
+    }
+}
+
+mod deserialize_with {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Schedule {
+        /// Minutes, sent as text such as "90".
+        #[serde(deserialize_with = "minutes")]
+        #[schemars(with = "String")]
+        duration: u32,
+    }
+
+    fn minutes<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+
+    #[test]
+    fn a_function_with_the_schema_of_what_it_reads() {
+        assert_eq!(accepted::<Schedule>(r#"{"duration": "90"}"#).duration, 90);
+        assert!(agree::<Schedule>(r#"{"duration": "ninety"}"#).is_none());
+    }
+}
+
+mod bound {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    #[serde(bound = "T: serde::de::DeserializeOwned")]
+    struct Page<T> {
+        items: Vec<T>,
+        next: Option<u32>,
+    }
+
+    #[test]
+    fn a_bound_changes_nothing_read() {
+        let page = accepted::<Page<String>>(r#"{"items": ["a"], "next": 2}"#);
+        assert_eq!(page.items, ["a"]);
+        agree::<Page<u8>>(r#"{"items": [300]}"#);
+    }
+}
+
+mod every_field_refused {
+    use super::*;
+
+    /// Two fields whose own types refuse values the schema allows, one of them nested.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Pay {
+        amount: NonZero,
+        fee: NonZero,
+        to: Payee,
+        #[tool_input(sensitive)]
+        pin: Pin,
+        memo: String,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(try_from = "u32")]
+    #[schemars(with = "u32")]
+    struct NonZero(u32);
+
+    impl TryFrom<u32> for NonZero {
+        type Error = &'static str;
+        fn try_from(n: u32) -> Result<Self, &'static str> {
+            if n == 0 {
+                Err("must not be zero")
+            } else {
+                Ok(NonZero(n))
+            }
+        }
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    struct Payee {
+        iban: String,
+        shares: Vec<NonZero>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(try_from = "String")]
+    #[schemars(with = "String")]
+    struct Pin(String);
+
+    impl TryFrom<String> for Pin {
+        type Error = String;
+        fn try_from(pin: String) -> Result<Self, String> {
+            if pin.len() == 4 {
+                Ok(Pin(pin))
+            } else {
+                Err(format!("{pin} is not four digits"))
+            }
+        }
+    }
+
+    #[test]
+    fn each_field_its_type_refuses_at_its_path() {
+        let sent =
+            r#"{"amount": 0, "fee": 0, "to": {"iban": "X", "shares": [1, 0]}, "pin": "12", "memo": "m"}"#;
+        assert!(agree::<Pay>(sent).is_none());
+        let rejection = Pay::from_arguments(sent).unwrap_err();
+        let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code().code())).collect();
+        assert_eq!(
+            found,
+            [
+                ("/amount", "deserialize"),
+                ("/fee", "deserialize"),
+                ("/to/shares/1", "deserialize"),
+                ("/pin", "deserialize")
+            ]
+        );
+        assert!(rejection.errors()[0].message().contains("must not be zero"));
+        // The sensitive field's value is not quoted.
+        assert!(!rejection.to_string().contains("12 is not"), "{rejection}");
+        // Through a Toolbox-free typed path with a report too.
+        assert_eq!(Pay::from_arguments_with_report(sent).unwrap_err().errors().len(), 4);
+    }
+
+    #[test]
+    fn one_field_refused_is_one_error() {
+        let sent =
+            r#"{"amount": 5, "fee": 0, "to": {"iban": "X", "shares": []}, "pin": "1234", "memo": "m"}"#;
+        let rejection = Pay::from_arguments(sent).unwrap_err();
+        assert_eq!(rejection.errors().len(), 1);
+        assert_eq!(rejection.errors()[0].path(), "/fee");
+        let ok = r#"{"amount": 5, "fee": 1, "to": {"iban": "X", "shares": [2]}, "pin": "1234", "memo": "m"}"#;
+        accepted::<Pay>(ok);
+    }
+}

@@ -1,0 +1,374 @@
+//! Typed partial values while a call streams: `T::Partial` (the `…Partial` struct
+//! `#[derive(PartialValue)]` writes beside a type), each field [`FieldState::Absent`],
+//! [`Arriving`](FieldState::Arriving) or [`Complete`](FieldState::Complete).
+//!
+//! What a field shows follows its type:
+//! - a string, as far as it has arrived (`Arriving("Hel")`), then `Complete`;
+//! - a number, a boolean, an enum value, anything serde reads whole: nothing until the value is
+//!   complete (never `1` of `12`, never `"hi"` of `"high"`), then `Complete`;
+//! - a list, as the list of its items' partials, `Arriving` until its `]`;
+//!   a list or a struct shows from its first member that arrives (a string started, a
+//!   value complete), `Absent` before (unless `#[tool_input(stream_not_null)]`);
+//! - a nested struct that derives `PartialValue` too, as its own partial;
+//! - `Option<T>`, as `T`, a `null` being `Complete(None)`.
+//!
+//! Completeness is a fact of the stream: a field is complete when the incremental parser says
+//! its value is ([`StreamEvent::ValueComplete`]), never a guess from its text. The partial is
+//! updated from the parser's events ([`PartialValue::apply`]), so building it costs the
+//! length of what arrived, however often it is read.
+
+mod reader;
+
+pub use reader::PartialReader;
+
+use std::borrow::Cow;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::parse::StreamEvent;
+
+/// Where a value of a partial stands: not arrived, arriving (the part that has), or complete.
+///
+/// ```
+/// use tool_input::partial::FieldState;
+///
+/// let title = FieldState::Arriving("Disk fu".to_owned());
+/// assert_eq!(title.value().map(String::as_str), Some("Disk fu"));
+/// assert_eq!(title.complete(), None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum FieldState<P> {
+    /// Nothing of it has arrived (or, for a value shown only whole, it is not complete yet).
+    #[default]
+    Absent,
+    /// Part of it has arrived: the string so far, the list or object so far.
+    Arriving(P),
+    /// It is complete: the stream has closed it.
+    Complete(P),
+}
+
+impl<P> FieldState<P> {
+    /// What has arrived, complete or not.
+    pub fn value(&self) -> Option<&P> {
+        match self {
+            FieldState::Absent => None,
+            FieldState::Arriving(value) | FieldState::Complete(value) => Some(value),
+        }
+    }
+
+    /// The value, once it is complete.
+    pub fn complete(&self) -> Option<&P> {
+        match self {
+            FieldState::Complete(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Nothing has arrived.
+    pub fn is_absent(&self) -> bool {
+        matches!(self, FieldState::Absent)
+    }
+
+    /// The value is complete.
+    pub fn is_complete(&self) -> bool {
+        matches!(self, FieldState::Complete(_))
+    }
+
+    fn take(&mut self) -> FieldState<P> {
+        std::mem::replace(self, FieldState::Absent)
+    }
+
+    fn map<Q>(self, f: impl FnOnce(P) -> Q) -> FieldState<Q> {
+        match self {
+            FieldState::Absent => FieldState::Absent,
+            FieldState::Arriving(value) => FieldState::Arriving(f(value)),
+            FieldState::Complete(value) => FieldState::Complete(f(value)),
+        }
+    }
+}
+
+/// What the stream said about the place an event addresses.
+#[derive(Debug, Clone, Copy)]
+pub enum Step<'a> {
+    /// The string there grew by this text.
+    Grew(&'a str),
+    /// The value there is complete.
+    Complete(&'a Value),
+}
+
+/// A type that has a partial form while a call streams. Implemented here for strings,
+/// numbers, booleans, `Option`, `Vec`, `Box` and `serde_json::Value`; derive it
+/// (`#[derive(PartialValue)]`) for your structs (a `…Partial` struct of field states) and
+/// enums (shown only whole).
+///
+/// ```
+/// use serde::Deserialize;
+/// use schemars::JsonSchema;
+/// use tool_input::partial::{FieldState, PartialReader};
+/// use tool_input::{PartialValue, ToolInput};
+///
+/// /// Write a file.
+/// #[derive(Deserialize, JsonSchema, ToolInput, PartialValue)]
+/// struct WriteFile { path: String, mode: Mode, lines: u32 }
+///
+/// #[derive(Deserialize, JsonSchema, PartialValue)]
+/// #[serde(rename_all = "snake_case")]
+/// enum Mode { Create, Append }
+///
+/// let mut reader = PartialReader::<WriteFile>::new();
+/// reader.feed(r#"{"path": "notes/to"#);
+/// let partial = reader.partial().value().unwrap();
+/// assert_eq!(partial.path, FieldState::Arriving("notes/to".to_owned()));
+/// reader.feed(r#"day.md", "mode": "app"#);
+/// let partial = reader.partial().value().unwrap();
+/// assert!(partial.path.is_complete());
+/// assert!(partial.mode.is_absent()); // "app" is not a value yet
+/// reader.feed(r#"end", "lines": 1"#);
+/// let partial = reader.partial().value().unwrap();
+/// assert!(matches!(partial.mode, FieldState::Complete(Mode::Append)));
+/// assert!(partial.lines.is_absent()); // 1 may be the start of 12
+/// ```
+pub trait PartialValue {
+    /// The partial form.
+    type Partial;
+
+    /// The form shown for a field marked `#[tool_input(stream_not_null)]` before anything of
+    /// it arrived: an empty string, list or struct; `None` for a value shown only whole.
+    fn empty() -> Option<Self::Partial> {
+        None
+    }
+
+    /// The partial of a complete value; `None` when serde refuses it (the final check says
+    /// why).
+    fn complete(value: &Value) -> Option<Self::Partial>;
+
+    /// Apply what the stream said (`step`) about the place `path` addresses inside this value
+    /// (the JSON Pointer's tokens, `[]` for the value itself).
+    fn apply(state: &mut FieldState<Self::Partial>, path: &[Cow<'_, str>], step: Step<'_>) {
+        if let ([], Step::Complete(value)) = (path, step) {
+            if let Some(partial) = Self::complete(value) {
+                *state = FieldState::Complete(partial);
+            }
+        }
+    }
+}
+
+/// A value shown only whole: read by serde once the stream says it is complete.
+pub fn complete_leaf<T: DeserializeOwned>(value: &Value) -> Option<T> {
+    T::deserialize(value).ok()
+}
+
+macro_rules! leaves {
+    ($($ty:ty),* $(,)?) => {$(
+        impl PartialValue for $ty {
+            type Partial = $ty;
+            fn complete(value: &Value) -> Option<$ty> {
+                complete_leaf(value)
+            }
+        }
+    )*};
+}
+
+leaves!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64, char, Value);
+
+impl PartialValue for String {
+    type Partial = String;
+
+    fn empty() -> Option<String> {
+        Some(String::new())
+    }
+
+    fn complete(value: &Value) -> Option<String> {
+        value.as_str().map(str::to_owned)
+    }
+
+    fn apply(state: &mut FieldState<String>, path: &[Cow<'_, str>], step: Step<'_>) {
+        match (path, step) {
+            ([], Step::Grew(text)) => match state {
+                FieldState::Arriving(so_far) => so_far.push_str(text),
+                // A string given again (a key repeated): it starts over.
+                _ => *state = FieldState::Arriving(text.to_owned()),
+            },
+            ([], Step::Complete(value)) => {
+                if let Some(text) = value.as_str() {
+                    *state = FieldState::Complete(text.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<T: PartialValue> PartialValue for Box<T> {
+    type Partial = T::Partial;
+
+    fn empty() -> Option<T::Partial> {
+        T::empty()
+    }
+
+    fn complete(value: &Value) -> Option<T::Partial> {
+        T::complete(value)
+    }
+
+    fn apply(state: &mut FieldState<T::Partial>, path: &[Cow<'_, str>], step: Step<'_>) {
+        T::apply(state, path, step);
+    }
+}
+
+impl<T: PartialValue> PartialValue for Option<T> {
+    /// `None` once a `null` is complete.
+    type Partial = Option<T::Partial>;
+
+    fn empty() -> Option<Self::Partial> {
+        T::empty().map(Some)
+    }
+
+    fn complete(value: &Value) -> Option<Self::Partial> {
+        match value {
+            Value::Null => Some(None),
+            value => T::complete(value).map(Some),
+        }
+    }
+
+    fn apply(state: &mut FieldState<Self::Partial>, path: &[Cow<'_, str>], step: Step<'_>) {
+        if let ([], Step::Complete(Value::Null)) = (path, step) {
+            *state = FieldState::Complete(None);
+            return;
+        }
+        let mut inner = match state.take() {
+            FieldState::Arriving(Some(partial)) => FieldState::Arriving(partial),
+            FieldState::Complete(Some(partial)) => FieldState::Complete(partial),
+            _ => FieldState::Absent,
+        };
+        T::apply(&mut inner, path, step);
+        *state = inner.map(Some);
+    }
+}
+
+impl<T: PartialValue> PartialValue for Vec<T> {
+    /// Each item's own state.
+    type Partial = Vec<FieldState<T::Partial>>;
+
+    fn empty() -> Option<Self::Partial> {
+        Some(Vec::new())
+    }
+
+    fn complete(value: &Value) -> Option<Self::Partial> {
+        let items = value.as_array()?;
+        items.iter().map(|item| T::complete(item).map(FieldState::Complete)).collect()
+    }
+
+    fn apply(state: &mut FieldState<Self::Partial>, path: &[Cow<'_, str>], step: Step<'_>) {
+        let Some((index, rest)) = path.split_first() else {
+            if let Step::Complete(value) = step {
+                if let Some(partial) = Self::complete(value) {
+                    *state = FieldState::Complete(partial);
+                }
+            }
+            return;
+        };
+        let Ok(index) = index.parse::<usize>() else { return };
+        let items = arriving(state, Vec::new);
+        // Items arrive in order: the next one starts, an earlier one is given again.
+        if index == items.len() {
+            items.push(FieldState::Absent);
+        }
+        if let Some(item) = items.get_mut(index) {
+            T::apply(item, rest, step);
+        }
+    }
+}
+
+/// The partial inside `state`, made `Arriving` (from `empty`) if nothing had arrived.
+pub fn arriving<P>(state: &mut FieldState<P>, empty: impl FnOnce() -> P) -> &mut P {
+    if state.is_absent() {
+        *state = FieldState::Arriving(empty());
+    }
+    match state {
+        FieldState::Arriving(partial) | FieldState::Complete(partial) => partial,
+        FieldState::Absent => unreachable!("made arriving above"),
+    }
+}
+
+/// The tokens of a JSON Pointer, unescaped.
+pub(crate) fn tokens(pointer: &str) -> Vec<Cow<'_, str>> {
+    pointer.split('/').skip(1).map(crate::pointer::unescape_token).collect()
+}
+
+/// Apply one of the parser's events to a partial of `T` (the whole value).
+pub(crate) fn apply_event<T: PartialValue>(state: &mut FieldState<T::Partial>, event: &StreamEvent<'_>) {
+    match event {
+        StreamEvent::ValueComplete { path, value } => T::apply(state, &tokens(path), Step::Complete(value)),
+        StreamEvent::StringGrew { path, appended } => T::apply(state, &tokens(path), Step::Grew(appended)),
+        StreamEvent::Restart => *state = FieldState::Absent,
+    }
+}
+
+/// Support for the structs `#[derive(PartialValue)]` writes (not public API).
+#[doc(hidden)]
+pub mod derived {
+    use super::*;
+
+    /// A struct's `apply`: its own completion, or `field` for the member the path goes into.
+    pub fn apply_struct<P: Default>(
+        state: &mut FieldState<P>,
+        path: &[Cow<'_, str>],
+        step: Step<'_>,
+        complete: fn(&Value) -> Option<P>,
+        field: impl FnOnce(&mut P, &str, &[Cow<'_, str>], Step<'_>),
+    ) {
+        match path.split_first() {
+            None => {
+                if let Step::Complete(value) = step {
+                    if let Some(partial) = complete(value) {
+                        *state = FieldState::Complete(partial);
+                    }
+                }
+            }
+            Some((key, rest)) => field(arriving(state, P::default), key, rest, step),
+        }
+    }
+
+    /// One field's `apply`; `done_only`: the field is shown only once complete.
+    pub fn apply_field<T: PartialValue>(
+        state: &mut FieldState<T::Partial>,
+        path: &[Cow<'_, str>],
+        step: Step<'_>,
+        done_only: bool,
+    ) {
+        if done_only {
+            if let ([], Step::Complete(value)) = (path, step) {
+                if let Some(partial) = T::complete(value) {
+                    *state = FieldState::Complete(partial);
+                }
+            }
+            return;
+        }
+        T::apply(state, path, step);
+    }
+
+    /// One field of a complete object: `Complete` when present, else as `initial` says.
+    pub fn complete_field<T: PartialValue>(
+        object: &serde_json::Map<String, Value>,
+        names: &[&str],
+        not_null: bool,
+    ) -> FieldState<T::Partial> {
+        match names.iter().find_map(|name| object.get(*name)) {
+            Some(value) => T::complete(value).map_or(FieldState::Absent, FieldState::Complete),
+            None => initial::<T>(not_null),
+        }
+    }
+
+    /// A field's state before anything of it arrived: `Absent`, or for `stream_not_null` its
+    /// empty form (when it has one).
+    pub fn initial<T: PartialValue>(not_null: bool) -> FieldState<T::Partial> {
+        match not_null.then(T::empty).flatten() {
+            Some(empty) => FieldState::Arriving(empty),
+            None => FieldState::Absent,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
