@@ -113,7 +113,7 @@ pub(crate) fn number_from_text(text: &str) -> Option<Number> {
     if !(first.is_ascii_digit() || *first == b'-') || !text.as_bytes().last()?.is_ascii_digit() {
         return None;
     }
-    serde_json::from_str::<Number>(text).ok()
+    parse::lexer::numbers::json_number(text)
 }
 
 pub(crate) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {

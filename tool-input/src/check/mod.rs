@@ -575,8 +575,8 @@ impl<'p> Walker<'p> {
         options: &[Value],
         descriptions: &[Option<String>],
     ) {
-        if out.dry {
-            out.failed = true;
+        // Past the errors reported (or in a dry walk), counted: no options, no did-you-mean.
+        if self.not_built(out) {
             return;
         }
         let listed = self.list_options(options);

@@ -284,10 +284,8 @@ impl Grammar {
         match token {
             Token::BeginArray => self.open(out, Kind::Array, Expect::FirstItem),
             Token::BeginObject => self.open(out, Kind::Object, Expect::FirstKey),
-            Token::BeginParen(call) => {
-                if !call {
-                    self.record(RepairKind::Tuple, offset);
-                }
+            Token::BeginParen => {
+                self.record(RepairKind::Tuple, offset);
                 self.open(out, Kind::Paren, Expect::FirstItem)
             }
             Token::Str(text) => {
@@ -503,13 +501,7 @@ impl Grammar {
         self.reset();
         out.reset();
         self.repairs.retain(|r| {
-            !matches!(
-                r.kind,
-                RepairKind::Tuple
-                    | RepairKind::NumberSyntax
-                    | RepairKind::UnquotedString
-                    | RepairKind::FunctionCall
-            )
+            !matches!(r.kind, RepairKind::Tuple | RepairKind::NumberSyntax | RepairKind::UnquotedString)
         });
     }
 

@@ -433,9 +433,6 @@ pub enum RepairKind {
     /// The value was JSON whose quotes were escaped (`{\"a\": 1}`): one level of
     /// backslashes was removed.
     EscapedJson,
-    /// A function call wrapper such as JSONP's `callback({...});` or MongoDB's
-    /// `NumberLong("2")` was replaced by its argument.
-    FunctionCall,
     /// A `true`, `false`, `null` or `none` in other letter case (`TRUE`, `Null`) was read
     /// as the literal ([`ParseMode::Repair`]).
     LiteralCase,
@@ -538,7 +535,6 @@ impl RepairKind {
             RepairKind::HexNumber => "hex_number",
             RepairKind::NonFiniteNumber => "non_finite_number",
             RepairKind::EscapedJson => "escaped_json",
-            RepairKind::FunctionCall => "function_call",
             RepairKind::LiteralCase => "literal_case",
             RepairKind::MissingComma => "missing_comma",
             RepairKind::MissingColon => "missing_colon",
@@ -746,8 +742,9 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
     // Fast path: strict JSON through serde_json. Its own nesting limit is 128, so anything
-    // it accepts is within our depth limit whenever that limit is at least 128.
-    if options.max_depth >= DEFAULT_MAX_DEPTH {
+    // it accepts is within our depth limit whenever that limit is at least 128. A float it
+    // might misread (built without `float_roundtrip`) sends the text to the parser's own read.
+    if options.max_depth >= DEFAULT_MAX_DEPTH && !crate::decimal::serde_json_may_misread(input.as_bytes()) {
         if let Ok(value) = serde_json::from_str::<Value>(input) {
             // Strict JSON may still be a double-encoded payload.
             if value.is_string() && options.mode == ParseMode::Lenient {

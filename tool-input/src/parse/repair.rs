@@ -473,7 +473,7 @@ impl RepairLayer {
             Token::BeginArray if matches!(expect, Expect::Key { .. }) && self.out.last_array().is_some() => {
                 self.reopen_array(offset)
             }
-            Token::BeginObject | Token::BeginArray | Token::BeginParen(_) => {
+            Token::BeginObject | Token::BeginArray | Token::BeginParen => {
                 // `[{"a": 1 {"b": 2}]`: the object ended before this.
                 if let Expect::Key { comma } = expect {
                     self.record(RepairKind::TrailingComma, comma);
@@ -551,7 +551,7 @@ impl RepairLayer {
             | Token::Null
             | Token::BeginObject
             | Token::BeginArray
-            | Token::BeginParen(_) => {
+            | Token::BeginParen => {
                 self.record(RepairKind::MissingColon, offset);
                 self.expect(Expect::Value);
                 self.value_token(token, offset)

@@ -33,7 +33,7 @@
 //! reads on from here: the lexer's files never import it.
 
 pub(super) mod bytes;
-pub(super) mod numbers;
+pub(crate) mod numbers;
 mod scan;
 pub(super) mod state;
 pub(super) mod strings;
@@ -123,6 +123,13 @@ impl Failure {
         Failure::from(Fail::Char { offset: at, at, prefix: "unexpected character ", suffix })
     }
 
+    /// The error for a function call in a value (`abs(-5)`): its value is its result, which
+    /// only running it gives, so it is refused as `ast.literal_eval` refuses it.
+    #[cold]
+    pub(crate) fn function_call(offset: usize) -> Failure {
+        Failure::syntax("a function call is not a value; send the value itself", offset)
+    }
+
     /// The error for a bare word that is not a literal.
     #[cold]
     pub(crate) fn unexpected_word(text: &[u8], offset: usize) -> Failure {
@@ -138,9 +145,8 @@ pub(crate) enum Token {
     EndObject,
     BeginArray,
     EndArray,
-    /// `(`: a Python tuple, or (`true`) the argument list of a function call wrapper such as
-    /// `NumberLong(` or `callback(`.
-    BeginParen(bool),
+    /// `(`: a Python tuple.
+    BeginParen,
     EndParen,
     Colon,
     Comma,
@@ -161,7 +167,7 @@ impl Token {
             Token::EndObject => "`}`",
             Token::BeginArray => "`[`",
             Token::EndArray => "`]`",
-            Token::BeginParen(_) => "`(`",
+            Token::BeginParen => "`(`",
             Token::EndParen => "`)`",
             Token::Colon => "`:`",
             Token::Comma => "`,`",
