@@ -358,6 +358,16 @@ impl Grammar {
                     Ok(())
                 }
             },
+            Token::BeginParen if self.lenient && self.expect == Expect::FirstKey => {
+                // `{('a', 1), 'b'}`: a set whose first item is a tuple (no key is a tuple).
+                self.record(RepairKind::SetAsArray, offset);
+                out.object_as_set();
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.kind = Kind::Set;
+                }
+                self.expect = Expect::FirstItem;
+                self.value_token(out, token, offset)
+            }
             token => {
                 let message = match self.expect {
                     Expect::FirstKey => "expected a string key or `}`",
@@ -667,6 +677,10 @@ impl<O: Out> Sink for Fed<'_, O> {
 
     fn in_paren(&self) -> bool {
         self.grammar.in_paren()
+    }
+
+    fn expects_first_key(&self) -> bool {
+        self.grammar.expect == Expect::FirstKey
     }
 
     fn in_container(&self) -> bool {

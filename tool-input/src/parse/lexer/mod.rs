@@ -200,6 +200,10 @@ pub(crate) trait Sink {
     fn retract(&mut self, kind: RepairKind);
     /// Whether the innermost open container is a `(` (so `)` ends unquoted text).
     fn in_paren(&self) -> bool;
+    /// Whether the first key of an object comes next (where a `(` makes the object a set).
+    fn expects_first_key(&self) -> bool {
+        false
+    }
     /// Whether any array or object is open.
     fn in_container(&self) -> bool;
     /// A line break between top-level values ([`ParseMode::Repair`]).
@@ -370,7 +374,7 @@ impl Lexer {
             return None;
         }
         let end = match esc {
-            Esc::Closing { mark } | Esc::ClosingSlash { mark } => mark,
+            Esc::Closing { mark } | Esc::ClosingSlash { mark } | Esc::ClosingPrefix { mark, .. } => mark,
             _ => self.buf.len(),
         };
         Some((&mut self.text_buf, self.buf.get(..end).unwrap_or_default()))

@@ -206,7 +206,8 @@ impl Lexer {
             }
             // A Python tuple inside the value (`{"point": (1, 2)}`); at the top level a `(`
             // is prose, as it always was.
-            b'(' if self.lenient && !key && sink.in_container() => {
+            // A `(` where a key belongs opens the tuple that makes `{(1, 2), 3}` a set.
+            b'(' if self.lenient && sink.in_container() && (!key || sink.expects_first_key()) => {
                 self.emit(sink, Token::BeginParen, at)?;
                 Ok(i + 1)
             }

@@ -524,8 +524,8 @@ fn python_literals_as_literal_eval_reads_them() {
             &[AdjacentStrings, AdjacentStrings, Comment],
         ),
         (r#"{"k" "2": 1}"#, json!({"k2": 1}), &[AdjacentStrings]),
-        // `'it''s'` stays as it always was read: one string with its quotes.
-        ("{'a': 'it''s'}", json!({"a": "it''s"}), &[SingleQuotes, SingleQuotes]),
+        // `'it''s'` is two literals, joined, as Python reads them.
+        ("{'a': 'it''s'}", json!({"a": "its"}), &[SingleQuotes, SingleQuotes, AdjacentStrings, SingleQuotes]),
     ];
     for (input, expected, repairs) in cases {
         check(input, &lenient(), expected, repairs);
@@ -627,5 +627,50 @@ fn floats_are_correctly_rounded_on_every_path() {
     for text in ["1.5e-30", "2e23", "0.1000000000000000055511151231257827", "-4.9406564584124654e-324"] {
         let exact: f64 = text.parse().unwrap();
         assert_eq!(parse(text, &ParseOptions::strict()).unwrap().value, json!(exact), "{text}");
+    }
+}
+
+#[test]
+fn python_literals_read_as_literal_eval_reads_them() {
+    let cases: &[(&str, Value, &[RepairKind])] = &[
+        // A `'` string closed by the `)` of its tuple (it was read on to the end: "cut off").
+        ("{'tags': ('a', 'b')}", json!({"tags": ["a", "b"]}), &[SingleQuotes, Tuple]),
+        ("{'p': ('x',)}", json!({"p": ["x"]}), &[SingleQuotes, Tuple]),
+        // Python's escapes in a Python string.
+        (r"{'s': '\x41\x42'}", json!({"s": "AB"}), &[SingleQuotes, PythonEscape]),
+        (r"{'s': '\101\0x'}", json!({"s": "A\u{0}x"}), &[SingleQuotes, PythonEscape]),
+        (r"{'s': '\U0001F600'}", json!({"s": "😀"}), &[SingleQuotes, PythonEscape]),
+        (r#"{"s": u"\x41"}"#, json!({"s": "A"}), &[StringPrefix, PythonEscape]),
+        (r"{'s': r'\x41'}", json!({"s": "\\x41"}), &[SingleQuotes, StringPrefix]),
+        // Adjacent literals, with a prefix or none, with white space or none.
+        ("{'s': 'a' u'b'}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings, StringPrefix]),
+        ("{'s': 'a''b'}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings]),
+        ("{'s': 'a'\"b\"}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings]),
+        // A set whose first item is a tuple.
+        ("{'s': {('a', 1), 'b'}}", json!({"s": [["a", 1], "b"]}), &[SingleQuotes, SetAsArray, Tuple]),
+        // An apostrophe is still content.
+        ("{'s': 'it's here'}", json!({"s": "it's here"}), &[SingleQuotes]),
+    ];
+    for (input, expected, repairs) in cases {
+        let parsed = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input}: {e}"));
+        assert_eq!(&parsed.value, expected, "{input}");
+        let mut got = kinds(&parsed.repairs);
+        got.dedup();
+        let mut want = repairs.to_vec();
+        want.sort_by_key(|k| format!("{k:?}"));
+        got.sort_by_key(|k| format!("{k:?}"));
+        want.dedup();
+        got.dedup();
+        assert_eq!(got, want, "{input}");
+        // Fed in pieces, the same.
+        for cut in 1..input.len() {
+            if input.is_char_boundary(cut) {
+                let fed = feed_str_in_pieces(input, &[cut], &lenient()).map(|o| o.value);
+                assert_eq!(fed.as_ref().ok(), Some(expected), "{input} cut at {cut}");
+            }
+        }
+    }
+    for refused in [r"{'s': '\x4'}", r"{'s': '\U00110000'}", r"{'s': '\U0000D800'}"] {
+        assert!(parse(refused, &lenient()).is_err(), "{refused}");
     }
 }
