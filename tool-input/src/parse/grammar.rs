@@ -81,8 +81,8 @@ pub(crate) trait Out {
     fn has_key(&self, key: &str) -> bool;
     /// Forget everything: what was read was prose before the value.
     fn reset(&mut self);
-    /// See [`Sink::inexact_number`].
-    fn inexact_number(&mut self, _literal: &[u8]) {}
+    /// See [`Sink::float_literal`].
+    fn float_literal(&mut self, _literal: &[u8]) {}
 }
 
 /// What the grammar expects next.
@@ -671,8 +671,8 @@ impl<O: Out> Sink for Fed<'_, O> {
         self.grammar.retract(kind);
     }
 
-    fn inexact_number(&mut self, literal: &[u8]) {
-        self.out.inexact_number(literal);
+    fn float_literal(&mut self, literal: &[u8]) {
+        self.out.float_literal(literal);
     }
 
     fn in_paren(&self) -> bool {

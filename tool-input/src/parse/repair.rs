@@ -128,17 +128,17 @@ impl RepairLayer {
         self
     }
 
-    /// Record the inexact floats (see `tree::inexact_numbers`) when `track`.
-    pub(crate) fn tracking_inexact(mut self, track: bool) -> RepairLayer {
+    /// Record the float literals (see `tree::float_literals`) when `track`.
+    pub(crate) fn tracking_floats(mut self, track: bool) -> RepairLayer {
         if track {
-            self.out.value = super::build::ValueOut::tracking_inexact();
+            self.out.value = super::build::ValueOut::tracking_floats();
         }
         self
     }
 
-    /// The inexact floats recorded, taken.
-    pub(crate) fn take_inexact(&mut self) -> Vec<(String, String)> {
-        self.out.value.take_inexact()
+    /// The float literals recorded, taken.
+    pub(crate) fn take_floats(&mut self) -> Vec<(String, String)> {
+        self.out.value.take_floats()
     }
 
     /// Whether an object repeated a key (its last value was kept).

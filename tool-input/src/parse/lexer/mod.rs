@@ -193,9 +193,9 @@ pub(crate) trait Sink {
     fn is_complete(&self) -> bool;
     /// Record a repair.
     fn repair(&mut self, kind: RepairKind, offset: usize);
-    /// The next number token is a float whose integral value the text (`literal`) does not
-    /// denote exactly (see `crate::decimal`). Only the builder that tracks them cares.
-    fn inexact_number(&mut self, _literal: &[u8]) {}
+    /// The next number token is a float, written `literal` (which its `f64` may round, or
+    /// print otherwise: `1.50`). Only the builder that tracks them cares.
+    fn float_literal(&mut self, _literal: &[u8]) {}
     /// Remove the repairs of `kind` recorded so far (what looked like prose was the value).
     fn retract(&mut self, kind: RepairKind);
     /// Whether the innermost open container is a `(` (so `)` ends unquoted text).

@@ -192,8 +192,8 @@ impl Lexer {
             hex_number(&text, self.start)
         } else {
             let number = to_number(&text, self.start);
-            if number.as_ref().is_ok_and(|number| inexact_integral(&text, number)) {
-                sink.inexact_number(&text);
+            if number.as_ref().is_ok_and(Number::is_f64) {
+                sink.float_literal(&text);
             }
             number
         };
@@ -342,13 +342,6 @@ pub(crate) fn json_number(text: &str) -> Option<Number> {
     } else {
         None
     }
-}
-
-/// Is `number`, read from `text`, a float with an integral value that `text` does not
-/// denote exactly (`0.99999999999999999` read as `1`)?
-fn inexact_integral(text: &[u8], number: &Number) -> bool {
-    let Some(float) = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0) else { return false };
-    !std::str::from_utf8(text).is_ok_and(|text| crate::decimal::integral_float_is_exact(text, float))
 }
 
 /// `0x1F`, `-0x10`.
