@@ -104,26 +104,15 @@ pub fn parse_body(body: &[u8], options: &CallOptions) -> Result<Calls, BodyError
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match options.format {
         Format::Text => Ok(parse_text(text, options)),
-        Format::Auto => match body_value(text) {
+        Format::Auto => match crate::parse::strict_value(text) {
             Ok(value) if Format::detect(&value).is_some() => parse_value(&value, options),
             _ => Ok(parse_text(text, options)),
         },
         _ => {
-            let value = body_value(text).map_err(BodyError::NotJson)?;
+            let value = crate::parse::strict_value(text).map_err(BodyError::NotJson)?;
             parse_value(&value, options)
         }
     }
-}
-
-/// A body as JSON, its floats correctly rounded: by `serde_json` unless it might misread one
-/// (built without `float_roundtrip`), else by the library's strict parser.
-fn body_value(text: &str) -> Result<Value, String> {
-    if !crate::decimal::serde_json_may_misread(text.as_bytes()) {
-        return serde_json::from_str(text).map_err(|error| error.to_string());
-    }
-    let options =
-        crate::parse::ParseOptions { max_bytes: usize::MAX, ..crate::parse::ParseOptions::strict() };
-    crate::parse::parse(text, &options).map(|parsed| parsed.value).map_err(|error| error.to_string())
 }
 
 /// Read the tool calls of a parsed response body.

@@ -769,6 +769,17 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
     tree::parse_slow(tree::Input::text(input), options).map(coalesce)
 }
 
+/// Strict JSON (a response body, a stream's event) as a value, its floats correctly rounded:
+/// by `serde_json` unless it might misread one (built without `float_roundtrip`), else by
+/// this parser's strict mode. `Err` carries the reason.
+pub(crate) fn strict_value(text: &str) -> Result<Value, String> {
+    if !crate::decimal::serde_json_may_misread(text.as_bytes()) {
+        return serde_json::from_str(text).map_err(|error| error.to_string());
+    }
+    let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::strict() };
+    parse(text, &options).map(|parsed| parsed.value).map_err(|error| error.to_string())
+}
+
 /// [`parse`] of tool arguments, also telling whether an object repeated a key (whose last
 /// value the parsed value keeps): the caller decides what a repeated key means. The same
 /// single pass as [`parse`]; `not_strict_json`: `serde_json` has already refused the text
