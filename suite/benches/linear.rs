@@ -14,6 +14,8 @@
 //! one, refused by its budget), a call with many wrong enum values of fifty options each
 //! (the rejection capped at `Limits::max_errors`), a run of raw NUL bytes in a string and
 //! `repair` on `1]]]…` (one repair record each, however long the run).
+//! Errors that cost what valid values cost: one-letter values valid and wrong against fifty
+//! options, a long value against 600 long options, a long unknown key (`linear/errors`).
 
 use std::hint::black_box;
 
@@ -349,6 +351,50 @@ fn hostile_values(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
             b.iter(|| black_box(enums.check(text.as_str()).map_err(|r| r.to_string().len()).err()))
         });
+    }
+    group.finish();
+
+    // Errors that cost what valid values cost: the same count of one-letter values, valid
+    // and wrong, against fifty options (only the errors listed get options and a
+    // did-you-mean; the rest are counted); one long value against long options, and one
+    // long unknown key against many properties (too long to be a misspelling: not compared).
+    let options: Vec<String> =
+        (0..50).map(|i| format!("{}", char::from(b'A' + (i % 26) as u8)).repeat(1 + i / 26)).collect();
+    let letters = Validator::builder(&json!({
+        "type": "object",
+        "properties": {"v": {"type": "array", "items": {"enum": options}}}
+    }))
+    .limits(limits)
+    .build()
+    .expect("schema");
+    let long_options: Vec<String> = (0..600).map(|i| format!("{i:04}{}", "o".repeat(96))).collect();
+    let long = Validator::builder(&json!({
+        "type": "object",
+        "properties": {"e": {"enum": long_options}},
+        "additionalProperties": false
+    }))
+    .limits(limits)
+    .build()
+    .expect("schema");
+    let mut group = c.benchmark_group("linear/errors");
+    group.sample_size(10);
+    for factor in [1, 8] {
+        let count = BASE * factor / 4;
+        for (name, item) in [("valid_values", "A"), ("wrong_values", "b")] {
+            let text = json!({"v": vec![item; count]}).to_string();
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new(name, factor), &text, |b, text| {
+                b.iter(|| black_box(letters.check(text.as_str()).map_err(|r| r.to_string().len()).err()))
+            });
+        }
+        let value = json!({"e": "o".repeat(BASE * factor)}).to_string();
+        let key = json!({"o".repeat(BASE * factor): 1}).to_string();
+        for (name, text) in [("long_value_long_options", value), ("long_unknown_key", key)] {
+            group.throughput(Throughput::Bytes(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new(name, factor), &text, |b, text| {
+                b.iter(|| black_box(long.check(text.as_str()).map_err(|r| r.to_string().len()).err()))
+            });
+        }
     }
     group.finish();
 

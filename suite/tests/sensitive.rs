@@ -163,3 +163,32 @@ fn unparsable_calls_to_a_tool_with_sensitive_fields_quote_nothing() {
         hidden(&all, &[SECRET, "hunter2"]);
     }
 }
+
+/// Read before any tool is known (no tools given, so no sensitive fields known): the call
+/// errors' messages, Display and JSON quote nothing of the arguments, in every format; the
+/// position is still said.
+#[test]
+fn call_errors_read_before_the_tool_is_known_quote_nothing() {
+    for raw in BROKEN {
+        let bodies = [
+            json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "login", "arguments": raw}}
+            ]}, "finish_reason": "tool_calls"}]}),
+            json!({"output": [{"type": "function_call", "call_id": "call_1", "name": "login", "arguments": raw}]}),
+        ];
+        for body in bodies {
+            let calls = parse_value(&body, &CallOptions::new()).unwrap();
+            assert_eq!(calls.errors.len(), 1, "{raw}");
+            let error = &calls.errors[0];
+            let shown =
+                format!("{}\n{error}\n{}", error.message, serde_json::to_value(error).unwrap()["message"]);
+            hidden(&shown, &[SECRET, "hunter2"]);
+            assert!(error.message.contains("line 1") || error.message.contains("cut off"), "{raw}: {shown}");
+        }
+        let text = format!("<tool_call>{{\"name\": \"login\", \"arguments\": {raw}}}</tool_call>");
+        let calls = tool_input::calls::parse_text(&text, &CallOptions::new());
+        for error in &calls.errors {
+            hidden(&format!("{}\n{error}", error.message), &[SECRET, "hunter2"]);
+        }
+    }
+}

@@ -95,6 +95,95 @@ pub(crate) fn integral_float_is_exact(text: &str, float: f64) -> bool {
     }
 }
 
+/// Could `serde_json`, built without its `float_roundtrip` feature, read a float of JSON
+/// `text` one unit in the last place off (`977765.4534335453` as `…452`)? That build reads a
+/// number's digits as an integer significand and scales it by a power of ten: the result is
+/// correctly rounded when the significand is at most 2^53 and the power at most 10^22 (both
+/// then exact, and one operation rounds once), and may be off otherwise. A text for which this
+/// says `false` reads the same whatever the features; one for which it says `true` is read
+/// by the library's own parser instead (`str::parse::<f64>`, correctly rounded). Digits in
+/// strings are skipped; a conservative answer (`true`) only costs the slower read.
+pub(crate) fn serde_json_may_misread(text: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&b) = text.get(i) {
+        match b {
+            b'"' => {
+                // Skip the string (a backslash escapes the next byte).
+                i += 1;
+                while let Some(&c) = text.get(i) {
+                    match c {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let (end, risky) = number_token(text, i);
+                if risky {
+                    return true;
+                }
+                i = end.max(i + 1);
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// The end of the number token at `start`, and whether `serde_json` without
+/// `float_roundtrip` may misread it (see [`serde_json_may_misread`]).
+fn number_token(text: &[u8], start: usize) -> (usize, bool) {
+    let digits_from = |mut i: usize| {
+        while text.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let int_start = if text.get(start) == Some(&b'-') { start + 1 } else { start };
+    let int_end = digits_from(int_start);
+    let (frac_start, frac_end) = if text.get(int_end) == Some(&b'.') {
+        (int_end + 1, digits_from(int_end + 1))
+    } else {
+        (int_end, int_end)
+    };
+    let mut end = frac_end;
+    let mut exponent: i64 = 0;
+    let float = frac_end > int_end || matches!(text.get(frac_end), Some(b'e' | b'E'));
+    if matches!(text.get(frac_end), Some(b'e' | b'E')) {
+        let mut i = frac_end + 1;
+        let negative = text.get(i) == Some(&b'-');
+        if matches!(text.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp_end = digits_from(i);
+        for &d in text.get(i..exp_end).unwrap_or_default() {
+            exponent = exponent.saturating_mul(10).saturating_add(i64::from(d - b'0'));
+        }
+        if negative {
+            exponent = -exponent;
+        }
+        end = exp_end;
+    }
+    let int_digits = text.get(int_start..int_end).unwrap_or_default();
+    let frac_digits = text.get(frac_start..frac_end).unwrap_or_default();
+    // The significand serde_json builds: every digit but the leading zeros.
+    let mut significand: u64 = 0;
+    let mut overflow = false;
+    for &d in int_digits.iter().chain(frac_digits).skip_while(|&&d| d == b'0') {
+        match significand.checked_mul(10).and_then(|s| s.checked_add(u64::from(d - b'0'))) {
+            Some(next) => significand = next,
+            None => overflow = true,
+        }
+    }
+    // An integer beyond 64 bits is read as a float too.
+    let float = float || overflow;
+    let exponent = exponent.saturating_sub(frac_digits.len() as i64);
+    let risky = float && (overflow || significand > 1 << 53 || !(-22..=22).contains(&exponent));
+    (end, risky && significand != 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +210,28 @@ mod tests {
         }
         for text in ["", "-", "1.", ".5", "1e", "1e+", "0x10", "1_000", " 1", "1 ", "+1", "NaN"] {
             assert_eq!(denotes(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn floats_serde_json_may_misread_are_found() {
+        for text in [
+            "977765.4534335453",
+            "[1, {\"x\": 0.1000000000000000055511151231257827}]",
+            "1.5e-30",
+            "2e23",
+            "12345678901234567890123",
+            "-9007199254740993.0",
+        ] {
+            assert!(serde_json_may_misread(text.as_bytes()), "{text}");
+        }
+        for text in [
+            "{\"a\": 1.5, \"b\": -0.25, \"c\": 1e22, \"d\": 123456789012345678}",
+            "{\"id\": \"977765.4534335453\", \"n\": 3}",
+            "{\"s\": \"\\\"1.23456789012345678\"}",
+            "[0.0000000000000000000000, 0e999, 9007199254740992, 18446744073709551615]",
+        ] {
+            assert!(!serde_json_may_misread(text.as_bytes()), "{text}");
         }
     }
 

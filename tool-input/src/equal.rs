@@ -19,14 +19,42 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Compare two JSON numbers exactly when both are integers, as floats otherwise.
+/// Compare two JSON numbers exactly, by the values they hold: an integer with a float by
+/// the float's exact binary value (`9007199254740993` is above `9007199254740992.0`, though
+/// the integer rounds to that float), never by rounding one to the other's kind. Every
+/// keyword that compares numbers (`enum`, `const`, `uniqueItems`, the bounds) calls this.
 pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
-    if let (Some(x), Some(y)) = (as_i128(a), as_i128(b)) {
-        return x.cmp(&y);
+    match (as_i128(a), as_i128(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(x), None) => compare_integer_float(x, b.as_f64().unwrap_or(f64::NAN)),
+        (None, Some(y)) => compare_integer_float(y, a.as_f64().unwrap_or(f64::NAN)).reverse(),
+        (None, None) => {
+            let x = a.as_f64().unwrap_or(f64::NAN);
+            let y = b.as_f64().unwrap_or(f64::NAN);
+            x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+        }
     }
-    let x = a.as_f64().unwrap_or(f64::NAN);
-    let y = b.as_f64().unwrap_or(f64::NAN);
-    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+}
+
+/// The integer `x` against the float `y`, exactly (JSON has no NaN; one compares equal).
+fn compare_integer_float(x: i128, y: f64) -> Ordering {
+    // 2^127: every i128 lies in [-2^127, 2^127).
+    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+    if y.is_nan() {
+        return Ordering::Equal;
+    }
+    if y >= LIMIT {
+        return Ordering::Less;
+    }
+    if y < -LIMIT {
+        return Ordering::Greater;
+    }
+    // An integral float within the range converts to i128 exactly.
+    let whole = y.trunc();
+    match x.cmp(&(whole as i128)) {
+        Ordering::Equal => 0.0f64.partial_cmp(&(y - whole)).unwrap_or(Ordering::Equal),
+        unequal => unequal,
+    }
 }
 
 /// A JSON number as an integer, when it is one written as one.
@@ -48,5 +76,32 @@ mod tests {
         assert!(!json_equal(&json!({"a": 1}), &json!({"a": 1, "b": 2})));
         assert!(json_equal(&json!(u64::MAX), &json!(u64::MAX)));
         assert!(!json_equal(&json!(9007199254740993_u64), &json!(9007199254740992_u64)));
+    }
+
+    #[test]
+    fn integers_and_floats_compare_exactly() {
+        let n = |v: Value| match v {
+            Value::Number(n) => n,
+            _ => unreachable!(),
+        };
+        let cases = [
+            (json!(9007199254740993_u64), json!(9007199254740992.0), Ordering::Greater),
+            (json!(9007199254740992_u64), json!(9007199254740992.0), Ordering::Equal),
+            (json!(u64::MAX), json!(18446744073709551616.0), Ordering::Less),
+            (json!(i64::MIN), json!(-9223372036854775808.0), Ordering::Equal),
+            (json!(i64::MIN + 1), json!(-9223372036854775808.0), Ordering::Greater),
+            (json!(3), json!(2.5), Ordering::Greater),
+            (json!(-3), json!(-2.5), Ordering::Less),
+            (json!(2), json!(2.5), Ordering::Less),
+            (json!(-2), json!(-2.5), Ordering::Greater),
+            (json!(0), json!(-0.0), Ordering::Equal),
+            (json!(i64::MAX), json!(1e300), Ordering::Less),
+            (json!(i64::MIN), json!(-1e300), Ordering::Greater),
+        ];
+        for (a, b, expected) in cases {
+            assert_eq!(compare(&n(a.clone()), &n(b.clone())), expected, "{a} vs {b}");
+            assert_eq!(compare(&n(b.clone()), &n(a.clone())), expected.reverse(), "{b} vs {a}");
+        }
+        assert!(!json_equal(&json!([1, 9007199254740993_u64]), &json!([1, 9007199254740992.0])));
     }
 }

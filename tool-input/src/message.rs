@@ -234,14 +234,36 @@ fn quotes_plainly(text: &str, max: usize) -> bool {
     text.len() + 2 <= max && !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
+/// Longest text, and candidate, a did-you-mean compares (bytes): a longer value is not a
+/// misspelling of a name or option, and comparing it would cost its length times the
+/// candidates'.
+pub(crate) const MAX_SUGGESTED_LEN: usize = 256;
+
+/// Most work one did-you-mean takes: the sum, over the candidates compared, of the product
+/// of the two lengths (Jaro-Winkler's bound). Past it, the candidates left are not compared.
+pub(crate) const MAX_SUGGESTION_WORK: usize = 1 << 21;
+
 /// The candidate closest to `text`, if it is close enough to be a likely typo: similar
 /// spelling (Jaro-Winkler at least 0.8), the same words in another case or separator style
-/// (`shipBy`, `ship-by` for `ship_by`), or an abbreviation (`qty` for `quantity`).
+/// (`shipBy`, `ship-by` for `ship_by`), or an abbreviation (`qty` for `quantity`). The work
+/// is bounded: texts and candidates past [`MAX_SUGGESTED_LEN`] are not compared, and the
+/// comparisons stop after [`MAX_SUGGESTION_WORK`].
 pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    if text.len() > MAX_SUGGESTED_LEN {
+        return None;
+    }
     let wanted = lowercase(text);
     let squashed = squash(text);
     let mut best: Option<(&str, f64)> = None;
+    let mut work = 0usize;
     for candidate in candidates {
+        if candidate.len() > MAX_SUGGESTED_LEN {
+            continue;
+        }
+        work += text.len().max(1) * candidate.len().max(1);
+        if work > MAX_SUGGESTION_WORK {
+            break;
+        }
         let lower = lowercase(candidate);
         let mut score = jaro_winkler(&wanted, &lower);
         if squash_chars(candidate).eq(squashed.chars()) {
@@ -448,6 +470,28 @@ mod tests {
         assert!(shown.ends_with("(50002 characters)"), "{shown}");
         let big = json!(vec![1; 100_000]);
         assert!(echo(&big, 20).len() < 60);
+    }
+
+    #[test]
+    fn a_long_value_is_not_a_misspelling() {
+        let options: Vec<String> = (0..50).map(|i| format!("{}{i}", "a".repeat(100))).collect();
+        // One byte past the bound: not compared, though it is one edit away.
+        let long = "a".repeat(MAX_SUGGESTED_LEN + 1);
+        let near = [format!("{long}b")];
+        assert_eq!(closest(&long, near.iter().map(String::as_str)), None);
+        assert_eq!(closest(&"a".repeat(4 << 20), options.iter().map(String::as_str)), None);
+        // Within it, as before.
+        assert!(closest(&format!("{}7x", "a".repeat(100)), options.iter().map(String::as_str)).is_some());
+    }
+
+    #[test]
+    fn the_work_of_one_suggestion_is_bounded() {
+        // 600 candidates of 250 bytes against a text of 250: the bound stops after 33.
+        let options: Vec<String> = (0..600).map(|i| format!("{i:03}{}", "x".repeat(247))).collect();
+        let all = || options.iter().map(String::as_str);
+        assert_eq!(closest(&options[599], options[599..].iter().map(String::as_str)), Some(&*options[599]));
+        assert_ne!(closest(&options[599], all()), Some(&*options[599]));
+        assert_eq!(closest(&options[10], all()), Some(&*options[10]));
     }
 
     #[test]

@@ -634,6 +634,11 @@ impl Validator {
         if text.len() > limits.max_bytes || !opens_object(text) {
             return Err(Miss::NotTried);
         }
+        if crate::decimal::serde_json_may_misread(text.as_bytes()) {
+            // A float serde_json might round wrongly: the lexer reads the text instead (as
+            // it reads JSON that is not strict), correctly rounded.
+            return Err(Miss::NotJson);
+        }
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let read = fast.run::<T, _>(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
         read.map_err(|error| match error.classify() {

@@ -604,3 +604,20 @@ fn hostile_text_never_panics_and_is_bounded() {
     assert_eq!(calls.calls.len(), 128);
     assert_eq!(calls.errors.iter().map(|e| e.kind).collect::<Vec<_>>(), [CallErrorKind::TooManyCalls]);
 }
+
+/// Floats in a body or a stream's events (Gemini's `args`, Ollama's `arguments`) are
+/// correctly rounded, though this build's `serde_json` has no `float_roundtrip`.
+#[test]
+fn floats_in_bodies_and_streams_are_correctly_rounded() {
+    let sent = "977765.4534335453";
+    let exact: f64 = sent.parse().unwrap();
+    let body = format!(
+        r#"{{"candidates": [{{"content": {{"parts": [{{"functionCall": {{"name": "f", "args": {{"x": {sent}}}}}}}]}}, "finishReason": "STOP"}}]}}"#
+    );
+    let calls = parse_body(body.as_bytes(), &CallOptions::new()).unwrap();
+    assert_eq!(calls.calls[0].arguments["x"].as_f64(), Some(exact), "{body}");
+    let mut stream = tool_input::stream::StreamAssembler::new(CallOptions::new());
+    stream.push_sse_bytes(format!("data: {body}\n\n").as_bytes());
+    let calls = stream.finish();
+    assert_eq!(calls.calls[0].arguments["x"].as_f64(), Some(exact));
+}

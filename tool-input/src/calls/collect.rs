@@ -4,6 +4,7 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{json, Value};
 
+use super::error::message_quoting_nothing;
 use super::record::Read;
 use super::{text, BodyConflict, CallError, CallErrorKind, CallOptions, CallParts, Format, ToolCall};
 use crate::error::{Rejection, RejectionKind};
@@ -319,7 +320,7 @@ impl<'o> Collector<'o> {
     pub fn push_rejected(&mut self, parts: CallParts, rejection: Rejection) {
         let before = self.errors.len();
         let kind = CallErrorKind::Arguments(rejection.kind);
-        self.push_failed(parts, kind, rejection.to_string());
+        self.push_failed(parts, kind, message_quoting_nothing(&rejection));
         if let Some(error) = self.errors.get_mut(before).filter(|error| error.kind == kind) {
             error.rejection = Some(rejection);
         }

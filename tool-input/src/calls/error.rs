@@ -153,6 +153,15 @@ impl fmt::Display for CallError {
 
 impl std::error::Error for CallError {}
 
+/// The message of a call whose arguments were refused, rendered before the tool's sensitive
+/// fields are known: it quotes nothing of the arguments (a syntax error gives its position
+/// only), since the text that failed to parse may be a password written without quotes.
+/// The [`CallError::rejection`] keeps the whole rejection, for the Toolbox, which knows the
+/// tool, to render.
+pub(crate) fn message_quoting_nothing(rejection: &Rejection) -> String {
+    rejection.clone().quoting_nothing().to_string()
+}
+
 /// The most characters of an error's arguments [`Calls::to_json`] prints.
 pub const MAX_ERROR_ARGUMENTS: usize = 4096;
 

@@ -115,15 +115,14 @@ fn parse_body_bytes(body: &[u8], options: &CallOptions) -> Result<Calls, BodyErr
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match options.format {
         Format::Text => Ok(parse_text(text, options)),
-        Format::Auto => match serde_json::from_str::<Value>(text) {
+        Format::Auto => match crate::parse::strict_value(text) {
             Ok(value) if Format::detect(&value).is_some() => {
                 read_value(&value, options, body_keys::conflicts(text, &value))
             }
             _ => Ok(parse_text(text, options)),
         },
         _ => {
-            let value: Value =
-                serde_json::from_str(text).map_err(|error| BodyError::NotJson(error.to_string()))?;
+            let value = crate::parse::strict_value(text).map_err(BodyError::NotJson)?;
             read_value(&value, options, body_keys::conflicts(text, &value))
         }
     }

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{Map, Value};
 
+use super::error::message_quoting_nothing;
 use super::{generate_id, names, CallError, CallErrorKind, CallOptions, Format, MatchedBy, NameMatch};
 use crate::error::{Rejection, RejectionKind};
 use crate::limits::Limits;
@@ -340,7 +341,7 @@ impl CallParts {
             Err(rejection) => {
                 let rejection = rejection.with_tool(&name);
                 error.kind = CallErrorKind::Arguments(rejection.kind);
-                error.message = rejection.to_string();
+                error.message = message_quoting_nothing(&rejection);
                 error.rejection = Some(rejection);
                 error.name = Some(name);
                 Err(error)

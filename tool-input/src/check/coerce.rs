@@ -73,7 +73,9 @@ impl Walker<'_> {
             }
             Value::Number(number) if lenient => {
                 if types.contains(Types::STRING) {
-                    return Some((Value::String(number.to_string()), CoercionKind::StringFromScalar));
+                    // The text as sent: `1.50`, a 22-digit tracking number.
+                    let text = self.number_as_sent(number, path);
+                    return Some((Value::String(text), CoercionKind::StringFromScalar));
                 }
                 if types.contains(Types::BOOLEAN) {
                     match number.as_u64() {

@@ -113,7 +113,7 @@ pub(crate) fn number_from_text(text: &str) -> Option<Number> {
     if !(first.is_ascii_digit() || *first == b'-') || !text.as_bytes().last()?.is_ascii_digit() {
         return None;
     }
-    serde_json::from_str::<Number>(text).ok()
+    parse::lexer::numbers::json_number(text)
 }
 
 pub(crate) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
@@ -154,8 +154,7 @@ fn unique_spelling<'v>(text: &str, options: &'v [Value], lenient: bool) -> Optio
     let mut found = None;
     for option in options {
         if let Value::String(candidate) = option {
-            // Compared as the characters come: nothing is allocated per option.
-            if normalised(candidate, lenient).eq(wanted.chars()) {
+            if same_spelling(candidate, &wanted, lenient) {
                 if found.is_some() {
                     return None;
                 }
@@ -164,6 +163,21 @@ fn unique_spelling<'v>(text: &str, options: &'v [Value], lenient: bool) -> Optio
         }
     }
     found
+}
+
+/// Does `candidate`, [`normalised`], spell `wanted` (already normalised)? ASCII text (every
+/// real option) is compared a byte at a time after a length check, so that many wrong values
+/// against many options cost about what a match does; other text as the characters come.
+/// Nothing is allocated per option.
+#[inline]
+fn same_spelling(candidate: &str, wanted: &str, lenient: bool) -> bool {
+    if wanted.is_ascii() && candidate.is_ascii() {
+        let candidate = candidate.trim();
+        let byte = |b: u8| if lenient && (b == b'-' || b == b' ') { b'_' } else { b.to_ascii_lowercase() };
+        return candidate.len() == wanted.len()
+            && candidate.bytes().zip(wanted.bytes()).all(|(c, w)| byte(c) == w);
+    }
+    normalised(candidate, lenient).eq(wanted.chars())
 }
 
 /// The characters of `text` trimmed, in lowercase (and, leniently, with `-` and ` ` as `_`).

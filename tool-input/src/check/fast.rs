@@ -307,7 +307,14 @@ impl<'p> Fast<'p> {
 
 /// Is a scalar exactly valid at `node` (without rewriting an integral float)?
 fn scalar_ok(node: &Node, value: &Value) -> bool {
+    // An integral float beyond 2^53 may be an integer written with more digits than it
+    // keeps: the walk reads its text.
     node.types.is_none_or(|types| types.accepts(value) && !integral_float_rewritten(types, value))
+        && !value.as_number().is_some_and(|n| {
+            n.is_f64()
+                && n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() >= crate::decimal::EXACT_FLOAT_INTEGERS)
+        })
         && enum_refuses(node, |option| json_equal(option, value)).is_none()
         && const_refuses(node, |constant| json_equal(constant, value)).is_none()
         && value.as_number().is_none_or(|number| number_admitted(node, number))

@@ -112,8 +112,8 @@ pub(crate) struct Walker<'p> {
     /// The text the value was parsed from, when there was one: an integral float's literal
     /// is looked up in it (see [`Walker::integer_problem`]).
     pub raw_text: Option<&'p str>,
-    /// The floats of `raw_text` that do not denote their integral value, read on first need.
-    pub inexact: std::cell::OnceCell<Vec<(String, String)>>,
+    /// The floats of `raw_text` with their text as sent, read on first need.
+    pub floats: std::cell::OnceCell<Vec<(String, String)>>,
     /// Exact union tries remembered while no value changes (see `union`).
     memo: RefCell<union::Memo>,
     /// How many exact union tries are under way.
@@ -146,7 +146,7 @@ impl<'p> Walker<'p> {
             prepare,
             exact_integers: prepare,
             raw_text: None,
-            inexact: std::cell::OnceCell::new(),
+            floats: std::cell::OnceCell::new(),
             memo: RefCell::default(),
             scopes: Cell::new(0),
         }
@@ -285,13 +285,16 @@ impl<'p> Walker<'p> {
     }
 
     fn number(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
-        if node.types.is_some_and(Types::integer_only) {
-            if let Some(problem) = self.integer_problem(number, path, mode) {
-                // No echo of the value: its float is the rounded form; the message quotes what
-                // was sent.
-                self.fail(out, path, mode, ErrorCode::Inexact, None, || problem);
-                return;
-            }
+        let problem = if node.types.is_some_and(Types::integer_only) {
+            self.integer_problem(number, path, mode)
+        } else {
+            self.digits_problem(number, path, mode)
+        };
+        if let Some(problem) = problem {
+            // No echo of the value: its float is the rounded form; the message quotes what
+            // was sent.
+            self.fail(out, path, mode, ErrorCode::Inexact, None, || problem);
+            return;
         }
         let shown = |n: &Number| if mode.sensitive { "the value".to_owned() } else { n.to_string() };
         for broken in number_breaks(node, number) {
@@ -575,8 +578,8 @@ impl<'p> Walker<'p> {
         options: &[Value],
         descriptions: &[Option<String>],
     ) {
-        if out.dry {
-            out.failed = true;
+        // Past the errors reported (or in a dry walk), counted: no options, no did-you-mean.
+        if self.not_built(out) {
             return;
         }
         let listed = self.list_options(options);
@@ -719,18 +722,9 @@ impl<'p> Walker<'p> {
     /// (2^53: `9007199254740993.0`, `-9999999999999999999999`). `None`: it can.
     fn integer_problem(&self, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
         let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0 && self.exact_integers)?;
-        let literal = self.raw_text.and_then(|text| {
-            let inexact = self.inexact.get_or_init(|| {
-                let options = ParseOptions {
-                    max_bytes: usize::MAX,
-                    max_depth: self.max_depth,
-                    ..ParseOptions::default()
-                };
-                crate::parse::tree::inexact_numbers(text, &options)
-            });
-            let pointer = path.pointer();
-            inexact.iter().find(|(at, _)| *at == pointer).map(|(_, literal)| literal.as_str())
-        });
+        let literal = self
+            .float_literal(number, path)
+            .filter(|literal| !decimal::integral_float_is_exact(literal, float));
         let named = |text: &str| {
             if mode.sensitive {
                 "the value".to_owned()
@@ -753,6 +747,56 @@ impl<'p> Walker<'p> {
             )),
             None => None,
         }
+    }
+
+    /// The text a float at `path` was sent as (`1.50`, `12345678901234567890123`), when the
+    /// value was parsed from text and the float is there (a coercion may have put another).
+    pub(crate) fn float_literal(&self, number: &Number, path: &Path<'_>) -> Option<&str> {
+        if !number.is_f64() {
+            return None;
+        }
+        let text = self.raw_text?;
+        let floats = self.floats.get_or_init(|| {
+            let options =
+                ParseOptions { max_bytes: usize::MAX, max_depth: self.max_depth, ..ParseOptions::default() };
+            crate::parse::tree::float_literals(text, &options)
+        });
+        let pointer = path.pointer();
+        let (_, literal) = floats.iter().find(|(at, _)| *at == pointer)?;
+        // The float read from that text, not one a coercion wrote there.
+        (crate::parse::lexer::numbers::json_number(literal).as_ref() == Some(number))
+            .then_some(literal.as_str())
+    }
+
+    /// The text of a number as sent (`1.50` stays `1.50`): what a number becomes where a
+    /// string is declared.
+    pub(crate) fn number_as_sent(&self, number: &Number, path: &Path<'_>) -> String {
+        match self.float_literal(number, path) {
+            Some(literal) => literal.to_owned(),
+            None => number.to_string(),
+        }
+    }
+
+    /// Why a number where no integer is declared cannot be kept: an integer written with
+    /// more digits than a float keeps (`12345678901234567890123`, beyond 64 bits, read as
+    /// `1.2345678901234568e22`). Said, quoting the text as sent, rather than passed on
+    /// changed. `None`: it is kept as sent, or is a float written as one (`1e30`, `2.5`),
+    /// which JSON reads as the nearest float.
+    fn digits_problem(&self, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
+        let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0)?;
+        if float.abs() < EXACT_FLOAT_INTEGERS {
+            return None;
+        }
+        let literal = self.float_literal(number, path)?;
+        let digits = literal.strip_prefix('-').unwrap_or(literal);
+        if !digits.bytes().all(|b| b.is_ascii_digit()) || decimal::integral_float_is_exact(literal, float) {
+            return None;
+        }
+        let named =
+            if mode.sensitive { "the value".to_owned() } else { message::shorten(literal, self.max_echo) };
+        Some(format!(
+            "{named} has more digits than a number keeps exactly (integers within 64 bits); send it as a string"
+        ))
     }
 
     /// Why a string where an integer is declared is not coerced, when it is an integer that

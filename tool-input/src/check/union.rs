@@ -268,8 +268,8 @@ impl Walker<'_> {
             self.walk(branch, value, path, mode, out, depth, hops + 1);
             return;
         }
-        if out.dry {
-            out.failed = true;
+        // Past the errors reported (or in a dry walk), counted: no options, no did-you-mean.
+        if self.not_built(out) {
             return;
         }
         let mut tags = units.values.clone();

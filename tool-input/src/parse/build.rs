@@ -23,13 +23,13 @@ pub(crate) struct ValueOut {
     result: Option<Value>,
     /// An object repeated a key (its last value was kept).
     repeated_keys: bool,
-    /// Record where floats that do not denote their integral value exactly land (see
-    /// `tree::inexact_numbers`); off for an ordinary parse.
-    track_inexact: bool,
-    /// The literal of the next number, when it is such a float.
-    inexact_next: Option<String>,
-    /// Each such float: the JSON Pointer of its place and its text.
-    inexact: Vec<(String, String)>,
+    /// Record where floats land, with their text (see `tree::float_literals`); off for an
+    /// ordinary parse.
+    track_floats: bool,
+    /// The literal of the next number, when it is a float.
+    float_next: Option<String>,
+    /// Each float: the JSON Pointer of its place and its text.
+    floats: Vec<(String, String)>,
 }
 
 impl ValueOut {
@@ -37,9 +37,9 @@ impl ValueOut {
         ValueOut::default()
     }
 
-    /// A builder that records the inexact floats (see `tree::inexact_numbers`).
-    pub(crate) fn tracking_inexact() -> ValueOut {
-        ValueOut { track_inexact: true, ..ValueOut::default() }
+    /// A builder that records the float literals (see `tree::float_literals`).
+    pub(crate) fn tracking_floats() -> ValueOut {
+        ValueOut { track_floats: true, ..ValueOut::default() }
     }
 
     /// The complete top-level value, taken.
@@ -52,9 +52,9 @@ impl ValueOut {
         self.repeated_keys
     }
 
-    /// The inexact floats recorded, taken.
-    pub(crate) fn take_inexact(&mut self) -> Vec<(String, String)> {
-        std::mem::take(&mut self.inexact)
+    /// The float literals recorded, taken.
+    pub(crate) fn take_floats(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.floats)
     }
 
     /// The open containers, outermost first.
@@ -150,9 +150,9 @@ impl Out for ValueOut {
 
     #[inline]
     fn scalar(&mut self, value: Value) {
-        if let Some(literal) = self.inexact_next.take() {
+        if let Some(literal) = self.float_next.take() {
             let pointer = self.slot_pointer();
-            self.inexact.push((pointer, literal));
+            self.floats.push((pointer, literal));
         }
         self.insert(value);
     }
@@ -179,9 +179,9 @@ impl Out for ValueOut {
         self.result = None;
     }
 
-    fn inexact_number(&mut self, literal: &[u8]) {
-        if self.track_inexact {
-            self.inexact_next = Some(String::from_utf8_lossy(literal).into_owned());
+    fn float_literal(&mut self, literal: &[u8]) {
+        if self.track_floats {
+            self.float_next = Some(String::from_utf8_lossy(literal).into_owned());
         }
     }
 }

@@ -81,8 +81,8 @@ pub(crate) trait Out {
     fn has_key(&self, key: &str) -> bool;
     /// Forget everything: what was read was prose before the value.
     fn reset(&mut self);
-    /// See [`Sink::inexact_number`].
-    fn inexact_number(&mut self, _literal: &[u8]) {}
+    /// See [`Sink::float_literal`].
+    fn float_literal(&mut self, _literal: &[u8]) {}
 }
 
 /// What the grammar expects next.
@@ -284,10 +284,8 @@ impl Grammar {
         match token {
             Token::BeginArray => self.open(out, Kind::Array, Expect::FirstItem),
             Token::BeginObject => self.open(out, Kind::Object, Expect::FirstKey),
-            Token::BeginParen(call) => {
-                if !call {
-                    self.record(RepairKind::Tuple, offset);
-                }
+            Token::BeginParen => {
+                self.record(RepairKind::Tuple, offset);
                 self.open(out, Kind::Paren, Expect::FirstItem)
             }
             Token::Str(text) => {
@@ -360,6 +358,16 @@ impl Grammar {
                     Ok(())
                 }
             },
+            Token::BeginParen if self.lenient && self.expect == Expect::FirstKey => {
+                // `{('a', 1), 'b'}`: a set whose first item is a tuple (no key is a tuple).
+                self.record(RepairKind::SetAsArray, offset);
+                out.object_as_set();
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.kind = Kind::Set;
+                }
+                self.expect = Expect::FirstItem;
+                self.value_token(out, token, offset)
+            }
             token => {
                 let message = match self.expect {
                     Expect::FirstKey => "expected a string key or `}`",
@@ -503,13 +511,7 @@ impl Grammar {
         self.reset();
         out.reset();
         self.repairs.retain(|r| {
-            !matches!(
-                r.kind,
-                RepairKind::Tuple
-                    | RepairKind::NumberSyntax
-                    | RepairKind::UnquotedString
-                    | RepairKind::FunctionCall
-            )
+            !matches!(r.kind, RepairKind::Tuple | RepairKind::NumberSyntax | RepairKind::UnquotedString)
         });
     }
 
@@ -669,12 +671,16 @@ impl<O: Out> Sink for Fed<'_, O> {
         self.grammar.retract(kind);
     }
 
-    fn inexact_number(&mut self, literal: &[u8]) {
-        self.out.inexact_number(literal);
+    fn float_literal(&mut self, literal: &[u8]) {
+        self.out.float_literal(literal);
     }
 
     fn in_paren(&self) -> bool {
         self.grammar.in_paren()
+    }
+
+    fn expects_first_key(&self) -> bool {
+        self.grammar.expect == Expect::FirstKey
     }
 
     fn in_container(&self) -> bool {

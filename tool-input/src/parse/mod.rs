@@ -426,6 +426,9 @@ pub enum RepairKind {
     /// `1.0`), a dangling exponent (`2e` as `2`), digit separators (`1_000`; in
     /// [`ParseMode::Lenient`] only where Python allows them: one `_` between two digits).
     NumberSyntax,
+    /// A Python escape in a `'` or prefixed string (`'\x41'`, `'\101'`, `'\U0001F600'`) was
+    /// read as the character it spells, as `ast.literal_eval` reads it.
+    PythonEscape,
     /// A hexadecimal number such as `0x10` was read as its value.
     HexNumber,
     /// `NaN`, `Infinity` or `-Infinity` was read as `null` (only with [`NonFinite::Null`]).
@@ -433,9 +436,6 @@ pub enum RepairKind {
     /// The value was JSON whose quotes were escaped (`{\"a\": 1}`): one level of
     /// backslashes was removed.
     EscapedJson,
-    /// A function call wrapper such as JSONP's `callback({...});` or MongoDB's
-    /// `NumberLong("2")` was replaced by its argument.
-    FunctionCall,
     /// A `true`, `false`, `null` or `none` in other letter case (`TRUE`, `Null`) was read
     /// as the literal ([`ParseMode::Repair`]).
     LiteralCase,
@@ -535,10 +535,10 @@ impl RepairKind {
             RepairKind::SpecialWhitespace => "special_whitespace",
             RepairKind::Undefined => "undefined",
             RepairKind::NumberSyntax => "number_syntax",
+            RepairKind::PythonEscape => "python_escape",
             RepairKind::HexNumber => "hex_number",
             RepairKind::NonFiniteNumber => "non_finite_number",
             RepairKind::EscapedJson => "escaped_json",
-            RepairKind::FunctionCall => "function_call",
             RepairKind::LiteralCase => "literal_case",
             RepairKind::MissingComma => "missing_comma",
             RepairKind::MissingColon => "missing_colon",
@@ -653,27 +653,32 @@ impl ParseError {
 ///   fails, a few later ones are tried) and prose after it;
 /// - trailing commas; `//`, `/* */` and `#` comments;
 /// - strings in `'single'` or typographic quotes. Such a string closes only where its
-///   closing quote is followed by `,` `}` `]` `:` or the end of the input, so
+///   closing quote is followed by `,` `}` `]` `:`, the `)` of a tuple, another literal
+///   or the end of the input, so
 ///   `'it's'` is `"it's"`;
 /// - unquoted object keys (`{customer_id: 1, $ref: 2, a-b: 3}`);
 /// - Python's `True`, `False` and `None`; JavaScript's `undefined` (as `null`);
 /// - Unicode spaces between tokens (no-break space, zero-width space, ...);
 /// - numbers written the JavaScript way: `.5`, `-.5`, `1.` before `,` `]` `}`, `0x1F`;
 /// - Python literals as `ast.literal_eval` reads them: a tuple inside the value (`(1, 2)`,
-///   `()`, `(1,)`; `(1)` is `1`) and a set of literals (`{"a", "b"}`, `{1, 2}`) as arrays;
+///   `()`, `(1,)`; `(1)` is `1`) and a set of literals (`{"a", "b"}`, `{1, 2}`, `{(1, 2), 3}`)
+///   as arrays; Python's escapes in a `'` or prefixed string (`'\x41'`, `'\101'`,
+///   `'\U0001F600'`; `\N{...}` stays as written);
 ///   digit separators where Python allows them (`1_000`, `0x_1f`, `1_0.5`; `1__0`, `1_`,
 ///   `_1` and `0_1` stay errors); a set of names (`{a, b}`) stays an error; string
 ///   prefixes (`u'a'`; `r'\d'` without escape processing; `b'x'` as the text of its ASCII
 ///   bytes; `f'...'` stays an error, being an expression); adjacent literals joined
-///   (`"a" "b"` and `'a' 'b'` are `"ab"`; `'it''s'` stays one string, as before);
-/// - a function call wrapper: JSONP's `callback({...});`, MongoDB's `NumberLong(2)` or
-///   `ObjectId("...")` (the argument is the value);
+///   (`"a" "b"`, `'a' 'b'`, `'a' u'b'` and `'a''b'` are `"ab"`; so `'it''s'` is `"its"`);
 /// - escaped JSON (`{\"a\": 1}`: one level of backslashes is removed);
 /// - raw control characters in strings (kept), invalid escapes such as `\d` (kept as
 ///   written; `\'` is read as `'`, a backslash before a line break as the line break), lone
 ///   surrogate escapes (U+FFFD);
 /// - a top-level string whose content is a JSON object or array (decoded, up to two levels
 ///   of encoding).
+///
+/// A function call (`abs(-5)`, `round(19.999)`, MongoDB's `NumberLong(2)`, JSONP's
+/// `callback({...})`) is an error in every mode, as `ast.literal_eval` makes it: a call's
+/// value is its result, never its argument.
 ///
 /// A `"` always closes a `"` string. A second object or array after the value is an error
 /// ("expected one json value"): arguments are one object, and which of two a model meant
@@ -746,8 +751,9 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
     // Fast path: strict JSON through serde_json. Its own nesting limit is 128, so anything
-    // it accepts is within our depth limit whenever that limit is at least 128.
-    if options.max_depth >= DEFAULT_MAX_DEPTH {
+    // it accepts is within our depth limit whenever that limit is at least 128. A float it
+    // might misread (built without `float_roundtrip`) sends the text to the parser's own read.
+    if options.max_depth >= DEFAULT_MAX_DEPTH && !crate::decimal::serde_json_may_misread(input.as_bytes()) {
         if let Ok(value) = serde_json::from_str::<Value>(input) {
             // Strict JSON may still be a double-encoded payload.
             if value.is_string() && options.mode == ParseMode::Lenient {
@@ -761,6 +767,17 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
         }
     }
     tree::parse_slow(tree::Input::text(input), options).map(coalesce)
+}
+
+/// Strict JSON (a response body, a stream's event) as a value, its floats correctly rounded:
+/// by `serde_json` unless it might misread one (built without `float_roundtrip`), else by
+/// this parser's strict mode. `Err` carries the reason.
+pub(crate) fn strict_value(text: &str) -> Result<Value, String> {
+    if !crate::decimal::serde_json_may_misread(text.as_bytes()) {
+        return serde_json::from_str(text).map_err(|error| error.to_string());
+    }
+    let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::strict() };
+    parse(text, &options).map(|parsed| parsed.value).map_err(|error| error.to_string())
 }
 
 /// [`parse`] of tool arguments, also telling whether an object repeated a key (whose last

@@ -128,17 +128,17 @@ impl RepairLayer {
         self
     }
 
-    /// Record the inexact floats (see `tree::inexact_numbers`) when `track`.
-    pub(crate) fn tracking_inexact(mut self, track: bool) -> RepairLayer {
+    /// Record the float literals (see `tree::float_literals`) when `track`.
+    pub(crate) fn tracking_floats(mut self, track: bool) -> RepairLayer {
         if track {
-            self.out.value = super::build::ValueOut::tracking_inexact();
+            self.out.value = super::build::ValueOut::tracking_floats();
         }
         self
     }
 
-    /// The inexact floats recorded, taken.
-    pub(crate) fn take_inexact(&mut self) -> Vec<(String, String)> {
-        self.out.value.take_inexact()
+    /// The float literals recorded, taken.
+    pub(crate) fn take_floats(&mut self) -> Vec<(String, String)> {
+        self.out.value.take_floats()
     }
 
     /// Whether an object repeated a key (its last value was kept).
@@ -473,7 +473,7 @@ impl RepairLayer {
             Token::BeginArray if matches!(expect, Expect::Key { .. }) && self.out.last_array().is_some() => {
                 self.reopen_array(offset)
             }
-            Token::BeginObject | Token::BeginArray | Token::BeginParen(_) => {
+            Token::BeginObject | Token::BeginArray | Token::BeginParen => {
                 // `[{"a": 1 {"b": 2}]`: the object ended before this.
                 if let Expect::Key { comma } = expect {
                     self.record(RepairKind::TrailingComma, comma);
@@ -551,7 +551,7 @@ impl RepairLayer {
             | Token::Null
             | Token::BeginObject
             | Token::BeginArray
-            | Token::BeginParen(_) => {
+            | Token::BeginParen => {
                 self.record(RepairKind::MissingColon, offset);
                 self.expect(Expect::Value);
                 self.value_token(token, offset)

@@ -11,6 +11,10 @@ use serde_json::{Map, Number, Value};
 /// The value of strict JSON `text`, and whether an object in it repeats a key; `None` when the
 /// text is not strict JSON (or nests deeper than `serde_json`'s 128 levels).
 pub(crate) fn strict_noting_repeats(text: &str) -> Option<(Value, bool)> {
+    if crate::decimal::serde_json_may_misread(text.as_bytes()) {
+        // Read by the lexer, correctly rounded.
+        return None;
+    }
     let repeated = Cell::new(false);
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = Noting { repeated: &repeated }.deserialize(&mut deserializer).ok()?;

@@ -501,6 +501,10 @@ fn kept_tape(value: &Value, repairs: Vec<Repair>) -> Option<TapeParsed<'static>>
 /// an object repeats a key; `None` when the text is not strict JSON.
 fn strict_to_tape(text: &str) -> Option<(Tape<'_>, bool)> {
     use serde::de::DeserializeSeed;
+    if crate::decimal::serde_json_may_misread(text.as_bytes()) {
+        // Read by the lexer, correctly rounded.
+        return None;
+    }
     let mut out = TapeOut::for_text(text);
     let mut deserializer = serde_json::Deserializer::from_str(text);
     Writing { out: &mut out }.deserialize(&mut deserializer).ok()?;

@@ -76,19 +76,14 @@ impl Machine {
     }
 
     /// A machine reading with `lexer`, with `repairs` already recorded (those made before a
-    /// later candidate); `track_inexact`: it records the inexact floats.
-    fn with_lexer(
-        lexer: Lexer,
-        options: &ParseOptions,
-        repairs: Vec<Repair>,
-        track_inexact: bool,
-    ) -> Machine {
+    /// later candidate); `track_floats`: it records the float literals.
+    fn with_lexer(lexer: Lexer, options: &ParseOptions, repairs: Vec<Repair>, track_floats: bool) -> Machine {
         let build = match options.mode {
             ParseMode::Repair => Build::Repair(Box::new(
-                RepairLayer::new(options).with_repairs(repairs).tracking_inexact(track_inexact),
+                RepairLayer::new(options).with_repairs(repairs).tracking_floats(track_floats),
             )),
             _ => {
-                let out = if track_inexact { ValueOut::tracking_inexact() } else { ValueOut::new() };
+                let out = if track_floats { ValueOut::tracking_floats() } else { ValueOut::new() };
                 Build::Grammar(Grammar::new(options, repairs), out)
             }
         };
@@ -134,11 +129,11 @@ impl Machine {
         Ok(Outcome { value, repairs, value_at, repeated_keys })
     }
 
-    /// The inexact floats recorded, taken.
-    fn take_inexact(&mut self) -> Vec<(String, String)> {
+    /// The float literals recorded, taken.
+    fn take_floats(&mut self) -> Vec<(String, String)> {
         match &mut self.build {
-            Build::Grammar(_, out) => out.take_inexact(),
-            Build::Repair(layer) => layer.take_inexact(),
+            Build::Grammar(_, out) => out.take_floats(),
+            Build::Repair(layer) => layer.take_floats(),
         }
     }
 }
@@ -152,7 +147,7 @@ impl Attempt for Machine {
             None => self.feed(input.bytes)?,
         }
         let outcome = self.finish()?;
-        Ok((outcome, self.take_inexact()))
+        Ok((outcome, self.take_floats()))
     }
 
     fn lexer(&self) -> &Lexer {
@@ -304,12 +299,13 @@ pub(crate) fn parse_slow_noting_repeats(
     Ok((decode_double(outcome, options), repeated))
 }
 
-/// Where the floats of `text` that do not denote their integral value exactly land: the
-/// JSON Pointer of each, with its text (`0.99999999999999999` where an integer may be
-/// expected). Read again only when a check meets an integral float where an integer is
-/// declared; empty when the text does not parse.
-pub(crate) fn inexact_numbers(text: &str, options: &ParseOptions) -> Vec<(String, String)> {
-    parse_outcome_with(Input::text(text), options, true).map(|(_, inexact)| inexact).unwrap_or_default()
+/// Where the floats of `text` land: the JSON Pointer of each, with its text as sent
+/// (`0.99999999999999999` where an integer may be expected, `12345678901234567890123`,
+/// `1.50`). Read again only when a check needs a float's text (an integral float where an
+/// integer is declared or beyond 2^53, a number made a string); empty when the text does
+/// not parse.
+pub(crate) fn float_literals(text: &str, options: &ParseOptions) -> Vec<(String, String)> {
+    parse_outcome_with(Input::text(text), options, true).map(|(_, floats)| floats).unwrap_or_default()
 }
 
 /// Parse a whole input: a first attempt, then (lenient) later candidates after prose.
@@ -317,14 +313,14 @@ fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Fa
     parse_outcome_with(input, options, false).map(|(outcome, _)| outcome)
 }
 
-/// [`parse_outcome`], with the inexact floats when `track_inexact`.
+/// [`parse_outcome`], with the float literals when `track_floats`.
 fn parse_outcome_with(
     input: Input<'_>,
     options: &ParseOptions,
-    track_inexact: bool,
+    track_floats: bool,
 ) -> Result<(Outcome, Vec<(String, String)>), Failure> {
     read_with_retry(input, options, |lexer, repairs| {
-        Machine::with_lexer(lexer, options, repairs, track_inexact)
+        Machine::with_lexer(lexer, options, repairs, track_floats)
     })
 }
 

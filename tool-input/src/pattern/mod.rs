@@ -23,9 +23,37 @@ mod translate;
 use budget::Cost;
 use fixed::{fixed_shape, Fixed};
 
-/// Largest compiled program the `regex` crate may build for one pattern; a larger one
-/// (`a{1000}{1000}`) goes to `regress`, under its budget.
-const REGEX_SIZE_LIMIT: usize = 2 * 1024 * 1024;
+/// Largest compiled program the `regex` crate may build for one pattern (its default is
+/// 10 MiB): `^\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){0,200}$` fits. A pattern without lookaround
+/// or back-references that is larger still (`(?:a{1000}){1000}`) is a schema error
+/// ([`PatternError::TooBig`]): on `regress` its budget would refuse the model's every value.
+const REGEX_SIZE_LIMIT: usize = 16 * 1024 * 1024;
+/// The lazy DFA's cache per search; past it, the `regex` crate falls back to its other
+/// linear engines, so it bounds memory, never correctness.
+const REGEX_DFA_SIZE_LIMIT: usize = 2 * 1024 * 1024;
+
+/// Why a schema's pattern cannot be used.
+#[derive(Debug)]
+pub(crate) enum PatternError {
+    /// Not an ECMA-262 regular expression (`regress`'s message).
+    Invalid(regress::Error),
+    /// Needs no backtracking, but compiles to more than the linear engine's limit.
+    TooBig { limit: usize },
+}
+
+impl std::fmt::Display for PatternError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PatternError::Invalid(error) => error.fmt(f),
+            PatternError::TooBig { limit } => write!(
+                f,
+                "it compiles to more than {} MiB (bounded repetitions multiply its size); \
+                 write it with fewer or smaller bounded repetitions",
+                limit / (1024 * 1024)
+            ),
+        }
+    }
+}
 
 /// A compiled `pattern`.
 #[derive(Debug, Clone)]
@@ -50,23 +78,33 @@ enum Engine {
 pub(crate) struct OverBudget;
 
 impl Pattern {
-    /// Compile `source`; `Err` carries `regress`'s message.
-    pub fn new(source: &str) -> Result<Pattern, regress::Error> {
+    /// Compile `source`: an invalid pattern, or one the linear engine could run but for its
+    /// size, is an error.
+    pub fn new(source: &str) -> Result<Pattern, PatternError> {
         // `u` flag: JSON Schema patterns are Unicode-aware ECMA-262 expressions. Some
         // patterns written for other engines only compile without it.
         let (regex, unicode) = match regress::Regex::with_flags(source, "u") {
             Ok(regex) => (regex, true),
-            Err(_) => (regress::Regex::new(source)?, false),
+            Err(_) => (regress::Regex::new(source).map_err(PatternError::Invalid)?, false),
         };
         let ast = ecma::parse(source, unicode);
         // Without the `u` flag, `.` and classes see UTF-16 code units: only `regress`.
-        let linear = ast.as_ref().filter(|_| unicode).and_then(translate::to_regex).and_then(|translated| {
-            regex::RegexBuilder::new(&translated)
+        let translated = ast.as_ref().filter(|_| unicode).and_then(translate::to_regex);
+        let linear = match translated {
+            None => None,
+            Some(translated) => match regex::RegexBuilder::new(&translated)
                 .size_limit(REGEX_SIZE_LIMIT)
-                .dfa_size_limit(REGEX_SIZE_LIMIT)
+                .dfa_size_limit(REGEX_DFA_SIZE_LIMIT)
                 .build()
-                .ok()
-        });
+            {
+                Ok(linear) => Some(linear),
+                Err(regex::Error::CompiledTooBig(_)) => {
+                    return Err(PatternError::TooBig { limit: REGEX_SIZE_LIMIT })
+                }
+                // A translation the `regex` crate does not take: ECMA-262's own engine.
+                Err(_) => None,
+            },
+        };
         let engine = match linear {
             Some(linear) => Engine::Linear(linear),
             None => Engine::Backtracking { regex, cost: Cost::new(ast) },
@@ -247,6 +285,24 @@ mod tests {
         }
         for source in [r"(?=a)", r"(?<!a)b", r"(a)\1", r"(?<n>a)\k<n>"] {
             assert!(!Pattern::new(source).unwrap().is_linear(), "{source}");
+        }
+    }
+
+    #[test]
+    fn a_large_pattern_without_backtracking_runs_on_the_linear_engine() {
+        for (source, text) in [
+            (r"^\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){0,50}$", "Hello World"),
+            (r"^(?:\p{L}|\p{N}){0,300}$", "Hello2"),
+        ] {
+            let pattern = Pattern::new(source).unwrap();
+            assert!(pattern.is_linear(), "{source}");
+            assert_eq!(pattern.matches(text), Ok(true), "{source}");
+            assert_eq!(pattern.matches("hello world"), Ok(false), "{source}");
+        }
+        // Too big even for the raised limit: the schema's error, not the model's.
+        match Pattern::new(r"^(?:a{1000}){1000}$") {
+            Err(error @ PatternError::TooBig { .. }) => assert!(error.to_string().contains("16 MiB")),
+            other => panic!("{other:?}"),
         }
     }
 

@@ -123,7 +123,7 @@ impl Decoder {
         if trimmed == "[DONE]" {
             self.emit(Frame::Done, sink);
         } else if trimmed.starts_with(['{', '[', '"']) {
-            match serde_json::from_str(trimmed) {
+            match crate::parse::strict_value(trimmed) {
                 Ok(event) => self.emit(Frame::Event(event), sink),
                 Err(_) => self.bad(None, "is not JSON", sink),
             }
@@ -229,14 +229,14 @@ impl Decoder {
             self.emit(Frame::Done, sink);
             return;
         }
-        match serde_json::from_str::<Value>(trimmed) {
+        match crate::parse::strict_value(trimmed) {
             Ok(value) => self.emit(Frame::Event(named(value, event.as_deref())), sink),
             // Recordings often drop the blank lines between events: each line is one.
             Err(_) if lines > 1 => {
                 for line in trimmed.lines().map(str::trim).filter(|line| !line.is_empty()) {
                     match line {
                         "[DONE]" => self.emit(Frame::Done, sink),
-                        line => match serde_json::from_str::<Value>(line) {
+                        line => match crate::parse::strict_value(line) {
                             Ok(value) => self.emit(Frame::Event(named(value, event.as_deref())), sink),
                             Err(_) => self.bad(event.clone(), "is not JSON", sink),
                         },

@@ -143,7 +143,7 @@ fn convert(raw: &str, schema: Option<&Value>, key: &str) -> Value {
         return Value::String(text.to_owned());
     }
     if types.contains(Types::INTEGER) || types.contains(Types::NUMBER) {
-        if let Ok(number) = serde_json::from_str::<serde_json::Number>(trimmed) {
+        if let Some(number) = crate::parse::lexer::numbers::json_number(trimmed) {
             return Value::Number(number);
         }
     }

@@ -33,7 +33,7 @@
 //! reads on from here: the lexer's files never import it.
 
 pub(super) mod bytes;
-pub(super) mod numbers;
+pub(crate) mod numbers;
 mod scan;
 pub(super) mod state;
 pub(super) mod strings;
@@ -123,6 +123,13 @@ impl Failure {
         Failure::from(Fail::Char { offset: at, at, prefix: "unexpected character ", suffix })
     }
 
+    /// The error for a function call in a value (`abs(-5)`): its value is its result, which
+    /// only running it gives, so it is refused as `ast.literal_eval` refuses it.
+    #[cold]
+    pub(crate) fn function_call(offset: usize) -> Failure {
+        Failure::syntax("a function call is not a value; send the value itself", offset)
+    }
+
     /// The error for a bare word that is not a literal.
     #[cold]
     pub(crate) fn unexpected_word(text: &[u8], offset: usize) -> Failure {
@@ -138,9 +145,8 @@ pub(crate) enum Token {
     EndObject,
     BeginArray,
     EndArray,
-    /// `(`: a Python tuple, or (`true`) the argument list of a function call wrapper such as
-    /// `NumberLong(` or `callback(`.
-    BeginParen(bool),
+    /// `(`: a Python tuple.
+    BeginParen,
     EndParen,
     Colon,
     Comma,
@@ -161,7 +167,7 @@ impl Token {
             Token::EndObject => "`}`",
             Token::BeginArray => "`[`",
             Token::EndArray => "`]`",
-            Token::BeginParen(_) => "`(`",
+            Token::BeginParen => "`(`",
             Token::EndParen => "`)`",
             Token::Colon => "`:`",
             Token::Comma => "`,`",
@@ -187,13 +193,17 @@ pub(crate) trait Sink {
     fn is_complete(&self) -> bool;
     /// Record a repair.
     fn repair(&mut self, kind: RepairKind, offset: usize);
-    /// The next number token is a float whose integral value the text (`literal`) does not
-    /// denote exactly (see `crate::decimal`). Only the builder that tracks them cares.
-    fn inexact_number(&mut self, _literal: &[u8]) {}
+    /// The next number token is a float, written `literal` (which its `f64` may round, or
+    /// print otherwise: `1.50`). Only the builder that tracks them cares.
+    fn float_literal(&mut self, _literal: &[u8]) {}
     /// Remove the repairs of `kind` recorded so far (what looked like prose was the value).
     fn retract(&mut self, kind: RepairKind);
     /// Whether the innermost open container is a `(` (so `)` ends unquoted text).
     fn in_paren(&self) -> bool;
+    /// Whether the first key of an object comes next (where a `(` makes the object a set).
+    fn expects_first_key(&self) -> bool {
+        false
+    }
     /// Whether any array or object is open.
     fn in_container(&self) -> bool;
     /// A line break between top-level values ([`ParseMode::Repair`]).
@@ -364,7 +374,7 @@ impl Lexer {
             return None;
         }
         let end = match esc {
-            Esc::Closing { mark } | Esc::ClosingSlash { mark } => mark,
+            Esc::Closing { mark } | Esc::ClosingSlash { mark } | Esc::ClosingPrefix { mark, .. } => mark,
             _ => self.buf.len(),
         };
         Some((&mut self.text_buf, self.buf.get(..end).unwrap_or_default()))

@@ -192,8 +192,8 @@ impl Lexer {
             hex_number(&text, self.start)
         } else {
             let number = to_number(&text, self.start);
-            if number.as_ref().is_ok_and(|number| inexact_integral(&text, number)) {
-                sink.inexact_number(&text);
+            if number.as_ref().is_ok_and(Number::is_f64) {
+                sink.float_literal(&text);
             }
             number
         };
@@ -305,32 +305,43 @@ fn glued(b: u8) -> bool {
 }
 
 /// Convert number text that follows the grammar: an integer that fits `u64` or `i64`
-/// stays an integer, anything else is the `f64` `serde_json` reads (including `-0` as the
-/// float `-0.0`). The float is `serde_json`'s own reading, so that a number reads the same in
-/// strict JSON (which takes `serde_json`'s path) and in text that needed repair, whether the
-/// program has `serde_json`'s `float_roundtrip` feature (correctly rounded) or not (its faster
-/// reading, at most one unit in the last place away).
+/// stays an integer, anything else is the correctly rounded `f64` (including `-0` as the
+/// float `-0.0`, as `serde_json` reads it). Read by `str::parse`, never by `serde_json`,
+/// whose reading is one unit in the last place off for some floats unless the program
+/// happens to turn on its `float_roundtrip` feature; strict JSON that `serde_json` might
+/// misread is sent here too (`decimal::serde_json_may_misread`), so a number reads the same
+/// on every path.
 fn to_number(text: &[u8], offset: usize) -> Result<Number, Failure> {
     let text = std::str::from_utf8(text).map_err(|_| Failure::from(Fail::InvalidUtf8 { offset }))?;
+    number_of(text).ok_or_else(|| Failure::syntax("number out of range", offset))
+}
+
+/// The number `text` (which follows the JSON grammar) holds: see `to_number`; `None` when
+/// it is beyond the floats.
+fn number_of(text: &str) -> Option<Number> {
     if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
         if let Some(digits) = text.strip_prefix('-') {
             if digits.bytes().any(|b| b != b'0') {
                 if let Ok(value) = text.parse::<i64>() {
-                    return Ok(Number::from(value));
+                    return Some(Number::from(value));
                 }
             }
         } else if let Ok(value) = text.parse::<u64>() {
-            return Ok(Number::from(value));
+            return Some(Number::from(value));
         }
     }
-    serde_json::from_str::<Number>(text).map_err(|_| Failure::syntax("number out of range", offset))
+    text.parse::<f64>().ok().and_then(Number::from_f64)
 }
 
-/// Is `number`, read from `text`, a float with an integral value that `text` does not
-/// denote exactly (`0.99999999999999999` read as `1`)?
-fn inexact_integral(text: &[u8], number: &Number) -> bool {
-    let Some(float) = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0) else { return false };
-    !std::str::from_utf8(text).is_ok_and(|text| crate::decimal::integral_float_is_exact(text, float))
+/// A JSON number's text (exactly the RFC 8259 grammar: no white space, no `+`, no `0x`) as
+/// the number it holds, correctly rounded; `None` for anything else, or a number beyond the
+/// floats (`1e400`).
+pub(crate) fn json_number(text: &str) -> Option<Number> {
+    if is_json_number(text.as_bytes()) {
+        number_of(text)
+    } else {
+        None
+    }
 }
 
 /// `0x1F`, `-0x10`.

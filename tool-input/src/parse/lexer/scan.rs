@@ -200,14 +200,15 @@ impl Lexer {
                 Ok(i + 1)
             }
             b'(' | b')' if self.repair => {
-                let token = if b == b'(' { Token::BeginParen(false) } else { Token::EndParen };
+                let token = if b == b'(' { Token::BeginParen } else { Token::EndParen };
                 self.emit(sink, token, at)?;
                 Ok(i + 1)
             }
             // A Python tuple inside the value (`{"point": (1, 2)}`); at the top level a `(`
             // is prose, as it always was.
-            b'(' if self.lenient && !key && sink.in_container() => {
-                self.emit(sink, Token::BeginParen(false), at)?;
+            // A `(` where a key belongs opens the tuple that makes `{(1, 2), 3}` a set.
+            b'(' if self.lenient && sink.in_container() && (!key || sink.expects_first_key()) => {
+                self.emit(sink, Token::BeginParen, at)?;
                 Ok(i + 1)
             }
             b'+' if self.repair => {

@@ -68,6 +68,13 @@ pub(crate) enum Esc {
     /// After a closing candidate quote, a `/` (at `slash_at`): a comment after it
     /// (`'a' /* note */`) means the quote closed the string.
     ClosingSlash { mark: usize },
+    /// After a closing candidate quote, `len` letters that may be a string prefix (the last
+    /// `len` bytes of `buf`): a quote after them (`'a' u'b'`) means the quote closed the
+    /// string and a prefixed literal follows.
+    ClosingPrefix { mark: usize, len: u8 },
+    /// A Python escape in a `'` or prefixed string: `\x` (`width` 2), `\U` (8) or octal
+    /// `\ooo` (`width` 0: up to three digits); `n` digits read so far, their `value`.
+    Python { n: u8, width: u8, value: u32 },
     /// In a raw string (`r'...'`), after a `\` (kept): a quote or a backslash after it is
     /// content too, as in Python.
     RawBackslash,

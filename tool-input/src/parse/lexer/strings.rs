@@ -301,7 +301,9 @@ impl Lexer {
                     while chunk.get(k).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
                         k += 1;
                     }
-                    if chunk.get(k).is_some_and(|&b| matches!(b, b',' | b'}' | b']' | b':')) {
+                    if chunk.get(k).is_some_and(|&b| {
+                        matches!(b, b',' | b'}' | b']' | b':') || (b == b')' && sink.in_paren())
+                    }) {
                         let string = self.content_to(chunk, text, i, j)?;
                         self.state = State::Between;
                         self.end_string(string, sink)?;
@@ -402,6 +404,11 @@ impl Lexer {
                         sink.repair(RepairKind::InvalidEscape, self.esc_at);
                     }
                     self.push_char('\'');
+                } else if let Some((width, first)) = self.python_escape(quote, b) {
+                    // `'\x41'`, `'\101'`, `'\U0001F600'`: Python's escapes, in a Python
+                    // string literal (a `'` string, or one with a prefix).
+                    sink.repair(RepairKind::PythonEscape, self.esc_at);
+                    next = Esc::Python { n: u8::from(first.is_some()), width, value: first.unwrap_or(0) };
                 } else if b == b'\n' {
                     // A backslash before a line break continues the line, as in a shell.
                     sink.repair(RepairKind::InvalidEscape, self.esc_at);
@@ -494,14 +501,23 @@ impl Lexer {
                     self.end_string(text, sink)?;
                     return Ok(i);
                 }
-                b'\'' | b'"'
-                    if quote == Quote::Single
-                        && !self.repair
-                        && sink.in_container()
-                        && self.buf.len() > mark + 1 =>
+                // `('a', 'b')`: the `)` of a tuple closes a `'` string as a `]` does.
+                b')' if sink.in_paren() => {
+                    self.buf.truncate(mark);
+                    self.state = State::Between;
+                    let text = self.take_string()?;
+                    self.end_string(text, sink)?;
+                    return Ok(i);
+                }
+                b'u' | b'U' | b'r' | b'R' | b'b' | b'B'
+                    if quote == Quote::Single && self.lenient && !self.repair && sink.in_container() =>
                 {
-                    // `'a' 'b'`: the quote closed the string, and another literal starts
-                    // after white space (`'it''s'` stays one string, as it always was).
+                    self.buf.push(b);
+                    next = Esc::ClosingPrefix { mark, len: 1 };
+                }
+                b'\'' | b'"' if quote == Quote::Single && !self.repair && sink.in_container() => {
+                    // `'a' 'b'`, `'a''b'`: the quote closed the string, and another literal
+                    // starts (Python joins them: `'it''s'` is `'its'`).
                     self.buf.truncate(mark);
                     self.state = State::Between;
                     let text = self.take_string()?;
@@ -519,6 +535,74 @@ impl Lexer {
                     consumed = false;
                 }
             },
+            Esc::ClosingPrefix { mark, len } => {
+                let prefix_at = self.buf.len().saturating_sub(usize::from(len));
+                let prefix = self.buf.get(prefix_at..).and_then(StrPrefix::of);
+                match b {
+                    b'\'' | b'"' if prefix.is_some() => {
+                        // `'a' u'b'`: the quote closed the string; a prefixed literal follows.
+                        self.buf.truncate(mark);
+                        self.state = State::Between;
+                        let text = self.take_string()?;
+                        self.end_string(text, sink)?;
+                        let start = at.saturating_sub(usize::from(len));
+                        self.start = start;
+                        self.adjacent(start, sink);
+                        sink.repair(RepairKind::StringPrefix, start);
+                        let quote = if b == b'"' {
+                            Quote::Double
+                        } else {
+                            sink.repair(RepairKind::SingleQuotes, at);
+                            Quote::Single
+                        };
+                        self.prefix = prefix;
+                        self.state = State::Str { quote, esc: Esc::None };
+                        return Ok(i + 1);
+                    }
+                    b'u' | b'U' | b'r' | b'R' | b'b' | b'B' if len < 2 => {
+                        self.buf.push(b);
+                        next = Esc::ClosingPrefix { mark, len: len + 1 };
+                    }
+                    _ => {
+                        // `'it' raw`: the quote, the white space and the letters were content.
+                        self.apostrophe(mark, sink);
+                        consumed = false;
+                    }
+                }
+            }
+            Esc::Python { n, width, value } => {
+                let digit = if width == 0 {
+                    (b'0'..=b'7').contains(&b).then(|| u32::from(b - b'0'))
+                } else {
+                    char::from(b).to_digit(16)
+                };
+                let radix = if width == 0 { 8 } else { 16 };
+                let full = if width == 0 { 3 } else { width };
+                match digit {
+                    Some(digit) if n < full => {
+                        let value = value * radix + digit;
+                        if n + 1 < full {
+                            next = Esc::Python { n: n + 1, width, value };
+                        } else {
+                            self.push_python_char(value)?;
+                        }
+                    }
+                    _ if width == 0 => {
+                        // An octal escape ends at its first non-octal byte (`\0` then `x`).
+                        self.push_python_char(value)?;
+                        consumed = false;
+                    }
+                    _ => {
+                        return Err(Failure::syntax(
+                            format!(
+                                "truncated `\\{}` escape in a string",
+                                if width == 2 { 'x' } else { 'U' }
+                            ),
+                            self.esc_at,
+                        ))
+                    }
+                }
+            }
             Esc::ClosingSlash { mark } => match b {
                 b'/' | b'*' => {
                     // A comment: the quote closed the string, and `/` starts the comment.
@@ -538,6 +622,37 @@ impl Lexer {
         }
         self.state = State::Str { quote, esc: next };
         Ok(if consumed { i + 1 } else { i })
+    }
+
+    /// The escape a `\` followed by `b` starts in a Python string literal (a `'` string or a
+    /// prefixed one, whose raw form never gets here): its width (`x` 2, `U` 8, octal 0) and
+    /// the value of a first digit `b` already is (octal). `None` elsewhere, and for the
+    /// escapes JSON shares.
+    fn python_escape(&self, quote: Quote, b: u8) -> Option<(u8, Option<u32>)> {
+        if !self.lenient || self.repair || !(quote == Quote::Single || self.prefix.is_some()) {
+            return None;
+        }
+        match b {
+            b'x' => Some((2, None)),
+            b'U' => Some((8, None)),
+            b'0'..=b'7' => Some((0, Some(u32::from(b - b'0')))),
+            _ => None,
+        }
+    }
+
+    /// The character a Python escape spells; a surrogate or a value past U+10FFFF is what
+    /// Python refuses too.
+    fn push_python_char(&mut self, value: u32) -> Result<(), Failure> {
+        match char::from_u32(value) {
+            Some(c) => {
+                self.push_char(c);
+                Ok(())
+            }
+            None => Err(Failure::syntax(
+                format!("the escape of U+{value:X} in a string is not a character"),
+                self.esc_at,
+            )),
+        }
     }
 
     /// A closing candidate quote (at `mark` in `buf`) turned out to be content, with what

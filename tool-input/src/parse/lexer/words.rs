@@ -1,6 +1,6 @@
 //! Bare words: the JSON literals, their Python and JavaScript spellings (`True`, `None`,
-//! `undefined`, `NaN`), unquoted keys, function call wrappers (`NumberLong(2)`), and a word
-//! before the value that starts prose.
+//! `undefined`, `NaN`), unquoted keys, function calls (refused: `abs(-5)` is not a value), and
+//! a word before the value that starts prose.
 
 use super::bytes::{find, is_key_byte, is_word_byte};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
@@ -27,8 +27,8 @@ pub(crate) enum Spelling {
 }
 
 impl Lexer {
-    /// A bare word: an unquoted key, a literal, a function call, or (before the value) the
-    /// start of prose.
+    /// A bare word: an unquoted key, a literal, a string prefix, or (before the value) the
+    /// start of prose; a function call is refused.
     pub(super) fn word<S: Sink>(
         &mut self,
         chunk: &[u8],
@@ -64,7 +64,7 @@ impl Lexer {
     }
 
     /// A word ended before `next` (not at the end of the input). Returns whether `next`
-    /// was consumed (the `(` of a function call).
+    /// was consumed (the quote after a string prefix).
     fn end_word<S: Sink>(
         &mut self,
         text: &[u8],
@@ -106,13 +106,9 @@ impl Lexer {
             && next == Some(b'(')
             && text.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'$')
         {
-            // `NumberLong(2)`, `callback({...})`: the argument is the value.
-            if self.phase == Phase::Start {
-                self.begin_value(self.start, b'(');
-            }
-            sink.repair(RepairKind::FunctionCall, self.start);
-            self.emit(sink, Token::BeginParen(true), self.start)?;
-            return Ok(true);
+            // `abs(-5)`, `NumberLong(2)`, `callback({...})`: a call's value is its result,
+            // which no parser can know; `ast.literal_eval` refuses it, and so does this.
+            return Err(Failure::function_call(self.start));
         }
         if self.phase == Phase::Start && !self.bare() {
             self.start_prose_with(text, sink);

@@ -149,7 +149,7 @@ impl Out for RepairOut {
         self.last_array.clear();
     }
 
-    fn inexact_number(&mut self, literal: &[u8]) {
-        self.value.inexact_number(literal);
+    fn float_literal(&mut self, literal: &[u8]) {
+        self.value.float_literal(literal);
     }
 }

@@ -39,8 +39,8 @@ impl Sink for RepairLayer {
         self.grammar.retract(kind);
     }
 
-    fn inexact_number(&mut self, literal: &[u8]) {
-        self.out.inexact_number(literal);
+    fn float_literal(&mut self, literal: &[u8]) {
+        self.out.float_literal(literal);
     }
 
     fn in_paren(&self) -> bool {

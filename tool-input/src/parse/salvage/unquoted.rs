@@ -2,7 +2,7 @@
 //! ([`ParseMode::Repair`](crate::parse::ParseMode::Repair)).
 
 use super::{is_url_char, trim_end, URL_SCHEMES};
-use crate::parse::lexer::numbers::is_json_number;
+use crate::parse::lexer::numbers::{is_json_number, json_number};
 use crate::parse::lexer::state::{Ctx, Phase, State, Unq};
 use crate::parse::lexer::{Fail, Failure, Lexer, Sink, Token};
 use crate::parse::RepairKind;
@@ -61,12 +61,10 @@ impl Lexer {
                 }
                 u.call = false;
                 if b == b'(' {
-                    // `callback_123 ({...})`.
+                    // `callback_123 ({...})`: a call, whose value is its result.
                     self.salvage().raw.clear();
                     self.state = State::Between;
-                    sink.repair(RepairKind::FunctionCall, self.start);
-                    self.emit(sink, Token::BeginParen(true), self.start)?;
-                    return Ok(i + 1);
+                    return Err(Failure::function_call(self.start));
                 }
             }
             if u.url {
@@ -257,9 +255,7 @@ impl Lexer {
             self.begin_value(self.start, raw.first().copied().unwrap_or(b'a'));
         }
         if u.number && is_json_number(&raw) {
-            let number = std::str::from_utf8(&raw)
-                .ok()
-                .and_then(|text| serde_json::from_str::<serde_json::Number>(text).ok());
+            let number = std::str::from_utf8(&raw).ok().and_then(json_number);
             if let Some(number) = number {
                 self.salvage().raw = raw;
                 self.salvage().raw.clear();

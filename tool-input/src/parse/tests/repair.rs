@@ -36,12 +36,6 @@ fn repair_mode_repairs() {
         ("{\"a\": \"see {\"k\": 1}, here\"}", json!({"a": "see {\"k\": 1}, here"}), &[UnescapedQuote]),
         // Escaped JSON, wrappers, concatenation, ellipsis, regex, tuples, sets.
         ("{\\\"a\\\": \\\"x \\\\\\\"y\\\\\\\"\\\"}", json!({"a": "x \"y\""}), &[EscapedJson]),
-        ("callback_123({\"a\": [1]});", json!({"a": [1]}), &[FunctionCall]),
-        (
-            "{\"n\": NumberLong(\"2\"), \"d\": ISODate(\"2012-12-19\")}",
-            json!({"n": "2", "d": "2012-12-19"}),
-            &[FunctionCall],
-        ),
         ("\"hello\" + \" \" + 'world'", json!("hello world"), &[Concatenation]),
         ("[1, 2, ..., 9]", json!([1, 2, 9]), &[Ellipsis]),
         ("{\"a\": 1, ...}", json!({"a": 1}), &[Ellipsis]),
