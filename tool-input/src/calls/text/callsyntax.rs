@@ -190,6 +190,10 @@ impl Reader<'_> {
                 let rest = &self.text[self.pos..];
                 let Some(end) = rest.find([',', '}', ']']) else { return Err(Stop::End) };
                 let token = rest[..end].trim();
+                if token.is_empty() {
+                    // `[a}`: nothing to read here, and reading nothing would not move on.
+                    return Err(Stop::Bad("a value is missing"));
+                }
                 self.pos += end;
                 Ok(serde_json::from_str(token).unwrap_or_else(|_| Value::String(token.to_owned())))
             }
@@ -202,5 +206,18 @@ impl Reader<'_> {
         let Some(close) = self.text[start..].find(self.quote) else { return Err(Stop::End) };
         self.pos = start + close + self.quote.len();
         Ok(self.text[start..start + close].to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_closed_by_a_brace_is_an_error_not_a_loop() {
+        let mut reader = Reader { text: "{tags:[a}}", pos: 0, quote: "<escape>" };
+        assert!(matches!(reader.object(0), Err(Stop::Bad(_))));
+        let mut reader = Reader { text: "{k:}", pos: 0, quote: "<escape>" };
+        assert!(matches!(reader.object(0), Err(Stop::Bad(_))));
     }
 }
