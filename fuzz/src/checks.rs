@@ -219,14 +219,27 @@ const TOOLS: [&str; 3] = ["get_weather", "search", "write_file"];
 /// of them; the JSON rendering works. Then the same bytes build a call that gives a key
 /// twice ([`repeated_keywords`]).
 pub fn text_calls(data: &[u8]) {
-    use tool_input::calls::{parse_text, CallOptions};
-    let text = String::from_utf8_lossy(data);
+    use tool_input::calls::{parse_text, CallOptions, TextFormat};
+    let Some((&first, rest)) = data.split_first() else { return };
+    let text = String::from_utf8_lossy(rest);
     let known = parse_text(&text, &CallOptions::new().tools(TOOLS));
     for call in &known.calls {
         assert!(TOOLS.contains(&call.name.as_str()), "a call to an unknown tool: {}", call.name);
     }
     let _ = known.to_json();
     let _ = parse_text(&text, &CallOptions::new()).to_json();
+    // Named: the first byte picks the format, every one of them in turn.
+    let format = TextFormat::ALL[usize::from(first) % TextFormat::ALL.len()];
+    let named = parse_text(&text, &CallOptions::new().tools(TOOLS).text_format(format));
+    for call in &named.calls {
+        assert!(TOOLS.contains(&call.name.as_str()), "a call to an unknown tool: {}", call.name);
+    }
+    // Reasoning is never read for calls: after an opening `<think>` that nothing closes,
+    // there is none.
+    if !text.contains("</think>") {
+        let thinking = parse_text(&format!("<think>{text}"), &CallOptions::new());
+        assert!(thinking.calls.is_empty() && thinking.errors.is_empty(), "a call read from reasoning");
+    }
     repeated_keywords(data);
 }
 

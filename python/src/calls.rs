@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use tool_input::calls::{parse_body, parse_value, CallOptions, Format};
+use tool_input::calls::{parse_body, parse_value, CallOptions, Calls, Format, TextFormat};
 use tool_input::stream::StreamAssembler;
 
 use crate::convert::{record, text_or_bytes, to_value, type_name};
@@ -14,9 +14,25 @@ use crate::validator::DETACH_BYTES;
 /// `"responses"`, `"anthropic"`, `"gemini"`, `"ollama"`, `"text"`), and the names of the
 /// tools the model was given (an iterable of `str`, or one `str` of names separated by
 /// commas, as the CLI's `--tools`).
-fn options(format: &str, tools: Option<&Bound<'_, PyAny>>) -> PyResult<CallOptions> {
+///
+/// `text_format` names the text format calls are written in (a vLLM tool parser's name,
+/// `"hermes"`, `"openai"`, `"minimax_m2"`, …): only that one is read. `format="text:NAME"`
+/// says the same, as the CLI's `--format text:NAME`.
+fn options(
+    format: &str,
+    tools: Option<&Bound<'_, PyAny>>,
+    text_format: Option<&str>,
+) -> PyResult<CallOptions> {
+    let (format, named) = match format.split_once(':') {
+        Some(("text", name)) => ("text", Some(name)),
+        _ => (format, None),
+    };
     let format: Format = format.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
     let mut options = CallOptions::new().format(format);
+    if let Some(name) = text_format.or(named) {
+        let text_format: TextFormat = name.parse().map_err(PyValueError::new_err)?;
+        options = options.text_format(text_format);
+    }
     if let Some(tools) = tools.filter(|tools| !tools.is_none()) {
         let names: Vec<String> = if let Ok(list) = tools.cast::<PyString>() {
             list.to_cow()?
@@ -38,7 +54,10 @@ fn options(format: &str, tools: Option<&Bound<'_, PyAny>>) -> PyResult<CallOptio
 }
 
 /// The tool calls of one response body: `{"calls": [{"id", "name", "arguments"}],
-/// "errors": [{"kind", "message"}]}`, as `tool-input calls` prints them.
+/// "errors": [{"kind", "message"}], "content", "reasoning"}`, as `tool-input calls` prints
+/// them: the text left beside the calls, and the reasoning apart (a call written in the
+/// reasoning is never read). `text_format` reads only that text format (a vLLM tool
+/// parser's name); by default it is detected from its markers.
 ///
 /// `body` is the response as `str` or `bytes`, or already parsed; `format` is its API
 /// (`"auto"` detects it; `"openai"`, `"responses"`, `"anthropic"`, `"gemini"`, `"ollama"`,
@@ -48,21 +67,22 @@ fn options(format: &str, tools: Option<&Bound<'_, PyAny>>) -> PyResult<CallOptio
 /// call whose arguments were cut off, do not parse or are not an object is an error, never
 /// a call; a body that cannot be read at all is one error of kind `body`.
 #[pyfunction]
-#[pyo3(signature = (body, *, format = "auto", tools = None))]
+#[pyo3(signature = (body, *, format = "auto", tools = None, text_format = None))]
 pub(crate) fn parse_calls<'py>(
     py: Python<'py>,
     body: &Bound<'py, PyAny>,
     format: &str,
     tools: Option<&Bound<'py, PyAny>>,
+    text_format: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = options(format, tools)?;
+    let options = options(format, tools, text_format)?;
     let result = match text_or_bytes(body)? {
         Some(text) if text.len() >= DETACH_BYTES => py.detach(|| parse_body(&text, &options)),
         Some(text) => parse_body(&text, &options),
         None => parse_value(&to_value(body)?, &options),
     };
     match result {
-        Ok(calls) => record(py, &calls),
+        Ok(calls) => calls_record(py, &calls),
         // A body that cannot be read at all is one error, in the same shape, as the CLI says.
         Err(error) => {
             let result = PyDict::new(py);
@@ -77,7 +97,7 @@ pub(crate) fn parse_calls<'py>(
 ///
 /// Feed it the stream as it arrives: raw bytes of the SSE body (`push_sse_bytes`, split
 /// anywhere), decoded events (`push_event`), or text chunks (`push_text`); then `finish()`
-/// for `{"calls", "errors"}`, the same calls the whole body would give. A call the stream
+/// for `{"calls", "errors", "content", "reasoning"}`, the same calls the whole body would give. A call the stream
 /// did not finish (a length stop, a dropped connection) is a `truncated` error, never a
 /// call. `open_calls()` shows what has arrived of each call still streaming, for display.
 #[pyclass(module = "tool_input", name = "StreamAssembler")]
@@ -99,9 +119,9 @@ impl PyStreamAssembler {
 #[pymethods]
 impl PyStreamAssembler {
     #[new]
-    #[pyo3(signature = (*, tools = None, format = "auto"))]
-    fn new(tools: Option<&Bound<'_, PyAny>>, format: &str) -> PyResult<Self> {
-        Ok(PyStreamAssembler { assembler: Some(StreamAssembler::new(options(format, tools)?)) })
+    #[pyo3(signature = (*, tools = None, format = "auto", text_format = None))]
+    fn new(tools: Option<&Bound<'_, PyAny>>, format: &str, text_format: Option<&str>) -> PyResult<Self> {
+        Ok(PyStreamAssembler { assembler: Some(StreamAssembler::new(options(format, tools, text_format)?)) })
     }
 
     /// Feed bytes of the body as they arrive, split anywhere: SSE framing or one JSON event
@@ -167,14 +187,14 @@ impl PyStreamAssembler {
         Ok(self.open_ref()?.format().as_str())
     }
 
-    /// End the stream and read every call: `{"calls", "errors"}`, as `tool-input calls
+    /// End the stream and read every call: `{"calls", "errors", "content", "reasoning"}`, as `tool-input calls
     /// --stream` prints them. The assembler cannot be fed after.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let assembler = self
             .assembler
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the stream was already finished"))?;
-        record(py, &assembler.finish())
+        calls_record(py, &assembler.finish())
     }
 
     fn __repr__(&self) -> String {
@@ -183,4 +203,14 @@ impl PyStreamAssembler {
             None => "StreamAssembler(finished)".to_owned(),
         }
     }
+}
+
+/// `{"calls", "errors", "content", "reasoning"}`: the calls, and the text left beside them
+/// with the reasoning apart, as `tool-input calls` prints them.
+fn calls_record<'py>(py: Python<'py>, calls: &Calls) -> PyResult<Bound<'py, PyAny>> {
+    let result = record(py, calls)?;
+    let dict = result.cast::<PyDict>()?;
+    dict.set_item("content", calls.content.as_deref())?;
+    dict.set_item("reasoning", calls.reasoning.as_deref())?;
+    Ok(result)
 }

@@ -64,7 +64,7 @@ def test_the_shape_is_the_clis():
         ]
     }
     result = parse_calls(body, tools=["get_weather"])
-    assert list(result) == ["calls", "errors"]
+    assert list(result) == ["calls", "errors", "content", "reasoning"]
     assert result["calls"] == [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Paris"}}]
     assert [error["kind"] for error in result["errors"]] == ["truncated", "unknown_tool"]
     keys = ["kind", "message", "id", "id_generated", "name", "arguments", "arguments_cut"]
@@ -92,8 +92,27 @@ def test_text_calls():
     text = 'Let me check. <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
     result = parse_calls(text, format="text", tools=["get_weather"])
     assert summary(result) == [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+    assert result["content"] == "Let me check. "
+    assert result["reasoning"] is None
     # Text that merely looks like a call to another tool stays text.
     assert parse_calls(text, format="text", tools=["search"])["calls"] == []
+
+
+def test_text_formats_by_name_and_reasoning_apart():
+    text = (
+        '<think>Maybe <tool_call>{"name": "ping", "arguments": {}}</tool_call></think>Checking.'
+        '<minimax:tool_call><invoke name="get_weather"><parameter name="city">Oslo</parameter></invoke>'
+        "</minimax:tool_call>"
+    )
+    for options in ({}, {"text_format": "minimax_m2"}, {"format": "text:minimax_m2"}):
+        result = parse_calls(text, **{"format": "text", **options})
+        assert summary(result) == [{"name": "get_weather", "arguments": {"city": "Oslo"}}], options
+        assert result["content"] == "Checking."
+        assert result["reasoning"] == 'Maybe <tool_call>{"name": "ping", "arguments": {}}</tool_call>'
+    # Named, another format's markers are content.
+    assert parse_calls(text, format="text", text_format="hermes")["calls"] == []
+    with pytest.raises(ValueError):
+        parse_calls(text, format="text", text_format="nope")
 
 
 def test_bad_options():

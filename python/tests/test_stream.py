@@ -103,7 +103,12 @@ def test_open_calls_final_calls_and_finish():
     assert stream.calls() == [{"id": "toolu_1", "name": "write_file", "arguments": {"path": "a.md", "content": "# Title"}}]
     stream.push_event({"type": "message_stop"})
     result = stream.finish()
-    assert result == {"calls": [{"id": "toolu_1", "name": "write_file", "arguments": {"path": "a.md", "content": "# Title"}}], "errors": []}
+    assert result == {
+        "calls": [{"id": "toolu_1", "name": "write_file", "arguments": {"path": "a.md", "content": "# Title"}}],
+        "errors": [],
+        "content": None,
+        "reasoning": None,
+    }
     with pytest.raises(RuntimeError):
         stream.finish()
     with pytest.raises(RuntimeError):
@@ -149,8 +154,20 @@ def test_hostile_input_never_crashes():
         stream.push_event(event)
     stream.push_sse_bytes(b"\xff\xfe\x00data: {\n\n")
     stream.push_done()
-    assert set(stream.finish()) == {"calls", "errors"}
+    assert set(stream.finish()) == {"calls", "errors", "content", "reasoning"}
     with pytest.raises(TypeError):
         StreamAssembler().push_sse_bytes(5)
     with pytest.raises(ValueError):
         StreamAssembler(format="nope")
+
+
+def test_text_stream_with_a_named_format():
+    from tool_input import StreamAssembler
+
+    text = '<|channel|>analysis<|message|>Think.<|end|><|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Oslo"}<|call|>'
+    stream = StreamAssembler(format="text", text_format="openai")
+    for at in range(0, len(text), 5):
+        stream.push_text(text[at : at + 5])
+    result = stream.finish()
+    assert [call["name"] for call in result["calls"]] == ["get_weather"]
+    assert result["reasoning"] == "Think."

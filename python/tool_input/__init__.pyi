@@ -49,6 +49,8 @@ class CallError(TypedDict):
 class Calls(TypedDict):
     calls: List[ToolCall]
     errors: List[CallError]
+    content: Optional[str]
+    reasoning: Optional[str]
 
 class OpenCall(TypedDict):
     position: int
@@ -114,7 +116,7 @@ class Validator:
 class StreamAssembler:
     """The tool calls of one streamed response, assembled event by event."""
 
-    def __init__(self, *, tools: Tools = None, format: Format = "auto") -> None: ...
+    def __init__(self, *, tools: Tools = None, format: Union[Format, str] = "auto", text_format: Optional[str] = None) -> None: ...
     def push_sse_bytes(self, data: Union[bytes, str]) -> None: ...
     def push_sse_line(self, line: str) -> None: ...
     def push_event(self, event: JSON) -> None: ...
@@ -136,7 +138,13 @@ def repair(
     settled: bool = False,
     style: Literal["jsonrepair", "json_repair"] = "jsonrepair",
 ) -> JSON: ...
-def parse_calls(body: Union[str, bytes, Dict[str, JSON], List[JSON]], *, format: Format = "auto", tools: Tools = None) -> Calls: ...
+def parse_calls(
+    body: Union[str, bytes, Dict[str, JSON], List[JSON]],
+    *,
+    format: Union[Format, str] = "auto",
+    tools: Tools = None,
+    text_format: Optional[str] = None,
+) -> Calls: ...
 def tool_definition(
     schema: Union[Dict[str, JSON], str, bytes],
     dialect: Dialect,

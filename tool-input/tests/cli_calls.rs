@@ -19,7 +19,7 @@ fn calls_prints_calls_and_errors() {
     let output = run(&["calls"], body.to_string().as_bytes());
     assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
     let result = stdout_json(&output);
-    assert_eq!(keys(&result), BTreeSet::from(["calls", "errors"]));
+    assert_eq!(keys(&result), BTreeSet::from(["calls", "errors", "content", "reasoning"]));
     assert_eq!(
         result["calls"],
         json!([{"id": "functions.get_weather:0", "name": "get_weather", "arguments": {"city": "Paris"}}])
@@ -78,12 +78,17 @@ fn calls_reads_text_with_known_tools() {
     assert_eq!(call["arguments"], json!({"city": "Paris"}));
     assert!(call["id"].as_str().unwrap().starts_with("call_"));
     assert_eq!(result["errors"], json!([]));
+    assert_eq!(result["content"], "Let me check. ");
+    assert_eq!(result["reasoning"], Value::Null);
 
     // Bare JSON naming an unknown tool stays text: no call, no error.
     let output =
         run(&["calls", "--format", "text", "--tools", "get_time"], br#"{"name": "search", "arguments": {}}"#);
     assert_eq!(output.status.code(), Some(0));
-    assert_eq!(stdout_json(&output), json!({"calls": [], "errors": []}));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"calls": [], "errors": [], "content": "{\"name\": \"search\", \"arguments\": {}}", "reasoning": null})
+    );
 
     // A marked call to an unknown tool is an error.
     let output = run(
@@ -206,4 +211,27 @@ fn schema_check_lists_what_the_dialect_rejects() {
 
     assert_eq!(run(&["schema", "--dialect", "cohere", &schema_path()], b"").status.code(), Some(2));
     assert_eq!(run(&["schema", "--dialect", "openai", "/nonexistent.json"], b"").status.code(), Some(2));
+}
+
+#[test]
+fn calls_reads_a_named_text_format_and_prints_the_reasoning_apart() {
+    let text = "<think>Maybe <tool_call>{\"name\": \"ping\", \"arguments\": {}}</tool_call>.</think>Checking.<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"city\">Oslo</parameter></invoke></minimax:tool_call>";
+    for format in ["text", "text:minimax_m2"] {
+        let output = run(&["calls", "--format", format], text.as_bytes());
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        let result = stdout_json(&output);
+        assert_eq!(result["calls"].as_array().unwrap().len(), 1, "{format}");
+        assert_eq!(result["calls"][0]["name"], "get_weather");
+        assert_eq!(result["content"], "Checking.");
+        assert_eq!(
+            result["reasoning"],
+            "Maybe <tool_call>{\"name\": \"ping\", \"arguments\": {}}</tool_call>."
+        );
+    }
+    // Named, another format's markers are content.
+    let output = run(&["calls", "--format", "text:hermes"], text.as_bytes());
+    assert_eq!(stdout_json(&output)["calls"], json!([]));
+    // An unknown format name is a usage error.
+    let output = run(&["calls", "--format", "text:nope"], text.as_bytes());
+    assert_eq!(output.status.code(), Some(2));
 }

@@ -30,7 +30,7 @@ fn a_stream_cut_off_by_max_tokens_prints_a_truncated_error() {
     let output = run(&["calls", "--stream"], body.as_bytes());
     assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
     let result = stdout_json(&output);
-    assert_eq!(keys(&result), BTreeSet::from(["calls", "errors"]));
+    assert_eq!(keys(&result), BTreeSet::from(["calls", "errors", "content", "reasoning"]));
     assert_eq!(result["calls"], json!([]));
     assert_eq!(result["errors"][0]["kind"], "truncated");
     assert!(result["errors"][0]["message"].as_str().unwrap().contains("make_file"));

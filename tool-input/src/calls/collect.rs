@@ -23,6 +23,12 @@ pub struct Calls {
     pub content: Option<String>,
     /// The format the response was read as.
     pub format: Format,
+    /// The reasoning the text (or the message content) carried, taken out of
+    /// [`content`](Calls::content) before calls were read: `<think>…</think>`, harmony's
+    /// `analysis` channel, everything before a lone `</think>`, … (see
+    /// [`TextFormat`](crate::calls::TextFormat)). A call written there is never read.
+    /// `None` when there was none.
+    pub reasoning: Option<String>,
 }
 
 impl Calls {
@@ -151,6 +157,15 @@ pub(crate) struct Collected {
     conflicted: Vec<usize>,
 }
 
+/// A point in a collection ([`Collector::mark`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    calls: usize,
+    errors: usize,
+    next: usize,
+    full: bool,
+}
+
 impl<'o> Collector<'o> {
     pub fn new(options: &'o CallOptions) -> Self {
         Collector::resume(options, Collected::default())
@@ -232,6 +247,20 @@ impl<'o> Collector<'o> {
     /// How many attempts were taken.
     pub fn attempts(&self) -> usize {
         self.next
+    }
+
+    /// Where the collection is now, to [`Collector::rollback`] to.
+    pub fn mark(&self) -> Mark {
+        Mark { calls: self.calls.len(), errors: self.errors.len(), next: self.next, full: self.full }
+    }
+
+    /// Forget every attempt taken since `mark` (text read as one format turned out to hold
+    /// another's markers too).
+    pub fn rollback(&mut self, mark: Mark) {
+        self.calls.truncate(mark.calls);
+        self.errors.truncate(mark.errors);
+        self.next = mark.next;
+        self.full = mark.full;
     }
 
     /// Take the next slot, or record the overflow once.
@@ -394,7 +423,7 @@ impl<'o> Collector<'o> {
     /// stopped early is settled as cut ([`settle_cut`]; `source` is the text calls were
     /// read from, if any).
     pub fn finish(self, format: Format, content: Option<String>, source: Option<&str>) -> Calls {
-        let mut calls = Calls { calls: self.calls, errors: self.errors, content, format };
+        let mut calls = Calls { calls: self.calls, errors: self.errors, content, format, reasoning: None };
         for (choice, reason) in &self.stops {
             settle_cut(&mut calls, reason, true, self.options, source, Some(*choice));
         }

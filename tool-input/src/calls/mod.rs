@@ -179,15 +179,26 @@ fn read_value(body: &Value, options: &CallOptions, conflicts: Vec<BodyConflict>)
     };
     // Backends served without a tool parser put the calls into the content.
     let mut source = None;
+    let mut reasoning = None;
     let content = match content {
         Some(text) if options.scan_content && out.attempts() == 0 && !text.is_empty() => {
-            let left = text::extract(&text, text::Mode::Content, &mut out);
-            source = Some(text);
-            Some(left)
+            let read = text::extract(&text, text::Mode::Content, &mut out);
+            reasoning = read.reasoning;
+            source = Some(read.visible.unwrap_or(text));
+            Some(read.content)
+        }
+        // Calls came natively: the content is not read for calls, but its reasoning is
+        // still not content.
+        Some(text) if options.scan_content => {
+            let split = text::reasoning::split(&text);
+            reasoning = split.reasoning;
+            Some(split.visible.into_owned())
         }
         other => other,
     };
-    Ok(out.finish(format, content, source.as_deref()))
+    let mut calls = out.finish(format, content, source.as_deref());
+    calls.reasoning = reasoning;
+    Ok(calls)
 }
 
 /// Read tool calls a model wrote into its text, leaving the rest as
@@ -215,8 +226,11 @@ pub fn parse_text(text: &str, options: &CallOptions) -> Calls {
         );
         return out.finish(Format::Text, None, None);
     }
-    let content = text::extract(text, text::Mode::Text, &mut out);
-    out.finish(Format::Text, Some(content), Some(text))
+    let read = text::extract(text, text::Mode::Text, &mut out);
+    let mut calls =
+        out.finish(Format::Text, Some(read.content), Some(read.visible.as_deref().unwrap_or(text)));
+    calls.reasoning = read.reasoning;
+    calls
 }
 
 /// The text of an OpenAI-style `content`: a string, or the `text` of an array of parts.

@@ -620,6 +620,7 @@ impl Assembly {
         let before = out.attempts();
         // The text calls are read from, kept to tell a call cut off at its end.
         let mut source = None;
+        let mut reasoning = None;
         let content = if self.format == Format::Text {
             if self.text_too_large {
                 let message = format!(
@@ -633,9 +634,10 @@ impl Assembly {
                 );
                 None
             } else {
-                let left = text::extract(&self.text, text::Mode::Text, &mut out);
-                source = Some(mem::take(&mut self.text));
-                Some(left)
+                let read = text::extract(&self.text, text::Mode::Text, &mut out);
+                reasoning = read.reasoning;
+                source = Some(read.visible.unwrap_or_else(|| mem::take(&mut self.text)));
+                Some(read.content)
             }
         } else {
             match self.content.take() {
@@ -643,15 +645,22 @@ impl Assembly {
                 Some(content)
                     if self.options.scans_content() && out.attempts() == 0 && !content.is_empty() =>
                 {
-                    let left = text::extract(&content, text::Mode::Content, &mut out);
-                    source = Some(content);
-                    Some(left)
+                    let read = text::extract(&content, text::Mode::Content, &mut out);
+                    reasoning = read.reasoning;
+                    source = Some(read.visible.unwrap_or(content));
+                    Some(read.content)
+                }
+                Some(content) if self.options.scans_content() => {
+                    let split = text::reasoning::split(&content);
+                    reasoning = split.reasoning;
+                    Some(split.visible.into_owned())
                 }
                 other => other,
             }
         };
         let read_from_text = out.attempts() > before;
         let mut calls = out.finish(self.format, content, None);
+        calls.reasoning = reasoning;
         // A cut response runs nothing by default, as a whole body with its reason; a call
         // read from its text is cut when its closing marker had not arrived.
         let source = source.as_deref().filter(|_| read_from_text);

@@ -17,7 +17,7 @@
 //! | [`Format::Anthropic`] | `content_block_start` (`tool_use`), or a whole `tool_use` in `message_start` | `input_json_delta` | `content_block_stop`, or `message_stop` |
 //! | [`Format::Gemini`] | a `functionCall` with a name | whole `args`, or `partialArgs` (path and value) while `willContinue` | at once for a whole call; a `functionCall` without `willContinue`, a new call, or `finishReason: STOP` |
 //! | [`Format::Ollama`] | a `tool_calls` entry | whole, an object | at once |
-//! | [`Format::Text`] | a marker (`<tool_call>`, `[TOOL_CALLS]`, …) in the text | the text after it | its closing marker, or the end of the stream |
+//! | [`Format::Text`] | a marker of any [`TextFormat`](crate::calls::TextFormat) (`<tool_call>`, `[TOOL_CALLS]`, `<minimax:tool_call>`, harmony's `to=functions.…`, …) outside the reasoning | the text after it | its closing marker, or the end of the stream |
 //!
 //! **Partial arguments, as they arrive.** The argument text of each call is read as it
 //! arrives by an [`IncrementalParser`], once, in time linear in its bytes:

@@ -6,8 +6,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde_json::json;
-use tool_input::calls::{parse_body, CallOptions, Format};
+use serde_json::{json, Value};
+use tool_input::calls::{parse_body, CallOptions, Calls, Format, TextFormat};
 use tool_input::stream::{StreamAssembler, DEFAULT_MAX_STREAM_BYTES};
 
 use crate::read_input_within;
@@ -20,8 +20,11 @@ pub(crate) fn run(
     run_completed: bool,
     input: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
-    let format: Format = format.parse().map_err(|e| format!("{e}"))?;
+    let (format, text_format) = split_format(format)?;
     let mut options = CallOptions::new().format(format).run_completed_calls(run_completed);
+    if let Some(text_format) = text_format {
+        options = options.text_format(text_format);
+    }
     if let Some(tools) = tools {
         options = options.tools(tools.split(',').map(str::trim).filter(|name| !name.is_empty()));
     }
@@ -33,12 +36,12 @@ pub(crate) fn run(
         let mut assembler = StreamAssembler::new(options);
         feed_stream(input.as_deref(), &mut assembler)?;
         let calls = assembler.finish();
-        (calls.to_json(), !calls.errors.is_empty())
+        (with_text(&calls), !calls.errors.is_empty())
     } else {
         // Read no further than a whole stream may be: a body past that is refused unread.
         match read_input_within(input.as_deref(), DEFAULT_MAX_STREAM_BYTES)? {
             Some(body) => match parse_body(&body, &options) {
-                Ok(calls) => (calls.to_json(), !calls.errors.is_empty()),
+                Ok(calls) => (with_text(&calls), !calls.errors.is_empty()),
                 // A body that cannot be read at all is one error, in the same shape.
                 Err(error) => (json!({"calls": [], "errors": [error]}), true),
             },
@@ -52,6 +55,28 @@ pub(crate) fn run(
     let mut out = io::stdout().lock();
     writeln!(out, "{result}").map_err(|e| format!("cannot write the result: {e}"))?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `--format`: an API, `text`, or `text:<name>` with a text format's name.
+pub(crate) fn parse_format_arg(value: &str) -> Result<String, String> {
+    split_format(value).map(|_| value.to_owned())
+}
+
+fn split_format(value: &str) -> Result<(Format, Option<TextFormat>), String> {
+    match value.split_once(':') {
+        Some(("text", name)) => Ok((Format::Text, Some(name.parse::<TextFormat>()?))),
+        _ => Ok((value.parse::<Format>().map_err(|e| format!("{e}"))?, None)),
+    }
+}
+
+/// The calls and errors, with the content left beside them and the reasoning apart.
+fn with_text(calls: &Calls) -> Value {
+    let mut result = calls.to_json();
+    if let Value::Object(map) = &mut result {
+        map.insert("content".to_owned(), json!(calls.content));
+        map.insert("reasoning".to_owned(), json!(calls.reasoning));
+    }
+    result
 }
 
 /// Feed the stream to the assembler as it is read, in pieces, and stop reading one byte

@@ -5,7 +5,7 @@
 //! tool-input check --schema FILE --jsonl CASES.jsonl
 //! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [--require-json] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl   # time; and check's peak memory on the largest case
-//! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text] [--tools a,b,c] [--stream] [--run-completed] [INPUT]
+//! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text|text:<name>] [--tools a,b,c] [--stream] [--run-completed] [INPUT]
 //! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
 //! ```
 //! Exit codes: 0 accepted, 1 rejected, 2 usage error.
@@ -68,12 +68,16 @@ enum Command {
         workload: PathBuf,
     },
     /// Read the tool calls of one response body or recorded stream (any API), or of raw
-    /// assistant text; print `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}]}`.
+    /// assistant text; print `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}],
+    /// "content", "reasoning"}` (the text left beside the calls, and the reasoning apart).
     ///
     /// Exits 0 when every call was read, 1 when any failed, 2 on usage errors.
     Calls {
-        /// The body's API, or `text` for raw assistant text; `auto` detects it.
-        #[arg(long, default_value = "auto", value_parser = ["auto", "openai", "responses", "anthropic", "gemini", "ollama", "text"])]
+        /// The body's API, or `text` for raw assistant text; `auto` detects it. With
+        /// `text:<name>` (a vLLM tool parser's name: `text:hermes`, `text:openai`,
+        /// `text:minimax_m2`, …) only that text format is read; with `text` it is detected
+        /// from its markers.
+        #[arg(long, default_value = "auto", value_parser = calls::parse_format_arg)]
         format: String,
         /// The tools the model was given, comma-separated: names are matched against them,
         /// and text that merely looks like a call to another name stays text.

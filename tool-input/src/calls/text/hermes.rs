@@ -2,7 +2,7 @@
 //! GLM's key/value tags; and `<tools>…</tools>`, which Qwen3-Coder writes when its system
 //! prompt shows that tag.
 
-use super::{find_first, json, push_malformed, push_truncated, unfence, xml};
+use super::{block, json, push_malformed, push_truncated, unfence, xml, Ending};
 use crate::calls::Collector;
 
 /// Read the block opening at `start`. A block without its closing tag runs to the next
@@ -11,11 +11,8 @@ use crate::calls::Collector;
 pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>) -> Option<usize> {
     let close = if open == "<tools>" { "</tools>" } else { "</tool_call>" };
     let body_start = start + open.len();
-    let (body_end, end, closed) = match find_first(text, body_start, &[close, open]) {
-        Some((at, 0)) => (at, at + close.len(), true),
-        Some((at, _)) => (at, at, false),
-        None => (text.len(), text.len(), false),
-    };
+    let (body_end, end, ending) = block(text, body_start, close, &[open]);
+    let closed = ending == Ending::Closed;
     let span = &text[start..end];
     let body = unfence(&text[body_start..body_end]);
     if body.is_empty() {

@@ -39,8 +39,11 @@ fn from_fields(object: &str, fields: &[(String, &str)], shape: Shape, outer: boo
     for (key, text) in fields {
         match key.as_str() {
             "name" => name = Some(read_string(text)?),
+            // Cohere's actions name the tool `tool_name` and the id `tool_call_id`.
+            "tool_name" if shape == Shape::Block && name.is_none() => name = Some(read_string(text)?),
             "arguments" | "parameters" if arguments.is_none() => arguments = Some(arguments_of_text(text)),
             "id" => id = read_string(text),
+            "tool_call_id" if shape == Shape::Block && id.is_none() => id = read_string(text),
             // OpenAI's own shape: {"type": "function", "function": {"name", "arguments"}}.
             "function" if outer && text.starts_with('{') => {
                 let inner = split_object(text)?;
@@ -68,7 +71,7 @@ fn from_value(object: &str, value: &Value, shape: Shape) -> Option<CallParts> {
     }
     let function = map.get("function").filter(|f| f.is_object());
     let source = function.unwrap_or(value);
-    let name = source.get("name").and_then(Value::as_str)?;
+    let name = source.get("name").or_else(|| source.get("tool_name")).and_then(Value::as_str)?;
     let arguments = source.get("arguments").or_else(|| source.get("parameters"));
     if shape == Shape::Bare && arguments.is_none() {
         return None;

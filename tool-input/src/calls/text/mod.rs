@@ -1,128 +1,43 @@
 //! Tool calls a model wrote into its text, because it was served without a tool parser.
 //!
-//! The text is read once, left to right. Each call written with an explicit marker (a tag
-//! or a special token) is taken out, and everything around it stays content. Only when the
-//! text has no marker at all is it tried as a bare call: a JSON object (or list, or
-//! `;`-separated objects) with a name and arguments, or a Python list of calls, making up
-//! the whole text (a code fence around it, and prose around the fence, are allowed).
+//! The reasoning is taken out first ([`reasoning`]): a call drafted while thinking is no
+//! call. The rest is read once, left to right. Each call written with an explicit marker (a
+//! tag or a special token) is taken out, and everything around it stays content. Unless a
+//! format is named, the format is the one whose markers the text has; markers of two
+//! formats are an error naming both. Only when the text has no marker at all is it tried
+//! as a bare call: a JSON object (or list, or `;`-separated objects) with a name and
+//! arguments, or a Python list of calls, making up the whole text (a code fence around it,
+//! and prose around the fence, are allowed).
 
+mod callsyntax;
 mod deepseek;
+mod format;
+mod harmony;
 mod hermes;
+mod invoke;
 mod json;
+mod jsonlike;
 mod keywords;
 mod kimi;
+mod kimi3;
 mod llama;
+mod markers;
+mod minimax;
 mod mistral;
+mod params;
 mod pythonic;
+pub(crate) mod reasoning;
 mod scan;
 mod xml;
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde_json::Value;
+
+pub use format::TextFormat;
+use markers::{next_marker, Marker};
 
 use super::{CallErrorKind, CallParts, Collector, Format};
 use crate::error::{ErrorCode, Rejection, RejectionKind};
 use crate::parse::{self, ParseOptions};
-
-/// The text formats calls are read from. By default every one is tried;
-/// [`CallOptions::text_format`](super::CallOptions::text_format) restricts reading to one.
-///
-/// | format | what it looks like |
-/// |---|---|
-/// | [`Hermes`](TextFormat::Hermes) (Hermes 2 Pro/3, Qwen 2.5/3) | `<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>`; also `<tools>…</tools>` |
-/// | [`Json`](TextFormat::Json) | a bare or fenced `{"name": …, "arguments": …}` (or `"parameters"`), a list of them, or several separated by `;` |
-/// | [`Mistral`](TextFormat::Mistral) | `[TOOL_CALLS] [{"name": …, "arguments": …}]`, `[TOOL_CALLS]get_weather{…}`, `[TOOL_CALLS]get_weather[ARGS]{…}` (with `[CALL_ID]id` kept as the id) |
-/// | [`Llama`](TextFormat::Llama) (Llama 3.x) | `<\|python_tag\|>{"name": …, "parameters": …}; {…}` |
-/// | [`Pythonic`](TextFormat::Pythonic) (Llama 3.2/4 pythonic) | `[get_weather(city='Paris', days=3)]`, optionally in `<\|python_start\|>…<\|python_end\|>` |
-/// | [`Qwen3Coder`](TextFormat::Qwen3Coder) | `<tool_call><function=get_weather><parameter=city>Paris</parameter></function></tool_call>` |
-/// | [`Glm`](TextFormat::Glm) (GLM-4.5) | `<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>` |
-/// | [`DeepSeek`](TextFormat::DeepSeek) (V3, V3.1, R1) | `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather` + a fenced JSON, or `…begin｜>get_weather<｜tool▁sep｜>{…}`; ASCII `\|` bars too |
-/// | [`Kimi`](TextFormat::Kimi) (K2) | `<\|tool_calls_section_begin\|><\|tool_call_begin\|>functions.get_weather:0<\|tool_call_argument_begin\|>{…}<\|tool_call_end\|>…`; the id `functions.get_weather:0` is kept |
-///
-/// **Telling a call from prose.** A call with a marker is a call attempt: if its name is
-/// not a known tool it is an `unknown_tool` error, and if it is cut off a `truncated`
-/// error, so it can be answered. A bare JSON object or Python list has no marker, so it is
-/// a call only when it makes up the whole text (or the whole of a code fence), has exactly
-/// the keys of a call (`name`, `arguments` or `parameters`, optionally `id` and `type`), and,
-/// when the known tools are given, names only known tools; otherwise it stays content. In
-/// the content of a structured response (OpenAI, Anthropic, …), bare calls are read only
-/// when the known tools are given.
-///
-/// **Values of qwen3-coder and GLM parameters** arrive as text. They are converted by the
-/// tool's schema (when [known](super::CallOptions::definitions)): an integer or number
-/// parameter is read as a number, a boolean as `true`/`false`, an object or array as JSON
-/// (leniently), `null` as null where the schema allows it; a string parameter, an
-/// undeclared one, or a value that does not read as the declared type stays text, for the
-/// tool's own check to coerce or reject (never guessed: `"maybe"` is not turned into
-/// `false`). One newline right after the opening tag and one before the closing tag are
-/// not part of the value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TextFormat {
-    /// `<tool_call>` JSON (Hermes, Qwen).
-    Hermes,
-    /// A bare or fenced JSON call object or list.
-    Json,
-    /// Mistral's `[TOOL_CALLS]`.
-    Mistral,
-    /// Llama 3's `<|python_tag|>` JSON.
-    Llama,
-    /// A Python list of calls.
-    Pythonic,
-    /// qwen3-coder's XML.
-    Qwen3Coder,
-    /// GLM's `<arg_key>`/`<arg_value>`.
-    Glm,
-    /// DeepSeek's special tokens.
-    DeepSeek,
-    /// Kimi K2's special tokens.
-    Kimi,
-}
-
-impl TextFormat {
-    /// The format's name: `hermes`, `json`, `mistral`, `llama`, `pythonic`, `qwen3_coder`,
-    /// `glm`, `deepseek` or `kimi`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TextFormat::Hermes => "hermes",
-            TextFormat::Json => "json",
-            TextFormat::Mistral => "mistral",
-            TextFormat::Llama => "llama",
-            TextFormat::Pythonic => "pythonic",
-            TextFormat::Qwen3Coder => "qwen3_coder",
-            TextFormat::Glm => "glm",
-            TextFormat::DeepSeek => "deepseek",
-            TextFormat::Kimi => "kimi",
-        }
-    }
-}
-
-impl fmt::Display for TextFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for TextFormat {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "hermes" | "qwen" => TextFormat::Hermes,
-            "json" => TextFormat::Json,
-            "mistral" => TextFormat::Mistral,
-            "llama" | "llama3_json" => TextFormat::Llama,
-            "pythonic" => TextFormat::Pythonic,
-            "qwen3_coder" | "qwen3-coder" => TextFormat::Qwen3Coder,
-            "glm" | "glm45" => TextFormat::Glm,
-            "deepseek" => TextFormat::DeepSeek,
-            "kimi" | "kimi_k2" => TextFormat::Kimi,
-            other => return Err(format!("unknown text format `{other}`")),
-        })
-    }
-}
 
 /// Where the text comes from, which decides how much a bare call must prove.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,106 +48,118 @@ pub(crate) enum Mode {
     Content,
 }
 
-/// A marker that starts a call written in text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Marker {
-    /// `<tool_call>` (JSON, qwen3-coder or GLM inside).
-    ToolCall,
-    /// `<tools>`, as Qwen3-Coder writes when the system prompt shows that tag.
-    Tools,
-    /// `<function=`, qwen3-coder without the `<tool_call>` around it.
-    Function,
-    /// `[TOOL_CALLS]`.
-    Mistral,
-    /// `<|python_tag|>`.
-    PythonTag,
-    /// `<|python_start|>`.
-    PythonStart,
-    /// DeepSeek's `tool▁calls▁begin` or `tool▁call▁begin`.
-    DeepSeek,
-    /// Kimi's `tool_calls_section_begin` or `tool_call_begin`.
-    Kimi,
+/// What reading a text gave besides its calls.
+#[derive(Debug)]
+pub(crate) struct Extracted {
+    /// The content left once the calls (and the reasoning) were taken out.
+    pub content: String,
+    /// The reasoning, apart.
+    pub reasoning: Option<String>,
+    /// The text calls were read from, when the reasoning was taken out of it (a call cut
+    /// off is told by where this text ends).
+    pub visible: Option<String>,
 }
 
-const MARKERS: &[(&str, Marker)] = &[
-    ("<tool_call>", Marker::ToolCall),
-    ("<tools>", Marker::Tools),
-    ("<function=", Marker::Function),
-    ("[TOOL_CALLS]", Marker::Mistral),
-    ("<|python_tag|>", Marker::PythonTag),
-    ("<|python_start|>", Marker::PythonStart),
-    ("<｜tool▁calls▁begin｜>", Marker::DeepSeek),
-    ("<|tool▁calls▁begin|>", Marker::DeepSeek),
-    ("<｜tool▁call▁begin｜>", Marker::DeepSeek),
-    ("<|tool▁call▁begin|>", Marker::DeepSeek),
-    ("<|tool_calls_section_begin|>", Marker::Kimi),
-    ("<|tool_call_section_begin|>", Marker::Kimi),
-    ("<|tool_call_begin|>", Marker::Kimi),
-];
+/// Take the reasoning and then the calls out of `text` into `out`.
+pub(crate) fn extract(text: &str, mode: Mode, out: &mut Collector<'_>) -> Extracted {
+    let split = reasoning::split(text);
+    let content = extract_visible(&split.visible, mode, out);
+    let visible = match split.visible {
+        std::borrow::Cow::Owned(visible) => Some(visible),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    Extracted { content, reasoning: split.reasoning, visible }
+}
 
-impl Marker {
-    fn allowed(self, only: Option<TextFormat>) -> bool {
-        let Some(format) = only else { return true };
-        match self {
-            Marker::ToolCall => {
-                matches!(format, TextFormat::Hermes | TextFormat::Qwen3Coder | TextFormat::Glm)
-            }
-            Marker::Tools => format == TextFormat::Hermes,
-            Marker::Function => format == TextFormat::Qwen3Coder,
-            Marker::Mistral => format == TextFormat::Mistral,
-            Marker::PythonTag => format == TextFormat::Llama,
-            Marker::PythonStart => format == TextFormat::Pythonic,
-            Marker::DeepSeek => format == TextFormat::DeepSeek,
-            Marker::Kimi => format == TextFormat::Kimi,
-        }
+/// What one marker's reader did.
+enum Read {
+    /// Read a call (or several) up to this index.
+    To(usize),
+    /// Not a call after all (`<|python_tag|>` before code): the marker is content.
+    NotACall,
+    /// A message whose text is content (harmony's `final` channel): the marker and header
+    /// up to `body.start` and the end marker after `body.end` are dropped.
+    Content { body: std::ops::Range<usize>, end: usize },
+}
+
+/// Read the marker `pattern` (`marker`) at `start`.
+fn read_marker(
+    text: &str,
+    start: usize,
+    pattern: &'static str,
+    marker: Marker,
+    out: &mut Collector<'_>,
+) -> Read {
+    let to = |end: Option<usize>| end.map_or(Read::NotACall, Read::To);
+    match marker {
+        Marker::ToolCall | Marker::Tools => to(hermes::read(text, start, pattern, out)),
+        Marker::Function => Read::To(xml::read_bare_functions(text, start, out)),
+        Marker::Mistral => Read::To(mistral::read(text, start, pattern, out)),
+        Marker::PythonTag => to(llama::read(text, start, pattern, out)),
+        Marker::PythonStart => to(pythonic::read_tagged(text, start, pattern, out)),
+        Marker::DeepSeek => Read::To(deepseek::read(text, start, out)),
+        Marker::Kimi => Read::To(kimi::read(text, start, out)),
+        Marker::KimiK3Tools => Read::To(kimi3::read(text, start, pattern, out)),
+        Marker::KimiK3Response => Read::To(start + pattern.len()),
+        Marker::Harmony => harmony::read(text, start, out),
+        Marker::Dsml => Read::To(invoke::read_dsml(text, start, pattern, out)),
+        Marker::MiniMaxM2 => Read::To(invoke::read_minimax_m2(text, start, pattern, out)),
+        Marker::MiniMaxM3 => Read::To(minimax::read_m3(text, start, out)),
+        Marker::Step3 => Read::To(invoke::read_step3(text, start, pattern, out)),
+        Marker::MiniCpm5 => Read::To(invoke::read_minicpm(text, start, out)),
+        Marker::ToolCalls => Read::To(jsonlike::read_tool_calls(text, start, pattern, out)),
+        Marker::SeedOss => Read::To(xml::read_seed(text, start, pattern, out)),
+        Marker::Solar => Read::To(jsonlike::read_solar(text, start, pattern, out)),
+        Marker::Olmo3 | Marker::Lfm2 => to(pythonic::read_marked(text, start, pattern, out)),
+        Marker::FunctionGemma | Marker::Gemma4 => Read::To(callsyntax::read(text, start, pattern, out)),
+        Marker::GraniteTag
+        | Marker::FunctionCall
+        | Marker::Functools
+        | Marker::CohereAction
+        | Marker::CohereFence
+        | Marker::InternLm
+        | Marker::Longcat
+        | Marker::GigaChat
+        | Marker::Apertus => to(jsonlike::read_json_marked(text, start, pattern, marker, out)),
     }
 }
 
-/// The first marker at or after `from`: its position, its text and kind.
-fn next_marker(text: &str, from: usize, only: Option<TextFormat>) -> Option<(usize, &'static str, Marker)> {
-    let bytes = text.as_bytes();
-    let mut i = from;
-    while i < bytes.len() {
-        if bytes[i] == b'<' || bytes[i] == b'[' {
-            let rest = &text[i..];
-            for &(pattern, marker) in MARKERS {
-                if rest.starts_with(pattern) && marker.allowed(only) {
-                    return Some((i, pattern, marker));
-                }
-            }
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Take the calls out of `text` into `out`; return the text that is left.
-pub(crate) fn extract(text: &str, mode: Mode, out: &mut Collector<'_>) -> String {
+/// Take the calls out of reasoning-free `text` into `out`; return the text that is left.
+fn extract_visible(text: &str, mode: Mode, out: &mut Collector<'_>) -> String {
     let only = out.options.text_format;
+    let mark = out.mark();
     let mut content = String::new();
     let mut pos = 0;
     let mut marked = false;
+    // The first format read, and the marker it was read by (`None` once a format is named).
+    let mut first: Option<(Marker, &'static str)> = None;
     while pos < text.len() && !out.is_full() {
         let Some((start, pattern, marker)) = next_marker(text, pos, only) else { break };
+        if only.is_none() {
+            match first {
+                None => first = Some((marker, pattern)),
+                Some((seen, seen_pattern)) if seen.family() != marker.family() => {
+                    out.rollback(mark);
+                    push_two_formats(out, text, (seen.family(), seen_pattern), (marker.family(), pattern));
+                    return text.to_owned();
+                }
+                Some(_) => {}
+            }
+        }
         content.push_str(&text[pos..start]);
-        let read = match marker {
-            Marker::ToolCall | Marker::Tools => hermes::read(text, start, pattern, out),
-            Marker::Function => Some(xml::read_bare_functions(text, start, out)),
-            Marker::Mistral => Some(mistral::read(text, start, pattern, out)),
-            Marker::PythonTag => llama::read(text, start, pattern, out),
-            Marker::PythonStart => pythonic::read_tagged(text, start, pattern, out),
-            Marker::DeepSeek => Some(deepseek::read(text, start, out)),
-            Marker::Kimi => Some(kimi::read(text, start, out)),
-        };
-        match read {
-            Some(end) => {
+        match read_marker(text, start, pattern, marker, out) {
+            Read::To(end) => {
                 marked = true;
                 pos = end.max(start + pattern.len());
             }
-            // Not a call after all (`<|python_tag|>` before code): the marker is content.
-            None => {
+            Read::NotACall => {
                 content.push_str(pattern);
                 pos = start + pattern.len();
+            }
+            Read::Content { body, end } => {
+                marked = true;
+                content.push_str(&text[body]);
+                pos = end.max(start + pattern.len());
             }
         }
     }
@@ -257,6 +184,21 @@ pub(crate) fn extract(text: &str, mode: Mode, out: &mut Collector<'_>) -> String
         }
     }
     content
+}
+
+/// Text with the markers of two formats: which one is meant cannot be told, so nothing of
+/// it is run.
+fn push_two_formats(out: &mut Collector<'_>, text: &str, a: (TextFormat, &str), b: (TextFormat, &str)) {
+    let message = format!(
+        "The text has the tool-call markers of two formats, {} (`{}`) and {} (`{}`); no call was read from it. Write every call in one format.",
+        a.0, a.1, b.0, b.1
+    );
+    let raw: String = text.chars().take(super::MAX_ERROR_ARGUMENTS).collect();
+    out.push_failed(
+        text_parts(None, super::OriginalArguments::Absent, &raw),
+        CallErrorKind::Malformed,
+        message,
+    );
 }
 
 /// A call attempt read from text, before it is pushed.
@@ -309,6 +251,27 @@ fn push_malformed(out: &mut Collector<'_>, span: &str, what: &str) {
     );
 }
 
+/// How a block ended: at its closing marker, before the next block's opening marker, or at
+/// the end of the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    Closed,
+    Next,
+    End,
+}
+
+/// The block whose body starts at `from`: where its body ends, where the block ends, and how.
+/// It ends at `close`, or (unclosed) right before the first of `next`, or at the end.
+fn block(text: &str, from: usize, close: &str, next: &[&str]) -> (usize, usize, Ending) {
+    let mut patterns = vec![close];
+    patterns.extend_from_slice(next);
+    match find_first(text, from, &patterns) {
+        Some((at, 0)) => (at, at + close.len(), Ending::Closed),
+        Some((at, _)) => (at, at, Ending::Next),
+        None => (text.len(), text.len(), Ending::End),
+    }
+}
+
 /// The first of several patterns at or after `from`: its position and which one. One pass.
 fn find_first(text: &str, from: usize, patterns: &[&str]) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();
@@ -350,6 +313,31 @@ const CLOSING_MARKERS: &[&str] = &[
     "<|tool▁calls▁end|>",
     "<|tool_call_end|>",
     "<|tool_calls_section_end|>",
+    "</invoke>",
+    "</minimax:tool_call>",
+    "</｜DSML｜invoke>",
+    "</|DSML|invoke>",
+    "</｜DSML｜function_calls>",
+    "</｜DSML｜tool_calls>",
+    "</|DSML|function_calls>",
+    "</|DSML|tool_calls>",
+    "</steptml:invoke>",
+    "<｜tool_calls_end｜>",
+    "<｜tool_call_end｜>",
+    "<|close|>call<|sep|>",
+    "<|close|>tools<|sep|>",
+    "<|call|>",
+    "</tool_calls>",
+    "</seed:tool_call>",
+    "</function_calls>",
+    "<|END_ACTION|>",
+    "<|action_end|>",
+    "<end_function_call>",
+    "<tool_call|>",
+    "</longcat_tool_call>",
+    "<|tools_suffix|>",
+    "<|tool_call:end|>",
+    "]<]minimax[>[</tool_call>",
 ];
 
 /// In a response that stopped early, is the call whose text is `span` unfinished: it reaches

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::keywords::Keywords;
 use super::scan::{skip_ws, span_end};
-use super::{find_first, text_parts, unfence};
+use super::{text_parts, unfence};
 use crate::calls::Collector;
 use crate::parse::{self, ParseOptions, RepairKind};
 
@@ -31,11 +31,7 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
 pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collector<'_>) -> Option<usize> {
     let body_start = start + tag.len();
     // A block without its end runs to the next start at most: each byte is looked at once.
-    let (body_end, end) = match find_first(text, body_start, &["<|python_end|>", tag]) {
-        Some((at, 0)) => (at, at + "<|python_end|>".len()),
-        Some((at, _)) => (at, at),
-        None => (text.len(), text.len()),
-    };
+    let (body_end, end, _) = super::block(text, body_start, "<|python_end|>", &[tag]);
     let body = text[body_start..body_end].trim();
     let calls = if body.starts_with('[') {
         parse_list(body)?
@@ -45,6 +41,46 @@ pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collect
         vec![(name, arguments, 0..next)]
     };
     push_all(calls, body, &text[start..end], out);
+    Some(end)
+}
+
+/// Read LFM2's `<|tool_call_start|>[…]<|tool_call_end|>` or OLMo 3's
+/// `<function_calls>…</function_calls>` (one call a line, or a list); `None` when the body
+/// is not calls.
+pub(super) fn read_marked(text: &str, start: usize, tag: &str, out: &mut Collector<'_>) -> Option<usize> {
+    let close = if tag == "<function_calls>" { "</function_calls>" } else { "<|tool_call_end|>" };
+    let body_start = start + tag.len();
+    let (body_end, end, ending) = super::block(text, body_start, close, &[tag]);
+    let closed = ending == super::Ending::Closed;
+    let body = text[body_start..body_end].trim();
+    let span = &text[start..end];
+    let calls = if body.starts_with('[') {
+        parse_list(body)
+    } else {
+        // One call after another, on lines of their own.
+        let bytes = body.as_bytes();
+        let mut calls = Vec::new();
+        let mut i = 0;
+        let mut whole = !body.is_empty();
+        while i < bytes.len() {
+            match parse_call(body, i) {
+                Some((name, arguments, next)) => {
+                    calls.push((name, arguments, i..next));
+                    i = skip_ws(bytes, next);
+                }
+                None => {
+                    whole = false;
+                    break;
+                }
+            }
+        }
+        whole.then_some(calls)
+    };
+    match calls {
+        Some(calls) => push_all(calls, body, span, out),
+        None if closed => super::push_malformed(out, span, "expected Python calls, `name(key=value)`"),
+        None => super::push_truncated(out, span, None),
+    }
     Some(end)
 }
 

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::keywords::Keywords;
-use super::{find_first, push_malformed, text_parts};
+use super::{block, find_first, push_malformed, text_parts, Ending};
 use crate::calls::{Collector, OriginalArguments};
 use crate::dialect::walk::{declared_types, property_schema, Types};
 use crate::parse::{self, ParseOptions};
@@ -20,6 +20,24 @@ pub(super) fn read_functions(body: &str, closed: bool, out: &mut Collector<'_>) 
         }
         pos = read_function(body, start, closed, out);
     }
+}
+
+/// Read Seed-OSS's `<seed:tool_call>…</seed:tool_call>` at `start` (qwen3-coder functions
+/// inside); returns where it ends.
+pub(super) fn read_seed(text: &str, start: usize, open: &str, out: &mut Collector<'_>) -> usize {
+    let body_start = start + open.len();
+    let (body_end, end, ending) = block(text, body_start, "</seed:tool_call>", &[open]);
+    let closed = ending == Ending::Closed;
+    let body = &text[body_start..body_end];
+    if body.contains("<function=") {
+        read_functions(body, closed, out);
+    } else if closed {
+        push_malformed(out, &text[start..end], "expected `<function=NAME>`");
+    } else {
+        let span = &text[start..end];
+        push_cut_off(out, span, None, "the call");
+    }
+    end
 }
 
 /// Read qwen3-coder's `<function=…>` written without `<tool_call>` around it; returns where
@@ -82,7 +100,9 @@ fn read_function(text: &str, start: usize, block_closed: bool, out: &mut Collect
 /// Read a GLM call: the name, then `<arg_key>`/`<arg_value>` pairs.
 pub(super) fn read_glm(body: &str, closed: bool, span: &str, out: &mut Collector<'_>) {
     let name_end = body.find("<arg_key>").unwrap_or(body.len());
+    // HY V3 writes `<tool_sep>` after the name.
     let name = body[..name_end].trim();
+    let name = name.strip_suffix("<tool_sep>").unwrap_or(name).trim();
     if name.is_empty() || name.contains(char::is_whitespace) || name.contains(['{', '<', '"']) {
         push_malformed(out, span, "expected a tool name, JSON or `<function=`");
         return;
@@ -127,7 +147,7 @@ fn push_cut_off(out: &mut Collector<'_>, span: &str, name: Option<String>, insid
 }
 
 /// A parameter's text as the JSON value the tool's schema declares.
-fn convert(raw: &str, schema: Option<&Value>, key: &str) -> Value {
+pub(super) fn convert(raw: &str, schema: Option<&Value>, key: &str) -> Value {
     // The newlines the templates put around a value are not part of it.
     let text = raw.strip_prefix('\n').unwrap_or(raw);
     let text = text.strip_suffix('\n').unwrap_or(text);

@@ -1,0 +1,72 @@
+//! gpt-oss's harmony messages (vLLM's `openai` parser). A message is a header, then
+//! `<|message|>`, its text, and an end marker (`<|call|>` for a call, `<|end|>`, or
+//! `<|return|>` at the end of the response). A call names its recipient with
+//! `to=functions.NAME`, in the channel (`<|channel|>commentary to=functions.NAME
+//! <|constrain|>json<|message|>{…}<|call|>`) or in the header (`<|start|>assistant
+//! to=functions.NAME<|channel|>commentary json<|message|>{…}<|call|>`). A message without a
+//! recipient (the `final` channel) is content. The `analysis` channel is reasoning, taken
+//! out before (see [`reasoning`](super::reasoning)).
+
+use super::{find_first, push_truncated, text_parts, Read};
+use crate::calls::{Collector, OriginalArguments};
+
+const ENDS: [&str; 5] = ["<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>"];
+
+/// Read the message whose header starts at `start`.
+pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
+    // The header runs to `<|message|>`; a `<|channel|>` in it belongs to it.
+    let Some(header_end) = text[start..].find("<|message|>").map(|at| at + start) else {
+        // Cut off inside a header: a call if it named its recipient.
+        let header = &text[start..];
+        if let Some(name) = recipient(header) {
+            push_truncated(out, header, Some(name));
+        }
+        return Read::To(text.len());
+    };
+    let header = &text[start..header_end];
+    let body_start = header_end + "<|message|>".len();
+    let (body_end, end, closed) = match find_first(text, body_start, &ENDS) {
+        Some((at, which)) if which < 3 => (at, at + ENDS[which].len(), true),
+        Some((at, _)) => (at, at, true),
+        None => (text.len(), text.len(), false),
+    };
+    if channel(header) == Some("analysis") {
+        // Reasoning that named a recipient in its header: never a call, never content.
+        return Read::To(end);
+    }
+    let Some(name) = recipient(header) else {
+        return Read::Content { body: body_start..body_end, end };
+    };
+    let span = &text[start..end];
+    let arguments = text[body_start..body_end].trim();
+    if !closed {
+        push_truncated(out, span, Some(name));
+        return Read::To(end);
+    }
+    let arguments = if arguments.is_empty() {
+        OriginalArguments::Absent
+    } else {
+        OriginalArguments::Text(arguments.to_owned())
+    };
+    out.push(text_parts(Some(name), arguments, span));
+    Read::To(end)
+}
+
+/// The tool a header sends to: `to=functions.NAME` gives `NAME`; a built-in tool's
+/// recipient (`to=browser.search`) is kept whole.
+fn recipient(header: &str) -> Option<String> {
+    let at = header.find("to=")? + "to=".len();
+    let rest = &header[at..];
+    let end = rest.find(|c: char| c.is_whitespace() || c == '<').unwrap_or(rest.len());
+    let recipient = &rest[..end];
+    let name = recipient.strip_prefix("functions.").unwrap_or(recipient);
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
+/// The channel a header names.
+fn channel(header: &str) -> Option<&str> {
+    let at = header.find("<|channel|>")? + "<|channel|>".len();
+    let rest = &header[at..];
+    let end = rest.find(|c: char| c.is_whitespace() || c == '<').unwrap_or(rest.len());
+    Some(&rest[..end])
+}

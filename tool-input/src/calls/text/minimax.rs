@@ -1,0 +1,201 @@
+//! MiniMax M3: every tag prefixed with the namespace token `]<]minimax[>[`:
+//! `<tool_call><invoke name="NAME"><KEY>VALUE</KEY>…</invoke>…</tool_call>`. A parameter is
+//! a tag of its own name; an object's members are nested tags, an array's items repeated
+//! tags (or `<item>` tags). `<parameter name="KEY">` is read too. The `<tool_call>` inside
+//! these markers is M3's, never a Hermes call.
+
+use serde_json::{Map, Value};
+
+use super::params::Params;
+use super::{find_first, push_cut_off, push_malformed, text_parts, xml};
+use crate::calls::{Collector, OriginalArguments};
+
+const NAMESPACES: [&str; 2] = ["]<]minimax[>[", "<]minimax[>["];
+const CLOSES: [&str; 2] = ["]<]minimax[>[</tool_call>", "<]minimax[>[</tool_call>"];
+
+/// Read the block at `start`; returns where it ends.
+pub(super) fn read_m3(text: &str, start: usize, out: &mut Collector<'_>) -> usize {
+    let (end, closed) = match find_first(text, start + 1, &CLOSES) {
+        Some((at, which)) => (at + CLOSES[which].len(), true),
+        None => (text.len(), false),
+    };
+    let span = &text[start..end];
+    // The namespace token carries nothing: the block is plain tags without it.
+    let mut plain = span.to_owned();
+    for namespace in NAMESPACES {
+        plain = plain.replace(namespace, "");
+    }
+    let body = plain.trim();
+    let body = body.strip_prefix("<tool_call>").unwrap_or(body);
+    let body = body.strip_suffix("</tool_call>").unwrap_or(body);
+    let mut pos = 0;
+    let mut read_any = false;
+    while let Some((at, _)) = find_first(body, pos, &["<invoke name="]) {
+        if out.is_full() {
+            break;
+        }
+        read_any = true;
+        pos = read_invoke(body, at, closed, span, out);
+    }
+    if !read_any {
+        if closed {
+            push_malformed(out, span, "no `<invoke name=…>` in the block");
+        } else {
+            let detail = format!("the tool call was cut off after {} bytes", span.len());
+            push_cut_off(out, text_parts(None, OriginalArguments::Text(span.to_owned()), span), detail);
+        }
+    }
+    end
+}
+
+/// One `<invoke name="…">` at `start`; returns the index after it.
+fn read_invoke(body: &str, start: usize, closed: bool, span: &str, out: &mut Collector<'_>) -> usize {
+    let name_start = start + "<invoke name=".len();
+    let Some(header_end) = body[name_start..].find('>').map(|at| at + name_start) else {
+        let detail = format!("the tool call was cut off after {} bytes, inside the call's name", span.len());
+        push_cut_off(out, text_parts(None, OriginalArguments::Text(span.to_owned()), span), detail);
+        return body.len();
+    };
+    let name = body[name_start..header_end].trim().trim_matches(['"', '\'']).to_owned();
+    let (inner_end, end, invoke_closed) =
+        match find_first(body, header_end + 1, &["</invoke>", "<invoke name="]) {
+            Some((at, 0)) => (at, at + "</invoke>".len(), true),
+            Some((at, _)) => (at, at, closed),
+            None => (body.len(), body.len(), closed),
+        };
+    if !invoke_closed {
+        let detail = format!("the tool call was cut off after {} bytes, inside its parameters", span.len());
+        push_cut_off(out, text_parts(Some(name), OriginalArguments::Text(span.to_owned()), span), detail);
+        return end;
+    }
+    if name.is_empty() {
+        push_malformed(out, span, "the call has no name");
+        return end;
+    }
+    let Some(children) = elements(&body[header_end + 1..inner_end]) else {
+        push_malformed(out, span, "a parameter's tag is not closed");
+        return end;
+    };
+    let schema = out.options.schema_of(&name);
+    let mut params = Params::new();
+    for (key, node) in group(children) {
+        let value = match node {
+            Node::Text(text) => xml::convert(&text, schema, &key),
+            other => other.into_value(),
+        };
+        params.insert(key, value);
+    }
+    params.push(out, name, None, span);
+    end
+}
+
+/// A parameter's content: text, or tags.
+#[derive(Debug)]
+enum Node {
+    Text(String),
+    Children(Vec<(String, Node)>),
+    /// Repeated tags of one name.
+    List(Vec<Node>),
+}
+
+impl Node {
+    fn into_value(self) -> Value {
+        match self {
+            Node::Text(text) => Value::String(text),
+            Node::List(items) => Value::Array(items.into_iter().map(Node::into_value).collect()),
+            Node::Children(children) => {
+                let grouped = group(children);
+                if grouped.len() == 1 && grouped[0].0 == "item" {
+                    return match grouped.into_iter().next().map(|(_, node)| node) {
+                        Some(Node::List(items)) => {
+                            Value::Array(items.into_iter().map(Node::into_value).collect())
+                        }
+                        Some(node) => Value::Array(vec![node.into_value()]),
+                        None => Value::Array(Vec::new()),
+                    };
+                }
+                let mut map = Map::new();
+                for (key, node) in grouped {
+                    map.insert(key, node.into_value());
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+/// Siblings of one name made one list, in the order each name first came.
+fn group(children: Vec<(String, Node)>) -> Vec<(String, Node)> {
+    let mut grouped: Vec<(String, Vec<Node>)> = Vec::new();
+    for (key, node) in children {
+        match grouped.iter_mut().find(|(seen, _)| *seen == key) {
+            Some((_, nodes)) => nodes.push(node),
+            None => grouped.push((key, vec![node])),
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|(key, mut nodes)| {
+            let node = if nodes.len() == 1 {
+                nodes.pop().unwrap_or(Node::Text(String::new()))
+            } else {
+                Node::List(nodes)
+            };
+            (key, node)
+        })
+        .collect()
+}
+
+/// One open element: the name its end tag has, the key it gives, where its content
+/// starts, and its children so far.
+struct Open {
+    tag: String,
+    key: String,
+    content_start: usize,
+    children: Vec<(String, Node)>,
+}
+
+/// The elements of `text`, nested; `None` when a tag does not close. One pass, a stack
+/// for the nesting.
+fn elements(text: &str) -> Option<Vec<(String, Node)>> {
+    let mut stack: Vec<Open> = Vec::new();
+    let mut top: Vec<(String, Node)> = Vec::new();
+    let mut pos = 0;
+    while let Some(at) = text[pos..].find('<').map(|at| at + pos) {
+        let Some(close) = text[at..].find('>').map(|end| end + at) else { break };
+        let tag = &text[at + 1..close];
+        pos = close + 1;
+        let (key, node) = if let Some(closing) = tag.strip_prefix('/') {
+            let open = stack.pop()?;
+            if open.tag != closing.trim() {
+                return None;
+            }
+            let node = if open.children.is_empty() {
+                Node::Text(text[open.content_start..at].to_owned())
+            } else {
+                Node::Children(open.children)
+            };
+            (open.key, node)
+        } else {
+            let (tag, empty) = match tag.strip_suffix('/') {
+                Some(tag) => (tag.trim(), true),
+                None => (tag.trim(), false),
+            };
+            // `<parameter name="KEY">` names its key in an attribute.
+            let (tag_name, key) = match tag.strip_prefix("parameter name=") {
+                Some(attribute) => ("parameter", attribute.trim().trim_matches(['"', '\'']).to_owned()),
+                None => (tag, tag.to_owned()),
+            };
+            if !empty {
+                stack.push(Open { tag: tag_name.to_owned(), key, content_start: pos, children: Vec::new() });
+                continue;
+            }
+            (key, Node::Text(String::new()))
+        };
+        match stack.last_mut() {
+            Some(parent) => parent.children.push((key, node)),
+            None => top.push((key, node)),
+        }
+    }
+    stack.is_empty().then_some(top)
+}

@@ -1,0 +1,245 @@
+//! Every text format of vLLM's tool-parser registry, from the fixtures in
+//! `tests/data/text_formats.json` (written for this repository; each names the parser its
+//! markers were read from): read whole, detected and named, streamed cut at every byte,
+//! never from reasoning, and cut off.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Value};
+use tool_input::calls::{parse_body, parse_text, CallOptions, Calls, Format, KnownTool, TextFormat};
+use tool_input::stream::StreamAssembler;
+
+struct Fixture {
+    format: String,
+    text: String,
+    calls: Value,
+    content: Option<String>,
+    reasoning: Option<String>,
+}
+
+fn data() -> (Vec<KnownTool>, Vec<Fixture>) {
+    let raw: Value = serde_json::from_str(include_str!("data/text_formats.json")).unwrap();
+    let tools = raw["tools"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, schema)| KnownTool { name: name.clone(), schema: Some(schema.clone()) })
+        .collect();
+    let fixtures = raw["fixtures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|fixture| Fixture {
+            format: fixture["format"].as_str().unwrap().to_owned(),
+            text: fixture["text"].as_str().unwrap().to_owned(),
+            calls: fixture["calls"].clone(),
+            content: fixture.get("content").and_then(Value::as_str).map(str::to_owned),
+            reasoning: fixture.get("reasoning").and_then(Value::as_str).map(str::to_owned),
+        })
+        .collect();
+    (tools, fixtures)
+}
+
+fn options(tools: &[KnownTool], named: Option<TextFormat>) -> CallOptions {
+    let options = CallOptions::new().format(Format::Text).known_tools(tools.to_vec());
+    match named {
+        Some(format) => options.text_format(format),
+        None => options,
+    }
+}
+
+fn summary(calls: &Calls) -> Value {
+    Value::Array(calls.calls.iter().map(|c| json!({"name": c.name, "arguments": c.arguments})).collect())
+}
+
+fn errors(calls: &Calls) -> Vec<String> {
+    calls.errors.iter().map(|e| format!("{}: {}", e.kind.code(), e.message)).collect()
+}
+
+/// Everything a reading gives that a caller sees.
+fn outcome(calls: &Calls) -> Value {
+    json!({
+        "calls": summary(calls),
+        "errors": calls.errors.iter().map(|e| json!({"kind": e.kind.code(), "name": e.name})).collect::<Vec<_>>(),
+        "content": calls.content,
+        "reasoning": calls.reasoning,
+    })
+}
+
+fn check(fixture: &Fixture, calls: &Calls, how: &str) {
+    let context = format!("{} ({how}): {:?}", fixture.format, fixture.text);
+    assert_eq!(summary(calls), fixture.calls, "{context}; errors {:?}", errors(calls));
+    assert!(calls.errors.is_empty(), "{context}: {:?}", errors(calls));
+    if let Some(content) = &fixture.content {
+        assert_eq!(calls.content.as_deref().map(str::trim), Some(content.as_str()), "{context}");
+    }
+    assert_eq!(calls.reasoning, fixture.reasoning, "{context}");
+}
+
+#[test]
+fn every_format_has_three_fixtures_or_more() {
+    let (_, fixtures) = data();
+    let mut counts: HashMap<TextFormat, usize> = HashMap::new();
+    for fixture in &fixtures {
+        let format: TextFormat = fixture.format.parse().unwrap();
+        *counts.entry(format).or_default() += 1;
+    }
+    for format in TextFormat::ALL {
+        assert!(counts.get(format).copied().unwrap_or(0) >= 3, "{format} has fewer than 3 fixtures");
+    }
+}
+
+#[test]
+fn fixtures_read_the_same_detected_and_named() {
+    let (tools, fixtures) = data();
+    for fixture in &fixtures {
+        let format: TextFormat = fixture.format.parse().unwrap();
+        check(fixture, &parse_text(&fixture.text, &options(&tools, None)), "detected");
+        check(fixture, &parse_text(&fixture.text, &options(&tools, Some(format))), "named");
+    }
+}
+
+#[test]
+fn fixtures_streamed_cut_at_every_byte_read_as_the_whole_text() {
+    let (tools, fixtures) = data();
+    for fixture in &fixtures {
+        let options = options(&tools, None);
+        let whole = outcome(&parse_text(&fixture.text, &options));
+        let text = &fixture.text;
+        let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
+        for &at in &cuts {
+            let mut stream = StreamAssembler::new(options.clone());
+            stream.push_text(&text[..at]);
+            stream.push_text(&text[at..]);
+            assert_eq!(outcome(&stream.finish()), whole, "{} cut at {at}", fixture.format);
+        }
+        // And one character at a time.
+        let mut stream = StreamAssembler::new(options.clone());
+        for pair in cuts.windows(2) {
+            stream.push_text(&text[pair[0]..pair[1]]);
+        }
+        assert_eq!(outcome(&stream.finish()), whole, "{} char by char", fixture.format);
+    }
+}
+
+#[test]
+fn a_call_inside_reasoning_never_runs() {
+    let (tools, fixtures) = data();
+    for fixture in &fixtures {
+        for (open, close) in
+            [("<think>", "</think>"), ("[THINK]", "[/THINK]"), ("<seed:think>", "</seed:think>")]
+        {
+            let text = format!("{open}{}{close}The answer.", fixture.text);
+            let calls = parse_text(&text, &options(&tools, None));
+            assert!(calls.calls.is_empty() && calls.errors.is_empty(), "{}: {text:?}", fixture.format);
+            assert_eq!(calls.content.as_deref(), Some("The answer."));
+            assert!(calls.reasoning.is_some());
+            // Before a lone closing tag (its opening one was in the prompt).
+            let lone = format!("{}{close}The answer.", fixture.text);
+            let calls = parse_text(&lone, &options(&tools, None));
+            assert!(calls.calls.is_empty() && calls.errors.is_empty(), "{}: {lone:?}", fixture.format);
+            // Streamed, too, a character at a time.
+            let mut stream = StreamAssembler::new(options(&tools, None));
+            let mut buffer = [0; 4];
+            for c in text.chars() {
+                stream.push_text(c.encode_utf8(&mut buffer));
+            }
+            assert!(stream.finish().calls.is_empty(), "{}: streamed {text:?}", fixture.format);
+        }
+        // In an OpenAI message's content, as a backend without a reasoning parser sends it.
+        let body = json!({"choices": [{"message": {"role": "assistant", "content": format!("<think>{}</think>Done.", fixture.text)}}]});
+        let calls =
+            parse_body(body.to_string().as_bytes(), &CallOptions::new().known_tools(tools.clone())).unwrap();
+        assert!(calls.calls.is_empty(), "{}", fixture.format);
+        assert_eq!(calls.content.as_deref(), Some("Done."));
+        // In an Ollama message's content.
+        let body = json!({"model": "m", "message": {"role": "assistant", "content": format!("<think>{}</think>Done.", fixture.text)}, "done": true});
+        let calls =
+            parse_body(body.to_string().as_bytes(), &CallOptions::new().known_tools(tools.clone())).unwrap();
+        assert!(calls.calls.is_empty(), "{}", fixture.format);
+        assert_eq!(calls.reasoning.as_deref().map(|r| r.contains(fixture.text.trim())), Some(true));
+        // In a Chat Completions stream's content deltas.
+        let content = format!("<think>{}</think>Done.", fixture.text);
+        let mut stream = StreamAssembler::new(CallOptions::new().known_tools(tools.clone()));
+        let mut cuts: Vec<usize> =
+            (0..content.len()).step_by(9).filter(|at| content.is_char_boundary(*at)).collect();
+        cuts.push(content.len());
+        for pair in cuts.windows(2) {
+            stream.push_event(
+                &json!({"choices": [{"index": 0, "delta": {"content": &content[pair[0]..pair[1]]}}]}),
+            );
+        }
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}));
+        let calls = stream.finish();
+        assert!(
+            calls.calls.is_empty() && calls.errors.is_empty(),
+            "{}: {:?}",
+            fixture.format,
+            errors(&calls)
+        );
+        assert_eq!(calls.content.as_deref(), Some("Done."));
+    }
+}
+
+#[test]
+fn a_call_cut_off_never_runs() {
+    let (tools, fixtures) = data();
+    for fixture in fixtures.iter().filter(|f| f.calls.as_array().is_some_and(|c| !c.is_empty())) {
+        let text = &fixture.text;
+        // Cut in the middle of the last call's text: whatever was read is not run.
+        let mut at = text.len() - text.len() / 5;
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mut stream = StreamAssembler::new(options(&tools, None));
+        stream.push_text(&text[..at]);
+        stream.cut_off("the connection dropped");
+        let calls = stream.finish();
+        assert!(calls.calls.is_empty(), "{}: {:?} ran", fixture.format, &text[..at]);
+    }
+}
+
+#[test]
+fn markers_of_two_formats_are_an_error_naming_both() {
+    let text = "<tool_call>{\"name\": \"ping\", \"arguments\": {}}</tool_call>[TOOL_CALLS]ping{}";
+    let calls = parse_text(text, &CallOptions::new());
+    assert!(calls.calls.is_empty());
+    assert_eq!(calls.errors.len(), 1);
+    let message = &calls.errors[0].message;
+    assert!(message.contains("hermes") && message.contains("mistral"), "{message}");
+    // Named, only that format's markers are read; the other's stay content.
+    let calls = parse_text(text, &CallOptions::new().text_format(TextFormat::Mistral));
+    assert_eq!(calls.calls.len(), 1);
+    assert!(calls.content.unwrap().contains("<tool_call>"));
+}
+
+#[test]
+fn namespaced_and_wrapped_tool_call_tags_are_not_hermes() {
+    // MiniMax M3 and HY V3 wrap `<tool_call>` in markers of their own.
+    let m3 = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"ping\">]<]minimax[>[</invoke>]<]minimax[>[</tool_call>";
+    let hy = "<tool_calls><tool_call>ping<tool_sep></tool_call></tool_calls>";
+    for text in [m3, hy] {
+        let calls = parse_text(text, &CallOptions::new());
+        assert_eq!(calls.calls.len(), 1, "{text}: {:?}", errors(&calls));
+        assert!(calls.errors.is_empty());
+    }
+}
+
+#[test]
+fn untyped_values_stay_text_without_a_schema() {
+    let text = "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"days\">3</parameter></invoke></minimax:tool_call>";
+    let calls = parse_text(text, &CallOptions::new());
+    assert_eq!(calls.calls[0].arguments["days"], "3");
+}
+
+#[test]
+fn a_parameter_given_twice_follows_the_duplicate_key_rule() {
+    let same = "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"city\">Rome</parameter><parameter name=\"city\">Rome</parameter></invoke></minimax:tool_call>";
+    let calls = parse_text(same, &CallOptions::new());
+    assert_eq!(calls.calls[0].arguments["city"], "Rome");
+    let different = same.replacen("Rome", "Milan", 1);
+    let calls = parse_text(&different, &CallOptions::new());
+    assert!(calls.calls.is_empty());
+    let rejection = calls.errors[0].rejection.as_ref().unwrap();
+    assert_eq!(rejection.errors()[0].code().code(), "duplicate_key");
+}
