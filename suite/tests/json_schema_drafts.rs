@@ -20,7 +20,8 @@ use serde_json::Value;
 use tool_input::Validator;
 
 /// One run: a folder of a draft, how its `$schema` is spelled, whether formats are asserted,
-/// and the count tool-input must keep (the floor: raise it when more pass).
+/// and the count tool-input must keep (the floor: raise it when more pass). Before the
+/// keywords folder the counts were 816, 742, 701, 653, 491 and 376.
 struct Run {
     name: &'static str,
     folder: &'static str,
@@ -35,42 +36,42 @@ const RUNS: &[Run] = &[
         folder: "draft2020-12",
         dialect: "https://json-schema.org/draft/2020-12/schema",
         formats: false,
-        floor: 816,
+        floor: 1240,
     },
     Run {
         name: "2019-09",
         folder: "draft2019-09",
         dialect: "https://json-schema.org/draft/2019-09/schema",
         formats: false,
-        floor: 742,
+        floor: 1217,
     },
     Run {
         name: "7",
         folder: "draft7",
         dialect: "http://json-schema.org/draft-07/schema#",
         formats: false,
-        floor: 701,
+        floor: 900,
     },
     Run {
         name: "6",
         folder: "draft6",
         dialect: "http://json-schema.org/draft-06/schema#",
         formats: false,
-        floor: 653,
+        floor: 812,
     },
     Run {
         name: "4",
         folder: "draft4",
         dialect: "http://json-schema.org/draft-04/schema#",
         formats: false,
-        floor: 491,
+        floor: 597,
     },
     Run {
         name: "2020-12 optional/format",
         folder: "draft2020-12/optional/format",
         dialect: "https://json-schema.org/draft/2020-12/schema",
         formats: true,
-        floor: 376,
+        floor: 710,
     },
 ];
 
@@ -112,7 +113,7 @@ fn run(run: &Run) -> Counts {
         for group in &groups {
             let description = group["description"].as_str().unwrap_or_default();
             let schema = in_dialect(&group["schema"], run.dialect);
-            let ours = Validator::new(&schema);
+            let ours = Validator::builder(&schema).formats(run.formats).build();
             let theirs = jsonschema::options().should_validate_formats(run.formats).build(&schema);
             for test in group["tests"].as_array().expect("tests") {
                 counts.total += 1;

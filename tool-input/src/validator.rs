@@ -104,6 +104,7 @@ pub struct ValidatorBuilder {
     policy: Policy,
     limits: Limits,
     overrides: HashMap<String, FieldOverride>,
+    formats: bool,
 }
 
 impl ValidatorBuilder {
@@ -126,9 +127,31 @@ impl ValidatorBuilder {
         self
     }
 
+    /// Assert `format` (the default: `true`), or read it as an annotation only (`false`).
+    ///
+    /// Asserted, a string that is not written in its format's grammar (`date-time`, `uuid`,
+    /// `ipv4`, `email`, `uri`...) is a `format` error, and a number outside its numeric
+    /// format's range (`int32`, `uint8`, `float`...) a `range` error. Unknown formats are
+    /// always annotations.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::Validator;
+    ///
+    /// let schema = json!({"type": "string", "format": "uuid"});
+    /// assert!(!Validator::new(&schema)?.is_valid(&json!("not-a-uuid")));
+    /// let annotation = Validator::builder(&schema).formats(false).build()?;
+    /// assert!(annotation.is_valid(&json!("not-a-uuid")));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn formats(mut self, assert: bool) -> Self {
+        self.formats = assert;
+        self
+    }
+
     /// Compile the schema.
     pub fn build(self) -> Result<Validator, SchemaError> {
-        let mut plan = Plan::compile(&self.schema)?;
+        let mut plan = Plan::compile_with(&self.schema, self.formats)?;
         plan.defaults_exact = defaults_exact(&plan, &self.overrides, &self.limits);
         Ok(Validator {
             inner: Arc::new(Inner {
@@ -155,6 +178,7 @@ impl Validator {
             policy: Policy::Default,
             limits: Limits::default(),
             overrides: HashMap::new(),
+            formats: true,
         }
     }
 

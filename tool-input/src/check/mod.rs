@@ -15,6 +15,7 @@ mod keywords;
 mod mode;
 pub(crate) mod order;
 mod path;
+mod routed;
 pub(crate) mod skim;
 mod union;
 
@@ -281,6 +282,9 @@ impl<'p> Walker<'p> {
                     "this value is not allowed here".to_owned()
                 });
             }
+        }
+        if !node.keywords.is_empty() && !(out.dry && out.failed) {
+            self.routed_keywords(node, value, path, mode, out, depth, hops);
         }
     }
 
