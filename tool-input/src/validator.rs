@@ -381,7 +381,15 @@ impl Validator {
         };
         let mut walker = self.walker(limits);
         walker.raw_text = text;
-        let outcome = walker.run(&mut value, policy);
+        let mut outcome = walker.run(&mut value, policy);
+        if outcome.errors.is_empty() && !self.coercions_keep_the_schema(&walker, &value, &outcome.coercions) {
+            // A coercion made a value that breaks the rest of the schema (a sibling bound, a
+            // `not`, another branch): none is made, and the value as sent is explained.
+            if let Ok(sent) = read_arguments(raw, policy, limits, false) {
+                value = sent.value;
+                outcome = walker.run(&mut value, Policy::Strict);
+            }
+        }
         let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
         if !repeats.is_empty() {
             // The repeated keys' findings come first.
@@ -401,6 +409,26 @@ impl Validator {
             }
             Err(Rejection { kind: RejectionKind::Invalid, errors, omitted_errors, repairs, tool: None })
         }
+    }
+
+    /// Does the value the walk coerced pass the whole schema exactly? A coercion is made only
+    /// when the value as sent fails and the coerced value passes every keyword, not only the
+    /// subschema that asked for it. The defaults filled are left out of the check: they are
+    /// not the model's doing. `true` when nothing but defaults was filled.
+    fn coercions_keep_the_schema(&self, walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> bool {
+        let coerced = |coercion: &&Coercion| coercion.kind != CoercionKind::DefaultFilled;
+        if !coercions.iter().any(|c| coerced(&c)) {
+            return true;
+        }
+        let mut sent = value.clone();
+        // Deepest first, so a default inside a default is removed with it or before it.
+        for filled in coercions.iter().rev().filter(|c| c.kind == CoercionKind::DefaultFilled) {
+            let (parent, key) = filled.path.rsplit_once('/').unwrap_or_default();
+            if let Some(object) = sent.pointer_mut(parent).and_then(Value::as_object_mut) {
+                object.remove(crate::pointer::unescape_token(key).as_ref());
+            }
+        }
+        walker.accepts_exact(self.inner.plan.root, &mut sent, &crate::check::Path::Root, 0)
     }
 
     /// Keys given twice: with the same value, a record; with two values, an error (a choice

@@ -15,8 +15,11 @@
 //!   (the holder settles repeated keys before a keyword sees them);
 //! - `items` yields an array's items in order;
 //! - nothing here allocates.
+//!
+//! Numbers join the cursor (`as_number`, in `serde_json`'s three kinds, as the tape keeps
+//! them) when the number keywords move into this folder.
 
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 /// The JSON kind of a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,8 +38,6 @@ pub(crate) trait Instance<'v>: Copy {
     fn kind(self) -> Kind;
     /// The string, when the value is one.
     fn as_str(self) -> Option<&'v str>;
-    /// The number, when the value is one.
-    fn as_number(self) -> Option<&'v Number>;
     /// An array's items, in order (nothing for any other kind).
     fn items(self) -> impl Iterator<Item = Self>;
     /// An object's members, in the order sent (nothing for any other kind).
@@ -63,11 +64,6 @@ impl<'v> Instance<'v> for &'v Value {
     #[inline]
     fn as_str(self) -> Option<&'v str> {
         Value::as_str(self)
-    }
-
-    #[inline]
-    fn as_number(self) -> Option<&'v Number> {
-        Value::as_number(self)
     }
 
     fn items(self) -> impl Iterator<Item = Self> {
@@ -110,6 +106,5 @@ mod tests {
         assert_eq!(list.items().nth(1).and_then(Instance::as_str), Some("x"));
         assert!(value.member("c").is_none());
         assert_eq!(json!(3).items().count() + json!(3).members().count(), 0);
-        assert_eq!(json!(2.5).as_number().and_then(Number::as_f64), Some(2.5));
     }
 }
