@@ -42,18 +42,15 @@ impl Contains {
         }
         let count = self.count(schema, instance);
         if count < self.min {
-            let (min, none) = (self.min, count == 0);
-            schema.fail(Place::Here, ErrorCode::Contains, None, &|_| {
-                if none && min == 1 {
-                    "no item matches the schema the array must contain".to_owned()
-                } else {
-                    format!("{count} items match the schema the array must contain; expected at least {min}")
-                }
+            let min = self.min;
+            schema.fail(Place::Here, ErrorCode::Contains, None, &|_| match count {
+                0 if min == 1 => "no item matches `contains`".to_owned(),
+                _ => format!("{count} items match `contains`; expected at least {min}"),
             });
         }
         if let Some(max) = self.max.filter(|&max| count > max) {
             schema.fail(Place::Here, ErrorCode::Contains, None, &|_| {
-                format!("more than {max} items match the schema the array may contain at most {max} of")
+                format!("more than {max} items match `contains`; expected at most {max}")
             });
         }
     }

@@ -22,65 +22,79 @@ pub(crate) struct UnevaluatedItems {
 
 impl UnevaluatedProperties {
     pub fn is_valid<'v, I: Instance<'v>>(&self, schema: &impl Subschemas<'v, I>, instance: I) -> bool {
-        if instance.kind() != Kind::Object {
-            return true;
-        }
-        let evaluated = schema.evaluated(self.node, instance);
-        instance.members().enumerate().all(|(index, (_, member))| {
-            evaluated.get(index).copied().unwrap_or(false)
-                || self.schema.is_some_and(|id| schema.accepts(id, member))
-        })
+        instance.kind() != Kind::Object
+            || rest_is_valid(schema, self.node, self.schema, instance, members(instance))
     }
 
     pub fn validate<'v, I: Instance<'v>>(&self, schema: &mut impl Explain<'v, I>, instance: I) {
-        if instance.kind() != Kind::Object {
-            return;
-        }
-        let evaluated = schema.evaluated(self.node, instance);
-        for (index, (name, member)) in instance.members().enumerate() {
-            if evaluated.get(index).copied().unwrap_or(false) {
-                continue;
-            }
-            match self.schema {
-                Some(id) => schema.explain(id, member, Place::Key(name)),
-                None => schema.fail(Place::Key(name), ErrorCode::UnknownField, None, &|_| {
-                    format!(
-                        "unknown property `{}`; no keyword of the schema declares it",
-                        crate::message::shorten(name, 64)
-                    )
-                }),
-            }
+        if instance.kind() == Kind::Object {
+            rest_validate(schema, self.node, self.schema, instance, members(instance));
         }
     }
 }
 
 impl UnevaluatedItems {
     pub fn is_valid<'v, I: Instance<'v>>(&self, schema: &impl Subschemas<'v, I>, instance: I) -> bool {
-        if instance.kind() != Kind::Array {
-            return true;
-        }
-        let evaluated = schema.evaluated(self.node, instance);
-        instance.items().enumerate().all(|(index, item)| {
-            evaluated.get(index).copied().unwrap_or(false)
-                || self.schema.is_some_and(|id| schema.accepts(id, item))
-        })
+        instance.kind() != Kind::Array
+            || rest_is_valid(schema, self.node, self.schema, instance, items(instance))
     }
 
     pub fn validate<'v, I: Instance<'v>>(&self, schema: &mut impl Explain<'v, I>, instance: I) {
-        if instance.kind() != Kind::Array {
-            return;
+        if instance.kind() == Kind::Array {
+            rest_validate(schema, self.node, self.schema, instance, items(instance));
         }
-        let evaluated = schema.evaluated(self.node, instance);
-        for (index, item) in instance.items().enumerate() {
-            if evaluated.get(index).copied().unwrap_or(false) {
-                continue;
-            }
-            match self.schema {
-                Some(id) => schema.explain(id, item, Place::Index(index)),
-                None => schema.fail(Place::Index(index), ErrorCode::Items, None, &|_| {
-                    "no item is allowed here: no keyword of the schema declares it".to_owned()
-                }),
-            }
+    }
+}
+
+/// An object's members, each with its place.
+fn members<'v, I: Instance<'v>>(instance: I) -> impl Iterator<Item = (Place<'v>, I)> {
+    instance.members().map(|(name, member)| (Place::Key(name), member))
+}
+
+/// An array's items, each with its place.
+fn items<'v, I: Instance<'v>>(instance: I) -> impl Iterator<Item = (Place<'v>, I)> {
+    instance.items().enumerate().map(|(index, item)| (Place::Index(index), item))
+}
+
+/// Do the members (items) `node` did not evaluate pass `rest` (`None`: there are none)?
+fn rest_is_valid<'v, I: Instance<'v>>(
+    schema: &impl Subschemas<'v, I>,
+    node: SchemaId,
+    rest: Option<SchemaId>,
+    instance: I,
+    children: impl Iterator<Item = (Place<'v>, I)>,
+) -> bool {
+    let evaluated = schema.evaluated(node, instance);
+    children.enumerate().all(|(index, (_, child))| {
+        evaluated.get(index).copied().unwrap_or(false) || rest.is_some_and(|id| schema.accepts(id, child))
+    })
+}
+
+/// The errors of the members (items) `node` did not evaluate: `rest`'s, or one each where
+/// there may be none.
+fn rest_validate<'v, I: Instance<'v>>(
+    schema: &mut impl Explain<'v, I>,
+    node: SchemaId,
+    rest: Option<SchemaId>,
+    instance: I,
+    children: impl Iterator<Item = (Place<'v>, I)>,
+) {
+    let evaluated = schema.evaluated(node, instance);
+    for (index, (place, child)) in children.enumerate() {
+        if evaluated.get(index).copied().unwrap_or(false) {
+            continue;
+        }
+        match (rest, place) {
+            (Some(id), _) => schema.explain(id, child, place),
+            (None, Place::Key(name)) => schema.fail(place, ErrorCode::UnknownField, None, &|_| {
+                format!(
+                    "unknown property `{}`; no keyword of the schema declares it",
+                    crate::message::shorten(name, 64)
+                )
+            }),
+            (None, _) => schema.fail(place, ErrorCode::Items, None, &|_| {
+                "no item is allowed here: no keyword of the schema declares it".to_owned()
+            }),
         }
     }
 }
