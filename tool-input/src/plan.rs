@@ -257,6 +257,17 @@ impl Node {
 
     /// No keyword but `type`, `enum`, `const`, `$ref` and annotations.
     fn asserts_nothing_else(&self) -> bool {
+        self.asserts_no_bounds()
+            && self.any_of.is_empty()
+            && self.one_of.is_empty()
+            && self.all_of.is_empty()
+            && self.not.is_none()
+            && self.keywords.is_empty()
+    }
+
+    /// No keyword but `type`, `enum`, `const`, the applicators (`$ref`, `allOf`, `anyOf`,
+    /// `oneOf`, `not`, the `keywords` folder's) and annotations.
+    fn asserts_no_bounds(&self) -> bool {
         !self.reject_all
             && self.minimum.is_none()
             && self.maximum.is_none()
@@ -277,11 +288,26 @@ impl Node {
             && self.additional == Additional::Allow
             && self.min_properties.is_none()
             && self.max_properties.is_none()
-            && self.any_of.is_empty()
-            && self.one_of.is_empty()
-            && self.all_of.is_empty()
-            && self.not.is_none()
-            && self.keywords.is_empty()
+    }
+
+    /// Can a coercion made under one keyword of this node meet another keyword that checked
+    /// (or will check) the value as it was? A `not`, a keyword of the `keywords` folder but
+    /// `format`, a `oneOf` whose branches may overlap, or an applicator (`$ref`, `allOf`,
+    /// `anyOf`, `oneOf`) beside any other assertion or applicator. The walk coerces a node's
+    /// own type before its checks, so a node without applicators never does.
+    pub fn entangles_coercions(&self) -> bool {
+        let applicators = usize::from(self.reference.is_some())
+            + self.all_of.len()
+            + usize::from(!self.any_of.is_empty())
+            + usize::from(!self.one_of.is_empty());
+        let asserts = self.types.is_some()
+            || self.enum_values.is_some()
+            || self.const_value.is_some()
+            || !self.asserts_no_bounds();
+        self.not.is_some()
+            || self.keywords.iter().any(|keyword| !matches!(keyword, Keyword::Format(_)))
+            || matches!(self.one_of_shape, Some(UnionShape::General { .. }))
+            || (applicators >= 1 && (applicators >= 2 || asserts))
     }
 
     /// Index into `properties` of a declared property.
@@ -344,6 +370,10 @@ pub(crate) struct Plan {
     /// the walk, filling it, changes and records nothing more? Set by the validator, which
     /// can walk (the one-pass paths leave calls with defaults to fill to the walk otherwise).
     pub defaults_exact: bool,
+    /// Could a coercion the walk makes inside one subschema break another keyword of the
+    /// same value (see [`Node::entangles_coercions`])? When not, a coerced value needs no
+    /// check against the whole schema after the walk.
+    pub coercions_entangled: bool,
 }
 
 impl Plan {
@@ -380,9 +410,11 @@ impl Plan {
             possible: Vec::new(),
             fast: Vec::new(),
             defaults_exact: false,
+            coercions_entangled: false,
         };
         plan.possible = plan.all_possible_types();
         plan.index_objects();
+        plan.coercions_entangled = plan.nodes.iter().any(Node::entangles_coercions);
         plan.fast = plan.fast_nodes();
         Ok(plan)
     }

@@ -417,7 +417,9 @@ impl Validator {
     /// not the model's doing. `true` when nothing but defaults was filled.
     fn coercions_keep_the_schema(&self, walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> bool {
         let coerced = |coercion: &&Coercion| coercion.kind != CoercionKind::DefaultFilled;
-        if !coercions.iter().any(|c| coerced(&c)) {
+        // Where no coercion can meet a keyword that did not see it, the walk has checked
+        // every coerced value in full already.
+        if !self.inner.plan.coercions_entangled || !coercions.iter().any(|c| coerced(&c)) {
             return true;
         }
         let mut sent = value.clone();

@@ -283,7 +283,7 @@ impl<'p> Walker<'p> {
                 });
             }
         }
-        if !node.keywords.is_empty() && !(out.dry && out.failed) {
+        if !(node.keywords.is_empty() || out.dry && out.failed) {
             self.routed_keywords(node, value, path, mode, out, depth, hops);
         }
     }

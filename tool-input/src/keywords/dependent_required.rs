@@ -12,10 +12,10 @@ pub(crate) struct DependentRequired {
 
 impl DependentRequired {
     /// The (trigger, absent name) pairs, in schema order.
-    fn absent<'a, 'v, I: Instance<'v>>(&'a self, instance: I) -> impl Iterator<Item = (&'a str, &'a str)> + 'a
-    where
-        I: 'a,
-    {
+    fn absent<'a, 'v, I: Instance<'v> + 'a>(
+        &'a self,
+        instance: I,
+    ) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
         let object = instance.kind() == Kind::Object;
         self.requires
             .iter()

@@ -102,7 +102,7 @@ impl Index {
         if let Some(id) = object.get(draft.id_keyword()).and_then(Value::as_str).filter(|_| !overridden) {
             let resolved = resolve(&base, id);
             let (uri, fragment) = split_fragment(&resolved);
-            if !uri.is_empty() && !(draft <= Draft::Draft7 && id.starts_with('#')) {
+            if !(uri.is_empty() || draft <= Draft::Draft7 && id.starts_with('#')) {
                 base = uri.to_owned();
                 self.resources.entry(base.clone()).or_insert_with(|| pointer.to_owned());
             }

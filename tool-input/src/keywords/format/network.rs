@@ -29,7 +29,7 @@ pub(super) fn is_hostname(text: &str, international: bool) -> bool {
         (1..=63).contains(&length)
             && !label.starts_with('-')
             && !label.ends_with('-')
-            && !(label.get(2..4) == Some("--") && !label.starts_with("xn"))
+            && (label.get(2..4) != Some("--") || label.starts_with("xn"))
             && label.chars().all(allowed)
     })
 }
@@ -47,11 +47,8 @@ fn local_part(local: &str, international: bool) -> bool {
         let mut chars = quoted.chars();
         while let Some(c) = chars.next() {
             match c {
-                '\\' => {
-                    if chars.next().is_none() {
-                        return false;
-                    }
-                }
+                '\\' if chars.next().is_none() => return false,
+                '\\' => {}
                 '"' => return false,
                 c if c.is_ascii_control() => return false,
                 c if !c.is_ascii() && !international => return false,
