@@ -24,7 +24,8 @@ pub(crate) const DETACH_BYTES: usize = 32 * 1024;
 /// JSON only), `"default"` (representation: quoted numbers and lists, enum case, Python
 /// literals, fences, prose) or `"lenient"` (also scalars to strings, a value to a
 /// one-item list). `name` names the tool in rejection messages (default: the schema's
-/// `title`). Thread-safe: one validator serves every thread.
+/// `title`). `formats=False` reads `format` as an annotation only (by default a string not in
+/// its format's grammar is a `format` error). Thread-safe: one validator serves every thread.
 #[pyclass(module = "tool_input", name = "Validator", frozen)]
 pub(crate) struct PyValidator {
     validator: Validator,
@@ -35,13 +36,22 @@ pub(crate) struct PyValidator {
 #[pymethods]
 impl PyValidator {
     #[new]
-    #[pyo3(signature = (schema, policy = "default", *, name = None))]
-    fn new(py: Python<'_>, schema: &Bound<'_, PyAny>, policy: &str, name: Option<String>) -> PyResult<Self> {
+    #[pyo3(signature = (schema, policy = "default", *, name = None, formats = true))]
+    fn new(
+        py: Python<'_>,
+        schema: &Bound<'_, PyAny>,
+        policy: &str,
+        name: Option<String>,
+        formats: bool,
+    ) -> PyResult<Self> {
         let schema = document(schema)?
             .map_err(|error| schema_error_at(py, "", &format!("the schema is not JSON: {error}")))?;
         let policy: Policy = policy.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
-        let validator =
-            Validator::builder(&schema).policy(policy).build().map_err(|e| schema_error(py, &e))?;
+        let validator = Validator::builder(&schema)
+            .policy(policy)
+            .formats(formats)
+            .build()
+            .map_err(|e| schema_error(py, &e))?;
         // As `tool-input check`: the schema's title names the tool unless a name is given.
         let name = name.or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
         Ok(PyValidator { validator, name })

@@ -286,3 +286,12 @@ def test_module_exports():
         assert getattr(tool_input, name) is not None
     assert tool_input.__version__
     assert tool_input.Checked.__module__ == "tool_input"
+
+
+def test_formats_are_asserted_unless_switched_off():
+    schema = {"type": "object", "properties": {"event_id": {"type": "string", "format": "uuid"}}}
+    with pytest.raises(tool_input.Rejection) as raised:
+        tool_input.Validator(schema).check('{"event_id": "not-a-uuid"}')
+    assert [(e["path"], e["code"]) for e in raised.value.errors] == [("/event_id", "format")]
+    checked = tool_input.Validator(schema, formats=False).check('{"event_id": "not-a-uuid"}')
+    assert checked.value == {"event_id": "not-a-uuid"}

@@ -103,7 +103,12 @@ class Validator:
     `Rejection`."""
 
     def __init__(
-        self, schema: Union[Dict[str, JSON], str, bytes], policy: Policy = "default", *, name: Optional[str] = None
+        self,
+        schema: Union[Dict[str, JSON], str, bytes],
+        policy: Policy = "default",
+        *,
+        name: Optional[str] = None,
+        formats: bool = True,
     ) -> None: ...
     def check(self, raw: Union[str, bytes, Dict[str, JSON], None]) -> Checked: ...
     @property

@@ -326,3 +326,66 @@ fn every_error_is_collected() {
         ]
     );
 }
+
+/// A coercion is made only when the value as sent fails and the coerced value passes the
+/// whole schema: every applicator, condition and sibling bound, not only the subschema that
+/// asked for it. Each row is refused as sent, and its coercion would break a sibling.
+#[test]
+fn a_coercion_never_breaks_the_rest_of_the_schema() {
+    for (schema, sent) in [
+        (json!({"allOf": [{"not": {"const": "high"}}, {"enum": ["low", "high"]}]}), json!("HIGH")),
+        (json!({"anyOf": [{"type": "integer"}], "maximum": 5}), json!("10")),
+        (json!({"anyOf": [{"type": "array"}, {"type": "null"}], "maxItems": 1}), json!("[1,2]")),
+        (json!({"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 0}]}), json!("5")),
+        (json!({"allOf": [{"not": {"type": "array"}}, {"type": "array"}]}), json!("[1]")),
+        (json!({"anyOf": [{"type": "integer"}], "not": {"const": 3}}), json!("3")),
+        (
+            json!({"anyOf": [{"type": "integer"}], "if": {"type": "integer"}, "then": {"minimum": 10}}),
+            json!("3"),
+        ),
+        (json!({"anyOf": [{"type": "array"}], "contains": {"type": "string"}}), json!("[1]")),
+        (json!({"anyOf": [{"type": "integer"}], "multipleOf": 2}), json!("3")),
+    ] {
+        for policy in [Policy::Default, Policy::Lenient] {
+            let raw = json!({"v": sent}).to_string();
+            let outcome = check(&wrap(schema.clone()), policy, &raw);
+            assert!(outcome.is_err(), "{schema} {policy} {raw}: accepted as {outcome:?}");
+        }
+    }
+    // Objects: a coercion below `propertyNames`, `dependentSchemas` and
+    // `unevaluatedProperties` is held to them too.
+    for (schema, raw) in [
+        (
+            json!({"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}]}},
+                   "dependentSchemas": {"n": {"properties": {"n": {"maximum": 1}}}}}),
+            r#"{"n": "5"}"#,
+        ),
+        (
+            json!({"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}]}},
+                   "unevaluatedProperties": false, "allOf": [{"properties": {"n": {"maximum": 1}}}]}),
+            r#"{"n": "5"}"#,
+        ),
+    ] {
+        assert!(check(&schema, Policy::Default, raw).is_err(), "{schema} {raw}");
+    }
+    // Where the coerced value keeps the whole schema, the coercion stands.
+    let kept = json!({"anyOf": [{"type": "integer"}], "maximum": 50});
+    coerced(kept, Policy::Default, json!("10"), json!(10), CoercionKind::NumberFromString);
+}
+
+/// A default filled in is not the model's doing: the count of properties is of those sent.
+#[test]
+fn a_filled_default_is_not_counted_against_the_model() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 2}},
+        "maxProperties": 1
+    });
+    let (value, kinds) = check(&schema, Policy::Default, r#"{"a": 1}"#).expect("accepted");
+    assert_eq!(value, json!({"a": 1, "b": 2}));
+    assert_eq!(kinds, [CoercionKind::DefaultFilled]);
+    // Through the walk too (a coercion sends the call there).
+    let (value, _) = check(&schema, Policy::Default, r#"{"a": "1"}"#).expect("accepted");
+    assert_eq!(value, json!({"a": 1, "b": 2}));
+    assert!(check(&schema, Policy::Default, r#"{"a": 1, "b": 3}"#).is_err());
+}

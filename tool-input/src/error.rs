@@ -77,6 +77,15 @@ pub enum ErrorCode {
     /// The tool's own rule refused the value (`#[tool_input(validate = ...)]`, see
     /// [`FieldError::custom`]).
     Custom,
+    /// A string is not written in the grammar its `format` names (`date-time`, `uuid`,
+    /// `ipv4`...); the message names the format and gives a valid example. Numeric formats
+    /// (`int32`, `float`...) are ranges: a miss is [`ErrorCode::Range`].
+    Format,
+    /// An array has fewer items matching `contains` than `minContains` (at least one), or
+    /// more than `maxContains`.
+    Contains,
+    /// A property's name breaks `propertyNames` (the error's path is the property's).
+    PropertyName,
 }
 
 impl ErrorCode {
@@ -109,6 +118,9 @@ impl ErrorCode {
             ErrorCode::Inexact => "inexact",
             ErrorCode::DuplicateKey => "duplicate_key",
             ErrorCode::Custom => "custom",
+            ErrorCode::Format => "format",
+            ErrorCode::Contains => "contains",
+            ErrorCode::PropertyName => "property_name",
         }
     }
 }

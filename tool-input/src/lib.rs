@@ -71,6 +71,7 @@ pub mod dialect;
 mod equal;
 mod error;
 mod field_options;
+mod keywords;
 mod limits;
 mod members;
 mod message;

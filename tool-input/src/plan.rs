@@ -8,11 +8,16 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
+use crate::keywords::{Keyword, NumberFormat};
 use crate::pattern::Pattern;
 use crate::schema_error::SchemaError;
 
 mod fast;
+mod keywords;
+mod refs;
 mod union;
+
+pub(crate) use refs::Draft;
 
 pub(crate) use fast::{Chain, FastNode, FastString};
 pub(crate) use union::{Options, UnionShape};
@@ -181,6 +186,11 @@ pub(crate) struct Node {
     pub required_flags: Vec<bool>,
     /// The properties with a `default` (looking through `$ref`s), by index (derived).
     pub defaults: Vec<(usize, Value)>,
+    /// `additionalProperties` is written (even as `true`): every member is evaluated here,
+    /// as `unevaluatedProperties` reads it.
+    pub additional_written: bool,
+    /// The keywords checked by the `keywords` folder, in the order they are checked.
+    pub keywords: Vec<Keyword>,
 }
 
 impl Default for Node {
@@ -224,6 +234,8 @@ impl Default for Node {
             required_other: Vec::new(),
             required_flags: Vec::new(),
             defaults: Vec::new(),
+            additional_written: false,
+            keywords: Vec::new(),
         }
     }
 }
@@ -245,6 +257,17 @@ impl Node {
 
     /// No keyword but `type`, `enum`, `const`, `$ref` and annotations.
     fn asserts_nothing_else(&self) -> bool {
+        self.asserts_no_bounds()
+            && self.any_of.is_empty()
+            && self.one_of.is_empty()
+            && self.all_of.is_empty()
+            && self.not.is_none()
+            && self.keywords.is_empty()
+    }
+
+    /// No keyword but `type`, `enum`, `const`, the applicators (`$ref`, `allOf`, `anyOf`,
+    /// `oneOf`, `not`, the `keywords` folder's) and annotations.
+    fn asserts_no_bounds(&self) -> bool {
         !self.reject_all
             && self.minimum.is_none()
             && self.maximum.is_none()
@@ -265,10 +288,26 @@ impl Node {
             && self.additional == Additional::Allow
             && self.min_properties.is_none()
             && self.max_properties.is_none()
-            && self.any_of.is_empty()
-            && self.one_of.is_empty()
-            && self.all_of.is_empty()
-            && self.not.is_none()
+    }
+
+    /// Can a coercion made under one keyword of this node meet another keyword that checked
+    /// (or will check) the value as it was? A `not`, a keyword of the `keywords` folder but
+    /// `format`, a `oneOf` whose branches may overlap, or an applicator (`$ref`, `allOf`,
+    /// `anyOf`, `oneOf`) beside any other assertion or applicator. The walk coerces a node's
+    /// own type before its checks, so a node without applicators never does.
+    pub fn entangles_coercions(&self) -> bool {
+        let applicators = usize::from(self.reference.is_some())
+            + self.all_of.len()
+            + usize::from(!self.any_of.is_empty())
+            + usize::from(!self.one_of.is_empty());
+        let asserts = self.types.is_some()
+            || self.enum_values.is_some()
+            || self.const_value.is_some()
+            || !self.asserts_no_bounds();
+        self.not.is_some()
+            || self.keywords.iter().any(|keyword| !matches!(keyword, Keyword::Format(_)))
+            || matches!(self.one_of_shape, Some(UnionShape::General { .. }))
+            || (applicators >= 1 && (applicators >= 2 || asserts))
     }
 
     /// Index into `properties` of a declared property.
@@ -331,31 +370,31 @@ pub(crate) struct Plan {
     /// the walk, filling it, changes and records nothing more? Set by the validator, which
     /// can walk (the one-pass paths leave calls with defaults to fill to the walk otherwise).
     pub defaults_exact: bool,
+    /// Could a coercion the walk makes inside one subschema break another keyword of the
+    /// same value (see [`Node::entangles_coercions`])? When not, a coerced value needs no
+    /// check against the whole schema after the walk.
+    pub coercions_entangled: bool,
 }
 
-/// Keywords that assert something we do not implement: a schema using them is refused
-/// rather than half-checked, so no constraint is ever silently skipped.
-const UNSUPPORTED: &[&str] = &[
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "contains",
-    "minContains",
-    "maxContains",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "$dynamicRef",
-    "$recursiveRef",
-];
-
 impl Plan {
-    /// Compile a JSON Schema document.
+    /// Compile a JSON Schema document, its formats asserted.
     pub fn compile(schema: &Value) -> Result<Plan, SchemaError> {
-        let mut compiler = Compiler { document: schema, nodes: Vec::new(), by_pointer: HashMap::new() };
+        Plan::compile_with(schema, true)
+    }
+
+    /// Compile a JSON Schema document; `formats`: assert `format` (else it is an annotation).
+    /// The draft is the one `$schema` names (2020-12 when none), and a form only an older
+    /// draft gives meaning to is read in that meaning.
+    pub fn compile_with(schema: &Value, formats: bool) -> Result<Plan, SchemaError> {
+        let draft = Draft::of(schema);
+        let mut compiler = Compiler {
+            document: schema,
+            nodes: Vec::new(),
+            by_pointer: HashMap::new(),
+            draft,
+            index: refs::Index::of(schema, draft),
+            formats,
+        };
         let root = compiler.compile_at("", schema, 0)?;
         if let Some(id) = first_loop(&compiler.nodes) {
             let pointer =
@@ -371,9 +410,11 @@ impl Plan {
             possible: Vec::new(),
             fast: Vec::new(),
             defaults_exact: false,
+            coercions_entangled: false,
         };
         plan.possible = plan.all_possible_types();
         plan.index_objects();
+        plan.coercions_entangled = plan.nodes.iter().any(Node::entangles_coercions);
         plan.fast = plan.fast_nodes();
         Ok(plan)
     }
@@ -429,6 +470,12 @@ struct Compiler<'a> {
     /// Nodes already compiled for a JSON Pointer into the document, so `$ref`s share them
     /// and recursive schemas terminate.
     by_pointer: HashMap<String, NodeId>,
+    /// The draft the document is read in.
+    draft: Draft,
+    /// Base URIs, resources and anchors, for `$ref`.
+    index: refs::Index,
+    /// Assert `format`.
+    formats: bool,
 }
 
 fn error(pointer: &str, message: impl Into<String>) -> SchemaError {
@@ -446,7 +493,7 @@ impl<'a> Compiler<'a> {
         let id = self.nodes.len();
         self.nodes.push(Node::default());
         self.by_pointer.insert(pointer.to_owned(), id);
-        let node = self.compile_node(pointer, schema, depth)?;
+        let node = self.compile_node(id, pointer, schema, depth)?;
         self.nodes[id] = node;
         Ok(id)
     }
@@ -462,7 +509,13 @@ impl<'a> Compiler<'a> {
         self.compile_at(&child_pointer, schema, depth + 1)
     }
 
-    fn compile_node(&mut self, pointer: &str, schema: &'a Value, depth: usize) -> Result<Node, SchemaError> {
+    fn compile_node(
+        &mut self,
+        id: NodeId,
+        pointer: &str,
+        schema: &'a Value,
+        depth: usize,
+    ) -> Result<Node, SchemaError> {
         let object = match schema {
             Value::Bool(true) => return Ok(Node::default()),
             Value::Bool(false) => return Ok(Node { reject_all: true, ..Node::default() }),
@@ -470,10 +523,11 @@ impl<'a> Compiler<'a> {
             _ => return Err(error(pointer, "a schema must be an object or a boolean")),
         };
         let mut node = Node::default();
-        for keyword in UNSUPPORTED {
-            if object.contains_key(*keyword) {
-                return Err(error(pointer, format!("the keyword `{keyword}` is not supported")));
-            }
+        if let (true, Some(reference)) = (self.draft.ref_overrides(), object.get("$ref")) {
+            // Drafts 4 to 7: `$ref` replaces every keyword beside it.
+            let reference = reference.as_str().ok_or_else(|| error(pointer, "`$ref` must be a string"))?;
+            node.reference = Some(self.reference(pointer, reference, depth)?);
+            return Ok(node);
         }
         if let Some(types) = object.get("type") {
             node.types = Some(parse_types(pointer, types)?);
@@ -489,8 +543,29 @@ impl<'a> Compiler<'a> {
         node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
         node.minimum = number(pointer, object, "minimum")?;
         node.maximum = number(pointer, object, "maximum")?;
-        node.exclusive_minimum = number(pointer, object, "exclusiveMinimum")?;
-        node.exclusive_maximum = number(pointer, object, "exclusiveMaximum")?;
+        // Draft 4's boolean `exclusiveMinimum`/`exclusiveMaximum` make `minimum`/`maximum`
+        // exclusive.
+        match object.get("exclusiveMinimum") {
+            Some(Value::Bool(exclusive)) => {
+                if *exclusive {
+                    node.exclusive_minimum = node.minimum.take();
+                }
+            }
+            _ => node.exclusive_minimum = number(pointer, object, "exclusiveMinimum")?,
+        }
+        match object.get("exclusiveMaximum") {
+            Some(Value::Bool(exclusive)) => {
+                if *exclusive {
+                    node.exclusive_maximum = node.maximum.take();
+                }
+            }
+            _ => node.exclusive_maximum = number(pointer, object, "exclusiveMaximum")?,
+        }
+        if self.formats {
+            if let Some(format) = object.get("format").and_then(Value::as_str).and_then(NumberFormat::named) {
+                number_format(&mut node, format);
+            }
+        }
         if let Some(multiple) = number(pointer, object, "multipleOf")? {
             let multiple = multiple.as_f64().unwrap_or(0.0);
             if multiple <= 0.0 {
@@ -548,6 +623,7 @@ impl<'a> Compiler<'a> {
             }
         }
         if let Some(additional) = object.get("additionalProperties") {
+            node.additional_written = true;
             node.additional = match additional {
                 Value::Bool(true) => Additional::Allow,
                 Value::Bool(false) => Additional::Deny,
@@ -561,14 +637,20 @@ impl<'a> Compiler<'a> {
                 node.prefix_items.push(self.child(&base, &index.to_string(), subschema, depth)?);
             }
         }
-        if let Some(items) = object.get("items") {
-            if items.is_array() {
-                return Err(error(
-                    pointer,
-                    "`items` must be a schema (draft 2020-12); use `prefixItems` for tuples",
-                ));
+        match object.get("items") {
+            // The older drafts' tuple: `items` as a list, `additionalItems` for the rest.
+            Some(Value::Array(tuple)) => {
+                let base = format!("{pointer}/items");
+                node.prefix_items.clear();
+                for (index, subschema) in tuple.iter().enumerate() {
+                    node.prefix_items.push(self.child(&base, &index.to_string(), subschema, depth)?);
+                }
+                if let Some(rest) = object.get("additionalItems") {
+                    node.items = Some(self.child(pointer, "additionalItems", rest, depth)?);
+                }
             }
-            node.items = Some(self.child(pointer, "items", items, depth)?);
+            Some(items) => node.items = Some(self.child(pointer, "items", items, depth)?),
+            None => {}
         }
         node.any_of = self.list(pointer, object, "anyOf", depth)?;
         node.one_of = self.list(pointer, object, "oneOf", depth)?;
@@ -580,6 +662,31 @@ impl<'a> Compiler<'a> {
             let reference = reference.as_str().ok_or_else(|| error(pointer, "`$ref` must be a string"))?;
             node.reference = Some(self.reference(pointer, reference, depth)?);
         }
+        for keyword in ["$dynamicRef", "$recursiveRef"] {
+            if let Some(reference) = object.get(keyword) {
+                let reference = reference
+                    .as_str()
+                    .ok_or_else(|| error(pointer, format!("`{keyword}` must be a string")))?;
+                // Resolved where it is written (its static target).
+                let target = self.reference(pointer, reference, depth)?;
+                match node.reference {
+                    None => node.reference = Some(target),
+                    Some(_) => node.all_of.push(target),
+                }
+            }
+        }
+        if object.get("nullable") == Some(&Value::Bool(true)) {
+            // OpenAPI's `nullable: true`: or null.
+            if let Some(types) = &mut node.types {
+                types.insert(Types::NULL);
+            }
+            if let Some(values) = &mut node.enum_values {
+                if !values.contains(&Value::Null) {
+                    values.push(Value::Null);
+                }
+            }
+        }
+        node.keywords = self.keywords(id, pointer, object, depth)?;
         Ok(node)
     }
 
@@ -602,19 +709,15 @@ impl<'a> Compiler<'a> {
             .collect()
     }
 
-    /// Resolve a local `$ref` (`#`, `#/$defs/Name`, any JSON Pointer into the document).
+    /// Resolve a `$ref` inside the document: a JSON Pointer fragment, an anchor, or the
+    /// `$id` of one of its subschemas (with a pointer or anchor after it). Never fetched.
     fn reference(&mut self, pointer: &str, reference: &str, depth: usize) -> Result<NodeId, SchemaError> {
-        let Some(fragment) = reference.strip_prefix('#') else {
-            return Err(error(
+        let fragment = self.index.target(pointer, reference).ok_or_else(|| {
+            error(
                 pointer,
-                format!("only local references (`#...`) are supported, not `{reference}`"),
-            ));
-        };
-        let fragment = percent_decode(fragment)
-            .ok_or_else(|| error(pointer, format!("`{reference}` is not a valid URI fragment")))?;
-        if !fragment.is_empty() && !fragment.starts_with('/') {
-            return Err(error(pointer, format!("anchors are not supported: `{reference}`")));
-        }
+                format!("`{reference}` points to nothing in this schema (references are never fetched)"),
+            )
+        })?;
         let target = self
             .document
             .pointer(&fragment)
@@ -637,6 +740,7 @@ fn first_loop(nodes: &[Node]) -> Option<NodeId> {
     let edges = |node: &Node| -> Vec<NodeId> {
         let mut out: Vec<NodeId> = node.reference.into_iter().chain(node.not).collect();
         out.extend(node.all_of.iter().chain(&node.any_of).chain(&node.one_of));
+        out.extend(node.keywords.iter().flat_map(Keyword::same_value_schemas));
         out
     };
     let mut marks = vec![Mark::New; nodes.len()];
@@ -668,6 +772,26 @@ fn first_loop(nodes: &[Node]) -> Option<NodeId> {
         }
     }
     None
+}
+
+/// A numeric format (`int32`, `uint8`, `float`...) read as the range of its type: its
+/// bounds become `minimum`/`maximum` where they are tighter than every bound written.
+fn number_format(node: &mut Node, format: NumberFormat) {
+    let Some((low, high)) = format.bounds() else { return };
+    let tighter_low = [&node.minimum, &node.exclusive_minimum]
+        .into_iter()
+        .flatten()
+        .all(|written| crate::equal::compare(&low, written).is_gt());
+    if tighter_low {
+        node.minimum = Some(low);
+    }
+    let tighter_high = [&node.maximum, &node.exclusive_maximum]
+        .into_iter()
+        .flatten()
+        .all(|written| crate::equal::compare(&high, written).is_lt());
+    if tighter_high {
+        node.maximum = Some(high);
+    }
 }
 
 fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
@@ -711,26 +835,6 @@ fn count(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Op
 
 fn compile_pattern(pointer: &str, pattern: &str) -> Result<Pattern, SchemaError> {
     Pattern::new(pattern).map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))
-}
-
-fn percent_decode(fragment: &str) -> Option<String> {
-    if !fragment.contains('%') {
-        return Some(fragment.to_owned());
-    }
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = fragment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]

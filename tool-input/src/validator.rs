@@ -107,6 +107,7 @@ pub struct ValidatorBuilder {
     limits: Limits,
     overrides: HashMap<String, FieldOverride>,
     aliases: Aliases,
+    formats: bool,
 }
 
 impl ValidatorBuilder {
@@ -152,9 +153,31 @@ impl ValidatorBuilder {
         self
     }
 
+    /// Assert `format` (the default: `true`), or read it as an annotation only (`false`).
+    ///
+    /// Asserted, a string that is not written in its format's grammar (`date-time`, `uuid`,
+    /// `ipv4`, `email`, `uri`...) is a `format` error, and a number outside its numeric
+    /// format's range (`int32`, `uint8`, `float`...) a `range` error. Unknown formats are
+    /// always annotations.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::Validator;
+    ///
+    /// let schema = json!({"type": "string", "format": "uuid"});
+    /// assert!(!Validator::new(&schema)?.is_valid(&json!("not-a-uuid")));
+    /// let annotation = Validator::builder(&schema).formats(false).build()?;
+    /// assert!(annotation.is_valid(&json!("not-a-uuid")));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn formats(mut self, assert: bool) -> Self {
+        self.formats = assert;
+        self
+    }
+
     /// Compile the schema.
     pub fn build(self) -> Result<Validator, SchemaError> {
-        let mut plan = Plan::compile(&self.schema)?;
+        let mut plan = Plan::compile_with(&self.schema, self.formats)?;
         plan.defaults_exact = defaults_exact(&plan, &self.overrides, &self.limits);
         Ok(Validator {
             inner: Arc::new(Inner {
@@ -183,6 +206,7 @@ impl Validator {
             limits: Limits::default(),
             overrides: HashMap::new(),
             aliases: Aliases::default(),
+            formats: true,
         }
     }
 
@@ -388,7 +412,18 @@ impl Validator {
             self.inner.aliases.map(&mut value, |name| self.is_sensitive(name), limits.max_echo_chars);
         let mut walker = self.walker(limits);
         walker.raw_text = text;
-        let outcome = walker.run(&mut value, policy);
+        let mut outcome = walker.run(&mut value, policy);
+        if outcome.errors.is_empty() && !self.coercions_keep_the_schema(&walker, &value, &outcome.coercions) {
+            // A coercion made a value that breaks the rest of the schema (a sibling bound, a
+            // `not`, another branch): none is made, and the value as sent is explained.
+            if let Ok(sent) = read_arguments(raw, policy, limits, false) {
+                value = sent.value;
+                // Read under the aliases again; their findings are those recorded above.
+                let _ =
+                    self.inner.aliases.map(&mut value, |name| self.is_sensitive(name), limits.max_echo_chars);
+                outcome = walker.run(&mut value, Policy::Strict);
+            }
+        }
         let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
         // The aliases' findings come first: they were made before the walk saw the value.
         errors.splice(0..0, aliased.errors);
@@ -416,6 +451,28 @@ impl Validator {
     /// Is the top-level property `name` sensitive?
     fn is_sensitive(&self, name: &str) -> bool {
         self.inner.overrides.get(name).is_some_and(|field| field.sensitive)
+    }
+
+    /// Does the value the walk coerced pass the whole schema exactly? A coercion is made only
+    /// when the value as sent fails and the coerced value passes every keyword, not only the
+    /// subschema that asked for it. The defaults filled are left out of the check: they are
+    /// not the model's doing. `true` when nothing but defaults was filled.
+    fn coercions_keep_the_schema(&self, walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> bool {
+        let coerced = |coercion: &&Coercion| coercion.kind != CoercionKind::DefaultFilled;
+        // Where no coercion can meet a keyword that did not see it, the walk has checked
+        // every coerced value in full already.
+        if !self.inner.plan.coercions_entangled || !coercions.iter().any(|c| coerced(&c)) {
+            return true;
+        }
+        let mut sent = value.clone();
+        // Deepest first, so a default inside a default is removed with it or before it.
+        for filled in coercions.iter().rev().filter(|c| c.kind == CoercionKind::DefaultFilled) {
+            let (parent, key) = filled.path.rsplit_once('/').unwrap_or_default();
+            if let Some(object) = sent.pointer_mut(parent).and_then(Value::as_object_mut) {
+                object.remove(crate::pointer::unescape_token(key).as_ref());
+            }
+        }
+        walker.accepts_exact(self.inner.plan.root, &mut sent, &crate::check::Path::Root, 0)
     }
 
     /// Keys given twice: with the same value, a record; with two values, an error (a choice

@@ -221,6 +221,7 @@ impl<'p> Fast<'p> {
                 && const_refuses(node, is_text).is_none()
                 && length_admitted(node, text)
                 && node.pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
+                && node.keywords.iter().all(|keyword| keyword.str_admits(text) == Some(true))
         })
     }
 
@@ -318,6 +319,7 @@ fn scalar_ok(node: &Node, value: &Value) -> bool {
         && enum_refuses(node, |option| json_equal(option, value)).is_none()
         && const_refuses(node, |constant| json_equal(constant, value)).is_none()
         && value.as_number().is_none_or(|number| number_admitted(node, number))
+        && node.keywords.iter().all(|keyword| keyword.scalar_admits(value) == Some(true))
 }
 
 /// The wrapping deserializer: `node` is the schema of the value it reads; `None` means any

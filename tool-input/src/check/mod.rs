@@ -15,6 +15,7 @@ mod keywords;
 mod mode;
 pub(crate) mod order;
 mod path;
+mod routed;
 pub(crate) mod skim;
 mod union;
 
@@ -282,6 +283,9 @@ impl<'p> Walker<'p> {
                 });
             }
         }
+        if !(node.keywords.is_empty() || out.dry && out.failed) {
+            self.routed_keywords(node, value, path, mode, out, depth, hops);
+        }
     }
 
     fn number(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
@@ -429,8 +433,11 @@ impl<'p> Walker<'p> {
             // `$ref`, as schemars writes a field's struct, whose object its target walks).
             return;
         }
+        // Defaults filled here are not the model's doing: the count bounds read the members
+        // sent (as the one pass does).
+        let mut filled = 0;
         if !out.dry && self.prepare {
-            self.prepare_object(node, map, path, mode, out, depth);
+            filled = self.prepare_object(node, map, path, mode, out, depth);
         } else if out.dry && self.prepare {
             out.touched |= absent_defaults(node, |_, name| map.contains_key(name)).next().is_some();
         }
@@ -487,7 +494,7 @@ impl<'p> Walker<'p> {
                 }
             }
         }
-        let count = map.len() as u64;
+        let count = (map.len() - filled) as u64;
         self.count_bounds(
             out,
             path,
@@ -502,6 +509,7 @@ impl<'p> Walker<'p> {
 
     /// Before the properties are walked: treat a null sent for an optional property that
     /// does not accept null as absent, then fill the schema's defaults for absent ones.
+    /// Returns how many defaults it filled.
     fn prepare_object(
         &self,
         node: &Node,
@@ -510,7 +518,7 @@ impl<'p> Walker<'p> {
         mode: Mode,
         out: &mut Outcome,
         depth: usize,
-    ) {
+    ) -> usize {
         let mut absent = Vec::new();
         for (key, value) in map.iter() {
             if !value.is_null() {
@@ -533,12 +541,13 @@ impl<'p> Walker<'p> {
             self.record(out, &child_path, child_mode, CoercionKind::NullAsAbsent, Some(&Value::Null), None);
         }
         let absent: Vec<(&str, &Value)> = absent_defaults(node, |_, name| map.contains_key(name)).collect();
-        for (name, default) in absent {
+        for &(name, default) in &absent {
             let child_mode = if path.is_root() { field_mode(self.overrides, name, mode) } else { mode };
             let child_path = Path::Key(path, name);
             self.record(out, &child_path, child_mode, CoercionKind::DefaultFilled, None, Some(default));
             map.insert(name.to_owned(), default.clone());
         }
+        absent.len()
     }
 
     fn missing(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, name: &str, schema: Option<NodeId>) {

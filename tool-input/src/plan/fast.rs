@@ -4,6 +4,7 @@
 use serde_json::Number;
 
 use super::{Additional, Node, NodeId, Plan, Types};
+use crate::keywords::{Format, Keyword};
 
 /// The one-pass path's reading of one node.
 #[derive(Debug, Clone, Copy)]
@@ -126,6 +127,7 @@ impl Plan {
                 || node.const_value.is_some()
                 || node.min_length.is_some()
                 || node.max_length.is_some()
+                || node.keywords.iter().any(|keyword| matches!(keyword, Keyword::Format(Format::String(_))))
             {
                 return FastString::Chain;
             }
@@ -185,6 +187,7 @@ impl Plan {
                 || node.not.is_some()
                 || !node.pattern_properties.is_empty()
                 || node.unique_items
+                || !node.keywords.iter().all(|keyword| matches!(keyword, Keyword::Format(_)))
                 || chain.len == chain.ids.len()
             {
                 return None;

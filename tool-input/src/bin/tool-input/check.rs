@@ -14,6 +14,7 @@ use crate::read_input_within;
 pub(crate) fn run(
     schema_path: &Path,
     policy: &str,
+    formats: bool,
     name: Option<String>,
     jsonl: Option<PathBuf>,
     input: Option<PathBuf>,
@@ -23,7 +24,8 @@ pub(crate) fn run(
     let schema: Value = serde_json::from_str(&schema_text)
         .map_err(|e| format!("{} is not JSON: {e}", schema_path.display()))?;
     let policy: Policy = policy.parse().map_err(|e| format!("{e}"))?;
-    let validator = Validator::builder(&schema).policy(policy).build().map_err(|e| e.to_string())?;
+    let validator =
+        Validator::builder(&schema).policy(policy).formats(formats).build().map_err(|e| e.to_string())?;
     let name = name.or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
 
     let stdout = io::stdout();

@@ -1,7 +1,7 @@
 //! `tool-input`: the engine of the `tool-input` crate on any JSON Schema, for any language.
 //!
 //! ```text
-//! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [INPUT]
+//! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [--no-formats] [INPUT]
 //! tool-input check --schema FILE --jsonl CASES.jsonl
 //! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [--require-json] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl   # time; and check's peak memory on the largest case
@@ -46,6 +46,10 @@ enum Command {
         /// The tool's name in messages (default: the schema's `title`).
         #[arg(long)]
         name: Option<String>,
+        /// Read `format` as an annotation only (by default it is asserted: a string not in
+        /// its format's grammar is a `format` error).
+        #[arg(long)]
+        no_formats: bool,
         /// Check every case of a JSONL file (`{"id": ..., "raw": "..."}` per line) and print
         /// one result line per case, with its id.
         #[arg(long, value_name = "FILE", conflicts_with = "input")]
@@ -159,15 +163,15 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { schema, policy, name, jsonl, input } => {
-            check::run(&schema, &policy, name, jsonl, input)
+        Command::Check { schema, policy, name, no_formats, jsonl, input } => {
+            check::run(&schema, &policy, !no_formats, name, jsonl, input)
         }
         Command::Repair { strict, complete_truncated, settled, style, require_json, input } => {
             repair::run(strict, complete_truncated, settled, &style, require_json, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
         Command::CheckPeak { schema } => {
-            let result = check::run(&schema, "default", None, None, None);
+            let result = check::run(&schema, "default", true, None, None, None);
             if let Some(peak) = peak_rss_bytes() {
                 eprintln!("{peak}");
             }

@@ -1,0 +1,179 @@
+//! The whole JSON-Schema-Test-Suite (suite/tests/corpus/json-schema-test-suite-full), every
+//! draft: each file of a draft's folder through plain validation (`Validator::is_valid`), and
+//! 2020-12's `optional/format` with format assertion on. Prints, per draft, the required tests
+//! tool-input passes and those the `jsonschema` crate passes in the same run (the target), and
+//! fails if tool-input's count falls below the floor recorded here.
+//!
+//! Drafts 7, 6 and 4 write no `$schema` in their schemas: the folder's draft is written into
+//! each root schema object that has none, which is how a caller says which draft a schema is.
+//! Tests that reach remote documents (`refRemote.json` and the few others that `$ref` a URL)
+//! are run like the rest: a `$ref` is never fetched, so they fail, for both validators.
+//!
+//! `cargo test -p tool-input-suite --test json_schema_drafts -- --nocapture` prints the table;
+//! with `FAILURES=1` it lists every test tool-input gets wrong.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value;
+use tool_input::Validator;
+
+/// One run: a folder of a draft, how its `$schema` is spelled, whether formats are asserted,
+/// and the count tool-input must keep (the floor: raise it when more pass). Before the
+/// keywords folder the counts were 816, 742, 701, 653, 491 and 376.
+struct Run {
+    name: &'static str,
+    folder: &'static str,
+    dialect: &'static str,
+    formats: bool,
+    floor: usize,
+}
+
+const RUNS: &[Run] = &[
+    Run {
+        name: "2020-12",
+        folder: "draft2020-12",
+        dialect: "https://json-schema.org/draft/2020-12/schema",
+        formats: false,
+        floor: 1240,
+    },
+    Run {
+        name: "2019-09",
+        folder: "draft2019-09",
+        dialect: "https://json-schema.org/draft/2019-09/schema",
+        formats: false,
+        floor: 1217,
+    },
+    Run {
+        name: "7",
+        folder: "draft7",
+        dialect: "http://json-schema.org/draft-07/schema#",
+        formats: false,
+        floor: 900,
+    },
+    Run {
+        name: "6",
+        folder: "draft6",
+        dialect: "http://json-schema.org/draft-06/schema#",
+        formats: false,
+        floor: 812,
+    },
+    Run {
+        name: "4",
+        folder: "draft4",
+        dialect: "http://json-schema.org/draft-04/schema#",
+        formats: false,
+        floor: 597,
+    },
+    Run {
+        name: "2020-12 optional/format",
+        folder: "draft2020-12/optional/format",
+        dialect: "https://json-schema.org/draft/2020-12/schema",
+        formats: true,
+        floor: 710,
+    },
+];
+
+/// The counts of one run.
+#[derive(Default)]
+struct Counts {
+    total: usize,
+    ours: usize,
+    theirs: usize,
+    failures: Vec<String>,
+}
+
+fn files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The schema as the draft's folder means it: its `$schema` written in where it has none.
+fn in_dialect(schema: &Value, dialect: &str) -> Value {
+    let mut schema = schema.clone();
+    if let Value::Object(map) = &mut schema {
+        map.entry("$schema").or_insert_with(|| Value::String(dialect.to_owned()));
+    }
+    schema
+}
+
+fn run(run: &Run) -> Counts {
+    let dir = common::corpus_dir().join("json-schema-test-suite-full/tests").join(run.folder);
+    let mut counts = Counts::default();
+    for file in files(&dir) {
+        let text = std::fs::read_to_string(&file).expect("a suite file");
+        let groups: Vec<Value> = serde_json::from_str(&text).expect("a suite file is JSON");
+        let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        for group in &groups {
+            let description = group["description"].as_str().unwrap_or_default();
+            let schema = in_dialect(&group["schema"], run.dialect);
+            let ours = Validator::builder(&schema).formats(run.formats).build();
+            let theirs = jsonschema::options().should_validate_formats(run.formats).build(&schema);
+            for test in group["tests"].as_array().expect("tests") {
+                counts.total += 1;
+                let valid = test["valid"].as_bool().expect("valid");
+                let data = &test["data"];
+                match &ours {
+                    Ok(validator) => {
+                        let answer = validator.is_valid(data);
+                        // The explaining path agrees with the deciding one.
+                        assert_eq!(
+                            answer,
+                            validator.validate(data).is_ok(),
+                            "{} {name} / {description} / {}",
+                            run.name,
+                            test["description"]
+                        );
+                        if answer == valid {
+                            counts.ours += 1;
+                        } else {
+                            counts.failures.push(format!(
+                                "{name} / {description} / {}: expected valid={valid}",
+                                test["description"]
+                            ));
+                        }
+                    }
+                    Err(error) => counts.failures.push(format!(
+                        "{name} / {description} / {}: schema refused: {error}",
+                        test["description"]
+                    )),
+                }
+                if theirs.as_ref().is_ok_and(|validator| validator.is_valid(data) == valid) {
+                    counts.theirs += 1;
+                }
+            }
+        }
+    }
+    counts
+}
+
+#[test]
+fn every_draft_of_the_json_schema_test_suite() {
+    let mut below = Vec::new();
+    println!("{:<24} {:>14} {:>10} {:>6}", "draft", "tool-input", "jsonschema", "floor");
+    for each in RUNS {
+        let counts = run(each);
+        println!(
+            "{:<24} {:>14} {:>10} {:>6}",
+            each.name,
+            format!("{} / {}", counts.ours, counts.total),
+            counts.theirs,
+            each.floor
+        );
+        if std::env::var_os("FAILURES").is_some() {
+            for failure in &counts.failures {
+                println!("    {failure}");
+            }
+        }
+        if counts.ours < each.floor {
+            below.push(format!("{}: {} passed, below the floor of {}", each.name, counts.ours, each.floor));
+        }
+    }
+    assert!(below.is_empty(), "{}", below.join("\n"));
+}

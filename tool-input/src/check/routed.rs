@@ -1,0 +1,226 @@
+//! The walk's side of the `keywords` folder: the keywords written there run from here, on the
+//! value the walk holds, and ask the walk about their subschemas ([`Subschemas`],
+//! [`Explain`]). Subschemas are checked on a copy of the value, exactly (no coercion, no
+//! defaults filled), by a walker of their own, so nothing a keyword tries is recorded or
+//! remembered by the walk that asked.
+
+use serde_json::Value;
+
+use super::{Mode, Outcome, Path, Walker, MAX_SCHEMA_HOPS};
+use crate::error::ErrorCode;
+use crate::keywords::{Explain, Instance, Keyword, Place, SchemaId, Subschemas};
+use crate::plan::{Node, NodeId};
+use crate::policy::Policy;
+
+/// One node's keywords of the folder, at one value of the walk.
+struct Routed<'w, 'p, 'o, 'a> {
+    walker: &'w Walker<'p>,
+    out: &'o mut Outcome,
+    path: &'a Path<'a>,
+    mode: Mode,
+    depth: usize,
+    hops: usize,
+}
+
+impl<'p> Walker<'p> {
+    /// A walker for subschemas tried on copies: the same plan and limits, nothing filled,
+    /// nothing remembered from this one.
+    fn plain(&self) -> Walker<'p> {
+        Walker {
+            plan: self.plan,
+            overrides: self.overrides,
+            max_depth: self.max_depth,
+            max_echo: self.max_echo,
+            max_string_bytes: self.max_string_bytes,
+            max_errors: self.max_errors,
+            prepare: false,
+            exact_integers: self.exact_integers,
+            raw_text: None,
+            floats: std::cell::OnceCell::new(),
+            memo: Default::default(),
+            scopes: Default::default(),
+        }
+    }
+
+    /// Check the node's keywords of the folder on `value` (after the walk's own, so the
+    /// order of errors is the walk's, then these in the order `plan::keywords` compiled).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn routed_keywords(
+        &self,
+        node: &Node,
+        value: &Value,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+        depth: usize,
+        hops: usize,
+    ) {
+        let mut routed = Routed { walker: self, out, path, mode, depth, hops };
+        for keyword in &node.keywords {
+            if routed.out.dry {
+                if !keyword.is_valid(&routed, value) {
+                    routed.out.failed = true;
+                    return;
+                }
+            } else {
+                keyword.validate(&mut routed, value);
+            }
+        }
+    }
+
+    /// Does `value` pass `id` exactly? (On a copy, by a plain walker.)
+    fn accepts_copy(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, hops: usize) -> bool {
+        let mut copy = value.clone();
+        self.plain().accepts_exact_after(id, &mut copy, path, depth, hops)
+    }
+
+    /// The members (items) of `value` that the keywords of `id` evaluated (see
+    /// [`Subschemas::evaluated`]), its own `unevaluated*` left out.
+    fn evaluated_by(
+        &self,
+        id: NodeId,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+    ) -> Vec<bool> {
+        let mut marks = vec![false; Instance::len(value)];
+        self.mark_evaluated(id, value, &mut marks, true, path, depth, hops);
+        marks
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn mark_evaluated(
+        &self,
+        id: NodeId,
+        value: &Value,
+        marks: &mut [bool],
+        own: bool,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+    ) {
+        if hops > MAX_SCHEMA_HOPS {
+            return;
+        }
+        let node = &self.plan.nodes[id];
+        match value {
+            Value::Object(map) => {
+                for (index, key) in map.keys().enumerate() {
+                    if node.additional_written
+                        || node.property_index_of(key).is_some()
+                        || node.pattern_properties.iter().any(|(pattern, _)| pattern.matches(key) == Ok(true))
+                    {
+                        marks[index] = true;
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let prefix = node.prefix_items.len().min(items.len());
+                let all = node.items.is_some();
+                for (index, mark) in marks.iter_mut().enumerate() {
+                    if index < prefix || all {
+                        *mark = true;
+                    }
+                }
+            }
+            _ => return,
+        }
+        let passes = |id: NodeId| self.accepts_copy(id, value, path, depth, hops + 1);
+        let mut applied: Vec<NodeId> =
+            node.reference.into_iter().chain(node.all_of.iter().copied()).collect();
+        applied.extend(node.any_of.iter().chain(&node.one_of).copied().filter(|&branch| passes(branch)));
+        for keyword in &node.keywords {
+            match keyword {
+                Keyword::UnevaluatedProperties(_) | Keyword::UnevaluatedItems(_) if !own => {
+                    let kind_matches = matches!(
+                        (keyword, value),
+                        (Keyword::UnevaluatedProperties(_), Value::Object(_))
+                            | (Keyword::UnevaluatedItems(_), Value::Array(_))
+                    );
+                    if kind_matches {
+                        marks.iter_mut().for_each(|mark| *mark = true);
+                    }
+                }
+                Keyword::Contains(contains) => {
+                    for (index, item) in value.items().enumerate() {
+                        if self.accepts_copy(contains.schema, item, path, depth + 1, 0) {
+                            marks[index] = true;
+                        }
+                    }
+                }
+                Keyword::Conditional(conditional) => {
+                    if passes(conditional.condition) {
+                        applied.push(conditional.condition);
+                        applied.extend(conditional.then);
+                    } else {
+                        applied.extend(conditional.otherwise);
+                    }
+                }
+                Keyword::DependentSchemas(dependent) => applied.extend(dependent.applying(value)),
+                _ => {}
+            }
+        }
+        for branch in applied {
+            self.mark_evaluated(branch, value, marks, false, path, depth, hops + 1);
+        }
+    }
+}
+
+impl<'v> Subschemas<'v, &'v Value> for Routed<'_, '_, '_, '_> {
+    fn accepts(&self, schema: SchemaId, instance: &'v Value) -> bool {
+        self.walker.accepts_copy(schema, instance, self.path, self.depth, self.hops + 1)
+    }
+
+    fn accepts_name(&self, schema: SchemaId, name: &str) -> bool {
+        let mut name = Value::String(name.to_owned());
+        self.walker.plain().accepts_exact_after(schema, &mut name, self.path, self.depth + 1, 0)
+    }
+
+    fn evaluated(&self, schema: SchemaId, instance: &'v Value) -> Vec<bool> {
+        self.walker.evaluated_by(schema, instance, self.path, self.depth, self.hops)
+    }
+}
+
+impl<'v> Explain<'v, &'v Value> for Routed<'_, '_, '_, '_> {
+    fn explain(&mut self, schema: SchemaId, instance: &'v Value, at: Place<'_>) {
+        let (depth, hops) = match at {
+            Place::Here => (self.depth, self.hops + 1),
+            _ => (self.depth + 1, 0),
+        };
+        let mode = Mode { policy: Policy::Strict, ..self.mode };
+        let plain = self.walker.plain();
+        let mut copy = instance.clone();
+        let out = &mut *self.out;
+        match at {
+            Place::Here => plain.walk(schema, &mut copy, self.path, mode, out, depth, hops),
+            Place::Key(key) => {
+                plain.walk(schema, &mut copy, &Path::Key(self.path, key), mode, out, depth, hops)
+            }
+            Place::Index(index) => {
+                plain.walk(schema, &mut copy, &Path::Index(self.path, index), mode, out, depth, hops)
+            }
+        }
+    }
+
+    fn fail(
+        &mut self,
+        at: Place<'_>,
+        code: ErrorCode,
+        value: Option<&'v Value>,
+        message: &dyn Fn(&str) -> String,
+    ) {
+        let (walker, mode) = (self.walker, self.mode);
+        let out = &mut *self.out;
+        let path = self.path;
+        let place = |then: &mut dyn FnMut(&Path<'_>)| match at {
+            Place::Here => then(path),
+            Place::Key(key) => then(&Path::Key(path, key)),
+            Place::Index(index) => then(&Path::Index(path, index)),
+        };
+        place(&mut |path| match value {
+            Some(value) => walker.fail_naming(out, path, mode, code, value, Vec::new(), None, message),
+            None => walker.fail(out, path, mode, code, None, || message("the value")),
+        });
+    }
+}

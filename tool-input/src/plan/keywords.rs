@@ -1,0 +1,97 @@
+//! Compiles the keywords the `keywords` folder checks, in the order they are checked: `format`,
+//! the conditional, `contains`, `propertyNames`, the dependencies (2019-09's
+//! `dependentRequired`/`dependentSchemas` and the older `dependencies`), then
+//! `unevaluatedProperties` and `unevaluatedItems`, which read what the others evaluated.
+
+use serde_json::{Map, Value};
+
+use super::{count, error, Compiler, NodeId};
+use crate::keywords::{
+    Conditional, Contains, DependentRequired, DependentSchemas, Format, Keyword, PropertyNames,
+    UnevaluatedItems, UnevaluatedProperties,
+};
+use crate::schema_error::SchemaError;
+
+impl<'a> Compiler<'a> {
+    pub(super) fn keywords(
+        &mut self,
+        id: NodeId,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        depth: usize,
+    ) -> Result<Vec<Keyword>, SchemaError> {
+        let mut keywords = Vec::new();
+        if let Some(name) = object.get("format") {
+            let name = name.as_str().ok_or_else(|| error(pointer, "`format` must be a string"))?;
+            if let Some(format) = Format::named(name).filter(|_| self.formats) {
+                keywords.push(Keyword::Format(format));
+            }
+            // Numeric formats are bounds: `Compiler::number_format` (`compile_node`).
+        }
+        if let Some(condition) = object.get("if") {
+            let condition = self.child(pointer, "if", condition, depth)?;
+            let then = object.get("then").map(|then| self.child(pointer, "then", then, depth)).transpose()?;
+            let otherwise =
+                object.get("else").map(|other| self.child(pointer, "else", other, depth)).transpose()?;
+            // Kept without `then` and `else` too: what `if` evaluates counts for `unevaluated*`.
+            keywords.push(Keyword::Conditional(Conditional { condition, then, otherwise }));
+        }
+        if let Some(contains) = object.get("contains") {
+            let schema = self.child(pointer, "contains", contains, depth)?;
+            let min = count(pointer, object, "minContains")?.unwrap_or(1);
+            let max = count(pointer, object, "maxContains")?;
+            keywords.push(Keyword::Contains(Contains { schema, min, max }));
+        }
+        if let Some(names) = object.get("propertyNames") {
+            let schema = self.child(pointer, "propertyNames", names, depth)?;
+            keywords.push(Keyword::PropertyNames(PropertyNames { schema }));
+        }
+        let mut requires = Vec::new();
+        let mut schemas = Vec::new();
+        for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
+            let Some(map) = object.get(keyword) else { continue };
+            let map =
+                map.as_object().ok_or_else(|| error(pointer, format!("`{keyword}` must be an object")))?;
+            let base = format!("{pointer}/{keyword}");
+            for (name, value) in map {
+                match (keyword, value) {
+                    ("dependentRequired" | "dependencies", Value::Array(names)) => {
+                        let names = names
+                            .iter()
+                            .map(|n| n.as_str().map(str::to_owned))
+                            .collect::<Option<Vec<String>>>()
+                            .ok_or_else(|| {
+                                error(pointer, format!("`{keyword}` must list names as strings"))
+                            })?;
+                        requires.push((name.clone(), names));
+                    }
+                    ("dependentSchemas" | "dependencies", schema) => {
+                        schemas.push((name.clone(), self.child(&base, name, schema, depth)?));
+                    }
+                    _ => return Err(error(pointer, format!("`{keyword}` must map names to lists of names"))),
+                }
+            }
+        }
+        if !requires.is_empty() {
+            keywords.push(Keyword::DependentRequired(DependentRequired { requires }));
+        }
+        if !schemas.is_empty() {
+            keywords.push(Keyword::DependentSchemas(DependentSchemas { schemas }));
+        }
+        if let Some(rest) = object.get("unevaluatedProperties") {
+            let schema = match rest {
+                Value::Bool(false) => None,
+                other => Some(self.child(pointer, "unevaluatedProperties", other, depth)?),
+            };
+            keywords.push(Keyword::UnevaluatedProperties(UnevaluatedProperties { node: id, schema }));
+        }
+        if let Some(rest) = object.get("unevaluatedItems") {
+            let schema = match rest {
+                Value::Bool(false) => None,
+                other => Some(self.child(pointer, "unevaluatedItems", other, depth)?),
+            };
+            keywords.push(Keyword::UnevaluatedItems(UnevaluatedItems { node: id, schema }));
+        }
+        Ok(keywords)
+    }
+}

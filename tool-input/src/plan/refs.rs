@@ -1,0 +1,356 @@
+//! Where a `$ref` leads, inside the schema document only: the drafts' `$schema`, the base URI
+//! of every subschema (`$id`, draft 4's `id`), its anchors (`$anchor`, `$dynamicAnchor`, and
+//! the `#name` `$id`s of drafts 6 and 7), and RFC 3986 reference resolution. A reference the
+//! document does not hold is never fetched: the compiler refuses it, naming it.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+/// The JSON Schema drafts, by the meaning they give keywords.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Draft {
+    Draft4,
+    Draft6,
+    Draft7,
+    Draft201909,
+    Draft202012,
+}
+
+impl Draft {
+    /// The draft a `$schema` names; 2020-12 when it names none the engine knows.
+    pub fn of(schema: &Value) -> Draft {
+        let Some(dialect) = schema.get("$schema").and_then(Value::as_str) else {
+            return Draft::Draft202012;
+        };
+        let dialect = dialect.trim_end_matches('#');
+        let dialect =
+            dialect.strip_prefix("https://").or_else(|| dialect.strip_prefix("http://")).unwrap_or(dialect);
+        match dialect {
+            "json-schema.org/draft-04/schema" => Draft::Draft4,
+            "json-schema.org/draft-06/schema" => Draft::Draft6,
+            "json-schema.org/draft-07/schema" => Draft::Draft7,
+            "json-schema.org/draft/2019-09/schema" => Draft::Draft201909,
+            _ => Draft::Draft202012,
+        }
+    }
+
+    /// Does `$ref` replace every keyword beside it (drafts 4 to 7)?
+    pub fn ref_overrides(self) -> bool {
+        self <= Draft::Draft7
+    }
+
+    fn id_keyword(self) -> &'static str {
+        if self == Draft::Draft4 {
+            "id"
+        } else {
+            "$id"
+        }
+    }
+}
+
+/// The base of a document without `$id`: references between its parts resolve against it.
+const DOCUMENT_BASE: &str = "tool-input:///schema.json";
+
+/// Keywords whose value is one subschema.
+const ONE: &[&str] = &[
+    "additionalProperties",
+    "additionalItems",
+    "items",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contentSchema",
+];
+/// Keywords whose value is a list of subschemas.
+const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+/// Keywords whose value maps names to subschemas.
+const MAP: &[&str] =
+    &["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+
+/// The base URI of every subschema and where each resource and anchor sits (JSON Pointers).
+#[derive(Debug, Default)]
+pub(crate) struct Index {
+    bases: HashMap<String, String>,
+    resources: HashMap<String, String>,
+    anchors: HashMap<String, String>,
+}
+
+impl Index {
+    pub fn of(document: &Value, draft: Draft) -> Index {
+        let mut index = Index::default();
+        index.resources.insert(DOCUMENT_BASE.to_owned(), String::new());
+        index.visit(document, "", DOCUMENT_BASE, draft, 0);
+        index
+    }
+
+    fn visit(&mut self, schema: &Value, pointer: &str, base: &str, draft: Draft, depth: usize) {
+        let Value::Object(object) = schema else {
+            self.bases.insert(pointer.to_owned(), base.to_owned());
+            return;
+        };
+        if depth > 256 {
+            return;
+        }
+        let overridden = draft.ref_overrides() && object.contains_key("$ref");
+        let mut base = base.to_owned();
+        if let Some(id) = object.get(draft.id_keyword()).and_then(Value::as_str).filter(|_| !overridden) {
+            let resolved = resolve(&base, id);
+            let (uri, fragment) = split_fragment(&resolved);
+            if !(uri.is_empty() || draft <= Draft::Draft7 && id.starts_with('#')) {
+                base = uri.to_owned();
+                self.resources.entry(base.clone()).or_insert_with(|| pointer.to_owned());
+            }
+            if draft <= Draft::Draft7 && !fragment.is_empty() && !fragment.starts_with('/') {
+                self.anchors.insert(format!("{}#{fragment}", uri_or(uri, &base)), pointer.to_owned());
+            }
+        }
+        for keyword in ["$anchor", "$dynamicAnchor"] {
+            if let Some(anchor) = object.get(keyword).and_then(Value::as_str) {
+                self.anchors.entry(format!("{base}#{anchor}")).or_insert_with(|| pointer.to_owned());
+            }
+        }
+        self.bases.insert(pointer.to_owned(), base.clone());
+        for (keyword, value) in object {
+            let at = format!("{pointer}/{}", crate::pointer::escape_token(keyword));
+            if ONE.contains(&keyword.as_str()) && (value.is_object() || value.is_boolean()) {
+                self.visit(value, &at, &base, draft, depth + 1);
+            } else if LIST.contains(&keyword.as_str()) {
+                for (index, item) in value.as_array().into_iter().flatten().enumerate() {
+                    self.visit(item, &format!("{at}/{index}"), &base, draft, depth + 1);
+                }
+            } else if MAP.contains(&keyword.as_str()) {
+                for (name, item) in value.as_object().into_iter().flatten() {
+                    let at = format!("{at}/{}", crate::pointer::escape_token(name));
+                    self.visit(item, &at, &base, draft, depth + 1);
+                }
+            }
+        }
+    }
+
+    /// The base URI in force at `pointer` (its nearest indexed ancestor's).
+    fn base_of(&self, pointer: &str) -> &str {
+        let mut at = pointer;
+        loop {
+            if let Some(base) = self.bases.get(at) {
+                return base;
+            }
+            match at.rfind('/') {
+                Some(cut) => at = &at[..cut],
+                None => return DOCUMENT_BASE,
+            }
+        }
+    }
+
+    /// The JSON Pointer (into the document) that `reference`, written at `pointer`, leads to;
+    /// `None` when the document does not hold it.
+    pub fn target(&self, pointer: &str, reference: &str) -> Option<String> {
+        let resolved = resolve(self.base_of(pointer), reference);
+        let (uri, fragment) = split_fragment(&resolved);
+        let fragment = percent_decode(fragment)?;
+        if fragment.is_empty() || fragment.starts_with('/') {
+            let resource = self.resources.get(uri)?;
+            Some(format!("{resource}{fragment}"))
+        } else {
+            self.anchors.get(&format!("{uri}#{fragment}")).cloned()
+        }
+    }
+}
+
+fn uri_or<'a>(uri: &'a str, base: &'a str) -> &'a str {
+    if uri.is_empty() {
+        base
+    } else {
+        uri
+    }
+}
+
+fn split_fragment(uri: &str) -> (&str, &str) {
+    uri.split_once('#').unwrap_or((uri, ""))
+}
+
+/// The parts of a URI reference (RFC 3986 §3): scheme, authority, path, query (fragments
+/// are split off by the caller's [`resolve`]).
+struct Parts<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+}
+
+fn parts(reference: &str) -> Parts<'_> {
+    let (rest, query) = match reference.split_once('?') {
+        Some((rest, query)) => (rest, Some(query)),
+        None => (reference, None),
+    };
+    let scheme_end = rest.find(':').filter(|&at| {
+        at > 0
+            && rest[..at].starts_with(|c: char| c.is_ascii_alphabetic())
+            && rest[..at].bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+            && !rest[..at].contains('/')
+    });
+    let (scheme, rest) = match scheme_end {
+        Some(at) => (Some(&rest[..at]), &rest[at + 1..]),
+        None => (None, rest),
+    };
+    let (authority, path) = match rest.strip_prefix("//") {
+        Some(after) => {
+            let end = after.find('/').unwrap_or(after.len());
+            (Some(&after[..end]), &after[end..])
+        }
+        None => (None, rest),
+    };
+    Parts { scheme, authority, path, query }
+}
+
+/// `reference` resolved against `base` (RFC 3986 §5.2.2, fragments kept from the reference).
+pub(crate) fn resolve(base: &str, reference: &str) -> String {
+    let (reference, fragment) = match reference.split_once('#') {
+        Some((reference, fragment)) => (reference, Some(fragment)),
+        None => (reference, None),
+    };
+    let (base, _) = split_fragment(base);
+    let (r, b) = (parts(reference), parts(base));
+    let (scheme, authority, path, query);
+    if r.scheme.is_some() {
+        (scheme, authority, path, query) = (r.scheme, r.authority, remove_dots(r.path), r.query);
+    } else if r.authority.is_some() {
+        (scheme, authority, path, query) = (b.scheme, r.authority, remove_dots(r.path), r.query);
+    } else if r.path.is_empty() {
+        (scheme, authority, path, query) = (b.scheme, b.authority, b.path.to_owned(), r.query.or(b.query));
+    } else {
+        let merged = if r.path.starts_with('/') {
+            r.path.to_owned()
+        } else if b.authority.is_some() && b.path.is_empty() {
+            format!("/{}", r.path)
+        } else {
+            match b.path.rfind('/') {
+                Some(cut) => format!("{}{}", &b.path[..=cut], r.path),
+                None => r.path.to_owned(),
+            }
+        };
+        (scheme, authority, path, query) = (b.scheme, b.authority, remove_dots(&merged), r.query);
+    }
+    let mut out = String::new();
+    if let Some(scheme) = scheme {
+        out.push_str(scheme);
+        out.push(':');
+    }
+    if let Some(authority) = authority {
+        out.push_str("//");
+        out.push_str(authority);
+    }
+    out.push_str(&path);
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    out.push('#');
+    out.push_str(fragment.unwrap_or(""));
+    out
+}
+
+/// RFC 3986 §5.2.4.
+fn remove_dots(path: &str) -> String {
+    let mut output: Vec<&str> = Vec::new();
+    let absolute = path.starts_with('/');
+    let segments: Vec<&str> = path.split('/').collect();
+    for (index, segment) in segments.iter().enumerate() {
+        let last = index + 1 == segments.len();
+        match *segment {
+            "." => {
+                if last {
+                    output.push("");
+                }
+            }
+            ".." => {
+                if output.len() > usize::from(absolute) {
+                    output.pop();
+                }
+                if last {
+                    output.push("");
+                }
+            }
+            other => output.push(other),
+        }
+    }
+    let joined = output.join("/");
+    if absolute && !joined.starts_with('/') {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+pub(crate) fn percent_decode(fragment: &str) -> Option<String> {
+    if !fragment.contains('%') {
+        return Some(fragment.to_owned());
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = fragment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn references_resolve_as_rfc_3986_says() {
+        let base = "http://a/b/c/d;p?q";
+        for (reference, expected) in [
+            ("g", "http://a/b/c/g#"),
+            ("./g", "http://a/b/c/g#"),
+            ("/g", "http://a/g#"),
+            ("//g", "http://g#"),
+            ("?y", "http://a/b/c/d;p?y#"),
+            ("#s", "http://a/b/c/d;p?q#s"),
+            ("../g", "http://a/b/g#"),
+            ("../../../g", "http://a/g#"),
+            ("urn:x:y", "urn:x:y#"),
+        ] {
+            assert_eq!(resolve(base, reference), expected, "{reference}");
+        }
+    }
+
+    #[test]
+    fn ids_and_anchors_are_found_where_they_are_written() {
+        let schema = json!({
+            "$id": "http://example.com/root.json",
+            "$defs": {
+                "a": {"$id": "item.json", "$anchor": "it", "type": "integer"},
+                "b": {"$anchor": "top"},
+                "c": {"enum": [{"$id": "not-an-id.json"}]}
+            }
+        });
+        let index = Index::of(&schema, Draft::Draft202012);
+        assert_eq!(index.target("", "item.json").as_deref(), Some("/$defs/a"));
+        assert_eq!(index.target("", "item.json#it").as_deref(), Some("/$defs/a"));
+        assert_eq!(index.target("/$defs/a", "#it").as_deref(), Some("/$defs/a"));
+        assert_eq!(index.target("", "#top").as_deref(), Some("/$defs/b"));
+        assert_eq!(index.target("", "#/$defs/b").as_deref(), Some("/$defs/b"));
+        assert_eq!(index.target("", "not-an-id.json"), None);
+        assert_eq!(index.target("", "http://elsewhere.example/x.json"), None);
+        let draft7 = json!({"definitions": {"a": {"$id": "#foo"}}});
+        assert_eq!(Index::of(&draft7, Draft::Draft7).target("", "#foo").as_deref(), Some("/definitions/a"));
+        assert_eq!(Draft::of(&json!({"$schema": "http://json-schema.org/draft-04/schema#"})), Draft::Draft4);
+        assert_eq!(Draft::of(&json!({})), Draft::Draft202012);
+    }
+}
