@@ -112,7 +112,7 @@ pub enum Step<'a> {
 /// #[derive(Deserialize, JsonSchema, ToolInput, PartialValue)]
 /// struct WriteFile { path: String, mode: Mode, lines: u32 }
 ///
-/// #[derive(Deserialize, JsonSchema, PartialValue)]
+/// #[derive(Debug, Clone, Deserialize, JsonSchema, PartialValue)]
 /// #[serde(rename_all = "snake_case")]
 /// enum Mode { Create, Append }
 ///

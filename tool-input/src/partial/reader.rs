@@ -1,6 +1,6 @@
 //! A partial value kept up to date from a call's argument text as it arrives.
 
-use crate::parse::{IncrementalParser, ParseOptions};
+use crate::parse::{IncrementalParser, ParseError, ParseOptions};
 
 use super::{apply_event, FieldState, PartialValue};
 
@@ -14,7 +14,9 @@ use super::{apply_event, FieldState, PartialValue};
 /// reader.feed("[1, 2");
 /// assert_eq!(reader.partial(), &FieldState::Arriving(vec![FieldState::Complete(1)]));
 /// reader.feed("3]");
-/// assert!(reader.partial().is_complete());
+/// // Every item is complete; the list itself only when the call's text ends.
+/// assert_eq!(reader.partial(), &FieldState::Arriving(vec![FieldState::Complete(1), FieldState::Complete(23)]));
+/// assert_eq!(reader.finish().unwrap(), FieldState::Complete(vec![FieldState::Complete(1), FieldState::Complete(23)]));
 /// ```
 #[derive(Debug)]
 pub struct PartialReader<T: PartialValue> {
@@ -69,5 +71,15 @@ impl<T: PartialValue> PartialReader<T> {
     /// Bytes read.
     pub fn bytes(&self) -> usize {
         self.read
+    }
+
+    /// The text ended (the call's closing event came): the partial with the whole value
+    /// complete, as the text reads in full, or the error that text is (a call cut off is
+    /// [`ParseError::Truncated`]). The top-level value is complete only here: until the text
+    /// ends, more could follow it.
+    pub fn finish(mut self) -> Result<FieldState<T::Partial>, ParseError> {
+        let parsed = self.parser.finish()?;
+        T::apply(&mut self.state, &[], super::Step::Complete(&parsed.value));
+        Ok(self.state)
     }
 }
