@@ -80,6 +80,8 @@ impl Calls {
     /// assert_eq!(json["errors"][0]["arguments"], r#"{"city": "Ro"#);
     /// assert_eq!(json["errors"][0]["arguments_cut"], false);
     /// ```
+    ///
+    /// [`MAX_ERROR_ARGUMENTS`]: crate::calls::MAX_ERROR_ARGUMENTS
     pub fn to_json(&self) -> Value {
         json!(self)
     }

@@ -22,6 +22,8 @@ use crate::error::{Rejection, RejectionKind};
 /// assert_eq!(calls.errors[0].kind, CallErrorKind::Arguments(RejectionKind::NotObject));
 /// assert_eq!(calls.errors[0].kind.code(), "not_object");
 /// ```
+///
+/// [`ToolCall`]: crate::calls::ToolCall
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CallErrorKind {
@@ -31,22 +33,31 @@ pub enum CallErrorKind {
     /// an object (`NotObject`), larger than [`Limits::max_bytes`] or a streamed call's limit
     /// (`TooLarge`), nested deeper than [`Limits::max_depth`] (`TooDeep`). Never `Invalid`:
     /// the schema is checked when the call is run.
+    ///
+    /// [`Limits::max_bytes`]: crate::Limits::max_bytes
+    /// [`Limits::max_depth`]: crate::Limits::max_depth
     Arguments(RejectionKind),
-    /// The tool is not one of [`CallOptions::tools`].
+    /// The tool is not one of [`CallOptions::tools`](crate::calls::CallOptions::tools).
     UnknownTool,
     /// The call has no name, or its text form could not be read.
     Malformed,
     /// The response has more calls than [`CallOptions::max_calls`]; the rest were dropped.
+    ///
+    /// [`CallOptions::max_calls`]: crate::calls::CallOptions::max_calls
     TooManyCalls,
     /// The call arrived whole, but the response it came in was cut off (a length stop, a
     /// stream without its end marker, an error): nothing of a cut response runs unless
     /// [`CallOptions::run_completed_calls`] says so. Its arguments stay on the record.
+    ///
+    /// [`CallOptions::run_completed_calls`]: crate::calls::CallOptions::run_completed_calls
     Incomplete,
     /// The stream passed [`StreamAssembler::max_stream_bytes`](crate::stream::StreamAssembler::max_stream_bytes):
     /// nothing after the limit was read.
     StreamTooLarge,
     /// The call is in another choice than the one read ([`CallOptions::choice`]) of a
     /// response with several; it is reported, never run.
+    ///
+    /// [`CallOptions::choice`]: crate::calls::CallOptions::choice
     OtherChoice,
     /// The call gives one of its own keys (its `name`, `arguments`, `id`, …) twice, with
     /// different values, or the response gives a key that decides its calls twice: which
@@ -114,7 +125,7 @@ pub struct CallError {
     pub raw: Value,
     /// Position among the response's call attempts.
     pub index: usize,
-    /// The choice the call came from, as [`ToolCall::choice`].
+    /// The choice the call came from, as [`ToolCall::choice`](crate::calls::ToolCall::choice).
     pub choice: usize,
 }
 
@@ -163,6 +174,8 @@ pub(crate) fn message_quoting_nothing(rejection: &Rejection) -> String {
 }
 
 /// The most characters of an error's arguments [`Calls::to_json`] prints.
+///
+/// [`Calls::to_json`]: crate::calls::Calls::to_json
 pub const MAX_ERROR_ARGUMENTS: usize = 4096;
 
 /// `text` cut to at most `max` characters, and whether it was cut.
@@ -181,6 +194,8 @@ pub(crate) fn cut_chars(mut text: String, max: usize) -> (String, bool) {
 #[non_exhaustive]
 pub enum BodyError {
     /// The body is larger than [`CallOptions::max_body_bytes`].
+    ///
+    /// [`CallOptions::max_body_bytes`]: crate::calls::CallOptions::max_body_bytes
     #[error("the body is {bytes} bytes long, more than the limit of {limit}")]
     TooLarge {
         /// The body's length.

@@ -76,6 +76,9 @@ impl CallOptions {
     /// [`resolve_name`]; a call to another name is a [`CallErrorKind::UnknownTool`] error,
     /// and text that merely looks like a call (a bare JSON object, a Python list) is a call
     /// only when its name is one of them.
+    ///
+    /// [`resolve_name`]: crate::calls::resolve_name
+    /// [`CallErrorKind::UnknownTool`]: crate::calls::CallErrorKind::UnknownTool
     pub fn tools<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -121,6 +124,8 @@ impl CallOptions {
     /// assert_eq!(calls.calls[0].name, long);
     /// assert_eq!(calls.calls[0].matched_by, Some(MatchedBy::SentName));
     /// ```
+    ///
+    /// [`MatchedBy::SentName`]: crate::calls::MatchedBy::SentName
     pub fn sent_name(mut self, sent: impl Into<String>, registered: impl Into<String>) -> Self {
         self.sent_names.push((sent.into(), registered.into()));
         self
@@ -149,6 +154,8 @@ impl CallOptions {
 
     /// Most calls read from one response (default [`DEFAULT_MAX_CALLS`]); more give one
     /// [`CallErrorKind::TooManyCalls`] error and are dropped.
+    ///
+    /// [`CallErrorKind::TooManyCalls`]: crate::calls::CallErrorKind::TooManyCalls
     pub fn max_calls(mut self, max_calls: usize) -> Self {
         self.max_calls = max_calls;
         self
@@ -177,6 +184,9 @@ impl CallOptions {
     /// let calls = parse_body(body, &CallOptions::new().choice(1)).unwrap();
     /// assert_eq!(calls.calls[0].name, "g");
     /// ```
+    ///
+    /// [`CallErrorKind::OtherChoice`]: crate::calls::CallErrorKind::OtherChoice
+    /// [`CallError::choice`]: crate::calls::CallError::choice
     pub fn choice(mut self, choice: usize) -> Self {
         self.choice = choice;
         self
@@ -196,6 +206,8 @@ impl CallOptions {
     /// let tags: Vec<(&str, usize)> = calls.calls.iter().map(|c| (c.name.as_str(), c.choice)).collect();
     /// assert_eq!(tags, [("f", 0), ("g", 1)]);
     /// ```
+    ///
+    /// [`ToolCall::choice`]: crate::calls::ToolCall::choice
     pub fn all_choices(mut self, all: bool) -> Self {
         self.all_choices = all;
         self
@@ -221,6 +233,9 @@ impl CallOptions {
     /// assert_eq!(calls.calls[0].name, "f");
     /// assert_eq!(calls.errors[0].kind.code(), "truncated");
     /// ```
+    ///
+    /// [`CallErrorKind::Incomplete`]: crate::calls::CallErrorKind::Incomplete
+    /// [`CallErrorKind::Arguments`]: crate::calls::CallErrorKind::Arguments
     pub fn run_completed_calls(mut self, run: bool) -> Self {
         self.run_completed = run;
         self

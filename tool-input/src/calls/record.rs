@@ -38,6 +38,8 @@ pub enum OriginalArguments {
 impl OriginalArguments {
     /// Borrow as [`RawArguments`], for [`ToolDefinition::check_with`] and
     /// [`ToolInput::from_arguments_with`](crate::ToolInput::from_arguments_with).
+    ///
+    /// [`ToolDefinition::check_with`]: crate::ToolDefinition::check_with
     pub fn as_raw(&self) -> RawArguments<'_> {
         match self {
             OriginalArguments::Absent => RawArguments::Absent,
@@ -86,6 +88,11 @@ impl OriginalArguments {
 /// The [`Toolbox`](crate::Toolbox) checks arguments sent as text that needed repairs without
 /// parsing the text again when the tool's policy and limits read it as this record did, and
 /// `original`, `arguments` and `repairs` are still what the record was made with.
+///
+/// [`ToolDefinition::check_with`]: crate::ToolDefinition::check_with
+/// [`parse_body`]: crate::calls::parse_body
+/// [`parse_value`]: crate::calls::parse_value
+/// [`parse_text`]: crate::calls::parse_text
 #[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCall {
@@ -95,11 +102,15 @@ pub struct ToolCall {
     pub id_generated: bool,
     /// The tool's name: the registered name when the known tools were given (see
     /// [`resolve_name`]), otherwise the sent name without surrounding whitespace.
+    ///
+    /// [`resolve_name`]: crate::calls::resolve_name
     pub name: String,
     /// The name exactly as sent.
     pub name_sent: String,
     /// How the sent name matched the registered one ([`resolve_name`]); `None` when no
     /// tools were known.
+    ///
+    /// [`resolve_name`]: crate::calls::resolve_name
     pub matched_by: Option<MatchedBy>,
     /// The arguments, parsed leniently into an object.
     pub arguments: Map<String, Value>,
@@ -237,6 +248,8 @@ impl CallParts {
     /// ([`resolve_name`], when [`CallOptions::tools`] are known), and parse the arguments
     /// leniently into an object. A missing name, an unknown tool, or arguments that do not
     /// parse, are cut off or are not an object give a [`CallError`] carrying the call's id.
+    ///
+    /// [`resolve_name`]: crate::calls::resolve_name
     // A `CallError` is as ordinary an outcome as a `ToolCall` (and as large): `Calls` keeps
     // both by value, so boxing it would only add an allocation.
     #[allow(clippy::result_large_err)]

@@ -179,7 +179,7 @@ pub fn tool_definition(
 /// the model sees, the rejection's kind (`invalid`, `parse`, …) as the error's code, and the
 /// rejection itself as its source (`error.downcast_ref::<Rejection>()`). For a tool that
 /// checks arguments itself (a [`DynamicTool`](rig_core::tool::DynamicTool) over JSON, or
-/// [`ToolInput::from_arguments`](crate::ToolInput::from_arguments) inside `call`); `?` on a
+/// [`ToolInput::from_arguments`] inside `call`); `?` on a
 /// `Result<_, Rejection>` converts through the `From` impl.
 ///
 /// ```

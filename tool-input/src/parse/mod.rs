@@ -619,7 +619,7 @@ pub enum ParseError {
 }
 
 impl ParseError {
-    /// The [`RejectionKind`](crate::RejectionKind) a call whose arguments fail so gets:
+    /// The [`RejectionKind`] a call whose arguments fail so gets:
     /// `Parse` for syntax and UTF-8, `Truncated`, `TooLarge` or `TooDeep`.
     ///
     /// ```

@@ -102,6 +102,11 @@
 //! assert_eq!(calls.errors[0].name.as_deref(), Some("make_file"));
 //! assert!(calls.errors[0].message.contains("41 bytes"));
 //! ```
+//!
+//! [`CallErrorKind::Arguments`]: crate::calls::CallErrorKind::Arguments
+//! [`RejectionKind::Truncated`]: crate::RejectionKind::Truncated
+//! [`CallErrorKind::Incomplete`]: crate::calls::CallErrorKind::Incomplete
+//! [`CallErrorKind::Malformed`]: crate::calls::CallErrorKind::Malformed
 
 mod anthropic;
 mod assembly;
@@ -220,6 +225,9 @@ impl StreamAssembler {
     /// stream.push_event(&json!({"type": "message_stop"}));
     /// assert_eq!(stream.finish().errors[0].kind.code(), "too_large");
     /// ```
+    ///
+    /// [`CallErrorKind::Arguments`]: crate::calls::CallErrorKind::Arguments
+    /// [`RejectionKind::TooLarge`]: crate::RejectionKind::TooLarge
     pub fn max_call_bytes(mut self, bytes: usize) -> Self {
         self.state.max_call_bytes = bytes;
         self
@@ -249,6 +257,9 @@ impl StreamAssembler {
     /// assert_eq!(calls.errors[0].kind.code(), "stream_too_large");
     /// assert_eq!(calls.errors[0].name.as_deref(), Some("write"));
     /// ```
+    ///
+    /// [`CallErrorKind::StreamTooLarge`]: crate::calls::CallErrorKind::StreamTooLarge
+    /// [`CallErrorKind::Incomplete`]: crate::calls::CallErrorKind::Incomplete
     pub fn max_stream_bytes(mut self, bytes: usize) -> Self {
         self.state.max_stream_bytes = bytes;
         self
@@ -421,6 +432,8 @@ impl StreamAssembler {
     /// assert!(calls.calls.is_empty());
     /// assert_eq!(calls.errors[0].kind.code(), "truncated");
     /// ```
+    ///
+    /// [`CallErrorKind::Incomplete`]: crate::calls::CallErrorKind::Incomplete
     pub fn cut_off(&mut self, reason: &str) {
         let reason: String = reason.chars().take(120).collect();
         self.state.stopped_early(&reason);
@@ -436,7 +449,7 @@ impl StreamAssembler {
     /// The calls that are final so far, in order. [`finish`](StreamAssembler::finish)
     /// returns them again with the rest, unless the response turns out to be cut off (a
     /// length stop, no end marker, an error): then they are
-    /// [`CallErrorKind::Incomplete`] errors (see
+    /// [`CallErrorKind::Incomplete`](crate::calls::CallErrorKind::Incomplete) errors (see
     /// [`CallOptions::run_completed_calls`]). Run one before the stream ends only if a call
     /// of a response that may be cut later is acceptable to run.
     ///
