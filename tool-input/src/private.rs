@@ -173,6 +173,12 @@ impl<T: ?Sized> FactsOf<T> {
     }
 }
 
+impl<T: ?Sized> Default for FactsOf<T> {
+    fn default() -> Self {
+        FactsOf::new()
+    }
+}
+
 pub trait FactsOfPartial {
     fn facts(&self) -> fn(&mut SerdeFacts);
 }
