@@ -236,3 +236,31 @@ fn the_assembler_gives_a_recorded_calls_partial_at_every_chunk() {
     let calls = stream.finish();
     assert_eq!(calls.calls.len(), 1);
 }
+
+/// The Toolbox's stream knows its tools: a call's typed partial while it streams, then the
+/// finished call dispatched.
+#[test]
+fn the_toolbox_stream_gives_its_tools_partials() {
+    #[derive(serde::Deserialize, schemars::JsonSchema, tool_input::ToolInput, tool_input::PartialValue)]
+    struct Note {
+        title: String,
+        stars: u8,
+    }
+    let toolbox = tool_input::Toolbox::new()
+        .with_tool(|note: Note| Ok::<_, String>(format!("{} {}", note.title, note.stars)));
+    let mut stream = toolbox.stream();
+    stream.push_event(&serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "id": "call_1", "type": "function", "function": {"name": "note", "arguments": "{\"title\": \"Sun"}}]}}]}));
+    let partial = stream.partial::<Note>(0).and_then(|state| state.value()).expect("the partial");
+    assert_eq!(partial.title, tool_input::partial::FieldState::Arriving("Sun".to_owned()));
+    assert!(partial.stars.is_absent());
+    stream.push_event(&serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "function": {"arguments": "day\", \"stars\": 4}"}}]}}]}));
+    let partial = stream.partial::<Note>(0).and_then(|state| state.value()).expect("the partial");
+    assert_eq!(partial.stars, tool_input::partial::FieldState::Complete(4));
+    stream.push_event(
+        &serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+    );
+    let calls = stream.finish().calls;
+    assert!(toolbox.dispatch(&calls[0]).is_success());
+}

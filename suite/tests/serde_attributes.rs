@@ -292,6 +292,132 @@ mod enums {
     }
 }
 
+/// `#[serde(other)]` on a nested enum's unit variant, and aliases inside nested structs and
+/// on variants. schemars writes none of them; the nested types tell them through
+/// `#[derive(PartialValue)]`, which the tool's derive reads.
+mod nested_serde_facts {
+    use tool_input::{PartialValue, ToolDefinition};
+
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Paint {
+        color: Color,
+        pens: Vec<Pen>,
+        backup: Option<Color>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+    #[serde(rename_all = "snake_case")]
+    enum Color {
+        Red,
+        #[serde(alias = "verde")]
+        Green,
+        #[serde(other)]
+        Unknown,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, PartialValue)]
+    struct Pen {
+        #[serde(alias = "colour")]
+        color: Color,
+        width: u32,
+    }
+
+    /// The same enum without the derive that tells its facts: refused as before.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct PaintUntold {
+        color: UntoldColor,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(rename_all = "snake_case")]
+    enum UntoldColor {
+        Red,
+        #[serde(other)]
+        Unknown,
+    }
+
+    fn kinds(paint: &tool_input::Checked<Paint>) -> Vec<(&str, CoercionKind, Option<&str>)> {
+        let coercions = &paint.report.coercions;
+        coercions.iter().map(|c| (c.path.as_str(), c.kind, c.from.as_deref())).collect()
+    }
+
+    #[test]
+    fn an_unknown_value_reads_as_the_catch_all_and_is_recorded() {
+        let text = r#"{"color": "blue", "pens": [{"color": "mauve", "width": 1}], "backup": "teal"}"#;
+        let paint = accepted::<Paint>(text);
+        assert_eq!(paint.color, Color::Unknown);
+        assert_eq!(paint.pens[0].color, Color::Unknown);
+        assert_eq!(paint.backup, Some(Color::Unknown));
+        let checked = Paint::from_arguments_with_report(text).unwrap();
+        assert_eq!(
+            kinds(&checked),
+            [
+                ("/color", CoercionKind::OtherVariant, Some("\"blue\"")),
+                ("/pens/0/color", CoercionKind::OtherVariant, Some("\"mauve\"")),
+                ("/backup", CoercionKind::OtherVariant, Some("\"teal\"")),
+            ]
+        );
+        assert_eq!(checked.report.coercions[0].to.as_deref(), Some("\"unknown\""));
+        assert_eq!(CoercionKind::OtherVariant.code(), "other_variant");
+        // Known names, and the catch-all's own name, are read as themselves, unrecorded.
+        let checked =
+            Paint::from_arguments_with_report(r#"{"color": "unknown", "pens": [], "backup": null}"#).unwrap();
+        assert!(checked.report.coercions.is_empty());
+        accepted::<Paint>(r#"{"color": "red", "pens": [], "backup": "green"}"#);
+    }
+
+    #[test]
+    fn a_value_of_another_type_is_refused_saying_what_the_catch_all_is() {
+        agree::<Paint>(r#"{"color": 3, "pens": []}"#);
+        let error = Paint::from_arguments(r#"{"color": 3, "pens": [], "backup": null}"#).unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("any other text, read as `unknown`"), "{message}");
+        assert!(message.contains("`red`, `green`"), "{message}");
+    }
+
+    #[test]
+    fn the_schema_shows_the_catch_all_as_what_any_other_text_reads_as() {
+        let definition: &ToolDefinition = Paint::definition();
+        let schema = serde_json::to_string(definition.schema()).unwrap();
+        assert!(!schema.contains("\"unknown\""), "{schema}");
+        assert!(schema.contains("or any other text, read as `unknown`"), "{schema}");
+    }
+
+    #[test]
+    fn aliases_inside_nested_structs_and_on_variants() {
+        let text =
+            r#"{"color": "verde", "pens": [{"colour": "red", "width": 2}, {"color": "verde", "width": 3}]}"#;
+        let paint = accepted::<Paint>(text);
+        assert_eq!(paint.color, Color::Green);
+        assert_eq!(paint.pens[0].color, Color::Red);
+        assert_eq!(paint.pens[1].color, Color::Green);
+        let checked = Paint::from_arguments_with_report(text).unwrap();
+        assert_eq!(
+            kinds(&checked),
+            [
+                ("/color", CoercionKind::Alias, Some("\"verde\"")),
+                ("/pens/0/color", CoercionKind::Alias, Some("\"colour\"")),
+                ("/pens/1/color", CoercionKind::Alias, Some("\"verde\"")),
+            ]
+        );
+        // A nested alias beside its name with another value: a key given twice.
+        agree::<Paint>(r#"{"color": "red", "pens": [{"colour": "red", "color": "green", "width": 2}]}"#);
+        let error = Paint::from_arguments(
+            r#"{"color": "red", "pens": [{"colour": "red", "color": "green", "width": 2}]}"#,
+        )
+        .unwrap_err();
+        assert!(error.to_string().contains("given twice"), "{error}");
+    }
+
+    #[test]
+    fn an_enum_that_does_not_tell_its_catch_all_is_refused_as_before() {
+        assert!(serde_json::from_str::<PaintUntold>(r#"{"color": "blue"}"#).is_ok());
+        assert!(PaintUntold::from_arguments(r#"{"color": "blue"}"#).is_err());
+    }
+}
+
 mod conversions {
     use super::*;
 

@@ -81,6 +81,7 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
             quote!(#private::FieldProbe::of::<#ty>(#name))
         });
     let probes = list_const(quote!(__FIELD_PROBES), quote!(#private::FieldProbe), probes);
+    let nested_facts = nested_facts(cont, &private);
     let validate = cont.attrs.validate.get().map(|path| validate_input(path, &private));
 
     let header = impl_header(cont, &private);
@@ -93,10 +94,46 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
             #renamed
             #aliases
             #probes
+            #nested_facts
             fn definition() -> &'static #private::ToolDefinition {
                 #definition
             }
             #validate
+        }
+    })
+}
+
+/// `__NESTED_FACTS`: what serde reads inside each field's type, from the types that derive
+/// `PartialValue` (the only place a nested type's serde attributes can be seen); nothing from
+/// the others. The choice between the two is made by method resolution (`FactsOf`), so it
+/// needs concrete types: generic types go without.
+fn nested_facts(cont: &Container, private: &TokenStream) -> Option<TokenStream> {
+    if !cont.original.generics.params.is_empty() {
+        return None;
+    }
+    let fields: Vec<_> = cont
+        .fields()
+        .iter()
+        .filter(|field| !field.serde_skipped && !field.serde_reads_by_fn)
+        .map(|field| {
+            let ty = field.ty;
+            let facts = quote!((&&#private::FactsOf::<#ty>::new()).facts());
+            if field.serde_flattened {
+                // Its members are this object's own.
+                quote!((#facts)(facts);)
+            } else {
+                let name = &field.name;
+                quote!(facts.field(#name, &[], #facts);)
+            }
+        })
+        .collect();
+    (!fields.is_empty()).then(|| {
+        quote! {
+            const __NESTED_FACTS: fn(&mut #private::SerdeFacts) = |facts| {
+                #[allow(unused_imports)]
+                use #private::{FactsOfAny as _, FactsOfPartial as _};
+                #(#fields)*
+            };
         }
     })
 }

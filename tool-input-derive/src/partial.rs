@@ -4,6 +4,7 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+use serde_derive_internals::{ast as serde_ast, attr as serde_attr, Derive};
 use syn::{Data, DeriveInput, Fields};
 
 use crate::ast::Container;
@@ -38,10 +39,24 @@ fn krate(input: &DeriveInput) -> syn::Path {
     krate
 }
 
-/// An enum: shown only once complete, read by serde.
+/// An enum: shown only once complete, read by serde. Its facts: the variants' names as serde
+/// reads them, their aliases and its `#[serde(other)]` variant (externally tagged only: for
+/// another tagging the names are a tag's, inside an object).
 fn derive_whole(input: &DeriveInput) -> TokenStream {
     let krate = krate(input);
     let ident = &input.ident;
+    let facts = enum_facts(input).map(|(names, aliases, other)| {
+        let (aliases, targets): (Vec<_>, Vec<_>) = aliases.into_iter().unzip();
+        let other = match other {
+            Some(other) => quote!(#krate::__private::Option::Some(#other)),
+            None => quote!(#krate::__private::Option::None),
+        };
+        quote! {
+            fn __serde_facts(facts: &mut #krate::__private::SerdeFacts) {
+                facts.variants(&[#(#names),*], &[#((#aliases, #targets)),*], #other)
+            }
+        }
+    });
     wrap_in_const(quote! {
         #[automatically_derived]
         impl #krate::partial::PartialValue for #ident {
@@ -49,8 +64,39 @@ fn derive_whole(input: &DeriveInput) -> TokenStream {
             fn complete(value: &#krate::__private::Value) -> #krate::__private::Option<#ident> {
                 #krate::partial::complete_leaf(value)
             }
+            #facts
         }
     })
+}
+
+/// An externally tagged enum's variant names, `(alias, name)` pairs and catch-all, as serde
+/// reads them; `None` when serde cannot read the enum (serde reports why) or it is tagged
+/// otherwise.
+#[allow(clippy::type_complexity)]
+fn enum_facts(input: &DeriveInput) -> Option<(Vec<String>, Vec<(String, String)>, Option<String>)> {
+    let serde_cx = serde_derive_internals::Ctxt::new();
+    let private = Ident::new("__private", proc_macro2::Span::call_site());
+    let serde = serde_ast::Container::from_ast(&serde_cx, input, Derive::Deserialize, &private);
+    serde_cx.check().ok()?;
+    let serde = serde?;
+    if !matches!(serde.attrs.tag(), serde_attr::TagType::External) {
+        return None;
+    }
+    let serde_ast::Data::Enum(variants) = &serde.data else { return None };
+    let (mut names, mut aliases, mut other) = (Vec::new(), Vec::new(), None);
+    for variant in variants.iter().filter(|variant| !variant.attrs.skip_deserializing()) {
+        let name = variant.attrs.name().deserialize_name().value.clone();
+        for alias in variant.attrs.aliases() {
+            if alias.value != name {
+                aliases.push((alias.value.clone(), name.clone()));
+            }
+        }
+        if variant.attrs.other() {
+            other = Some(name.clone());
+        }
+        names.push(name);
+    }
+    Some((names, aliases, other))
 }
 
 fn derive_struct(input: &DeriveInput) -> TokenStream {
@@ -75,6 +121,8 @@ fn derive_struct(input: &DeriveInput) -> TokenStream {
     let types: Vec<&syn::Type> = fields.iter().map(|field| field.ty).collect();
     let names: Vec<Vec<&String>> =
         fields.iter().map(|field| std::iter::once(&field.name).chain(&field.aliases).collect()).collect();
+    let primary: Vec<&String> = fields.iter().map(|field| &field.name).collect();
+    let aliases: Vec<&Vec<String>> = fields.iter().map(|field| &field.aliases).collect();
     let done: Vec<bool> = fields.iter().map(|field| field.attrs.stream_done()).collect();
     let not_null: Vec<bool> = fields.iter().map(|field| field.attrs.stream_not_null()).collect();
     let docs = fields.iter().map(|field| {
@@ -111,6 +159,10 @@ fn derive_struct(input: &DeriveInput) -> TokenStream {
                     #krate::__private::Option::Some(#partial {
                         #( #members: #partial_mod::derived::complete_field::<#types>(object, &[#(#names),*], #not_null), )*
                     })
+                }
+
+                fn __serde_facts(facts: &mut #krate::__private::SerdeFacts) {
+                    #( facts.field(#primary, &[#(#aliases),*], <#types as #partial_mod::PartialValue>::__serde_facts); )*
                 }
 
                 fn apply(

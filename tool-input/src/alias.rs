@@ -8,23 +8,16 @@
 
 use serde_json::Value;
 
-use crate::equal::json_equal;
-use crate::error::{ErrorCode, FieldError};
-use crate::message::echo;
 use crate::raw::RawArguments;
-use crate::report::{Coercion, CoercionKind};
+pub(crate) use crate::serde_facts::Mapped;
+use crate::serde_facts::{rename_key, SerdeFacts};
 
 /// The aliases of a validator's top-level properties, as `(alias, name)` pairs.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Aliases {
     pairs: Vec<(String, String)>,
-}
-
-/// What mapping the aliases of one arguments object found.
-#[derive(Debug, Default)]
-pub(crate) struct Mapped {
-    pub coercions: Vec<Coercion>,
-    pub errors: Vec<FieldError>,
+    /// What serde reads inside: nested structs' aliases, variants' aliases, catch-alls.
+    nested: SerdeFacts,
 }
 
 impl Aliases {
@@ -34,73 +27,54 @@ impl Aliases {
         }
     }
 
-    /// Could `raw` use an alias? Cheap and conservative: for text, whether an alias occurs
-    /// anywhere in it (a `true` only sends the call down the walk, which maps it exactly).
+    /// What serde reads inside the arguments (see [`SerdeFacts`]).
+    pub fn add_nested(&mut self, facts: SerdeFacts) {
+        self.nested = facts;
+    }
+
+    /// The nested types' facts.
+    pub fn nested(&self) -> &SerdeFacts {
+        &self.nested
+    }
+
+    /// Could `raw` use an alias or a catch-all? Cheap and conservative: for text, whether an
+    /// alias occurs anywhere in it; with a catch-all, always (a `true` only sends the call
+    /// down the walk, which maps it exactly).
     pub fn may_occur_in(&self, raw: RawArguments<'_>) -> bool {
-        if self.pairs.is_empty() {
+        if self.nested.has_catch_all() {
+            return !matches!(raw, RawArguments::Absent);
+        }
+        if self.pairs.is_empty() && self.nested.is_empty() {
             return false;
         }
         let text = match raw {
             RawArguments::Text(text) => text.as_bytes(),
             RawArguments::Value(Value::String(text)) => text.as_bytes(),
             RawArguments::Bytes(bytes) => bytes,
-            RawArguments::Value(Value::Object(object)) => {
+            RawArguments::Value(Value::Object(object)) if self.nested.is_empty() => {
                 return self.pairs.iter().any(|(alias, _)| object.contains_key(alias))
             }
+            RawArguments::Value(Value::Object(_)) => return true,
             RawArguments::Value(_) | RawArguments::Absent => return false,
         };
-        self.pairs.iter().any(|(alias, _)| contains(text, alias.as_bytes()))
+        self.pairs
+            .iter()
+            .map(|(alias, _)| alias.as_str())
+            .chain(self.nested.aliases())
+            .any(|alias| contains(text, alias.as_bytes()))
     }
 
-    /// Rename each alias key of the top-level object to its property's name. `hidden`: is
-    /// this property's value sensitive (never echoed)?
+    /// Rename each alias key of the top-level object to its property's name, then read the
+    /// nested types' aliases and catch-alls. `hidden`: is this property's value sensitive
+    /// (never echoed)?
     pub fn map(&self, value: &mut Value, hidden: impl Fn(&str) -> bool, max_echo: usize) -> Mapped {
         let mut mapped = Mapped::default();
-        let Value::Object(object) = value else { return mapped };
-        for (alias, name) in &self.pairs {
-            let Some(sent) = object.remove(alias) else { continue };
-            let mut path = String::new();
-            crate::pointer::push_token(&mut path, name);
-            let hide = hidden(name);
-            let show = |value: &Value| (!hide).then(|| echo(value, max_echo));
-            mapped.coercions.push(Coercion {
-                path: path.clone(),
-                kind: CoercionKind::Alias,
-                from: Some(echo(&Value::String(alias.clone()), max_echo)),
-                to: Some(echo(&Value::String(name.clone()), max_echo)),
-            });
-            match object.get(name) {
-                None => {
-                    object.insert(name.clone(), sent);
-                }
-                Some(own) if json_equal(own, &sent) => mapped.coercions.push(Coercion {
-                    path,
-                    kind: CoercionKind::DuplicateKey,
-                    from: show(&sent),
-                    to: None,
-                }),
-                Some(own) => {
-                    let message = match (show(own), show(&sent)) {
-                        (Some(first), Some(second)) => format!(
-                            "the key `{name}` is given twice, with different values: {first}, then {second} \
-                             (as `{alias}`, another name for it); send it once, with the value you mean"
-                        ),
-                        _ => format!(
-                            "the key `{name}` is given twice, with different values (once as `{alias}`, \
-                             another name for it); send it once, with the value you mean"
-                        ),
-                    };
-                    mapped.errors.push(FieldError {
-                        path,
-                        code: ErrorCode::DuplicateKey,
-                        message,
-                        value: show(&sent),
-                        options: if hide { Vec::new() } else { vec![own.clone(), sent] },
-                        suggestion: None,
-                    });
-                }
+        if let Value::Object(object) = value {
+            for (alias, name) in &self.pairs {
+                rename_key(object, "", alias, name, hidden(name), max_echo, &mut mapped);
             }
         }
+        self.nested.map(value, &hidden, max_echo, &mut mapped);
         mapped
     }
 }
@@ -114,6 +88,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::error::ErrorCode;
+    use crate::report::CoercionKind;
 
     fn aliases() -> Aliases {
         let mut aliases = Aliases::default();

@@ -89,6 +89,7 @@ mod render;
 mod report;
 mod schema;
 mod schema_error;
+mod serde_facts;
 pub mod stream;
 mod tool;
 mod toolbox;

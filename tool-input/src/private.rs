@@ -16,6 +16,7 @@ pub use crate::error::FieldError;
 pub use crate::field_options::FieldOptions;
 pub use crate::policy::Policy;
 pub use crate::probe::FieldProbe;
+pub use crate::serde_facts::SerdeFacts;
 pub use crate::tool::{ToolDefinition, ToolInput};
 
 use std::any::{Any, TypeId};
@@ -126,7 +127,17 @@ pub fn read_prepared_tape<T: ToolInput>(tape: &PreparedTape) -> Option<T> {
 /// sees, compiled with the type's field options.
 pub fn build_definition<T: ToolInput>() -> ToolDefinition {
     let schema = crate::schema::schema_for::<T>();
-    crate::schema::definition_from_parts(T::NAME, T::DESCRIPTION, schema, T::POLICY, T::FIELDS, T::__ALIASES)
+    let mut nested = SerdeFacts::default();
+    (T::__NESTED_FACTS)(&mut nested);
+    crate::schema::definition_from_parts(
+        T::NAME,
+        T::DESCRIPTION,
+        schema,
+        T::POLICY,
+        T::FIELDS,
+        T::__ALIASES,
+        nested,
+    )
 }
 
 /// The definition of a generic derived type, built once per instantiation: a `static`
@@ -149,4 +160,41 @@ pub fn generic_definition<T: ToolInput + Any>() -> &'static ToolDefinition {
 /// what it prints by it.
 pub fn maps_keep_insertion_order() -> bool {
     crate::check::order::maps_keep_insertion_order()
+}
+
+/// The facts of a field's type, when it derives `PartialValue` (which writes them), and none
+/// otherwise: the derive calls `(&&FactsOf::<T>::new()).facts()`, which method resolution
+/// sends to [`FactsOfPartial`] when `T: PartialValue` and to [`FactsOfAny`] when not.
+pub struct FactsOf<T: ?Sized>(std::marker::PhantomData<T>);
+
+impl<T: ?Sized> FactsOf<T> {
+    pub const fn new() -> Self {
+        FactsOf(std::marker::PhantomData)
+    }
+}
+
+impl<T: ?Sized> Default for FactsOf<T> {
+    fn default() -> Self {
+        FactsOf::new()
+    }
+}
+
+pub trait FactsOfPartial {
+    fn facts(&self) -> fn(&mut SerdeFacts);
+}
+
+impl<T: crate::partial::PartialValue> FactsOfPartial for &FactsOf<T> {
+    fn facts(&self) -> fn(&mut SerdeFacts) {
+        T::__serde_facts
+    }
+}
+
+pub trait FactsOfAny {
+    fn facts(&self) -> fn(&mut SerdeFacts);
+}
+
+impl<T: ?Sized> FactsOfAny for FactsOf<T> {
+    fn facts(&self) -> fn(&mut SerdeFacts) {
+        |_| {}
+    }
 }

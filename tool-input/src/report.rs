@@ -98,6 +98,9 @@ pub enum CoercionKind {
     /// A property was sent under another name serde reads it by (`#[serde(alias = "...")]`)
     /// and read as the property (`from` and `to` are the two keys).
     Alias,
+    /// A value none of an enum's variants is named was read as its catch-all variant
+    /// (`#[serde(other)]`; `from` is the value sent, `to` the catch-all's name).
+    OtherVariant,
 }
 
 impl CoercionKind {
@@ -116,6 +119,7 @@ impl CoercionKind {
             CoercionKind::BoolFromNumber => "bool_from_number",
             CoercionKind::DuplicateKey => "duplicate_key",
             CoercionKind::Alias => "alias",
+            CoercionKind::OtherVariant => "other_variant",
         }
     }
 }

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::field_options::FieldOptions;
 use crate::policy::Policy;
+use crate::serde_facts::SerdeFacts;
 use crate::tool::{ToolDefinition, ToolInput};
 use crate::validator::Validator;
 
@@ -158,7 +159,9 @@ impl Transform for DenyUnknownFields {
     }
 }
 
-/// Compile a derived type's definition.
+/// Compile a derived type's definition, with what serde reads inside the fields' types
+/// (`nested`): an enum with a catch-all is shown as the text it reads, and the validator
+/// reads their aliases and catch-alls as serde does.
 ///
 /// # Panics
 /// If the schema the type generates is not valid (a bug in the type's attributes, such as a
@@ -166,12 +169,14 @@ impl Transform for DenyUnknownFields {
 pub(crate) fn definition_from_parts(
     name: &str,
     description: Option<&str>,
-    schema: Value,
+    mut schema: Value,
     policy: Option<Policy>,
     fields: &[FieldOptions],
     aliases: &[(&str, &str)],
+    nested: SerdeFacts,
 ) -> ToolDefinition {
-    let mut builder = Validator::builder(&schema).policy(policy.unwrap_or_default());
+    nested.show_catch_alls(&mut schema);
+    let mut builder = Validator::builder(&schema).policy(policy.unwrap_or_default()).nested_facts(nested);
     for field in fields {
         builder = builder.field(field.name, field.policy, field.sensitive);
     }

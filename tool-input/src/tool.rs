@@ -64,6 +64,10 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
     /// `(alias, serde)` pairs. Not public API.
     #[doc(hidden)]
     const __ALIASES: &'static [(&'static str, &'static str)] = &[];
+    /// What serde reads inside the fields' own types that their schema does not say (the
+    /// facts of fields whose types derive `PartialValue`). Not public API.
+    #[doc(hidden)]
+    const __NESTED_FACTS: fn(&mut crate::serde_facts::SerdeFacts) = |_| {};
 
     /// The compiled definition: schema and coercion plan, built once per type.
     ///

@@ -153,6 +153,12 @@ impl ValidatorBuilder {
         self
     }
 
+    /// What serde reads inside the arguments' nested types (the derive gathers them).
+    pub(crate) fn nested_facts(mut self, facts: crate::serde_facts::SerdeFacts) -> Self {
+        self.aliases.add_nested(facts);
+        self
+    }
+
     /// Assert `format` (the default: `true`), or read it as an annotation only (`false`).
     ///
     /// Asserted, a string that is not written in its format's grammar (`date-time`, `uuid`,
@@ -426,6 +432,7 @@ impl Validator {
         }
         let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
         // The aliases' findings come first: they were made before the walk saw the value.
+        self.inner.aliases.nested().note_catch_alls(&value, &mut errors);
         errors.splice(0..0, aliased.errors);
         coercions.splice(0..0, aliased.coercions);
         if !repeats.is_empty() {

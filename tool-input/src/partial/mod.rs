@@ -152,6 +152,11 @@ pub trait PartialValue {
             }
         }
     }
+
+    /// What serde reads in this type that its schema does not say (aliases, a catch-all
+    /// variant), told to `facts` (the derive writes it; the tool's derive gathers it).
+    #[doc(hidden)]
+    fn __serde_facts(_facts: &mut crate::serde_facts::SerdeFacts) {}
 }
 
 /// A value shown only whole: read by serde once the stream says it is complete.
@@ -214,6 +219,10 @@ impl<T: PartialValue> PartialValue for Box<T> {
     fn apply(state: &mut FieldState<T::Partial>, path: &[Cow<'_, str>], step: Step<'_>) {
         T::apply(state, path, step);
     }
+
+    fn __serde_facts(facts: &mut crate::serde_facts::SerdeFacts) {
+        T::__serde_facts(facts)
+    }
 }
 
 impl<T: PartialValue> PartialValue for Option<T> {
@@ -243,6 +252,10 @@ impl<T: PartialValue> PartialValue for Option<T> {
         };
         T::apply(&mut inner, path, step);
         *state = inner.map(Some);
+    }
+
+    fn __serde_facts(facts: &mut crate::serde_facts::SerdeFacts) {
+        T::__serde_facts(facts)
     }
 }
 
@@ -277,6 +290,10 @@ impl<T: PartialValue> PartialValue for Vec<T> {
         if let Some(item) = items.get_mut(index) {
             T::apply(item, rest, step);
         }
+    }
+
+    fn __serde_facts(facts: &mut crate::serde_facts::SerdeFacts) {
+        facts.items(T::__serde_facts)
     }
 }
 

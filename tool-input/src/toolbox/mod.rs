@@ -462,6 +462,40 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             })
     }
 
+    /// A [`StreamAssembler`](crate::stream::StreamAssembler) for a streamed response,
+    /// knowing the registered tools ([`Toolbox::call_options`]). While a call streams, its
+    /// arguments as the tool's typed partial are
+    /// [`stream.partial::<T>(position)`](crate::stream::StreamAssembler::partial) for the tool
+    /// type `T` registered under the call's name (a partial is typed, so it is asked for by
+    /// type: by name alone there is no type to give); once the response ends, its calls go to
+    /// [`Toolbox::dispatch`].
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    /// use tool_input::partial::FieldState;
+    /// use tool_input::{PartialValue, ToolInput, Toolbox};
+    ///
+    /// /// Write a file.
+    /// #[derive(Deserialize, JsonSchema, ToolInput, PartialValue)]
+    /// struct WriteFile { path: String, content: String }
+    ///
+    /// let toolbox = Toolbox::new().with_tool(|input: WriteFile| Ok::<_, String>(input.content.len()));
+    /// let mut stream = toolbox.stream();
+    /// stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+    ///     "id": "call_1", "function": {"name": "write_file", "arguments": "{\"path\": \"a.md\", \"content\": \"# Ti"}}]}}]}));
+    /// let partial = stream.partial::<WriteFile>(0).unwrap().value().unwrap();
+    /// assert_eq!(partial.content, FieldState::Arriving("# Ti".to_owned()));
+    /// stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+    ///     "function": {"arguments": "tle\"}"}}]}, "finish_reason": "tool_calls"}]}));
+    /// let calls = stream.finish().calls;
+    /// assert!(toolbox.dispatch(&calls[0]).is_success());
+    /// ```
+    pub fn stream(&self) -> crate::stream::StreamAssembler {
+        crate::stream::StreamAssembler::new(self.call_options())
+    }
+
     /// Read the calls of a response body, knowing the registered tools
     /// ([`calls::parse_body`] with [`Toolbox::call_options`]): `&str`, `String`, bytes,
     /// anything that is `AsRef<[u8]>`.
