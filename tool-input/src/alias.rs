@@ -66,15 +66,21 @@ impl Aliases {
 
     /// Rename each alias key of the top-level object to its property's name, then read the
     /// nested types' aliases and catch-alls. `hidden`: is this property's value sensitive
-    /// (never echoed)?
-    pub fn map(&self, value: &mut Value, hidden: impl Fn(&str) -> bool, max_echo: usize) -> Mapped {
+    /// (never echoed)? `coerces`: may it be coerced (see [`SerdeFacts::map`])?
+    pub fn map(
+        &self,
+        value: &mut Value,
+        hidden: impl Fn(&str) -> bool,
+        coerces: impl Fn(&str) -> bool,
+        max_echo: usize,
+    ) -> Mapped {
         let mut mapped = Mapped::default();
         if let Value::Object(object) = value {
             for (alias, name) in &self.pairs {
                 rename_key(object, "", alias, name, hidden(name), max_echo, &mut mapped);
             }
         }
-        self.nested.map(value, &hidden, max_echo, &mut mapped);
+        self.nested.map(value, &hidden, &coerces, max_echo, &mut mapped);
         mapped
     }
 }
@@ -101,7 +107,7 @@ mod tests {
     #[test]
     fn an_alias_is_renamed_and_recorded() {
         let mut value = json!({"nm": "a", "n": 1});
-        let mapped = aliases().map(&mut value, |_| false, 80);
+        let mapped = aliases().map(&mut value, |_| false, |_| true, 80);
         assert_eq!(value, json!({"name": "a", "n": 1}));
         assert!(mapped.errors.is_empty());
         assert_eq!(mapped.coercions.len(), 1);
@@ -113,17 +119,17 @@ mod tests {
     #[test]
     fn alias_and_name_with_one_value_is_a_record_with_two_an_error() {
         let mut same = json!({"nm": "a", "name": "a"});
-        let mapped = aliases().map(&mut same, |_| false, 80);
+        let mapped = aliases().map(&mut same, |_| false, |_| true, 80);
         assert_eq!(same, json!({"name": "a"}));
         assert_eq!(mapped.coercions[1].kind, CoercionKind::DuplicateKey);
 
         let mut different = json!({"nm": "a", "name": "b"});
-        let mapped = aliases().map(&mut different, |_| false, 80);
+        let mapped = aliases().map(&mut different, |_| false, |_| true, 80);
         assert_eq!(mapped.errors.len(), 1);
         assert_eq!(mapped.errors[0].code, ErrorCode::DuplicateKey);
         assert!(mapped.errors[0].message.contains(r#""b", then "a""#), "{}", mapped.errors[0].message);
 
-        let mapped = aliases().map(&mut json!({"nm": "a", "name": "b"}), |_| true, 80);
+        let mapped = aliases().map(&mut json!({"nm": "a", "name": "b"}), |_| true, |_| true, 80);
         assert!(!mapped.errors[0].message.contains("\"a\""));
         assert!(mapped.errors[0].options.is_empty());
     }

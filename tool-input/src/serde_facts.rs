@@ -119,10 +119,15 @@ impl SerdeFacts {
 
     /// Read `value` as serde does at each place: aliases renamed, unknown variants read as
     /// the catch-all, each recorded. `hidden`: is the top-level property sensitive?
+    /// `coerces`: may its value be coerced (its policy is not strict)? Where it may, a value
+    /// that is one variant's name in another letter case (`"Red"`) is that variant, recorded
+    /// `enum_case`, as for any enum: the catch-all takes only what names no variant, so a
+    /// respelling never changes the model's choice into "anything else".
     pub(crate) fn map(
         &self,
         value: &mut Value,
         hidden: &dyn Fn(&str) -> bool,
+        coerces: &dyn Fn(&str) -> bool,
         max_echo: usize,
         mapped: &mut Mapped,
     ) {
@@ -130,7 +135,8 @@ impl SerdeFacts {
             let mut pointer = String::new();
             visit(value, path, &mut pointer, &mut |value, pointer| {
                 let top = pointer.split('/').nth(1).map(crate::pointer::unescape_token).unwrap_or_default();
-                apply(fact, value, pointer, hidden(&top), max_echo, mapped);
+                let place = Place { hide: hidden(&top), coerce: coerces(&top), max_echo };
+                apply(fact, value, pointer, place, mapped);
             });
         }
     }
@@ -182,7 +188,17 @@ fn visit(value: &mut Value, path: &[Segment], pointer: &mut String, f: &mut dyn 
     pointer.truncate(length);
 }
 
-fn apply(fact: &Fact, value: &mut Value, pointer: &str, hide: bool, max_echo: usize, mapped: &mut Mapped) {
+/// What holds at the place a fact applies: is its value sensitive, may it be coerced, and
+/// how much of a value an echo shows.
+#[derive(Clone, Copy)]
+struct Place {
+    hide: bool,
+    coerce: bool,
+    max_echo: usize,
+}
+
+fn apply(fact: &Fact, value: &mut Value, pointer: &str, place: Place, mapped: &mut Mapped) {
+    let Place { hide, max_echo, .. } = place;
     match fact {
         Fact::KeyAlias { alias, name } => {
             if let Value::Object(object) = value {
@@ -194,10 +210,23 @@ fn apply(fact: &Fact, value: &mut Value, pointer: &str, hide: bool, max_echo: us
                 if names.contains(sent) {
                     return;
                 }
+                let respelled = || {
+                    let trimmed = sent.trim();
+                    let mut matching = names.iter().filter(|name| name.eq_ignore_ascii_case(trimmed));
+                    match (matching.next(), matching.next()) {
+                        (Some(name), None) => Some(name),
+                        _ => None,
+                    }
+                };
                 let (to, kind) = match aliases.iter().find(|(alias, _)| alias == sent) {
                     Some((_, name)) => (name.clone(), CoercionKind::Alias),
                     None => match other {
-                        Some(other) => (other.clone(), CoercionKind::OtherVariant),
+                        // Only where the catch-all would read it: without one, the check
+                        // coerces the letter case as for any enum.
+                        Some(other) => match respelled().filter(|_| place.coerce) {
+                            Some(name) => (name.clone(), CoercionKind::EnumCase),
+                            None => (other.clone(), CoercionKind::OtherVariant),
+                        },
                         None => return,
                     },
                 };
@@ -347,7 +376,7 @@ mod tests {
     fn nested_aliases_and_catch_alls_are_read_and_recorded() {
         let mut value = json!({"pens": [{"colour": "blue"}, {"color": "rouge"}, {"color": "green"}]});
         let mut mapped = Mapped::default();
-        facts().map(&mut value, &|_| false, 80, &mut mapped);
+        facts().map(&mut value, &|_| false, &|_| true, 80, &mut mapped);
         assert_eq!(value, json!({"pens": [{"color": "unknown"}, {"color": "red"}, {"color": "green"}]}));
         let kinds: Vec<_> = mapped.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
         assert_eq!(
@@ -357,6 +386,26 @@ mod tests {
                 ("/pens/0/color", CoercionKind::OtherVariant),
                 ("/pens/1/color", CoercionKind::Alias)
             ]
+        );
+    }
+
+    #[test]
+    fn a_variant_in_another_letter_case_is_that_variant_not_the_catch_all() {
+        let sent = json!({"pens": [{"color": " Red"}, {"color": "GREEN"}, {"color": "blue"}]});
+        let mut value = sent.clone();
+        let mut mapped = Mapped::default();
+        facts().map(&mut value, &|_| false, &|_| true, 80, &mut mapped);
+        assert_eq!(value, json!({"pens": [{"color": "red"}, {"color": "green"}, {"color": "unknown"}]}));
+        let kinds: Vec<_> = mapped.coercions.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [CoercionKind::EnumCase, CoercionKind::EnumCase, CoercionKind::OtherVariant]);
+        // Where nothing may be coerced (a strict policy), serde's reading stands: any text
+        // that is not a variant's exact name is the catch-all.
+        let mut value = sent;
+        let mut mapped = Mapped::default();
+        facts().map(&mut value, &|_| false, &|_| false, 80, &mut mapped);
+        assert_eq!(
+            value,
+            json!({"pens": [{"color": "unknown"}, {"color": "unknown"}, {"color": "unknown"}]})
         );
     }
 

@@ -414,8 +414,16 @@ impl Validator {
             RawArguments::Bytes(bytes) => std::str::from_utf8(bytes).ok(),
             RawArguments::Value(_) | RawArguments::Absent => None,
         };
-        let aliased =
-            self.inner.aliases.map(&mut value, |name| self.is_sensitive(name), limits.max_echo_chars);
+        let coerces = |name: &str| {
+            let field = self.inner.overrides.get(name).and_then(|field| field.policy);
+            field.unwrap_or(policy) != Policy::Strict
+        };
+        let aliased = self.inner.aliases.map(
+            &mut value,
+            |name| self.is_sensitive(name),
+            coerces,
+            limits.max_echo_chars,
+        );
         let mut walker = self.walker(limits);
         walker.raw_text = text;
         let mut outcome = walker.run(&mut value, policy);
@@ -425,8 +433,12 @@ impl Validator {
             if let Ok(sent) = read_arguments(raw, policy, limits, false) {
                 value = sent.value;
                 // Read under the aliases again; their findings are those recorded above.
-                let _ =
-                    self.inner.aliases.map(&mut value, |name| self.is_sensitive(name), limits.max_echo_chars);
+                let _ = self.inner.aliases.map(
+                    &mut value,
+                    |name| self.is_sensitive(name),
+                    |_| false,
+                    limits.max_echo_chars,
+                );
                 outcome = walker.run(&mut value, Policy::Strict);
             }
         }
