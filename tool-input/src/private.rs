@@ -126,7 +126,17 @@ pub fn read_prepared_tape<T: ToolInput>(tape: &PreparedTape) -> Option<T> {
 /// sees, compiled with the type's field options.
 pub fn build_definition<T: ToolInput>() -> ToolDefinition {
     let schema = crate::schema::schema_for::<T>();
-    crate::schema::definition_from_parts(T::NAME, T::DESCRIPTION, schema, T::POLICY, T::FIELDS, T::__ALIASES)
+    // The properties in the order the structs declare their fields, in every build.
+    let order = crate::field_order::of::<T>(&schema);
+    crate::schema::definition_from_parts(
+        T::NAME,
+        T::DESCRIPTION,
+        schema,
+        T::POLICY,
+        T::FIELDS,
+        T::__ALIASES,
+        order,
+    )
 }
 
 /// The definition of a generic derived type, built once per instantiation: a `static`

@@ -6,6 +6,7 @@ use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
 use crate::field_options::FieldOptions;
+use crate::key_order::KeyOrder;
 use crate::policy::Policy;
 use crate::tool::{ToolDefinition, ToolInput};
 use crate::validator::Validator;
@@ -170,8 +171,9 @@ pub(crate) fn definition_from_parts(
     policy: Option<Policy>,
     fields: &[FieldOptions],
     aliases: &[(&str, &str)],
+    order: KeyOrder,
 ) -> ToolDefinition {
-    let mut builder = Validator::builder(&schema).policy(policy.unwrap_or_default());
+    let mut builder = Validator::builder(&schema).policy(policy.unwrap_or_default()).key_order(order);
     for field in fields {
         builder = builder.field(field.name, field.policy, field.sensitive);
     }
