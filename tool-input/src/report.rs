@@ -98,6 +98,10 @@ pub enum CoercionKind {
     /// A property was sent under another name serde reads it by (`#[serde(alias = "...")]`)
     /// and read as the property (`from` and `to` are the two keys).
     Alias,
+    /// A string that spells exactly one value of its `format` another common way was
+    /// written the format's way: a space between an RFC 3339 date and time (`T`), a UUID in
+    /// braces or after `urn:uuid:` (the bare UUID). Never under the strict policy.
+    FormatSpelling,
 }
 
 impl CoercionKind {
@@ -116,6 +120,7 @@ impl CoercionKind {
             CoercionKind::BoolFromNumber => "bool_from_number",
             CoercionKind::DuplicateKey => "duplicate_key",
             CoercionKind::Alias => "alias",
+            CoercionKind::FormatSpelling => "format_spelling",
         }
     }
 }
