@@ -133,6 +133,7 @@ pub fn build_definition<T: ToolInput>() -> ToolDefinition {
         T::DESCRIPTION,
         schema,
         T::POLICY,
+        T::FORMATS,
         T::FIELDS,
         T::__ALIASES,
         order,

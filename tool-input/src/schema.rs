@@ -164,16 +164,19 @@ impl Transform for DenyUnknownFields {
 /// # Panics
 /// If the schema the type generates is not valid (a bug in the type's attributes, such as a
 /// `pattern` that is not an ECMA-262 regular expression).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn definition_from_parts(
     name: &str,
     description: Option<&str>,
     schema: Value,
     policy: Option<Policy>,
+    formats: bool,
     fields: &[FieldOptions],
     aliases: &[(&str, &str)],
     order: KeyOrder,
 ) -> ToolDefinition {
-    let mut builder = Validator::builder(&schema).policy(policy.unwrap_or_default()).key_order(order);
+    let mut builder =
+        Validator::builder(&schema).policy(policy.unwrap_or_default()).formats(formats).key_order(order);
     for field in fields {
         builder = builder.field(field.name, field.policy, field.sensitive);
     }
