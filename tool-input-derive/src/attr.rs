@@ -298,6 +298,23 @@ fn skip_value(input: ParseStream) -> syn::Result<TokenStream> {
 /// Read `= "..."`; report anything else, spanned on the offending value.
 fn get_lit_str(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
     let message = format!("tool_input attribute `{name}` expects a string: `{name} = \"...\"`");
+    get_value(cx, meta, message, as_lit_str)
+}
+
+/// Read `= true` or `= false`; report anything else, spanned on the offending value.
+fn get_lit_bool(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<Option<syn::LitBool>> {
+    let message = format!("tool_input attribute `{name}` expects `true` or `false`: `{name} = false`");
+    get_value(cx, meta, message, |value| syn::parse2(value).ok())
+}
+
+/// Read `= value` by `read`; report anything else (`message`), spanned on the offending value,
+/// on `=` when nothing follows it, on the whole attribute when there is no `=`.
+fn get_value<T>(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    message: String,
+    read: impl Fn(TokenStream) -> Option<T>,
+) -> syn::Result<Option<T>> {
     if !meta.input.peek(Token![=]) {
         // `name` alone, or `name("...")`.
         let path = &meta.path;
@@ -307,37 +324,13 @@ fn get_lit_str(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<O
     }
     let eq: Token![=] = meta.input.parse()?;
     let value = skip_value(meta.input)?;
-    match as_lit_str(value.clone()) {
-        Some(lit) => Ok(Some(lit)),
+    match read(value.clone()) {
+        Some(found) => Ok(Some(found)),
         None if value.is_empty() => {
             cx.error_spanned_by(eq, message);
             Ok(None)
         }
         None => {
-            cx.error_spanned_by(value, message);
-            Ok(None)
-        }
-    }
-}
-
-/// Read `= true` or `= false`; report anything else, spanned on the offending value.
-fn get_lit_bool(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<Option<syn::LitBool>> {
-    let message = format!("tool_input attribute `{name}` expects `true` or `false`: `{name} = false`");
-    if !meta.input.peek(Token![=]) {
-        let path = &meta.path;
-        let rest = skip_value(meta.input)?;
-        cx.error_spanned_by(quote!(#path #rest), message);
-        return Ok(None);
-    }
-    let eq: Token![=] = meta.input.parse()?;
-    let value = skip_value(meta.input)?;
-    match syn::parse2::<syn::LitBool>(value.clone()) {
-        Ok(flag) => Ok(Some(flag)),
-        Err(_) if value.is_empty() => {
-            cx.error_spanned_by(eq, message);
-            Ok(None)
-        }
-        Err(_) => {
             cx.error_spanned_by(value, message);
             Ok(None)
         }
