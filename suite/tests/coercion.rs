@@ -389,3 +389,92 @@ fn a_filled_default_is_not_counted_against_the_model() {
     assert_eq!(value, json!({"a": 1, "b": 2}));
     assert!(check(&schema, Policy::Default, r#"{"a": 1, "b": 3}"#).is_err());
 }
+
+#[test]
+fn format_spellings_are_rewritten_once_and_recorded() {
+    let date_time = json!({"type": "string", "format": "date-time"});
+    let uuid = json!({"type": "string", "format": "uuid"});
+    let id = "2eb8aa08-aa98-11ea-b4aa-73b441d16380";
+    for policy in [Policy::Default, Policy::Lenient] {
+        coerced(
+            date_time.clone(),
+            policy,
+            json!("2026-12-01 10:00:00Z"),
+            json!("2026-12-01T10:00:00Z"),
+            CoercionKind::FormatSpelling,
+        );
+        coerced(
+            date_time.clone(),
+            policy,
+            json!("2026-12-01 10:00:00z"),
+            json!("2026-12-01T10:00:00Z"),
+            CoercionKind::FormatSpelling,
+        );
+        coerced(
+            date_time.clone(),
+            policy,
+            json!("2026-12-01 10:00:00.5+02:00"),
+            json!("2026-12-01T10:00:00.5+02:00"),
+            CoercionKind::FormatSpelling,
+        );
+        coerced(uuid.clone(), policy, json!(format!("{{{id}}}")), json!(id), CoercionKind::FormatSpelling);
+        coerced(
+            uuid.clone(),
+            policy,
+            json!(format!("urn:uuid:{id}")),
+            json!(id),
+            CoercionKind::FormatSpelling,
+        );
+        coerced(
+            uuid.clone(),
+            policy,
+            json!(format!("URN:UUID:{}", id.to_uppercase())),
+            json!(id.to_uppercase()),
+            CoercionKind::FormatSpelling,
+        );
+        // RFC 3339 and RFC 9562 allow these as sent: nothing to rewrite.
+        exact(date_time.clone(), policy, json!("2026-12-01t10:00:00z"));
+        exact(uuid.clone(), policy, json!(id.to_uppercase()));
+        // No offset invented, no date guessed, no other wrapper taken off.
+        rejected(date_time.clone(), policy, json!("2026-12-01 10:00:00"), ErrorCode::Format);
+        rejected(date_time.clone(), policy, json!("2026-12-01  10:00:00Z"), ErrorCode::Format);
+        rejected(date_time.clone(), policy, json!("12/01/2026 10:00:00Z"), ErrorCode::Format);
+        rejected(date_time.clone(), policy, json!("2026-13-01 10:00:00Z"), ErrorCode::Format);
+        rejected(uuid.clone(), policy, json!(format!("({id})")), ErrorCode::Format);
+        rejected(uuid.clone(), policy, json!(format!("{{{id}")), ErrorCode::Format);
+        rejected(uuid.clone(), policy, json!(format!("urn:uuid:{{{id}}}")), ErrorCode::Format);
+    }
+    rejected(date_time, Policy::Strict, json!("2026-12-01 10:00:00Z"), ErrorCode::Format);
+    rejected(uuid, Policy::Strict, json!(format!("{{{id}}}")), ErrorCode::Format);
+}
+
+#[test]
+fn a_format_spelling_keeps_the_whole_schema() {
+    let id = "2eb8aa08-aa98-11ea-b4aa-73b441d16380";
+    let braced = json!(format!("{{{id}}}"));
+    // A keyword beside the format refuses the rewritten value: the value as sent is refused.
+    let min_length = json!({"type": "string", "format": "uuid", "minLength": 38});
+    rejected(min_length, Policy::Default, braced.clone(), ErrorCode::Format);
+    let sibling = json!({"allOf": [{"type": "string", "format": "uuid"}, {"pattern": "^\\{"}]});
+    assert!(check(&wrap(sibling), Policy::Default, &json!({"v": braced}).to_string()).is_err());
+    let excluded = json!({"allOf": [{"format": "date-time"}, {"not": {"const": "2026-12-01T10:00:00Z"}}]});
+    assert!(check(&wrap(excluded), Policy::Default, r#"{"v": "2026-12-01 10:00:00Z"}"#).is_err());
+    let beside = json!({"allOf": [{"type": "string", "format": "date-time"}, {"maxLength": 20}]});
+    coerced(beside, Normal, json!("2026-12-01 10:00:00Z"), json!("2026-12-01T10:00:00Z"), FormatSpelling);
+    // With `format` an annotation, nothing is asserted and nothing rewritten.
+    let schema = wrap(json!({"type": "string", "format": "uuid"}));
+    let validator = Validator::builder(&schema).formats(false).build().unwrap();
+    let checked = validator.check(json!({"v": format!("{{{id}}}")}).to_string().as_str()).unwrap();
+    assert!(checked.report.coercions.is_empty());
+}
+
+#[test]
+fn a_format_spelling_record_shows_both_spellings() {
+    let schema = wrap(json!({"type": "string", "format": "date-time"}));
+    let checked = Validator::new(&schema).unwrap().check(r#"{"v": "2026-12-01 10:00:00Z"}"#).unwrap();
+    let record = &checked.report.coercions[0];
+    assert_eq!(record.kind.code(), "format_spelling");
+    assert_eq!(record.path, "/v");
+    assert_eq!(record.from.as_deref(), Some(r#""2026-12-01 10:00:00Z""#));
+    assert_eq!(record.to.as_deref(), Some(r#""2026-12-01T10:00:00Z""#));
+}

@@ -12,12 +12,12 @@ use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Token};
 
 use crate::ctxt::Ctxt;
 use crate::symbol::{
-    Symbol, CRATE, DESCRIPTION, DOC, LENIENT, NAME, POLICY, SENSITIVE, STREAM_DONE, STREAM_NOT_NULL, STRICT,
-    TOOL_INPUT, VALIDATE,
+    Symbol, CRATE, DESCRIPTION, DOC, FORMATS, LENIENT, NAME, POLICY, SENSITIVE, STREAM_DONE, STREAM_NOT_NULL,
+    STRICT, TOOL_INPUT, VALIDATE,
 };
 
 /// The attributes that only make sense on the struct.
-const CONTAINER_ONLY: [Symbol; 4] = [NAME, DESCRIPTION, CRATE, VALIDATE];
+const CONTAINER_ONLY: [Symbol; 5] = [NAME, DESCRIPTION, CRATE, VALIDATE, FORMATS];
 /// The attributes that only make sense on a field.
 const FIELD_ONLY: [Symbol; 5] = [STRICT, LENIENT, SENSITIVE, STREAM_DONE, STREAM_NOT_NULL];
 
@@ -82,6 +82,8 @@ pub struct Container {
     pub krate: Attr<syn::Path>,
     /// The function of `validate = path`: the tool's own rules over the typed value.
     pub validate: Attr<syn::Path>,
+    /// `formats = false`: `format` is an annotation only (asserted by default).
+    pub formats: Attr<syn::LitBool>,
 }
 
 impl Container {
@@ -91,6 +93,7 @@ impl Container {
         let mut policy = Attr::none(POLICY);
         let mut krate = Attr::none(CRATE);
         let mut validate = Attr::none(VALIDATE);
+        let mut formats = Attr::none(FORMATS);
 
         for_each_meta(cx, attrs, |meta| {
             if meta.path == NAME {
@@ -131,6 +134,11 @@ impl Container {
                 if let Some(path) = get_fn_path(cx, VALIDATE, &meta)? {
                     validate.set(cx, &meta.path, path);
                 }
+            } else if meta.path == FORMATS {
+                // #[tool_input(formats = false)]
+                if let Some(flag) = get_lit_bool(cx, FORMATS, &meta)? {
+                    formats.set(cx, &meta.path, flag);
+                }
             } else if let Some(symbol) = FIELD_ONLY.into_iter().find(|symbol| meta.path == *symbol) {
                 cx.error_spanned_by(
                     &meta.path,
@@ -143,7 +151,7 @@ impl Container {
             Ok(())
         });
 
-        Container { name, description, policy, krate, validate }
+        Container { name, description, policy, krate, validate, formats }
     }
 }
 
@@ -290,6 +298,23 @@ fn skip_value(input: ParseStream) -> syn::Result<TokenStream> {
 /// Read `= "..."`; report anything else, spanned on the offending value.
 fn get_lit_str(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
     let message = format!("tool_input attribute `{name}` expects a string: `{name} = \"...\"`");
+    get_value(cx, meta, message, as_lit_str)
+}
+
+/// Read `= true` or `= false`; report anything else, spanned on the offending value.
+fn get_lit_bool(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<Option<syn::LitBool>> {
+    let message = format!("tool_input attribute `{name}` expects `true` or `false`: `{name} = false`");
+    get_value(cx, meta, message, |value| syn::parse2(value).ok())
+}
+
+/// Read `= value` by `read`; report anything else (`message`), spanned on the offending value,
+/// on `=` when nothing follows it, on the whole attribute when there is no `=`.
+fn get_value<T>(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    message: String,
+    read: impl Fn(TokenStream) -> Option<T>,
+) -> syn::Result<Option<T>> {
     if !meta.input.peek(Token![=]) {
         // `name` alone, or `name("...")`.
         let path = &meta.path;
@@ -299,8 +324,8 @@ fn get_lit_str(cx: &Ctxt, name: Symbol, meta: &ParseNestedMeta) -> syn::Result<O
     }
     let eq: Token![=] = meta.input.parse()?;
     let value = skip_value(meta.input)?;
-    match as_lit_str(value.clone()) {
-        Some(lit) => Ok(Some(lit)),
+    match read(value.clone()) {
+        Some(found) => Ok(Some(found)),
         None if value.is_empty() => {
             cx.error_spanned_by(eq, message);
             Ok(None)

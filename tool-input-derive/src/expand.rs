@@ -40,6 +40,7 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
         let policy = option_policy(Some(*policy), &private);
         quote!(const POLICY: #private::Option<#private::Policy> = #policy;)
     });
+    let formats = cont.attrs.formats.get().map(|flag| quote!(const FORMATS: bool = #flag;));
 
     let definition = if cont.has_type_or_const_params() {
         // A `static` in a generic function is one for all instantiations, so the runtime keeps
@@ -91,6 +92,7 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
             const DESCRIPTION: #private::Option<&'static str> = #description;
             #fields
             #policy
+            #formats
             #renamed
             #aliases
             #probes

@@ -18,6 +18,7 @@ pub const NAME: Symbol = Symbol("name");
 pub const DESCRIPTION: Symbol = Symbol("description");
 pub const CRATE: Symbol = Symbol("crate");
 pub const VALIDATE: Symbol = Symbol("validate");
+pub const FORMATS: Symbol = Symbol("formats");
 
 // Field attributes.
 pub const STRICT: Symbol = Symbol("strict");

@@ -71,6 +71,8 @@ pub mod dialect;
 mod equal;
 mod error;
 mod field_options;
+mod field_order;
+mod key_order;
 mod keywords;
 mod limits;
 mod members;

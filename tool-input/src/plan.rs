@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
+use crate::key_order::KeyOrder;
 use crate::keywords::{Keyword, NumberFormat};
 use crate::pattern::Pattern;
 use crate::schema_error::SchemaError;
@@ -386,6 +387,16 @@ impl Plan {
     /// The draft is the one `$schema` names (2020-12 when none), and a form only an older
     /// draft gives meaning to is read in that meaning.
     pub fn compile_with(schema: &Value, formats: bool) -> Result<Plan, SchemaError> {
+        Plan::compile_ordered(schema, formats, None)
+    }
+
+    /// [`Plan::compile_with`], declared properties taken in the order `order` recorded for
+    /// their `properties` object (else the `Value`'s map order).
+    pub(crate) fn compile_ordered(
+        schema: &Value,
+        formats: bool,
+        order: Option<&KeyOrder>,
+    ) -> Result<Plan, SchemaError> {
         let draft = Draft::of(schema);
         let mut compiler = Compiler {
             document: schema,
@@ -394,6 +405,7 @@ impl Plan {
             draft,
             index: refs::Index::of(schema, draft),
             formats,
+            order,
         };
         let root = compiler.compile_at("", schema, 0)?;
         if let Some(id) = first_loop(&compiler.nodes) {
@@ -476,6 +488,8 @@ struct Compiler<'a> {
     index: refs::Index,
     /// Assert `format`.
     formats: bool,
+    /// The order the schema wrote its objects' keys in, where the `Value` may not keep it.
+    order: Option<&'a KeyOrder>,
 }
 
 fn error(pointer: &str, message: impl Into<String>) -> SchemaError {
@@ -600,7 +614,12 @@ impl<'a> Compiler<'a> {
             let properties =
                 properties.as_object().ok_or_else(|| error(pointer, "`properties` must be an object"))?;
             let base = format!("{pointer}/properties");
-            for (name, subschema) in properties {
+            let names = match self.order {
+                Some(order) => order.keys_of(&base, properties),
+                None => properties.keys().collect(),
+            };
+            for name in names {
+                let Some(subschema) = properties.get(name) else { continue };
                 let id = self.child(&base, name, subschema, depth)?;
                 node.properties.push((name.clone(), id));
             }

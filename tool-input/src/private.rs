@@ -129,14 +129,18 @@ pub fn build_definition<T: ToolInput>() -> ToolDefinition {
     let schema = crate::schema::schema_for::<T>();
     let mut nested = SerdeFacts::default();
     (T::__NESTED_FACTS)(&mut nested);
+    // The properties in the order the structs declare their fields, in every build.
+    let order = crate::field_order::of::<T>(&schema);
     crate::schema::definition_from_parts(
         T::NAME,
         T::DESCRIPTION,
         schema,
         T::POLICY,
+        T::FORMATS,
         T::FIELDS,
         T::__ALIASES,
         nested,
+        order,
     )
 }
 

@@ -101,6 +101,10 @@ pub enum CoercionKind {
     /// A value none of an enum's variants is named was read as its catch-all variant
     /// (`#[serde(other)]`; `from` is the value sent, `to` the catch-all's name).
     OtherVariant,
+    /// A string that spells exactly one value of its `format` another common way was
+    /// written the format's way: a space between an RFC 3339 date and time (`T`), a UUID in
+    /// braces or after `urn:uuid:` (the bare UUID). Never under the strict policy.
+    FormatSpelling,
 }
 
 impl CoercionKind {
@@ -120,6 +124,7 @@ impl CoercionKind {
             CoercionKind::DuplicateKey => "duplicate_key",
             CoercionKind::Alias => "alias",
             CoercionKind::OtherVariant => "other_variant",
+            CoercionKind::FormatSpelling => "format_spelling",
         }
     }
 }

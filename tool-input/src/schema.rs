@@ -6,6 +6,7 @@ use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
 use crate::field_options::FieldOptions;
+use crate::key_order::KeyOrder;
 use crate::policy::Policy;
 use crate::serde_facts::SerdeFacts;
 use crate::tool::{ToolDefinition, ToolInput};
@@ -166,17 +167,24 @@ impl Transform for DenyUnknownFields {
 /// # Panics
 /// If the schema the type generates is not valid (a bug in the type's attributes, such as a
 /// `pattern` that is not an ECMA-262 regular expression).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn definition_from_parts(
     name: &str,
     description: Option<&str>,
     mut schema: Value,
     policy: Option<Policy>,
+    formats: bool,
     fields: &[FieldOptions],
     aliases: &[(&str, &str)],
     nested: SerdeFacts,
+    order: KeyOrder,
 ) -> ToolDefinition {
     nested.show_catch_alls(&mut schema);
-    let mut builder = Validator::builder(&schema).policy(policy.unwrap_or_default()).nested_facts(nested);
+    let mut builder = Validator::builder(&schema)
+        .policy(policy.unwrap_or_default())
+        .formats(formats)
+        .key_order(order)
+        .nested_facts(nested);
     for field in fields {
         builder = builder.field(field.name, field.policy, field.sensitive);
     }

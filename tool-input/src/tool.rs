@@ -52,6 +52,9 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
     const FIELDS: &'static [FieldOptions] = &[];
     /// The policy of a `#[tool_input(policy = "...")]` container attribute.
     const POLICY: Option<Policy> = None;
+    /// Assert `format` (`true`, the default), or read it as an annotation only: `false`
+    /// from `#[tool_input(formats = false)]`.
+    const FORMATS: bool = true;
     /// The top-level fields whose Rust name is not the name the model sends, as
     /// `(rust, serde)` pairs, for rules that name fields as Rust does (garde). Not public API.
     #[doc(hidden)]

@@ -11,6 +11,7 @@ use crate::check::fast::Fast;
 use crate::check::skim::Skim;
 use crate::check::{FieldOverride, Walker};
 use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
+use crate::key_order::KeyOrder;
 use crate::limits::Limits;
 use crate::members::{self, Repeat};
 use crate::parse::tape::{Event, Sources, TapeParsed};
@@ -108,6 +109,7 @@ pub struct ValidatorBuilder {
     overrides: HashMap<String, FieldOverride>,
     aliases: Aliases,
     formats: bool,
+    order: Option<KeyOrder>,
 }
 
 impl ValidatorBuilder {
@@ -181,9 +183,15 @@ impl ValidatorBuilder {
         self
     }
 
+    /// The order the schema wrote its objects' keys in (the derive's fields, a text's keys).
+    pub(crate) fn key_order(mut self, order: KeyOrder) -> Self {
+        self.order = Some(order);
+        self
+    }
+
     /// Compile the schema.
     pub fn build(self) -> Result<Validator, SchemaError> {
-        let mut plan = Plan::compile_with(&self.schema, self.formats)?;
+        let mut plan = Plan::compile_ordered(&self.schema, self.formats, self.order.as_ref())?;
         plan.defaults_exact = defaults_exact(&plan, &self.overrides, &self.limits);
         Ok(Validator {
             inner: Arc::new(Inner {
@@ -213,7 +221,41 @@ impl Validator {
             overrides: HashMap::new(),
             aliases: Aliases::default(),
             formats: true,
+            order: None,
         }
+    }
+
+    /// A builder for a schema given as JSON text. Messages that list the schema's properties
+    /// ("allowed: ...", a did-you-mean's candidates) follow the order the text wrote them in,
+    /// in every build. [`Validator::builder`] and [`Validator::new`] take a `Value`, which
+    /// keeps that order only when serde_json's `preserve_order` feature is on somewhere in
+    /// the build (any crate can turn it on: rig-core does); otherwise its keys, and those
+    /// lists, are sorted. Give the text when you have it.
+    ///
+    /// ```
+    /// use tool_input::Validator;
+    ///
+    /// let schema = r#"{"type": "object", "properties": {"zone": {}, "area": {}},
+    ///                  "additionalProperties": false}"#;
+    /// let validator = Validator::builder_from_text(schema)?.build()?;
+    /// let rejection = validator.check(r#"{"zoen": 1}"#).unwrap_err();
+    /// assert!(rejection.to_string().contains(r#"allowed: "zone", "area""#));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn builder_from_text(schema: &str) -> Result<ValidatorBuilder, SchemaError> {
+        let value: Value = serde_json::from_str(schema)
+            .map_err(|error| SchemaError::new("", format!("the schema is not JSON: {error}")))?;
+        let builder = Self::builder(&value);
+        Ok(match KeyOrder::of_text(schema) {
+            Some(order) => builder.key_order(order),
+            None => builder,
+        })
+    }
+
+    /// [`Validator::new`] of a schema given as JSON text, its properties listed in the
+    /// text's order in every build (see [`Validator::builder_from_text`]).
+    pub fn from_text(schema: &str) -> Result<Self, SchemaError> {
+        Self::builder_from_text(schema)?.build()
     }
 
     /// The schema this validator was compiled from.

@@ -6,7 +6,9 @@
 use serde_json::Value;
 
 use super::convert::{integer_from_float, respelled, text_as_type};
+use super::keywords::string_admitted;
 use super::{Mode, Outcome, Path, Walker};
+use crate::keywords::{Format, Keyword};
 use crate::plan::{Node, Types};
 use crate::report::CoercionKind;
 
@@ -52,8 +54,28 @@ impl Walker<'_> {
                 *value = converted;
             }
         }
+        if let Value::String(text) = &*value {
+            if let Some(written) = format_respelled(node, text) {
+                let converted = Value::String(written);
+                self.record(out, path, mode, CoercionKind::FormatSpelling, Some(value), Some(&converted));
+                *value = converted;
+            }
+        }
     }
+}
 
+/// The string `text`, which a `format` of `node` refuses, written that format's way, when it
+/// spells exactly one valid value another common way and `node` accepts the result.
+fn format_respelled(node: &Node, text: &str) -> Option<String> {
+    node.keywords.iter().find_map(|keyword| match keyword {
+        Keyword::Format(Format::String(format)) => {
+            format.respell(text).filter(|written| string_admitted(node, written))
+        }
+        _ => None,
+    })
+}
+
+impl Walker<'_> {
     fn convert(
         &self,
         node: &Node,

@@ -30,8 +30,8 @@ use serde_json::{Number, Value};
 
 use super::convert::{respelled, text_as_type};
 use super::keywords::{
-    absent_defaults, const_refuses, enum_refuses, integral_float_rewritten, item_schema, length_admitted,
-    number_admitted, Bounds, Sent,
+    absent_defaults, const_refuses, enum_refuses, integral_float_rewritten, item_schema, number_admitted,
+    string_admitted, Bounds, Sent,
 };
 use super::mode::{field_mode, FieldOverride, Mode};
 use super::order::{self, Place};
@@ -214,15 +214,7 @@ impl<'p> Fast<'p> {
 
     fn check_str_chain(&self, id: NodeId, text: &str) -> bool {
         let Some(chain) = self.chain(id) else { return false };
-        let is_text = |option: &Value| option.as_str() == Some(text);
-        chain.nodes(self.plan).all(|node| {
-            node.types.is_none_or(|t| t.contains(Types::STRING))
-                && enum_refuses(node, is_text).is_none()
-                && const_refuses(node, is_text).is_none()
-                && length_admitted(node, text)
-                && node.pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
-                && node.keywords.iter().all(|keyword| keyword.str_admits(text) == Some(true))
-        })
+        chain.nodes(self.plan).all(|node| string_admitted(node, text))
     }
 
     /// Checks on an array or object itself (not its members): the node of the chain whose

@@ -102,6 +102,18 @@ pub(crate) fn string_length(node: &Node, text: &str) -> Option<u64> {
     (!Bounds::length(node).is_none()).then(|| text.chars().count() as u64)
 }
 
+/// Does `node` itself (not its applicators) accept the string `text`: its type, `enum`,
+/// `const`, lengths, `pattern` and string keywords (`format`)?
+pub(crate) fn string_admitted(node: &Node, text: &str) -> bool {
+    let is_text = |option: &Value| option.as_str() == Some(text);
+    node.types.is_none_or(|t| t.contains(Types::STRING))
+        && enum_refuses(node, is_text).is_none()
+        && const_refuses(node, is_text).is_none()
+        && length_admitted(node, text)
+        && node.pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
+        && node.keywords.iter().all(|keyword| keyword.str_admits(text) == Some(true))
+}
+
 /// Does the string keep `minLength`/`maxLength`?
 pub(crate) fn length_admitted(node: &Node, text: &str) -> bool {
     string_length(node, text).is_none_or(|length| Bounds::length(node).admit(length))

@@ -136,6 +136,21 @@ impl StringFormat {
         }
     }
 
+    /// The one valid value `text` (which the format refuses) spells another common way, if
+    /// it is one: an RFC 3339 date-time with a space between date and time (written with
+    /// `T`, and a `z` offset as `Z`), a UUID in braces or after `urn:uuid:` (the bare UUID,
+    /// its hex digits as sent). Nothing else: no offset is invented, no date guessed, and a
+    /// value the format accepts as sent (a lower-case `t` or `z`, upper-case hex, which RFC
+    /// 3339 and RFC 9562 allow) is never rewritten.
+    pub fn respell(self, text: &str) -> Option<String> {
+        let candidate = match self {
+            StringFormat::DateTime => dates::date_time_respelled(text)?,
+            StringFormat::Uuid => text::uuid_respelled(text)?.to_owned(),
+            _ => return None,
+        };
+        (!self.accepts(text) && self.accepts(&candidate)).then_some(candidate)
+    }
+
     /// The grammar, as a message names it: "an RFC 3339 date-time".
     pub fn grammar(self) -> &'static str {
         use StringFormat as S;

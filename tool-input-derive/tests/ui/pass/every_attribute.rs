@@ -9,7 +9,7 @@ mod runtime {
 /// Not the description.
 #[derive(Deserialize, JsonSchema, ToolInput)]
 #[tool_input(name = "pay-Invoice_2", description = "Pay an invoice.")]
-#[tool_input(policy = "lenient", crate = "runtime::engine")]
+#[tool_input(policy = "lenient", crate = "runtime::engine", formats = false)]
 #[allow(dead_code)]
 struct PayInvoice {
     #[tool_input(strict)]
@@ -27,6 +27,7 @@ fn main() {
     assert_eq!(PayInvoice::NAME, "pay-Invoice_2");
     assert_eq!(PayInvoice::DESCRIPTION, Some("Pay an invoice."));
     assert_eq!(PayInvoice::POLICY, Some(Policy::Lenient));
+    assert!(!PayInvoice::FORMATS);
     assert_eq!(
         PayInvoice::FIELDS,
         [

@@ -82,6 +82,18 @@ pub(super) fn is_date_time(text: &str) -> bool {
     }
 }
 
+/// A date and a time with a space between them, written with `T` (and a trailing `z` as
+/// `Z`): the caller checks the result is a date-time.
+pub(super) fn date_time_respelled(text: &str) -> Option<String> {
+    let (day, time) = (text.get(..10)?, text.get(10..)?.strip_prefix(' ')?);
+    let mut written = format!("{day}T{time}");
+    if written.ends_with('z') {
+        written.pop();
+        written.push('Z');
+    }
+    Some(written)
+}
+
 /// `P` then `nW`, or consecutive date units of `Y M D`, then optionally `T` and consecutive
 /// time units of `H M S`, at least one unit on each side that is written; ASCII digits only.
 pub(super) fn is_duration(text: &str) -> bool {

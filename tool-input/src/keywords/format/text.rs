@@ -1,6 +1,16 @@
 //! UUIDs (RFC 9562's hyphenated hex form), JSON Pointers (RFC 6901), relative JSON Pointers
 //! (draft-handrews-relative-json-pointer-01) and URI templates (RFC 6570, levels 1 to 4).
 
+/// The UUID inside `{...}` or after `urn:uuid:` (the scheme and namespace in any case): the
+/// caller checks it is one.
+pub(super) fn uuid_respelled(text: &str) -> Option<&str> {
+    if let Some(inner) = text.strip_prefix('{').and_then(|rest| rest.strip_suffix('}')) {
+        return Some(inner);
+    }
+    let prefix = text.get(..9)?;
+    prefix.eq_ignore_ascii_case("urn:uuid:").then(|| &text[9..])
+}
+
 pub(super) fn is_uuid(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.len() == 36
