@@ -14,6 +14,7 @@ mod deepseek;
 mod format;
 mod harmony;
 mod hermes;
+pub(crate) mod incremental;
 mod invoke;
 mod json;
 mod jsonlike;
@@ -62,7 +63,7 @@ pub(crate) struct Extracted {
 
 /// Take the reasoning and then the calls out of `text` into `out`.
 pub(crate) fn extract(text: &str, mode: Mode, out: &mut Collector<'_>) -> Extracted {
-    let split = reasoning::split(text);
+    let split = reasoning::split_with(text, reasoning::lone_closes_end_reasoning(out.options.text_format));
     let content = extract_visible(&split.visible, mode, out);
     let visible = match split.visible {
         std::borrow::Cow::Owned(visible) => Some(visible),

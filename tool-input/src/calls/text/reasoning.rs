@@ -35,7 +35,51 @@ const BLOCKS: &[(&str, &[&str])] = &[
 
 /// Closing markers that, met before any opening one, end reasoning whose opening marker
 /// was in the prompt.
-const LONE_CLOSES: &[&str] = &["</think>", "</seed:think>", "[/THINK]", "◁/think▷"];
+pub(super) const LONE_CLOSES: &[&str] = &["</think>", "</seed:think>", "[/THINK]", "◁/think▷"];
+
+/// The reasoning blocks' opening markers, for the incremental reader.
+pub(super) fn block_opens() -> impl Iterator<Item = &'static str> {
+    BLOCKS.iter().map(|(open, _)| *open)
+}
+
+/// Every reasoning block's closing markers.
+pub(super) fn block_closes() -> impl Iterator<Item = &'static str> {
+    BLOCKS.iter().flat_map(|(_, closes)| closes.iter().copied())
+}
+
+/// The closing markers of the block opened by `BLOCKS[which]`.
+pub(super) fn block(which: usize) -> (&'static str, &'static [&'static str]) {
+    BLOCKS[which]
+}
+
+/// Does a lone closing marker end reasoning whose opening marker was in the prompt, for
+/// text read as `format` (`None`: detected)? The models of most formats may be served with
+/// the opening tag in their prompt (ERNIE, MiniMax M2, Qwen3 and DeepSeek thinking, …); the
+/// formats whose models think in a channel of their own (harmony, Gemma 4, Apertus,
+/// Command A) or do not think in text (Llama, Granite, Phi-4-mini, LFM2, InternLM,
+/// GigaChat, FunctionGemma) never write a lone `</think>`: there it is text, and a call
+/// is final at its closing marker as the text streams.
+pub(crate) fn lone_closes_end_reasoning(format: Option<super::TextFormat>) -> bool {
+    use super::TextFormat as F;
+    !matches!(
+        format,
+        Some(
+            F::Llama
+                | F::Pythonic
+                | F::Granite
+                | F::Granite20bFc
+                | F::Phi4MiniJson
+                | F::Harmony
+                | F::Gemma4
+                | F::FunctionGemma
+                | F::Apertus
+                | F::Cohere
+                | F::InternLm
+                | F::Lfm2
+                | F::GigaChat3
+        )
+    )
+}
 
 /// The text without its reasoning, and the reasoning.
 #[derive(Debug)]
@@ -46,10 +90,19 @@ pub(crate) struct Split<'a> {
     pub reasoning: Option<String>,
 }
 
-/// Take the reasoning out of `text`. One pass.
+/// Take the reasoning out of `text`, a lone closing marker ending reasoning from the prompt.
 pub(crate) fn split(text: &str) -> Split<'_> {
+    split_with(text, true)
+}
+
+/// Take the reasoning out of `text`. One pass. With `lone_closes`, the first closing marker
+/// no block opened ends reasoning whose opening marker was in the prompt: everything before
+/// it is reasoning (a later one is text, as vLLM's reasoning parsers read it).
+pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
     let mut patterns: Vec<&str> = BLOCKS.iter().map(|(open, _)| *open).collect();
-    patterns.extend(LONE_CLOSES);
+    if lone_closes {
+        patterns.extend(LONE_CLOSES);
+    }
     if find_first(text, 0, &patterns).is_none() {
         return Split { visible: Cow::Borrowed(text), reasoning: None };
     }
@@ -63,6 +116,7 @@ pub(crate) fn split(text: &str) -> Split<'_> {
             reasoning = vec![&text[..at]];
             visible.clear();
             pos = skip_blank(text, at + patterns[which].len());
+            patterns.truncate(BLOCKS.len());
             continue;
         }
         visible.push_str(&text[pos..at]);
@@ -119,7 +173,7 @@ fn block_end(text: &str, body: usize, open: &str, closes: &[&str]) -> Option<(us
 }
 
 /// Past the whitespace after a reasoning block (it separated the block from the answer).
-fn skip_blank(text: &str, from: usize) -> usize {
+pub(super) fn skip_blank(text: &str, from: usize) -> usize {
     from + (text[from..].len() - text[from..].trim_start().len())
 }
 
@@ -139,6 +193,14 @@ mod tests {
         let split = split("I should call f.</think>Done.");
         assert_eq!(split.visible, "Done.");
         assert_eq!(split.reasoning.as_deref(), Some("I should call f."));
+    }
+
+    #[test]
+    fn only_the_first_lone_close_ends_reasoning() {
+        let split = split("plan</think>Answer: write </think> in HTML.");
+        assert_eq!(split.visible, "Answer: write </think> in HTML.");
+        assert_eq!(split.reasoning.as_deref(), Some("plan"));
+        assert_eq!(split_with("a</think>b", false).visible, "a</think>b");
     }
 
     #[test]
