@@ -237,14 +237,29 @@ fn untyped_values_stay_text_without_a_schema() {
 
 #[test]
 fn a_parameter_given_twice_follows_the_duplicate_key_rule() {
-    let same = "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"city\">Rome</parameter><parameter name=\"city\">Rome</parameter></invoke></minimax:tool_call>";
-    let calls = parse_text(same, &CallOptions::new());
-    assert_eq!(calls.calls[0].arguments["city"], "Rome");
-    let different = same.replacen("Rome", "Milan", 1);
-    let calls = parse_text(&different, &CallOptions::new());
-    assert!(calls.calls.is_empty());
-    let rejection = calls.errors[0].rejection.as_ref().unwrap();
-    assert_eq!(rejection.errors()[0].code().code(), "duplicate_key");
+    use tool_input::{CoercionKind, ErrorCode, Validator};
+    let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    let validator = Validator::new(&schema).unwrap();
+    let texts = [
+        "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"city\">Rome</parameter><parameter name=\"city\">Rome</parameter></invoke></minimax:tool_call>",
+        "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Rome</arg_value><arg_key>city</arg_key><arg_value>Rome</arg_value></tool_call>",
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nRome\n</parameter>\n<parameter=city>\nRome\n</parameter>\n</function>\n</tool_call>",
+        "<|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>,city:<|\"|>Rome<|\"|>}<tool_call|>",
+        "[get_weather(city='Rome', city='Rome')]",
+    ];
+    for same in texts {
+        // The record keeps both; the tool's check decides, in every format alike.
+        let calls = parse_text(same, &CallOptions::new());
+        assert_eq!(calls.calls.len(), 1, "{same}: {:?}", errors(&calls));
+        let checked = validator.check(calls.calls[0].original.as_raw()).unwrap();
+        assert_eq!(checked.value["city"], "Rome", "{same}");
+        assert!(checked.report.coercions.iter().any(|c| c.kind == CoercionKind::DuplicateKey), "{same}");
+        let different = same.replacen("Rome", "Milan", 1);
+        let calls = parse_text(&different, &CallOptions::new());
+        assert_eq!(calls.calls.len(), 1, "{different}: {:?}", errors(&calls));
+        let rejection = validator.check(calls.calls[0].original.as_raw()).unwrap_err();
+        assert!(rejection.errors().iter().any(|e| e.code() == ErrorCode::DuplicateKey), "{different}");
+    }
 }
 
 /// What a caller may run of a list of calls.

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::params::Params;
+use super::keywords::Keywords;
 use super::{find_first, push_cut_off, push_malformed, text_parts, xml};
 use crate::calls::{Collector, OriginalArguments};
 
@@ -77,7 +77,7 @@ fn read_invoke(body: &str, start: usize, closed: bool, span: &str, out: &mut Col
         return end;
     };
     let schema = out.options.schema_of(&name);
-    let mut params = Params::new();
+    let mut params = Keywords::default();
     for (key, node) in group(children) {
         let value = match node {
             Node::Text(text) => xml::convert(&text, schema, &key),

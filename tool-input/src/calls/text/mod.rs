@@ -25,7 +25,6 @@ mod llama;
 mod markers;
 mod minimax;
 mod mistral;
-mod params;
 mod pythonic;
 pub(crate) mod reasoning;
 mod scan;
