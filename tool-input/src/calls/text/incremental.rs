@@ -210,6 +210,8 @@ impl TextReader {
                             && format.is_none_or(|format| marker.formats().contains(&format))
                     });
                     match found {
+                        // Inkling's message and block markers frame text, not calls.
+                        Some(&(pattern, Marker::InklingFrame)) => j += pattern.len(),
                         Some(&(pattern, marker)) => {
                             let closes = closes(pattern, marker);
                             if closes.is_empty() {
@@ -298,6 +300,8 @@ const ALL_CLOSES: &[&str] = &[
     "<tool_call|>",
     "</longcat_tool_call>",
     "<|tools_suffix|>",
+    "<|end_message|>",
+    "<|content_model_end_sampling|>",
 ];
 
 /// The largest character boundary of `text` at or before `at`.
@@ -340,6 +344,8 @@ fn closes(pattern: &str, marker: Marker) -> &'static [&'static str] {
         Marker::Gemma4 => &["<tool_call|>"],
         Marker::Longcat => &["</longcat_tool_call>"],
         Marker::Apertus => &["<|tools_suffix|>"],
+        Marker::Inkling => &["<|end_message|>", "<|content_model_end_sampling|>"],
+
         Marker::Mistral
         | Marker::PythonTag
         | Marker::KimiK3Tools
@@ -350,6 +356,7 @@ fn closes(pattern: &str, marker: Marker) -> &'static [&'static str] {
         | Marker::FunctionCall
         | Marker::Functools
         | Marker::CohereFence
-        | Marker::GigaChat => &[],
+        | Marker::GigaChat
+        | Marker::InklingFrame => &[],
     }
 }

@@ -40,6 +40,7 @@ pub(super) fn read_json_marked(
         Marker::Longcat => &["</longcat_tool_call>"],
         Marker::GigaChat => &["</s>"],
         Marker::Apertus => &["<|tools_suffix|>"],
+        Marker::Inkling => &["<|end_message|>", "<|content_model_end_sampling|>"],
         _ => &[],
     };
     match marker {

@@ -101,6 +101,13 @@ fn read_marker(
         Marker::Kimi => Read::To(kimi::read(text, start, out)),
         Marker::KimiK3Tools => Read::To(kimi3::read(text, start, pattern, out)),
         Marker::KimiK3Response => Read::To(start + pattern.len()),
+        // A model message's header may name the function before its block kind: metadata.
+        Marker::InklingFrame if pattern == "<|message_model|>" => {
+            let header = &text[start + pattern.len()..];
+            let to = header.find("<|content_").filter(|at| !header[..*at].contains('\n'));
+            Read::To(start + pattern.len() + to.unwrap_or(0))
+        }
+        Marker::InklingFrame => Read::To(start + pattern.len()),
         Marker::Harmony => harmony::read(text, start, out),
         Marker::Dsml => Read::To(invoke::read_dsml(text, start, pattern, out)),
         Marker::MiniMaxM2 => Read::To(invoke::read_minimax_m2(text, start, pattern, out)),
@@ -120,7 +127,8 @@ fn read_marker(
         | Marker::InternLm
         | Marker::Longcat
         | Marker::GigaChat
-        | Marker::Apertus => to(jsonlike::read_json_marked(text, start, pattern, marker, out)),
+        | Marker::Apertus
+        | Marker::Inkling => to(jsonlike::read_json_marked(text, start, pattern, marker, out)),
     }
 }
 

@@ -11,6 +11,7 @@
 //! | Gemma 4 | the thought channel: `<\|channel>thought…<channel\|>` |
 //! | Apertus | the inner monologue: `<\|inner_prefix\|>…<\|inner_suffix\|>` |
 //! | Cohere Command A | `<\|START_THINKING\|>…<\|END_THINKING\|>` |
+//! | Inkling | a thinking block: `<\|content_thinking\|>…<\|end_message\|>` |
 //! | ERNIE, MiniMax M2, Qwen3 thinking (the opening tag is in the prompt) | everything before a lone `</think>` |
 //!
 //! A reasoning block that never closes runs to the end of the text: a response cut off
@@ -31,6 +32,7 @@ const BLOCKS: &[(&str, &[&str])] = &[
     ("<|channel>thought", &["<channel|>"]),
     ("<|inner_prefix|>", &["<|inner_suffix|>"]),
     ("<|START_THINKING|>", &["<|END_THINKING|>"]),
+    ("<|content_thinking|>", &["<|end_message|>", "<|content_model_end_sampling|>"]),
 ];
 
 /// Closing markers that, met before any opening one, end reasoning whose opening marker
@@ -77,6 +79,7 @@ pub(crate) fn lone_closes_end_reasoning(format: Option<super::TextFormat>) -> bo
                 | F::InternLm
                 | F::Lfm2
                 | F::GigaChat3
+                | F::Inkling
         )
     )
 }
