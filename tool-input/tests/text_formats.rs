@@ -342,3 +342,47 @@ fn a_call_is_final_at_its_closing_marker_once_reasoning_is_over() {
     assert!(stream.calls().is_empty());
     assert_eq!(stream.finish().calls.len(), 1);
 }
+
+#[test]
+fn minimax_m3_nested_values_are_converted_by_the_schema() {
+    let schema = json!({"type": "object", "properties": {"steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+        "limits": {"type": "object", "properties": {"max": {"type": "integer"}, "strict": {"type": "boolean"}}}},
+        "$defs": {"step": {"type": "object", "properties": {"n": {"type": "integer"}, "label": {"type": "string"}}}}});
+    let tag = |name: &str, inner: &str| format!("]<]minimax[>[<{name}>{inner}]<]minimax[>[</{name}>");
+    let step = |n: &str, label: &str| tag("item", &(tag("n", n) + &tag("label", label)));
+    let text = format!(
+        "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"plan\">{}{}]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
+        tag("steps", &(step("1", "007") + &step("2", "go"))),
+        tag("limits", &(tag("max", "5") + &tag("strict", "true"))),
+    );
+    let options = CallOptions::new()
+        .format(Format::Text)
+        .known_tools(vec![KnownTool { name: "plan".to_owned(), schema: Some(schema) }]);
+    let calls = parse_text(&text, &options);
+    assert_eq!(
+        summary(&calls),
+        json!([{"name": "plan", "arguments": {
+            "steps": [{"n": 1, "label": "007"}, {"n": 2, "label": "go"}],
+            "limits": {"max": 5, "strict": true}}}]),
+        "{:?}",
+        errors(&calls)
+    );
+    // Without a schema, a value stays text.
+    let calls = parse_text(&text, &CallOptions::new().format(Format::Text));
+    assert_eq!(calls.calls[0].arguments["limits"]["max"], "5");
+}
+
+#[test]
+fn a_harmony_analysis_message_naming_its_recipient_is_reasoning() {
+    let text = "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>Paris, then.<|end|><|start|>assistant<|channel|>final<|message|>Sunny.<|return|>";
+    let options = CallOptions::new().format(Format::Text);
+    let whole = parse_text(text, &options);
+    assert!(whole.calls.is_empty() && whole.errors.is_empty(), "{:?}", errors(&whole));
+    assert_eq!(whole.reasoning.as_deref(), Some("Paris, then."));
+    assert_eq!(whole.content.as_deref(), Some("Sunny."));
+    let mut stream = StreamAssembler::new(options.text_format(TextFormat::Harmony));
+    for c in text.chars() {
+        stream.push_text(c.encode_utf8(&mut [0; 4]));
+    }
+    assert_eq!(outcome(&stream.finish()), outcome(&whole));
+}

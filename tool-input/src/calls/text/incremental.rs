@@ -127,6 +127,14 @@ impl TextReader {
                     {
                         self.visible.push_str(&text[self.raw_visible..i]);
                         let (open, _) = reasoning::block(which);
+                        if open == "<|channel|>analysis" {
+                            if let Some(header) = reasoning::harmony_header(&self.visible) {
+                                // Harmony's calls are final only at the end: nothing read from it.
+                                self.visible.truncate(header);
+                                self.scan = self.scan.min(header);
+                                self.block = self.block.filter(|block| block.start < header);
+                            }
+                        }
                         i += open.len();
                         self.split = if open.ends_with("analysis") {
                             Split::Header { which }

@@ -124,6 +124,12 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
         }
         visible.push_str(&text[pos..at]);
         let (open, closes) = BLOCKS[which];
+        if open == "<|channel|>analysis" {
+            // A header that named a recipient before its channel is the analysis message's.
+            if let Some(header) = harmony_header(&visible) {
+                visible.truncate(header);
+            }
+        }
         let mut body = at + open.len();
         if open.ends_with("analysis") {
             // A harmony header runs to its message.
@@ -151,6 +157,20 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
     visible.push_str(&text[pos..]);
     let reasoning: Vec<&str> = reasoning.into_iter().map(str::trim).filter(|part| !part.is_empty()).collect();
     Split { visible: Cow::Owned(visible), reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")) }
+}
+
+/// Where a harmony header that `visible` ends in starts (`<|start|>assistant
+/// to=functions.NAME` before `<|channel|>analysis`): the analysis message is reasoning,
+/// with the recipient its header names. Only the last few hundred bytes are looked at.
+pub(super) fn harmony_header(visible: &str) -> Option<usize> {
+    let mut from = visible.len().saturating_sub(512);
+    while !visible.is_char_boundary(from) {
+        from += 1;
+    }
+    let at = from + visible[from..].rfind("<|start|>")?;
+    let header = &visible[at..];
+    let ended = ["<|message|>", "<|end|>", "<|call|>", "<|return|>"].iter().any(|end| header.contains(end));
+    (!ended).then_some(at)
 }
 
 /// Where the block whose body starts at `body` closes: the first closing marker not
@@ -219,6 +239,14 @@ mod tests {
         let split = split(text);
         assert_eq!(split.visible, "<|start|>assistant<|channel|>final<|message|>Hi");
         assert_eq!(split.reasoning.as_deref(), Some("Need weather."));
+    }
+
+    #[test]
+    fn a_harmony_analysis_message_with_a_recipient_is_reasoning() {
+        let text = "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>Paris, then.<|end|><|start|>assistant<|channel|>final<|message|>Hi";
+        let split = split(text);
+        assert_eq!(split.visible, "<|start|>assistant<|channel|>final<|message|>Hi");
+        assert_eq!(split.reasoning.as_deref(), Some("Paris, then."));
     }
 
     #[test]
