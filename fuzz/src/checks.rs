@@ -240,7 +240,39 @@ pub fn text_calls(data: &[u8]) {
         let thinking = parse_text(&format!("<think>{text}"), &CallOptions::new());
         assert!(thinking.calls.is_empty() && thinking.errors.is_empty(), "a call read from reasoning");
     }
+    streamed_as_it_arrives(&text, format, first);
     repeated_keywords(data);
+}
+
+/// The text streamed with its format named, in pieces of a size the first byte picks: what
+/// `calls()` shows as the text arrives is always the start of what the end gives.
+fn streamed_as_it_arrives(text: &str, format: tool_input::calls::TextFormat, first: u8) {
+    use tool_input::calls::{CallOptions, Format};
+    use tool_input::stream::StreamAssembler;
+    let made = |calls: &[tool_input::calls::ToolCall]| -> Vec<(String, serde_json::Value)> {
+        calls.iter().map(|c| (c.name.clone(), serde_json::Value::Object(c.arguments.clone()))).collect()
+    };
+    let mut stream =
+        StreamAssembler::new(CallOptions::new().tools(TOOLS).format(Format::Text).text_format(format));
+    let step = 1 + usize::from(first % 7);
+    let mut shown = Vec::new();
+    let mut pos = 0;
+    while pos < text.len() {
+        let mut end = (pos + step).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        stream.push_text(&text[pos..end]);
+        let now = made(stream.calls());
+        assert!(now.len() >= shown.len() && now[..shown.len()] == shown[..], "a shown call changed");
+        shown = now;
+        pos = end;
+    }
+    let end = made(&stream.finish().calls);
+    assert!(
+        shown.len() <= end.len() && end[..shown.len()] == shown[..],
+        "a shown call is not the end's: {text:?}"
+    );
 }
 
 /// A call that gives a key twice, built from the bytes: a Python keyword, a qwen3-coder,
