@@ -240,11 +240,43 @@ pub fn text_calls(data: &[u8]) {
         let thinking = parse_text(&format!("<think>{text}"), &CallOptions::new());
         assert!(thinking.calls.is_empty() && thinking.errors.is_empty(), "a call read from reasoning");
     }
+    streamed_as_it_arrives(&text, format, first);
     repeated_keywords(data);
 }
 
-/// A call that gives a key twice, built from the bytes: a Python keyword, a qwen3-coder or
-/// GLM parameter (`dir`), or a JSON call's `name`, each with two values. The property: with
+/// The text streamed with its format named, in pieces of a size the first byte picks: what
+/// `calls()` shows as the text arrives is always the start of what the end gives.
+fn streamed_as_it_arrives(text: &str, format: tool_input::calls::TextFormat, first: u8) {
+    use tool_input::calls::{CallOptions, Format};
+    use tool_input::stream::StreamAssembler;
+    let made = |calls: &[tool_input::calls::ToolCall]| -> Vec<(String, serde_json::Value)> {
+        calls.iter().map(|c| (c.name.clone(), serde_json::Value::Object(c.arguments.clone()))).collect()
+    };
+    let mut stream =
+        StreamAssembler::new(CallOptions::new().tools(TOOLS).format(Format::Text).text_format(format));
+    let step = 1 + usize::from(first % 7);
+    let mut shown = Vec::new();
+    let mut pos = 0;
+    while pos < text.len() {
+        let mut end = (pos + step).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        stream.push_text(&text[pos..end]);
+        let now = made(stream.calls());
+        assert!(now.len() >= shown.len() && now[..shown.len()] == shown[..], "a shown call changed");
+        shown = now;
+        pos = end;
+    }
+    let end = made(&stream.finish().calls);
+    assert!(
+        shown.len() <= end.len() && end[..shown.len()] == shown[..],
+        "a shown call is not the end's: {text:?}"
+    );
+}
+
+/// A call that gives a key twice, built from the bytes: a Python keyword, a qwen3-coder,
+/// GLM, MiniMax or Gemma 4 parameter (`dir`), or a JSON call's `name`, each with two values. The property: with
 /// one value twice the call runs with it (the tool's check records the repeat); with two,
 /// a JSON call's name is a `duplicate_key` error, and a keyword's call carries both values
 /// on its record, so the tool's check rejects it as `duplicate_key`: never one value
@@ -253,7 +285,7 @@ pub fn repeated_keywords(data: &[u8]) {
     use tool_input::calls::{parse_text, CallOptions};
     use tool_input::{CoercionKind, ErrorCode, Validator};
     let mut pick = Choices(data);
-    let format = pick.next(4);
+    let format = pick.next(6);
     let mut value =
         || -> String { (0..pick.next(4)).map(|_| char::from(b'a' + pick.next(3) as u8)).collect() };
     let (first, second) = (value(), value());
@@ -261,7 +293,9 @@ pub fn repeated_keywords(data: &[u8]) {
         0 => format!("[list_files(dir='{first}', dir='{second}')]"),
         1 => format!("<tool_call>\n<function=list_files>\n<parameter=dir>\n{first}\n</parameter>\n<parameter=dir>\n{second}\n</parameter>\n</function>\n</tool_call>"),
         2 => format!("<tool_call>list_files<arg_key>dir</arg_key><arg_value>{first}</arg_value><arg_key>dir</arg_key><arg_value>{second}</arg_value></tool_call>"),
-        _ => format!("<tool_call>{{\"name\": \"list_{first}\", \"arguments\": {{}}, \"name\": \"list_{second}\"}}</tool_call>"),
+        3 => format!("<tool_call>{{\"name\": \"list_{first}\", \"arguments\": {{}}, \"name\": \"list_{second}\"}}</tool_call>"),
+        4 => format!("<minimax:tool_call><invoke name=\"list_files\"><parameter name=\"dir\">{first}</parameter><parameter name=\"dir\">{second}</parameter></invoke></minimax:tool_call>"),
+        _ => format!("<|tool_call>call:list_files{{dir:<|\"|>{first}<|\"|>,dir:<|\"|>{second}<|\"|>}}<tool_call|>"),
     };
     let calls = parse_text(&text, &CallOptions::new());
     if format == 3 {

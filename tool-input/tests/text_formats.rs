@@ -134,10 +134,13 @@ fn a_call_inside_reasoning_never_runs() {
             assert!(calls.calls.is_empty() && calls.errors.is_empty(), "{}: {text:?}", fixture.format);
             assert_eq!(calls.content.as_deref(), Some("The answer."));
             assert!(calls.reasoning.is_some());
-            // Before a lone closing tag (its opening one was in the prompt).
-            let lone = format!("{}{close}The answer.", fixture.text);
-            let calls = parse_text(&lone, &options(&tools, None));
-            assert!(calls.calls.is_empty() && calls.errors.is_empty(), "{}: {lone:?}", fixture.format);
+            // Before a lone closing tag (its opening one was in the prompt); only the first
+            // one ends the reasoning, so a fixture that has one already is left alone.
+            if !["</think>", "[/THINK]", "</seed:think>"].iter().any(|lone| fixture.text.contains(lone)) {
+                let lone = format!("{}{close}The answer.", fixture.text);
+                let calls = parse_text(&lone, &options(&tools, None));
+                assert!(calls.calls.is_empty() && calls.errors.is_empty(), "{}: {lone:?}", fixture.format);
+            }
             // Streamed, too, a character at a time.
             let mut stream = StreamAssembler::new(options(&tools, None));
             let mut buffer = [0; 4];
@@ -234,12 +237,152 @@ fn untyped_values_stay_text_without_a_schema() {
 
 #[test]
 fn a_parameter_given_twice_follows_the_duplicate_key_rule() {
-    let same = "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"city\">Rome</parameter><parameter name=\"city\">Rome</parameter></invoke></minimax:tool_call>";
-    let calls = parse_text(same, &CallOptions::new());
-    assert_eq!(calls.calls[0].arguments["city"], "Rome");
-    let different = same.replacen("Rome", "Milan", 1);
-    let calls = parse_text(&different, &CallOptions::new());
-    assert!(calls.calls.is_empty());
-    let rejection = calls.errors[0].rejection.as_ref().unwrap();
-    assert_eq!(rejection.errors()[0].code().code(), "duplicate_key");
+    use tool_input::{CoercionKind, ErrorCode, Validator};
+    let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    let validator = Validator::new(&schema).unwrap();
+    let texts = [
+        "<minimax:tool_call><invoke name=\"get_weather\"><parameter name=\"city\">Rome</parameter><parameter name=\"city\">Rome</parameter></invoke></minimax:tool_call>",
+        "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Rome</arg_value><arg_key>city</arg_key><arg_value>Rome</arg_value></tool_call>",
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nRome\n</parameter>\n<parameter=city>\nRome\n</parameter>\n</function>\n</tool_call>",
+        "<|tool_call>call:get_weather{city:<|\"|>Rome<|\"|>,city:<|\"|>Rome<|\"|>}<tool_call|>",
+        "[get_weather(city='Rome', city='Rome')]",
+    ];
+    for same in texts {
+        // The record keeps both; the tool's check decides, in every format alike.
+        let calls = parse_text(same, &CallOptions::new());
+        assert_eq!(calls.calls.len(), 1, "{same}: {:?}", errors(&calls));
+        let checked = validator.check(calls.calls[0].original.as_raw()).unwrap();
+        assert_eq!(checked.value["city"], "Rome", "{same}");
+        assert!(checked.report.coercions.iter().any(|c| c.kind == CoercionKind::DuplicateKey), "{same}");
+        let different = same.replacen("Rome", "Milan", 1);
+        let calls = parse_text(&different, &CallOptions::new());
+        assert_eq!(calls.calls.len(), 1, "{different}: {:?}", errors(&calls));
+        let rejection = validator.check(calls.calls[0].original.as_raw()).unwrap_err();
+        assert!(rejection.errors().iter().any(|e| e.code() == ErrorCode::DuplicateKey), "{different}");
+    }
+}
+
+/// What a caller may run of a list of calls.
+fn call_summary(calls: &[tool_input::calls::ToolCall]) -> Vec<Value> {
+    calls.iter().map(|c| json!({"name": c.name, "arguments": c.arguments})).collect()
+}
+
+#[test]
+fn fixtures_streamed_show_only_calls_the_end_gives_as_the_text_arrives() {
+    let (tools, fixtures) = data();
+    let mut shown_early = 0;
+    for fixture in &fixtures {
+        let named: TextFormat = fixture.format.parse().unwrap();
+        let options = options(&tools, Some(named));
+        let whole = parse_text(&fixture.text, &options);
+        let expected = call_summary(&whole.calls);
+        let text = &fixture.text;
+        let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
+        let is_prefix = |shown: &[tool_input::calls::ToolCall], how: &str| {
+            let shown = call_summary(shown);
+            assert!(
+                shown.len() <= expected.len() && shown[..] == expected[..shown.len()],
+                "{} ({how}): shown {shown:?}, the end gives {expected:?}",
+                fixture.format
+            );
+        };
+        for &at in &cuts {
+            let mut stream = StreamAssembler::new(options.clone());
+            stream.push_text(&text[..at]);
+            is_prefix(stream.calls(), &format!("cut at {at}"));
+            stream.push_text(&text[at..]);
+            is_prefix(stream.calls(), &format!("whole, cut at {at}"));
+            assert_eq!(outcome(&stream.finish()), outcome(&whole), "{} cut at {at}", fixture.format);
+        }
+        let mut stream = StreamAssembler::new(options.clone());
+        for pair in cuts.windows(2) {
+            stream.push_text(&text[pair[0]..pair[1]]);
+            is_prefix(stream.calls(), "char by char");
+            for open in stream.open_calls() {
+                assert!(open.arguments_text.is_some_and(|block| text.contains(block)), "{}", fixture.format);
+            }
+        }
+        if !stream.calls().is_empty() {
+            shown_early += 1;
+        }
+        assert_eq!(outcome(&stream.finish()), outcome(&whole), "{} char by char", fixture.format);
+    }
+    // The formats whose models may write a lone `</think>` show calls early only after one.
+    assert!(shown_early >= 20, "only {shown_early} fixtures showed a call before the end");
+}
+
+#[test]
+fn a_call_is_final_at_its_closing_marker_once_reasoning_is_over() {
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Hermes);
+    let mut stream = StreamAssembler::new(options.clone());
+    stream.push_text("<tool_call>{\"name\": \"draft\", \"arguments\": {}}</tool_call>");
+    // A later lone `</think>` would make it reasoning: not final yet.
+    assert!(stream.calls().is_empty());
+    stream.push_text(" so.</think>\n<tool_call>{\"name\": \"f\", \"arguments\": {\"x\": 1}}");
+    assert!(stream.calls().is_empty());
+    assert_eq!(stream.open_calls().len(), 1);
+    stream.push_text("</tool_call>");
+    assert_eq!(stream.calls()[0].name, "f");
+    assert!(stream.open_calls().is_empty());
+    let calls = stream.finish();
+    assert_eq!(call_summary(&calls.calls), vec![json!({"name": "f", "arguments": {"x": 1}})]);
+
+    // Gemma 4 thinks in a channel of its own: a call is final at its closing marker.
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Gemma4);
+    let mut stream = StreamAssembler::new(options);
+    stream.push_text("<|tool_call>call:get_weather{city:<|\"|>Paris<|\"|>}");
+    assert!(stream.calls().is_empty());
+    stream.push_text("<tool_call|>");
+    assert_eq!(stream.calls()[0].name, "get_weather");
+
+    // With the format detected, markers of another format later would make the text an
+    // error: nothing is final before the end.
+    let mut stream = StreamAssembler::new(CallOptions::new().format(Format::Text));
+    stream.push_text("</think><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>");
+    assert!(stream.calls().is_empty());
+    assert_eq!(stream.finish().calls.len(), 1);
+}
+
+#[test]
+fn minimax_m3_nested_values_are_converted_by_the_schema() {
+    let schema = json!({"type": "object", "properties": {"steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+        "limits": {"type": "object", "properties": {"max": {"type": "integer"}, "strict": {"type": "boolean"}}}},
+        "$defs": {"step": {"type": "object", "properties": {"n": {"type": "integer"}, "label": {"type": "string"}}}}});
+    let tag = |name: &str, inner: &str| format!("]<]minimax[>[<{name}>{inner}]<]minimax[>[</{name}>");
+    let step = |n: &str, label: &str| tag("item", &(tag("n", n) + &tag("label", label)));
+    let text = format!(
+        "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"plan\">{}{}]<]minimax[>[</invoke>]<]minimax[>[</tool_call>",
+        tag("steps", &(step("1", "007") + &step("2", "go"))),
+        tag("limits", &(tag("max", "5") + &tag("strict", "true"))),
+    );
+    let options = CallOptions::new()
+        .format(Format::Text)
+        .known_tools(vec![KnownTool { name: "plan".to_owned(), schema: Some(schema) }]);
+    let calls = parse_text(&text, &options);
+    assert_eq!(
+        summary(&calls),
+        json!([{"name": "plan", "arguments": {
+            "steps": [{"n": 1, "label": "007"}, {"n": 2, "label": "go"}],
+            "limits": {"max": 5, "strict": true}}}]),
+        "{:?}",
+        errors(&calls)
+    );
+    // Without a schema, a value stays text.
+    let calls = parse_text(&text, &CallOptions::new().format(Format::Text));
+    assert_eq!(calls.calls[0].arguments["limits"]["max"], "5");
+}
+
+#[test]
+fn a_harmony_analysis_message_naming_its_recipient_is_reasoning() {
+    let text = "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>Paris, then.<|end|><|start|>assistant<|channel|>final<|message|>Sunny.<|return|>";
+    let options = CallOptions::new().format(Format::Text);
+    let whole = parse_text(text, &options);
+    assert!(whole.calls.is_empty() && whole.errors.is_empty(), "{:?}", errors(&whole));
+    assert_eq!(whole.reasoning.as_deref(), Some("Paris, then."));
+    assert_eq!(whole.content.as_deref(), Some("Sunny."));
+    let mut stream = StreamAssembler::new(options.text_format(TextFormat::Harmony));
+    for c in text.chars() {
+        stream.push_text(c.encode_utf8(&mut [0; 4]));
+    }
+    assert_eq!(outcome(&stream.finish()), outcome(&whole));
 }

@@ -100,6 +100,8 @@ pub(crate) struct Assembly {
     /// The text of a [`Format::Text`] stream.
     pub(super) text: String,
     pub(super) text_too_large: bool,
+    /// Reads the text as it arrives, to show calls before the end.
+    pub(super) text_reader: Option<text::incremental::TextReader>,
     /// `[DONE]` arrived.
     pub done: bool,
     /// Why the stream stopped early (length, an error, cut off), if it did: calls written
@@ -136,6 +138,7 @@ impl Assembly {
             content_part: None,
             text: String::new(),
             text_too_large: false,
+            text_reader: None,
             done: false,
             stopped_early: None,
             data_stops: Vec::new(),
@@ -601,9 +604,14 @@ impl Assembly {
         if self.text.len() + chunk.len() > self.options.get_max_body_bytes() {
             self.text_too_large = true;
             self.text = String::new();
+            self.text_reader = None;
             return;
         }
         self.text.push_str(chunk);
+        let options = &self.options;
+        self.text_reader
+            .get_or_insert_with(|| text::incremental::TextReader::new(options))
+            .advance(&self.text, options);
     }
 
     /// Read what is left and return every call.

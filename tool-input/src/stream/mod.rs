@@ -466,7 +466,10 @@ impl StreamAssembler {
     /// assert_eq!(stream.calls()[0].name, "ping");
     /// ```
     pub fn calls(&self) -> &[ToolCall] {
-        &self.state.collected.calls
+        match (&self.backend, &self.state.text_reader) {
+            (Backend::Text, Some(reader)) => reader.calls(),
+            _ => &self.state.collected.calls,
+        }
     }
 
     /// The call attempts that failed so far, in order.
@@ -490,6 +493,21 @@ impl StreamAssembler {
     /// assert_eq!(open[0].bytes, 13);
     /// ```
     pub fn open_calls(&self) -> Vec<OpenCall<'_>> {
+        if let (Backend::Text, Some(reader)) = (&self.backend, &self.state.text_reader) {
+            return reader
+                .open_block()
+                .map(|(position, text)| OpenCall {
+                    position,
+                    id: None,
+                    name: None,
+                    arguments_text: Some(text),
+                    arguments_value: None,
+                    arguments_partial: None,
+                    bytes: text.len(),
+                })
+                .into_iter()
+                .collect();
+        }
         self.state
             .calls
             .iter()

@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::params::Params;
+use super::keywords::Keywords;
 use super::{block, find_first, push_cut_off, push_malformed, text_parts, xml, Ending};
 use crate::calls::{Collector, OriginalArguments};
 
@@ -46,7 +46,7 @@ pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>
         match reader.object(0) {
             Ok(members) => {
                 let schema = out.options.schema_of(&name);
-                let mut params = Params::new();
+                let mut params = Keywords::default();
                 for (key, value, delimited) in members {
                     let value = match value {
                         Value::String(text) if delimited => xml::convert(&text, schema, &key),

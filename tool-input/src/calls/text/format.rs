@@ -43,6 +43,7 @@ use std::str::FromStr;
 /// | [`MiniCpm5`](TextFormat::MiniCpm5) | `minicpm5` | `<function name="get_weather"><param name="city">Paris</param></function>` |
 /// | [`GigaChat3`](TextFormat::GigaChat3) | `gigachat3` | `function call<\|role_sep\|>\n{"name": …, "arguments": …}` or `<\|function_call\|>{…}` |
 /// | [`Apertus`](TextFormat::Apertus) | `apertus` | `<\|tools_prefix\|>[{"get_weather": {"city": "Paris"}}]<\|tools_suffix\|>` |
+/// | [`Inkling`](TextFormat::Inkling) | `inkling` | `<\|message_model\|><\|content_invoke_tool_json\|>{"name": "get_weather", "args": {"city": "Paris"}}<\|end_message\|>`; thinking in `<\|content_thinking\|>…<\|end_message\|>` blocks |
 /// | [`SolarOpen2`](TextFormat::SolarOpen2) | `solar_open2` | `<\|tool_call:start\|>get_weather` newline `<\|tool_arg:start\|>city<\|tool_arg:value\|>Paris<\|tool_arg:end\|><\|tool_call:end\|>` |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -111,6 +112,8 @@ pub enum TextFormat {
     Apertus,
     /// Solar Open 2's `<|tool_call:start|>`.
     SolarOpen2,
+    /// Inkling's typed blocks: `<|content_invoke_tool_json|>{"name": …, "args": …}<|end_message|>`.
+    Inkling,
 }
 
 /// Each format and the vLLM parser names that read it; the first name is the format's own.
@@ -147,6 +150,7 @@ const NAMES: &[(TextFormat, &[&str])] = &[
     (TextFormat::GigaChat3, &["gigachat3"]),
     (TextFormat::Apertus, &["apertus"]),
     (TextFormat::SolarOpen2, &["solar_open2"]),
+    (TextFormat::Inkling, &["inkling"]),
 ];
 
 impl TextFormat {
@@ -184,6 +188,7 @@ impl TextFormat {
         TextFormat::GigaChat3,
         TextFormat::Apertus,
         TextFormat::SolarOpen2,
+        TextFormat::Inkling,
     ];
 
     /// The format's name: for the first nine formats their short names (`hermes`, `json`,

@@ -31,7 +31,8 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
         None => (text.len(), text.len(), false),
     };
     if channel(header) == Some("analysis") {
-        // Reasoning that named a recipient in its header: never a call, never content.
+        // Reasoning (taken out before, header and all, when the header came first): never
+        // a call, never content.
         return Read::To(end);
     }
     let Some(name) = recipient(header) else {

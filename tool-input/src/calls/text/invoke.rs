@@ -13,7 +13,7 @@
 
 use serde_json::Value;
 
-use super::params::Params;
+use super::keywords::Keywords;
 use super::{block, find_first, push_cut_off, push_malformed, text_parts, xml, Ending};
 use crate::calls::{Collector, OriginalArguments};
 use crate::parse::{self, ParseOptions};
@@ -143,7 +143,7 @@ fn read_invoke(
     let span = &text[start..end];
     let body = &text[body_start..body_end];
     let schema = out.options.schema_of(&name);
-    let mut params = Params::new();
+    let mut params = Keywords::default();
     let mut pos = 0;
     while let Some((at, _)) = find_first(body, pos, &[tags.param]) {
         let attributes_start = at + tags.param.len();

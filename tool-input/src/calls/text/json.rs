@@ -42,6 +42,10 @@ fn from_fields(object: &str, fields: &[(String, &str)], shape: Shape, outer: boo
             // Cohere's actions name the tool `tool_name` and the id `tool_call_id`.
             "tool_name" if shape == Shape::Block && name.is_none() => name = Some(read_string(text)?),
             "arguments" | "parameters" if arguments.is_none() => arguments = Some(arguments_of_text(text)),
+            // Inkling's calls carry their arguments under `args`.
+            "args" if shape == Shape::Block && arguments.is_none() => {
+                arguments = Some(arguments_of_text(text))
+            }
             "id" => id = read_string(text),
             "tool_call_id" if shape == Shape::Block && id.is_none() => id = read_string(text),
             // OpenAI's own shape: {"type": "function", "function": {"name", "arguments"}}.
@@ -72,7 +76,10 @@ fn from_value(object: &str, value: &Value, shape: Shape) -> Option<CallParts> {
     let function = map.get("function").filter(|f| f.is_object());
     let source = function.unwrap_or(value);
     let name = source.get("name").or_else(|| source.get("tool_name")).and_then(Value::as_str)?;
-    let arguments = source.get("arguments").or_else(|| source.get("parameters"));
+    let arguments = source
+        .get("arguments")
+        .or_else(|| source.get("parameters"))
+        .or_else(|| source.get("args").filter(|_| shape == Shape::Block));
     if shape == Shape::Bare && arguments.is_none() {
         return None;
     }
@@ -126,7 +133,7 @@ fn repeated_call_key(object: &str) -> Option<(String, Value, Value)> {
     let mut seen: Vec<(&str, &str)> = Vec::new();
     for (key, text) in &fields {
         let own = match key.as_str() {
-            "arguments" | "parameters" => "arguments",
+            "arguments" | "parameters" | "args" => "arguments",
             "name" | "id" | "function" => key.as_str(),
             _ => continue,
         };

@@ -15,8 +15,8 @@
 //! | `<tool_calls>` (Hunyuan A13B, Jamba) | a list of calls | `</tool_calls>` |
 
 use super::json::{self, peek_name};
+use super::keywords::Keywords;
 use super::markers::Marker;
-use super::params::Params;
 use super::scan::{container_end, skip_ws, split_object};
 use super::{block, find_first, push_cut_off, push_malformed, push_truncated, text_parts, xml, Ending};
 use crate::calls::{Collector, OriginalArguments};
@@ -40,6 +40,7 @@ pub(super) fn read_json_marked(
         Marker::Longcat => &["</longcat_tool_call>"],
         Marker::GigaChat => &["</s>"],
         Marker::Apertus => &["<|tools_suffix|>"],
+        Marker::Inkling => &["<|end_message|>", "<|content_model_end_sampling|>"],
         _ => &[],
     };
     match marker {
@@ -168,7 +169,7 @@ fn read_key_values(call: &str, span: &str, closed: bool, out: &mut Collector<'_>
         return push_malformed(out, span, "expected a tool name before `<tool_sep>`");
     }
     let schema = out.options.schema_of(&name);
-    let mut params = Params::new();
+    let mut params = Keywords::default();
     let mut pos = name_end;
     while let Some((at, _)) = find_first(call, pos, &["<arg_key>"]) {
         let key_start = at + "<arg_key>".len();
@@ -220,7 +221,7 @@ pub(super) fn read_solar(text: &str, start: usize, open: &str, out: &mut Collect
         return end;
     }
     let schema = out.options.schema_of(&name);
-    let mut params = Params::new();
+    let mut params = Keywords::default();
     let mut pos = name_end;
     while let Some((at, _)) = find_first(body, pos, &[SOLAR_ARG]) {
         let key_start = at + SOLAR_ARG.len();

@@ -1,11 +1,14 @@
-//! The keyword arguments of a call written as text (Python keywords, qwen3-coder's and GLM's
-//! parameters), collected in order.
+//! The arguments of a call written as text one at a time (Python keywords, the parameters of
+//! every tag format: qwen3-coder, GLM, MiniMax, DSML, Step 3, Kimi K3, Gemma's call syntax,
+//! …), collected in order. One rule for a key given twice, in every format: the record keeps
+//! both values, and the tool's check decides, as for a JSON object with a repeated key.
 
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::calls::OriginalArguments;
+use super::text_parts;
+use crate::calls::{Collector, OriginalArguments};
 
 /// Keyword arguments in the order the call wrote them. A key given twice is kept twice, so
 /// the record shows both values and the tool's check applies the duplicate key rule (the
@@ -23,6 +26,13 @@ impl Keywords {
             self.repeated = true;
         }
         self.members.push((key, value));
+    }
+
+    /// Record the call to `name` whose text is `span`.
+    pub fn push(self, out: &mut Collector<'_>, name: String, id: Option<String>, span: &str) {
+        let mut parts = text_parts(Some(name), self.into_arguments(), span);
+        parts.id = id;
+        out.push(parts);
     }
 
     /// The arguments as sent: an object, or with a key given twice, the JSON text of every

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::invoke::json_value;
-use super::params::Params;
+use super::keywords::Keywords;
 use super::{block, find_first, push_cut_off, push_malformed, text_parts, Ending};
 use crate::calls::{Collector, OriginalArguments};
 
@@ -64,7 +64,7 @@ fn read_call(text: &str, start: usize, section_closed: bool, out: &mut Collector
     };
     let call = attributes(&text[attributes_start..header_end]);
     let name = lookup(&call, "tool").unwrap_or_default();
-    let mut params = Params::new();
+    let mut params = Keywords::default();
     let mut pos = header_end + SEP.len();
     while let Some((at, _)) = find_first(&text[..end], pos, &[ARGUMENT_OPEN]) {
         let header_start = at + ARGUMENT_OPEN.len();

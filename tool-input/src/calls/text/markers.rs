@@ -70,6 +70,10 @@ pub(super) enum Marker {
     Apertus,
     /// `<|tool_call:start|>`.
     Solar,
+    /// Inkling's `<|content_invoke_tool_json|>`.
+    Inkling,
+    /// Inkling's message and block markers around text, which are not content.
+    InklingFrame,
 }
 
 /// Every marker, longer ones before their prefixes.
@@ -105,6 +109,13 @@ pub(super) const MARKERS: &[(&str, Marker)] = &[
     ("<|tool_call_begin|>", Marker::Kimi),
     ("<|tool_call_start|>", Marker::Lfm2),
     ("<|tool_call:start|>", Marker::Solar),
+    ("<|content_invoke_tool_json|>", Marker::Inkling),
+    ("<|message_model|>", Marker::InklingFrame),
+    ("<|content_text|>", Marker::InklingFrame),
+    ("<|content_invoke_tool_text|>", Marker::InklingFrame),
+    ("<|content_tool_error|>", Marker::InklingFrame),
+    ("<|end_message|>", Marker::InklingFrame),
+    ("<|content_model_end_sampling|>", Marker::InklingFrame),
     ("<|tool_call|>", Marker::GraniteTag),
     ("<|tool_call>", Marker::Gemma4),
     ("<|open|>tools<|sep|>", Marker::KimiK3Tools),
@@ -157,6 +168,7 @@ impl Marker {
             Marker::GigaChat => &[F::GigaChat3],
             Marker::Apertus => &[F::Apertus],
             Marker::Solar => &[F::SolarOpen2],
+            Marker::Inkling | Marker::InklingFrame => &[F::Inkling],
         }
     }
 

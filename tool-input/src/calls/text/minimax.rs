@@ -6,9 +6,10 @@
 
 use serde_json::{Map, Value};
 
-use super::params::Params;
+use super::keywords::Keywords;
 use super::{find_first, push_cut_off, push_malformed, text_parts, xml};
 use crate::calls::{Collector, OriginalArguments};
+use crate::dialect::walk::{property_schema, resolve};
 
 const NAMESPACES: [&str; 2] = ["]<]minimax[>[", "<]minimax[>["];
 const CLOSES: [&str; 2] = ["]<]minimax[>[</tool_call>", "<]minimax[>[</tool_call>"];
@@ -77,13 +78,10 @@ fn read_invoke(body: &str, start: usize, closed: bool, span: &str, out: &mut Col
         return end;
     };
     let schema = out.options.schema_of(&name);
-    let mut params = Params::new();
+    let mut params = Keywords::default();
     for (key, node) in group(children) {
-        let value = match node {
-            Node::Text(text) => xml::convert(&text, schema, &key),
-            other => other.into_value(),
-        };
-        params.insert(key, value);
+        let property = schema.and_then(|root| Some((root, property_schema(root, &key)?)));
+        params.insert(key, node.into_value(property));
     }
     params.push(out, name, None, span);
     end
@@ -99,24 +97,31 @@ enum Node {
 }
 
 impl Node {
-    fn into_value(self) -> Value {
+    /// The value, its leaves converted by `schema` (the value's own schema, with the
+    /// tool's for `$ref`s) as a top-level parameter's text is; text without one.
+    fn into_value(self, schema: Option<(&Value, &Value)>) -> Value {
+        let items = schema.and_then(|(root, schema)| Some((root, resolve(root, schema.get("items")?))));
+        let list = |items_schema, nodes: Vec<Node>| {
+            Value::Array(nodes.into_iter().map(|node| node.into_value(items_schema)).collect())
+        };
         match self {
-            Node::Text(text) => Value::String(text),
-            Node::List(items) => Value::Array(items.into_iter().map(Node::into_value).collect()),
+            Node::Text(text) => xml::convert_by(&text, schema),
+            Node::List(nodes) => list(items, nodes),
             Node::Children(children) => {
                 let grouped = group(children);
                 if grouped.len() == 1 && grouped[0].0 == "item" {
                     return match grouped.into_iter().next().map(|(_, node)| node) {
-                        Some(Node::List(items)) => {
-                            Value::Array(items.into_iter().map(Node::into_value).collect())
-                        }
-                        Some(node) => Value::Array(vec![node.into_value()]),
+                        Some(Node::List(nodes)) => list(items, nodes),
+                        Some(node) => Value::Array(vec![node.into_value(items)]),
                         None => Value::Array(Vec::new()),
                     };
                 }
                 let mut map = Map::new();
                 for (key, node) in grouped {
-                    map.insert(key, node.into_value());
+                    let property = schema.and_then(|(root, schema)| {
+                        Some((root, resolve(root, resolve(root, schema).get("properties")?.get(&key)?)))
+                    });
+                    map.insert(key, node.into_value(property));
                 }
                 Value::Object(map)
             }

@@ -14,6 +14,7 @@ mod deepseek;
 mod format;
 mod harmony;
 mod hermes;
+pub(crate) mod incremental;
 mod invoke;
 mod json;
 mod jsonlike;
@@ -24,7 +25,6 @@ mod llama;
 mod markers;
 mod minimax;
 mod mistral;
-mod params;
 mod pythonic;
 pub(crate) mod reasoning;
 mod scan;
@@ -62,7 +62,7 @@ pub(crate) struct Extracted {
 
 /// Take the reasoning and then the calls out of `text` into `out`.
 pub(crate) fn extract(text: &str, mode: Mode, out: &mut Collector<'_>) -> Extracted {
-    let split = reasoning::split(text);
+    let split = reasoning::split_with(text, reasoning::lone_closes_end_reasoning(out.options.text_format));
     let content = extract_visible(&split.visible, mode, out);
     let visible = match split.visible {
         std::borrow::Cow::Owned(visible) => Some(visible),
@@ -101,6 +101,13 @@ fn read_marker(
         Marker::Kimi => Read::To(kimi::read(text, start, out)),
         Marker::KimiK3Tools => Read::To(kimi3::read(text, start, pattern, out)),
         Marker::KimiK3Response => Read::To(start + pattern.len()),
+        // A model message's header may name the function before its block kind: metadata.
+        Marker::InklingFrame if pattern == "<|message_model|>" => {
+            let header = &text[start + pattern.len()..];
+            let to = header.find("<|content_").filter(|at| !header[..*at].contains('\n'));
+            Read::To(start + pattern.len() + to.unwrap_or(0))
+        }
+        Marker::InklingFrame => Read::To(start + pattern.len()),
         Marker::Harmony => harmony::read(text, start, out),
         Marker::Dsml => Read::To(invoke::read_dsml(text, start, pattern, out)),
         Marker::MiniMaxM2 => Read::To(invoke::read_minimax_m2(text, start, pattern, out)),
@@ -120,7 +127,8 @@ fn read_marker(
         | Marker::InternLm
         | Marker::Longcat
         | Marker::GigaChat
-        | Marker::Apertus => to(jsonlike::read_json_marked(text, start, pattern, marker, out)),
+        | Marker::Apertus
+        | Marker::Inkling => to(jsonlike::read_json_marked(text, start, pattern, marker, out)),
     }
 }
 

@@ -11,6 +11,7 @@
 //! | Gemma 4 | the thought channel: `<\|channel>thought…<channel\|>` |
 //! | Apertus | the inner monologue: `<\|inner_prefix\|>…<\|inner_suffix\|>` |
 //! | Cohere Command A | `<\|START_THINKING\|>…<\|END_THINKING\|>` |
+//! | Inkling | a thinking block: `<\|content_thinking\|>…<\|end_message\|>` |
 //! | ERNIE, MiniMax M2, Qwen3 thinking (the opening tag is in the prompt) | everything before a lone `</think>` |
 //!
 //! A reasoning block that never closes runs to the end of the text: a response cut off
@@ -31,11 +32,57 @@ const BLOCKS: &[(&str, &[&str])] = &[
     ("<|channel>thought", &["<channel|>"]),
     ("<|inner_prefix|>", &["<|inner_suffix|>"]),
     ("<|START_THINKING|>", &["<|END_THINKING|>"]),
+    ("<|content_thinking|>", &["<|end_message|>", "<|content_model_end_sampling|>"]),
 ];
 
 /// Closing markers that, met before any opening one, end reasoning whose opening marker
 /// was in the prompt.
-const LONE_CLOSES: &[&str] = &["</think>", "</seed:think>", "[/THINK]", "◁/think▷"];
+pub(super) const LONE_CLOSES: &[&str] = &["</think>", "</seed:think>", "[/THINK]", "◁/think▷"];
+
+/// The reasoning blocks' opening markers, for the incremental reader.
+pub(super) fn block_opens() -> impl Iterator<Item = &'static str> {
+    BLOCKS.iter().map(|(open, _)| *open)
+}
+
+/// Every reasoning block's closing markers.
+pub(super) fn block_closes() -> impl Iterator<Item = &'static str> {
+    BLOCKS.iter().flat_map(|(_, closes)| closes.iter().copied())
+}
+
+/// The closing markers of the block opened by `BLOCKS[which]`.
+pub(super) fn block(which: usize) -> (&'static str, &'static [&'static str]) {
+    BLOCKS[which]
+}
+
+/// Does a lone closing marker end reasoning whose opening marker was in the prompt, for
+/// text read as `format` (`None`: detected)? The models of most formats may be served with
+/// the opening tag in their prompt (ERNIE, MiniMax M2, Qwen3 and DeepSeek thinking, …); the
+/// formats whose models think in a channel of their own (harmony, Gemma 4, Apertus,
+/// Command A) or do not think in text (Llama, Granite, Phi-4-mini, LFM2, InternLM,
+/// GigaChat, FunctionGemma) never write a lone `</think>`: there it is text, and a call
+/// is final at its closing marker as the text streams.
+pub(crate) fn lone_closes_end_reasoning(format: Option<super::TextFormat>) -> bool {
+    use super::TextFormat as F;
+    !matches!(
+        format,
+        Some(
+            F::Llama
+                | F::Pythonic
+                | F::Granite
+                | F::Granite20bFc
+                | F::Phi4MiniJson
+                | F::Harmony
+                | F::Gemma4
+                | F::FunctionGemma
+                | F::Apertus
+                | F::Cohere
+                | F::InternLm
+                | F::Lfm2
+                | F::GigaChat3
+                | F::Inkling
+        )
+    )
+}
 
 /// The text without its reasoning, and the reasoning.
 #[derive(Debug)]
@@ -46,10 +93,19 @@ pub(crate) struct Split<'a> {
     pub reasoning: Option<String>,
 }
 
-/// Take the reasoning out of `text`. One pass.
+/// Take the reasoning out of `text`, a lone closing marker ending reasoning from the prompt.
 pub(crate) fn split(text: &str) -> Split<'_> {
+    split_with(text, true)
+}
+
+/// Take the reasoning out of `text`. One pass. With `lone_closes`, the first closing marker
+/// no block opened ends reasoning whose opening marker was in the prompt: everything before
+/// it is reasoning (a later one is text, as vLLM's reasoning parsers read it).
+pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
     let mut patterns: Vec<&str> = BLOCKS.iter().map(|(open, _)| *open).collect();
-    patterns.extend(LONE_CLOSES);
+    if lone_closes {
+        patterns.extend(LONE_CLOSES);
+    }
     if find_first(text, 0, &patterns).is_none() {
         return Split { visible: Cow::Borrowed(text), reasoning: None };
     }
@@ -63,10 +119,17 @@ pub(crate) fn split(text: &str) -> Split<'_> {
             reasoning = vec![&text[..at]];
             visible.clear();
             pos = skip_blank(text, at + patterns[which].len());
+            patterns.truncate(BLOCKS.len());
             continue;
         }
         visible.push_str(&text[pos..at]);
         let (open, closes) = BLOCKS[which];
+        if open == "<|channel|>analysis" {
+            // A header that named a recipient before its channel is the analysis message's.
+            if let Some(header) = harmony_header(&visible) {
+                visible.truncate(header);
+            }
+        }
         let mut body = at + open.len();
         if open.ends_with("analysis") {
             // A harmony header runs to its message.
@@ -96,6 +159,20 @@ pub(crate) fn split(text: &str) -> Split<'_> {
     Split { visible: Cow::Owned(visible), reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")) }
 }
 
+/// Where a harmony header that `visible` ends in starts (`<|start|>assistant
+/// to=functions.NAME` before `<|channel|>analysis`): the analysis message is reasoning,
+/// with the recipient its header names. Only the last few hundred bytes are looked at.
+pub(super) fn harmony_header(visible: &str) -> Option<usize> {
+    let mut from = visible.len().saturating_sub(512);
+    while !visible.is_char_boundary(from) {
+        from += 1;
+    }
+    let at = from + visible[from..].rfind("<|start|>")?;
+    let header = &visible[at..];
+    let ended = ["<|message|>", "<|end|>", "<|call|>", "<|return|>"].iter().any(|end| header.contains(end));
+    (!ended).then_some(at)
+}
+
 /// Where the block whose body starts at `body` closes: the first closing marker not
 /// matched by an opening one of the same kind inside it (reasoning may mention its own
 /// tags). `None` when it never closes.
@@ -119,7 +196,7 @@ fn block_end(text: &str, body: usize, open: &str, closes: &[&str]) -> Option<(us
 }
 
 /// Past the whitespace after a reasoning block (it separated the block from the answer).
-fn skip_blank(text: &str, from: usize) -> usize {
+pub(super) fn skip_blank(text: &str, from: usize) -> usize {
     from + (text[from..].len() - text[from..].trim_start().len())
 }
 
@@ -142,6 +219,14 @@ mod tests {
     }
 
     #[test]
+    fn only_the_first_lone_close_ends_reasoning() {
+        let split = split("plan</think>Answer: write </think> in HTML.");
+        assert_eq!(split.visible, "Answer: write </think> in HTML.");
+        assert_eq!(split.reasoning.as_deref(), Some("plan"));
+        assert_eq!(split_with("a</think>b", false).visible, "a</think>b");
+    }
+
+    #[test]
     fn an_unclosed_block_runs_to_the_end() {
         let split = split("Sure. [THINK]call f(");
         assert_eq!(split.visible, "Sure. ");
@@ -154,6 +239,14 @@ mod tests {
         let split = split(text);
         assert_eq!(split.visible, "<|start|>assistant<|channel|>final<|message|>Hi");
         assert_eq!(split.reasoning.as_deref(), Some("Need weather."));
+    }
+
+    #[test]
+    fn a_harmony_analysis_message_with_a_recipient_is_reasoning() {
+        let text = "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>Paris, then.<|end|><|start|>assistant<|channel|>final<|message|>Hi";
+        let split = split(text);
+        assert_eq!(split.visible, "<|start|>assistant<|channel|>final<|message|>Hi");
+        assert_eq!(split.reasoning.as_deref(), Some("Paris, then."));
     }
 
     #[test]

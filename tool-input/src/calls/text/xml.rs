@@ -148,10 +148,17 @@ fn push_cut_off(out: &mut Collector<'_>, span: &str, name: Option<String>, insid
 
 /// A parameter's text as the JSON value the tool's schema declares.
 pub(super) fn convert(raw: &str, schema: Option<&Value>, key: &str) -> Value {
+    let property = schema.and_then(|root| Some((root, property_schema(root, key)?)));
+    convert_by(raw, property)
+}
+
+/// [`convert`] by the schema of the value itself (`root` is the tool's, for `$ref`s):
+/// for values nested in tags (MiniMax M3), their leaves are converted the same way.
+pub(super) fn convert_by(raw: &str, schema: Option<(&Value, &Value)>) -> Value {
     // The newlines the templates put around a value are not part of it.
     let text = raw.strip_prefix('\n').unwrap_or(raw);
     let text = text.strip_suffix('\n').unwrap_or(text);
-    let Some((root, property)) = schema.and_then(|root| Some((root, property_schema(root, key)?))) else {
+    let Some((root, property)) = schema else {
         return Value::String(text.to_owned());
     };
     let types = declared_types(root, property);

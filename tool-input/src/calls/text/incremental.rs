@@ -1,0 +1,370 @@
+//! Text read as it arrives: the reasoning taken out, the call markers found, and each call
+//! read when its closing marker arrives, once it is certain that the call is not reasoning.
+//!
+//! The whole text is still read once when the stream ends ([`super::extract`]), and that
+//! reading is the answer; this reader only shows earlier what the end will give:
+//! - a call is final at its block's closing marker (`</tool_call>`, DeepSeek's
+//!   `tool▁calls▁end`, …; the calls of a section are final when the section closes), only
+//!   when the format is named: with detection, markers of a second format later make the
+//!   whole text an error;
+//! - where a lone `</think>` ends reasoning (see [`lone_closes_end_reasoning`]), nothing
+//!   is final before the first one: a later one would make the calls before it reasoning;
+//! - formats whose calls have no closing marker (Mistral's `[TOOL_CALLS]`, Llama's
+//!   `<|python_tag|>`, harmony, …) are final only at the end.
+//!
+//! Every byte is looked at a bounded number of times: linear in the text.
+
+use std::mem;
+
+use super::markers::{Marker, MARKERS};
+use super::reasoning::{self, lone_closes_end_reasoning, LONE_CLOSES};
+use super::{read_marker, Read, TextFormat};
+use crate::calls::{CallOptions, Collected, Collector, ToolCall};
+
+/// Longer than every marker: a position this far from the end of what arrived is settled.
+const WINDOW: usize = 48;
+
+/// Where the reasoning splitter is.
+#[derive(Debug, Clone, Copy)]
+enum Split {
+    /// Outside reasoning; `skip_blank` while the blank after a block is dropped.
+    Outside { skip_blank: bool },
+    /// In harmony's analysis header, before its `<|message|>`.
+    Header { which: usize },
+    /// Inside the reasoning block `which`, `depth` of its own opening markers deep.
+    Inside { which: usize, depth: usize },
+}
+
+/// A call block whose closing marker has not arrived.
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    start: usize,
+    pattern: &'static str,
+    marker: Marker,
+    closes: &'static [&'static str],
+}
+
+/// The incremental reader of a text stream.
+#[derive(Debug)]
+pub(crate) struct TextReader {
+    format: Option<TextFormat>,
+    lone_closes: bool,
+    /// The first lone closing marker arrived: what came before it was reasoning.
+    lone_seen: bool,
+    /// Position in the raw text up to which the splitter has read.
+    raw: usize,
+    /// Raw text from here to `raw` is visible, not yet copied.
+    raw_visible: usize,
+    split: Split,
+    /// The text without its reasoning, as far as it is settled.
+    visible: String,
+    /// Position in `visible` up to which markers were looked for.
+    scan: usize,
+    block: Option<Block>,
+    /// A marker whose calls have no closing marker: nothing more is final before the end.
+    stopped: bool,
+    collected: Collected,
+}
+
+impl TextReader {
+    pub(crate) fn new(options: &CallOptions) -> Self {
+        TextReader {
+            format: options.text_format,
+            lone_closes: lone_closes_end_reasoning(options.text_format),
+            lone_seen: false,
+            raw: 0,
+            raw_visible: 0,
+            split: Split::Outside { skip_blank: false },
+            visible: String::new(),
+            scan: 0,
+            block: None,
+            stopped: false,
+            collected: Collected::default(),
+        }
+    }
+
+    /// The calls final so far.
+    pub(crate) fn calls(&self) -> &[ToolCall] {
+        &self.collected.calls
+    }
+
+    /// The call block being written, from its marker, as far as it is settled; and its
+    /// position among the calls.
+    pub(crate) fn open_block(&self) -> Option<(usize, &str)> {
+        let block = self.block?;
+        Some((self.collected.calls.len() + self.collected.errors.len(), &self.visible[block.start..]))
+    }
+
+    /// Read what `text` (the whole text so far) settles.
+    pub(crate) fn advance(&mut self, text: &str, options: &CallOptions) {
+        self.split_to(text, text.len());
+        self.scan_to(self.visible.len(), options);
+    }
+
+    /// Take the reasoning out of `text` up to `limit`, copying the visible text.
+    fn split_to(&mut self, text: &str, limit: usize) {
+        let bytes = text.as_bytes();
+        let mut i = self.raw;
+        while i < limit {
+            if waits(&bytes[i..]) {
+                break;
+            }
+            match self.split {
+                Split::Outside { skip_blank } => {
+                    if skip_blank {
+                        match text[i..].chars().next() {
+                            Some(c) if c.is_whitespace() => {
+                                i += c.len_utf8();
+                                self.raw_visible = i;
+                                continue;
+                            }
+                            _ => self.split = Split::Outside { skip_blank: false },
+                        }
+                    }
+                    let rest = &bytes[i..];
+                    if let Some(which) =
+                        reasoning::block_opens().position(|open| rest.starts_with(open.as_bytes()))
+                    {
+                        self.visible.push_str(&text[self.raw_visible..i]);
+                        let (open, _) = reasoning::block(which);
+                        if open == "<|channel|>analysis" {
+                            if let Some(header) = reasoning::harmony_header(&self.visible) {
+                                // Harmony's calls are final only at the end: nothing read from it.
+                                self.visible.truncate(header);
+                                self.scan = self.scan.min(header);
+                                self.block = self.block.filter(|block| block.start < header);
+                            }
+                        }
+                        i += open.len();
+                        self.split = if open.ends_with("analysis") {
+                            Split::Header { which }
+                        } else {
+                            Split::Inside { which, depth: 0 }
+                        };
+                        continue;
+                    }
+                    if self.lone_closes && !self.lone_seen {
+                        if let Some(close) =
+                            LONE_CLOSES.iter().find(|close| rest.starts_with(close.as_bytes()))
+                        {
+                            // Everything before it was reasoning: nothing read so far stands.
+                            self.lone_seen = true;
+                            self.visible.clear();
+                            self.scan = 0;
+                            self.block = None;
+                            self.stopped = false;
+                            self.collected = Collected::default();
+                            i += close.len();
+                            self.raw_visible = i;
+                            self.split = Split::Outside { skip_blank: true };
+                            continue;
+                        }
+                    }
+                    i += 1;
+                }
+                Split::Header { which } => {
+                    if bytes[i..].starts_with(b"<|message|>") {
+                        i += "<|message|>".len();
+                        self.split = Split::Inside { which, depth: 0 };
+                    } else {
+                        i += 1;
+                    }
+                }
+                Split::Inside { which, depth } => {
+                    let (open, closes) = reasoning::block(which);
+                    let rest = &bytes[i..];
+                    if let Some(close) = closes.iter().find(|close| rest.starts_with(close.as_bytes())) {
+                        if depth == 0 {
+                            // A harmony message after the analysis starts with its own `<|start|>`.
+                            i += if *close == "<|start|>" { 0 } else { close.len() };
+                            self.raw_visible = i;
+                            self.split = Split::Outside { skip_blank: true };
+                        } else {
+                            self.split = Split::Inside { which, depth: depth - 1 };
+                            i += close.len();
+                        }
+                    } else if rest.starts_with(open.as_bytes()) {
+                        self.split = Split::Inside { which, depth: depth + 1 };
+                        i += open.len();
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+        }
+        self.raw = i.max(self.raw);
+        if let Split::Outside { .. } = self.split {
+            let to = settled(text, self.raw);
+            if to > self.raw_visible {
+                self.visible.push_str(&text[self.raw_visible..to]);
+                self.raw_visible = to;
+            }
+        }
+    }
+
+    /// Look for markers in the visible text up to `limit`; read each block that closed.
+    fn scan_to(&mut self, limit: usize, options: &CallOptions) {
+        let mut j = self.scan;
+        while j < limit && !self.stopped {
+            let rest = &self.visible.as_bytes()[j..];
+            if waits(rest) {
+                break;
+            }
+            let format = self.format;
+            match self.block {
+                None => {
+                    let found = MARKERS.iter().find(|(pattern, marker)| {
+                        rest.starts_with(pattern.as_bytes())
+                            && format.is_none_or(|format| marker.formats().contains(&format))
+                    });
+                    match found {
+                        // Inkling's message and block markers frame text, not calls.
+                        Some(&(pattern, Marker::InklingFrame)) => j += pattern.len(),
+                        Some(&(pattern, marker)) => {
+                            let closes = closes(pattern, marker);
+                            if closes.is_empty() {
+                                self.stopped = true;
+                            } else {
+                                self.block = Some(Block { start: j, pattern, marker, closes });
+                            }
+                            j += pattern.len();
+                        }
+                        None => j += 1,
+                    }
+                }
+                Some(block) => match block.closes.iter().find(|close| rest.starts_with(close.as_bytes())) {
+                    Some(close) => {
+                        let end = j + close.len();
+                        self.block = None;
+                        j = end;
+                        if self.format.is_some() && (!self.lone_closes || self.lone_seen) {
+                            j = self.read(block, end, options);
+                        }
+                    }
+                    None => j += 1,
+                },
+            }
+        }
+        self.scan = j.max(self.scan);
+    }
+
+    /// Read the block that closed at `end`; return where reading goes on.
+    fn read(&mut self, block: Block, end: usize, options: &CallOptions) -> usize {
+        let mut out = Collector::resume(options, mem::take(&mut self.collected));
+        let read = read_marker(&self.visible[..end], block.start, block.pattern, block.marker, &mut out);
+        self.collected = out.suspend();
+        match read {
+            Read::To(to) if to == end => end,
+            Read::NotACall => block.start + block.pattern.len(),
+            Read::To(_) | Read::Content { .. } => {
+                // Read otherwise than its closing marker says: the end's reading decides.
+                self.stopped = true;
+                end
+            }
+        }
+    }
+}
+
+/// Could the text from here, which ends the text so far, be the start of a marker? Then
+/// it is read when more arrives.
+fn waits(rest: &[u8]) -> bool {
+    let prefix = |pattern: &str| pattern.len() > rest.len() && pattern.as_bytes().starts_with(rest);
+    rest.len() < WINDOW
+        && (MARKERS.iter().any(|(pattern, _)| prefix(pattern))
+            || reasoning::block_opens().any(prefix)
+            || LONE_CLOSES.iter().any(|close| prefix(close))
+            || ALL_CLOSES.iter().any(|close| prefix(close))
+            || prefix("<|message|>")
+            || prefix("<|end|>")
+            || prefix("<|start|>")
+            || reasoning::block_closes().any(prefix))
+}
+
+/// Every block's closing markers.
+const ALL_CLOSES: &[&str] = &[
+    "</tool_call>",
+    "</tools>",
+    "</function>",
+    "<|python_end|>",
+    "<｜tool▁calls▁end｜>",
+    "<|tool▁calls▁end|>",
+    "<｜tool▁call▁end｜>",
+    "<|tool▁call▁end|>",
+    "<|tool_calls_section_end|>",
+    "<|tool_call_end|>",
+    "</｜DSML｜function_calls>",
+    "</｜DSML｜tool_calls>",
+    "</|DSML|function_calls>",
+    "</|DSML|tool_calls>",
+    "</minimax:tool_call>",
+    "</tool_calls>",
+    "</seed:tool_call>",
+    "<｜tool_calls_end｜>",
+    "</function_calls>",
+    "<|tool_call:end|>",
+    "<|END_ACTION|>",
+    "<|action_end|>",
+    "<end_function_call>",
+    "<tool_call|>",
+    "</longcat_tool_call>",
+    "<|tools_suffix|>",
+    "<|end_message|>",
+    "<|content_model_end_sampling|>",
+];
+
+/// The largest character boundary of `text` at or before `at`.
+fn settled(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The markers that close the block a marker opens; empty when its calls have none (they
+/// end with the text).
+fn closes(pattern: &str, marker: Marker) -> &'static [&'static str] {
+    match marker {
+        Marker::ToolCall => &["</tool_call>"],
+        Marker::Tools => &["</tools>"],
+        Marker::Function | Marker::MiniCpm5 => &["</function>"],
+        Marker::PythonStart => &["<|python_end|>"],
+        Marker::DeepSeek if pattern.contains("calls") => &["<｜tool▁calls▁end｜>", "<|tool▁calls▁end|>"],
+        Marker::DeepSeek => &["<｜tool▁call▁end｜>", "<|tool▁call▁end|>"],
+        Marker::Kimi if pattern.contains("section") => &["<|tool_calls_section_end|>"],
+        Marker::Kimi => &["<|tool_call_end|>"],
+        Marker::Dsml => &[
+            "</｜DSML｜function_calls>",
+            "</｜DSML｜tool_calls>",
+            "</|DSML|function_calls>",
+            "</|DSML|tool_calls>",
+        ],
+        Marker::MiniMaxM2 => &["</minimax:tool_call>"],
+        Marker::ToolCalls => &["</tool_calls>"],
+        Marker::SeedOss => &["</seed:tool_call>"],
+        Marker::Step3 => &["<｜tool_calls_end｜>"],
+        Marker::Olmo3 => &["</function_calls>"],
+        Marker::Lfm2 => &["<|tool_call_end|>"],
+        Marker::Solar => &["<|tool_call:end|>"],
+        Marker::CohereAction => &["<|END_ACTION|>"],
+        Marker::InternLm => &["<|action_end|>"],
+        Marker::FunctionGemma => &["<end_function_call>"],
+        Marker::Gemma4 => &["<tool_call|>"],
+        Marker::Longcat => &["</longcat_tool_call>"],
+        Marker::Apertus => &["<|tools_suffix|>"],
+        Marker::Inkling => &["<|end_message|>", "<|content_model_end_sampling|>"],
+
+        Marker::Mistral
+        | Marker::PythonTag
+        | Marker::KimiK3Tools
+        | Marker::KimiK3Response
+        | Marker::Harmony
+        | Marker::MiniMaxM3
+        | Marker::GraniteTag
+        | Marker::FunctionCall
+        | Marker::Functools
+        | Marker::CohereFence
+        | Marker::GigaChat
+        | Marker::InklingFrame => &[],
+    }
+}
