@@ -757,6 +757,9 @@ impl Lexer {
                 sink.repair(RepairKind::UnquotedKey, self.start);
                 self.emit(sink, Token::Str(key), self.start)?;
             }
+            State::Word { key: false } if self.prefix_quote_held(false).is_some() => {
+                self.end_held_prefix(sink)?;
+            }
             State::Word { key: false } => {
                 let text = std::mem::take(&mut self.buf);
                 self.state = State::Between;
