@@ -404,6 +404,8 @@ impl Lexer {
                         sink.repair(RepairKind::InvalidEscape, self.esc_at);
                     }
                     self.push_char('\'');
+                } else if b == b'N' && self.python_escape(quote, b'x').is_some() {
+                    return Err(Failure::named_escape(self.esc_at));
                 } else if let Some((width, first)) = self.python_escape(quote, b) {
                     // `'\x41'`, `'\101'`, `'\U0001F600'`: Python's escapes, in a Python
                     // string literal (a `'` string, or one with a prefix).

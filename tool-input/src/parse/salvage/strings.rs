@@ -707,6 +707,8 @@ impl RepairState {
             } else if let Some(c) = simple_escape(n) {
                 out.push(c);
                 i += 2;
+            } else if n == b'N' && (self.info.single || self.info.prefix.is_some()) {
+                return Err(Failure::named_escape(at + i));
             } else if let Some((c, len)) =
                 (self.info.single || self.info.prefix.is_some()).then(|| python_escape_at(bytes, i)).flatten()
             {

@@ -542,6 +542,16 @@ fn repair_mode_reads_python_literals_as_lenient_does() {
             assert_eq!(fed.ok(), whole.clone().ok(), "{input} cut at {cut}");
         }
     }
+    // `\N{NAME}` is refused in a Python literal in every mode, saying why; a `"` string
+    // without a prefix is JSON's, where `\N` is an invalid escape kept as written.
+    for options in [lenient(), ParseOptions::repair()] {
+        for named in [r"{'s': '\N{BULLET}'}", r#"{"s": u"\N{BULLET}"}"#, r"['a\N']"] {
+            let error = parse(named, &options).expect_err(named).to_string();
+            assert!(error.contains("Unicode name"), "{named}: {error}");
+        }
+        assert_eq!(parse(r#"{"s": "\N"}"#, &options).map(|p| p.value).ok(), Some(json!({"s": "\\N"})));
+        assert_eq!(parse(r"{'s': r'\N{X}'}", &options).map(|p| p.value).ok(), Some(json!({"s": "\\N{X}"})));
+    }
     for call in ["{'i': abs(-5)}", "{'i': int('7')}", "[sorted([3, 1, 2])]"] {
         assert!(parse(call, &ParseOptions::repair()).is_err(), "{call}");
     }
