@@ -135,19 +135,20 @@ pub(crate) struct Grammar {
 /// (lenient modes): a quoted key is that string; a key written without quotes (its
 /// [`RepairKind::UnquotedKey`] at the key's offset, which is withdrawn) is an item only when
 /// it is a number, `True`, `False` or `None` as the parser reads them; a name is not a
-/// literal, and `None` is returned. `at`: the key's offset.
-fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Option<Value> {
+/// literal, and the key is given back (the lenient modes refuse it; the repair mode keeps
+/// it as text). `at`: the key's offset.
+pub(super) fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Result<Value, String> {
     let Some(bare) = repairs.iter().rposition(|r| r.kind == RepairKind::UnquotedKey && r.offset == at) else {
-        return Some(Value::String(key));
+        return Ok(Value::String(key));
     };
     let options = ParseOptions { mode: ParseMode::Lenient, ..ParseOptions::default() };
-    let parsed = super::parse(&key, &options).ok()?;
-    if !matches!(parsed.value, Value::Number(_) | Value::Bool(_) | Value::Null) {
-        return None;
-    }
+    let parsed = match super::parse(&key, &options) {
+        Ok(parsed) if matches!(parsed.value, Value::Number(_) | Value::Bool(_) | Value::Null) => parsed,
+        _ => return Err(key),
+    };
     repairs.remove(bare);
     repairs.extend(parsed.repairs.into_iter().map(|r| Repair { offset: r.offset + at, ..r }));
-    Some(parsed.value)
+    Ok(parsed.value)
 }
 
 impl Grammar {
@@ -444,7 +445,7 @@ impl Grammar {
     /// follows.
     fn object_as_set<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
         let key = self.frames.last_mut().and_then(|frame| frame.key.take());
-        let Some(item) = key.and_then(|key| set_item(key, self.key_at, &mut self.repairs)) else {
+        let Some(item) = key.and_then(|key| set_item(key, self.key_at, &mut self.repairs).ok()) else {
             return Err(Failure::syntax(
                 format!("expected `:` after an object key, found {}", token.describe()),
                 offset,
@@ -624,6 +625,13 @@ impl Grammar {
         if let Some(frame) = self.frames.last_mut() {
             frame.len = frame.len.saturating_sub(1);
         }
+    }
+
+    /// The innermost object's key awaiting its colon, taken, as the first item of the set
+    /// that object turned out to be ([`set_item`]; a name stays text).
+    pub(crate) fn take_awaited_key_as_item(&mut self) -> Option<Value> {
+        let key = self.take_awaited_key()?;
+        Some(set_item(key, self.key_at, &mut self.repairs).unwrap_or_else(Value::String))
     }
 
     /// The repairs recorded so far, to add to or change.

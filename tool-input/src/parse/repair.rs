@@ -321,7 +321,7 @@ impl RepairLayer {
     /// (`{"a", "b"}`): an array, holding that key.
     fn object_as_set(&mut self, offset: usize) {
         self.record(RepairKind::SetAsArray, offset);
-        let items: Vec<Value> = self.grammar.take_awaited_key().map(Value::String).into_iter().collect();
+        let items: Vec<Value> = self.grammar.take_awaited_key_as_item().into_iter().collect();
         self.grammar.reshape(Kind::Array, items.len());
         self.out.object_as_array(items);
     }
@@ -470,6 +470,8 @@ impl RepairLayer {
             Token::Number(number) => self.key(number.to_string(), offset, after_stray),
             Token::Bool(value) => self.key(value.to_string(), offset, after_stray),
             Token::Null => self.key("null".to_owned(), offset, after_stray),
+            // `{('a', 1), 'b'}`: a set whose first item is a tuple, as the grammar reads it.
+            Token::BeginParen if expect == Expect::FirstKey => self.grammar_reads(token, offset),
             Token::BeginArray if matches!(expect, Expect::Key { .. }) && self.out.last_array().is_some() => {
                 self.reopen_array(offset)
             }

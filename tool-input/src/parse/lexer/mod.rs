@@ -130,6 +130,17 @@ impl Failure {
         Failure::syntax("a function call is not a value; send the value itself", offset)
     }
 
+    /// The error for Python's `\N{NAME}` escape in a Python string literal: the character
+    /// it names is looked up in the Unicode name table, which this parser does not carry;
+    /// refused rather than kept as written, which would change the value.
+    #[cold]
+    pub(crate) fn named_escape(offset: usize) -> Failure {
+        Failure::syntax(
+            "a `\\N{...}` escape (a character by its Unicode name) is not read; send the character itself",
+            offset,
+        )
+    }
+
     /// The error for a bare word that is not a literal.
     #[cold]
     pub(crate) fn unexpected_word(text: &[u8], offset: usize) -> Failure {
@@ -756,6 +767,9 @@ impl Lexer {
                     .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
                 sink.repair(RepairKind::UnquotedKey, self.start);
                 self.emit(sink, Token::Str(key), self.start)?;
+            }
+            State::Word { key: false } if self.prefix_quote_held(false).is_some() => {
+                self.end_held_prefix(sink)?;
             }
             State::Word { key: false } => {
                 let text = std::mem::take(&mut self.buf);

@@ -404,6 +404,8 @@ impl Lexer {
                         sink.repair(RepairKind::InvalidEscape, self.esc_at);
                     }
                     self.push_char('\'');
+                } else if b == b'N' && self.python_escape(quote, b'x').is_some() {
+                    return Err(Failure::named_escape(self.esc_at));
                 } else if let Some((width, first)) = self.python_escape(quote, b) {
                     // `'\x41'`, `'\101'`, `'\U0001F600'`: Python's escapes, in a Python
                     // string literal (a `'` string, or one with a prefix).
@@ -632,12 +634,7 @@ impl Lexer {
         if !self.lenient || self.repair || !(quote == Quote::Single || self.prefix.is_some()) {
             return None;
         }
-        match b {
-            b'x' => Some((2, None)),
-            b'U' => Some((8, None)),
-            b'0'..=b'7' => Some((0, Some(u32::from(b - b'0')))),
-            _ => None,
-        }
+        python_escape_kind(b)
     }
 
     /// The character a Python escape spells; a surrogate or a value past U+10FFFF is what
@@ -783,6 +780,40 @@ impl Lexer {
         self.unescape = Some(pending);
         out
     }
+}
+
+/// The escape Python has and JSON does not that `b` (after a backslash) starts: its width
+/// in hex digits (`x` 2, `U` 8; octal 0, one to three digits) and, for octal, the value of
+/// its first digit `b`.
+pub(in crate::parse) fn python_escape_kind(b: u8) -> Option<(u8, Option<u32>)> {
+    match b {
+        b'x' => Some((2, None)),
+        b'U' => Some((8, None)),
+        b'0'..=b'7' => Some((0, Some(u32::from(b - b'0')))),
+        _ => None,
+    }
+}
+
+/// A whole Python escape at `bytes[i]` (a backslash) that JSON does not share (`\x41`,
+/// `\101`, `\U0001F600`): its character and length. `None` when `bytes[i + 1]` starts no
+/// such escape; `Some((None, _))` when it does but is cut short or spells no character
+/// (its length then reaches its first byte that does not belong). The rule of
+/// [`python_escape_kind`], for text read whole ([`ParseMode::Repair`](super::super::ParseMode::Repair)).
+pub(in crate::parse) fn python_escape_at(bytes: &[u8], i: usize) -> Option<(Option<char>, usize)> {
+    let (width, first) = python_escape_kind(*bytes.get(i + 1)?)?;
+    let (radix, full, start) = match first {
+        Some(_) => (8, 3, i + 1),
+        None => (16, usize::from(width), i + 2),
+    };
+    let mut value = 0u32;
+    let mut n = 0;
+    while n < full {
+        let Some(digit) = bytes.get(start + n).and_then(|&b| char::from(b).to_digit(radix)) else { break };
+        value = value * radix + digit;
+        n += 1;
+    }
+    let complete = first.is_some() || n == full;
+    Some((complete.then(|| char::from_u32(value)).flatten(), start + n - i))
 }
 
 /// The character a one-letter escape stands for, given the byte after the backslash

@@ -3,7 +3,7 @@
 //! a word before the value that starts prose.
 
 use super::bytes::{find, is_key_byte, is_word_byte};
-use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
+use super::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Token};
 use crate::parse::{NonFinite, RepairKind};
 
@@ -36,6 +36,20 @@ impl Lexer {
         key: bool,
         sink: &mut S,
     ) -> Result<usize, Failure> {
+        if let Some(quote) = self.prefix_quote_held(key) {
+            // The word and the quote after it ended the last fragment: `chunk[i]` is what
+            // follows the quote, which decides whether the word was a string prefix.
+            let mut text = std::mem::take(&mut self.buf);
+            text.pop();
+            self.state = State::Between;
+            let opened = self.end_word(&text, key, Some(quote), chunk.get(i).copied(), sink)?;
+            if !opened {
+                // Not a prefix: the quote is read again, as it would have been.
+                let at = self.base + i;
+                self.salvage().push_replay_always(vec![quote], at.saturating_sub(1));
+            }
+            return Ok(i);
+        }
         let j = if key {
             find(chunk, i, |b| !is_key_byte(b))
         } else if self.repair {
@@ -48,11 +62,21 @@ impl Lexer {
             self.buf.extend_from_slice(run);
             return Ok(chunk.len());
         };
+        let next = chunk.get(j).copied();
+        if self.repair && !key && j + 1 == chunk.len() && matches!(next, Some(b'\'' | b'"')) {
+            let held = self.buf.len() + run.len();
+            if held <= 2 && StrPrefix::of(&[&self.buf[..], run].concat()).is_some() {
+                // `u'` at the end of the fragment: whether it opens a string depends on the
+                // next byte (see `end_word`); hold the quote too until it comes.
+                self.buf.extend_from_slice(run);
+                self.buf.extend(next);
+                return Ok(chunk.len());
+            }
+        }
         let mut text = std::mem::take(&mut self.buf);
         text.extend_from_slice(run);
         self.state = State::Between;
-        let next = chunk.get(j).copied();
-        let result = self.end_word(&text, key, next, sink);
+        let result = self.end_word(&text, key, next, chunk.get(j + 1).copied(), sink);
         text.clear();
         if self.buf.is_empty() {
             self.buf = text;
@@ -63,28 +87,56 @@ impl Lexer {
         }
     }
 
-    /// A word ended before `next` (not at the end of the input). Returns whether `next`
-    /// was consumed (the quote after a string prefix).
+    /// The end of the input after a held string prefix and its quote (`{"a": u'`): the word
+    /// is not a prefix, and the quote is read again, as when the input came whole.
+    pub(super) fn end_held_prefix<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
+        let mut text = std::mem::take(&mut self.buf);
+        let Some(quote) = text.pop() else { return Ok(()) };
+        self.state = State::Between;
+        self.end_word(&text, false, Some(quote), None, sink)?;
+        let at = self.base.saturating_sub(1);
+        self.salvage().push_replay_always(vec![quote], at);
+        Ok(())
+    }
+
+    /// The quote held after a string prefix that ended the last fragment (repair mode).
+    pub(super) fn prefix_quote_held(&self, key: bool) -> Option<u8> {
+        let last = *self.buf.last()?;
+        (self.repair && !key && matches!(last, b'\'' | b'"')).then_some(last)
+    }
+
+    /// A word ended before `next` (not at the end of the input), `after` following it in
+    /// the same chunk. Returns whether `next` was consumed (the quote after a string prefix).
     fn end_word<S: Sink>(
         &mut self,
         text: &[u8],
         key: bool,
         next: Option<u8>,
+        after: Option<u8>,
         sink: &mut S,
     ) -> Result<bool, Failure> {
-        if self.lenient && !self.repair && self.phase == Phase::Value && matches!(next, Some(b'\'' | b'"')) {
+        // In the repair mode a quote may also be the closing one of a string that lost its
+        // opening quote (`[a",b"]`): a prefix is read only before a quote that content
+        // follows (`b"]` is `b` and a stray quote, as jsonrepair reads it).
+        let opens = !self.repair || after.is_some_and(|b| !matches!(b, b',' | b']' | b'}' | b':'));
+        if self.lenient && opens && self.phase == Phase::Value && matches!(next, Some(b'\'' | b'"')) {
             if let Some(prefix) = StrPrefix::of(text) {
                 // `u'a'`, `r"\d"`, `b'x'`: a Python string with a prefix.
                 self.adjacent(self.start, sink);
                 sink.repair(RepairKind::StringPrefix, self.start);
-                let quote = if next == Some(b'"') {
-                    Quote::Double
-                } else {
+                let double = next == Some(b'"');
+                if !double {
                     sink.repair(RepairKind::SingleQuotes, self.start + text.len());
-                    Quote::Single
-                };
-                self.prefix = Some(prefix);
-                self.state = State::Str { quote, esc: Esc::None };
+                }
+                if self.repair {
+                    let quote = if double { RQuote::Double } else { RQuote::Single };
+                    self.begin_raw_at(quote, self.start + text.len() + 1, sink);
+                    self.salvage().info.prefix = Some(prefix);
+                } else {
+                    self.prefix = Some(prefix);
+                    let quote = if double { Quote::Double } else { Quote::Single };
+                    self.state = State::Str { quote, esc: Esc::None };
+                }
                 return Ok(true);
             }
         }

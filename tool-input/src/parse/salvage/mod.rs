@@ -31,7 +31,7 @@ mod strings;
 mod unquoted;
 
 use super::lexer::bytes::hex4;
-use super::lexer::state::Ctx;
+use super::lexer::state::{Ctx, StrPrefix};
 
 /// What only [`ParseMode::Repair`] keeps while the lexer reads (`Lexer::salvage`, there
 /// exactly in that mode): the strict and lenient lexers carry none of it.
@@ -184,6 +184,9 @@ pub(crate) struct RawInfo {
     ctx: Ctx,
     /// Opened with a single quote (so `\'` is its plain escape).
     single: bool,
+    /// Python's string prefix before its quote (`u'`, `r'`, `b"`): a Python literal, whose
+    /// escapes are Python's (none if raw).
+    pub(in crate::parse) prefix: Option<StrPrefix>,
     /// A quote kept as content right before a word opened an inner quotation that no
     /// later content quote closed yet: json_repair pairs them, so the next quote is content
     /// too where it would otherwise end the string before `}`.

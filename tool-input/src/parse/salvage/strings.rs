@@ -6,7 +6,7 @@ use super::{
 };
 use crate::parse::lexer::bytes::{find, is_special_space, utf8_len};
 use crate::parse::lexer::state::{Ctx, Look, Phase, RQuote, State};
-use crate::parse::lexer::strings::{simple_escape, unicode_escape, Unicode};
+use crate::parse::lexer::strings::{python_escape_at, simple_escape, unicode_escape, Unicode};
 use crate::parse::lexer::{Fail, Failure, Lexer, Sink};
 use crate::parse::RepairKind;
 
@@ -699,9 +699,35 @@ impl RepairState {
                 run = i;
                 continue;
             };
-            if let Some(c) = simple_escape(n) {
+            if self.info.prefix.is_some_and(|prefix| prefix.raw) {
+                // `r'\d'`: a raw literal keeps its backslashes, and `\'` is both bytes.
+                out.push('\\');
+                out.push(char::from(n));
+                i += 2;
+            } else if let Some(c) = simple_escape(n) {
                 out.push(c);
                 i += 2;
+            } else if n == b'N' && (self.info.single || self.info.prefix.is_some()) {
+                return Err(Failure::named_escape(at + i));
+            } else if let Some((c, len)) =
+                (self.info.single || self.info.prefix.is_some()).then(|| python_escape_at(bytes, i)).flatten()
+            {
+                // `'\x41'`, `'\101'`, `'\U0001F600'`: Python's escapes, in a Python string
+                // literal (a `'` string, or one with a prefix); one cut short or spelling no
+                // character keeps its backslash, as every invalid escape here does.
+                match c {
+                    Some(c) => {
+                        sink.repair(RepairKind::PythonEscape, at + i);
+                        out.push(c);
+                        i += len;
+                    }
+                    None if !escapes_end && i + len == bytes.len() => i = bytes.len(),
+                    None => {
+                        sink.repair(RepairKind::InvalidEscape, at + i);
+                        out.push('\\');
+                        i += 1;
+                    }
+                }
             } else if n == b'\'' || n == b'\n' {
                 // `\'` is how a `'` string escapes its quote.
                 if !(n == b'\'' && self.info.single) {

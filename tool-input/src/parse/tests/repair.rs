@@ -496,3 +496,63 @@ fn repair_mode_keeps_raw_line_breaks_at_the_end_of_a_string() {
     let python = ParseOptions { style: RepairStyle::JsonRepair, ..ParseOptions::repair() };
     assert_eq!(parse("{\"s\":\"x\r\n\"}", &python).unwrap().value, json!({"s": "x"}));
 }
+
+/// The repair mode reads Python's literals as the lenient mode does (one reading: the
+/// lenient mode's `python_literals_*` tests hold the repairs): prefixes, Python's escapes,
+/// tuples, digit separators; a function call is refused in both.
+#[test]
+fn repair_mode_reads_python_literals_as_lenient_does() {
+    let same = [
+        "{'tags': ('a', 'b')}",
+        "{'p': ('x',)}",
+        "{'a': (), 'b': (1,), 'd': ((1, 2), [3],)}",
+        r"{'s': '\x41\x42'}",
+        r"{'s': '\101\0x'}",
+        r"{'s': '\U0001F600'}",
+        r#"{"s": u"\x41"}"#,
+        r"{'s': r'\x41'}",
+        r#"{"a": u'x', "b": U"y"}"#,
+        r#"{"a": r'\d+', "b": R"\n", "c": r'\'', "d": r"a\"b", "e": r'\\'}"#,
+        r#"{"a": b'x\ty', "b": rb'\x', "c": Br"z"}"#,
+        "{'n': 1_000, 'h': 0x_1f}",
+        "{'s': 'it's here'}",
+        "{'a': {1, 2}}",
+        "{\"a\": {True, None, -1.5, (1, 2)}}",
+        "{\"a\": {1_0, 2}}",
+        "{'s': {('a', 1), 'b'}}",
+        "[{(1, 2), (3, 4)}]",
+    ];
+    for input in same {
+        let lenient = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input}: {e}")).value;
+        let repaired = parse(input, &ParseOptions::repair()).unwrap_or_else(|e| panic!("{input}: {e}"));
+        assert_eq!(repaired.value, lenient, "{input}");
+    }
+    // Python's escape records its repair; one that spells nothing keeps its backslash.
+    let parsed = parse(r"{'s': '\x41'}", &ParseOptions::repair()).expect("parses");
+    assert!(kinds(&parsed.repairs).contains(&PythonEscape));
+    let parsed = parse(r"{'s': '\x4'}", &ParseOptions::repair()).expect("parses");
+    assert_eq!(parsed.value, json!({"s": "\\x4"}));
+    // A prefix is read only before a quote content follows: `b"]` lost its opening quote.
+    for input in ["{\"a\": u'x', \"b\": [b'y']}", "[a\",b\"]", "{\"a\": u'", "{\"a\": u\""] {
+        let whole = parse(input, &ParseOptions::repair().with_complete_truncated(true)).map(|p| p.value);
+        for cut in 1..input.len() {
+            let fed =
+                feed_str_in_pieces(input, &[cut], &ParseOptions::repair().with_complete_truncated(true))
+                    .map(|p| p.value);
+            assert_eq!(fed.ok(), whole.clone().ok(), "{input} cut at {cut}");
+        }
+    }
+    // `\N{NAME}` is refused in a Python literal in every mode, saying why; a `"` string
+    // without a prefix is JSON's, where `\N` is an invalid escape kept as written.
+    for options in [lenient(), ParseOptions::repair()] {
+        for named in [r"{'s': '\N{BULLET}'}", r#"{"s": u"\N{BULLET}"}"#, r"['a\N']"] {
+            let error = parse(named, &options).expect_err(named).to_string();
+            assert!(error.contains("Unicode name"), "{named}: {error}");
+        }
+        assert_eq!(parse(r#"{"s": "\N"}"#, &options).map(|p| p.value).ok(), Some(json!({"s": "\\N"})));
+        assert_eq!(parse(r"{'s': r'\N{X}'}", &options).map(|p| p.value).ok(), Some(json!({"s": "\\N{X}"})));
+    }
+    for call in ["{'i': abs(-5)}", "{'i': int('7')}", "[sorted([3, 1, 2])]"] {
+        assert!(parse(call, &ParseOptions::repair()).is_err(), "{call}");
+    }
+}
