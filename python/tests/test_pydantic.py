@@ -89,13 +89,25 @@ def test_validators_are_cached_per_model_and_policy():
         validate(CreateOrder, '{"customer_id": "C-1", "priority": "HIGH", "tags": [], "items": []}', policy="strict")
 
 
-def test_a_schema_the_engine_cannot_check_is_refused():
-    class Conditional(BaseModel):
-        model_config = {"json_schema_extra": {"if": {"required": ["a"]}}}
+def test_a_schema_that_is_not_a_json_schema_is_refused():
+    class Broken(BaseModel):
+        model_config = {"json_schema_extra": {"minProperties": "many"}}
         a: int = 0
 
-    with pytest.raises(SchemaError):
-        validate(Conditional, "{}")
+    with pytest.raises(SchemaError) as caught:
+        validate(Broken, "{}")
+    assert "minProperties" in str(caught.value)
+
+
+def test_a_conditional_schema_is_checked():
+    class Conditional(BaseModel):
+        model_config = {"json_schema_extra": {"if": {"required": ["a"]}, "then": {"required": ["b"]}}}
+        a: int = 0
+        b: int = 0
+
+    assert validate(Conditional, "{}").a == 0
+    with pytest.raises(Rejection):
+        validate(Conditional, '{"a": 1}')
 
 
 def test_pydantic_is_imported_only_when_used(tmp_path):
