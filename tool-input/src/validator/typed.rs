@@ -1,0 +1,357 @@
+//! The typed checks: raw arguments read straight into a Rust type, by the one pass when they
+//! are exactly valid strict JSON, else checked as a value first (see [`super`]).
+
+use serde::de::DeserializeOwned;
+
+use serde_json::Value;
+
+use super::{
+    deserialize_checked, in_document_order, opens_object, parse_options, read_arguments, read_of, text_of,
+    CheckOptions, Miss, OnePass, Read, Validator,
+};
+use crate::check::fast::Fast;
+use crate::error::Rejection;
+use crate::limits::Limits;
+use crate::parse;
+use crate::parse::tape::{Event, Sources, TapeParsed};
+use crate::parse::tape_de::TapeDeserializer;
+use crate::parsed_text::ParsedText;
+use crate::policy::Policy;
+use crate::probe::Fields;
+use crate::raw::RawArguments;
+use crate::report::{Checked, Coercion, Report};
+
+impl Validator {
+    /// The one-pass path for a typed call (see `check::fast`): `Some` when the arguments are
+    /// strict JSON that is exactly valid, `None` when they need the full check.
+    pub(crate) fn check_typed_exact<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Option<Checked<T>> {
+        if self.inner.aliases.may_occur_in(raw) {
+            return None;
+        }
+        self.attempt_exact(raw, options).ok()
+    }
+
+    /// The one-pass attempt, saying why it failed.
+    fn attempt_exact<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<T>, Miss> {
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        // serde_json refuses nesting deeper than 128 on its own; with a lower limit, the full
+        // path must count.
+        if limits.max_depth < parse::DEFAULT_MAX_DEPTH {
+            return Err(Miss::NotTried);
+        }
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
+        let value = match raw {
+            RawArguments::Text(text) => self.fast_from_text(&fast, text, &limits)?,
+            RawArguments::Value(Value::String(text)) => self.fast_from_text(&fast, text, &limits)?,
+            RawArguments::Bytes(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => self.fast_from_text(&fast, text, &limits)?,
+                Err(_) => return Err(Miss::NotTried),
+            },
+            RawArguments::Value(value @ Value::Object(_)) => {
+                fast.run::<T, _>(value).map_err(|_| Miss::Inexact)?
+            }
+            RawArguments::Value(_) | RawArguments::Absent => return Err(Miss::NotTried),
+        };
+        Ok(Checked { value, report: Report { repairs: Vec::new(), coercions: fast.into_coercions() } })
+    }
+
+    pub(super) fn fast_from_text<T: DeserializeOwned>(
+        &self,
+        fast: &Fast<'_>,
+        text: &str,
+        limits: &Limits,
+    ) -> Result<T, Miss> {
+        if text.len() > limits.max_bytes || !opens_object(text) {
+            return Err(Miss::NotTried);
+        }
+        if crate::decimal::serde_json_may_misread(text.as_bytes()) {
+            // A float serde_json might round wrongly: the lexer reads the text instead (as
+            // it reads JSON that is not strict), correctly rounded.
+            return Err(Miss::NotJson);
+        }
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let read = fast.run::<T, _>(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
+        read.map_err(|error| match error.classify() {
+            // Not strict JSON: the lenient parser reads it, with no second strict attempt.
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
+            serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
+        })
+    }
+
+    /// The typed path (`ToolInput::from_arguments_with`). Three steps, each taken only when
+    /// the one before cannot decide:
+    ///
+    /// 1. the one-pass attempt on the text: exact strict JSON becomes `T` directly;
+    /// 2. when the text is not strict JSON, one lenient parse onto a tape, read straight into
+    ///    `T` by the same one-pass check: a mangled call (code fences, prose, quotes, Python
+    ///    literals, comments, trailing commas, arrays and objects sent as strings, enum values
+    ///    in other case, numbers and booleans as strings) becomes `T` with its repairs and
+    ///    coercions recorded, and no `Value` built;
+    /// 3. the walk (coerce, validate, explain every error), then serde.
+    ///
+    /// Each step accepts only what the next would accept unchanged (tests compare this path
+    /// with the full one call by call), so the result never depends on which step decided.
+    /// Rejections do not name the tool; the caller adds it.
+    pub(crate) fn check_typed<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        fields: Fields<'_>,
+    ) -> Result<Checked<T>, Rejection> {
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        let one_pass = if self.inner.aliases.may_occur_in(raw) {
+            OnePass::Unread(Miss::NotTried)
+        } else {
+            self.one_pass::<T>(raw, options, policy, &limits)?
+        };
+        self.walk_typed(one_pass, raw, policy, &limits, || {
+            deserialize_checked::<T>(self.check_with(raw, options)?, fields)
+        })
+    }
+
+    /// Step 3 of [`check_typed`](Validator::check_typed), after the steps before it came to
+    /// `one_pass`: the walk, then serde. `recheck`: the rare case where serde refuses what
+    /// the schema allows (check again, and deserialize with path tracking, which costs too
+    /// much to pay on every call).
+    fn walk_typed<T: DeserializeOwned>(
+        &self,
+        one_pass: OnePass<T>,
+        raw: RawArguments<'_>,
+        policy: Policy,
+        limits: &Limits,
+        recheck: impl FnOnce() -> Result<Checked<T>, Rejection>,
+    ) -> Result<Checked<T>, Rejection> {
+        let read = match one_pass {
+            OnePass::Decided(checked) => return Ok(checked),
+            OnePass::Read(read) => read,
+            OnePass::Unread(miss) => {
+                read_arguments(raw, policy, limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?
+            }
+        };
+        let checked = self
+            .check_parsed(read, policy, limits, raw)
+            .map_err(|rejection| in_document_order(rejection, raw, policy, limits))?;
+        let Checked { value, report } = checked;
+        match T::deserialize(value) {
+            Ok(value) => Ok(Checked { value, report }),
+            Err(_) => recheck(),
+        }
+    }
+
+    /// Steps 1 and 2 of [`check_typed`](Validator::check_typed) alone (for tests): `Some`
+    /// when they decide the call, `None` when it takes the walk.
+    pub(crate) fn check_typed_one_pass<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+    ) -> Option<Checked<T>> {
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        if self.inner.aliases.may_occur_in(raw) {
+            return None;
+        }
+        match self.one_pass::<T>(raw, options, policy, &limits) {
+            Ok(OnePass::Decided(checked)) => Some(checked),
+            _ => None,
+        }
+    }
+
+    /// Steps 1 and 2 of the typed path. `Err`: the text does not parse (the rejection).
+    fn one_pass<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Result<OnePass<T>, Rejection> {
+        match self.attempt_exact::<T>(raw, options) {
+            Ok(checked) => Ok(OnePass::Decided(checked)),
+            Err(miss) => self.second_step::<T>(raw, miss, policy, limits),
+        }
+    }
+
+    /// Step 2 of the typed path, after the first step's `miss`: the lenient parse onto a
+    /// tape, read into `T`. `Err`: the text does not parse (the rejection).
+    fn second_step<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        miss: Miss,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Result<OnePass<T>, Rejection> {
+        // After `Inexact`, the text is strict JSON the attempt already read and refused.
+        // Below serde_json's depth, only the walk counts depth as the limits say.
+        if miss == Miss::Inexact || limits.max_depth < parse::DEFAULT_MAX_DEPTH {
+            return Ok(OnePass::Unread(miss));
+        }
+        let Some(text) = text_of(raw).filter(|text| !text.trim().is_empty()) else {
+            return Ok(OnePass::Unread(miss));
+        };
+        let parse_options = parse_options(policy, limits);
+        #[cfg(test)]
+        TEXTS_READ.with(|read| read.set(read.get() + 1));
+        let parsed = parse::tape::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
+            .map_err(|error| self.guard(Rejection::from_parse(error)))?;
+        // A key given twice: the walk settles it, from the text.
+        let Some(TapeParsed { tape, repairs }) = parsed else { return Ok(OnePass::Unread(miss)) };
+        if !matches!(tape.events().first(), Some(Event::Object { .. })) {
+            return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
+        }
+        match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits) {
+            Some((value, coercions)) => {
+                Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
+            }
+            // The reader leaves the tape whole: the walk reads its value, with no second parse.
+            None => Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() })),
+        }
+    }
+
+    /// The second step's reading: `T` from a tape's events, checked against the plan on the
+    /// way, and the coercions made; `None` when the walk must decide.
+    fn read_tape<T: DeserializeOwned>(
+        &self,
+        mut deserializer: TapeDeserializer<'_>,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Option<(T, Vec<Coercion>)> {
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        match fast.run::<T, _>(&mut deserializer) {
+            Ok(value) if deserializer.is_done() => Some((value, fast.into_coercions())),
+            _ => None,
+        }
+    }
+
+    /// The text's tape, as the second step parses it under the validator's own policy and
+    /// limits (for benchmarks of the tape reader alone: see `__private::prepare_tape`).
+    /// Its events and kept strings, read over `text` again by
+    /// [`read_prepared_tape`](Validator::read_prepared_tape).
+    pub(crate) fn prepare_tape(&self, text: &str) -> Option<(Vec<Event>, String)> {
+        let options = parse_options(self.inner.policy, &self.inner.limits);
+        let parsed = parse::tape::parse_to_tape(text, &options, true).ok()??;
+        Some(parsed.tape.into_parts())
+    }
+
+    /// [`read_tape`](Validator::read_tape) under the validator's own policy and limits, of
+    /// the events and kept strings [`prepare_tape`](Validator::prepare_tape) gave for `text`.
+    pub(crate) fn read_prepared_tape<T: DeserializeOwned>(
+        &self,
+        text: &str,
+        events: &[Event],
+        kept: &str,
+    ) -> Option<T> {
+        let reader = TapeDeserializer::new(events, Sources::new(text, kept));
+        self.read_tape::<T>(reader, self.inner.policy, &self.inner.limits).map(|(value, _)| value)
+    }
+
+    /// [`check_with`](Validator::check_with) of `parsed.text`, given its parse: the same
+    /// value and report, or the same rejection, byte for byte. The parse stands in for
+    /// `check_with`'s own when it is the one `check_with` would make
+    /// ([`Validator::takes_parse`]); otherwise the text is read as `check_with` reads it.
+    /// What only the text tells is still read from it, where `check_with` reads it too: the
+    /// repeated keys (when the parse saw one), the text of an integral float, the order of
+    /// several errors.
+    pub(crate) fn check_parsed_text(
+        &self,
+        parsed: &ParsedText<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Value>, Rejection> {
+        let raw = RawArguments::Text(parsed.text);
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        if !(self.takes_parse(parsed, policy, &limits) && parsed.is_current())
+            || self.inner.aliases.may_occur_in(raw)
+        {
+            return self.check_with(raw, options);
+        }
+        let read = match self.accepts_parsed_exactly(read_of(parsed, policy, &limits), raw, policy, &limits) {
+            Ok(checked) => return Ok(checked),
+            Err(read) => read,
+        };
+        self.check_parsed(read, policy, &limits, raw)
+            .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
+    }
+
+    /// [`check_typed`](Validator::check_typed) of `parsed.text`, given its parse: the same
+    /// typed value and report, or the same rejection, byte for byte.
+    ///
+    /// The first step is taken on the text as `check_typed` takes it: strict JSON that is
+    /// exactly valid becomes `T` in one pass of `serde_json`, cheaper than anything read
+    /// from the parse, and the kind of its miss decides the steps after. The second step
+    /// reads `T` from the parsed value instead of parsing the text onto a tape (both put
+    /// their records in the walk's order, `check::order`), and the walk reads the parsed
+    /// value instead of parsing again.
+    pub(crate) fn check_typed_parsed<T: DeserializeOwned>(
+        &self,
+        parsed: &ParsedText<'_>,
+        options: &CheckOptions,
+        fields: Fields<'_>,
+    ) -> Result<Checked<T>, Rejection> {
+        let raw = RawArguments::Text(parsed.text);
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        if !self.takes_parse(parsed, policy, &limits) || self.inner.aliases.may_occur_in(raw) {
+            return self.check_typed::<T>(raw, options, fields);
+        }
+        let miss = match self.attempt_exact::<T>(raw, options) {
+            Ok(checked) => return Ok(checked),
+            Err(miss) => miss,
+        };
+        if !parsed.is_current() {
+            let one_pass = self.second_step::<T>(raw, miss, policy, &limits)?;
+            return self.walk_typed(one_pass, raw, policy, &limits, || {
+                deserialize_checked::<T>(self.check_with(raw, options)?, fields)
+            });
+        }
+        let one_pass = self.second_step_parsed::<T>(parsed, miss, policy, &limits)?;
+        self.walk_typed(one_pass, raw, policy, &limits, || {
+            deserialize_checked::<T>(self.check_parsed_text(parsed, options)?, fields)
+        })
+    }
+
+    /// Is `parsed` the parse this validator makes of its text under `policy` and `limits`?
+    /// The call record parses leniently, as every policy but [`Policy::Strict`] does, and
+    /// the limits that bear on a lenient parse are the size (which only refuses a text too
+    /// long) and the depth.
+    fn takes_parse(&self, parsed: &ParsedText<'_>, policy: Policy, limits: &Limits) -> bool {
+        policy != Policy::Strict
+            && parsed.max_depth == limits.max_depth
+            && parsed.text.len() <= limits.max_bytes
+    }
+
+    /// [`second_step`](Validator::second_step) with the text's parse: where it would parse the
+    /// text (for the walk, or onto a tape), the parse is read instead.
+    fn second_step_parsed<T: DeserializeOwned>(
+        &self,
+        parsed: &ParsedText<'_>,
+        miss: Miss,
+        policy: Policy,
+        limits: &Limits,
+    ) -> Result<OnePass<T>, Rejection> {
+        // Where the second step does not read `T` (strict JSON the first step refused, a
+        // depth limit only the walk counts, a key given twice), the walk reads the parse.
+        if miss == Miss::Inexact || limits.max_depth < parse::DEFAULT_MAX_DEPTH || parsed.repeated {
+            return Ok(OnePass::Read(read_of(parsed, policy, limits)));
+        }
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let Ok(value) = fast.run::<T, _>(parsed.value) else {
+            // The reader gives up on the tape just as it does on the value: the walk decides.
+            return Ok(OnePass::Read(read_of(parsed, policy, limits)));
+        };
+        // In the walk's order, as reading the text gives them (`check::order`).
+        let coercions = fast.into_coercions();
+        Ok(OnePass::Decided(Checked {
+            value,
+            report: Report { repairs: parsed.repairs.to_vec(), coercions },
+        }))
+    }
+}
