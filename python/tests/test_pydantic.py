@@ -101,13 +101,20 @@ def test_a_schema_that_is_not_a_json_schema_is_refused():
 
 def test_a_conditional_schema_is_checked():
     class Conditional(BaseModel):
-        model_config = {"json_schema_extra": {"if": {"required": ["a"]}, "then": {"required": ["b"]}}}
+        model_config = {
+            "json_schema_extra": {
+                "if": {"properties": {"a": {"const": 1}}, "required": ["a"]},
+                "then": {"properties": {"b": {"minimum": 5}}},
+            }
+        }
         a: int = 0
         b: int = 0
 
-    assert validate(Conditional, "{}").a == 0
-    with pytest.raises(Rejection):
-        validate(Conditional, '{"a": 1}')
+    assert validate(Conditional, '{"a": 0, "b": 2}').b == 2
+    assert validate(Conditional, '{"a": 1, "b": 7}').b == 7
+    with pytest.raises(Rejection) as caught:
+        validate(Conditional, '{"a": 1, "b": 2}')
+    assert "/b" in str(caught.value)
 
 
 def test_pydantic_is_imported_only_when_used(tmp_path):
