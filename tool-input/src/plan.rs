@@ -375,6 +375,9 @@ pub(crate) struct Plan {
     /// same value (see [`Node::entangles_coercions`])? When not, a coerced value needs no
     /// check against the whole schema after the walk.
     pub coercions_entangled: bool,
+    /// Where in the document each node was compiled from, by [`NodeId`] (the least pointer,
+    /// as strings order, when `$ref`s share a node): for schema errors found after compiling.
+    pub pointers: Vec<String>,
 }
 
 impl Plan {
@@ -416,6 +419,16 @@ impl Plan {
                 "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
             ));
         }
+        let mut pointers = vec![String::new(); compiler.nodes.len()];
+        let mut named = vec![false; compiler.nodes.len()];
+        let mut by_pointer: Vec<(String, NodeId)> = compiler.by_pointer.into_iter().collect();
+        by_pointer.sort_unstable();
+        for (pointer, id) in by_pointer {
+            if !named[id] {
+                named[id] = true;
+                pointers[id] = pointer;
+            }
+        }
         let mut plan = Plan {
             nodes: compiler.nodes,
             root,
@@ -423,6 +436,7 @@ impl Plan {
             fast: Vec::new(),
             defaults_exact: false,
             coercions_entangled: false,
+            pointers,
         };
         plan.possible = plan.all_possible_types();
         plan.index_objects();
@@ -464,11 +478,16 @@ impl Plan {
     }
 
     /// The `default` of a schema, looking through `$ref`s (bounded: refs may form cycles).
-    fn default_of(&self, mut id: NodeId) -> Option<&Value> {
+    fn default_of(&self, id: NodeId) -> Option<&Value> {
+        self.nodes[self.default_holder(id)?].default.as_ref()
+    }
+
+    /// The node whose `default` is the schema `id`'s: itself, or one its `$ref`s lead to.
+    pub fn default_holder(&self, mut id: NodeId) -> Option<NodeId> {
         for _ in 0..64 {
             let node = &self.nodes[id];
             if node.default.is_some() {
-                return node.default.as_ref();
+                return Some(id);
             }
             id = node.reference?;
         }

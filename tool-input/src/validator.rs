@@ -109,6 +109,7 @@ pub struct ValidatorBuilder {
     overrides: HashMap<String, FieldOverride>,
     aliases: Aliases,
     formats: bool,
+    defaults: bool,
     order: Option<KeyOrder>,
 }
 
@@ -183,6 +184,30 @@ impl ValidatorBuilder {
         self
     }
 
+    /// Fill the `default` of a property a call leaves out (the default: `true`), or read
+    /// `default` as an annotation only (`false`), as plain JSON Schema validation does.
+    ///
+    /// Filled, each default is checked against its property's own schema when the validator
+    /// is built, and one the schema refuses is a [`SchemaError`] at that `default`: filled in,
+    /// it would be refused as if the model had sent it. As an annotation, nothing is filled
+    /// and nothing is checked.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::Validator;
+    ///
+    /// let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "default": "ten"}}});
+    /// let error = Validator::new(&schema).unwrap_err();
+    /// assert_eq!(error.pointer, "/properties/n/default");
+    /// let annotation = Validator::builder(&schema).defaults(false).build()?;
+    /// assert_eq!(annotation.check("{}")?.value, json!({}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn defaults(mut self, fill: bool) -> Self {
+        self.defaults = fill;
+        self
+    }
+
     /// The order the schema wrote its objects' keys in (the derive's fields, a text's keys).
     pub(crate) fn key_order(mut self, order: KeyOrder) -> Self {
         self.order = Some(order);
@@ -192,7 +217,15 @@ impl ValidatorBuilder {
     /// Compile the schema.
     pub fn build(self) -> Result<Validator, SchemaError> {
         let mut plan = Plan::compile_ordered(&self.schema, self.formats, self.order.as_ref())?;
+        if !self.defaults {
+            plan.nodes.iter_mut().for_each(|node| node.defaults.clear());
+        }
         plan.defaults_exact = defaults_exact(&plan, &self.overrides, &self.limits);
+        if !plan.defaults_exact {
+            if let Some(error) = refused_default(&plan, &self.overrides, &self.limits) {
+                return Err(error);
+            }
+        }
         Ok(Validator {
             inner: Arc::new(Inner {
                 schema: self.schema,
@@ -221,6 +254,7 @@ impl Validator {
             overrides: HashMap::new(),
             aliases: Aliases::default(),
             formats: true,
+            defaults: true,
             order: None,
         }
     }
@@ -825,19 +859,45 @@ fn in_document_order(
 }
 
 /// Is every property's `default` exactly valid against the property's schema, under the
-/// validator's own limits (see `Plan::defaults_exact`)?
+/// validator's own limits, and left as it is by the walk that fills it (no default inside
+/// it to fill, no `5.0` to write as `5`; see `Plan::defaults_exact`)?
 fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limits: &Limits) -> bool {
     let walker = Walker::new(plan, overrides, limits, true);
     plan.nodes.iter().all(|node| {
-        node.defaults.iter().all(|(index, default)| {
-            walker.accepts_exact(
-                node.properties[*index].1,
-                &mut default.clone(),
-                &crate::check::Path::Root,
-                0,
-            )
-        })
+        node.defaults
+            .iter()
+            .all(|(index, default)| walker.accepts_untouched(node.properties[*index].1, &mut default.clone()))
     })
+}
+
+/// The first property `default` that its own schema refuses, as a schema error at that
+/// `default`. It is the schema's mistake, never the model's: filled in for a call that
+/// leaves the property out, it would be refused as if the call had sent it. Validity is
+/// plain JSON Schema validity (`5.0` is an integer), as [`Validator::is_valid`] reads it.
+fn refused_default(
+    plan: &Plan,
+    overrides: &HashMap<String, FieldOverride>,
+    limits: &Limits,
+) -> Option<SchemaError> {
+    let walker = Walker::new(plan, overrides, limits, false);
+    for node in &plan.nodes {
+        for (index, default) in &node.defaults {
+            let (name, child) = &node.properties[*index];
+            let errors = walker.errors_at(*child, &mut default.clone());
+            let Some(first) = errors.first() else { continue };
+            let holder = plan.default_holder(*child).unwrap_or(*child);
+            let pointer = format!("{}/default", plan.pointers[holder]);
+            let inside = if first.path.is_empty() { String::new() } else { format!(" at {}", first.path) };
+            return Some(SchemaError::new(
+                &pointer,
+                format!(
+                    "the default of `{name}` does not pass the property's own schema{inside}: {}; it would be filled in for a call that leaves `{name}` out and then refused",
+                    first.message
+                ),
+            ));
+        }
+    }
+    None
 }
 
 /// What [`Validator::check_while_parsing`] came to.

@@ -161,6 +161,24 @@ impl<'p> Walker<'p> {
         outcome
     }
 
+    /// The errors of `value` against the node `id` under the strict policy (no coercion),
+    /// explained as [`Walker::run`] explains them, at paths inside `value`.
+    pub fn errors_at(&self, id: NodeId, value: &mut Value) -> Vec<FieldError> {
+        let mut outcome = Outcome::default();
+        let mode = Mode { policy: Policy::Strict, sensitive: false };
+        self.walk(id, value, &Path::Root, mode, &mut outcome, 0, 0);
+        outcome.errors
+    }
+
+    /// Does the node accept the value exactly, and would the full walk leave it as it is
+    /// (no default to fill inside it, no integral float to rewrite)?
+    pub fn accepts_untouched(&self, id: NodeId, value: &mut Value) -> bool {
+        let mut outcome = Outcome::dry();
+        let mode = Mode { policy: Policy::Strict, sensitive: true };
+        self.walk(id, value, &Path::Root, mode, &mut outcome, 0, 0);
+        outcome.ok() && !outcome.touched
+    }
+
     /// Does the node accept the value exactly, with no coercion at all?
     pub fn accepts_exact(&self, id: NodeId, value: &mut Value, path: &Path<'_>, depth: usize) -> bool {
         self.accepts_exact_after(id, value, path, depth, 0)

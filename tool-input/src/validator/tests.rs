@@ -11,7 +11,8 @@ fn by_walk(validator: &Validator, text: &str, options: &CheckOptions) -> Result<
     validator.check_by_walk(RawArguments::Text(text), options)
 }
 
-/// Schemas with defaults at every depth (one of them not valid for its own property),
+/// Schemas with defaults at every depth (one of them an integer only as JSON Schema reads it,
+/// `5.0`, which the walk rewrites),
 /// enums, patterns, bounds, closed objects, integers and unions.
 fn schemas() -> Vec<Value> {
     vec![
@@ -49,7 +50,7 @@ fn schemas() -> Vec<Value> {
         json!({
             "type": "object",
             "properties": {
-                "a": {"type": "integer", "default": "not a number"},
+                "a": {"type": "integer", "default": 5.0},
                 "b": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
                 "c": {"type": "object", "properties": {"d": {"type": "string", "default": "x"}}, "default": {}}
             },
@@ -229,7 +230,7 @@ fn defaults_are_filled_at_every_depth_as_the_walk_fills_them() {
 }
 
 #[test]
-fn a_default_its_own_schema_refuses_is_left_to_the_walk() {
+fn a_default_the_walk_changes_is_left_to_the_walk() {
     let validator = Validator::new(&schemas()[1]).expect("the schema compiles");
     assert!(!validator.inner.plan.defaults_exact);
     let got = validator.check("{}");
@@ -320,23 +321,25 @@ proptest! {
     }
 }
 
-/// A default its own property refuses: the walk checks it and rejects the call, so no
-/// one-pass path (the typed steps, the untyped pass) may accept the call by filling it.
+/// A default the walk changes once filled (`2.0` written as `2`): no one-pass path (the
+/// typed steps, the untyped pass) may fill it as it is; the walk does, and records both.
 #[test]
-fn the_one_pass_leaves_a_refused_default_to_the_walk() {
-    let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "default": []}}});
+fn the_one_pass_leaves_a_default_the_walk_changes_to_the_walk() {
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "default": 2.0}}});
     let validator = Validator::new(&schema).expect("the schema compiles");
+    assert!(!validator.inner.plan.defaults_exact);
     let options = CheckOptions::default();
     for text in ["{}", "{'m': 1}"] {
         assert!(
             validator.check_typed_one_pass::<Value>(RawArguments::Text(text), &options).is_none(),
             "{text}"
         );
-        assert!(validator.check_with(RawArguments::Text(text), &options).is_err(), "{text}");
-        assert!(
-            validator.check_typed::<Value>(RawArguments::Text(text), &options, Default::default()).is_err(),
-            "{text}"
-        );
+        let checked = validator.check_with(RawArguments::Text(text), &options).expect(text);
+        assert_eq!(checked.value["n"], json!(2), "{text}");
+        let kinds: Vec<_> = checked.report.coercions.iter().map(|record| record.kind).collect();
+        assert!(kinds.ends_with(&[CoercionKind::DefaultFilled, CoercionKind::IntegerFromFloat]), "{kinds:?}");
+        let typed = validator.check_typed::<Value>(RawArguments::Text(text), &options, Default::default());
+        assert_eq!(typed.expect(text).value["n"], json!(2), "{text}");
     }
     // Sent, the default is not needed: the one pass decides, strict or repaired.
     for text in [r#"{"n": 1}"#, "{'n': 1}"] {
@@ -476,4 +479,55 @@ fn an_object_under_a_node_that_is_only_a_ref_is_checked_by_its_target() {
     assert_eq!(checked.value["any"], json!({"z": 1}));
     let filled: Vec<&str> = checked.report.coercions.iter().map(|c| c.path.as_str()).collect();
     assert_eq!(filled, ["/item/n"]);
+}
+
+#[test]
+fn a_default_its_own_schema_refuses_is_a_schema_error_at_that_default() {
+    let refused = |schema: Value| Validator::new(&schema).expect_err("a schema error");
+    let wrong_type =
+        refused(json!({"type": "object", "properties": {"n": {"type": "integer", "default": "ten"}}}));
+    assert_eq!(wrong_type.pointer, "/properties/n/default");
+    assert!(wrong_type.message.contains("expected an integer"), "{}", wrong_type.message);
+    assert!(wrong_type.message.contains("`n`"), "{}", wrong_type.message);
+
+    let out_of_range = refused(
+        json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 5, "default": 1}}}),
+    );
+    assert!(out_of_range.message.contains("minimum of 5"), "{}", out_of_range.message);
+
+    // Inside an object's default: the path inside it is named.
+    let nested = refused(json!({"type": "object", "properties": {"o": {
+        "type": "object", "properties": {"x": {"type": "string"}}, "default": {"x": 3}}}}));
+    assert_eq!(nested.pointer, "/properties/o/default");
+    assert!(nested.message.contains("at /x"), "{}", nested.message);
+
+    // A default found through a `$ref` is named where it is written.
+    let through_ref = refused(json!({"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}},
+        "$defs": {"B": {"type": "string", "default": 1}}}));
+    assert_eq!(through_ref.pointer, "/$defs/B/default");
+
+    // A nested object's property default, at any depth.
+    let deep = refused(json!({"type": "object", "properties": {"o": {"type": "object",
+        "properties": {"p": {"type": "boolean", "default": "yes"}}}}}));
+    assert_eq!(deep.pointer, "/properties/o/properties/p/default");
+}
+
+#[test]
+fn a_default_valid_as_json_schema_reads_it_is_filled() {
+    let validator =
+        Validator::new(&json!({"type": "object", "properties": {"n": {"type": "integer", "default": 5.0}}}))
+            .unwrap();
+    let checked = validator.check("{}").unwrap();
+    assert_eq!(checked.value["n"], json!(5));
+    assert_eq!(checked.report.coercions[0].kind, CoercionKind::DefaultFilled);
+}
+
+#[test]
+fn defaults_as_annotations_are_neither_filled_nor_checked() {
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "default": "ten"}}});
+    let validator = Validator::builder(&schema).defaults(false).build().unwrap();
+    let checked = validator.check("{}").unwrap();
+    assert_eq!(checked.value, json!({}));
+    assert!(checked.report.coercions.is_empty());
+    assert!(validator.is_valid(&json!({"n": 3})));
 }
