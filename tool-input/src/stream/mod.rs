@@ -495,17 +495,17 @@ impl StreamAssembler {
     pub fn open_calls(&self) -> Vec<OpenCall<'_>> {
         if let (Backend::Text, Some(reader)) = (&self.backend, &self.state.text_reader) {
             return reader
-                .open_block()
-                .map(|(position, text)| OpenCall {
-                    position,
-                    id: None,
-                    name: None,
-                    arguments_text: Some(text),
-                    arguments_value: None,
-                    arguments_partial: None,
-                    bytes: text.len(),
-                })
+                .open_calls()
                 .into_iter()
+                .map(|call| OpenCall {
+                    position: call.position,
+                    id: call.id,
+                    name: call.name,
+                    arguments_text: Some(call.text),
+                    arguments_value: None,
+                    arguments_partial: call.arguments,
+                    bytes: call.text.len(),
+                })
                 .collect();
         }
         self.state
