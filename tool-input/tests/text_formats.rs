@@ -593,3 +593,93 @@ fn an_open_text_call_in_reasoning_is_never_shown() {
         }
     }
 }
+
+#[test]
+fn open_text_calls_survive_hostile_pieces() {
+    // Markers and the pieces of their bodies in any order, fed in pieces of any size: the
+    // open calls and events never panic nor loop.
+    let pieces = [
+        "<tool_call>",
+        "</tool_call>",
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"name\": \"f\"",
+        ", ",
+        "\"arguments\": {",
+        "\"a\": \"x",
+        "\\\"",
+        "<function=f>",
+        "<parameter=a>",
+        "\n",
+        "</parameter>",
+        "</function>",
+        "<arg_key>",
+        "</arg_key>",
+        "<arg_value>",
+        "</arg_value>",
+        "[TOOL_CALLS]",
+        "get_weather",
+        "[ARGS]",
+        "[CALL_ID]",
+        "```json",
+        "```",
+        "<｜tool▁calls▁begin｜>",
+        "<｜tool▁call▁begin｜>",
+        "<｜tool▁sep｜>",
+        "function",
+        "<｜tool▁call▁end｜>",
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>",
+        "functions.f:0",
+        "<|tool_call_argument_begin|>",
+        "<|tool_call_end|>",
+        "<minimax:tool_call>",
+        "<invoke name=\"f\">",
+        "<parameter name=\"a\" string=\"true\">",
+        "<![CDATA[",
+        "]]>",
+        "</invoke>",
+        "<|python_tag|>",
+        "functools[",
+        "<|tools_prefix|>",
+        "</think>",
+        "<think>",
+        "<tool_calls>",
+        "<|tool_call:start|>",
+        "<|tool_arg:start|>",
+        "<|tool_arg:value|>",
+        "é",
+        "<",
+    ];
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |bound: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % bound as u64) as usize
+    };
+    for round in 0..400 {
+        let text: String = (0..next(40) + 1).map(|_| pieces[next(pieces.len())]).collect();
+        let named = [None, Some(TextFormat::Hermes), Some(TextFormat::Mistral), Some(TextFormat::DeepSeek)]
+            [round % 4];
+        let mut options = CallOptions::new().format(Format::Text);
+        if let Some(named) = named {
+            options = options.text_format(named);
+        }
+        let mut stream = StreamAssembler::new(options).with_events();
+        let step = 1 + round % 5;
+        let cuts: Vec<usize> =
+            (0..=text.len()).filter(|at| text.is_char_boundary(*at)).step_by(step).collect();
+        for pair in cuts.windows(2) {
+            stream.push_text(&text[pair[0]..pair[1]]);
+            for open in stream.open_calls() {
+                assert!(open.bytes <= text.len(), "{text:?}");
+            }
+            stream.take_events();
+        }
+        stream.push_text(&text[*cuts.last().unwrap()..]);
+        stream.finish();
+    }
+}

@@ -75,6 +75,8 @@ pub(super) struct JsonBody {
     list: bool,
     /// Each call is `{"NAME": {arguments}}` (Apertus).
     keyed: bool,
+    /// The value is one call's arguments, not calls.
+    arguments_only: bool,
     /// Each call's name and id, once complete.
     names: Vec<Option<String>>,
     ids: Vec<Option<String>>,
@@ -114,6 +116,7 @@ impl JsonBody {
             stage: Stage::Before,
             list: opened_list,
             keyed,
+            arguments_only: false,
             names: Vec::new(),
             ids: Vec::new(),
             reported: false,
@@ -124,6 +127,11 @@ impl JsonBody {
             let _ = body.parser.feed("[");
         }
         body
+    }
+
+    /// A reader of one call's arguments (the name was written before them).
+    pub fn arguments(options: ParseOptions) -> JsonBody {
+        JsonBody { arguments_only: true, ..JsonBody::new(options, false, false) }
     }
 
     /// The value ended (or is not JSON): nothing more is read.
@@ -183,11 +191,12 @@ impl JsonBody {
             None => upto,
         };
         let chunk = &text[pos..end];
-        let (list, keyed) = (self.list, self.keyed);
+        let (list, keyed) = (self.list && !self.arguments_only, self.keyed);
+        let arguments_only = self.arguments_only;
         let (names, ids) = (&mut self.names, &mut self.ids);
         let mut found: Vec<StreamEvent<'static>> = Vec::new();
         let _ = self.parser.feed_with(chunk, |event| {
-            match (&event, route(event.path().unwrap_or(""), list, keyed)) {
+            match (&event, route(event.path().unwrap_or(""), list, keyed, arguments_only)) {
                 (StreamEvent::ValueComplete { value, .. }, Route::Name(index)) => {
                     set(names, index, value.as_str());
                 }
@@ -211,7 +220,7 @@ impl JsonBody {
 
     /// Report one event of the parser as an event of a call's arguments.
     fn take(&mut self, event: StreamEvent<'static>, emit: &mut dyn FnMut(usize, StreamEvent<'static>)) {
-        let (list, keyed) = (self.list, self.keyed);
+        let (list, keyed, only) = (self.list, self.keyed, self.arguments_only);
         let moved = match &event {
             StreamEvent::Restart => {
                 // What was read was prose: forget the calls.
@@ -225,7 +234,7 @@ impl JsonBody {
                 return;
             }
             StreamEvent::ValueComplete { path, value } => {
-                route(path, list, keyed).arguments().map(|(index, inner)| {
+                route(path, list, keyed, only).arguments().map(|(index, inner)| {
                     (
                         index,
                         StreamEvent::ValueComplete {
@@ -236,7 +245,7 @@ impl JsonBody {
                 })
             }
             StreamEvent::StringGrew { path, appended } => {
-                route(path, list, keyed).arguments().map(|(index, inner)| {
+                route(path, list, keyed, only).arguments().map(|(index, inner)| {
                     (
                         index,
                         StreamEvent::StringGrew {
@@ -261,6 +270,7 @@ impl JsonBody {
     /// How many calls the body shows so far.
     pub fn count(&self) -> usize {
         match self.parser.partial() {
+            Value::Object(_) if self.arguments_only => 1,
             Value::Array(items) if self.list => items.len(),
             Value::Object(_) if !self.list => 1,
             _ => 0,
@@ -270,6 +280,9 @@ impl JsonBody {
     /// The call at `index`: its name, id and arguments so far.
     pub fn call(&self, index: usize) -> (Option<&str>, Option<&str>, Option<&Value>) {
         let partial = self.parser.partial();
+        if self.arguments_only {
+            return (None, None, Some(partial).filter(|partial| partial.is_object()));
+        }
         let object = if self.list { partial.get(index) } else { Some(partial) };
         let object = object.and_then(Value::as_object);
         let (name, id) = self.names(index);
@@ -293,7 +306,10 @@ fn set(items: &mut Vec<Option<String>>, index: usize, value: Option<&str>) {
 }
 
 /// Where the event at `path` belongs: which call, and what of it.
-fn route(path: &str, list: bool, keyed: bool) -> Route<'_> {
+fn route(path: &str, list: bool, keyed: bool, arguments_only: bool) -> Route<'_> {
+    if arguments_only {
+        return Route::Arguments(0, path);
+    }
     let (index, rest) = if list {
         let Some(rest) = path.strip_prefix('/') else { return Route::Other };
         let (first, rest) = rest.split_at(rest.find('/').unwrap_or(rest.len()));

@@ -17,6 +17,7 @@
 //! named, or a format without a closing marker) stays until the next one starts.
 
 mod json;
+mod named;
 mod params;
 
 use serde_json::Value;
@@ -51,6 +52,7 @@ enum Body {
     Pending,
     Json(Box<json::JsonBody>),
     Params(params::Params),
+    Named(named::Named),
     /// A format read only whole: the block's text is shown.
     Text,
 }
@@ -114,6 +116,8 @@ impl Drafts {
             Marker::Dsml => params(&params::DSML_ASCII, pos),
             Marker::Step3 => params(&params::STEP3, pos),
             Marker::Solar => params(&params::SOLAR, pos),
+            Marker::DeepSeek => named(named::Dialect::DeepSeek, pos, !pattern.contains("calls")),
+            Marker::Kimi => named(named::Dialect::Kimi, pos, !pattern.contains("section")),
             Marker::PythonTag
             | Marker::GraniteTag
             | Marker::FunctionCall
@@ -234,6 +238,18 @@ impl Drafts {
                     arguments: call.name.as_ref().map(|_| &call.arguments),
                 })
                 .collect(),
+            Body::Named(named) => named
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: call.id.as_deref(),
+                    name: call.name.as_deref(),
+                    text: text(call.start),
+                    arguments: named.arguments(index),
+                })
+                .collect(),
             Body::Pending | Body::Text if !region.open_ended => {
                 vec![DraftView {
                     position: base,
@@ -254,6 +270,7 @@ impl Region {
         match &self.body {
             Body::Json(body) => body.count(),
             Body::Params(params) => params.calls.len(),
+            Body::Named(named) => named.calls.len(),
             Body::Pending | Body::Text => usize::from(!self.open_ended),
         }
     }
@@ -261,6 +278,7 @@ impl Region {
     fn body_done(&self) -> bool {
         match &self.body {
             Body::Json(body) => body.done(),
+            Body::Named(named) => named.done(),
             _ => false,
         }
     }
@@ -273,6 +291,10 @@ impl Region {
                 (id.map(str::to_owned), name.map(str::to_owned))
             }
             Body::Params(params) => (None, params.calls.get(index).and_then(|call| call.name.clone())),
+            Body::Named(named) => match named.calls.get(index) {
+                Some(call) => (call.id.clone(), call.name.clone()),
+                None => (None, None),
+            },
             Body::Pending | Body::Text => (None, None),
         }
     }
@@ -300,6 +322,7 @@ impl Region {
         self.pos = match &mut self.body {
             Body::Json(body) => body.feed(visible, self.pos, upto, events, emit),
             Body::Params(params) => params.feed(visible, self.pos, upto, options, emit),
+            Body::Named(named) => named.feed(visible, self.pos, upto, events, emit),
             Body::Pending | Body::Text => upto,
         };
     }
@@ -309,11 +332,18 @@ fn params(syntax: &'static params::Syntax, pos: usize) -> Body {
     Body::Params(params::Params::new(syntax, pos))
 }
 
+/// How a body's JSON is read: as the final reading parses it, without a size limit of its
+/// own (the text's limit holds).
+fn json_options() -> ParseOptions {
+    ParseOptions { max_bytes: usize::MAX, ..ParseOptions::default() }
+}
+
 fn json_body(keyed: bool, opened_list: bool) -> Body {
-    // As a JSON stream's arguments are read, without a size limit of its own (the text's
-    // limit holds).
-    let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::default() };
-    Body::Json(Box::new(json::JsonBody::new(options, keyed, opened_list)))
+    Body::Json(Box::new(json::JsonBody::new(json_options(), keyed, opened_list)))
+}
+
+fn named(dialect: named::Dialect, pos: usize, in_call: bool) -> Body {
+    Body::Named(named::Named::new(dialect, json_options(), pos, in_call))
 }
 
 enum Decided {
@@ -345,6 +375,9 @@ fn decide(visible: &str, pos: usize, upto: usize, marker: Marker) -> Decided {
             }
         }
         Marker::ToolCall | Marker::Tools => Decided::Body(at, params(&params::GLM, at)),
+        Marker::Mistral if first.is_ascii_alphanumeric() || first == b'_' => {
+            Decided::Body(at, named(named::Dialect::Mistral, at, true))
+        }
         _ => Decided::Body(at, Body::Text),
     }
 }

@@ -191,7 +191,7 @@ fn match_at(text: &str, at: usize, upto: usize, patterns: &[&str]) -> Match {
 
 /// The first of `patterns` in `text[from..upto]`: `Ok((at, which))`, or `Err(resume)`, where
 /// the search goes on when more arrives (before a tail that may start one).
-fn find(text: &str, from: usize, upto: usize, patterns: &[&str]) -> Result<(usize, usize), usize> {
+pub(super) fn find(text: &str, from: usize, upto: usize, patterns: &[&str]) -> Result<(usize, usize), usize> {
     let bytes = &text.as_bytes()[..upto];
     let firsts: Vec<u8> = patterns.iter().filter_map(|p| p.as_bytes().first().copied()).collect();
     let mut i = from;
