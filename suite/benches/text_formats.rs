@@ -1,8 +1,10 @@
 //! Text calls stay linear in every format: each format's fixtures
 //! (tool-input/tests/data/text_formats.json) repeated to a size and to eight times it, whole
 //! (every call read) and cut in the middle (every block opened and never closed, the shape
-//! that makes a careless reader rescan to the end for each marker). Throughput (bytes per
-//! second) that stays flat from 1x to 8x is linear time.
+//! that makes a careless reader rescan to the end for each marker), and streamed: fed in
+//! chunks of 16 bytes through a `StreamAssembler`, with `open_calls()` (each open call's
+//! name and partial arguments) taken after every chunk. Throughput (bytes per second) that
+//! stays flat from 1x to 8x is linear time.
 //!
 //! `cargo bench -p tool-input-suite --bench text_formats`
 
@@ -11,7 +13,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use serde_json::Value;
-use tool_input::calls::{parse_text, CallOptions, KnownTool};
+use tool_input::calls::{parse_text, CallOptions, Format, KnownTool};
+use tool_input::stream::StreamAssembler;
 
 /// Base size in bytes (about); each case runs at 1 and 8 times this.
 const BASE: usize = 16 * 1024;
@@ -46,6 +49,36 @@ fn repeated(unit: &str, bytes: usize) -> String {
     unit.repeat(bytes / unit.len().max(1) + 1)
 }
 
+/// `text` cut into pieces of about `size` bytes, at character boundaries.
+fn chunks(text: &str, size: usize) -> Vec<&str> {
+    let mut pieces = Vec::with_capacity(text.len() / size + 1);
+    let mut start = 0;
+    while start < text.len() {
+        let mut end = (start + size).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        pieces.push(&text[start..end]);
+        start = end;
+    }
+    pieces
+}
+
+/// Stream `pieces` as text, looking at the open calls after each: what a UI showing the
+/// calls as they are written does.
+fn stream(pieces: &[&str], options: &CallOptions) -> usize {
+    let mut stream = StreamAssembler::new(options.clone().format(Format::Text));
+    let mut seen = 0;
+    for piece in pieces {
+        stream.push_text(piece);
+        for open in stream.open_calls() {
+            seen += usize::from(open.name.is_some())
+                + open.arguments_partial.map_or(0, |partial| partial.is_object().into());
+        }
+    }
+    seen + stream.finish().calls.len()
+}
+
 fn text_formats(c: &mut Criterion) {
     let (tools, by_format) = fixtures();
     for (format, unit) in &by_format {
@@ -54,7 +87,7 @@ fn text_formats(c: &mut Criterion) {
         while !unit.is_char_boundary(cut) {
             cut -= 1;
         }
-        for (kind, unit) in [("whole", unit.as_str()), ("cut", &unit[..cut])] {
+        for (kind, unit) in [("whole", unit.as_str()), ("cut", &unit[..cut]), ("streamed", unit.as_str())] {
             let mut group = c.benchmark_group(format!("text_formats/{format}/{kind}"));
             group.sample_size(10);
             group.warm_up_time(std::time::Duration::from_millis(300));
@@ -67,6 +100,16 @@ fn text_formats(c: &mut Criterion) {
                     .max_calls(usize::MAX)
                     .max_body_bytes(usize::MAX);
                 group.throughput(Throughput::Bytes(text.len() as u64));
+                if kind == "streamed" {
+                    // The text after a lone `</think>`, so the calls show as they are written
+                    // in every format.
+                    let text = format!("</think>{text}");
+                    let pieces = chunks(&text, 16);
+                    group.bench_with_input(BenchmarkId::from_parameter(factor), &pieces, |b, pieces| {
+                        b.iter(|| black_box(stream(pieces, &options)))
+                    });
+                    continue;
+                }
                 group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
                     b.iter(|| black_box(parse_text(text, &options).calls.len()))
                 });

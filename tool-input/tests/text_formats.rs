@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 use tool_input::calls::{parse_body, parse_text, CallOptions, Calls, Format, KnownTool, TextFormat};
+use tool_input::parse::StreamEvent;
 use tool_input::stream::StreamAssembler;
 
 struct Fixture {
@@ -385,4 +386,300 @@ fn a_harmony_analysis_message_naming_its_recipient_is_reasoning() {
         stream.push_text(c.encode_utf8(&mut [0; 4]));
     }
     assert_eq!(outcome(&stream.finish()), outcome(&whole));
+}
+
+/// Is `partial` a view of `fin` as it arrives: its strings prefixes of the final strings,
+/// its objects' keys final keys, its arrays prefixes, everything else equal? (A lenient
+/// parser shows an object before its first `:` as `null`: it may turn out a set.)
+fn consistent(partial: &Value, fin: &Value) -> bool {
+    match (partial, fin) {
+        (Value::Null, Value::Object(_) | Value::Array(_)) => true,
+        (Value::String(partial), Value::String(fin)) => fin.starts_with(partial.as_str()),
+        (Value::Object(partial), Value::Object(fin)) => {
+            partial.iter().all(|(key, value)| fin.get(key).is_some_and(|fin| consistent(value, fin)))
+        }
+        (Value::Array(partial), Value::Array(fin)) => {
+            partial.len() <= fin.len()
+                && partial.iter().zip(fin).all(|(partial, fin)| consistent(partial, fin))
+        }
+        _ => partial == fin,
+    }
+}
+
+/// The formats whose open calls show their name and arguments as they arrive.
+const SHOWN_AS_THEY_GROW: &[&str] = &[
+    "hermes",
+    "mistral",
+    "llama3_json",
+    "llama4_json",
+    "qwen3_coder",
+    "qwen3_xml",
+    "step3p5",
+    "glm45",
+    "glm47",
+    "deepseek_v32",
+    "deepseek_v4",
+    "minimax_m2",
+    "hy_v3",
+    "hunyuan_a13b",
+    "jamba",
+    "granite",
+    "granite-20b-fc",
+    "phi4_mini_json",
+    "seed_oss",
+    "step3",
+    "cohere_command3",
+    "cohere_command4",
+    "internlm",
+    "longcat",
+    "minicpm5",
+    "gigachat3",
+    "apertus",
+    "solar_open2",
+    "inkling",
+];
+
+/// Stream `text` in pieces of `step` characters (with events), checking after each piece
+/// that every open call is a prefix-consistent view of the call the end gives, and that the
+/// events add up to the final arguments. Returns whether an open call showed its name and
+/// arguments before the end.
+fn check_open_calls(text: &str, options: &CallOptions, step: usize, context: &str) -> bool {
+    let whole = parse_text(text, options);
+    assert!(whole.errors.is_empty(), "{context}: {:?}", errors(&whole));
+    let final_arguments = |position: usize| Value::Object(whole.calls[position].arguments.clone());
+    let mut stream = StreamAssembler::new(options.clone()).with_events();
+    let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).step_by(step).collect();
+    let mut cuts = cuts;
+    cuts.push(text.len());
+    let mut grown: HashMap<(usize, String), String> = HashMap::new();
+    let mut shown = false;
+    for pair in cuts.windows(2) {
+        stream.push_text(&text[pair[0]..pair[1]]);
+        for open in stream.open_calls() {
+            let at = format!("{context}, open call {} after {} bytes", open.position, pair[1]);
+            let Some(call) = whole.calls.get(open.position) else {
+                assert!(
+                    open.name.is_none() && open.arguments_partial.is_none(),
+                    "{at}: no such call at the end"
+                );
+                continue;
+            };
+            if let Some(name) = open.name {
+                assert_eq!(name, call.name, "{at}");
+            }
+            if let Some(partial) = open.arguments_partial {
+                assert!(open.name.is_some(), "{at}: arguments before the name");
+                let fin = Value::Object(call.arguments.clone());
+                assert!(consistent(partial, &fin), "{at}: {partial} is not a view of {fin}");
+                shown |= partial.as_object().is_some_and(|members| !members.is_empty());
+            }
+        }
+        for event in stream.take_events() {
+            let at = format!("{context}, event {:?} after {} bytes", event.event, pair[1]);
+            let fin = final_arguments(event.position);
+            if let Some(name) = &event.name {
+                assert_eq!(name, &whole.calls[event.position].name, "{at}");
+            }
+            match &event.event {
+                StreamEvent::StringGrew { path, appended } => {
+                    let so_far = grown.entry((event.position, path.to_string())).or_default();
+                    so_far.push_str(appended);
+                    let fin = fin.pointer(path).and_then(Value::as_str);
+                    assert!(fin.is_some_and(|fin| fin.starts_with(so_far.as_str())), "{at}: {so_far:?}");
+                }
+                StreamEvent::ValueComplete { path, value } => {
+                    assert_eq!(fin.pointer(path), Some(value.as_ref()), "{at}");
+                    if let Some(so_far) = grown.get(&(event.position, path.to_string())) {
+                        assert_eq!(
+                            Some(so_far.as_str()),
+                            value.as_str(),
+                            "{at}: the pieces are not the string"
+                        );
+                    }
+                }
+                StreamEvent::Restart => grown.retain(|(position, _), _| *position != event.position),
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(outcome(&stream.finish()), outcome(&whole), "{context}");
+    shown
+}
+
+#[test]
+fn open_text_calls_show_their_name_and_arguments_as_they_grow() {
+    let (tools, fixtures) = data();
+    let mut shown_formats = std::collections::HashSet::new();
+    for fixture in &fixtures {
+        let named: TextFormat = fixture.format.parse().unwrap();
+        // A lone `</think>` first: where one may end reasoning, nothing before it is shown.
+        let text = format!("Plan.</think>{}", fixture.text);
+        for (options, how) in [(options(&tools, Some(named)), "named"), (options(&tools, None), "detected")] {
+            for step in [1, 7] {
+                let context = format!("{} ({how}, {step} chars a piece): {text:?}", fixture.format);
+                if check_open_calls(&text, &options, step, &context) {
+                    shown_formats.insert(fixture.format.as_str());
+                }
+            }
+        }
+        // Without schemas every parameter is text, and grows.
+        let bare = CallOptions::new().format(Format::Text).text_format(named);
+        check_open_calls(&text, &bare, 1, &format!("{} (no schema)", fixture.format));
+    }
+    for format in SHOWN_AS_THEY_GROW {
+        assert!(shown_formats.contains(format), "{format}: no open call showed its arguments");
+    }
+}
+
+#[test]
+fn an_open_text_call_grows_as_it_arrives() {
+    let text = "<tool_call>\n<function=write_file>\n<parameter=path>\nnotes.md\n</parameter>\n<parameter=content>\n# Title\nBody\n</parameter>\n</function>\n</tool_call>";
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Qwen3Coder);
+    let mut stream = StreamAssembler::new(options.clone()).with_events();
+    let cut = text.find("Bo").unwrap();
+    stream.push_text("</think>");
+    stream.push_text(&text[..cut + 2]);
+    let open = stream.open_calls();
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0].name, Some("write_file"));
+    assert_eq!(open[0].arguments_partial, Some(&json!({"path": "notes.md", "content": "# Title\nBo"})));
+    let mut content = String::new();
+    stream.push_text(&text[cut + 2..]);
+    for event in stream.take_events() {
+        if let StreamEvent::StringGrew { path, appended } = &event.event {
+            if path == "/content" {
+                content.push_str(appended);
+            }
+        }
+    }
+    assert_eq!(content, "# Title\nBody");
+    assert!(stream.open_calls().is_empty());
+    assert_eq!(stream.calls()[0].arguments["content"], "# Title\nBody");
+
+    // A JSON body: the name once complete, the arguments as they grow.
+    let mut stream =
+        StreamAssembler::new(CallOptions::new().format(Format::Text).text_format(TextFormat::Mistral));
+    stream.push_text("[/THINK]");
+    stream.push_text("[TOOL_CALLS] [{\"name\": \"get_wea");
+    assert_eq!(stream.open_calls()[0].name, None);
+    stream.push_text("ther\", \"arguments\": {\"city\": \"Par");
+    let open = stream.open_calls();
+    assert_eq!(open[0].name, Some("get_weather"));
+    assert_eq!(open[0].arguments_partial, Some(&json!({"city": "Par"})));
+}
+
+#[test]
+fn an_open_text_call_in_reasoning_is_never_shown() {
+    let (tools, fixtures) = data();
+    for fixture in &fixtures {
+        let named: TextFormat = fixture.format.parse().unwrap();
+        for text in
+            [format!("<think>{}</think>Done.", fixture.text), format!("{}</think>Done.", fixture.text)]
+        {
+            for options in [options(&tools, Some(named)), options(&tools, None)] {
+                // Where the end reads no call (it was reasoning), nothing may ever be shown;
+                // a fixture with its own `</think>`, or a format whose models never write a
+                // lone one, has calls at the end.
+                if !parse_text(&text, &options).calls.is_empty() {
+                    continue;
+                }
+                let mut stream = StreamAssembler::new(options).with_events();
+                for c in text.chars() {
+                    stream.push_text(c.encode_utf8(&mut [0; 4]));
+                    assert!(stream.open_calls().is_empty(), "{}: {text:?}", fixture.format);
+                    assert!(stream.take_events().is_empty(), "{}: {text:?}", fixture.format);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn open_text_calls_survive_hostile_pieces() {
+    // Markers and the pieces of their bodies in any order, fed in pieces of any size: the
+    // open calls and events never panic nor loop.
+    let pieces = [
+        "<tool_call>",
+        "</tool_call>",
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"name\": \"f\"",
+        ", ",
+        "\"arguments\": {",
+        "\"a\": \"x",
+        "\\\"",
+        "<function=f>",
+        "<parameter=a>",
+        "\n",
+        "</parameter>",
+        "</function>",
+        "<arg_key>",
+        "</arg_key>",
+        "<arg_value>",
+        "</arg_value>",
+        "[TOOL_CALLS]",
+        "get_weather",
+        "[ARGS]",
+        "[CALL_ID]",
+        "```json",
+        "```",
+        "<｜tool▁calls▁begin｜>",
+        "<｜tool▁call▁begin｜>",
+        "<｜tool▁sep｜>",
+        "function",
+        "<｜tool▁call▁end｜>",
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>",
+        "functions.f:0",
+        "<|tool_call_argument_begin|>",
+        "<|tool_call_end|>",
+        "<minimax:tool_call>",
+        "<invoke name=\"f\">",
+        "<parameter name=\"a\" string=\"true\">",
+        "<![CDATA[",
+        "]]>",
+        "</invoke>",
+        "<|python_tag|>",
+        "functools[",
+        "<|tools_prefix|>",
+        "</think>",
+        "<think>",
+        "<tool_calls>",
+        "<|tool_call:start|>",
+        "<|tool_arg:start|>",
+        "<|tool_arg:value|>",
+        "é",
+        "<",
+    ];
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move |bound: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % bound as u64) as usize
+    };
+    for round in 0..400 {
+        let text: String = (0..next(40) + 1).map(|_| pieces[next(pieces.len())]).collect();
+        let named = [None, Some(TextFormat::Hermes), Some(TextFormat::Mistral), Some(TextFormat::DeepSeek)]
+            [round % 4];
+        let mut options = CallOptions::new().format(Format::Text);
+        if let Some(named) = named {
+            options = options.text_format(named);
+        }
+        let mut stream = StreamAssembler::new(options).with_events();
+        let step = 1 + round % 5;
+        let cuts: Vec<usize> =
+            (0..=text.len()).filter(|at| text.is_char_boundary(*at)).step_by(step).collect();
+        for pair in cuts.windows(2) {
+            stream.push_text(&text[pair[0]..pair[1]]);
+            for open in stream.open_calls() {
+                assert!(open.bytes <= text.len(), "{text:?}");
+            }
+            stream.take_events();
+        }
+        stream.push_text(&text[*cuts.last().unwrap()..]);
+        stream.finish();
+    }
 }

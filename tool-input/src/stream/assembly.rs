@@ -609,9 +609,18 @@ impl Assembly {
         }
         self.text.push_str(chunk);
         let options = &self.options;
-        self.text_reader
-            .get_or_insert_with(|| text::incremental::TextReader::new(options))
-            .advance(&self.text, options);
+        let events = self.events.is_some();
+        let reader =
+            self.text_reader.get_or_insert_with(|| text::incremental::TextReader::new(options, events));
+        reader.advance(&self.text, options);
+        if let Some(events) = self.events.as_mut() {
+            events.extend(reader.take_events().into_iter().map(|event| ArgumentEvent {
+                position: event.position,
+                id: event.id,
+                name: event.name,
+                event: event.event,
+            }));
+        }
     }
 
     /// Read what is left and return every call.

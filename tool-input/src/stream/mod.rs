@@ -31,6 +31,27 @@
 //!
 //! [`IncrementalParser`]: crate::parse::IncrementalParser
 //!
+//! Text calls ([`Format::Text`]) are shown the same way where the format lets them: a JSON
+//! body (`<tool_call>{"name": …, "arguments": {…}}`, Mistral's list, …) through the same
+//! parser, and parameters written as tags (qwen3-coder, GLM, MiniMax, DSML, …) as an object
+//! whose parameters appear when complete (converted by the tool's schema as at the end) and
+//! whose value being written grows as a string when it is text. Nothing is shown inside
+//! reasoning, nor before the first lone `</think>` in the formats where one may end it.
+//!
+//! ```
+//! use serde_json::json;
+//! use tool_input::calls::{CallOptions, Format, TextFormat};
+//! use tool_input::stream::StreamAssembler;
+//!
+//! let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Qwen3Coder);
+//! let mut stream = StreamAssembler::new(options);
+//! stream.push_text("Plan.</think>\n<tool_call>\n<function=write_file>\n<parameter=path>\nnotes.md\n</parameter>\n");
+//! stream.push_text("<parameter=content>\n# Title\nFirst li");
+//! let open = stream.open_calls();
+//! assert_eq!(open[0].name, Some("write_file"));
+//! assert_eq!(open[0].arguments_partial, Some(&json!({"path": "notes.md", "content": "# Title\nFirst li"})));
+//! ```
+//!
 //! **A partial buffer is never taken as final arguments.** A call whose block did not
 //! close, in a stream that stopped for length (`finish_reason: "length"`, `stop_reason:
 //! "max_tokens"`, `response.incomplete`, `finishReason: MAX_TOKENS`), that was cut off
@@ -495,17 +516,17 @@ impl StreamAssembler {
     pub fn open_calls(&self) -> Vec<OpenCall<'_>> {
         if let (Backend::Text, Some(reader)) = (&self.backend, &self.state.text_reader) {
             return reader
-                .open_block()
-                .map(|(position, text)| OpenCall {
-                    position,
-                    id: None,
-                    name: None,
-                    arguments_text: Some(text),
-                    arguments_value: None,
-                    arguments_partial: None,
-                    bytes: text.len(),
-                })
+                .open_calls()
                 .into_iter()
+                .map(|call| OpenCall {
+                    position: call.position,
+                    id: call.id,
+                    name: call.name,
+                    arguments_text: Some(call.text),
+                    arguments_value: None,
+                    arguments_partial: call.arguments,
+                    bytes: call.text.len(),
+                })
                 .collect();
         }
         self.state

@@ -16,6 +16,7 @@
 
 use std::mem;
 
+use super::draft::{Context, DraftView, Drafts, TextEvent};
 use super::markers::{Marker, MARKERS};
 use super::reasoning::{self, lone_closes_end_reasoning, LONE_CLOSES};
 use super::{read_marker, Read, TextFormat};
@@ -64,10 +65,13 @@ pub(crate) struct TextReader {
     /// A marker whose calls have no closing marker: nothing more is final before the end.
     stopped: bool,
     collected: Collected,
+    /// The calls being written, shown before they are final.
+    drafts: Drafts,
 }
 
 impl TextReader {
-    pub(crate) fn new(options: &CallOptions) -> Self {
+    /// A reader; `events`: the events of the calls' arguments are collected.
+    pub(crate) fn new(options: &CallOptions, events: bool) -> Self {
         TextReader {
             format: options.text_format,
             lone_closes: lone_closes_end_reasoning(options.text_format),
@@ -80,6 +84,7 @@ impl TextReader {
             block: None,
             stopped: false,
             collected: Collected::default(),
+            drafts: Drafts::new(events),
         }
     }
 
@@ -88,11 +93,25 @@ impl TextReader {
         &self.collected.calls
     }
 
-    /// The call block being written, from its marker, as far as it is settled; and its
-    /// position among the calls.
-    pub(crate) fn open_block(&self) -> Option<(usize, &str)> {
-        let block = self.block?;
-        Some((self.collected.calls.len() + self.collected.errors.len(), &self.visible[block.start..]))
+    /// The calls being written, as far as they are settled (see [`super::draft`]).
+    pub(crate) fn open_calls(&self) -> Vec<DraftView<'_>> {
+        self.drafts.views(&self.visible, self.read_count())
+    }
+
+    /// The events of the calls' arguments since the last take.
+    pub(crate) fn take_events(&mut self) -> Vec<TextEvent> {
+        self.drafts.events.as_mut().map(mem::take).unwrap_or_default()
+    }
+
+    /// Calls and errors read final.
+    fn read_count(&self) -> usize {
+        self.collected.calls.len() + self.collected.errors.len()
+    }
+
+    /// Can what is read now be shown? Not before the first lone closing marker, where one
+    /// ends reasoning: all before it may be reasoning.
+    fn shows(&self) -> bool {
+        !self.lone_closes || self.lone_seen
     }
 
     /// Read what `text` (the whole text so far) settles.
@@ -133,6 +152,8 @@ impl TextReader {
                                 self.visible.truncate(header);
                                 self.scan = self.scan.min(header);
                                 self.block = self.block.filter(|block| block.start < header);
+                                let read = self.read_count();
+                                self.drafts.take_back(header, read);
                             }
                         }
                         i += open.len();
@@ -154,6 +175,7 @@ impl TextReader {
                             self.block = None;
                             self.stopped = false;
                             self.collected = Collected::default();
+                            self.drafts.clear();
                             i += close.len();
                             self.raw_visible = i;
                             self.split = Split::Outside { skip_blank: true };
@@ -222,6 +244,9 @@ impl TextReader {
                         Some(&(pattern, Marker::InklingFrame)) => j += pattern.len(),
                         Some(&(pattern, marker)) => {
                             let closes = closes(pattern, marker);
+                            if self.shows() {
+                                self.drafts.begin(j, pattern, marker, closes.is_empty());
+                            }
                             if closes.is_empty() {
                                 self.stopped = true;
                             } else {
@@ -236,9 +261,18 @@ impl TextReader {
                     Some(close) => {
                         let end = j + close.len();
                         self.block = None;
+                        self.feed_drafts(j, options);
+                        self.drafts.close(&self.visible, j);
                         j = end;
-                        if self.format.is_some() && (!self.lone_closes || self.lone_seen) {
+                        if self.format.is_some() && self.shows() {
                             j = self.read(block, end, options);
+                            if j == block.start + block.pattern.len() {
+                                // Not a call after all.
+                                let read = self.read_count();
+                                self.drafts.take_back(block.start, read);
+                            } else if !self.stopped {
+                                self.drafts.read_final();
+                            }
                         }
                     }
                     None => j += 1,
@@ -246,6 +280,18 @@ impl TextReader {
             }
         }
         self.scan = j.max(self.scan);
+        if self.block.is_some() {
+            self.feed_drafts(self.scan, options);
+        } else if self.stopped {
+            // Calls without a closing marker: their text goes on to the end.
+            self.feed_drafts(self.visible.len(), options);
+        }
+    }
+
+    /// Read the visible text up to `upto` into the calls being written.
+    fn feed_drafts(&mut self, upto: usize, options: &CallOptions) {
+        let context = Context { options, collected: self.read_count() };
+        self.drafts.feed(&self.visible, upto, &context);
     }
 
     /// Read the block that closed at `end`; return where reading goes on.

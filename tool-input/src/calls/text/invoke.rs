@@ -175,14 +175,7 @@ fn read_invoke(
             );
             return end;
         }
-        let raw = cdata(&body[value_start..value_end]);
-        let typed =
-            attributes.iter().find(|(attribute, _)| attribute == "string").map(|(_, value)| value.as_str());
-        let value = match typed {
-            Some("true") => Value::String(raw.to_owned()),
-            Some("false") => json_value(raw).unwrap_or_else(|| xml::convert(raw, schema, &key)),
-            _ => xml::convert(raw, schema, &key),
-        };
+        let value = param_value(&body[value_start..value_end], &attributes, schema, &key);
         params.insert(key, value);
         pos = next;
     }
@@ -194,9 +187,31 @@ fn read_invoke(
     end
 }
 
+/// A parameter's value from its text and its tag's attributes: `string="true"` is a string
+/// as written, `string="false"` a JSON value, and otherwise the tool's schema converts it.
+pub(super) fn param_value(
+    raw: &str,
+    attributes: &[(String, String)],
+    schema: Option<&Value>,
+    key: &str,
+) -> Value {
+    let raw = cdata(raw);
+    let typed = string_attribute(attributes);
+    match typed {
+        Some("true") => Value::String(raw.to_owned()),
+        Some("false") => json_value(raw).unwrap_or_else(|| xml::convert(raw, schema, key)),
+        _ => xml::convert(raw, schema, key),
+    }
+}
+
+/// The `string=` attribute of a parameter's tag, if it has one.
+pub(super) fn string_attribute(attributes: &[(String, String)]) -> Option<&str> {
+    attributes.iter().find(|(attribute, _)| attribute == "string").map(|(_, value)| value.as_str())
+}
+
 /// `"NAME" string="true"` → `[("name", "NAME"), ("string", "true")]`: the first value is
 /// the one after the tag's own `name=`; quotes are optional.
-fn attributes(header: &str) -> Vec<(String, String)> {
+pub(super) fn attributes(header: &str) -> Vec<(String, String)> {
     let mut found = Vec::new();
     let mut rest = header.trim_start();
     let mut key = "name".to_owned();

@@ -71,7 +71,7 @@ fn read_call(text: &str, start: usize, section_closed: bool, out: &mut Collector
 }
 
 /// `functions.get_weather:0` → `get_weather`.
-fn name_of(id: &str) -> &str {
+pub(super) fn name_of(id: &str) -> &str {
     let name = id.strip_prefix("functions.").unwrap_or(id);
     match name.rsplit_once(':') {
         Some((name, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => name,

@@ -11,6 +11,7 @@
 
 mod callsyntax;
 mod deepseek;
+mod draft;
 mod format;
 mod harmony;
 mod hermes;

@@ -146,6 +146,17 @@ fn push_cut_off(out: &mut Collector<'_>, span: &str, name: Option<String>, insid
     super::push_cut_off(out, text_parts(name, OriginalArguments::Text(span.to_owned()), span), detail);
 }
 
+/// Is a parameter's value a string whatever its text ([`convert`] gives its text): the
+/// tool's schema declares a string (and not `null`), declares no type, or is unknown. Such a
+/// value can be shown as it arrives; any other is known only once it is complete.
+pub(super) fn grows_as_text(schema: Option<&Value>, key: &str) -> bool {
+    let Some((root, property)) = schema.and_then(|root| Some((root, property_schema(root, key)?))) else {
+        return true;
+    };
+    let types = declared_types(root, property);
+    !types.contains(Types::NULL) && (types.contains(Types::STRING) || types.is_empty())
+}
+
 /// A parameter's text as the JSON value the tool's schema declares.
 pub(super) fn convert(raw: &str, schema: Option<&Value>, key: &str) -> Value {
     let property = schema.and_then(|root| Some((root, property_schema(root, key)?)));

@@ -1,0 +1,404 @@
+//! The calls of a text stream still being written, as far as they arrived: each one's name
+//! as soon as it is complete, and its arguments as they grow, with the same events as a
+//! JSON stream's calls ([`StreamEvent`]).
+//!
+//! The reader ([`super::incremental`]) tells where a call block starts, feeds the settled
+//! text after it (never reasoning), and says when the block closes and when its calls are
+//! read final. Each block has a reader of its own kind, fed each byte once:
+//! - a JSON body (`<tool_call>{"name": …, "arguments": {…}}`, Mistral's and Granite's
+//!   lists, Llama's `<|python_tag|>`, …): the incremental JSON parser ([`json`]);
+//! - parameters written as tags (qwen3-coder, GLM, MiniMax M2, DSML, Step 3, …): a
+//!   parameter is added when its value is complete, converted as the final reading
+//!   converts it, and a value that is text whatever it says grows as a string ([`params`]);
+//! - any other format: the block's text only.
+//!
+//! The calls shown are those of the latest block: once its calls are read final, they
+//! leave; a block whose calls are final only at the end (the format detected rather than
+//! named, or a format without a closing marker) stays until the next one starts.
+
+mod json;
+mod named;
+mod params;
+
+use serde_json::Value;
+
+use super::markers::Marker;
+use crate::calls::CallOptions;
+use crate::parse::{ParseOptions, StreamEvent};
+
+/// An event of a call's arguments in a text stream.
+#[derive(Debug)]
+pub(crate) struct TextEvent {
+    pub position: usize,
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub event: StreamEvent<'static>,
+}
+
+/// What is shown of one call still being written.
+#[derive(Debug)]
+pub(crate) struct DraftView<'a> {
+    pub position: usize,
+    pub id: Option<&'a str>,
+    pub name: Option<&'a str>,
+    /// Its text, from its marker, as far as it is settled.
+    pub text: &'a str,
+    pub arguments: Option<&'a Value>,
+}
+
+#[derive(Debug)]
+enum Body {
+    /// Its kind is told by its first characters (`<tool_call>`: JSON, qwen3-coder or GLM).
+    Pending,
+    Json(Box<json::JsonBody>),
+    Params(params::Params),
+    Named(named::Named),
+    /// A format read only whole: the block's text is shown.
+    Text,
+}
+
+/// One call block.
+#[derive(Debug)]
+struct Region {
+    /// Where its marker starts in the visible text.
+    start: usize,
+    pattern: &'static str,
+    marker: Marker,
+    /// Read up to here.
+    pos: usize,
+    body: Body,
+    /// Its closing marker arrived: nothing more is read into it.
+    closed: bool,
+    /// Its calls have no closing marker: after its body, the next call is the same marker
+    /// again.
+    open_ended: bool,
+    /// An event of it was reported.
+    reported: bool,
+}
+
+/// The open calls of a text stream.
+#[derive(Debug, Default)]
+pub(crate) struct Drafts {
+    region: Option<Region>,
+    /// Calls of earlier blocks that left without being read final (their positions count).
+    retired: usize,
+    /// The events, when they are collected.
+    pub events: Option<Vec<TextEvent>>,
+}
+
+/// What reading needs besides the text.
+pub(crate) struct Context<'a> {
+    pub options: &'a CallOptions,
+    /// Calls and errors read final so far.
+    pub collected: usize,
+}
+
+impl Drafts {
+    pub fn new(events: bool) -> Drafts {
+        Drafts { region: None, retired: 0, events: events.then(Vec::new) }
+    }
+
+    /// A call block opens at `start` with `pattern`; `open_ended` when its calls have no
+    /// closing marker.
+    pub fn begin(&mut self, start: usize, pattern: &'static str, marker: Marker, open_ended: bool) {
+        self.retire();
+        let pos = match marker {
+            // The marker is the call's own opening tag.
+            Marker::Function | Marker::MiniCpm5 => start,
+            _ => start + pattern.len(),
+        };
+        let body = match marker {
+            Marker::ToolCall | Marker::Tools | Marker::ToolCalls | Marker::Mistral => Body::Pending,
+            Marker::Function | Marker::SeedOss => params(&params::QWEN, pos),
+            Marker::MiniCpm5 => params(&params::MINICPM, pos),
+            Marker::MiniMaxM2 => params(&params::MINIMAX, pos),
+            Marker::Dsml if pattern.starts_with("<｜") => params(&params::DSML, pos),
+            Marker::Dsml => params(&params::DSML_ASCII, pos),
+            Marker::Step3 => params(&params::STEP3, pos),
+            Marker::Solar => params(&params::SOLAR, pos),
+            Marker::DeepSeek => named(named::Dialect::DeepSeek, pos, !pattern.contains("calls")),
+            Marker::Kimi => named(named::Dialect::Kimi, pos, !pattern.contains("section")),
+            Marker::PythonTag
+            | Marker::GraniteTag
+            | Marker::FunctionCall
+            | Marker::CohereAction
+            | Marker::CohereFence
+            | Marker::InternLm
+            | Marker::Longcat
+            | Marker::GigaChat
+            | Marker::Inkling => json_body(false, false),
+            Marker::Apertus => json_body(true, false),
+            Marker::Functools => json_body(false, true),
+            _ => Body::Text,
+        };
+        self.region =
+            Some(Region { start, pattern, marker, pos, body, closed: false, open_ended, reported: false });
+    }
+
+    /// The calls of the block leave without being read final.
+    fn retire(&mut self) {
+        if let Some(region) = self.region.take() {
+            self.retired += region.count();
+        }
+    }
+
+    /// Read the visible text up to `upto` into the open block.
+    pub fn feed(&mut self, visible: &str, upto: usize, context: &Context<'_>) {
+        let wants = self.events.is_some();
+        loop {
+            let base = context.collected + self.retired;
+            let Some(region) = self.region.as_mut().filter(|region| !region.closed) else { return };
+            if upto <= region.pos {
+                return;
+            }
+            let mut raw: Vec<(usize, StreamEvent<'static>)> = Vec::new();
+            region.read(visible, upto, context.options, wants, &mut |index, event| raw.push((index, event)));
+            region.reported |= !raw.is_empty();
+            if let Some(events) = self.events.as_mut() {
+                for (index, event) in raw {
+                    let (id, name) = region.names(index);
+                    events.push(TextEvent { position: base + index, id, name, event });
+                }
+            }
+            // A format without closing markers: after the body, the next call is the marker
+            // again.
+            if !(region.open_ended && region.body_done()) {
+                return;
+            }
+            let (pattern, marker) = (region.pattern, region.marker);
+            match find_again(visible, region.pos, upto, pattern) {
+                Ok(at) => self.begin(at, pattern, marker, true),
+                Err(resume) => {
+                    region.pos = resume;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The block's closing marker starts at `at` (all before it was fed).
+    pub fn close(&mut self, visible: &str, at: usize) {
+        if let Some(region) = self.region.as_mut() {
+            if let Body::Params(params) = &mut region.body {
+                params.close(visible, at);
+            }
+            region.closed = true;
+        }
+    }
+
+    /// The block's calls were read final: they leave.
+    pub fn read_final(&mut self) {
+        self.region = None;
+    }
+
+    /// The visible text from `at` on was taken back (it turned out to be reasoning): a block
+    /// that started there never was one.
+    pub fn take_back(&mut self, at: usize, collected: usize) {
+        let Some(region) = self.region.as_ref().filter(|region| region.start >= at) else { return };
+        if region.reported {
+            if let Some(events) = self.events.as_mut() {
+                let base = collected + self.retired;
+                for index in 0..region.count().max(1) {
+                    let event = StreamEvent::Restart;
+                    events.push(TextEvent { position: base + index, id: None, name: None, event });
+                }
+            }
+        }
+        self.region = None;
+    }
+
+    /// Forget everything (what was read was reasoning, before any of it was shown).
+    pub fn clear(&mut self) {
+        self.region = None;
+        self.retired = 0;
+    }
+
+    /// The calls being written, in order.
+    pub fn views<'a>(&'a self, visible: &'a str, collected: usize) -> Vec<DraftView<'a>> {
+        let Some(region) = &self.region else { return Vec::new() };
+        let base = collected + self.retired;
+        let end = region.pos.min(visible.len()).max(region.start);
+        let text = |from: usize| visible.get(from.min(end)..end).unwrap_or("");
+        match &region.body {
+            Body::Json(body) => (0..body.count())
+                .map(|index| {
+                    let (name, id, arguments) = body.call(index);
+                    DraftView { position: base + index, id, name, text: text(region.start), arguments }
+                })
+                .collect(),
+            Body::Params(params) => params
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: None,
+                    name: call.name.as_deref(),
+                    text: text(call.start),
+                    arguments: call.name.as_ref().map(|_| &call.arguments),
+                })
+                .collect(),
+            Body::Named(named) => named
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: call.id.as_deref(),
+                    name: call.name.as_deref(),
+                    text: text(call.start),
+                    arguments: named.arguments(index),
+                })
+                .collect(),
+            Body::Pending | Body::Text if !region.open_ended => {
+                vec![DraftView {
+                    position: base,
+                    id: None,
+                    name: None,
+                    text: text(region.start),
+                    arguments: None,
+                }]
+            }
+            Body::Pending | Body::Text => Vec::new(),
+        }
+    }
+}
+
+impl Region {
+    /// How many calls it shows.
+    fn count(&self) -> usize {
+        match &self.body {
+            Body::Json(body) => body.count(),
+            Body::Params(params) => params.calls.len(),
+            Body::Named(named) => named.calls.len(),
+            Body::Pending | Body::Text => usize::from(!self.open_ended),
+        }
+    }
+
+    fn body_done(&self) -> bool {
+        match &self.body {
+            Body::Json(body) => body.done(),
+            Body::Named(named) => named.done(),
+            _ => false,
+        }
+    }
+
+    /// The id and name of its call `index`, for an event.
+    fn names(&self, index: usize) -> (Option<String>, Option<String>) {
+        match &self.body {
+            Body::Json(body) => {
+                let (name, id) = body.names(index);
+                (id.map(str::to_owned), name.map(str::to_owned))
+            }
+            Body::Params(params) => (None, params.calls.get(index).and_then(|call| call.name.clone())),
+            Body::Named(named) => match named.calls.get(index) {
+                Some(call) => (call.id.clone(), call.name.clone()),
+                None => (None, None),
+            },
+            Body::Pending | Body::Text => (None, None),
+        }
+    }
+
+    fn read(
+        &mut self,
+        visible: &str,
+        upto: usize,
+        options: &CallOptions,
+        events: bool,
+        emit: &mut dyn FnMut(usize, StreamEvent<'static>),
+    ) {
+        if let Body::Pending = self.body {
+            match decide(visible, self.pos, upto, self.marker) {
+                Decided::Wait(pos) => {
+                    self.pos = pos;
+                    return;
+                }
+                Decided::Body(pos, body) => {
+                    self.pos = pos;
+                    self.body = body;
+                }
+            }
+        }
+        self.pos = match &mut self.body {
+            Body::Json(body) => body.feed(visible, self.pos, upto, events, emit),
+            Body::Params(params) => params.feed(visible, self.pos, upto, options, emit),
+            Body::Named(named) => named.feed(visible, self.pos, upto, events, emit),
+            Body::Pending | Body::Text => upto,
+        };
+    }
+}
+
+fn params(syntax: &'static params::Syntax, pos: usize) -> Body {
+    Body::Params(params::Params::new(syntax, pos))
+}
+
+/// How a body's JSON is read: as the final reading parses it, without a size limit of its
+/// own (the text's limit holds).
+fn json_options() -> ParseOptions {
+    ParseOptions { max_bytes: usize::MAX, ..ParseOptions::default() }
+}
+
+fn json_body(keyed: bool, opened_list: bool) -> Body {
+    Body::Json(Box::new(json::JsonBody::new(json_options(), keyed, opened_list)))
+}
+
+fn named(dialect: named::Dialect, pos: usize, in_call: bool) -> Body {
+    Body::Named(named::Named::new(dialect, json_options(), pos, in_call))
+}
+
+enum Decided {
+    /// Not told yet: more must arrive (the first blank characters were skipped).
+    Wait(usize),
+    Body(usize, Body),
+}
+
+/// The kind of a block that several formats open (`<tool_call>`: a JSON object, qwen3-coder's
+/// `<function=` or GLM's name; `<tool_calls>`: a JSON list or HY V3's `<tool_call>`;
+/// `[TOOL_CALLS]`: a JSON list, or Mistral's `NAME[ARGS]{…}`), from its first characters.
+fn decide(visible: &str, pos: usize, upto: usize, marker: Marker) -> Decided {
+    let rest = &visible[pos..upto];
+    let at = pos + (rest.len() - rest.trim_start().len());
+    let rest = &visible[at..upto];
+    let Some(&first) = rest.as_bytes().first() else { return Decided::Wait(at) };
+    let json = matches!(first, b'{' | b'[' | b'`');
+    match marker {
+        _ if json => Decided::Body(at, json_body(false, false)),
+        Marker::ToolCall | Marker::Tools | Marker::ToolCalls if first == b'<' => {
+            let tag = if marker == Marker::ToolCalls { "<tool_call>" } else { "<function=" };
+            if rest.len() < tag.len() && tag.starts_with(rest) {
+                Decided::Wait(at)
+            } else if rest.starts_with(tag) {
+                let syntax = if marker == Marker::ToolCalls { &params::HY } else { &params::QWEN };
+                Decided::Body(at, params(syntax, at))
+            } else {
+                Decided::Body(at, Body::Text)
+            }
+        }
+        Marker::ToolCall | Marker::Tools => Decided::Body(at, params(&params::GLM, at)),
+        Marker::Mistral if first.is_ascii_alphanumeric() || first == b'_' => {
+            Decided::Body(at, named(named::Dialect::Mistral, at, true))
+        }
+        _ => Decided::Body(at, Body::Text),
+    }
+}
+
+/// The next `pattern` in `visible[from..upto]`: `Ok(at)`, or `Err(resume)` where the search
+/// goes on when more arrives.
+fn find_again(visible: &str, from: usize, upto: usize, pattern: &str) -> Result<usize, usize> {
+    let Some(first) = pattern.as_bytes().first() else { return Err(upto) };
+    let bytes = &visible.as_bytes()[..upto];
+    let mut i = from;
+    while i < upto {
+        if bytes[i] == *first {
+            let rest = &bytes[i..];
+            if rest.starts_with(pattern.as_bytes()) {
+                return Ok(i);
+            }
+            if pattern.as_bytes().starts_with(rest) {
+                return Err(i);
+            }
+        }
+        i += 1;
+    }
+    Err(upto)
+}
