@@ -119,6 +119,9 @@ pub(crate) struct Walker<'p> {
     memo: RefCell<union::Memo>,
     /// How many exact union tries are under way.
     scopes: Cell<usize>,
+    /// The schema resources entered, the outermost first (see `Plan::scope_of`): kept only
+    /// for a plan with a dynamic reference.
+    resources: RefCell<Vec<u32>>,
 }
 
 /// The option list of one error: the values for [`FieldError::options`] and the text for its
@@ -150,6 +153,7 @@ impl<'p> Walker<'p> {
             floats: std::cell::OnceCell::new(),
             memo: RefCell::default(),
             scopes: Cell::new(0),
+            resources: RefCell::default(),
         }
     }
 
@@ -182,8 +186,50 @@ impl<'p> Walker<'p> {
         outcome.ok()
     }
 
+    /// Walk `value` against `id`, in the dynamic scope when the plan keeps one: the node's
+    /// resource is entered (pushed) unless it is the one the walk is in.
     #[allow(clippy::too_many_arguments)]
     fn walk(
+        &self,
+        id: NodeId,
+        value: &mut Value,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+        depth: usize,
+        hops: usize,
+    ) {
+        let Some(&resource) = self.plan.scope_of.get(id) else {
+            return self.walk_node(id, value, path, mode, out, depth, hops);
+        };
+        let entered = self.enter(resource);
+        self.walk_node(id, value, path, mode, out, depth, hops);
+        self.leave(entered);
+    }
+
+    /// Enter `resource` unless the walk is in it already; whether it did.
+    fn enter(&self, resource: u32) -> bool {
+        let mut resources = self.resources.borrow_mut();
+        let entered = resources.last() != Some(&resource);
+        if entered {
+            resources.push(resource);
+        }
+        entered
+    }
+
+    fn leave(&self, entered: bool) {
+        if entered {
+            self.resources.borrow_mut().pop();
+        }
+    }
+
+    /// Where a dynamic reference leads from here.
+    fn dynamic_target(&self, dynamic: &crate::plan::DynamicRef) -> NodeId {
+        dynamic.target(&self.resources.borrow())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_node(
         &self,
         id: NodeId,
         value: &mut Value,
@@ -211,6 +257,12 @@ impl<'p> Walker<'p> {
         }
         if let Some(reference) = node.reference {
             self.walk(reference, value, path, mode, out, depth, hops + 1);
+            if out.dry && out.failed {
+                return;
+            }
+        }
+        if let Some(dynamic) = &node.dynamic {
+            self.walk(self.dynamic_target(dynamic), value, path, mode, out, depth, hops + 1);
             if out.dry && out.failed {
                 return;
             }
