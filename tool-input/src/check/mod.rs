@@ -124,6 +124,17 @@ pub(crate) struct Walker<'p> {
     resources: RefCell<Vec<u32>>,
 }
 
+/// A schema resource the walk entered (the stack it was pushed on), left when dropped.
+struct Entered<'w>(Option<&'w RefCell<Vec<u32>>>);
+
+impl Drop for Entered<'_> {
+    fn drop(&mut self) {
+        if let Some(resources) = self.0 {
+            resources.borrow_mut().pop();
+        }
+    }
+}
+
 /// The option list of one error: the values for [`FieldError::options`] and the text for its
 /// message. Every list of options a message shows is built by [`Walker::list_options`].
 pub(crate) struct Listed {
@@ -186,8 +197,23 @@ impl<'p> Walker<'p> {
         outcome.ok()
     }
 
-    /// Walk `value` against `id`, in the dynamic scope when the plan keeps one: the node's
-    /// resource is entered (pushed) unless it is the one the walk is in.
+    /// Enter the resource of node `id` (see `Plan::scope_of`), unless the walk is in it
+    /// already or the plan keeps no dynamic scope, for as long as the guard lives.
+    fn enter(&self, id: NodeId) -> Entered<'_> {
+        let Some(&resource) = self.plan.scope_of.get(id) else { return Entered(None) };
+        let mut resources = self.resources.borrow_mut();
+        if resources.last() == Some(&resource) {
+            return Entered(None);
+        }
+        resources.push(resource);
+        Entered(Some(&self.resources))
+    }
+
+    /// Where a dynamic reference leads from here.
+    fn dynamic_target(&self, dynamic: &crate::plan::DynamicRef) -> NodeId {
+        dynamic.target(&self.resources.borrow())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
@@ -199,46 +225,7 @@ impl<'p> Walker<'p> {
         depth: usize,
         hops: usize,
     ) {
-        let Some(&resource) = self.plan.scope_of.get(id) else {
-            return self.walk_node(id, value, path, mode, out, depth, hops);
-        };
-        let entered = self.enter(resource);
-        self.walk_node(id, value, path, mode, out, depth, hops);
-        self.leave(entered);
-    }
-
-    /// Enter `resource` unless the walk is in it already; whether it did.
-    fn enter(&self, resource: u32) -> bool {
-        let mut resources = self.resources.borrow_mut();
-        let entered = resources.last() != Some(&resource);
-        if entered {
-            resources.push(resource);
-        }
-        entered
-    }
-
-    fn leave(&self, entered: bool) {
-        if entered {
-            self.resources.borrow_mut().pop();
-        }
-    }
-
-    /// Where a dynamic reference leads from here.
-    fn dynamic_target(&self, dynamic: &crate::plan::DynamicRef) -> NodeId {
-        dynamic.target(&self.resources.borrow())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn walk_node(
-        &self,
-        id: NodeId,
-        value: &mut Value,
-        path: &Path<'_>,
-        mode: Mode,
-        out: &mut Outcome,
-        depth: usize,
-        hops: usize,
-    ) {
+        let _entered = self.enter(id);
         if hops > MAX_SCHEMA_HOPS {
             self.fail(out, path, mode, ErrorCode::TooDeep, None, || {
                 "the schema refers to itself without end here".to_owned()

@@ -104,26 +104,7 @@ impl<'p> Walker<'p> {
         if hops > MAX_SCHEMA_HOPS {
             return;
         }
-        let Some(&resource) = self.plan.scope_of.get(id) else {
-            return self.mark_evaluated_in(id, value, marks, own, path, depth, hops);
-        };
-        let entered = self.enter(resource);
-        self.mark_evaluated_in(id, value, marks, own, path, depth, hops);
-        self.leave(entered);
-    }
-
-    /// [`Walker::mark_evaluated`] in the dynamic scope of `id`.
-    #[allow(clippy::too_many_arguments)]
-    fn mark_evaluated_in(
-        &self,
-        id: NodeId,
-        value: &Value,
-        marks: &mut [bool],
-        own: bool,
-        path: &Path<'_>,
-        depth: usize,
-        hops: usize,
-    ) {
+        let _entered = self.enter(id);
         let node = &self.plan.nodes[id];
         match value {
             Value::Object(map) => {
