@@ -7,7 +7,8 @@
 //! Drafts 7, 6 and 4 write no `$schema` in their schemas: the folder's draft is written into
 //! each root schema object that has none, which is how a caller says which draft a schema is.
 //! Tests that reach remote documents (`refRemote.json` and the few others that `$ref` a URL)
-//! are run like the rest: a `$ref` is never fetched, so they fail, for both validators.
+//! are run like the rest: a `$ref` is never fetched, so they fail, for both validators. The
+//! drafts' own metaschemas are no remote documents: both validators bundle them.
 //!
 //! `cargo test -p tool-input-suite --test json_schema_drafts -- --nocapture` prints the table;
 //! with `FAILURES=1` it lists every test tool-input gets wrong.
@@ -21,7 +22,8 @@ use tool_input::Validator;
 
 /// One run: a folder of a draft, how its `$schema` is spelled, whether formats are asserted,
 /// and the count tool-input must keep (the floor: raise it when more pass). Before the
-/// keywords folder the counts were 816, 742, 701, 653, 491 and 376.
+/// keywords folder the counts were 816, 742, 701, 653, 491 and 376; before the bundled
+/// metaschemas and the dynamic scope, 1240, 1217, 900, 812 and 597 (the drafts).
 struct Run {
     name: &'static str,
     folder: &'static str,
@@ -36,35 +38,35 @@ const RUNS: &[Run] = &[
         folder: "draft2020-12",
         dialect: "https://json-schema.org/draft/2020-12/schema",
         formats: false,
-        floor: 1240,
+        floor: 1254,
     },
     Run {
         name: "2019-09",
         folder: "draft2019-09",
         dialect: "https://json-schema.org/draft/2019-09/schema",
         formats: false,
-        floor: 1217,
+        floor: 1227,
     },
     Run {
         name: "7",
         folder: "draft7",
         dialect: "http://json-schema.org/draft-07/schema#",
         formats: false,
-        floor: 900,
+        floor: 904,
     },
     Run {
         name: "6",
         folder: "draft6",
         dialect: "http://json-schema.org/draft-06/schema#",
         formats: false,
-        floor: 812,
+        floor: 816,
     },
     Run {
         name: "4",
         folder: "draft4",
         dialect: "http://json-schema.org/draft-04/schema#",
         formats: false,
-        floor: 597,
+        floor: 601,
     },
     Run {
         name: "2020-12 optional/format",

@@ -13,11 +13,14 @@ use crate::keywords::{Keyword, NumberFormat};
 use crate::pattern::Pattern;
 use crate::schema_error::SchemaError;
 
+mod dynamic;
 mod fast;
 mod keywords;
+mod metaschemas;
 mod refs;
 mod union;
 
+pub(crate) use dynamic::DynamicRef;
 pub(crate) use refs::Draft;
 
 pub(crate) use fast::{Chain, FastNode, FastString};
@@ -172,6 +175,10 @@ pub(crate) struct Node {
     pub all_of: Vec<NodeId>,
     pub not: Option<NodeId>,
     pub reference: Option<NodeId>,
+    /// A `$dynamicRef` (2020-12) or `$recursiveRef` (2019-09) that resolves by the dynamic
+    /// scope (its static target holds the matching anchor); one that does not is a plain
+    /// `reference`.
+    pub dynamic: Option<Box<DynamicRef>>,
     pub default: Option<Value>,
     /// The `description` annotation (shown beside an option in an error).
     pub description: Option<String>,
@@ -227,6 +234,7 @@ impl Default for Node {
             all_of: Vec::new(),
             not: None,
             reference: None,
+            dynamic: None,
             default: None,
             description: None,
             any_of_shape: None,
@@ -263,6 +271,7 @@ impl Node {
             && self.one_of.is_empty()
             && self.all_of.is_empty()
             && self.not.is_none()
+            && self.dynamic.is_none()
             && self.keywords.is_empty()
     }
 
@@ -298,6 +307,7 @@ impl Node {
     /// own type before its checks, so a node without applicators never does.
     pub fn entangles_coercions(&self) -> bool {
         let applicators = usize::from(self.reference.is_some())
+            + usize::from(self.dynamic.is_some())
             + self.all_of.len()
             + usize::from(!self.any_of.is_empty())
             + usize::from(!self.one_of.is_empty());
@@ -378,6 +388,10 @@ pub(crate) struct Plan {
     /// Where in the document each node was compiled from, by [`NodeId`] (the least pointer,
     /// as strings order, when `$ref`s share a node): for schema errors found after compiling.
     pub pointers: Vec<String>,
+    /// The schema resource each node belongs to, by [`NodeId`], as an index the walk keeps on
+    /// its stack of resources entered (the dynamic scope). Empty when no node resolves a
+    /// reference dynamically, so other schemas keep no stack at all.
+    pub scope_of: Vec<u32>,
 }
 
 impl Plan {
@@ -402,18 +416,21 @@ impl Plan {
     ) -> Result<Plan, SchemaError> {
         let draft = Draft::of(schema);
         let mut compiler = Compiler {
-            document: schema,
+            documents: vec![schema],
+            drafts: vec![draft],
+            doc: 0,
             nodes: Vec::new(),
             by_pointer: HashMap::new(),
-            draft,
             index: refs::Index::of(schema, draft),
             formats,
             order,
+            dynamic: Vec::new(),
         };
         let root = compiler.compile_at("", schema, 0)?;
+        let scope_of = compiler.resolve_dynamic()?;
         if let Some(id) = first_loop(&compiler.nodes) {
             let pointer =
-                compiler.by_pointer.iter().find(|(_, &at)| at == id).map_or("", |(p, _)| p.as_str());
+                compiler.by_pointer.iter().find(|(_, &at)| at == id).map_or("", |((_, p), _)| p.as_str());
             return Err(error(
                 pointer,
                 "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
@@ -421,9 +438,10 @@ impl Plan {
         }
         let mut pointers = vec![String::new(); compiler.nodes.len()];
         let mut named = vec![false; compiler.nodes.len()];
-        let mut by_pointer: Vec<(String, NodeId)> = compiler.by_pointer.into_iter().collect();
+        // The document's own pointers first (a bundled metaschema's nodes come after).
+        let mut by_pointer: Vec<_> = compiler.by_pointer.into_iter().collect();
         by_pointer.sort_unstable();
-        for (pointer, id) in by_pointer {
+        for ((_, pointer), id) in by_pointer {
             if !named[id] {
                 named[id] = true;
                 pointers[id] = pointer;
@@ -437,6 +455,7 @@ impl Plan {
             defaults_exact: false,
             coercions_entangled: false,
             pointers,
+            scope_of,
         };
         plan.possible = plan.all_possible_types();
         plan.index_objects();
@@ -496,19 +515,25 @@ impl Plan {
 }
 
 struct Compiler<'a> {
-    document: &'a Value,
+    /// The schema (0), then each bundled metaschema it references, in the order first met.
+    documents: Vec<&'a Value>,
+    /// The draft each document is read in.
+    drafts: Vec<Draft>,
+    /// The document the node being compiled sits in.
+    doc: usize,
     nodes: Vec<Node>,
-    /// Nodes already compiled for a JSON Pointer into the document, so `$ref`s share them
+    /// Nodes already compiled for a place (document, JSON Pointer), so `$ref`s share them
     /// and recursive schemas terminate.
-    by_pointer: HashMap<String, NodeId>,
-    /// The draft the document is read in.
-    draft: Draft,
+    by_pointer: HashMap<refs::Location, NodeId>,
     /// Base URIs, resources and anchors, for `$ref`.
     index: refs::Index,
     /// Assert `format`.
     formats: bool,
     /// The order the schema wrote its objects' keys in, where the `Value` may not keep it.
     order: Option<&'a KeyOrder>,
+    /// The nodes with a dynamic reference, each with the `$dynamicAnchor` it looks for
+    /// (`None`: 2019-09's `$recursiveAnchor`); their candidates are found once every node is.
+    dynamic: Vec<(NodeId, Option<String>)>,
 }
 
 fn error(pointer: &str, message: impl Into<String>) -> SchemaError {
@@ -517,7 +542,8 @@ fn error(pointer: &str, message: impl Into<String>) -> SchemaError {
 
 impl<'a> Compiler<'a> {
     fn compile_at(&mut self, pointer: &str, schema: &'a Value, depth: usize) -> Result<NodeId, SchemaError> {
-        if let Some(&id) = self.by_pointer.get(pointer) {
+        let place = (self.doc, pointer.to_owned());
+        if let Some(&id) = self.by_pointer.get(&place) {
             return Ok(id);
         }
         if depth > MAX_SCHEMA_DEPTH {
@@ -525,7 +551,7 @@ impl<'a> Compiler<'a> {
         }
         let id = self.nodes.len();
         self.nodes.push(Node::default());
-        self.by_pointer.insert(pointer.to_owned(), id);
+        self.by_pointer.insert(place, id);
         let node = self.compile_node(id, pointer, schema, depth)?;
         self.nodes[id] = node;
         Ok(id)
@@ -556,7 +582,7 @@ impl<'a> Compiler<'a> {
             _ => return Err(error(pointer, "a schema must be an object or a boolean")),
         };
         let mut node = Node::default();
-        if let (true, Some(reference)) = (self.draft.ref_overrides(), object.get("$ref")) {
+        if let (true, Some(reference)) = (self.drafts[self.doc].ref_overrides(), object.get("$ref")) {
             // Drafts 4 to 7: `$ref` replaces every keyword beside it.
             let reference = reference.as_str().ok_or_else(|| error(pointer, "`$ref` must be a string"))?;
             node.reference = Some(self.reference(pointer, reference, depth)?);
@@ -572,7 +598,8 @@ impl<'a> Compiler<'a> {
             node.enum_values = Some(values.clone());
         }
         node.const_value = object.get("const").cloned();
-        node.default = object.get("default").cloned();
+        // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
+        node.default = object.get("default").filter(|_| self.doc == 0).cloned();
         node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
         node.minimum = number(pointer, object, "minimum")?;
         node.maximum = number(pointer, object, "maximum")?;
@@ -705,11 +732,18 @@ impl<'a> Compiler<'a> {
                 let reference = reference
                     .as_str()
                     .ok_or_else(|| error(pointer, format!("`{keyword}` must be a string")))?;
-                // Resolved where it is written (its static target).
+                // Resolved where it is written (its static target); by the dynamic scope when
+                // that target holds the matching anchor.
                 let target = self.reference(pointer, reference, depth)?;
-                match node.reference {
-                    None => node.reference = Some(target),
-                    Some(_) => node.all_of.push(target),
+                match self.dynamic_anchor(keyword, pointer, reference)? {
+                    Some(anchor) if node.dynamic.is_none() => {
+                        node.dynamic = Some(Box::new(DynamicRef::to(target, anchor.is_none())));
+                        self.dynamic.push((id, anchor));
+                    }
+                    _ => match node.reference {
+                        None => node.reference = Some(target),
+                        Some(_) => node.all_of.push(target),
+                    },
                 }
             }
         }
@@ -748,20 +782,53 @@ impl<'a> Compiler<'a> {
     }
 
     /// Resolve a `$ref` inside the document: a JSON Pointer fragment, an anchor, or the
-    /// `$id` of one of its subschemas (with a pointer or anchor after it). Never fetched.
+    /// `$id` of one of its subschemas (with a pointer or anchor after it), or a bundled
+    /// metaschema. Never fetched.
     fn reference(&mut self, pointer: &str, reference: &str, depth: usize) -> Result<NodeId, SchemaError> {
-        let fragment = self.index.target(pointer, reference).ok_or_else(|| {
+        let place = self.locate(pointer, reference)?;
+        self.compile_in(place, pointer, reference, depth + 1)
+    }
+
+    /// Compile the subschema at `place` (in its own document).
+    fn compile_in(
+        &mut self,
+        (doc, fragment): refs::Location,
+        pointer: &str,
+        reference: &str,
+        depth: usize,
+    ) -> Result<NodeId, SchemaError> {
+        let target = self.documents[doc]
+            .pointer(&fragment)
+            .ok_or_else(|| error(pointer, format!("`{reference}` points to nothing in this schema")))?;
+        let outer = std::mem::replace(&mut self.doc, doc);
+        // Normalise the pointer so `#/$defs/a` and `#/%24defs/a` share a node.
+        let compiled = self.compile_at(&fragment, target, depth);
+        self.doc = outer;
+        compiled
+    }
+
+    /// Where `reference`, written at `pointer`, leads: the schema itself, or a bundled
+    /// metaschema (indexed the first time one is named).
+    fn locate(&mut self, pointer: &str, reference: &str) -> Result<refs::Location, SchemaError> {
+        let uri = match self.index.target(self.doc, pointer, reference) {
+            Ok(place) => return Ok(place),
+            Err(uri) => uri,
+        };
+        let never_fetched = || {
             error(
                 pointer,
                 format!("`{reference}` points to nothing in this schema (references are never fetched)"),
             )
-        })?;
-        let target = self
-            .document
-            .pointer(&fragment)
-            .ok_or_else(|| error(pointer, format!("`{reference}` points to nothing in this schema")))?;
-        // Normalise the pointer so `#/$defs/a` and `#/%24defs/a` share a node.
-        self.compile_at(&fragment, target, depth + 1)
+        };
+        let document = metaschemas::document(&uri)
+            .filter(|document| !self.documents.iter().any(|known| std::ptr::eq(*known, *document)))
+            .ok_or_else(never_fetched)?;
+        let draft = Draft::of(document);
+        let doc = self.documents.len();
+        self.documents.push(document);
+        self.drafts.push(draft);
+        self.index.add(doc, document, &uri, draft);
+        self.index.target(self.doc, pointer, reference).map_err(|_| never_fetched())
     }
 }
 
@@ -776,7 +843,8 @@ fn first_loop(nodes: &[Node]) -> Option<NodeId> {
         Done,
     }
     let edges = |node: &Node| -> Vec<NodeId> {
-        let mut out: Vec<NodeId> = node.reference.into_iter().chain(node.not).collect();
+        let dynamic = node.dynamic.as_ref().map(|dynamic| dynamic.fallback);
+        let mut out: Vec<NodeId> = node.reference.into_iter().chain(dynamic).chain(node.not).collect();
         out.extend(node.all_of.iter().chain(&node.any_of).chain(&node.one_of));
         out.extend(node.keywords.iter().flat_map(Keyword::same_value_schemas));
         out

@@ -163,7 +163,10 @@ impl<'p> Fast<'p> {
         }
         let is_null = |branch: NodeId| {
             let b = &self.plan.nodes[branch];
-            b.types == Some(Types::NULL) && b.reference.is_none() && b.any_of.is_empty()
+            b.types == Some(Types::NULL)
+                && b.reference.is_none()
+                && b.dynamic.is_none()
+                && b.any_of.is_empty()
         };
         match (is_null(node.any_of[0]), is_null(node.any_of[1])) {
             (true, false) => Some(node.any_of[1]),

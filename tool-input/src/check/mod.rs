@@ -119,6 +119,20 @@ pub(crate) struct Walker<'p> {
     memo: RefCell<union::Memo>,
     /// How many exact union tries are under way.
     scopes: Cell<usize>,
+    /// The schema resources entered, the outermost first (see `Plan::scope_of`): kept only
+    /// for a plan with a dynamic reference.
+    resources: RefCell<Vec<u32>>,
+}
+
+/// A schema resource the walk entered (the stack it was pushed on), left when dropped.
+struct Entered<'w>(Option<&'w RefCell<Vec<u32>>>);
+
+impl Drop for Entered<'_> {
+    fn drop(&mut self) {
+        if let Some(resources) = self.0 {
+            resources.borrow_mut().pop();
+        }
+    }
 }
 
 /// The option list of one error: the values for [`FieldError::options`] and the text for its
@@ -150,6 +164,7 @@ impl<'p> Walker<'p> {
             floats: std::cell::OnceCell::new(),
             memo: RefCell::default(),
             scopes: Cell::new(0),
+            resources: RefCell::default(),
         }
     }
 
@@ -200,6 +215,23 @@ impl<'p> Walker<'p> {
         outcome.ok()
     }
 
+    /// Enter the resource of node `id` (see `Plan::scope_of`), unless the walk is in it
+    /// already or the plan keeps no dynamic scope, for as long as the guard lives.
+    fn enter(&self, id: NodeId) -> Entered<'_> {
+        let Some(&resource) = self.plan.scope_of.get(id) else { return Entered(None) };
+        let mut resources = self.resources.borrow_mut();
+        if resources.last() == Some(&resource) {
+            return Entered(None);
+        }
+        resources.push(resource);
+        Entered(Some(&self.resources))
+    }
+
+    /// Where a dynamic reference leads from here.
+    fn dynamic_target(&self, dynamic: &crate::plan::DynamicRef) -> NodeId {
+        dynamic.target(&self.resources.borrow())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
@@ -211,6 +243,7 @@ impl<'p> Walker<'p> {
         depth: usize,
         hops: usize,
     ) {
+        let _entered = self.enter(id);
         if hops > MAX_SCHEMA_HOPS {
             self.fail(out, path, mode, ErrorCode::TooDeep, None, || {
                 "the schema refers to itself without end here".to_owned()
@@ -229,6 +262,12 @@ impl<'p> Walker<'p> {
         }
         if let Some(reference) = node.reference {
             self.walk(reference, value, path, mode, out, depth, hops + 1);
+            if out.dry && out.failed {
+                return;
+            }
+        }
+        if let Some(dynamic) = &node.dynamic {
+            self.walk(self.dynamic_target(dynamic), value, path, mode, out, depth, hops + 1);
             if out.dry && out.failed {
                 return;
             }

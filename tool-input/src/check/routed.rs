@@ -39,6 +39,7 @@ impl<'p> Walker<'p> {
             floats: std::cell::OnceCell::new(),
             memo: Default::default(),
             scopes: Default::default(),
+            resources: self.resources.clone(),
         }
     }
 
@@ -103,6 +104,7 @@ impl<'p> Walker<'p> {
         if hops > MAX_SCHEMA_HOPS {
             return;
         }
+        let _entered = self.enter(id);
         let node = &self.plan.nodes[id];
         match value {
             Value::Object(map) => {
@@ -127,8 +129,9 @@ impl<'p> Walker<'p> {
             _ => return,
         }
         let passes = |id: NodeId| self.accepts_copy(id, value, path, depth, hops + 1);
+        let dynamic = node.dynamic.as_ref().map(|dynamic| self.dynamic_target(dynamic));
         let mut applied: Vec<NodeId> =
-            node.reference.into_iter().chain(node.all_of.iter().copied()).collect();
+            node.reference.into_iter().chain(dynamic).chain(node.all_of.iter().copied()).collect();
         applied.extend(node.any_of.iter().chain(&node.one_of).copied().filter(|&branch| passes(branch)));
         for keyword in &node.keywords {
             match keyword {

@@ -35,9 +35,11 @@ pub(crate) struct Exact {
     touched: bool,
 }
 
-/// Exact tries remembered by (branch, address of the value), valid while no walk changes any
-/// value: from the outermost exact try to its end.
-pub(crate) type Memo = HashMap<(NodeId, usize), Exact>;
+/// Exact tries remembered by (branch, address of the value, resources entered), valid while
+/// no walk changes any value: from the outermost exact try to its end. The resources (empty
+/// unless the plan resolves a reference dynamically) are part of the key: a dynamic
+/// reference below the branch may lead elsewhere from another scope.
+pub(crate) type Memo = HashMap<(NodeId, usize, Vec<u32>), Exact>;
 
 impl Walker<'_> {
     #[allow(clippy::too_many_arguments)]
@@ -502,7 +504,7 @@ impl Walker<'_> {
         depth: usize,
         hops: usize,
     ) -> Exact {
-        let key = (branch, std::ptr::from_ref::<Value>(value) as usize);
+        let key = (branch, std::ptr::from_ref::<Value>(value) as usize, self.resources.borrow().clone());
         if let Some(found) = self.memo.borrow().get(&key) {
             return *found;
         }

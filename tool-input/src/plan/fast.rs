@@ -185,6 +185,7 @@ impl Plan {
                 || !node.all_of.is_empty()
                 || !node.any_of.is_empty()
                 || node.not.is_some()
+                || node.dynamic.is_some()
                 || !node.pattern_properties.is_empty()
                 || node.unique_items
                 || !node.keywords.iter().all(|keyword| matches!(keyword, Keyword::Format(_)))

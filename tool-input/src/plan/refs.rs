@@ -1,7 +1,9 @@
-//! Where a `$ref` leads, inside the schema document only: the drafts' `$schema`, the base URI
-//! of every subschema (`$id`, draft 4's `id`), its anchors (`$anchor`, `$dynamicAnchor`, and
-//! the `#name` `$id`s of drafts 6 and 7), and RFC 3986 reference resolution. A reference the
-//! document does not hold is never fetched: the compiler refuses it, naming it.
+//! Where a `$ref` leads, inside the schema document and the drafts' metaschemas it references
+//! (bundled: `plan::metaschemas`): the drafts' `$schema`, the base URI of every subschema
+//! (`$id`, draft 4's `id`), its anchors (`$anchor`, `$dynamicAnchor`, 2019-09's
+//! `$recursiveAnchor`, and the `#name` `$id`s of drafts 6 and 7), and RFC 3986 reference
+//! resolution. A reference nothing here holds is never fetched: the compiler refuses it,
+//! naming it.
 
 use std::collections::HashMap;
 
@@ -73,25 +75,39 @@ const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 const MAP: &[&str] =
     &["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
 
-/// The base URI of every subschema and where each resource and anchor sits (JSON Pointers).
+/// Where a subschema sits: which document (0, the schema itself; then each bundled metaschema
+/// in the order it was first referenced) and the JSON Pointer into it.
+pub(crate) type Location = (usize, String);
+
+/// The base URI of every subschema and where each resource and anchor sits, across the schema
+/// and the bundled metaschemas it references.
 #[derive(Debug, Default)]
 pub(crate) struct Index {
-    bases: HashMap<String, String>,
-    resources: HashMap<String, String>,
-    anchors: HashMap<String, String>,
+    bases: HashMap<Location, String>,
+    resources: HashMap<String, Location>,
+    anchors: HashMap<String, Location>,
+    /// 2020-12's `$dynamicAnchor`s: name, the resource (base URI) declaring it, where.
+    pub dynamic_anchors: Vec<(String, String, Location)>,
+    /// 2019-09's resources whose root says `"$recursiveAnchor": true`: base URI, where.
+    pub recursive_anchors: Vec<(String, Location)>,
 }
 
 impl Index {
     pub fn of(document: &Value, draft: Draft) -> Index {
         let mut index = Index::default();
-        index.resources.insert(DOCUMENT_BASE.to_owned(), String::new());
-        index.visit(document, "", DOCUMENT_BASE, draft, 0);
+        index.add(0, document, DOCUMENT_BASE, draft);
         index
     }
 
-    fn visit(&mut self, schema: &Value, pointer: &str, base: &str, draft: Draft, depth: usize) {
+    /// Index one more document, `doc`, retrieved as `base`.
+    pub fn add(&mut self, doc: usize, document: &Value, base: &str, draft: Draft) {
+        self.resources.insert(base.to_owned(), (doc, String::new()));
+        self.visit(doc, document, "", base, draft, 0);
+    }
+
+    fn visit(&mut self, doc: usize, schema: &Value, pointer: &str, base: &str, draft: Draft, depth: usize) {
         let Value::Object(object) = schema else {
-            self.bases.insert(pointer.to_owned(), base.to_owned());
+            self.bases.insert((doc, pointer.to_owned()), base.to_owned());
             return;
         };
         if depth > 256 {
@@ -99,45 +115,54 @@ impl Index {
         }
         let overridden = draft.ref_overrides() && object.contains_key("$ref");
         let mut base = base.to_owned();
+        let mut root = pointer.is_empty();
         if let Some(id) = object.get(draft.id_keyword()).and_then(Value::as_str).filter(|_| !overridden) {
             let resolved = resolve(&base, id);
             let (uri, fragment) = split_fragment(&resolved);
             if !(uri.is_empty() || draft <= Draft::Draft7 && id.starts_with('#')) {
                 base = uri.to_owned();
-                self.resources.entry(base.clone()).or_insert_with(|| pointer.to_owned());
+                root = true;
+                self.resources.entry(base.clone()).or_insert_with(|| (doc, pointer.to_owned()));
             }
             if draft <= Draft::Draft7 && !fragment.is_empty() && !fragment.starts_with('/') {
-                self.anchors.insert(format!("{}#{fragment}", uri_or(uri, &base)), pointer.to_owned());
+                self.anchors.insert(format!("{}#{fragment}", uri_or(uri, &base)), (doc, pointer.to_owned()));
             }
         }
         for keyword in ["$anchor", "$dynamicAnchor"] {
             if let Some(anchor) = object.get(keyword).and_then(Value::as_str) {
-                self.anchors.entry(format!("{base}#{anchor}")).or_insert_with(|| pointer.to_owned());
+                self.anchors.entry(format!("{base}#{anchor}")).or_insert_with(|| (doc, pointer.to_owned()));
+                if keyword == "$dynamicAnchor" && draft == Draft::Draft202012 {
+                    self.dynamic_anchors.push((anchor.to_owned(), base.clone(), (doc, pointer.to_owned())));
+                }
             }
         }
-        self.bases.insert(pointer.to_owned(), base.clone());
+        if root && draft == Draft::Draft201909 && object.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
+            self.recursive_anchors.push((base.clone(), (doc, pointer.to_owned())));
+        }
+        self.bases.insert((doc, pointer.to_owned()), base.clone());
         for (keyword, value) in object {
             let at = format!("{pointer}/{}", crate::pointer::escape_token(keyword));
             if ONE.contains(&keyword.as_str()) && (value.is_object() || value.is_boolean()) {
-                self.visit(value, &at, &base, draft, depth + 1);
+                self.visit(doc, value, &at, &base, draft, depth + 1);
             } else if LIST.contains(&keyword.as_str()) {
                 for (index, item) in value.as_array().into_iter().flatten().enumerate() {
-                    self.visit(item, &format!("{at}/{index}"), &base, draft, depth + 1);
+                    self.visit(doc, item, &format!("{at}/{index}"), &base, draft, depth + 1);
                 }
             } else if MAP.contains(&keyword.as_str()) {
                 for (name, item) in value.as_object().into_iter().flatten() {
                     let at = format!("{at}/{}", crate::pointer::escape_token(name));
-                    self.visit(item, &at, &base, draft, depth + 1);
+                    self.visit(doc, item, &at, &base, draft, depth + 1);
                 }
             }
         }
     }
 
-    /// The base URI in force at `pointer` (its nearest indexed ancestor's).
-    fn base_of(&self, pointer: &str) -> &str {
+    /// The base URI in force at `pointer` of `doc` (its nearest indexed ancestor's): the
+    /// schema resource the subschema there belongs to.
+    pub fn base_of(&self, doc: usize, pointer: &str) -> &str {
         let mut at = pointer;
         loop {
-            if let Some(base) = self.bases.get(at) {
+            if let Some(base) = self.bases.get(&(doc, at.to_owned())) {
                 return base;
             }
             match at.rfind('/') {
@@ -147,17 +172,18 @@ impl Index {
         }
     }
 
-    /// The JSON Pointer (into the document) that `reference`, written at `pointer`, leads to;
-    /// `None` when the document does not hold it.
-    pub fn target(&self, pointer: &str, reference: &str) -> Option<String> {
-        let resolved = resolve(self.base_of(pointer), reference);
+    /// Where `reference`, written at `pointer` of `doc`, leads; `Err` with the absolute URI it
+    /// names (fragment split off) when no indexed document holds it.
+    pub fn target(&self, doc: usize, pointer: &str, reference: &str) -> Result<Location, String> {
+        let resolved = resolve(self.base_of(doc, pointer), reference);
         let (uri, fragment) = split_fragment(&resolved);
-        let fragment = percent_decode(fragment)?;
+        let missing = || uri.to_owned();
+        let fragment = percent_decode(fragment).ok_or_else(missing)?;
         if fragment.is_empty() || fragment.starts_with('/') {
-            let resource = self.resources.get(uri)?;
-            Some(format!("{resource}{fragment}"))
+            let (doc, resource) = self.resources.get(uri).ok_or_else(missing)?;
+            Ok((*doc, format!("{resource}{fragment}")))
         } else {
-            self.anchors.get(&format!("{uri}#{fragment}")).cloned()
+            self.anchors.get(&format!("{uri}#{fragment}")).cloned().ok_or_else(missing)
         }
     }
 }
@@ -341,15 +367,22 @@ mod tests {
             }
         });
         let index = Index::of(&schema, Draft::Draft202012);
-        assert_eq!(index.target("", "item.json").as_deref(), Some("/$defs/a"));
-        assert_eq!(index.target("", "item.json#it").as_deref(), Some("/$defs/a"));
-        assert_eq!(index.target("/$defs/a", "#it").as_deref(), Some("/$defs/a"));
-        assert_eq!(index.target("", "#top").as_deref(), Some("/$defs/b"));
-        assert_eq!(index.target("", "#/$defs/b").as_deref(), Some("/$defs/b"));
-        assert_eq!(index.target("", "not-an-id.json"), None);
-        assert_eq!(index.target("", "http://elsewhere.example/x.json"), None);
+        let at = |pointer: &str, reference: &str| index.target(0, pointer, reference).ok().map(|(_, p)| p);
+        assert_eq!(at("", "item.json").as_deref(), Some("/$defs/a"));
+        assert_eq!(at("", "item.json#it").as_deref(), Some("/$defs/a"));
+        assert_eq!(at("/$defs/a", "#it").as_deref(), Some("/$defs/a"));
+        assert_eq!(at("", "#top").as_deref(), Some("/$defs/b"));
+        assert_eq!(at("", "#/$defs/b").as_deref(), Some("/$defs/b"));
+        assert_eq!(at("", "not-an-id.json"), None);
+        assert_eq!(
+            index.target(0, "", "http://elsewhere.example/x.json#/a"),
+            Err("http://elsewhere.example/x.json".to_owned())
+        );
         let draft7 = json!({"definitions": {"a": {"$id": "#foo"}}});
-        assert_eq!(Index::of(&draft7, Draft::Draft7).target("", "#foo").as_deref(), Some("/definitions/a"));
+        assert_eq!(
+            Index::of(&draft7, Draft::Draft7).target(0, "", "#foo"),
+            Ok((0, "/definitions/a".to_owned()))
+        );
         assert_eq!(Draft::of(&json!({"$schema": "http://json-schema.org/draft-04/schema#"})), Draft::Draft4);
         assert_eq!(Draft::of(&json!({})), Draft::Draft202012);
     }

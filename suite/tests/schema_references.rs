@@ -1,0 +1,181 @@
+//! References that leave the plain static `$ref`: `$dynamicRef`/`$dynamicAnchor` (2020-12) and
+//! `$recursiveRef`/`$recursiveAnchor` (2019-09), resolved by the resources the check entered,
+//! and `$ref`s to the drafts' own metaschemas, which are bundled (nothing is ever fetched).
+
+use serde_json::{json, Value};
+use tool_input::{ErrorCode, Validator};
+
+/// A generic tree whose node type the tool extends: `tree` refers to its children through
+/// `$dynamicRef: "#node"`, and the tool's root declares `$dynamicAnchor: "node"` too, so every
+/// child, at any depth, is the tool's node (a `size` required, nothing undeclared).
+fn sized_tree() -> Value {
+    json!({
+        "$id": "https://tools.example/sized-tree",
+        "$dynamicAnchor": "node",
+        "$ref": "tree",
+        "properties": {"size": {"type": "integer", "minimum": 0}},
+        "required": ["size"],
+        "unevaluatedProperties": false,
+        "$defs": {
+            "tree": {
+                "$id": "tree",
+                "$dynamicAnchor": "node",
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "children": {"type": "array", "items": {"$dynamicRef": "#node"}}
+                },
+                "required": ["name"]
+            }
+        }
+    })
+}
+
+/// The walk and the deciding path agree, and the errors are where they are expected.
+fn errors(validator: &Validator, value: &Value) -> Vec<(String, ErrorCode)> {
+    let found = match validator.validate(value) {
+        Ok(()) => Vec::new(),
+        Err(errors) => errors.iter().map(|error| (error.path().to_owned(), error.code())).collect(),
+    };
+    assert_eq!(validator.is_valid(value), found.is_empty(), "{value}: {found:?}");
+    found
+}
+
+#[test]
+fn a_dynamic_reference_takes_the_tools_node_at_every_depth() {
+    let validator = Validator::new(&sized_tree()).unwrap();
+    let good = json!({"name": "/", "size": 3, "children": [
+        {"name": "etc", "size": 1, "children": [{"name": "hosts", "size": 0}]}
+    ]});
+    assert_eq!(errors(&validator, &good), []);
+    // Two levels down, the node is still the tool's: `size` is required there.
+    let no_size = json!({"name": "/", "size": 3, "children": [
+        {"name": "etc", "size": 1, "children": [{"name": "hosts"}]}
+    ]});
+    assert_eq!(
+        errors(&validator, &no_size),
+        [("/children/0/children/0/size".to_owned(), ErrorCode::Missing)]
+    );
+    // `unevaluatedProperties: false` of the tool's node holds in every child: what `tree`
+    // declares is evaluated through the `$ref`, anything else is not.
+    let extra = json!({"name": "/", "size": 3, "children": [{"name": "etc", "size": 1, "mode": 7}]});
+    assert_eq!(errors(&validator, &extra), [("/children/0/mode".to_owned(), ErrorCode::UnknownField)]);
+    // The tree alone (its own `$dynamicAnchor` outermost) asks for no size.
+    let tree = sized_tree()["$defs"]["tree"].clone();
+    let plain = Validator::new(
+        &json!({"$id": "https://tools.example/tree", "$ref": "#/$defs/t", "$defs": {"t": tree}}),
+    )
+    .unwrap();
+    assert_eq!(errors(&plain, &no_size), []);
+}
+
+#[test]
+fn a_dynamically_resolved_node_is_coerced_and_explained_like_any_other() {
+    let validator = Validator::new(&sized_tree()).unwrap();
+    // A size sent as a string, two levels down: coerced there, under the default policy.
+    let checked = validator
+        .check(r#"{"name": "/", "size": 1, "children": [{"name": "a", "size": 2, "children": [{"name": "b", "size": "5"}]}]}"#)
+        .unwrap();
+    assert_eq!(checked.value["children"][0]["children"][0]["size"], json!(5));
+    let rejected =
+        validator.check(r#"{"name": "/", "size": 1, "children": [{"name": "a", "size": -2}]}"#).unwrap_err();
+    let found: Vec<_> = rejected.errors().iter().map(|error| (error.path(), error.code())).collect();
+    assert_eq!(found, [("/children/0/size", ErrorCode::Range)]);
+}
+
+#[test]
+fn a_recursive_reference_follows_the_recursive_anchor_outwards() {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2019-09/schema",
+        "$id": "https://tools.example/labelled-list",
+        "$recursiveAnchor": true,
+        "$ref": "list",
+        "properties": {"label": {"type": "string", "maxLength": 8}},
+        "$defs": {
+            "list": {
+                "$id": "list",
+                "$recursiveAnchor": true,
+                "type": "object",
+                "properties": {"next": {"$recursiveRef": "#"}}
+            }
+        }
+    });
+    let validator = Validator::new(&schema).unwrap();
+    let long = json!({"label": "a", "next": {"label": "b", "next": {"label": "far too long"}}});
+    assert_eq!(errors(&validator, &long), [("/next/next/label".to_owned(), ErrorCode::Length)]);
+    assert_eq!(errors(&validator, &json!({"label": "a", "next": {"next": {"label": "c"}}})), []);
+    // Without the anchor outside, `$recursiveRef` stays in `list`, which says nothing of labels.
+    let mut static_only = schema.clone();
+    static_only.as_object_mut().unwrap().remove("$recursiveAnchor");
+    let validator = Validator::new(&static_only).unwrap();
+    assert_eq!(errors(&validator, &long), []);
+}
+
+#[test]
+fn a_parameter_that_is_itself_a_json_schema_refers_to_the_metaschema() {
+    let tool = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "input_schema": {"$ref": "https://json-schema.org/draft/2020-12/schema"}
+        },
+        "required": ["name", "input_schema"]
+    });
+    let validator = Validator::new(&tool).unwrap();
+    let good = json!({"name": "lookup", "input_schema": {
+        "type": "object",
+        "properties": {"city": {"type": "string", "minLength": 1}},
+        "required": ["city"]
+    }});
+    assert_eq!(errors(&validator, &good), []);
+    // A misspelled type, and a bound below zero nested two levels into the sent schema: the
+    // metaschema's `$dynamicRef: "#meta"` leads back to the whole metaschema, so the
+    // validation vocabulary applies inside `properties` too.
+    let typo = json!({"name": "lookup", "input_schema": {"type": "strnig"}});
+    assert!(!errors(&validator, &typo).is_empty());
+    let nested = json!({"name": "lookup", "input_schema": {
+        "properties": {"city": {"properties": {"zip": {"minLength": -1}}}}
+    }});
+    let found = errors(&validator, &nested);
+    assert!(
+        found.iter().any(|(path, _)| path.starts_with("/input_schema/properties/city/properties/zip")),
+        "{found:?}"
+    );
+    assert!(!errors(&validator, &json!({"name": "lookup", "input_schema": 3})).is_empty());
+    // Checked as a tool call, the sent schema comes back as sent: the metaschema's `default`s
+    // say what an absent keyword means, they are not filled in.
+    let checked = validator.check(&good).unwrap();
+    assert_eq!(checked.value, good);
+    assert!(checked.report.coercions.is_empty(), "{:?}", checked.report.coercions);
+}
+
+#[test]
+fn every_drafts_metaschema_is_bundled_and_nothing_else_is_fetched() {
+    for (uri, below_zero) in [
+        ("https://json-schema.org/draft/2020-12/schema", json!({"maxItems": -1})),
+        ("https://json-schema.org/draft/2019-09/schema", json!({"items": {"maxItems": -1}})),
+        ("http://json-schema.org/draft-07/schema#", json!({"properties": {"a": {"maxItems": -1}}})),
+        ("http://json-schema.org/draft-06/schema#", json!({"maxItems": -1})),
+        ("http://json-schema.org/draft-04/schema#", json!({"maxItems": -1})),
+    ] {
+        let validator =
+            Validator::new(&json!({"$ref": uri})).unwrap_or_else(|error| panic!("{uri}: {error}"));
+        assert_eq!(errors(&validator, &json!({"type": "string", "maxLength": 3})), [], "{uri}");
+        assert!(!errors(&validator, &below_zero).is_empty(), "{uri}: {below_zero}");
+    }
+    // One vocabulary's metaschema alone.
+    let validation =
+        Validator::new(&json!({"$ref": "https://json-schema.org/draft/2020-12/meta/validation"})).unwrap();
+    assert!(!validation.is_valid(&json!({"minLength": "3"})));
+    assert!(validation.is_valid(&json!({"minLength": 3})));
+    // Any other absolute URI, on json-schema.org or not, is a schema error naming it.
+    for uri in [
+        "https://json-schema.org/draft/2020-12/meta/nothing-here",
+        "https://json-schema.org/draft/2020-12/schema#/$defs/missing",
+        "https://example.com/schema.json",
+    ] {
+        let error = Validator::new(&json!({"properties": {"a": {"$ref": uri}}})).unwrap_err();
+        assert_eq!(error.pointer, "/properties/a", "{uri}");
+        assert!(error.to_string().contains(uri), "{uri}: {error}");
+    }
+}
