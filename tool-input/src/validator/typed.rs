@@ -199,7 +199,7 @@ impl Validator {
         };
         let parse_options = parse_options(policy, limits);
         #[cfg(test)]
-        TEXTS_READ.with(|read| read.set(read.get() + 1));
+        super::TEXTS_READ.with(|read| read.set(read.get() + 1));
         let parsed = parse::tape::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
             .map_err(|error| self.guard(Rejection::from_parse(error)))?;
         // A key given twice: the walk settles it, from the text.

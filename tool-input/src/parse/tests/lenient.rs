@@ -646,6 +646,9 @@ fn python_literals_read_as_literal_eval_reads_them() {
         ("{'s': 'a' u'b'}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings, StringPrefix]),
         ("{'s': 'a''b'}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings]),
         ("{'s': 'a'\"b\"}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings]),
+        // The same as the whole text.
+        ("'a' u'b'", json!("ab"), &[SingleQuotes, AdjacentStrings, StringPrefix]),
+        ("'a''b'", json!("ab"), &[SingleQuotes, AdjacentStrings]),
         // A set whose first item is a tuple.
         ("{'s': {('a', 1), 'b'}}", json!({"s": [["a", 1], "b"]}), &[SingleQuotes, SetAsArray, Tuple]),
         // An apostrophe is still content.
