@@ -89,6 +89,26 @@ fn python_literals_read_the_same_on_every_entry_point() {
     assert_eq!(typed.tags, Some(vec!["a".to_owned(), "b".to_owned()]));
 }
 
+#[test]
+fn python_literals_as_the_whole_text_are_read_as_values() {
+    // A tuple or joined literals as the whole arguments: read, then refused for not being an
+    // object; never `truncated` or a syntax error about complete input.
+    let v = validator(json!({"type": "object"}));
+    for (text, kind) in
+        [("('a', 'b')", "an array"), ("(1,)", "an array"), ("'a' u'b'", "a string"), ("'a''b'", "a string")]
+    {
+        let rejection = v.check(text).unwrap_err();
+        assert_eq!(rejection.kind(), tool_input::RejectionKind::NotObject, "{text}: {rejection}");
+        assert!(rejection.to_string().contains(kind), "{text}: {rejection}");
+    }
+    for (text, expected) in
+        [("('a', 'b')", json!(["a", "b"])), ("'a' u'b'", json!("ab")), ("'a''b'", json!("ab"))]
+    {
+        assert_eq!(parse(text, &ParseOptions::default()).unwrap().value, expected, "{text}");
+        assert_eq!(streamed(text, 2).as_ref(), Ok(&expected), "{text} streamed");
+    }
+}
+
 /// `(schema, instance, accepted)`: bounds and options of every number kind against
 /// instances of every kind, compared exactly.
 #[test]
