@@ -181,7 +181,12 @@ fn unique_spelling<'v>(text: &str, options: &'v [Value], lenient: bool) -> Optio
 #[inline]
 fn same_spelling(candidate: &str, wanted: &str, lenient: bool) -> bool {
     if wanted.is_ascii() && candidate.is_ascii() {
-        let candidate = candidate.trim();
+        // `trim` only where an end is white space: most options have none, and a wrong value
+        // is compared with every option.
+        let bytes = candidate.as_bytes();
+        let space = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_whitespace() || *b == 0x0B);
+        let candidate =
+            if space(bytes.first()) || space(bytes.last()) { candidate.trim() } else { candidate };
         let byte = |b: u8| if lenient && (b == b'-' || b == b' ') { b'_' } else { b.to_ascii_lowercase() };
         return candidate.len() == wanted.len()
             && candidate.bytes().zip(wanted.bytes()).all(|(c, w)| byte(c) == w);
