@@ -240,8 +240,11 @@ pub fn text_calls(data: &[u8]) {
     if !text.contains("</think>") {
         let thinking = parse_text(&format!("<think>{text}"), &CallOptions::new());
         assert!(thinking.calls.is_empty() && thinking.errors.is_empty(), "a call read from reasoning");
-        // Nor from a closed block: the call after it is the only one, whatever the block
-        // holds (markers of any format, cut blocks, keys given twice).
+    }
+    // Nor from a closed block: the call after it is the only one, whatever the block holds
+    // (markers of any format, cut blocks, keys given twice). A `<think>` inside it opens a
+    // nested block, which the first `</think>` closes, so such text is left out.
+    if !text.contains("</think>") && !text.contains("<think>") {
         let after = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
         let closed = parse_text(&format!("<think>{text}</think>{after}"), &CallOptions::new().tools(TOOLS));
         let made: Vec<&str> = closed.calls.iter().map(|c| c.name.as_str()).collect();

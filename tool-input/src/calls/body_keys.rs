@@ -164,21 +164,8 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
 
 /// `/index` at the end of a pointer, without a `String` per index.
 fn push_index(path: &mut String, index: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = index;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
     path.push('/');
-    for &digit in &digits[at..] {
-        path.push(char::from(digit));
-    }
+    crate::check::path::push_decimal(path, index);
 }
 
 /// The keys an object gave so far: a list while short (most objects of a body have a few
@@ -258,7 +245,7 @@ mod tests {
         // that needs escaping in a pointer.
         let members: Vec<String> = (0..40).map(|i| format!(r#""k{i}": {i}"#)).collect();
         let item = format!(r#"{{{}, "k33": "again"}}"#, members.join(", "));
-        let items = vec!["{}"; 11].join(", ");
+        let items = ["{}"; 11].join(", ");
         let text = format!(r#"{{"a/b~": [{items}, {item}]}}"#);
         let body: Value = serde_json::from_str(&text).unwrap();
         let found = conflicts(&text, &body);

@@ -14,7 +14,7 @@ pub(crate) mod fast;
 mod keywords;
 mod mode;
 pub(crate) mod order;
-mod path;
+pub(crate) mod path;
 mod routed;
 pub(crate) mod skim;
 mod union;
