@@ -216,8 +216,9 @@ fn checked_value(order: &Order) -> serde_json::Value {
 const TOOLS: [&str; 3] = ["get_weather", "search", "write_file"];
 
 /// Text tool-call extraction on any text: no panic; with known tools, every call names one
-/// of them; the JSON rendering works. Then the same bytes build a call that gives a key
-/// twice ([`repeated_keywords`]).
+/// of them; the JSON rendering works; the text as reasoning (an unclosed `<think>`, or a
+/// closed block before a call) gives no call of its own. Then the same bytes build a call
+/// that gives a key twice ([`repeated_keywords`]).
 pub fn text_calls(data: &[u8]) {
     use tool_input::calls::{parse_text, CallOptions, TextFormat};
     let Some((&first, rest)) = data.split_first() else { return };
@@ -239,6 +240,19 @@ pub fn text_calls(data: &[u8]) {
     if !text.contains("</think>") {
         let thinking = parse_text(&format!("<think>{text}"), &CallOptions::new());
         assert!(thinking.calls.is_empty() && thinking.errors.is_empty(), "a call read from reasoning");
+    }
+    // Nor from a closed block: the call after it is the only one, whatever the block holds
+    // (markers of any format, cut blocks, keys given twice). A `<think>` inside it opens a
+    // nested block, which the first `</think>` closes, so such text is left out.
+    if !text.contains("</think>") && !text.contains("<think>") {
+        let after = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
+        let closed = parse_text(&format!("<think>{text}</think>{after}"), &CallOptions::new().tools(TOOLS));
+        let made: Vec<&str> = closed.calls.iter().map(|c| c.name.as_str()).collect();
+        assert!(
+            made == ["get_weather"] && closed.errors.is_empty(),
+            "reasoning changed the calls after it: {text:?}: {made:?} {:?}",
+            closed.errors
+        );
     }
     streamed_as_it_arrives(&text, format, first);
     repeated_keywords(data);

@@ -89,6 +89,26 @@ fn python_literals_read_the_same_on_every_entry_point() {
     assert_eq!(typed.tags, Some(vec!["a".to_owned(), "b".to_owned()]));
 }
 
+#[test]
+fn python_literals_as_the_whole_text_are_read_as_values() {
+    // A tuple or joined literals as the whole arguments: read, then refused for not being an
+    // object; never `truncated` or a syntax error about complete input.
+    let v = validator(json!({"type": "object"}));
+    for (text, kind) in
+        [("('a', 'b')", "an array"), ("(1,)", "an array"), ("'a' u'b'", "a string"), ("'a''b'", "a string")]
+    {
+        let rejection = v.check(text).unwrap_err();
+        assert_eq!(rejection.kind(), tool_input::RejectionKind::NotObject, "{text}: {rejection}");
+        assert!(rejection.to_string().contains(kind), "{text}: {rejection}");
+    }
+    for (text, expected) in
+        [("('a', 'b')", json!(["a", "b"])), ("'a' u'b'", json!("ab")), ("'a''b'", json!("ab"))]
+    {
+        assert_eq!(parse(text, &ParseOptions::default()).unwrap().value, expected, "{text}");
+        assert_eq!(streamed(text, 2).as_ref(), Ok(&expected), "{text} streamed");
+    }
+}
+
 /// `(schema, instance, accepted)`: bounds and options of every number kind against
 /// instances of every kind, compared exactly.
 #[test]
@@ -106,6 +126,11 @@ fn numbers_are_compared_exactly() {
         (json!({"const": 9007199254740992.0}), "9007199254740993", false),
         (json!({"const": 9007199254740992.0}), "9007199254740992", true),
         (json!({"type": "number", "const": 12345678901234567890123.0}), "12345678901234567890124", false),
+        // An integer written with a fraction of zeros is the integer it spells, not its float.
+        (json!({"type": "number", "exclusiveMaximum": 9007199254740993_u64}), "9007199254740993.0", false),
+        (json!({"type": "number", "maximum": 9007199254740992_u64}), "9007199254740993.0", false),
+        (json!({"type": "number", "maximum": 9007199254740992_u64}), "9007199254740992.0", true),
+        (json!({"type": "number"}), "1152921504606846976.0", true),
     ];
     for (schema, instance, accepted) in cases {
         let v = validator(json!({"type": "object", "properties": {"n": schema}}));
@@ -136,6 +161,44 @@ fn an_integer_beyond_a_float_is_refused_quoting_it_as_sent() {
             assert!(v.check(kept).is_ok(), "{schema} {kept}");
         }
     }
+}
+
+/// Every message, error value and record quotes a number as it was sent: the digits of a
+/// number beyond 64 bits, `1.50` with its zero, never the float they round to.
+#[test]
+fn messages_quote_numbers_as_sent() {
+    let cases = [
+        (json!({"enum": [1, 2]}), "1234567890123456789012", ErrorCode::Enum),
+        (json!({"enum": [1, 2]}), "9007199254740993.0", ErrorCode::Enum),
+        (json!({"type": "boolean"}), "1234567890123456789012", ErrorCode::Type),
+        (json!({"type": "string"}), "12345678901234567890123", ErrorCode::Type),
+        (json!({"const": 7}), "1.50", ErrorCode::Const),
+        (json!({"type": "number", "maximum": 1}), "1.50", ErrorCode::Range),
+        (json!({"type": "number", "multipleOf": 1}), "1.50", ErrorCode::MultipleOf),
+        (json!({"anyOf": [{"type": "string"}, {"type": "boolean"}]}), "1.50", ErrorCode::Type),
+    ];
+    for (schema, sent, code) in cases {
+        let v = validator(json!({"type": "object", "properties": {"n": schema}}));
+        for text in [format!(r#"{{"n": {sent}}}"#), format!("{{'n': {sent},}}")] {
+            let rejection = v.check(text.as_str()).unwrap_err();
+            let error = &rejection.errors()[0];
+            assert_eq!(error.code(), code, "{schema} {text}: {rejection}");
+            assert!(error.message().contains(sent), "{schema} {text}: {}", error.message());
+            if let Some(value) = error.value() {
+                assert_eq!(value, sent, "{schema} {text}");
+            }
+            let everything = rejection.to_string();
+            for rounded in ["e+21", "e+22", "9007199254740992", "1.5 ", "1.5,"] {
+                assert!(!everything.contains(rounded), "{schema} {text}: {everything}");
+            }
+        }
+    }
+    // A coercion's record quotes what was sent too.
+    let v = validator(json!({"type": "object", "properties": {"code": {"type": "string"}}}));
+    let lenient = CheckOptions::new().with_policy(Policy::Lenient);
+    let checked = v.check_with(r#"{"code": 1.50}"#.into(), &lenient).unwrap();
+    let record = serde_json::to_value(&checked.report.coercions[0]).unwrap();
+    assert_eq!(record["from"], json!("1.50"), "{record}");
 }
 
 /// A code.

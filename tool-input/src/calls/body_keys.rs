@@ -128,8 +128,7 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
         let mut index = 0usize;
         loop {
             path.truncate(base);
-            path.push('/');
-            path.push_str(&index.to_string());
+            push_index(path, index);
             let seed = Walk { path, repeated, capture: capture.as_deref_mut() };
             if seq.next_element_seed(seed)?.is_none() {
                 break;
@@ -143,11 +142,15 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let Walk { path, repeated, mut capture } = self;
         let base = path.len();
-        let mut keys: HashSet<Cow<'de, str>> = HashSet::new();
+        let mut keys = Keys::default();
         while let Some(key) = map.next_key_seed(Key)? {
             path.truncate(base);
             path.push('/');
-            path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            if key.contains(['~', '/']) {
+                path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            } else {
+                path.push_str(&key);
+            }
             if !keys.insert(key) && capture.is_none() {
                 repeated.push(path.clone());
             }
@@ -156,6 +159,39 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
         }
         path.truncate(base);
         Ok(())
+    }
+}
+
+/// `/index` at the end of a pointer, without a `String` per index.
+fn push_index(path: &mut String, index: usize) {
+    path.push('/');
+    crate::check::path::push_decimal(path, index);
+}
+
+/// The keys an object gave so far: a list while short (most objects of a body have a few
+/// keys, where hashing costs more than comparing), a set past [`Keys::LIST`].
+#[derive(Default)]
+struct Keys<'de> {
+    list: Vec<Cow<'de, str>>,
+    set: HashSet<Cow<'de, str>>,
+}
+
+impl<'de> Keys<'de> {
+    const LIST: usize = 16;
+
+    /// Add `key`; `false` when the object gave it before.
+    fn insert(&mut self, key: Cow<'de, str>) -> bool {
+        if self.set.is_empty() {
+            if self.list.contains(&key) {
+                return false;
+            }
+            if self.list.len() < Self::LIST {
+                self.list.push(key);
+                return true;
+            }
+            self.set.extend(self.list.drain(..));
+        }
+        self.set.insert(key)
     }
 }
 
@@ -201,5 +237,27 @@ mod tests {
         );
         assert_eq!(found[0].container, json!({"name": "y", "n": 1}));
         assert!(conflicts(r#"{"a": 1}"#, &json!({"a": 1})).is_empty());
+    }
+
+    #[test]
+    fn repeats_are_found_in_long_objects_deep_in_arrays() {
+        // Past the short list of keys, the set; in the twelfth item of an array; under a key
+        // that needs escaping in a pointer.
+        let members: Vec<String> = (0..40).map(|i| format!(r#""k{i}": {i}"#)).collect();
+        let item = format!(r#"{{{}, "k33": "again"}}"#, members.join(", "));
+        let items = ["{}"; 11].join(", ");
+        let text = format!(r#"{{"a/b~": [{items}, {item}]}}"#);
+        let body: Value = serde_json::from_str(&text).unwrap();
+        let found = conflicts(&text, &body);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].key.as_str(), &found[0].first, &found[0].second),
+            ("k33", &json!(33), &json!("again"))
+        );
+        let mut path = String::new();
+        for index in [0, 7, 10, 12345] {
+            push_index(&mut path, index);
+        }
+        assert_eq!(path, "/0/7/10/12345");
     }
 }

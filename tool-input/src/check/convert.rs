@@ -143,6 +143,15 @@ pub(crate) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
 /// choice. Leniently, the letter-case reading comes first: lenient is never stricter than
 /// the default (`"a-b"` is `"A-B"` under both, though `"a_b"` is also an option).
 pub(crate) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
+    // Lowercasing never shortens a text by characters, and makes at most three of one: a
+    // text of more than three characters (twelve bytes) per byte of the longest option
+    // spells none of them, and is not normalised (a 4 MB value against short options).
+    let longest = options.iter().filter_map(Value::as_str).map(str::len).max()?;
+    if text.len() > longest.saturating_mul(12).saturating_add(8)
+        && text.trim().len() > longest.saturating_mul(12)
+    {
+        return None;
+    }
     match unique_spelling(text, options, false) {
         None if lenient => unique_spelling(text, options, true),
         found => found,
@@ -172,7 +181,12 @@ fn unique_spelling<'v>(text: &str, options: &'v [Value], lenient: bool) -> Optio
 #[inline]
 fn same_spelling(candidate: &str, wanted: &str, lenient: bool) -> bool {
     if wanted.is_ascii() && candidate.is_ascii() {
-        let candidate = candidate.trim();
+        // `trim` only where an end is white space: most options have none, and a wrong value
+        // is compared with every option.
+        let bytes = candidate.as_bytes();
+        let space = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_whitespace() || *b == 0x0B);
+        let candidate =
+            if space(bytes.first()) || space(bytes.last()) { candidate.trim() } else { candidate };
         let byte = |b: u8| if lenient && (b == b'-' || b == b' ') { b'_' } else { b.to_ascii_lowercase() };
         return candidate.len() == wanted.len()
             && candidate.bytes().zip(wanted.bytes()).all(|(c, w)| byte(c) == w);
@@ -243,6 +257,13 @@ mod tests {
         let clash = [json!("a"), json!("A")];
         assert_eq!(spelling_match("a", &clash[1..], false), Some(&json!("A")));
         assert_eq!(spelling_match("À", &[json!("à"), json!("À")], false), None);
+        // A text far longer than every option is none of them, however it is spelled.
+        assert_eq!(spelling_match(&"HIGH".repeat(1000), &options, true), None);
+        assert_eq!(
+            spelling_match(&format!("{}high{}", " ".repeat(60), " ".repeat(60)), &options, true),
+            Some(&json!("high"))
+        );
+        assert_eq!(spelling_match("İ", &[json!("i\u{307}")], false), Some(&json!("i\u{307}")));
     }
 
     #[test]

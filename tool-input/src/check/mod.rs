@@ -14,7 +14,7 @@ pub(crate) mod fast;
 mod keywords;
 mod mode;
 pub(crate) mod order;
-mod path;
+pub(crate) mod path;
 mod routed;
 pub(crate) mod skim;
 mod union;
@@ -114,7 +114,7 @@ pub(crate) struct Walker<'p> {
     /// is looked up in it (see [`Walker::integer_problem`]).
     pub raw_text: Option<&'p str>,
     /// The floats of `raw_text` with their text as sent, read on first need.
-    pub floats: std::cell::OnceCell<Vec<(String, String)>>,
+    pub floats: std::cell::OnceCell<HashMap<String, String>>,
     /// Exact union tries remembered while no value changes (see `union`).
     memo: RefCell<union::Memo>,
     /// How many exact union tries are under way.
@@ -302,7 +302,7 @@ impl<'p> Walker<'p> {
                 Some(value),
                 vec![constant.clone()],
                 None,
-                || format!("expected {expected}, got {}", describe(value, shown, self.max_echo)),
+                || format!("expected {expected}, got {}", self.describe_at(value, shown, path)),
             );
             if out.dry {
                 return;
@@ -357,7 +357,13 @@ impl<'p> Walker<'p> {
             self.fail(out, path, mode, ErrorCode::Inexact, None, || problem);
             return;
         }
-        let shown = |n: &Number| if mode.sensitive { "the value".to_owned() } else { n.to_string() };
+        let shown = |n: &Number| {
+            if mode.sensitive {
+                "the value".to_owned()
+            } else {
+                message::shorten(&self.number_as_sent(n, path), self.max_echo)
+            }
+        };
         for broken in number_breaks(node, number) {
             let code = match broken {
                 NumberBreak::MultipleOf(_) => ErrorCode::MultipleOf,
@@ -825,10 +831,10 @@ impl<'p> Walker<'p> {
         let floats = self.floats.get_or_init(|| {
             let options =
                 ParseOptions { max_bytes: usize::MAX, max_depth: self.max_depth, ..ParseOptions::default() };
-            crate::parse::tree::float_literals(text, &options)
+            // By pointer: every coercion of a number to a string looks its text up.
+            crate::parse::tree::float_literals(text, &options).into_iter().collect()
         });
-        let pointer = path.pointer();
-        let (_, literal) = floats.iter().find(|(at, _)| *at == pointer)?;
+        let literal = floats.get(&path.pointer())?;
         // The float read from that text, not one a coercion wrote there.
         (crate::parse::lexer::numbers::json_number(literal).as_ref() == Some(number))
             .then_some(literal.as_str())
@@ -843,6 +849,23 @@ impl<'p> Walker<'p> {
         }
     }
 
+    /// `value` as messages, errors and records quote it: a number as sent (`1.50`, the 22
+    /// digits of a number beyond 64 bits, never its rounded float), anything else by [`echo`].
+    fn echo_at(&self, value: &Value, path: &Path<'_>) -> String {
+        match value {
+            Value::Number(number) => message::shorten(&self.number_as_sent(number, path), self.max_echo),
+            other => echo(other, self.max_echo),
+        }
+    }
+
+    /// [`describe`] of the value at `path`, a number shown as sent (see [`Self::echo_at`]).
+    pub(crate) fn describe_at(&self, value: &Value, shown: bool, path: &Path<'_>) -> String {
+        match value {
+            Value::Number(_) if shown => self.echo_at(value, path),
+            other => describe(other, shown, self.max_echo),
+        }
+    }
+
     /// Why a number where no integer is declared cannot be kept: an integer written with
     /// more digits than a float keeps (`12345678901234567890123`, beyond 64 bits, read as
     /// `1.2345678901234568e22`). Said, quoting the text as sent, rather than passed on
@@ -854,8 +877,12 @@ impl<'p> Walker<'p> {
             return None;
         }
         let literal = self.float_literal(number, path)?;
+        // Written as an integer: digits, and maybe a fraction of zeros (`9007199254740993.0`,
+        // whose float is `…992`); a float in exponent form reads as the nearest float.
         let digits = literal.strip_prefix('-').unwrap_or(literal);
-        if !digits.bytes().all(|b| b.is_ascii_digit()) || decimal::integral_float_is_exact(literal, float) {
+        let (whole, zeros) = digits.split_once('.').unwrap_or((digits, ""));
+        let integral = whole.bytes().all(|b| b.is_ascii_digit()) && zeros.bytes().all(|b| b == b'0');
+        if !integral || integer_float_holds(literal, float) {
             return None;
         }
         let named =
@@ -942,7 +969,7 @@ impl<'p> Walker<'p> {
             path: path.pointer(),
             code,
             message: message(),
-            value: if mode.sensitive { None } else { value.map(|v| echo(v, self.max_echo)) },
+            value: if mode.sensitive { None } else { value.map(|v| self.echo_at(v, path)) },
             options,
             suggestion,
         });
@@ -965,7 +992,7 @@ impl<'p> Walker<'p> {
         if self.not_built(out) {
             return;
         }
-        let echoed = (!mode.sensitive).then(|| echo(value, self.max_echo));
+        let echoed = (!mode.sensitive).then(|| self.echo_at(value, path));
         // `describe` names a shown scalar by its echo, and anything else by its kind.
         let message = match (&echoed, value) {
             (Some(echoed), Value::Bool(_) | Value::Number(_) | Value::String(_)) => message(echoed),
@@ -996,8 +1023,17 @@ impl<'p> Walker<'p> {
         let (from, to) = if mode.sensitive {
             (None, None)
         } else {
-            (from.map(|v| echo(v, self.max_echo)), to.map(|v| echo(v, self.max_echo)))
+            (from.map(|v| self.echo_at(v, path)), to.map(|v| echo(v, self.max_echo)))
         };
         out.coercions.push(Coercion { path: path.pointer(), kind, from, to });
+    }
+}
+
+/// Is `float`, read from the integer `literal`, that very integer (`2^60` is; `2^53 + 1`,
+/// read as `2^53`, is not)?
+fn integer_float_holds(literal: &str, float: f64) -> bool {
+    match decimal::denotes(literal) {
+        Some(Denotes::Integer(value)) => float.abs() < 1.7e38 && float as i128 == value,
+        _ => false,
     }
 }

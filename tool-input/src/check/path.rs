@@ -81,7 +81,7 @@ impl Path<'_> {
 }
 
 /// `n` in decimal digits, without going through `fmt`.
-fn push_decimal(out: &mut String, mut n: usize) {
+pub(crate) fn push_decimal(out: &mut String, mut n: usize) {
     let mut digits = [0u8; 20];
     let mut start = digits.len();
     loop {

@@ -22,7 +22,7 @@ use serde_json::Value;
 use super::convert::{bool_from_text, container_from_text, number_from_text, spelling_match};
 use super::{json_equal, Mode, Outcome, Path, Walker};
 use crate::error::ErrorCode;
-use crate::message::describe;
+
 use crate::plan::{NodeId, Options, Types, UnionShape};
 use crate::policy::Policy;
 use crate::report::CoercionKind;
@@ -101,7 +101,7 @@ impl Walker<'_> {
         for error in &mut out.errors[before..] {
             if error.code == ErrorCode::Type && error.path == here && error.options.is_empty() {
                 error.message =
-                    format!("expected {}, got {}", types.describe(), describe(value, shown, self.max_echo));
+                    format!("expected {}, got {}", types.describe(), self.describe_at(value, shown, path));
             }
         }
     }
@@ -157,7 +157,7 @@ impl Walker<'_> {
                 format!(
                     "expected an object whose `{tag}` is one of {}, got {}",
                     listed.text,
-                    describe(value, shown, self.max_echo)
+                    self.describe_at(value, shown, path)
                 )
             });
             return;
@@ -323,7 +323,7 @@ impl Walker<'_> {
             }
             other => {
                 self.fail_with(out, path, mode, ErrorCode::Type, Some(other), listed.values, None, || {
-                    format!("expected {expected}, got {}", describe(other, shown, self.max_echo))
+                    format!("expected {expected}, got {}", self.describe_at(other, shown, path))
                 });
             }
         }
@@ -400,7 +400,7 @@ impl Walker<'_> {
                 self.fail(out, path, mode, ErrorCode::Ambiguous, Some(value), || {
                     format!(
                         "{} matches more than one of the allowed forms, and must match exactly one",
-                        describe(value, shown, self.max_echo)
+                        self.describe_at(value, shown, path)
                     )
                 });
                 return;
@@ -442,7 +442,7 @@ impl Walker<'_> {
                 self.fail(out, path, mode, ErrorCode::Ambiguous, Some(value), || {
                     format!(
                         "{} could be read as more than one of the allowed forms; send it exactly in one of them",
-                        describe(value, shown, self.max_echo)
+                        self.describe_at(value, shown, path)
                     )
                 });
             }
@@ -471,7 +471,7 @@ impl Walker<'_> {
         if let Some(types) = self.plain_types(branches) {
             if best.is_none_or(|(_, (root_mismatch, _, _))| root_mismatch) {
                 self.fail(out, path, mode, ErrorCode::Type, Some(value), || {
-                    format!("expected {}, got {}", types.describe(), describe(value, shown, self.max_echo))
+                    format!("expected {}, got {}", types.describe(), self.describe_at(value, shown, path))
                 });
                 return;
             }
@@ -481,7 +481,7 @@ impl Walker<'_> {
         self.fail(out, path, mode, ErrorCode::NoMatch, Some(value), || {
             format!(
                 "{} matches none of the {count} allowed shapes: {}",
-                describe(value, shown, self.max_echo),
+                self.describe_at(value, shown, path),
                 shapes.join("; ")
             )
         });

@@ -475,8 +475,9 @@ pub enum RepairKind {
     /// A regular expression literal (`/a+/`) was read as a string ([`ParseMode::Repair`]).
     Regex,
     /// A Python tuple `(1, 2)` (also `()` and `(1,)`) was read as an array; a
-    /// parenthesised single value `(1)` as that value (inside the value in
-    /// [`ParseMode::Lenient`]; anywhere in [`ParseMode::Repair`]).
+    /// parenthesised single value `(1)` as that value (in [`ParseMode::Lenient`] inside the
+    /// value, or as the whole text when nothing but white space and comments follows it;
+    /// anywhere in [`ParseMode::Repair`]).
     Tuple,
     /// A Python set (`{"a", "b"}`, `{1, 2}`) was read as an array (in
     /// [`ParseMode::Lenient`] when its items are literals, as `ast.literal_eval` reads them).
@@ -508,8 +509,9 @@ pub enum RepairKind {
     /// `f'...'` is an expression, not a literal, and stays an error.
     StringPrefix,
     /// Adjacent string literals (`'a' 'b'`, `"a" "b"`, `"a" r'\d'`) were joined into one
-    /// string, as Python joins them ([`ParseMode::Lenient`], inside the value; single-quoted
-    /// ones when white space separates them).
+    /// string, as Python joins them ([`ParseMode::Lenient`]; single-quoted ones when white
+    /// space separates them). [`ParseMode::Repair`] joins `'` literals (`'a''b'`,
+    /// `['a' 'b']`) the same way, and reads `"a" "b"` as a missing comma, as jsonrepair does.
     AdjacentStrings,
 }
 
@@ -660,15 +662,17 @@ impl ParseError {
 /// - Python's `True`, `False` and `None`; JavaScript's `undefined` (as `null`);
 /// - Unicode spaces between tokens (no-break space, zero-width space, ...);
 /// - numbers written the JavaScript way: `.5`, `-.5`, `1.` before `,` `]` `}`, `0x1F`;
-/// - Python literals as `ast.literal_eval` reads them: a tuple inside the value (`(1, 2)`,
-///   `()`, `(1,)`; `(1)` is `1`) and a set of literals (`{"a", "b"}`, `{1, 2}`, `{(1, 2), 3}`)
+/// - Python literals as `ast.literal_eval` reads them: a tuple (`(1, 2)`, `()`, `(1,)`; `(1)`
+///   is `1`; as the whole text only when nothing but white space and comments follows it,
+///   so that `(1) Call it with {...}` is prose before the object) and a set of literals (`{"a", "b"}`, `{1, 2}`, `{(1, 2), 3}`)
 ///   as arrays; Python's escapes in a `'` or prefixed string (`'\x41'`, `'\101'`,
-///   `'\U0001F600'`; `\N{...}` stays as written);
+///   `'\U0001F600'`; `\N{...}` is refused, saying so: send the character itself);
 ///   digit separators where Python allows them (`1_000`, `0x_1f`, `1_0.5`; `1__0`, `1_`,
 ///   `_1` and `0_1` stay errors); a set of names (`{a, b}`) stays an error; string
 ///   prefixes (`u'a'`; `r'\d'` without escape processing; `b'x'` as the text of its ASCII
-///   bytes; `f'...'` stays an error, being an expression); adjacent literals joined
-///   (`"a" "b"`, `'a' 'b'`, `'a' u'b'` and `'a''b'` are `"ab"`; so `'it''s'` is `"its"`);
+///   bytes; `f'...'` stays an error, being an expression); adjacent literals joined,
+///   inside the value or as the whole text (`"a" "b"`, `'a' 'b'`, `'a' u'b'` and `'a''b'`
+///   are `"ab"`; so `'it''s'` is `"its"`);
 /// - escaped JSON (`{\"a\": 1}`: one level of backslashes is removed);
 /// - raw control characters in strings (kept), invalid escapes such as `\d` (kept as
 ///   written; `\'` is read as `'`, a backslash before a line break as the line break), lone
@@ -706,6 +710,8 @@ impl ParseError {
 /// - string concatenation: `"a" + "b"` is `"ab"` ([`RepairKind::Concatenation`]) — the
 ///   value the expression has;
 /// - an ellipsis standing for omitted items is skipped: `[1, 2, ...]` is `[1, 2]`;
+/// - adjacent `'` literals are one string, as Python joins them (`'a''b'` and `['a' 'b']`
+///   give `"ab"`); `"a" "b"` is a missing comma, as jsonrepair reads it;
 /// - a Python tuple `(1, 2)` is `[1, 2]` and `(1)` is `1`; an object of bare keys
 ///   `{"a", "b"}` is the array `["a", "b"]`;
 /// - `TRUE`, `Null` and `none` in other letter case; a lone `-` is `-0`; `1.` is `1.0`, a

@@ -204,10 +204,9 @@ impl Lexer {
                 self.emit(sink, token, at)?;
                 Ok(i + 1)
             }
-            // A Python tuple inside the value (`{"point": (1, 2)}`); at the top level a `(`
-            // is prose, as it always was.
-            // A `(` where a key belongs opens the tuple that makes `{(1, 2), 3}` a set.
-            b'(' if self.lenient && sink.in_container() && (!key || sink.expects_first_key()) => {
+            // A Python tuple: the value (`('a', 'b')`) or inside it (`{"point": (1, 2)}`). A
+            // `(` where a key belongs opens the tuple that makes `{(1, 2), 3}` a set.
+            b'(' if self.lenient && (!sink.in_container() || !key || sink.expects_first_key()) => {
                 self.emit(sink, Token::BeginParen, at)?;
                 Ok(i + 1)
             }
@@ -257,7 +256,9 @@ impl Lexer {
                     self.begin_value(at, b);
                     return Ok(i);
                 }
-                b'(' if self.repair => {
+                // A Python tuple as the whole value (`('a', 'b')`); if it does not read as
+                // one, the `(` was prose, and a later candidate is tried.
+                b'(' => {
                     self.begin_value(at, b);
                     return Ok(i);
                 }
@@ -390,6 +391,14 @@ impl Lexer {
                     self.phase = Phase::Start;
                     self.state = State::Prose;
                     return Ok(i);
+                }
+                _ if !self.repair && self.value_start.is_some_and(|(_, first)| first == b'(') => {
+                    // Text after a parenthesised value: it was prose ("(1) Call it with
+                    // {...}"), and a later object or array is the value.
+                    return Err(Failure::syntax(
+                        "expected the text to end after the parenthesised value",
+                        at,
+                    ));
                 }
                 _ => {
                     sink.repair(RepairKind::ProseAfter, at);

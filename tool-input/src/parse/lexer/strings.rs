@@ -95,8 +95,7 @@ impl Lexer {
         }
     }
 
-    /// A string ended (strict and lenient modes): sent, or, inside a container in
-    /// [`ParseMode::Lenient`], held until what follows shows whether another string
+    /// A string ended (strict and lenient modes): sent, or, in [`ParseMode::Lenient`], held until what follows shows whether another string
     /// literal comes next, which Python joins to it (`'a' 'b'` is `'ab'`,
     /// [`RepairKind::AdjacentStrings`]).
     pub(super) fn end_string<S: Sink>(&mut self, text: String, sink: &mut S) -> Result<(), Failure> {
@@ -116,12 +115,10 @@ impl Lexer {
             }
             None => (text, self.start),
         };
-        if sink.in_container() {
-            self.held = Some((text, offset));
-            Ok(())
-        } else {
-            self.emit(sink, Token::Str(text), offset)
-        }
+        // Held at the top level too: `'a' 'b'` as the whole text is `"ab"` (the end of the
+        // input sends it).
+        self.held = Some((text, offset));
+        Ok(())
     }
 
     /// A `:` follows joined literals where a value belongs (`{"a": "x" "b": 1}`): not
@@ -512,12 +509,12 @@ impl Lexer {
                     return Ok(i);
                 }
                 b'u' | b'U' | b'r' | b'R' | b'b' | b'B'
-                    if quote == Quote::Single && self.lenient && !self.repair && sink.in_container() =>
+                    if quote == Quote::Single && self.lenient && !self.repair =>
                 {
                     self.buf.push(b);
                     next = Esc::ClosingPrefix { mark, len: 1 };
                 }
-                b'\'' | b'"' if quote == Quote::Single && !self.repair && sink.in_container() => {
+                b'\'' | b'"' if quote == Quote::Single && !self.repair => {
                     // `'a' 'b'`, `'a''b'`: the quote closed the string, and another literal
                     // starts (Python joins them: `'it''s'` is `'its'`).
                     self.buf.truncate(mark);

@@ -498,8 +498,17 @@ impl Lexer {
             // A few bytes at most: never refused.
             self.salvage().push_replay_always(tail, origin);
         }
+        // `'a' 'b'`, `'a''b'`: two Python literals, which Python joins into one (`'ab'`), as
+        // the lenient mode reads them; not where a key belongs (`{'a' 'b'}` lacks a colon).
+        // A `"` string after a `"` string stays a missing comma, as jsonrepair reads it.
+        let python_pair = matches!(next, Some((RQuote::Single, ..)))
+            && self.salvage().raw.get(mark) == Some(&b'\'')
+            && self.salvage().info.ctx != Ctx::Key;
         self.salvage().raw.truncate(mark);
         self.state = State::Between;
+        if python_pair {
+            self.salvage().may_join = true;
+        }
         self.deliver_raw(true, sink)?;
         if let Some((quote, offset, len, spaces)) = next {
             self.start = offset;
@@ -507,6 +516,10 @@ impl Lexer {
                 if quote == RQuote::Single { RepairKind::SingleQuotes } else { RepairKind::SmartQuotes };
             if quote != RQuote::Double {
                 sink.repair(kind, offset);
+            }
+            if python_pair {
+                sink.repair(RepairKind::AdjacentStrings, offset);
+                self.salvage().concat = true;
             }
             self.begin_raw_at(quote, offset + len, sink);
             self.salvage().raw = spaces;

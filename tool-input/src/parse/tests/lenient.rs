@@ -363,7 +363,6 @@ fn lenient_mode_leaves_structure_alone() {
         "{\"a\": hello world}",
         "{\"a\": \"x\" + \"y\"}",
         "[1, 2, ...]",
-        "(1, 2)",
         "hello world",
         "{\"a\": 1}\n{\"b\": 2}",
         "{\"a\": 1} {\"b\": 2}",
@@ -646,6 +645,15 @@ fn python_literals_read_as_literal_eval_reads_them() {
         ("{'s': 'a' u'b'}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings, StringPrefix]),
         ("{'s': 'a''b'}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings]),
         ("{'s': 'a'\"b\"}", json!({"s": "ab"}), &[SingleQuotes, AdjacentStrings]),
+        // The same as the whole text.
+        ("'a' u'b'", json!("ab"), &[SingleQuotes, AdjacentStrings, StringPrefix]),
+        ("'a''b'", json!("ab"), &[SingleQuotes, AdjacentStrings]),
+        // A tuple as the whole text; text after it makes it prose before the value.
+        ("('a', 'b')", json!(["a", "b"]), &[SingleQuotes, Tuple]),
+        (" (1, 2) # c\n", json!([1, 2]), &[Tuple, Comment]),
+        ("(1,)", json!([1]), &[Tuple]),
+        ("()", json!([]), &[Tuple]),
+        ("(1)", json!(1), &[Tuple]),
         // A set whose first item is a tuple.
         ("{'s': {('a', 1), 'b'}}", json!({"s": [["a", 1], "b"]}), &[SingleQuotes, SetAsArray, Tuple]),
         // An apostrophe is still content.
@@ -673,4 +681,26 @@ fn python_literals_read_as_literal_eval_reads_them() {
     for refused in [r"{'s': '\x4'}", r"{'s': '\U00110000'}", r"{'s': '\U0000D800'}"] {
         assert!(parse(refused, &lenient()).is_err(), "{refused}");
     }
+}
+
+#[test]
+fn text_after_a_parenthesised_value_makes_it_prose() {
+    // A numbered note before the arguments is prose, as it was before a tuple could be the
+    // value: a later object or array is read.
+    for (input, expected) in [
+        ("(1) Call it with {\"a\": 1}", json!({"a": 1})),
+        ("(2, 3) then [4]", json!([4])),
+        ("(note) {\"a\": 1}", json!({"a": 1})),
+    ] {
+        let parsed = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input}: {e}"));
+        assert_eq!(parsed.value, expected, "{input}");
+        assert_eq!(kinds(&parsed.repairs), vec![ProseBefore], "{input}");
+        let mut streamed = crate::parse::IncrementalParser::new(lenient());
+        for piece in input.as_bytes().chunks(3) {
+            streamed.feed(std::str::from_utf8(piece).unwrap()).unwrap();
+        }
+        assert_eq!(streamed.finish().map(|p| p.value).ok(), Some(expected), "{input} streamed");
+    }
+    // With no value after it, the text is refused, never read as the tuple alone.
+    assert!(parse("('a', 'b') and more", &lenient()).is_err());
 }

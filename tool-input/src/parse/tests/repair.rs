@@ -521,6 +521,7 @@ fn repair_mode_reads_python_literals_as_lenient_does() {
         "{\"a\": {1_0, 2}}",
         "{'s': {('a', 1), 'b'}}",
         "[{(1, 2), (3, 4)}]",
+        "('a', 'b')",
     ];
     for input in same {
         let lenient = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input}: {e}")).value;
@@ -555,4 +556,24 @@ fn repair_mode_reads_python_literals_as_lenient_does() {
     for call in ["{'i': abs(-5)}", "{'i': int('7')}", "[sorted([3, 1, 2])]"] {
         assert!(parse(call, &ParseOptions::repair()).is_err(), "{call}");
     }
+}
+
+/// Adjacent `'` literals are one string, as Python (and the lenient mode) joins them, whole
+/// and fed in every split; `"a" "b"` stays jsonrepair's missing comma, and `{'a' 'b'}` its
+/// missing colon.
+#[test]
+fn repair_mode_joins_adjacent_python_literals() {
+    for (input, expected) in [
+        ("'a''b'", json!("ab")),
+        ("'a' 'b'", json!("ab")),
+        ("['a' 'b', 'c']", json!(["ab", "c"])),
+        ("{'tags': ['a''b']}", json!({"tags": ["ab"]})),
+        ("{'s': 'it''s', 'n': 1}", json!({"s": "its", "n": 1})),
+        ("['a' 'b' 'c']", json!(["abc"])),
+    ] {
+        check_repair(input, &expected, &[SingleQuotes, AdjacentStrings]);
+        assert_eq!(parse(input, &lenient()).map(|p| p.value).ok(), Some(expected), "{input} lenient");
+    }
+    check_repair(r#"["a" "b"]"#, &json!(["a", "b"]), &[MissingComma]);
+    check_repair("{'a' 'b'}", &json!({"a": "b"}), &[MissingColon]);
 }
