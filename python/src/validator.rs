@@ -25,7 +25,9 @@ pub(crate) const DETACH_BYTES: usize = 32 * 1024;
 /// literals, fences, prose) or `"lenient"` (also scalars to strings, a value to a
 /// one-item list). `name` names the tool in rejection messages (default: the schema's
 /// `title`). `formats=False` reads `format` as an annotation only (by default a string not in
-/// its format's grammar is a `format` error). Thread-safe: one validator serves every thread.
+/// its format's grammar is a `format` error). `defaults=False` reads `default` as an
+/// annotation only (by default a property the call leaves out gets its `default`, and a
+/// default its own schema refuses raises `SchemaError`). Thread-safe: one validator serves every thread.
 #[pyclass(module = "tool_input", name = "Validator", frozen)]
 pub(crate) struct PyValidator {
     validator: Validator,
@@ -36,13 +38,14 @@ pub(crate) struct PyValidator {
 #[pymethods]
 impl PyValidator {
     #[new]
-    #[pyo3(signature = (schema, policy = "default", *, name = None, formats = true))]
+    #[pyo3(signature = (schema, policy = "default", *, name = None, formats = true, defaults = true))]
     fn new(
         py: Python<'_>,
         schema: &Bound<'_, PyAny>,
         policy: &str,
         name: Option<String>,
         formats: bool,
+        defaults: bool,
     ) -> PyResult<Self> {
         let schema = document(schema)?
             .map_err(|error| schema_error_at(py, "", &format!("the schema is not JSON: {error}")))?;
@@ -50,6 +53,7 @@ impl PyValidator {
         let validator = Validator::builder(&schema)
             .policy(policy)
             .formats(formats)
+            .defaults(defaults)
             .build()
             .map_err(|e| schema_error(py, &e))?;
         // As `tool-input check`: the schema's title names the tool unless a name is given.

@@ -295,3 +295,14 @@ def test_formats_are_asserted_unless_switched_off():
     assert [(e["path"], e["code"]) for e in raised.value.errors] == [("/event_id", "format")]
     checked = tool_input.Validator(schema, formats=False).check('{"event_id": "not-a-uuid"}')
     assert checked.value == {"event_id": "not-a-uuid"}
+
+
+def test_a_default_its_own_schema_refuses_is_a_schema_error_unless_defaults_are_annotations():
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "default": "ten"}}}
+    with pytest.raises(SchemaError) as caught:
+        tool_input.Validator(schema)
+    assert caught.value.pointer == "/properties/n/default"
+    checked = tool_input.Validator(schema, defaults=False).check("{}")
+    assert checked.value == {}
+    filled = tool_input.Validator({"type": "object", "properties": {"n": {"type": "integer", "default": 3}}}).check("{}")
+    assert filled.value == {"n": 3}

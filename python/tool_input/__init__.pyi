@@ -109,6 +109,7 @@ class Validator:
         *,
         name: Optional[str] = None,
         formats: bool = True,
+        defaults: bool = True,
     ) -> None: ...
     def check(self, raw: Union[str, bytes, Dict[str, JSON], None]) -> Checked: ...
     @property

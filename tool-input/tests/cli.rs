@@ -385,3 +385,34 @@ fn calls_stops_reading_a_body_at_the_stream_limit() {
     assert_eq!(result["errors"][0]["message"], "the body is more than the limit of 67108864 bytes");
     assert!(written < total, "the whole input was read");
 }
+
+/// `--no-formats` reads `format` as an annotation; `--no-defaults` reads `default` as one
+/// (nothing filled, and a default its own schema refuses is no schema error).
+#[test]
+fn check_switches_formats_and_defaults_to_annotations() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-switches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("the scratch directory");
+    let schema = dir.join("schema.json");
+    std::fs::write(
+        &schema,
+        r#"{"type": "object", "properties": {"id": {"type": "string", "format": "uuid"},
+            "n": {"type": "integer", "default": "ten"}}}"#,
+    )
+    .expect("the schema is written");
+    let schema = schema.to_string_lossy().into_owned();
+
+    // The default its own schema refuses: a schema error (exit 2), blamed on nobody's call.
+    let refused = run(&["check", "--schema", &schema], br#"{"id": "not-a-uuid"}"#);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("/properties/n/default"));
+
+    let annotated = run(&["check", "--schema", &schema, "--no-defaults"], br#"{"id": "not-a-uuid"}"#);
+    assert_eq!(annotated.status.code(), Some(1), "{}", String::from_utf8_lossy(&annotated.stderr));
+    assert_eq!(stdout_json(&annotated)["errors"][0]["code"], "format");
+
+    let both =
+        run(&["check", "--schema", &schema, "--no-defaults", "--no-formats"], br#"{"id": "not-a-uuid"}"#);
+    assert_eq!(both.status.code(), Some(0), "{}", String::from_utf8_lossy(&both.stderr));
+    assert_eq!(stdout_json(&both)["value"], serde_json::json!({"id": "not-a-uuid"}));
+}

@@ -15,6 +15,7 @@ pub(crate) fn run(
     schema_path: &Path,
     policy: &str,
     formats: bool,
+    defaults: bool,
     name: Option<String>,
     jsonl: Option<PathBuf>,
     input: Option<PathBuf>,
@@ -24,8 +25,12 @@ pub(crate) fn run(
     let schema: Value = serde_json::from_str(&schema_text)
         .map_err(|e| format!("{} is not JSON: {e}", schema_path.display()))?;
     let policy: Policy = policy.parse().map_err(|e| format!("{e}"))?;
-    let validator =
-        Validator::builder(&schema).policy(policy).formats(formats).build().map_err(|e| e.to_string())?;
+    let validator = Validator::builder(&schema)
+        .policy(policy)
+        .formats(formats)
+        .defaults(defaults)
+        .build()
+        .map_err(|e| e.to_string())?;
     let name = name.or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
 
     let stdout = io::stdout();

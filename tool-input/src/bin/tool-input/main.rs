@@ -1,7 +1,7 @@
 //! `tool-input`: the engine of the `tool-input` crate on any JSON Schema, for any language.
 //!
 //! ```text
-//! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [--no-formats] [INPUT]
+//! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [--no-formats] [--no-defaults] [INPUT]
 //! tool-input check --schema FILE --jsonl CASES.jsonl
 //! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [--require-json] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl   # time; and check's peak memory on the largest case
@@ -50,6 +50,11 @@ enum Command {
         /// its format's grammar is a `format` error).
         #[arg(long)]
         no_formats: bool,
+        /// Read `default` as an annotation only (by default the default of a property the
+        /// call leaves out is filled in, and a default its own schema refuses is a schema
+        /// error).
+        #[arg(long)]
+        no_defaults: bool,
         /// Check every case of a JSONL file (`{"id": ..., "raw": "..."}` per line) and print
         /// one result line per case, with its id.
         #[arg(long, value_name = "FILE", conflicts_with = "input")]
@@ -163,15 +168,15 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { schema, policy, name, no_formats, jsonl, input } => {
-            check::run(&schema, &policy, !no_formats, name, jsonl, input)
+        Command::Check { schema, policy, name, no_formats, no_defaults, jsonl, input } => {
+            check::run(&schema, &policy, !no_formats, !no_defaults, name, jsonl, input)
         }
         Command::Repair { strict, complete_truncated, settled, style, require_json, input } => {
             repair::run(strict, complete_truncated, settled, &style, require_json, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
         Command::CheckPeak { schema } => {
-            let result = check::run(&schema, "default", true, None, None, None);
+            let result = check::run(&schema, "default", true, true, None, None, None);
             if let Some(peak) = peak_rss_bytes() {
                 eprintln!("{peak}");
             }
