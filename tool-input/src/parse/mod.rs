@@ -510,8 +510,9 @@ pub enum RepairKind {
     StringPrefix,
     /// Adjacent string literals (`'a' 'b'`, `"a" "b"`, `"a" r'\d'`) were joined into one
     /// string, as Python joins them ([`ParseMode::Lenient`]; single-quoted ones when white
-    /// space separates them). [`ParseMode::Repair`] joins `'` literals (`'a''b'`,
-    /// `['a' 'b']`) the same way, and reads `"a" "b"` as a missing comma, as jsonrepair does.
+    /// space separates them). [`ParseMode::Repair`] joins a `'` literal and the `'` or
+    /// prefixed literal after it (`'a''b'`, `['a' 'b']`, `'a' u'b'`, `'a' r'\d'`) the same
+    /// way, and reads `"a" "b"` as a missing comma, as jsonrepair does.
     AdjacentStrings,
 }
 
@@ -710,8 +711,10 @@ impl ParseError {
 /// - string concatenation: `"a" + "b"` is `"ab"` ([`RepairKind::Concatenation`]) — the
 ///   value the expression has;
 /// - an ellipsis standing for omitted items is skipped: `[1, 2, ...]` is `[1, 2]`;
-/// - adjacent `'` literals are one string, as Python joins them (`'a''b'` and `['a' 'b']`
-///   give `"ab"`); `"a" "b"` is a missing comma, as jsonrepair reads it;
+/// - adjacent `'` literals are one string, as Python joins them (`'a''b'`, `['a' 'b']` and
+///   `'a' u'b'` give `"ab"`; `'a' r'\d'` is `"a\\d"`); a prefix is a letter the quote
+///   touches (`'a' understand 'b'` stays text); `"a" "b"` is a missing comma, as jsonrepair
+///   reads it;
 /// - a Python tuple `(1, 2)` is `[1, 2]` and `(1)` is `1`; an object of bare keys
 ///   `{"a", "b"}` is the array `["a", "b"]`;
 /// - `TRUE`, `Null` and `none` in other letter case; a lone `-` is `-0`; `1.` is `1.0`, a

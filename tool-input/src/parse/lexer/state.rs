@@ -214,6 +214,11 @@ pub(crate) struct Look {
     /// A comma that followed the second quote in an object value (its index in `raw`):
     /// whether anything but the end of the object follows it decides both quotes.
     pub(in crate::parse) comma: Option<usize>,
+    /// Letters that may be a Python string prefix (`u`, `r`, `b`, `rb`) after a closing
+    /// `'` (their index in `raw`): a quote right after them opens an adjacent literal
+    /// (`'a' u'b'`); anything else makes them text, read as if the look-ahead had stopped
+    /// at the first letter.
+    pub(in crate::parse) prefix: Option<usize>,
 }
 
 /// Text without quotes ([`State::Unquoted`]).

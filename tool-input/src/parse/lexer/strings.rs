@@ -36,7 +36,7 @@ impl Quote {
 impl StrPrefix {
     /// The prefix `word` spells, if it is one `ast.literal_eval` accepts (not `f`, whose
     /// strings are expressions).
-    pub(super) fn of(word: &[u8]) -> Option<StrPrefix> {
+    pub(in crate::parse) fn of(word: &[u8]) -> Option<StrPrefix> {
         let mut prefix = StrPrefix { raw: false, bytes: false };
         match word.to_ascii_lowercase().as_slice() {
             b"u" => {}

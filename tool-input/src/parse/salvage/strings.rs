@@ -5,7 +5,7 @@ use super::{
     bare_member, drop_partial_escape, is_delimiter, next_member, trim_end, RawInfo, RepairState, Stop,
 };
 use crate::parse::lexer::bytes::{find, is_special_space, utf8_len};
-use crate::parse::lexer::state::{Ctx, Look, Phase, RQuote, State};
+use crate::parse::lexer::state::{Ctx, Look, Phase, RQuote, State, StrPrefix};
 use crate::parse::lexer::strings::{python_escape_at, simple_escape, unicode_escape, Unicode};
 use crate::parse::lexer::{Fail, Failure, Lexer, Sink};
 use crate::parse::RepairKind;
@@ -149,6 +149,23 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<usize, Failure> {
         while let Some(&b) = chunk.get(i) {
+            if let Some(letters) = look.prefix.filter(|_| look.second.is_none()) {
+                let more = self.salvage().raw.get(letters..).unwrap_or_default();
+                let longer = more.len() < 2 && StrPrefix::of(&[more, &[b]].concat()).is_some();
+                if matches!(b, b'\'' | b'"') || longer {
+                    // `'a' u'`: the quote opens a prefixed literal, joined to this one.
+                    if !longer {
+                        look.second = Some(self.salvage().raw.len());
+                    }
+                    self.salvage().raw.push(b);
+                    i += 1;
+                    continue;
+                }
+                // `'a' understand`, `'a' u,`: the letters are text, as if the look-ahead had
+                // stopped at the first of them (`decide` reads it from `raw`).
+                self.decide(Some(b), quote, mark, look, self.base + i, sink)?;
+                return Ok(i);
+            }
             if let Some(lead) = look.lead {
                 let need = usize::from(utf8_len(self.salvage().raw.get(lead).copied().unwrap_or_default()));
                 if b & 0xC0 == 0x80 && self.salvage().raw.len() - lead < need {
@@ -194,7 +211,10 @@ impl Lexer {
                     self.salvage().raw.push(b);
                     i += 1;
                 }
-                b',' if look.comma.is_none() && self.salvage().stray_quote_may_follow(mark, look) => {
+                b',' if look.comma.is_none()
+                    && look.prefix.is_none()
+                    && self.salvage().stray_quote_may_follow(mark, look) =>
+                {
                     look.comma = Some(self.salvage().raw.len());
                     self.salvage().raw.push(b);
                     i += 1;
@@ -205,11 +225,18 @@ impl Lexer {
                         && self.salvage().raw.get(mark) == Some(&b) =>
                 {
                     // `""answer""`: a doubled closing quote.
-                    self.close_raw(mark, None, None, sink)?;
+                    self.close_raw(mark, None, None, None, sink)?;
                     return Ok(i + 1);
                 }
                 b'"' | b'\'' if look.second.is_none() => {
                     look.second = Some(self.salvage().raw.len());
+                    self.salvage().raw.push(b);
+                    i += 1;
+                }
+                b'u' | b'U' | b'r' | b'R' | b'b' | b'B'
+                    if look.second.is_none() && self.salvage().prefixed_may_follow(mark, look) =>
+                {
+                    look.prefix = Some(self.salvage().raw.len());
                     self.salvage().raw.push(b);
                     i += 1;
                 }
@@ -241,6 +268,15 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<(), Failure> {
         let ctx = self.salvage().info.ctx;
+        // Letters after the quote that no quote followed (`'a' un`, or the end) are not a
+        // string prefix: decide on the first of them, read again if the string ends here.
+        let (c, look) = match look.prefix {
+            Some(letters) if look.second.is_none() => {
+                let first = self.salvage().raw.get(letters).copied();
+                (first, Look { prefix: None, extra: Some(letters), ..look })
+            }
+            _ => (c, look),
+        };
         // The end of the object after `"\n",` makes the second quote stray (below); anything
         // else is decided at the comma, as if the look-ahead had stopped there, and the comma
         // with what follows it is read again if the string ends at a quote.
@@ -264,12 +300,16 @@ impl Lexer {
                 return Ok(());
             }
         }
+        if let (Some(second), Some(letters)) = (look.second, look.prefix) {
+            // `'a' u'b'`, `'a' r'\d'`: a prefixed Python literal, joined to this one.
+            return self.close_raw(mark, Some(second), look.extra, Some(letters), sink);
+        }
         if let Some(second) = look.second {
             // Another quote followed: this one ends the string, unless that one ends a
             // string where it stands (`"72""`, `"a\n"\n",`).
             let second_ends = c.is_none_or(|c| is_delimiter(c) || matches!(c, b'`' | b'#'));
             if !second_ends {
-                self.close_raw(mark, Some(second), look.extra, sink)?;
+                self.close_raw(mark, Some(second), look.extra, None, sink)?;
                 return Ok(());
             }
             if end_of_object && self.salvage().stray_quote_may_follow(mark, look) {
@@ -337,7 +377,7 @@ impl Lexer {
             }
         };
         if end {
-            self.close_raw(mark, None, look.extra, sink)?;
+            self.close_raw(mark, None, look.extra, None, sink)?;
             return Ok(());
         }
         self.not_end(c, quote, mark, look, at, sink)
@@ -376,7 +416,7 @@ impl Lexer {
                 (_, Some(p), _) if is_delimiter(p) => match self.salvage().stop(mark) {
                     Some(stop) => Some(stop),
                     None => {
-                        self.close_raw(mark, look.second, look.extra, sink)?;
+                        self.close_raw(mark, look.second, look.extra, None, sink)?;
                         return Ok(());
                     }
                 },
@@ -384,7 +424,7 @@ impl Lexer {
             };
             if let Some(stop) = cut {
                 if !self.cut_at(stop, at, sink)? {
-                    self.close_raw(mark, look.second, look.extra, sink)?;
+                    self.close_raw(mark, look.second, look.extra, None, sink)?;
                 }
                 return Ok(());
             }
@@ -443,7 +483,7 @@ impl Lexer {
             let origin = salvage.info.content_at + comma;
             salvage.push_replay_always(vec![b','], origin);
         }
-        self.close_raw(mark, None, None, sink)
+        self.close_raw(mark, None, None, None, sink)
     }
 
     /// End the string at `stop` and read the rest of its bytes again, if the budget
@@ -471,15 +511,21 @@ impl Lexer {
     }
 
     /// The quote at `raw[mark]` ends the string. A `second` quote after it opens the next
-    /// string, whose content starts with the spaces after that quote; bytes from `extra`
-    /// on are read again.
+    /// string, whose content starts with the spaces after that quote, and which the string
+    /// prefix at `raw[letters..second]` (if any) qualifies; bytes from `extra` on are read
+    /// again.
     fn close_raw<S: Sink>(
         &mut self,
         mark: usize,
         second: Option<usize>,
         extra: Option<usize>,
+        letters: Option<usize>,
         sink: &mut S,
     ) -> Result<(), Failure> {
+        let prefix = letters.and_then(|k| {
+            let word = self.salvage().raw.get(k..second?)?;
+            Some((StrPrefix::of(word)?, self.salvage().info.content_at + k))
+        });
         let next = second.and_then(|s| {
             let (quote, len) = match self.salvage().raw.get(s..)? {
                 [b'"', ..] => (RQuote::Double, 1),
@@ -498,12 +544,12 @@ impl Lexer {
             // A few bytes at most: never refused.
             self.salvage().push_replay_always(tail, origin);
         }
-        // `'a' 'b'`, `'a''b'`: two Python literals, which Python joins into one (`'ab'`), as
-        // the lenient mode reads them; not where a key belongs (`{'a' 'b'}` lacks a colon).
-        // A `"` string after a `"` string stays a missing comma, as jsonrepair reads it.
-        let python_pair = matches!(next, Some((RQuote::Single, ..)))
-            && self.salvage().raw.get(mark) == Some(&b'\'')
-            && self.salvage().info.ctx != Ctx::Key;
+        // `'a' 'b'`, `'a''b'`, `'a' u'b'`: two Python literals, which Python joins into one
+        // (`'ab'`), as the lenient mode reads them; not where a key belongs (`{'a' 'b'}`
+        // lacks a colon). A `"` string after a `"` string stays a missing comma, as
+        // jsonrepair reads it.
+        let python_pair = (matches!(next, Some((RQuote::Single, ..))) || prefix.is_some())
+            && self.salvage().python_literal_ends(mark);
         self.salvage().raw.truncate(mark);
         self.state = State::Between;
         if python_pair {
@@ -511,6 +557,11 @@ impl Lexer {
         }
         self.deliver_raw(true, sink)?;
         if let Some((quote, offset, len, spaces)) = next {
+            if let Some((_, at)) = prefix.filter(|_| python_pair) {
+                // Recorded as the lenient mode records a prefixed literal after another.
+                sink.repair(RepairKind::AdjacentStrings, at);
+                sink.repair(RepairKind::StringPrefix, at);
+            }
             self.start = offset;
             let kind =
                 if quote == RQuote::Single { RepairKind::SingleQuotes } else { RepairKind::SmartQuotes };
@@ -518,11 +569,14 @@ impl Lexer {
                 sink.repair(kind, offset);
             }
             if python_pair {
-                sink.repair(RepairKind::AdjacentStrings, offset);
+                if prefix.is_none() {
+                    sink.repair(RepairKind::AdjacentStrings, offset);
+                }
                 self.salvage().concat = true;
             }
             self.begin_raw_at(quote, offset + len, sink);
             self.salvage().raw = spaces;
+            self.salvage().info.prefix = prefix.filter(|_| python_pair).map(|(prefix, _)| prefix);
         }
         Ok(())
     }
@@ -649,6 +703,28 @@ impl Lexer {
 }
 
 impl RepairState {
+    /// Whether the quote at `raw[mark]`, closing this string, may end a Python `'` literal
+    /// that an adjacent literal joins (`'a' 'b'`): not where a key belongs.
+    fn python_literal_ends(&self, mark: usize) -> bool {
+        self.raw.get(mark) == Some(&b'\'') && self.info.ctx != Ctx::Key
+    }
+
+    /// Whether a letter after the quote at `raw[mark]` (and `look`) may start the prefix
+    /// of an adjacent literal (`'a' u'b'`, `'a'r'b'`): not after a quote that spaces
+    /// precede and that the letter touches, which opens an inner quotation (`'say 'b' x'`),
+    /// nor in a string that already kept a quote as content (`'a' f'b'`: `f` is no prefix,
+    /// so the quote after it is not a literal's end either).
+    fn prefixed_may_follow(&self, mark: usize, look: Look) -> bool {
+        let touches_space = self.raw.get(..mark).and_then(<[u8]>::last).is_some_and(u8::is_ascii_whitespace);
+        look.comma.is_none()
+            && look.extra.is_none()
+            && look.lead.is_none()
+            && self.python_literal_ends(mark)
+            && self.info.first_closing.is_none()
+            && !self.info.inner_open
+            && (look.spaces || look.newline || !touches_space)
+    }
+
     /// Whether a quote before `}` is content because it closes an inner quotation, as
     /// json_repair reads it: in an object value, after a content quote that opened one,
     /// when no quote looked like the string's closing quote.

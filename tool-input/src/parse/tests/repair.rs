@@ -577,3 +577,65 @@ fn repair_mode_joins_adjacent_python_literals() {
     check_repair(r#"["a" "b"]"#, &json!(["a", "b"]), &[MissingComma]);
     check_repair("{'a' 'b'}", &json!({"a": "b"}), &[MissingColon]);
 }
+
+/// A prefixed literal after a `'` literal (`'a' u'b'`, `'a' r'\d'`) is joined to it too, as
+/// the lenient mode reads it, whole and fed in every split; letters that no quote follows
+/// at once are no prefix, and stay text.
+#[test]
+fn repair_mode_joins_prefixed_adjacent_literals() {
+    for (input, expected) in [
+        ("'a' u'b'", json!("ab")),
+        ("'a' r'b'", json!("ab")),
+        ("'a' b'b'", json!("ab")),
+        ("'a' U'b'", json!("ab")),
+        (r"'a' R'\d'", json!("a\\d")),
+        (r"'\x41' r'\x41'", json!("A\\x41")),
+        ("'a'u'b'", json!("ab")),
+        ("'a'b'b'", json!("ab")),
+        ("['a' U'b']", json!(["ab"])),
+        ("'a' rb'b'", json!("ab")),
+        ("'a' Br'b'", json!("ab")),
+        ("'a' u\"b\"", json!("ab")),
+        ("'a' u'b c'", json!("ab c")),
+        ("'a' u''", json!("a")),
+        ("'a' u'b' r'c'", json!("abc")),
+        ("'a'\nu'b'", json!("ab")),
+        ("['a' u'b', 'c']", json!(["ab", "c"])),
+        ("['a' r'\\d' 'c']", json!(["a\\dc"])),
+        ("{'k': 'a' u'b', 'n': 1}", json!({"k": "ab", "n": 1})),
+        ("{'k': ['x' b'y']}", json!({"k": ["xy"]})),
+        ("{'k': 'a' u'b'}", json!({"k": "ab"})),
+    ] {
+        check_repair(input, &expected, &[AdjacentStrings, StringPrefix]);
+        let lenient_reading = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input} lenient: {e}"));
+        assert_eq!(lenient_reading.value, expected, "{input} lenient");
+        let repaired = parse(input, &ParseOptions::repair()).unwrap_or_else(|e| panic!("{input}: {e}"));
+        for kind in [AdjacentStrings, StringPrefix] {
+            let record =
+                |parsed: &super::super::Parsed| parsed.repairs.iter().find(|r| r.kind == kind).copied();
+            assert_eq!(record(&repaired), record(&lenient_reading), "{input}: {kind}");
+        }
+    }
+    // A word, or letters no quote follows at once, is not a prefix: it is not eaten.
+    for input in ["'a' understand 'b'", "'a' u", "'a' u 'b'", "'a' ub'c'", "'a' run", "['a' u, 'b']"] {
+        let repaired = parse(input, &repairing()).unwrap_or_else(|e| panic!("{input}: {e}"));
+        let text = repaired.value.to_string();
+        assert!(!kinds(&repaired.repairs).contains(&StringPrefix), "{input}: {text}");
+        assert!(text.contains('u') || text.contains("run"), "{input}: {text}");
+        check_repair(input, &repaired.value, &[]);
+    }
+    // `f'..'` is an expression, not a literal: never read as a prefix, never joined.
+    for input in ["'a' f'b'", "['a' f'b']", "{'k': 'a' f'b', 'n': 1}"] {
+        let repaired = parse(input, &repairing()).unwrap_or_else(|e| panic!("{input}: {e}"));
+        let found = kinds(&repaired.repairs);
+        assert!(!found.contains(&StringPrefix) && !found.contains(&AdjacentStrings), "{input}: {found:?}");
+        assert!(!repaired.value.to_string().contains("\"ab\""), "{input}: {}", repaired.value);
+    }
+    // A quote that spaces precede and a letter touches opens an inner quotation.
+    check_repair("'say 'b' x'", &json!("say 'b' x"), &[UnescapedQuote]);
+    // Keys and `"` strings keep jsonrepair's readings.
+    check_repair("{'a' 'b'}", &json!({"a": "b"}), &[MissingColon]);
+    let key = parse("{'a' u'b'}", &repairing()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!kinds(&key.repairs).contains(&AdjacentStrings), "{:?}", key.value);
+    check_repair(r#"["a" "b"]"#, &json!(["a", "b"]), &[MissingComma]);
+}
