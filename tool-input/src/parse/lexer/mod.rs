@@ -141,6 +141,17 @@ impl Failure {
         )
     }
 
+    /// The error for an f-string (`f'...'`, `rf"..."`): it is an expression, evaluated
+    /// where it is written, so `ast.literal_eval` refuses it, and so does this; neither its
+    /// text as written nor a join with the literal before it is the value meant.
+    #[cold]
+    pub(crate) fn format_string(offset: usize) -> Failure {
+        Failure::syntax(
+            "an f-string (`f'...'`) is an expression, not a literal; send the string itself",
+            offset,
+        )
+    }
+
     /// The error for a bare word that is not a literal.
     #[cold]
     pub(crate) fn unexpected_word(text: &[u8], offset: usize) -> Failure {

@@ -70,7 +70,7 @@ pub(crate) enum Esc {
     ClosingSlash { mark: usize },
     /// After a closing candidate quote, `len` letters that may be a string prefix (the last
     /// `len` bytes of `buf`): a quote after them (`'a' u'b'`) means the quote closed the
-    /// string and a prefixed literal follows.
+    /// string and a prefixed literal follows (an f-string there is an error, as alone).
     ClosingPrefix { mark: usize, len: u8 },
     /// A Python escape in a `'` or prefixed string: `\x` (`width` 2), `\U` (8) or octal
     /// `\ooo` (`width` 0: up to three digits); `n` digits read so far, their `value`.

@@ -47,6 +47,12 @@ impl StrPrefix {
         }
         Some(prefix)
     }
+
+    /// Whether `word` is the prefix of an f-string (`f`, `rf`, `fr`, in any case): an
+    /// expression, which `ast.literal_eval` refuses.
+    pub(in crate::parse) fn is_format(word: &[u8]) -> bool {
+        matches!(word.to_ascii_lowercase().as_slice(), b"f" | b"rf" | b"fr")
+    }
 }
 
 impl Lexer {
@@ -508,7 +514,7 @@ impl Lexer {
                     self.end_string(text, sink)?;
                     return Ok(i);
                 }
-                b'u' | b'U' | b'r' | b'R' | b'b' | b'B'
+                b'u' | b'U' | b'r' | b'R' | b'b' | b'B' | b'f' | b'F'
                     if quote == Quote::Single && self.lenient && !self.repair =>
                 {
                     self.buf.push(b);
@@ -536,8 +542,14 @@ impl Lexer {
             },
             Esc::ClosingPrefix { mark, len } => {
                 let prefix_at = self.buf.len().saturating_sub(usize::from(len));
-                let prefix = self.buf.get(prefix_at..).and_then(StrPrefix::of);
+                let word = self.buf.get(prefix_at..).unwrap_or_default();
+                let prefix = StrPrefix::of(word);
                 match b {
+                    b'\'' | b'"' if StrPrefix::is_format(word) => {
+                        // `'a' f'b'`: the quote closed the string, and an f-string follows,
+                        // which is refused as it is alone (never content, never joined).
+                        return Err(Failure::format_string(at.saturating_sub(usize::from(len))));
+                    }
                     b'\'' | b'"' if prefix.is_some() => {
                         // `'a' u'b'`: the quote closed the string; a prefixed literal follows.
                         self.buf.truncate(mark);
@@ -558,7 +570,7 @@ impl Lexer {
                         self.state = State::Str { quote, esc: Esc::None };
                         return Ok(i + 1);
                     }
-                    b'u' | b'U' | b'r' | b'R' | b'b' | b'B' if len < 2 => {
+                    b'u' | b'U' | b'r' | b'R' | b'b' | b'B' | b'f' | b'F' if len < 2 => {
                         self.buf.push(b);
                         next = Esc::ClosingPrefix { mark, len: len + 1 };
                     }

@@ -120,6 +120,10 @@ impl Lexer {
         // follows (`b"]` is `b` and a stray quote, as jsonrepair reads it).
         let opens = !self.repair || after.is_some_and(|b| !matches!(b, b',' | b']' | b'}' | b':'));
         if self.lenient && opens && self.phase == Phase::Value && matches!(next, Some(b'\'' | b'"')) {
+            if !self.repair && StrPrefix::is_format(text) {
+                // `f'{x}'` is an expression, as `'a' f'b'` is (see `Esc::ClosingPrefix`).
+                return Err(Failure::format_string(self.start));
+            }
             if let Some(prefix) = StrPrefix::of(text) {
                 // `u'a'`, `r"\d"`, `b'x'`: a Python string with a prefix.
                 self.adjacent(self.start, sink);

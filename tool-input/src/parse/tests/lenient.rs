@@ -684,6 +684,65 @@ fn python_literals_read_as_literal_eval_reads_them() {
 }
 
 #[test]
+fn an_f_string_is_refused_alone_and_after_another_literal() {
+    // `ast.literal_eval` refuses an f-string: it is an expression. After another literal it
+    // is neither content of that literal (`'a' f'{x}'` read as "a' f'{x}") nor cut-off text
+    // ("truncated" on complete input), but the same error as alone, wherever it is split.
+    let cases = [
+        "{'k': 'a' f'b'}",
+        "'a' f'b'",
+        "{'k': 'a' f'{x}'}",
+        "{'k': f'b'}",
+        "{\"k\": f\"{x}\"}",
+        "['a'  F'b', 'c']",
+        "{'k': 'a'\nf\"b\"}",
+        "{'k': 'a' rf'{x}'}",
+        "{'k': 'a' Fr'b'}",
+        "('a' f'b',)",
+        "{'k': 'a''b' f'c'}",
+    ];
+    for input in cases {
+        let at = input.find(['f', 'F']).unwrap_or_else(|| panic!("{input}"));
+        let at = if input.as_bytes().get(at.wrapping_sub(1)).is_some_and(|b| b.is_ascii_alphabetic()) {
+            at - 1
+        } else {
+            at
+        };
+        match parse(input, &lenient()) {
+            Err(ParseError::Syntax { message, offset, .. }) => {
+                assert!(message.contains("f-string"), "{input}: {message}");
+                assert_eq!(offset, at, "{input}");
+            }
+            other => panic!("{input}: {other:?}"),
+        }
+        let refused = Err(Failure::format_string(at));
+        for cut in (0..=input.len()).filter(|&cut| input.is_char_boundary(cut)) {
+            assert_eq!(
+                feed_str_in_pieces(input, &[cut], &lenient()).map(|o| o.value),
+                refused,
+                "{input} cut at {cut}"
+            );
+        }
+        let every: Vec<usize> = (1..input.len()).collect();
+        assert_eq!(feed_in_pieces(input.as_bytes(), &every, &lenient()).map(|o| o.value), refused, "{input}");
+    }
+    // Letters that are no f-string prefix, or that no quote touches, keep the quote content.
+    for (input, expected) in [
+        ("{'s': 'it' fine'}", json!({"s": "it' fine"})),
+        ("{'s': 'a' f 'x'}", json!({"s": "a' f 'x"})),
+        ("{'s': 'a' ff'x'}", json!({"s": "a' ff'x"})),
+        ("{'s': 'the' fb'}", json!({"s": "the' fb"})),
+    ] {
+        let parsed = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input}: {e}"));
+        assert_eq!(parsed.value, expected, "{input}");
+        for cut in (0..=input.len()).filter(|&cut| input.is_char_boundary(cut)) {
+            let fed = feed_str_in_pieces(input, &[cut], &lenient()).map(|o| o.value);
+            assert_eq!(fed.as_ref().ok(), Some(&expected), "{input} cut at {cut}");
+        }
+    }
+}
+
+#[test]
 fn text_after_a_parenthesised_value_makes_it_prose() {
     // A numbered note before the arguments is prose, as it was before a tuple could be the
     // value: a later object or array is read.
