@@ -63,6 +63,20 @@ fn a_python_call_in_a_value_is_refused_everywhere() {
 }
 
 #[test]
+fn an_f_string_is_refused_as_an_expression_not_cut_off() {
+    let open = validator(json!({"type": "object"}));
+    for text in ["{'k': 'a' f'b'}", "'a' f'b'", "{'k': 'a' f'{x}'}", "{'k': f'b'}"] {
+        let rejection = open.check(text).unwrap_err();
+        assert_eq!(rejection.errors()[0].code(), ErrorCode::Parse, "{text}: {rejection}");
+        assert!(rejection.to_string().contains("f-string"), "{text}: {rejection}");
+        for size in 1..text.len() {
+            let streamed = streamed(text, size).unwrap_err();
+            assert!(streamed.contains("f-string"), "{text} in pieces of {size}: {streamed}");
+        }
+    }
+}
+
+#[test]
 fn python_literals_read_the_same_on_every_entry_point() {
     let schema = json!({"type": "object", "properties": {
         "tags": {"type": "array", "items": {"type": "string"}},
