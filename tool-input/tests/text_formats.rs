@@ -81,12 +81,20 @@ fn check(fixture: &Fixture, calls: &Calls, how: &str) {
 fn every_format_has_three_fixtures_or_more() {
     let (_, fixtures) = data();
     let mut counts: HashMap<TextFormat, usize> = HashMap::new();
+    // And per vLLM parser name: names that share a format (llama3_json and llama4_json)
+    // each have fixtures of their own.
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
     for fixture in &fixtures {
         let format: TextFormat = fixture.format.parse().unwrap();
         *counts.entry(format).or_default() += 1;
+        *by_name.entry(fixture.format.as_str()).or_default() += 1;
     }
     for format in TextFormat::ALL {
         assert!(counts.get(format).copied().unwrap_or(0) >= 3, "{format} has fewer than 3 fixtures");
+    }
+    for name in TextFormat::ALL.iter().flat_map(|format| format.parser_names()) {
+        let count = by_name.get(name).copied().unwrap_or(0);
+        assert!(count >= 3, "vLLM's parser name {name} has {count} fixtures, fewer than 3");
     }
 }
 
