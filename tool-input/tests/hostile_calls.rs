@@ -3,32 +3,12 @@
 //! a closing event that disagrees with the fragments, and one id on two Anthropic calls.
 //! Each is an error, or the call exactly as sent: never a call read from a damaged piece.
 
+mod stream_support;
+
 use serde_json::{json, Value};
+use stream_support::{chat_delta, chat_finish, feed, kinds, names, sse};
 use tool_input::calls::{parse_body, parse_text, parse_value, CallOptions, Calls, Format, OriginalArguments};
-use tool_input::stream::StreamAssembler;
 use tool_input::{CoercionKind, ErrorCode, Validator};
-
-fn feed(options: CallOptions, events: &[Value]) -> Calls {
-    let mut stream = StreamAssembler::new(options);
-    for event in events {
-        stream.push_event(event);
-    }
-    stream.finish()
-}
-
-fn sse(options: CallOptions, body: &str) -> Calls {
-    let mut stream = StreamAssembler::new(options);
-    stream.push_sse_bytes(body.as_bytes());
-    stream.finish()
-}
-
-fn kinds(calls: &Calls) -> Vec<&'static str> {
-    calls.errors.iter().map(|error| error.kind.code()).collect()
-}
-
-fn names(calls: &Calls) -> Vec<(&str, Value)> {
-    calls.calls.iter().map(|call| (call.name.as_str(), Value::Object(call.arguments.clone()))).collect()
-}
 
 /// Each attempt's kind and name, in order (generated ids aside).
 fn outcome(calls: &Calls) -> Vec<(String, String)> {
@@ -39,21 +19,6 @@ fn outcome(calls: &Calls) -> Vec<(String, String)> {
             Err(error) => (error.kind.code().to_owned(), error.name.clone().unwrap_or_default()),
         })
         .collect()
-}
-
-fn chat_delta(index: u64, id: Option<&str>, name: Option<&str>, arguments: &str) -> Value {
-    let mut call = json!({"index": index, "function": {"arguments": arguments}});
-    if let Some(id) = id {
-        call["id"] = json!(id);
-    }
-    if let Some(name) = name {
-        call["function"]["name"] = json!(name);
-    }
-    json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]})
-}
-
-fn chat_finish(reason: &str) -> Value {
-    json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
 }
 
 fn chat_call(id: &str, name: &str, arguments: &str) -> Value {

@@ -11,21 +11,15 @@
 
 #[path = "../../suite/tests/common/mod.rs"]
 mod common;
+mod stream_support;
 
 use common::provider_cases as cases;
 use serde_json::{json, Value};
+use stream_support::{chat_delta, chat_finish, feed, kinds, names, sse};
 use tool_input::calls::{
     parse_text, parse_value, CallErrorKind, CallOptions, Calls, Format, OriginalArguments,
 };
 use tool_input::stream::StreamAssembler;
-
-fn feed(options: CallOptions, events: &[Value]) -> Calls {
-    let mut stream = StreamAssembler::new(options);
-    for event in events {
-        stream.push_event(event);
-    }
-    stream.finish()
-}
 
 /// The SSE body of events, with `event:` names where the API has them.
 fn sse_body(events: &[Value]) -> String {
@@ -39,20 +33,6 @@ fn sse_body(events: &[Value]) -> String {
     body
 }
 
-fn sse(options: CallOptions, body: &[u8]) -> Calls {
-    let mut stream = StreamAssembler::new(options);
-    stream.push_sse_bytes(body);
-    stream.finish()
-}
-
-fn kinds(calls: &Calls) -> Vec<&'static str> {
-    calls.errors.iter().map(|error| error.kind.code()).collect()
-}
-
-fn names(calls: &Calls) -> Vec<(&str, Value)> {
-    calls.calls.iter().map(|call| (call.name.as_str(), Value::Object(call.arguments.clone()))).collect()
-}
-
 /// What must agree between a body and a stream: each attempt's kind, id and name, in order.
 fn outcome(calls: &Calls) -> Vec<(String, String, String)> {
     calls
@@ -64,21 +44,6 @@ fn outcome(calls: &Calls) -> Vec<(String, String, String)> {
             }
         })
         .collect()
-}
-
-fn chat_delta(index: u64, id: Option<&str>, name: Option<&str>, arguments: &str) -> Value {
-    let mut call = json!({"index": index, "function": {"arguments": arguments}});
-    if let Some(id) = id {
-        call["id"] = json!(id);
-    }
-    if let Some(name) = name {
-        call["function"]["name"] = json!(name);
-    }
-    json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]})
-}
-
-fn chat_finish(reason: &str) -> Value {
-    json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
 }
 
 // ---------------------------------------------------------------------------------------
