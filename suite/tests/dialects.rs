@@ -8,7 +8,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tool_input::dialect::{self, ProblemCode};
-use tool_input::{CheckOptions, CoercionKind, Dialect, Policy, ToolDefinition, ToolInput};
+use tool_input::parse::RepairKind;
+use tool_input::{CheckOptions, CoercionKind, Dialect, ErrorCode, Policy, ToolDefinition, ToolInput};
 
 /// Create an order for a customer.
 #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
@@ -235,6 +236,35 @@ fn gemini_string_enums_read_back_as_their_values() {
         tool.check_as(Dialect::Gemini, r#"{"level": "2", "on": "true"}"#.into(), &strict_policy()).unwrap();
     assert_eq!(checked.value, json!({"level": 2, "on": true}));
     assert!(tool.check_with(r#"{"level": "2"}"#.into(), &strict_policy()).is_err());
+}
+
+/// The text of a call read in a dialect is the text as sent: its repairs and a key it gives
+/// twice are found as `check_with` finds them, before the dialect's rewrite is undone.
+#[test]
+fn a_dialect_reading_keeps_the_texts_repairs_and_keys_given_twice() {
+    let tool = ToolDefinition::new(
+        "set_level",
+        None,
+        json!({"type": "object", "properties": {"level": {"enum": [1, 2, 3]}, "note": {"type": "string"}}, "required": ["level"]}),
+    )
+    .unwrap();
+    let options = CheckOptions::default();
+    // Two values: a choice made twice, as without the dialect.
+    let rejection = tool
+        .check_as(Dialect::Gemini, r#"{"level": "2", "note": "a", "note": "b"}"#.into(), &options)
+        .unwrap_err();
+    let found: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+    assert_eq!(found, [("/note", ErrorCode::DuplicateKey)], "{rejection}");
+    // The same value twice: recorded after the dialect's own record; the repairs are the text's.
+    let checked =
+        tool.check_as(Dialect::Gemini, "{'level': '2', 'note': 'a', 'note': 'a',}".into(), &options).unwrap();
+    assert_eq!(checked.value, json!({"level": 2, "note": "a"}));
+    let kinds: Vec<(&str, CoercionKind)> =
+        checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+    assert_eq!(kinds.len(), 2, "{kinds:?}");
+    assert_eq!(kinds[1], ("/note", CoercionKind::DuplicateKey));
+    let repairs: Vec<RepairKind> = checked.report.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(repairs, [RepairKind::SingleQuotes, RepairKind::TrailingComma]);
 }
 
 #[test]

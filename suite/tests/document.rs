@@ -83,6 +83,39 @@ fn a_key_given_twice_with_two_values_is_rejected() {
     assert!(rejection.errors()[0].options().is_empty());
 }
 
+/// A payload sent as a JSON string (decoded, and recorded as `double_encoded`) is the
+/// arguments: a key it gives twice is read as any other key given twice, through the typed
+/// path, the untyped check and the walk alike, once or twice encoded, strict JSON or not.
+#[test]
+fn a_key_given_twice_inside_a_double_encoded_payload_is_read_as_given_twice() {
+    let validator = Validator::new(WriteFile::schema()).unwrap();
+    let twice = r#"{"path": "a.txt", "mode": "write", "mode": "append"}"#;
+    let once_encoded = serde_json::to_string(twice).unwrap();
+    let twice_encoded = serde_json::to_string(&once_encoded).unwrap();
+    let repaired = r#""{'path': 'a.txt', 'mode': 'write', 'mode': 'append',}""#.to_owned();
+    for raw in [&once_encoded, &twice_encoded, &repaired] {
+        let typed = WriteFile::from_arguments(raw.as_str()).unwrap_err();
+        let untyped = validator.check(raw.as_str()).unwrap_err();
+        for rejection in [&typed, &untyped] {
+            let found: Vec<(&str, ErrorCode)> =
+                rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+            assert_eq!(found, [("/mode", ErrorCode::DuplicateKey)], "{raw}: {rejection}");
+            assert_eq!(rejection.errors()[0].options(), [json!("write"), json!("append")]);
+        }
+    }
+    // The same value twice: recorded, as outside a string.
+    let same = serde_json::to_string(r#"{"path": "a.txt", "mode": "write", "mode": "write"}"#).unwrap();
+    let checked = WriteFile::from_arguments_with_report(same.as_str()).unwrap();
+    let records: Vec<(&str, CoercionKind)> =
+        checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+    assert_eq!(records, [("/mode", CoercionKind::DuplicateKey)]);
+    assert_eq!(validator.check(same.as_str()).unwrap().report.coercions, checked.report.coercions);
+    // A string that only looks like a payload under a string-typed field keeps its text.
+    let inner = serde_json::to_string(r#"{"k": 1, "k": 2}"#).unwrap();
+    let raw = format!(r#"{{"path": {inner}, "mode": "write"}}"#);
+    assert_eq!(WriteFile::from_arguments(raw.as_str()).unwrap().path, r#"{"k": 1, "k": 2}"#);
+}
+
 /// Strict mode reads JSON as JSON parsers do, and as the `jsonschema` crate sees it: the
 /// last value of a repeated key wins, without a record.
 #[test]

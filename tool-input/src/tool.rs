@@ -7,8 +7,6 @@ use crate::dialect::kind::Dialect;
 use crate::dialect::{check_tool, tool_definition, DialectProblem};
 use crate::error::{FieldError, Rejection};
 use crate::field_options::FieldOptions;
-use crate::limits::Limits;
-use crate::parse::{self, ParseMode, ParseOptions, Repair};
 use crate::policy::Policy;
 use crate::raw::RawArguments;
 use crate::report::Checked;
@@ -335,56 +333,10 @@ impl ToolDefinition {
         if !dialect.transforms_arguments() {
             return self.check_with(raw, options);
         }
-        let policy = options.policy.unwrap_or(self.validator().policy());
         let limits = options.limits.unwrap_or(self.validator().limits());
-        // Read the value as the engine would; if it cannot be read, the engine says why.
-        let Some((mut value, repairs)) = read_value(raw, policy, &limits) else {
-            return self.check_with(raw, options);
-        };
         let sensitive: Vec<&str> = self.validator().sensitive_fields().collect();
-        let coercions =
-            crate::dialect::undo::undo(dialect, self.schema(), &mut value, &sensitive, limits.max_echo_chars);
-        if coercions.is_empty() {
-            return self.check_with(raw, options);
-        }
-        match self.check_with(RawArguments::Value(&value), options) {
-            Ok(mut checked) => {
-                checked.report.repairs = repairs;
-                let mut all = coercions;
-                all.append(&mut checked.report.coercions);
-                checked.report.coercions = all;
-                Ok(checked)
-            }
-            Err(mut rejection) => {
-                rejection.repairs = repairs;
-                Err(rejection)
-            }
-        }
+        self.validator().check_transformed(raw, options, |value| {
+            crate::dialect::undo::undo(dialect, self.schema(), value, &sensitive, limits.max_echo_chars)
+        })
     }
-}
-
-/// The parsed value of raw arguments, as the engine reads them under `policy`; `None` when
-/// there is nothing to undo (absent, empty) or it does not parse.
-fn read_value(raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> Option<(Value, Vec<Repair>)> {
-    let options = ParseOptions {
-        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
-        max_bytes: limits.max_bytes,
-        max_depth: limits.max_depth,
-        ..ParseOptions::default()
-    };
-    let parsed = match raw {
-        RawArguments::Absent | RawArguments::Value(Value::Null) => return None,
-        RawArguments::Text(text) => parse_text(text, &options)?,
-        RawArguments::Value(Value::String(text)) => parse_text(text, &options)?,
-        RawArguments::Bytes(bytes) => parse::parse_bytes(bytes, &options).ok()?,
-        RawArguments::Value(value) => return Some((value.clone(), Vec::new())),
-    };
-    Some((parsed.value, parsed.repairs))
-}
-
-fn parse_text(text: &str, options: &ParseOptions) -> Option<parse::Parsed> {
-    if text.trim().is_empty() {
-        return None;
-    }
-    parse::parse(text, options).ok()
 }

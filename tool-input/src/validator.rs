@@ -370,6 +370,34 @@ impl Validator {
             .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
     }
 
+    /// [`check_with`](Validator::check_with) of `raw` once `transform` has changed its
+    /// parsed value (undoing what a dialect rewrote): the text is read once, as `check_with`
+    /// reads it (its repairs, and the keys it gives twice, are the text's own), then changed,
+    /// then walked. The transform's records come before the walk's. Where it changes nothing,
+    /// or the text does not parse, this is `check_with` itself.
+    pub(crate) fn check_transformed(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        transform: impl FnOnce(&mut Value) -> Vec<Coercion>,
+    ) -> Result<Checked<Value>, Rejection> {
+        let policy = options.policy.unwrap_or(self.inner.policy);
+        let limits = options.limits.unwrap_or(self.inner.limits);
+        let Ok(mut read) = read_arguments(raw, policy, &limits, false) else {
+            return self.check_with(raw, options);
+        };
+        let mut transformed = transform(&mut read.value);
+        if transformed.is_empty() {
+            return self.check_with(raw, options);
+        }
+        let mut checked = self
+            .check_parsed(read, policy, &limits, raw)
+            .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))?;
+        transformed.append(&mut checked.report.coercions);
+        checked.report.coercions = transformed;
+        Ok(checked)
+    }
+
     /// The untyped one pass on text that starts as a JSON object: `serde_json` parses it into
     /// a `Value` through the one-pass check (`check::fast`), so the value is read and checked
     /// in one traversal while its text is still in cache, instead of parsed, then read again.

@@ -137,6 +137,8 @@ const ORDERS: &[&str] = &[
     r#"{"zeta": 1, "priority": "urgent", "items": [{"sku": "bad", "quantity": 0}], "gift": "maybe", "alpha": 2}"#,
     "{customer_id: 'C-1', priority: 'high', tags: [], items: [], tagz: []}",
     r#""{\"customer_id\": \"C-1\", \"priority\": \"high\", \"tags\": [], \"items\": []}""#,
+    r#""{\"customer_id\": \"C-1\", \"priority\": \"high\", \"tags\": [], \"items\": [], \"priority\": \"low\"}""#,
+    r#""{'customer_id': 'C-1', 'priority': 'high', 'tags': [], 'items': [], 'priority': 'high'}""#,
     "{'customer_id': 'C-1', 'priority': 'high', 'tags': 'a', 'items': [], 'gift': 1}",
     "{'customer_id': 'C-1', 'priority': 'in progress', 'tags': [5], 'items': [], 'gift': 'yes'}",
     "",
@@ -292,4 +294,22 @@ fn a_record_changed_after_it_was_read_is_read_again() {
     let outcome = dispatch(&toolbox, &edited);
     let order = outcome.result.as_ref().unwrap()["order"].as_str().unwrap().to_owned();
     assert!(order.contains("priority: Low"), "{order}");
+}
+
+/// A key given twice inside a payload sent as a JSON string is a choice made twice, in a
+/// streamed call as in one read whole: the tool is not run, and the model is told both values.
+#[test]
+fn a_key_given_twice_inside_a_double_encoded_payload_is_refused_in_a_stream() {
+    let toolbox = toolbox();
+    let text = serde_json::to_string(
+        r#"{"customer_id": "C-1", "priority": "high", "tags": [], "items": [], "priority": "low"}"#,
+    )
+    .unwrap();
+    for chunk in [1, 7, 4096] {
+        let call =
+            streamed("create_order", &text, chunk, &toolbox.call_options()).expect("the streamed call");
+        let outcome = dispatch(&toolbox, &call);
+        assert!(!outcome.is_success(), "{}", outcome.text());
+        assert!(outcome.text().contains("`priority` is given twice"), "{}", outcome.text());
+    }
 }

@@ -767,10 +767,8 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
             // Strict JSON may still be a double-encoded payload.
             if value.is_string() && options.mode == ParseMode::Lenient {
                 let value_at = input.len() - input.trim_start().len();
-                return Ok(coalesce(tree::decode_double(
-                    tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: false },
-                    options,
-                )));
+                let outcome = tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: false };
+                return Ok(coalesce(tree::decode_double(outcome, options).0));
             }
             return Ok(Parsed { value, repairs: Vec::new() });
         }
@@ -805,8 +803,11 @@ pub(crate) fn parse_noting_repeats(
     if !not_strict_json && options.max_depth >= DEFAULT_MAX_DEPTH {
         if let Some((value, repeated)) = repeats::strict_noting_repeats(input) {
             if value.is_string() && options.mode == ParseMode::Lenient {
-                // A double-encoded payload: as `parse` reads it.
-                return parse(input, options).map(|parsed| (parsed, false));
+                // A double-encoded payload: as `parse` reads it, noting the repeats inside.
+                let value_at = input.len() - input.trim_start().len();
+                let outcome = tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: repeated };
+                let (parsed, repeated) = tree::decode_double(outcome, options);
+                return Ok((coalesce(parsed), repeated));
             }
             return Ok((Parsed { value, repairs: Vec::new() }, repeated));
         }

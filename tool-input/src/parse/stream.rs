@@ -316,8 +316,8 @@ impl IncrementalParser {
             match mem::replace(&mut self.reading, Reading::Seeking { from: usize::MAX }) {
                 Reading::Value(mut core) => match core.finish() {
                     Ok(outcome) => {
-                        let repeated = outcome.repeated_keys;
-                        return Ok((coalesce(tree::decode_double(outcome, &self.options)), repeated));
+                        let (parsed, repeated) = tree::decode_double(outcome, &self.options);
+                        return Ok((coalesce(parsed), repeated));
                     }
                     Err(failure) => self.failed(&mut core, failure, &mut None),
                 },

@@ -459,9 +459,10 @@ pub(crate) fn parse_to_tape<'t>(
                 return Ok(None);
             }
             if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
-                // A double-encoded payload: as `parse` reads it.
-                let parsed = super::parse(input, options)?;
-                return Ok(kept_tape(&parsed.value, parsed.repairs));
+                // A double-encoded payload: as `parse` reads it; a key repeated inside it is
+                // read as any repeated key is (by the walk).
+                let (parsed, repeated) = super::parse_noting_repeats(input, options, false)?;
+                return Ok(if repeated { None } else { kept_tape(&parsed.value, parsed.repairs) });
             }
             return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
         }
@@ -481,7 +482,10 @@ pub(crate) fn parse_to_tape<'t>(
         if options.mode == ParseMode::Lenient {
             let text = tape.sources().string(*text).map(Cow::into_owned).unwrap_or_default();
             let outcome = Outcome { value: Value::String(text), repairs, value_at, repeated_keys: false };
-            let mut parsed = tree::decode_double(outcome, options);
+            let (mut parsed, repeated) = tree::decode_double(outcome, options);
+            if repeated {
+                return Ok(None);
+            }
             coalesce_repairs(&mut parsed.repairs);
             return Ok(kept_tape(&parsed.value, parsed.repairs));
         }

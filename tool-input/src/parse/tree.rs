@@ -22,7 +22,7 @@ use super::{ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
 pub(crate) const MAX_CANDIDATES: usize = 8;
 
 /// How many levels of JSON-in-a-string are decoded.
-const MAX_DOUBLE_ENCODING: usize = 2;
+pub(crate) const MAX_DOUBLE_ENCODING: usize = 2;
 
 /// A lexer and an output: the resumable parser of one value. Feed it fragments of any size
 /// with [`Machine::feed`] and end with [`Machine::finish`]; it never needs the earlier
@@ -295,8 +295,16 @@ pub(crate) fn parse_slow_noting_repeats(
     options: &ParseOptions,
 ) -> Result<(Parsed, bool), ParseError> {
     let outcome = parse_outcome(input, options).map_err(|failure| to_error(failure, input.bytes, options))?;
-    let repeated = outcome.repeated_keys;
-    Ok((decode_double(outcome, options), repeated))
+    Ok(decode_double(outcome, options))
+}
+
+/// The text of the string `text` reads as, before [`decode_double`] decodes it; `None` when
+/// it does not read as a string.
+pub(crate) fn top_level_string(text: &str, options: &ParseOptions) -> Option<String> {
+    match parse_outcome(Input::text(text), options).ok()?.value {
+        Value::String(text) => Some(text),
+        _ => None,
+    }
 }
 
 /// Where the floats of `text` land: the JSON Pointer of each, with its text as sent
@@ -328,14 +336,18 @@ fn parse_outcome_with(
 /// [`MAX_DOUBLE_ENCODING`] levels: a string holding a JSON string holding the object). The
 /// string is kept as it is unless its content parses on its own, without prose, code
 /// fence or completion, to an object or array.
-pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed {
-    let Outcome { value, mut repairs, value_at, .. } = outcome;
+///
+/// With the value, whether an object of it repeated a key: of the decoded payload when it
+/// is decoded (a key given twice inside the string is as much a repeat as one outside).
+pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> (Parsed, bool) {
+    let Outcome { value, mut repairs, value_at, repeated_keys } = outcome;
     if options.mode != ParseMode::Lenient || !value.is_string() {
-        return Parsed { value, repairs };
+        return (Parsed { value, repairs }, repeated_keys);
     }
     let inner_options = ParseOptions { complete_truncated: false, ..options.clone() };
     let mut decoded: Option<Value> = None;
     let mut added: Vec<Repair> = Vec::new();
+    let mut decoded_repeats = false;
     for level in 0..MAX_DOUBLE_ENCODING {
         let Value::String(text) = decoded.as_ref().unwrap_or(&value) else { break };
         let trimmed = text.trim();
@@ -343,9 +355,11 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed 
         if !(trimmed.starts_with(['{', '[']) || nested_string) {
             break;
         }
-        let inner = match serde_json::from_str::<Value>(trimmed) {
-            Ok(value) => Outcome { value, repairs: Vec::new(), value_at: 0, repeated_keys: false },
-            Err(_) => match parse_outcome(Input::text(trimmed), &inner_options) {
+        let inner = match super::repeats::strict_noting_repeats(trimmed) {
+            Some((value, repeated_keys)) => {
+                Outcome { value, repairs: Vec::new(), value_at: 0, repeated_keys }
+            }
+            None => match parse_outcome(Input::text(trimmed), &inner_options) {
                 Ok(outcome) => outcome,
                 Err(_) => break,
             },
@@ -365,15 +379,16 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> Parsed 
         added.push(Repair::new(RepairKind::DoubleEncoded, value_at));
         // Offsets inside the decoded text do not map back to the input: use the string's.
         added.extend(inner.repairs.iter().map(|r| r.at(value_at)));
+        decoded_repeats |= inner.repeated_keys;
         decoded = Some(inner.value);
     }
     match decoded {
         Some(inner) if inner.is_object() || inner.is_array() => {
             repairs.extend(added);
             repairs.sort_by_key(|r| r.offset);
-            Parsed { value: inner, repairs }
+            (Parsed { value: inner, repairs }, decoded_repeats)
         }
-        _ => Parsed { value, repairs },
+        _ => (Parsed { value, repairs }, repeated_keys),
     }
 }
 
