@@ -701,3 +701,79 @@ pub fn stream_events(data: &[u8]) {
         }
     }
 }
+
+/// The checker over any schema: `data` is a schema's JSON text, a NUL byte, then raw
+/// arguments (the seeds are the JSON-Schema-Test-Suite's schemas and instances, see
+/// `fuzz/README.md`). No panic, whatever the schema; where it compiles:
+/// - the untyped check (its one pass where it can) and the walk alone agree exactly;
+/// - a value the check accepts passes the schema as it stands (`is_valid`): no coercion
+///   breaks another keyword, and a second check changes nothing more;
+/// - under `Policy::Strict` a JSON object is accepted exactly when `is_valid` says it is
+///   valid, as it was sent;
+/// - every rejection names its errors at JSON Pointers, in bounded messages.
+pub fn schema(data: &[u8]) {
+    use tool_input::{CoercionKind, Policy, RejectionKind, Validator};
+
+    let split = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+    let (schema, raw) = (&data[..split], data.get(split + 1..).unwrap_or_default());
+    let Ok(schema) = std::str::from_utf8(schema) else { return };
+    // Defaults are left out: a filled default is the schema's, and may exceed a bound the
+    // model's value alone keeps (`maxProperties`), which `is_valid` would count.
+    let Ok(builder) = Validator::builder_from_text(schema) else { return };
+    let Ok(validator) = builder.defaults(false).build() else { return };
+    for policy in [Policy::Default, Policy::Lenient] {
+        let options = CheckOptions::new().with_policy(policy);
+        let checked = validator.check_with(raw.into(), &options);
+        let walked = tool_input::__private::check_by_walk(&validator, raw.into(), &options);
+        assert_eq!(checked, walked, "the untyped one pass and the walk disagree");
+        match &checked {
+            Ok(checked) => {
+                assert!(
+                    validator.is_valid(&checked.value),
+                    "accepted a value the schema refuses: {:?}",
+                    checked.value
+                );
+                // Arguments are an object; a schema for something else may still turn `{}`
+                // into its `[]`, which is then not arguments.
+                if !checked.value.is_object() {
+                    continue;
+                }
+                let again = validator.check_with(tool_input::RawArguments::Value(&checked.value), &options);
+                let again = again.expect("the accepted value, checked again, is refused");
+                assert_eq!(again.value, checked.value, "a second check changed the value");
+                assert!(
+                    again.report.coercions.iter().all(|c| c.kind == CoercionKind::DuplicateKey),
+                    "a second check coerced again: {:?}",
+                    again.report.coercions
+                );
+            }
+            Err(rejection) => {
+                assert!(!rejection.errors().is_empty() || rejection.kind() != RejectionKind::Invalid);
+                for error in rejection.errors() {
+                    assert!(
+                        error.path().is_empty() || error.path().starts_with('/'),
+                        "not a JSON Pointer: {}",
+                        error.path()
+                    );
+                }
+                assert!(rejection.to_string().len() < 20_000, "an unbounded message");
+            }
+        }
+    }
+    // Strict: JSON as JSON parsers read it, checked as it is.
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(raw) else { return };
+    if !value.is_object() {
+        return;
+    }
+    let strict = validator.check_with(raw.into(), &CheckOptions::new().with_policy(Policy::Strict));
+    match &strict {
+        Ok(checked) => {
+            assert!(validator.is_valid(&value), "strict accepted what the schema refuses");
+            assert_eq!(checked.value, value, "strict changed the value");
+        }
+        Err(rejection) => {
+            let limit = matches!(rejection.kind(), RejectionKind::TooLarge | RejectionKind::TooDeep);
+            assert!(limit || !validator.is_valid(&value), "strict refused a valid value: {rejection}");
+        }
+    }
+}

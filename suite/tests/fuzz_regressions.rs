@@ -42,3 +42,8 @@ fn text_calls_regressions() {
 fn stream_regressions() {
     run("stream", checks::stream);
 }
+
+#[test]
+fn schema_regressions() {
+    run("schema", checks::schema);
+}
