@@ -445,19 +445,30 @@ const SHOWN_AS_THEY_GROW: &[&str] = &[
     "apertus",
     "solar_open2",
     "inkling",
+    "llama4_pythonic",
+    "olmo3",
+    "lfm2",
 ];
+
+/// The formats read by a draft reader of their own syntax (not JSON, nor parameter tags),
+/// checked again cut at every byte.
+const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2"];
 
 /// Stream `text` in pieces of `step` characters (with events), checking after each piece
 /// that every open call is a prefix-consistent view of the call the end gives, and that the
 /// events add up to the final arguments. Returns whether an open call showed its name and
 /// arguments before the end.
 fn check_open_calls(text: &str, options: &CallOptions, step: usize, context: &str) -> bool {
+    let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).step_by(step).collect();
+    check_open_calls_at(text, options, cuts, context)
+}
+
+/// [`check_open_calls`] with the text pushed in the pieces between `cuts`.
+fn check_open_calls_at(text: &str, options: &CallOptions, mut cuts: Vec<usize>, context: &str) -> bool {
     let whole = parse_text(text, options);
     assert!(whole.errors.is_empty(), "{context}: {:?}", errors(&whole));
     let final_arguments = |position: usize| Value::Object(whole.calls[position].arguments.clone());
     let mut stream = StreamAssembler::new(options.clone()).with_events();
-    let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).step_by(step).collect();
-    let mut cuts = cuts;
     cuts.push(text.len());
     let mut grown: HashMap<(usize, String), String> = HashMap::new();
     let mut shown = false;
@@ -536,6 +547,36 @@ fn open_text_calls_show_their_name_and_arguments_as_they_grow() {
     }
     for format in SHOWN_AS_THEY_GROW {
         assert!(shown_formats.contains(format), "{format}: no open call showed its arguments");
+    }
+}
+
+#[test]
+fn own_syntax_formats_streamed_cut_at_every_byte_show_views_of_the_end() {
+    let (tools, fixtures) = data();
+    for fixture in fixtures.iter().filter(|fixture| OWN_SYNTAX.contains(&fixture.format.as_str())) {
+        let named: TextFormat = fixture.format.parse().unwrap();
+        let text = format!("Plan.</think>{}", fixture.text);
+        let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
+        let bare = CallOptions::new().format(Format::Text).text_format(named);
+        for options in [options(&tools, Some(named)), bare] {
+            for &at in &cuts {
+                let context = format!("{} cut at {at}: {text:?}", fixture.format);
+                check_open_calls_at(&text, &options, vec![0, at], &context);
+                // Cut off there: a call not closed is `truncated`, never run.
+                let mut stream = StreamAssembler::new(options.clone());
+                stream.push_text(&text[..at]);
+                let shown = stream.open_calls().iter().any(|open| open.name.is_some());
+                stream.cut_off("the connection dropped");
+                let calls = stream.finish();
+                if shown && parse_text(&text[..at], &options).calls.len() < parse_text(&text, &options).calls.len() {
+                    assert!(
+                        calls.errors.iter().any(|error| error.kind.code() == "truncated"),
+                        "{context}: {:?}",
+                        errors(&calls)
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -16,9 +16,11 @@
 //! leave; a block whose calls are final only at the end (the format detected rather than
 //! named, or a format without a closing marker) stays until the next one starts.
 
+mod args;
 mod json;
 mod named;
 mod params;
+mod python;
 
 use serde_json::Value;
 
@@ -53,6 +55,7 @@ enum Body {
     Json(Box<json::JsonBody>),
     Params(params::Params),
     Named(named::Named),
+    Python(python::Python),
     /// A format read only whole: the block's text is shown.
     Text,
 }
@@ -128,6 +131,7 @@ impl Drafts {
             | Marker::GigaChat
             | Marker::Inkling => json_body(false, false),
             Marker::Apertus => json_body(true, false),
+            Marker::PythonStart | Marker::Olmo3 | Marker::Lfm2 => Body::Python(python::Python::new()),
             Marker::Functools => json_body(false, true),
             _ => Body::Text,
         };
@@ -250,6 +254,18 @@ impl Drafts {
                     arguments: named.arguments(index),
                 })
                 .collect(),
+            Body::Python(python) => python
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: None,
+                    name: Some(&call.name),
+                    text: text(call.start),
+                    arguments: call.arguments(),
+                })
+                .collect(),
             Body::Pending | Body::Text if !region.open_ended => {
                 vec![DraftView {
                     position: base,
@@ -271,6 +287,7 @@ impl Region {
             Body::Json(body) => body.count(),
             Body::Params(params) => params.calls.len(),
             Body::Named(named) => named.calls.len(),
+            Body::Python(python) => python.calls.len(),
             Body::Pending | Body::Text => usize::from(!self.open_ended),
         }
     }
@@ -295,6 +312,7 @@ impl Region {
                 Some(call) => (call.id.clone(), call.name.clone()),
                 None => (None, None),
             },
+            Body::Python(python) => (None, python.calls.get(index).map(|call| call.name.clone())),
             Body::Pending | Body::Text => (None, None),
         }
     }
@@ -323,6 +341,7 @@ impl Region {
             Body::Json(body) => body.feed(visible, self.pos, upto, events, emit),
             Body::Params(params) => params.feed(visible, self.pos, upto, options, emit),
             Body::Named(named) => named.feed(visible, self.pos, upto, events, emit),
+            Body::Python(python) => python.feed(visible, self.pos, upto, events, emit),
             Body::Pending | Body::Text => upto,
         };
     }
