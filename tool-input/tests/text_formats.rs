@@ -448,11 +448,13 @@ const SHOWN_AS_THEY_GROW: &[&str] = &[
     "llama4_pythonic",
     "olmo3",
     "lfm2",
+    "functiongemma",
+    "gemma4",
 ];
 
 /// The formats read by a draft reader of their own syntax (not JSON, nor parameter tags),
 /// checked again cut at every byte.
-const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2"];
+const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4"];
 
 /// Stream `text` in pieces of `step` characters (with events), checking after each piece
 /// that every open call is a prefix-consistent view of the call the end gives, and that the
@@ -577,6 +579,60 @@ fn own_syntax_formats_streamed_cut_at_every_byte_show_views_of_the_end() {
                 }
             }
         }
+    }
+}
+
+/// Stream `pieces` of a call in `format`; the open call's name and arguments after each.
+fn open_after_each(format: TextFormat, pieces: &[&str]) -> Vec<(Option<String>, Option<Value>)> {
+    let options = CallOptions::new().format(Format::Text).text_format(format);
+    let mut stream = StreamAssembler::new(options).with_events();
+    pieces
+        .iter()
+        .map(|piece| {
+            stream.push_text(piece);
+            let open = stream.open_calls();
+            let last = open.last();
+            (last.and_then(|open| open.name.map(str::to_owned)), last.and_then(|open| open.arguments_partial.cloned()))
+        })
+        .collect()
+}
+
+#[test]
+fn own_syntax_calls_grow_strings_and_show_other_values_once_complete() {
+    let name = Some("get_weather".to_owned());
+    let shown = open_after_each(
+        TextFormat::Lfm2,
+        &["<|tool_call_start|>[get_wea", "ther(city=\"Por", "to\", days=1", "2, metric=Tr", "ue)]"],
+    );
+    assert_eq!(shown[0], (None, None));
+    assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Por"}))));
+    // `1` of `12` is not a value, nor `Tr` of `True`.
+    assert_eq!(shown[2], (name.clone(), Some(json!({"city": "Porto"}))));
+    assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Porto", "days": 12}))));
+    assert_eq!(shown[4], (name.clone(), Some(json!({"city": "Porto", "days": 12, "metric": true}))));
+
+    for (format, open, quote, close) in [
+        (TextFormat::FunctionGemma, "<start_function_call>", "<escape>", "<end_function_call>"),
+        (TextFormat::Gemma4, "<|tool_call>", "<|\"|>", "<tool_call|>"),
+    ] {
+        let (start, end) = quote.split_at(3);
+        let shown = open_after_each(
+            format,
+            &[
+                &format!("{open}call:get_weather{{city:{quote}Bo"),
+                &format!("nn{start}"),
+                &format!("{end},days:1"),
+                "2,tags:[",
+                &format!("{quote}x{quote}"),
+                &format!("]}}{close}"),
+            ],
+        );
+        assert_eq!(shown[0], (name.clone(), Some(json!({"city": "Bo"}))), "{format}");
+        // The start of the closing delimiter is not shown as text.
+        assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Bonn"}))), "{format}");
+        assert_eq!(shown[2], (name.clone(), Some(json!({"city": "Bonn"}))), "{format}");
+        assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Bonn", "days": 12}))), "{format}");
+        assert_eq!(shown[4], (name.clone(), Some(json!({"city": "Bonn", "days": 12, "tags": ["x"]}))), "{format}");
     }
 }
 

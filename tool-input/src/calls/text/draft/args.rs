@@ -73,11 +73,6 @@ impl JsonArguments {
         }
     }
 
-    /// The nesting: 1 in the arguments object itself.
-    pub fn depth(&self) -> usize {
-        self.depth
-    }
-
     /// A string value opens.
     pub fn string_open(&mut self, events: bool, emit: Emit<'_>) {
         self.raw("\"", events, emit);
@@ -97,22 +92,4 @@ impl JsonArguments {
         self.raw("\"", events, emit);
         self.end_value(events, emit);
     }
-}
-
-/// How much of `text` may be shown now when `delimiter` ends it: all but a tail that may
-/// be the delimiter's start (and the rest of a character).
-pub(super) fn before_possible(text: &str, delimiter: &str) -> usize {
-    let bytes = text.as_bytes();
-    let longest = delimiter.len().saturating_sub(1).min(bytes.len());
-    let mut keep = bytes.len();
-    for len in (1..=longest).rev() {
-        if delimiter.as_bytes().starts_with(&bytes[bytes.len() - len..]) {
-            keep = bytes.len() - len;
-            break;
-        }
-    }
-    while !text.is_char_boundary(keep) {
-        keep -= 1;
-    }
-    keep
 }

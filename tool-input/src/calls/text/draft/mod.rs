@@ -17,6 +17,7 @@
 //! named, or a format without a closing marker) stays until the next one starts.
 
 mod args;
+mod gemma;
 mod json;
 mod named;
 mod params;
@@ -56,6 +57,7 @@ enum Body {
     Params(params::Params),
     Named(named::Named),
     Python(python::Python),
+    Gemma(gemma::Gemma),
     /// A format read only whole: the block's text is shown.
     Text,
 }
@@ -132,6 +134,8 @@ impl Drafts {
             | Marker::Inkling => json_body(false, false),
             Marker::Apertus => json_body(true, false),
             Marker::PythonStart | Marker::Olmo3 | Marker::Lfm2 => Body::Python(python::Python::new()),
+            Marker::FunctionGemma => Body::Gemma(gemma::Gemma::new("<escape>")),
+            Marker::Gemma4 => Body::Gemma(gemma::Gemma::new("<|\"|>")),
             Marker::Functools => json_body(false, true),
             _ => Body::Text,
         };
@@ -266,6 +270,18 @@ impl Drafts {
                     arguments: call.arguments(),
                 })
                 .collect(),
+            Body::Gemma(gemma) => gemma
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: None,
+                    name: Some(&call.name),
+                    text: text(call.start),
+                    arguments: call.arguments(),
+                })
+                .collect(),
             Body::Pending | Body::Text if !region.open_ended => {
                 vec![DraftView {
                     position: base,
@@ -288,6 +304,7 @@ impl Region {
             Body::Params(params) => params.calls.len(),
             Body::Named(named) => named.calls.len(),
             Body::Python(python) => python.calls.len(),
+            Body::Gemma(gemma) => gemma.calls.len(),
             Body::Pending | Body::Text => usize::from(!self.open_ended),
         }
     }
@@ -313,6 +330,7 @@ impl Region {
                 None => (None, None),
             },
             Body::Python(python) => (None, python.calls.get(index).map(|call| call.name.clone())),
+            Body::Gemma(gemma) => (None, gemma.calls.get(index).map(|call| call.name.clone())),
             Body::Pending | Body::Text => (None, None),
         }
     }
@@ -342,6 +360,7 @@ impl Region {
             Body::Params(params) => params.feed(visible, self.pos, upto, options, emit),
             Body::Named(named) => named.feed(visible, self.pos, upto, events, emit),
             Body::Python(python) => python.feed(visible, self.pos, upto, events, emit),
+            Body::Gemma(gemma) => gemma.feed(visible, self.pos, upto, options, events, emit),
             Body::Pending | Body::Text => upto,
         };
     }
