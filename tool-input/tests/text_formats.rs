@@ -450,11 +450,12 @@ const SHOWN_AS_THEY_GROW: &[&str] = &[
     "lfm2",
     "functiongemma",
     "gemma4",
+    "kimi_k3",
 ];
 
 /// The formats read by a draft reader of their own syntax (not JSON, nor parameter tags),
 /// checked again cut at every byte.
-const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4"];
+const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4", "kimi_k3"];
 
 /// Stream `text` in pieces of `step` characters (with events), checking after each piece
 /// that every open call is a prefix-consistent view of the call the end gives, and that the
@@ -567,10 +568,16 @@ fn own_syntax_formats_streamed_cut_at_every_byte_show_views_of_the_end() {
                 // Cut off there: a call not closed is `truncated`, never run.
                 let mut stream = StreamAssembler::new(options.clone());
                 stream.push_text(&text[..at]);
-                let shown = stream.open_calls().iter().any(|open| open.name.is_some());
+                // Inside a call: its arguments shown are not yet the end's.
+                let whole = parse_text(&text, &options);
+                let inside = stream.open_calls().last().is_some_and(|open| {
+                    let fin = whole.calls.get(open.position).map(|call| Value::Object(call.arguments.clone()));
+                    open.name.is_some() && open.arguments_partial.cloned() != fin
+                });
                 stream.cut_off("the connection dropped");
                 let calls = stream.finish();
-                if shown && parse_text(&text[..at], &options).calls.len() < parse_text(&text, &options).calls.len() {
+                assert!(calls.calls.is_empty(), "{context}: a call cut off ran");
+                if inside {
                     assert!(
                         calls.errors.iter().any(|error| error.kind.code() == "truncated"),
                         "{context}: {:?}",
@@ -634,6 +641,21 @@ fn own_syntax_calls_grow_strings_and_show_other_values_once_complete() {
         assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Bonn", "days": 12}))), "{format}");
         assert_eq!(shown[4], (name.clone(), Some(json!({"city": "Bonn", "days": 12, "tags": ["x"]}))), "{format}");
     }
+
+    // Kimi K3: a string argument grows, a typed one is shown once closed.
+    let shown = open_after_each(
+        TextFormat::KimiK3,
+        &[
+            "</think><|open|>tools<|sep|><|open|>call tool=\"get_weather\" index=\"1\"<|sep|><|open|>argument key=\"city\" type=\"string\"<|sep|>Sap",
+            "poro<|close|>argu",
+            "ment<|sep|><|open|>argument key=\"days\" type=\"integer\"<|sep|>1",
+            "2<|close|>argument<|sep|>",
+        ],
+    );
+    assert_eq!(shown[0], (name.clone(), Some(json!({"city": "Sap"}))));
+    assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Sapporo"}))));
+    assert_eq!(shown[2], (name.clone(), Some(json!({"city": "Sapporo"}))));
+    assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Sapporo", "days": 12}))));
 }
 
 #[test]

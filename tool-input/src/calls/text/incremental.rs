@@ -240,8 +240,9 @@ impl TextReader {
                             && format.is_none_or(|format| marker.formats().contains(&format))
                     });
                     match found {
-                        // Inkling's message and block markers frame text, not calls.
-                        Some(&(pattern, Marker::InklingFrame)) => j += pattern.len(),
+                        // Inkling's message and block markers frame text, not calls, and Kimi
+                        // K3's response channel markers are not content.
+                        Some(&(pattern, Marker::InklingFrame | Marker::KimiK3Response)) => j += pattern.len(),
                         Some(&(pattern, marker)) => {
                             let closes = closes(pattern, marker);
                             if self.shows() {

@@ -11,6 +11,15 @@ use super::json::JsonBody;
 use super::json_options;
 use crate::parse::StreamEvent;
 
+/// One call of a syntax read through [`JsonArguments`]: where it starts, its name (complete),
+/// its arguments as they arrive.
+#[derive(Debug)]
+pub(super) struct ArgCall {
+    pub start: usize,
+    pub name: String,
+    pub arguments: JsonArguments,
+}
+
 /// The arguments of one call, as they arrive.
 #[derive(Debug)]
 pub(super) struct JsonArguments {

@@ -9,24 +9,10 @@ use serde_json::Value;
 
 use super::super::callsyntax::MAX_DEPTH;
 use super::super::xml;
-use super::args::JsonArguments;
+use super::args::{ArgCall, JsonArguments};
 use super::params::{find, match_at, Match};
 use crate::calls::CallOptions;
 use crate::parse::StreamEvent;
-
-/// One call.
-#[derive(Debug)]
-pub(super) struct GemmaCall {
-    pub start: usize,
-    pub name: String,
-    arguments: JsonArguments,
-}
-
-impl GemmaCall {
-    pub fn arguments(&self) -> Option<&Value> {
-        self.arguments.partial()
-    }
-}
 
 #[derive(Debug)]
 enum State {
@@ -94,7 +80,7 @@ pub(super) struct Gemma {
     state: State,
     /// The open containers: `true` for an object.
     stack: Vec<bool>,
-    pub calls: Vec<GemmaCall>,
+    pub calls: Vec<ArgCall>,
 }
 
 impl Gemma {
@@ -147,7 +133,7 @@ impl Gemma {
                     }
                     let index = self.calls.len();
                     let arguments = JsonArguments::open(events, &mut |event| emit(index, event));
-                    self.calls.push(GemmaCall { start: from, name, arguments });
+                    self.calls.push(ArgCall { start: from, name, arguments });
                     self.stack = vec![true];
                     self.state = State::Member;
                     pos = brace + 1;

@@ -19,6 +19,7 @@
 mod args;
 mod gemma;
 mod json;
+mod kimi3;
 mod named;
 mod params;
 mod python;
@@ -58,6 +59,7 @@ enum Body {
     Named(named::Named),
     Python(python::Python),
     Gemma(gemma::Gemma),
+    KimiK3(kimi3::KimiK3),
     /// A format read only whole: the block's text is shown.
     Text,
 }
@@ -136,6 +138,7 @@ impl Drafts {
             Marker::PythonStart | Marker::Olmo3 | Marker::Lfm2 => Body::Python(python::Python::new()),
             Marker::FunctionGemma => Body::Gemma(gemma::Gemma::new("<escape>")),
             Marker::Gemma4 => Body::Gemma(gemma::Gemma::new("<|\"|>")),
+            Marker::KimiK3Tools => Body::KimiK3(kimi3::KimiK3::new()),
             Marker::Functools => json_body(false, true),
             _ => Body::Text,
         };
@@ -258,8 +261,9 @@ impl Drafts {
                     arguments: named.arguments(index),
                 })
                 .collect(),
-            Body::Python(python) => python
-                .calls
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => region
+                .body
+                .own_calls()
                 .iter()
                 .enumerate()
                 .map(|(index, call)| DraftView {
@@ -267,19 +271,7 @@ impl Drafts {
                     id: None,
                     name: Some(&call.name),
                     text: text(call.start),
-                    arguments: call.arguments(),
-                })
-                .collect(),
-            Body::Gemma(gemma) => gemma
-                .calls
-                .iter()
-                .enumerate()
-                .map(|(index, call)| DraftView {
-                    position: base + index,
-                    id: None,
-                    name: Some(&call.name),
-                    text: text(call.start),
-                    arguments: call.arguments(),
+                    arguments: call.arguments.partial(),
                 })
                 .collect(),
             Body::Pending | Body::Text if !region.open_ended => {
@@ -296,6 +288,18 @@ impl Drafts {
     }
 }
 
+impl Body {
+    /// The calls of a body read through [`args::JsonArguments`].
+    fn own_calls(&self) -> &[args::ArgCall] {
+        match self {
+            Body::Python(python) => &python.calls,
+            Body::Gemma(gemma) => &gemma.calls,
+            Body::KimiK3(kimi) => &kimi.calls,
+            _ => &[],
+        }
+    }
+}
+
 impl Region {
     /// How many calls it shows.
     fn count(&self) -> usize {
@@ -303,8 +307,7 @@ impl Region {
             Body::Json(body) => body.count(),
             Body::Params(params) => params.calls.len(),
             Body::Named(named) => named.calls.len(),
-            Body::Python(python) => python.calls.len(),
-            Body::Gemma(gemma) => gemma.calls.len(),
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => self.body.own_calls().len(),
             Body::Pending | Body::Text => usize::from(!self.open_ended),
         }
     }
@@ -329,8 +332,9 @@ impl Region {
                 Some(call) => (call.id.clone(), call.name.clone()),
                 None => (None, None),
             },
-            Body::Python(python) => (None, python.calls.get(index).map(|call| call.name.clone())),
-            Body::Gemma(gemma) => (None, gemma.calls.get(index).map(|call| call.name.clone())),
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => {
+                (None, self.body.own_calls().get(index).map(|call| call.name.clone()))
+            }
             Body::Pending | Body::Text => (None, None),
         }
     }
@@ -361,6 +365,7 @@ impl Region {
             Body::Named(named) => named.feed(visible, self.pos, upto, events, emit),
             Body::Python(python) => python.feed(visible, self.pos, upto, events, emit),
             Body::Gemma(gemma) => gemma.feed(visible, self.pos, upto, options, events, emit),
+            Body::KimiK3(kimi) => kimi.feed(visible, self.pos, upto, events, emit),
             Body::Pending | Body::Text => upto,
         };
     }

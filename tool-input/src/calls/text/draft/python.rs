@@ -6,24 +6,9 @@
 //! which reads Python's quotes and `True`/`False`/`None` as the final reading does; a
 //! string grows, a number or a constant is shown once it ended.
 
-use serde_json::Value;
 
-use super::args::JsonArguments;
+use super::args::{ArgCall, JsonArguments};
 use crate::parse::StreamEvent;
-
-/// One call.
-#[derive(Debug)]
-pub(super) struct PyCall {
-    pub start: usize,
-    pub name: String,
-    arguments: JsonArguments,
-}
-
-impl PyCall {
-    pub fn arguments(&self) -> Option<&Value> {
-        self.arguments.partial()
-    }
-}
 
 /// Where a value's text is, byte by byte (as [`span_end`](super::super::scan::span_end)
 /// reads it whole).
@@ -69,7 +54,7 @@ enum State {
 pub(super) struct Python {
     state: State,
     list: bool,
-    pub calls: Vec<PyCall>,
+    pub calls: Vec<ArgCall>,
 }
 
 fn identifier(byte: u8, dots: bool) -> bool {
@@ -129,7 +114,7 @@ impl Python {
                     // A new call: its events go under its own index.
                     let index = self.calls.len();
                     let arguments = JsonArguments::open(events, &mut |event| emit(index, event));
-                    self.calls.push(PyCall { start: from, name, arguments });
+                    self.calls.push(ArgCall { start: from, name, arguments });
                     self.state = State::Arguments;
                     pos += 1;
                 }
@@ -204,7 +189,7 @@ impl Python {
 }
 
 /// The call being read, and its index.
-fn last(calls: &mut [PyCall]) -> Option<(usize, &mut JsonArguments)> {
+fn last(calls: &mut [ArgCall]) -> Option<(usize, &mut JsonArguments)> {
     let index = calls.len().checked_sub(1)?;
     calls.last_mut().map(|call| (index, &mut call.arguments))
 }
