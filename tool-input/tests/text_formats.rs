@@ -451,11 +451,12 @@ const SHOWN_AS_THEY_GROW: &[&str] = &[
     "functiongemma",
     "gemma4",
     "kimi_k3",
+    "openai",
 ];
 
 /// The formats read by a draft reader of their own syntax (not JSON, nor parameter tags),
 /// checked again cut at every byte.
-const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4", "kimi_k3"];
+const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4", "kimi_k3", "openai"];
 
 /// Stream `text` in pieces of `step` characters (with events), checking after each piece
 /// that every open call is a prefix-consistent view of the call the end gives, and that the
@@ -656,6 +657,24 @@ fn own_syntax_calls_grow_strings_and_show_other_values_once_complete() {
     assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Sapporo"}))));
     assert_eq!(shown[2], (name.clone(), Some(json!({"city": "Sapporo"}))));
     assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Sapporo", "days": 12}))));
+}
+
+#[test]
+fn harmony_calls_stream_around_an_analysis_message() {
+    let text = "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Oslo\", \"days\": 12}<|call|><|start|>assistant<|channel|>analysis<|message|>Then the time.<|end|><|start|>assistant to=functions.ping<|channel|>commentary json<|message|>{}<|call|>";
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Harmony);
+    assert_eq!(parse_text(text, &options).calls.len(), 2);
+    for step in 1..=5 {
+        assert!(check_open_calls(text, &options, step, &format!("harmony, {step} a piece")));
+    }
+    let shown = open_after_each(
+        TextFormat::Harmony,
+        &["<|channel|>commentary to=functions.get_weather json<|message|>{\"city\": \"Os", "lo\", \"days\": 1", "2}"],
+    );
+    let name = Some("get_weather".to_owned());
+    assert_eq!(shown[0], (name.clone(), Some(json!({"city": "Os"}))));
+    assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Oslo"}))));
+    assert_eq!(shown[2], (name, Some(json!({"city": "Oslo", "days": 12}))));
 }
 
 #[test]

@@ -18,6 +18,7 @@
 
 mod args;
 mod gemma;
+mod harmony;
 mod json;
 mod kimi3;
 mod named;
@@ -60,6 +61,7 @@ enum Body {
     Python(python::Python),
     Gemma(gemma::Gemma),
     KimiK3(kimi3::KimiK3),
+    Harmony(harmony::Harmony),
     /// A format read only whole: the block's text is shown.
     Text,
 }
@@ -139,6 +141,7 @@ impl Drafts {
             Marker::FunctionGemma => Body::Gemma(gemma::Gemma::new("<escape>")),
             Marker::Gemma4 => Body::Gemma(gemma::Gemma::new("<|\"|>")),
             Marker::KimiK3Tools => Body::KimiK3(kimi3::KimiK3::new()),
+            Marker::Harmony => Body::Harmony(harmony::Harmony::new(start)),
             Marker::Functools => json_body(false, true),
             _ => Body::Text,
         };
@@ -205,6 +208,22 @@ impl Drafts {
     /// The visible text from `at` on was taken back (it turned out to be reasoning): a block
     /// that started there never was one.
     pub fn take_back(&mut self, at: usize, collected: usize) {
+        if let Some(region) = self.region.as_mut().filter(|region| region.start < at) {
+            // Harmony's messages are one block: the calls from `at` on leave.
+            if let Body::Harmony(harmony) = &mut region.body {
+                let kept = harmony.calls.len();
+                let left = harmony.take_back(at);
+                region.pos = region.pos.min(at);
+                if let Some(events) = self.events.as_mut().filter(|_| region.reported) {
+                    let base = collected + self.retired;
+                    for index in kept - left..kept {
+                        let event = StreamEvent::Restart;
+                        events.push(TextEvent { position: base + index, id: None, name: None, event });
+                    }
+                }
+            }
+            return;
+        }
         let Some(region) = self.region.as_ref().filter(|region| region.start >= at) else { return };
         if region.reported {
             if let Some(events) = self.events.as_mut() {
@@ -274,6 +293,18 @@ impl Drafts {
                     arguments: call.arguments.partial(),
                 })
                 .collect(),
+            Body::Harmony(harmony) => harmony
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: None,
+                    name: Some(&call.name),
+                    text: text(call.start),
+                    arguments: call.arguments.call(0).2,
+                })
+                .collect(),
             Body::Pending | Body::Text if !region.open_ended => {
                 vec![DraftView {
                     position: base,
@@ -308,6 +339,7 @@ impl Region {
             Body::Params(params) => params.calls.len(),
             Body::Named(named) => named.calls.len(),
             Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => self.body.own_calls().len(),
+            Body::Harmony(harmony) => harmony.calls.len(),
             Body::Pending | Body::Text => usize::from(!self.open_ended),
         }
     }
@@ -335,6 +367,7 @@ impl Region {
             Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => {
                 (None, self.body.own_calls().get(index).map(|call| call.name.clone()))
             }
+            Body::Harmony(harmony) => (None, harmony.calls.get(index).map(|call| call.name.clone())),
             Body::Pending | Body::Text => (None, None),
         }
     }
@@ -366,6 +399,7 @@ impl Region {
             Body::Python(python) => python.feed(visible, self.pos, upto, events, emit),
             Body::Gemma(gemma) => gemma.feed(visible, self.pos, upto, options, events, emit),
             Body::KimiK3(kimi) => kimi.feed(visible, self.pos, upto, events, emit),
+            Body::Harmony(harmony) => harmony.feed(visible, self.pos, upto, events, emit),
             Body::Pending | Body::Text => upto,
         };
     }
