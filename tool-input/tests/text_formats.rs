@@ -376,6 +376,11 @@ fn minimax_m3_nested_values_are_converted_by_the_schema() {
         "{:?}",
         errors(&calls)
     );
+    // Streamed: each parameter shown as the end reads it (the list when the call closes).
+    let streamed = format!("</think>{text}");
+    for step in 1..=3 {
+        assert!(check_open_calls(&streamed, &options, step, &format!("minimax_m3 nested, {step} a piece")));
+    }
     // Without a schema, a value stays text.
     let calls = parse_text(&text, &CallOptions::new().format(Format::Text));
     assert_eq!(calls.calls[0].arguments["limits"]["max"], "5");
@@ -452,11 +457,12 @@ const SHOWN_AS_THEY_GROW: &[&str] = &[
     "gemma4",
     "kimi_k3",
     "openai",
+    "minimax_m3",
 ];
 
 /// The formats read by a draft reader of their own syntax (not JSON, nor parameter tags),
 /// checked again cut at every byte.
-const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4", "kimi_k3", "openai"];
+const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4", "kimi_k3", "openai", "minimax_m3"];
 
 /// Stream `text` in pieces of `step` characters (with events), checking after each piece
 /// that every open call is a prefix-consistent view of the call the end gives, and that the
@@ -798,6 +804,38 @@ fn open_text_calls_survive_hostile_pieces() {
         "<|tool_arg:value|>",
         "é",
         "<",
+        "<|python_start|>",
+        "<|python_end|>",
+        "<function_calls>",
+        "<|tool_call_start|>",
+        "get_weather(",
+        "city=",
+        "'x'",
+        "True",
+        ")",
+        "<start_function_call>",
+        "<end_function_call>",
+        "<|tool_call>",
+        "<tool_call|>",
+        "call:f{",
+        "k:",
+        "<escape>",
+        "<|\"|>",
+        "<|open|>tools<|sep|>",
+        "<|open|>call tool=\"f\"<|sep|>",
+        "<|open|>argument key=\"a\" type=\"integer\"<|sep|>",
+        "<|close|>argument<|sep|>",
+        "<|close|>call<|sep|>",
+        "<|channel|>commentary to=functions.f<|message|>",
+        "<|start|>assistant",
+        "<|channel|>analysis<|message|>",
+        "<|call|>",
+        "<|end|>",
+        "]<]minimax[>[",
+        "]<]minimax[>[<tool_call>",
+        "<a>",
+        "</a>",
+        "<a/>",
     ];
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = move |bound: usize| {
@@ -806,10 +844,22 @@ fn open_text_calls_survive_hostile_pieces() {
         seed ^= seed << 17;
         (seed % bound as u64) as usize
     };
-    for round in 0..400 {
+    for round in 0..1200 {
         let text: String = (0..next(40) + 1).map(|_| pieces[next(pieces.len())]).collect();
-        let named = [None, Some(TextFormat::Hermes), Some(TextFormat::Mistral), Some(TextFormat::DeepSeek)]
-            [round % 4];
+        let named = [
+            None,
+            Some(TextFormat::Hermes),
+            Some(TextFormat::Mistral),
+            Some(TextFormat::DeepSeek),
+            Some(TextFormat::Pythonic),
+            Some(TextFormat::Lfm2),
+            Some(TextFormat::Olmo3),
+            Some(TextFormat::FunctionGemma),
+            Some(TextFormat::Gemma4),
+            Some(TextFormat::KimiK3),
+            Some(TextFormat::Harmony),
+            Some(TextFormat::MiniMaxM3),
+        ][round % 12];
         let mut options = CallOptions::new().format(Format::Text);
         if let Some(named) = named {
             options = options.text_format(named);

@@ -21,6 +21,7 @@ mod gemma;
 mod harmony;
 mod json;
 mod kimi3;
+mod minimax3;
 mod named;
 mod params;
 mod python;
@@ -62,6 +63,7 @@ enum Body {
     Gemma(gemma::Gemma),
     KimiK3(kimi3::KimiK3),
     Harmony(harmony::Harmony),
+    MiniMaxM3(minimax3::MiniMaxM3),
     /// A format read only whole: the block's text is shown.
     Text,
 }
@@ -114,6 +116,8 @@ impl Drafts {
         let pos = match marker {
             // The marker is the call's own opening tag.
             Marker::Function | Marker::MiniCpm5 => start,
+            // The namespace token and `<invoke` are read with the rest.
+            Marker::MiniMaxM3 => start,
             _ => start + pattern.len(),
         };
         let body = match marker {
@@ -142,6 +146,7 @@ impl Drafts {
             Marker::Gemma4 => Body::Gemma(gemma::Gemma::new("<|\"|>")),
             Marker::KimiK3Tools => Body::KimiK3(kimi3::KimiK3::new()),
             Marker::Harmony => Body::Harmony(harmony::Harmony::new(start)),
+            Marker::MiniMaxM3 => Body::MiniMaxM3(minimax3::MiniMaxM3::new(start)),
             Marker::Functools => json_body(false, true),
             _ => Body::Text,
         };
@@ -305,6 +310,18 @@ impl Drafts {
                     arguments: call.arguments.call(0).2,
                 })
                 .collect(),
+            Body::MiniMaxM3(minimax) => minimax
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: None,
+                    name: Some(&call.name),
+                    text: text(call.start),
+                    arguments: Some(&call.arguments),
+                })
+                .collect(),
             Body::Pending | Body::Text if !region.open_ended => {
                 vec![DraftView {
                     position: base,
@@ -340,6 +357,7 @@ impl Region {
             Body::Named(named) => named.calls.len(),
             Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => self.body.own_calls().len(),
             Body::Harmony(harmony) => harmony.calls.len(),
+            Body::MiniMaxM3(minimax) => minimax.calls.len(),
             Body::Pending | Body::Text => usize::from(!self.open_ended),
         }
     }
@@ -368,6 +386,7 @@ impl Region {
                 (None, self.body.own_calls().get(index).map(|call| call.name.clone()))
             }
             Body::Harmony(harmony) => (None, harmony.calls.get(index).map(|call| call.name.clone())),
+            Body::MiniMaxM3(minimax) => (None, minimax.calls.get(index).map(|call| call.name.clone())),
             Body::Pending | Body::Text => (None, None),
         }
     }
@@ -400,6 +419,7 @@ impl Region {
             Body::Gemma(gemma) => gemma.feed(visible, self.pos, upto, options, events, emit),
             Body::KimiK3(kimi) => kimi.feed(visible, self.pos, upto, events, emit),
             Body::Harmony(harmony) => harmony.feed(visible, self.pos, upto, events, emit),
+            Body::MiniMaxM3(minimax) => minimax.feed(visible, self.pos, upto, options, emit),
             Body::Pending | Body::Text => upto,
         };
     }
