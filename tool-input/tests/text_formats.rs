@@ -666,6 +666,42 @@ fn own_syntax_calls_grow_strings_and_show_other_values_once_complete() {
 }
 
 #[test]
+fn llama_calls_separated_by_semicolons_each_show_while_they_stream() {
+    let text = "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Lyon\"}}; {\"name\": \"ping\", \"parameters\": {\"n\": 1}};\n{\"name\": \"search\", \"parameters\": {\"query\": \"x\"}}";
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Llama);
+    assert_eq!(parse_text(text, &options).calls.len(), 3);
+    let mut stream = StreamAssembler::new(options.clone());
+    let cut = text.find("\"n\"").unwrap();
+    stream.push_text(&text[..cut]);
+    let names: Vec<Option<&str>> = stream.open_calls().iter().map(|open| open.name).collect();
+    assert_eq!(names.last(), Some(&Some("ping")), "{names:?}");
+    let positions: Vec<usize> = stream.open_calls().iter().map(|open| open.position).collect();
+    assert_eq!(positions.last(), Some(&1));
+    for step in 1..=4 {
+        assert!(check_open_calls(text, &options, step, &format!("llama `;`, {step} a piece")));
+    }
+    // Each call shows before the end.
+    let mut stream = StreamAssembler::new(options);
+    let mut seen = std::collections::BTreeSet::new();
+    for c in text.chars() {
+        stream.push_text(c.encode_utf8(&mut [0; 4]));
+        for open in stream.open_calls() {
+            if let Some(name) = open.name {
+                seen.insert((open.position, name.to_owned()));
+            }
+        }
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+
+    // Mistral's calls, each after its own marker, read in one piece.
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Mistral);
+    let mut stream = StreamAssembler::new(options);
+    stream.push_text("[/THINK][TOOL_CALLS]get_weather{\"city\": \"Graz\"}[TOOL_CALLS]ping{\"n\": ");
+    let open = stream.open_calls();
+    assert_eq!(open.last().map(|open| (open.position, open.name)), Some((1, Some("ping"))));
+}
+
+#[test]
 fn harmony_calls_stream_around_an_analysis_message() {
     let text = "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Oslo\", \"days\": 12}<|call|><|start|>assistant<|channel|>analysis<|message|>Then the time.<|end|><|start|>assistant to=functions.ping<|channel|>commentary json<|message|>{}<|call|>";
     let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Harmony);

@@ -170,21 +170,41 @@ impl Drafts {
             if upto <= region.pos {
                 return;
             }
-            let mut raw: Vec<(usize, StreamEvent<'static>)> = Vec::new();
-            region.read(visible, upto, context.options, wants, &mut |index, event| raw.push((index, event)));
-            region.reported |= !raw.is_empty();
-            if let Some(events) = self.events.as_mut() {
-                for (index, event) in raw {
-                    let (id, name) = region.names(index);
-                    events.push(TextEvent { position: base + index, id, name, event });
+            // A body that ended reads nothing more: what follows is the next call's.
+            if !(region.open_ended && region.body_done()) {
+                let mut raw: Vec<(usize, StreamEvent<'static>)> = Vec::new();
+                region.read(visible, upto, context.options, wants, &mut |index, event| raw.push((index, event)));
+                region.reported |= !raw.is_empty();
+                if let Some(events) = self.events.as_mut() {
+                    for (index, event) in raw {
+                        let (id, name) = region.names(index);
+                        events.push(TextEvent { position: base + index, id, name, event });
+                    }
+                }
+                // A format without closing markers: after the body, the next call is the
+                // marker again.
+                if !(region.open_ended && region.body_done()) {
+                    return;
                 }
             }
-            // A format without closing markers: after the body, the next call is the marker
-            // again.
-            if !(region.open_ended && region.body_done()) {
-                return;
-            }
             let (pattern, marker) = (region.pattern, region.marker);
+            // Llama's calls after one `<|python_tag|>` are separated by `;` (or `,`).
+            if marker == Marker::PythonTag {
+                match next_value(visible, region.pos, upto) {
+                    Some(Ok(at)) => {
+                        self.begin(at, pattern, marker, true);
+                        if let Some(region) = self.region.as_mut() {
+                            region.pos = at;
+                        }
+                        continue;
+                    }
+                    Some(Err(resume)) => {
+                        region.pos = resume;
+                        return;
+                    }
+                    None => {}
+                }
+            }
             match find_again(visible, region.pos, upto, pattern) {
                 Ok(at) => self.begin(at, pattern, marker, true),
                 Err(resume) => {
@@ -477,6 +497,23 @@ fn decide(visible: &str, pos: usize, upto: usize, marker: Marker) -> Decided {
         }
         _ => Decided::Body(at, Body::Text),
     }
+}
+
+/// After a JSON call, the next one after separators (blanks, `;`, `,`) in
+/// `visible[from..upto]`: `Ok(at)` at its bracket, `Err(resume)` while only separators
+/// arrived, `None` when something else follows.
+fn next_value(visible: &str, from: usize, upto: usize) -> Option<Result<usize, usize>> {
+    let bytes = visible.as_bytes();
+    let mut i = from;
+    while i < upto {
+        match bytes[i] {
+            b'{' | b'[' => return Some(Ok(i)),
+            b';' | b',' => i += 1,
+            byte if byte.is_ascii_whitespace() => i += 1,
+            _ => return None,
+        }
+    }
+    Some(Err(upto))
 }
 
 /// The next `pattern` in `visible[from..upto]`: `Ok(at)`, or `Err(resume)` where the search
