@@ -266,8 +266,8 @@ fn streamed_as_it_arrives(text: &str, format: tool_input::calls::TextFormat, fir
     let made = |calls: &[tool_input::calls::ToolCall]| -> Vec<(String, serde_json::Value)> {
         calls.iter().map(|c| (c.name.clone(), serde_json::Value::Object(c.arguments.clone()))).collect()
     };
-    let mut stream =
-        StreamAssembler::new(CallOptions::new().tools(TOOLS).format(Format::Text).text_format(format));
+    let mut stream = StreamAssembler::new(CallOptions::new().tools(TOOLS).format(Format::Text).text_format(format))
+        .with_events();
     let step = 1 + usize::from(first % 7);
     let mut shown = Vec::new();
     let mut pos = 0;
@@ -279,6 +279,14 @@ fn streamed_as_it_arrives(text: &str, format: tool_input::calls::TextFormat, fir
         stream.push_text(&text[pos..end]);
         let now = made(stream.calls());
         assert!(now.len() >= shown.len() && now[..shown.len()] == shown[..], "a shown call changed");
+        // The calls being written, in every format's reader: after the final ones, their
+        // arguments an object, their text within what arrived.
+        for open in stream.open_calls() {
+            assert!(open.position >= now.len(), "an open call before a final one: {text:?}");
+            assert!(open.arguments_partial.is_none_or(serde_json::Value::is_object), "{text:?}");
+            assert!(open.bytes <= end, "{text:?}");
+        }
+        let _ = stream.take_events();
         shown = now;
         pos = end;
     }

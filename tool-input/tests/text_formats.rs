@@ -376,6 +376,11 @@ fn minimax_m3_nested_values_are_converted_by_the_schema() {
         "{:?}",
         errors(&calls)
     );
+    // Streamed: each parameter shown as the end reads it (the list when the call closes).
+    let streamed = format!("</think>{text}");
+    for step in 1..=3 {
+        assert!(check_open_calls(&streamed, &options, step, &format!("minimax_m3 nested, {step} a piece")));
+    }
     // Without a schema, a value stays text.
     let calls = parse_text(&text, &CallOptions::new().format(Format::Text));
     assert_eq!(calls.calls[0].arguments["limits"]["max"], "5");
@@ -445,19 +450,35 @@ const SHOWN_AS_THEY_GROW: &[&str] = &[
     "apertus",
     "solar_open2",
     "inkling",
+    "llama4_pythonic",
+    "olmo3",
+    "lfm2",
+    "functiongemma",
+    "gemma4",
+    "kimi_k3",
+    "openai",
+    "minimax_m3",
 ];
+
+/// The formats read by a draft reader of their own syntax (not JSON, nor parameter tags),
+/// checked again cut at every byte.
+const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4", "kimi_k3", "openai", "minimax_m3"];
 
 /// Stream `text` in pieces of `step` characters (with events), checking after each piece
 /// that every open call is a prefix-consistent view of the call the end gives, and that the
 /// events add up to the final arguments. Returns whether an open call showed its name and
 /// arguments before the end.
 fn check_open_calls(text: &str, options: &CallOptions, step: usize, context: &str) -> bool {
+    let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).step_by(step).collect();
+    check_open_calls_at(text, options, cuts, context)
+}
+
+/// [`check_open_calls`] with the text pushed in the pieces between `cuts`.
+fn check_open_calls_at(text: &str, options: &CallOptions, mut cuts: Vec<usize>, context: &str) -> bool {
     let whole = parse_text(text, options);
     assert!(whole.errors.is_empty(), "{context}: {:?}", errors(&whole));
     let final_arguments = |position: usize| Value::Object(whole.calls[position].arguments.clone());
     let mut stream = StreamAssembler::new(options.clone()).with_events();
-    let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).step_by(step).collect();
-    let mut cuts = cuts;
     cuts.push(text.len());
     let mut grown: HashMap<(usize, String), String> = HashMap::new();
     let mut shown = false;
@@ -537,6 +558,165 @@ fn open_text_calls_show_their_name_and_arguments_as_they_grow() {
     for format in SHOWN_AS_THEY_GROW {
         assert!(shown_formats.contains(format), "{format}: no open call showed its arguments");
     }
+}
+
+#[test]
+fn own_syntax_formats_streamed_cut_at_every_byte_show_views_of_the_end() {
+    let (tools, fixtures) = data();
+    for fixture in fixtures.iter().filter(|fixture| OWN_SYNTAX.contains(&fixture.format.as_str())) {
+        let named: TextFormat = fixture.format.parse().unwrap();
+        let text = format!("Plan.</think>{}", fixture.text);
+        let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
+        let bare = CallOptions::new().format(Format::Text).text_format(named);
+        for options in [options(&tools, Some(named)), bare] {
+            for &at in &cuts {
+                let context = format!("{} cut at {at}: {text:?}", fixture.format);
+                check_open_calls_at(&text, &options, vec![0, at], &context);
+                // Cut off there: a call not closed is `truncated`, never run.
+                let mut stream = StreamAssembler::new(options.clone());
+                stream.push_text(&text[..at]);
+                // Inside a call: its arguments shown are not yet the end's.
+                let whole = parse_text(&text, &options);
+                let inside = stream.open_calls().last().is_some_and(|open| {
+                    let fin = whole.calls.get(open.position).map(|call| Value::Object(call.arguments.clone()));
+                    open.name.is_some() && open.arguments_partial.cloned() != fin
+                });
+                stream.cut_off("the connection dropped");
+                let calls = stream.finish();
+                assert!(calls.calls.is_empty(), "{context}: a call cut off ran");
+                if inside {
+                    assert!(
+                        calls.errors.iter().any(|error| error.kind.code() == "truncated"),
+                        "{context}: {:?}",
+                        errors(&calls)
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Stream `pieces` of a call in `format`; the open call's name and arguments after each.
+fn open_after_each(format: TextFormat, pieces: &[&str]) -> Vec<(Option<String>, Option<Value>)> {
+    let options = CallOptions::new().format(Format::Text).text_format(format);
+    let mut stream = StreamAssembler::new(options).with_events();
+    pieces
+        .iter()
+        .map(|piece| {
+            stream.push_text(piece);
+            let open = stream.open_calls();
+            let last = open.last();
+            (last.and_then(|open| open.name.map(str::to_owned)), last.and_then(|open| open.arguments_partial.cloned()))
+        })
+        .collect()
+}
+
+#[test]
+fn own_syntax_calls_grow_strings_and_show_other_values_once_complete() {
+    let name = Some("get_weather".to_owned());
+    let shown = open_after_each(
+        TextFormat::Lfm2,
+        &["<|tool_call_start|>[get_wea", "ther(city=\"Por", "to\", days=1", "2, metric=Tr", "ue)]"],
+    );
+    assert_eq!(shown[0], (None, None));
+    assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Por"}))));
+    // `1` of `12` is not a value, nor `Tr` of `True`.
+    assert_eq!(shown[2], (name.clone(), Some(json!({"city": "Porto"}))));
+    assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Porto", "days": 12}))));
+    assert_eq!(shown[4], (name.clone(), Some(json!({"city": "Porto", "days": 12, "metric": true}))));
+
+    for (format, open, quote, close) in [
+        (TextFormat::FunctionGemma, "<start_function_call>", "<escape>", "<end_function_call>"),
+        (TextFormat::Gemma4, "<|tool_call>", "<|\"|>", "<tool_call|>"),
+    ] {
+        let (start, end) = quote.split_at(3);
+        let shown = open_after_each(
+            format,
+            &[
+                &format!("{open}call:get_weather{{city:{quote}Bo"),
+                &format!("nn{start}"),
+                &format!("{end},days:1"),
+                "2,tags:[",
+                &format!("{quote}x{quote}"),
+                &format!("]}}{close}"),
+            ],
+        );
+        assert_eq!(shown[0], (name.clone(), Some(json!({"city": "Bo"}))), "{format}");
+        // The start of the closing delimiter is not shown as text.
+        assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Bonn"}))), "{format}");
+        assert_eq!(shown[2], (name.clone(), Some(json!({"city": "Bonn"}))), "{format}");
+        assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Bonn", "days": 12}))), "{format}");
+        assert_eq!(shown[4], (name.clone(), Some(json!({"city": "Bonn", "days": 12, "tags": ["x"]}))), "{format}");
+    }
+
+    // Kimi K3: a string argument grows, a typed one is shown once closed.
+    let shown = open_after_each(
+        TextFormat::KimiK3,
+        &[
+            "</think><|open|>tools<|sep|><|open|>call tool=\"get_weather\" index=\"1\"<|sep|><|open|>argument key=\"city\" type=\"string\"<|sep|>Sap",
+            "poro<|close|>argu",
+            "ment<|sep|><|open|>argument key=\"days\" type=\"integer\"<|sep|>1",
+            "2<|close|>argument<|sep|>",
+        ],
+    );
+    assert_eq!(shown[0], (name.clone(), Some(json!({"city": "Sap"}))));
+    assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Sapporo"}))));
+    assert_eq!(shown[2], (name.clone(), Some(json!({"city": "Sapporo"}))));
+    assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Sapporo", "days": 12}))));
+}
+
+#[test]
+fn llama_calls_separated_by_semicolons_each_show_while_they_stream() {
+    let text = "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Lyon\"}}; {\"name\": \"ping\", \"parameters\": {\"n\": 1}};\n{\"name\": \"search\", \"parameters\": {\"query\": \"x\"}}";
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Llama);
+    assert_eq!(parse_text(text, &options).calls.len(), 3);
+    let mut stream = StreamAssembler::new(options.clone());
+    let cut = text.find("\"n\"").unwrap();
+    stream.push_text(&text[..cut]);
+    let names: Vec<Option<&str>> = stream.open_calls().iter().map(|open| open.name).collect();
+    assert_eq!(names.last(), Some(&Some("ping")), "{names:?}");
+    let positions: Vec<usize> = stream.open_calls().iter().map(|open| open.position).collect();
+    assert_eq!(positions.last(), Some(&1));
+    for step in 1..=4 {
+        assert!(check_open_calls(text, &options, step, &format!("llama `;`, {step} a piece")));
+    }
+    // Each call shows before the end.
+    let mut stream = StreamAssembler::new(options);
+    let mut seen = std::collections::BTreeSet::new();
+    for c in text.chars() {
+        stream.push_text(c.encode_utf8(&mut [0; 4]));
+        for open in stream.open_calls() {
+            if let Some(name) = open.name {
+                seen.insert((open.position, name.to_owned()));
+            }
+        }
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+
+    // Mistral's calls, each after its own marker, read in one piece.
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Mistral);
+    let mut stream = StreamAssembler::new(options);
+    stream.push_text("[/THINK][TOOL_CALLS]get_weather{\"city\": \"Graz\"}[TOOL_CALLS]ping{\"n\": ");
+    let open = stream.open_calls();
+    assert_eq!(open.last().map(|open| (open.position, open.name)), Some((1, Some("ping"))));
+}
+
+#[test]
+fn harmony_calls_stream_around_an_analysis_message() {
+    let text = "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Oslo\", \"days\": 12}<|call|><|start|>assistant<|channel|>analysis<|message|>Then the time.<|end|><|start|>assistant to=functions.ping<|channel|>commentary json<|message|>{}<|call|>";
+    let options = CallOptions::new().format(Format::Text).text_format(TextFormat::Harmony);
+    assert_eq!(parse_text(text, &options).calls.len(), 2);
+    for step in 1..=5 {
+        assert!(check_open_calls(text, &options, step, &format!("harmony, {step} a piece")));
+    }
+    let shown = open_after_each(
+        TextFormat::Harmony,
+        &["<|channel|>commentary to=functions.get_weather json<|message|>{\"city\": \"Os", "lo\", \"days\": 1", "2}"],
+    );
+    let name = Some("get_weather".to_owned());
+    assert_eq!(shown[0], (name.clone(), Some(json!({"city": "Os"}))));
+    assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Oslo"}))));
+    assert_eq!(shown[2], (name, Some(json!({"city": "Oslo", "days": 12}))));
 }
 
 #[test]
@@ -660,6 +840,38 @@ fn open_text_calls_survive_hostile_pieces() {
         "<|tool_arg:value|>",
         "é",
         "<",
+        "<|python_start|>",
+        "<|python_end|>",
+        "<function_calls>",
+        "<|tool_call_start|>",
+        "get_weather(",
+        "city=",
+        "'x'",
+        "True",
+        ")",
+        "<start_function_call>",
+        "<end_function_call>",
+        "<|tool_call>",
+        "<tool_call|>",
+        "call:f{",
+        "k:",
+        "<escape>",
+        "<|\"|>",
+        "<|open|>tools<|sep|>",
+        "<|open|>call tool=\"f\"<|sep|>",
+        "<|open|>argument key=\"a\" type=\"integer\"<|sep|>",
+        "<|close|>argument<|sep|>",
+        "<|close|>call<|sep|>",
+        "<|channel|>commentary to=functions.f<|message|>",
+        "<|start|>assistant",
+        "<|channel|>analysis<|message|>",
+        "<|call|>",
+        "<|end|>",
+        "]<]minimax[>[",
+        "]<]minimax[>[<tool_call>",
+        "<a>",
+        "</a>",
+        "<a/>",
     ];
     let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = move |bound: usize| {
@@ -668,10 +880,22 @@ fn open_text_calls_survive_hostile_pieces() {
         seed ^= seed << 17;
         (seed % bound as u64) as usize
     };
-    for round in 0..400 {
+    for round in 0..1200 {
         let text: String = (0..next(40) + 1).map(|_| pieces[next(pieces.len())]).collect();
-        let named = [None, Some(TextFormat::Hermes), Some(TextFormat::Mistral), Some(TextFormat::DeepSeek)]
-            [round % 4];
+        let named = [
+            None,
+            Some(TextFormat::Hermes),
+            Some(TextFormat::Mistral),
+            Some(TextFormat::DeepSeek),
+            Some(TextFormat::Pythonic),
+            Some(TextFormat::Lfm2),
+            Some(TextFormat::Olmo3),
+            Some(TextFormat::FunctionGemma),
+            Some(TextFormat::Gemma4),
+            Some(TextFormat::KimiK3),
+            Some(TextFormat::Harmony),
+            Some(TextFormat::MiniMaxM3),
+        ][round % 12];
         let mut options = CallOptions::new().format(Format::Text);
         if let Some(named) = named {
             options = options.text_format(named);

@@ -15,7 +15,7 @@ use super::{block, find_first, push_cut_off, push_malformed, text_parts, xml, En
 use crate::calls::{Collector, OriginalArguments};
 
 /// How deep values may nest.
-const MAX_DEPTH: usize = 64;
+pub(super) const MAX_DEPTH: usize = 64;
 
 /// Read the block at `start` (its marker is `open`); returns where it ends.
 pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>) -> usize {

@@ -10,7 +10,7 @@
 use super::{find_first, push_truncated, text_parts, Read};
 use crate::calls::{Collector, OriginalArguments};
 
-const ENDS: [&str; 5] = ["<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>"];
+pub(super) const ENDS: [&str; 5] = ["<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>"];
 
 /// Read the message whose header starts at `start`.
 pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
@@ -55,7 +55,7 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
 
 /// The tool a header sends to: `to=functions.NAME` gives `NAME`; a built-in tool's
 /// recipient (`to=browser.search`) is kept whole.
-fn recipient(header: &str) -> Option<String> {
+pub(super) fn recipient(header: &str) -> Option<String> {
     let at = header.find("to=")? + "to=".len();
     let rest = &header[at..];
     let end = rest.find(|c: char| c.is_whitespace() || c == '<').unwrap_or(rest.len());

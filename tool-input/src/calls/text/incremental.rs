@@ -15,9 +15,10 @@
 //! Every byte is looked at a bounded number of times: linear in the text.
 
 use std::mem;
+use std::sync::OnceLock;
 
 use super::draft::{Context, DraftView, Drafts, TextEvent};
-use super::markers::{Marker, MARKERS};
+use super::markers::{Marker, CLOSING_MARKERS, MARKERS};
 use super::reasoning::{self, lone_closes_end_reasoning, LONE_CLOSES};
 use super::{read_marker, Read, TextFormat};
 use crate::calls::{CallOptions, Collected, Collector, ToolCall};
@@ -140,6 +141,10 @@ impl TextReader {
                             _ => self.split = Split::Outside { skip_blank: false },
                         }
                     }
+                    if !starts_a_token(bytes[i]) {
+                        i += 1;
+                        continue;
+                    }
                     let rest = &bytes[i..];
                     if let Some(which) =
                         reasoning::block_opens().position(|open| rest.starts_with(open.as_bytes()))
@@ -192,6 +197,7 @@ impl TextReader {
                         i += 1;
                     }
                 }
+                Split::Inside { .. } if !starts_a_token(bytes[i]) => i += 1,
                 Split::Inside { which, depth } => {
                     let (open, closes) = reasoning::block(which);
                     let rest = &bytes[i..];
@@ -229,6 +235,10 @@ impl TextReader {
         let mut j = self.scan;
         while j < limit && !self.stopped {
             let rest = &self.visible.as_bytes()[j..];
+            if !starts_a_token(rest[0]) {
+                j += 1;
+                continue;
+            }
             if waits(rest) {
                 break;
             }
@@ -240,8 +250,9 @@ impl TextReader {
                             && format.is_none_or(|format| marker.formats().contains(&format))
                     });
                     match found {
-                        // Inkling's message and block markers frame text, not calls.
-                        Some(&(pattern, Marker::InklingFrame)) => j += pattern.len(),
+                        // Inkling's message and block markers frame text, not calls, and Kimi
+                        // K3's response channel markers are not content.
+                        Some(&(pattern, Marker::InklingFrame | Marker::KimiK3Response)) => j += pattern.len(),
                         Some(&(pattern, marker)) => {
                             let closes = closes(pattern, marker);
                             if self.shows() {
@@ -311,52 +322,44 @@ impl TextReader {
     }
 }
 
-/// Could the text from here, which ends the text so far, be the start of a marker? Then
+/// Harmony's message markers, which the reasoning splitter looks for.
+const HARMONY_TOKENS: [&str; 3] = ["<|message|>", "<|end|>", "<|start|>"];
+
+/// Everything the reader looks for: the calls' markers, their closing markers, reasoning's
+/// and harmony's.
+fn tokens() -> impl Iterator<Item = &'static str> {
+    MARKERS
+        .iter()
+        .map(|(pattern, _)| *pattern)
+        .chain(CLOSING_MARKERS.iter().copied())
+        .chain(LONE_CLOSES.iter().copied())
+        .chain(reasoning::block_opens())
+        .chain(reasoning::block_closes())
+        .chain(HARMONY_TOKENS)
+}
+
+/// Can one of [`tokens`] start with this byte? Every other byte is passed with one look at
+/// a table, instead of matching each token there.
+fn starts_a_token(byte: u8) -> bool {
+    static FIRST_BYTES: OnceLock<[bool; 256]> = OnceLock::new();
+    let table = FIRST_BYTES.get_or_init(|| {
+        let mut table = [false; 256];
+        for token in tokens() {
+            if let Some(&first) = token.as_bytes().first() {
+                table[usize::from(first)] = true;
+            }
+        }
+        table
+    });
+    table[usize::from(byte)]
+}
+
+/// Could the text from here, which ends the text so far, be the start of a token? Then
 /// it is read when more arrives.
 fn waits(rest: &[u8]) -> bool {
     let prefix = |pattern: &str| pattern.len() > rest.len() && pattern.as_bytes().starts_with(rest);
-    rest.len() < WINDOW
-        && (MARKERS.iter().any(|(pattern, _)| prefix(pattern))
-            || reasoning::block_opens().any(prefix)
-            || LONE_CLOSES.iter().any(|close| prefix(close))
-            || ALL_CLOSES.iter().any(|close| prefix(close))
-            || prefix("<|message|>")
-            || prefix("<|end|>")
-            || prefix("<|start|>")
-            || reasoning::block_closes().any(prefix))
+    rest.len() < WINDOW && rest.first().is_some_and(|&first| starts_a_token(first)) && tokens().any(prefix)
 }
-
-/// Every block's closing markers.
-const ALL_CLOSES: &[&str] = &[
-    "</tool_call>",
-    "</tools>",
-    "</function>",
-    "<|python_end|>",
-    "<｜tool▁calls▁end｜>",
-    "<|tool▁calls▁end|>",
-    "<｜tool▁call▁end｜>",
-    "<|tool▁call▁end|>",
-    "<|tool_calls_section_end|>",
-    "<|tool_call_end|>",
-    "</｜DSML｜function_calls>",
-    "</｜DSML｜tool_calls>",
-    "</|DSML|function_calls>",
-    "</|DSML|tool_calls>",
-    "</minimax:tool_call>",
-    "</tool_calls>",
-    "</seed:tool_call>",
-    "<｜tool_calls_end｜>",
-    "</function_calls>",
-    "<|tool_call:end|>",
-    "<|END_ACTION|>",
-    "<|action_end|>",
-    "<end_function_call>",
-    "<tool_call|>",
-    "</longcat_tool_call>",
-    "<|tools_suffix|>",
-    "<|end_message|>",
-    "<|content_model_end_sampling|>",
-];
 
 /// The largest character boundary of `text` at or before `at`.
 fn settled(text: &str, mut at: usize) -> usize {
@@ -412,5 +415,58 @@ fn closes(pattern: &str, marker: Marker) -> &'static [&'static str] {
         | Marker::CohereFence
         | Marker::GigaChat
         | Marker::InklingFrame => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_blocks_closing_marker_is_in_the_one_list() {
+        for &(pattern, marker) in MARKERS {
+            for close in closes(pattern, marker) {
+                assert!(CLOSING_MARKERS.contains(close), "{close} (closing {pattern}) is not in CLOSING_MARKERS");
+            }
+        }
+    }
+
+    /// The dictionary of the `text_calls` fuzz target, decoded (`\xHH` and `\"` escapes).
+    fn fuzz_dictionary() -> Vec<String> {
+        let dictionary = include_str!("../../../../fuzz/text_calls.dict");
+        let mut entries = Vec::new();
+        for line in dictionary.lines().filter(|line| !line.starts_with('#')) {
+            let Some((_, quoted)) = line.split_once('=') else { continue };
+            let raw = quoted.trim().trim_matches('"').as_bytes();
+            let mut bytes = Vec::new();
+            let mut i = 0;
+            while i < raw.len() {
+                match (raw[i], raw.get(i + 1)) {
+                    (b'\\', Some(b'x')) => {
+                        let hex = std::str::from_utf8(&raw[i + 2..i + 4]).unwrap();
+                        bytes.push(u8::from_str_radix(hex, 16).unwrap());
+                        i += 4;
+                    }
+                    (b'\\', Some(&escaped)) => {
+                        bytes.push(escaped);
+                        i += 2;
+                    }
+                    (byte, _) => {
+                        bytes.push(byte);
+                        i += 1;
+                    }
+                }
+            }
+            entries.push(String::from_utf8(bytes).unwrap());
+        }
+        entries
+    }
+
+    #[test]
+    fn the_fuzz_dictionary_has_every_marker() {
+        let dictionary = fuzz_dictionary();
+        for token in tokens() {
+            assert!(dictionary.iter().any(|entry| entry == token), "{token:?} is not in fuzz/text_calls.dict");
+        }
     }
 }

@@ -11,12 +11,12 @@ use super::keywords::Keywords;
 use super::{block, find_first, push_cut_off, push_malformed, text_parts, Ending};
 use crate::calls::{Collector, OriginalArguments};
 
-const TOOLS_CLOSE: &str = "<|close|>tools<|sep|>";
-const CALL_OPEN: &str = "<|open|>call";
-const CALL_CLOSE: &str = "<|close|>call<|sep|>";
-const ARGUMENT_OPEN: &str = "<|open|>argument";
-const ARGUMENT_CLOSE: &str = "<|close|>argument<|sep|>";
-const SEP: &str = "<|sep|>";
+pub(super) const TOOLS_CLOSE: &str = "<|close|>tools<|sep|>";
+pub(super) const CALL_OPEN: &str = "<|open|>call";
+pub(super) const CALL_CLOSE: &str = "<|close|>call<|sep|>";
+pub(super) const ARGUMENT_OPEN: &str = "<|open|>argument";
+pub(super) const ARGUMENT_CLOSE: &str = "<|close|>argument<|sep|>";
+pub(super) const SEP: &str = "<|sep|>";
 
 /// Read the tools channel at `start`; returns where it ends.
 pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>) -> usize {
@@ -80,10 +80,7 @@ fn read_call(text: &str, start: usize, section_closed: bool, out: &mut Collector
         };
         let raw = &text[value_start..value_end];
         let key = lookup(&argument, "key").unwrap_or_default();
-        let value = match lookup(&argument, "type").as_deref() {
-            None | Some("string") => Value::String(raw.to_owned()),
-            Some(_) => json_value(raw).unwrap_or_else(|| Value::String(raw.to_owned())),
-        };
+        let value = typed_value(raw, lookup(&argument, "type").as_deref());
         params.insert(key, value);
         pos = value_end + ARGUMENT_CLOSE.len();
     }
@@ -97,8 +94,21 @@ fn read_call(text: &str, start: usize, section_closed: bool, out: &mut Collector
     end
 }
 
+/// Is a value of this declared type the text as written?
+pub(super) fn is_text(declared: Option<&str>) -> bool {
+    matches!(declared, None | Some("string"))
+}
+
+/// An argument's value by its declared type: the text as written, or JSON.
+pub(super) fn typed_value(raw: &str, declared: Option<&str>) -> Value {
+    if is_text(declared) {
+        return Value::String(raw.to_owned());
+    }
+    json_value(raw).unwrap_or_else(|| Value::String(raw.to_owned()))
+}
+
 /// `key="value"` pairs, unescaped.
-fn attributes(text: &str) -> Vec<(String, String)> {
+pub(super) fn attributes(text: &str) -> Vec<(String, String)> {
     let mut found = Vec::new();
     let mut rest = text;
     while let Some(eq) = rest.find("=\"") {
@@ -112,6 +122,6 @@ fn attributes(text: &str) -> Vec<(String, String)> {
     found
 }
 
-fn lookup(attributes: &[(String, String)], key: &str) -> Option<String> {
+pub(super) fn lookup(attributes: &[(String, String)], key: &str) -> Option<String> {
     attributes.iter().find(|(k, _)| k == key).map(|(_, value)| value.clone())
 }

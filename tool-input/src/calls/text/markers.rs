@@ -133,6 +133,49 @@ pub(super) const MARKERS: &[(&str, Marker)] = &[
     ("Action:\n```json", Marker::CohereFence),
 ];
 
+/// Every marker that closes a call or a block of calls, in every format: a block ends with
+/// one of them (a stream cut off after one was not cut inside a call), and the stream's reader
+/// waits on a tail that may be the start of one.
+pub(super) const CLOSING_MARKERS: &[&str] = &[
+    "</tool_call>",
+    "</tools>",
+    "</function>",
+    "<|python_end|>",
+    "<｜tool▁call▁end｜>",
+    "<|tool▁call▁end|>",
+    "<｜tool▁calls▁end｜>",
+    "<|tool▁calls▁end|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+    "</invoke>",
+    "</minimax:tool_call>",
+    "</｜DSML｜invoke>",
+    "</|DSML|invoke>",
+    "</｜DSML｜function_calls>",
+    "</｜DSML｜tool_calls>",
+    "</|DSML|function_calls>",
+    "</|DSML|tool_calls>",
+    "</steptml:invoke>",
+    "<｜tool_calls_end｜>",
+    "<｜tool_call_end｜>",
+    "<|close|>call<|sep|>",
+    "<|close|>tools<|sep|>",
+    "<|call|>",
+    "</tool_calls>",
+    "</seed:tool_call>",
+    "</function_calls>",
+    "<|END_ACTION|>",
+    "<|action_end|>",
+    "<end_function_call>",
+    "<tool_call|>",
+    "</longcat_tool_call>",
+    "<|tools_suffix|>",
+    "<|tool_call:end|>",
+    "]<]minimax[>[</tool_call>",
+    "<|end_message|>",
+    "<|content_model_end_sampling|>",
+];
+
 impl Marker {
     /// The formats written with this marker; the first names it in messages.
     pub(super) fn formats(self) -> &'static [TextFormat] {

@@ -11,7 +11,7 @@ use super::{find_first, push_cut_off, push_malformed, text_parts, xml};
 use crate::calls::{Collector, OriginalArguments};
 use crate::dialect::walk::{property_schema, resolve};
 
-const NAMESPACES: [&str; 2] = ["]<]minimax[>[", "<]minimax[>["];
+pub(super) const NAMESPACES: [&str; 2] = ["]<]minimax[>[", "<]minimax[>["];
 const CLOSES: [&str; 2] = ["]<]minimax[>[</tool_call>", "<]minimax[>[</tool_call>"];
 
 /// Read the block at `start`; returns where it ends.
@@ -89,7 +89,7 @@ fn read_invoke(body: &str, start: usize, closed: bool, span: &str, out: &mut Col
 
 /// A parameter's content: text, or tags.
 #[derive(Debug)]
-enum Node {
+pub(super) enum Node {
     Text(String),
     Children(Vec<(String, Node)>),
     /// Repeated tags of one name.
@@ -99,7 +99,7 @@ enum Node {
 impl Node {
     /// The value, its leaves converted by `schema` (the value's own schema, with the
     /// tool's for `$ref`s) as a top-level parameter's text is; text without one.
-    fn into_value(self, schema: Option<(&Value, &Value)>) -> Value {
+    pub(super) fn into_value(self, schema: Option<(&Value, &Value)>) -> Value {
         let items = schema.and_then(|(root, schema)| Some((root, resolve(root, schema.get("items")?))));
         let list = |items_schema, nodes: Vec<Node>| {
             Value::Array(nodes.into_iter().map(|node| node.into_value(items_schema)).collect())
@@ -130,7 +130,7 @@ impl Node {
 }
 
 /// Siblings of one name made one list, in the order each name first came.
-fn group(children: Vec<(String, Node)>) -> Vec<(String, Node)> {
+pub(super) fn group(children: Vec<(String, Node)>) -> Vec<(String, Node)> {
     let mut grouped: Vec<(String, Vec<Node>)> = Vec::new();
     for (key, node) in children {
         match grouped.iter_mut().find(|(seen, _)| *seen == key) {
@@ -162,7 +162,7 @@ struct Open {
 
 /// The elements of `text`, nested; `None` when a tag does not close. One pass, a stack
 /// for the nesting.
-fn elements(text: &str) -> Option<Vec<(String, Node)>> {
+pub(super) fn elements(text: &str) -> Option<Vec<(String, Node)>> {
     let mut stack: Vec<Open> = Vec::new();
     let mut top: Vec<(String, Node)> = Vec::new();
     let mut pos = 0;

@@ -34,7 +34,7 @@ mod xml;
 use serde_json::Value;
 
 pub use format::TextFormat;
-use markers::{next_marker, Marker};
+use markers::{next_marker, Marker, CLOSING_MARKERS};
 
 use super::{CallErrorKind, CallParts, Collector, Format};
 use crate::error::{ErrorCode, Rejection, RejectionKind};
@@ -309,45 +309,6 @@ fn unfence(text: &str) -> &str {
         _ => body.trim_start_matches(|c: char| c.is_ascii_alphabetic()).trim(),
     }
 }
-
-/// The markers that close a call written into text.
-const CLOSING_MARKERS: &[&str] = &[
-    "</tool_call>",
-    "</tools>",
-    "</function>",
-    "<|python_end|>",
-    "<｜tool▁call▁end｜>",
-    "<|tool▁call▁end|>",
-    "<｜tool▁calls▁end｜>",
-    "<|tool▁calls▁end|>",
-    "<|tool_call_end|>",
-    "<|tool_calls_section_end|>",
-    "</invoke>",
-    "</minimax:tool_call>",
-    "</｜DSML｜invoke>",
-    "</|DSML|invoke>",
-    "</｜DSML｜function_calls>",
-    "</｜DSML｜tool_calls>",
-    "</|DSML|function_calls>",
-    "</|DSML|tool_calls>",
-    "</steptml:invoke>",
-    "<｜tool_calls_end｜>",
-    "<｜tool_call_end｜>",
-    "<|close|>call<|sep|>",
-    "<|close|>tools<|sep|>",
-    "<|call|>",
-    "</tool_calls>",
-    "</seed:tool_call>",
-    "</function_calls>",
-    "<|END_ACTION|>",
-    "<|action_end|>",
-    "<end_function_call>",
-    "<tool_call|>",
-    "</longcat_tool_call>",
-    "<|tools_suffix|>",
-    "<|tool_call:end|>",
-    "]<]minimax[>[</tool_call>",
-];
 
 /// In a response that stopped early, is the call whose text is `span` unfinished: it reaches
 /// the end of the `source` text without its closing marker (a call followed by more text,

@@ -31,16 +31,23 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
 pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collector<'_>) -> Option<usize> {
     let body_start = start + tag.len();
     // A block without its end runs to the next start at most: each byte is looked at once.
-    let (body_end, end, _) = super::block(text, body_start, "<|python_end|>", &[tag]);
+    let (body_end, end, ending) = super::block(text, body_start, "<|python_end|>", &[tag]);
     let body = text[body_start..body_end].trim();
     let calls = if body.starts_with('[') {
-        parse_list(body)?
+        parse_list(body)
     } else {
-        let (name, arguments, next) = parse_call(body, 0)?;
-        (skip_ws(body.as_bytes(), next) == body.len()).then_some(())?;
-        vec![(name, arguments, 0..next)]
+        parse_call(body, 0)
+            .filter(|(_, _, next)| skip_ws(body.as_bytes(), *next) == body.len())
+            .map(|(name, arguments, next)| vec![(name, arguments, 0..next)])
     };
-    push_all(calls, body, &text[start..end], out);
+    match calls {
+        Some(calls) => push_all(calls, body, &text[start..end], out),
+        // The text ended inside what began as calls (a list, or `name(`): cut off.
+        None if ending == super::Ending::End && begins_calls(body) => {
+            super::push_truncated(out, &text[start..end], None);
+        }
+        None => return None,
+    }
     Some(end)
 }
 
@@ -82,6 +89,13 @@ pub(super) fn read_marked(text: &str, start: usize, tag: &str, out: &mut Collect
         None => super::push_truncated(out, span, None),
     }
     Some(end)
+}
+
+/// Does `body` begin as calls do: a list, or a name and its `(`?
+fn begins_calls(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    bytes.first() == Some(&b'[')
+        || identifier_end(bytes, 0, true).is_some_and(|end| bytes.get(end) == Some(&b'('))
 }
 
 /// Push each call with its own text as its record (never the whole list's, which would

@@ -190,7 +190,19 @@ impl JsonBody {
             }
             None => upto,
         };
-        let chunk = &text[pos..end];
+        self.read_chunk(&text[pos..end], events, emit);
+        end
+    }
+
+    /// Read JSON text that another syntax was read as (see [`super::args`]): no lead, and
+    /// its end is told by that syntax.
+    pub fn feed_raw(&mut self, chunk: &str, events: bool, emit: &mut dyn FnMut(usize, StreamEvent<'static>)) {
+        self.stage = Stage::Reading;
+        self.read_chunk(chunk, events, emit);
+    }
+
+    /// Feed `chunk` to the parser; report its events.
+    fn read_chunk(&mut self, chunk: &str, events: bool, emit: &mut dyn FnMut(usize, StreamEvent<'static>)) {
         let (list, keyed) = (self.list && !self.arguments_only, self.keyed);
         let arguments_only = self.arguments_only;
         let (names, ids) = (&mut self.names, &mut self.ids);
@@ -215,7 +227,6 @@ impl JsonBody {
         for event in found {
             self.take(event, emit);
         }
-        end
     }
 
     /// Report one event of the parser as an event of a call's arguments.

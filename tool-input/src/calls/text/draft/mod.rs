@@ -16,9 +16,15 @@
 //! leave; a block whose calls are final only at the end (the format detected rather than
 //! named, or a format without a closing marker) stays until the next one starts.
 
+mod args;
+mod gemma;
+mod harmony;
 mod json;
+mod kimi3;
+mod minimax3;
 mod named;
 mod params;
+mod python;
 
 use serde_json::Value;
 
@@ -53,6 +59,11 @@ enum Body {
     Json(Box<json::JsonBody>),
     Params(params::Params),
     Named(named::Named),
+    Python(python::Python),
+    Gemma(gemma::Gemma),
+    KimiK3(kimi3::KimiK3),
+    Harmony(harmony::Harmony),
+    MiniMaxM3(minimax3::MiniMaxM3),
     /// A format read only whole: the block's text is shown.
     Text,
 }
@@ -105,6 +116,8 @@ impl Drafts {
         let pos = match marker {
             // The marker is the call's own opening tag.
             Marker::Function | Marker::MiniCpm5 => start,
+            // The namespace token and `<invoke` are read with the rest.
+            Marker::MiniMaxM3 => start,
             _ => start + pattern.len(),
         };
         let body = match marker {
@@ -128,6 +141,12 @@ impl Drafts {
             | Marker::GigaChat
             | Marker::Inkling => json_body(false, false),
             Marker::Apertus => json_body(true, false),
+            Marker::PythonStart | Marker::Olmo3 | Marker::Lfm2 => Body::Python(python::Python::new()),
+            Marker::FunctionGemma => Body::Gemma(gemma::Gemma::new("<escape>")),
+            Marker::Gemma4 => Body::Gemma(gemma::Gemma::new("<|\"|>")),
+            Marker::KimiK3Tools => Body::KimiK3(kimi3::KimiK3::new()),
+            Marker::Harmony => Body::Harmony(harmony::Harmony::new(start)),
+            Marker::MiniMaxM3 => Body::MiniMaxM3(minimax3::MiniMaxM3::new(start)),
             Marker::Functools => json_body(false, true),
             _ => Body::Text,
         };
@@ -151,21 +170,41 @@ impl Drafts {
             if upto <= region.pos {
                 return;
             }
-            let mut raw: Vec<(usize, StreamEvent<'static>)> = Vec::new();
-            region.read(visible, upto, context.options, wants, &mut |index, event| raw.push((index, event)));
-            region.reported |= !raw.is_empty();
-            if let Some(events) = self.events.as_mut() {
-                for (index, event) in raw {
-                    let (id, name) = region.names(index);
-                    events.push(TextEvent { position: base + index, id, name, event });
+            // A body that ended reads nothing more: what follows is the next call's.
+            if !(region.open_ended && region.body_done()) {
+                let mut raw: Vec<(usize, StreamEvent<'static>)> = Vec::new();
+                region.read(visible, upto, context.options, wants, &mut |index, event| raw.push((index, event)));
+                region.reported |= !raw.is_empty();
+                if let Some(events) = self.events.as_mut() {
+                    for (index, event) in raw {
+                        let (id, name) = region.names(index);
+                        events.push(TextEvent { position: base + index, id, name, event });
+                    }
+                }
+                // A format without closing markers: after the body, the next call is the
+                // marker again.
+                if !(region.open_ended && region.body_done()) {
+                    return;
                 }
             }
-            // A format without closing markers: after the body, the next call is the marker
-            // again.
-            if !(region.open_ended && region.body_done()) {
-                return;
-            }
             let (pattern, marker) = (region.pattern, region.marker);
+            // Llama's calls after one `<|python_tag|>` are separated by `;` (or `,`).
+            if marker == Marker::PythonTag {
+                match next_value(visible, region.pos, upto) {
+                    Some(Ok(at)) => {
+                        self.begin(at, pattern, marker, true);
+                        if let Some(region) = self.region.as_mut() {
+                            region.pos = at;
+                        }
+                        continue;
+                    }
+                    Some(Err(resume)) => {
+                        region.pos = resume;
+                        return;
+                    }
+                    None => {}
+                }
+            }
             match find_again(visible, region.pos, upto, pattern) {
                 Ok(at) => self.begin(at, pattern, marker, true),
                 Err(resume) => {
@@ -194,6 +233,22 @@ impl Drafts {
     /// The visible text from `at` on was taken back (it turned out to be reasoning): a block
     /// that started there never was one.
     pub fn take_back(&mut self, at: usize, collected: usize) {
+        if let Some(region) = self.region.as_mut().filter(|region| region.start < at) {
+            // Harmony's messages are one block: the calls from `at` on leave.
+            if let Body::Harmony(harmony) = &mut region.body {
+                let kept = harmony.calls.len();
+                let left = harmony.take_back(at);
+                region.pos = region.pos.min(at);
+                if let Some(events) = self.events.as_mut().filter(|_| region.reported) {
+                    let base = collected + self.retired;
+                    for index in kept - left..kept {
+                        let event = StreamEvent::Restart;
+                        events.push(TextEvent { position: base + index, id: None, name: None, event });
+                    }
+                }
+            }
+            return;
+        }
         let Some(region) = self.region.as_ref().filter(|region| region.start >= at) else { return };
         if region.reported {
             if let Some(events) = self.events.as_mut() {
@@ -250,6 +305,43 @@ impl Drafts {
                     arguments: named.arguments(index),
                 })
                 .collect(),
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => region
+                .body
+                .own_calls()
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: None,
+                    name: Some(&call.name),
+                    text: text(call.start),
+                    arguments: call.arguments.partial(),
+                })
+                .collect(),
+            Body::Harmony(harmony) => harmony
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: None,
+                    name: Some(&call.name),
+                    text: text(call.start),
+                    arguments: call.arguments.call(0).2,
+                })
+                .collect(),
+            Body::MiniMaxM3(minimax) => minimax
+                .calls
+                .iter()
+                .enumerate()
+                .map(|(index, call)| DraftView {
+                    position: base + index,
+                    id: None,
+                    name: Some(&call.name),
+                    text: text(call.start),
+                    arguments: Some(&call.arguments),
+                })
+                .collect(),
             Body::Pending | Body::Text if !region.open_ended => {
                 vec![DraftView {
                     position: base,
@@ -264,6 +356,18 @@ impl Drafts {
     }
 }
 
+impl Body {
+    /// The calls of a body read through [`args::JsonArguments`].
+    fn own_calls(&self) -> &[args::ArgCall] {
+        match self {
+            Body::Python(python) => &python.calls,
+            Body::Gemma(gemma) => &gemma.calls,
+            Body::KimiK3(kimi) => &kimi.calls,
+            _ => &[],
+        }
+    }
+}
+
 impl Region {
     /// How many calls it shows.
     fn count(&self) -> usize {
@@ -271,6 +375,9 @@ impl Region {
             Body::Json(body) => body.count(),
             Body::Params(params) => params.calls.len(),
             Body::Named(named) => named.calls.len(),
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => self.body.own_calls().len(),
+            Body::Harmony(harmony) => harmony.calls.len(),
+            Body::MiniMaxM3(minimax) => minimax.calls.len(),
             Body::Pending | Body::Text => usize::from(!self.open_ended),
         }
     }
@@ -295,6 +402,11 @@ impl Region {
                 Some(call) => (call.id.clone(), call.name.clone()),
                 None => (None, None),
             },
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => {
+                (None, self.body.own_calls().get(index).map(|call| call.name.clone()))
+            }
+            Body::Harmony(harmony) => (None, harmony.calls.get(index).map(|call| call.name.clone())),
+            Body::MiniMaxM3(minimax) => (None, minimax.calls.get(index).map(|call| call.name.clone())),
             Body::Pending | Body::Text => (None, None),
         }
     }
@@ -323,6 +435,11 @@ impl Region {
             Body::Json(body) => body.feed(visible, self.pos, upto, events, emit),
             Body::Params(params) => params.feed(visible, self.pos, upto, options, emit),
             Body::Named(named) => named.feed(visible, self.pos, upto, events, emit),
+            Body::Python(python) => python.feed(visible, self.pos, upto, events, emit),
+            Body::Gemma(gemma) => gemma.feed(visible, self.pos, upto, options, events, emit),
+            Body::KimiK3(kimi) => kimi.feed(visible, self.pos, upto, events, emit),
+            Body::Harmony(harmony) => harmony.feed(visible, self.pos, upto, events, emit),
+            Body::MiniMaxM3(minimax) => minimax.feed(visible, self.pos, upto, options, emit),
             Body::Pending | Body::Text => upto,
         };
     }
@@ -380,6 +497,23 @@ fn decide(visible: &str, pos: usize, upto: usize, marker: Marker) -> Decided {
         }
         _ => Decided::Body(at, Body::Text),
     }
+}
+
+/// After a JSON call, the next one after separators (blanks, `;`, `,`) in
+/// `visible[from..upto]`: `Ok(at)` at its bracket, `Err(resume)` while only separators
+/// arrived, `None` when something else follows.
+fn next_value(visible: &str, from: usize, upto: usize) -> Option<Result<usize, usize>> {
+    let bytes = visible.as_bytes();
+    let mut i = from;
+    while i < upto {
+        match bytes[i] {
+            b'{' | b'[' => return Some(Ok(i)),
+            b';' | b',' => i += 1,
+            byte if byte.is_ascii_whitespace() => i += 1,
+            _ => return None,
+        }
+    }
+    Some(Err(upto))
 }
 
 /// The next `pattern` in `visible[from..upto]`: `Ok(at)`, or `Err(resume)` where the search

@@ -214,7 +214,12 @@ impl Named {
                         return read;
                     }
                     pos = read;
-                    self.state = if self.dialect == Dialect::Mistral { State::Done } else { State::SeekCall };
+                    if self.dialect == Dialect::Mistral {
+                        // The one call ended: what follows is the next marker's.
+                        self.state = State::Done;
+                        return pos;
+                    }
+                    self.state = State::SeekCall;
                 }
             }
         }

@@ -167,13 +167,13 @@ pub(super) struct Params {
 
 /// Does `text[at..upto]` start with one of `patterns` (which one), or could it, once more
 /// arrives?
-enum Match {
+pub(super) enum Match {
     Yes(usize),
     Wait,
     No,
 }
 
-fn match_at(text: &str, at: usize, upto: usize, patterns: &[&str]) -> Match {
+pub(super) fn match_at(text: &str, at: usize, upto: usize, patterns: &[&str]) -> Match {
     let rest = &text.as_bytes()[at..upto];
     let mut wait = false;
     for (which, pattern) in patterns.iter().enumerate() {
