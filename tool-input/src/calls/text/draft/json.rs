@@ -298,8 +298,11 @@ impl JsonBody {
         let object = object.and_then(Value::as_object);
         let (name, id) = self.names(index);
         if self.keyed {
+            // The arguments show from their first member: before it, the key's value is the
+            // parser's placeholder (`null`), not arguments.
             let first = object.and_then(|object| object.iter().next());
-            return (first.map(|(name, _)| name.as_str()), id, first.map(|(_, arguments)| arguments));
+            let arguments = first.map(|(_, arguments)| arguments).filter(|arguments| arguments.is_object());
+            return (first.map(|(name, _)| name.as_str()), id, arguments);
         }
         let arguments = object
             .and_then(|object| ARGUMENT_KEYS.iter().find_map(|key| object.get(*key)))

@@ -173,7 +173,9 @@ impl Drafts {
             // A body that ended reads nothing more: what follows is the next call's.
             if !(region.open_ended && region.body_done()) {
                 let mut raw: Vec<(usize, StreamEvent<'static>)> = Vec::new();
-                region.read(visible, upto, context.options, wants, &mut |index, event| raw.push((index, event)));
+                region.read(visible, upto, context.options, wants, &mut |index, event| {
+                    raw.push((index, event))
+                });
                 region.reported |= !raw.is_empty();
                 if let Some(events) = self.events.as_mut() {
                     for (index, event) in raw {
