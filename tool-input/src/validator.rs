@@ -632,109 +632,6 @@ impl Validator {
         }
     }
 
-    /// Check raw arguments straight into any `T`, with no `serde_json::Value` in between,
-    /// when one pass decides them (the first two steps of the typed path): exactly valid
-    /// strict JSON, or text whose repairs and representation coercions that pass makes.
-    /// `None`: the call needs [`check_with`](Validator::check_with), which coerces further or
-    /// explains its rejection; when `Some`, `check_with` would accept it with the same value
-    /// (the defaults added) and the same records, in the same order.
-    ///
-    /// `T` receives the value as sent, coerced, but without the defaults of absent
-    /// properties: each is a [`CoercionKind::DefaultFilled`] record of the report, whose
-    /// value [`default_at`](Validator::default_at) gives. A `T` that reads any JSON value (a
-    /// `serde_json::Value`, or a leaner form of the caller's) gets every call this decides.
-    ///
-    /// ```
-    /// use serde_json::{json, Value};
-    /// use tool_input::{CheckOptions, CoercionKind, RawArguments, Validator};
-    ///
-    /// let validator = Validator::new(&json!({
-    ///     "type": "object",
-    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
-    ///     "required": ["city"]
-    /// }))?;
-    /// let options = CheckOptions::default();
-    /// let checked = validator
-    ///     .check_one_pass::<Value>(RawArguments::Text("{'city': 'Oslo'}"), &options)
-    ///     .expect("a repair the one pass makes");
-    /// assert_eq!(checked.value, json!({"city": "Oslo"}));
-    /// let filled = &checked.report.coercions[0];
-    /// assert_eq!(filled.kind, CoercionKind::DefaultFilled);
-    /// assert_eq!(validator.default_at(&filled.path), Some(&json!(1)));
-    /// // A missing required property is explained by the full check.
-    /// assert!(validator.check_one_pass::<Value>(RawArguments::Text("{}"), &options).is_none());
-    /// # Ok::<(), tool_input::SchemaError>(())
-    /// ```
-    pub fn check_one_pass<T: DeserializeOwned>(
-        &self,
-        raw: RawArguments<'_>,
-        options: &CheckOptions,
-    ) -> Option<Checked<T>> {
-        let checked = self.check_typed_one_pass::<T>(raw, options)?;
-        // Every default recorded must be one a caller can fill from `default_at` (the one
-        // pass itself already leaves defaults the full check would refuse or change to it).
-        let mut filled = checked.report.coercions.iter().filter(|c| c.kind == CoercionKind::DefaultFilled);
-        filled.all(|record| self.default_at(&record.path).is_some()).then_some(checked)
-    }
-
-    /// The schema's default for the absent property at `pointer`, as a
-    /// [`CoercionKind::DefaultFilled`] record of [`check_one_pass`](Validator::check_one_pass)
-    /// names it (the record itself shows the value shortened). The pointer is followed
-    /// as that pass follows a value: through `properties`, `additionalProperties`,
-    /// `prefixItems`, `items` and `$ref`. `None` when the property has no default, or the way
-    /// to it passes anything else (a union) or could be read two ways (a node allowing both
-    /// an object and an array, with a key that is also an index), or when the full check
-    /// would not take the schema's defaults as they are: when one of them is not exactly
-    /// valid for its property, or would be changed by the walk (an object with defaults of
-    /// its own, an integral float where an integer is declared); then no one pass fills any.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tool_input::Validator;
-    ///
-    /// let validator = Validator::new(&json!({
-    ///     "type": "object",
-    ///     "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
-    ///     "$defs": {"item": {"type": "object", "properties": {"n": {"default": 1}}}}
-    /// }))?;
-    /// assert_eq!(validator.default_at("/items/3/n"), Some(&json!(1)));
-    /// assert_eq!(validator.default_at("/items/3/m"), None);
-    /// # Ok::<(), tool_input::SchemaError>(())
-    /// ```
-    pub fn default_at(&self, pointer: &str) -> Option<&Value> {
-        let plan = &self.inner.plan;
-        let mut tokens: Vec<_> =
-            pointer.strip_prefix('/')?.split('/').map(crate::pointer::unescape_token).collect();
-        let name = tokens.pop()?;
-        let mut id = plan.root;
-        for token in &tokens {
-            let fast = &plan.fast[id];
-            let in_object = fast.object.and_then(|object| {
-                let node = &plan.nodes[object];
-                match node.property_index_of(token) {
-                    Some(index) => Some(node.properties[index].1),
-                    None => match node.additional {
-                        crate::plan::Additional::Schema(schema) => Some(schema),
-                        crate::plan::Additional::Allow | crate::plan::Additional::Deny => None,
-                    },
-                }
-            });
-            let in_array = fast.array.and_then(|array| {
-                let index = token.parse::<usize>().ok().filter(|index| index.to_string() == **token)?;
-                crate::check::item_schema(&plan.nodes[array], index)
-            });
-            id = match (in_object, in_array) {
-                (Some(child), None) | (None, Some(child)) => child,
-                _ => return None,
-            };
-        }
-        let object = &plan.nodes[plan.fast[id].object?];
-        let index = object.property_index_of(&name)?;
-        let (_, default) = object.defaults.iter().find(|(declared, _)| *declared == index)?;
-        // Found once for the whole schema when the validator was built (`Plan::defaults_exact`).
-        self.inner.plan.defaults_exact.then_some(default)
-    }
-
     /// A rejection of the whole input, with nothing quoted from it when the schema has
     /// sensitive fields (a parse error may quote the very value that is secret).
     fn guard(&self, rejection: Rejection) -> Rejection {
@@ -743,6 +640,18 @@ impl Validator {
         } else {
             rejection
         }
+    }
+
+    /// `rejection` with every message of a field `T` refused (serde's, which may quote the
+    /// value) under a sensitive top-level property said without the value.
+    fn unquoted_where_sensitive(&self, mut rejection: Rejection) -> Rejection {
+        for error in rejection.errors.iter_mut().filter(|error| error.code == ErrorCode::Deserialize) {
+            let top = error.path.split('/').nth(1).map(crate::pointer::unescape_token);
+            if top.is_some_and(|top| self.inner.overrides.get(top.as_ref()).is_some_and(|f| f.sensitive)) {
+                error.message = SENSITIVE_UNREAD.to_owned();
+            }
+        }
+        rejection
     }
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
@@ -963,6 +872,10 @@ fn text_of<'r>(raw: RawArguments<'r>) -> Option<&'r str> {
 /// Deserialize a checked value into `T`; a residual serde error still gets a path.
 /// The message of an error at a sensitive field is replaced, since serde's own messages
 /// quote the value.
+/// What a field its type refused says when its value is sensitive (serde's own message may
+/// quote the value).
+const SENSITIVE_UNREAD: &str = "the value could not be read as the expected type";
+
 pub(crate) fn deserialize_checked<T: DeserializeOwned>(
     checked: Checked<Value>,
     fields: Fields<'_>,
@@ -976,11 +889,7 @@ pub(crate) fn deserialize_checked<T: DeserializeOwned>(
             let refusals = kept.map(|value| fields.refusals(&value)).unwrap_or_default();
             let refused = |pointer: String, top: Option<&str>, message: String| {
                 let sensitive = top.is_some_and(|name| fields.is_sensitive(name));
-                let message = if sensitive {
-                    "the value could not be read as the expected type".to_owned()
-                } else {
-                    message
-                };
+                let message = if sensitive { SENSITIVE_UNREAD.to_owned() } else { message };
                 FieldError {
                     path: pointer,
                     code: ErrorCode::Deserialize,
