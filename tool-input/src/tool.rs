@@ -8,7 +8,7 @@ use crate::dialect::{check_tool, tool_definition, DialectProblem};
 use crate::error::{FieldError, Rejection};
 use crate::field_options::FieldOptions;
 use crate::limits::Limits;
-use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::parse::{self, ParseOptions, Repair};
 use crate::policy::Policy;
 use crate::raw::RawArguments;
 use crate::report::Checked;
@@ -366,12 +366,7 @@ impl ToolDefinition {
 /// The parsed value of raw arguments, as the engine reads them under `policy`; `None` when
 /// there is nothing to undo (absent, empty) or it does not parse.
 fn read_value(raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> Option<(Value, Vec<Repair>)> {
-    let options = ParseOptions {
-        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
-        max_bytes: limits.max_bytes,
-        max_depth: limits.max_depth,
-        ..ParseOptions::default()
-    };
+    let options = limits.parse_options(policy);
     let parsed = match raw {
         RawArguments::Absent | RawArguments::Value(Value::Null) => return None,
         RawArguments::Text(text) => parse_text(text, &options)?,

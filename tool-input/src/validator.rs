@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::alias::Aliases;
 use crate::check::fast::Fast;
@@ -14,7 +14,7 @@ use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
 use crate::key_order::KeyOrder;
 use crate::limits::Limits;
 use crate::members::{self, Repeat};
-use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::parse::{self, ParseMode, Repair};
 use crate::parsed_text::ParsedText;
 use crate::plan::Plan;
 use crate::policy::Policy;
@@ -474,13 +474,7 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let Read { mut value, repairs, repeats } = read;
         if !value.is_object() {
-            let message = format!(
-                "the arguments must be a JSON object with named fields, not {}",
-                crate::check::kind_of(&value)
-            );
-            let mut rejection = Rejection::whole(RejectionKind::NotObject, ErrorCode::NotObject, message);
-            rejection.repairs = repairs;
-            return Err(rejection);
+            return Err(crate::raw::not_object(&value, repairs));
         }
         // The text the numbers were read from, to tell an integer from a float that only
         // rounds to one.
@@ -669,12 +663,6 @@ struct Read {
     repeats: Vec<Repeat>,
 }
 
-impl Read {
-    fn empty() -> Read {
-        Read { value: Value::Object(Map::new()), repairs: Vec::new(), repeats: Vec::new() }
-    }
-}
-
 #[cfg(test)]
 thread_local! {
     /// Argument texts the validator parsed leniently on this thread (the parse-once tests).
@@ -685,24 +673,16 @@ thread_local! {
 /// the keys given twice are read from the text, as it does, when the parse saw one.
 fn read_of(parsed: &ParsedText<'_>, policy: Policy, limits: &Limits) -> Read {
     let repeats = if parsed.repeated {
-        members::repeats(parsed.text, &parse_options(policy, limits))
+        members::repeats(parsed.text, &limits.parse_options(policy))
     } else {
         Vec::new()
     };
     Read { value: Value::Object(parsed.value.clone()), repairs: parsed.repairs.to_vec(), repeats }
 }
 
-/// How raw arguments are parsed under `policy`.
-fn parse_options(policy: Policy, limits: &Limits) -> ParseOptions {
-    ParseOptions {
-        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
-        max_bytes: limits.max_bytes,
-        max_depth: limits.max_depth,
-        ..ParseOptions::default()
-    }
-}
-
-/// Turn any shape of raw arguments into a parsed value and the repairs it needed.
+/// Read raw arguments of any shape ([`crate::raw::read_arguments`]) as the engine reads them
+/// under `policy`, with the keys the text gives twice (not looked for under
+/// [`Policy::Strict`], which reads JSON as `serde_json` does).
 ///
 /// `not_strict_json`: `serde_json` has already refused the text (so it is not read as strict
 /// JSON a second time).
@@ -712,43 +692,19 @@ fn read_arguments(
     limits: &Limits,
     not_strict_json: bool,
 ) -> Result<Read, Rejection> {
-    let options = parse_options(policy, limits);
-    match raw {
-        RawArguments::Absent | RawArguments::Value(Value::Null) => Ok(Read::empty()),
-        RawArguments::Value(Value::String(text)) => parse_text(text, &options, not_strict_json),
-        RawArguments::Text(text) => parse_text(text, &options, not_strict_json),
-        RawArguments::Bytes(bytes) => {
-            if bytes.iter().all(u8::is_ascii_whitespace) {
-                return Ok(Read::empty());
-            }
-            match std::str::from_utf8(bytes) {
-                Ok(text) => parse_text(text, &options, not_strict_json),
-                Err(_) => {
-                    let parsed = parse::parse_bytes(bytes, &options).map_err(Rejection::from_parse)?;
-                    Ok(Read { value: parsed.value, repairs: parsed.repairs, repeats: Vec::new() })
-                }
-            }
-        }
-        RawArguments::Value(value) => {
-            Ok(Read { value: value.clone(), repairs: Vec::new(), repeats: Vec::new() })
-        }
-    }
-}
-
-fn parse_text(text: &str, options: &ParseOptions, not_strict_json: bool) -> Result<Read, Rejection> {
-    if text.trim().is_empty() {
-        return Ok(Read::empty());
-    }
+    let options = limits.parse_options(policy);
     #[cfg(test)]
-    TEXTS_READ.with(|read| read.set(read.get() + 1));
-    let (parsed, repeated) =
-        parse::parse_noting_repeats(text, options, not_strict_json).map_err(Rejection::from_parse)?;
-    let repeats = if repeated && options.mode != ParseMode::Strict {
-        members::repeats(text, options)
-    } else {
-        Vec::new()
+    if text_of(raw).is_some_and(|text| !text.trim().is_empty()) {
+        TEXTS_READ.with(|read| read.set(read.get() + 1));
+    }
+    let read = crate::raw::read_arguments(raw, &options, not_strict_json).map_err(Rejection::from_parse)?;
+    let repeats = match text_of(raw) {
+        Some(text) if read.repeated == Some(true) && options.mode != ParseMode::Strict => {
+            members::repeats(text, &options)
+        }
+        _ => Vec::new(),
     };
-    Ok(Read { value: parsed.value, repairs: parsed.repairs, repeats })
+    Ok(Read { value: read.value, repairs: read.repairs, repeats })
 }
 
 /// The rejection's errors in the order the model wrote the keys, when the arguments came as
@@ -763,7 +719,7 @@ fn in_document_order(
         return rejection;
     }
     let Some(text) = text_of(raw) else { return rejection };
-    members::in_document_order(&mut rejection.errors, text, &parse_options(policy, limits));
+    members::in_document_order(&mut rejection.errors, text, &limits.parse_options(policy));
     rejection
 }
 
@@ -869,13 +825,13 @@ fn text_of<'r>(raw: RawArguments<'r>) -> Option<&'r str> {
     }
 }
 
-/// Deserialize a checked value into `T`; a residual serde error still gets a path.
-/// The message of an error at a sensitive field is replaced, since serde's own messages
-/// quote the value.
 /// What a field its type refused says when its value is sensitive (serde's own message may
 /// quote the value).
 const SENSITIVE_UNREAD: &str = "the value could not be read as the expected type";
 
+/// Deserialize a checked value into `T`; a residual serde error still gets a path.
+/// The message of an error at a sensitive field is replaced, since serde's own messages
+/// quote the value.
 pub(crate) fn deserialize_checked<T: DeserializeOwned>(
     checked: Checked<Value>,
     fields: Fields<'_>,

@@ -6,8 +6,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{
-    deserialize_checked, in_document_order, opens_object, parse_options, read_arguments, read_of, text_of,
-    CheckOptions, Miss, OnePass, Read, Validator,
+    deserialize_checked, in_document_order, opens_object, read_arguments, read_of, text_of, CheckOptions,
+    Miss, OnePass, Read, Validator,
 };
 use crate::check::fast::Fast;
 use crate::error::Rejection;
@@ -277,7 +277,7 @@ impl Validator {
         let Some(text) = text_of(raw).filter(|text| !text.trim().is_empty()) else {
             return Ok(OnePass::Unread(miss));
         };
-        let parse_options = parse_options(policy, limits);
+        let parse_options = limits.parse_options(policy);
         #[cfg(test)]
         super::TEXTS_READ.with(|read| read.set(read.get() + 1));
         let parsed = parse::tape::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
@@ -317,7 +317,7 @@ impl Validator {
     /// Its events and kept strings, read over `text` again by
     /// [`read_prepared_tape`](Validator::read_prepared_tape).
     pub(crate) fn prepare_tape(&self, text: &str) -> Option<(Vec<Event>, String)> {
-        let options = parse_options(self.inner.policy, &self.inner.limits);
+        let options = self.inner.limits.parse_options(self.inner.policy);
         let parsed = parse::tape::parse_to_tape(text, &options, true).ok()??;
         Some(parsed.tape.into_parts())
     }
