@@ -75,18 +75,8 @@ impl Validator {
         raw: impl Into<RawArguments<'a>>,
         options: &CheckOptions,
     ) -> Result<Checked<T>, Rejection> {
-        let raw = raw.into();
-        let policy = options.policy.unwrap_or(self.inner.policy);
-        let limits = options.limits.unwrap_or(self.inner.limits);
-        let one_pass = if self.inner.aliases.may_occur_in(raw) {
-            OnePass::Unread(Miss::NotTried)
-        } else {
-            self.one_pass::<T>(raw, options, policy, &limits, Defaults::Given)?
-        };
-        self.walk_typed(one_pass, raw, policy, &limits, || {
-            deserialize_checked::<T>(self.check_with(raw, options)?, Fields::default())
-                .map_err(|rejection| self.unquoted_where_sensitive(rejection))
-        })
+        self.check_typed_with::<T>(raw.into(), options, Fields::default(), Defaults::Given)
+            .map_err(|rejection| self.unquoted_where_sensitive(rejection))
     }
 
     /// The one-pass reader under `limits` and `policy`, doing as `defaults` says.
@@ -185,12 +175,24 @@ impl Validator {
         options: &CheckOptions,
         fields: Fields<'_>,
     ) -> Result<Checked<T>, Rejection> {
+        self.check_typed_with::<T>(raw, options, fields, Defaults::Left)
+    }
+
+    /// [`check_typed`](Validator::check_typed), doing with the defaults of absent properties
+    /// as `defaults` says.
+    fn check_typed_with<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        fields: Fields<'_>,
+        defaults: Defaults,
+    ) -> Result<Checked<T>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         let one_pass = if self.inner.aliases.may_occur_in(raw) {
             OnePass::Unread(Miss::NotTried)
         } else {
-            self.one_pass::<T>(raw, options, policy, &limits, Defaults::Left)?
+            self.one_pass::<T>(raw, options, policy, &limits, defaults)?
         };
         self.walk_typed(one_pass, raw, policy, &limits, || {
             deserialize_checked::<T>(self.check_with(raw, options)?, fields)
