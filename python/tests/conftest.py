@@ -9,8 +9,8 @@ from typing import Any, Dict, List
 import pytest
 
 DATA = Path(__file__).parent / "data"
-# The CLI's recorded output (tool-input/tests/cli_output), when the tests run in a checkout.
-CLI_OUTPUT = Path(__file__).resolve().parents[2] / "tool-input" / "tests" / "cli_output"
+# The CLI's recorded output (tool-input-cli/tests/cli_output), when the tests run in a checkout.
+CLI_OUTPUT = Path(__file__).resolve().parents[2] / "tool-input-cli" / "tests" / "cli_output"
 
 
 def read_json(path: Path) -> Any:

@@ -1,5 +1,5 @@
 """The module's dicts against the `tool-input` program's recorded output
-(tool-input/tests/cli_output, which the Rust tests keep byte for byte): the same records,
+(tool-input-cli/tests/cli_output, which the Rust tests keep byte for byte): the same records,
 the same shapes. Skipped outside a checkout."""
 
 from __future__ import annotations

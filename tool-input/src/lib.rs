@@ -56,7 +56,9 @@
 //! | `async-openai` | no | `tool_input::async_openai`: async-openai's Chat Completions types to and from ours |
 //! | `rig` | no | `tool_input::rig`: a [`ToolInput`] type as a rig tool's `Args` (through [`Args`]), rig's tool definition from ours, rejections as rig's tool errors |
 //! | `garde` | no | `tool_input::garde`: garde rules as a tool's own rules, a `garde::Report` as field errors with paths |
-//! | `cli` | no | the `tool-input` program |
+//!
+//! The `tool-input` command-line program is the crate `tool-input-cli`
+//! (`cargo install tool-input-cli`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

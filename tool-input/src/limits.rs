@@ -1,7 +1,8 @@
 //! Limits that keep hostile input cheap to refuse: read by the parser's callers, the check,
 //! the call readers and the dialects, so they sit below all of them.
 
-use crate::parse;
+use crate::parse::{self, ParseMode, ParseOptions};
+use crate::policy::Policy;
 
 /// Default for [`Limits::max_errors`].
 const DEFAULT_MAX_ERRORS: usize = 50;
@@ -47,6 +48,19 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// How a call's arguments are parsed under `policy` within these limits: strictly under
+    /// [`Policy::Strict`], else leniently, as long and as deep as the limits allow. Every
+    /// reader of arguments (the validator, the call records, the streams, the dialects)
+    /// parses with these.
+    pub(crate) fn parse_options(&self, policy: Policy) -> ParseOptions {
+        ParseOptions {
+            mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
+            max_bytes: self.max_bytes,
+            max_depth: self.max_depth,
+            ..ParseOptions::default()
+        }
+    }
+
     /// The longest accepted input, in bytes ([`Limits::max_bytes`]).
     pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
         self.max_bytes = max_bytes;

@@ -159,13 +159,6 @@ pub fn generic_definition<T: ToolInput + Any>() -> &'static ToolDefinition {
     map.write().unwrap_or_else(|poison| poison.into_inner()).entry(id).or_insert(built)
 }
 
-/// Do `serde_json`'s maps keep insertion order in this build (its `preserve_order` feature,
-/// which any crate in the build can turn on)? Probed once; the command line program sorts
-/// what it prints by it.
-pub fn maps_keep_insertion_order() -> bool {
-    crate::check::order::maps_keep_insertion_order()
-}
-
 /// The facts of a field's type, when it derives `PartialValue` (which writes them), and none
 /// otherwise: the derive calls `(&&FactsOf::<T>::new()).facts()`, which method resolution
 /// sends to [`FactsOfPartial`] when `T: PartialValue` and to [`FactsOfAny`] when not.

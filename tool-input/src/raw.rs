@@ -1,6 +1,11 @@
-//! Tool-call arguments as they arrive: absent, null, text, bytes or an already parsed value.
+//! Tool-call arguments as they arrive: absent, null, text, bytes or an already parsed value;
+//! and the one way they are read into a value, for every reader of arguments.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+use crate::error::{ErrorCode, Rejection};
+use crate::parse::{self, ParseError, ParseOptions, Repair};
+use crate::rejection_kind::RejectionKind;
 
 /// The arguments of one tool call, in whatever shape the backend delivered them.
 ///
@@ -80,4 +85,88 @@ where
     fn from(raw: Option<T>) -> Self {
         raw.map_or(RawArguments::Absent, Into::into)
     }
+}
+
+/// Arguments read into an object: the object, the repairs it needed, and for a text that was
+/// parsed, whether an object of it repeated a key.
+pub(crate) type ObjectRead = (Map<String, Value>, Vec<Repair>, Option<bool>);
+
+/// Raw arguments read into a value (see [`read_arguments`]).
+#[derive(Debug)]
+pub(crate) struct ReadArguments {
+    pub value: Value,
+    /// The syntax repairs the text needed.
+    pub repairs: Vec<Repair>,
+    /// For text that was parsed: whether an object of it gave a key twice (the value keeps
+    /// the last).
+    pub repeated: Option<bool>,
+}
+
+impl ReadArguments {
+    fn empty() -> Self {
+        ReadArguments { value: Value::Object(Map::new()), repairs: Vec::new(), repeated: None }
+    }
+
+    /// The object read, its repairs and whether it repeated a key; anything but an object
+    /// is the [`not_object`] rejection.
+    pub fn into_object(self) -> Result<ObjectRead, Rejection> {
+        match self.value {
+            Value::Object(map) => Ok((map, self.repairs, self.repeated)),
+            other => Err(not_object(&other, self.repairs)),
+        }
+    }
+}
+
+/// Read raw arguments of any shape into a value, parsing with `options`: absent, `null`, and
+/// text or bytes that are empty or white space are `{}`; text, a string value and UTF-8
+/// bytes are parsed, noting a key given twice; other bytes are parsed as bytes (invalid
+/// UTF-8 is an error where it matters, inside a string); any other value is taken as it is,
+/// an object or not. `not_strict_json`: `serde_json` has already refused the text, so it is
+/// not read as strict JSON a second time.
+pub(crate) fn read_arguments(
+    raw: RawArguments<'_>,
+    options: &ParseOptions,
+    not_strict_json: bool,
+) -> Result<ReadArguments, ParseError> {
+    let text = match raw {
+        RawArguments::Absent | RawArguments::Value(Value::Null) => return Ok(ReadArguments::empty()),
+        RawArguments::Text(text) => text,
+        RawArguments::Value(Value::String(text)) => text,
+        RawArguments::Bytes(bytes) => {
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok(ReadArguments::empty());
+            }
+            match std::str::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(_) => {
+                    let parsed = parse::parse_bytes(bytes, options)?;
+                    return Ok(ReadArguments {
+                        value: parsed.value,
+                        repairs: parsed.repairs,
+                        repeated: None,
+                    });
+                }
+            }
+        }
+        RawArguments::Value(value) => {
+            return Ok(ReadArguments { value: value.clone(), repairs: Vec::new(), repeated: None })
+        }
+    };
+    if text.trim().is_empty() {
+        return Ok(ReadArguments::empty());
+    }
+    let (parsed, repeated) = parse::parse_noting_repeats(text, options, not_strict_json)?;
+    Ok(ReadArguments { value: parsed.value, repairs: parsed.repairs, repeated: Some(repeated) })
+}
+
+/// The rejection of arguments that are not an object (`value`), with the repairs the text
+/// needed.
+pub(crate) fn not_object(value: &Value, repairs: Vec<Repair>) -> Rejection {
+    let message = format!(
+        "the arguments must be a JSON object with named fields, not {}",
+        crate::message::kind_of(value)
+    );
+    let mut rejection = Rejection::whole(RejectionKind::NotObject, ErrorCode::NotObject, message);
+    rejection.repairs = repairs;
+    rejection
 }

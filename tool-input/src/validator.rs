@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::alias::Aliases;
 use crate::check::fast::Fast;
@@ -14,7 +14,7 @@ use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
 use crate::key_order::KeyOrder;
 use crate::limits::Limits;
 use crate::members::{self, Repeat};
-use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::parse::{self, ParseMode, Repair};
 use crate::parsed_text::ParsedText;
 use crate::plan::Plan;
 use crate::policy::Policy;
@@ -502,13 +502,7 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let Read { mut value, repairs, repeats } = read;
         if !value.is_object() {
-            let message = format!(
-                "the arguments must be a JSON object with named fields, not {}",
-                crate::check::kind_of(&value)
-            );
-            let mut rejection = Rejection::whole(RejectionKind::NotObject, ErrorCode::NotObject, message);
-            rejection.repairs = repairs;
-            return Err(rejection);
+            return Err(crate::raw::not_object(&value, repairs));
         }
         // The text the numbers were read from, to tell an integer from a float that only
         // rounds to one.
@@ -660,109 +654,6 @@ impl Validator {
         }
     }
 
-    /// Check raw arguments straight into any `T`, with no `serde_json::Value` in between,
-    /// when one pass decides them (the first two steps of the typed path): exactly valid
-    /// strict JSON, or text whose repairs and representation coercions that pass makes.
-    /// `None`: the call needs [`check_with`](Validator::check_with), which coerces further or
-    /// explains its rejection; when `Some`, `check_with` would accept it with the same value
-    /// (the defaults added) and the same records, in the same order.
-    ///
-    /// `T` receives the value as sent, coerced, but without the defaults of absent
-    /// properties: each is a [`CoercionKind::DefaultFilled`] record of the report, whose
-    /// value [`default_at`](Validator::default_at) gives. A `T` that reads any JSON value (a
-    /// `serde_json::Value`, or a leaner form of the caller's) gets every call this decides.
-    ///
-    /// ```
-    /// use serde_json::{json, Value};
-    /// use tool_input::{CheckOptions, CoercionKind, RawArguments, Validator};
-    ///
-    /// let validator = Validator::new(&json!({
-    ///     "type": "object",
-    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
-    ///     "required": ["city"]
-    /// }))?;
-    /// let options = CheckOptions::default();
-    /// let checked = validator
-    ///     .check_one_pass::<Value>(RawArguments::Text("{'city': 'Oslo'}"), &options)
-    ///     .expect("a repair the one pass makes");
-    /// assert_eq!(checked.value, json!({"city": "Oslo"}));
-    /// let filled = &checked.report.coercions[0];
-    /// assert_eq!(filled.kind, CoercionKind::DefaultFilled);
-    /// assert_eq!(validator.default_at(&filled.path), Some(&json!(1)));
-    /// // A missing required property is explained by the full check.
-    /// assert!(validator.check_one_pass::<Value>(RawArguments::Text("{}"), &options).is_none());
-    /// # Ok::<(), tool_input::SchemaError>(())
-    /// ```
-    pub fn check_one_pass<T: DeserializeOwned>(
-        &self,
-        raw: RawArguments<'_>,
-        options: &CheckOptions,
-    ) -> Option<Checked<T>> {
-        let checked = self.check_typed_one_pass::<T>(raw, options)?;
-        // Every default recorded must be one a caller can fill from `default_at` (the one
-        // pass itself already leaves defaults the full check would refuse or change to it).
-        let mut filled = checked.report.coercions.iter().filter(|c| c.kind == CoercionKind::DefaultFilled);
-        filled.all(|record| self.default_at(&record.path).is_some()).then_some(checked)
-    }
-
-    /// The schema's default for the absent property at `pointer`, as a
-    /// [`CoercionKind::DefaultFilled`] record of [`check_one_pass`](Validator::check_one_pass)
-    /// names it (the record itself shows the value shortened). The pointer is followed
-    /// as that pass follows a value: through `properties`, `additionalProperties`,
-    /// `prefixItems`, `items` and `$ref`. `None` when the property has no default, or the way
-    /// to it passes anything else (a union) or could be read two ways (a node allowing both
-    /// an object and an array, with a key that is also an index), or when the full check
-    /// would not take the schema's defaults as they are: when one of them is not exactly
-    /// valid for its property, or would be changed by the walk (an object with defaults of
-    /// its own, an integral float where an integer is declared); then no one pass fills any.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use tool_input::Validator;
-    ///
-    /// let validator = Validator::new(&json!({
-    ///     "type": "object",
-    ///     "properties": {"items": {"type": "array", "items": {"$ref": "#/$defs/item"}}},
-    ///     "$defs": {"item": {"type": "object", "properties": {"n": {"default": 1}}}}
-    /// }))?;
-    /// assert_eq!(validator.default_at("/items/3/n"), Some(&json!(1)));
-    /// assert_eq!(validator.default_at("/items/3/m"), None);
-    /// # Ok::<(), tool_input::SchemaError>(())
-    /// ```
-    pub fn default_at(&self, pointer: &str) -> Option<&Value> {
-        let plan = &self.inner.plan;
-        let mut tokens: Vec<_> =
-            pointer.strip_prefix('/')?.split('/').map(crate::pointer::unescape_token).collect();
-        let name = tokens.pop()?;
-        let mut id = plan.root;
-        for token in &tokens {
-            let fast = &plan.fast[id];
-            let in_object = fast.object.and_then(|object| {
-                let node = &plan.nodes[object];
-                match node.property_index_of(token) {
-                    Some(index) => Some(node.properties[index].1),
-                    None => match node.additional {
-                        crate::plan::Additional::Schema(schema) => Some(schema),
-                        crate::plan::Additional::Allow | crate::plan::Additional::Deny => None,
-                    },
-                }
-            });
-            let in_array = fast.array.and_then(|array| {
-                let index = token.parse::<usize>().ok().filter(|index| index.to_string() == **token)?;
-                crate::check::item_schema(&plan.nodes[array], index)
-            });
-            id = match (in_object, in_array) {
-                (Some(child), None) | (None, Some(child)) => child,
-                _ => return None,
-            };
-        }
-        let object = &plan.nodes[plan.fast[id].object?];
-        let index = object.property_index_of(&name)?;
-        let (_, default) = object.defaults.iter().find(|(declared, _)| *declared == index)?;
-        // Found once for the whole schema when the validator was built (`Plan::defaults_exact`).
-        self.inner.plan.defaults_exact.then_some(default)
-    }
-
     /// A rejection of the whole input, with nothing quoted from it when the schema has
     /// sensitive fields (a parse error may quote the very value that is secret).
     fn guard(&self, rejection: Rejection) -> Rejection {
@@ -771,6 +662,18 @@ impl Validator {
         } else {
             rejection
         }
+    }
+
+    /// `rejection` with every message of a field `T` refused (serde's, which may quote the
+    /// value) under a sensitive top-level property said without the value.
+    fn unquoted_where_sensitive(&self, mut rejection: Rejection) -> Rejection {
+        for error in rejection.errors.iter_mut().filter(|error| error.code == ErrorCode::Deserialize) {
+            let top = error.path.split('/').nth(1).map(crate::pointer::unescape_token);
+            if top.is_some_and(|top| self.inner.overrides.get(top.as_ref()).is_some_and(|f| f.sensitive)) {
+                error.message = SENSITIVE_UNREAD.to_owned();
+            }
+        }
+        rejection
     }
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
@@ -788,12 +691,6 @@ struct Read {
     repeats: Vec<Repeat>,
 }
 
-impl Read {
-    fn empty() -> Read {
-        Read { value: Value::Object(Map::new()), repairs: Vec::new(), repeats: Vec::new() }
-    }
-}
-
 #[cfg(test)]
 thread_local! {
     /// Argument texts the validator parsed leniently on this thread (the parse-once tests).
@@ -804,24 +701,16 @@ thread_local! {
 /// the keys given twice are read from the text, as it does, when the parse saw one.
 fn read_of(parsed: &ParsedText<'_>, policy: Policy, limits: &Limits) -> Read {
     let repeats = if parsed.repeated {
-        members::repeats(parsed.text, &parse_options(policy, limits))
+        members::repeats(parsed.text, &limits.parse_options(policy))
     } else {
         Vec::new()
     };
     Read { value: Value::Object(parsed.value.clone()), repairs: parsed.repairs.to_vec(), repeats }
 }
 
-/// How raw arguments are parsed under `policy`.
-fn parse_options(policy: Policy, limits: &Limits) -> ParseOptions {
-    ParseOptions {
-        mode: if policy == Policy::Strict { ParseMode::Strict } else { ParseMode::Lenient },
-        max_bytes: limits.max_bytes,
-        max_depth: limits.max_depth,
-        ..ParseOptions::default()
-    }
-}
-
-/// Turn any shape of raw arguments into a parsed value and the repairs it needed.
+/// Read raw arguments of any shape ([`crate::raw::read_arguments`]) as the engine reads them
+/// under `policy`, with the keys the text gives twice (not looked for under
+/// [`Policy::Strict`], which reads JSON as `serde_json` does).
 ///
 /// `not_strict_json`: `serde_json` has already refused the text (so it is not read as strict
 /// JSON a second time).
@@ -831,43 +720,19 @@ fn read_arguments(
     limits: &Limits,
     not_strict_json: bool,
 ) -> Result<Read, Rejection> {
-    let options = parse_options(policy, limits);
-    match raw {
-        RawArguments::Absent | RawArguments::Value(Value::Null) => Ok(Read::empty()),
-        RawArguments::Value(Value::String(text)) => parse_text(text, &options, not_strict_json),
-        RawArguments::Text(text) => parse_text(text, &options, not_strict_json),
-        RawArguments::Bytes(bytes) => {
-            if bytes.iter().all(u8::is_ascii_whitespace) {
-                return Ok(Read::empty());
-            }
-            match std::str::from_utf8(bytes) {
-                Ok(text) => parse_text(text, &options, not_strict_json),
-                Err(_) => {
-                    let parsed = parse::parse_bytes(bytes, &options).map_err(Rejection::from_parse)?;
-                    Ok(Read { value: parsed.value, repairs: parsed.repairs, repeats: Vec::new() })
-                }
-            }
-        }
-        RawArguments::Value(value) => {
-            Ok(Read { value: value.clone(), repairs: Vec::new(), repeats: Vec::new() })
-        }
-    }
-}
-
-fn parse_text(text: &str, options: &ParseOptions, not_strict_json: bool) -> Result<Read, Rejection> {
-    if text.trim().is_empty() {
-        return Ok(Read::empty());
-    }
+    let options = limits.parse_options(policy);
     #[cfg(test)]
-    TEXTS_READ.with(|read| read.set(read.get() + 1));
-    let (parsed, repeated) =
-        parse::parse_noting_repeats(text, options, not_strict_json).map_err(Rejection::from_parse)?;
-    let repeats = if repeated && options.mode != ParseMode::Strict {
-        members::repeats(text, options)
-    } else {
-        Vec::new()
+    if text_of(raw).is_some_and(|text| !text.trim().is_empty()) {
+        TEXTS_READ.with(|read| read.set(read.get() + 1));
+    }
+    let read = crate::raw::read_arguments(raw, &options, not_strict_json).map_err(Rejection::from_parse)?;
+    let repeats = match text_of(raw) {
+        Some(text) if read.repeated == Some(true) && options.mode != ParseMode::Strict => {
+            members::repeats(text, &options)
+        }
+        _ => Vec::new(),
     };
-    Ok(Read { value: parsed.value, repairs: parsed.repairs, repeats })
+    Ok(Read { value: read.value, repairs: read.repairs, repeats })
 }
 
 /// The rejection's errors in the order the model wrote the keys, when the arguments came as
@@ -882,7 +747,7 @@ fn in_document_order(
         return rejection;
     }
     let Some(text) = text_of(raw) else { return rejection };
-    members::in_document_order(&mut rejection.errors, text, &parse_options(policy, limits));
+    members::in_document_order(&mut rejection.errors, text, &limits.parse_options(policy));
     rejection
 }
 
@@ -988,6 +853,10 @@ fn text_of<'r>(raw: RawArguments<'r>) -> Option<&'r str> {
     }
 }
 
+/// What a field its type refused says when its value is sensitive (serde's own message may
+/// quote the value).
+const SENSITIVE_UNREAD: &str = "the value could not be read as the expected type";
+
 /// Deserialize a checked value into `T`; a residual serde error still gets a path.
 /// The message of an error at a sensitive field is replaced, since serde's own messages
 /// quote the value.
@@ -1004,11 +873,7 @@ pub(crate) fn deserialize_checked<T: DeserializeOwned>(
             let refusals = kept.map(|value| fields.refusals(&value)).unwrap_or_default();
             let refused = |pointer: String, top: Option<&str>, message: String| {
                 let sensitive = top.is_some_and(|name| fields.is_sensitive(name));
-                let message = if sensitive {
-                    "the value could not be read as the expected type".to_owned()
-                } else {
-                    message
-                };
+                let message = if sensitive { SENSITIVE_UNREAD.to_owned() } else { message };
                 FieldError {
                     path: pointer,
                     code: ErrorCode::Deserialize,

@@ -69,9 +69,9 @@ pub use names::{resolve_name, MatchedBy, NameMatch};
 pub use options::{CallOptions, KnownTool};
 use record::read_arguments;
 pub(crate) use record::unknown_tool_message;
+pub(crate) use record::Read;
 #[cfg(test)]
 pub(crate) use record::TEXTS_PARSED;
-pub(crate) use record::{arguments_parse_options, Read};
 pub use record::{CallParts, OriginalArguments, ToolCall};
 pub use text::TextFormat;
 

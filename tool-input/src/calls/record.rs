@@ -8,11 +8,12 @@ use serde_json::{Map, Value};
 
 use super::error::message_quoting_nothing;
 use super::{generate_id, names, CallError, CallErrorKind, CallOptions, Format, MatchedBy, NameMatch};
-use crate::error::{Rejection, RejectionKind};
+use crate::error::Rejection;
 use crate::limits::Limits;
-use crate::parse::{self, ParseMode, ParseOptions, Repair};
+use crate::parse::{self, Repair};
 use crate::parsed_text::ParsedText;
-use crate::raw::RawArguments;
+use crate::policy::Policy;
+use crate::raw::{ObjectRead, RawArguments, ReadArguments};
 
 /// A call's arguments exactly as they were sent, owned: the text of a JSON string, or the
 /// value a backend sent already parsed (Anthropic `input`, Gemini `args`, Ollama's object,
@@ -258,7 +259,7 @@ impl CallParts {
     }
 
     /// [`CallParts::finish`], with the arguments' text already read (`read`): what the
-    /// incremental parser of a streamed call gave for it, with [`arguments_parse_options`]
+    /// incremental parser of a streamed call gave for it, with [`Limits::parse_options`]
     /// (any size), which is what parsing the text here would give. It is used instead of
     /// parsing the text again; `None` parses it.
     #[allow(clippy::result_large_err)]
@@ -401,73 +402,41 @@ pub(crate) fn unknown_tool_message(name: &str, available: &[&str]) -> String {
 /// whether an object repeated a key (`parse_noting_repeats`); or why it could not read it.
 pub(crate) type Read = Result<(parse::Parsed, bool), parse::ParseError>;
 
-/// How a call's arguments are parsed: leniently, as the engine would under the default
-/// policy, within `limits`.
-pub(crate) fn arguments_parse_options(limits: &Limits) -> ParseOptions {
-    ParseOptions {
-        mode: ParseMode::Lenient,
-        max_bytes: limits.max_bytes,
-        max_depth: limits.max_depth,
-        ..ParseOptions::default()
-    }
-}
-
 #[cfg(test)]
 thread_local! {
     /// Argument texts parsed by [`read_arguments`] on this thread (the parse-once tests).
     pub(crate) static TEXTS_PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// Arguments read into an object: the object, the repairs it needed, and for a text that was
-/// parsed, whether an object of it repeated a key.
-pub(super) type ObjectRead = (Map<String, Value>, Vec<Repair>, Option<bool>);
-
-/// Parse arguments leniently into an object, as the engine would under the default policy.
-/// `read`: the text's parse, when it was read already (see [`CallParts::finish_read`]).
-/// With the object and its repairs: for a text parsed, whether it repeated a key.
+/// Parse arguments leniently into an object, as the engine would under the default policy
+/// ([`crate::raw::read_arguments`]). `read`: the text's parse, when it was read already (see
+/// [`CallParts::finish_read`]). With the object and its repairs: for a text parsed, whether
+/// it repeated a key.
 pub(super) fn read_arguments(
     original: &OriginalArguments,
     limits: &Limits,
     read: Option<Read>,
 ) -> Result<ObjectRead, Rejection> {
-    let (parsed, repeated) = match original {
-        OriginalArguments::Absent | OriginalArguments::Value(Value::Null) => {
-            return Ok((Map::new(), Vec::new(), None))
+    let read = match (original, read) {
+        // The size limit is the one thing the earlier read did not apply.
+        (OriginalArguments::Text(text) | OriginalArguments::Value(Value::String(text)), Some(read))
+            if !text.trim().is_empty() && text.len() <= limits.max_bytes =>
+        {
+            let (parsed, repeated) = read.map_err(Rejection::from_parse)?;
+            ReadArguments { value: parsed.value, repairs: parsed.repairs, repeated: Some(repeated) }
         }
-        OriginalArguments::Value(Value::Object(map)) => return Ok((map.clone(), Vec::new(), None)),
-        OriginalArguments::Text(text) | OriginalArguments::Value(Value::String(text)) => {
-            if text.trim().is_empty() {
-                return Ok((Map::new(), Vec::new(), None));
-            }
-            let (parsed, repeated) = match read {
-                // The size limit is the one thing the earlier read did not apply.
-                Some(read) if text.len() <= limits.max_bytes => read,
-                _ => {
-                    #[cfg(test)]
+        _ => {
+            #[cfg(test)]
+            if let OriginalArguments::Text(text) | OriginalArguments::Value(Value::String(text)) = original {
+                if !text.trim().is_empty() {
                     TEXTS_PARSED.with(|parsed| parsed.set(parsed.get() + 1));
-                    parse::parse_noting_repeats(text, &arguments_parse_options(limits), false)
                 }
             }
-            .map_err(Rejection::from_parse)?;
-            (parsed, Some(repeated))
-        }
-        OriginalArguments::Value(other) => {
-            (parse::Parsed { value: other.clone(), repairs: Vec::new() }, None)
+            let options = limits.parse_options(Policy::Default);
+            crate::raw::read_arguments(original.as_raw(), &options, false).map_err(Rejection::from_parse)?
         }
     };
-    match parsed.value {
-        Value::Object(map) => Ok((map, parsed.repairs, repeated)),
-        other => {
-            let message = format!(
-                "the arguments must be a JSON object with named fields, not {}",
-                crate::check::kind_of(&other)
-            );
-            let mut rejection =
-                Rejection::whole(RejectionKind::NotObject, crate::ErrorCode::NotObject, message);
-            rejection.repairs = parsed.repairs;
-            Err(rejection)
-        }
-    }
+    read.into_object()
 }
 
 impl ToolCall {

@@ -54,6 +54,12 @@ pub(crate) struct Fast<'p> {
     /// The value of each `DefaultFilled` coercion, in the same order (for a caller that
     /// fills them into a `Value`, as the walk does).
     defaults: RefCell<Vec<&'p Value>>,
+    /// Are the defaults of absent properties handed to the type being read, as members
+    /// after the sent ones (the walk's value has them there), rather than only recorded?
+    defaults_given: bool,
+    /// May this reading fill defaults at all: the plan's defaults are exactly valid under
+    /// the limits of this reading (`Plan::defaults_exact`, found for the validator's own).
+    defaults_exact: bool,
     max_echo: usize,
     max_string_bytes: usize,
     max_depth: usize,
@@ -95,12 +101,24 @@ impl<'p> Fast<'p> {
             coercions: RefCell::new(Vec::new()),
             places: RefCell::new(Vec::new()),
             defaults: RefCell::new(Vec::new()),
+            defaults_given: false,
+            defaults_exact: plan.defaults_exact,
             max_echo: limits.max_echo_chars,
             max_string_bytes: limits.max_string_bytes,
             max_depth: limits.max_depth,
             policy,
             unions: Cell::new(0),
         }
+    }
+
+    /// Hand the defaults of absent properties to the type being read (each object's, after
+    /// its sent members), as the walk puts them in its value. `exact`: the plan's defaults
+    /// were found exact under this reading's limits; when not, an object that would take
+    /// a default is left to the walk.
+    pub fn giving_defaults(mut self, exact: bool) -> Self {
+        self.defaults_given = true;
+        self.defaults_exact = self.plan.defaults_exact && exact;
+        self
     }
 
     /// Deserialize `T` from `deserializer`, checking it against the plan's root.
@@ -681,6 +699,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
             at: self.at,
             pending: None,
             others: None,
+            given: None,
+            given_value: None,
         })
     }
 
@@ -746,6 +766,10 @@ struct Object<'f, 'p, 'de, A> {
     /// The undeclared keys read so far (created at the first): a key given twice is left to
     /// the full path, which reads the text's repeated keys.
     others: Option<HashSet<Cow<'de, str>>>,
+    /// Once the sent members are read, the defaults still to hand over (when
+    /// [`Fast::giving_defaults`]), and the value of the one whose key was just given.
+    given: Option<std::vec::IntoIter<(&'p str, &'p Value)>>,
+    given_value: Option<&'p Value>,
 }
 
 /// A member's key, as read.
@@ -758,6 +782,37 @@ enum Member<'de> {
 }
 
 impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
+    /// The next key when defaults are handed over ([`Fast::giving_defaults`]): a sent
+    /// member's, then the absent properties' whose defaults `finish` recorded, in the
+    /// walk's order.
+    fn next_key_giving<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        if self.given.is_none() {
+            // The seed is lent to the sent members' map, and kept when it has no more.
+            let mut kept = Some(seed);
+            let key = self.map.next_key_seed(Key {
+                seed: Lent(&mut kept),
+                node: self.node,
+                pending: &mut self.pending,
+            })?;
+            let (Some(seed), None) = (kept, &key) else { return Ok(key) };
+            self.finish()?;
+            let absent = match self.node {
+                Some(node) => absent_defaults(node, |index, _| self.sent.contains(index)).collect(),
+                None => Vec::new(),
+            };
+            self.given = Some(absent.into_iter());
+            return self.next_given_key(seed);
+        }
+        self.next_given_key(seed)
+    }
+
+    /// The key of the next default to hand over; `None` after the last.
+    fn next_given_key<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        let Some((name, default)) = self.given.as_mut().and_then(Iterator::next) else { return Ok(None) };
+        self.given_value = Some(default);
+        seed.deserialize(de::value::StrDeserializer::<A::Error>::new(name)).map(Some)
+    }
+
     #[inline(always)]
     fn finish(&mut self) -> Result<(), A::Error> {
         let Some(node) = self.node else { return Ok(()) };
@@ -786,9 +841,7 @@ impl<'p> Fast<'p> {
             return false;
         }
         // A default the walk would check and refuse, or change, is for the walk to fill.
-        if !self.plan.defaults_exact
-            && absent_defaults(node, |index, _| sent.contains(index)).next().is_some()
-        {
+        if !self.defaults_exact && absent_defaults(node, |index, _| sent.contains(index)).next().is_some() {
             return false;
         }
         for (name, default) in absent_defaults(node, |index, _| sent.contains(index)) {
@@ -814,6 +867,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Object<'_, '_, 'de, A> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        if self.fast.defaults_given {
+            return self.next_key_giving(seed);
+        }
         let key = self.map.next_key_seed(Key { seed, node: self.node, pending: &mut self.pending })?;
         if key.is_none() {
             self.finish()?;
@@ -823,6 +879,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Object<'_, '_, 'de, A> {
 
     #[inline]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        if let Some(default) = self.given_value.take() {
+            // Exactly valid as it is (`defaults_exact`): handed over unchecked, a copy, as
+            // the walk copies it into its value.
+            return seed.deserialize(default.clone()).map_err(de::Error::custom);
+        }
         let member = self.pending.take().ok_or_else(abort)?;
         if let Member::Other(key) = &member {
             if !self.others.get_or_insert_with(HashSet::new).insert(key.clone()) {
@@ -868,6 +929,20 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, '_, S> {
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
         self.seed.deserialize(Checked { de: deserializer, fast: self.fast, node: self.node, at: self.at })
+    }
+}
+
+/// A seed lent to a reading that may not use it: left in place when it does not.
+struct Lent<'s, S>(&'s mut Option<S>);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Lent<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        match self.0.take() {
+            Some(seed) => seed.deserialize(deserializer),
+            None => Err(abort()),
+        }
     }
 }
 

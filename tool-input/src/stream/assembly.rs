@@ -8,11 +8,12 @@ use serde_json::{json, Value};
 
 use super::{ArgumentEvent, DEFAULT_MAX_CALL_BYTES, DEFAULT_MAX_STREAM_BYTES, MAX_NAME_BYTES};
 use crate::calls::{
-    arguments_parse_options, push_unwrapping, settle_cut, text, CallErrorKind, CallOptions, CallParts, Calls,
-    Collected, Collector, Format, OriginalArguments, Read,
+    push_unwrapping, settle_cut, text, CallErrorKind, CallOptions, CallParts, Calls, Collected, Collector,
+    Format, OriginalArguments, Read,
 };
 use crate::error::{ErrorCode, Rejection, RejectionKind};
 use crate::parse::{IncrementalParser, ParseOptions, StreamEvent};
+use crate::policy::Policy;
 
 /// The arguments of a call as they accumulate.
 #[derive(Debug, Default)]
@@ -361,11 +362,11 @@ impl Assembly {
     }
 
     /// How the incremental parser of a call reads its text: as a call's arguments are read
-    /// ([`arguments_parse_options`]), so its result is the call's arguments, with no size
-    /// limit of its own (`max_call_bytes` and the body limit are checked before each
+    /// ([`Limits::parse_options`](crate::limits::Limits::parse_options) under the default
+    /// policy), so its result is the call's arguments, with no size limit of its own (`max_call_bytes` and the body limit are checked before each
     /// fragment is appended; the arguments' own limit when the call is read).
     pub(super) fn parse_options(&self) -> ParseOptions {
-        ParseOptions { max_bytes: usize::MAX, ..arguments_parse_options(self.options.get_limits()) }
+        ParseOptions { max_bytes: usize::MAX, ..self.options.get_limits().parse_options(Policy::Default) }
     }
 
     /// Set the arguments to a whole value.

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+use super::typed::Defaults::Given;
 use super::*;
 
 /// The walk alone: what `check_with` did before the one pass was tried.
@@ -140,6 +141,8 @@ proptest! {
         let got = validator.check_with(RawArguments::Text(&text), &options);
         let want = by_walk(&validator, &text, &options);
         prop_assert_eq!(format!("{got:?}"), format!("{want:?}"), "text {}", text);
+        let into = validator.check_into::<Value>(text.as_str(), &options);
+        prop_assert_eq!(format!("{into:?}"), format!("{want:?}"), "check_into, text {}", text);
     }
 }
 
@@ -210,6 +213,8 @@ proptest! {
         let got = validator.check_with(RawArguments::Text(&text), &options);
         let want = by_walk(&validator, &text, &options);
         prop_assert_eq!(format!("{got:?}"), format!("{want:?}"), "text {}", text);
+        let into = validator.check_into::<Value>(text.as_str(), &options);
+        prop_assert_eq!(format!("{into:?}"), format!("{want:?}"), "check_into, text {}", text);
     }
 }
 
@@ -310,6 +315,8 @@ proptest! {
         let raw = RawArguments::Text(&text);
         let untyped = validator.check_with(raw, &options);
         prop_assert_eq!(format!("{untyped:?}"), format!("{want:?}"), "untyped, text {}", text);
+        let into = validator.check_into::<Value>(raw, &options);
+        prop_assert_eq!(format!("{into:?}"), format!("{want:?}"), "check_into, text {}", text);
         // (A typed value is read as sent: its defaults are `T`'s to fill.)
         let typed = validator.check_typed::<Value>(raw, &options, Default::default()).map(|checked| checked.report);
         let want_report = want.as_ref().map(|checked| &checked.report);
@@ -530,4 +537,102 @@ fn defaults_as_annotations_are_neither_filled_nor_checked() {
     assert_eq!(checked.value, json!({}));
     assert!(checked.report.coercions.is_empty());
     assert!(validator.is_valid(&json!({"n": 3})));
+}
+
+/// `check_into` reads a type of the caller's: the defaults of absent properties handed to it
+/// at every depth (through a `$ref`, in array items) as the walk's value holds them, whether
+/// the one pass decides (strict or repaired text, a value) or the walk does (a coercion the
+/// one pass does not make).
+#[test]
+fn check_into_hands_every_default_to_the_type() {
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Item {
+        sku: String,
+        quantity: i64,
+    }
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Inner {
+        depth: i64,
+        note: Option<String>,
+    }
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Order {
+        name: String,
+        mode: String,
+        count: i64,
+        flag: bool,
+        tags: Vec<String>,
+        inner: Option<Inner>,
+        items: Vec<Item>,
+    }
+    let validator = Validator::new(&schemas()[0]).expect("the schema compiles");
+    let want = Order {
+        name: "n".into(),
+        mode: "fast".into(),
+        count: 1,
+        flag: false,
+        tags: Vec::new(),
+        inner: Some(Inner { depth: 2, note: None }),
+        items: vec![Item { sku: "A".into(), quantity: 1 }, Item { sku: "B".into(), quantity: 3 }],
+    };
+    let strict = r#"{"name": "n", "inner": {}, "items": [{"sku": "A"}, {"sku": "B", "quantity": 3}]}"#;
+    let repaired = r#"{'name': 'n', 'inner': {}, 'items': [{'sku': 'A'}, {'sku': 'B', 'quantity': 3},],}"#;
+    let value: Value = serde_json::from_str(strict).unwrap();
+    for raw in [RawArguments::Text(strict), RawArguments::Text(repaired), RawArguments::Value(&value)] {
+        let checked = validator.check_into::<Order>(raw, &CheckOptions::default()).expect("accepted");
+        assert_eq!(checked.value, want, "{raw:?}");
+        // Decided by the one pass, which handed the defaults over.
+        let options = CheckOptions::default();
+        let one_pass = validator.one_pass::<Order>(raw, &options, Policy::Default, &Limits::default(), Given);
+        assert!(matches!(one_pass, Ok(OnePass::Decided(_))), "{raw:?}");
+        let by_value = validator.check_with(raw, &CheckOptions::default()).expect("accepted");
+        assert_eq!(checked.report, by_value.report, "{raw:?}");
+    }
+    let refused = validator
+        .check_into::<Order>(r#"{"name": "n", "tags": [1, 2, 3, 4], "items": []}"#, &CheckOptions::default());
+    let rejection = refused.expect_err("too many tags");
+    assert_eq!(rejection.errors[0].path, "/tags");
+}
+
+/// Under per-call limits other than the validator's, the defaults were not judged exact for
+/// them: the walk fills them (and may refuse one), never the one pass unjudged.
+#[test]
+fn check_into_under_other_limits_leaves_defaults_to_the_walk() {
+    let schema =
+        json!({"type": "object", "properties": {"s": {"type": "string", "default": "a long default"}}});
+    let validator = Validator::new(&schema).expect("the schema compiles");
+    let limits = Limits { max_string_bytes: 4, ..Limits::default() };
+    let options = CheckOptions::default().with_limits(limits);
+    let into = validator.check_into::<Value>("{}", &options);
+    let want = by_walk(&validator, "{}", &options);
+    assert_eq!(format!("{into:?}"), format!("{want:?}"));
+    let own = validator.check_into::<Value>("{}", &CheckOptions::default()).expect("accepted");
+    assert_eq!(own.value, json!({"s": "a long default"}));
+}
+
+/// A value the schema accepts and `T` refuses: one `deserialize` error at its path, its
+/// message quoting nothing under a sensitive field.
+#[test]
+fn check_into_rejects_what_the_type_refuses_without_quoting_a_secret() {
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct User {
+        user: u8,
+    }
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Token {
+        token: u8,
+    }
+    let schema =
+        json!({"type": "object", "properties": {"user": {"type": "integer"}, "token": {"type": "string"}}});
+    let validator =
+        Validator::builder(&schema).field("token", None, true).build().expect("the schema compiles");
+    let options = CheckOptions::default();
+    let user = validator.check_into::<User>(r#"{"user": 300}"#, &options).expect_err("refused");
+    assert_eq!((user.errors[0].path.as_str(), user.errors[0].code), ("/user", ErrorCode::Deserialize));
+    assert!(user.errors[0].message.contains("300"), "{}", user.errors[0].message);
+    let token = validator.check_into::<Token>(r#"{"token": "hunter2"}"#, &options).expect_err("refused");
+    assert_eq!((token.errors[0].path.as_str(), token.errors[0].code), ("/token", ErrorCode::Deserialize));
+    assert!(!format!("{token:?}").contains("hunter2"), "{token:?}");
 }

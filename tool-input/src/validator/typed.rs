@@ -6,8 +6,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{
-    deserialize_checked, in_document_order, opens_object, parse_options, read_arguments, read_of, text_of,
-    CheckOptions, Miss, OnePass, Read, Validator,
+    deserialize_checked, in_document_order, opens_object, read_arguments, read_of, text_of, CheckOptions,
+    Miss, OnePass, Read, Validator,
 };
 use crate::check::fast::Fast;
 use crate::error::Rejection;
@@ -21,7 +21,74 @@ use crate::probe::Fields;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Coercion, Report};
 
+/// What a typed reading does with the defaults of absent properties: recorded either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Defaults {
+    /// Left to `T`: a derived type's own serde defaults stand for the schema's.
+    Left,
+    /// Handed to `T` as members after the sent ones, as the walk's value holds them.
+    Given,
+}
+
 impl Validator {
+    /// Check raw arguments straight into any `T` serde can read, with per-call options: the
+    /// value [`check_with`](Validator::check_with) accepts, with the same report, read into
+    /// `T`, or the same rejection. A `Value` is built only when the one-pass check cannot
+    /// decide: exactly valid strict JSON, and text whose repairs and representation
+    /// coercions that pass makes, are read into `T` as they are parsed, the defaults of
+    /// absent properties handed to `T` as the members the walk would add.
+    ///
+    /// This is the typed path of a derived [`ToolInput`](crate::ToolInput) for a schema known
+    /// only at run time, into a type of your own (or a leaner form of a JSON value than
+    /// `serde_json::Value`). A value the schema accepts that `T` refuses is a rejection with
+    /// one [`ErrorCode::Deserialize`](crate::ErrorCode::Deserialize) error at its path (its
+    /// message quoting nothing under a sensitive field).
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// use serde_json::json;
+    /// use tool_input::{CheckOptions, CoercionKind, Validator};
+    ///
+    /// #[derive(Debug, Deserialize, PartialEq)]
+    /// struct Forecast {
+    ///     city: String,
+    ///     days: u8,
+    /// }
+    ///
+    /// let validator = Validator::new(&json!({
+    ///     "type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
+    ///     "required": ["city"]
+    /// }))?;
+    /// let options = CheckOptions::default();
+    /// // Repaired (single quotes), and the default of `days` filled, as `check` fills it.
+    /// let checked = validator.check_into::<Forecast>("{'city': 'Oslo'}", &options)?;
+    /// assert_eq!(checked.value, Forecast { city: "Oslo".into(), days: 1 });
+    /// assert_eq!(checked.report.coercions[0].kind, CoercionKind::DefaultFilled);
+    /// // The schema allows 300 days; `u8` does not: a rejection at the field.
+    /// let refused = validator.check_into::<Forecast>(r#"{"city": "Oslo", "days": 300}"#, &options);
+    /// assert_eq!(refused.unwrap_err().errors()[0].path(), "/days");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_into<'a, T: DeserializeOwned>(
+        &self,
+        raw: impl Into<RawArguments<'a>>,
+        options: &CheckOptions,
+    ) -> Result<Checked<T>, Rejection> {
+        self.check_typed_with::<T>(raw.into(), options, Fields::default(), Defaults::Given)
+            .map_err(|rejection| self.unquoted_where_sensitive(rejection))
+    }
+
+    /// The one-pass reader under `limits` and `policy`, doing as `defaults` says.
+    fn fast(&self, limits: &Limits, policy: Policy, defaults: Defaults) -> Fast<'_> {
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        match defaults {
+            Defaults::Left => fast,
+            // The plan's defaults were found exact under the validator's own limits.
+            Defaults::Given => fast.giving_defaults(*limits == self.inner.limits),
+        }
+    }
+
     /// The one-pass path for a typed call (see `check::fast`): `Some` when the arguments are
     /// strict JSON that is exactly valid, `None` when they need the full check.
     pub(crate) fn check_typed_exact<T: DeserializeOwned>(
@@ -32,7 +99,7 @@ impl Validator {
         if self.inner.aliases.may_occur_in(raw) {
             return None;
         }
-        self.attempt_exact(raw, options).ok()
+        self.attempt_exact(raw, options, Defaults::Left).ok()
     }
 
     /// The one-pass attempt, saying why it failed.
@@ -40,6 +107,7 @@ impl Validator {
         &self,
         raw: RawArguments<'_>,
         options: &CheckOptions,
+        defaults: Defaults,
     ) -> Result<Checked<T>, Miss> {
         let limits = options.limits.unwrap_or(self.inner.limits);
         // serde_json refuses nesting deeper than 128 on its own; with a lower limit, the full
@@ -48,7 +116,7 @@ impl Validator {
             return Err(Miss::NotTried);
         }
         let policy = options.policy.unwrap_or(self.inner.policy);
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, &limits, policy);
+        let fast = self.fast(&limits, policy, defaults);
         let value = match raw {
             RawArguments::Text(text) => self.fast_from_text(&fast, text, &limits)?,
             RawArguments::Value(Value::String(text)) => self.fast_from_text(&fast, text, &limits)?,
@@ -107,12 +175,24 @@ impl Validator {
         options: &CheckOptions,
         fields: Fields<'_>,
     ) -> Result<Checked<T>, Rejection> {
+        self.check_typed_with::<T>(raw, options, fields, Defaults::Left)
+    }
+
+    /// [`check_typed`](Validator::check_typed), doing with the defaults of absent properties
+    /// as `defaults` says.
+    fn check_typed_with<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        fields: Fields<'_>,
+        defaults: Defaults,
+    ) -> Result<Checked<T>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         let one_pass = if self.inner.aliases.may_occur_in(raw) {
             OnePass::Unread(Miss::NotTried)
         } else {
-            self.one_pass::<T>(raw, options, policy, &limits)?
+            self.one_pass::<T>(raw, options, policy, &limits, defaults)?
         };
         self.walk_typed(one_pass, raw, policy, &limits, || {
             deserialize_checked::<T>(self.check_with(raw, options)?, fields)
@@ -160,23 +240,24 @@ impl Validator {
         if self.inner.aliases.may_occur_in(raw) {
             return None;
         }
-        match self.one_pass::<T>(raw, options, policy, &limits) {
+        match self.one_pass::<T>(raw, options, policy, &limits, Defaults::Left) {
             Ok(OnePass::Decided(checked)) => Some(checked),
             _ => None,
         }
     }
 
     /// Steps 1 and 2 of the typed path. `Err`: the text does not parse (the rejection).
-    fn one_pass<T: DeserializeOwned>(
+    pub(super) fn one_pass<T: DeserializeOwned>(
         &self,
         raw: RawArguments<'_>,
         options: &CheckOptions,
         policy: Policy,
         limits: &Limits,
+        defaults: Defaults,
     ) -> Result<OnePass<T>, Rejection> {
-        match self.attempt_exact::<T>(raw, options) {
+        match self.attempt_exact::<T>(raw, options, defaults) {
             Ok(checked) => Ok(OnePass::Decided(checked)),
-            Err(miss) => self.second_step::<T>(raw, miss, policy, limits),
+            Err(miss) => self.second_step::<T>(raw, miss, policy, limits, defaults),
         }
     }
 
@@ -188,6 +269,7 @@ impl Validator {
         miss: Miss,
         policy: Policy,
         limits: &Limits,
+        defaults: Defaults,
     ) -> Result<OnePass<T>, Rejection> {
         // After `Inexact`, the text is strict JSON the attempt already read and refused.
         // Below serde_json's depth, only the walk counts depth as the limits say.
@@ -197,7 +279,7 @@ impl Validator {
         let Some(text) = text_of(raw).filter(|text| !text.trim().is_empty()) else {
             return Ok(OnePass::Unread(miss));
         };
-        let parse_options = parse_options(policy, limits);
+        let parse_options = limits.parse_options(policy);
         #[cfg(test)]
         super::TEXTS_READ.with(|read| read.set(read.get() + 1));
         let parsed = parse::tape::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
@@ -207,7 +289,7 @@ impl Validator {
         if !matches!(tape.events().first(), Some(Event::Object { .. })) {
             return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
         }
-        match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits) {
+        match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits, defaults) {
             Some((value, coercions)) => {
                 Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
             }
@@ -223,8 +305,9 @@ impl Validator {
         mut deserializer: TapeDeserializer<'_>,
         policy: Policy,
         limits: &Limits,
+        defaults: Defaults,
     ) -> Option<(T, Vec<Coercion>)> {
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let fast = self.fast(limits, policy, defaults);
         match fast.run::<T, _>(&mut deserializer) {
             Ok(value) if deserializer.is_done() => Some((value, fast.into_coercions())),
             _ => None,
@@ -236,7 +319,7 @@ impl Validator {
     /// Its events and kept strings, read over `text` again by
     /// [`read_prepared_tape`](Validator::read_prepared_tape).
     pub(crate) fn prepare_tape(&self, text: &str) -> Option<(Vec<Event>, String)> {
-        let options = parse_options(self.inner.policy, &self.inner.limits);
+        let options = self.inner.limits.parse_options(self.inner.policy);
         let parsed = parse::tape::parse_to_tape(text, &options, true).ok()??;
         Some(parsed.tape.into_parts())
     }
@@ -250,7 +333,8 @@ impl Validator {
         kept: &str,
     ) -> Option<T> {
         let reader = TapeDeserializer::new(events, Sources::new(text, kept));
-        self.read_tape::<T>(reader, self.inner.policy, &self.inner.limits).map(|(value, _)| value)
+        self.read_tape::<T>(reader, self.inner.policy, &self.inner.limits, Defaults::Left)
+            .map(|(value, _)| value)
     }
 
     /// [`check_with`](Validator::check_with) of `parsed.text`, given its parse: the same
@@ -302,12 +386,12 @@ impl Validator {
         if !self.takes_parse(parsed, policy, &limits) || self.inner.aliases.may_occur_in(raw) {
             return self.check_typed::<T>(raw, options, fields);
         }
-        let miss = match self.attempt_exact::<T>(raw, options) {
+        let miss = match self.attempt_exact::<T>(raw, options, Defaults::Left) {
             Ok(checked) => return Ok(checked),
             Err(miss) => miss,
         };
         if !parsed.is_current() {
-            let one_pass = self.second_step::<T>(raw, miss, policy, &limits)?;
+            let one_pass = self.second_step::<T>(raw, miss, policy, &limits, Defaults::Left)?;
             return self.walk_typed(one_pass, raw, policy, &limits, || {
                 deserialize_checked::<T>(self.check_with(raw, options)?, fields)
             });
@@ -342,7 +426,7 @@ impl Validator {
         if miss == Miss::Inexact || limits.max_depth < parse::DEFAULT_MAX_DEPTH || parsed.repeated {
             return Ok(OnePass::Read(read_of(parsed, policy, limits)));
         }
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let fast = self.fast(limits, policy, Defaults::Left);
         let Ok(value) = fast.run::<T, _>(parsed.value) else {
             // The reader gives up on the tape just as it does on the value: the walk decides.
             return Ok(OnePass::Read(read_of(parsed, policy, limits)));

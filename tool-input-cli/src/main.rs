@@ -239,9 +239,20 @@ pub(crate) fn read_input_within(input: Option<&Path>, limit: usize) -> Result<Op
 /// serde_json keeps keys sorted unless its `preserve_order` feature is on, and another crate
 /// in the build (rig-core, for one) may switch that on for everyone. No work when it is off.
 pub(crate) fn sort_keys(value: &mut serde_json::Value) {
-    if tool_input::__private::maps_keep_insertion_order() {
+    if maps_keep_insertion_order() {
         sort_all(value);
     }
+}
+
+/// Do `serde_json`'s maps keep insertion order in this build? Probed once.
+fn maps_keep_insertion_order() -> bool {
+    static KEEPS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *KEEPS.get_or_init(|| {
+        let mut probe = serde_json::Map::new();
+        probe.insert("b".to_owned(), serde_json::Value::Null);
+        probe.insert("a".to_owned(), serde_json::Value::Null);
+        probe.keys().next().is_some_and(|first| first == "b")
+    })
 }
 
 fn sort_all(value: &mut serde_json::Value) {

@@ -3,19 +3,24 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
-/// Run the program with `args`, `stdin` on its standard input.
-pub fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-input"))
+/// Start the program with `args`, its standard streams piped.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tool-input"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+/// Run the program with `args`, `stdin` on its standard input.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn(args);
     // The program may exit before reading (usage errors): a broken pipe is fine.
     let _ = child.stdin.take().expect("stdin").write_all(stdin);
     child.wait_with_output().expect("the binary finishes")

@@ -235,14 +235,7 @@ fn bench_prints_one_line_in_the_peer_runner_format() {
 /// them the program took before it closed its end.
 fn run_on_endless_input(args: &[&str], total: usize) -> (std::process::Output, usize) {
     use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tool-input"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let mut child = cli_support::spawn(args);
     let mut stdin = child.stdin.take().expect("stdin");
     let writer = std::thread::spawn(move || {
         let chunk = vec![b' '; 64 * 1024];

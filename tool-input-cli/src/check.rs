@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
-use tool_input::{Checked, Policy, RawArguments, Rejection, Validator};
+use tool_input::{CheckOptions, Checked, Policy, RawArguments, Rejection, Validator};
 
 use crate::read_input_within;
+use crate::sorted::SortedJson;
 
 /// `tool-input check`.
 pub(crate) fn run(
@@ -92,23 +93,25 @@ pub(crate) fn run(
 
 /// Check one call and write its result line; `true` when it was accepted.
 ///
-/// A call one pass decides is written as it was read ([`crate::sorted`]), without a
-/// `serde_json::Value` of it: a large call then costs its text and its printed value, not a
-/// tree four to five times its size. Any other call takes the full check, whose value or
-/// rejection is printed from a `Value`; the lines are the same byte for byte either way.
-fn write_result(
+/// The call is checked into the printed text itself ([`crate::sorted`]): a call the one-pass
+/// check decides is written as it is read, without a `serde_json::Value` of it, so a large
+/// call costs its text and its printed value, not a tree four to five times its size. A
+/// rejection is printed from its `Value`; the lines are the same byte for byte either way.
+pub(crate) fn write_result(
     out: &mut impl Write,
     validator: &Validator,
     id: Option<Value>,
     raw: RawArguments<'_>,
     name: Option<&str>,
 ) -> io::Result<bool> {
-    if let Some(checked) = crate::sorted::check_one_pass(validator, raw) {
-        crate::sorted::write_accepted(out, id, checked)?;
-        writeln!(out)?;
-        return Ok(true);
+    match validator.check_into::<SortedJson>(raw, &CheckOptions::default()) {
+        Ok(checked) => {
+            crate::sorted::write_accepted(out, id, checked)?;
+            writeln!(out)?;
+            Ok(true)
+        }
+        Err(rejection) => write_result_line(out, id, Err(rejection), name),
     }
-    write_result_line(out, id, validator.check(raw), name)
 }
 
 /// Write the result line of a checked call; `true` when it was accepted.

@@ -1,137 +1,21 @@
 //! An accepted call's value as the program prints it (compact JSON, every object's keys
-//! sorted, as `serde_json` prints a `Value`), written as the one-pass check reads it: no
-//! `serde_json::Value` tree, whose maps and strings take four to five times the input.
+//! sorted, as `serde_json` prints a `Value`), written as the check reads it
+//! ([`Validator::check_into`](tool_input::Validator::check_into)): when the one-pass check
+//! decides the call, with no `serde_json::Value` tree, whose maps and strings take four to
+//! five times the input.
 //!
 //! Each object's members are held as text until the object closes, then joined in key
 //! order; an array's items are appended as they are read. Joining puts the smaller text
 //! into the larger one's buffer, so a large array is never copied whole.
 
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
-use tool_input::{CheckOptions, Checked, CoercionKind, RawArguments, Validator};
+use tool_input::Checked;
 
 /// A checked value as compact JSON with sorted keys.
 pub(crate) struct SortedJson(pub(crate) Vec<u8>);
-
-/// The accepted value and its report, when one pass decides the call (see
-/// [`Validator::check_one_pass`]); `None` when it takes the full check.
-///
-/// The defaults of absent properties are not in a value read in one pass: when the report
-/// fills any, the call is read a second time, adding each where its record says.
-pub(crate) fn check_one_pass(validator: &Validator, raw: RawArguments<'_>) -> Option<Checked<SortedJson>> {
-    let options = CheckOptions::default();
-    let checked = validator.check_one_pass::<SortedJson>(raw, &options)?;
-    let mut defaults: HashMap<String, Vec<(String, Vec<u8>)>> = HashMap::new();
-    for record in checked.report.coercions.iter().filter(|c| c.kind == CoercionKind::DefaultFilled) {
-        let mut default = validator.default_at(&record.path)?.clone();
-        crate::sort_keys(&mut default);
-        let (object, name) = record.path.rsplit_once('/')?;
-        let text = serde_json::to_vec(&default).ok()?;
-        defaults.entry(object.to_owned()).or_default().push((unescape_token(name), text));
-    }
-    if defaults.is_empty() {
-        return Some(checked);
-    }
-    // The first reading is dropped before the second is made (its record count kept).
-    let recorded = (checked.report.repairs.len(), checked.report.coercions.len());
-    drop(checked);
-    let filling = Filling::start(defaults);
-    let checked = validator.check_one_pass::<SortedJson>(raw, &options)?;
-    // The same reading, and every default found its object (else the full check decides).
-    if !filling.finish() || (checked.report.repairs.len(), checked.report.coercions.len()) != recorded {
-        return None;
-    }
-    Some(checked)
-}
-
-thread_local! {
-    /// The defaults the reading adds (see [`Filling`]). A thread-local, because serde gives
-    /// `Deserialize::deserialize` no context, and the one-pass check takes a `Deserialize`.
-    static FILL: RefCell<Option<Fill>> = const { RefCell::new(None) };
-}
-
-/// Defaults to add, by the JSON Pointer of their object, and where the reading is.
-struct Fill {
-    defaults: HashMap<String, Vec<(String, Vec<u8>)>>,
-    /// The objects given their defaults (a reading the one pass abandons, such as the strict
-    /// attempt on text with prose after it, may have given them already: each reading of an
-    /// object gives them).
-    placed: HashSet<String>,
-    /// The pointer of the value being read.
-    at: String,
-}
-
-/// Adds defaults to the values read while it lives.
-struct Filling;
-
-impl Filling {
-    fn start(defaults: HashMap<String, Vec<(String, Vec<u8>)>>) -> Filling {
-        let fill = Fill { defaults, placed: HashSet::new(), at: String::new() };
-        FILL.with(|cell| *cell.borrow_mut() = Some(fill));
-        Filling
-    }
-
-    /// Did the values read take every default?
-    fn finish(self) -> bool {
-        let Some(fill) = FILL.with(|cell| cell.borrow_mut().take()) else { return false };
-        fill.defaults.keys().all(|object| fill.placed.contains(object))
-    }
-}
-
-impl Drop for Filling {
-    fn drop(&mut self) {
-        FILL.with(|cell| *cell.borrow_mut() = None);
-    }
-}
-
-/// Read one member's or item's value with `token` appended to the pointer, when defaults
-/// are being filled.
-fn at_token<T>(token: impl FnOnce() -> String, read: impl FnOnce() -> T) -> T {
-    let mark = FILL.with(|fill| {
-        fill.borrow_mut().as_mut().map(|fill| {
-            let mark = fill.at.len();
-            fill.at.push('/');
-            fill.at.push_str(&escape_token(&token()));
-            mark
-        })
-    });
-    let result = read();
-    if let Some(mark) = mark {
-        FILL.with(|fill| {
-            if let Some(fill) = fill.borrow_mut().as_mut() {
-                fill.at.truncate(mark);
-            }
-        });
-    }
-    result
-}
-
-/// The defaults to add to the object being read.
-fn defaults_here() -> Vec<(String, Vec<u8>)> {
-    FILL.with(|fill| {
-        let mut fill = fill.borrow_mut();
-        let Some(fill) = fill.as_mut() else { return Vec::new() };
-        let Some(defaults) = fill.defaults.get(&fill.at) else { return Vec::new() };
-        let defaults = defaults.clone();
-        let at = fill.at.clone();
-        fill.placed.insert(at);
-        defaults
-    })
-}
-
-/// A JSON Pointer reference token (RFC 6901), escaped and read back, as the library writes
-/// the paths of its records.
-fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-fn unescape_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
-}
 
 /// Append `part` to `text`; the larger of the two keeps its buffer, so the larger is never
 /// copied (the smaller is moved in front of it).
@@ -231,13 +115,13 @@ impl<'de> Visitor<'de> for JsonText {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
         let mut text = vec![b'['];
-        let mut index = 0usize;
-        while let Some(SortedJson(item)) = at_token(|| index.to_string(), || seq.next_element())? {
-            if index > 0 {
+        let mut first = true;
+        while let Some(SortedJson(item)) = seq.next_element()? {
+            if !first {
                 text.push(b',');
             }
+            first = false;
             join(&mut text, item);
-            index += 1;
         }
         text.push(b']');
         Ok(text)
@@ -249,10 +133,7 @@ impl<'de> Visitor<'de> for JsonText {
         let too_large = || de::Error::custom("an object past 4 GiB");
         let mut members = Members::default();
         while let Some(key) = map.next_key::<String>()? {
-            let SortedJson(value) = at_token(|| key.clone(), || map.next_value())?;
-            members.push(&key, value).ok_or_else(too_large)?;
-        }
-        for (key, value) in defaults_here() {
+            let SortedJson(value) = map.next_value()?;
             members.push(&key, value).ok_or_else(too_large)?;
         }
         members.into_text().ok_or_else(|| de::Error::custom("an object key is not UTF-8"))
@@ -386,16 +267,19 @@ fn write_records<T: serde::Serialize>(out: &mut impl std::io::Write, records: &[
 mod tests {
     use serde_json::json;
 
+    use tool_input::{RawArguments, Validator};
+
     use super::*;
 
-    /// The line of an accepted call as this module writes it, and as the full check's
-    /// `Value` gives it; `None` when the one pass does not decide the call.
-    fn both_lines(validator: &Validator, raw: &str) -> Option<(String, String)> {
-        let checked = check_one_pass(validator, RawArguments::Text(raw))?;
+    /// The line the program prints for a call (accepted ones written by this module), and the
+    /// line the full check's `Value` gives.
+    fn both_lines(validator: &Validator, raw: &str) -> (String, String) {
         let mut printed = Vec::new();
-        write_accepted(&mut printed, Some(json!(1)), checked).unwrap();
+        crate::check::write_result(&mut printed, validator, Some(json!(1)), RawArguments::Text(raw), None)
+            .unwrap();
+        assert_eq!(printed.pop(), Some(b'\n'));
         let full = crate::check::result_json(Some(json!(1)), validator.check(RawArguments::Text(raw)), None);
-        Some((String::from_utf8(printed).unwrap(), serde_json::to_string(&full).unwrap()))
+        (String::from_utf8(printed).unwrap(), serde_json::to_string(&full).unwrap())
     }
 
     fn validator() -> Validator {
@@ -425,27 +309,37 @@ mod tests {
             r#"{{"map": {{"9": "9", "10": "10", "b": 1, "A": "2"}}, "items": [{}], "free": {{"z": [1, {{"y": 2, "x": -0.0}}], "a": "\u0007"}}}}"#,
             items.join(", ")
         );
-        let (printed, full) = both_lines(&validator, &raw).expect("one pass decides it");
+        let (printed, full) = both_lines(&validator, &raw);
         assert_eq!(printed, full);
         assert!(printed.contains(r#""flag":true"#) && printed.contains(r#""a/b~c":"slash""#), "{printed}");
         // Mangled text, read onto the tape.
         let mangled = raw.replace('"', "'").replace("}]", "},]");
-        let (printed, full) = both_lines(&validator, &mangled).expect("one pass decides it");
+        let (printed, full) = both_lines(&validator, &mangled);
         assert_eq!(printed, full);
     }
 
     #[test]
-    fn what_one_pass_cannot_decide_is_left_to_the_full_check() {
+    fn what_the_one_pass_leaves_to_the_full_check_prints_the_same_line() {
         let validator = validator();
+        // Rejections: a missing required property, a value no coercion fixes, a key given
+        // twice with two values.
         for raw in
             [r#"{"items": [{"flag": true}]}"#, r#"{"map": {"a": "x"}}"#, r#"{"zeta": false, "zeta": true}"#]
         {
-            assert!(both_lines(&validator, raw).is_none(), "{raw}");
+            let (printed, full) = both_lines(&validator, raw);
+            assert_eq!(printed, full, "{raw}");
+            assert!(printed.contains(r#""ok":false"#), "{printed}");
         }
-        // A default the full check changes once filled (`2.0` written as `2`).
+        // A key given twice with one value (only the walk reads repeats), and a default the
+        // full check changes once filled (`2.0` written as `2`): accepted by the walk.
+        let (printed, full) = both_lines(&validator, r#"{"zeta": true, "zeta": true}"#);
+        assert_eq!(printed, full);
+        assert!(printed.contains(r#""kind":"duplicate_key""#), "{printed}");
         let rewritten =
             Validator::new(&json!({"properties": {"n": {"type": "integer", "default": 2.0}}})).unwrap();
-        assert!(both_lines(&rewritten, "{}").is_none());
+        let (printed, full) = both_lines(&rewritten, "{}");
+        assert_eq!(printed, full);
+        assert!(printed.contains(r#""value":{"n":2}"#), "{printed}");
     }
 
     #[test]
@@ -455,7 +349,7 @@ mod tests {
         let raw = format!(
             r#"{{"free": {{"b": "{long}", "é": 1, "a": [{{"z": "{long}", "y": 2}}], "B": null}}, "zeta": true}}"#
         );
-        let (printed, full) = both_lines(&validator, &raw).expect("one pass decides it");
+        let (printed, full) = both_lines(&validator, &raw);
         assert_eq!(printed, full);
         // A key given twice (only a value read from a string can hold one): the last wins.
         let mut members = Members::default();
