@@ -266,8 +266,9 @@ fn streamed_as_it_arrives(text: &str, format: tool_input::calls::TextFormat, fir
     let made = |calls: &[tool_input::calls::ToolCall]| -> Vec<(String, serde_json::Value)> {
         calls.iter().map(|c| (c.name.clone(), serde_json::Value::Object(c.arguments.clone()))).collect()
     };
-    let mut stream = StreamAssembler::new(CallOptions::new().tools(TOOLS).format(Format::Text).text_format(format))
-        .with_events();
+    let mut stream =
+        StreamAssembler::new(CallOptions::new().tools(TOOLS).format(Format::Text).text_format(format))
+            .with_events();
     let step = 1 + usize::from(first % 7);
     let mut shown = Vec::new();
     let mut pos = 0;

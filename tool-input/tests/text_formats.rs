@@ -462,7 +462,8 @@ const SHOWN_AS_THEY_GROW: &[&str] = &[
 
 /// The formats read by a draft reader of their own syntax (not JSON, nor parameter tags),
 /// checked again cut at every byte.
-const OWN_SYNTAX: &[&str] = &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4", "kimi_k3", "openai", "minimax_m3"];
+const OWN_SYNTAX: &[&str] =
+    &["llama4_pythonic", "olmo3", "lfm2", "functiongemma", "gemma4", "kimi_k3", "openai", "minimax_m3"];
 
 /// Stream `text` in pieces of `step` characters (with events), checking after each piece
 /// that every open call is a prefix-consistent view of the call the end gives, and that the
@@ -578,7 +579,8 @@ fn own_syntax_formats_streamed_cut_at_every_byte_show_views_of_the_end() {
                 // Inside a call: its arguments shown are not yet the end's.
                 let whole = parse_text(&text, &options);
                 let inside = stream.open_calls().last().is_some_and(|open| {
-                    let fin = whole.calls.get(open.position).map(|call| Value::Object(call.arguments.clone()));
+                    let fin =
+                        whole.calls.get(open.position).map(|call| Value::Object(call.arguments.clone()));
                     open.name.is_some() && open.arguments_partial.cloned() != fin
                 });
                 stream.cut_off("the connection dropped");
@@ -606,7 +608,10 @@ fn open_after_each(format: TextFormat, pieces: &[&str]) -> Vec<(Option<String>, 
             stream.push_text(piece);
             let open = stream.open_calls();
             let last = open.last();
-            (last.and_then(|open| open.name.map(str::to_owned)), last.and_then(|open| open.arguments_partial.cloned()))
+            (
+                last.and_then(|open| open.name.map(str::to_owned)),
+                last.and_then(|open| open.arguments_partial.cloned()),
+            )
         })
         .collect()
 }
@@ -646,7 +651,11 @@ fn own_syntax_calls_grow_strings_and_show_other_values_once_complete() {
         assert_eq!(shown[1], (name.clone(), Some(json!({"city": "Bonn"}))), "{format}");
         assert_eq!(shown[2], (name.clone(), Some(json!({"city": "Bonn"}))), "{format}");
         assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Bonn", "days": 12}))), "{format}");
-        assert_eq!(shown[4], (name.clone(), Some(json!({"city": "Bonn", "days": 12, "tags": ["x"]}))), "{format}");
+        assert_eq!(
+            shown[4],
+            (name.clone(), Some(json!({"city": "Bonn", "days": 12, "tags": ["x"]}))),
+            "{format}"
+        );
     }
 
     // Kimi K3: a string argument grows, a typed one is shown once closed.
@@ -711,7 +720,11 @@ fn harmony_calls_stream_around_an_analysis_message() {
     }
     let shown = open_after_each(
         TextFormat::Harmony,
-        &["<|channel|>commentary to=functions.get_weather json<|message|>{\"city\": \"Os", "lo\", \"days\": 1", "2}"],
+        &[
+            "<|channel|>commentary to=functions.get_weather json<|message|>{\"city\": \"Os",
+            "lo\", \"days\": 1",
+            "2}",
+        ],
     );
     let name = Some("get_weather".to_owned());
     assert_eq!(shown[0], (name.clone(), Some(json!({"city": "Os"}))));

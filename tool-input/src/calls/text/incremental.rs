@@ -426,7 +426,10 @@ mod tests {
     fn every_blocks_closing_marker_is_in_the_one_list() {
         for &(pattern, marker) in MARKERS {
             for close in closes(pattern, marker) {
-                assert!(CLOSING_MARKERS.contains(close), "{close} (closing {pattern}) is not in CLOSING_MARKERS");
+                assert!(
+                    CLOSING_MARKERS.contains(close),
+                    "{close} (closing {pattern}) is not in CLOSING_MARKERS"
+                );
             }
         }
     }
@@ -466,7 +469,10 @@ mod tests {
     fn the_fuzz_dictionary_has_every_marker() {
         let dictionary = fuzz_dictionary();
         for token in tokens() {
-            assert!(dictionary.iter().any(|entry| entry == token), "{token:?} is not in fuzz/text_calls.dict");
+            assert!(
+                dictionary.iter().any(|entry| entry == token),
+                "{token:?} is not in fuzz/text_calls.dict"
+            );
         }
     }
 }

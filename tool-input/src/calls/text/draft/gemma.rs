@@ -140,7 +140,9 @@ impl Gemma {
                 }
                 State::Member | State::Item | State::Value { .. } | State::Colon { .. } if blank => pos += 1,
                 State::Member | State::Item if byte == b',' => pos += 1,
-                State::Member | State::Item if byte == if self.stack.last() == Some(&true) { b'}' } else { b']' } => {
+                State::Member | State::Item
+                    if byte == if self.stack.last() == Some(&true) { b'}' } else { b']' } =>
+                {
                     self.stack.pop();
                     let bracket = if byte == b'}' { "}" } else { "]" };
                     if let Some(call) = self.calls.last_mut() {
@@ -152,7 +154,8 @@ impl Gemma {
                 State::Member => match match_at(text, pos, upto, &[quote]) {
                     Match::Yes(_) => {
                         pos += quote.len();
-                        self.state = State::Delimited(Box::new(Delimited::new(pos, None, true, false, false)));
+                        self.state =
+                            State::Delimited(Box::new(Delimited::new(pos, None, true, false, false)));
                     }
                     Match::Wait => return pos,
                     Match::No => self.state = State::Key { from: pos },
@@ -240,7 +243,8 @@ impl Gemma {
                         self.state = State::Done;
                         continue;
                     }
-                    let value = serde_json::from_str(token).unwrap_or_else(|_| Value::String(token.to_owned()));
+                    let value =
+                        serde_json::from_str(token).unwrap_or_else(|_| Value::String(token.to_owned()));
                     if let Some(call) = self.calls.last_mut() {
                         call.arguments.value(&value, events, to_last);
                     }
@@ -267,7 +271,11 @@ impl Gemma {
                     let fin = found.ok().map(|(at, _)| {
                         let raw = &text[delimited.from..at];
                         match delimited.top {
-                            true => xml::convert(raw, options.schema_of(&call.name), delimited.key.as_deref().unwrap_or("")),
+                            true => xml::convert(
+                                raw,
+                                options.schema_of(&call.name),
+                                delimited.key.as_deref().unwrap_or(""),
+                            ),
                             false => Value::String(raw.to_owned()),
                         }
                     });

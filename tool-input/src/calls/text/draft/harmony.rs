@@ -26,7 +26,9 @@ pub(super) struct HarmonyCall {
 #[derive(Debug)]
 enum State {
     SeekMessage,
-    Header { start: usize },
+    Header {
+        start: usize,
+    },
     /// The body of a call.
     Arguments,
     /// The body of a message that is content, or after a call's JSON.
@@ -87,7 +89,9 @@ impl Harmony {
                     if let State::Arguments = self.state {
                         let index = self.calls.len().saturating_sub(1);
                         if let Some(call) = self.calls.last_mut() {
-                            let read = call.arguments.feed(text, pos, end, events, &mut |_, event| emit(index, event));
+                            let read = call
+                                .arguments
+                                .feed(text, pos, end, events, &mut |_, event| emit(index, event));
                             if call.arguments.done() {
                                 self.state = State::SeekEnd;
                             } else if found.is_err() {

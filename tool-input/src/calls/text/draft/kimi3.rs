@@ -3,7 +3,6 @@
 //! one without a type) is the text as written and grows; any other is JSON, shown once its
 //! closing marker arrived.
 
-
 use super::super::kimi3::{
     attributes, is_text, lookup, typed_value, ARGUMENT_CLOSE, ARGUMENT_OPEN, CALL_CLOSE, CALL_OPEN, SEP,
     TOOLS_CLOSE,
@@ -121,7 +120,11 @@ impl KimiK3 {
                     if text_like {
                         call.arguments.string_close(events, emit);
                     } else {
-                        call.arguments.value(&typed_value(&text[*from..at], declared.as_deref()), events, emit);
+                        call.arguments.value(
+                            &typed_value(&text[*from..at], declared.as_deref()),
+                            events,
+                            emit,
+                        );
                     }
                     pos = at + ARGUMENT_CLOSE.len();
                     self.state = State::SeekArgument;

@@ -31,9 +31,14 @@ pub(super) struct M3Call {
 #[derive(Debug)]
 enum State {
     SeekInvoke,
-    Name { from: usize },
+    Name {
+        from: usize,
+    },
     /// Between parameters, or inside one `depth` tags deep (since `from`).
-    Params { depth: usize, from: usize },
+    Params {
+        depth: usize,
+        from: usize,
+    },
     Done,
 }
 
@@ -130,7 +135,8 @@ impl MiniMaxM3 {
                         self.pos = upto;
                         return;
                     };
-                    let name = self.plain[from + INVOKE.len()..end].trim().trim_matches(['"', '\'']).to_owned();
+                    let name =
+                        self.plain[from + INVOKE.len()..end].trim().trim_matches(['"', '\'']).to_owned();
                     if name.is_empty() {
                         self.state = State::Done;
                         return;
@@ -211,7 +217,8 @@ impl MiniMaxM3 {
         let Value::Object(arguments) = &mut call.arguments else { return };
         let schema = options.schema_of(&call.name);
         let property = schema.and_then(|root| Some((root, property_schema(root, &key)?)));
-        let list = property.is_some_and(|(root, property)| declared_types(root, property).contains(Types::ARRAY));
+        let list =
+            property.is_some_and(|(root, property)| declared_types(root, property).contains(Types::ARRAY));
         if list || call.held.iter().any(|(held, _)| *held == key) {
             call.held.push((key, node));
             return;

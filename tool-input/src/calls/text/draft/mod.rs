@@ -173,7 +173,9 @@ impl Drafts {
             // A body that ended reads nothing more: what follows is the next call's.
             if !(region.open_ended && region.body_done()) {
                 let mut raw: Vec<(usize, StreamEvent<'static>)> = Vec::new();
-                region.read(visible, upto, context.options, wants, &mut |index, event| raw.push((index, event)));
+                region.read(visible, upto, context.options, wants, &mut |index, event| {
+                    raw.push((index, event))
+                });
                 region.reported |= !raw.is_empty();
                 if let Some(events) = self.events.as_mut() {
                     for (index, event) in raw {
@@ -285,7 +287,8 @@ impl Drafts {
             if region.open_ended {
                 return Vec::new();
             }
-            let view = DraftView { position: base, id: None, name: None, text: text(region.start), arguments: None };
+            let view =
+                DraftView { position: base, id: None, name: None, text: text(region.start), arguments: None };
             return vec![view];
         }
         (0..region.count())

@@ -6,7 +6,6 @@
 //! which reads Python's quotes and `True`/`False`/`None` as the final reading does; a
 //! string grows, a number or a constant is shown once it ended.
 
-
 use super::args::{ArgCall, JsonArguments};
 use crate::parse::StreamEvent;
 
