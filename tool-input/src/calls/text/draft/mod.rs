@@ -183,6 +183,12 @@ impl Drafts {
                         events.push(TextEvent { position: base + index, id, name, event });
                     }
                 }
+                // A reader of every call to the end (harmony's messages, MiniMax M3's
+                // invokes, Kimi K3's channel) shows the latest call only, as the formats
+                // whose every call has its own marker do: what it shows stays a call's worth.
+                if region.open_ended {
+                    self.retired += region.body.shed();
+                }
                 // A format without closing markers: after the body, the next call is the
                 // marker again.
                 if !(region.open_ended && region.body_done()) {
@@ -276,89 +282,56 @@ impl Drafts {
         let base = collected + self.retired;
         let end = region.pos.min(visible.len()).max(region.start);
         let text = |from: usize| visible.get(from.min(end)..end).unwrap_or("");
-        match &region.body {
-            Body::Json(body) => (0..body.count())
-                .map(|index| {
-                    let (name, id, arguments) = body.call(index);
-                    DraftView { position: base + index, id, name, text: text(region.start), arguments }
-                })
-                .collect(),
-            Body::Params(params) => params
-                .calls
-                .iter()
-                .enumerate()
-                .map(|(index, call)| DraftView {
-                    position: base + index,
-                    id: None,
-                    name: call.name.as_deref(),
-                    text: text(call.start),
-                    arguments: call.name.as_ref().map(|_| &call.arguments),
-                })
-                .collect(),
-            Body::Named(named) => named
-                .calls
-                .iter()
-                .enumerate()
-                .map(|(index, call)| DraftView {
-                    position: base + index,
-                    id: call.id.as_deref(),
-                    name: call.name.as_deref(),
-                    text: text(call.start),
-                    arguments: named.arguments(index),
-                })
-                .collect(),
-            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => region
-                .body
-                .own_calls()
-                .iter()
-                .enumerate()
-                .map(|(index, call)| DraftView {
-                    position: base + index,
-                    id: None,
-                    name: Some(&call.name),
-                    text: text(call.start),
-                    arguments: call.arguments.partial(),
-                })
-                .collect(),
-            Body::Harmony(harmony) => harmony
-                .calls
-                .iter()
-                .enumerate()
-                .map(|(index, call)| DraftView {
-                    position: base + index,
-                    id: None,
-                    name: Some(&call.name),
-                    text: text(call.start),
-                    arguments: call.arguments.call(0).2,
-                })
-                .collect(),
-            Body::MiniMaxM3(minimax) => minimax
-                .calls
-                .iter()
-                .enumerate()
-                .map(|(index, call)| DraftView {
-                    position: base + index,
-                    id: None,
-                    name: Some(&call.name),
-                    text: text(call.start),
-                    arguments: Some(&call.arguments),
-                })
-                .collect(),
-            Body::Pending | Body::Text if !region.open_ended => {
-                vec![DraftView {
-                    position: base,
-                    id: None,
-                    name: None,
-                    text: text(region.start),
-                    arguments: None,
-                }]
+        if let Body::Pending | Body::Text = region.body {
+            // A format read only whole: the block's text, while it is open.
+            if region.open_ended {
+                return Vec::new();
             }
-            Body::Pending | Body::Text => Vec::new(),
+            let view =
+                DraftView { position: base, id: None, name: None, text: text(region.start), arguments: None };
+            return vec![view];
         }
+        (0..region.count())
+            .filter_map(|index| {
+                let call = region.call(index)?;
+                Some(DraftView {
+                    position: base + index,
+                    id: call.id,
+                    name: call.name,
+                    text: text(call.start),
+                    arguments: call.arguments,
+                })
+            })
+            .collect()
     }
 }
 
+/// What a body shows of one of its calls.
+struct CallView<'a> {
+    /// Where its text starts.
+    start: usize,
+    id: Option<&'a str>,
+    name: Option<&'a str>,
+    arguments: Option<&'a Value>,
+}
+
 impl Body {
+    /// Let the calls before the latest one leave (they are final only at the end); how
+    /// many left.
+    fn shed(&mut self) -> usize {
+        fn shed<T>(calls: &mut Vec<T>) -> usize {
+            let before = calls.len().saturating_sub(1);
+            calls.drain(..before);
+            before
+        }
+        match self {
+            Body::Harmony(harmony) => shed(&mut harmony.calls),
+            Body::MiniMaxM3(minimax) => shed(&mut minimax.calls),
+            Body::KimiK3(kimi) => shed(&mut kimi.calls),
+            _ => 0,
+        }
+    }
+
     /// The calls of a body read through [`args::JsonArguments`].
     fn own_calls(&self) -> &[args::ArgCall] {
         match self {
@@ -392,24 +365,47 @@ impl Region {
         }
     }
 
-    /// The id and name of its call `index`, for an event.
-    fn names(&self, index: usize) -> (Option<String>, Option<String>) {
+    /// What it shows of its call `index`.
+    fn call(&self, index: usize) -> Option<CallView<'_>> {
+        let view = |start, id, name, arguments| Some(CallView { start, id, name, arguments });
         match &self.body {
             Body::Json(body) => {
-                let (name, id) = body.names(index);
-                (id.map(str::to_owned), name.map(str::to_owned))
+                let (name, id, arguments) = body.call(index);
+                view(self.start, id, name, arguments)
             }
-            Body::Params(params) => (None, params.calls.get(index).and_then(|call| call.name.clone())),
-            Body::Named(named) => match named.calls.get(index) {
-                Some(call) => (call.id.clone(), call.name.clone()),
-                None => (None, None),
-            },
+            Body::Params(params) => {
+                let call = params.calls.get(index)?;
+                view(call.start, None, call.name.as_deref(), call.name.as_ref().map(|_| &call.arguments))
+            }
+            Body::Named(named) => {
+                let call = named.calls.get(index)?;
+                view(call.start, call.id.as_deref(), call.name.as_deref(), named.arguments(index))
+            }
             Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => {
-                (None, self.body.own_calls().get(index).map(|call| call.name.clone()))
+                let call = self.body.own_calls().get(index)?;
+                view(call.start, None, Some(&call.name), call.arguments.partial())
             }
-            Body::Harmony(harmony) => (None, harmony.calls.get(index).map(|call| call.name.clone())),
-            Body::MiniMaxM3(minimax) => (None, minimax.calls.get(index).map(|call| call.name.clone())),
-            Body::Pending | Body::Text => (None, None),
+            Body::Harmony(harmony) => {
+                let call = harmony.calls.get(index)?;
+                view(call.start, None, Some(&call.name), call.arguments.call(0).2)
+            }
+            Body::MiniMaxM3(minimax) => {
+                let call = minimax.calls.get(index)?;
+                view(call.start, None, Some(&call.name), Some(&call.arguments))
+            }
+            Body::Pending | Body::Text => None,
+        }
+    }
+
+    /// The id and name of its call `index`, for an event.
+    fn names(&self, index: usize) -> (Option<String>, Option<String>) {
+        if let Body::Json(body) = &self.body {
+            let (name, id) = body.names(index);
+            return (id.map(str::to_owned), name.map(str::to_owned));
+        }
+        match self.call(index) {
+            Some(call) => (call.id.map(str::to_owned), call.name.map(str::to_owned)),
+            None => (None, None),
         }
     }
 
