@@ -86,7 +86,8 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
     let validate = cont.attrs.validate.get().map(|path| validate_input(path, &private));
 
     let header = impl_header(cont, &private);
-    wrap_in_const(quote! {
+    let partial = crate::partial::tool_partial(cont);
+    let tool = wrap_in_const(quote! {
         #header {
             const NAME: &'static str = #name;
             const DESCRIPTION: #private::Option<&'static str> = #description;
@@ -102,38 +103,26 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
             }
             #validate
         }
-    })
+    });
+    quote! {
+        #tool
+        #partial
+    }
 }
 
-/// `__NESTED_FACTS`: what serde reads inside each field's type, from the types that derive
-/// `PartialValue` (the only place a nested type's serde attributes can be seen); nothing from
-/// the others. The choice between the two is made by method resolution (`FactsOf`), so it
-/// needs concrete types: generic types go without.
+/// `__NESTED_FACTS`: what serde reads inside each field's type, from the types that are
+/// tools or derive `PartialValue` (the only places a nested type's serde attributes can be
+/// seen); nothing from the others. Generic types go without (see `partial::field_facts`).
 fn nested_facts(cont: &Container, private: &TokenStream) -> Option<TokenStream> {
     if !cont.original.generics.params.is_empty() {
         return None;
     }
-    let fields: Vec<_> = cont
-        .fields()
-        .iter()
-        .filter(|field| !field.serde_skipped && !field.serde_reads_by_fn)
-        .map(|field| {
-            let ty = field.ty;
-            let facts = quote!((&&#private::FactsOf::<#ty>::new()).facts());
-            if field.serde_flattened {
-                // Its members are this object's own.
-                quote!((#facts)(facts);)
-            } else {
-                let name = &field.name;
-                quote!(facts.field(#name, &[], #facts);)
-            }
-        })
-        .collect();
+    let fields = crate::partial::field_facts(cont, private, false);
     (!fields.is_empty()).then(|| {
         quote! {
             const __NESTED_FACTS: fn(&mut #private::SerdeFacts) = |facts| {
                 #[allow(unused_imports)]
-                use #private::{FactsOfAny as _, FactsOfPartial as _};
+                use #private::{FactsOfAny as _, FactsOfPartial as _, FactsOfTool as _};
                 #(#fields)*
             };
         }

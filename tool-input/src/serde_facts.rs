@@ -49,11 +49,16 @@ impl SerdeFacts {
     /// of its type.
     pub fn field(&mut self, name: &str, aliases: &[&str], inner: fn(&mut SerdeFacts)) {
         for alias in aliases {
-            if *alias != name {
-                self.push(Fact::KeyAlias { alias: (*alias).to_owned(), name: name.to_owned() });
-            }
+            self.key_alias(alias, name);
         }
         self.enter(Segment::Key(name.to_owned()), inner);
+    }
+
+    /// The object here reads the key `alias` as `name`.
+    pub fn key_alias(&mut self, alias: &str, name: &str) {
+        if alias != name {
+            self.push(Fact::KeyAlias { alias: alias.to_owned(), name: name.to_owned() });
+        }
     }
 
     /// The items of the list here; `inner` tells the facts of their type.

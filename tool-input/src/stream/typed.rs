@@ -29,10 +29,10 @@ impl StreamAssembler {
     /// use tool_input::calls::CallOptions;
     /// use tool_input::partial::FieldState;
     /// use tool_input::stream::StreamAssembler;
-    /// use tool_input::{PartialValue, ToolInput};
+    /// use tool_input::ToolInput;
     ///
     /// /// Write a file.
-    /// #[derive(Deserialize, JsonSchema, ToolInput, PartialValue)]
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
     /// struct WriteFile { path: String, content: String }
     ///
     /// let mut stream = StreamAssembler::new(CallOptions::new());
