@@ -40,20 +40,26 @@ fn krate(input: &DeriveInput) -> syn::Path {
 }
 
 /// An enum: shown only once complete, read by serde. Its facts: the variants' names as serde
-/// reads them, their aliases and its `#[serde(other)]` variant (externally tagged only: for
-/// another tagging the names are a tag's, inside an object).
+/// reads them, their aliases and its `#[serde(other)]` variant, where serde reads a name:
+/// the value itself or its one key (externally tagged), or the tag's value (internally or
+/// adjacently tagged). An untagged enum names no variant in the arguments: it has none.
 fn derive_whole(input: &DeriveInput) -> TokenStream {
     let krate = krate(input);
     let ident = &input.ident;
-    let facts = enum_facts(input).map(|(names, aliases, other)| {
+    let facts = enum_facts(input).map(|facts| {
+        let EnumFacts { tag, names, aliases, other } = facts;
         let (aliases, targets): (Vec<_>, Vec<_>) = aliases.into_iter().unzip();
         let other = match other {
             Some(other) => quote!(#krate::__private::Option::Some(#other)),
             None => quote!(#krate::__private::Option::None),
         };
+        let call = match tag {
+            None => quote!(facts.variants(&[#(#names),*], &[#((#aliases, #targets)),*], #other)),
+            Some(tag) => quote!(facts.tagged(#tag, &[#(#names),*], &[#((#aliases, #targets)),*], #other)),
+        };
         quote! {
             fn __serde_facts(facts: &mut #krate::__private::SerdeFacts) {
-                facts.variants(&[#(#names),*], &[#((#aliases, #targets)),*], #other)
+                #call
             }
         }
     });
@@ -69,34 +75,51 @@ fn derive_whole(input: &DeriveInput) -> TokenStream {
     })
 }
 
-/// An externally tagged enum's variant names, `(alias, name)` pairs and catch-all, as serde
-/// reads them; `None` when serde cannot read the enum (serde reports why) or it is tagged
-/// otherwise.
-#[allow(clippy::type_complexity)]
-fn enum_facts(input: &DeriveInput) -> Option<(Vec<String>, Vec<(String, String)>, Option<String>)> {
+/// What serde reads of an enum's variant names.
+struct EnumFacts {
+    /// The key whose value names the variant (internally or adjacently tagged), or `None`
+    /// (externally tagged).
+    tag: Option<String>,
+    names: Vec<String>,
+    /// `(alias, name)` pairs.
+    aliases: Vec<(String, String)>,
+    /// The `#[serde(other)]` variant.
+    other: Option<String>,
+}
+
+/// An enum's variant names, aliases and catch-all as serde reads them; `None` when serde
+/// cannot read the enum (serde reports why) or it is untagged. Variants read without a tag
+/// (`#[serde(untagged)]`) are no names.
+fn enum_facts(input: &DeriveInput) -> Option<EnumFacts> {
     let serde_cx = serde_derive_internals::Ctxt::new();
     let private = Ident::new("__private", proc_macro2::Span::call_site());
     let serde = serde_ast::Container::from_ast(&serde_cx, input, Derive::Deserialize, &private);
     serde_cx.check().ok()?;
     let serde = serde?;
-    if !matches!(serde.attrs.tag(), serde_attr::TagType::External) {
-        return None;
-    }
+    let tag = match serde.attrs.tag() {
+        serde_attr::TagType::External => None,
+        serde_attr::TagType::Internal { tag } | serde_attr::TagType::Adjacent { tag, .. } => {
+            Some(tag.clone())
+        }
+        serde_attr::TagType::None => return None,
+    };
     let serde_ast::Data::Enum(variants) = &serde.data else { return None };
-    let (mut names, mut aliases, mut other) = (Vec::new(), Vec::new(), None);
-    for variant in variants.iter().filter(|variant| !variant.attrs.skip_deserializing()) {
+    let mut facts = EnumFacts { tag, names: Vec::new(), aliases: Vec::new(), other: None };
+    for variant in
+        variants.iter().filter(|variant| !variant.attrs.skip_deserializing() && !variant.attrs.untagged())
+    {
         let name = variant.attrs.name().deserialize_name().value.clone();
         for alias in variant.attrs.aliases() {
             if alias.value != name {
-                aliases.push((alias.value.clone(), name.clone()));
+                facts.aliases.push((alias.value.clone(), name.clone()));
             }
         }
         if variant.attrs.other() {
-            other = Some(name.clone());
+            facts.other = Some(name.clone());
         }
-        names.push(name);
+        facts.names.push(name);
     }
-    Some((names, aliases, other))
+    Some(facts)
 }
 
 fn derive_struct(input: &DeriveInput) -> TokenStream {
