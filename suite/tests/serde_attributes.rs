@@ -518,7 +518,29 @@ mod bound {
     }
 }
 
+/// A newtype whose own rule refuses a value its schema allows.
+mod every_field_refused_types {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(try_from = "u32")]
+    #[schemars(with = "u32")]
+    pub struct NonZero(u32);
+
+    impl TryFrom<u32> for NonZero {
+        type Error = &'static str;
+        fn try_from(n: u32) -> Result<Self, &'static str> {
+            if n == 0 {
+                Err("must not be zero")
+            } else {
+                Ok(NonZero(n))
+            }
+        }
+    }
+}
+
 mod every_field_refused {
+    use super::every_field_refused_types::NonZero;
     use super::*;
 
     /// Two fields whose own types refuse values the schema allows, one of them nested.
@@ -530,22 +552,6 @@ mod every_field_refused {
         #[tool_input(sensitive)]
         pin: Pin,
         memo: String,
-    }
-
-    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
-    #[serde(try_from = "u32")]
-    #[schemars(with = "u32")]
-    struct NonZero(u32);
-
-    impl TryFrom<u32> for NonZero {
-        type Error = &'static str;
-        fn try_from(n: u32) -> Result<Self, &'static str> {
-            if n == 0 {
-                Err("must not be zero")
-            } else {
-                Ok(NonZero(n))
-            }
-        }
     }
 
     #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
@@ -712,5 +718,55 @@ mod tagged_serde_facts {
         agree::<Pay>(r#"{"amount": [3]}"#);
         let checked = Pay::from_arguments_with_report(r#"{"amount": "three"}"#).unwrap();
         assert!(checked.report.coercions.is_empty());
+    }
+}
+
+/// A generic tool reads serde's facts and reports every field's own refusal as a plain one
+/// does: its aliases, its nested enum's catch-all, each field its type refuses (a field whose
+/// type is the parameter too).
+mod generic_tool {
+    use tool_input::PartialValue;
+
+    use super::every_field_refused_types::NonZero;
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Batch<T> {
+        first: T,
+        rest: Vec<T>,
+        #[serde(alias = "colour")]
+        tint: Tint,
+        fee: NonZero,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+    #[serde(rename_all = "snake_case")]
+    enum Tint {
+        Red,
+        #[serde(alias = "verde")]
+        Green,
+        #[serde(other)]
+        Unknown,
+    }
+
+    #[test]
+    fn aliases_and_the_catch_all_are_read() {
+        let batch = accepted::<Batch<u8>>(r#"{"first": 1, "rest": [], "colour": "verde", "fee": 2}"#);
+        assert_eq!(batch.tint, Tint::Green);
+        let text = r#"{"first": "a", "rest": ["b"], "colour": "mauve", "fee": 2}"#;
+        let checked = Batch::<String>::from_arguments_with_report(text).unwrap();
+        assert_eq!(checked.value, serde_json::from_str::<Batch<String>>(text).unwrap());
+        let kinds: Vec<_> = checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+        assert_eq!(kinds, [("/tint", CoercionKind::Alias), ("/tint", CoercionKind::OtherVariant)]);
+    }
+
+    #[test]
+    fn each_field_its_type_refuses_at_its_path() {
+        let sent = r#"{"first": 0, "rest": [3, 0], "tint": "red", "fee": 0}"#;
+        assert!(agree::<Batch<NonZero>>(sent).is_none());
+        let rejection = Batch::<NonZero>::from_arguments(sent).unwrap_err();
+        let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code().code())).collect();
+        assert_eq!(found, [("/first", "deserialize"), ("/rest/1", "deserialize"), ("/fee", "deserialize")]);
+        assert!(rejection.errors()[0].message().contains("must not be zero"), "{rejection}");
     }
 }
