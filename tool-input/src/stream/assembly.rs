@@ -67,6 +67,17 @@ pub(crate) struct Call {
     /// An earlier call of the stream has its id (Anthropic): this one is that call sent
     /// again, or a conflict.
     pub repeat_of: Option<usize>,
+    /// What the stream said of the value being built by path (Gemini's `partialArgs`), in
+    /// order, for its typed partial ([`StreamAssembler::partial`](super::StreamAssembler)).
+    pub steps: Vec<ValueStep>,
+}
+
+/// One thing the stream said of a value built by path: a string grew, or the value at a
+/// JSON Pointer is complete (read from the value when the step is applied).
+#[derive(Debug, Clone)]
+pub(crate) enum ValueStep {
+    Grew { pointer: String, text: String },
+    Complete { pointer: String },
 }
 
 /// The state every accumulator shares: the calls, the collected results, the content.
@@ -389,6 +400,13 @@ impl Assembly {
         }
     }
 
+    /// Record what the stream said of the value built by path for a call.
+    pub fn value_step(&mut self, slot: usize, step: ValueStep) {
+        if let Some(call) = self.open_call(slot) {
+            call.steps.push(step);
+        }
+    }
+
     /// Count `bytes` more for the call: false (and the call ends as too large) past the
     /// limit of one call or of the whole stream.
     pub fn grow(&mut self, slot: usize, bytes: usize) -> bool {
@@ -434,6 +452,7 @@ impl Assembly {
         if matches!(end, End::TooLarge | End::Damaged(_) | End::StreamTooLarge) {
             // Nothing of it will be read: free the buffer now.
             call.args = Args::Absent;
+            call.steps = Vec::new();
         }
         call.end = Some(end);
         self.flush();
