@@ -53,7 +53,15 @@ struct Task {
 }
 
 fn read(fragments: &[&str]) -> CreateTicketPartial {
-    let mut reader = PartialReader::<CreateTicket>::new();
+    read_as::<CreateTicket>(fragments)
+}
+
+/// `T`'s partial once `fragments` were read, its object started.
+fn read_as<T: PartialValue>(fragments: &[&str]) -> T::Partial
+where
+    T::Partial: Clone,
+{
+    let mut reader = PartialReader::<T>::new();
     for fragment in fragments {
         reader.feed(fragment);
     }
@@ -271,7 +279,7 @@ fn the_toolbox_stream_gives_its_tools_partials() {
 mod from_tool_input {
     use schemars::JsonSchema;
     use serde::Deserialize;
-    use tool_input::partial::{FieldState, PartialReader};
+    use tool_input::partial::FieldState;
     use tool_input::{CoercionKind, ToolInput};
 
     /// A type with no partial form of its own.
@@ -319,11 +327,7 @@ mod from_tool_input {
     }
 
     fn partial(fragments: &[&str]) -> NamePlacesPartial {
-        let mut reader = PartialReader::<NamePlaces>::new();
-        for fragment in fragments {
-            reader.feed(fragment);
-        }
-        reader.partial().value().cloned().expect("the object has started")
+        super::read_as::<NamePlaces>(fragments)
     }
 
     #[test]
