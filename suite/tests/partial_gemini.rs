@@ -233,3 +233,47 @@ mod recorded {
         assert_eq!(&finished, expected);
     }
 }
+
+/// The same steps as argument events (`with_events`), as for a stream of argument text.
+#[test]
+fn the_steps_are_argument_events_too() {
+    use tool_input::parse::StreamEvent;
+
+    let fixture = fixture();
+    let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
+    let mut events = Vec::new();
+    for chunk in fixture["chunks"].as_array().unwrap() {
+        stream.push_event(chunk);
+        events.extend(stream.take_events());
+    }
+    assert!(events.iter().all(|event| event.name.as_deref() == Some("plan_trip") && event.position == 0));
+    let shown: Vec<String> = events
+        .iter()
+        .map(|event| match &event.event {
+            StreamEvent::StringGrew { path, appended } => format!("{path} += {appended}"),
+            StreamEvent::ValueComplete { path, value } => format!("{path} = {value}"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "/title += Weekend in",
+            "/title +=  Scotland",
+            "/title = \"Weekend in Scotland\"",
+            "/days = 3",
+            "/stops/0/city += Edin",
+            "/stops/0/city += burgh",
+            "/stops/0/city = \"Edinburgh\"",
+            "/stops/0/nights = 2",
+            "/stops/1/city += Inverness",
+            "/stops/1/city = \"Inverness\"",
+            "/notes += Bring a coat",
+            "/notes += .",
+            "/notes = \"Bring a coat.\"",
+            "/stops/1/nights = 1",
+            "/rush = false",
+            "/budget = null",
+        ]
+    );
+}

@@ -400,11 +400,34 @@ impl Assembly {
         }
     }
 
-    /// Record what the stream said of the value built by path for a call.
+    /// Record what the stream said of the value built by path for a call, and give it as an
+    /// argument event when they are collected.
     pub fn value_step(&mut self, slot: usize, step: ValueStep) {
-        if let Some(call) = self.open_call(slot) {
-            call.steps.push(step);
+        let Some(call) = self.calls.get_mut(slot).filter(|call| call.end.is_none()) else { return };
+        if let Some(events) = self.events.as_mut() {
+            let event = match (&step, &call.args) {
+                (ValueStep::Grew { pointer, text }, _) => Some(StreamEvent::StringGrew {
+                    path: pointer.clone().into(),
+                    appended: text.clone().into(),
+                }),
+                (ValueStep::Complete { pointer }, Args::Value(value)) => {
+                    value.pointer(pointer).map(|value| StreamEvent::ValueComplete {
+                        path: pointer.clone().into(),
+                        value: std::borrow::Cow::Owned(value.clone()),
+                    })
+                }
+                (ValueStep::Complete { .. }, _) => None,
+            };
+            if let Some(event) = event {
+                events.push(ArgumentEvent {
+                    position: slot,
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    event,
+                });
+            }
         }
+        call.steps.push(step);
     }
 
     /// Count `bytes` more for the call: false (and the call ends as too large) past the
