@@ -19,7 +19,7 @@ use tool_input::partial::PartialReader;
 use tool_input::{PartialValue, ToolInput};
 
 /// Write a file, line by line.
-#[derive(Serialize, Deserialize, JsonSchema, ToolInput, PartialValue)]
+#[derive(Serialize, Deserialize, JsonSchema, ToolInput)]
 struct WriteLines {
     path: String,
     lines: Vec<Line>,

@@ -15,7 +15,7 @@ use tool_input::stream::StreamAssembler;
 use tool_input::{PartialValue, ToolInput};
 
 /// Get the weather in a city.
-#[derive(Debug, Deserialize, JsonSchema, ToolInput, PartialValue)]
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
 #[tool_input(name = "GetWeatherArgs")]
 struct GetWeatherArgs {
     city: String,

@@ -13,7 +13,7 @@ use tool_input::{PartialValue, ToolInput};
 
 /// Create a ticket.
 #[allow(dead_code)] // read through its partial
-#[derive(Debug, Deserialize, JsonSchema, ToolInput, PartialValue)]
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
 struct CreateTicket {
     title: String,
     priority: Priority,
@@ -53,7 +53,15 @@ struct Task {
 }
 
 fn read(fragments: &[&str]) -> CreateTicketPartial {
-    let mut reader = PartialReader::<CreateTicket>::new();
+    read_as::<CreateTicket>(fragments)
+}
+
+/// `T`'s partial once `fragments` were read, its object started.
+fn read_as<T: PartialValue>(fragments: &[&str]) -> T::Partial
+where
+    T::Partial: Clone,
+{
+    let mut reader = PartialReader::<T>::new();
     for fragment in fragments {
         reader.feed(fragment);
     }
@@ -178,7 +186,7 @@ fn each_step_is_the_same_whatever_the_fragments() {
     }
 }
 
-#[derive(Debug, Deserialize, JsonSchema, ToolInput, PartialValue)]
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
 #[tool_input(name = "GetWeatherArgs")]
 #[allow(dead_code)]
 struct GetWeatherArgs {
@@ -241,7 +249,7 @@ fn the_assembler_gives_a_recorded_calls_partial_at_every_chunk() {
 /// finished call dispatched.
 #[test]
 fn the_toolbox_stream_gives_its_tools_partials() {
-    #[derive(serde::Deserialize, schemars::JsonSchema, tool_input::ToolInput, tool_input::PartialValue)]
+    #[derive(serde::Deserialize, schemars::JsonSchema, tool_input::ToolInput)]
     struct Note {
         title: String,
         stars: u8,
@@ -263,4 +271,117 @@ fn the_toolbox_stream_gives_its_tools_partials() {
     );
     let calls = stream.finish().calls;
     assert!(toolbox.dispatch(&calls[0]).is_success());
+}
+
+/// `#[derive(ToolInput)]` writes the partial itself: a tool nested in another tool is its own
+/// partial, a field of a type without a partial form is shown whole with `stream_whole`, a
+/// field serde reads by function is read by it, and the partial compares with `==`.
+mod from_tool_input {
+    use schemars::JsonSchema;
+    use serde::Deserialize;
+    use tool_input::partial::FieldState;
+    use tool_input::{CoercionKind, ToolInput};
+
+    /// A type with no partial form of its own.
+    #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+    pub struct Point {
+        x: i32,
+        y: i32,
+    }
+
+    /// Name a place.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    pub struct NamePlace {
+        #[serde(alias = "nm")]
+        name: String,
+        #[tool_input(stream_whole)]
+        at: Point,
+        #[serde(deserialize_with = "in_metres")]
+        #[schemars(with = "f64")]
+        height: f64,
+    }
+
+    fn in_metres<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        f64::deserialize(deserializer).map(|feet| (feet * 0.3048 * 100.0).round() / 100.0)
+    }
+
+    /// Name several places (a tool whose field is another tool).
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    pub struct NamePlaces {
+        first: NamePlace,
+        rest: Vec<NamePlace>,
+    }
+
+    /// Plot a point: no partial form (its field has none, and is not marked), but it still
+    /// tells what serde reads inside it.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    pub struct Plot {
+        at: Point,
+        place: NamePlace,
+    }
+
+    /// A tool whose field is a tool without a partial form.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    pub struct Plots {
+        plot: Plot,
+    }
+
+    fn partial(fragments: &[&str]) -> NamePlacesPartial {
+        super::read_as::<NamePlaces>(fragments)
+    }
+
+    #[test]
+    fn a_nested_tool_is_its_own_partial() {
+        let places = partial(&[r#"{"first": {"nm": "Ben Nev"#]);
+        let first: &NamePlacePartial = places.first.value().unwrap();
+        // Read under its alias, as serde reads it.
+        assert_eq!(first.name, FieldState::Arriving("Ben Nev".to_owned()));
+        assert!(first.at.is_absent() && first.height.is_absent());
+        assert!(places.rest.is_absent());
+    }
+
+    #[test]
+    fn a_field_shown_whole_is_absent_until_complete() {
+        let places = partial(&[r#"{"first": {"name": "Ben Nevis", "at": {"x": 1, "y": 2"#]);
+        assert!(places.first.value().unwrap().at.is_absent());
+        let places = partial(&[r#"{"first": {"name": "Ben Nevis", "at": {"x": 1, "y": 2}"#]);
+        assert_eq!(places.first.value().unwrap().at, FieldState::Complete(Point { x: 1, y: 2 }));
+    }
+
+    #[test]
+    fn a_field_serde_reads_by_function_is_read_by_it() {
+        // 4413 may go on: nothing of it is shown.
+        let places = partial(&[r#"{"rest": [{"name": "x", "height": 4413"#]);
+        assert!(places.rest.value().unwrap()[0].value().unwrap().height.is_absent());
+        let places = partial(&[r#"{"rest": [{"height": 4413}"#]);
+        let rest = places.rest.value().unwrap();
+        assert_eq!(rest[0].value().unwrap().height, FieldState::Complete(1345.08));
+        // The value too, read in full.
+        let read = NamePlaces::from_arguments(
+            r#"{"first": {"name": "a", "at": {"x": 0, "y": 0}, "height": 10}, "rest": []}"#,
+        )
+        .unwrap();
+        assert_eq!(read.first.height, 3.05);
+    }
+
+    #[test]
+    fn partials_compare_and_clone() {
+        let text = r#"{"first": {"name": "a", "at": {"x": 0, "y": 0}, "height": 10}, "rest": [{"nm": "b"#;
+        let whole = partial(&[text]);
+        let pieces: Vec<String> = text.chars().map(String::from).collect();
+        let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+        assert_eq!(partial(&pieces), whole.clone());
+        assert_ne!(partial(&[&text[..text.len() - 1]]), whole);
+    }
+
+    /// Without a partial form of its own, a tool still tells what serde reads inside it: the
+    /// alias of a tool nested in it is read, recorded, in a tool that holds it.
+    #[test]
+    fn a_tool_without_a_partial_still_tells_its_serde_facts() {
+        let text = r#"{"plot": {"at": {"x": 1, "y": 2}, "place": {"nm": "a", "at": {"x": 0, "y": 0}, "height": 0}}}"#;
+        let checked = Plots::from_arguments_with_report(text).unwrap();
+        assert_eq!(checked.value.plot.place.name, "a");
+        let kinds: Vec<_> = checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+        assert_eq!(kinds, [("/plot/place/name", CoercionKind::Alias)]);
+    }
 }

@@ -518,7 +518,29 @@ mod bound {
     }
 }
 
+/// A newtype whose own rule refuses a value its schema allows.
+mod every_field_refused_types {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(try_from = "u32")]
+    #[schemars(with = "u32")]
+    pub struct NonZero(u32);
+
+    impl TryFrom<u32> for NonZero {
+        type Error = &'static str;
+        fn try_from(n: u32) -> Result<Self, &'static str> {
+            if n == 0 {
+                Err("must not be zero")
+            } else {
+                Ok(NonZero(n))
+            }
+        }
+    }
+}
+
 mod every_field_refused {
+    use super::every_field_refused_types::NonZero;
     use super::*;
 
     /// Two fields whose own types refuse values the schema allows, one of them nested.
@@ -530,22 +552,6 @@ mod every_field_refused {
         #[tool_input(sensitive)]
         pin: Pin,
         memo: String,
-    }
-
-    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
-    #[serde(try_from = "u32")]
-    #[schemars(with = "u32")]
-    struct NonZero(u32);
-
-    impl TryFrom<u32> for NonZero {
-        type Error = &'static str;
-        fn try_from(n: u32) -> Result<Self, &'static str> {
-            if n == 0 {
-                Err("must not be zero")
-            } else {
-                Ok(NonZero(n))
-            }
-        }
     }
 
     #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
@@ -602,5 +608,165 @@ mod every_field_refused {
         assert_eq!(rejection.errors()[0].path(), "/fee");
         let ok = r#"{"amount": 5, "fee": 1, "to": {"iban": "X", "shares": [2]}, "pin": "1234", "memo": "m"}"#;
         accepted::<Pay>(ok);
+    }
+}
+
+/// Variant aliases and `#[serde(other)]` in internally and adjacently tagged enums, where the
+/// tag's value names the variant; an untagged enum names none. Each read beside serde.
+mod tagged_serde_facts {
+    use tool_input::{PartialValue, ToolDefinition};
+
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Route {
+        step: Step,
+        moves: Vec<Move>,
+    }
+
+    /// Internally tagged.
+    #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Step {
+        #[serde(alias = "walk")]
+        Go { metres: u32 },
+        #[serde(rename = "halt", alias = "stop")]
+        Wait,
+        #[serde(other)]
+        Unknown,
+    }
+
+    /// Adjacently tagged.
+    #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+    #[serde(tag = "t", content = "c", rename_all = "snake_case")]
+    enum Move {
+        #[serde(alias = "left")]
+        TurnLeft(u32),
+        TurnRight(u32),
+        #[serde(other)]
+        Other,
+    }
+
+    /// Untagged: no variant is named in the arguments, so nothing to map.
+    #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+    #[serde(untagged)]
+    enum Amount {
+        Exact(u32),
+        Text(String),
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Pay {
+        amount: Amount,
+    }
+
+    fn kinds(text: &str) -> Vec<(String, CoercionKind, Option<String>)> {
+        let checked = Route::from_arguments_with_report(text).unwrap();
+        checked.report.coercions.iter().map(|c| (c.path.clone(), c.kind, c.from.clone())).collect()
+    }
+
+    #[test]
+    fn an_internal_tags_alias_and_catch_all() {
+        let route = accepted::<Route>(r#"{"step": {"kind": "walk", "metres": 3}, "moves": []}"#);
+        assert_eq!(route.step, Step::Go { metres: 3 });
+        assert_eq!(accepted::<Route>(r#"{"step": {"kind": "stop"}, "moves": []}"#).step, Step::Wait);
+        assert_eq!(accepted::<Route>(r#"{"step": {"kind": "fly"}, "moves": []}"#).step, Step::Unknown);
+        assert_eq!(
+            kinds(r#"{"step": {"kind": "walk", "metres": 3}, "moves": []}"#),
+            [("/step/kind".to_owned(), CoercionKind::Alias, Some("\"walk\"".to_owned()))]
+        );
+        assert_eq!(
+            kinds(r#"{"step": {"kind": "fly"}, "moves": []}"#),
+            [("/step/kind".to_owned(), CoercionKind::OtherVariant, Some("\"fly\"".to_owned()))]
+        );
+        // Names, renamed as serde reads them, are read as themselves.
+        assert!(kinds(r#"{"step": {"kind": "halt"}, "moves": []}"#).is_empty());
+        assert_eq!(
+            accepted::<Route>(r#"{"step": {"kind": "go", "metres": 1}, "moves": []}"#).step,
+            Step::Go { metres: 1 }
+        );
+        // A tag of another type: both refuse.
+        agree::<Route>(r#"{"step": {"kind": 3}, "moves": []}"#);
+    }
+
+    #[test]
+    fn an_adjacent_tags_alias_and_catch_all() {
+        let text = r#"{"step": {"kind": "halt"}, "moves": [{"t": "left", "c": 90}, {"t": "turn_right", "c": 5}, {"t": "spin"}]}"#;
+        let route = accepted::<Route>(text);
+        assert_eq!(route.moves, [Move::TurnLeft(90), Move::TurnRight(5), Move::Other]);
+        assert_eq!(
+            kinds(text),
+            [
+                ("/moves/0/t".to_owned(), CoercionKind::Alias, Some("\"left\"".to_owned())),
+                ("/moves/2/t".to_owned(), CoercionKind::OtherVariant, Some("\"spin\"".to_owned())),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_schema_says_what_the_tags_catch_all_reads() {
+        let definition: &ToolDefinition = Route::definition();
+        let schema = serde_json::to_string(definition.schema()).unwrap();
+        assert!(schema.contains("or any other text, read as `unknown`"), "{schema}");
+        assert!(schema.contains("or any other text, read as `other`"), "{schema}");
+    }
+
+    #[test]
+    fn an_untagged_enum_is_read_as_serde_reads_it() {
+        assert_eq!(accepted::<Pay>(r#"{"amount": 3}"#).amount, Amount::Exact(3));
+        assert_eq!(accepted::<Pay>(r#"{"amount": "three"}"#).amount, Amount::Text("three".to_owned()));
+        agree::<Pay>(r#"{"amount": [3]}"#);
+        let checked = Pay::from_arguments_with_report(r#"{"amount": "three"}"#).unwrap();
+        assert!(checked.report.coercions.is_empty());
+    }
+}
+
+/// A generic tool reads serde's facts and reports every field's own refusal as a plain one
+/// does: its aliases, its nested enum's catch-all, each field its type refuses (a field whose
+/// type is the parameter too).
+mod generic_tool {
+    use tool_input::PartialValue;
+
+    use super::every_field_refused_types::NonZero;
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Batch<T> {
+        first: T,
+        rest: Vec<T>,
+        #[serde(alias = "colour")]
+        tint: Tint,
+        fee: NonZero,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+    #[serde(rename_all = "snake_case")]
+    enum Tint {
+        Red,
+        #[serde(alias = "verde")]
+        Green,
+        #[serde(other)]
+        Unknown,
+    }
+
+    #[test]
+    fn aliases_and_the_catch_all_are_read() {
+        let batch = accepted::<Batch<u8>>(r#"{"first": 1, "rest": [], "colour": "verde", "fee": 2}"#);
+        assert_eq!(batch.tint, Tint::Green);
+        let text = r#"{"first": "a", "rest": ["b"], "colour": "mauve", "fee": 2}"#;
+        let checked = Batch::<String>::from_arguments_with_report(text).unwrap();
+        assert_eq!(checked.value, serde_json::from_str::<Batch<String>>(text).unwrap());
+        let kinds: Vec<_> = checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+        assert_eq!(kinds, [("/tint", CoercionKind::Alias), ("/tint", CoercionKind::OtherVariant)]);
+    }
+
+    #[test]
+    fn each_field_its_type_refuses_at_its_path() {
+        let sent = r#"{"first": 0, "rest": [3, 0], "tint": "red", "fee": 0}"#;
+        assert!(agree::<Batch<NonZero>>(sent).is_none());
+        let rejection = Batch::<NonZero>::from_arguments(sent).unwrap_err();
+        let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code().code())).collect();
+        assert_eq!(found, [("/first", "deserialize"), ("/rest/1", "deserialize"), ("/fee", "deserialize")]);
+        assert!(rejection.errors()[0].message().contains("must not be zero"), "{rejection}");
     }
 }

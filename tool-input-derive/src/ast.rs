@@ -52,6 +52,8 @@ pub struct Field<'a> {
     /// serde reads it with any function (`deserialize_with`, `with`, a borrowed `Cow`'s):
     /// the field's type alone does not say what serde accepts.
     pub serde_reads_by_fn: bool,
+    /// The function serde reads it with (`deserialize_with`, `with`'s `deserialize`).
+    pub deserialize_with: Option<syn::ExprPath>,
     /// The field's type.
     pub ty: &'a syn::Type,
     /// serde borrows it from the input (`#[serde(borrow)]`, `&str`, `&[u8]`).
@@ -215,6 +217,7 @@ fn fields_from_syn<'a>(cx: &Ctxt, input: &'a DeriveInput) -> (Vec<Field<'a>>, bo
                 name,
                 original,
                 serde_reads_by_fn: serde_field.is_some_and(|field| field.attrs.deserialize_with().is_some()),
+                deserialize_with: serde_field.and_then(|field| field.attrs.deserialize_with().cloned()),
                 ty: &original.ty,
                 serde_borrows: serde_field.is_some_and(|field| !field.attrs.borrowed_lifetimes().is_empty()),
             }

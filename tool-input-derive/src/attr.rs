@@ -6,20 +6,21 @@
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
+use syn::ext::IdentExt;
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
-use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Token};
+use syn::{Attribute, Expr, ExprLit, Ident, Lit, LitStr, Token};
 
 use crate::ctxt::Ctxt;
 use crate::symbol::{
-    Symbol, CRATE, DESCRIPTION, DOC, FORMATS, LENIENT, NAME, POLICY, SENSITIVE, STREAM_DONE, STREAM_NOT_NULL,
-    STRICT, TOOL_INPUT, VALIDATE,
+    Symbol, CRATE, DESCRIPTION, DOC, FORMATS, LENIENT, NAME, PARTIAL, POLICY, RENAME, SENSITIVE, STREAM_DONE,
+    STREAM_NOT_NULL, STREAM_WHOLE, STRICT, TOOL_INPUT, VALIDATE,
 };
 
 /// The attributes that only make sense on the struct.
-const CONTAINER_ONLY: [Symbol; 5] = [NAME, DESCRIPTION, CRATE, VALIDATE, FORMATS];
+const CONTAINER_ONLY: [Symbol; 6] = [NAME, DESCRIPTION, CRATE, VALIDATE, FORMATS, PARTIAL];
 /// The attributes that only make sense on a field.
-const FIELD_ONLY: [Symbol; 5] = [STRICT, LENIENT, SENSITIVE, STREAM_DONE, STREAM_NOT_NULL];
+const FIELD_ONLY: [Symbol; 6] = [STRICT, LENIENT, SENSITIVE, STREAM_DONE, STREAM_NOT_NULL, STREAM_WHOLE];
 
 /// One attribute's value, with the name as the user wrote it so errors can point at it.
 pub struct Attr<T> {
@@ -43,6 +44,11 @@ impl<T> Attr<T> {
 
     pub fn get(&self) -> Option<&T> {
         self.value.as_ref().map(|(_, value)| value)
+    }
+
+    /// The attribute's name as written, for errors about it.
+    pub fn path(&self) -> Option<&syn::Path> {
+        self.value.as_ref().map(|(path, _)| path)
     }
 }
 
@@ -74,6 +80,16 @@ impl Policy {
     }
 }
 
+/// `partial = ...` on the struct: the partial type `#[derive(ToolInput)]` writes beside it.
+pub enum Partial {
+    /// `partial = true` (as without the attribute): `{Type}Partial`.
+    On,
+    /// `partial = false`: none (write it with `#[derive(PartialValue)]`, or by hand).
+    Off,
+    /// `partial(rename = "...")`: under this name.
+    Rename(Ident),
+}
+
 /// The `#[tool_input(...)]` attributes of the struct.
 pub struct Container {
     pub name: Attr<LitStr>,
@@ -84,6 +100,8 @@ pub struct Container {
     pub validate: Attr<syn::Path>,
     /// `formats = false`: `format` is an annotation only (asserted by default).
     pub formats: Attr<syn::LitBool>,
+    /// `partial = false` or `partial(rename = "...")`.
+    pub partial: Attr<Partial>,
 }
 
 impl Container {
@@ -94,6 +112,7 @@ impl Container {
         let mut krate = Attr::none(CRATE);
         let mut validate = Attr::none(VALIDATE);
         let mut formats = Attr::none(FORMATS);
+        let mut partial = Attr::none(PARTIAL);
 
         for_each_meta(cx, attrs, |meta| {
             if meta.path == NAME {
@@ -139,6 +158,11 @@ impl Container {
                 if let Some(flag) = get_lit_bool(cx, FORMATS, &meta)? {
                     formats.set(cx, &meta.path, flag);
                 }
+            } else if meta.path == PARTIAL {
+                // #[tool_input(partial = false)], #[tool_input(partial(rename = "Draft"))]
+                if let Some(value) = get_partial(cx, &meta)? {
+                    partial.set(cx, &meta.path, value);
+                }
             } else if let Some(symbol) = FIELD_ONLY.into_iter().find(|symbol| meta.path == *symbol) {
                 cx.error_spanned_by(
                     &meta.path,
@@ -151,8 +175,59 @@ impl Container {
             Ok(())
         });
 
-        Container { name, description, policy, krate, validate, formats }
+        Container { name, description, policy, krate, validate, formats, partial }
     }
+
+    /// The name of the partial type beside the struct `ident`: `{ident}Partial`, or
+    /// `partial(rename = "...")`'s; `None` for `partial = false`.
+    pub fn partial_name(&self, ident: &Ident) -> Option<Ident> {
+        match self.partial.get() {
+            None | Some(Partial::On) => Some(quote::format_ident!("{}Partial", ident.unraw())),
+            Some(Partial::Off) => None,
+            Some(Partial::Rename(name)) => Some(name.clone()),
+        }
+    }
+}
+
+/// Read `partial = true | false` or `partial(rename = "Name")`.
+fn get_partial(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Partial>> {
+    let usage = "tool_input attribute `partial` expects `partial = false` or `partial(rename = \"...\")`";
+    if !meta.input.peek(syn::token::Paren) {
+        let flag = get_value(cx, meta, usage.to_owned(), |value| syn::parse2::<syn::LitBool>(value).ok())?;
+        return Ok(flag.map(|flag| if flag.value { Partial::On } else { Partial::Off }));
+    }
+    let mut renamed = None;
+    let mut options = 0;
+    meta.parse_nested_meta(|inner| {
+        options += 1;
+        if inner.path != RENAME {
+            let path = inner.path.to_token_stream().to_string().replace(' ', "");
+            cx.error_spanned_by(
+                &inner.path,
+                format!("unknown `partial` option `{path}`; expected `rename = \"...\"`"),
+            );
+            return skip_value(inner.input).map(drop);
+        }
+        let Some(lit) = get_lit_str(cx, RENAME, &inner)? else { return Ok(()) };
+        match syn::parse_str::<Ident>(&lit.value()) {
+            Ok(_) if renamed.is_some() => {
+                cx.error_spanned_by(&inner.path, "duplicate `partial` option `rename`")
+            }
+            Ok(mut ident) => {
+                ident.set_span(lit.span());
+                renamed = Some(ident);
+            }
+            Err(_) => cx.error_spanned_by(
+                &lit,
+                format!("`partial(rename = ...)` expects a type name, not `{}`", lit.value()),
+            ),
+        }
+        Ok(())
+    })?;
+    if options == 0 {
+        cx.error_spanned_by(&meta.path, usage);
+    }
+    Ok(renamed.map(Partial::Rename))
 }
 
 /// A policy attribute on a field: `strict`, `lenient` or `policy = "..."`.
@@ -174,6 +249,9 @@ pub struct Field<'a> {
     pub stream_done: Attr<()>,
     /// `stream_not_null`: the partial shows the field (empty) as soon as its object started.
     pub stream_not_null: Attr<()>,
+    /// `stream_whole`: the partial holds the field's value whole, once complete, whatever its
+    /// type (one without a partial form of its own).
+    pub stream_whole: Attr<()>,
 }
 
 impl<'a> Field<'a> {
@@ -183,6 +261,7 @@ impl<'a> Field<'a> {
         let mut sensitive = Attr::none(SENSITIVE);
         let mut stream_done = Attr::none(STREAM_DONE);
         let mut stream_not_null = Attr::none(STREAM_NOT_NULL);
+        let mut stream_whole = Attr::none(STREAM_WHOLE);
 
         let mut add_policy = |key: Symbol, path: &syn::Path, policy: Policy| {
             if policies.iter().any(|existing| existing.key == key) {
@@ -223,6 +302,11 @@ impl<'a> Field<'a> {
                 if get_flag(cx, STREAM_NOT_NULL, &meta)? {
                     stream_not_null.set(cx, &meta.path, ());
                 }
+            } else if meta.path == STREAM_WHOLE {
+                // #[tool_input(stream_whole)]
+                if get_flag(cx, STREAM_WHOLE, &meta)? {
+                    stream_whole.set(cx, &meta.path, ());
+                }
             } else if let Some(symbol) = CONTAINER_ONLY.into_iter().find(|symbol| meta.path == *symbol) {
                 cx.error_spanned_by(
                     &meta.path,
@@ -235,7 +319,7 @@ impl<'a> Field<'a> {
             Ok(())
         });
 
-        Field { originals, policies, sensitive, stream_done, stream_not_null }
+        Field { originals, policies, sensitive, stream_done, stream_not_null, stream_whole }
     }
 
     /// The field's policy: the first one written (check.rs rejects any other).
@@ -253,6 +337,10 @@ impl<'a> Field<'a> {
 
     pub fn stream_not_null(&self) -> bool {
         self.stream_not_null.get().is_some()
+    }
+
+    pub fn stream_whole(&self) -> bool {
+        self.stream_whole.get().is_some()
     }
 
     /// Whether the field sets any option, i.e. belongs in `FIELDS`.

@@ -6,7 +6,9 @@ use crate::ctxt::Ctxt;
 
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_tool_name(cx, cont);
+    check_partial_name(cx, cont);
     for field in cont.fields() {
+        check_stream_whole(cx, field);
         check_one_policy(cx, field);
         check_not_serde_skipped(cx, field);
         check_not_serde_flattened(cx, field);
@@ -38,6 +40,37 @@ fn serde_attribute<'a>(field: &Field<'a>, word: &str) -> proc_macro2::TokenStrea
     match attr {
         Some(attr) => attr.to_token_stream(),
         None => field.original.to_token_stream(),
+    }
+}
+
+/// The partial type is written beside the struct: under the struct's own name it would be
+/// a second definition of it.
+fn check_partial_name(cx: &Ctxt, cont: &Container) {
+    if let Some(crate::attr::Partial::Rename(name)) = cont.attrs.partial.get() {
+        if name == &cont.original.ident {
+            cx.error_spanned_by(name, "the partial type needs a name of its own, not the struct's");
+        }
+    }
+}
+
+/// A field shown only whole is shown once complete (`stream_done` says nothing more), and
+/// has no empty form to show before it arrives (`stream_not_null` could not be kept).
+fn check_stream_whole(cx: &Ctxt, field: &Field) {
+    if !field.attrs.stream_whole() {
+        return;
+    }
+    if let Some(path) = field.attrs.stream_done.path() {
+        cx.error_spanned_by(
+            path,
+            "`stream_done` says nothing more beside `stream_whole`: a value shown whole is shown once complete",
+        );
+    }
+    if let Some(path) = field.attrs.stream_not_null.path() {
+        cx.error_spanned_by(
+            path,
+            "`stream_not_null` cannot hold with `stream_whole`: a value shown whole has no empty form \
+             to show before it arrives",
+        );
     }
 }
 

@@ -70,23 +70,34 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
         .flat_map(|field| field.aliases.iter().map(move |alias| (alias, &field.name)))
         .map(|(alias, name)| quote!((#alias, #name)));
     let aliases = list_const(quote!(__ALIASES), quote!((&'static str, &'static str)), aliases);
-    // Generic types go without: a field's type need not be `DeserializeOwned` on its own
-    // there, and serde's first refusal is reported instead.
-    let probes = cont
+    let probed: Vec<_> = cont
         .fields()
         .iter()
-        .filter(|_| cont.original.generics.params.is_empty())
         .filter(|field| !field.serde_skipped && !field.serde_flattened && !field.serde_reads_by_fn)
-        .map(|field| {
-            let (name, ty) = (&field.name, field.ty);
-            quote!(#private::FieldProbe::of::<#ty>(#name))
-        });
+        .collect();
+    let probes = probed.iter().map(|field| {
+        let (name, ty) = (&field.name, field.ty);
+        quote!(#private::FieldProbe::of::<#ty>(#name))
+    });
     let probes = list_const(quote!(__FIELD_PROBES), quote!(#private::FieldProbe), probes);
+    // In a generic struct, a probed field whose type names a parameter is read alone only
+    // where that type is `DeserializeOwned` (it is wherever `Self` is, serde's bounds being
+    // the parameters'): the impl says so.
+    let generic = generic_names(cont);
+    let probe_bounds: Vec<syn::WherePredicate> = probed
+        .iter()
+        .filter(|field| mentions(field.ty, &generic))
+        .map(|field| {
+            let ty = field.ty;
+            syn::parse_quote!(#ty: #private::DeserializeOwned)
+        })
+        .collect();
     let nested_facts = nested_facts(cont, &private);
     let validate = cont.attrs.validate.get().map(|path| validate_input(path, &private));
 
-    let header = impl_header(cont, &private);
-    wrap_in_const(quote! {
+    let header = impl_header(cont, &private, probe_bounds);
+    let partial = crate::partial::tool_partial(cont);
+    let tool = wrap_in_const(quote! {
         #header {
             const NAME: &'static str = #name;
             const DESCRIPTION: #private::Option<&'static str> = #description;
@@ -102,38 +113,51 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
             }
             #validate
         }
-    })
+    });
+    quote! {
+        #tool
+        #partial
+    }
 }
 
-/// `__NESTED_FACTS`: what serde reads inside each field's type, from the types that derive
-/// `PartialValue` (the only place a nested type's serde attributes can be seen); nothing from
-/// the others. The choice between the two is made by method resolution (`FactsOf`), so it
-/// needs concrete types: generic types go without.
-fn nested_facts(cont: &Container, private: &TokenStream) -> Option<TokenStream> {
-    if !cont.original.generics.params.is_empty() {
-        return None;
-    }
-    let fields: Vec<_> = cont
-        .fields()
+/// The names of the struct's generic parameters (types, lifetimes, constants).
+fn generic_names(cont: &Container) -> Vec<String> {
+    cont.original
+        .generics
+        .params
         .iter()
-        .filter(|field| !field.serde_skipped && !field.serde_reads_by_fn)
-        .map(|field| {
-            let ty = field.ty;
-            let facts = quote!((&&#private::FactsOf::<#ty>::new()).facts());
-            if field.serde_flattened {
-                // Its members are this object's own.
-                quote!((#facts)(facts);)
-            } else {
-                let name = &field.name;
-                quote!(facts.field(#name, &[], #facts);)
-            }
+        .map(|param| match param {
+            syn::GenericParam::Type(param) => param.ident.to_string(),
+            syn::GenericParam::Lifetime(param) => param.lifetime.ident.to_string(),
+            syn::GenericParam::Const(param) => param.ident.to_string(),
         })
-        .collect();
+        .collect()
+}
+
+/// Does `ty` name one of `names` (a generic parameter)?
+fn mentions(ty: &syn::Type, names: &[String]) -> bool {
+    fn walk(tokens: TokenStream, names: &[String]) -> bool {
+        tokens.into_iter().any(|tree| match tree {
+            proc_macro2::TokenTree::Ident(ident) => names.iter().any(|name| ident == name),
+            proc_macro2::TokenTree::Group(group) => walk(group.stream(), names),
+            _ => false,
+        })
+    }
+    !names.is_empty() && walk(quote!(#ty), names)
+}
+
+/// `__NESTED_FACTS`: what serde reads inside each field's type, from the types that are
+/// tools or derive `PartialValue` (the only places a nested type's serde attributes can be
+/// seen); nothing from the others. In a generic struct, a field whose type is a parameter
+/// (or built of one) tells none: the choice is made where the struct is written, where the
+/// parameter is no type yet (see `partial::field_facts`).
+fn nested_facts(cont: &Container, private: &TokenStream) -> Option<TokenStream> {
+    let fields = crate::partial::field_facts(cont, private, false);
     (!fields.is_empty()).then(|| {
         quote! {
             const __NESTED_FACTS: fn(&mut #private::SerdeFacts) = |facts| {
                 #[allow(unused_imports)]
-                use #private::{FactsOfAny as _, FactsOfPartial as _};
+                use #private::{FactsOfAny as _, FactsOfPartial as _, FactsOfTool as _};
                 #(#fields)*
             };
         }
@@ -163,14 +187,16 @@ pub fn private(cont: &Container) -> TokenStream {
 /// With generics, the impl exists exactly when the trait's supertraits hold (so a user
 /// never writes `T: Deserialize<'de> + JsonSchema` bounds serde and schemars already
 /// derived), and for type or const parameters only when `Self: 'static`, which the per-type
-/// definition cache needs.
-pub fn impl_header(cont: &Container, private: &TokenStream) -> TokenStream {
+/// definition cache needs; `bounds` are the fields' own (see the probes).
+pub fn impl_header(cont: &Container, private: &TokenStream, bounds: Vec<syn::WherePredicate>) -> TokenStream {
     let mut generics = cont.original.generics.clone();
     if !generics.params.is_empty() {
         let lifetime = cont.has_type_or_const_params().then(|| quote!(+ 'static));
-        generics.make_where_clause().predicates.push(syn::parse_quote! {
+        let predicates = &mut generics.make_where_clause().predicates;
+        predicates.push(syn::parse_quote! {
             Self: #private::DeserializeOwned + #private::JsonSchema #lifetime
         });
+        predicates.extend(bounds);
     }
     let ident = &cont.original.ident;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();

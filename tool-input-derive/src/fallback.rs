@@ -18,7 +18,7 @@ pub fn expand(cont: &Container, error: syn::Error) -> TokenStream {
         return error;
     }
     let private = private(cont);
-    let header = impl_header(cont, &private);
+    let header = impl_header(cont, &private, Vec::new());
     let stub = wrap_in_const(quote! {
         #header {
             const NAME: &'static str = "";

@@ -22,12 +22,16 @@ pub fn derive_tool_input(input: TokenStream) -> TokenStream {
         .into()
 }
 
-/// `#[derive(PartialValue)]`: the type's partial form while a tool call streams. On a struct
-/// with named fields, a `…Partial` struct (same visibility) whose fields are each
+/// `#[derive(PartialValue)]`: the type's partial form while a tool call streams, for the
+/// structs and enums a tool's fields use (a tool's own `#[derive(ToolInput)]` writes its
+/// partial already: deriving both on one type is an error unless the tool says
+/// `#[tool_input(partial = false)]`). On a struct with named fields, a `{Type}Partial` struct
+/// (same visibility; `#[tool_input(partial(rename = "..."))]` names it) whose fields are each
 /// `FieldState<…>`: absent, arriving or complete; on an enum, the value shown only whole.
-/// Field attributes: `#[tool_input(stream_done)]` (shown only once complete) and
+/// Field attributes: `#[tool_input(stream_done)]` (shown only once complete),
 /// `#[tool_input(stream_not_null)]` (never absent once its object started: shown empty until
-/// it arrives, for strings, lists and structs). See `tool_input::partial`.
+/// it arrives, for strings, lists and structs) and `#[tool_input(stream_whole)]` (the value
+/// whole, once complete, for a type with no partial form). See `tool_input::partial`.
 #[proc_macro_derive(PartialValue, attributes(tool_input))]
 pub fn derive_partial_value(input: TokenStream) -> TokenStream {
     syn::parse(input)

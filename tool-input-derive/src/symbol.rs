@@ -19,6 +19,9 @@ pub const DESCRIPTION: Symbol = Symbol("description");
 pub const CRATE: Symbol = Symbol("crate");
 pub const VALIDATE: Symbol = Symbol("validate");
 pub const FORMATS: Symbol = Symbol("formats");
+pub const PARTIAL: Symbol = Symbol("partial");
+/// Inside `partial(...)`.
+pub const RENAME: Symbol = Symbol("rename");
 
 // Field attributes.
 pub const STRICT: Symbol = Symbol("strict");
@@ -26,6 +29,7 @@ pub const LENIENT: Symbol = Symbol("lenient");
 pub const SENSITIVE: Symbol = Symbol("sensitive");
 pub const STREAM_DONE: Symbol = Symbol("stream_done");
 pub const STREAM_NOT_NULL: Symbol = Symbol("stream_not_null");
+pub const STREAM_WHOLE: Symbol = Symbol("stream_whole");
 
 // Both.
 pub const POLICY: Symbol = Symbol("policy");

@@ -129,6 +129,7 @@ pub use dialect::{Dialect, DialectProblem};
 pub use error::{ErrorCode, FieldError, Rejection, RejectionKind};
 pub use field_options::FieldOptions;
 pub use limits::Limits;
+pub use partial::PartialValue;
 pub use policy::{Policy, UnknownPolicy};
 pub use raw::RawArguments;
 pub use report::{Checked, Coercion, CoercionKind, Report};

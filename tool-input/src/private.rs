@@ -1,7 +1,10 @@
 //! Support for the code `#[derive(ToolInput)]` generates. Not public API: only
 //! `tool-input-derive` of the same version may use it, and it changes without notice.
 
+pub use core::clone::Clone;
+pub use core::cmp::PartialEq;
 pub use core::default::Default;
+pub use core::fmt;
 pub use core::option::Option;
 pub use core::result::Result;
 pub use core::{concat, unreachable};
@@ -159,9 +162,11 @@ pub fn generic_definition<T: ToolInput + Any>() -> &'static ToolDefinition {
     map.write().unwrap_or_else(|poison| poison.into_inner()).entry(id).or_insert(built)
 }
 
-/// The facts of a field's type, when it derives `PartialValue` (which writes them), and none
-/// otherwise: the derive calls `(&&FactsOf::<T>::new()).facts()`, which method resolution
-/// sends to [`FactsOfPartial`] when `T: PartialValue` and to [`FactsOfAny`] when not.
+/// The facts of a field's type: a tool's own (its fields' aliases and their types' facts,
+/// whether or not all of them have a partial form), else those `PartialValue` writes, else
+/// none. The derive calls `(&&&FactsOf::<T>::new()).facts()`, which method resolution sends
+/// to [`FactsOfTool`] when `T: ToolInput`, to [`FactsOfPartial`] when `T: PartialValue` and
+/// to [`FactsOfAny`] otherwise.
 pub struct FactsOf<T: ?Sized>(std::marker::PhantomData<T>);
 
 impl<T: ?Sized> FactsOf<T> {
@@ -174,6 +179,25 @@ impl<T: ?Sized> Default for FactsOf<T> {
     fn default() -> Self {
         FactsOf::new()
     }
+}
+
+pub trait FactsOfTool {
+    fn facts(&self) -> fn(&mut SerdeFacts);
+}
+
+impl<T: ToolInput> FactsOfTool for &&FactsOf<T> {
+    fn facts(&self) -> fn(&mut SerdeFacts) {
+        tool_facts::<T>
+    }
+}
+
+/// What serde reads inside a tool's arguments that the schema does not say: its fields'
+/// aliases, and the facts of their types.
+pub fn tool_facts<T: ToolInput>(facts: &mut SerdeFacts) {
+    for (alias, name) in T::__ALIASES {
+        facts.key_alias(alias, name);
+    }
+    (T::__NESTED_FACTS)(facts)
 }
 
 pub trait FactsOfPartial {

@@ -31,8 +31,16 @@ pub(crate) enum Segment {
 pub(crate) enum Fact {
     /// The object there reads the key `alias` as `name`.
     KeyAlias { alias: String, name: String },
-    /// The enum there: its variants' names, their aliases (`(alias, name)`), and its catch-all.
-    Variants { names: Vec<String>, aliases: Vec<(String, String)>, other: Option<String> },
+    /// The enum there: its variants' names, their aliases (`(alias, name)`), and its catch-all;
+    /// `tag`: the key of the object the enum is (internally or adjacently tagged) whose value
+    /// names the variant, the place this fact is at (`None`: the enum is the name itself, or
+    /// an object of one key, externally tagged).
+    Variants {
+        names: Vec<String>,
+        aliases: Vec<(String, String)>,
+        other: Option<String>,
+        tag: Option<String>,
+    },
 }
 
 /// The facts of a tool's nested types, each at its place. Filled by the derives
@@ -49,11 +57,16 @@ impl SerdeFacts {
     /// of its type.
     pub fn field(&mut self, name: &str, aliases: &[&str], inner: fn(&mut SerdeFacts)) {
         for alias in aliases {
-            if *alias != name {
-                self.push(Fact::KeyAlias { alias: (*alias).to_owned(), name: name.to_owned() });
-            }
+            self.key_alias(alias, name);
         }
         self.enter(Segment::Key(name.to_owned()), inner);
+    }
+
+    /// The object here reads the key `alias` as `name`.
+    pub fn key_alias(&mut self, alias: &str, name: &str) {
+        if alias != name {
+            self.push(Fact::KeyAlias { alias: alias.to_owned(), name: name.to_owned() });
+        }
     }
 
     /// The items of the list here; `inner` tells the facts of their type.
@@ -64,6 +77,24 @@ impl SerdeFacts {
     /// The enum here: its variants' names as serde reads them, `(alias, name)` pairs, and the
     /// name of its `#[serde(other)]` variant.
     pub fn variants(&mut self, names: &[&str], aliases: &[(&str, &str)], other: Option<&str>) {
+        self.push_variants(None, names, aliases, other);
+    }
+
+    /// The internally or adjacently tagged enum here: the object's key `tag` names the
+    /// variant, read as [`SerdeFacts::variants`] reads an externally tagged one's name.
+    pub fn tagged(&mut self, tag: &str, names: &[&str], aliases: &[(&str, &str)], other: Option<&str>) {
+        self.at.push(Segment::Key(tag.to_owned()));
+        self.push_variants(Some(tag), names, aliases, other);
+        self.at.pop();
+    }
+
+    fn push_variants(
+        &mut self,
+        tag: Option<&str>,
+        names: &[&str],
+        aliases: &[(&str, &str)],
+        other: Option<&str>,
+    ) {
         if aliases.is_empty() && other.is_none() {
             return;
         }
@@ -71,6 +102,7 @@ impl SerdeFacts {
             names: names.iter().map(|name| (*name).to_owned()).collect(),
             aliases: aliases.iter().map(|(alias, name)| ((*alias).to_owned(), (*name).to_owned())).collect(),
             other: other.map(str::to_owned),
+            tag: tag.map(str::to_owned),
         });
     }
 
@@ -111,8 +143,16 @@ impl SerdeFacts {
     /// names it knows and what the rest is read as (the catch-all is not one more choice).
     pub(crate) fn show_catch_alls(&self, schema: &mut Value) {
         for (_, fact) in &self.facts {
-            if let Fact::Variants { names, other: Some(other), .. } = fact {
-                rewrite_enums(schema, names, other, 0);
+            match fact {
+                Fact::Variants { names, other: Some(other), tag: None, .. } => {
+                    rewrite_enums(schema, names, other, 0)
+                }
+                // The tag's catch-all stays a branch of its own (loosened, it would match
+                // beside every other branch): its tag says what it reads.
+                Fact::Variants { names, other: Some(other), tag: Some(tag), .. } => {
+                    describe_tag_catch_all(schema, tag, names, other, 0)
+                }
+                _ => {}
             }
         }
     }
@@ -205,7 +245,7 @@ fn apply(fact: &Fact, value: &mut Value, pointer: &str, place: Place, mapped: &m
                 rename_key(object, pointer, alias, name, hide, max_echo, mapped);
             }
         }
-        Fact::Variants { names, aliases, other } => match value {
+        Fact::Variants { names, aliases, other, .. } => match value {
             Value::String(sent) => {
                 if names.contains(sent) {
                     return;
@@ -277,6 +317,39 @@ fn rewrite_enums(schema: &mut Value, names: &[String], other: &str, depth: usize
         Value::Array(items) => {
             for inner in items {
                 rewrite_enums(inner, names, other, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// In each object schema whose property `tag` is the constant `other`, say on that property
+/// what the catch-all reads.
+fn describe_tag_catch_all(schema: &mut Value, tag: &str, names: &[String], other: &str, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    match schema {
+        Value::Object(object) => {
+            let property = object.get_mut("properties").and_then(|properties| properties.get_mut(tag));
+            if let Some(Value::Object(property)) = property {
+                let names_other = property.get("const").and_then(Value::as_str) == Some(other)
+                    || property.get("enum") == Some(&Value::Array(vec![Value::String(other.to_owned())]));
+                if names_other {
+                    let note = catch_all_note(names, other);
+                    property.insert(
+                        "description".into(),
+                        Value::String(format!("{}{}.", note[..1].to_uppercase(), &note[1..])),
+                    );
+                }
+            }
+            for inner in object.values_mut() {
+                describe_tag_catch_all(inner, tag, names, other, depth + 1);
+            }
+        }
+        Value::Array(items) => {
+            for inner in items {
+                describe_tag_catch_all(inner, tag, names, other, depth + 1);
             }
         }
         _ => {}

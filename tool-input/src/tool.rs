@@ -20,7 +20,8 @@ use crate::validator::{CheckOptions, Validator};
 /// `#[tool_input(name = "...")]`), its description (the doc comment, or
 /// `#[tool_input(description = "...")]`) and the compiled [`ToolDefinition`], built once per
 /// type from the very schema the model sees. The provided methods turn raw arguments into
-/// `Self`.
+/// `Self`. It also writes the tool's partial form while a call streams, `{Type}Partial`, with
+/// its [`PartialValue`](crate::partial::PartialValue) impl (see [`crate::partial`]).
 ///
 /// ```
 /// use serde::Deserialize;

@@ -1,5 +1,6 @@
-//! Typed partial values while a call streams: `T::Partial` (the `…Partial` struct
-//! `#[derive(PartialValue)]` writes beside a type), each field [`FieldState::Absent`],
+//! Typed partial values while a call streams: `T::Partial` (the `{Type}Partial` struct
+//! `#[derive(ToolInput)]` writes beside a tool, and `#[derive(PartialValue)]` beside the
+//! structs its fields use), each field [`FieldState::Absent`],
 //! [`Arriving`](FieldState::Arriving) or [`Complete`](FieldState::Complete).
 //!
 //! What a field shows follows its type:
@@ -9,8 +10,14 @@
 //! - a list, as the list of its items' partials, `Arriving` until its `]`;
 //!   a list or a struct shows from its first member that arrives (a string started, a
 //!   value complete), `Absent` before (unless `#[tool_input(stream_not_null)]`);
-//! - a nested struct that derives `PartialValue` too, as its own partial;
-//! - `Option<T>`, as `T`, a `null` being `Complete(None)`.
+//! - a nested struct that derives `PartialValue` (or is a tool itself), as its own partial;
+//! - `Option<T>`, as `T`, a `null` being `Complete(None)`;
+//! - a field marked `#[tool_input(stream_whole)]`, or read by a function
+//!   (`#[serde(deserialize_with)]`), as its value whole once complete (`FieldState<T>`).
+//!
+//! A tool whose field's type has no partial form (and is not marked `stream_whole`) has no
+//! partial: the tool is unchanged, and asking for its partial is a compile error naming the
+//! type.
 //!
 //! Completeness is a fact of the stream: a field is complete when the incremental parser says
 //! its value is ([`StreamEvent::ValueComplete`]), never a guess from its text. The partial is
@@ -98,9 +105,10 @@ pub enum Step<'a> {
 }
 
 /// A type that has a partial form while a call streams. Implemented here for strings,
-/// numbers, booleans, `Option`, `Vec`, `Box` and `serde_json::Value`; derive it
-/// (`#[derive(PartialValue)]`) for your structs (a `…Partial` struct of field states) and
-/// enums (shown only whole).
+/// numbers, booleans, `Option`, `Vec`, `Box` and `serde_json::Value`; `#[derive(ToolInput)]`
+/// implements it for a tool's struct (a `{Type}Partial` struct of field states); derive it
+/// (`#[derive(PartialValue)]`) for the structs (a `…Partial` struct) and enums (shown only
+/// whole) a tool's fields use.
 ///
 /// ```
 /// use serde::Deserialize;
@@ -109,7 +117,7 @@ pub enum Step<'a> {
 /// use tool_input::{PartialValue, ToolInput};
 ///
 /// /// Write a file.
-/// #[derive(Deserialize, JsonSchema, ToolInput, PartialValue)]
+/// #[derive(Deserialize, JsonSchema, ToolInput)]
 /// struct WriteFile { path: String, mode: Mode, lines: u32 }
 ///
 /// #[derive(Debug, Clone, Deserialize, JsonSchema, PartialValue)]
@@ -129,6 +137,11 @@ pub enum Step<'a> {
 /// assert!(matches!(partial.mode, FieldState::Complete(Mode::Append)));
 /// assert!(partial.lines.is_absent()); // 1 may be the start of 12
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no partial form while a call streams",
+    label = "`{Self}` does not implement `PartialValue`",
+    note = "derive it: `#[derive(PartialValue)]` on a struct or enum a tool's field uses (a tool's own `#[derive(ToolInput)]` writes it), or mark the field `#[tool_input(stream_whole)]` to show its value only whole, once complete"
+)]
 pub trait PartialValue {
     /// The partial form.
     type Partial;
@@ -322,10 +335,23 @@ pub(crate) fn apply_event<T: PartialValue>(state: &mut FieldState<T::Partial>, e
     }
 }
 
-/// Support for the structs `#[derive(PartialValue)]` writes (not public API).
+/// Support for the structs `#[derive(ToolInput)]` and `#[derive(PartialValue)]` write (not
+/// public API).
 #[doc(hidden)]
 pub mod derived {
     use super::*;
+
+    /// A field marked `#[tool_input(stream_whole)]`: its value whole, read by serde once the
+    /// stream says it is complete, whatever its type (it needs no partial form of its own).
+    pub struct Whole<T>(std::marker::PhantomData<T>);
+
+    impl<T: DeserializeOwned> PartialValue for Whole<T> {
+        type Partial = T;
+
+        fn complete(value: &Value) -> Option<T> {
+            complete_leaf(value)
+        }
+    }
 
     /// A struct's `apply`: its own completion, or `field` for the member the path goes into.
     pub fn apply_struct<P: Default>(

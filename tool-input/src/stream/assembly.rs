@@ -68,6 +68,17 @@ pub(crate) struct Call {
     /// An earlier call of the stream has its id (Anthropic): this one is that call sent
     /// again, or a conflict.
     pub repeat_of: Option<usize>,
+    /// What the stream said of the value being built by path (Gemini's `partialArgs`), in
+    /// order, for its typed partial ([`StreamAssembler::partial`](super::StreamAssembler)).
+    pub steps: Vec<ValueStep>,
+}
+
+/// One thing the stream said of a value built by path: a string grew, or the value at a
+/// JSON Pointer is complete (read from the value when the step is applied).
+#[derive(Debug, Clone)]
+pub(crate) enum ValueStep {
+    Grew { pointer: String, text: String },
+    Complete { pointer: String },
 }
 
 /// The state every accumulator shares: the calls, the collected results, the content.
@@ -390,6 +401,36 @@ impl Assembly {
         }
     }
 
+    /// Record what the stream said of the value built by path for a call, and give it as an
+    /// argument event when they are collected.
+    pub fn value_step(&mut self, slot: usize, step: ValueStep) {
+        let Some(call) = self.calls.get_mut(slot).filter(|call| call.end.is_none()) else { return };
+        if let Some(events) = self.events.as_mut() {
+            let event = match (&step, &call.args) {
+                (ValueStep::Grew { pointer, text }, _) => Some(StreamEvent::StringGrew {
+                    path: pointer.clone().into(),
+                    appended: text.clone().into(),
+                }),
+                (ValueStep::Complete { pointer }, Args::Value(value)) => {
+                    value.pointer(pointer).map(|value| StreamEvent::ValueComplete {
+                        path: pointer.clone().into(),
+                        value: std::borrow::Cow::Owned(value.clone()),
+                    })
+                }
+                (ValueStep::Complete { .. }, _) => None,
+            };
+            if let Some(event) = event {
+                events.push(ArgumentEvent {
+                    position: slot,
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    event,
+                });
+            }
+        }
+        call.steps.push(step);
+    }
+
     /// Count `bytes` more for the call: false (and the call ends as too large) past the
     /// limit of one call or of the whole stream.
     pub fn grow(&mut self, slot: usize, bytes: usize) -> bool {
@@ -435,6 +476,7 @@ impl Assembly {
         if matches!(end, End::TooLarge | End::Damaged(_) | End::StreamTooLarge) {
             // Nothing of it will be read: free the buffer now.
             call.args = Args::Absent;
+            call.steps = Vec::new();
         }
         call.end = Some(end);
         self.flush();

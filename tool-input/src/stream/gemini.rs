@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::assembly::ValueStep;
 use super::{index_of, Assembly, End};
 use crate::calls::gemini::cut_reason;
 use crate::calls::{id_from, CallParts, Format};
@@ -214,8 +215,23 @@ impl Candidate {
             return true;
         }
         let Some(root) = state.value_mut(slot) else { return true };
+        let text = value.as_str().map(str::to_owned);
         if !set_path(root, &steps, value, append) {
             return false;
+        }
+        // What the stream said, for the call's typed partial: a string that went on before
+        // ended when an entry for another path came; this one grew, or is complete.
+        if let Some(previous) = self.continuing.take().filter(|previous| previous != path) {
+            if let Some(previous) = parse_path(&previous, max_depth) {
+                state.value_step(slot, ValueStep::Complete { pointer: pointer(&previous) });
+            }
+        }
+        let pointer = pointer(&steps);
+        if let Some(text) = text {
+            state.value_step(slot, ValueStep::Grew { pointer: pointer.clone(), text });
+        }
+        if !continues {
+            state.value_step(slot, ValueStep::Complete { pointer });
         }
         self.continuing = continues.then(|| path.to_owned());
         true
@@ -255,6 +271,18 @@ fn parse_path(path: &str, max_depth: usize) -> Option<Vec<Step<'_>>> {
         }
     }
     Some(steps)
+}
+
+/// The JSON Pointer of a parsed path.
+fn pointer(steps: &[Step<'_>]) -> String {
+    let mut pointer = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key) => crate::pointer::push_token(&mut pointer, key),
+            Step::Index(index) => crate::pointer::push_token(&mut pointer, &index.to_string()),
+        }
+    }
+    pointer
 }
 
 /// Set (or append to, for a continuing string) the value at `steps` under `root`, making

@@ -289,7 +289,8 @@ impl StreamAssembler {
     /// Collect the [`StreamEvent`]s of every call's arguments as they arrive, to take with
     /// [`take_events`](StreamAssembler::take_events): when a member's value is complete, and
     /// when a string value grows, so a tool can start on a long argument (a file's content)
-    /// before it ends. Off by default: the events hold copies of the values, which pile up
+    /// before it ends. Gemini's `partialArgs` give them too: a string grows with each entry,
+    /// and a value is complete when its entry ends. Off by default: the events hold copies of the values, which pile up
     /// unless taken.
     ///
     /// An event never makes a call final: the arguments are read from the whole text when

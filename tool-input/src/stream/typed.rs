@@ -3,10 +3,12 @@
 use std::any::Any;
 use std::collections::HashMap;
 
-use crate::partial::{FieldState, PartialReader, PartialValue};
+use serde_json::Value;
+
+use crate::partial::{tokens, FieldState, PartialReader, PartialValue, Step};
 use crate::tool::ToolInput;
 
-use super::assembly::Args;
+use super::assembly::{Args, End, ValueStep};
 use super::StreamAssembler;
 
 /// The partial readers of the calls whose partial was asked for, by position (each a
@@ -19,8 +21,11 @@ pub(crate) struct Partials {
 impl StreamAssembler {
     /// The arguments of the call at `position` ([`OpenCall::position`](super::OpenCall)) as
     /// `T`'s partial form ([`PartialValue`]), when the call is to `T`'s tool (its name has
-    /// arrived and is `T::NAME`) and its format streams text. Built when asked, from what
-    /// arrived since the last ask: each byte is read once, however often it is asked.
+    /// arrived and is `T::NAME`) and its format streams text or values by path (Gemini's
+    /// `partialArgs`: a string grows with each entry that continues it; a value is complete
+    /// once its entry ends, a string also when an entry for another path follows; objects
+    /// and lists once the call ends). Built when asked, from what arrived since the last
+    /// ask: each byte is read once, however often it is asked.
     ///
     /// ```
     /// use serde::Deserialize;
@@ -29,10 +34,10 @@ impl StreamAssembler {
     /// use tool_input::calls::CallOptions;
     /// use tool_input::partial::FieldState;
     /// use tool_input::stream::StreamAssembler;
-    /// use tool_input::{PartialValue, ToolInput};
+    /// use tool_input::ToolInput;
     ///
     /// /// Write a file.
-    /// #[derive(Deserialize, JsonSchema, ToolInput, PartialValue)]
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
     /// struct WriteFile { path: String, content: String }
     ///
     /// let mut stream = StreamAssembler::new(CallOptions::new());
@@ -51,15 +56,68 @@ impl StreamAssembler {
         if call.name.as_deref() != Some(T::NAME) {
             return None;
         }
-        let Args::Text(parser) = &call.args else { return None };
-        let slot =
-            self.partials.readers.entry(position).or_insert_with(|| Box::new(PartialReader::<T>::new()));
-        if !slot.is::<PartialReader<T>>() {
-            // Asked as another type before: start again as this one.
-            *slot = Box::new(PartialReader::<T>::new());
+        match &call.args {
+            Args::Text(parser) => {
+                let reader = self.partials.reader(position, PartialReader::<T>::new)?;
+                reader.catch_up(parser.text());
+                Some(reader.partial())
+            }
+            Args::Value(value) => {
+                let complete = call.end == Some(End::Complete);
+                let reader = self.partials.reader(position, StepReader::<T>::new)?;
+                reader.catch_up(value, &call.steps, complete);
+                Some(&reader.state)
+            }
+            Args::Absent => None,
         }
-        let reader = slot.downcast_mut::<PartialReader<T>>()?;
-        reader.catch_up(parser.text());
-        Some(reader.partial())
+    }
+}
+
+impl Partials {
+    /// The reader of the call at `position`, made by `new` if there is none, or if it was
+    /// asked as another type before (it starts again as this one).
+    fn reader<R: Any + Send + Sync>(&mut self, position: usize, new: fn() -> R) -> Option<&mut R> {
+        let slot = self.readers.entry(position).or_insert_with(|| Box::new(new()));
+        if !slot.is::<R>() {
+            *slot = Box::new(new());
+        }
+        slot.downcast_mut::<R>()
+    }
+}
+
+/// `T`'s partial of a value built by path (Gemini's `partialArgs`), from what the stream
+/// said of it ([`ValueStep`]s), each step applied once.
+struct StepReader<T: PartialValue> {
+    state: FieldState<T::Partial>,
+    /// Steps applied so far.
+    applied: usize,
+    /// The call ended complete, and the whole value was applied.
+    done: bool,
+}
+
+impl<T: PartialValue> StepReader<T> {
+    fn new() -> Self {
+        StepReader { state: FieldState::Absent, applied: 0, done: false }
+    }
+
+    /// Apply the steps since the last call; the whole value once the call ended complete.
+    fn catch_up(&mut self, value: &Value, steps: &[ValueStep], complete: bool) {
+        for step in steps.get(self.applied..).unwrap_or_default() {
+            match step {
+                ValueStep::Grew { pointer, text } => {
+                    T::apply(&mut self.state, &tokens(pointer), Step::Grew(text))
+                }
+                ValueStep::Complete { pointer } => {
+                    if let Some(found) = value.pointer(pointer) {
+                        T::apply(&mut self.state, &tokens(pointer), Step::Complete(found));
+                    }
+                }
+            }
+        }
+        self.applied = steps.len();
+        if complete && !self.done {
+            T::apply(&mut self.state, &[], Step::Complete(value));
+            self.done = true;
+        }
     }
 }

@@ -475,10 +475,10 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// use serde::Deserialize;
     /// use serde_json::json;
     /// use tool_input::partial::FieldState;
-    /// use tool_input::{PartialValue, ToolInput, Toolbox};
+    /// use tool_input::{ToolInput, Toolbox};
     ///
     /// /// Write a file.
-    /// #[derive(Deserialize, JsonSchema, ToolInput, PartialValue)]
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
     /// struct WriteFile { path: String, content: String }
     ///
     /// let toolbox = Toolbox::new().with_tool(|input: WriteFile| Ok::<_, String>(input.content.len()));

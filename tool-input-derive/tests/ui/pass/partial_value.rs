@@ -1,5 +1,5 @@
-//! `#[derive(PartialValue)]` on a tool, a nested struct and an enum, with the stream
-//! attributes, under a shadowed prelude.
+//! `#[derive(ToolInput)]` writes a tool's partial; `#[derive(PartialValue)]` a nested struct's and
+//! an enum's; with the stream attributes, under a shadowed prelude.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -11,7 +11,7 @@ struct Option;
 #[allow(dead_code)]
 struct Default;
 
-#[derive(Deserialize, JsonSchema, ToolInput, PartialValue)]
+#[derive(Deserialize, JsonSchema, ToolInput)]
 #[allow(dead_code)]
 pub struct Plan {
     #[tool_input(stream_done)]
