@@ -8,76 +8,16 @@
 //!
 //! `cargo bench -p tool-input-suite --bench text_formats`
 
-use std::collections::BTreeMap;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use serde_json::Value;
-use tool_input::calls::{parse_text, CallOptions, Format, KnownTool};
-use tool_input::stream::StreamAssembler;
+use text_fixtures::{chunks, fixtures, repeated, stream};
+use tool_input::calls::{parse_text, CallOptions};
+
+mod text_fixtures;
 
 /// Base size in bytes (about); each case runs at 1 and 8 times this.
 const BASE: usize = 16 * 1024;
-
-/// Each format's fixtures, joined by a space.
-fn fixtures() -> (Vec<KnownTool>, BTreeMap<String, String>) {
-    let raw: Value = serde_json::from_str(include_str!("../../tool-input/tests/data/text_formats.json"))
-        .expect("fixtures");
-    let tools = raw["tools"]
-        .as_object()
-        .expect("tools")
-        .iter()
-        .map(|(name, schema)| KnownTool { name: name.clone(), schema: Some(schema.clone()) })
-        .collect();
-    let mut by_format: BTreeMap<String, String> = BTreeMap::new();
-    for fixture in raw["fixtures"].as_array().expect("fixtures") {
-        let format = fixture["format"].as_str().expect("format");
-        let format: tool_input::calls::TextFormat = format.parse().expect("a known format");
-        let text = fixture["text"].as_str().expect("text");
-        // Reasoning would swallow what follows it once repeated: only what is read as calls.
-        if text.contains("think") || text.contains("analysis") || text.contains("THINK") {
-            continue;
-        }
-        let entry = by_format.entry(format.as_str().to_owned()).or_default();
-        entry.push_str(text);
-        entry.push(' ');
-    }
-    (tools, by_format)
-}
-
-fn repeated(unit: &str, bytes: usize) -> String {
-    unit.repeat(bytes / unit.len().max(1) + 1)
-}
-
-/// `text` cut into pieces of about `size` bytes, at character boundaries.
-fn chunks(text: &str, size: usize) -> Vec<&str> {
-    let mut pieces = Vec::with_capacity(text.len() / size + 1);
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        pieces.push(&text[start..end]);
-        start = end;
-    }
-    pieces
-}
-
-/// Stream `pieces` as text, looking at the open calls after each: what a UI showing the
-/// calls as they are written does.
-fn stream(pieces: &[&str], options: &CallOptions) -> usize {
-    let mut stream = StreamAssembler::new(options.clone().format(Format::Text));
-    let mut seen = 0;
-    for piece in pieces {
-        stream.push_text(piece);
-        for open in stream.open_calls() {
-            seen += usize::from(open.name.is_some())
-                + open.arguments_partial.map_or(0, |partial| partial.is_object().into());
-        }
-    }
-    seen + stream.finish().calls.len()
-}
 
 fn text_formats(c: &mut Criterion) {
     let (tools, by_format) = fixtures();

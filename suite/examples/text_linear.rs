@@ -1,12 +1,15 @@
 //! Reads one text format's fixtures repeated to `FACTOR` x 16 KiB, whole or streamed in 16-byte
-//! chunks with the open calls taken after each: run under callgrind at two factors, the
-//! instruction counts tell whether a format's reading is linear (their ratio is the factors').
+//! chunks with the open calls taken after each (as `benches/text_formats.rs` does): run under
+//! callgrind at two factors, the instruction counts tell whether a format's reading is linear
+//! (their ratio is the factors').
 //!
 //! `cargo run -p tool-input-suite --example text_linear -- <format> <whole|streamed> <factor>`
 
-use serde_json::Value;
-use tool_input::calls::{parse_text, CallOptions, Format, KnownTool, TextFormat};
-use tool_input::stream::StreamAssembler;
+#[path = "../benches/text_fixtures/mod.rs"]
+mod text_fixtures;
+
+use text_fixtures::{chunks, fixtures, repeated, stream};
+use tool_input::calls::{parse_text, CallOptions, TextFormat};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -15,26 +18,10 @@ fn main() {
         std::process::exit(2);
     };
     let factor: usize = factor.parse().expect("a factor");
-    let raw: Value = serde_json::from_str(include_str!("../../tool-input/tests/data/text_formats.json"))
-        .expect("fixtures");
-    let tools: Vec<KnownTool> = raw["tools"]
-        .as_object()
-        .expect("tools")
-        .iter()
-        .map(|(name, schema)| KnownTool { name: name.clone(), schema: Some(schema.clone()) })
-        .collect();
     let named: TextFormat = format.parse().expect("a known format");
-    let mut unit = String::new();
-    for fixture in raw["fixtures"].as_array().expect("fixtures") {
-        let text = fixture["text"].as_str().expect("text");
-        let same = fixture["format"].as_str().and_then(|f| f.parse::<TextFormat>().ok()) == Some(named);
-        if same && !(text.contains("think") || text.contains("analysis") || text.contains("THINK")) {
-            unit.push_str(text);
-            unit.push(' ');
-        }
-    }
-    let bytes = 16 * 1024 * factor;
-    let text = unit.repeat(bytes / unit.len().max(1) + 1);
+    let (tools, by_format) = fixtures();
+    let unit = by_format.get(named.as_str()).expect("the format's fixtures");
+    let text = repeated(unit, 16 * 1024 * factor);
     let options = CallOptions::new()
         .known_tools(tools)
         .text_format(named)
@@ -43,20 +30,9 @@ fn main() {
     let seen = if mode == "whole" {
         parse_text(&text, &options).calls.len()
     } else {
+        // After a lone `</think>`, so the calls show as they are written in every format.
         let text = format!("</think>{text}");
-        let mut stream = StreamAssembler::new(options.format(Format::Text));
-        let mut seen = 0;
-        let mut start = 0;
-        while start < text.len() {
-            let mut end = (start + 16).min(text.len());
-            while !text.is_char_boundary(end) {
-                end += 1;
-            }
-            stream.push_text(&text[start..end]);
-            seen += stream.open_calls().len();
-            start = end;
-        }
-        seen + stream.finish().calls.len()
+        stream(&chunks(&text, 16), &options)
     };
     println!("{format} {mode} x{factor}: {} bytes, {seen}", text.len());
 }
