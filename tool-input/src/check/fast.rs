@@ -68,6 +68,10 @@ pub(crate) struct Fast<'p> {
     /// How many `anyOf` unions the value being read is inside: the walker tries coercions
     /// there branch by branch, so this path makes none.
     unions: Cell<usize>,
+    /// Has the reader handed over a number read as a float (or beyond 64 bits)? Only then can
+    /// `serde_json`'s rounding matter, so only then is the text scanned for a float it may
+    /// misread ([`Fast::read_a_float`]).
+    floats: Cell<bool>,
 }
 
 /// A string read as what its schema declares (see [`Fast::coerce_str`]).
@@ -108,7 +112,15 @@ impl<'p> Fast<'p> {
             max_depth: limits.max_depth,
             policy,
             unions: Cell::new(0),
+            floats: Cell::new(false),
         }
+    }
+
+    /// Did the reading see a number `serde_json` read as a float (or an integer beyond 64
+    /// bits)? When it did not, no float of the text was read, and how `serde_json` rounds
+    /// floats cannot have changed the result.
+    pub fn read_a_float(&self) -> bool {
+        self.floats.get()
     }
 
     /// Hand the defaults of absent properties to the type being read (each object's, after
@@ -549,6 +561,7 @@ macro_rules! number {
     ($($method:ident: $ty:ty => $convert:expr,)*) => {
         $(
             fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
+                self.fast.floats.set(true);
                 let number: Option<Number> = $convert(v);
                 match number {
                     Some(number) => self.scalar(Value::Number(number))?,
