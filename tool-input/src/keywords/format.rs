@@ -11,6 +11,7 @@
 //! - Any other format is an annotation: it checks nothing.
 
 mod dates;
+mod idna;
 mod network;
 mod text;
 

@@ -1,5 +1,4 @@
-//! Host names (RFC 1123, and their internationalized form read loosely: any non-ASCII
-//! letter allowed in a label), IP addresses (the standard library's parsers, which take the
+//! Host names (RFC 1123 and IDNA2008, in `idna`), IP addresses (the standard library's parsers, which take the
 //! dotted quad without leading zeros and RFC 4291's text form without zones) and email
 //! addresses (RFC 5321's mailbox: a dot-atom or quoted local part, then a host name or an
 //! address literal).
@@ -14,25 +13,7 @@ pub(super) fn is_ipv6(text: &str) -> bool {
     text.parse::<Ipv6Addr>().is_ok()
 }
 
-/// Labels of 1 to 63 characters of letters, digits and inner hyphens (`--` in the third and
-/// fourth place only after `xn`), 253 at most in all. With `international`, a label may hold
-/// any alphanumeric character (neither UTS #46 mapping nor Punycode is checked).
-pub(super) fn is_hostname(text: &str, international: bool) -> bool {
-    if text.is_empty() || text.len() > 253 {
-        return false;
-    }
-    text.split('.').all(|label| {
-        let length = if international { label.chars().count() } else { label.len() };
-        let allowed = |c: char| {
-            c.is_ascii_alphanumeric() || c == '-' || (international && !c.is_ascii() && c.is_alphanumeric())
-        };
-        (1..=63).contains(&length)
-            && !label.starts_with('-')
-            && !label.ends_with('-')
-            && (label.get(2..4) != Some("--") || label.starts_with("xn"))
-            && label.chars().all(allowed)
-    })
-}
+pub(super) use super::idna::is_hostname;
 
 pub(super) fn is_email(text: &str, international: bool) -> bool {
     let Some((local, domain)) = text.rsplit_once('@') else { return false };
