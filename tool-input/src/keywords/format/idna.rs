@@ -69,7 +69,9 @@ fn read_label(label: &str, international: bool) -> Option<Label> {
             _ => Some(Label { unicode: label.to_ascii_lowercase(), ascii_length: label.len() }),
         };
     }
-    if !international {
+    // Each code point takes an octet of the ASCII form at least: a longer label is refused
+    // before Punycode, whose encoding takes time quadratic in the label.
+    if !international || label.chars().nth(MAX_LABEL).is_some() {
         return None;
     }
     let encoded = punycode::encode(label)?;
@@ -400,6 +402,8 @@ mod tests {
         ] {
             assert!(!is_hostname(invalid, true), "{invalid}");
         }
+        // A long label is refused at once, however long (Punycode's encoding is quadratic).
+        assert!(!is_hostname(&"\u{e9}".repeat(1 << 20), true));
         // The plain format takes A-labels, checked as the international one checks them.
         assert!(is_hostname("xn--bcher-kva.example", false) && !is_hostname("b\u{fc}cher.example", false));
         assert!(!is_hostname("xn--hello-6bf", false));
