@@ -8,6 +8,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod fallback;
+mod generics;
 mod partial;
 mod symbol;
 
