@@ -262,6 +262,6 @@ fn a_boxed_field_is_a_boxed_partial() {
     let mut reader = PartialReader::<Outline>::new();
     reader.feed(r#"{"heading": "A", "sections": [], "parent": {"heading": "Ro"#);
     let outline = reader.partial().value().cloned().unwrap();
-    let parent: &Box<OutlinePartial> = outline.parent.value().unwrap().as_ref().unwrap();
-    assert_eq!(parent.heading, FieldState::Arriving("Ro".to_owned()));
+    let parent: Option<Box<OutlinePartial>> = outline.parent.value().cloned().unwrap();
+    assert_eq!(parent.unwrap().heading, FieldState::Arriving("Ro".to_owned()));
 }

@@ -68,16 +68,19 @@ impl<'a> Params<'a> {
 
     /// The type of a `PhantomData` marker for the type and lifetime parameters that none of
     /// `used` names (a struct must use each; constants need not be), or `None` when each is
-    /// named. `fn() -> (...)`: the marker owns nothing, so it changes neither `Send`,
-    /// `Sync` nor drop order, and keeps each parameter covariant.
+    /// named. `fn() -> (*const T, &'a (), ...)`: the marker owns nothing, so it changes
+    /// neither `Send`, `Sync` nor drop order, keeps each parameter covariant, and holds an
+    /// unsized one (`T: ?Sized`).
     pub fn marker(&self, used: &[TokenStream], phantom: &TokenStream) -> Option<TokenStream> {
         let dropped: Vec<TokenStream> = self
             .generics
             .params
             .iter()
             .filter_map(|param| match param {
-                GenericParam::Type(param) => (!used.iter().any(|tokens| names_type(tokens, &param.ident)))
-                    .then(|| param.ident.to_token_stream()),
+                GenericParam::Type(param) => {
+                    let ident = &param.ident;
+                    (!used.iter().any(|tokens| names_type(tokens, ident))).then(|| quote!(*const #ident))
+                }
                 GenericParam::Lifetime(param) => {
                     let lifetime = &param.lifetime;
                     (!used.iter().any(|tokens| names_lifetime(tokens, &lifetime.ident)))
@@ -93,7 +96,10 @@ impl<'a> Params<'a> {
     /// all of them.
     pub fn marker_of_all(&self, phantom: &TokenStream) -> TokenStream {
         let all = self.generics.params.iter().filter_map(|param| match param {
-            GenericParam::Type(param) => Some(param.ident.to_token_stream()),
+            GenericParam::Type(param) => {
+                let ident = &param.ident;
+                Some(quote!(*const #ident))
+            }
             GenericParam::Lifetime(param) => {
                 let lifetime = &param.lifetime;
                 Some(quote!(&#lifetime ()))
@@ -189,7 +195,7 @@ mod tests {
         let used = [quote!(Vec<T>), quote!(Cow<'a, str>)];
         assert_eq!(
             params.marker(&used, &phantom).unwrap().to_string(),
-            quote!(PhantomData<fn() -> (U,)>).to_string()
+            quote!(PhantomData<fn() -> (*const U,)>).to_string()
         );
         let used = [quote!(Vec<T>), quote!(U), quote!(&'a str)];
         assert!(params.marker(&used, &phantom).is_none());

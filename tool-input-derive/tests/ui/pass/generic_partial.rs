@@ -90,7 +90,7 @@ fn main() {
 
     let cached: CachedPartial<Vec<u8>, String> = partial_of::<Cached<Vec<u8>, String>>(r#"{"key": "k"}"#);
     assert_eq!(cached.key, FieldState::Complete("k".to_owned()));
-    let _: PhantomData<fn() -> (Vec<u8>,)> = cached.__marker;
+    let _: PhantomData<fn() -> (*const Vec<u8>,)> = cached.__marker;
 
     let measure = partial_of::<Measure<Point, u64>>(r#"{"at": {"x": 1}, "amount": "42"}"#);
     assert_eq!(measure.at, FieldState::Complete(Point { x: 1 }));
