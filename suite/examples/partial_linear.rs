@@ -6,19 +6,16 @@
 //!
 //! `cargo run -p tool-input-suite --example partial_linear -- <lines|page> <KB>`
 
+#[path = "../benches/partial_call/mod.rs"]
+mod partial_call;
+
+use partial_call::{lines, write_lines, Line, WriteLines};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tool_input::calls::CallOptions;
 use tool_input::stream::StreamAssembler;
-use tool_input::{PartialValue, ToolInput};
-
-/// Write a file, line by line.
-#[derive(Serialize, Deserialize, JsonSchema, ToolInput)]
-struct WriteLines {
-    path: String,
-    lines: Vec<Line>,
-}
+use tool_input::ToolInput;
 
 /// A page of items of the caller's type.
 #[derive(Serialize, Deserialize, JsonSchema, ToolInput)]
@@ -27,30 +24,7 @@ struct Page<T> {
     items: Vec<T>,
 }
 
-#[derive(Serialize, Deserialize, JsonSchema, PartialValue)]
-struct Line {
-    number: u32,
-    text: String,
-    marks: Vec<u8>,
-}
-
 const CHUNK: usize = 16;
-
-/// The lines of a call of at least `bytes` bytes.
-fn lines(bytes: usize) -> Vec<Line> {
-    let mut lines = Vec::new();
-    let mut size = 0;
-    while size < bytes {
-        let line = Line {
-            number: lines.len() as u32,
-            text: format!("line {} of the notes, with some words", lines.len()),
-            marks: vec![1, 2, 3],
-        };
-        size += serde_json::to_string(&line).map_or(0, |text| text.len() + 1);
-        lines.push(line);
-    }
-    lines
-}
 
 /// Stream `text` as a call to `name` in chunks, asking `ask` after every chunk; how many of
 /// the answers had a partial.
@@ -77,9 +51,7 @@ fn main() {
     let bytes = kilobytes.parse::<usize>().expect("a size in KB") * 1024;
     let answered = match tool.as_str() {
         "lines" => {
-            let text =
-                serde_json::to_string(&WriteLines { path: "notes/today.md".into(), lines: lines(bytes) });
-            let text = text.expect("the call serializes");
+            let text = write_lines(bytes);
             stream("write_lines", &text, |stream| stream.partial::<WriteLines>(0).is_some())
         }
         "page" => {
