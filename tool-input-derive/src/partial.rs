@@ -13,13 +13,6 @@ use crate::expand::wrap_in_const;
 use crate::generics::{without_de, Params};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
-    if !input.generics.params.is_empty() {
-        return syn::Error::new_spanned(
-            &input.generics,
-            "#[derive(PartialValue)] does not support generic types",
-        )
-        .into_compile_error();
-    }
     match &input.data {
         Data::Struct(data) if matches!(data.fields, Fields::Named(_)) => derive_struct(input),
         Data::Enum(_) => derive_whole(input),
@@ -48,6 +41,16 @@ fn derive_whole(input: &DeriveInput) -> TokenStream {
     let krate = krate(input);
     let ident = &input.ident;
     let private = quote!(#krate::__private);
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut predicates: Vec<TokenStream> = where_clause
+        .iter()
+        .flat_map(|clause| &clause.predicates)
+        .map(|predicate| quote!(#predicate))
+        .collect();
+    if !input.generics.params.is_empty() {
+        // What serde's impl needs of the parameters, said once.
+        predicates.push(quote!(Self: #private::DeserializeOwned));
+    }
     let facts = enum_facts(input, &private).map(|facts| {
         let EnumFacts { tag, names, aliases, other, variants } = facts;
         let (aliases, targets): (Vec<_>, Vec<_>) = aliases.into_iter().unzip();
@@ -70,9 +73,9 @@ fn derive_whole(input: &DeriveInput) -> TokenStream {
     });
     wrap_in_const(quote! {
         #[automatically_derived]
-        impl #krate::partial::PartialValue for #ident {
-            type Partial = #ident;
-            fn complete(value: &#krate::__private::Value) -> #krate::__private::Option<#ident> {
+        impl #impl_generics #krate::partial::PartialValue for #ident #ty_generics where #(#predicates,)* {
+            type Partial = Self;
+            fn complete(value: &#krate::__private::Value) -> #krate::__private::Option<Self> {
                 #krate::partial::complete_leaf(value)
             }
             #facts
@@ -199,7 +202,9 @@ fn derive_struct(input: &DeriveInput) -> TokenStream {
         use #private::{FactsOfAny as _, FactsOfPartial as _, FactsOfTool as _};
         #(#facts)*
     };
-    struct_partial(&cont, &name, Bounds::Eager, facts)
+    // A generic struct's parameters are bounded where it is used (the bounds name them).
+    let bounds = if input.generics.params.is_empty() { Bounds::Eager } else { Bounds::Lazy };
+    struct_partial(&cont, &name, bounds, facts)
 }
 
 /// The partial type `#[derive(ToolInput)]` writes beside a tool's struct: `None` for
@@ -226,7 +231,8 @@ pub fn tool_partial(cont: &Container) -> Option<TokenStream> {
 /// When the partial's parts must have partial forms themselves.
 #[derive(Clone, Copy, PartialEq)]
 enum Bounds {
-    /// At the definition: `#[derive(PartialValue)]`, asked for, says at once what is missing.
+    /// At the definition: `#[derive(PartialValue)]` on a struct without parameters, asked
+    /// for, says at once what is missing.
     Eager,
     /// Where it is used: `#[derive(ToolInput)]` writes the partial of every tool, so a tool
     /// whose field's type has no partial form still compiles, and only asking for its partial

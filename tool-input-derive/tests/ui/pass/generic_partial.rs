@@ -68,6 +68,28 @@ fn parsed<'de, D: Deserializer<'de>, N: FromStr>(deserializer: D) -> Result<N, D
     text.parse().map_err(|_| serde::de::Error::custom("not a number"))
 }
 
+/// A generic struct and enum a generic tool's fields use derive `PartialValue` too.
+#[derive(Deserialize, JsonSchema, ToolInput)]
+#[allow(dead_code)]
+struct Ledger<T> {
+    entries: Vec<Entry<T>>,
+    total: Either<T, String>,
+}
+
+#[derive(Deserialize, JsonSchema, PartialValue)]
+#[allow(dead_code)]
+struct Entry<T> {
+    amount: T,
+    memo: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema, PartialValue)]
+#[serde(tag = "kind")]
+enum Either<L, R> {
+    Left { value: L },
+    Right { value: R },
+}
+
 fn partial_of<T: PartialValue>(text: &str) -> T::Partial
 where
     T::Partial: Clone,
@@ -96,4 +118,11 @@ fn main() {
     assert_eq!(measure.at, FieldState::Complete(Point { x: 1 }));
     assert_eq!(measure.amount, FieldState::Complete(42));
     assert_eq!(<Measure<Point, u64> as ToolInput>::NAME, "measure");
+
+    let ledger = partial_of::<Ledger<u32>>(
+        r#"{"entries": [{"amount": 3, "memo": "tea"}], "total": {"kind": "Left", "value": 3}}"#,
+    );
+    let entry: &EntryPartial<u32> = ledger.entries.complete().unwrap()[0].complete().unwrap();
+    assert_eq!(entry.amount, FieldState::Complete(3));
+    assert_eq!(ledger.total, FieldState::Complete(Either::Left { value: 3 }));
 }
