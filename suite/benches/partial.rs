@@ -12,25 +12,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use tool_input::parse::{IncrementalParser, ParseOptions};
 use tool_input::partial::PartialReader;
-use tool_input::{PartialValue, ToolInput};
 
-/// Write a file, line by line.
-#[derive(Serialize, Deserialize, JsonSchema, ToolInput)]
-struct WriteLines {
-    path: String,
-    lines: Vec<Line>,
-}
+mod partial_call;
 
-#[derive(Serialize, Deserialize, JsonSchema, PartialValue)]
-struct Line {
-    number: u32,
-    text: String,
-    marks: Vec<u8>,
-}
+use partial_call::{write_lines, WriteLines};
 
 const CHUNK: usize = 16;
 const CHUNKS_PER_SAMPLE: usize = 64;
@@ -38,20 +25,7 @@ const CHUNKS_PER_SAMPLE: usize = 64;
 /// A call of at least `bytes` bytes of arguments, cut into chunks of 16 bytes (at character
 /// boundaries: the text is ASCII).
 fn call(bytes: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut call = WriteLines { path: "notes/today.md".into(), lines: Vec::new() };
-    let mut size = 0;
-    while size < bytes {
-        let line = Line {
-            number: lines.len() as u32,
-            text: format!("line {} of the notes, with some words", lines.len()),
-            marks: vec![1, 2, 3],
-        };
-        size += serde_json::to_string(&line).unwrap().len() + 1;
-        lines.push(line);
-    }
-    call.lines = lines;
-    let text = serde_json::to_string(&call).unwrap();
+    let text = write_lines(bytes);
     text.as_bytes().chunks(CHUNK).map(|chunk| String::from_utf8(chunk.to_vec()).unwrap()).collect()
 }
 

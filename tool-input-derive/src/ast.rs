@@ -58,6 +58,9 @@ pub struct Field<'a> {
     pub ty: &'a syn::Type,
     /// serde borrows it from the input (`#[serde(borrow)]`, `&str`, `&[u8]`).
     pub serde_borrows: bool,
+    /// The bounds serde's `Deserialize` impl is written with for this field: the field's
+    /// `#[serde(bound = ...)]` and the struct's (what a function reading it may need).
+    pub serde_de_bound: Vec<syn::WherePredicate>,
 }
 
 /// The tool's name and where it came from, for the error if it is not a valid tool name.
@@ -184,6 +187,7 @@ fn fields_from_syn<'a>(cx: &Ctxt, input: &'a DeriveInput) -> (Vec<Field<'a>>, bo
         }
     }
 
+    let container_bound = serde.as_ref().and_then(|serde| serde.attrs.de_bound()).unwrap_or_default();
     let serde_fields = match &serde {
         Some(serde_ast::Container { data: serde_ast::Data::Struct(_, fields), .. }) => fields.as_slice(),
         _ => &[],
@@ -220,6 +224,11 @@ fn fields_from_syn<'a>(cx: &Ctxt, input: &'a DeriveInput) -> (Vec<Field<'a>>, bo
                 deserialize_with: serde_field.and_then(|field| field.attrs.deserialize_with().cloned()),
                 ty: &original.ty,
                 serde_borrows: serde_field.is_some_and(|field| !field.attrs.borrowed_lifetimes().is_empty()),
+                serde_de_bound: container_bound
+                    .iter()
+                    .chain(serde_field.and_then(|field| field.attrs.de_bound()).unwrap_or_default())
+                    .cloned()
+                    .collect(),
             }
         })
         .collect();

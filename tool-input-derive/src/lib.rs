@@ -8,6 +8,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod fallback;
+mod generics;
 mod partial;
 mod symbol;
 
@@ -27,7 +28,9 @@ pub fn derive_tool_input(input: TokenStream) -> TokenStream {
 /// partial already: deriving both on one type is an error unless the tool says
 /// `#[tool_input(partial = false)]`). On a struct with named fields, a `{Type}Partial` struct
 /// (same visibility; `#[tool_input(partial(rename = "..."))]` names it) whose fields are each
-/// `FieldState<…>`: absent, arriving or complete; on an enum, the value shown only whole.
+/// `FieldState<…>`: absent, arriving or complete; on an enum, the value shown only whole. A
+/// generic struct's partial has its parameters, bounded where it is used (`T: PartialValue`
+/// for a parameter a field holds).
 /// Field attributes: `#[tool_input(stream_done)]` (shown only once complete),
 /// `#[tool_input(stream_not_null)]` (never absent once its object started: shown empty until
 /// it arrives, for strings, lists and structs) and `#[tool_input(stream_whole)]` (the value

@@ -10,15 +10,9 @@ use syn::{Data, DeriveInput, Fields};
 use crate::ast::Container;
 use crate::ctxt::Ctxt;
 use crate::expand::wrap_in_const;
+use crate::generics::{without_de, Params};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
-    if !input.generics.params.is_empty() {
-        return syn::Error::new_spanned(
-            &input.generics,
-            "#[derive(PartialValue)] does not support generic types",
-        )
-        .into_compile_error();
-    }
     match &input.data {
         Data::Struct(data) if matches!(data.fields, Fields::Named(_)) => derive_struct(input),
         Data::Enum(_) => derive_whole(input),
@@ -46,8 +40,19 @@ fn krate(input: &DeriveInput) -> syn::Path {
 fn derive_whole(input: &DeriveInput) -> TokenStream {
     let krate = krate(input);
     let ident = &input.ident;
-    let facts = enum_facts(input).map(|facts| {
-        let EnumFacts { tag, names, aliases, other } = facts;
+    let private = quote!(#krate::__private);
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut predicates: Vec<TokenStream> = where_clause
+        .iter()
+        .flat_map(|clause| &clause.predicates)
+        .map(|predicate| quote!(#predicate))
+        .collect();
+    if !input.generics.params.is_empty() {
+        // What serde's impl needs of the parameters, said once.
+        predicates.push(quote!(Self: #private::DeserializeOwned));
+    }
+    let facts = enum_facts(input, &private).map(|facts| {
+        let EnumFacts { tag, names, aliases, other, variants } = facts;
         let (aliases, targets): (Vec<_>, Vec<_>) = aliases.into_iter().unzip();
         let other = match other {
             Some(other) => quote!(#krate::__private::Option::Some(#other)),
@@ -59,15 +64,18 @@ fn derive_whole(input: &DeriveInput) -> TokenStream {
         };
         quote! {
             fn __serde_facts(facts: &mut #krate::__private::SerdeFacts) {
-                #call
+                #[allow(unused_imports)]
+                use #private::{FactsOfAny as _, FactsOfPartial as _, FactsOfTool as _};
+                #call;
+                #(#variants)*
             }
         }
     });
     wrap_in_const(quote! {
         #[automatically_derived]
-        impl #krate::partial::PartialValue for #ident {
-            type Partial = #ident;
-            fn complete(value: &#krate::__private::Value) -> #krate::__private::Option<#ident> {
+        impl #impl_generics #krate::partial::PartialValue for #ident #ty_generics where #(#predicates,)* {
+            type Partial = Self;
+            fn complete(value: &#krate::__private::Value) -> #krate::__private::Option<Self> {
                 #krate::partial::complete_leaf(value)
             }
             #facts
@@ -85,26 +93,40 @@ struct EnumFacts {
     aliases: Vec<(String, String)>,
     /// The `#[serde(other)]` variant.
     other: Option<String>,
+    /// For each variant with data, the statement that tells what serde reads inside it: the
+    /// aliases of a struct variant's fields and the facts of their types, or the facts of a
+    /// newtype variant's type.
+    variants: Vec<TokenStream>,
 }
 
 /// An enum's variant names, aliases and catch-all as serde reads them; `None` when serde
 /// cannot read the enum (serde reports why) or it is untagged. Variants read without a tag
 /// (`#[serde(untagged)]`) are no names.
-fn enum_facts(input: &DeriveInput) -> Option<EnumFacts> {
+fn enum_facts(input: &DeriveInput, runtime: &TokenStream) -> Option<EnumFacts> {
     let serde_cx = serde_derive_internals::Ctxt::new();
     let private = Ident::new("__private", proc_macro2::Span::call_site());
     let serde = serde_ast::Container::from_ast(&serde_cx, input, Derive::Deserialize, &private);
     serde_cx.check().ok()?;
     let serde = serde?;
-    let tag = match serde.attrs.tag() {
-        serde_attr::TagType::External => None,
-        serde_attr::TagType::Internal { tag } | serde_attr::TagType::Adjacent { tag, .. } => {
-            Some(tag.clone())
-        }
+    let (tag, content) = match serde.attrs.tag() {
+        serde_attr::TagType::External => (None, None),
+        serde_attr::TagType::Internal { tag } => (Some(tag.clone()), None),
+        serde_attr::TagType::Adjacent { tag, content } => (Some(tag.clone()), Some(content.clone())),
         serde_attr::TagType::None => return None,
     };
     let serde_ast::Data::Enum(variants) = &serde.data else { return None };
-    let mut facts = EnumFacts { tag, names: Vec::new(), aliases: Vec::new(), other: None };
+    let mut facts = EnumFacts {
+        tag: tag.clone(),
+        names: Vec::new(),
+        aliases: Vec::new(),
+        other: None,
+        variants: Vec::new(),
+    };
+    let place = |option: &Option<String>| match option {
+        Some(key) => quote!(#runtime::Option::Some(#key)),
+        None => quote!(#runtime::Option::None),
+    };
+    let (tag_key, content_key) = (place(&tag), place(&content));
     for variant in
         variants.iter().filter(|variant| !variant.attrs.skip_deserializing() && !variant.attrs.untagged())
     {
@@ -117,9 +139,52 @@ fn enum_facts(input: &DeriveInput) -> Option<EnumFacts> {
         if variant.attrs.other() {
             facts.other = Some(name.clone());
         }
+        let inside = variant_inside(variant, runtime);
+        if !inside.is_empty() {
+            facts.variants.push(quote! {
+                facts.variant(#tag_key, #content_key, #name, |facts| { #(#inside)* });
+            });
+        }
         facts.names.push(name);
     }
     Some(facts)
+}
+
+/// The statements that tell what serde reads inside a variant (`facts` in scope): a struct
+/// variant's fields each at its name, under its aliases, with its type's facts (a flattened
+/// field's as the variant's own); a newtype variant's type's facts.
+fn variant_inside(variant: &serde_ast::Variant, private: &TokenStream) -> Vec<TokenStream> {
+    let of = |ty: &syn::Type| quote!((&&&#private::FactsOf::<#ty>::new()).facts());
+    match variant.style {
+        serde_ast::Style::Struct => variant
+            .fields
+            .iter()
+            .filter(|field| !field.attrs.skip_deserializing())
+            .map(|field| {
+                let by_fn = field.attrs.deserialize_with().is_some();
+                let inner = if by_fn { quote!(|_| {}) } else { of(field.ty) };
+                if field.attrs.flatten() {
+                    return quote!((#inner)(facts););
+                }
+                let name = field.attrs.name().deserialize_name().value.clone();
+                let aliases = field
+                    .attrs
+                    .aliases()
+                    .iter()
+                    .map(|alias| alias.value.clone())
+                    .filter(|alias| *alias != name);
+                quote!(facts.field(#name, &[#(#aliases),*], #inner);)
+            })
+            .collect(),
+        serde_ast::Style::Newtype => match variant.fields.first() {
+            Some(field) if field.attrs.deserialize_with().is_none() => {
+                let inner = of(field.ty);
+                vec![quote!((#inner)(facts);)]
+            }
+            _ => Vec::new(),
+        },
+        serde_ast::Style::Tuple | serde_ast::Style::Unit => Vec::new(),
+    }
 }
 
 fn derive_struct(input: &DeriveInput) -> TokenStream {
@@ -137,26 +202,37 @@ fn derive_struct(input: &DeriveInput) -> TokenStream {
         use #private::{FactsOfAny as _, FactsOfPartial as _, FactsOfTool as _};
         #(#facts)*
     };
-    struct_partial(&cont, &name, Bounds::Eager, facts)
+    // A generic struct's parameters are bounded where it is used (the bounds name them).
+    let bounds = if input.generics.params.is_empty() { Bounds::Eager } else { Bounds::Lazy };
+    struct_partial(&cont, &name, bounds, facts)
 }
 
 /// The partial type `#[derive(ToolInput)]` writes beside a tool's struct: `None` for
-/// `partial = false`, and for a generic struct (whose partial would need the bounds of
-/// every instantiation).
+/// `partial = false`. A generic tool's partial has the tool's parameters (see
+/// [`PartialBounds`]).
 pub fn tool_partial(cont: &Container) -> Option<TokenStream> {
-    if !cont.original.generics.params.is_empty() {
-        return None;
-    }
     let name = cont.attrs.partial_name(&cont.original.ident)?;
     let private = crate::expand::private(cont);
-    let facts = quote!(#private::tool_facts::<Self>(facts));
+    let facts = if cont.original.generics.params.is_empty() {
+        quote!(#private::tool_facts::<Self>(facts))
+    } else {
+        // Told here rather than through `tool_facts::<Self>`, which would make the partial
+        // need `Self: ToolInput`, and so need it even of a recursive field's type.
+        let facts = field_facts(cont, &private, true);
+        quote! {
+            #[allow(unused_imports)]
+            use #private::{FactsOfAny as _, FactsOfPartial as _, FactsOfTool as _};
+            #(#facts)*
+        }
+    };
     Some(struct_partial(cont, &name, Bounds::Lazy, facts))
 }
 
 /// When the partial's parts must have partial forms themselves.
 #[derive(Clone, Copy, PartialEq)]
 enum Bounds {
-    /// At the definition: `#[derive(PartialValue)]`, asked for, says at once what is missing.
+    /// At the definition: `#[derive(PartialValue)]` on a struct without parameters, asked
+    /// for, says at once what is missing.
     Eager,
     /// Where it is used: `#[derive(ToolInput)]` writes the partial of every tool, so a tool
     /// whose field's type has no partial form still compiles, and only asking for its partial
@@ -177,13 +253,26 @@ enum Reading<'a> {
 
 /// `{Type}Partial`, its impls and the `PartialValue` impl of the struct; `facts` is the
 /// body of `__serde_facts` (with `facts` in scope).
+///
+/// A generic struct's partial has its parameters, its bounds and its where clause, and
+/// bounds of its own, as serde_derive writes `Deserialize`'s: each type parameter a field's
+/// partial holds is `PartialValue`; a field's type that is not surely partial then is
+/// bounded itself (lazily: see [`Bounds`]); a field shown whole is `DeserializeOwned`; a
+/// field read by a function has serde's `#[serde(bound = ...)]`. A parameter no field of
+/// the partial names (only skipped fields hold it) is kept by a hidden `PhantomData` field.
 fn struct_partial(cont: &Container, partial: &Ident, bounds: Bounds, facts: TokenStream) -> TokenStream {
     let krate = cont.krate();
     let private = quote!(#krate::__private);
     let partial_mod = quote!(#krate::partial);
     let value = quote!(#private::Value);
+    let phantom = quote!(#private::PhantomData);
     let ident = &cont.original.ident;
     let vis = &cont.original.vis;
+    let generics = &cont.original.generics;
+    let params = Params::of(generics);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let own_predicates =
+        where_clause.map(|clause| clause.predicates.iter().collect::<Vec<_>>()).unwrap_or_default();
 
     // Skipped fields never arrive; a flattened field's members are the object's own.
     let fields: Vec<_> =
@@ -209,16 +298,25 @@ fn struct_partial(cont: &Container, partial: &Ident, bounds: Bounds, facts: Toke
             Reading::Whole(ty) => quote!(#partial_mod::derived::Whole<#ty>),
             Reading::By(..) => {
                 let reader = format_ident!("__ReadField{}", index);
-                quote!(#reader)
+                quote!(#reader #ty_generics)
             }
         })
         .collect();
-    let by_fn = readings.iter().enumerate().filter_map(|(index, reading)| {
+    let by_fn = readings.iter().zip(&fields).enumerate().filter_map(|(index, (reading, field))| {
         let Reading::By(ty, path) = reading else { return None };
         let reader = format_ident!("__ReadField{}", index);
+        // Generic like the struct, so that the field's type may name its parameters.
+        let (definition, serde_bounds) = if params.is_empty() {
+            (quote!(struct #reader;), Vec::new())
+        } else {
+            let marker = params.marker_of_all(&phantom);
+            (quote!(struct #reader #generics (#marker) #where_clause;), without_de(&field.serde_de_bound))
+        };
         Some(quote! {
-            struct #reader;
-            impl #partial_mod::PartialValue for #reader {
+            #definition
+            impl #impl_generics #partial_mod::PartialValue for #reader #ty_generics
+            where #(#own_predicates,)* #(#serde_bounds,)*
+            {
                 type Partial = #ty;
                 fn complete(value: &#value) -> #private::Option<#ty> {
                     #private::Result::ok(#path(value))
@@ -239,17 +337,42 @@ fn struct_partial(cont: &Container, partial: &Ident, bounds: Bounds, facts: Toke
         .collect();
     let lazy: Vec<TokenStream> = match bounds {
         Bounds::Eager => Vec::new(),
-        Bounds::Lazy => readings
-            .iter()
-            .filter_map(|reading| match reading {
-                Reading::Partial(ty) if !surely_partial(ty) => {
-                    Some(quote!(for<'__partial> #ty: #partial_mod::PartialValue))
+        Bounds::Lazy => {
+            let recursive = |ty: &syn::Type| names_self(ty, ident, generics);
+            let mut partial_params = Vec::new();
+            let mut lazy = Vec::new();
+            for (reading, field) in readings.iter().zip(&fields) {
+                match reading {
+                    Reading::Partial(ty) => {
+                        params.type_params_in(ty, &mut partial_params);
+                        if !surely_partial(ty, &|ident| params.is_type_param(ident), &recursive) {
+                            lazy.push(quote!(for<'__partial> #ty: #partial_mod::PartialValue));
+                        }
+                    }
+                    Reading::Whole(ty) => lazy.push(quote!(for<'__partial> #ty: #private::DeserializeOwned)),
+                    Reading::By(..) => {
+                        let serde_bounds =
+                            if params.is_empty() { Vec::new() } else { without_de(&field.serde_de_bound) };
+                        lazy.extend(serde_bounds.iter().map(|bound| quote!(#bound)));
+                    }
                 }
-                Reading::Whole(ty) => Some(quote!(for<'__partial> #ty: #private::DeserializeOwned)),
-                _ => None,
-            })
-            .collect(),
+            }
+            partial_params
+                .iter()
+                .map(|param| quote!(#param: #partial_mod::PartialValue))
+                .chain(lazy)
+                .collect()
+        }
     };
+    let marker = params.marker(&field_types, &phantom);
+    let marker_field = marker.as_ref().map(|marker| {
+        quote! {
+            /// Holds the parameters no field names.
+            #[doc(hidden)]
+            pub __marker: #marker,
+        }
+    });
+    let marker_value = marker.as_ref().map(|_| quote!(__marker: #phantom,));
     let names: Vec<Vec<&String>> =
         fields.iter().map(|field| std::iter::once(&field.name).chain(&field.aliases).collect()).collect();
     let done: Vec<bool> = fields.iter().map(|field| field.attrs.stream_done()).collect();
@@ -268,7 +391,16 @@ fn struct_partial(cont: &Container, partial: &Ident, bounds: Bounds, facts: Toke
     );
     let partial_name = partial.to_string();
     let member_names = members.iter().map(|member| member.to_string());
-    let with = |trait_: TokenStream| quote!(where #(#lazy,)* #(for<'__partial> #field_types: #trait_,)*);
+    let bounded = quote!(where #(#own_predicates,)* #(#lazy,)*);
+    // A recursive field's partial has the trait when the struct's partial has it: the impl
+    // being written, not a bound (which would be a cycle).
+    let others: Vec<&TokenStream> = readings
+        .iter()
+        .zip(&field_types)
+        .filter(|(reading, _)| !matches!(reading, Reading::Partial(ty) if holds_self(ty, ident, generics)))
+        .map(|(_, field_type)| field_type)
+        .collect();
+    let with = |trait_: TokenStream| quote!(where #(#own_predicates,)* #(#lazy,)* #(for<'__partial> #others: #trait_,)*);
     let (debug_bounds, clone_bounds, eq_bounds) = (
         with(quote!(#private::fmt::Debug)),
         with(quote!(#private::Clone)),
@@ -277,8 +409,9 @@ fn struct_partial(cont: &Container, partial: &Ident, bounds: Bounds, facts: Toke
 
     let definition = quote! {
         #[doc = #struct_doc]
-        #vis struct #partial where #(#lazy,)* {
+        #vis struct #partial #generics #bounded {
             #( #docs pub #members: #field_types, )*
+            #marker_field
         }
     };
     let impls = wrap_in_const(quote! {
@@ -287,45 +420,46 @@ fn struct_partial(cont: &Container, partial: &Ident, bounds: Bounds, facts: Toke
         // By hand, not derived: each exists when the fields' partials have it (a nested
         // enum shown whole need not be `Clone`).
         #[automatically_derived]
-        impl #private::fmt::Debug for #partial #debug_bounds {
+        impl #impl_generics #private::fmt::Debug for #partial #ty_generics #debug_bounds {
             fn fmt(&self, formatter: &mut #private::fmt::Formatter<'_>) -> #private::fmt::Result {
                 formatter.debug_struct(#partial_name) #( .field(#member_names, &self.#members) )* .finish()
             }
         }
 
         #[automatically_derived]
-        impl #private::Clone for #partial #clone_bounds {
+        impl #impl_generics #private::Clone for #partial #ty_generics #clone_bounds {
             fn clone(&self) -> Self {
-                #partial { #( #members: #private::Clone::clone(&self.#members), )* }
+                #partial { #( #members: #private::Clone::clone(&self.#members), )* #marker_value }
             }
         }
 
         #[automatically_derived]
-        impl #private::PartialEq for #partial #eq_bounds {
+        impl #impl_generics #private::PartialEq for #partial #ty_generics #eq_bounds {
             fn eq(&self, other: &Self) -> bool {
                 true #( && self.#members == other.#members )*
             }
         }
 
         #[automatically_derived]
-        impl #private::Default for #partial where #(#lazy,)* {
+        impl #impl_generics #private::Default for #partial #ty_generics #bounded {
             fn default() -> Self {
-                #partial { #( #members: #partial_mod::derived::initial::<#readers>(#not_null), )* }
+                #partial { #( #members: #partial_mod::derived::initial::<#readers>(#not_null), )* #marker_value }
             }
         }
 
         #[automatically_derived]
-        impl #partial_mod::PartialValue for #ident where #(#lazy,)* {
-            type Partial = #partial;
+        impl #impl_generics #partial_mod::PartialValue for #ident #ty_generics #bounded {
+            type Partial = #partial #ty_generics;
 
-            fn empty() -> #private::Option<#partial> {
+            fn empty() -> #private::Option<Self::Partial> {
                 #private::Option::Some(#private::Default::default())
             }
 
-            fn complete(value: &#value) -> #private::Option<#partial> {
+            fn complete(value: &#value) -> #private::Option<Self::Partial> {
                 let object = value.as_object()?;
                 #private::Option::Some(#partial {
                     #( #members: #partial_mod::derived::complete_field::<#readers>(object, &[#(#names),*], #not_null), )*
+                    #marker_value
                 })
             }
 
@@ -334,7 +468,7 @@ fn struct_partial(cont: &Container, partial: &Ident, bounds: Bounds, facts: Toke
             }
 
             fn apply(
-                state: &mut #partial_mod::FieldState<#partial>,
+                state: &mut #partial_mod::FieldState<Self::Partial>,
                 path: &[#private::Cow<'_, str>],
                 step: #partial_mod::Step<'_>,
             ) {
@@ -353,9 +487,60 @@ fn struct_partial(cont: &Container, partial: &Ident, bounds: Bounds, facts: Toke
     }
 }
 
-/// Does `ty` surely have a partial form (the runtime implements it), whatever the crate
-/// around it defines? Such a field needs no bound.
-fn surely_partial(ty: &syn::Type) -> bool {
+/// Is `ty` the struct itself, with its own parameters (a recursive field, `Vec<Tree>`)? Its
+/// partial form is the one being written, under the same bounds: bounding a field of it by
+/// it would be a cycle the compiler cannot end.
+fn names_self(ty: &syn::Type, ident: &Ident, generics: &syn::Generics) -> bool {
+    let syn::Type::Path(path) = ty else { return false };
+    if path.qself.is_some() || path.path.segments.len() != 1 {
+        return false;
+    }
+    let segment = &path.path.segments[0];
+    if segment.ident != *ident {
+        return false;
+    }
+    let (_, ty_generics, _) = generics.split_for_impl();
+    let own = quote!(#ty_generics).to_string();
+    let written = match &segment.arguments {
+        syn::PathArguments::None => String::new(),
+        arguments => quote!(#arguments).to_string(),
+    };
+    written == own
+}
+
+/// Is `ty` the struct itself, or an `Option`, `Vec` or `Box` of it?
+fn holds_self(ty: &syn::Type, ident: &Ident, generics: &syn::Generics) -> bool {
+    if names_self(ty, ident, generics) {
+        return true;
+    }
+    let syn::Type::Path(path) = ty else { return false };
+    let Some(segment) = path.path.segments.last() else { return false };
+    match &segment.arguments {
+        syn::PathArguments::AngleBracketed(arguments)
+            if path.qself.is_none()
+                && path.path.segments.len() == 1
+                && matches!(segment.ident.to_string().as_str(), "Option" | "Vec" | "Box") =>
+        {
+            match arguments.args.iter().collect::<Vec<_>>().as_slice() {
+                [syn::GenericArgument::Type(inner)] => holds_self(inner, ident, generics),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Does `ty` surely have a partial form, whatever the crate around it defines: one the
+/// runtime implements, of a type parameter (`param`: it is bounded `PartialValue`), or the
+/// struct itself (`recursive`)? Such a field needs no bound of its own.
+fn surely_partial(
+    ty: &syn::Type,
+    param: &dyn Fn(&Ident) -> bool,
+    recursive: &dyn Fn(&syn::Type) -> bool,
+) -> bool {
+    if recursive(ty) {
+        return true;
+    }
     let syn::Type::Path(path) = ty else { return false };
     if path.qself.is_some() || path.path.segments.len() != 1 {
         return false;
@@ -363,31 +548,34 @@ fn surely_partial(ty: &syn::Type) -> bool {
     let segment = &path.path.segments[0];
     let name = segment.ident.to_string();
     match &segment.arguments {
-        syn::PathArguments::None => matches!(
-            name.as_str(),
-            "String"
-                | "bool"
-                | "char"
-                | "f32"
-                | "f64"
-                | "u8"
-                | "u16"
-                | "u32"
-                | "u64"
-                | "u128"
-                | "usize"
-                | "i8"
-                | "i16"
-                | "i32"
-                | "i64"
-                | "i128"
-                | "isize"
-        ),
+        syn::PathArguments::None => {
+            param(&segment.ident)
+                || matches!(
+                    name.as_str(),
+                    "String"
+                        | "bool"
+                        | "char"
+                        | "f32"
+                        | "f64"
+                        | "u8"
+                        | "u16"
+                        | "u32"
+                        | "u64"
+                        | "u128"
+                        | "usize"
+                        | "i8"
+                        | "i16"
+                        | "i32"
+                        | "i64"
+                        | "i128"
+                        | "isize"
+                )
+        }
         syn::PathArguments::AngleBracketed(arguments)
             if matches!(name.as_str(), "Option" | "Vec" | "Box") =>
         {
             match arguments.args.iter().collect::<Vec<_>>().as_slice() {
-                [syn::GenericArgument::Type(inner)] => surely_partial(inner),
+                [syn::GenericArgument::Type(inner)] => surely_partial(inner, param, recursive),
                 _ => false,
             }
         }

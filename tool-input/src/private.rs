@@ -5,6 +5,7 @@ pub use core::clone::Clone;
 pub use core::cmp::PartialEq;
 pub use core::default::Default;
 pub use core::fmt;
+pub use core::marker::PhantomData;
 pub use core::option::Option;
 pub use core::result::Result;
 pub use core::{concat, unreachable};

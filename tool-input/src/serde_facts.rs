@@ -24,6 +24,11 @@ pub(crate) enum Segment {
     Key(String),
     /// Every item of a list.
     Items,
+    /// The data of an enum's variant `name`, where the enum here is that variant: the value
+    /// of the object's one key `name` (externally tagged, `tag: None`), the object itself
+    /// when its key `tag` is `name` (internally tagged), or the object's key `content` then
+    /// (adjacently tagged).
+    Variant { tag: Option<String>, content: Option<String>, name: String },
 }
 
 /// What serde reads at one place.
@@ -72,6 +77,24 @@ impl SerdeFacts {
     /// The items of the list here; `inner` tells the facts of their type.
     pub fn items(&mut self, inner: fn(&mut SerdeFacts)) {
         self.enter(Segment::Items, inner);
+    }
+
+    /// The data of the variant `name` of the enum here (see [`SerdeFacts::tagged`] for `tag`;
+    /// `content`: the key of an adjacently tagged enum's data); `inner` tells what serde reads
+    /// in it, as of a struct's fields. Told after the enum's names, which are read first.
+    pub fn variant(
+        &mut self,
+        tag: Option<&str>,
+        content: Option<&str>,
+        name: &str,
+        inner: fn(&mut SerdeFacts),
+    ) {
+        let segment = Segment::Variant {
+            tag: tag.map(str::to_owned),
+            content: content.map(str::to_owned),
+            name: name.to_owned(),
+        };
+        self.enter(segment, inner);
     }
 
     /// The enum here: its variants' names as serde reads them, `(alias, name)` pairs, and the
@@ -221,6 +244,25 @@ fn visit(value: &mut Value, path: &[Segment], pointer: &mut String, f: &mut dyn 
                 crate::pointer::push_token(pointer, &index.to_string());
                 visit(item, rest, pointer, f);
                 pointer.truncate(length);
+            }
+        }
+        (Segment::Variant { tag: None, name, .. }, Value::Object(object)) => {
+            if let (1, Some(inner)) = (object.len(), object.get_mut(name)) {
+                crate::pointer::push_token(pointer, name);
+                visit(inner, rest, pointer, f);
+            }
+        }
+        (Segment::Variant { tag: Some(tag), content, name }, value @ Value::Object(_)) => {
+            let named = value.get(tag).and_then(Value::as_str) == Some(name.as_str());
+            match (named, content) {
+                (false, _) => {}
+                (true, None) => visit(value, rest, pointer, f),
+                (true, Some(content)) => {
+                    if let Some(inner) = value.get_mut(content) {
+                        crate::pointer::push_token(pointer, content);
+                        visit(inner, rest, pointer, f);
+                    }
+                }
             }
         }
         _ => {}

@@ -105,7 +105,7 @@ pub enum Step<'a> {
 }
 
 /// A type that has a partial form while a call streams. Implemented here for strings,
-/// numbers, booleans, `Option`, `Vec`, `Box` and `serde_json::Value`; `#[derive(ToolInput)]`
+/// numbers, booleans, `Option`, `Vec`, `Box`, `Cow` and `serde_json::Value`; `#[derive(ToolInput)]`
 /// implements it for a tool's struct (a `{Type}Partial` struct of field states); derive it
 /// (`#[derive(PartialValue)]`) for the structs (a `…Partial` struct) and enums (shown only
 /// whole) a tool's fields use.
@@ -218,19 +218,48 @@ impl PartialValue for String {
     }
 }
 
+/// As its owned form: `Cow<str>` as a `String`, `Cow<[T]>` as a `Vec<T>`.
+impl<B> PartialValue for Cow<'_, B>
+where
+    B: ToOwned + ?Sized,
+    B::Owned: PartialValue,
+{
+    type Partial = <B::Owned as PartialValue>::Partial;
+
+    fn empty() -> Option<Self::Partial> {
+        B::Owned::empty()
+    }
+
+    fn complete(value: &Value) -> Option<Self::Partial> {
+        B::Owned::complete(value)
+    }
+
+    fn apply(state: &mut FieldState<Self::Partial>, path: &[Cow<'_, str>], step: Step<'_>) {
+        B::Owned::apply(state, path, step);
+    }
+
+    fn __serde_facts(facts: &mut crate::serde_facts::SerdeFacts) {
+        B::Owned::__serde_facts(facts)
+    }
+}
+
+/// Boxed as the value is, so that a type holding itself through a `Box` has a partial of a
+/// size.
 impl<T: PartialValue> PartialValue for Box<T> {
-    type Partial = T::Partial;
+    type Partial = Box<T::Partial>;
 
-    fn empty() -> Option<T::Partial> {
-        T::empty()
+    fn empty() -> Option<Box<T::Partial>> {
+        T::empty().map(Box::new)
     }
 
-    fn complete(value: &Value) -> Option<T::Partial> {
-        T::complete(value)
+    fn complete(value: &Value) -> Option<Box<T::Partial>> {
+        T::complete(value).map(Box::new)
     }
 
-    fn apply(state: &mut FieldState<T::Partial>, path: &[Cow<'_, str>], step: Step<'_>) {
-        T::apply(state, path, step);
+    fn apply(state: &mut FieldState<Box<T::Partial>>, path: &[Cow<'_, str>], step: Step<'_>) {
+        let mut inner = state.take().map(|boxed| *boxed);
+        T::apply(&mut inner, path, step);
+        *state = inner.map(Box::new);
     }
 
     fn __serde_facts(facts: &mut crate::serde_facts::SerdeFacts) {
