@@ -13,6 +13,7 @@ use serde::de::DeserializeSeed;
 
 use crate::error::FieldError;
 use crate::key_walk::{self, Gather, Reading, Step};
+use crate::parse::strict::serde_json_first;
 use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
 
 /// A key given twice in one object.
@@ -87,22 +88,19 @@ fn repeats_within(text: &str, options: &ParseOptions, strings_left: usize) -> Ve
 /// what it sent of the enclosing object. Errors at the same place keep their order.
 ///
 /// Only the errors' paths and their ancestors are looked for. Strict JSON (the common case:
-/// step one of the typed path read it and refused it) is read with `serde_json`, skipping
-/// every subtree no error is about; other text with the incremental parser's member events.
+/// step one of the typed path read it and refused it) is read with `serde_json` where it
+/// reads first (`serde_json_first`), skipping every subtree no error is about; other text
+/// with the incremental parser's member events.
 pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: &ParseOptions) {
     // The repair mode reports no member events: its guesses can restructure what was read.
     if errors.len() < 2 || options.mode == ParseMode::Repair {
         return;
     }
     let mut order = Order::for_paths(errors.iter().map(|error| error.path.as_str()));
-    let read = {
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        key_walk::walk(&mut Places { order: &mut order, entered: Vec::new() })
-            .deserialize(&mut deserializer)
-            .and_then(|()| deserializer.end())
-            .is_ok()
-    };
-    if !read {
+    let mut places = Places { order: &mut order, entered: Vec::new() };
+    let read =
+        serde_json_first(text, options.max_depth, false, |d| key_walk::walk(&mut places).deserialize(d));
+    if read.read().is_none() {
         order.reset();
         for (index, (path, _)) in completions(text, options, false).iter().enumerate() {
             order.completed_at(path, index);

@@ -4,23 +4,25 @@
 
 use std::borrow::Cow;
 
-use serde::de::DeserializeSeed;
+use serde::de::{DeserializeSeed, Deserializer};
 use serde_json::{Map, Number, Value};
 
+use super::strict::serde_json_first;
 use crate::key_walk::{self, Gather, Scalar};
 
-/// The value of strict JSON `text`, and whether an object in it repeats a key; `None` when the
-/// text is not strict JSON (or nests deeper than `serde_json`'s 128 levels).
-pub(crate) fn strict_noting_repeats(text: &str) -> Option<(Value, bool)> {
-    if crate::decimal::serde_json_may_misread(text.as_bytes()) {
-        // Read by the lexer, correctly rounded.
-        return None;
-    }
+/// The value of strict JSON `text`, and whether an object in it repeats a key, when
+/// `serde_json` reads it first ([`serde_json_first`] decides, under `max_depth`); `None`
+/// when it does not (or the text is not strict JSON).
+pub(crate) fn strict_noting_repeats(text: &str, max_depth: usize) -> Option<(Value, bool)> {
+    serde_json_first(text, max_depth, false, |d| noting_repeats(d)).read()
+}
+
+/// Read a value as `serde_json` reads it into a `Value` (the last value of a repeated key
+/// wins), noting whether any object repeated a key.
+pub(crate) fn noting_repeats<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(Value, bool), D::Error> {
     let mut noting = Noting { repeated: false };
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = key_walk::walk(&mut noting).deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    Some((value, noting.repeated))
+    let value = key_walk::walk(&mut noting).deserialize(deserializer)?;
+    Ok((value, noting.repeated))
 }
 
 /// A walk that builds the `Value` as `serde_json` builds it, noting a key given twice.
@@ -72,14 +74,14 @@ mod tests {
         for text in
             [r#"{"a": 1, "b": [1.5, -2, 18446744073709551615, "x", null, true], "c": {"d": {}}}"#, "[]", "3"]
         {
-            let (value, repeated) = strict_noting_repeats(text).unwrap();
+            let (value, repeated) = strict_noting_repeats(text, 128).unwrap();
             assert_eq!(value, serde_json::from_str::<Value>(text).unwrap());
             assert!(!repeated);
         }
-        let (value, repeated) = strict_noting_repeats(r#"{"a": {"b": 1, "b": 2}}"#).unwrap();
+        let (value, repeated) = strict_noting_repeats(r#"{"a": {"b": 1, "b": 2}}"#, 128).unwrap();
         assert_eq!(value, serde_json::json!({"a": {"b": 2}}));
         assert!(repeated);
-        assert!(strict_noting_repeats("{'a': 1}").is_none());
-        assert!(strict_noting_repeats(&format!("{}{}", "[".repeat(200), "]".repeat(200))).is_none());
+        assert!(strict_noting_repeats("{'a': 1}", 128).is_none());
+        assert!(strict_noting_repeats(&format!("{}{}", "[".repeat(200), "]".repeat(200)), 128).is_none());
     }
 }
