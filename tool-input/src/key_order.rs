@@ -7,12 +7,10 @@
 //! may have lost it. It is read from the schema's text ([`KeyOrder::of_text`]), or given by
 //! the derive (the fields of each struct in declaration order).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt;
 
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-
-use crate::pointer::escape_token;
+use crate::key_walk::{self, Gather, PointerStack, Reading, Step};
 
 /// Most objects' key orders one text records: past it, the rest keep the `Value`'s order.
 const MAX_RECORDED: usize = 100_000;
@@ -29,9 +27,7 @@ impl KeyOrder {
     /// nests deeper than serde_json's recursion limit (as its `Value` does).
     pub(crate) fn of_text(text: &str) -> Option<KeyOrder> {
         let mut order = KeyOrder::default();
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let recorder = Recorder { pointer: String::new(), order: &mut order };
-        recorder.deserialize(&mut deserializer).ok()?;
+        key_walk::walk_text(text, &mut Recorder { at: PointerStack::default(), order: &mut order }).ok()?;
         Some(order)
     }
 
@@ -74,72 +70,37 @@ impl KeyOrder {
     }
 }
 
+/// The key order of every object a walk reads, by the object's pointer.
 struct Recorder<'o> {
-    pointer: String,
+    at: PointerStack,
     order: &'o mut KeyOrder,
 }
 
-impl<'de> DeserializeSeed<'de> for Recorder<'_> {
+impl<'de> Gather<'de> for Recorder<'_> {
     type Value = ();
+    /// The object's keys so far, in order, each once.
+    type Object = Vec<String>;
+    type Array = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Recorder<'_> {
-    type Value = ();
-
-    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str("a JSON value")
+    fn enter(&mut self, step: Step<'_>) -> Reading {
+        self.at.enter(step);
+        Reading::Walk
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
+    fn leave(&mut self) {
+        self.at.leave();
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let mut index = 0usize;
-        loop {
-            let child = Recorder { pointer: format!("{}/{index}", self.pointer), order: &mut *self.order };
-            if seq.next_element_seed(child)?.is_none() {
-                return Ok(());
-            }
-            index += 1;
+    fn member(&mut self, keys: &mut Vec<String>, key: Cow<'de, str>, (): ()) {
+        if !keys.iter().any(|known| *known == key) {
+            keys.push(key.into_owned());
         }
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys: Vec<String> = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let child = Recorder {
-                pointer: format!("{}/{}", self.pointer, escape_token(&key)),
-                order: &mut *self.order,
-            };
-            map.next_value_seed(child)?;
-            if !keys.contains(&key) {
-                keys.push(key);
-            }
-        }
+    fn object_end(&mut self, keys: Vec<String>) {
         if self.order.by_pointer.len() < MAX_RECORDED {
-            self.order.insert(self.pointer, keys);
+            self.order.insert(self.at.as_str().to_owned(), keys);
         }
-        Ok(())
     }
 }
 

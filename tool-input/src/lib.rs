@@ -75,6 +75,7 @@ mod error;
 mod field_options;
 mod field_order;
 mod key_order;
+mod key_walk;
 mod keywords;
 mod limits;
 mod members;

@@ -9,9 +9,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::DeserializeSeed;
 
 use crate::error::FieldError;
+use crate::key_walk::{self, Gather, Reading, Step};
+use crate::parse::strict::serde_json_first;
 use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
 
 /// A key given twice in one object.
@@ -86,22 +88,19 @@ fn repeats_within(text: &str, options: &ParseOptions, strings_left: usize) -> Ve
 /// what it sent of the enclosing object. Errors at the same place keep their order.
 ///
 /// Only the errors' paths and their ancestors are looked for. Strict JSON (the common case:
-/// step one of the typed path read it and refused it) is read with `serde_json`, skipping
-/// every subtree no error is about; other text with the incremental parser's member events.
+/// step one of the typed path read it and refused it) is read with `serde_json` where it
+/// reads first (`serde_json_first`), skipping every subtree no error is about; other text
+/// with the incremental parser's member events.
 pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: &ParseOptions) {
     // The repair mode reports no member events: its guesses can restructure what was read.
     if errors.len() < 2 || options.mode == ParseMode::Repair {
         return;
     }
     let mut order = Order::for_paths(errors.iter().map(|error| error.path.as_str()));
-    let read = {
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        Wanted { order: &mut order, slot: None }
-            .deserialize(&mut deserializer)
-            .and_then(|()| deserializer.end())
-            .is_ok()
-    };
-    if !read {
+    let mut places = Places { order: &mut order, entered: Vec::new() };
+    let read =
+        serde_json_first(text, options.max_depth, false, |d| key_walk::walk(&mut places).deserialize(d));
+    if read.read().is_none() {
         order.reset();
         for (index, (path, _)) in completions(text, options, false).iter().enumerate() {
             order.completed_at(path, index);
@@ -321,137 +320,41 @@ fn index_token(token: &str) -> Option<usize> {
     canonical.then(|| token.parse().ok()).flatten()
 }
 
-/// A value whose path is wanted (or the top-level value), read for its members' order.
-struct Wanted<'a, 'e> {
+/// A walk over the text for the places of the wanted paths: a member or item that is wanted
+/// is walked into (its first and own completions noted), any other is skipped as one
+/// completion.
+struct Places<'a, 'e> {
     order: &'a mut Order<'e>,
-    /// The value's slot (`None` at the top level).
-    slot: Option<usize>,
+    /// The slot of each value entered, innermost last (`None`: not wanted, skipped).
+    entered: Vec<Option<usize>>,
 }
 
-impl<'de> DeserializeSeed<'de> for Wanted<'_, '_> {
+impl<'de> Gather<'de> for Places<'_, '_> {
     type Value = ();
+    type Object = ();
+    type Array = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        // Called only for a member or item that is there.
-        if let Some(slot) = self.slot {
-            self.order.entered(slot);
-        }
-        deserializer.deserialize_any(Members { order: &mut *self.order, slot: self.slot })?;
-        if let Some(slot) = self.slot {
-            self.order.completed(Some(slot));
-        }
-        Ok(())
-    }
-}
-
-/// The visitor of a wanted value: its members and items, each read if wanted, else skipped
-/// as one completion.
-struct Members<'a, 'e> {
-    order: &'a mut Order<'e>,
-    /// The value's slot (`None` at the top level).
-    slot: Option<usize>,
-}
-
-impl<'e> Members<'_, 'e> {
-    /// The member or item at `wanted` (its slot, when it is wanted): `read` is given the
-    /// seed for a wanted one, `None` to skip it, and says whether there was one.
-    fn member<E>(
-        &mut self,
-        wanted: Option<usize>,
-        read: impl FnOnce(Option<Wanted<'_, 'e>>) -> Result<bool, E>,
-    ) -> Result<bool, E> {
+    fn enter(&mut self, step: Step<'_>) -> Reading {
+        // The value the walk is in: the top level, or a wanted one (an unwanted one is
+        // skipped whole, so nothing is entered inside it).
+        let parent = self.entered.last().copied().flatten();
+        let wanted = match step {
+            Step::Member(key) => self.order.member(parent, key),
+            Step::Item(index) => self.order.item(parent, index),
+        };
+        self.entered.push(wanted);
         match wanted {
-            Some(slot) => read(Some(Wanted { order: &mut *self.order, slot: Some(slot) })),
-            None => {
-                let there = read(None)?;
-                if there {
-                    self.order.completed(None);
-                }
-                Ok(there)
+            Some(slot) => {
+                self.order.entered(slot);
+                Reading::Walk
             }
+            None => Reading::Skip,
         }
     }
-}
 
-impl<'de> Visitor<'de> for Members<'_, '_> {
-    type Value = ();
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("a JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
-        while let Some(wanted) = map.next_key_seed(Key { order: &*self.order, parent: self.slot })? {
-            self.member(wanted, |wanted| match wanted {
-                Some(wanted) => map.next_value_seed(wanted).map(|()| true),
-                None => map.next_value::<IgnoredAny>().map(|_| true),
-            })?;
-        }
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
-        for index in 0.. {
-            let wanted = self.order.item(self.slot, index);
-            let there = self.member(wanted, |wanted| match wanted {
-                Some(wanted) => seq.next_element_seed(wanted).map(|item| item.is_some()),
-                None => seq.next_element::<IgnoredAny>().map(|item| item.is_some()),
-            })?;
-            if !there {
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-}
-
-/// A member's key, read for the slot of the member it names (when it is wanted).
-struct Key<'a, 'e> {
-    order: &'a Order<'e>,
-    parent: Option<usize>,
-}
-
-impl<'de> DeserializeSeed<'de> for Key<'_, '_> {
-    type Value = Option<usize>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key<'_, '_> {
-    type Value = Option<usize>;
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("a key")
-    }
-
-    fn visit_str<E>(self, key: &str) -> Result<Option<usize>, E> {
-        Ok(self.order.member(self.parent, key))
+    fn leave(&mut self) {
+        let slot = self.entered.pop().flatten();
+        self.order.completed(slot);
     }
 }
 

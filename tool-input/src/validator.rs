@@ -407,7 +407,7 @@ impl Validator {
     fn check_while_parsing(&self, raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> WhileParsing {
         let Some(text) = text_of(raw) else { return WhileParsing::Missed(Miss::NotTried) };
         // Below serde_json's depth, only our parser counts depth as the limits say.
-        if limits.max_depth < parse::DEFAULT_MAX_DEPTH {
+        if !parse::strict::depth_allows(limits.max_depth) {
             return WhileParsing::Missed(Miss::NotTried);
         }
         let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
@@ -445,7 +445,7 @@ impl Validator {
         if !read.repeats.is_empty()
             || !read.value.is_object()
             || text_of(raw).is_none()
-            || limits.max_depth < parse::DEFAULT_MAX_DEPTH
+            || !parse::strict::depth_allows(limits.max_depth)
         {
             return Err(read);
         }

@@ -7,9 +7,9 @@ use std::collections::HashSet;
 
 use std::borrow::Cow;
 
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::Deserialize;
 use serde_json::Value;
+
+use crate::key_walk::{self, Gather, PointerStack, Reading, Step};
 
 /// A key given twice with different values, in the object that holds it (as parsed, with the
 /// last value).
@@ -25,13 +25,12 @@ pub(crate) struct BodyConflict {
 /// The keys of `text` (the JSON of `body`) given twice with different values.
 pub(crate) fn conflicts(text: &str, body: &Value) -> Vec<BodyConflict> {
     let mut repeated = Vec::new();
-    let mut path = String::new();
-    if scan(text, &mut path, &mut repeated, None).is_err() || repeated.is_empty() {
+    if scan(text, &mut repeated, None).is_err() || repeated.is_empty() {
         return Vec::new();
     }
     let targets: HashSet<String> = repeated.into_iter().collect();
     let mut capture = Capture { targets: &targets, values: Vec::new() };
-    if scan(text, &mut path, &mut Vec::new(), Some(&mut capture)).is_err() {
+    if scan(text, &mut Vec::new(), Some(&mut capture)).is_err() {
         return Vec::new();
     }
     let captured = capture.values;
@@ -66,106 +65,51 @@ struct Capture<'c> {
 /// `repeated`; with `capture`, the value at each wanted pointer is kept.
 fn scan(
     text: &str,
-    path: &mut String,
     repeated: &mut Vec<String>,
     capture: Option<&mut Capture<'_>>,
 ) -> Result<(), serde_json::Error> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    Walk { path, repeated, capture }.deserialize(&mut deserializer)
+    key_walk::walk_text(text, &mut Scan { at: PointerStack::default(), repeated, capture })
 }
 
-struct Walk<'w, 'c> {
-    path: &'w mut String,
+/// A walk over a body, noting repeated keys (or, with `capture`, taking the wanted values).
+struct Scan<'w, 'c> {
+    at: PointerStack,
     repeated: &'w mut Vec<String>,
     capture: Option<&'w mut Capture<'c>>,
 }
 
-impl<'de> DeserializeSeed<'de> for Walk<'_, '_> {
+impl<'de> Gather<'de> for Scan<'_, '_> {
     type Value = ();
+    /// The keys the object gave so far.
+    type Object = Keys<'de>;
+    type Array = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        if let Some(capture) = self.capture {
-            if capture.targets.contains(self.path.as_str()) {
-                let value = Value::deserialize(deserializer)?;
-                capture.values.push((self.path.clone(), value));
-                return Ok(());
-            }
-            return deserializer.deserialize_any(Walk { capture: Some(capture), ..self });
+    fn enter(&mut self, step: Step<'_>) -> Reading {
+        self.at.enter(step);
+        match &self.capture {
+            Some(capture) if capture.targets.contains(self.at.as_str()) => Reading::Take,
+            _ => Reading::Walk,
         }
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Walk<'_, '_> {
-    type Value = ();
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("JSON")
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
+    fn leave(&mut self) {
+        self.at.leave();
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let Walk { path, repeated, mut capture } = self;
-        let base = path.len();
-        let mut index = 0usize;
-        loop {
-            path.truncate(base);
-            push_index(path, index);
-            let seed = Walk { path, repeated, capture: capture.as_deref_mut() };
-            if seq.next_element_seed(seed)?.is_none() {
-                break;
-            }
-            index += 1;
+    fn whole(&mut self, taken: Option<Value>) {
+        if let (Some(capture), Some(value)) = (self.capture.as_deref_mut(), taken) {
+            capture.values.push((self.at.as_str().to_owned(), value));
         }
-        path.truncate(base);
-        Ok(())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let Walk { path, repeated, mut capture } = self;
-        let base = path.len();
-        let mut keys = Keys::default();
-        while let Some(key) = map.next_key_seed(Key)? {
-            path.truncate(base);
-            path.push('/');
-            if key.contains(['~', '/']) {
-                path.push_str(&key.replace('~', "~0").replace('/', "~1"));
-            } else {
-                path.push_str(&key);
-            }
-            if !keys.insert(key) && capture.is_none() {
-                repeated.push(path.clone());
-            }
-            let seed = Walk { path, repeated, capture: capture.as_deref_mut() };
-            map.next_value_seed(seed)?;
+    fn member(&mut self, keys: &mut Keys<'de>, key: Cow<'de, str>, (): ()) {
+        if self.capture.is_some() {
+            return;
         }
-        path.truncate(base);
-        Ok(())
+        if let Some(key) = keys.insert(key) {
+            self.repeated.push(format!("{}/{}", self.at.as_str(), crate::pointer::escape_token(&key)));
+        }
     }
-}
-
-/// `/index` at the end of a pointer, without a `String` per index.
-fn push_index(path: &mut String, index: usize) {
-    path.push('/');
-    crate::check::path::push_decimal(path, index);
 }
 
 /// The keys an object gave so far: a list while short (most objects of a body have a few
@@ -179,44 +123,23 @@ struct Keys<'de> {
 impl<'de> Keys<'de> {
     const LIST: usize = 16;
 
-    /// Add `key`; `false` when the object gave it before.
-    fn insert(&mut self, key: Cow<'de, str>) -> bool {
+    /// Add `key`; `Some(key)` back when the object gave it before.
+    fn insert(&mut self, key: Cow<'de, str>) -> Option<Cow<'de, str>> {
         if self.set.is_empty() {
             if self.list.contains(&key) {
-                return false;
+                return Some(key);
             }
             if self.list.len() < Self::LIST {
                 self.list.push(key);
-                return true;
+                return None;
             }
             self.set.extend(self.list.drain(..));
         }
-        self.set.insert(key)
-    }
-}
-
-/// A key, borrowed from the text when it has no escapes.
-struct Key;
-
-impl<'de> DeserializeSeed<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Cow<'de, str>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("a key")
-    }
-    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(key))
-    }
-    fn visit_str<E>(self, key: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(key.to_owned()))
+        if self.set.contains(&key) {
+            return Some(key);
+        }
+        self.set.insert(key);
+        None
     }
 }
 
@@ -254,10 +177,5 @@ mod tests {
             (found[0].key.as_str(), &found[0].first, &found[0].second),
             ("k33", &json!(33), &json!("again"))
         );
-        let mut path = String::new();
-        for index in [0, 7, 10, 12345] {
-            push_index(&mut path, index);
-        }
-        assert_eq!(path, "/0/7/10/12345");
     }
 }

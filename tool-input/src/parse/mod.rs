@@ -42,7 +42,11 @@
 //! ```
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde::Deserialize;
+use serde_json::de::StrRead;
 use serde_json::Value;
+
+use strict::Strict;
 
 use crate::rejection_kind::RejectionKind;
 
@@ -55,6 +59,7 @@ pub(crate) mod salvage;
 mod stream;
 mod stream_event;
 mod stream_out;
+pub(crate) mod strict;
 pub(crate) mod tape;
 pub(crate) mod tape_de;
 pub(crate) mod tree;
@@ -759,32 +764,22 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
-    // Fast path: strict JSON through serde_json. Its own nesting limit is 128, so anything
-    // it accepts is within our depth limit whenever that limit is at least 128. A float it
-    // might misread (built without `float_roundtrip`) sends the text to the parser's own read.
-    if options.max_depth >= DEFAULT_MAX_DEPTH && !crate::decimal::serde_json_may_misread(input.as_bytes()) {
-        if let Ok(value) = serde_json::from_str::<Value>(input) {
-            // Strict JSON may still be a double-encoded payload.
-            if value.is_string() && options.mode == ParseMode::Lenient {
-                let value_at = input.len() - input.trim_start().len();
-                let outcome = tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: false };
-                return Ok(coalesce(tree::decode_double(outcome, options).0));
-            }
-            return Ok(Parsed { value, repairs: Vec::new() });
-        }
-    }
-    tree::parse_slow(tree::Input::text(input), options).map(coalesce)
+    read_whole(input, options, false, |d| Value::deserialize(d).map(|value| (value, false)))
+        .map(|(parsed, _)| parsed)
 }
 
 /// Strict JSON (a response body, a stream's event) as a value, its floats correctly rounded:
 /// by `serde_json` unless it might misread one (built without `float_roundtrip`), else by
 /// this parser's strict mode. `Err` carries the reason.
 pub(crate) fn strict_value(text: &str) -> Result<Value, String> {
-    if !crate::decimal::serde_json_may_misread(text.as_bytes()) {
-        return serde_json::from_str(text).map_err(|error| error.to_string());
-    }
     let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::strict() };
-    parse(text, &options).map(|parsed| parsed.value).map_err(|error| error.to_string())
+    match strict::serde_json_first(text, options.max_depth, false, |d| Value::deserialize(d)) {
+        Strict::Read(value) => Ok(value),
+        Strict::Refused(error) => Err(error.to_string()),
+        Strict::NotTried => {
+            parse(text, &options).map(|parsed| parsed.value).map_err(|error| error.to_string())
+        }
+    }
 }
 
 /// [`parse`] of tool arguments, also telling whether an object repeated a key (whose last
@@ -800,20 +795,33 @@ pub(crate) fn parse_noting_repeats(
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
-    if !not_strict_json && options.max_depth >= DEFAULT_MAX_DEPTH {
-        if let Some((value, repeated)) = repeats::strict_noting_repeats(input) {
-            if value.is_string() && options.mode == ParseMode::Lenient {
-                // A double-encoded payload: as `parse` reads it, noting the repeats inside.
-                let value_at = input.len() - input.trim_start().len();
-                let outcome = tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: repeated };
-                let (parsed, repeated) = tree::decode_double(outcome, options);
-                return Ok((coalesce(parsed), repeated));
-            }
-            return Ok((Parsed { value, repairs: Vec::new() }, repeated));
+    read_whole(input, options, not_strict_json, |d| repeats::noting_repeats(d))
+}
+
+/// The reading of a whole text, for [`parse`] and [`parse_noting_repeats`]: by `serde_json`
+/// with `strict_read` where [`strict::serde_json_first`] says it goes first, else by the
+/// parser (retrying after prose); then a top-level string holding the payload is decoded
+/// ([`tree::decode_double`], lenient mode), whichever read it. With the value, whether an
+/// object repeated a key (as far as `strict_read` notes it).
+fn read_whole<'t>(
+    input: &'t str,
+    options: &ParseOptions,
+    refused_before: bool,
+    strict_read: impl FnOnce(
+        &mut serde_json::Deserializer<StrRead<'t>>,
+    ) -> Result<(Value, bool), serde_json::Error>,
+) -> Result<(Parsed, bool), ParseError> {
+    let outcome = match strict::serde_json_first(input, options.max_depth, refused_before, strict_read) {
+        Strict::Read((value, repeated_keys)) => {
+            // No repairs; a double-encoded payload's repair is recorded where the value starts.
+            let value_at = input.len() - input.trim_start().len();
+            tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
         }
-    }
-    tree::parse_slow_noting_repeats(tree::Input::text(input), options)
-        .map(|(parsed, repeated)| (coalesce(parsed), repeated))
+        Strict::NotTried | Strict::Refused(_) => tree::parse_outcome(tree::Input::text(input), options)
+            .map_err(|failure| tree::to_error(failure, input.as_bytes(), options))?,
+    };
+    let (parsed, repeated) = tree::decode_double(outcome, options);
+    Ok((coalesce(parsed), repeated))
 }
 
 /// Parse bytes: decode them as UTF-8 (invalid UTF-8 is [`ParseError::InvalidUtf8`]), then

@@ -2,99 +2,77 @@
 //! key wins), noting whether any object repeated a key: the same single pass, so the tool
 //! argument path can tell a key given twice from one given once at no cost.
 
-use std::cell::Cell;
-use std::fmt;
+use std::borrow::Cow;
 
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer};
 use serde_json::{Map, Number, Value};
 
-/// The value of strict JSON `text`, and whether an object in it repeats a key; `None` when the
-/// text is not strict JSON (or nests deeper than `serde_json`'s 128 levels).
-pub(crate) fn strict_noting_repeats(text: &str) -> Option<(Value, bool)> {
-    if crate::decimal::serde_json_may_misread(text.as_bytes()) {
-        // Read by the lexer, correctly rounded.
-        return None;
-    }
-    let repeated = Cell::new(false);
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = Noting { repeated: &repeated }.deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    Some((value, repeated.get()))
+use super::strict::serde_json_first_noting_floats;
+use crate::key_walk::{self, Gather, Scalar};
+
+/// The value of strict JSON `text`, and whether an object in it repeats a key, when
+/// `serde_json` reads it first ([`serde_json_first_noting_floats`] decides, under
+/// `max_depth`: the text is scanned for a float `serde_json` may misread only when it held a
+/// float); `None` when it does not (or the text is not strict JSON).
+pub(crate) fn strict_noting_repeats(text: &str, max_depth: usize) -> Option<(Value, bool)> {
+    let read = |d: &mut _| {
+        let mut noting = Noting { repeated: false, floats: false };
+        let value = key_walk::walk(&mut noting).deserialize(d)?;
+        Ok(((value, noting.repeated), noting.floats))
+    };
+    serde_json_first_noting_floats(text, max_depth, false, read).read()
 }
 
-#[derive(Clone, Copy)]
-struct Noting<'a> {
-    repeated: &'a Cell<bool>,
+/// Read a value as `serde_json` reads it into a `Value` (the last value of a repeated key
+/// wins), noting whether any object repeated a key.
+pub(crate) fn noting_repeats<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(Value, bool), D::Error> {
+    let mut noting = Noting { repeated: false, floats: false };
+    let value = key_walk::walk(&mut noting).deserialize(deserializer)?;
+    Ok((value, noting.repeated))
 }
 
-impl<'de> DeserializeSeed<'de> for Noting<'_> {
+/// A walk that builds the `Value` as `serde_json` builds it, noting a key given twice.
+struct Noting {
+    repeated: bool,
+    /// Was a number read as a float (see `strict::serde_json_first_noting_floats`)?
+    floats: bool,
+}
+
+impl<'de> Gather<'de> for Noting {
     type Value = Value;
+    type Object = Map<String, Value>;
+    type Array = Vec<Value>;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Noting<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        self.deserialize(deserializer)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element_seed(self)? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut members = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let value = map.next_value_seed(self)?;
-            if members.insert(key, value).is_some() {
-                self.repeated.set(true);
+    fn scalar(&mut self, scalar: Scalar<'_>) -> Value {
+        match scalar {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(v) => Value::Bool(v),
+            Scalar::I64(v) => Value::Number(v.into()),
+            Scalar::U64(v) => Value::Number(v.into()),
+            Scalar::F64(v) => {
+                self.floats = true;
+                Number::from_f64(v).map_or(Value::Null, Value::Number)
             }
+            Scalar::Str(v) => Value::String(v.to_owned()),
         }
-        Ok(Value::Object(members))
+    }
+
+    fn member(&mut self, members: &mut Map<String, Value>, key: Cow<'de, str>, value: Value) {
+        if members.insert(key.into_owned(), value).is_some() {
+            self.repeated = true;
+        }
+    }
+
+    fn object_end(&mut self, members: Map<String, Value>) -> Value {
+        Value::Object(members)
+    }
+
+    fn item(&mut self, items: &mut Vec<Value>, item: Value) {
+        items.push(item);
+    }
+
+    fn array_end(&mut self, items: Vec<Value>) -> Value {
+        Value::Array(items)
     }
 }
 
@@ -107,14 +85,14 @@ mod tests {
         for text in
             [r#"{"a": 1, "b": [1.5, -2, 18446744073709551615, "x", null, true], "c": {"d": {}}}"#, "[]", "3"]
         {
-            let (value, repeated) = strict_noting_repeats(text).unwrap();
+            let (value, repeated) = strict_noting_repeats(text, 128).unwrap();
             assert_eq!(value, serde_json::from_str::<Value>(text).unwrap());
             assert!(!repeated);
         }
-        let (value, repeated) = strict_noting_repeats(r#"{"a": {"b": 1, "b": 2}}"#).unwrap();
+        let (value, repeated) = strict_noting_repeats(r#"{"a": {"b": 1, "b": 2}}"#, 128).unwrap();
         assert_eq!(value, serde_json::json!({"a": {"b": 2}}));
         assert!(repeated);
-        assert!(strict_noting_repeats("{'a': 1}").is_none());
-        assert!(strict_noting_repeats(&format!("{}{}", "[".repeat(200), "]".repeat(200))).is_none());
+        assert!(strict_noting_repeats("{'a': 1}", 128).is_none());
+        assert!(strict_noting_repeats(&format!("{}{}", "[".repeat(200), "]".repeat(200)), 128).is_none());
     }
 }

@@ -36,7 +36,7 @@ use super::repair::RepairLayer;
 use super::stream_event::StreamEvent;
 use super::stream_out::{sync_string, On, Reporting, StreamOut};
 use super::tree::{self, Outcome, MAX_CANDIDATES};
-use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair, DEFAULT_MAX_DEPTH};
+use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair};
 
 /// The partial value before any value started.
 static NULL: Value = Value::Null;
@@ -300,14 +300,15 @@ impl IncrementalParser {
             self.utf8_error = Some(self.bytes - self.tail.len());
         }
         if self.options.mode == ParseMode::Repair
-            && self.options.max_depth >= DEFAULT_MAX_DEPTH
             && self.bytes <= self.options.max_bytes
             && self.utf8_error.is_none()
         {
             // `parse` takes strict JSON through `serde_json` first, and repair mode's own
             // reading of strict JSON can differ from it (its guesses about quotes): one
             // more pass, in the mode that is not for tool arguments, to give the same value.
-            if let Some((value, repeated)) = super::repeats::strict_noting_repeats(&self.text) {
+            if let Some((value, repeated)) =
+                super::repeats::strict_noting_repeats(&self.text, self.options.max_depth)
+            {
                 return Ok((Parsed { value, repairs: Vec::new() }, repeated));
             }
         }

@@ -22,7 +22,7 @@ use super::grammar::{Fed, Grammar, Kind, Out};
 use super::lexer::strings::read_escaped;
 use super::lexer::{Failure, Lexer};
 use super::tree::{self, Attempt, Input, Outcome};
-use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair, DEFAULT_MAX_DEPTH};
+use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair};
 
 /// One event of a [`Tape`]: 16 bytes. A string is where its content is ([`Text`]), not a
 /// `String` of its own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
@@ -453,19 +453,17 @@ pub(crate) fn parse_to_tape<'t>(
     if options.mode == ParseMode::Repair || u32::try_from(input.len()).is_err() {
         return Ok(None);
     }
-    if !not_strict_json && options.max_depth >= DEFAULT_MAX_DEPTH {
-        if let Some((tape, repeated)) = strict_to_tape(input) {
-            if repeated || tape.overflow {
-                return Ok(None);
-            }
-            if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
-                // A double-encoded payload: as `parse` reads it; a key repeated inside it is
-                // read as any repeated key is (by the walk).
-                let (parsed, repeated) = super::parse_noting_repeats(input, options, false)?;
-                return Ok(if repeated { None } else { kept_tape(&parsed.value, parsed.repairs) });
-            }
-            return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
+    if let Some((tape, repeated)) = strict_to_tape(input, options.max_depth, not_strict_json) {
+        if repeated || tape.overflow {
+            return Ok(None);
         }
+        if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
+            // A double-encoded payload: as `parse` reads it; a key repeated inside it is
+            // read as any repeated key is (by the walk).
+            let (parsed, repeated) = super::parse_noting_repeats(input, options, false)?;
+            return Ok(if repeated { None } else { kept_tape(&parsed.value, parsed.repairs) });
+        }
+        return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
     }
     let read = tree::read_with_retry(Input::text(input), options, |lexer, repairs| TapeMachine {
         lexer,
@@ -501,18 +499,16 @@ fn kept_tape(value: &Value, repairs: Vec<Repair>) -> Option<TapeParsed<'static>>
     (!tape.overflow).then_some(TapeParsed { tape, repairs })
 }
 
-/// Strict JSON onto a tape by `serde_json` (its nesting limit of 128 holds), noting whether
-/// an object repeats a key; `None` when the text is not strict JSON.
-fn strict_to_tape(text: &str) -> Option<(Tape<'_>, bool)> {
+/// Strict JSON onto a tape by `serde_json`, noting whether an object repeats a key, where
+/// it reads first (`strict::serde_json_first`, under `max_depth`; `refused_before`: it has
+/// refused the text already); `None` when it does not, or the text is not strict JSON.
+fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
     use serde::de::DeserializeSeed;
-    if crate::decimal::serde_json_may_misread(text.as_bytes()) {
-        // Read by the lexer, correctly rounded.
-        return None;
-    }
-    let mut out = TapeOut::for_text(text);
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    Writing { out: &mut out }.deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
+    let mut out = super::strict::serde_json_first(text, max_depth, refused_before, |deserializer| {
+        let mut out = TapeOut::for_text(text);
+        Writing { out: &mut out }.deserialize(deserializer).map(|()| out)
+    })
+    .read()?;
     Some((std::mem::take(&mut out.tape), out.repeated))
 }
 

@@ -317,7 +317,7 @@ pub(crate) fn float_literals(text: &str, options: &ParseOptions) -> Vec<(String,
 }
 
 /// Parse a whole input: a first attempt, then (lenient) later candidates after prose.
-fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Failure> {
+pub(crate) fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Failure> {
     parse_outcome_with(input, options, false).map(|(outcome, _)| outcome)
 }
 
@@ -355,7 +355,9 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> (Parsed
         if !(trimmed.starts_with(['{', '[']) || nested_string) {
             break;
         }
-        let inner = match super::repeats::strict_noting_repeats(trimmed) {
+        // Offered to `serde_json` under its own limit of 128 whatever the caller's, as this
+        // reading always was: a tighter limit is not held inside the payload here.
+        let inner = match super::repeats::strict_noting_repeats(trimmed, super::DEFAULT_MAX_DEPTH) {
             Some((value, repeated_keys)) => {
                 Outcome { value, repairs: Vec::new(), value_at: 0, repeated_keys }
             }

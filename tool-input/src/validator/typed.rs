@@ -13,6 +13,7 @@ use crate::check::fast::Fast;
 use crate::error::Rejection;
 use crate::limits::Limits;
 use crate::parse;
+use crate::parse::strict::Strict;
 use crate::parse::tape::{Event, Sources, TapeParsed};
 use crate::parse::tape_de::TapeDeserializer;
 use crate::parsed_text::ParsedText;
@@ -112,7 +113,7 @@ impl Validator {
         let limits = options.limits.unwrap_or(self.inner.limits);
         // serde_json refuses nesting deeper than 128 on its own; with a lower limit, the full
         // path must count.
-        if limits.max_depth < parse::DEFAULT_MAX_DEPTH {
+        if !parse::strict::depth_allows(limits.max_depth) {
             return Err(Miss::NotTried);
         }
         let policy = options.policy.unwrap_or(self.inner.policy);
@@ -141,20 +142,22 @@ impl Validator {
         if text.len() > limits.max_bytes || !opens_object(text) {
             return Err(Miss::NotTried);
         }
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let read = fast.run::<T, _>(&mut deserializer).and_then(|value| deserializer.end().map(|()| value));
-        let value = read.map_err(|error| match error.classify() {
-            // Not strict JSON: the lenient parser reads it, with no second strict attempt.
-            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
-            serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
-        })?;
-        // A float serde_json might round wrongly: the lexer reads the text instead (as it
-        // reads JSON that is not strict), correctly rounded. Scanned for only when a float
-        // was read: most calls have none, and the scan cost a clean call a fifth of its time.
-        if fast.read_a_float() && crate::decimal::serde_json_may_misread(text.as_bytes()) {
-            return Err(Miss::NotJson);
+        // The one pass notes whether it read a float: only then is the text scanned for one
+        // serde_json may round wrongly (most calls have none, and the scan cost a clean call
+        // a fifth of its instructions).
+        let read = |d: &mut _| fast.run::<T, _>(d).map(|value| (value, fast.read_a_float()));
+        match parse::strict::serde_json_first_noting_floats(text, limits.max_depth, false, read) {
+            Strict::Read(value) => Ok(value),
+            // The callers have held the depth limit to serde_json's: a float it might round
+            // wrongly, which the lexer reads instead (as it reads JSON that is not strict),
+            // correctly rounded.
+            Strict::NotTried => Err(Miss::NotJson),
+            Strict::Refused(error) => Err(match error.classify() {
+                // Not strict JSON: the lenient parser reads it, with no second strict attempt.
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
+                serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
+            }),
         }
-        Ok(value)
     }
 
     /// The typed path (`ToolInput::from_arguments_with`). Three steps, each taken only when
@@ -275,7 +278,7 @@ impl Validator {
     ) -> Result<OnePass<T>, Rejection> {
         // After `Inexact`, the text is strict JSON the attempt already read and refused.
         // Below serde_json's depth, only the walk counts depth as the limits say.
-        if miss == Miss::Inexact || limits.max_depth < parse::DEFAULT_MAX_DEPTH {
+        if miss == Miss::Inexact || !parse::strict::depth_allows(limits.max_depth) {
             return Ok(OnePass::Unread(miss));
         }
         let Some(text) = text_of(raw).filter(|text| !text.trim().is_empty()) else {
@@ -425,7 +428,7 @@ impl Validator {
     ) -> Result<OnePass<T>, Rejection> {
         // Where the second step does not read `T` (strict JSON the first step refused, a
         // depth limit only the walk counts, a key given twice), the walk reads the parse.
-        if miss == Miss::Inexact || limits.max_depth < parse::DEFAULT_MAX_DEPTH || parsed.repeated {
+        if miss == Miss::Inexact || !parse::strict::depth_allows(limits.max_depth) || parsed.repeated {
             return Ok(OnePass::Read(read_of(parsed, policy, limits)));
         }
         let fast = self.fast(limits, policy, Defaults::Left);

@@ -1,0 +1,130 @@
+//! Whether `serde_json` reads a text before this crate's parser does: decided here, once,
+//! for every reader (the parse into a `Value`, the parse onto a tape, the typed and untyped
+//! one-pass checks, the stream's last reading, the decoding of a double-encoded payload, the
+//! order of a rejection's errors).
+//!
+//! Strict JSON is most of what models send, and `serde_json` reads it faster than the
+//! repairing parser. It goes first only where its reading is the parser's own:
+//! - its nesting limit (128) must be within the caller's depth limit, or a text the limit
+//!   refuses would pass;
+//! - no float in the text may be one it rounds differently (built without
+//!   `float_roundtrip`; see `decimal::serde_json_may_misread`): the lexer reads those, correctly
+//!   rounded;
+//! - it has not refused the text already (the typed path's first step reads the text with
+//!   `serde_json`; on a syntax error the parser takes it without a second strict attempt).
+
+use serde_json::de::StrRead;
+
+use super::DEFAULT_MAX_DEPTH;
+
+/// What came of offering a text to `serde_json` first.
+#[derive(Debug)]
+pub(crate) enum Strict<T> {
+    /// `serde_json` read the whole text (nothing but white space after the value).
+    Read(T),
+    /// `serde_json` was not asked (see the module's rules): the parser reads the text.
+    NotTried,
+    /// `serde_json` refused the text, saying why.
+    Refused(serde_json::Error),
+}
+
+impl<T> Strict<T> {
+    /// What `serde_json` read, if it read the text.
+    pub(crate) fn read(self) -> Option<T> {
+        match self {
+            Strict::Read(value) => Some(value),
+            Strict::NotTried | Strict::Refused(_) => None,
+        }
+    }
+}
+
+/// Does a depth limit of `max_depth` let `serde_json` read first? Its own limit of 128 must
+/// be the tighter one. Asked on its own by the one-pass checks, which decide before they
+/// have a text (a value passed in has no text to read).
+pub(crate) fn depth_allows(max_depth: usize) -> bool {
+    max_depth >= DEFAULT_MAX_DEPTH
+}
+
+/// Offer `text` to `serde_json` first: `read` reads it from a deserializer over the text
+/// (a `Value`, a typed value, a tape, a walk), which must then be at its end. `max_depth`:
+/// the caller's depth limit; `refused_before`: `serde_json` has already refused this text.
+pub(crate) fn serde_json_first<'de, T>(
+    text: &'de str,
+    max_depth: usize,
+    refused_before: bool,
+    read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<T, serde_json::Error>,
+) -> Strict<T> {
+    if crate::decimal::serde_json_may_misread(text.as_bytes()) {
+        return Strict::NotTried;
+    }
+    offer(text, max_depth, refused_before, |deserializer| read(deserializer).map(|value| (value, false)))
+}
+
+/// [`serde_json_first`] for a reader that tells whether it read a float (a number
+/// `serde_json` reads as one): the text is scanned for a float `serde_json` may round
+/// wrongly only after such a reading, and the reading is then set aside. Most calls have no
+/// float, and the scan costs a clean call a fifth of its instructions.
+pub(crate) fn serde_json_first_noting_floats<'de, T>(
+    text: &'de str,
+    max_depth: usize,
+    refused_before: bool,
+    read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
+) -> Strict<T> {
+    offer(text, max_depth, refused_before, read)
+}
+
+/// The reading both entries share: `read` gives the value and whether its text must still be
+/// scanned for a float `serde_json` may misread.
+fn offer<'de, T>(
+    text: &'de str,
+    max_depth: usize,
+    refused_before: bool,
+    read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
+) -> Strict<T> {
+    if refused_before || !depth_allows(max_depth) {
+        return Strict::NotTried;
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    match read(&mut deserializer).and_then(|value| deserializer.end().map(|()| value)) {
+        Ok((_, true)) if crate::decimal::serde_json_may_misread(text.as_bytes()) => Strict::NotTried,
+        Ok((value, _)) => Strict::Read(value),
+        Err(error) => Strict::Refused(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    fn value(text: &str, max_depth: usize, refused_before: bool) -> Strict<Value> {
+        serde_json_first(text, max_depth, refused_before, |d| Value::deserialize(d))
+    }
+
+    #[test]
+    fn serde_json_reads_first_only_where_its_reading_is_the_parsers() {
+        assert!(matches!(value(r#"{"a": [1, 2.5]} "#, 128, false), Strict::Read(v) if v["a"][1] == 2.5));
+        // A limit tighter than serde_json's, a text it was given before, a float it may
+        // round otherwise (when built without `float_roundtrip`).
+        assert!(matches!(value("{}", 127, false), Strict::NotTried));
+        assert!(matches!(value("{}", 128, true), Strict::NotTried));
+        if crate::decimal::serde_json_may_misread(b"[0.1000000000000000055511151231257827]") {
+            assert!(matches!(value("[0.1000000000000000055511151231257827]", 128, false), Strict::NotTried));
+        }
+        // Not strict JSON, or more after the value.
+        assert!(matches!(value("{'a': 1}", 128, false), Strict::Refused(_)));
+        assert!(matches!(value("{} {}", 128, false), Strict::Refused(_)));
+        // A reader that read no float is taken at its word; one that read one, scanned.
+        let risky = "[0.1000000000000000055511151231257827]";
+        let noting = |floats| {
+            serde_json_first_noting_floats(risky, 128, false, |d| Value::deserialize(d).map(|v| (v, floats)))
+        };
+        assert!(matches!(noting(false), Strict::Read(_)));
+        if crate::decimal::serde_json_may_misread(risky.as_bytes()) {
+            assert!(matches!(noting(true), Strict::NotTried));
+        }
+        assert_eq!(value("[]", 128, false).read(), Some(Value::Array(Vec::new())));
+        assert_eq!(value("[", 128, false).read(), None);
+    }
+}
