@@ -19,7 +19,7 @@ use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use serde_json::{Map, Number, Value};
 
 use super::grammar::{Fed, Grammar, Kind, Out};
-use super::lexer::strings::read_escaped;
+use super::lexer::escapes::read_escaped;
 use super::lexer::{Failure, Lexer};
 use super::tree::{self, Attempt, Input, Outcome};
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair, DEFAULT_MAX_DEPTH};
