@@ -2,9 +2,11 @@
 //! repairs it needed out.
 //!
 //! One pass over the bytes. Strict JSON goes through a fast path; anything else is read by
-//! our own resumable tokenizer (`lexer`) and tree builder (`tree`), which repair what a
-//! model typically gets wrong about JSON syntax and record each repair (see [`parse`] for
-//! the list). A payload that was cut off is never completed silently: it is a
+//! our own resumable tokenizer (`lexer`) and grammar (`grammar`), run by one `driver` into
+//! one of the outputs in `output` (a `Value`, the tape a typed read takes, the incremental
+//! parser's events), which repair what a model typically gets wrong about JSON syntax and
+//! record each repair (see [`parse`] for the list). The repair mode's guesses at structure
+//! are in `repair`; the incremental parser is `incremental`. A payload that was cut off is never completed silently: it is a
 //! [`ParseError::Truncated`] unless the caller asked for
 //! [`ParseOptions::complete_truncated`] (for display, never for tool calls).
 //!
@@ -46,28 +48,19 @@ use serde_json::Value;
 
 use crate::rejection_kind::RejectionKind;
 
-mod build;
+pub(crate) mod driver;
 mod grammar;
+mod incremental;
 pub(crate) mod lexer;
+pub(crate) mod output;
 mod repair;
 mod repeats;
-pub(crate) mod salvage;
-mod stream;
-mod stream_event;
-mod stream_out;
-pub(crate) mod tape;
-pub(crate) mod tape_de;
-pub(crate) mod tree;
 
-#[cfg(test)]
-mod stream_tests;
-#[cfg(test)]
-mod tape_tests;
 #[cfg(test)]
 mod tests;
 
-pub use stream::IncrementalParser;
-pub use stream_event::StreamEvent;
+pub use incremental::{IncrementalParser, StreamEvent};
+pub(crate) use output::{tape, tape_de};
 
 /// Default for [`ParseOptions::max_bytes`]: 8 MiB.
 pub const DEFAULT_MAX_BYTES: usize = 8 * 1024 * 1024;
@@ -767,13 +760,13 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
             // Strict JSON may still be a double-encoded payload.
             if value.is_string() && options.mode == ParseMode::Lenient {
                 let value_at = input.len() - input.trim_start().len();
-                let outcome = tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: false };
-                return Ok(coalesce(tree::decode_double(outcome, options).0));
+                let outcome = driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: false };
+                return Ok(coalesce(driver::decode_double(outcome, options).0));
             }
             return Ok(Parsed { value, repairs: Vec::new() });
         }
     }
-    tree::parse_slow(tree::Input::text(input), options).map(coalesce)
+    driver::parse_slow(driver::Input::text(input), options).map(coalesce)
 }
 
 /// Strict JSON (a response body, a stream's event) as a value, its floats correctly rounded:
@@ -805,14 +798,15 @@ pub(crate) fn parse_noting_repeats(
             if value.is_string() && options.mode == ParseMode::Lenient {
                 // A double-encoded payload: as `parse` reads it, noting the repeats inside.
                 let value_at = input.len() - input.trim_start().len();
-                let outcome = tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: repeated };
-                let (parsed, repeated) = tree::decode_double(outcome, options);
+                let outcome =
+                    driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys: repeated };
+                let (parsed, repeated) = driver::decode_double(outcome, options);
                 return Ok((coalesce(parsed), repeated));
             }
             return Ok((Parsed { value, repairs: Vec::new() }, repeated));
         }
     }
-    tree::parse_slow_noting_repeats(tree::Input::text(input), options)
+    driver::parse_slow_noting_repeats(driver::Input::text(input), options)
         .map(|(parsed, repeated)| (coalesce(parsed), repeated))
 }
 
@@ -837,8 +831,8 @@ pub fn parse_without_fast_path(input: &[u8], options: &ParseOptions) -> Result<P
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
     match std::str::from_utf8(input) {
-        Ok(text) => tree::parse_slow(tree::Input::text(text), options),
-        Err(_) => tree::parse_slow(tree::Input::bytes(input), options),
+        Ok(text) => driver::parse_slow(driver::Input::text(text), options),
+        Err(_) => driver::parse_slow(driver::Input::bytes(input), options),
     }
     .map(coalesce)
 }

@@ -51,7 +51,7 @@ use self::bytes::{find, find_special, first_special};
 use self::escapes::{escape_cut_off, json_escape, spell_escape};
 pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
-use super::salvage::{RepairState, Segment};
+use super::repair::salvage::{RepairState, Segment};
 use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
 /// Why the machine stopped. Boxed, so that the `Result` every token passes through stays
