@@ -5,8 +5,8 @@
 //! [`Grammar`] keeps only what the decisions need (what is expected next, and for each open
 //! container its kind, the key awaiting its value and how many members it has); what the
 //! value *is* goes to an [`Out`]: the `Value` builder of the one-shot parser
-//! ([`super::build::ValueOut`]), the incremental parser's builder with its events
-//! ([`super::stream`]), or the tape ([`super::tape`]). The lexer drives a grammar and its
+//! ([`super::output::value::ValueOut`]), the incremental parser's builder with its events
+//! ([`super::output::incremental`]), or the tape ([`super::output::tape`]). The lexer drives a grammar and its
 //! output through [`Fed`], the [`Sink`] of the pair.
 //!
 //! [`ParseMode::Repair`] reads with this grammar too: its layer ([`super::repair`]) passes

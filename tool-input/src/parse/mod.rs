@@ -2,9 +2,11 @@
 //! repairs it needed out.
 //!
 //! One pass over the bytes. Strict JSON goes through a fast path; anything else is read by
-//! our own resumable tokenizer (`lexer`) and tree builder (`tree`), which repair what a
-//! model typically gets wrong about JSON syntax and record each repair (see [`parse`] for
-//! the list). A payload that was cut off is never completed silently: it is a
+//! our own resumable tokenizer (`lexer`) and grammar (`grammar`), run by one `driver` into
+//! one of the outputs in `output` (a `Value`, the tape a typed read takes, the incremental
+//! parser's events), which repair what a model typically gets wrong about JSON syntax and
+//! record each repair (see [`parse`] for the list). The repair mode's guesses at structure
+//! are in `repair`; the incremental parser is `incremental`. A payload that was cut off is never completed silently: it is a
 //! [`ParseError::Truncated`] unless the caller asked for
 //! [`ParseOptions::complete_truncated`] (for display, never for tool calls).
 //!
@@ -50,29 +52,20 @@ use strict::Strict;
 
 use crate::rejection_kind::RejectionKind;
 
-mod build;
+pub(crate) mod driver;
 mod grammar;
+mod incremental;
 pub(crate) mod lexer;
+pub(crate) mod output;
 mod repair;
 mod repeats;
-pub(crate) mod salvage;
-mod stream;
-mod stream_event;
-mod stream_out;
 pub(crate) mod strict;
-pub(crate) mod tape;
-pub(crate) mod tape_de;
-pub(crate) mod tree;
 
-#[cfg(test)]
-mod stream_tests;
-#[cfg(test)]
-mod tape_tests;
 #[cfg(test)]
 mod tests;
 
-pub use stream::IncrementalParser;
-pub use stream_event::StreamEvent;
+pub use incremental::{IncrementalParser, StreamEvent};
+pub(crate) use output::{tape, tape_de};
 
 /// Default for [`ParseOptions::max_bytes`]: 8 MiB.
 pub const DEFAULT_MAX_BYTES: usize = 8 * 1024 * 1024;
@@ -801,7 +794,7 @@ pub(crate) fn parse_noting_repeats(
 /// The reading of a whole text, for [`parse`] and [`parse_noting_repeats`]: by `serde_json`
 /// with `strict_read` where [`strict::serde_json_first`] says it goes first, else by the
 /// parser (retrying after prose); then a top-level string holding the payload is decoded
-/// ([`tree::decode_double`], lenient mode), whichever read it. With the value, whether an
+/// ([`driver::decode_double`], lenient mode), whichever read it. With the value, whether an
 /// object repeated a key (as far as `strict_read` notes it).
 fn read_whole<'t>(
     input: &'t str,
@@ -815,12 +808,14 @@ fn read_whole<'t>(
         Strict::Read((value, repeated_keys)) => {
             // No repairs; a double-encoded payload's repair is recorded where the value starts.
             let value_at = input.len() - input.trim_start().len();
-            tree::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
+            driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
         }
-        Strict::NotTried | Strict::Refused(_) => tree::parse_outcome(tree::Input::text(input), options)
-            .map_err(|failure| tree::to_error(failure, input.as_bytes(), options))?,
+        Strict::NotTried | Strict::Refused(_) => {
+            driver::parse_outcome(driver::Input::text(input), options)
+                .map_err(|failure| driver::to_error(failure, input.as_bytes(), options))?
+        }
     };
-    let (parsed, repeated) = tree::decode_double(outcome, options);
+    let (parsed, repeated) = driver::decode_double(outcome, options);
     Ok((coalesce(parsed), repeated))
 }
 
@@ -845,8 +840,8 @@ pub fn parse_without_fast_path(input: &[u8], options: &ParseOptions) -> Result<P
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
     match std::str::from_utf8(input) {
-        Ok(text) => tree::parse_slow(tree::Input::text(text), options),
-        Err(_) => tree::parse_slow(tree::Input::bytes(input), options),
+        Ok(text) => driver::parse_slow(driver::Input::text(text), options),
+        Err(_) => driver::parse_slow(driver::Input::bytes(input), options),
     }
     .map(coalesce)
 }

@@ -3,9 +3,11 @@
 
 use serde_json::Value;
 
-use super::scan::{container_end, skip_ws, split_object};
+use super::scan::split_object;
 use super::{push_malformed, push_truncated, text_parts, unfence};
 use crate::calls::{id_from, CallParts, Collector, OriginalArguments};
+use crate::parse::lexer::escapes::json_string;
+use crate::parse::lexer::spans::{container_end, skip_ws};
 use crate::parse::{self, ParseOptions};
 
 /// How much an object must look like a call.
@@ -156,7 +158,7 @@ fn repeated_call_key(object: &str) -> Option<(String, Value, Value)> {
 
 /// A string value's text, strictly or leniently (`'get_weather'`).
 fn read_string(text: &str) -> Option<String> {
-    if let Ok(text) = serde_json::from_str::<String>(text) {
+    if let Some(text) = json_string(text) {
         return Some(text);
     }
     let wrapped = format!("[{text}]");

@@ -17,9 +17,10 @@
 use super::json::{self, peek_name};
 use super::keywords::Keywords;
 use super::markers::Marker;
-use super::scan::{container_end, skip_ws, split_object};
+use super::scan::split_object;
 use super::{block, find_first, push_cut_off, push_malformed, push_truncated, text_parts, xml, Ending};
 use crate::calls::{Collector, OriginalArguments};
+use crate::parse::lexer::spans::{container_end, skip_ws};
 
 /// Read the JSON after `marker` (`pattern`) at `start`; `None` when no JSON follows (the
 /// marker is then content).

@@ -2,9 +2,9 @@
 //! `NAME{ARGS}` (v11) or `NAME[ARGS]{ARGS}` (v13), optionally with `[CALL_ID]id`.
 
 use super::json::{self, peek_name};
-use super::scan::{container_end, skip_ws};
 use super::{push_malformed, push_truncated, text_parts};
 use crate::calls::{Collector, OriginalArguments};
+use crate::parse::lexer::spans::{container_end, skip_ws};
 
 /// Read the call(s) after the marker at `start`; returns where they end.
 pub(super) fn read(text: &str, start: usize, marker: &str, out: &mut Collector<'_>) -> usize {

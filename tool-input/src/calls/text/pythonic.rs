@@ -5,9 +5,9 @@
 use serde_json::Value;
 
 use super::keywords::Keywords;
-use super::scan::{skip_ws, span_end};
 use super::{text_parts, unfence};
 use crate::calls::Collector;
+use crate::parse::lexer::spans::{skip_ws, span_end};
 use crate::parse::{self, ParseOptions, RepairKind};
 
 /// One call: its name, keyword arguments, and where its text is (`name(...)`).

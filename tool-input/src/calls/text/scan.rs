@@ -1,104 +1,9 @@
-//! Where JSON-like values end in text, without parsing them: the spans that the text
-//! formats hand to the lenient parser, so the rest of the text stays content.
-//!
-//! One forward pass per span, no recursion (nesting is a counter), so hostile text costs
-//! linear time.
+//! The members of a call object in a text call, each key read and its value left as its
+//! exact text, without parsing the object: the value's end is found by the parser's lexer
+//! ([`span_end`]), and a quoted key decoded by its one escape decoder ([`json_string`]).
 
-/// May a `'` after this significant byte open a string? Only where a key or value starts,
-/// so an apostrophe in an unquoted word never does.
-fn opens_single(prev: Option<u8>) -> bool {
-    matches!(prev, None | Some(b'{' | b'[' | b'(' | b',' | b':' | b'='))
-}
-
-/// The index just after the string that opens at `at` with `quote`, or `None` if it never
-/// closes.
-pub(crate) fn string_end(bytes: &[u8], at: usize, quote: u8) -> Option<usize> {
-    let mut j = at + 1;
-    while j < bytes.len() {
-        match bytes[j] {
-            b'\\' => j += 2,
-            b if b == quote => return Some(j + 1),
-            _ => j += 1,
-        }
-    }
-    None
-}
-
-/// The index just after the `}` or `]` that closes the container opening at `start`, or
-/// `None` when the text ends first (the value was cut off).
-pub(crate) fn container_end(text: &str, start: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut prev = None;
-    let mut i = start;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b'"' => {
-                i = string_end(bytes, i, b'"')?;
-                prev = Some(b'"');
-                continue;
-            }
-            b'\'' if opens_single(prev) => {
-                i = string_end(bytes, i, b'\'')?;
-                prev = Some(b'\'');
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-        if !b.is_ascii_whitespace() {
-            prev = Some(b);
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The index of the first byte of `stops` at nesting depth 0 and outside strings, from
-/// `start`; a closing bracket that would go below depth 0 also ends the span. `None` when
-/// the text ends first.
-pub(crate) fn span_end(text: &str, start: usize, stops: &[u8]) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut prev = Some(b'=');
-    let mut i = start;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b'"' => {
-                i = string_end(bytes, i, b'"')?;
-                prev = Some(b'"');
-                continue;
-            }
-            b'\'' if opens_single(prev) => {
-                i = string_end(bytes, i, b'\'')?;
-                prev = Some(b'\'');
-                continue;
-            }
-            _ if depth == 0 && stops.contains(&b) => return Some(i),
-            b'{' | b'[' | b'(' => depth += 1,
-            b'}' | b']' | b')' => {
-                if depth == 0 {
-                    return Some(i);
-                }
-                depth -= 1;
-            }
-            _ => {}
-        }
-        if !b.is_ascii_whitespace() {
-            prev = Some(b);
-        }
-        i += 1;
-    }
-    None
-}
+use crate::parse::lexer::escapes::json_string;
+use crate::parse::lexer::spans::{skip_ws, span_end, string_end};
 
 /// The top-level members of a complete object `{...}`: each key (unquoted) and the exact
 /// text of its value. `None` when the object is not regular enough to split (comments,
@@ -119,8 +24,7 @@ pub(crate) fn split_object(object: &str) -> Option<Vec<(String, &str)>> {
         let (key, after) = match bytes[i] {
             b'"' => {
                 let end = string_end(bytes, i, b'"')?;
-                let key = serde_json::from_str::<String>(&object[i..end])
-                    .unwrap_or_else(|_| object[i + 1..end - 1].to_owned());
+                let key = json_string(&object[i..end]).unwrap_or_else(|| object[i + 1..end - 1].to_owned());
                 (key, end)
             }
             b'\'' => {
@@ -157,33 +61,9 @@ pub(crate) fn split_object(object: &str) -> Option<Vec<(String, &str)>> {
     }
 }
 
-pub(crate) fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    i
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn containers_end_where_they_close() {
-        assert_eq!(container_end(r#"{"a": "}"} tail"#, 0), Some(10));
-        assert_eq!(container_end(r#"[1, {"b": [2]}]x"#, 0), Some(15));
-        assert_eq!(container_end("{'a': 'it}'}", 0), Some(12));
-        assert_eq!(container_end(r#"{"a": [1, 2"#, 0), None);
-        assert_eq!(container_end(r#"{"a": "cut"#, 0), None);
-    }
-
-    #[test]
-    fn spans_stop_at_depth_zero() {
-        assert_eq!(span_end("'Paris', days=3)", 0, b",)"), Some(7));
-        assert_eq!(span_end("[1, 2], x=1)", 0, b",)"), Some(6));
-        assert_eq!(span_end("{\"a\": 1}}", 0, b",}"), Some(8));
-        assert_eq!(span_end("'unclosed", 0, b",)"), None);
-    }
 
     #[test]
     fn objects_split_into_exact_value_text() {

@@ -26,15 +26,19 @@
 //! The machine is split by what it reads, as `serde_json` splits its reader, deserializer
 //! and number parsing. This file holds the [`Lexer`], the [`Sink`] it feeds and the loop
 //! that drives it (feed, step, replay, finish); `state` the states it can be in; `scan`
-//! what lies between tokens (and which token starts); `strings` strings, their quotes and
-//! the one escape decoder; `numbers` numbers; `words` literals and bare words; `trivia`
-//! the text around the value (prose, code fences, comments, a BOM); `bytes` finding bytes
-//! and classifying characters. The state [`ParseMode::Repair`] keeps is `salvage`'s, which
+//! what lies between tokens (and which token starts); `strings` strings and their quotes;
+//! `escapes` the one escape decoder, which every reader of string content calls (`salvage`,
+//! the tape, the text-call formats); `numbers` numbers; `words` literals and bare words;
+//! `trivia` the text around the value (prose, code fences, comments, a BOM); `bytes` finding
+//! bytes and classifying characters; `spans` where a value ends in a text without reading it,
+//! for the text-call formats. The state [`ParseMode::Repair`] keeps is `salvage`'s, which
 //! reads on from here: the lexer's files never import it.
 
 pub(super) mod bytes;
+pub(crate) mod escapes;
 pub(crate) mod numbers;
 mod scan;
+pub(crate) mod spans;
 pub(super) mod state;
 pub(super) mod strings;
 mod trivia;
@@ -44,10 +48,10 @@ use serde_json::Number;
 
 pub(crate) use self::bytes::describe_char;
 use self::bytes::{find, find_special, first_special};
+use self::escapes::{escape_cut_off, json_escape, spell_escape};
 pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
-use self::strings::{escape_cut_off, json_escape, spell_escape};
-use super::salvage::{RepairState, Segment};
+use super::repair::salvage::{RepairState, Segment};
 use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
 /// Why the machine stopped. Boxed, so that the `Result` every token passes through stays

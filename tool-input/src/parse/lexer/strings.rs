@@ -1,12 +1,10 @@
 //! Strings (strict and lenient modes): their content, read a run at a time, their quotes,
-//! which decide what closes them, escapes, Python's string prefixes and adjacent literals,
-//! and escaped JSON (`{\"a\": 1}`). The one escape decoder ([`simple_escape`],
-//! [`unicode_escape`], [`surrogate_pair`]) is here too: [`ParseMode::Repair`] decodes the
-//! strings it reads raw with it.
-//!
-//! [`ParseMode::Repair`]: crate::parse::ParseMode::Repair
+//! which decide what closes them, Python's string prefixes and adjacent literals, and
+//! escaped JSON (`{\"a\": 1}`). Their escapes are decoded by the one escape decoder,
+//! `escapes`.
 
-use super::bytes::{find_special, has_opener, hex4};
+use super::bytes::{find_special, has_opener};
+use super::escapes::{json_escape, simple_escape};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Token};
 use crate::parse::RepairKind;
@@ -392,81 +390,12 @@ impl Lexer {
         let mut consumed = true;
         match esc {
             Esc::None => consumed = false,
-            Esc::Backslash => {
-                if let Some(c) = simple_escape(b) {
-                    self.push_char(c);
-                } else if b == b'u' {
-                    next = Esc::Hex { n: 0, digits: [0; 4], high: None };
-                } else if !self.lenient {
-                    let (prefix, suffix) = ("invalid escape `\\` followed by ", " in a string");
-                    return Err(Fail::Char { offset: self.esc_at, at, prefix, suffix }.into());
-                } else if b == b'\'' {
-                    // `\'` is how a `'` string escapes its quote; anywhere else it still
-                    // clearly means a quote, never a backslash.
-                    if quote != Quote::Single {
-                        sink.repair(RepairKind::InvalidEscape, self.esc_at);
-                    }
-                    self.push_char('\'');
-                } else if b == b'N' && self.python_escape(quote, b'x').is_some() {
-                    return Err(Failure::named_escape(self.esc_at));
-                } else if let Some((width, first)) = self.python_escape(quote, b) {
-                    // `'\x41'`, `'\101'`, `'\U0001F600'`: Python's escapes, in a Python
-                    // string literal (a `'` string, or one with a prefix).
-                    sink.repair(RepairKind::PythonEscape, self.esc_at);
-                    next = Esc::Python { n: u8::from(first.is_some()), width, value: first.unwrap_or(0) };
-                } else if b == b'\n' {
-                    // A backslash before a line break continues the line, as in a shell.
-                    sink.repair(RepairKind::InvalidEscape, self.esc_at);
-                    self.push_char('\n');
-                } else {
-                    // Keep the backslash literally and read the byte again as content.
-                    sink.repair(RepairKind::InvalidEscape, self.esc_at);
-                    self.buf.push(b'\\');
-                    consumed = false;
-                }
-            }
-            Esc::Hex { n, mut digits, high } => {
-                if b.is_ascii_hexdigit() {
-                    if let Some(slot) = digits.get_mut(usize::from(n)) {
-                        *slot = b;
-                    }
-                    if n < 3 {
-                        next = Esc::Hex { n: n + 1, digits, high };
-                    } else {
-                        let unit = hex4(&digits).unwrap_or(0);
-                        next = self.code_unit(unit, high, sink)?;
-                    }
-                } else {
-                    if !self.lenient {
-                        return Err(Failure::syntax("invalid unicode escape in a string", self.esc_at));
-                    }
-                    if high.is_some() {
-                        self.lone_surrogate(sink)?;
-                    }
-                    sink.repair(RepairKind::InvalidEscape, self.esc_at);
-                    self.buf.extend_from_slice(b"\\u");
-                    self.buf.extend_from_slice(digits.get(..usize::from(n)).unwrap_or_default());
-                    consumed = false;
-                }
-            }
-            Esc::WantBackslash { high } => {
-                if b == b'\\' {
-                    self.esc_at = at;
-                    next = Esc::WantU { high };
-                } else {
-                    self.lone_surrogate(sink)?;
-                    consumed = false;
-                }
-            }
-            Esc::WantU { high } => {
-                if b == b'u' {
-                    next = Esc::Hex { n: 0, digits: [0; 4], high: Some(high) };
-                } else {
-                    // The backslash starts an ordinary escape after all.
-                    self.lone_surrogate(sink)?;
-                    next = Esc::Backslash;
-                    consumed = false;
-                }
+            Esc::Backslash
+            | Esc::Hex { .. }
+            | Esc::WantBackslash { .. }
+            | Esc::WantU { .. }
+            | Esc::Python { .. } => {
+                (next, consumed) = self.escape_byte(b, at, quote, esc, sink)?;
             }
             Esc::Lead { seen } => {
                 if seen == 1 && b == 0x80 {
@@ -581,39 +510,6 @@ impl Lexer {
                     }
                 }
             }
-            Esc::Python { n, width, value } => {
-                let digit = if width == 0 {
-                    (b'0'..=b'7').contains(&b).then(|| u32::from(b - b'0'))
-                } else {
-                    char::from(b).to_digit(16)
-                };
-                let radix = if width == 0 { 8 } else { 16 };
-                let full = if width == 0 { 3 } else { width };
-                match digit {
-                    Some(digit) if n < full => {
-                        let value = value * radix + digit;
-                        if n + 1 < full {
-                            next = Esc::Python { n: n + 1, width, value };
-                        } else {
-                            self.push_python_char(value)?;
-                        }
-                    }
-                    _ if width == 0 => {
-                        // An octal escape ends at its first non-octal byte (`\0` then `x`).
-                        self.push_python_char(value)?;
-                        consumed = false;
-                    }
-                    _ => {
-                        return Err(Failure::syntax(
-                            format!(
-                                "truncated `\\{}` escape in a string",
-                                if width == 2 { 'x' } else { 'U' }
-                            ),
-                            self.esc_at,
-                        ))
-                    }
-                }
-            }
             Esc::ClosingSlash { mark } => match b {
                 b'/' | b'*' => {
                     // A comment: the quote closed the string, and `/` starts the comment.
@@ -635,32 +531,6 @@ impl Lexer {
         Ok(if consumed { i + 1 } else { i })
     }
 
-    /// The escape a `\` followed by `b` starts in a Python string literal (a `'` string or a
-    /// prefixed one, whose raw form never gets here): its width (`x` 2, `U` 8, octal 0) and
-    /// the value of a first digit `b` already is (octal). `None` elsewhere, and for the
-    /// escapes JSON shares.
-    fn python_escape(&self, quote: Quote, b: u8) -> Option<(u8, Option<u32>)> {
-        if !self.lenient || self.repair || !(quote == Quote::Single || self.prefix.is_some()) {
-            return None;
-        }
-        python_escape_kind(b)
-    }
-
-    /// The character a Python escape spells; a surrogate or a value past U+10FFFF is what
-    /// Python refuses too.
-    fn push_python_char(&mut self, value: u32) -> Result<(), Failure> {
-        match char::from_u32(value) {
-            Some(c) => {
-                self.push_char(c);
-                Ok(())
-            }
-            None => Err(Failure::syntax(
-                format!("the escape of U+{value:X} in a string is not a character"),
-                self.esc_at,
-            )),
-        }
-    }
-
     /// A closing candidate quote (at `mark` in `buf`) turned out to be content, with what
     /// was held after it.
     fn apostrophe<S: Sink>(&mut self, mark: usize, sink: &mut S) {
@@ -669,41 +539,9 @@ impl Lexer {
         }
     }
 
-    /// A complete `\uXXXX` code unit; `high` is a preceding high surrogate.
-    fn code_unit<S: Sink>(&mut self, unit: u16, high: Option<u16>, sink: &mut S) -> Result<Esc, Failure> {
-        if let Some(high) = high {
-            if is_low_surrogate(unit) {
-                self.push_char(surrogate_pair(high, unit));
-                return Ok(Esc::None);
-            }
-            self.lone_surrogate(sink)?;
-        }
-        if is_high_surrogate(unit) {
-            self.high_at = self.esc_at;
-            return Ok(Esc::WantBackslash { high: unit });
-        }
-        if is_low_surrogate(unit) {
-            self.high_at = self.esc_at;
-            self.lone_surrogate(sink)?;
-            return Ok(Esc::None);
-        }
-        self.push_char(char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER));
-        Ok(Esc::None)
-    }
-
-    /// A surrogate escape without its other half: U+FFFD (lenient) or an error.
-    fn lone_surrogate<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
-        if !self.lenient {
-            return Err(Failure::syntax("lone surrogate in a unicode escape", self.high_at));
-        }
-        sink.repair(RepairKind::LoneSurrogate, self.high_at);
-        self.push_char(char::REPLACEMENT_CHARACTER);
-        Ok(())
-    }
-
     /// Append a decoded character to the string content (valid UTF-8 by construction, so
     /// it may go to `text_buf`).
-    fn push_char(&mut self, c: char) {
+    pub(super) fn push_char(&mut self, c: char) {
         if self.buf.is_empty() {
             self.text_buf.push(c);
         } else {
@@ -788,246 +626,5 @@ impl Lexer {
         }
         self.unescape = Some(pending);
         out
-    }
-}
-
-/// The escape Python has and JSON does not that `b` (after a backslash) starts: its width
-/// in hex digits (`x` 2, `U` 8; octal 0, one to three digits) and, for octal, the value of
-/// its first digit `b`.
-pub(in crate::parse) fn python_escape_kind(b: u8) -> Option<(u8, Option<u32>)> {
-    match b {
-        b'x' => Some((2, None)),
-        b'U' => Some((8, None)),
-        b'0'..=b'7' => Some((0, Some(u32::from(b - b'0')))),
-        _ => None,
-    }
-}
-
-/// A whole Python escape at `bytes[i]` (a backslash) that JSON does not share (`\x41`,
-/// `\101`, `\U0001F600`): its character and length. `None` when `bytes[i + 1]` starts no
-/// such escape; `Some((None, _))` when it does but is cut short or spells no character
-/// (its length then reaches its first byte that does not belong). The rule of
-/// [`python_escape_kind`], for text read whole ([`ParseMode::Repair`](super::super::ParseMode::Repair)).
-pub(in crate::parse) fn python_escape_at(bytes: &[u8], i: usize) -> Option<(Option<char>, usize)> {
-    let (width, first) = python_escape_kind(*bytes.get(i + 1)?)?;
-    let (radix, full, start) = match first {
-        Some(_) => (8, 3, i + 1),
-        None => (16, usize::from(width), i + 2),
-    };
-    let mut value = 0u32;
-    let mut n = 0;
-    while n < full {
-        let Some(digit) = bytes.get(start + n).and_then(|&b| char::from(b).to_digit(radix)) else { break };
-        value = value * radix + digit;
-        n += 1;
-    }
-    let complete = first.is_some() || n == full;
-    Some((complete.then(|| char::from_u32(value)).flatten(), start + n - i))
-}
-
-/// The character a one-letter escape stands for, given the byte after the backslash
-/// (`n` is a line break); `None` for `u` and for what is no JSON escape.
-#[inline]
-pub(in crate::parse) fn simple_escape(b: u8) -> Option<char> {
-    Some(match b {
-        b'"' => '"',
-        b'\\' => '\\',
-        b'/' => '/',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'n' => '\n',
-        b'r' => '\r',
-        b't' => '\t',
-        _ => return None,
-    })
-}
-
-/// What a `\u` escape read whole from a buffer spells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::parse) enum Unicode {
-    /// A character, from one escape or a surrogate pair of two, and the length of its text
-    /// (6 or 12 bytes).
-    Char(char, usize),
-    /// Four hex digits do not follow the `\u` (or the buffer ends before them).
-    NotHex,
-    /// A high surrogate not followed by the escape of a low one (or the buffer ends before
-    /// it).
-    HighAlone,
-    /// A low surrogate with no high one before it.
-    LowAlone,
-}
-
-/// Decode the `\u` escape whose backslash is `bytes[i]`, and the low half after it when it
-/// is a high surrogate.
-#[inline]
-pub(in crate::parse) fn unicode_escape(bytes: &[u8], i: usize) -> Unicode {
-    let Some(unit) = bytes.get(i + 2..i + 6).and_then(hex4) else { return Unicode::NotHex };
-    if is_low_surrogate(unit) {
-        return Unicode::LowAlone;
-    }
-    if !is_high_surrogate(unit) {
-        return Unicode::Char(char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER), 6);
-    }
-    let low = bytes
-        .get(i + 6..i + 8)
-        .filter(|pair| *pair == b"\\u")
-        .and_then(|_| bytes.get(i + 8..i + 12))
-        .and_then(hex4)
-        .filter(|&low| is_low_surrogate(low));
-    match low {
-        Some(low) => Unicode::Char(surrogate_pair(unit, low), 12),
-        None => Unicode::HighAlone,
-    }
-}
-
-/// Where the escape states are after `tail`, a backslash and what follows it up to the end
-/// of a fragment, when it is the start of an escape that the next fragment may complete:
-/// `\\`, `\\u` and up to three hex digits, or a high surrogate's escape and the start of
-/// another (`\\uD83D\\uDE`). The states take such a tail in without adding content; the
-/// offset is that of the backslash they keep as the escape's (the last one), and a high
-/// surrogate's escape is at 0. `None` for any other tail.
-pub(in crate::parse) fn escape_cut_off(tail: &[u8]) -> Option<(Esc, usize)> {
-    let hex = |digits: &[u8]| -> Option<(u8, [u8; 4])> {
-        let mut spelled = [0; 4];
-        if digits.len() >= 4 || !digits.iter().all(u8::is_ascii_hexdigit) {
-            return None;
-        }
-        spelled.get_mut(..digits.len())?.copy_from_slice(digits);
-        Some((u8::try_from(digits.len()).ok()?, spelled))
-    };
-    match tail {
-        [b'\\'] => Some((Esc::Backslash, 0)),
-        [b'\\', b'u', digits @ ..] if digits.len() < 4 => {
-            hex(digits).map(|(n, digits)| (Esc::Hex { n, digits, high: None }, 0))
-        }
-        [b'\\', b'u', a, b, c, d, rest @ ..] => {
-            let high = hex4(&[*a, *b, *c, *d]).filter(|&unit| is_high_surrogate(unit))?;
-            match rest {
-                [] => Some((Esc::WantBackslash { high }, 0)),
-                [b'\\'] => Some((Esc::WantU { high }, 6)),
-                [b'\\', b'u', digits @ ..] => {
-                    hex(digits).map(|(n, digits)| (Esc::Hex { n, digits, high: Some(high) }, 6))
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The text of the escape the states are inside (`esc`, in a string), as
-/// [`escape_cut_off`] reads it: `\\`, `\\u` and the digits so far, a high surrogate's
-/// escape before them. `None` for the other states. Its length is at most 11.
-pub(in crate::parse) fn spell_escape(esc: Esc) -> Option<([u8; 12], usize)> {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let digit =
-        |unit: u16, shift: u16| DIGITS.get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0');
-    let high_escape =
-        |unit: u16| [b'\\', b'u', digit(unit, 12), digit(unit, 8), digit(unit, 4), digit(unit, 0)];
-    let mut text = [0; 12];
-    let (high, tail): (Option<u16>, &[u8]) = match esc {
-        Esc::Backslash => (None, b"\\"),
-        Esc::Hex { n, ref digits, high } => {
-            let len = usize::from(n).min(digits.len());
-            // `\\u` and the digits so far, after the high surrogate's escape if any.
-            let at = if high.is_some() { 6 } else { 0 };
-            if let Some(slot) = text.get_mut(at..at + 2 + len) {
-                slot[..2].copy_from_slice(b"\\u");
-                slot[2..].copy_from_slice(digits.get(..len).unwrap_or_default());
-            }
-            if let Some(high) = high {
-                text[..6].copy_from_slice(&high_escape(high));
-            }
-            return Some((text, at + 2 + len));
-        }
-        Esc::WantBackslash { high } => (Some(high), b""),
-        Esc::WantU { high } => (Some(high), b"\\"),
-        _ => return None,
-    };
-    let at = match high {
-        Some(high) => {
-            text[..6].copy_from_slice(&high_escape(high));
-            6
-        }
-        None => 0,
-    };
-    let len = at + tail.len();
-    text.get_mut(at..len)?.copy_from_slice(tail);
-    Some((text, len))
-}
-
-/// The escape at `bytes[j]` (a backslash) when it lies wholly in `bytes` and is one of
-/// JSON's: the character and the length of its text.
-#[inline]
-pub(in crate::parse) fn json_escape(bytes: &[u8], j: usize) -> Option<(char, usize)> {
-    match bytes.get(j + 1) {
-        Some(&b'u') => match unicode_escape(bytes, j) {
-            Unicode::Char(c, len) => Some((c, len)),
-            Unicode::NotHex | Unicode::HighAlone | Unicode::LowAlone => None,
-        },
-        Some(&next) => simple_escape(next).map(|c| (c, 2)),
-        None => None,
-    }
-}
-
-/// Whether a UTF-16 code unit is the first half of a surrogate pair.
-#[inline]
-fn is_high_surrogate(unit: u16) -> bool {
-    (0xD800..=0xDBFF).contains(&unit)
-}
-
-/// Whether a UTF-16 code unit is the second half of a surrogate pair.
-#[inline]
-fn is_low_surrogate(unit: u16) -> bool {
-    (0xDC00..=0xDFFF).contains(&unit)
-}
-
-/// The character of the surrogate pair `high`, `low` (U+FFFD if they are not one).
-#[inline]
-pub(in crate::parse) fn surrogate_pair(high: u16, low: u16) -> char {
-    let (high, low) = (u32::from(high), u32::from(low));
-    let code =
-        0x10000u32.wrapping_add(high.wrapping_sub(0xD800) << 10).wrapping_add(low.wrapping_sub(0xDC00));
-    char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
-}
-
-/// A string's content written in the text with JSON's own escapes (and `\'`) and nothing
-/// else to repair: `raw` holds the bytes after its opening `quote` (`"` or `'`). The content is
-/// handed to `piece` a run of text or one decoded escape at a time; `piece` returns `false`
-/// to stop. Returns the length of the content in `raw` (where its closing quote is), or
-/// `None` where it is not written so (an escape JSON has not, a control character, no
-/// closing quote) or `piece` stopped.
-///
-/// The tape keeps a string its parse decoded as this range of the text when this reading
-/// gives the very same content, and reads it again here when it is asked for (see
-/// `tape::Place::Escaped`).
-pub(in crate::parse) fn read_escaped(
-    raw: &str,
-    quote: u8,
-    mut piece: impl FnMut(&str) -> bool,
-) -> Option<usize> {
-    let bytes = raw.as_bytes();
-    let mut i = 0;
-    loop {
-        let j = find_special(bytes, i, quote);
-        // Runs end next to an ASCII byte or at the end, so they are whole characters.
-        if j > i && !piece(raw.get(i..j)?) {
-            return None;
-        }
-        match bytes.get(j) {
-            Some(&b) if b == quote => return Some(j),
-            Some(b'\\') => {
-                // `\'` is how a `'` string escapes its quote (and means a quote anywhere).
-                let (c, len) = match bytes.get(j + 1) {
-                    Some(b'\'') => ('\'', 2),
-                    _ => json_escape(bytes, j)?,
-                };
-                if !piece(c.encode_utf8(&mut [0; 4])) {
-                    return None;
-                }
-                i = j + len;
-            }
-            _ => return None,
-        }
     }
 }

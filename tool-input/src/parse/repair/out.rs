@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::parse::build::{Node, ValueOut};
 use crate::parse::grammar::{Kind, Out};
+use crate::parse::output::value::{Node, ValueOut};
 
 /// [`ValueOut`] with what repair mode's guesses read and change.
 #[derive(Debug, Default)]

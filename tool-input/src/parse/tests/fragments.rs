@@ -209,7 +209,7 @@ fn runs_of_one_repair_are_one_record_as_they_are_made() {
     for (input, options, kind) in cases {
         for parsed in [
             parse(input, &options).unwrap(),
-            super::tree::parse_slow(super::tree::Input::text(input), &options).unwrap(),
+            super::driver::parse_slow(super::driver::Input::text(input), &options).unwrap(),
         ] {
             let runs: Vec<_> = parsed.repairs.iter().filter(|r| r.kind == kind).collect();
             assert_eq!(runs.len(), 1, "{kind:?}: {:?}", &parsed.repairs[..parsed.repairs.len().min(4)]);

@@ -9,8 +9,8 @@ mod repair;
 
 use serde_json::{json, Value};
 
+use super::driver::{self, Machine, Outcome};
 use super::lexer::Failure;
-use super::tree::{self, Machine, Outcome};
 use super::{
     parse, parse_bytes, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind,
     RepairStyle,

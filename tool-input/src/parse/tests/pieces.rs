@@ -3,8 +3,10 @@
 //! which only a repair-mode lexer carries.
 
 use super::super::lexer::bytes::{describe_char, is_special_space, utf8_len};
+use super::super::lexer::escapes::{
+    escape_after, json_string, simple_escape, surrogate_pair, unicode_escape, Escape, Unicode,
+};
 use super::super::lexer::numbers::is_json_number;
-use super::super::lexer::strings::{simple_escape, surrogate_pair, unicode_escape, Unicode};
 use super::super::lexer::Lexer;
 use super::*;
 
@@ -79,6 +81,61 @@ fn surrogate_pairs_cover_the_supplementary_planes() {
     // Halves that make no pair give U+FFFD, never a panic.
     assert_eq!(surrogate_pair(0, 0), char::REPLACEMENT_CHARACTER);
     assert_eq!(surrogate_pair(0xFFFF, 0xFFFF), char::REPLACEMENT_CHARACTER);
+}
+
+#[test]
+fn each_escape_is_named_once_for_every_reader() {
+    for b in 0..=u8::MAX {
+        let (json, python) = (escape_after(b, false), escape_after(b, true));
+        match simple_escape(b) {
+            Some(c) => assert_eq!((json, python), (Escape::Simple(c), Escape::Simple(c))),
+            None => assert!(!matches!(json, Escape::Simple(_) | Escape::Named | Escape::Python { .. })),
+        }
+        if b >= 0x80 {
+            assert_eq!((json, python), (Escape::NonAscii, Escape::NonAscii));
+        }
+    }
+    assert_eq!(escape_after(b'u', true), Escape::Unicode);
+    assert_eq!(escape_after(b'\'', false), Escape::Quote);
+    assert_eq!(escape_after(b'\n', false), Escape::LineBreak);
+    // Python's own escapes only in a Python literal.
+    assert_eq!(escape_after(b'N', true), Escape::Named);
+    assert_eq!(escape_after(b'N', false), Escape::Other);
+    assert_eq!(escape_after(b'x', true), Escape::Python { width: 2, first: None });
+    assert_eq!(escape_after(b'U', true), Escape::Python { width: 8, first: None });
+    assert_eq!(escape_after(b'7', true), Escape::Python { width: 0, first: Some(7) });
+    assert_eq!(escape_after(b'x', false), Escape::Other);
+    assert_eq!(escape_after(b'd', true), Escape::Other);
+}
+
+#[test]
+fn a_json_string_decodes_as_serde_json_reads_it() {
+    let texts = [
+        r#""""#,
+        r#""plain""#,
+        r#""a\"b\\c\/d\b\f\n\r\t""#,
+        r#""\u00e9\u0041""#,
+        r#""\ud83d\ude00""#,
+        r#""é and 😀""#,
+        " \t\"blanks around\"\r\n",
+        // Not JSON: each is refused by both.
+        r#""it\'s""#,
+        r#""\x41""#,
+        r#""\ud83d""#,
+        r#""\ude00""#,
+        r#""\ud83d\u0041""#,
+        r#""\u12G4""#,
+        "\"tab\there\"",
+        r#""open"#,
+        r#""a"b""#,
+        "\u{a0}\"nbsp\"",
+        r#"'single'"#,
+        "plain",
+        "",
+    ];
+    for text in texts {
+        assert_eq!(json_string(text), serde_json::from_str::<String>(text).ok(), "{text}");
+    }
 }
 
 #[test]

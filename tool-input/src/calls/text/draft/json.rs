@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::parse::lexer::spans::ValueEnd;
 use crate::parse::{IncrementalParser, ParseOptions, StreamEvent};
 use crate::pointer::unescape_token;
 
@@ -28,48 +29,12 @@ enum Stage {
     Lost,
 }
 
-/// Where the top-level value ends: nesting, strings and escapes, counted byte by byte.
-#[derive(Debug, Default)]
-struct Depth {
-    depth: usize,
-    in_string: bool,
-    escaped: bool,
-}
-
-impl Depth {
-    /// Read `bytes`; the index just after the top-level value's end, if it is there.
-    fn end(&mut self, bytes: &[u8]) -> Option<usize> {
-        for (i, &byte) in bytes.iter().enumerate() {
-            if self.in_string {
-                match byte {
-                    _ if self.escaped => self.escaped = false,
-                    b'\\' => self.escaped = true,
-                    b'"' => self.in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
-            match byte {
-                b'"' => self.in_string = true,
-                b'{' | b'[' => self.depth += 1,
-                b'}' | b']' => {
-                    self.depth = self.depth.saturating_sub(1);
-                    if self.depth == 0 {
-                        return Some(i + 1);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
-}
-
 /// The JSON reader of one block.
 #[derive(Debug)]
 pub(super) struct JsonBody {
     parser: IncrementalParser,
-    depth: Depth,
+    /// Where the top-level value ends.
+    depth: ValueEnd,
     stage: Stage,
     /// The body is a list of calls (else one call object).
     list: bool,
@@ -112,7 +77,7 @@ impl JsonBody {
     pub fn new(options: ParseOptions, keyed: bool, opened_list: bool) -> JsonBody {
         let mut body = JsonBody {
             parser: IncrementalParser::new(options),
-            depth: Depth::default(),
+            depth: ValueEnd::json_container(),
             stage: Stage::Before,
             list: opened_list,
             keyed,

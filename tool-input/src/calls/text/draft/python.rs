@@ -7,20 +7,23 @@
 //! string grows, a number or a constant is shown once it ended.
 
 use super::args::{ArgCall, JsonArguments};
+use crate::parse::lexer::spans::ValueEnd;
 use crate::parse::StreamEvent;
 
-/// Where a value's text is, byte by byte (as [`span_end`](super::super::scan::span_end)
-/// reads it whole).
-#[derive(Debug, Default)]
+/// Where a value's text is, read as it arrives by the parser's lexer ([`ValueEnd`], as
+/// [`span_end`](crate::parse::lexer::spans::span_end) reads it whole).
+#[derive(Debug)]
 struct Scan {
-    depth: usize,
-    /// The quote of the string it is in.
-    quote: Option<u8>,
-    escaped: bool,
-    prev: Option<u8>,
+    span: ValueEnd,
     /// Its first byte is not a quote or a bracket: shown once it ended.
     scalar: bool,
     started: bool,
+}
+
+impl Default for Scan {
+    fn default() -> Scan {
+        Scan { span: ValueEnd::span(b",)"), scalar: false, started: false }
+    }
 }
 
 #[derive(Debug)]
@@ -197,36 +200,12 @@ impl Scan {
     /// Read the next bytes of the value; `Some(len)` when it ends after `len` of them (at a
     /// `,` or `)` outside strings and brackets, or a bracket closing one it did not open).
     fn read(&mut self, bytes: &[u8]) -> Option<usize> {
-        for (i, &byte) in bytes.iter().enumerate() {
-            if let Some(quote) = self.quote {
-                if self.escaped {
-                    self.escaped = false;
-                } else if byte == b'\\' {
-                    self.escaped = true;
-                } else if byte == quote {
-                    self.quote = None;
-                    self.prev = Some(byte);
-                }
-                continue;
-            }
-            if !self.started && !byte.is_ascii_whitespace() {
+        if !self.started {
+            if let Some(&first) = bytes.iter().find(|byte| !byte.is_ascii_whitespace()) {
                 self.started = true;
-                self.scalar = !matches!(byte, b'"' | b'\'' | b'[' | b'{' | b'(');
-            }
-            match byte {
-                b'"' => self.quote = Some(byte),
-                b'\'' if matches!(self.prev, None | Some(b'{' | b'[' | b'(' | b',' | b':' | b'=')) => {
-                    self.quote = Some(byte)
-                }
-                b',' | b')' | b'}' | b']' if self.depth == 0 => return Some(i),
-                b'{' | b'[' | b'(' => self.depth += 1,
-                b'}' | b']' | b')' => self.depth -= 1,
-                _ => {}
-            }
-            if !byte.is_ascii_whitespace() {
-                self.prev = Some(byte);
+                self.scalar = !matches!(first, b'"' | b'\'' | b'[' | b'{' | b'(');
             }
         }
-        None
+        self.span.end(bytes)
     }
 }

@@ -18,6 +18,7 @@ use out::RepairOut;
 
 mod fenced;
 mod out;
+pub(in crate::parse) mod salvage;
 mod sink;
 
 /// A token whose meaning depends on the next one.
@@ -128,10 +129,10 @@ impl RepairLayer {
         self
     }
 
-    /// Record the float literals (see `tree::float_literals`) when `track`.
+    /// Record the float literals (see `driver::float_literals`) when `track`.
     pub(crate) fn tracking_floats(mut self, track: bool) -> RepairLayer {
         if track {
-            self.out.value = super::build::ValueOut::tracking_floats();
+            self.out.value = super::output::value::ValueOut::tracking_floats();
         }
         self
     }
@@ -152,7 +153,7 @@ impl RepairLayer {
     }
 
     /// The repairs recorded so far (the streaming parser carries those before the value to
-    /// the next candidate after prose, as `tree::parse_outcome` does).
+    /// the next candidate after prose, as `driver::parse_outcome` does).
     pub(crate) fn repairs(&self) -> &[Repair] {
         self.grammar.repairs()
     }

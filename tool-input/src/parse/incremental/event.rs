@@ -1,12 +1,12 @@
 //! What the incremental parser reports as it reads ([`StreamEvent`]): a leaf, so the parser
-//! (`stream.rs`) and its output (`stream_out.rs`) both import it and not each other.
+//! (`incremental`) and its output (`output::incremental`) both import it and not each other.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
 #[cfg(doc)]
-use super::{IncrementalParser, ParseMode};
+use crate::parse::{IncrementalParser, ParseMode};
 
 /// Something the [`IncrementalParser`] learned from a fragment. Paths are JSON Pointers
 /// (RFC 6901) into the value, `""` being the value itself.

@@ -18,11 +18,11 @@ use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use serde_json::{Map, Number, Value};
 
-use super::grammar::{Fed, Grammar, Kind, Out};
-use super::lexer::strings::read_escaped;
-use super::lexer::{Failure, Lexer};
-use super::tree::{self, Attempt, Input, Outcome};
-use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair};
+use crate::parse::driver::{self, Attempt, Input, Outcome};
+use crate::parse::grammar::{Fed, Grammar, Kind, Out};
+use crate::parse::lexer::escapes::read_escaped;
+use crate::parse::lexer::{Failure, Lexer};
+use crate::parse::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair};
 
 /// One event of a [`Tape`]: 16 bytes. A string is where its content is ([`Text`]), not a
 /// `String` of its own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
@@ -460,19 +460,19 @@ pub(crate) fn parse_to_tape<'t>(
         if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
             // A double-encoded payload: as `parse` reads it; a key repeated inside it is
             // read as any repeated key is (by the walk).
-            let (parsed, repeated) = super::parse_noting_repeats(input, options, false)?;
+            let (parsed, repeated) = crate::parse::parse_noting_repeats(input, options, false)?;
             return Ok(if repeated { None } else { kept_tape(&parsed.value, parsed.repairs) });
         }
         return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
     }
-    let read = tree::read_with_retry(Input::text(input), options, |lexer, repairs| TapeMachine {
+    let read = driver::read_with_retry(Input::text(input), options, |lexer, repairs| TapeMachine {
         lexer,
         grammar: Grammar::new(options, repairs),
         out: TapeOut::for_text(input),
         complete: options.complete_truncated,
     });
     let (tape, repeated, mut repairs, value_at) =
-        read.map_err(|failure| tree::to_error(failure, input.as_bytes(), options))?;
+        read.map_err(|failure| driver::to_error(failure, input.as_bytes(), options))?;
     if repeated || tape.overflow {
         return Ok(None);
     }
@@ -480,7 +480,7 @@ pub(crate) fn parse_to_tape<'t>(
         if options.mode == ParseMode::Lenient {
             let text = tape.sources().string(*text).map(Cow::into_owned).unwrap_or_default();
             let outcome = Outcome { value: Value::String(text), repairs, value_at, repeated_keys: false };
-            let (mut parsed, repeated) = tree::decode_double(outcome, options);
+            let (mut parsed, repeated) = driver::decode_double(outcome, options);
             if repeated {
                 return Ok(None);
             }
@@ -504,7 +504,7 @@ fn kept_tape(value: &Value, repairs: Vec<Repair>) -> Option<TapeParsed<'static>>
 /// refused the text already); `None` when it does not, or the text is not strict JSON.
 fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
     use serde::de::DeserializeSeed;
-    let mut out = super::strict::serde_json_first(text, max_depth, refused_before, |deserializer| {
+    let mut out = crate::parse::strict::serde_json_first(text, max_depth, refused_before, |deserializer| {
         let mut out = TapeOut::for_text(text);
         Writing { out: &mut out }.deserialize(deserializer).map(|()| out)
     })
@@ -882,7 +882,7 @@ mod tests {
     fn places(input: &str) -> Vec<Place> {
         let options = ParseOptions::default();
         let parsed = parse_to_tape(input, &options, true).unwrap().unwrap();
-        let value = super::super::parse(input, &options).unwrap().value;
+        let value = crate::parse::parse(input, &options).unwrap().value;
         assert_eq!(parsed.tape.to_value(), value, "{input}");
         let places = parsed.tape.events().iter().filter_map(|event| match event {
             Event::Str(text) | Event::Key(text) => Some(text.place),

@@ -5,8 +5,8 @@ use super::{
     bare_member, drop_partial_escape, is_delimiter, next_member, trim_end, RawInfo, RepairState, Stop,
 };
 use crate::parse::lexer::bytes::{find, is_special_space, utf8_len};
+use crate::parse::lexer::escapes::{decode_whole, Whole};
 use crate::parse::lexer::state::{Ctx, Look, Phase, RQuote, State, StrPrefix};
-use crate::parse::lexer::strings::{python_escape_at, simple_escape, unicode_escape, Unicode};
 use crate::parse::lexer::{Fail, Failure, Lexer, Sink};
 use crate::parse::RepairKind;
 
@@ -685,7 +685,7 @@ impl Lexer {
                 raw.truncate(kept);
             }
         }
-        let text = self.salvage().decode(&raw, closed, sink);
+        let text = decode_whole(&raw, self.salvage().decoding(closed), sink);
         raw.clear();
         self.salvage().raw = raw;
         let mut text = text?;
@@ -747,141 +747,19 @@ impl RepairState {
             })
     }
 
-    /// Decode string content: standard escapes; `\'` is `'`; a backslash before a line
-    /// break is the line break; other invalid escapes keep their backslash; lone surrogate
-    /// escapes are U+FFFD; raw control characters are kept. A partial escape at the end of a
-    /// cut-off string (`closed` false) is dropped, unless the text is settled
-    /// (`stream_stable` false: the escape is all there will be, an invalid one).
-    fn decode<S: Sink>(&self, raw: &[u8], closed: bool, sink: &mut S) -> Result<String, Failure> {
-        let at = self.info.content_at;
-        let escapes_end = closed || !self.stream_stable;
-        let text = match std::str::from_utf8(raw) {
-            Ok(text) => text,
-            Err(error) if !closed && error.error_len().is_none() => {
-                std::str::from_utf8(raw.get(..error.valid_up_to()).unwrap_or_default()).unwrap_or_default()
-            }
-            Err(error) => return Err(Fail::InvalidUtf8 { offset: at + error.valid_up_to() }.into()),
-        };
-        let bytes = text.as_bytes();
-        let mut out = String::with_capacity(text.len());
-        let (mut i, mut run) = (0, 0);
-        while let Some(&b) = bytes.get(i) {
-            if b >= 0x20 && b != b'\\' {
-                i += 1;
-                continue;
-            }
-            out.push_str(text.get(run..i).unwrap_or_default());
-            if b != b'\\' {
-                sink.repair(RepairKind::ControlCharacter, at + i);
-                out.push(char::from(b));
-                i += 1;
-                run = i;
-                continue;
-            }
-            let Some(&n) = bytes.get(i + 1) else {
-                // A backslash at the very end: cut off (dropped), or kept.
-                if escapes_end {
-                    sink.repair(RepairKind::InvalidEscape, at + i);
-                    out.push('\\');
-                }
-                i += 1;
-                run = i;
-                continue;
-            };
-            if self.info.prefix.is_some_and(|prefix| prefix.raw) {
-                // `r'\d'`: a raw literal keeps its backslashes, and `\'` is both bytes.
-                out.push('\\');
-                out.push(char::from(n));
-                i += 2;
-            } else if let Some(c) = simple_escape(n) {
-                out.push(c);
-                i += 2;
-            } else if n == b'N' && (self.info.single || self.info.prefix.is_some()) {
-                return Err(Failure::named_escape(at + i));
-            } else if let Some((c, len)) =
-                (self.info.single || self.info.prefix.is_some()).then(|| python_escape_at(bytes, i)).flatten()
-            {
-                // `'\x41'`, `'\101'`, `'\U0001F600'`: Python's escapes, in a Python string
-                // literal (a `'` string, or one with a prefix); one cut short or spelling no
-                // character keeps its backslash, as every invalid escape here does.
-                match c {
-                    Some(c) => {
-                        sink.repair(RepairKind::PythonEscape, at + i);
-                        out.push(c);
-                        i += len;
-                    }
-                    None if !escapes_end && i + len == bytes.len() => i = bytes.len(),
-                    None => {
-                        sink.repair(RepairKind::InvalidEscape, at + i);
-                        out.push('\\');
-                        i += 1;
-                    }
-                }
-            } else if n == b'\'' || n == b'\n' {
-                // `\'` is how a `'` string escapes its quote.
-                if !(n == b'\'' && self.info.single) {
-                    sink.repair(RepairKind::InvalidEscape, at + i);
-                }
-                out.push(char::from(n));
-                i += 2;
-            } else if n == b'u' {
-                i = self.decode_unicode(bytes, i, escapes_end, &mut out, sink);
-            } else if n >= 0x80 {
-                // A backslash before a non-ASCII character (`\„`) escapes nothing.
-                sink.repair(RepairKind::InvalidEscape, at + i);
-                i += 1;
-            } else {
-                // Keep the backslash; the next character is read as it is.
-                sink.repair(RepairKind::InvalidEscape, at + i);
-                out.push('\\');
-                i += 1;
-            }
-            run = i;
-        }
-        out.push_str(text.get(run..).unwrap_or_default());
-        Ok(out)
-    }
-
-    /// `\uXXXX` at `bytes[i]` (a backslash): returns the index after what was read.
-    fn decode_unicode<S: Sink>(
-        &self,
-        bytes: &[u8],
-        i: usize,
-        closed: bool,
-        out: &mut String,
-        sink: &mut S,
-    ) -> usize {
-        let at = self.info.content_at;
-        match unicode_escape(bytes, i) {
-            Unicode::Char(c, len) => {
-                out.push(c);
-                i + len
-            }
-            Unicode::NotHex => {
-                let rest = bytes.get(i + 2..).unwrap_or_default();
-                if !closed && rest.len() < 4 && rest.iter().all(u8::is_ascii_hexdigit) {
-                    // Cut off inside the escape.
-                    return bytes.len();
-                }
-                sink.repair(RepairKind::InvalidEscape, at + i);
-                out.push_str("\\u");
-                i + 2
-            }
-            Unicode::HighAlone => {
-                let rest = bytes.get(i + 6..).unwrap_or_default();
-                if !closed && rest.len() < 6 && (b"\\u".starts_with(rest) || rest.starts_with(b"\\u")) {
-                    // Cut off before (or inside) the low half.
-                    return bytes.len();
-                }
-                sink.repair(RepairKind::LoneSurrogate, at + i);
-                out.push(char::REPLACEMENT_CHARACTER);
-                i + 6
-            }
-            Unicode::LowAlone => {
-                sink.repair(RepairKind::LoneSurrogate, at + i);
-                out.push(char::REPLACEMENT_CHARACTER);
-                i + 6
-            }
+    /// How the string read raw is decoded (`closed`: by a quote, not by the end), by the
+    /// one escape decoder: a partial escape at the end of a cut-off string is dropped,
+    /// unless the text is settled (`stream_stable` false: the escape is all there will be,
+    /// an invalid one).
+    fn decoding(&self, closed: bool) -> Whole {
+        let prefix = self.info.prefix;
+        Whole {
+            at: self.info.content_at,
+            raw: prefix.is_some_and(|prefix| prefix.raw),
+            python: self.info.single || prefix.is_some(),
+            single: self.info.single,
+            closed,
+            escapes_end: closed || !self.stream_stable,
         }
     }
 }

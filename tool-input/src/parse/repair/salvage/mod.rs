@@ -1,4 +1,4 @@
-//! [`ParseMode::Repair`](super::ParseMode::Repair): strings whose quotes cannot be trusted,
+//! [`ParseMode::Repair`](crate::parse::ParseMode::Repair): strings whose quotes cannot be trusted,
 //! text without quotes, and regular expressions.
 //!
 //! A string is read as raw bytes (into `Lexer::raw`) and decoded only when it ends, because
@@ -30,8 +30,8 @@
 mod strings;
 mod unquoted;
 
-use super::lexer::bytes::hex4;
-use super::lexer::state::{Ctx, StrPrefix};
+use crate::parse::lexer::bytes::hex4;
+use crate::parse::lexer::state::{Ctx, StrPrefix};
 
 /// What only [`ParseMode::Repair`] keeps while the lexer reads (`Lexer::salvage`, there
 /// exactly in that mode): the strict and lenient lexers carry none of it.

@@ -23,20 +23,24 @@
 //! reported, and the partial value comes from a lenient reading of the same text that stops
 //! where that reading fails.
 
+pub(in crate::parse) mod event;
+#[cfg(test)]
+pub(in crate::parse) mod tests;
+
 use std::mem;
 
 use std::sync::OnceLock;
 
-use super::lexer::bytes::utf8_len;
+use crate::parse::lexer::bytes::utf8_len;
 use serde_json::Value;
 
-use super::grammar::{Fed, Grammar};
-use super::lexer::{Failure, Lexer};
-use super::repair::RepairLayer;
-use super::stream_event::StreamEvent;
-use super::stream_out::{sync_string, On, Reporting, StreamOut};
-use super::tree::{self, Outcome, MAX_CANDIDATES};
-use super::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair};
+pub use self::event::StreamEvent;
+use crate::parse::driver::{self, Outcome, MAX_CANDIDATES};
+use crate::parse::grammar::{Fed, Grammar};
+use crate::parse::lexer::{Failure, Lexer};
+use crate::parse::output::incremental::{sync_string, On, Reporting, StreamOut};
+use crate::parse::repair::RepairLayer;
+use crate::parse::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair};
 
 /// The partial value before any value started.
 static NULL: Value = Value::Null;
@@ -108,7 +112,7 @@ enum Reading {
     Failed(ParseError),
 }
 
-/// The state of the retry after prose ([`tree::parse_slow`] does the same over a whole
+/// The state of the retry after prose ([`driver::parse_slow`] does the same over a whole
 /// input).
 #[derive(Debug)]
 struct Retry {
@@ -307,7 +311,7 @@ impl IncrementalParser {
             // reading of strict JSON can differ from it (its guesses about quotes): one
             // more pass, in the mode that is not for tool arguments, to give the same value.
             if let Some((value, repeated)) =
-                super::repeats::strict_noting_repeats(&self.text, self.options.max_depth)
+                crate::parse::repeats::strict_noting_repeats(&self.text, self.options.max_depth)
             {
                 return Ok((Parsed { value, repairs: Vec::new() }, repeated));
             }
@@ -317,7 +321,7 @@ impl IncrementalParser {
             match mem::replace(&mut self.reading, Reading::Seeking { from: usize::MAX }) {
                 Reading::Value(mut core) => match core.finish() {
                     Ok(outcome) => {
-                        let (parsed, repeated) = tree::decode_double(outcome, &self.options);
+                        let (parsed, repeated) = driver::decode_double(outcome, &self.options);
                         return Ok((coalesce(parsed), repeated));
                     }
                     Err(failure) => self.failed(&mut core, failure, &mut None),
@@ -491,14 +495,14 @@ impl IncrementalParser {
     }
 
     /// The attempt `core` failed: try the next candidate after prose as the one-shot parser
-    /// does ([`tree::parse_slow`]), or fail for good.
+    /// does ([`driver::parse_slow`]), or fail for good.
     fn failed(&mut self, core: &mut Core, failure: Failure, on: &mut On<'_, '_>) {
         let retry = match self.retry.as_mut() {
             Some(retry) => retry,
             None => {
                 // The first attempt's error is the one reported (a later candidate's never is).
-                let error = tree::to_error(failure.clone(), self.text.as_bytes(), &self.options);
-                let Some(plan) = tree::retry_after(&core.lexer, core.repairs(), self.options.mode) else {
+                let error = driver::to_error(failure.clone(), self.text.as_bytes(), &self.options);
+                let Some(plan) = driver::retry_after(&core.lexer, core.repairs(), self.options.mode) else {
                     self.frozen = core.partial();
                     self.reading = Reading::Failed(error);
                     return;
@@ -528,7 +532,7 @@ impl IncrementalParser {
     fn seek(&mut self, on: &mut On<'_, '_>) {
         loop {
             let Reading::Seeking { from } = self.reading else { return };
-            let Some(candidate) = tree::next_candidate(self.text.as_bytes(), from, from) else {
+            let Some(candidate) = driver::next_candidate(self.text.as_bytes(), from, from) else {
                 // Nothing yet: the next fragment is searched from here.
                 self.reading = Reading::Seeking { from: from.max(self.text.len()) };
                 return;
@@ -602,7 +606,7 @@ impl Core {
             }
             mode => Build::Tree(Grammar::new(options, repairs), StreamOut::new(mode != ParseMode::Strict)),
         };
-        Core { lexer: tree::lexer_at(options, base, prose), build, complete: options.complete_truncated }
+        Core { lexer: driver::lexer_at(options, base, prose), build, complete: options.complete_truncated }
     }
 
     fn feed(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
@@ -679,7 +683,7 @@ impl Core {
             }
         };
         // The lexer records repairs as it reads, a trailing comma only when its bracket
-        // arrives: sorted as `tree::Machine::finish` sorts them.
+        // arrives: sorted as `driver::Machine::finish` sorts them.
         repairs.sort_by_key(|r| r.offset);
         let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
         Ok(Outcome { value, repairs, value_at, repeated_keys })

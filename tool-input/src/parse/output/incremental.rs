@@ -13,10 +13,10 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::build::{Node, ValueOut};
-use super::grammar::{Grammar, Kind, Out};
-use super::lexer::Lexer;
-use super::stream_event::StreamEvent;
+use super::value::{Node, ValueOut};
+use crate::parse::grammar::{Grammar, Kind, Out};
+use crate::parse::incremental::event::StreamEvent;
+use crate::parse::lexer::Lexer;
 use crate::pointer::push_token;
 
 /// Where events go while a fragment is read: nowhere, or a caller's callback.

@@ -1,18 +1,18 @@
-//! The one-shot driver: runs the lexer and an output over a whole input, plus the two
+//! The driver: runs the lexer and an output over a whole input, plus the two
 //! things that need the whole input: retrying the next `{` or `[` when a candidate after
 //! prose fails, and decoding a double-encoded payload.
 //!
 //! [`Machine`] pairs a [`Lexer`] with the grammar and its `Value` output
-//! ([`super::grammar`], [`super::build`]), or in [`ParseMode::Repair`] with repair mode's
-//! layer over them ([`super::repair`]): feed it fragments, then finish. [`parse_slow`] is a machine
-//! fed the whole input at once, with the retry after prose ([`read_with_retry`], which the
+//! ([`super::grammar`], [`super::output::value`]), or in [`ParseMode::Repair`] with repair
+//! mode's layer over them ([`super::repair`]): feed it fragments, then finish. [`parse_slow`]
+//! is a machine fed the whole input at once, with the retry after prose ([`read_with_retry`], which the
 //! tape reading shares) and the decoding of a double-encoded payload.
 
 use serde_json::Value;
 
-use super::build::ValueOut;
 use super::grammar::{Fed, Grammar};
 use super::lexer::{describe_char, Fail, Failure, Lexer};
+use super::output::value::ValueOut;
 use super::repair::RepairLayer;
 use super::{ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
 

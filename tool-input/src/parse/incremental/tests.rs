@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use super::tests::fragment_inputs;
-use super::{
+use crate::parse::tests::fragment_inputs;
+use crate::parse::{
     parse, parse_bytes, IncrementalParser, ParseError, ParseMode, ParseOptions, Parsed, RepairKind,
     RepairStyle, StreamEvent,
 };
@@ -775,7 +775,7 @@ fn random_bytes_never_panic() {
 
 /// A JSON value to write out in one of the syntaxes the parser reads.
 #[derive(Debug, Clone)]
-pub(super) enum Gen {
+pub(in crate::parse) enum Gen {
     Null,
     Bool(bool),
     /// The number's text.
@@ -805,7 +805,7 @@ fn key_strategy() -> impl Strategy<Value = String> {
     ]
 }
 
-pub(super) fn gen_strategy() -> impl Strategy<Value = Gen> {
+pub(in crate::parse) fn gen_strategy() -> impl Strategy<Value = Gen> {
     let leaf = prop_oneof![
         Just(Gen::Null),
         any::<bool>().prop_map(Gen::Bool),
@@ -948,7 +948,7 @@ impl Writer {
 }
 
 /// The text of `value` as a model might write tool arguments.
-pub(super) fn write(value: &Gen, seed: u64, lenient: bool) -> String {
+pub(in crate::parse) fn write(value: &Gen, seed: u64, lenient: bool) -> String {
     let mut writer = Writer { rng: Lcg(seed), lenient, out: String::new(), after_single: false };
     let framing = if lenient { writer.rng.below(6) } else { 0 };
     match framing {
@@ -1053,7 +1053,7 @@ fn finishing_notes_repeated_keys_as_the_one_shot_parse_does() {
     );
     for options in [lenient(), ParseOptions::strict(), completing()] {
         for input in &inputs {
-            let expected = super::parse_noting_repeats(input, &options, false);
+            let expected = crate::parse::parse_noting_repeats(input, &options, false);
             for size in [1, 3, input.len().max(1)] {
                 let mut parser = IncrementalParser::new(options.clone());
                 for piece in input.as_bytes().chunks(size) {

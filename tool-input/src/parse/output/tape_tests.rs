@@ -8,10 +8,10 @@ use std::path::Path;
 use proptest::prelude::*;
 use serde_json::Value;
 
-use super::stream_tests::{gen_strategy, write};
 use super::tape::{parse_to_tape, Event};
-use super::tests::fragment_inputs;
-use super::{parse_noting_repeats, ParseOptions};
+use crate::parse::incremental::tests::{gen_strategy, write};
+use crate::parse::tests::fragment_inputs;
+use crate::parse::{parse_noting_repeats, ParseOptions};
 
 fn modes() -> [ParseOptions; 3] {
     [ParseOptions::default(), ParseOptions::strict(), ParseOptions::default().with_complete_truncated(true)]
@@ -204,7 +204,7 @@ fn tape_against_value_on_the_mangled_workload() {
     };
     let value = best(&|| {
         for call in &calls {
-            std::hint::black_box(super::parse(call, &options).ok());
+            std::hint::black_box(crate::parse::parse(call, &options).ok());
         }
     });
     let noting = best(&|| {

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::grammar::{Kind, Out};
+use crate::parse::grammar::{Kind, Out};
 
 /// An open container's content.
 #[derive(Debug)]
@@ -23,7 +23,7 @@ pub(crate) struct ValueOut {
     result: Option<Value>,
     /// An object repeated a key (its last value was kept).
     repeated_keys: bool,
-    /// Record where floats land, with their text (see `tree::float_literals`); off for an
+    /// Record where floats land, with their text (see `driver::float_literals`); off for an
     /// ordinary parse.
     track_floats: bool,
     /// The literal of the next number, when it is a float.
@@ -37,7 +37,7 @@ impl ValueOut {
         ValueOut::default()
     }
 
-    /// A builder that records the float literals (see `tree::float_literals`).
+    /// A builder that records the float literals (see `driver::float_literals`).
     pub(crate) fn tracking_floats() -> ValueOut {
         ValueOut { track_floats: true, ..ValueOut::default() }
     }
