@@ -54,7 +54,8 @@ pub(crate) fn serde_json_first<'de, T>(
     refused_before: bool,
     read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<T, serde_json::Error>,
 ) -> Strict<T> {
-    if crate::decimal::serde_json_may_misread(text.as_bytes()) {
+    // Asked before the scan, which costs more than either.
+    if refused_before || !depth_allows(max_depth) || crate::decimal::serde_json_may_misread(text.as_bytes()) {
         return Strict::NotTried;
     }
     offer(text, max_depth, refused_before, |deserializer| read(deserializer).map(|value| (value, false)))
