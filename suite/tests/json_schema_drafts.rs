@@ -73,7 +73,7 @@ const RUNS: &[Run] = &[
         folder: "draft2020-12/optional/format",
         dialect: "https://json-schema.org/draft/2020-12/schema",
         formats: true,
-        floor: 763,
+        floor: 764,
     },
 ];
 

@@ -109,6 +109,17 @@ fn a_recursive_reference_follows_the_recursive_anchor_outwards() {
     static_only.as_object_mut().unwrap().remove("$recursiveAnchor");
     let validator = Validator::new(&static_only).unwrap();
     assert_eq!(errors(&validator, &long), []);
+    // Without `$schema`, `$recursiveRef` is still 2019-09's (no other draft gives it a
+    // meaning), as an `items` list is read in the older drafts' meaning.
+    let mut undeclared = schema.clone();
+    undeclared.as_object_mut().unwrap().remove("$schema");
+    let validator = Validator::new(&undeclared).unwrap();
+    assert_eq!(errors(&validator, &long), [("/next/next/label".to_owned(), ErrorCode::Length)]);
+    // Where 2020-12 is named, the keyword is not that draft's: not resolved dynamically.
+    let mut newer = schema.clone();
+    newer["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    let validator = Validator::new(&newer).unwrap();
+    assert_eq!(errors(&validator, &long), []);
 }
 
 #[test]

@@ -133,7 +133,7 @@ impl StringFormat {
             S::UriTemplate => text::is_uri_template(text),
             S::JsonPointer => text::is_json_pointer(text),
             S::RelativeJsonPointer => text::is_relative_json_pointer(text),
-            S::Regex => crate::pattern::Pattern::new(text).is_ok(),
+            S::Regex => crate::pattern::is_unicode_ecma_regex(text),
         }
     }
 
@@ -284,6 +284,17 @@ mod tests {
         ] {
             assert!(format.accepts(format.example()), "{format:?}'s example");
         }
+    }
+
+    #[test]
+    fn a_regex_is_read_in_ecma_262_unicode_mode() {
+        assert!(valid("regex", json!("^[a-z]+\\d{2}$")));
+        assert!(valid("regex", json!("\\p{Letter}+")));
+        // Identity escapes of letters, and a lone `{` or `]`, are the legacy dialect's only.
+        for legacy in ["\\a", "\\q", "a{", "]"] {
+            assert!(!valid("regex", json!(legacy)), "{legacy}");
+        }
+        assert!(!valid("regex", json!("(unclosed")));
     }
 
     #[test]

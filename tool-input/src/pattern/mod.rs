@@ -73,6 +73,15 @@ enum Engine {
     Backtracking { regex: regress::Regex, cost: Cost },
 }
 
+/// Whether `source` is a regular expression of ECMA-262's Unicode mode (the `u` flag), the
+/// dialect JSON Schema reads patterns in: what `format: regex` asserts of a value. A schema's
+/// own `pattern` is read more leniently ([`Pattern::new`] falls back to the legacy dialect,
+/// for patterns written for other engines), but a value that claims to be a regex is held to
+/// the dialect: `\a`, an identity escape only the legacy dialect allows, is not one.
+pub(crate) fn is_unicode_ecma_regex(source: &str) -> bool {
+    regress::Regex::with_flags(source, "u").is_ok()
+}
+
 /// The search was not run: its cost bound on this string exceeds the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct OverBudget;

@@ -75,7 +75,7 @@ impl Compiler<'_> {
                 let anchored = target.get("$dynamicAnchor").and_then(Value::as_str) == Some(name.as_str());
                 (!name.is_empty() && !name.starts_with('/') && anchored).then_some(Some(name))
             }
-            ("$recursiveRef", Draft::Draft201909) => {
+            ("$recursiveRef", _) if self.index.reads_recursive_ref(self.doc) => {
                 (target.get("$recursiveAnchor") == Some(&Value::Bool(true))).then_some(None)
             }
             _ => None,

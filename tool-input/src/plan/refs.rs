@@ -37,6 +37,14 @@ impl Draft {
         }
     }
 
+    /// Are 2019-09's `$recursiveRef` and `$recursiveAnchor` read in `document` (of this
+    /// draft)? In 2019-09, and in a document that names no `$schema`: the keywords mean
+    /// something in no other draft, so a schema that writes them without naming its draft was
+    /// written for 2019-09 (as an `items` list is read in the older drafts' meaning).
+    pub fn reads_recursive_ref(self, document: &Value) -> bool {
+        self == Draft::Draft201909 || document.get("$schema").is_none()
+    }
+
     /// Does `$ref` replace every keyword beside it (drafts 4 to 7)?
     pub fn ref_overrides(self) -> bool {
         self <= Draft::Draft7
@@ -90,6 +98,8 @@ pub(crate) struct Index {
     pub dynamic_anchors: Vec<(String, String, Location)>,
     /// 2019-09's resources whose root says `"$recursiveAnchor": true`: base URI, where.
     pub recursive_anchors: Vec<(String, Location)>,
+    /// The documents where `$recursiveRef` is read ([`Draft::reads_recursive_ref`]).
+    recursive_docs: Vec<usize>,
 }
 
 impl Index {
@@ -102,7 +112,15 @@ impl Index {
     /// Index one more document, `doc`, retrieved as `base`.
     pub fn add(&mut self, doc: usize, document: &Value, base: &str, draft: Draft) {
         self.resources.insert(base.to_owned(), (doc, String::new()));
+        if draft.reads_recursive_ref(document) {
+            self.recursive_docs.push(doc);
+        }
         self.visit(doc, document, "", base, draft, 0);
+    }
+
+    /// Is `$recursiveRef` read in document `doc` ([`Draft::reads_recursive_ref`])?
+    pub fn reads_recursive_ref(&self, doc: usize) -> bool {
+        self.recursive_docs.contains(&doc)
     }
 
     fn visit(&mut self, doc: usize, schema: &Value, pointer: &str, base: &str, draft: Draft, depth: usize) {
@@ -136,7 +154,8 @@ impl Index {
                 }
             }
         }
-        if root && draft == Draft::Draft201909 && object.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
+        if root && self.reads_recursive_ref(doc) && object.get("$recursiveAnchor") == Some(&Value::Bool(true))
+        {
             self.recursive_anchors.push((base.clone(), (doc, pointer.to_owned())));
         }
         self.bases.insert((doc, pointer.to_owned()), base.clone());
