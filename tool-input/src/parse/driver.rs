@@ -355,9 +355,9 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> (Parsed
         if !(trimmed.starts_with(['{', '[']) || nested_string) {
             break;
         }
-        // Offered to `serde_json` under its own limit of 128 whatever the caller's, as this
-        // reading always was: a tighter limit is not held inside the payload here.
-        let inner = match super::repeats::strict_noting_repeats(trimmed, super::DEFAULT_MAX_DEPTH) {
+        // The payload is held to the caller's depth limit, as the text around it is:
+        // `serde_json` reads it first only where its own limit is not the tighter one.
+        let inner = match super::repeats::strict_noting_repeats(trimmed, options.max_depth) {
             Some((value, repeated_keys)) => {
                 Outcome { value, repairs: Vec::new(), value_at: 0, repeated_keys }
             }

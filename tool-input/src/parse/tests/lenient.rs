@@ -326,6 +326,13 @@ fn depth_limit() {
         let big = ParseOptions { max_depth: 1000, ..options.clone() };
         assert_eq!(parse(&nested(1000), &big).map(|_| ()), Ok(()));
     }
+    // A double-encoded payload is held to the caller's limit as the text around it is: too
+    // deep, it stays the string it was sent as.
+    let small = ParseOptions { max_depth: 2, ..lenient() };
+    let encoded = |inner: &str| serde_json::to_string(inner).unwrap();
+    assert_eq!(parse(&encoded("[[1]]"), &small).unwrap().value, json!([[1]]));
+    assert_eq!(parse(&encoded("[[[1]]]"), &small).unwrap().value, json!("[[[1]]]"));
+    assert_eq!(parse(&encoded("[[[1]]]"), &lenient()).unwrap().value, json!([[[1]]]));
     // serde_json's own limit is not above ours, so its fast path never accepts too deep.
     assert!(serde_json::from_str::<Value>(&nested(129)).is_err());
 }
