@@ -35,11 +35,11 @@ use crate::parse::lexer::bytes::utf8_len;
 use serde_json::Value;
 
 pub use self::event::StreamEvent;
-use crate::parse::driver::{self, Outcome, MAX_CANDIDATES};
-use crate::parse::grammar::{Fed, Grammar};
+use crate::parse::driver::{lexer_at, Driver, Outcome};
 use crate::parse::lexer::{Failure, Lexer};
-use crate::parse::output::incremental::{sync_string, On, Reporting, StreamOut};
-use crate::parse::repair::RepairLayer;
+use crate::parse::one_shot;
+use crate::parse::output::incremental::{sync_string, On, StreamOut};
+use crate::parse::retry::{Candidates, Next};
 use crate::parse::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair};
 
 /// The partial value before any value started.
@@ -92,8 +92,9 @@ pub struct IncrementalParser {
     /// Offset of the first byte that is not UTF-8.
     utf8_error: Option<usize>,
     reading: Reading,
-    /// The retry of later candidates after prose, once the first value failed.
-    retry: Option<Retry>,
+    /// The retry of later candidates after prose, once the first value failed (the one-shot
+    /// parser steps through the same state over the whole input).
+    retry: Option<Candidates<ParseError>>,
     /// What was read of a value that failed for good, kept for display.
     frozen: Value,
     /// The partial value, built on the first ask after a fragment.
@@ -112,28 +113,12 @@ enum Reading {
     Failed(ParseError),
 }
 
-/// The state of the retry after prose ([`driver::parse_slow`] does the same over a whole
-/// input).
-#[derive(Debug)]
-struct Retry {
-    /// The error of the first attempt, which is the one reported if every candidate fails.
-    first: ParseError,
-    /// Repairs made before the first value (prose, a fence, comments), carried to each
-    /// candidate.
-    carried: Vec<Repair>,
-    fence_open: bool,
-    /// A candidate must start at or after this offset.
-    after: usize,
-    /// Candidates still allowed.
-    left: usize,
-}
-
 impl IncrementalParser {
     /// A parser with `options`: the mode, the limits, and whether
     /// [`finish`](IncrementalParser::finish) completes a cut-off input
     /// ([`ParseOptions::complete_truncated`]) as [`parse`](super::parse) does.
     pub fn new(options: ParseOptions) -> IncrementalParser {
-        let core = Core::new(&options, 0, None, Vec::new());
+        let core = Core::new(&options, |options| lexer_at(options, 0, None), Vec::new());
         IncrementalParser {
             options,
             text: String::new(),
@@ -321,17 +306,19 @@ impl IncrementalParser {
             match mem::replace(&mut self.reading, Reading::Seeking { from: usize::MAX }) {
                 Reading::Value(mut core) => match core.finish() {
                     Ok(outcome) => {
-                        let (parsed, repeated) = driver::decode_double(outcome, &self.options);
+                        let (parsed, repeated) = one_shot::decode_double(outcome, &self.options);
                         return Ok((coalesce(parsed), repeated));
                     }
                     Err(failure) => self.failed(&mut core, failure, &mut None),
                 },
                 Reading::Seeking { .. } => {
-                    return Err(self.retry.map(|retry| retry.first).unwrap_or_else(|| ParseError::Syntax {
-                        message: "expected a json value".to_owned(),
-                        offset: 0,
-                        line: 1,
-                        column: 1,
+                    return Err(self.retry.map(Candidates::into_first).unwrap_or_else(|| {
+                        ParseError::Syntax {
+                            message: "expected a json value".to_owned(),
+                            offset: 0,
+                            line: 1,
+                            column: 1,
+                        }
                     }))
                 }
                 Reading::Failed(error) => return Err(error),
@@ -495,36 +482,31 @@ impl IncrementalParser {
     }
 
     /// The attempt `core` failed: try the next candidate after prose as the one-shot parser
-    /// does ([`driver::parse_slow`]), or fail for good.
+    /// does ([`crate::parse::retry::read_with_retry`]), or fail for good.
     fn failed(&mut self, core: &mut Core, failure: Failure, on: &mut On<'_, '_>) {
-        let retry = match self.retry.as_mut() {
-            Some(retry) => retry,
+        let candidates = match self.retry.as_mut() {
+            Some(candidates) => candidates,
             None => {
                 // The first attempt's error is the one reported (a later candidate's never is).
-                let error = driver::to_error(failure.clone(), self.text.as_bytes(), &self.options);
-                let Some(plan) = driver::retry_after(&core.lexer, core.repairs(), self.options.mode) else {
-                    self.frozen = core.partial();
-                    self.reading = Reading::Failed(error);
-                    return;
-                };
-                let retry = Retry {
-                    first: error,
-                    after: plan.value_at + 1,
-                    carried: plan.carried,
-                    fence_open: plan.fence_open,
-                    left: MAX_CANDIDATES,
-                };
-                self.retry.insert(retry)
+                let error = one_shot::to_error(failure.clone(), self.text.as_bytes(), &self.options);
+                match Candidates::after(&core.driver, self.options.mode, error) {
+                    Ok(candidates) => self.retry.insert(candidates),
+                    Err(error) => {
+                        self.frozen = core.partial();
+                        self.reading = Reading::Failed(error);
+                        return;
+                    }
+                }
             }
         };
-        let Some(offset) = failure.syntax_offset() else {
-            self.reading = Reading::Failed(retry.first.clone());
+        let Some(from) = candidates.search_from(&failure) else {
+            self.reading = Reading::Failed(candidates.first().clone());
             return;
         };
         if let (Some(on), false) = (on.as_mut(), self.options.mode == ParseMode::Repair) {
             on(StreamEvent::Restart);
         }
-        self.reading = Reading::Seeking { from: offset.max(retry.after) };
+        self.reading = Reading::Seeking { from };
         self.seek(on);
     }
 
@@ -532,21 +514,26 @@ impl IncrementalParser {
     fn seek(&mut self, on: &mut On<'_, '_>) {
         loop {
             let Reading::Seeking { from } = self.reading else { return };
-            let Some(candidate) = driver::next_candidate(self.text.as_bytes(), from, from) else {
-                // Nothing yet: the next fragment is searched from here.
-                self.reading = Reading::Seeking { from: from.max(self.text.len()) };
-                return;
+            let Some(candidates) = self.retry.as_mut() else { return };
+            let at = match candidates.next(self.text.as_bytes(), from) {
+                Next::At(at) => at,
+                Next::NoneYet => {
+                    // Nothing yet: the next fragment is searched from here.
+                    self.reading = Reading::Seeking { from: from.max(self.text.len()) };
+                    return;
+                }
+                Next::NoneLeft => {
+                    self.reading = Reading::Failed(candidates.first().clone());
+                    return;
+                }
             };
-            let Some(retry) = self.retry.as_mut() else { return };
-            if retry.left == 0 {
-                self.reading = Reading::Failed(retry.first.clone());
-                return;
-            }
-            retry.left -= 1;
-            retry.after = candidate + 1;
-            let mut core =
-                Box::new(Core::new(&self.options, candidate, Some(retry.fence_open), retry.carried.clone()));
-            let rest = self.text.get(candidate..).unwrap_or_default();
+            let candidates = &*candidates;
+            let mut core = Box::new(Core::new(
+                &self.options,
+                |options| candidates.lexer(options, at),
+                candidates.carried(),
+            ));
+            let rest = self.text.get(at..).unwrap_or_default();
             match core.feed(rest, on) {
                 Ok(()) => {
                     self.reading = Reading::Value(core);
@@ -560,53 +547,36 @@ impl IncrementalParser {
 
 // ---------------------------------------------------------------- one attempt
 
-/// A lexer and an output reading one candidate value.
+/// The driver reading one candidate value into the stream's output, and in
+/// [`ParseMode::Repair`] (whose layer reports no events and builds its own value) a lenient
+/// reading of the same text beside it, for the partial value.
 #[derive(Debug)]
 struct Core {
-    lexer: Lexer,
-    build: Build,
-    /// [`ParseOptions::complete_truncated`].
-    complete: bool,
+    driver: Driver<StreamOut>,
+    shadow: Option<Box<Shadow>>,
 }
 
-/// The builder of a [`Core`].
+/// Repair mode's lenient reading beside its own, for the partial value.
 #[derive(Debug)]
-// The strict and lenient variant, the one on the hot path, stays inline; repair mode's is
-// boxed.
-#[allow(clippy::large_enum_variant)]
-enum Build {
-    /// Strict and lenient modes: the grammar and the stream's output.
-    Tree(Grammar, StreamOut),
-    /// [`ParseMode::Repair`]: repair mode's reading, and a lenient reading of the same text
-    /// for the partial value (`shadow_ok` until that reading fails; its value then stays as
-    /// it was).
-    Repair { builder: Box<RepairLayer>, shadow: Box<(Lexer, Grammar, StreamOut)>, shadow_ok: bool },
+struct Shadow {
+    reading: Driver<StreamOut>,
+    /// Until that reading fails (its value then stays as it was).
+    ok: bool,
 }
 
 impl Core {
-    /// A core reading from absolute offset `base`; `prose` (whether a code fence is open)
-    /// when it starts inside prose after a failed candidate.
-    fn new(options: &ParseOptions, base: usize, prose: Option<bool>, repairs: Vec<Repair>) -> Core {
-        let build = match options.mode {
-            ParseMode::Repair => {
-                let lenient = ParseOptions { mode: ParseMode::Lenient, ..options.clone() };
-                // The lenient reading's lexer reads with the repair options' readings.
-                let lexer = match prose {
-                    Some(fence_open) => {
-                        Lexer::in_prose(ParseMode::Lenient, options.non_finite, base, fence_open)
-                    }
-                    None => Lexer::new(ParseMode::Lenient, options.non_finite, base),
-                }
-                .with_readings(options);
-                Build::Repair {
-                    builder: Box::new(RepairLayer::new(options).with_repairs(repairs)),
-                    shadow: Box::new((lexer, Grammar::new(&lenient, Vec::new()), StreamOut::new(true))),
-                    shadow_ok: true,
-                }
-            }
-            mode => Build::Tree(Grammar::new(options, repairs), StreamOut::new(mode != ParseMode::Strict)),
-        };
-        Core { lexer: driver::lexer_at(options, base, prose), build, complete: options.complete_truncated }
+    /// A core reading under `options` with the lexer `lexer_for` makes for a mode's options,
+    /// starting with `repairs` (those made before a later candidate after prose).
+    fn new(options: &ParseOptions, lexer_for: impl Fn(&ParseOptions) -> Lexer, repairs: Vec<Repair>) -> Core {
+        let lenient = options.mode != ParseMode::Strict;
+        let driver = Driver::new(lexer_for(options), options, repairs, || StreamOut::new(lenient));
+        let shadow = (options.mode == ParseMode::Repair).then(|| {
+            // The lenient reading's lexer reads with the repair options' readings.
+            let options = ParseOptions { mode: ParseMode::Lenient, ..options.clone() };
+            let reading = Driver::new(lexer_for(&options), &options, Vec::new(), || StreamOut::new(true));
+            Box::new(Shadow { reading, ok: true })
+        });
+        Core { driver, shadow }
     }
 
     fn feed(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
@@ -626,11 +596,11 @@ impl Core {
         chunk: &'c str,
         on: &mut Option<&mut F>,
     ) -> Option<&'c str> {
-        let Build::Tree(_, out) = &mut self.build else { return Some(chunk) };
+        let (lexer, Some((_, out))) = self.driver.parts_mut() else { return Some(chunk) };
         if !out.string_open() {
             return Some(chunk);
         }
-        let read = out.read_open(&mut self.lexer, chunk, on);
+        let read = out.read_open(lexer, chunk, on);
         match chunk.get(read..) {
             Some("") => None,
             Some(rest) => Some(rest),
@@ -640,67 +610,39 @@ impl Core {
 
     /// Read `chunk` with the lexer (after [`Core::read_open`]).
     fn feed_tokens(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        match &mut self.build {
-            Build::Tree(grammar, out) => {
-                let mut reporting = Reporting { out: &mut *out, on: on.as_deref_mut() };
-                self.lexer.feed_str(chunk, &mut Fed { grammar: &mut *grammar, out: &mut reporting })?;
-                sync_string(grammar, out, &mut self.lexer, on);
-                Ok(())
-            }
-            Build::Repair { builder, shadow, shadow_ok } => {
-                if *shadow_ok {
-                    let (shadow_lexer, grammar, out) = &mut **shadow;
-                    let mut reporting = Reporting { out: &mut *out, on: None };
-                    *shadow_ok = shadow_lexer
-                        .feed_str(chunk, &mut Fed { grammar: &mut *grammar, out: &mut reporting })
-                        .is_ok();
-                    if *shadow_ok {
-                        sync_string(grammar, out, shadow_lexer, &mut None);
-                    }
+        if let Some(shadow) = self.shadow.as_deref_mut() {
+            if shadow.ok {
+                shadow.ok = shadow.reading.feed_str(chunk).is_ok();
+                if shadow.ok {
+                    show_string(&mut shadow.reading, &mut None);
                 }
-                self.lexer.feed_str(chunk, &mut **builder)
             }
+            return self.driver.feed_str(chunk);
         }
+        let lent: On<'_, '_> = on.as_deref_mut().map(|on| on as &mut dyn FnMut(StreamEvent<'_>));
+        self.driver.feed_str_lending(chunk, lent)?;
+        show_string(&mut self.driver, on);
+        Ok(())
     }
 
     fn finish(&mut self) -> Result<Outcome, Failure> {
-        let complete = self.complete;
-        let (value, mut repairs, repeated_keys) = match &mut self.build {
-            Build::Tree(grammar, out) => {
-                let mut reporting = Reporting { out: &mut *out, on: None };
-                self.lexer.finish(&mut Fed { grammar: &mut *grammar, out: &mut reporting }, complete)?;
-                grammar.finish(&mut reporting, complete, self.lexer.offset())?;
-                let (value, repeated) = out.take();
-                (value.unwrap_or(Value::Null), grammar.take_repairs(), repeated)
-            }
-            Build::Repair { builder, .. } => {
-                self.lexer.finish(&mut **builder, complete)?;
-                (
-                    builder.finish(complete, self.lexer.offset())?,
-                    builder.take_repairs(),
-                    builder.repeated_keys(),
-                )
-            }
-        };
-        // The lexer records repairs as it reads, a trailing comma only when its bracket
-        // arrives: sorted as `driver::Machine::finish` sorts them.
-        repairs.sort_by_key(|r| r.offset);
-        let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
-        Ok(Outcome { value, repairs, value_at, repeated_keys })
+        self.driver.finish()
     }
 
     /// The value read so far (built now).
     fn partial(&self) -> Value {
-        match &self.build {
-            Build::Tree(_, out) => out.partial(),
-            Build::Repair { shadow, .. } => shadow.2.partial(),
-        }
+        let shown = match &self.shadow {
+            Some(shadow) => shadow.reading.output(),
+            None => self.driver.output(),
+        };
+        shown.map_or(Value::Null, StreamOut::partial)
     }
+}
 
-    fn repairs(&self) -> &[Repair] {
-        match &self.build {
-            Build::Tree(grammar, _) => grammar.repairs(),
-            Build::Repair { builder, .. } => builder.repairs(),
-        }
+/// After a fragment: what arrived of the string value being read, shown ([`sync_string`]).
+#[inline]
+fn show_string(driver: &mut Driver<StreamOut>, on: &mut On<'_, '_>) {
+    if let (lexer, Some((grammar, out))) = driver.parts_mut() {
+        sync_string(grammar, out, lexer, on);
     }
 }
