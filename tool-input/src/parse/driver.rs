@@ -172,31 +172,44 @@ pub(crate) struct Outcome<V = Value> {
     pub(crate) repeated_keys: bool,
 }
 
-/// A lexer for `options` reading from absolute offset `base`; `fence_open`, when it starts
-/// inside prose after a failed candidate (whether a code fence is open there).
-pub(crate) fn lexer_at(options: &ParseOptions, base: usize, fence_open: Option<bool>) -> Lexer {
-    match fence_open {
-        Some(fence_open) => Lexer::in_prose(options.mode, options.non_finite, base, fence_open),
-        None => Lexer::new(options.mode, options.non_finite, base),
-    }
-    .with_readings(options)
+/// Where a [`Driver`] starts reading: at the start of the input, or at a later candidate
+/// after prose.
+#[derive(Debug)]
+pub(crate) struct Start {
+    /// Absolute offset of the first byte it reads.
+    pub(crate) at: usize,
+    /// Whether a code fence is open there, when it starts inside prose after a failed
+    /// candidate.
+    pub(crate) fence_open: Option<bool>,
+    /// Repairs already recorded (those made before a later candidate).
+    pub(crate) repairs: Vec<Repair>,
+}
+
+impl Start {
+    /// The start of the input.
+    pub(crate) const FIRST: Start = Start { at: 0, fence_open: None, repairs: Vec::new() };
 }
 
 impl<O: Output> Driver<O> {
-    /// A driver reading with `lexer` under `options`, with `repairs` already recorded (those
-    /// made before a later candidate after prose), into the output `out` makes (repair mode
-    /// writes into its layer's instead).
-    pub(crate) fn new(
-        lexer: Lexer,
-        options: &ParseOptions,
-        repairs: Vec<Repair>,
-        out: impl FnOnce() -> O,
-    ) -> Self {
-        let build = match options.mode {
-            ParseMode::Repair => Build::Repair(Box::new(RepairLayer::new(options).with_repairs(repairs))),
-            _ => Build::Grammar(Grammar::new(options, repairs), out()),
-        };
-        Driver { lexer, build, complete_truncated: options.complete_truncated }
+    /// A driver reading under `options` from `start`, into the output `out` makes (repair
+    /// mode writes into its layer's instead).
+    // Inlined into its caller, so that the driver is built where it is kept: moving one
+    // (most of it the lexer) costs a short call more than its first token.
+    #[inline(always)]
+    pub(crate) fn new(options: &ParseOptions, start: Start, out: impl FnOnce() -> O) -> Self {
+        let Start { at, fence_open, repairs } = start;
+        Driver {
+            lexer: match fence_open {
+                Some(fence_open) => Lexer::in_prose(options.mode, options.non_finite, at, fence_open),
+                None => Lexer::new(options.mode, options.non_finite, at),
+            }
+            .with_readings(options),
+            build: match options.mode {
+                ParseMode::Repair => Build::Repair(Box::new(RepairLayer::new(options).with_repairs(repairs))),
+                _ => Build::Grammar(Grammar::new(options, repairs), out()),
+            },
+            complete_truncated: options.complete_truncated,
+        }
     }
 
     /// Read the next fragment.
@@ -217,8 +230,10 @@ impl<O: Output> Driver<O> {
         self.feed_str_lending(chunk, O::Lent::default())
     }
 
-    /// [`Driver::feed_str`], lending the output `lent` while it reads.
-    #[inline]
+    /// [`Driver::feed_str`], lending the output `lent` while it reads. Inlined: the
+    /// incremental parser calls it once a fragment, most fragments are short, and a call
+    /// more cost a streamed call a fraction of a percent.
+    #[inline(always)]
     pub(crate) fn feed_str_lending<'s>(&'s mut self, chunk: &str, lent: O::Lent<'s>) -> Result<(), Failure> {
         let Driver { lexer, build, .. } = self;
         match build {
@@ -231,6 +246,7 @@ impl<O: Output> Driver<O> {
     }
 
     /// Read the whole of `input` and finish.
+    #[inline]
     pub(crate) fn read(&mut self, input: Input<'_>) -> Result<Outcome<O::Value>, Failure> {
         match input.text {
             Some(text) => self.feed_str(text)?,
@@ -304,16 +320,15 @@ impl Driver<ValueOut> {
     /// fragments).
     #[cfg(test)]
     pub(crate) fn for_value(options: &ParseOptions) -> Driver<ValueOut> {
-        Driver::new(lexer_at(options, 0, None), options, Vec::new(), ValueOut::new)
+        Driver::new(options, Start::FIRST, ValueOut::new)
     }
 
     /// Record the float literals (see `one_shot::float_literals`).
-    pub(crate) fn tracking_floats(mut self) -> Driver<ValueOut> {
+    pub(crate) fn track_floats(&mut self) {
         match &mut self.build {
             Build::Grammar(_, out) => *out = ValueOut::tracking_floats(),
             Build::Repair(layer) => layer.set_tracking_floats(),
         }
-        self
     }
 
     /// The float literals recorded, taken.

@@ -49,15 +49,17 @@ pub(crate) fn top_level_string(text: &str, options: &ParseOptions) -> Option<Str
 /// integer is declared or beyond 2^53, a number made a string); empty when the text does
 /// not parse.
 pub(crate) fn float_literals(text: &str, options: &ParseOptions) -> Vec<(String, String)> {
-    let start = |lexer, repairs| Driver::new(lexer, options, repairs, ValueOut::new).tracking_floats();
-    read_with_retry(Input::text(text), options, start, |_, driver| driver.take_floats()).unwrap_or_default()
+    let read =
+        read_with_retry(Input::text(text), options, ValueOut::new, Driver::track_floats, |_, driver| {
+            driver.take_floats()
+        });
+    read.unwrap_or_default()
 }
 
 /// Parse a whole input into a `Value`: a first attempt, then (lenient) later candidates
 /// after prose.
 pub(crate) fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Failure> {
-    let start = |lexer, repairs| Driver::new(lexer, options, repairs, ValueOut::new);
-    read_with_retry(input, options, start, |outcome, _| outcome)
+    read_with_retry(input, options, ValueOut::new, |_| {}, |outcome, _| outcome)
 }
 
 /// Lenient mode: a top-level string holding a JSON object or array is decoded (up to
@@ -189,8 +191,8 @@ pub(crate) fn parse_to_tape<'t>(
         }
         return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
     }
-    let start = |lexer, repairs| Driver::new(lexer, options, repairs, || TapeOut::for_text(input));
-    let read = read_with_retry(Input::text(input), options, start, |outcome, _| outcome);
+    let out = || TapeOut::for_text(input);
+    let read = read_with_retry(Input::text(input), options, out, |_| {}, |outcome, _| outcome);
     let Outcome { value: tape, mut repairs, value_at, repeated_keys: repeated } =
         read.map_err(|failure| to_error(failure, input.as_bytes(), options))?;
     if repeated || tape.overflow() {

@@ -4,8 +4,8 @@
 //! that retry; the one-shot reading steps through it over the whole input
 //! ([`read_with_retry`]), the incremental parser as the text arrives.
 
-use super::driver::{lexer_at, Driver, Input, Outcome, Output};
-use super::lexer::{Failure, Lexer};
+use super::driver::{Driver, Input, Outcome, Output, Start};
+use super::lexer::Failure;
 use super::{ParseMode, ParseOptions, Repair, RepairKind};
 
 /// How many later `{` or `[` are tried after a candidate following prose fails. Each
@@ -105,28 +105,25 @@ impl<E> Candidates<E> {
         Next::At(at)
     }
 
-    /// A lexer for `options` reading the candidate at `at`.
-    pub(crate) fn lexer(&self, options: &ParseOptions, at: usize) -> Lexer {
-        lexer_at(options, at, Some(self.fence_open))
-    }
-
-    /// The repairs a candidate starts with.
-    pub(crate) fn carried(&self) -> Vec<Repair> {
-        self.carried.clone()
+    /// Where the candidate at `at` starts: inside prose, with the repairs carried.
+    pub(crate) fn start(&self, at: usize) -> Start {
+        Start { at, fence_open: Some(self.fence_open), repairs: self.carried.clone() }
     }
 }
 
 /// Read a whole input: a first attempt, then (lenient) up to [`MAX_CANDIDATES`] later
-/// candidates after prose; `start` makes the driver of an attempt reading with a lexer,
-/// with repairs already recorded, and `done` takes what a successful one read. The first
-/// attempt's error is the one returned if all fail.
+/// candidates after prose, each by a driver into the output `out` makes (built here, where
+/// it is kept: see [`Driver::new`]), set up by `prepare`; `done` takes what a successful attempt read. The first attempt's
+/// error is the one returned if all fail.
 pub(crate) fn read_with_retry<O: Output, R>(
     input: Input<'_>,
     options: &ParseOptions,
-    mut start: impl FnMut(Lexer, Vec<Repair>) -> Driver<O>,
+    mut out: impl FnMut() -> O,
+    prepare: impl Fn(&mut Driver<O>),
     done: impl FnOnce(Outcome<O::Value>, &mut Driver<O>) -> R,
 ) -> Result<R, Failure> {
-    let mut driver = start(lexer_at(options, 0, None), Vec::new());
+    let mut driver = Driver::new(options, Start::FIRST, &mut out);
+    prepare(&mut driver);
     let first = match driver.read(input) {
         Ok(outcome) => return Ok(done(outcome, &mut driver)),
         Err(failure) => failure,
@@ -136,7 +133,8 @@ pub(crate) fn read_with_retry<O: Output, R>(
     let mut last: Option<Failure> = None;
     while let Some(from) = candidates.search_from(last.as_ref().unwrap_or(candidates.first())) {
         let Next::At(at) = candidates.next(input.as_bytes(), from) else { break };
-        let mut driver = start(candidates.lexer(options, at), candidates.carried());
+        let mut driver = Driver::new(options, candidates.start(at), &mut out);
+        prepare(&mut driver);
         match driver.read(input.from(at)) {
             Ok(outcome) => return Ok(done(outcome, &mut driver)),
             Err(failure) => last = Some(failure),

@@ -1,11 +1,11 @@
 //! The incremental parser: fragments in, events and a partial value out, and at the end the
 //! same [`Parsed`] as [`parse`](super::parse) of the whole text.
 //!
-//! It drives the same [`Lexer`] and the same grammar ([`super::grammar`]) as the one-shot
-//! parser, fragment by fragment, into an output of its own ([`StreamOut`]): the one-shot
-//! parser's `Value` builder, plus the events and the string being read at the end of each
-//! fragment. The grammar is written once, so the stream reads every text as the one-shot
-//! parser does (trailing commas, function-call wrappers, what a cut-off input completes to,
+//! It reads through the one-shot parser's driver ([`Driver`]), fragment by fragment, into an
+//! output of its own ([`StreamOut`]): the one-shot parser's `Value` builder, plus the events
+//! and the string being read at the end of each fragment; after a candidate following prose
+//! fails, it steps through the same retry ([`Candidates`]) as the text arrives. The grammar
+//! is written once, so the stream reads every text as the one-shot parser does (trailing commas, function-call wrappers, what a cut-off input completes to,
 //! every error message); the property tests still compare the final value, repairs and
 //! error with [`parse`](super::parse) over random splits.
 //!
@@ -35,12 +35,12 @@ use crate::parse::lexer::bytes::utf8_len;
 use serde_json::Value;
 
 pub use self::event::StreamEvent;
-use crate::parse::driver::{lexer_at, Driver, Outcome};
-use crate::parse::lexer::{Failure, Lexer};
+use crate::parse::driver::{Driver, Outcome, Start};
+use crate::parse::lexer::Failure;
 use crate::parse::one_shot;
 use crate::parse::output::incremental::{sync_string, On, StreamOut};
 use crate::parse::retry::{Candidates, Next};
-use crate::parse::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair};
+use crate::parse::{coalesce, ParseError, ParseMode, ParseOptions, Parsed};
 
 /// The partial value before any value started.
 static NULL: Value = Value::Null;
@@ -105,7 +105,7 @@ pub struct IncrementalParser {
 #[derive(Debug)]
 enum Reading {
     /// Reading a value (the first one, or a later candidate after prose).
-    Value(Box<Core>),
+    Value(Box<Attempt>),
     /// A candidate after prose failed: the next `{` or `[` from this offset on is the next
     /// one.
     Seeking { from: usize },
@@ -118,14 +118,14 @@ impl IncrementalParser {
     /// [`finish`](IncrementalParser::finish) completes a cut-off input
     /// ([`ParseOptions::complete_truncated`]) as [`parse`](super::parse) does.
     pub fn new(options: ParseOptions) -> IncrementalParser {
-        let core = Core::new(&options, |options| lexer_at(options, 0, None), Vec::new());
+        let attempt = Attempt::new(&options, Start::FIRST);
         IncrementalParser {
             options,
             text: String::new(),
             tail: Vec::new(),
             bytes: 0,
             utf8_error: None,
-            reading: Reading::Value(Box::new(core)),
+            reading: Reading::Value(Box::new(attempt)),
             retry: None,
             frozen: Value::Null,
             partial: OnceLock::new(),
@@ -236,7 +236,7 @@ impl IncrementalParser {
     /// ```
     pub fn partial(&self) -> &Value {
         match &self.reading {
-            Reading::Value(core) => self.partial.get_or_init(|| core.partial()),
+            Reading::Value(attempt) => self.partial.get_or_init(|| attempt.partial()),
             Reading::Seeking { .. } => &NULL,
             Reading::Failed(_) => &self.frozen,
         }
@@ -304,12 +304,12 @@ impl IncrementalParser {
         self.status()?;
         loop {
             match mem::replace(&mut self.reading, Reading::Seeking { from: usize::MAX }) {
-                Reading::Value(mut core) => match core.finish() {
+                Reading::Value(mut attempt) => match attempt.finish() {
                     Ok(outcome) => {
                         let (parsed, repeated) = one_shot::decode_double(outcome, &self.options);
                         return Ok((coalesce(parsed), repeated));
                     }
-                    Err(failure) => self.failed(&mut core, failure, &mut None),
+                    Err(failure) => self.failed(&mut attempt, failure, &mut None),
                 },
                 Reading::Seeking { .. } => {
                     return Err(self.retry.map(Candidates::into_first).unwrap_or_else(|| {
@@ -366,7 +366,7 @@ impl IncrementalParser {
 
     /// [`feed`](IncrementalParser::feed) and [`feed_with`](IncrementalParser::feed_with):
     /// generic over the callback, so that on the commonest fragment (content of a string
-    /// already shown, see [`Core::read_open`]) its one event is a direct call, inlined, and
+    /// already shown, see [`Attempt::read_open`]) its one event is a direct call, inlined, and
     /// no callback at all costs nothing. What the lexer reads takes the callback as `dyn`
     /// (one copy of the lexer and grammar for every caller).
     #[inline]
@@ -380,15 +380,15 @@ impl IncrementalParser {
         let clear = self.tail.is_empty()
             && self.utf8_error.is_none()
             && self.bytes.saturating_add(chunk.len()) <= self.options.max_bytes;
-        if let (Reading::Value(core), true) = (&mut self.reading, clear) {
+        if let (Reading::Value(attempt), true) = (&mut self.reading, clear) {
             self.bytes += chunk.len();
             self.text.push_str(chunk);
-            let Some(rest) = core.read_open(chunk, &mut on_event) else { return Ok(()) };
+            let Some(rest) = attempt.read_open(chunk, &mut on_event) else { return Ok(()) };
             let mut on: On<'_, '_> = on_event.map(|f| f as &mut dyn FnMut(StreamEvent<'_>));
-            match core.feed_tokens(rest, &mut on) {
+            match attempt.feed_tokens(rest, &mut on) {
                 Ok(()) => return Ok(()),
                 Err(failure) => {
-                    self.fail_core(failure, &mut on);
+                    self.fail_attempt(failure, &mut on);
                     return self.status();
                 }
             }
@@ -461,9 +461,9 @@ impl IncrementalParser {
         }
         self.text.push_str(chunk);
         match &mut self.reading {
-            Reading::Value(core) => {
-                if let Err(failure) = core.feed(chunk, on) {
-                    self.fail_core(failure, on);
+            Reading::Value(attempt) => {
+                if let Err(failure) = attempt.feed(chunk, on) {
+                    self.fail_attempt(failure, on);
                 }
             }
             Reading::Seeking { .. } => self.seek(on),
@@ -473,26 +473,26 @@ impl IncrementalParser {
 
     /// The value being read failed with `failure`.
     #[cold]
-    fn fail_core(&mut self, failure: Failure, on: &mut On<'_, '_>) {
-        if let Reading::Value(mut core) =
+    fn fail_attempt(&mut self, failure: Failure, on: &mut On<'_, '_>) {
+        if let Reading::Value(mut attempt) =
             mem::replace(&mut self.reading, Reading::Seeking { from: usize::MAX })
         {
-            self.failed(&mut core, failure, on);
+            self.failed(&mut attempt, failure, on);
         }
     }
 
-    /// The attempt `core` failed: try the next candidate after prose as the one-shot parser
+    /// `attempt` failed: try the next candidate after prose as the one-shot parser
     /// does ([`crate::parse::retry::read_with_retry`]), or fail for good.
-    fn failed(&mut self, core: &mut Core, failure: Failure, on: &mut On<'_, '_>) {
+    fn failed(&mut self, attempt: &mut Attempt, failure: Failure, on: &mut On<'_, '_>) {
         let candidates = match self.retry.as_mut() {
             Some(candidates) => candidates,
             None => {
                 // The first attempt's error is the one reported (a later candidate's never is).
                 let error = one_shot::to_error(failure.clone(), self.text.as_bytes(), &self.options);
-                match Candidates::after(&core.driver, self.options.mode, error) {
+                match Candidates::after(&attempt.driver, self.options.mode, error) {
                     Ok(candidates) => self.retry.insert(candidates),
                     Err(error) => {
-                        self.frozen = core.partial();
+                        self.frozen = attempt.partial();
                         self.reading = Reading::Failed(error);
                         return;
                     }
@@ -527,19 +527,14 @@ impl IncrementalParser {
                     return;
                 }
             };
-            let candidates = &*candidates;
-            let mut core = Box::new(Core::new(
-                &self.options,
-                |options| candidates.lexer(options, at),
-                candidates.carried(),
-            ));
+            let mut attempt = Box::new(Attempt::new(&self.options, candidates.start(at)));
             let rest = self.text.get(at..).unwrap_or_default();
-            match core.feed(rest, on) {
+            match attempt.feed(rest, on) {
                 Ok(()) => {
-                    self.reading = Reading::Value(core);
+                    self.reading = Reading::Value(attempt);
                     return;
                 }
-                Err(failure) => self.failed(&mut core, failure, on),
+                Err(failure) => self.failed(&mut attempt, failure, on),
             }
         }
     }
@@ -551,7 +546,7 @@ impl IncrementalParser {
 /// [`ParseMode::Repair`] (whose layer reports no events and builds its own value) a lenient
 /// reading of the same text beside it, for the partial value.
 #[derive(Debug)]
-struct Core {
+struct Attempt {
     driver: Driver<StreamOut>,
     shadow: Option<Box<Shadow>>,
 }
@@ -564,19 +559,19 @@ struct Shadow {
     ok: bool,
 }
 
-impl Core {
-    /// A core reading under `options` with the lexer `lexer_for` makes for a mode's options,
-    /// starting with `repairs` (those made before a later candidate after prose).
-    fn new(options: &ParseOptions, lexer_for: impl Fn(&ParseOptions) -> Lexer, repairs: Vec<Repair>) -> Core {
-        let lenient = options.mode != ParseMode::Strict;
-        let driver = Driver::new(lexer_for(options), options, repairs, || StreamOut::new(lenient));
+impl Attempt {
+    /// An attempt reading under `options` from `start`.
+    fn new(options: &ParseOptions, start: Start) -> Attempt {
         let shadow = (options.mode == ParseMode::Repair).then(|| {
             // The lenient reading's lexer reads with the repair options' readings.
             let options = ParseOptions { mode: ParseMode::Lenient, ..options.clone() };
-            let reading = Driver::new(lexer_for(&options), &options, Vec::new(), || StreamOut::new(true));
+            let start = Start { repairs: Vec::new(), ..start };
+            let reading = Driver::new(&options, start, || StreamOut::new(true));
             Box::new(Shadow { reading, ok: true })
         });
-        Core { driver, shadow }
+        let lenient = options.mode != ParseMode::Strict;
+        let driver = Driver::new(options, start, || StreamOut::new(lenient));
+        Attempt { driver, shadow }
     }
 
     fn feed(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
@@ -589,7 +584,7 @@ impl Core {
     /// Content of a string value already shown goes straight to where it is shown: a whole
     /// fragment while a long string streams in, or the end of one
     /// ([`StreamOut::read_open`]). Returns what is left of `chunk` for the lexer
-    /// ([`Core::feed_tokens`]), `None` if nothing is.
+    /// ([`Attempt::feed_tokens`]), `None` if nothing is.
     #[inline]
     fn read_open<'c, F: FnMut(StreamEvent<'_>) + ?Sized>(
         &mut self,
@@ -608,7 +603,7 @@ impl Core {
         }
     }
 
-    /// Read `chunk` with the lexer (after [`Core::read_open`]).
+    /// Read `chunk` with the lexer (after [`Attempt::read_open`]).
     fn feed_tokens(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
         if let Some(shadow) = self.shadow.as_deref_mut() {
             if shadow.ok {
