@@ -44,7 +44,7 @@ fn completions(text: &str, options: &ParseOptions, values: bool) -> Vec<(String,
 /// The keys `text` gives twice, outermost only (the members of a repeated object are not
 /// listed again), in the order of their second occurrence.
 pub(crate) fn repeats(text: &str, options: &ParseOptions) -> Vec<Repeat> {
-    repeats_within(text, options, crate::parse::driver::MAX_DOUBLE_ENCODING)
+    repeats_within(text, options, crate::parse::one_shot::MAX_DOUBLE_ENCODING)
 }
 
 /// [`repeats`], reading a top-level string that holds the payload (lenient mode decodes it,
@@ -53,7 +53,7 @@ fn repeats_within(text: &str, options: &ParseOptions, strings_left: usize) -> Ve
     let completed = completions(text, options, true);
     if completed.is_empty() && options.mode == ParseMode::Lenient && strings_left > 0 {
         // No member: the text may be a string holding the payload.
-        if let Some(inner) = crate::parse::driver::top_level_string(text, options) {
+        if let Some(inner) = crate::parse::one_shot::top_level_string(text, options) {
             let inner_options = ParseOptions { complete_truncated: false, ..options.clone() };
             return repeats_within(inner.trim(), &inner_options, strings_left - 1);
         }

@@ -832,7 +832,7 @@ impl<'p> Walker<'p> {
             let options =
                 ParseOptions { max_bytes: usize::MAX, max_depth: self.max_depth, ..ParseOptions::default() };
             // By pointer: every coercion of a number to a string looks its text up.
-            crate::parse::driver::float_literals(text, &options).into_iter().collect()
+            crate::parse::one_shot::float_literals(text, &options).into_iter().collect()
         });
         let literal = floats.get(&path.pointer())?;
         // The float read from that text, not one a coercion wrote there.

@@ -56,9 +56,11 @@ pub(crate) mod driver;
 mod grammar;
 mod incremental;
 pub(crate) mod lexer;
+pub(crate) mod one_shot;
 pub(crate) mod output;
 mod repair;
 mod repeats;
+mod retry;
 pub(crate) mod strict;
 
 #[cfg(test)]
@@ -794,7 +796,7 @@ pub(crate) fn parse_noting_repeats(
 /// The reading of a whole text, for [`parse`] and [`parse_noting_repeats`]: by `serde_json`
 /// with `strict_read` where [`strict::serde_json_first`] says it goes first, else by the
 /// parser (retrying after prose); then a top-level string holding the payload is decoded
-/// ([`driver::decode_double`], lenient mode), whichever read it. With the value, whether an
+/// ([`one_shot::decode_double`], lenient mode), whichever read it. With the value, whether an
 /// object repeated a key (as far as `strict_read` notes it).
 fn read_whole<'t>(
     input: &'t str,
@@ -810,12 +812,10 @@ fn read_whole<'t>(
             let value_at = input.len() - input.trim_start().len();
             driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
         }
-        Strict::NotTried | Strict::Refused(_) => {
-            driver::parse_outcome(driver::Input::text(input), options)
-                .map_err(|failure| driver::to_error(failure, input.as_bytes(), options))?
-        }
+        Strict::NotTried | Strict::Refused(_) => one_shot::parse_outcome(driver::Input::text(input), options)
+            .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?,
     };
-    let (parsed, repeated) = driver::decode_double(outcome, options);
+    let (parsed, repeated) = one_shot::decode_double(outcome, options);
     Ok((coalesce(parsed), repeated))
 }
 
@@ -840,8 +840,8 @@ pub fn parse_without_fast_path(input: &[u8], options: &ParseOptions) -> Result<P
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
     match std::str::from_utf8(input) {
-        Ok(text) => driver::parse_slow(driver::Input::text(text), options),
-        Err(_) => driver::parse_slow(driver::Input::bytes(input), options),
+        Ok(text) => one_shot::parse_slow(driver::Input::text(text), options),
+        Err(_) => one_shot::parse_slow(driver::Input::bytes(input), options),
     }
     .map(coalesce)
 }

@@ -13,8 +13,9 @@ use crate::check::fast::Fast;
 use crate::error::Rejection;
 use crate::limits::Limits;
 use crate::parse;
+use crate::parse::one_shot::TapeParsed;
 use crate::parse::strict::Strict;
-use crate::parse::tape::{Event, Sources, TapeParsed};
+use crate::parse::tape::{Event, Sources};
 use crate::parse::tape_de::TapeDeserializer;
 use crate::parsed_text::ParsedText;
 use crate::policy::Policy;
@@ -287,7 +288,7 @@ impl Validator {
         let parse_options = limits.parse_options(policy);
         #[cfg(test)]
         super::TEXTS_READ.with(|read| read.set(read.get() + 1));
-        let parsed = parse::tape::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
+        let parsed = parse::one_shot::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
             .map_err(|error| self.guard(Rejection::from_parse(error)))?;
         // A key given twice: the walk settles it, from the text.
         let Some(TapeParsed { tape, repairs }) = parsed else { return Ok(OnePass::Unread(miss)) };
@@ -325,7 +326,7 @@ impl Validator {
     /// [`read_prepared_tape`](Validator::read_prepared_tape).
     pub(crate) fn prepare_tape(&self, text: &str) -> Option<(Vec<Event>, String)> {
         let options = self.inner.limits.parse_options(self.inner.policy);
-        let parsed = parse::tape::parse_to_tape(text, &options, true).ok()??;
+        let parsed = parse::one_shot::parse_to_tape(text, &options, true).ok()??;
         Some(parsed.tape.into_parts())
     }
 

@@ -1,11 +1,11 @@
 //! The incremental parser: fragments in, events and a partial value out, and at the end the
 //! same [`Parsed`] as [`parse`](super::parse) of the whole text.
 //!
-//! It drives the same [`Lexer`] and the same grammar ([`super::grammar`]) as the one-shot
-//! parser, fragment by fragment, into an output of its own ([`StreamOut`]): the one-shot
-//! parser's `Value` builder, plus the events and the string being read at the end of each
-//! fragment. The grammar is written once, so the stream reads every text as the one-shot
-//! parser does (trailing commas, function-call wrappers, what a cut-off input completes to,
+//! It reads through the one-shot parser's driver ([`Driver`]), fragment by fragment, into an
+//! output of its own ([`StreamOut`]): the one-shot parser's `Value` builder, plus the events
+//! and the string being read at the end of each fragment; after a candidate following prose
+//! fails, it steps through the same retry ([`Candidates`]) as the text arrives. The grammar
+//! is written once, so the stream reads every text as the one-shot parser does (trailing commas, function-call wrappers, what a cut-off input completes to,
 //! every error message); the property tests still compare the final value, repairs and
 //! error with [`parse`](super::parse) over random splits.
 //!
@@ -35,12 +35,12 @@ use crate::parse::lexer::bytes::utf8_len;
 use serde_json::Value;
 
 pub use self::event::StreamEvent;
-use crate::parse::driver::{self, Outcome, MAX_CANDIDATES};
-use crate::parse::grammar::{Fed, Grammar};
-use crate::parse::lexer::{Failure, Lexer};
-use crate::parse::output::incremental::{sync_string, On, Reporting, StreamOut};
-use crate::parse::repair::RepairLayer;
-use crate::parse::{coalesce, ParseError, ParseMode, ParseOptions, Parsed, Repair};
+use crate::parse::driver::{Driver, Outcome, Start};
+use crate::parse::lexer::Failure;
+use crate::parse::one_shot;
+use crate::parse::output::incremental::{sync_string, On, StreamOut};
+use crate::parse::retry::{Candidates, Next};
+use crate::parse::{coalesce, ParseError, ParseMode, ParseOptions, Parsed};
 
 /// The partial value before any value started.
 static NULL: Value = Value::Null;
@@ -92,8 +92,9 @@ pub struct IncrementalParser {
     /// Offset of the first byte that is not UTF-8.
     utf8_error: Option<usize>,
     reading: Reading,
-    /// The retry of later candidates after prose, once the first value failed.
-    retry: Option<Retry>,
+    /// The retry of later candidates after prose, once the first value failed (the one-shot
+    /// parser steps through the same state over the whole input).
+    retry: Option<Candidates<ParseError>>,
     /// What was read of a value that failed for good, kept for display.
     frozen: Value,
     /// The partial value, built on the first ask after a fragment.
@@ -104,7 +105,7 @@ pub struct IncrementalParser {
 #[derive(Debug)]
 enum Reading {
     /// Reading a value (the first one, or a later candidate after prose).
-    Value(Box<Core>),
+    Value(Box<Attempt>),
     /// A candidate after prose failed: the next `{` or `[` from this offset on is the next
     /// one.
     Seeking { from: usize },
@@ -112,35 +113,19 @@ enum Reading {
     Failed(ParseError),
 }
 
-/// The state of the retry after prose ([`driver::parse_slow`] does the same over a whole
-/// input).
-#[derive(Debug)]
-struct Retry {
-    /// The error of the first attempt, which is the one reported if every candidate fails.
-    first: ParseError,
-    /// Repairs made before the first value (prose, a fence, comments), carried to each
-    /// candidate.
-    carried: Vec<Repair>,
-    fence_open: bool,
-    /// A candidate must start at or after this offset.
-    after: usize,
-    /// Candidates still allowed.
-    left: usize,
-}
-
 impl IncrementalParser {
     /// A parser with `options`: the mode, the limits, and whether
     /// [`finish`](IncrementalParser::finish) completes a cut-off input
     /// ([`ParseOptions::complete_truncated`]) as [`parse`](super::parse) does.
     pub fn new(options: ParseOptions) -> IncrementalParser {
-        let core = Core::new(&options, 0, None, Vec::new());
+        let attempt = Attempt::new(&options, Start::FIRST);
         IncrementalParser {
             options,
             text: String::new(),
             tail: Vec::new(),
             bytes: 0,
             utf8_error: None,
-            reading: Reading::Value(Box::new(core)),
+            reading: Reading::Value(Box::new(attempt)),
             retry: None,
             frozen: Value::Null,
             partial: OnceLock::new(),
@@ -251,7 +236,7 @@ impl IncrementalParser {
     /// ```
     pub fn partial(&self) -> &Value {
         match &self.reading {
-            Reading::Value(core) => self.partial.get_or_init(|| core.partial()),
+            Reading::Value(attempt) => self.partial.get_or_init(|| attempt.partial()),
             Reading::Seeking { .. } => &NULL,
             Reading::Failed(_) => &self.frozen,
         }
@@ -319,19 +304,21 @@ impl IncrementalParser {
         self.status()?;
         loop {
             match mem::replace(&mut self.reading, Reading::Seeking { from: usize::MAX }) {
-                Reading::Value(mut core) => match core.finish() {
+                Reading::Value(mut attempt) => match attempt.finish() {
                     Ok(outcome) => {
-                        let (parsed, repeated) = driver::decode_double(outcome, &self.options);
+                        let (parsed, repeated) = one_shot::decode_double(outcome, &self.options);
                         return Ok((coalesce(parsed), repeated));
                     }
-                    Err(failure) => self.failed(&mut core, failure, &mut None),
+                    Err(failure) => self.failed(&mut attempt, failure, &mut None),
                 },
                 Reading::Seeking { .. } => {
-                    return Err(self.retry.map(|retry| retry.first).unwrap_or_else(|| ParseError::Syntax {
-                        message: "expected a json value".to_owned(),
-                        offset: 0,
-                        line: 1,
-                        column: 1,
+                    return Err(self.retry.map(Candidates::into_first).unwrap_or_else(|| {
+                        ParseError::Syntax {
+                            message: "expected a json value".to_owned(),
+                            offset: 0,
+                            line: 1,
+                            column: 1,
+                        }
                     }))
                 }
                 Reading::Failed(error) => return Err(error),
@@ -379,7 +366,7 @@ impl IncrementalParser {
 
     /// [`feed`](IncrementalParser::feed) and [`feed_with`](IncrementalParser::feed_with):
     /// generic over the callback, so that on the commonest fragment (content of a string
-    /// already shown, see [`Core::read_open`]) its one event is a direct call, inlined, and
+    /// already shown, see [`Attempt::read_open`]) its one event is a direct call, inlined, and
     /// no callback at all costs nothing. What the lexer reads takes the callback as `dyn`
     /// (one copy of the lexer and grammar for every caller).
     #[inline]
@@ -393,15 +380,15 @@ impl IncrementalParser {
         let clear = self.tail.is_empty()
             && self.utf8_error.is_none()
             && self.bytes.saturating_add(chunk.len()) <= self.options.max_bytes;
-        if let (Reading::Value(core), true) = (&mut self.reading, clear) {
+        if let (Reading::Value(attempt), true) = (&mut self.reading, clear) {
             self.bytes += chunk.len();
             self.text.push_str(chunk);
-            let Some(rest) = core.read_open(chunk, &mut on_event) else { return Ok(()) };
+            let Some(rest) = attempt.read_open(chunk, &mut on_event) else { return Ok(()) };
             let mut on: On<'_, '_> = on_event.map(|f| f as &mut dyn FnMut(StreamEvent<'_>));
-            match core.feed_tokens(rest, &mut on) {
+            match attempt.feed_tokens(rest, &mut on) {
                 Ok(()) => return Ok(()),
                 Err(failure) => {
-                    self.fail_core(failure, &mut on);
+                    self.fail_attempt(failure, &mut on);
                     return self.status();
                 }
             }
@@ -474,9 +461,9 @@ impl IncrementalParser {
         }
         self.text.push_str(chunk);
         match &mut self.reading {
-            Reading::Value(core) => {
-                if let Err(failure) = core.feed(chunk, on) {
-                    self.fail_core(failure, on);
+            Reading::Value(attempt) => {
+                if let Err(failure) = attempt.feed(chunk, on) {
+                    self.fail_attempt(failure, on);
                 }
             }
             Reading::Seeking { .. } => self.seek(on),
@@ -486,45 +473,40 @@ impl IncrementalParser {
 
     /// The value being read failed with `failure`.
     #[cold]
-    fn fail_core(&mut self, failure: Failure, on: &mut On<'_, '_>) {
-        if let Reading::Value(mut core) =
+    fn fail_attempt(&mut self, failure: Failure, on: &mut On<'_, '_>) {
+        if let Reading::Value(mut attempt) =
             mem::replace(&mut self.reading, Reading::Seeking { from: usize::MAX })
         {
-            self.failed(&mut core, failure, on);
+            self.failed(&mut attempt, failure, on);
         }
     }
 
-    /// The attempt `core` failed: try the next candidate after prose as the one-shot parser
-    /// does ([`driver::parse_slow`]), or fail for good.
-    fn failed(&mut self, core: &mut Core, failure: Failure, on: &mut On<'_, '_>) {
-        let retry = match self.retry.as_mut() {
-            Some(retry) => retry,
+    /// `attempt` failed: try the next candidate after prose as the one-shot parser
+    /// does ([`crate::parse::retry::read_with_retry`]), or fail for good.
+    fn failed(&mut self, attempt: &mut Attempt, failure: Failure, on: &mut On<'_, '_>) {
+        let candidates = match self.retry.as_mut() {
+            Some(candidates) => candidates,
             None => {
                 // The first attempt's error is the one reported (a later candidate's never is).
-                let error = driver::to_error(failure.clone(), self.text.as_bytes(), &self.options);
-                let Some(plan) = driver::retry_after(&core.lexer, core.repairs(), self.options.mode) else {
-                    self.frozen = core.partial();
-                    self.reading = Reading::Failed(error);
-                    return;
-                };
-                let retry = Retry {
-                    first: error,
-                    after: plan.value_at + 1,
-                    carried: plan.carried,
-                    fence_open: plan.fence_open,
-                    left: MAX_CANDIDATES,
-                };
-                self.retry.insert(retry)
+                let error = one_shot::to_error(failure.clone(), self.text.as_bytes(), &self.options);
+                match Candidates::after(&attempt.driver, self.options.mode, error) {
+                    Ok(candidates) => self.retry.insert(candidates),
+                    Err(error) => {
+                        self.frozen = attempt.partial();
+                        self.reading = Reading::Failed(error);
+                        return;
+                    }
+                }
             }
         };
-        let Some(offset) = failure.syntax_offset() else {
-            self.reading = Reading::Failed(retry.first.clone());
+        let Some(from) = candidates.search_from(&failure) else {
+            self.reading = Reading::Failed(candidates.first().clone());
             return;
         };
         if let (Some(on), false) = (on.as_mut(), self.options.mode == ParseMode::Repair) {
             on(StreamEvent::Restart);
         }
-        self.reading = Reading::Seeking { from: offset.max(retry.after) };
+        self.reading = Reading::Seeking { from };
         self.seek(on);
     }
 
@@ -532,27 +514,27 @@ impl IncrementalParser {
     fn seek(&mut self, on: &mut On<'_, '_>) {
         loop {
             let Reading::Seeking { from } = self.reading else { return };
-            let Some(candidate) = driver::next_candidate(self.text.as_bytes(), from, from) else {
-                // Nothing yet: the next fragment is searched from here.
-                self.reading = Reading::Seeking { from: from.max(self.text.len()) };
-                return;
-            };
-            let Some(retry) = self.retry.as_mut() else { return };
-            if retry.left == 0 {
-                self.reading = Reading::Failed(retry.first.clone());
-                return;
-            }
-            retry.left -= 1;
-            retry.after = candidate + 1;
-            let mut core =
-                Box::new(Core::new(&self.options, candidate, Some(retry.fence_open), retry.carried.clone()));
-            let rest = self.text.get(candidate..).unwrap_or_default();
-            match core.feed(rest, on) {
-                Ok(()) => {
-                    self.reading = Reading::Value(core);
+            let Some(candidates) = self.retry.as_mut() else { return };
+            let at = match candidates.next(self.text.as_bytes(), from) {
+                Next::At(at) => at,
+                Next::NoneYet => {
+                    // Nothing yet: the next fragment is searched from here.
+                    self.reading = Reading::Seeking { from: from.max(self.text.len()) };
                     return;
                 }
-                Err(failure) => self.failed(&mut core, failure, on),
+                Next::NoneLeft => {
+                    self.reading = Reading::Failed(candidates.first().clone());
+                    return;
+                }
+            };
+            let mut attempt = Box::new(Attempt::new(&self.options, candidates.start(at)));
+            let rest = self.text.get(at..).unwrap_or_default();
+            match attempt.feed(rest, on) {
+                Ok(()) => {
+                    self.reading = Reading::Value(attempt);
+                    return;
+                }
+                Err(failure) => self.failed(&mut attempt, failure, on),
             }
         }
     }
@@ -560,53 +542,36 @@ impl IncrementalParser {
 
 // ---------------------------------------------------------------- one attempt
 
-/// A lexer and an output reading one candidate value.
+/// The driver reading one candidate value into the stream's output, and in
+/// [`ParseMode::Repair`] (whose layer reports no events and builds its own value) a lenient
+/// reading of the same text beside it, for the partial value.
 #[derive(Debug)]
-struct Core {
-    lexer: Lexer,
-    build: Build,
-    /// [`ParseOptions::complete_truncated`].
-    complete: bool,
+struct Attempt {
+    driver: Driver<StreamOut>,
+    shadow: Option<Box<Shadow>>,
 }
 
-/// The builder of a [`Core`].
+/// Repair mode's lenient reading beside its own, for the partial value.
 #[derive(Debug)]
-// The strict and lenient variant, the one on the hot path, stays inline; repair mode's is
-// boxed.
-#[allow(clippy::large_enum_variant)]
-enum Build {
-    /// Strict and lenient modes: the grammar and the stream's output.
-    Tree(Grammar, StreamOut),
-    /// [`ParseMode::Repair`]: repair mode's reading, and a lenient reading of the same text
-    /// for the partial value (`shadow_ok` until that reading fails; its value then stays as
-    /// it was).
-    Repair { builder: Box<RepairLayer>, shadow: Box<(Lexer, Grammar, StreamOut)>, shadow_ok: bool },
+struct Shadow {
+    reading: Driver<StreamOut>,
+    /// Until that reading fails (its value then stays as it was).
+    ok: bool,
 }
 
-impl Core {
-    /// A core reading from absolute offset `base`; `prose` (whether a code fence is open)
-    /// when it starts inside prose after a failed candidate.
-    fn new(options: &ParseOptions, base: usize, prose: Option<bool>, repairs: Vec<Repair>) -> Core {
-        let build = match options.mode {
-            ParseMode::Repair => {
-                let lenient = ParseOptions { mode: ParseMode::Lenient, ..options.clone() };
-                // The lenient reading's lexer reads with the repair options' readings.
-                let lexer = match prose {
-                    Some(fence_open) => {
-                        Lexer::in_prose(ParseMode::Lenient, options.non_finite, base, fence_open)
-                    }
-                    None => Lexer::new(ParseMode::Lenient, options.non_finite, base),
-                }
-                .with_readings(options);
-                Build::Repair {
-                    builder: Box::new(RepairLayer::new(options).with_repairs(repairs)),
-                    shadow: Box::new((lexer, Grammar::new(&lenient, Vec::new()), StreamOut::new(true))),
-                    shadow_ok: true,
-                }
-            }
-            mode => Build::Tree(Grammar::new(options, repairs), StreamOut::new(mode != ParseMode::Strict)),
-        };
-        Core { lexer: driver::lexer_at(options, base, prose), build, complete: options.complete_truncated }
+impl Attempt {
+    /// An attempt reading under `options` from `start`.
+    fn new(options: &ParseOptions, start: Start) -> Attempt {
+        let shadow = (options.mode == ParseMode::Repair).then(|| {
+            // The lenient reading's lexer reads with the repair options' readings.
+            let options = ParseOptions { mode: ParseMode::Lenient, ..options.clone() };
+            let start = Start { repairs: Vec::new(), ..start };
+            let reading = Driver::new(&options, start, || StreamOut::new(true));
+            Box::new(Shadow { reading, ok: true })
+        });
+        let lenient = options.mode != ParseMode::Strict;
+        let driver = Driver::new(options, start, || StreamOut::new(lenient));
+        Attempt { driver, shadow }
     }
 
     fn feed(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
@@ -619,18 +584,18 @@ impl Core {
     /// Content of a string value already shown goes straight to where it is shown: a whole
     /// fragment while a long string streams in, or the end of one
     /// ([`StreamOut::read_open`]). Returns what is left of `chunk` for the lexer
-    /// ([`Core::feed_tokens`]), `None` if nothing is.
+    /// ([`Attempt::feed_tokens`]), `None` if nothing is.
     #[inline]
     fn read_open<'c, F: FnMut(StreamEvent<'_>) + ?Sized>(
         &mut self,
         chunk: &'c str,
         on: &mut Option<&mut F>,
     ) -> Option<&'c str> {
-        let Build::Tree(_, out) = &mut self.build else { return Some(chunk) };
+        let (lexer, Some((_, out))) = self.driver.parts_mut() else { return Some(chunk) };
         if !out.string_open() {
             return Some(chunk);
         }
-        let read = out.read_open(&mut self.lexer, chunk, on);
+        let read = out.read_open(lexer, chunk, on);
         match chunk.get(read..) {
             Some("") => None,
             Some(rest) => Some(rest),
@@ -638,69 +603,41 @@ impl Core {
         }
     }
 
-    /// Read `chunk` with the lexer (after [`Core::read_open`]).
+    /// Read `chunk` with the lexer (after [`Attempt::read_open`]).
     fn feed_tokens(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        match &mut self.build {
-            Build::Tree(grammar, out) => {
-                let mut reporting = Reporting { out: &mut *out, on: on.as_deref_mut() };
-                self.lexer.feed_str(chunk, &mut Fed { grammar: &mut *grammar, out: &mut reporting })?;
-                sync_string(grammar, out, &mut self.lexer, on);
-                Ok(())
-            }
-            Build::Repair { builder, shadow, shadow_ok } => {
-                if *shadow_ok {
-                    let (shadow_lexer, grammar, out) = &mut **shadow;
-                    let mut reporting = Reporting { out: &mut *out, on: None };
-                    *shadow_ok = shadow_lexer
-                        .feed_str(chunk, &mut Fed { grammar: &mut *grammar, out: &mut reporting })
-                        .is_ok();
-                    if *shadow_ok {
-                        sync_string(grammar, out, shadow_lexer, &mut None);
-                    }
+        if let Some(shadow) = self.shadow.as_deref_mut() {
+            if shadow.ok {
+                shadow.ok = shadow.reading.feed_str(chunk).is_ok();
+                if shadow.ok {
+                    show_string(&mut shadow.reading, &mut None);
                 }
-                self.lexer.feed_str(chunk, &mut **builder)
             }
+            return self.driver.feed_str(chunk);
         }
+        let lent: On<'_, '_> = on.as_deref_mut().map(|on| on as &mut dyn FnMut(StreamEvent<'_>));
+        self.driver.feed_str_lending(chunk, lent)?;
+        show_string(&mut self.driver, on);
+        Ok(())
     }
 
     fn finish(&mut self) -> Result<Outcome, Failure> {
-        let complete = self.complete;
-        let (value, mut repairs, repeated_keys) = match &mut self.build {
-            Build::Tree(grammar, out) => {
-                let mut reporting = Reporting { out: &mut *out, on: None };
-                self.lexer.finish(&mut Fed { grammar: &mut *grammar, out: &mut reporting }, complete)?;
-                grammar.finish(&mut reporting, complete, self.lexer.offset())?;
-                let (value, repeated) = out.take();
-                (value.unwrap_or(Value::Null), grammar.take_repairs(), repeated)
-            }
-            Build::Repair { builder, .. } => {
-                self.lexer.finish(&mut **builder, complete)?;
-                (
-                    builder.finish(complete, self.lexer.offset())?,
-                    builder.take_repairs(),
-                    builder.repeated_keys(),
-                )
-            }
-        };
-        // The lexer records repairs as it reads, a trailing comma only when its bracket
-        // arrives: sorted as `driver::Machine::finish` sorts them.
-        repairs.sort_by_key(|r| r.offset);
-        let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
-        Ok(Outcome { value, repairs, value_at, repeated_keys })
+        self.driver.finish()
     }
 
     /// The value read so far (built now).
     fn partial(&self) -> Value {
-        match &self.build {
-            Build::Tree(_, out) => out.partial(),
-            Build::Repair { shadow, .. } => shadow.2.partial(),
-        }
+        let shown = match &self.shadow {
+            Some(shadow) => shadow.reading.output(),
+            None => self.driver.output(),
+        };
+        shown.map_or(Value::Null, StreamOut::partial)
     }
+}
 
-    fn repairs(&self) -> &[Repair] {
-        match &self.build {
-            Build::Tree(grammar, _) => grammar.repairs(),
-            Build::Repair { builder, .. } => builder.repairs(),
-        }
+/// After a fragment: what arrived of the string value being read, shown ([`sync_string`]).
+#[inline]
+fn show_string(driver: &mut Driver<StreamOut>, on: &mut On<'_, '_>) {
+    if let (lexer, Some((grammar, out))) = driver.parts_mut() {
+        sync_string(grammar, out, lexer, on);
     }
 }

@@ -1,4 +1,5 @@
-//! What the one driver ([`super::driver`]) and the grammar write a parse into, one form per
+//! What the one driver ([`super::driver`], generic over these as its `Output`) and the grammar
+//! write a parse into, one form per
 //! reader: `value`, the [`serde_json::Value`] builder (the one-shot parse's output, and the
 //! store of the other two); `tape`, the flat list of events a typed read deserializes from
 //! (`tape_de`, its serde `Deserializer`), without a `Value` in between; `incremental`, the

@@ -8,7 +8,7 @@
 //!
 //! The tape holds exactly the value [`parse`](super::parse) would give, members in the order
 //! the text wrote them. Where the text repeats a key, the value path decides what that means
-//! (see `parse_noting_repeats`), so [`parse_to_tape`] gives no tape for it and the caller
+//! (see `parse_noting_repeats`), so `one_shot::parse_to_tape` gives no tape for it and the caller
 //! takes the value path.
 
 use std::borrow::Cow;
@@ -18,11 +18,8 @@ use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use serde_json::{Map, Number, Value};
 
-use crate::parse::driver::{self, Attempt, Input, Outcome};
-use crate::parse::grammar::{Fed, Grammar, Kind, Out};
+use crate::parse::grammar::{Kind, Out};
 use crate::parse::lexer::escapes::read_escaped;
-use crate::parse::lexer::{Failure, Lexer};
-use crate::parse::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Repair};
 
 /// One event of a [`Tape`]: 16 bytes. A string is where its content is ([`Text`]), not a
 /// `String` of its own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
@@ -208,6 +205,12 @@ impl<'t> Tape<'t> {
     fn over(text: &'t str) -> Tape<'t> {
         let (events, kept) = SPARE.try_with(Cell::take).unwrap_or_default();
         Tape { events, kept, text, overflow: false }
+    }
+
+    /// Whether a string lies past 4 GiB, where a [`Text`] does not reach: the tape is not
+    /// used then.
+    pub(crate) fn overflow(&self) -> bool {
+        self.overflow
     }
 
     /// The events, the value's first event first.
@@ -427,82 +430,10 @@ impl<'t> Tape<'t> {
     }
 }
 
-/// A lenient parse read onto a tape: what [`parse`](super::parse) gives, without the value.
-#[derive(Debug)]
-pub(crate) struct TapeParsed<'t> {
-    pub(crate) tape: Tape<'t>,
-    pub(crate) repairs: Vec<Repair>,
-}
-
-/// Parses tool arguments onto a [`Tape`]: the same reading, repairs and errors as
-/// `parse_noting_repeats`, written straight onto the tape by the grammar (no `Value`), or
-/// for strict JSON by `serde_json`. `Ok(None)`: the text repeats a key (the value path
-/// decides what that means), or it is read in [`ParseMode::Repair`] (whose guesses rebuild
-/// what they built: that needs a `Value`); the caller takes the value path. A
-/// double-encoded payload (a top-level string holding the object) is decoded as a value,
-/// then written onto the tape. A text past 4 GiB, where a tape's [`Text`] does not reach, is
-/// left to the value path as well (`Ok(None)`).
-pub(crate) fn parse_to_tape<'t>(
-    input: &'t str,
-    options: &ParseOptions,
-    not_strict_json: bool,
-) -> Result<Option<TapeParsed<'t>>, ParseError> {
-    if input.len() > options.max_bytes {
-        return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
-    }
-    if options.mode == ParseMode::Repair || u32::try_from(input.len()).is_err() {
-        return Ok(None);
-    }
-    if let Some((tape, repeated)) = strict_to_tape(input, options.max_depth, not_strict_json) {
-        if repeated || tape.overflow {
-            return Ok(None);
-        }
-        if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
-            // A double-encoded payload: as `parse` reads it; a key repeated inside it is
-            // read as any repeated key is (by the walk).
-            let (parsed, repeated) = crate::parse::parse_noting_repeats(input, options, false)?;
-            return Ok(if repeated { None } else { kept_tape(&parsed.value, parsed.repairs) });
-        }
-        return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
-    }
-    let read = driver::read_with_retry(Input::text(input), options, |lexer, repairs| TapeMachine {
-        lexer,
-        grammar: Grammar::new(options, repairs),
-        out: TapeOut::for_text(input),
-        complete: options.complete_truncated,
-    });
-    let (tape, repeated, mut repairs, value_at) =
-        read.map_err(|failure| driver::to_error(failure, input.as_bytes(), options))?;
-    if repeated || tape.overflow {
-        return Ok(None);
-    }
-    if let [Event::Str(text)] = tape.events() {
-        if options.mode == ParseMode::Lenient {
-            let text = tape.sources().string(*text).map(Cow::into_owned).unwrap_or_default();
-            let outcome = Outcome { value: Value::String(text), repairs, value_at, repeated_keys: false };
-            let (mut parsed, repeated) = driver::decode_double(outcome, options);
-            if repeated {
-                return Ok(None);
-            }
-            coalesce_repairs(&mut parsed.repairs);
-            return Ok(kept_tape(&parsed.value, parsed.repairs));
-        }
-    }
-    coalesce_repairs(&mut repairs);
-    Ok(Some(TapeParsed { tape, repairs }))
-}
-
-/// The tape of a value decoded from the text (every string kept), with its repairs; `None`
-/// past 4 GiB.
-fn kept_tape(value: &Value, repairs: Vec<Repair>) -> Option<TapeParsed<'static>> {
-    let tape = Tape::from_value(value);
-    (!tape.overflow).then_some(TapeParsed { tape, repairs })
-}
-
 /// Strict JSON onto a tape by `serde_json`, noting whether an object repeats a key, where
 /// it reads first (`strict::serde_json_first`, under `max_depth`; `refused_before`: it has
 /// refused the text already); `None` when it does not, or the text is not strict JSON.
-fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
+pub(crate) fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
     use serde::de::DeserializeSeed;
     let mut out = crate::parse::strict::serde_json_first(text, max_depth, refused_before, |deserializer| {
         let mut out = TapeOut::for_text(text);
@@ -674,11 +605,16 @@ impl<'t> TapeOut<'t> {
     /// short call, and growing a large tape by doubling copies it, leaving the old blocks to
     /// the allocator (past the input's size in memory). Room reserved and not written takes
     /// no memory.
-    fn for_text(text: &'t str) -> TapeOut<'t> {
+    pub(crate) fn for_text(text: &'t str) -> TapeOut<'t> {
         let mut tape = Tape::over(text);
         tape.events.reserve(text.len() / 8);
         let (open, few) = SPARE_STACKS.try_with(Cell::take).unwrap_or_default();
         TapeOut { tape, open, few, repeated: false }
+    }
+
+    /// The tape written, taken, and whether an object repeated a key.
+    pub(crate) fn take_tape(&mut self) -> (Tape<'t>, bool) {
+        (std::mem::take(&mut self.tape), self.repeated)
     }
 
     /// Where the token of `content`, a string lent from the text, starts: the byte before
@@ -822,45 +758,11 @@ impl Out for TapeOut<'_> {
     }
 }
 
-/// A lexer, the grammar and a [`TapeOut`]: one attempt at reading the value onto a tape.
-struct TapeMachine<'t> {
-    lexer: Lexer,
-    grammar: Grammar,
-    out: TapeOut<'t>,
-    complete: bool,
-}
-
-impl<'t> Attempt for TapeMachine<'t> {
-    /// The tape, whether a key repeated, the repairs (sorted by offset) and where the value
-    /// started.
-    type Done = (Tape<'t>, bool, Vec<Repair>, usize);
-
-    fn run(&mut self, input: Input<'_>) -> Result<Self::Done, Failure> {
-        let mut fed = Fed { grammar: &mut self.grammar, out: &mut self.out };
-        match input.as_text() {
-            Some(text) => self.lexer.feed_str(text, &mut fed)?,
-            None => self.lexer.feed(input.as_bytes(), &mut fed)?,
-        }
-        self.lexer.finish(&mut fed, self.complete)?;
-        self.grammar.finish(&mut self.out, self.complete, self.lexer.offset())?;
-        let mut repairs = self.grammar.take_repairs();
-        repairs.sort_by_key(|r| r.offset);
-        let value_at = self.lexer.value_start().map_or(0, |(at, _)| at);
-        Ok((std::mem::take(&mut self.out.tape), self.out.repeated, repairs, value_at))
-    }
-
-    fn lexer(&self) -> &Lexer {
-        &self.lexer
-    }
-
-    fn repairs(&self) -> &[Repair] {
-        self.grammar.repairs()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::one_shot::parse_to_tape;
+    use crate::parse::ParseOptions;
     use serde_json::json;
 
     #[test]

@@ -862,7 +862,7 @@ mod tests {
         let long = input.replace('}', &format!(", 'pad': '{}'}}", "x".repeat(64 * 1024)));
         for text in [input, long.as_str()] {
             let options = crate::parse::ParseOptions::default();
-            let parsed = crate::parse::tape::parse_to_tape(text, &options, true).unwrap().unwrap();
+            let parsed = crate::parse::one_shot::parse_to_tape(text, &options, true).unwrap().unwrap();
             let value = crate::parse::parse(text, &options).unwrap().value;
             assert_eq!(Value::deserialize(&mut TapeDeserializer::of(&parsed.tape)).unwrap(), value);
             let map =

@@ -8,8 +8,9 @@ use std::path::Path;
 use proptest::prelude::*;
 use serde_json::Value;
 
-use super::tape::{parse_to_tape, Event};
+use super::tape::Event;
 use crate::parse::incremental::tests::{gen_strategy, write};
+use crate::parse::one_shot::parse_to_tape;
 use crate::parse::tests::fragment_inputs;
 use crate::parse::{parse_noting_repeats, ParseOptions};
 

@@ -23,7 +23,7 @@ pub(crate) struct ValueOut {
     result: Option<Value>,
     /// An object repeated a key (its last value was kept).
     repeated_keys: bool,
-    /// Record where floats land, with their text (see `driver::float_literals`); off for an
+    /// Record where floats land, with their text (see `one_shot::float_literals`); off for an
     /// ordinary parse.
     track_floats: bool,
     /// The literal of the next number, when it is a float.
@@ -37,7 +37,7 @@ impl ValueOut {
         ValueOut::default()
     }
 
-    /// A builder that records the float literals (see `driver::float_literals`).
+    /// A builder that records the float literals (see `one_shot::float_literals`).
     pub(crate) fn tracking_floats() -> ValueOut {
         ValueOut { track_floats: true, ..ValueOut::default() }
     }

@@ -129,12 +129,9 @@ impl RepairLayer {
         self
     }
 
-    /// Record the float literals (see `driver::float_literals`) when `track`.
-    pub(crate) fn tracking_floats(mut self, track: bool) -> RepairLayer {
-        if track {
-            self.out.value = super::output::value::ValueOut::tracking_floats();
-        }
-        self
+    /// Record the float literals (see `one_shot::float_literals`).
+    pub(crate) fn set_tracking_floats(&mut self) {
+        self.out.value = super::output::value::ValueOut::tracking_floats();
     }
 
     /// The float literals recorded, taken.
@@ -153,7 +150,7 @@ impl RepairLayer {
     }
 
     /// The repairs recorded so far (the streaming parser carries those before the value to
-    /// the next candidate after prose, as `driver::parse_outcome` does).
+    /// the next candidate after prose, as `one_shot::parse_outcome` does).
     pub(crate) fn repairs(&self) -> &[Repair] {
         self.grammar.repairs()
     }

@@ -38,7 +38,7 @@ fn fragments_give_the_one_shot_result() {
 fn empty_fragments_change_nothing() {
     let input = br#"{"a": ["x\u00e9", 1.5]}"#;
     let whole = feed_in_pieces(input, &[], &lenient());
-    let mut machine = Machine::new(&lenient());
+    let mut machine = Driver::for_value(&lenient());
     for byte in input.iter() {
         machine.feed(&[]).unwrap();
         machine.feed(std::slice::from_ref(byte)).unwrap();
@@ -209,7 +209,7 @@ fn runs_of_one_repair_are_one_record_as_they_are_made() {
     for (input, options, kind) in cases {
         for parsed in [
             parse(input, &options).unwrap(),
-            super::driver::parse_slow(super::driver::Input::text(input), &options).unwrap(),
+            crate::parse::one_shot::parse_slow(crate::parse::driver::Input::text(input), &options).unwrap(),
         ] {
             let runs: Vec<_> = parsed.repairs.iter().filter(|r| r.kind == kind).collect();
             assert_eq!(runs.len(), 1, "{kind:?}: {:?}", &parsed.repairs[..parsed.repairs.len().min(4)]);

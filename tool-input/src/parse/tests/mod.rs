@@ -9,7 +9,7 @@ mod repair;
 
 use serde_json::{json, Value};
 
-use super::driver::{self, Machine, Outcome};
+use super::driver::{Driver, Outcome};
 use super::lexer::Failure;
 use super::{
     parse, parse_bytes, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind,
@@ -53,7 +53,7 @@ fn check(input: &str, options: &ParseOptions, expected: &Value, repairs: &[Repai
 
 /// Feed `input` to one machine in the fragments between `cuts`.
 fn feed_in_pieces(input: &[u8], cuts: &[usize], options: &ParseOptions) -> Result<Outcome, Failure> {
-    let mut machine = Machine::new(options);
+    let mut machine = Driver::for_value(options);
     let mut from = 0;
     for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
         machine.feed(&input[from..cut])?;
@@ -64,7 +64,7 @@ fn feed_in_pieces(input: &[u8], cuts: &[usize], options: &ParseOptions) -> Resul
 
 /// Feed `input` as `str` fragments cut at `cuts` (character boundaries).
 fn feed_str_in_pieces(input: &str, cuts: &[usize], options: &ParseOptions) -> Result<Outcome, Failure> {
-    let mut machine = Machine::new(options);
+    let mut machine = Driver::for_value(options);
     let mut from = 0;
     for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
         machine.feed_str(&input[from..cut])?;

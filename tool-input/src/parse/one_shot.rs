@@ -1,0 +1,222 @@
+//! The one-shot readings of a whole input, through the one driver ([`super::driver`]) with
+//! the retry after prose ([`super::retry`]): into a `Value` ([`parse_outcome`], and
+//! [`parse_slow`] without the `serde_json` fast path), onto a tape ([`parse_to_tape`]), or
+//! for the float literals ([`float_literals`]); then the decoding of a double-encoded payload
+//! ([`decode_double`]), and the public error of a failure ([`to_error`]).
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::driver::{Driver, Input, Outcome};
+use super::lexer::{describe_char, Fail, Failure};
+use super::output::tape::{strict_to_tape, Event, Tape, TapeOut};
+use super::output::value::ValueOut;
+use super::retry::read_with_retry;
+use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
+
+/// How many levels of JSON-in-a-string are decoded.
+pub(crate) const MAX_DOUBLE_ENCODING: usize = 2;
+
+/// Parse a whole input with our own parser (no fast path), retrying later candidates after
+/// prose, then decoding a double-encoded payload (lenient mode).
+pub(crate) fn parse_slow(input: Input<'_>, options: &ParseOptions) -> Result<Parsed, ParseError> {
+    parse_slow_noting_repeats(input, options).map(|(parsed, _)| parsed)
+}
+
+/// [`parse_slow`], and whether an object of the value repeated a key (the last value is kept).
+pub(crate) fn parse_slow_noting_repeats(
+    input: Input<'_>,
+    options: &ParseOptions,
+) -> Result<(Parsed, bool), ParseError> {
+    let outcome =
+        parse_outcome(input, options).map_err(|failure| to_error(failure, input.as_bytes(), options))?;
+    Ok(decode_double(outcome, options))
+}
+
+/// The text of the string `text` reads as, before [`decode_double`] decodes it; `None` when
+/// it does not read as a string.
+pub(crate) fn top_level_string(text: &str, options: &ParseOptions) -> Option<String> {
+    match parse_outcome(Input::text(text), options).ok()?.value {
+        Value::String(text) => Some(text),
+        _ => None,
+    }
+}
+
+/// Where the floats of `text` land: the JSON Pointer of each, with its text as sent
+/// (`0.99999999999999999` where an integer may be expected, `12345678901234567890123`,
+/// `1.50`). Read again only when a check needs a float's text (an integral float where an
+/// integer is declared or beyond 2^53, a number made a string); empty when the text does
+/// not parse.
+pub(crate) fn float_literals(text: &str, options: &ParseOptions) -> Vec<(String, String)> {
+    let read =
+        read_with_retry(Input::text(text), options, ValueOut::new, Driver::track_floats, |_, driver| {
+            driver.take_floats()
+        });
+    read.unwrap_or_default()
+}
+
+/// Parse a whole input into a `Value`: a first attempt, then (lenient) later candidates
+/// after prose.
+pub(crate) fn parse_outcome(input: Input<'_>, options: &ParseOptions) -> Result<Outcome, Failure> {
+    read_with_retry(input, options, ValueOut::new, |_| {}, |outcome, _| outcome)
+}
+
+/// Lenient mode: a top-level string holding a JSON object or array is decoded (up to
+/// [`MAX_DOUBLE_ENCODING`] levels: a string holding a JSON string holding the object). The
+/// string is kept as it is unless its content parses on its own, without prose, code
+/// fence or completion, to an object or array.
+///
+/// With the value, whether an object of it repeated a key: of the decoded payload when it
+/// is decoded (a key given twice inside the string is as much a repeat as one outside).
+pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> (Parsed, bool) {
+    let Outcome { value, mut repairs, value_at, repeated_keys } = outcome;
+    if options.mode != ParseMode::Lenient || !value.is_string() {
+        return (Parsed { value, repairs }, repeated_keys);
+    }
+    let inner_options = ParseOptions { complete_truncated: false, ..options.clone() };
+    let mut decoded: Option<Value> = None;
+    let mut added: Vec<Repair> = Vec::new();
+    let mut decoded_repeats = false;
+    for level in 0..MAX_DOUBLE_ENCODING {
+        let Value::String(text) = decoded.as_ref().unwrap_or(&value) else { break };
+        let trimmed = text.trim();
+        let nested_string = level + 1 < MAX_DOUBLE_ENCODING && trimmed.starts_with('"');
+        if !(trimmed.starts_with(['{', '[']) || nested_string) {
+            break;
+        }
+        // The payload is held to the caller's depth limit, as the text around it is:
+        // `serde_json` reads it first only where its own limit is not the tighter one.
+        let inner = match super::repeats::strict_noting_repeats(trimmed, options.max_depth) {
+            Some((value, repeated_keys)) => {
+                Outcome { value, repairs: Vec::new(), value_at: 0, repeated_keys }
+            }
+            None => match parse_outcome(Input::text(trimmed), &inner_options) {
+                Ok(outcome) => outcome,
+                Err(_) => break,
+            },
+        };
+        let framed = inner.repairs.iter().any(|r| {
+            matches!(
+                r.kind,
+                RepairKind::ProseBefore
+                    | RepairKind::ProseAfter
+                    | RepairKind::CodeFence
+                    | RepairKind::CompletedTruncated
+            )
+        });
+        if framed {
+            break;
+        }
+        added.push(Repair::new(RepairKind::DoubleEncoded, value_at));
+        // Offsets inside the decoded text do not map back to the input: use the string's.
+        added.extend(inner.repairs.iter().map(|r| r.at(value_at)));
+        decoded_repeats |= inner.repeated_keys;
+        decoded = Some(inner.value);
+    }
+    match decoded {
+        Some(inner) if inner.is_object() || inner.is_array() => {
+            repairs.extend(added);
+            repairs.sort_by_key(|r| r.offset);
+            (Parsed { value: inner, repairs }, decoded_repeats)
+        }
+        _ => (Parsed { value, repairs }, repeated_keys),
+    }
+}
+
+/// Turn a machine failure into the public error, computing line and column.
+pub(crate) fn to_error(failure: Failure, input: &[u8], options: &ParseOptions) -> ParseError {
+    match failure.into_kind() {
+        Fail::Syntax { message, offset } => {
+            let (line, column) = line_column(input, offset);
+            ParseError::Syntax { message, offset, line, column }
+        }
+        Fail::Char { offset, at, prefix, suffix } => {
+            let (line, column) = line_column(input, offset);
+            let message = format!("{prefix}{}{suffix}", describe_char(input, at));
+            ParseError::Syntax { message, offset, line, column }
+        }
+        Fail::Truncated { inside } => ParseError::Truncated { bytes: input.len(), inside },
+        Fail::TooDeep => ParseError::TooDeep { limit: options.max_depth },
+        Fail::InvalidUtf8 { offset } => ParseError::InvalidUtf8 { offset },
+    }
+}
+
+/// 1-based line and column (in characters) of byte `offset`.
+pub(crate) fn line_column(input: &[u8], offset: usize) -> (usize, usize) {
+    let before = input.get(..offset).unwrap_or(input);
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column =
+        1 + before.get(line_start..).unwrap_or_default().iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    (line, column)
+}
+
+/// A lenient parse read onto a tape: what [`parse`](super::parse) gives, without the value.
+#[derive(Debug)]
+pub(crate) struct TapeParsed<'t> {
+    pub(crate) tape: Tape<'t>,
+    pub(crate) repairs: Vec<Repair>,
+}
+
+/// Parses tool arguments onto a [`Tape`]: the same reading, repairs and errors as
+/// `parse_noting_repeats`, written straight onto the tape by the grammar (no `Value`), or
+/// for strict JSON by `serde_json`. `Ok(None)`: the text repeats a key (the value path
+/// decides what that means), or it is read in [`ParseMode::Repair`] (whose guesses rebuild
+/// what they built: that needs a `Value`); the caller takes the value path. A
+/// double-encoded payload (a top-level string holding the object) is decoded as a value,
+/// then written onto the tape. A text past 4 GiB, where a tape's
+/// [`Text`](super::output::tape::Text) does not reach, is
+/// left to the value path as well (`Ok(None)`).
+pub(crate) fn parse_to_tape<'t>(
+    input: &'t str,
+    options: &ParseOptions,
+    not_strict_json: bool,
+) -> Result<Option<TapeParsed<'t>>, ParseError> {
+    if input.len() > options.max_bytes {
+        return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
+    }
+    if options.mode == ParseMode::Repair || u32::try_from(input.len()).is_err() {
+        return Ok(None);
+    }
+    if let Some((tape, repeated)) = strict_to_tape(input, options.max_depth, not_strict_json) {
+        if repeated || tape.overflow() {
+            return Ok(None);
+        }
+        if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
+            // A double-encoded payload: as `parse` reads it; a key repeated inside it is
+            // read as any repeated key is (by the walk).
+            let (parsed, repeated) = crate::parse::parse_noting_repeats(input, options, false)?;
+            return Ok(if repeated { None } else { kept_tape(&parsed.value, parsed.repairs) });
+        }
+        return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
+    }
+    let out = || TapeOut::for_text(input);
+    let read = read_with_retry(Input::text(input), options, out, |_| {}, |outcome, _| outcome);
+    let Outcome { value: tape, mut repairs, value_at, repeated_keys: repeated } =
+        read.map_err(|failure| to_error(failure, input.as_bytes(), options))?;
+    if repeated || tape.overflow() {
+        return Ok(None);
+    }
+    if let [Event::Str(text)] = tape.events() {
+        if options.mode == ParseMode::Lenient {
+            let text = tape.sources().string(*text).map(Cow::into_owned).unwrap_or_default();
+            let outcome = Outcome { value: Value::String(text), repairs, value_at, repeated_keys: false };
+            let (mut parsed, repeated) = decode_double(outcome, options);
+            if repeated {
+                return Ok(None);
+            }
+            coalesce_repairs(&mut parsed.repairs);
+            return Ok(kept_tape(&parsed.value, parsed.repairs));
+        }
+    }
+    coalesce_repairs(&mut repairs);
+    Ok(Some(TapeParsed { tape, repairs }))
+}
+
+/// The tape of a value decoded from the text (every string kept), with its repairs; `None`
+/// past 4 GiB.
+fn kept_tape(value: &Value, repairs: Vec<Repair>) -> Option<TapeParsed<'static>> {
+    let tape = Tape::from_value(value);
+    (!tape.overflow()).then_some(TapeParsed { tape, repairs })
+}
