@@ -977,6 +977,16 @@ mod tests {
     }
 
     #[test]
+    fn a_string_lent_from_the_text_points_into_it_where_its_token_starts_elsewhere() {
+        use Place::{Kept, Verbatim};
+        // A Python prefix starts the token before the quote: the lexer lends the content
+        // from where it is, so the tape needs neither the quote nor a copy.
+        assert_eq!(places("{u'a': r'b', B\"c\": 'd'}"), [Verbatim; 4]);
+        // Smart quotes are read through the lexer's buffer, and kept.
+        assert_eq!(places("{\"a\": “b”}"), [Verbatim, Kept]);
+    }
+
+    #[test]
     fn a_repeated_key_takes_the_value_path() {
         let options = ParseOptions::default();
         assert!(parse_to_tape(r#"{"a": 1, "a": 2}"#, &options, false).unwrap().is_none());
