@@ -22,7 +22,7 @@ use super::{ParseMode, ParseOptions, Repair};
 /// size with [`Driver::feed`] or [`Driver::feed_str`] and end with [`Driver::finish`]; it never
 /// needs the earlier fragments again.
 #[derive(Debug)]
-pub(crate) struct Driver<O> {
+pub(crate) struct Driver<O: Output> {
     lexer: Lexer,
     build: Build<O>,
     /// [`ParseOptions::complete_truncated`].
@@ -34,17 +34,22 @@ pub(crate) struct Driver<O> {
 // The strict and lenient variant, the one on the hot path, stays inline; repair mode's is
 // boxed.
 #[allow(clippy::large_enum_variant)]
-enum Build<O> {
+enum Build<O: Output> {
     /// Strict and lenient modes: the grammar and the output.
-    Grammar(Grammar, O),
+    Grammar(GrammarOf<O>, O),
     /// [`ParseMode::Repair`]: the grammar and its `Value` output under repair mode's guesses
     /// (which rebuild what they built, so they need a `Value`).
     Repair(Box<RepairLayer>),
 }
 
+/// The grammar as it drives the output `O`, holding keys as `O` does.
+pub(crate) type GrammarOf<O> = Grammar<<O as Output>::Key>;
+
 /// An output a [`Driver`] holds: what the grammar writes to while a fragment is read, and
 /// what it gives at the end.
 pub(crate) trait Output {
+    /// How the grammar holds an object's key until its value starts ([`Out::Key`]).
+    type Key: std::fmt::Debug;
     /// What a call of the driver lends the output while it reads: the incremental output's
     /// event callback; nothing for the others.
     type Lent<'a>: Default
@@ -52,7 +57,7 @@ pub(crate) trait Output {
         Self: 'a;
     /// What the grammar writes to while a call reads: the output, or the output with what
     /// was lent to it.
-    type Writer<'a>: Writer
+    type Writer<'a>: Writer<Key = Self::Key>
     where
         Self: 'a;
     /// The output as the grammar writes to it, with `lent`.
@@ -68,13 +73,16 @@ pub(crate) trait Output {
 /// What the grammar writes to during one call of a [`Driver`]: an [`Out`], borrowed or
 /// wrapped.
 pub(crate) trait Writer {
+    /// How the output holds a key ([`Out::Key`]).
+    type Key;
     /// The output written to.
-    type Out: Out;
+    type Out: Out<Key = Self::Key>;
     /// It, to write to.
     fn out(&mut self) -> &mut Self::Out;
 }
 
 impl<O: Out> Writer for &mut O {
+    type Key = O::Key;
     type Out = O;
 
     #[inline(always)]
@@ -84,6 +92,7 @@ impl<O: Out> Writer for &mut O {
 }
 
 impl<'a, 'f> Writer for Reporting<'a, 'f> {
+    type Key = String;
     type Out = Reporting<'a, 'f>;
 
     #[inline(always)]
@@ -93,6 +102,7 @@ impl<'a, 'f> Writer for Reporting<'a, 'f> {
 }
 
 impl Output for ValueOut {
+    type Key = String;
     type Lent<'a> = ();
     type Writer<'a> = &'a mut ValueOut;
 
@@ -113,6 +123,7 @@ impl Output for ValueOut {
 }
 
 impl<'t> Output for TapeOut<'t> {
+    type Key = <TapeOut<'t> as Out>::Key;
     type Lent<'a>
         = ()
     where
@@ -139,6 +150,7 @@ impl<'t> Output for TapeOut<'t> {
 }
 
 impl Output for StreamOut {
+    type Key = String;
     /// Where the events of a fragment go.
     type Lent<'a> = On<'a, 'a>;
     type Writer<'a> = Reporting<'a, 'a>;
@@ -307,7 +319,7 @@ impl<O: Output> Driver<O> {
     /// The lexer, and the grammar with the output unless repair mode's layer reads: for an
     /// output that reads part of a fragment itself (the incremental one, a string's content).
     #[inline]
-    pub(crate) fn parts_mut(&mut self) -> (&mut Lexer, Option<(&mut Grammar, &mut O)>) {
+    pub(crate) fn parts_mut(&mut self) -> (&mut Lexer, Option<(&mut GrammarOf<O>, &mut O)>) {
         match &mut self.build {
             Build::Grammar(grammar, out) => (&mut self.lexer, Some((grammar, out))),
             Build::Repair(_) => (&mut self.lexer, None),

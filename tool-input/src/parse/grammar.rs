@@ -18,7 +18,7 @@
 
 use serde_json::Value;
 
-use super::lexer::{Ctx, Fail, Failure, Sink, Token};
+use super::lexer::{Ctx, Fail, Failure, Sink, Str, Token};
 use super::{record_repair, ParseMode, ParseOptions, Repair, RepairKind};
 
 /// What an open container is.
@@ -36,7 +36,7 @@ pub(crate) enum Kind {
 
 impl Kind {
     /// Whether `closer` (`}`, `]` or `)`) closes a container of this kind.
-    pub(crate) fn closed_by(self, closer: &Token) -> bool {
+    pub(crate) fn closed_by(self, closer: &Token<'_>) -> bool {
         matches!(
             (self, closer),
             (Kind::Array, Token::EndArray)
@@ -48,25 +48,30 @@ impl Kind {
 
 /// Where the grammar sends what it reads: the output of a parse. Every call is about the
 /// innermost open container (or the top level when none is open).
+///
+/// A string token's content is lent ([`Str`]): an output copies what it keeps.
 pub(crate) trait Out {
+    /// An object key as the output keeps it while the grammar holds it, from its token until
+    /// its value starts (or the key turns out to be something else): a `String`, or, for an
+    /// output that points into the text, where the key is.
+    type Key;
+    /// The key `key`, read from the token that starts at byte `at` of the text, as the
+    /// grammar is to hold it.
+    fn hold_key(&mut self, key: Str<'_>, at: usize) -> Self::Key;
+    /// The content of a held key.
+    fn key_text<'k>(&'k self, key: &'k Self::Key) -> &'k str;
     /// The next value is the member `key` of the innermost object.
-    fn key(&mut self, key: String);
+    fn key(&mut self, key: Self::Key);
     /// An array, object or `(` opens (a [`Kind::Set`] only comes from
     /// [`object_as_set`](Out::object_as_set)).
     fn open(&mut self, kind: Kind);
     /// A complete scalar: `null`, a boolean, a number or a string.
     fn scalar(&mut self, value: Value);
-    /// [`key`](Out::key), read from the token that starts at byte `at` of the text: an
-    /// output that points into the text (the tape) finds the key there.
-    fn key_at(&mut self, key: String, at: usize) {
+    /// A string value, read from the token that starts at byte `at` of the text: an output
+    /// that points into the text (the tape) finds it there.
+    fn string_at(&mut self, text: Str<'_>, at: usize) {
         let _ = at;
-        self.key(key);
-    }
-    /// A string value, read from the token that starts at byte `at` (see
-    /// [`key_at`](Out::key_at)).
-    fn string_at(&mut self, text: String, at: usize) {
-        let _ = at;
-        self.scalar(Value::String(text));
+        self.scalar(Value::String(text.into_string()));
     }
     /// The innermost container closes; `unwrap`: it is a `(` holding one item and no comma,
     /// which is that item.
@@ -106,12 +111,12 @@ pub(crate) enum Expect {
     Done,
 }
 
-/// An open container as the grammar sees it.
+/// An open container as the grammar sees it, with keys held as `K` (see [`Out::Key`]).
 #[derive(Debug)]
-struct Frame {
+struct Frame<K> {
     kind: Kind,
     /// The key whose value is awaited (objects), until the value starts.
-    key: Option<String>,
+    key: Option<K>,
     /// Members or items completed.
     len: usize,
     /// A comma was read (`(`: then it is a tuple, an array).
@@ -119,12 +124,13 @@ struct Frame {
 }
 
 /// The grammar of [`ParseMode::Strict`] and [`ParseMode::Lenient`], over an explicit stack
-/// (nesting costs heap, not call stack, and is bounded by `max_depth`).
+/// (nesting costs heap, not call stack, and is bounded by `max_depth`), holding keys as its
+/// output's [`Out::Key`] (a `String` unless the output says otherwise).
 #[derive(Debug)]
-pub(crate) struct Grammar {
+pub(crate) struct Grammar<K = String> {
     lenient: bool,
     max_depth: usize,
-    frames: Vec<Frame>,
+    frames: Vec<Frame<K>>,
     expect: Expect,
     repairs: Vec<Repair>,
     /// Offset of the last key read.
@@ -151,10 +157,10 @@ pub(super) fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Res
     Ok(parsed.value)
 }
 
-impl Grammar {
+impl<K> Grammar<K> {
     /// A grammar for `options` (strict or lenient), starting with `repairs` already recorded
     /// (those made before a later candidate after prose).
-    pub(crate) fn new(options: &ParseOptions, repairs: Vec<Repair>) -> Grammar {
+    pub(crate) fn new(options: &ParseOptions, repairs: Vec<Repair>) -> Grammar<K> {
         Grammar {
             lenient: options.mode != ParseMode::Strict,
             max_depth: options.max_depth,
@@ -205,9 +211,9 @@ impl Grammar {
 
     /// A value starts: the key awaiting it goes to the output.
     #[inline]
-    pub(crate) fn begin_value<O: Out>(&mut self, out: &mut O) {
+    pub(crate) fn begin_value<O: Out<Key = K>>(&mut self, out: &mut O) {
         if let Some(key) = self.frames.last_mut().and_then(|frame| frame.key.take()) {
-            out.key_at(key, self.key_at);
+            out.key(key);
         }
     }
 
@@ -226,14 +232,19 @@ impl Grammar {
     /// A complete scalar (or a value built whole) in the innermost container, or as the
     /// top-level value.
     #[inline]
-    pub(crate) fn scalar<O: Out>(&mut self, out: &mut O, value: Value) {
+    pub(crate) fn scalar<O: Out<Key = K>>(&mut self, out: &mut O, value: Value) {
         self.begin_value(out);
         out.scalar(value);
         self.completed();
     }
 
     /// A container opens, expecting `expect` first.
-    pub(crate) fn open<O: Out>(&mut self, out: &mut O, kind: Kind, expect: Expect) -> Result<(), Failure> {
+    pub(crate) fn open<O: Out<Key = K>>(
+        &mut self,
+        out: &mut O,
+        kind: Kind,
+        expect: Expect,
+    ) -> Result<(), Failure> {
         if self.frames.len() >= self.max_depth {
             return Err(Fail::TooDeep.into());
         }
@@ -245,7 +256,7 @@ impl Grammar {
     }
 
     /// The innermost container closes.
-    pub(crate) fn close<O: Out>(&mut self, out: &mut O) {
+    pub(crate) fn close<O: Out<Key = K>>(&mut self, out: &mut O) {
         let Some(frame) = self.frames.pop() else { return };
         out.close(frame.kind == Kind::Paren && frame.len == 1 && !frame.comma);
         self.completed();
@@ -253,7 +264,12 @@ impl Grammar {
 
     /// Take one token.
     #[inline]
-    pub(crate) fn token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+    pub(crate) fn token<O: Out<Key = K>>(
+        &mut self,
+        out: &mut O,
+        token: Token<'_>,
+        offset: usize,
+    ) -> Result<(), Failure> {
         match self.expect {
             Expect::Value | Expect::FirstItem | Expect::Item { .. } => self.value_token(out, token, offset),
             Expect::FirstKey | Expect::Key { .. } => self.key_token(out, token, offset),
@@ -281,7 +297,12 @@ impl Grammar {
         }
     }
 
-    fn value_token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+    fn value_token<O: Out<Key = K>>(
+        &mut self,
+        out: &mut O,
+        token: Token<'_>,
+        offset: usize,
+    ) -> Result<(), Failure> {
         match token {
             Token::BeginArray => self.open(out, Kind::Array, Expect::FirstItem),
             Token::BeginObject => self.open(out, Kind::Object, Expect::FirstKey),
@@ -346,10 +367,16 @@ impl Grammar {
         }
     }
 
-    fn key_token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+    fn key_token<O: Out<Key = K>>(
+        &mut self,
+        out: &mut O,
+        token: Token<'_>,
+        offset: usize,
+    ) -> Result<(), Failure> {
         match token {
             Token::Str(text) => {
-                self.key(text, offset);
+                let key = out.hold_key(text, offset);
+                self.key(key, offset);
                 Ok(())
             }
             Token::EndObject => match self.expect {
@@ -379,7 +406,12 @@ impl Grammar {
         }
     }
 
-    fn comma_token<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+    fn comma_token<O: Out<Key = K>>(
+        &mut self,
+        out: &mut O,
+        token: Token<'_>,
+        offset: usize,
+    ) -> Result<(), Failure> {
         let kind = self.frames.last().map(|frame| frame.kind);
         match (token, kind) {
             (Token::Comma, Some(Kind::Object)) => {
@@ -411,7 +443,7 @@ impl Grammar {
     }
 
     /// The key `key` (at `offset`) of the innermost object: its colon comes next.
-    pub(crate) fn key(&mut self, key: String, offset: usize) {
+    pub(crate) fn key(&mut self, key: K, offset: usize) {
         if let Some(frame) = self.frames.last_mut() {
             frame.key = Some(key);
         }
@@ -420,12 +452,12 @@ impl Grammar {
     }
 
     /// Whether `closer` closes the innermost container.
-    pub(crate) fn closes_top(&self, closer: &Token) -> bool {
+    pub(crate) fn closes_top(&self, closer: &Token<'_>) -> bool {
         self.frames.last().is_some_and(|frame| frame.kind.closed_by(closer))
     }
 
     /// A trailing comma at `comma` before the closing bracket at `offset`.
-    fn trailing_comma<O: Out>(
+    fn trailing_comma<O: Out<Key = K>>(
         &mut self,
         out: &mut O,
         comma: usize,
@@ -443,8 +475,14 @@ impl Grammar {
     /// `{'a', 'b'}`, `{1, 2}`: the innermost object, whose first key awaits its colon and is
     /// followed by `token` (`,` or `}`), is a Python set: an array of that key and what
     /// follows.
-    fn object_as_set<O: Out>(&mut self, out: &mut O, token: Token, offset: usize) -> Result<(), Failure> {
+    fn object_as_set<O: Out<Key = K>>(
+        &mut self,
+        out: &mut O,
+        token: Token<'_>,
+        offset: usize,
+    ) -> Result<(), Failure> {
         let key = self.frames.last_mut().and_then(|frame| frame.key.take());
+        let key = key.map(|key| out.key_text(&key).to_owned());
         let Some(item) = key.and_then(|key| set_item(key, self.key_at, &mut self.repairs).ok()) else {
             return Err(Failure::syntax(
                 format!("expected `:` after an object key, found {}", token.describe()),
@@ -468,7 +506,12 @@ impl Grammar {
     /// End of input: what was left open is an error, or with `complete` it is completed (a
     /// key still waiting for its value gets `null` unless its object has it already, and
     /// every open container is closed).
-    pub(crate) fn finish<O: Out>(&mut self, out: &mut O, complete: bool, end: usize) -> Result<(), Failure> {
+    pub(crate) fn finish<O: Out<Key = K>>(
+        &mut self,
+        out: &mut O,
+        complete: bool,
+        end: usize,
+    ) -> Result<(), Failure> {
         if let Some(kind) = self.frames.last().map(|frame| frame.kind) {
             let inside = match kind {
                 Kind::Object => "an object",
@@ -483,7 +526,7 @@ impl Grammar {
             if kind == Kind::Object && matches!(self.expect, Expect::Colon | Expect::Value) {
                 // A key cut off before its value: `null`, unless the key is already there.
                 let key = self.frames.last_mut().and_then(|frame| frame.key.take());
-                if let Some(key) = key.filter(|key| !out.has_key(key)) {
+                if let Some(key) = key.filter(|key| !out.has_key(out.key_text(key))) {
                     if let Some(frame) = self.frames.last_mut() {
                         frame.key = Some(key);
                     }
@@ -508,7 +551,7 @@ impl Grammar {
 
     /// What was read was prose before the value: forget the values and the repairs made in
     /// them, keeping those made around them (a fence, comments).
-    pub(crate) fn discard<O: Out>(&mut self, out: &mut O) {
+    pub(crate) fn discard<O: Out<Key = K>>(&mut self, out: &mut O) {
         self.reset();
         out.reset();
         self.repairs.retain(|r| {
@@ -549,7 +592,7 @@ impl Grammar {
 /// For the repair layer ([`super::repair`]), which passes the grammar the tokens it has a
 /// rule for and reshapes what it built where repair mode guesses: what the grammar expects,
 /// the open containers, and the changes a guess makes to them. Whatever a guess changes in
-/// the output, the layer changes in the output itself.
+/// the output, the layer changes in the output itself. Its output keeps keys as `String`s.
 impl Grammar {
     /// What is expected next.
     #[inline]
@@ -646,8 +689,8 @@ impl Grammar {
 }
 
 /// A grammar and its output while the lexer feeds them: the [`Sink`] of the pair.
-pub(crate) struct Fed<'a, O> {
-    pub(crate) grammar: &'a mut Grammar,
+pub(crate) struct Fed<'a, O: Out> {
+    pub(crate) grammar: &'a mut Grammar<O::Key>,
     pub(crate) out: &'a mut O,
 }
 
@@ -657,7 +700,7 @@ impl<O: Out> Sink for Fed<'_, O> {
     }
 
     #[inline(always)]
-    fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
+    fn token(&mut self, token: Token<'_>, offset: usize) -> Result<(), Failure> {
         self.grammar.token(self.out, token, offset)
     }
 

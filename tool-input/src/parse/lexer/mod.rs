@@ -31,7 +31,8 @@
 //! the tape, the text-call formats); `numbers` numbers; `words` literals and bare words;
 //! `trivia` the text around the value (prose, code fences, comments, a BOM); `bytes` finding
 //! bytes and classifying characters; `spans` where a value ends in a text without reading it,
-//! for the text-call formats. The state [`ParseMode::Repair`] keeps is `salvage`'s, which
+//! for the text-call formats; `str_token` the content a string token lends ([`Str`]: from
+//! the text when it spells the string as it reads, else from the lexer's buffer). The state [`ParseMode::Repair`] keeps is `salvage`'s, which
 //! reads on from here: the lexer's files never import it.
 
 pub(super) mod bytes;
@@ -40,6 +41,7 @@ pub(crate) mod numbers;
 mod scan;
 pub(crate) mod spans;
 pub(super) mod state;
+mod str_token;
 pub(super) mod strings;
 mod trivia;
 mod words;
@@ -51,6 +53,7 @@ use self::bytes::{find, find_special, first_special};
 use self::escapes::{escape_cut_off, json_escape, spell_escape};
 pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
+pub(crate) use self::str_token::Str;
 use super::repair::salvage::{RepairState, Segment};
 use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
@@ -164,9 +167,10 @@ impl Failure {
     }
 }
 
-/// One token, decoded.
+/// One token, decoded: a string's content is lent for the time the token is handed over
+/// (see [`Str`]).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Token {
+pub(crate) enum Token<'a> {
     BeginObject,
     EndObject,
     BeginArray,
@@ -179,13 +183,32 @@ pub(crate) enum Token {
     /// `...` standing for omitted items ([`ParseMode::Repair`]).
     Ellipsis,
     /// A string, or an object key (the builder knows which from its state).
-    Str(String),
+    Str(Str<'a>),
     Number(Number),
     Bool(bool),
     Null,
 }
 
-impl Token {
+impl Token<'_> {
+    /// This token with a content of its own, to keep past the call that lent it.
+    pub(crate) fn into_owned(self) -> Token<'static> {
+        match self {
+            Token::BeginObject => Token::BeginObject,
+            Token::EndObject => Token::EndObject,
+            Token::BeginArray => Token::BeginArray,
+            Token::EndArray => Token::EndArray,
+            Token::BeginParen => Token::BeginParen,
+            Token::EndParen => Token::EndParen,
+            Token::Colon => Token::Colon,
+            Token::Comma => Token::Comma,
+            Token::Ellipsis => Token::Ellipsis,
+            Token::Str(text) => Token::Str(Str::Owned(text.into_string())),
+            Token::Number(number) => Token::Number(number),
+            Token::Bool(value) => Token::Bool(value),
+            Token::Null => Token::Null,
+        }
+    }
+
     /// How an error message names this token.
     pub(crate) fn describe(&self) -> &'static str {
         match self {
@@ -211,8 +234,9 @@ impl Token {
 pub(crate) trait Sink {
     /// Where the next token goes.
     fn context(&self) -> Ctx;
-    /// Take one token that starts at absolute byte `offset`.
-    fn token(&mut self, token: Token, offset: usize) -> Result<(), Failure>;
+    /// Take one token that starts at absolute byte `offset`; a string's content is lent
+    /// for this call only.
+    fn token(&mut self, token: Token<'_>, offset: usize) -> Result<(), Failure>;
     /// Whether the next token is an object key (a bare word there is an unquoted key).
     fn expects_key(&self) -> bool;
     /// Whether the top-level value is complete (what follows is trailing text).
@@ -262,7 +286,9 @@ pub(crate) struct Lexer {
     pub(super) buf: Vec<u8>,
     /// The first part of a string's content, when it came from `str` fragments and needed
     /// no byte-at-a-time state: known valid, so it is not validated again. The content is
-    /// `text_buf` followed by `buf`; `text_buf` only grows while `buf` is empty.
+    /// `text_buf` followed by `buf`; `text_buf` only grows while `buf` is empty. A string
+    /// token that the text does not spell as it reads lends its content from here (see
+    /// `Lexer::take_string`), so its capacity serves every such string.
     text_buf: String,
     /// Absolute offset where the current token (or fence, comment, word) started.
     pub(super) start: usize,
@@ -286,7 +312,8 @@ pub(crate) struct Lexer {
     pub(super) multi: [u8; 4],
     /// The last string read, with its offset, kept until the next token: in
     /// [`ParseMode::Repair`] in case a `+` joins another string to it, in
-    /// [`ParseMode::Lenient`] in case an adjacent literal continues it (`'a' 'b'`).
+    /// [`ParseMode::Lenient`] in case an adjacent literal continues it (`'a' 'b'`). Held
+    /// past the fragment that lent it, so a copy of its own.
     held: Option<(String, usize)>,
     /// [`ParseMode::Lenient`]: the string being read had a Python prefix (`r''`, `b''`).
     prefix: Option<StrPrefix>,
@@ -744,8 +771,7 @@ impl Lexer {
                 // The end of the input is one of the things that close a `'` string.
                 self.buf.truncate(mark);
                 self.state = State::Between;
-                let text = self.take_string()?;
-                self.end_string(text, sink)?;
+                self.end_buffered_string(sink, false)?;
             }
             State::Str { .. } => {
                 if !complete {
@@ -759,9 +785,11 @@ impl Lexer {
                     }
                 }
                 self.state = State::Between;
-                let text = self.take_string()?;
+                let content = self.take_string()?;
                 sink.repair(RepairKind::CompletedTruncated, end);
-                self.end_string(text, sink)?;
+                let ended = self.end_string(Str::Buffer(&content), sink, false);
+                self.reuse_string(content);
+                ended?;
             }
             State::Raw { .. } | State::RawLead { .. } | State::Ahead { .. } => {
                 self.end_raw_string(sink, complete)?;
@@ -781,7 +809,7 @@ impl Lexer {
                 let key = String::from_utf8(text)
                     .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
                 sink.repair(RepairKind::UnquotedKey, self.start);
-                self.emit(sink, Token::Str(key), self.start)?;
+                self.emit(sink, Token::Str(Str::Owned(key)), self.start)?;
             }
             State::Word { key: false } if self.prefix_quote_held(false).is_some() => {
                 self.end_held_prefix(sink)?;
@@ -848,7 +876,7 @@ impl Lexer {
                     self.begin_raw(RQuote::SingleLike, sink);
                     return self.end_state(sink, complete);
                 }
-                self.deliver_string(String::new(), self.start, true, sink)?;
+                self.deliver_string(Str::Buffer(""), self.start, true, sink)?;
             }
             _ => {}
         }
@@ -858,7 +886,12 @@ impl Lexer {
 
     /// Send a token, and notice when it completed the top-level value.
     #[inline(always)]
-    pub(super) fn emit<S: Sink>(&mut self, sink: &mut S, token: Token, offset: usize) -> Result<(), Failure> {
+    pub(super) fn emit<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        token: Token<'_>,
+        offset: usize,
+    ) -> Result<(), Failure> {
         if let Some(salvage) = self.salvage.as_deref_mut() {
             if let Some(at) = salvage.discard_from.take() {
                 sink.discard();

@@ -181,7 +181,7 @@ impl Lexer {
 
     /// The number in `buf` as a token (`buf` is left empty). Non-decimal and separated
     /// digits were already recorded.
-    fn take_number<S: Sink>(&mut self, sink: &mut S) -> Result<Token, Failure> {
+    fn take_number<S: Sink>(&mut self, sink: &mut S) -> Result<Token<'static>, Failure> {
         let mut text = std::mem::take(&mut self.buf);
         if text.contains(&b'_') {
             sink.repair(RepairKind::NumberSyntax, self.start);

@@ -4,7 +4,7 @@
 
 use super::bytes::{find, is_key_start, is_special_space, is_unquoted_start, utf8_len};
 use super::state::{Esc, Num, Phase, Quote, RQuote, State, Unq};
-use super::{Failure, Lexer, Sink, Token};
+use super::{Failure, Lexer, Sink, Str, Token};
 use crate::parse::RepairKind;
 
 impl Lexer {
@@ -109,10 +109,11 @@ impl Lexer {
         if end == i || chunk.get(k) != Some(&b':') {
             return Ok(None);
         }
-        let key = String::from_utf8_lossy(chunk.get(i..end).unwrap_or_default()).into_owned();
+        // An identifier: ASCII, so valid.
+        let key = std::str::from_utf8(chunk.get(i..end).unwrap_or_default()).unwrap_or_default();
         sink.repair(RepairKind::UnquotedKey, self.start);
         sink.bare_key();
-        self.emit(sink, Token::Str(key), self.start)?;
+        self.emit(sink, Token::Str(Str::Buffer(key)), self.start)?;
         Ok(Some(end))
     }
 

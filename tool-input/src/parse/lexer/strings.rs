@@ -6,7 +6,7 @@
 use super::bytes::{find_special, has_opener};
 use super::escapes::{json_escape, simple_escape};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
-use super::{Fail, Failure, Lexer, Sink, Token};
+use super::{Fail, Failure, Lexer, Sink, Str, Token};
 use crate::parse::RepairKind;
 
 impl Quote {
@@ -53,12 +53,26 @@ impl StrPrefix {
     }
 }
 
+/// Where the token after a `'` or `"` at `chunk[from - 1]` starts, when it is `,` `:` `}`
+/// or `]` (or the `)` of a tuple) after white space at most: the quote then ends the string.
+#[inline]
+fn delimiter_follows<S: Sink>(chunk: &[u8], from: usize, sink: &S) -> Option<usize> {
+    let mut k = from;
+    while chunk.get(k).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
+        k += 1;
+    }
+    chunk
+        .get(k)
+        .is_some_and(|&b| matches!(b, b',' | b'}' | b']' | b':') || (b == b')' && sink.in_paren()))
+        .then_some(k)
+}
+
 impl Lexer {
     /// A complete string: sent at once, or in [`ParseMode::Repair`], when a `+` may follow
     /// (`may_join`), held back until the next token, so that `"a" + "b"` can still join it.
     pub(in crate::parse) fn deliver_string<S: Sink>(
         &mut self,
-        text: String,
+        text: Str<'_>,
         offset: usize,
         may_join: bool,
         sink: &mut S,
@@ -68,18 +82,18 @@ impl Lexer {
         }
         let (text, offset) = match (std::mem::take(&mut self.salvage().concat), self.held.take()) {
             (true, Some((mut held, at))) => {
-                held.push_str(&text);
-                (held, at)
+                held.push_str(text.as_str());
+                (Str::Owned(held), at)
             }
             (_, held) => {
                 if let Some((earlier, at)) = held {
-                    self.emit(sink, Token::Str(earlier), at)?;
+                    self.emit(sink, Token::Str(Str::Owned(earlier)), at)?;
                 }
                 (text, offset)
             }
         };
         if may_join {
-            self.held = Some((text, offset));
+            self.held = Some((text.into_string(), offset));
             Ok(())
         } else {
             self.emit(sink, Token::Str(text), offset)
@@ -94,30 +108,38 @@ impl Lexer {
         }
         self.joined = None;
         match self.held.take() {
-            Some((text, offset)) => self.emit(sink, Token::Str(text), offset),
+            Some((text, offset)) => self.emit(sink, Token::Str(Str::Owned(text)), offset),
             None => Ok(()),
         }
     }
 
-    /// A string ended (strict and lenient modes): sent, or, in [`ParseMode::Lenient`], held until what follows shows whether another string
-    /// literal comes next, which Python joins to it (`'a' 'b'` is `'ab'`,
-    /// [`RepairKind::AdjacentStrings`]).
-    pub(super) fn end_string<S: Sink>(&mut self, text: String, sink: &mut S) -> Result<(), Failure> {
-        if self.prefix.take().is_some_and(|prefix| prefix.bytes) && !text.is_ascii() {
+    /// A string ended (strict and lenient modes): sent, or, in [`ParseMode::Lenient`], held
+    /// until what follows shows whether another string literal comes next, which Python
+    /// joins to it (`'a' 'b'` is `'ab'`, [`RepairKind::AdjacentStrings`]). `settled`: the
+    /// fragment shows that `,` `:` `}` or `]` (or the `)` of a tuple) follows it, after
+    /// white space at most, so no literal can continue it: inside a container, where that
+    /// byte is the next token and sends it as the next token would, it is sent at once.
+    pub(super) fn end_string<S: Sink>(
+        &mut self,
+        text: Str<'_>,
+        sink: &mut S,
+        settled: bool,
+    ) -> Result<(), Failure> {
+        if self.prefix.take().is_some_and(|prefix| prefix.bytes) && !text.as_str().is_ascii() {
             return Err(Failure::syntax(
                 "a bytes literal (`b'...'`) holds ASCII characters only",
                 self.start,
             ));
         }
-        if !self.lenient || self.repair {
+        if !self.lenient || self.repair || (settled && self.held.is_none() && sink.in_container()) {
             return self.emit(sink, Token::Str(text), self.start);
         }
         let (text, offset) = match self.held.take() {
             Some((mut held, at)) => {
-                held.push_str(&text);
+                held.push_str(text.as_str());
                 (held, at)
             }
-            None => (text, self.start),
+            None => (text.into_string(), self.start),
         };
         // Held at the top level too: `'a' 'b'` as the whole text is `"ab"` (the end of the
         // input sends it).
@@ -133,7 +155,7 @@ impl Lexer {
         let Some((split, second_at)) = self.joined.take() else { return Ok(()) };
         let Some((mut text, offset)) = self.held.take() else { return Ok(()) };
         let second = text.split_off(split.min(text.len()));
-        self.emit(sink, Token::Str(text), offset)?;
+        self.emit(sink, Token::Str(Str::Owned(text)), offset)?;
         self.held = Some((second, second_at));
         Ok(())
     }
@@ -171,10 +193,12 @@ impl Lexer {
         quote: u8,
         sink: &mut S,
     ) -> Result<Option<usize>, Failure> {
+        // The content decoded, made at the first escape: without one, the content is lent
+        // from the fragment as it is.
         let mut out: Option<String> = None;
         let mut open = [0i64; 3];
         let mut run = i;
-        let q = loop {
+        let (q, content) = loop {
             let k = find_special(chunk, run, quote);
             let segment = chunk.get(run..k).unwrap_or_default();
             if has_opener(segment) || open != [0; 3] {
@@ -190,21 +214,25 @@ impl Lexer {
                     }
                 }
             }
-            let piece = match text.and_then(|t| t.get(run..k)) {
-                Some(piece) => piece,
+            let (piece, in_text) = match text.and_then(|t| t.get(run..k)) {
+                Some(piece) => (piece, true),
                 None => match std::str::from_utf8(segment) {
-                    Ok(piece) => piece,
+                    Ok(piece) => (piece, false),
                     Err(_) => return Ok(None),
                 },
             };
-            match out.as_mut() {
-                Some(out) => out.push_str(piece),
-                // Most strings have no escape: one exact allocation.
-                None if chunk.get(k) == Some(&quote) => out = Some(piece.to_owned()),
-                None => out = Some(String::from(piece)),
-            }
             match chunk.get(k) {
-                Some(&b) if b == quote => break k,
+                Some(&b) if b == quote => {
+                    break match out {
+                        Some(mut decoded) => {
+                            decoded.push_str(piece);
+                            (k, Str::Owned(decoded))
+                        }
+                        // No escape: this run is the whole content.
+                        None if in_text => (k, Str::Text(piece)),
+                        None => (k, Str::Buffer(piece)),
+                    };
+                }
                 Some(b'\\') => {
                     let decoded = match chunk.get(k + 1) {
                         Some(&b'\'') if quote == b'\'' => '\'',
@@ -214,9 +242,9 @@ impl Lexer {
                         },
                         None => return Ok(None),
                     };
-                    if let Some(out) = out.as_mut() {
-                        out.push(decoded);
-                    }
+                    let out = out.get_or_insert_with(String::new);
+                    out.push_str(piece);
+                    out.push(decoded);
                     run = k + 2;
                 }
                 _ => return Ok(None),
@@ -236,7 +264,7 @@ impl Lexer {
             self.begin_value(self.start, quote);
         }
         // What follows is a delimiter, not a `+`: no string can join this one.
-        self.deliver_string(out.unwrap_or_default(), self.start, false, sink)?;
+        self.deliver_string(content, self.start, false, sink)?;
         Ok(Some(q + 1))
     }
 
@@ -289,25 +317,19 @@ impl Lexer {
             }
             match quote {
                 Quote::Double => {
-                    let string = self.content_to(chunk, text, i, j)?;
+                    let settled =
+                        self.lenient && !self.repair && delimiter_follows(chunk, j + 1, sink).is_some();
                     self.state = State::Between;
-                    self.end_string(string, sink)?;
+                    self.end_content(chunk, text, i, j, sink, settled)?;
                 }
                 Quote::Single => {
                     // The usual end of a `'` string: the quote, perhaps white space, then
                     // `,` `:` `}` or `]` in this fragment. The look-ahead after a closing
                     // candidate (`Esc::Closing`) would end the string at that byte, leaving
                     // it to be read next: so it ends here, without the look-ahead's states.
-                    let mut k = j + 1;
-                    while chunk.get(k).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
-                        k += 1;
-                    }
-                    if chunk.get(k).is_some_and(|&b| {
-                        matches!(b, b',' | b'}' | b']' | b':') || (b == b')' && sink.in_paren())
-                    }) {
-                        let string = self.content_to(chunk, text, i, j)?;
+                    if let Some(k) = delimiter_follows(chunk, j + 1, sink) {
                         self.state = State::Between;
-                        self.end_string(string, sink)?;
+                        self.end_content(chunk, text, i, j, sink, true)?;
                         return Ok(k);
                     }
                     self.push_run(chunk, text, i, j);
@@ -325,29 +347,43 @@ impl Lexer {
         }
     }
 
-    /// The string's whole content, when its last run is `chunk[i..j]` (the string is then
-    /// read; `text_buf` and `buf` are left empty). The common case, a string without escapes
-    /// in one `str` fragment, is copied once.
+    /// End the string whose last run of content is `chunk[i..j]` (see
+    /// [`Lexer::end_string`] for `settled`). The common case, a string without escapes in
+    /// one `str` fragment, is lent from the fragment as it is; any other from the buffers.
     #[inline]
-    fn content_to(
+    fn end_content<S: Sink>(
         &mut self,
         chunk: &[u8],
         text: Option<&str>,
         i: usize,
         j: usize,
-    ) -> Result<String, Failure> {
+        sink: &mut S,
+        settled: bool,
+    ) -> Result<(), Failure> {
         let whole = if self.buf.is_empty() && self.text_buf.is_empty() {
             text.and_then(|t| t.get(i..j))
         } else {
             None
         };
         match whole {
-            Some(whole) => Ok(whole.to_owned()),
+            Some(whole) => self.end_string(Str::Text(whole), sink, settled),
             None => {
                 self.push_run(chunk, text, i, j);
-                self.take_string()
+                self.end_buffered_string(sink, settled)
             }
         }
+    }
+
+    /// End the string whose whole content the buffers hold (see [`Lexer::end_string`]).
+    pub(super) fn end_buffered_string<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        settled: bool,
+    ) -> Result<(), Failure> {
+        let content = self.take_string()?;
+        let ended = self.end_string(Str::Buffer(&content), sink, settled);
+        self.reuse_string(content);
+        ended
     }
 
     /// Append string content `chunk[i..j]`: to `text_buf` while that is allowed (a `str`
@@ -431,16 +467,14 @@ impl Lexer {
                 b',' | b'}' | b']' | b':' => {
                     self.buf.truncate(mark);
                     self.state = State::Between;
-                    let text = self.take_string()?;
-                    self.end_string(text, sink)?;
+                    self.end_buffered_string(sink, false)?;
                     return Ok(i);
                 }
                 // `('a', 'b')`: the `)` of a tuple closes a `'` string as a `]` does.
                 b')' if sink.in_paren() => {
                     self.buf.truncate(mark);
                     self.state = State::Between;
-                    let text = self.take_string()?;
-                    self.end_string(text, sink)?;
+                    self.end_buffered_string(sink, false)?;
                     return Ok(i);
                 }
                 b'u' | b'U' | b'r' | b'R' | b'b' | b'B' | b'f' | b'F'
@@ -454,8 +488,7 @@ impl Lexer {
                     // starts (Python joins them: `'it''s'` is `'its'`).
                     self.buf.truncate(mark);
                     self.state = State::Between;
-                    let text = self.take_string()?;
-                    self.end_string(text, sink)?;
+                    self.end_buffered_string(sink, false)?;
                     return Ok(i);
                 }
                 b'/' => {
@@ -483,8 +516,7 @@ impl Lexer {
                         // `'a' u'b'`: the quote closed the string; a prefixed literal follows.
                         self.buf.truncate(mark);
                         self.state = State::Between;
-                        let text = self.take_string()?;
-                        self.end_string(text, sink)?;
+                        self.end_buffered_string(sink, false)?;
                         let start = at.saturating_sub(usize::from(len));
                         self.start = start;
                         self.adjacent(start, sink);
@@ -515,8 +547,7 @@ impl Lexer {
                     // A comment: the quote closed the string, and `/` starts the comment.
                     self.buf.truncate(mark);
                     self.state = State::Between;
-                    let text = self.take_string()?;
-                    self.end_string(text, sink)?;
+                    self.end_buffered_string(sink, false)?;
                     self.state = State::Slash;
                     return Ok(i);
                 }
@@ -550,27 +581,26 @@ impl Lexer {
         }
     }
 
-    /// The string content read so far (`text_buf`, then `buf` validated); both are left
-    /// empty, keeping their capacity.
+    /// The string content read so far (`text_buf`, then `buf` validated), moved out of the
+    /// lexer in `text_buf`'s own allocation (`buf` is left empty): lent as a token's content,
+    /// then given back with [`Lexer::reuse_string`].
     pub(super) fn take_string(&mut self) -> Result<String, Failure> {
-        let tail = match self.buf.as_slice() {
-            [] => "",
-            bytes => std::str::from_utf8(bytes)
-                .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?,
-        };
-        let string = if self.text_buf.is_empty() {
-            tail.to_owned()
-        } else if tail.is_empty() {
-            self.text_buf.clone()
-        } else {
-            let mut string = String::with_capacity(self.text_buf.len() + tail.len());
-            string.push_str(&self.text_buf);
-            string.push_str(tail);
-            string
-        };
-        self.text_buf.clear();
-        self.buf.clear();
-        Ok(string)
+        if !self.buf.is_empty() {
+            let tail = std::str::from_utf8(&self.buf)
+                .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
+            self.text_buf.push_str(tail);
+            self.buf.clear();
+        }
+        Ok(std::mem::take(&mut self.text_buf))
+    }
+
+    /// The buffer [`Lexer::take_string`] moved out, emptied, to hold the next string's
+    /// content.
+    pub(super) fn reuse_string(&mut self, mut buffer: String) {
+        if self.text_buf.capacity() < buffer.capacity() {
+            buffer.clear();
+            self.text_buf = buffer;
+        }
     }
 
     /// `\` at a token start: escaped JSON (`{\"a\": 1}`) when `"` follows.

@@ -3,7 +3,7 @@
 
 use super::bytes::find;
 use super::state::{Phase, RQuote, State};
-use super::{Failure, Lexer, Sink};
+use super::{Failure, Lexer, Sink, Str};
 use crate::parse::RepairKind;
 
 impl Lexer {
@@ -262,7 +262,7 @@ impl Lexer {
                 sink.repair(RepairKind::SmartQuotes, self.start);
                 if seen == 2 {
                     self.state = State::Between;
-                    self.deliver_string(String::new(), self.start, true, sink)?;
+                    self.deliver_string(Str::Buffer(""), self.start, true, sink)?;
                     return Ok(i);
                 }
                 self.begin_raw(RQuote::SingleLike, sink);

@@ -4,13 +4,13 @@
 
 use super::bytes::{find, is_key_byte, is_word_byte};
 use super::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
-use super::{Fail, Failure, Lexer, Sink, Token};
+use super::{Fail, Failure, Lexer, Sink, Str, Token};
 use crate::parse::{NonFinite, RepairKind};
 
-const LITERALS: [(&[u8], Token); 3] =
+const LITERALS: [(&[u8], Token<'static>); 3] =
     [(b"true", Token::Bool(true)), (b"false", Token::Bool(false)), (b"null", Token::Null)];
 
-const PYTHON_LITERALS: [(&[u8], Token); 3] =
+const PYTHON_LITERALS: [(&[u8], Token<'static>); 3] =
     [(b"True", Token::Bool(true)), (b"False", Token::Bool(false)), (b"None", Token::Null)];
 
 /// A literal word, and how it was spelled.
@@ -151,7 +151,7 @@ impl Lexer {
             let key = std::str::from_utf8(text)
                 .map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
             sink.repair(RepairKind::UnquotedKey, self.start);
-            self.emit(sink, Token::Str(key.to_owned()), self.start)?;
+            self.emit(sink, Token::Str(Str::Buffer(key)), self.start)?;
             return Ok(false);
         }
         if let Some((token, spelling)) = self.literal(text) {
@@ -227,7 +227,7 @@ impl Lexer {
     }
 
     /// The literal `text` spells, and how.
-    pub(super) fn literal(&self, text: &[u8]) -> Option<(Token, Spelling)> {
+    pub(super) fn literal(&self, text: &[u8]) -> Option<(Token<'static>, Spelling)> {
         if let Some((_, token)) = LITERALS.iter().find(|(word, _)| *word == text) {
             return Some((token.clone(), Spelling::Json));
         }
@@ -259,7 +259,7 @@ impl Lexer {
     }
 
     /// The literal `text` is a proper prefix of (a cut-off literal).
-    pub(super) fn literal_prefix(&self, text: &[u8]) -> Option<(Token, Spelling)> {
+    pub(super) fn literal_prefix(&self, text: &[u8]) -> Option<(Token<'static>, Spelling)> {
         if let Some((_, token)) = LITERALS.iter().find(|(word, _)| word.starts_with(text)) {
             return Some((token.clone(), Spelling::Json));
         }

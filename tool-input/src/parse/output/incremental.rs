@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::value::{Node, ValueOut};
 use crate::parse::grammar::{Grammar, Kind, Out};
 use crate::parse::incremental::event::StreamEvent;
-use crate::parse::lexer::Lexer;
+use crate::parse::lexer::{Lexer, Str};
 use crate::pointer::push_token;
 
 /// Where events go while a fragment is read: nowhere, or a caller's callback.
@@ -229,6 +229,17 @@ pub(crate) struct Reporting<'a, 'f> {
 }
 
 impl Out for Reporting<'_, '_> {
+    /// Held across fragments: a copy of its own.
+    type Key = String;
+
+    fn hold_key(&mut self, key: Str<'_>, at: usize) -> String {
+        self.out.values.hold_key(key, at)
+    }
+
+    fn key_text<'k>(&'k self, key: &'k String) -> &'k str {
+        key
+    }
+
     fn key(&mut self, key: String) {
         self.out.open_path = None;
         self.out.values.key(key);
@@ -251,6 +262,17 @@ impl Out for Reporting<'_, '_> {
         out.open_path = None;
         out.values.open(kind);
         out.frames.push(Shown { pointer_len, quiet, shown });
+    }
+
+    fn string_at(&mut self, text: Str<'_>, _at: usize) {
+        match self.out.open {
+            // Shown as it streamed in: the value is made from what was shown, and the rest.
+            Some(reported) => {
+                let value = self.out.complete_open_string(reported, text.as_str(), &mut self.on);
+                self.out.values.insert(value);
+            }
+            None => self.scalar(Value::String(text.into_string())),
+        }
     }
 
     fn scalar(&mut self, value: Value) {

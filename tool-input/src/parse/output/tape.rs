@@ -20,6 +20,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::parse::grammar::{Kind, Out};
 use crate::parse::lexer::escapes::read_escaped;
+use crate::parse::lexer::Str;
 
 /// One event of a [`Tape`]: 16 bytes. A string is where its content is ([`Text`]), not a
 /// `String` of its own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
@@ -243,6 +244,29 @@ impl<'t> Tape<'t> {
         Some(Text { start, len, place: Place::Kept })
     }
 
+    /// Where `content`, a part of the parsed text itself, is in it; `None` for a string
+    /// elsewhere (or past 4 GiB).
+    #[inline]
+    fn in_text(&self, content: &str) -> Option<Text> {
+        let from = (content.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
+        if from.checked_add(content.len())? > self.text.len() {
+            return None;
+        }
+        let (start, len) = (u32::try_from(from).ok()?, u32::try_from(content.len()).ok()?);
+        Some(Text { start, len, place: Place::Verbatim })
+    }
+
+    /// Where the content of a string token that starts at `at` is: where the text holds it,
+    /// when the token lends it from there (nothing to compare), else as [`Tape::place`]
+    /// finds it (`escapes`: a value may be read from its escapes).
+    #[inline]
+    fn place_token(&mut self, content: &Str<'_>, at: usize, escapes: bool) -> Option<Text> {
+        match content.in_text().and_then(|lent| self.in_text(lent)) {
+            Some(text) => Some(text),
+            None => self.place(content.as_str(), at, escapes),
+        }
+    }
+
     /// Where `content`, a string the parse read from the token at `at`, is: in the text
     /// as it is (right after the token's opening quote, or at `at` for a bare word), in a
     /// long text with JSON's escapes (`escapes`: a value may be read so; a key is compared
@@ -369,6 +393,11 @@ impl<'t> Tape<'t> {
             Some(at) => self.place(content, at, true),
             None => self.keep(content),
         };
+        self.push_string(text);
+    }
+
+    /// A string value that is where `text` says (`None`: past 4 GiB).
+    fn push_string(&mut self, text: Option<Text>) {
         self.overflow |= text.is_none();
         self.push(text.map_or(Event::Null, Event::Str));
     }
@@ -626,10 +655,20 @@ impl<'t> TapeOut<'t> {
 
     /// The key `key`, read from the token at `at` when that is known.
     fn key_from(&mut self, key: &str, at: Option<usize>) {
+        let text = match at {
+            Some(at) => self.tape.place(key, at, false),
+            None => self.tape.keep(key),
+        };
+        self.key_placed(text);
+    }
+
+    /// The key that is where `text` says (`None`: past 4 GiB).
+    fn key_placed(&mut self, text: Option<Text>) {
         let TapeOut { tape, open, few, repeated } = self;
         let here = tape.events.len();
-        if let Some(open) = open.last_mut() {
+        if let (Some(open), Some(text)) = (open.last_mut(), text) {
             let sources = tape.sources();
+            let key = sources.borrowed(text).unwrap_or_default();
             match &mut open.keys {
                 Keys::None => {}
                 &mut Keys::Few { from } => {
@@ -655,7 +694,8 @@ impl<'t> TapeOut<'t> {
                 Keys::Many(many) => *repeated |= many.insert(key_hash(key), here).is_some(),
             }
         }
-        tape.write_key(key, at);
+        tape.overflow |= text.is_none();
+        tape.push(text.map_or(Event::Null, Event::Key));
     }
 }
 
@@ -684,16 +724,29 @@ fn is_key(sources: Sources<'_>, events: &[Event], at: usize, key: &str) -> bool 
 }
 
 impl Out for TapeOut<'_> {
-    fn key(&mut self, key: String) {
-        self.key_from(&key, None);
+    /// Where the key is, in the text or kept: placed when it is read, so that holding it
+    /// costs no copy (`None`: past 4 GiB). A key that never gets its value leaves what it
+    /// kept unread.
+    type Key = Option<Text>;
+
+    #[inline]
+    fn hold_key(&mut self, key: Str<'_>, at: usize) -> Option<Text> {
+        self.tape.place_token(&key, at, false)
     }
 
-    fn key_at(&mut self, key: String, at: usize) {
-        self.key_from(&key, Some(at));
+    fn key_text<'k>(&'k self, key: &'k Option<Text>) -> &'k str {
+        key.and_then(|key| self.tape.sources().borrowed(key)).unwrap_or_default()
     }
 
-    fn string_at(&mut self, text: String, at: usize) {
-        self.tape.write_string(&text, Some(at));
+    #[inline]
+    fn key(&mut self, key: Option<Text>) {
+        self.key_placed(key);
+    }
+
+    #[inline]
+    fn string_at(&mut self, text: Str<'_>, at: usize) {
+        let text = self.tape.place_token(&text, at, true);
+        self.tape.push_string(text);
     }
 
     fn open(&mut self, kind: Kind) {
@@ -824,6 +877,16 @@ mod tests {
             })
             .collect();
         assert_eq!(strict_places, [Verbatim, Kept, Verbatim]);
+    }
+
+    #[test]
+    fn a_string_lent_from_the_text_points_into_it_where_its_token_starts_elsewhere() {
+        use Place::{Kept, Verbatim};
+        // A Python prefix starts the token before the quote: the lexer lends the content
+        // from where it is, so the tape needs neither the quote nor a copy.
+        assert_eq!(places("{u'a': r'b', B\"c\": 'd'}"), [Verbatim; 4]);
+        // Smart quotes are read through the lexer's buffer, and kept.
+        assert_eq!(places("{\"a\": “b”}"), [Verbatim, Kept]);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::parse::grammar::{Kind, Out};
+use crate::parse::lexer::Str;
 
 /// An open container's content.
 #[derive(Debug)]
@@ -132,6 +133,18 @@ impl ValueOut {
 }
 
 impl Out for ValueOut {
+    /// A `Value`'s map keeps its keys: the one copy is made when the key is read.
+    type Key = String;
+
+    #[inline]
+    fn hold_key(&mut self, key: Str<'_>, _at: usize) -> String {
+        key.into_string()
+    }
+
+    fn key_text<'k>(&'k self, key: &'k String) -> &'k str {
+        key
+    }
+
     #[inline]
     fn key(&mut self, key: String) {
         if let Some(Node::Object(_, slot)) = self.stack.last_mut() {

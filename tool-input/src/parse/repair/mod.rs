@@ -27,7 +27,7 @@ enum Pending {
     None,
     /// A closing bracket (at `offset`) that does not close the innermost container.
     Closer {
-        token: Token,
+        token: Token<'static>,
         offset: usize,
     },
     /// A string where the `:` after a key belongs: the value (a missing colon), or, if a
@@ -327,7 +327,7 @@ impl RepairLayer {
     /// A closing bracket that does not close the innermost container: decided when the
     /// next token arrives.
     fn stray_closer(&mut self, token: Token, offset: usize) -> Result<(), Failure> {
-        self.pending = Pending::Closer { token, offset };
+        self.pending = Pending::Closer { token: token.into_owned(), offset };
         Ok(())
     }
 
@@ -411,7 +411,7 @@ impl RepairLayer {
         let closer = matches!(token, Token::EndArray | Token::EndParen | Token::EndObject);
         match token {
             Token::Str(text) if self.python_style && self.grammar.depth() > 0 => {
-                match self.fenced_json(&text, offset) {
+                match self.fenced_json(text.as_str(), offset) {
                     Some(value) => {
                         self.complete(value);
                         Ok(())
@@ -458,7 +458,7 @@ impl RepairLayer {
         let after_stray = std::mem::take(&mut self.key_after_stray);
         let expect = self.grammar.expect();
         match token {
-            Token::Str(text) => self.key(text, offset, after_stray),
+            Token::Str(text) => self.key(text.into_string(), offset, after_stray),
             Token::EndObject => self.grammar_reads(token, offset),
             Token::Comma | Token::Colon => {
                 self.record(RepairKind::ExtraComma, offset);
@@ -543,7 +543,7 @@ impl RepairLayer {
         match token {
             Token::Colon => self.grammar_reads(token, offset),
             Token::Str(text) => {
-                self.pending = Pending::KeyOrValue { text, offset };
+                self.pending = Pending::KeyOrValue { text: text.into_string(), offset };
                 Ok(())
             }
             Token::Number(_)
@@ -639,7 +639,7 @@ impl RepairLayer {
             Token::Str(text)
                 if self.top_comma.is_some() && self.result.as_ref().is_some_and(Value::is_object) =>
             {
-                self.pending = Pending::TopKey { text, offset };
+                self.pending = Pending::TopKey { text: text.into_string(), offset };
                 Ok(())
             }
             Token::Str(_) | Token::Number(_) | Token::Bool(_) | Token::Null

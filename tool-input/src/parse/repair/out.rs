@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::parse::grammar::{Kind, Out};
+use crate::parse::lexer::Str;
 use crate::parse::output::value::{Node, ValueOut};
 
 /// [`ValueOut`] with what repair mode's guesses read and change.
@@ -110,6 +111,17 @@ impl RepairOut {
 }
 
 impl Out for RepairOut {
+    type Key = String;
+
+    #[inline]
+    fn hold_key(&mut self, key: Str<'_>, at: usize) -> String {
+        self.value.hold_key(key, at)
+    }
+
+    fn key_text<'k>(&'k self, key: &'k String) -> &'k str {
+        key
+    }
+
     #[inline]
     fn key(&mut self, key: String) {
         self.value.key(key);

@@ -1,8 +1,10 @@
 //! Table-driven tests of the lexer and builder, and of feeding them in fragments: the
 //! helpers here, the tests by mode in `lenient` and `repair`, by fragments in `fragments`,
-//! and of the pieces the lexer shares in `pieces`.
+//! of the pieces the lexer shares in `pieces`, and of where string tokens lend their
+//! content from in `lending`.
 
 mod fragments;
+mod lending;
 mod lenient;
 mod pieces;
 mod repair;

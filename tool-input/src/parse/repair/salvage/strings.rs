@@ -7,7 +7,7 @@ use super::{
 use crate::parse::lexer::bytes::{find, is_special_space, utf8_len};
 use crate::parse::lexer::escapes::{decode_whole, Whole};
 use crate::parse::lexer::state::{Ctx, Look, Phase, RQuote, State, StrPrefix};
-use crate::parse::lexer::{Fail, Failure, Lexer, Sink};
+use crate::parse::lexer::{Fail, Failure, Lexer, Sink, Str};
 use crate::parse::RepairKind;
 
 impl RQuote {
@@ -698,7 +698,7 @@ impl Lexer {
             self.begin_value(self.start, b'"');
         }
         let may_join = std::mem::replace(&mut self.salvage().may_join, true);
-        self.deliver_string(text, self.start, may_join, sink)
+        self.deliver_string(Str::Owned(text), self.start, may_join, sink)
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{is_url_char, trim_end, URL_SCHEMES};
 use crate::parse::lexer::numbers::{is_json_number, json_number};
 use crate::parse::lexer::state::{Ctx, Phase, State, Unq};
-use crate::parse::lexer::{Fail, Failure, Lexer, Sink, Token};
+use crate::parse::lexer::{Fail, Failure, Lexer, Sink, Str, Token};
 use crate::parse::RepairKind;
 
 impl Lexer {
@@ -267,14 +267,14 @@ impl Lexer {
         if u.key {
             sink.repair(RepairKind::UnquotedKey, self.start);
             sink.bare_key();
-            return self.emit(sink, Token::Str(text), self.start);
+            return self.emit(sink, Token::Str(Str::Owned(text)), self.start);
         }
         if text == "undefined" {
             sink.repair(RepairKind::Undefined, self.start);
             return self.emit(sink, Token::Null, self.start);
         }
         sink.repair(RepairKind::UnquotedString, self.start);
-        self.emit(sink, Token::Str(text), self.start)
+        self.emit(sink, Token::Str(Str::Owned(text)), self.start)
     }
 
     /// A regular expression literal, kept with its slashes as a string.
@@ -313,6 +313,6 @@ impl Lexer {
         let text =
             String::from_utf8(text).map_err(|_| Failure::from(Fail::InvalidUtf8 { offset: self.start }))?;
         sink.repair(RepairKind::Regex, self.start);
-        self.emit(sink, Token::Str(text), self.start)
+        self.emit(sink, Token::Str(Str::Owned(text)), self.start)
     }
 }
