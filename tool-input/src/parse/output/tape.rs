@@ -58,10 +58,18 @@ pub(crate) struct Text {
     place: Place,
 }
 
+#[cfg(test)]
+impl Text {
+    /// How it is read.
+    pub(crate) fn place(self) -> Place {
+        self.place
+    }
+}
+
 /// The shortest text whose strings with escapes are read again from it ([`Place::Escaped`]):
 /// a shorter text's are kept, which costs a copy where reading them again costs decoding
 /// twice, and a short call's tape is small whatever it holds.
-const ESCAPED_FROM: usize = 64 * 1024;
+pub(crate) const ESCAPED_FROM: usize = 64 * 1024;
 
 /// How a [`Text`] is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -814,8 +822,6 @@ impl Out for TapeOut<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::one_shot::parse_to_tape;
-    use crate::parse::ParseOptions;
     use serde_json::json;
 
     #[test]
@@ -830,71 +836,5 @@ mod tests {
     #[test]
     fn an_event_is_sixteen_bytes() {
         assert_eq!(std::mem::size_of::<Event>(), 16);
-    }
-
-    /// The places of the strings of `input`'s tape, in order, and a check that the tape
-    /// holds the value `parse` gives (`tape_de`'s tests read such tapes).
-    fn places(input: &str) -> Vec<Place> {
-        let options = ParseOptions::default();
-        let parsed = parse_to_tape(input, &options, true).unwrap().unwrap();
-        let value = crate::parse::parse(input, &options).unwrap().value;
-        assert_eq!(parsed.tape.to_value(), value, "{input}");
-        let places = parsed.tape.events().iter().filter_map(|event| match event {
-            Event::Str(text) | Event::Key(text) => Some(text.place),
-            _ => None,
-        });
-        places.collect()
-    }
-
-    #[test]
-    fn strings_spelled_as_they_read_point_into_the_text() {
-        use Place::{Escaped, Kept, Verbatim};
-        // Quoted either way, bare keys, and non-ASCII text as it is.
-        assert_eq!(places(r#"{'a': "b", c: 'd é', "": ''}"#), [Verbatim; 6]);
-        // In a long text, JSON's escapes (a surrogate pair too) and `\'` are read again from
-        // the text; a key with escapes is kept, as are joined literals and a repaired
-        // escape's content. In a short text, every string with escapes is kept.
-        let input = r#"{"k\n": "tab\tand \u00e9 \uD835\uDD18", 'it\'s': 'it\'s', "j": 'x' 'y', "q": "\q"}"#;
-        assert_eq!(places(input), [Kept, Kept, Kept, Kept, Verbatim, Kept, Verbatim, Verbatim]);
-        let long = input.replace('}', &format!(", 'pad': '{}'}}", "x".repeat(ESCAPED_FROM)));
-        let quote = |quote: u8| Escaped { quote };
-        assert_eq!(
-            places(&long),
-            [Kept, quote(b'"'), Kept, quote(b'\''), Verbatim, Kept, Verbatim, Verbatim, Verbatim, Verbatim]
-        );
-        // Strict JSON read by `serde_json`: lent strings point into the text, decoded ones
-        // are kept.
-        let options = ParseOptions::default();
-        let strict = parse_to_tape(r#"{"a": "b\n", "c": [1, -2, 2.5]}"#, &options, false).unwrap().unwrap();
-        assert_eq!(strict.tape.to_value(), json!({"a": "b\n", "c": [1, -2, 2.5]}));
-        let strict_places: Vec<Place> = strict
-            .tape
-            .events()
-            .iter()
-            .filter_map(|event| match event {
-                Event::Str(text) | Event::Key(text) => Some(text.place),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(strict_places, [Verbatim, Kept, Verbatim]);
-    }
-
-    #[test]
-    fn a_string_lent_from_the_text_points_into_it_where_its_token_starts_elsewhere() {
-        use Place::{Kept, Verbatim};
-        // A Python prefix starts the token before the quote: the lexer lends the content
-        // from where it is, so the tape needs neither the quote nor a copy.
-        assert_eq!(places("{u'a': r'b', B\"c\": 'd'}"), [Verbatim; 4]);
-        // Smart quotes are read through the lexer's buffer, and kept.
-        assert_eq!(places("{\"a\": “b”}"), [Verbatim, Kept]);
-    }
-
-    #[test]
-    fn a_repeated_key_takes_the_value_path() {
-        let options = ParseOptions::default();
-        assert!(parse_to_tape(r#"{"a": 1, "a": 2}"#, &options, false).unwrap().is_none());
-        let parsed = parse_to_tape("{'a': [1, 2,]}", &options, false).unwrap().unwrap();
-        assert_eq!(parsed.tape.to_value(), json!({"a": [1, 2]}));
-        assert_eq!(parsed.repairs.len(), 2);
     }
 }

@@ -1,14 +1,15 @@
 //! The tape sink reads every text as the value path does: over the corpora, the fixed inputs
 //! of the fragment tests and the stream properties' generated texts, `parse_to_tape` gives
 //! the value and repairs of `parse_noting_repeats` whenever it gives a tape, the same error
-//! when that fails, and no tape exactly when a key repeats.
+//! when that fails, and no tape exactly when a key repeats. It places each string where the
+//! text holds it as it reads, and keeps the rest.
 
 use std::path::Path;
 
 use proptest::prelude::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
-use super::tape::Event;
+use super::tape::{Event, Place, ESCAPED_FROM};
 use crate::parse::incremental::tests::{gen_strategy, write};
 use crate::parse::one_shot::parse_to_tape;
 use crate::parse::tests::fragment_inputs;
@@ -224,4 +225,70 @@ fn tape_against_value_on_the_mangled_workload() {
         calls.len(),
         tape.as_secs_f64() / value.as_secs_f64()
     );
+}
+
+/// The places of the strings of `input`'s tape, in order, and a check that the tape
+/// holds the value `parse` gives (`tape_de`'s tests read such tapes).
+fn places(input: &str) -> Vec<Place> {
+    let options = ParseOptions::default();
+    let parsed = parse_to_tape(input, &options, true).unwrap().unwrap();
+    let value = crate::parse::parse(input, &options).unwrap().value;
+    assert_eq!(parsed.tape.to_value(), value, "{input}");
+    let places = parsed.tape.events().iter().filter_map(|event| match event {
+        Event::Str(text) | Event::Key(text) => Some(text.place()),
+        _ => None,
+    });
+    places.collect()
+}
+
+#[test]
+fn strings_spelled_as_they_read_point_into_the_text() {
+    use Place::{Escaped, Kept, Verbatim};
+    // Quoted either way, bare keys, and non-ASCII text as it is.
+    assert_eq!(places(r#"{'a': "b", c: 'd é', "": ''}"#), [Verbatim; 6]);
+    // In a long text, JSON's escapes (a surrogate pair too) and `\'` are read again from
+    // the text; a key with escapes is kept, as are joined literals and a repaired
+    // escape's content. In a short text, every string with escapes is kept.
+    let input = r#"{"k\n": "tab\tand \u00e9 \uD835\uDD18", 'it\'s': 'it\'s', "j": 'x' 'y', "q": "\q"}"#;
+    assert_eq!(places(input), [Kept, Kept, Kept, Kept, Verbatim, Kept, Verbatim, Verbatim]);
+    let long = input.replace('}', &format!(", 'pad': '{}'}}", "x".repeat(ESCAPED_FROM)));
+    let quote = |quote: u8| Escaped { quote };
+    assert_eq!(
+        places(&long),
+        [Kept, quote(b'"'), Kept, quote(b'\''), Verbatim, Kept, Verbatim, Verbatim, Verbatim, Verbatim]
+    );
+    // Strict JSON read by `serde_json`: lent strings point into the text, decoded ones
+    // are kept.
+    let options = ParseOptions::default();
+    let strict = parse_to_tape(r#"{"a": "b\n", "c": [1, -2, 2.5]}"#, &options, false).unwrap().unwrap();
+    assert_eq!(strict.tape.to_value(), json!({"a": "b\n", "c": [1, -2, 2.5]}));
+    let strict_places: Vec<Place> = strict
+        .tape
+        .events()
+        .iter()
+        .filter_map(|event| match event {
+            Event::Str(text) | Event::Key(text) => Some(text.place()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(strict_places, [Verbatim, Kept, Verbatim]);
+}
+
+#[test]
+fn a_string_lent_from_the_text_points_into_it_where_its_token_starts_elsewhere() {
+    use Place::{Kept, Verbatim};
+    // A Python prefix starts the token before the quote: the lexer lends the content
+    // from where it is, so the tape needs neither the quote nor a copy.
+    assert_eq!(places("{u'a': r'b', B\"c\": 'd'}"), [Verbatim; 4]);
+    // Smart quotes are read through the lexer's buffer, and kept.
+    assert_eq!(places("{\"a\": “b”}"), [Verbatim, Kept]);
+}
+
+#[test]
+fn a_repeated_key_takes_the_value_path() {
+    let options = ParseOptions::default();
+    assert!(parse_to_tape(r#"{"a": 1, "a": 2}"#, &options, false).unwrap().is_none());
+    let parsed = parse_to_tape("{'a': [1, 2,]}", &options, false).unwrap().unwrap();
+    assert_eq!(parsed.tape.to_value(), json!({"a": [1, 2]}));
+    assert_eq!(parsed.repairs.len(), 2);
 }
