@@ -929,3 +929,35 @@ fn open_text_calls_survive_hostile_pieces() {
         stream.finish();
     }
 }
+
+/// A bare number in Gemma's call syntax is read correctly rounded, whole or streamed,
+/// though this build's `serde_json` has no `float_roundtrip`; a quoted bare value is the
+/// string it spells.
+#[test]
+fn bare_values_in_call_syntax_are_read_as_strict_json() {
+    let sent = "977765.4534335453";
+    let exact: f64 = sent.parse().unwrap();
+    for (format, open, close) in [
+        (TextFormat::FunctionGemma, "<start_function_call>", "<end_function_call>"),
+        (TextFormat::Gemma4, "<|tool_call>", "<tool_call|>"),
+    ] {
+        let text = format!(r#"{open}call:f{{x:{sent},s:"ab",n:12,t:true}}{close}"#);
+        let expected = json!({"x": exact, "s": "ab", "n": 12, "t": true});
+        let whole = parse_text(&text, &CallOptions::new().text_format(format));
+        assert!(whole.errors.is_empty(), "{format}: {:?}", whole.errors);
+        assert_eq!(Value::Object(whole.calls[0].arguments.clone()), expected, "{format}");
+        assert_eq!(whole.calls[0].arguments["x"].as_f64(), Some(exact), "{format}");
+        let (half, rest) = text.split_at(text.len() / 2);
+        let shown = open_after_each(format, &[half, rest]);
+        let mut stream = StreamAssembler::new(CallOptions::new().format(Format::Text).text_format(format));
+        stream.push_text(&text);
+        let streamed = stream.finish();
+        assert_eq!(Value::Object(streamed.calls[0].arguments.clone()), expected, "{format}");
+        assert!(
+            shown.iter().all(|(_, partial)| partial
+                .as_ref()
+                .is_none_or(|p| p["x"].is_null() || p["x"].as_f64() == Some(exact))),
+            "{format}: {shown:?}"
+        );
+    }
+}

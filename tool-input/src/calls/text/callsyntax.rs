@@ -13,9 +13,20 @@ use serde_json::{Map, Value};
 use super::keywords::Keywords;
 use super::{block, find_first, push_cut_off, push_malformed, text_parts, xml, Ending};
 use crate::calls::{Collector, OriginalArguments};
+use crate::parse::{self, ParseOptions};
 
 /// How deep values may nest.
 pub(super) const MAX_DEPTH: usize = 64;
+
+/// A bare value (`12`, `true`, `0.1`), read as strict JSON, or kept as the text it is. Read
+/// as every other value is (`serde_json` first where its reading is the parser's own), so a
+/// float `serde_json` may round wrongly is read correctly rounded.
+pub(super) fn bare_value(token: &str) -> Value {
+    match parse::parse(token, &ParseOptions::strict()) {
+        Ok(parsed) => parsed.value,
+        Err(_) => Value::String(token.to_owned()),
+    }
+}
 
 /// Read the block at `start` (its marker is `open`); returns where it ends.
 pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>) -> usize {
@@ -195,7 +206,7 @@ impl Reader<'_> {
                     return Err(Stop::Bad("a value is missing"));
                 }
                 self.pos += end;
-                Ok(serde_json::from_str(token).unwrap_or_else(|_| Value::String(token.to_owned())))
+                Ok(bare_value(token))
             }
         }
     }

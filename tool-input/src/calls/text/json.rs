@@ -174,6 +174,10 @@ fn read_string(text: &str) -> Option<String> {
 /// The arguments as their exact text, except that `null` and a string (double-encoded
 /// arguments) are values, as a backend's JSON field would carry them.
 fn arguments_of_text(text: &str) -> OriginalArguments {
+    // Only text that opens as `null` or a string can be one: the rest is not read at all.
+    if !matches!(text.trim_start().as_bytes().first(), Some(b'n' | b'"')) {
+        return OriginalArguments::Text(text.to_owned());
+    }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Null) => OriginalArguments::Value(Value::Null),
         Ok(Value::String(inner)) => OriginalArguments::Value(Value::String(inner)),

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::super::callsyntax::MAX_DEPTH;
+use super::super::callsyntax::{bare_value, MAX_DEPTH};
 use super::super::xml;
 use super::args::{ArgCall, JsonArguments};
 use super::params::{find, match_at, Match};
@@ -243,8 +243,7 @@ impl Gemma {
                         self.state = State::Done;
                         continue;
                     }
-                    let value =
-                        serde_json::from_str(token).unwrap_or_else(|_| Value::String(token.to_owned()));
+                    let value = bare_value(token);
                     if let Some(call) = self.calls.last_mut() {
                         call.arguments.value(&value, events, to_last);
                     }
