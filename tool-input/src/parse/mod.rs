@@ -61,6 +61,7 @@ pub(crate) mod output;
 mod repair;
 mod repeats;
 mod retry;
+mod spare;
 pub(crate) mod strict;
 
 #[cfg(test)]
