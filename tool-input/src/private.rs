@@ -115,6 +115,14 @@ pub struct PreparedTape {
     kept: String,
 }
 
+impl Drop for PreparedTape {
+    /// Its lists go back for the next parse on this thread, as a tape's do when the typed
+    /// path drops it.
+    fn drop(&mut self) {
+        crate::parse::tape::give_back(std::mem::take(&mut self.events), std::mem::take(&mut self.kept));
+    }
+}
+
 /// The tape of `text`, for `T`'s validator (see [`PreparedTape`]).
 pub fn prepare_tape<T: ToolInput>(text: &str) -> Option<PreparedTape> {
     let (events, kept) = T::definition().validator().prepare_tape(text)?;

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::grammar::{Fed, Grammar, Out};
+use super::grammar::{Fed, Grammar, HeldKey, Out};
 use super::lexer::{Failure, Lexer};
 use super::output::incremental::{On, Reporting, StreamOut};
 use super::output::tape::{Tape, TapeOut};
@@ -49,7 +49,7 @@ pub(crate) type GrammarOf<O> = Grammar<<O as Output>::Key>;
 /// what it gives at the end.
 pub(crate) trait Output {
     /// How the grammar holds an object's key until its value starts ([`Out::Key`]).
-    type Key: std::fmt::Debug;
+    type Key: std::fmt::Debug + HeldKey;
     /// What a call of the driver lends the output while it reads: the incremental output's
     /// event callback; nothing for the others.
     type Lent<'a>: Default
@@ -338,7 +338,7 @@ impl Driver<ValueOut> {
     /// Record the float literals (see `one_shot::float_literals`).
     pub(crate) fn track_floats(&mut self) {
         match &mut self.build {
-            Build::Grammar(_, out) => *out = ValueOut::tracking_floats(),
+            Build::Grammar(_, out) => out.track_floats(),
             Build::Repair(layer) => layer.set_tracking_floats(),
         }
     }

@@ -16,9 +16,13 @@
 //! and the kinds of the open containers, and lets the layer reshape them (the methods under
 //! "For the repair layer").
 
+use std::cell::Cell;
+use std::thread::LocalKey;
+
 use serde_json::Value;
 
 use super::lexer::{Ctx, Fail, Failure, Sink, Str, Token};
+use super::spare::{self, MOST_KEPT};
 use super::{record_repair, ParseMode, ParseOptions, Repair, RepairKind};
 
 /// What an open container is.
@@ -54,7 +58,7 @@ pub(crate) trait Out {
     /// An object key as the output keeps it while the grammar holds it, from its token until
     /// its value starts (or the key turns out to be something else): a `String`, or, for an
     /// output that points into the text, where the key is.
-    type Key;
+    type Key: HeldKey;
     /// The key `key`, read from the token that starts at byte `at` of the text, as the
     /// grammar is to hold it.
     fn hold_key(&mut self, key: Str<'_>, at: usize) -> Self::Key;
@@ -111,9 +115,27 @@ pub(crate) enum Expect {
     Done,
 }
 
+/// A key as the grammar holds it ([`Out::Key`]), with the spare stack of frames holding
+/// such keys that this thread keeps (see [`spare`]).
+pub(crate) trait HeldKey: Sized + 'static {
+    /// The stack of open containers of the last grammar this thread dropped, emptied.
+    fn spare_frames() -> &'static LocalKey<Cell<Vec<Frame<Self>>>>;
+}
+
+thread_local! {
+    /// The spare stack of frames holding keys as `String`s.
+    static SPARE_FRAMES: Cell<Vec<Frame<String>>> = const { Cell::new(Vec::new()) };
+}
+
+impl HeldKey for String {
+    fn spare_frames() -> &'static LocalKey<Cell<Vec<Frame<String>>>> {
+        &SPARE_FRAMES
+    }
+}
+
 /// An open container as the grammar sees it, with keys held as `K` (see [`Out::Key`]).
 #[derive(Debug)]
-struct Frame<K> {
+pub(crate) struct Frame<K> {
     kind: Kind,
     /// The key whose value is awaited (objects), until the value starts.
     key: Option<K>,
@@ -127,7 +149,7 @@ struct Frame<K> {
 /// (nesting costs heap, not call stack, and is bounded by `max_depth`), holding keys as its
 /// output's [`Out::Key`] (a `String` unless the output says otherwise).
 #[derive(Debug)]
-pub(crate) struct Grammar<K = String> {
+pub(crate) struct Grammar<K: HeldKey = String> {
     lenient: bool,
     max_depth: usize,
     frames: Vec<Frame<K>>,
@@ -157,14 +179,21 @@ pub(super) fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Res
     Ok(parsed.value)
 }
 
-impl<K> Grammar<K> {
+impl<K: HeldKey> Drop for Grammar<K> {
+    fn drop(&mut self) {
+        spare::give_back(K::spare_frames(), std::mem::take(&mut self.frames), MOST_KEPT);
+    }
+}
+
+impl<K: HeldKey> Grammar<K> {
     /// A grammar for `options` (strict or lenient), starting with `repairs` already recorded
-    /// (those made before a later candidate after prose).
+    /// (those made before a later candidate after prose), its stack of open containers the
+    /// one the last grammar this thread dropped left.
     pub(crate) fn new(options: &ParseOptions, repairs: Vec<Repair>) -> Grammar<K> {
         Grammar {
             lenient: options.mode != ParseMode::Strict,
             max_depth: options.max_depth,
-            frames: Vec::new(),
+            frames: spare::take(K::spare_frames()),
             expect: Expect::Value,
             repairs,
             key_at: 0,

@@ -61,6 +61,7 @@ pub(crate) mod output;
 mod repair;
 mod repeats;
 mod retry;
+mod spare;
 pub(crate) mod strict;
 
 #[cfg(test)]
@@ -359,21 +360,28 @@ fn coalesce(mut parsed: Parsed) -> Parsed {
     parsed
 }
 
-/// [`coalesce`]'s work on the repairs alone (the tape has no `Parsed`).
+/// [`coalesce`]'s work on the repairs alone (the tape has no `Parsed`). In place: the
+/// first `kinds` records are the entries made so far.
 fn coalesce_repairs(repairs: &mut Vec<Repair>) {
-    if repairs.len() > 1 {
-        let mut kinds: Vec<Repair> = Vec::new();
-        for repair in repairs.drain(..) {
-            match kinds.iter_mut().find(|seen| seen.kind == repair.kind) {
-                Some(seen) => {
-                    seen.extend(repair.count, repair.offset);
-                    seen.last_offset = seen.last_offset.max(repair.last_offset);
+    let mut kinds = 0;
+    for at in 0..repairs.len() {
+        let Some(&repair) = repairs.get(at) else { break };
+        let (seen, rest) = repairs.split_at_mut(kinds);
+        match seen.iter_mut().find(|seen| seen.kind == repair.kind) {
+            Some(seen) => {
+                seen.extend(repair.count, repair.offset);
+                seen.last_offset = seen.last_offset.max(repair.last_offset);
+            }
+            None => {
+                // `at` is at or after `kinds`: the record moves back, or stays.
+                if let Some(slot) = rest.first_mut() {
+                    *slot = repair;
                 }
-                None => kinds.push(repair),
+                kinds += 1;
             }
         }
-        *repairs = kinds;
     }
+    repairs.truncate(kinds);
 }
 
 /// What kind of syntax repair was made. [`RepairKind::code`] gives a stable snake_case name.

@@ -129,6 +129,8 @@ pub(crate) fn read_with_retry<O: Output, R>(
         Err(failure) => failure,
     };
     let mut candidates = Candidates::after(&driver, options.mode, first)?;
+    // Its buffers go back for the candidates' drivers to take (see `super::spare`).
+    drop(driver);
     // The last candidate's failure, once one was tried.
     let mut last: Option<Failure> = None;
     while let Some(from) = candidates.search_from(last.as_ref().unwrap_or(candidates.first())) {

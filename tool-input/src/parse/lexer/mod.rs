@@ -46,6 +46,8 @@ pub(super) mod strings;
 mod trivia;
 mod words;
 
+use std::cell::Cell;
+
 use serde_json::Number;
 
 pub(crate) use self::bytes::describe_char;
@@ -55,6 +57,7 @@ pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
 pub(crate) use self::str_token::Str;
 use super::repair::salvage::{RepairState, Segment};
+use super::spare::{self, MOST_KEPT};
 use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 
 /// Why the machine stopped. Boxed, so that the `Result` every token passes through stays
@@ -327,8 +330,23 @@ pub(crate) struct Lexer {
     pub(super) slash_at: usize,
 }
 
+thread_local! {
+    /// The `buf` of the last lexer this thread dropped, emptied (see [`spare`]).
+    static SPARE_BUF: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// Its `text_buf`, emptied.
+    static SPARE_TEXT: Cell<String> = const { Cell::new(String::new()) };
+}
+
+impl Drop for Lexer {
+    fn drop(&mut self) {
+        spare::give_back(&SPARE_BUF, std::mem::take(&mut self.buf), MOST_KEPT);
+        spare::give_back(&SPARE_TEXT, std::mem::take(&mut self.text_buf), MOST_KEPT);
+    }
+}
+
 impl Lexer {
-    /// A lexer for `mode` whose first fragment starts at absolute offset `base`.
+    /// A lexer for `mode` whose first fragment starts at absolute offset `base`, writing
+    /// into the buffers the last lexer this thread dropped left.
     pub(crate) fn new(mode: ParseMode, non_finite: NonFinite, base: usize) -> Lexer {
         Lexer {
             lenient: mode != ParseMode::Strict,
@@ -338,8 +356,8 @@ impl Lexer {
             base,
             state: State::Between,
             phase: Phase::Start,
-            buf: Vec::new(),
-            text_buf: String::new(),
+            buf: spare::take(&SPARE_BUF),
+            text_buf: spare::take(&SPARE_TEXT),
             start: base,
             esc_at: base,
             high_at: base,

@@ -15,12 +15,14 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+use std::thread::LocalKey;
 
 use serde_json::{Map, Number, Value};
 
-use crate::parse::grammar::{Kind, Out};
+use crate::parse::grammar::{Frame, HeldKey, Kind, Out};
 use crate::parse::lexer::escapes::read_escaped;
 use crate::parse::lexer::Str;
+use crate::parse::spare::{self, MOST_KEPT};
 
 /// One event of a [`Tape`]: 16 bytes. A string is where its content is ([`Text`]), not a
 /// `String` of its own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
@@ -170,37 +172,39 @@ pub(crate) struct Tape<'t> {
 }
 
 /// The most events a tape kept for reuse may have room for: a large call's tape is not kept.
-const SPARE_EVENTS: usize = 4096;
-
-/// The most bytes of kept strings a tape kept for reuse may have room for.
-const SPARE_KEPT: usize = 16 * 1024;
+const MOST_SPARE_EVENTS: usize = 4096;
 
 thread_local! {
-    /// The event list and kept strings of the last tape this thread dropped, emptied, for
-    /// the next parse to write into: a short call's tape is a block larger than the
-    /// allocator keeps at hand, and asking for one on every call costs more than a part of
-    /// the parse.
-    static SPARE: Cell<(Vec<Event>, String)> = const { Cell::new((Vec::new(), String::new())) };
-    /// The stacks of open containers and of their keys of the last [`TapeOut`] this thread
-    /// dropped, emptied: grown from nothing, they cost a parse a few allocations each.
-    static SPARE_STACKS: Cell<(Vec<Open>, Vec<usize>)> = const { Cell::new((Vec::new(), Vec::new())) };
+    /// The event list of the last tape this thread dropped, emptied, for the next parse to
+    /// write into (see [`spare`]): a short call's tape is a block larger than the allocator
+    /// keeps at hand, and asking for one on every call costs more than a part of the parse.
+    static SPARE_EVENTS: Cell<Vec<Event>> = const { Cell::new(Vec::new()) };
+    /// Its kept strings, emptied.
+    static SPARE_KEPT: Cell<String> = const { Cell::new(String::new()) };
+    /// The stack of open containers of the last [`TapeOut`] this thread dropped, emptied.
+    static SPARE_OPEN: Cell<Vec<Open>> = const { Cell::new(Vec::new()) };
+    /// Its stack of keys, emptied.
+    static SPARE_KEYS: Cell<Vec<usize>> = const { Cell::new(Vec::new()) };
+    /// The grammar's stack of frames holding keys as a tape does.
+    static SPARE_FRAMES: Cell<Vec<Frame<Option<Text>>>> = const { Cell::new(Vec::new()) };
 }
 
-/// The most open containers a kept stack may have room for (a deeper parse's is not kept).
-const SPARE_OPEN: usize = 256;
+impl HeldKey for Option<Text> {
+    fn spare_frames() -> &'static LocalKey<Cell<Vec<Frame<Option<Text>>>>> {
+        &SPARE_FRAMES
+    }
+}
 
-/// The most keys a kept stack of keys may have room for.
-const SPARE_KEYS: usize = 1024;
+/// Gives the event list and kept strings of a tape back for the next parse on this thread
+/// (see [`spare`]).
+pub(crate) fn give_back(events: Vec<Event>, kept: String) {
+    spare::give_back(&SPARE_EVENTS, events, MOST_SPARE_EVENTS * size_of::<Event>());
+    spare::give_back(&SPARE_KEPT, kept, MOST_KEPT);
+}
 
 impl Drop for Tape<'_> {
     fn drop(&mut self) {
-        let (mut events, mut kept) = (std::mem::take(&mut self.events), std::mem::take(&mut self.kept));
-        if events.capacity() > 0 && events.capacity() <= SPARE_EVENTS && kept.capacity() <= SPARE_KEPT {
-            events.clear();
-            kept.clear();
-            // During the thread's exit there is nothing to keep it for.
-            let _ = SPARE.try_with(|spare| spare.set((events, kept)));
-        }
+        give_back(std::mem::take(&mut self.events), std::mem::take(&mut self.kept));
     }
 }
 
@@ -212,8 +216,7 @@ impl<'t> Tape<'t> {
 
     /// An empty tape over `text`, written into the lists the last dropped tape left.
     fn over(text: &'t str) -> Tape<'t> {
-        let (events, kept) = SPARE.try_with(Cell::take).unwrap_or_default();
-        Tape { events, kept, text, overflow: false }
+        Tape { events: spare::take(&SPARE_EVENTS), kept: spare::take(&SPARE_KEPT), text, overflow: false }
     }
 
     /// Whether a string lies past 4 GiB, where a [`Text`] does not reach: the tape is not
@@ -645,8 +648,7 @@ impl<'t> TapeOut<'t> {
     pub(crate) fn for_text(text: &'t str) -> TapeOut<'t> {
         let mut tape = Tape::over(text);
         tape.events.reserve(text.len() / 8);
-        let (open, few) = SPARE_STACKS.try_with(Cell::take).unwrap_or_default();
-        TapeOut { tape, open, few, repeated: false }
+        TapeOut { tape, open: spare::take(&SPARE_OPEN), few: spare::take(&SPARE_KEYS), repeated: false }
     }
 
     /// The tape written, taken, and whether an object repeated a key.
@@ -709,13 +711,8 @@ impl<'t> TapeOut<'t> {
 
 impl Drop for TapeOut<'_> {
     fn drop(&mut self) {
-        let (mut open, mut few) = (std::mem::take(&mut self.open), std::mem::take(&mut self.few));
-        if open.capacity() <= SPARE_OPEN && few.capacity() <= SPARE_KEYS {
-            open.clear();
-            few.clear();
-            // During the thread's exit there is nothing to keep them for.
-            let _ = SPARE_STACKS.try_with(|spare| spare.set((open, few)));
-        }
+        spare::give_back(&SPARE_OPEN, std::mem::take(&mut self.open), MOST_KEPT);
+        spare::give_back(&SPARE_KEYS, std::mem::take(&mut self.few), MOST_KEPT);
     }
 }
 

@@ -2,10 +2,13 @@
 //! arrays and objects (the one-shot parser's output, and the store of the incremental
 //! parser's).
 
+use std::cell::Cell;
+
 use serde_json::{Map, Value};
 
 use crate::parse::grammar::{Kind, Out};
 use crate::parse::lexer::Str;
+use crate::parse::spare::{self, MOST_KEPT};
 
 /// An open container's content.
 #[derive(Debug)]
@@ -33,14 +36,34 @@ pub(crate) struct ValueOut {
     floats: Vec<(String, String)>,
 }
 
+thread_local! {
+    /// The stack of open containers of the last [`ValueOut`] this thread dropped, emptied
+    /// (see [`spare`]).
+    static SPARE_STACK: Cell<Vec<Node>> = const { Cell::new(Vec::new()) };
+}
+
+impl Drop for ValueOut {
+    fn drop(&mut self) {
+        spare::give_back(&SPARE_STACK, std::mem::take(&mut self.stack), MOST_KEPT);
+    }
+}
+
 impl ValueOut {
+    /// A builder on the stack the last one this thread dropped left.
     pub(crate) fn new() -> ValueOut {
-        ValueOut::default()
+        ValueOut {
+            stack: spare::take(&SPARE_STACK),
+            result: None,
+            repeated_keys: false,
+            track_floats: false,
+            float_next: None,
+            floats: Vec::new(),
+        }
     }
 
-    /// A builder that records the float literals (see `one_shot::float_literals`).
-    pub(crate) fn tracking_floats() -> ValueOut {
-        ValueOut { track_floats: true, ..ValueOut::default() }
+    /// From now on, record the float literals (see `one_shot::float_literals`).
+    pub(crate) fn track_floats(&mut self) {
+        self.track_floats = true;
     }
 
     /// The complete top-level value, taken.

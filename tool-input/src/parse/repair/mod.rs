@@ -131,7 +131,7 @@ impl RepairLayer {
 
     /// Record the float literals (see `one_shot::float_literals`).
     pub(crate) fn set_tracking_floats(&mut self) {
-        self.out.value = super::output::value::ValueOut::tracking_floats();
+        self.out.value.track_floats();
     }
 
     /// The float literals recorded, taken.

@@ -1,13 +1,14 @@
 //! Table-driven tests of the lexer and builder, and of feeding them in fragments: the
 //! helpers here, the tests by mode in `lenient` and `repair`, by fragments in `fragments`,
 //! of the pieces the lexer shares in `pieces`, and of where string tokens lend their
-//! content from in `lending`.
+//! content from in `lending`, and of a parse on the buffers an earlier one left in `spare`.
 
 mod fragments;
 mod lending;
 mod lenient;
 mod pieces;
 mod repair;
+mod spare;
 
 use serde_json::{json, Value};
 
