@@ -5,7 +5,7 @@
 //! ```sh
 //! cargo build --release -p tool-input-suite --example typed_passes
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-//!     target/release/examples/typed_passes mangled_typed target/bench-data/mangled.jsonl 3
+//!     target/release/examples/typed_passes typed target/bench-data/mangled.jsonl 3
 //! ```
 //!
 //! Contenders: `serde_json_typed`, `typed` (`T::from_arguments`), `typed_full` (parse, walk,
