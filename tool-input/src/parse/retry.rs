@@ -113,8 +113,8 @@ impl<E> Candidates<E> {
 
 /// Read a whole input: a first attempt, then (lenient) up to [`MAX_CANDIDATES`] later
 /// candidates after prose, each by a driver into the output `out` makes (built here, where
-/// it is kept: see [`Driver::new`]), set up by `prepare`; `done` takes what a successful attempt read. The first attempt's
-/// error is the one returned if all fail.
+/// it is kept: see [`Driver::new`]), set up by `prepare`; `done` takes what a successful
+/// attempt read. The first attempt's error is the one returned if all fail.
 pub(crate) fn read_with_retry<O: Output, R>(
     input: Input<'_>,
     options: &ParseOptions,

@@ -5,9 +5,10 @@
 //! output of its own ([`StreamOut`]): the one-shot parser's `Value` builder, plus the events
 //! and the string being read at the end of each fragment; after a candidate following prose
 //! fails, it steps through the same retry ([`Candidates`]) as the text arrives. The grammar
-//! is written once, so the stream reads every text as the one-shot parser does (trailing commas, function-call wrappers, what a cut-off input completes to,
-//! every error message); the property tests still compare the final value, repairs and
-//! error with [`parse`](super::parse) over random splits.
+//! is written once, so the stream reads every text as the one-shot parser does (trailing
+//! commas, function-call wrappers, what a cut-off input completes to, every error message);
+//! the property tests still compare the final value, repairs and error with
+//! [`parse`](super::parse) over random splits.
 //!
 //! The partial value is built when it is asked for ([`IncrementalParser::partial`]), exact
 //! at that moment, and kept until the next fragment: a caller that asks after every
@@ -15,7 +16,8 @@
 //! second pays ten copies a second. The events come per fragment whether or not anyone
 //! asks for the partial value. A fragment that is content of a string already shown (text
 //! and complete escapes, up to its closing quote: most fragments of a long string) skips the
-//! lexer's state machine ([`Lexer::string_run`]). See `suite/benches/stream.rs` and BENCHMARKS.md for the figures.
+//! lexer's state machine ([`Lexer::string_run`]). See `suite/benches/stream.rs` and
+//! BENCHMARKS.md for the figures.
 //!
 //! [`ParseMode::Repair`] restructures what it has built (a second top-level value, an
 //! object closed too early and continued, a set read as an array), so in that mode the

@@ -32,8 +32,9 @@
 //! `trivia` the text around the value (prose, code fences, comments, a BOM); `bytes` finding
 //! bytes and classifying characters; `spans` where a value ends in a text without reading it,
 //! for the text-call formats; `str_token` the content a string token lends ([`Str`]: from
-//! the text when it spells the string as it reads, else from the lexer's buffer). The state [`ParseMode::Repair`] keeps is `salvage`'s, which
-//! reads on from here: the lexer's files never import it.
+//! the text when it spells the string as it reads, else from the lexer's buffer). The state
+//! [`ParseMode::Repair`] keeps is `salvage`'s, which reads on from here: the lexer's files
+//! never import it.
 
 pub(super) mod bytes;
 pub(crate) mod escapes;

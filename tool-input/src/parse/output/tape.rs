@@ -256,7 +256,8 @@ impl<'t> Tape<'t> {
     }
 
     /// Where `content`, a part of the parsed text itself, is in it; `None` for a string
-    /// elsewhere (or past 4 GiB).
+    /// elsewhere (or past 4 GiB). A string lent from the text (by the lexer, or borrowed
+    /// by `serde_json`) is found so, without a comparison.
     #[inline]
     fn in_text(&self, content: &str) -> Option<Text> {
         let from = (content.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
@@ -275,6 +276,15 @@ impl<'t> Tape<'t> {
         match content.in_text().and_then(|lent| self.in_text(lent)) {
             Some(text) => Some(text),
             None => self.place(content.as_str(), at, escapes),
+        }
+    }
+
+    /// Where `content`, borrowed from the parsed text, is: there, or kept when it is not.
+    #[inline]
+    fn lent_or_kept(&mut self, content: &str) -> Option<Text> {
+        match self.in_text(content) {
+            Some(text) => Some(text),
+            None => self.keep(content),
         }
     }
 
@@ -378,7 +388,7 @@ impl<'t> Tape<'t> {
             Value::Null => self.push(Event::Null),
             Value::Bool(b) => self.push(Event::Bool(*b)),
             Value::Number(n) => self.push(Event::number(n)),
-            Value::String(s) => self.write_string(s, None),
+            Value::String(s) => self.write_string(s),
             Value::Array(items) => {
                 let start = self.open_array();
                 for item in items {
@@ -389,7 +399,7 @@ impl<'t> Tape<'t> {
             Value::Object(map) => {
                 let start = self.open_object();
                 for (key, item) in map {
-                    self.write_key(key, None);
+                    self.write_key(key);
                     self.write(item);
                 }
                 self.close(start);
@@ -397,13 +407,10 @@ impl<'t> Tape<'t> {
         }
     }
 
-    /// A string value, read from the token at `at` when it is known. (Past 4 GiB of text,
-    /// where no `Text` reaches, a tape is not made: see `parse_to_tape`.)
-    fn write_string(&mut self, content: &str, at: Option<usize>) {
-        let text = match at {
-            Some(at) => self.place(content, at, true),
-            None => self.keep(content),
-        };
+    /// A string value, kept. (Past 4 GiB of text, where no `Text` reaches, a tape is not
+    /// made: see `parse_to_tape`.)
+    fn write_string(&mut self, content: &str) {
+        let text = self.keep(content);
         self.push_string(text);
     }
 
@@ -413,12 +420,9 @@ impl<'t> Tape<'t> {
         self.push(text.map_or(Event::Null, Event::Str));
     }
 
-    /// A key, read from the token at `at` when it is known.
-    pub(crate) fn write_key(&mut self, content: &str, at: Option<usize>) {
-        let text = match at {
-            Some(at) => self.place(content, at, false),
-            None => self.keep(content),
-        };
+    /// A key, kept.
+    pub(crate) fn write_key(&mut self, content: &str) {
+        let text = self.keep(content);
         self.overflow |= text.is_none();
         self.push(text.map_or(Event::Null, Event::Key));
     }
@@ -518,13 +522,14 @@ impl<'de> serde::de::Visitor<'de> for KeyWriting<'_, '_> {
     }
 
     fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
-        let at = self.out.offset_of(v);
-        self.out.key_from(v, at);
+        let text = self.out.tape.lent_or_kept(v);
+        self.out.key_placed(text);
         Ok(())
     }
 
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.out.key_from(v, None);
+        let text = self.out.tape.keep(v);
+        self.out.key_placed(text);
         Ok(())
     }
 }
@@ -558,13 +563,13 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_, '_> {
     }
 
     fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
-        let at = self.out.offset_of(v);
-        self.out.tape.write_string(v, at);
+        let text = self.out.tape.lent_or_kept(v);
+        self.out.tape.push_string(text);
         Ok(())
     }
 
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.out.tape.write_string(v, None);
+        self.out.tape.write_string(v);
         Ok(())
     }
 
@@ -654,22 +659,6 @@ impl<'t> TapeOut<'t> {
     /// The tape written, taken, and whether an object repeated a key.
     pub(crate) fn take_tape(&mut self) -> (Tape<'t>, bool) {
         (std::mem::take(&mut self.tape), self.repeated)
-    }
-
-    /// Where the token of `content`, a string lent from the text, starts: the byte before
-    /// it (its opening quote).
-    fn offset_of(&self, content: &str) -> Option<usize> {
-        let from = (content.as_ptr() as usize).checked_sub(self.tape.text.as_ptr() as usize)?;
-        (from <= self.tape.text.len()).then_some(from)?.checked_sub(1)
-    }
-
-    /// The key `key`, read from the token at `at` when that is known.
-    fn key_from(&mut self, key: &str, at: Option<usize>) {
-        let text = match at {
-            Some(at) => self.tape.place(key, at, false),
-            None => self.tape.keep(key),
-        };
-        self.key_placed(text);
     }
 
     /// The key that is where `text` says (`None`: past 4 GiB).
@@ -767,7 +756,7 @@ impl Out for TapeOut<'_> {
             Value::Null => self.tape.push(Event::Null),
             Value::Bool(b) => self.tape.push(Event::Bool(b)),
             Value::Number(n) => self.tape.push(Event::number(&n)),
-            Value::String(s) => self.tape.write_string(&s, None),
+            Value::String(s) => self.tape.write_string(&s),
             // The grammar sends scalars only; a container would be written whole.
             other => self.tape.write(&other),
         }
