@@ -382,7 +382,15 @@ fn coalesce_repairs(repairs: &mut Vec<Repair>) {
         }
     }
     repairs.truncate(kinds);
+    // A long text can leave thousands of records behind (a repair of one kind between every
+    // two of another): what they held goes back now, not when the value is dropped.
+    if repairs.capacity() > SHRINK_REPAIRS_ABOVE {
+        repairs.shrink_to_fit();
+    }
 }
+
+/// Records a coalesced list may keep room for; above it the room is given back.
+const SHRINK_REPAIRS_ABOVE: usize = 64;
 
 /// What kind of syntax repair was made. [`RepairKind::code`] gives a stable snake_case name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -61,3 +61,16 @@ fn a_parse_reads_the_same_on_the_buffers_an_earlier_one_left() {
         assert_eq!(backward, fresh, "{options:?}");
     }
 }
+
+#[test]
+fn a_long_texts_repair_records_give_back_their_room_once_coalesced() {
+    // A repair of one kind between every two of another: a record each until the end.
+    let input = format!("[{}]", "['a',], ".repeat(5_000));
+    let tape = parse_to_tape(&input, &lenient(), true).unwrap().unwrap();
+    let parsed = crate::parse::parse(&input, &lenient()).unwrap();
+    for repairs in [&tape.repairs, &parsed.repairs] {
+        assert_eq!(kinds(repairs), [RepairKind::SingleQuotes, RepairKind::TrailingComma]);
+        assert_eq!(repairs[1].count, 5_001);
+        assert!(repairs.capacity() <= 64, "{}", repairs.capacity());
+    }
+}
