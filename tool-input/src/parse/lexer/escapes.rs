@@ -604,12 +604,13 @@ pub(in crate::parse) fn surrogate_pair(high: u16, low: u16) -> char {
     char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 
-/// A string's content written in the text with JSON's own escapes (and `\'`) and nothing
-/// else to repair: `raw` holds the bytes after its opening `quote` (`"` or `'`). The content is
-/// handed to `piece` a run of text or one decoded escape at a time; `piece` returns `false`
-/// to stop. Returns the length of the content in `raw` (where its closing quote is), or
-/// `None` where it is not written so (an escape JSON has not, a control character, no
-/// closing quote) or `piece` stopped.
+/// A string's content written in the text with JSON's own escapes, `\'` and Python's
+/// (`\x41`, `\101`, `\U0001F600`), and nothing else to repair: `raw` holds the bytes after
+/// its opening `quote` (`"` or `'`). The content is handed to `piece` a run of text or one
+/// decoded escape at a time; `piece` returns `false` to stop. Returns the length of the
+/// content in `raw` (where its closing quote is), or `None` where it is not written so (an
+/// escape neither language has, one cut short, a control character, no closing quote) or
+/// `piece` stopped.
 ///
 /// The tape keeps a string its parse decoded as this range of the text when this reading
 /// gives the very same content, and reads it again here when it is asked for (see
@@ -632,12 +633,12 @@ pub(crate) fn json_string(quoted: &str) -> Option<String> {
     (end + 1 == inner.len()).then_some(out)
 }
 
-/// [`read_escaped`], where `\'` is read as a quote only if `apostrophe` (JSON has no such
-/// escape; the lenient readers take it).
+/// [`read_escaped`], where `\'` and Python's own escapes are read only if `python` (JSON has
+/// no such escape; the lenient readers take them, as [`python_escape_at`] spells them).
 fn read_json_escapes(
     raw: &str,
     quote: u8,
-    apostrophe: bool,
+    python: bool,
     mut piece: impl FnMut(&str) -> bool,
 ) -> Option<usize> {
     let bytes = raw.as_bytes();
@@ -652,9 +653,15 @@ fn read_json_escapes(
             Some(&b) if b == quote => return Some(j),
             Some(b'\\') => {
                 // `\'` is how a `'` string escapes its quote (and means a quote anywhere).
-                let (c, len) = match bytes.get(j + 1) {
-                    Some(b'\'') if apostrophe => ('\'', 2),
-                    _ => json_escape(bytes, j)?,
+                let (c, len) = match (bytes.get(j + 1), json_escape(bytes, j)) {
+                    (Some(b'\''), _) if python => ('\'', 2),
+                    (_, Some(escape)) => escape,
+                    // A Python payload's `\x0b` is as common as JSON's `\n`.
+                    (_, None) if python => match python_escape_at(bytes, j)? {
+                        (Some(c), len) => (c, len),
+                        (None, _) => return None,
+                    },
+                    (_, None) => return None,
                 };
                 if !piece(c.encode_utf8(&mut [0; 4])) {
                     return None;

@@ -275,6 +275,34 @@ fn strings_spelled_as_they_read_point_into_the_text() {
 }
 
 #[test]
+fn pythons_own_escapes_in_a_long_text_are_read_again_from_it() {
+    use Place::{Escaped, Kept, Verbatim};
+    // `\x`, octal (ending at its first other byte, as in `\0x`) and `\U`: a Python payload
+    // writes control and Latin-1 characters so, and its strings need no copy either.
+    let input = r#"{'a': 'tab\x09, vt\x0b, \xe9', 'b': '\101\0x\12', 'c': '\U0001F600 \u00e9'}"#;
+    let long = input.replace('}', &format!(", 'pad': '{}'}}", "x".repeat(ESCAPED_FROM)));
+    let quote = |quote: u8| Escaped { quote };
+    assert_eq!(
+        places(&long),
+        [Verbatim, quote(b'\''), Verbatim, quote(b'\''), Verbatim, quote(b'\''), Verbatim, Verbatim]
+    );
+    let value = crate::parse::parse(&long, &ParseOptions::default()).unwrap().value;
+    assert_eq!(value["a"], "tab\t, vt\u{b}, \u{e9}");
+    assert_eq!(value["b"], "A\0x\n");
+    assert_eq!(value["c"], "\u{1F600} \u{e9}");
+    // In a short text they are kept, as JSON's escapes are.
+    assert_eq!(places(input), [Verbatim, Kept, Verbatim, Kept, Verbatim, Kept]);
+    // Every `\xHH`, every octal escape of one to three digits followed by a digit or not,
+    // and `\U` escapes: the tape holds what `parse` reads (`places`
+    // compares the values), whichever place each string takes.
+    let mut members: Vec<String> = (0..=255u32).map(|b| format!("'x{b}': 'a\\x{b:02x}b'")).collect();
+    members.extend((0..=0o777u32).map(|n| format!("'o{n}': '\\{n:o}8\\{n:03o}9'")));
+    members.extend(["'u1': '\\U0010FFFF'", "'u2': '\\U0001f600\\U00000041'"].map(String::from));
+    let many = format!("{{{}, 'pad': '{}'}}", members.join(", "), "x".repeat(ESCAPED_FROM));
+    assert!(places(&many).contains(&quote(b'\'')));
+}
+
+#[test]
 fn a_string_lent_from_the_text_points_into_it_where_its_token_starts_elsewhere() {
     use Place::{Kept, Verbatim};
     // A Python prefix starts the token before the quote: the lexer lends the content
