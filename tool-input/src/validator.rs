@@ -22,6 +22,7 @@ use crate::probe::Fields;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Coercion, CoercionKind, Report};
 use crate::schema_error::SchemaError;
+use typed::Defaults;
 
 mod typed;
 
@@ -354,12 +355,22 @@ impl Validator {
                 WhileParsing::Missed(Miss::Inexact) => {
                     read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?
                 }
+                // Text that is not strict JSON is read as a typed call's is: onto a tape, then
+                // into its `Value` through the one pass, which makes its coercions and fills
+                // its defaults on the way; the value is built once, from the tape, at the end.
                 WhileParsing::Missed(miss) => {
-                    let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
-                        .map_err(|r| self.guard(r))?;
-                    match self.accepts_parsed_exactly(read, raw, policy, &limits) {
-                        Ok(checked) => return Ok(checked),
-                        Err(read) => read,
+                    match self.second_step::<Value>(raw, miss, policy, &limits, Defaults::Given)? {
+                        OnePass::Decided(checked) => return Ok(checked),
+                        // The one pass refused the tape: the walk reads its value.
+                        OnePass::Read(read) => read,
+                        OnePass::Unread(miss) => {
+                            let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
+                                .map_err(|r| self.guard(r))?;
+                            match self.accepts_parsed_exactly(read, raw, policy, &limits) {
+                                Ok(checked) => return Ok(checked),
+                                Err(read) => read,
+                            }
+                        }
                     }
                 }
             }
