@@ -347,30 +347,27 @@ impl Validator {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         // An alias is mapped by the walk alone (`check_parsed`), the one place that reads it.
-        let read = if one_pass && !self.inner.aliases.may_occur_in(raw) {
-            match self.check_while_parsing(raw, policy, &limits) {
-                WhileParsing::Decided(checked) => return Ok(checked),
-                WhileParsing::Refused(read) => read,
-                // The one pass has refused this value already: not again over its parse.
-                WhileParsing::Missed(Miss::Inexact) => {
+        let text = text_of(raw).filter(|_| one_pass && !self.inner.aliases.may_occur_in(raw));
+        let read = if text.is_some() {
+            // Text is read as a typed call's is, into its `Value`: strict JSON through the one
+            // pass as `serde_json` parses it, other text onto a tape and then through it. The
+            // pass makes the representation coercions and hands over the defaults of absent
+            // properties on the way, so the value is built once; the walk runs only where
+            // the pass refuses.
+            match self.one_pass::<Value>(raw, options, policy, &limits, Defaults::Given)? {
+                OnePass::Decided(checked) => return Ok(checked),
+                // The pass refused the tape: the walk reads its value.
+                OnePass::Read(read) => read,
+                // The pass refused strict JSON: the walk reads its parse.
+                OnePass::Unread(Miss::Inexact) => {
                     read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?
                 }
-                // Text that is not strict JSON is read as a typed call's is: onto a tape, then
-                // into its `Value` through the one pass, which makes its coercions and fills
-                // its defaults on the way; the value is built once, from the tape, at the end.
-                WhileParsing::Missed(miss) => {
-                    match self.second_step::<Value>(raw, miss, policy, &limits, Defaults::Given)? {
-                        OnePass::Decided(checked) => return Ok(checked),
-                        // The one pass refused the tape: the walk reads its value.
-                        OnePass::Read(read) => read,
-                        OnePass::Unread(miss) => {
-                            let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
-                                .map_err(|r| self.guard(r))?;
-                            match self.accepts_parsed_exactly(read, raw, policy, &limits) {
-                                Ok(checked) => return Ok(checked),
-                                Err(read) => read,
-                            }
-                        }
+                OnePass::Unread(miss) => {
+                    let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
+                        .map_err(|r| self.guard(r))?;
+                    match self.accepts_parsed_exactly(read, raw, policy, &limits) {
+                        Ok(checked) => return Ok(checked),
+                        Err(read) => read,
                     }
                 }
             }
@@ -407,37 +404,6 @@ impl Validator {
         transformed.append(&mut checked.report.coercions);
         checked.report.coercions = transformed;
         Ok(checked)
-    }
-
-    /// The untyped one pass on text that starts as a JSON object: `serde_json` parses it into
-    /// a `Value` through the one-pass check (`check::fast`), so the value is read and checked
-    /// in one traversal while its text is still in cache, instead of parsed, then read again.
-    /// Decided exactly where [`accepts_parsed_exactly`](Self::accepts_parsed_exactly) of the
-    /// text's parse would be: a key given twice, any coercion, a value the check refuses abort
-    /// the pass (and the walk decides).
-    fn check_while_parsing(&self, raw: RawArguments<'_>, policy: Policy, limits: &Limits) -> WhileParsing {
-        let Some(text) = text_of(raw) else { return WhileParsing::Missed(Miss::NotTried) };
-        // Below serde_json's depth, only our parser counts depth as the limits say.
-        if !parse::strict::depth_allows(limits.max_depth) {
-            return WhileParsing::Missed(Miss::NotTried);
-        }
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
-        let value = match self.fast_from_text::<Value>(&fast, text, limits) {
-            Ok(value) => value,
-            Err(miss) => return WhileParsing::Missed(miss),
-        };
-        // A coercion changed the value as it was read: the walk reads the text's own.
-        let (coercions, defaults) = fast.into_coercions_and_defaults();
-        if coercions.iter().any(|coercion| coercion.kind != CoercionKind::DefaultFilled) {
-            return WhileParsing::Missed(Miss::Inexact);
-        }
-        // No key was given twice (the check refuses one), so this is the text's parse as
-        // `read_arguments` makes it.
-        let read = Read { value, repairs: Vec::new(), repeats: Vec::new() };
-        match self.fill_defaults(read, coercions, defaults, limits) {
-            Ok(checked) => WhileParsing::Decided(checked),
-            Err(read) => WhileParsing::Refused(read),
-        }
     }
 
     /// The one-pass check (`check::fast`) over arguments parsed from text: `Some` with the
@@ -802,17 +768,6 @@ fn refused_default(
         }
     }
     None
-}
-
-/// What [`Validator::check_while_parsing`] came to.
-enum WhileParsing {
-    /// The value, exactly valid but for defaults (filled), and its report.
-    Decided(Checked<Value>),
-    /// The text's parse, read whole and unchanged, which the walk must decide (it fills the
-    /// defaults): the text is not parsed again.
-    Refused(Read),
-    /// The pass did not finish, or changed the value: the text must be parsed.
-    Missed(Miss),
 }
 
 /// Why the one-pass attempt did not give the typed value.

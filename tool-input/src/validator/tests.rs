@@ -1,4 +1,4 @@
-//! The untyped check's one pass (`accepts_parsed_exactly`) against the walk alone: for any
+//! The untyped check's one pass (the typed path's, into a `Value`) against the walk alone: for any
 //! text, `check_with` gives what the walk gives, value, report and rejection alike.
 
 use proptest::prelude::*;
@@ -424,26 +424,40 @@ fn the_pass_while_parsing_gives_what_the_walk_gives() {
 }
 
 #[test]
-fn a_clean_call_is_decided_while_it_is_parsed() {
+fn text_the_one_pass_reads_is_decided_by_it_as_the_walk_would() {
     let validator = Validator::new(&schemas()[0]).expect("the schema compiles");
+    let options = CheckOptions::default();
     let limits = Limits::default();
     let decided = |text: &str| {
-        matches!(
-            validator.check_while_parsing(RawArguments::Text(text), Policy::Default, &limits),
-            WhileParsing::Decided(_)
-        )
+        let pass =
+            validator.one_pass::<Value>(RawArguments::Text(text), &options, Policy::Default, &limits, Given);
+        matches!(pass, Ok(OnePass::Decided(_)))
     };
-    assert!(decided(r#"{"name": "n", "inner": {}, "items": [{"sku": "A"}]}"#));
-    // Left to the walk: a key given twice, a coercion, a value refused, text that is not JSON.
-    assert!(!decided(r#"{"name": "n", "name": "n"}"#));
-    assert!(!decided(r#"{"name": "n", "count": "3"}"#));
-    assert!(!decided(r#"{"name": 3}"#));
-    assert!(!decided("{'name': 'n'}"));
-    // A text the pass read whole, whose defaults the walk must fill, is not parsed again.
+    // Exact strict JSON, and (as a typed call is read) a coercion on the way, text the
+    // lenient parser reads onto a tape, and both: the value is built once, by the pass.
+    let read = [
+        r#"{"name": "n", "inner": {}, "items": [{"sku": "A"}]}"#,
+        r#"{"name": "n", "count": "3"}"#,
+        "{'name': 'n'}",
+        "{'name': 'n', 'mode': 'FAST', 'count': '3',}",
+    ];
+    // Left to the walk: a key given twice, a value refused (strict JSON or not).
+    let walked = [r#"{"name": "n", "name": "n"}"#, r#"{"name": 3}"#, "{'name': 3}"];
+    for text in read {
+        assert!(decided(text), "{text}");
+    }
+    for text in walked {
+        assert!(!decided(text), "{text}");
+    }
+    // Either way, `check_with` gives what the walk gives; under limits whose echoes the
+    // defaults would not fit, the pass gives the defaults up to the walk.
     let small = Limits { max_echo_chars: 7, ..Limits::default() };
-    let missed =
-        validator.check_while_parsing(RawArguments::Text(r#"{"name": "n"}"#), Policy::Default, &small);
-    assert!(matches!(missed, WhileParsing::Refused(_)));
+    for options in [options, CheckOptions { limits: Some(small), ..CheckOptions::default() }] {
+        for text in read.into_iter().chain(walked) {
+            let got = validator.check_with(RawArguments::Text(text), &options);
+            assert_eq!(format!("{got:?}"), format!("{:?}", by_walk(&validator, text, &options)), "{text}");
+        }
+    }
 }
 
 /// An object under a node that is only a `$ref` (or only required names and a count bound)
