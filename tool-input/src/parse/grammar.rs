@@ -230,6 +230,13 @@ impl<K: HeldKey> Grammar<K> {
         if kind == RepairKind::CompletedTruncated && self.repairs.iter().any(|r| r.kind == kind) {
             return false;
         }
+        // An object's first key written bare keeps a record of its own: the object may turn
+        // out to be a Python set (`{x: {1, 2}}`), whose first item's repair `set_item`
+        // withdraws by its offset, which a record joined to the one before would have lost.
+        if kind == RepairKind::UnquotedKey && self.expect == Expect::FirstKey {
+            self.repairs.push(Repair::new(kind, offset));
+            return false;
+        }
         record_repair(&mut self.repairs, kind, offset)
     }
 

@@ -477,6 +477,19 @@ fn python_literals_as_literal_eval_reads_them() {
             &[PythonLiteral, SetAsArray, PythonLiteral, Tuple],
         ),
         ("{\"a\": {1: 2}}", json!({"a": {"1": 2}}), &[UnquotedKey]),
+        // A set after bare keys: its first item is read as what it is, and its bare-key
+        // repair withdrawn, however many bare keys came just before it.
+        ("{a: {1, 2}}", json!({"a": [1, 2]}), &[UnquotedKey, SetAsArray]),
+        (
+            "{a: 1, b: {True, 2}}",
+            json!({"a": 1, "b": [true, 2]}),
+            &[UnquotedKey, UnquotedKey, PythonLiteral, SetAsArray],
+        ),
+        (
+            "{a: {b: {1}}, c: {2: 3}}",
+            json!({"a": {"b": [1]}, "c": {"2": 3}}),
+            &[UnquotedKey, UnquotedKey, SetAsArray, UnquotedKey, UnquotedKey],
+        ),
         (
             "{\"a\": 1_000, \"b\": 0_0, \"c\": 0x_1f, \"d\": 1_0.5_5, \"e\": 1e1_0, \"f\": -1_0}",
             json!({"a": 1000, "b": 0, "c": 31, "d": 10.55, "e": 1e10, "f": -10}),
