@@ -48,6 +48,9 @@ pub fn parse(data: &[u8]) {
     if loose.is_ok() {
         assert!(completed.is_ok(), "completion refused what lenient mode accepts");
     }
+    for parsed in [&loose, &completed].into_iter().flatten() {
+        records_span_the_input(parsed, data.len());
+    }
     let _ = ParseMode::Lenient;
 
     // Repair mode, in both styles and both completions: no panic; on UTF-8 input that is
@@ -61,11 +64,25 @@ pub fn parse(data: &[u8]) {
                 .with_stream_stable(stream_stable)
                 .with_complete_truncated(true);
             let repaired = parse_bytes(data, &options);
+            if let Ok(parsed) = &repaired {
+                records_span_the_input(parsed, data.len());
+            }
             if std::str::from_utf8(data).is_ok() && theirs.is_none() {
                 let own = parse_without_fast_path(data, &options);
                 assert_eq!(repaired, own, "repair mode: the fast path and our parser disagree");
             }
         }
+    }
+}
+
+/// Each repair record spans the part of the input it counts: from its first repair's offset
+/// to its last's, within the input.
+fn records_span_the_input(parsed: &tool_input::parse::Parsed, len: usize) {
+    for repair in &parsed.repairs {
+        assert!(
+            repair.offset <= repair.last_offset && repair.last_offset <= len,
+            "a repair record outside its span: {repair:?} in {len} bytes"
+        );
     }
 }
 

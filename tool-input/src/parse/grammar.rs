@@ -175,7 +175,7 @@ pub(super) fn set_item(key: String, at: usize, repairs: &mut Vec<Repair>) -> Res
         _ => return Err(key),
     };
     repairs.remove(bare);
-    repairs.extend(parsed.repairs.into_iter().map(|r| Repair { offset: r.offset + at, ..r }));
+    repairs.extend(parsed.repairs.into_iter().map(|r| r.shifted(at)));
     Ok(parsed.value)
 }
 

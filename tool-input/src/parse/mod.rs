@@ -313,6 +313,16 @@ impl Repair {
         Repair { offset, last_offset: offset, ..self }
     }
 
+    /// The same repairs, made `by` bytes further on (repairs made in a piece of the input
+    /// read on its own, placed in the whole).
+    pub(crate) fn shifted(self, by: usize) -> Self {
+        Repair {
+            offset: self.offset.saturating_add(by),
+            last_offset: self.last_offset.saturating_add(by),
+            ..self
+        }
+    }
+
     /// Count one more repair of this record's kind at `offset`.
     pub(crate) fn extend(&mut self, count: usize, offset: usize) {
         self.count = self.count.saturating_add(count);

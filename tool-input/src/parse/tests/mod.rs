@@ -50,6 +50,13 @@ fn check(input: &str, options: &ParseOptions, expected: &Value, repairs: &[Repai
     assert_eq!(kinds(&parsed.repairs), once, "repairs of {input:?}");
     let total: usize = parsed.repairs.iter().map(|r| r.count).sum();
     assert_eq!(total, repairs.len(), "repair count of {input:?}");
+    // Each record spans the input it covers: from its first repair to its last.
+    for repair in &parsed.repairs {
+        assert!(
+            repair.offset <= repair.last_offset && repair.last_offset <= input.len(),
+            "{input:?}: {repair:?}"
+        );
+    }
     let own = parse_without_fast_path(input.as_bytes(), options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
     assert_eq!(own, parsed, "own parser on {input:?}");
 }
