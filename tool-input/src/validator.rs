@@ -347,8 +347,7 @@ impl Validator {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         // An alias is mapped by the walk alone (`check_parsed`), the one place that reads it.
-        let text = text_of(raw).filter(|_| one_pass && !self.inner.aliases.may_occur_in(raw));
-        let read = if text.is_some() {
+        let read = if one_pass && text_of(raw).is_some() && !self.inner.aliases.may_occur_in(raw) {
             // Text is read as a typed call's is, into its `Value`: strict JSON through the one
             // pass as `serde_json` parses it, other text onto a tape and then through it. The
             // pass makes the representation coercions and hands over the defaults of absent

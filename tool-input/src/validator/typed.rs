@@ -269,7 +269,7 @@ impl Validator {
 
     /// Step 2 of the typed path, after the first step's `miss`: the lenient parse onto a
     /// tape, read into `T`. `Err`: the text does not parse (the rejection).
-    pub(super) fn second_step<T: DeserializeOwned>(
+    fn second_step<T: DeserializeOwned>(
         &self,
         raw: RawArguments<'_>,
         miss: Miss,

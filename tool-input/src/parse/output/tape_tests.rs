@@ -293,8 +293,8 @@ fn pythons_own_escapes_in_a_long_text_are_read_again_from_it() {
     // In a short text they are kept, as JSON's escapes are.
     assert_eq!(places(input), [Verbatim, Kept, Verbatim, Kept, Verbatim, Kept]);
     // Every `\xHH`, every octal escape of one to three digits followed by a digit or not,
-    // and `\U` escapes: the tape holds what `parse` reads (`places`
-    // compares the values), whichever place each string takes.
+    // and `\U` escapes: the tape holds what `parse` reads (`places` compares the values),
+    // whichever place each string takes.
     let mut members: Vec<String> = (0..=255u32).map(|b| format!("'x{b}': 'a\\x{b:02x}b'")).collect();
     members.extend((0..=0o777u32).map(|n| format!("'o{n}': '\\{n:o}8\\{n:03o}9'")));
     members.extend(["'u1': '\\U0010FFFF'", "'u2': '\\U0001f600\\U00000041'"].map(String::from));
