@@ -65,7 +65,7 @@ pub fn parse(data: &[u8]) {
                 .with_complete_truncated(true);
             let repaired = parse_bytes(data, &options);
             // Repair mode re-reads what it rewrote, and can place a record past the input
-            // (`,\`b\`,`: open, see fuzz/README.md): only the order of the offsets is held.
+            // (`` ,`b`, ``: open, see fuzz/README.md): only the order of the offsets is held.
             if let Ok(parsed) = &repaired {
                 records_span_the_input(parsed, usize::MAX);
             }
