@@ -897,6 +897,10 @@ impl Lexer {
                 }
                 self.deliver_string(Str::Buffer(""), self.start, true, sink)?;
             }
+            State::Ticks { seen } if self.phase == Phase::Start => {
+                // Backticks at the end of prose: part of it, should it be read as text.
+                self.keep_prose(b"``".get(..usize::from(seen)).unwrap_or_default());
+            }
             _ => {}
         }
         self.state = State::Between;

@@ -52,7 +52,7 @@ impl Lexer {
         let at = self.base + j;
         self.start = at;
         if chunk.get(j) == Some(&b'`') {
-            self.keep_prose(b"`");
+            // Kept by `ticks` (or at the end) once it knows how many there are.
             self.state = State::Ticks { seen: 1 };
             return j + 1;
         }

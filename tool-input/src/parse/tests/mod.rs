@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 use super::driver::{Driver, Outcome};
 use super::lexer::Failure;
 use super::{
-    parse, parse_bytes, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, RepairKind,
-    RepairStyle,
+    parse, parse_bytes, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, Parsed,
+    RepairKind, RepairStyle,
 };
 use RepairKind::*;
 
@@ -50,15 +50,19 @@ fn check(input: &str, options: &ParseOptions, expected: &Value, repairs: &[Repai
     assert_eq!(kinds(&parsed.repairs), once, "repairs of {input:?}");
     let total: usize = parsed.repairs.iter().map(|r| r.count).sum();
     assert_eq!(total, repairs.len(), "repair count of {input:?}");
-    // Each record spans the input it covers: from its first repair to its last.
+    records_span_the_input(input, &parsed);
+    let own = parse_without_fast_path(input.as_bytes(), options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    assert_eq!(own, parsed, "own parser on {input:?}");
+}
+
+/// Each record spans the input it covers: from its first repair to its last.
+fn records_span_the_input(input: &str, parsed: &Parsed) {
     for repair in &parsed.repairs {
         assert!(
             repair.offset <= repair.last_offset && repair.last_offset <= input.len(),
             "{input:?}: {repair:?}"
         );
     }
-    let own = parse_without_fast_path(input.as_bytes(), options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
-    assert_eq!(own, parsed, "own parser on {input:?}");
 }
 
 /// Feed `input` to one machine in the fragments between `cuts`.
@@ -98,6 +102,7 @@ fn check_repair_with(options: &ParseOptions, input: &str, expected: &Value, kind
     for kind in kinds {
         assert!(found.contains(kind), "{input:?}: {kind} not in {found:?}");
     }
+    records_span_the_input(input, &parsed);
     let own =
         parse_without_fast_path(input.as_bytes(), &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
     assert_eq!(own, parsed, "own parser on {input:?}");

@@ -81,6 +81,26 @@ fn repair_mode_repairs() {
 }
 
 #[test]
+fn backticks_in_prose_read_as_text_are_read_once() {
+    // Prose with no value in it is the value, as text; a backtick in it is held until the
+    // lexer knows whether a fence follows, and then kept once.
+    let cases: &[(&str, Value)] = &[
+        ("see `x` here", json!("see `x` here")),
+        ("x ``b``", json!("x ``b``")),
+        ("x `", json!("x `")),
+        ("x ``", json!("x ``")),
+        // A stray comma first: the backtick-quoted string after it is the value, as after
+        // `,'b',`.
+        (",`b`,", json!("b")),
+        (",'b',", json!("b")),
+    ];
+    for (input, expected) in cases {
+        check_repair(input, expected, &[]);
+        check_repair_with(&python_style(), input, expected, &[]);
+    }
+}
+
+#[test]
 fn repair_mode_drops_a_stray_quote_before_the_end_of_the_object() {
     // A second quote after the closing one, with no member after it to close: stray.
     let cases: &[(&str, Value, &[RepairKind])] = &[
