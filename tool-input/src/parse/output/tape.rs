@@ -475,14 +475,25 @@ impl<'t> Tape<'t> {
 }
 
 /// Strict JSON onto a tape by `serde_json`, noting whether an object repeats a key, where
-/// it reads first (`strict::serde_json_first`, under `max_depth`; `refused_before`: it has
-/// refused the text already); `None` when it does not, or the text is not strict JSON.
+/// it reads first (`strict::serde_json_first_noting_floats`, under `max_depth`;
+/// `refused_before`: it has refused the text already); `None` when it does not, or the text
+/// is not strict JSON. The text is scanned for a float `serde_json` may misread only when
+/// one was read: most mangled calls are refused at their first bytes, and the scan, which
+/// reads them whole, cost more than the refusal.
 pub(crate) fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
     use serde::de::DeserializeSeed;
-    let mut out = crate::parse::strict::serde_json_first(text, max_depth, refused_before, |deserializer| {
-        let mut out = TapeOut::for_text(text);
-        Writing { out: &mut out }.deserialize(deserializer).map(|()| out)
-    })
+    let mut out = crate::parse::strict::serde_json_first_noting_floats(
+        text,
+        max_depth,
+        refused_before,
+        |deserializer| {
+            let mut out = TapeOut::for_text(text);
+            let read_float = Cell::new(false);
+            Writing { out: &mut out, read_float: &read_float }
+                .deserialize(deserializer)
+                .map(|()| (out, read_float.get()))
+        },
+    )
     .read()?;
     Some((std::mem::take(&mut out.tape), out.repeated))
 }
@@ -491,6 +502,8 @@ pub(crate) fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool)
 /// `serde_json` lends from the text is written as where it is in the text.
 struct Writing<'a, 't> {
     out: &'a mut TapeOut<'t>,
+    /// Set when `serde_json` hands over a float (which it may have rounded wrongly).
+    read_float: &'a Cell<bool>,
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for Writing<'_, '_> {
@@ -557,6 +570,7 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_, '_> {
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        self.read_float.set(true);
         // As `serde_json::Value` reads it.
         self.out.tape.push(Number::from_f64(v).map_or(Event::Null, |n| Event::number(&n)));
         Ok(())
@@ -589,7 +603,8 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_, '_> {
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         self.out.open(Kind::Array);
-        while seq.next_element_seed(Writing { out: &mut *self.out })?.is_some() {}
+        while seq.next_element_seed(Writing { out: &mut *self.out, read_float: self.read_float })?.is_some() {
+        }
         self.out.close(false);
         Ok(())
     }
@@ -597,7 +612,7 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_, '_> {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.out.open(Kind::Object);
         while map.next_key_seed(KeyWriting { out: &mut *self.out })?.is_some() {
-            map.next_value_seed(Writing { out: &mut *self.out })?;
+            map.next_value_seed(Writing { out: &mut *self.out, read_float: self.read_float })?;
         }
         self.out.close(false);
         Ok(())

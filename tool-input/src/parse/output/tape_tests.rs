@@ -320,3 +320,23 @@ fn a_repeated_key_takes_the_value_path() {
     assert_eq!(parsed.tape.to_value(), json!({"a": [1, 2]}));
     assert_eq!(parsed.repairs.len(), 2);
 }
+
+#[test]
+fn a_float_serde_json_may_misread_is_read_correctly_rounded_onto_the_tape() {
+    // serde_json without `float_roundtrip` reads this one unit in the last place low; the
+    // strict reader notes that it read a float, and the lexer then reads the text.
+    let text = "977765.4534335453";
+    let exact: f64 = text.parse().unwrap();
+    for input in
+        [format!(r#"{{"x": {text}, "y": [{text}]}}"#), format!(r#"{{"n": 1, "s": "{text}", "x": {text}}}"#)]
+    {
+        for options in modes() {
+            agrees(&input, &options);
+            let taped = parse_to_tape(&input, &options, false).unwrap().unwrap();
+            assert_eq!(taped.tape.to_value()["x"], serde_json::json!(exact), "{input}");
+        }
+    }
+    // No float read, no scan: strict JSON with integers only stays serde_json's reading.
+    let integers = r#"{"a": 9007199254740993, "b": [1, 2]}"#;
+    agrees(integers, &ParseOptions::default());
+}
