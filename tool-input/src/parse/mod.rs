@@ -785,8 +785,7 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
-    read_whole(input, options, false, |d| Value::deserialize(d).map(|value| (value, false)))
-        .map(|(parsed, _)| parsed)
+    read_whole(input, options, false).map(|(parsed, _)| parsed)
 }
 
 /// Strict JSON (a response body, a stream's event) as a value, its floats correctly rounded:
@@ -816,31 +815,33 @@ pub(crate) fn parse_noting_repeats(
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
-    read_whole(input, options, not_strict_json, |d| repeats::noting_repeats(d))
+    read_whole(input, options, not_strict_json)
 }
 
 /// The reading of a whole text, for [`parse`] and [`parse_noting_repeats`]: by `serde_json`
-/// with `strict_read` where [`strict::serde_json_first`] says it goes first, else by the
-/// parser (retrying after prose); then a top-level string holding the payload is decoded
+/// where [`strict::serde_json_first_noting_floats`] says it goes first (the text is scanned
+/// for a float it may misread only after it read one: a refused text costs no scan), else by
+/// the parser (retrying after prose); then a top-level string holding the payload is decoded
 /// ([`one_shot::decode_double`], lenient mode), whichever read it. With the value, whether an
-/// object repeated a key (as far as `strict_read` notes it).
-fn read_whole<'t>(
-    input: &'t str,
+/// object repeated a key.
+fn read_whole(
+    input: &str,
     options: &ParseOptions,
     refused_before: bool,
-    strict_read: impl FnOnce(
-        &mut serde_json::Deserializer<StrRead<'t>>,
-    ) -> Result<(Value, bool), serde_json::Error>,
 ) -> Result<(Parsed, bool), ParseError> {
-    let outcome = match strict::serde_json_first(input, options.max_depth, refused_before, strict_read) {
-        Strict::Read((value, repeated_keys)) => {
-            // No repairs; a double-encoded payload's repair is recorded where the value starts.
-            let value_at = input.len() - input.trim_start().len();
-            driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
-        }
-        Strict::NotTried | Strict::Refused(_) => one_shot::parse_outcome(driver::Input::text(input), options)
-            .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?,
-    };
+    let strict_read = |d: &mut serde_json::Deserializer<StrRead<'_>>| repeats::noting_repeats(d);
+    let outcome =
+        match strict::serde_json_first_noting_floats(input, options.max_depth, refused_before, strict_read) {
+            Strict::Read((value, repeated_keys)) => {
+                // No repairs; a double-encoded payload's repair is recorded where the value starts.
+                let value_at = input.len() - input.trim_start().len();
+                driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
+            }
+            Strict::NotTried | Strict::Refused(_) => {
+                one_shot::parse_outcome(driver::Input::text(input), options)
+                    .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?
+            }
+        };
     let (parsed, repeated) = one_shot::decode_double(outcome, options);
     Ok((coalesce(parsed), repeated))
 }

@@ -15,20 +15,18 @@ use crate::key_walk::{self, Gather, Scalar};
 /// `max_depth`: the text is scanned for a float `serde_json` may misread only when it held a
 /// float); `None` when it does not (or the text is not strict JSON).
 pub(crate) fn strict_noting_repeats(text: &str, max_depth: usize) -> Option<(Value, bool)> {
-    let read = |d: &mut _| {
-        let mut noting = Noting { repeated: false, floats: false };
-        let value = key_walk::walk(&mut noting).deserialize(d)?;
-        Ok(((value, noting.repeated), noting.floats))
-    };
-    serde_json_first_noting_floats(text, max_depth, false, read).read()
+    serde_json_first_noting_floats(text, max_depth, false, |d| noting_repeats(d)).read()
 }
 
 /// Read a value as `serde_json` reads it into a `Value` (the last value of a repeated key
-/// wins), noting whether any object repeated a key.
-pub(crate) fn noting_repeats<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(Value, bool), D::Error> {
+/// wins), noting whether any object repeated a key, and whether a number was read as a float
+/// (see [`serde_json_first_noting_floats`]).
+pub(crate) fn noting_repeats<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<((Value, bool), bool), D::Error> {
     let mut noting = Noting { repeated: false, floats: false };
     let value = key_walk::walk(&mut noting).deserialize(deserializer)?;
-    Ok((value, noting.repeated))
+    Ok(((value, noting.repeated), noting.floats))
 }
 
 /// A walk that builds the `Value` as `serde_json` builds it, noting a key given twice.

@@ -640,6 +640,9 @@ fn floats_are_correctly_rounded_on_every_path() {
     for options in [ParseOptions::strict(), lenient(), ParseOptions::repair()] {
         assert_eq!(parse(&strict, &options).unwrap().value, wanted, "{:?}", options.mode);
         assert_eq!(parse_without_fast_path(strict.as_bytes(), &options).unwrap().value, wanted);
+        // The tool-argument reading, which notes repeated keys (and the floats it read).
+        let (noted, repeated) = crate::parse::parse_noting_repeats(&strict, &options, false).unwrap();
+        assert_eq!((noted.value, repeated), (wanted.clone(), false), "{:?}", options.mode);
     }
     assert_eq!(parse(&mangled, &lenient()).unwrap().value, wanted);
     assert_eq!(parse(&mangled, &ParseOptions::repair()).unwrap().value, wanted);
