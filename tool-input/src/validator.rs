@@ -381,7 +381,8 @@ impl Validator {
     /// parsed value (undoing what a dialect rewrote): the text is read once, as `check_with`
     /// reads it (its repairs, and the keys it gives twice, are the text's own), then changed,
     /// then walked. The transform's records come before the walk's. Where it changes nothing,
-    /// or the text does not parse, this is `check_with` itself.
+    /// the value read is checked as `check_with` checks a parsed text (no second reading);
+    /// where the text does not parse, this is `check_with` itself.
     pub(crate) fn check_transformed(
         &self,
         raw: RawArguments<'_>,
@@ -395,7 +396,14 @@ impl Validator {
         };
         let mut transformed = transform(&mut read.value);
         if transformed.is_empty() {
-            return self.check_with(raw, options);
+            // The text as `check_with` reads it, already read: the one pass over its value,
+            // then the walk where the pass refuses (as `check_with` does after a parse).
+            return match self.accepts_parsed_exactly(read, raw, policy, &limits) {
+                Ok(checked) => Ok(checked),
+                Err(read) => self
+                    .check_parsed(read, policy, &limits, raw)
+                    .map_err(|rejection| in_document_order(rejection, raw, policy, &limits)),
+            };
         }
         let mut checked = self
             .check_parsed(read, policy, &limits, raw)

@@ -423,6 +423,47 @@ fn the_pass_while_parsing_gives_what_the_walk_gives() {
     }
 }
 
+/// The texts of [`the_pass_while_parsing_gives_what_the_walk_gives`], and a mangled one.
+const CHECKED_TEXTS: &[&str] = &[
+    r#"{"name": "n"}"#,
+    r#"{"name": "n", "name": "m"}"#,
+    r#"{"name": "n", "inner": {"depth": 3, "depth": 3}}"#,
+    r#"{"name": "n", "extra": 1, "extra": 2}"#,
+    r#"{"name": "n", "count": "3"}"#,
+    r#"{"name": "n", "count": "three"}"#,
+    r#"{"name": "n", "mode": "FAST"}"#,
+    r#"{"name": "n", "tags": "[\"a\"]"}"#,
+    r#"{"name": "n", "items": [{"sku": "A"}, {"sku": "B", "quantity": 3}]}"#,
+    "{\"name\": \"n\",}",
+    "```json\n{'name': 'n', mode: 'SLOW', count: '2', tags: ['a',],}\n```",
+    "{'name': 'n', 'inner': {'depth': 'x'}, 'extra': True}",
+    "{}",
+    "{",
+];
+
+#[test]
+fn a_transform_that_changes_nothing_checks_the_text_read_once_as_check_with() {
+    for schema in &schemas() {
+        for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+            let validator = Validator::builder(schema).policy(policy).build().expect("the schema compiles");
+            for &text in CHECKED_TEXTS {
+                let options = CheckOptions::default();
+                let want = validator.check_with(RawArguments::Text(text), &options);
+                let before = TEXTS_READ.with(|read| read.get());
+                let got = validator.check_transformed(RawArguments::Text(text), &options, |_| Vec::new());
+                let reads = TEXTS_READ.with(|read| read.get()) - before;
+                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{policy:?} {text}");
+                // A text that parses is read once (then checked); one that does not is left to
+                // `check_with`, which reads it again to say why.
+                let parses = crate::parse::parse(text, &validator.limits().parse_options(policy)).is_ok();
+                if parses {
+                    assert_eq!(reads, 1, "{policy:?} {text}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn text_the_one_pass_reads_is_decided_by_it_as_the_walk_would() {
     let validator = Validator::new(&schemas()[0]).expect("the schema compiles");
