@@ -44,7 +44,6 @@
 //! ```
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
-use serde::Deserialize;
 use serde_json::de::StrRead;
 use serde_json::Value;
 
@@ -793,8 +792,8 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
 /// this parser's strict mode. `Err` carries the reason.
 pub(crate) fn strict_value(text: &str) -> Result<Value, String> {
     let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::strict() };
-    match strict::serde_json_first(text, options.max_depth, false, |d| Value::deserialize(d)) {
-        Strict::Read(value) => Ok(value),
+    match repeats::strict_reading(text, options.max_depth) {
+        Strict::Read((value, _)) => Ok(value),
         Strict::Refused(error) => Err(error.to_string()),
         Strict::NotTried => {
             parse(text, &options).map(|parsed| parsed.value).map_err(|error| error.to_string())

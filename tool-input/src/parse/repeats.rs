@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde::de::{DeserializeSeed, Deserializer};
 use serde_json::{Map, Number, Value};
 
-use super::strict::serde_json_first_noting_floats;
+use super::strict::{serde_json_first_noting_floats, Strict};
 use crate::key_walk::{self, Gather, Scalar};
 
 /// The value of strict JSON `text`, and whether an object in it repeats a key, when
@@ -15,7 +15,13 @@ use crate::key_walk::{self, Gather, Scalar};
 /// `max_depth`: the text is scanned for a float `serde_json` may misread only when it held a
 /// float); `None` when it does not (or the text is not strict JSON).
 pub(crate) fn strict_noting_repeats(text: &str, max_depth: usize) -> Option<(Value, bool)> {
-    serde_json_first_noting_floats(text, max_depth, false, |d| noting_repeats(d)).read()
+    strict_reading(text, max_depth).read()
+}
+
+/// [`strict_noting_repeats`], saying why `serde_json` did not read the text: it was not asked,
+/// or it refused the text (with its error).
+pub(crate) fn strict_reading(text: &str, max_depth: usize) -> Strict<(Value, bool)> {
+    serde_json_first_noting_floats(text, max_depth, false, |d| noting_repeats(d))
 }
 
 /// Read a value as `serde_json` reads it into a `Value` (the last value of a repeated key

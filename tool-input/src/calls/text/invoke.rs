@@ -11,7 +11,6 @@
 //! Values without a type of their own are converted by the tool's schema, as qwen3-coder's
 //! are ([`xml::convert`](super::xml::convert)).
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::keywords::Keywords;
@@ -252,9 +251,7 @@ pub(super) fn json_value(raw: &str) -> Option<Value> {
     }
     // Strict JSON as `serde_json` reads it, where it reads first (a top-level string stays
     // a string, unlike the lenient parse, which decodes a payload inside one).
-    let strict =
-        parse::strict::serde_json_first(trimmed, parse::DEFAULT_MAX_DEPTH, false, |d| Value::deserialize(d));
-    if let Some(value) = strict.read() {
+    if let Ok(value) = parse::strict_value(trimmed) {
         return Some(value);
     }
     parse::parse(trimmed, &ParseOptions::default()).ok().map(|parsed| parsed.value)
