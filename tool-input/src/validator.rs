@@ -397,13 +397,19 @@ impl Validator {
         let mut transformed = transform(&mut read.value);
         if transformed.is_empty() {
             // The text as `check_with` reads it, already read: the one pass over its value,
-            // then the walk where the pass refuses (as `check_with` does after a parse).
-            return match self.accepts_parsed_exactly(read, raw, policy, &limits) {
-                Ok(checked) => Ok(checked),
-                Err(read) => self
-                    .check_parsed(read, policy, &limits, raw)
-                    .map_err(|rejection| in_document_order(rejection, raw, policy, &limits)),
+            // then the walk where the pass refuses (as `check_with` does after a parse). An
+            // alias is mapped by the walk alone.
+            let read = if self.inner.aliases.may_occur_in(raw) {
+                read
+            } else {
+                match self.accepts_parsed_exactly(read, raw, policy, &limits) {
+                    Ok(checked) => return Ok(checked),
+                    Err(read) => read,
+                }
             };
+            return self
+                .check_parsed(read, policy, &limits, raw)
+                .map_err(|rejection| in_document_order(rejection, raw, policy, &limits));
         }
         let mut checked = self
             .check_parsed(read, policy, &limits, raw)

@@ -445,19 +445,28 @@ const CHECKED_TEXTS: &[&str] = &[
 fn a_transform_that_changes_nothing_checks_the_text_read_once_as_check_with() {
     for schema in &schemas() {
         for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
-            let validator = Validator::builder(schema).policy(policy).build().expect("the schema compiles");
-            for &text in CHECKED_TEXTS {
-                let options = CheckOptions::default();
-                let want = validator.check_with(RawArguments::Text(text), &options);
-                let before = TEXTS_READ.with(|read| read.get());
-                let got = validator.check_transformed(RawArguments::Text(text), &options, |_| Vec::new());
-                let reads = TEXTS_READ.with(|read| read.get()) - before;
-                assert_eq!(format!("{got:?}"), format!("{want:?}"), "{policy:?} {text}");
-                // A text that parses is read once (then checked); one that does not is left to
-                // `check_with`, which reads it again to say why.
-                let parses = crate::parse::parse(text, &validator.limits().parse_options(policy)).is_ok();
-                if parses {
-                    assert_eq!(reads, 1, "{policy:?} {text}");
+            for aliased in [false, true] {
+                let mut builder = Validator::builder(schema).policy(policy);
+                if aliased {
+                    // `nom` for `name`, `n` for `count`: mapped by the walk alone.
+                    builder = builder.alias("nom", "name").alias("n", "count");
+                }
+                let validator = builder.build().expect("the schema compiles");
+                for &text in
+                    CHECKED_TEXTS.iter().chain(&[r#"{"nom": "n", "n": 2}"#, r#"{"name": "n", "n": "2"}"#])
+                {
+                    let options = CheckOptions::default();
+                    let want = validator.check_with(RawArguments::Text(text), &options);
+                    let before = TEXTS_READ.with(|read| read.get());
+                    let got = validator.check_transformed(RawArguments::Text(text), &options, |_| Vec::new());
+                    let reads = TEXTS_READ.with(|read| read.get()) - before;
+                    assert_eq!(format!("{got:?}"), format!("{want:?}"), "{policy:?} {text}");
+                    // A text that parses is read once (then checked); one that does not is left to
+                    // `check_with`, which reads it again to say why.
+                    let parses = crate::parse::parse(text, &validator.limits().parse_options(policy)).is_ok();
+                    if parses {
+                        assert_eq!(reads, 1, "{policy:?} {text}");
+                    }
                 }
             }
         }
