@@ -347,34 +347,56 @@ impl Validator {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         // An alias is mapped by the walk alone (`check_parsed`), the one place that reads it.
-        let read = if one_pass && text_of(raw).is_some() && !self.inner.aliases.may_occur_in(raw) {
-            // Text is read as a typed call's is, into its `Value`: strict JSON through the one
-            // pass as `serde_json` parses it, other text onto a tape and then through it. The
-            // pass makes the representation coercions and hands over the defaults of absent
-            // properties on the way, so the value is built once; the walk runs only where
-            // the pass refuses.
-            match self.one_pass::<Value>(raw, options, policy, &limits, Defaults::Given)? {
-                OnePass::Decided(checked) => return Ok(checked),
-                // The pass refused the tape: the walk reads its value.
-                OnePass::Read(read) => read,
-                // The pass refused strict JSON: the walk reads its parse.
-                OnePass::Unread(Miss::Inexact) => {
-                    read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?
-                }
-                OnePass::Unread(miss) => {
-                    let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
-                        .map_err(|r| self.guard(r))?;
-                    match self.accepts_parsed_exactly(read, raw, policy, &limits) {
-                        Ok(checked) => return Ok(checked),
-                        Err(read) => read,
+        let (read, pass_first) =
+            if one_pass && text_of(raw).is_some() && !self.inner.aliases.may_occur_in(raw) {
+                // Text is read as a typed call's is, into its `Value`: strict JSON through the one
+                // pass as `serde_json` parses it, other text onto a tape and then through it. The
+                // pass makes the representation coercions and hands over the defaults of absent
+                // properties on the way, so the value is built once; the walk runs only where
+                // the pass refuses.
+                match self.one_pass::<Value>(raw, options, policy, &limits, Defaults::Given)? {
+                    OnePass::Decided(checked) => return Ok(checked),
+                    // The pass refused the tape: the walk reads its value.
+                    OnePass::Read(read) => (read, false),
+                    // The pass refused strict JSON: the walk reads its parse.
+                    OnePass::Unread(Miss::Inexact) => {
+                        (read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?, false)
+                    }
+                    OnePass::Unread(miss) => {
+                        let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
+                            .map_err(|r| self.guard(r))?;
+                        (read, true)
                     }
                 }
+            } else {
+                (read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?, false)
+            };
+        self.check_read(read, raw, policy, &limits, pass_first)
+    }
+
+    /// A parsed text's check, as `check_with` makes it once the text is read: with
+    /// `pass_first`, the one pass over its value (`accepts_parsed_exactly`), which decides
+    /// when the value is exactly valid; else, or where it does not decide, the walk, with a
+    /// rejection's errors in the order the text wrote them. The caller passes `pass_first`
+    /// only where no alias may occur: the walk alone maps aliases.
+    fn check_read(
+        &self,
+        read: Read,
+        raw: RawArguments<'_>,
+        policy: Policy,
+        limits: &Limits,
+        pass_first: bool,
+    ) -> Result<Checked<Value>, Rejection> {
+        let read = if pass_first {
+            match self.accepts_parsed_exactly(read, raw, policy, limits) {
+                Ok(checked) => return Ok(checked),
+                Err(read) => read,
             }
         } else {
-            read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?
+            read
         };
-        self.check_parsed(read, policy, &limits, raw)
-            .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
+        self.check_parsed(read, policy, limits, raw)
+            .map_err(|rejection| in_document_order(rejection, raw, policy, limits))
     }
 
     /// [`check_with`](Validator::check_with) of `raw` once `transform` has changed its
@@ -396,24 +418,11 @@ impl Validator {
         };
         let mut transformed = transform(&mut read.value);
         if transformed.is_empty() {
-            // The text as `check_with` reads it, already read: the one pass over its value,
-            // then the walk where the pass refuses (as `check_with` does after a parse). An
-            // alias is mapped by the walk alone.
-            let read = if self.inner.aliases.may_occur_in(raw) {
-                read
-            } else {
-                match self.accepts_parsed_exactly(read, raw, policy, &limits) {
-                    Ok(checked) => return Ok(checked),
-                    Err(read) => read,
-                }
-            };
-            return self
-                .check_parsed(read, policy, &limits, raw)
-                .map_err(|rejection| in_document_order(rejection, raw, policy, &limits));
+            // The text as `check_with` reads it, already read: checked as `check_with` checks
+            // it after a parse.
+            return self.check_read(read, raw, policy, &limits, !self.inner.aliases.may_occur_in(raw));
         }
-        let mut checked = self
-            .check_parsed(read, policy, &limits, raw)
-            .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))?;
+        let mut checked = self.check_read(read, raw, policy, &limits, false)?;
         transformed.append(&mut checked.report.coercions);
         checked.report.coercions = transformed;
         Ok(checked)

@@ -423,7 +423,7 @@ fn the_pass_while_parsing_gives_what_the_walk_gives() {
     }
 }
 
-/// The texts of [`the_pass_while_parsing_gives_what_the_walk_gives`], and a mangled one.
+/// Texts of [`the_pass_while_parsing_gives_what_the_walk_gives`], and mangled ones.
 const CHECKED_TEXTS: &[&str] = &[
     r#"{"name": "n"}"#,
     r#"{"name": "n", "name": "m"}"#,
