@@ -795,9 +795,11 @@ pub(crate) fn strict_value(text: &str) -> Result<Value, String> {
     match repeats::strict_reading(text, options.max_depth) {
         Strict::Read((value, _)) => Ok(value),
         Strict::Refused(error) => Err(error.to_string()),
-        Strict::NotTried => {
-            parse(text, &options).map(|parsed| parsed.value).map_err(|error| error.to_string())
-        }
+        // A float it may misread: the parser's strict mode reads the text, with no second
+        // offer to `serde_json` (`refused_before`).
+        Strict::NotTried => read_whole(text, &options, true)
+            .map(|(parsed, _)| parsed.value)
+            .map_err(|error| error.to_string()),
     }
 }
 

@@ -644,6 +644,10 @@ fn floats_are_correctly_rounded_on_every_path() {
         let (noted, repeated) = crate::parse::parse_noting_repeats(&strict, &options, false).unwrap();
         assert_eq!((noted.value, repeated), (wanted.clone(), false), "{:?}", options.mode);
     }
+    // A body or a stream's event: strict JSON, the float read by the parser's strict mode.
+    assert_eq!(crate::parse::strict_value(&strict), Ok(wanted.clone()));
+    assert!(crate::parse::strict_value(&mangled).is_err());
+    assert!(crate::parse::strict_value(&format!("[{text},]")).is_err());
     assert_eq!(parse(&mangled, &lenient()).unwrap().value, wanted);
     assert_eq!(parse(&mangled, &ParseOptions::repair()).unwrap().value, wanted);
     for text in ["1.5e-30", "2e23", "0.1000000000000000055511151231257827", "-4.9406564584124654e-324"] {
