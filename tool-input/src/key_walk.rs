@@ -13,6 +13,8 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::arbitrary_precision::{self, ReadMap};
+
 /// The step from a value to one it holds.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Step<'k> {
@@ -222,7 +224,22 @@ impl<'de, G: Gather<'de>> Visitor<'de> for Values<'_, G> {
         Ok(gather.array_end(array))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<G::Value, A::Error> {
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<G::Value, E> {
+        // Only from a `Value` with `arbitrary_precision` on: a float without it.
+        self.visit_f64(v as f64)
+    }
+
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<G::Value, E> {
+        self.visit_f64(v as f64)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<G::Value, A::Error> {
+        arbitrary_precision::visit_map(self, map)
+    }
+}
+
+impl<'de, G: Gather<'de>> ReadMap<'de> for Values<'_, G> {
+    fn read_map<M: MapAccess<'de>>(self, mut map: M) -> Result<G::Value, M::Error> {
         let gather = self.gather;
         let mut object = gather.object();
         while let Some(key) = map.next_key_seed(Key)? {

@@ -64,6 +64,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod alias;
+mod arbitrary_precision;
 mod args;
 pub mod calls;
 mod check;

@@ -241,7 +241,7 @@ fn valid_json_is_read_as_it_is_in_every_mode() {
     let mut modes = vec![ParseOptions::default(), completing(ParseMode::Lenient)];
     modes.extend(repair_variants());
     for input in &inputs {
-        let Ok(theirs) = serde_json::from_slice::<Value>(input) else { continue };
+        let Ok(theirs) = serde_json::from_slice::<Value>(input).map(common::numbers_as_f64) else { continue };
         for options in &modes {
             let text = String::from_utf8_lossy(input);
             let own = parse_without_fast_path(input, options).unwrap_or_else(|e| panic!("{text}: {e}"));

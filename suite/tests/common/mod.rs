@@ -142,3 +142,25 @@ macro_rules! json_snapshot_sorted {
         insta::with_settings!({sort_maps => true}, { insta::assert_json_snapshot!($($args)*) })
     };
 }
+
+/// `value` with each number that is not an `i64` or `u64` spelled as the `f64` it reads as,
+/// which is how the engine reads numbers in every build. serde_json with its
+/// `arbitrary_precision` feature (which any crate in a build may turn on) keeps a number's text
+/// as written (`2.50`, `1e+0`, `-0`); without the feature, this changes nothing.
+pub fn numbers_as_f64(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        // As serde_json reads an integer without the feature: `-0` is a float.
+        Value::Number(number)
+            if number.to_string().parse::<u64>().is_err()
+                && (number.to_string() == "-0" || number.to_string().parse::<i64>().is_err()) =>
+        {
+            number.as_f64().and_then(serde_json::Number::from_f64).map_or(Value::Null, Value::Number)
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(numbers_as_f64).collect()),
+        Value::Object(members) => {
+            Value::Object(members.into_iter().map(|(key, value)| (key, numbers_as_f64(value))).collect())
+        }
+        other => other,
+    }
+}

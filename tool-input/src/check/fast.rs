@@ -36,6 +36,7 @@ use super::keywords::{
 use super::mode::{field_mode, FieldOverride, Mode};
 use super::order::{self, Place};
 use super::path::Path;
+use crate::arbitrary_precision;
 use crate::equal::json_equal;
 use crate::limits::Limits;
 use crate::message::{echo, echo_str};
@@ -1000,16 +1001,25 @@ impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for KeyVisitor<'_, '_, 'de, S> {
 
     #[inline]
     fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<S::Value, E> {
+        if arbitrary_precision::is_number_key(key) {
+            return Err(abort()); // a number, as the walk reads it
+        }
         *self.pending = Some(self.declared(key).unwrap_or(Member::Other(Cow::Borrowed(key))));
         self.seed.deserialize(de::value::BorrowedStrDeserializer::new(key))
     }
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<S::Value, E> {
+        if arbitrary_precision::is_number_key(key) {
+            return Err(abort()); // a number, as the walk reads it
+        }
         *self.pending = Some(self.declared(key).unwrap_or_else(|| Member::Other(Cow::Owned(key.to_owned()))));
         self.seed.deserialize(key.into_deserializer())
     }
 
     fn visit_string<E: de::Error>(self, key: String) -> Result<S::Value, E> {
+        if arbitrary_precision::is_number_key(&key) {
+            return Err(abort()); // a number, as the walk reads it
+        }
         *self.pending = Some(self.declared(&key).unwrap_or_else(|| Member::Other(Cow::Owned(key.clone()))));
         self.seed.deserialize(key.into_deserializer())
     }

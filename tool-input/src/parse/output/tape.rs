@@ -17,8 +17,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::thread::LocalKey;
 
+use serde::de::MapAccess;
 use serde_json::{Map, Number, Value};
 
+use crate::arbitrary_precision::{self, ReadMap};
 use crate::parse::grammar::{Frame, HeldKey, Kind, Out};
 use crate::parse::lexer::escapes::read_escaped;
 use crate::parse::lexer::Str;
@@ -609,7 +611,22 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_, '_> {
         Ok(())
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<(), E> {
+        // Only from a `Value` with `arbitrary_precision` on: a float without it.
+        self.visit_f64(v as f64)
+    }
+
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<(), E> {
+        self.visit_f64(v as f64)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        arbitrary_precision::visit_map(self, map)
+    }
+}
+
+impl<'de> ReadMap<'de> for Writing<'_, '_> {
+    fn read_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
         self.out.open(Kind::Object);
         while map.next_key_seed(KeyWriting { out: &mut *self.out })?.is_some() {
             map.next_value_seed(Writing { out: &mut *self.out, read_float: self.read_float })?;

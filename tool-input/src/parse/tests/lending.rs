@@ -163,6 +163,10 @@ fn a_string_cut_by_a_fragment_or_read_from_bytes_is_lent_from_the_buffer() {
 
 #[test]
 fn a_lent_string_token_is_as_small_as_a_string() {
-    // Every token passes through the sink by value: lending costs it no width.
-    assert_eq!(std::mem::size_of::<Token<'_>>(), std::mem::size_of::<String>());
+    // Every token passes through the sink by value: lending costs it no width. (With
+    // serde_json's `arbitrary_precision` on, a number token holds its text as a `String`
+    // beside the lent string's, which widens the token by its tag.)
+    if !crate::arbitrary_precision::enabled() {
+        assert_eq!(std::mem::size_of::<Token<'_>>(), std::mem::size_of::<String>());
+    }
 }

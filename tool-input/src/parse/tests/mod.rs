@@ -18,6 +18,7 @@ use super::{
     parse, parse_bytes, parse_without_fast_path, NonFinite, ParseError, ParseMode, ParseOptions, Parsed,
     RepairKind, RepairStyle,
 };
+use crate::arbitrary_precision::numbers_as_f64;
 use RepairKind::*;
 
 fn lenient() -> ParseOptions {
