@@ -26,7 +26,10 @@ pub(crate) fn run(
     let schema: Value = serde_json::from_str(&schema_text)
         .map_err(|e| format!("{} is not JSON: {e}", schema_path.display()))?;
     let policy: Policy = policy.parse().map_err(|e| format!("{e}"))?;
-    let validator = Validator::builder(&schema)
+    // From the text: messages list the schema's properties in the order the file writes them,
+    // in every build (a `Value` has that order only where serde_json's `preserve_order` is on).
+    let validator = Validator::builder_from_text(&schema_text)
+        .map_err(|e| e.to_string())?
         .policy(policy)
         .formats(formats)
         .defaults(defaults)

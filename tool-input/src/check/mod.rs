@@ -506,7 +506,7 @@ impl<'p> Walker<'p> {
         }
         let mut sent = Sent::new(node.properties.len());
         let overridden = path.is_root() && !self.overrides.is_empty();
-        for (key, child) in map.iter_mut() {
+        for (key, child) in members_in_key_order(map) {
             let child_path = Path::Key(path, key);
             let child_mode = if overridden { field_mode(self.overrides, key, mode) } else { mode };
             let mut declared = false;
@@ -583,7 +583,8 @@ impl<'p> Walker<'p> {
         depth: usize,
     ) -> usize {
         let mut absent = Vec::new();
-        for (key, value) in map.iter() {
+        for (key, value) in members_in_key_order(map) {
+            let value = &*value;
             if !value.is_null() {
                 continue;
             }
@@ -1026,6 +1027,39 @@ impl<'p> Walker<'p> {
             (from.map(|v| self.echo_at(v, path)), to.map(|v| echo(v, self.max_echo)))
         };
         out.coercions.push(Coercion { path: path.pointer(), kind, from, to });
+    }
+}
+
+/// An object's members in the order of their keys, as the walk visits them in every build:
+/// `serde_json`'s map holds them so, unless a crate in the build turns on its
+/// `preserve_order` (rig-core does), which keeps them as sent; they are sorted here then, so
+/// that records and errors come in one order whatever the build (see `order`).
+fn members_in_key_order(map: &mut Map<String, Value>) -> MembersInKeyOrder<'_> {
+    if !order::maps_keep_insertion_order() {
+        return MembersInKeyOrder::Sorted(map.iter_mut());
+    }
+    let mut members: Vec<(&String, &mut Value)> = map.iter_mut().collect();
+    members.sort_unstable_by_key(|(key, _)| *key);
+    MembersInKeyOrder::Collected(members.into_iter())
+}
+
+/// See [`members_in_key_order`].
+enum MembersInKeyOrder<'m> {
+    /// The map's own order, which is the keys'.
+    Sorted(serde_json::map::IterMut<'m>),
+    /// A map that keeps insertion order, its members sorted.
+    Collected(std::vec::IntoIter<(&'m String, &'m mut Value)>),
+}
+
+impl<'m> Iterator for MembersInKeyOrder<'m> {
+    type Item = (&'m String, &'m mut Value);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            MembersInKeyOrder::Sorted(members) => members.next(),
+            MembersInKeyOrder::Collected(members) => members.next(),
+        }
     }
 }
 

@@ -1,15 +1,16 @@
-//! The order of a report's coercion records: the walk's, whichever reader made them.
+//! The order of a report's coercion records: one order, whichever reader made them and
+//! whatever features the build has.
 //!
 //! The walk visits a value depth first: the value's own record, then, for an object, the
-//! defaults it fills for absent properties, then its members in the order of `serde_json`'s
-//! map (sorted keys; the document's order when a crate in the build turns on serde_json's
-//! `preserve_order`), and an array's items in index order. The one pass reads a text in the
-//! document's order and fills an object's defaults when the object closes. Its records are
-//! put in the walk's order here, so that a call's report is the same whichever reader
-//! decided it, and a record's parse and the text it was parsed from give the same report.
+//! defaults it fills for absent properties, then its members in the order of their keys
+//! (as `serde_json`'s map holds them, and in that order too where a crate in the build turns
+//! on serde_json's `preserve_order`: see `check::members_in_key_order`), and an array's items
+//! in index order. The one pass reads a text in the document's order and fills an object's
+//! defaults when the object closes. Its records are put in the walk's order here, so that a
+//! call's report is the same whichever reader decided it and in every build, and a record's
+//! parse and the text it was parsed from give the same report.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::path::Path;
@@ -84,27 +85,20 @@ fn walk_permutation(records: &[Coercion], places: &[Place]) -> Option<Vec<usize>
     if records.len() < 2 || records.len() != places.len() {
         return None;
     }
-    // In insertion-ordered maps, sibling members go in the order their records first came
-    // (the document's, or the parsed map's).
-    let insertion = maps_keep_insertion_order();
     // Most reports are in order already (members sent in key order, a record or two):
     // found without making anything.
-    if !insertion
-        && (1..records.len())
-            .all(|i| compare(&records[i - 1], &places[i - 1], &records[i], &places[i]).is_le())
-    {
+    if (1..records.len()).all(|i| compare(&records[i - 1], &places[i - 1], &records[i], &places[i]).is_le()) {
         return None;
     }
     let mut indices: Vec<usize> = (0..records.len()).collect();
     // Stable: records at one place keep the order they were made in. A few records are
     // compared as they are; many get a key each first, compared as bytes.
-    if !insertion && records.len() <= FEW {
+    if records.len() <= FEW {
         indices.sort_by(|&a, &b| compare(&records[a], &places[a], &records[b], &places[b]));
         return Some(indices);
     }
-    let ranks = insertion.then(|| first_seen(records));
     let keys: Vec<Vec<u8>> =
-        records.iter().zip(places).map(|(record, place)| sort_key(record, place, ranks.as_ref())).collect();
+        records.iter().zip(places).map(|(record, place)| sort_key(record, place)).collect();
     if keys.windows(2).all(|pair| pair[0] <= pair[1]) {
         return None;
     }
@@ -218,25 +212,20 @@ fn compare(a: &Coercion, a_place: &Place, b: &Coercion, b_place: &Place) -> Orde
     }
 }
 
-/// The reference tokens of a pointer, each with the pointer up to and including it.
-fn segments(pointer: &str) -> impl Iterator<Item = (&str, &str)> {
-    let mut end = 0;
-    pointer.split('/').skip(1).map(move |token| {
-        end += 1 + token.len();
-        (token, &pointer[..end])
-    })
+/// The reference tokens of a pointer (as written, escapes and all).
+fn tokens(pointer: &str) -> impl Iterator<Item = &str> {
+    pointer.split('/').skip(1)
 }
 
 /// Bytes that compare as the walk orders records. Per segment: `2` and the index in eight
 /// bytes big-endian, or `3` and the key, each of its bytes `0` and `1` written `1 1` and
-/// `1 2`, then `0` (so a key sorts before its extensions), or, in insertion-ordered maps,
-/// `3` and the rank of the member. Then `1` (an outer value's records come before those
-/// inside it, whose next byte is `2` or `3`) and whether it is a default (after the
-/// value's own record).
-fn sort_key(record: &Coercion, place: &Place, ranks: Option<&HashMap<&str, usize>>) -> Vec<u8> {
+/// `1 2`, then `0` (so a key sorts before its extensions). Then `1` (an outer value's
+/// records come before those inside it, whose next byte is `2` or `3`) and whether it is a
+/// default (after the value's own record).
+fn sort_key(record: &Coercion, place: &Place) -> Vec<u8> {
     let pointer = subject(record);
     let mut key = Vec::with_capacity(pointer.len() + 16);
-    for (i, (token, prefix)) in segments(pointer).enumerate() {
+    for (i, token) in tokens(pointer).enumerate() {
         if place.is_index(i) {
             key.push(2);
             let index = token.parse::<u64>().unwrap_or(u64::MAX);
@@ -244,11 +233,6 @@ fn sort_key(record: &Coercion, place: &Place, ranks: Option<&HashMap<&str, usize
             continue;
         }
         key.push(3);
-        if let Some(ranks) = ranks {
-            let rank = ranks.get(prefix).copied().unwrap_or(usize::MAX) as u64;
-            key.extend_from_slice(&rank.to_be_bytes());
-            continue;
-        }
         for &byte in crate::pointer::unescape_token(token).as_bytes() {
             match byte {
                 0 | 1 => key.extend_from_slice(&[1, byte + 1]),
@@ -262,17 +246,6 @@ fn sort_key(record: &Coercion, place: &Place, ranks: Option<&HashMap<&str, usize
     key
 }
 
-/// For each member's pointer among the records' subjects, the first record at or under it.
-fn first_seen(records: &[Coercion]) -> HashMap<&str, usize> {
-    let mut ranks = HashMap::new();
-    for (index, record) in records.iter().enumerate() {
-        for (_, prefix) in segments(subject(record)) {
-            ranks.entry(prefix).or_insert(index);
-        }
-    }
-    ranks
-}
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -280,8 +253,7 @@ mod tests {
     use super::*;
 
     proptest! {
-        /// The comparison of records and the comparison of their keys agree (in maps that
-        /// sort their keys). As in one value, where two pointers share a parent the kind
+        /// The comparison of records and the comparison of their keys agree. As in one value, where two pointers share a parent the kind
         /// of the next segment is the parent's, the same for both: here, one per depth.
         #[test]
         fn compare_is_the_order_of_the_keys(
@@ -314,7 +286,7 @@ mod tests {
             };
             let (ra, pa) = made(&a, a_default);
             let (rb, pb) = made(&b, b_default);
-            let (ka, kb) = (sort_key(&ra, &pa, None), sort_key(&rb, &pb, None));
+            let (ka, kb) = (sort_key(&ra, &pa), sort_key(&rb, &pb));
             prop_assert_eq!(compare(&ra, &pa, &rb, &pb), ka.cmp(&kb), "{:?} {:?}", ra.path, rb.path);
         }
     }
@@ -370,9 +342,7 @@ mod tests {
         let order = walk_permutation(&records, &places).expect("out of order");
         let mut compared: Vec<usize> = (0..records.len()).collect();
         compared.sort_by(|&a, &b| compare(&records[a], &places[a], &records[b], &places[b]));
-        if !maps_keep_insertion_order() {
-            assert_eq!(order, compared);
-        }
+        assert_eq!(order, compared);
         // Put in place (past 64 records, with flags for the settled places), records and
         // what is attached to them alike.
         let mut sorted = records.clone();
@@ -383,9 +353,7 @@ mod tests {
         let paths: Vec<&str> = order.iter().map(|&i| records[i].path.as_str()).collect();
         let at = |path: &str| paths.iter().position(|p| *p == path).expect("a record");
         assert!(at("/xs/9") < at("/xs/10") && at("/xs/7") < at("/xs/7/d") && at("/xs/7/d") < at("/xs/8"));
-        if !maps_keep_insertion_order() {
-            assert!(at("/m/10") < at("/m/9") && at("/m/49") < at("/xs/0"));
-        }
+        assert!(at("/m/10") < at("/m/9") && at("/m/49") < at("/xs/0"));
     }
 
     #[test]
@@ -406,11 +374,8 @@ mod tests {
         let mut sorted = records.clone();
         let mut attached: Vec<usize> = (0..records.len()).collect();
         into_walk_order(&mut sorted, &places, &mut attached);
-        if maps_keep_insertion_order() {
-            assert_eq!(attached, [4, 3, 0, 2, 1]);
-        } else {
-            assert_eq!(attached, [4, 3, 2, 1, 0]);
-        }
+        // In every build: members in key order, whatever order they were met in.
+        assert_eq!(attached, [4, 3, 2, 1, 0]);
         assert_eq!(
             sorted.iter().map(|r| r.path.as_str()).collect::<Vec<_>>()[..2],
             ["/order", "/order/gift"]
@@ -421,8 +386,7 @@ mod tests {
         let records =
             [record("/9", CoercionKind::NumberFromString), record("/10", CoercionKind::NumberFromString)];
         let places = [Place::of(&b), Place::of(&a)];
-        let expected = if maps_keep_insertion_order() { None } else { Some(vec![1, 0]) };
-        assert_eq!(walk_permutation(&records, &places), expected);
+        assert_eq!(walk_permutation(&records, &places), Some(vec![1, 0]));
         // Records in order are left alone.
         let records =
             [record("/10", CoercionKind::NumberFromString), record("/9", CoercionKind::NumberFromString)];
