@@ -143,6 +143,9 @@ fn strict_node(
         } else {
             map.insert("properties".to_owned(), Value::Object(Map::new()));
         }
+        // By name, as a map that sorts its keys lists them: the same definition in every
+        // build, whether or not a crate turns on serde_json's `preserve_order`.
+        names.sort_unstable_by(|a, b| a.as_str().cmp(&b.as_str()));
         map.insert("required".to_owned(), Value::Array(names));
     }
 
