@@ -764,3 +764,44 @@ fn numbers_read_and_check_alike_whatever_serde_json_features_the_build_has() {
     let point = validator.check_into::<Point>(r#"{"x": 3.5, "z": []}"#, &options).expect_err("refused");
     assert_eq!(point.errors[0].path, "/x");
 }
+
+/// A report's records come in one order in every build (by key, depth first), whether the
+/// one pass or the walk made them and in whatever order the members were sent: CI runs the
+/// library's tests with serde_json's `preserve_order` on (every feature) and off.
+#[test]
+fn coercion_records_come_by_key_in_every_build() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "zeta": {"type": "integer"},
+            "alpha": {"type": "boolean"},
+            "mid": {"type": "object", "properties": {"y": {"type": "integer"}, "x": {"type": "integer", "default": 0}}}
+        }
+    });
+    let validator = Validator::new(&schema).expect("the schema compiles");
+    let paths = |text: &str, policy: Policy| {
+        let options = CheckOptions::default().with_policy(policy);
+        let checked = validator.check_with(RawArguments::Text(text), &options).expect("accepted");
+        // The walk's and the one pass's records (a repeated key's comes first, apart).
+        let made =
+            [CoercionKind::NumberFromString, CoercionKind::BoolFromString, CoercionKind::DefaultFilled];
+        checked
+            .report
+            .coercions
+            .iter()
+            .filter(|c| made.contains(&c.kind))
+            .map(|c| c.path.clone())
+            .collect::<Vec<_>>()
+    };
+    let by_key = ["/alpha", "/mid/x", "/mid/y", "/zeta"];
+    // Strict JSON that needs coercions (the one pass), and the same text mangled (the tape),
+    // and with a key the walk alone reads (a repeated key with one value).
+    for text in [
+        r#"{"zeta": "1", "mid": {"y": "2"}, "alpha": "true"}"#,
+        "{'zeta': '1', 'mid': {'y': '2'}, 'alpha': 'true',}",
+        r#"{"zeta": "1", "mid": {"y": "2"}, "alpha": "true", "zeta": "1"}"#,
+    ] {
+        let made = paths(text, Policy::Lenient);
+        assert_eq!(made, by_key, "{text}");
+    }
+}
