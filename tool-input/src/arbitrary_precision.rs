@@ -18,11 +18,12 @@
 //! `cfg`.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::sync::LazyLock;
 
 use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
-use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, Visitor};
+use serde::de::{DeserializeSeed, Error, MapAccess, Visitor};
+
+use crate::lent_str::LentStr;
 
 /// The key of the map `serde_json` writes a number as, with `arbitrary_precision` on
 /// (`serde_json::number::TOKEN`, which is private).
@@ -75,10 +76,10 @@ fn visit_map_or_number<'de, V: ReadMap<'de>, A: MapAccess<'de>>(
     visitor: V,
     mut map: A,
 ) -> Result<V::Value, A::Error> {
-    let first = match map.next_key_seed(KeyText)? {
+    let first = match map.next_key_seed(LentStr)? {
         None => First::Ended,
         Some(key) if key == NUMBER_TOKEN => {
-            let text: Cow<'de, str> = map.next_value_seed(KeyText)?;
+            let text: Cow<'de, str> = map.next_value_seed(LentStr)?;
             // A number past `f64`'s range is the error `serde_json` gives it without the feature.
             return match text.parse::<f64>() {
                 Ok(number) if number.is_finite() => visitor.visit_f64(number),
@@ -132,41 +133,6 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'de, A> {
     }
 }
 
-/// A key or a number's text, borrowed from the input when it can be.
-struct KeyText;
-
-impl<'de> DeserializeSeed<'de> for KeyText {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Cow<'de, str>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeyText {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str("a key")
-    }
-
-    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(key))
-    }
-
-    fn visit_str<E>(self, key: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(key.to_owned()))
-    }
-
-    fn visit_string<E>(self, key: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(key))
-    }
-}
-
-/// `value` as the engine reads numbers in every build: one that is not an `i64` or `u64` is
-/// an `f64`, spelled as `serde_json` spells that `f64` (with `arbitrary_precision` on,
-/// `serde_json` itself keeps the text as written: `2.50`, `1e+0`, `-0`). Without the feature
-/// this changes nothing.
 #[cfg(test)]
 pub(crate) fn numbers_as_f64(value: serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
@@ -188,6 +154,8 @@ pub(crate) fn numbers_as_f64(value: serde_json::Value) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
+    use std::fmt;
+
     use serde::de::value::{Error as ValueError, MapDeserializer};
 
     use super::*;

@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::arbitrary_precision::{self, ReadMap};
+use crate::lent_str::LentStr;
 
 /// The step from a value to one it holds.
 #[derive(Debug, Clone, Copy)]
@@ -242,42 +243,11 @@ impl<'de, G: Gather<'de>> ReadMap<'de> for Values<'_, G> {
     fn read_map<M: MapAccess<'de>>(self, mut map: M) -> Result<G::Value, M::Error> {
         let gather = self.gather;
         let mut object = gather.object();
-        while let Some(key) = map.next_key_seed(Key)? {
+        while let Some(key) = map.next_key_seed(LentStr)? {
             let value = map.next_value_seed(Child { gather: &mut *gather, step: Step::Member(&key) })?;
             gather.member(&mut object, key, value);
         }
         Ok(gather.object_end(object))
-    }
-}
-
-/// A key, borrowed from the text when it has no escapes.
-struct Key;
-
-impl<'de> DeserializeSeed<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Cow<'de, str>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str("a key")
-    }
-
-    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(key))
-    }
-
-    fn visit_str<E>(self, key: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(key.to_owned()))
-    }
-
-    fn visit_string<E>(self, key: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(key))
     }
 }
 

@@ -78,6 +78,7 @@ mod field_order;
 mod key_order;
 mod key_walk;
 mod keywords;
+mod lent_str;
 mod limits;
 mod members;
 mod message;
