@@ -253,8 +253,9 @@ mod tests {
     use super::*;
 
     proptest! {
-        /// The comparison of records and the comparison of their keys agree. As in one value, where two pointers share a parent the kind
-        /// of the next segment is the parent's, the same for both: here, one per depth.
+        /// The comparison of records and the comparison of their keys agree. As in one
+        /// value, where two pointers share a parent the kind of the next segment is the
+        /// parent's, the same for both: here, one per depth.
         #[test]
         fn compare_is_the_order_of_the_keys(
             a in prop::collection::vec(0usize..7, 0..4),
