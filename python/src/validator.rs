@@ -27,7 +27,8 @@ pub(crate) const DETACH_BYTES: usize = 32 * 1024;
 /// `title`). `formats=False` reads `format` as an annotation only (by default a string not in
 /// its format's grammar is a `format` error). `defaults=False` reads `default` as an
 /// annotation only (by default a property the call leaves out gets its `default`, and a
-/// default its own schema refuses raises `SchemaError`). Thread-safe: one validator serves every thread.
+/// default its own schema refuses raises `SchemaError`). Messages list a schema's properties in
+/// the order the dict or the text writes them. Thread-safe: one validator serves every thread.
 #[pyclass(module = "tool_input", name = "Validator", frozen)]
 pub(crate) struct PyValidator {
     validator: Validator,
@@ -47,10 +48,19 @@ impl PyValidator {
         formats: bool,
         defaults: bool,
     ) -> PyResult<Self> {
+        let schema_object = schema;
         let schema = document(schema)?
             .map_err(|error| schema_error_at(py, "", &format!("the schema is not JSON: {error}")))?;
         let policy: Policy = policy.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
-        let validator = Validator::builder(&schema)
+        // From text, so messages list the properties in the order the schema writes them, as
+        // `tool-input check` does: the text given, or a dict as `json.dumps` writes it (a dict
+        // keeps its keys' order, which a `serde_json::Value` keeps in some builds only).
+        let from_text = schema_text(py, schema_object).map(|text| Validator::builder_from_text(&text));
+        let builder = match from_text {
+            Some(Ok(builder)) => builder,
+            _ => Validator::builder(&schema),
+        };
+        let validator = builder
             .policy(policy)
             .formats(formats)
             .defaults(defaults)
@@ -193,4 +203,15 @@ pub(crate) fn residual_rejection(
         refused = refused.with_tool(tool);
     }
     rejection(py, &refused).into_value(py).into_any()
+}
+
+/// `schema` as JSON text, its keys in the order they were written: the `str` or `bytes` given,
+/// or a dict or list as `json.dumps` writes it. `None` when it cannot be written so (the
+/// value read from it then gives the order).
+fn schema_text(py: Python<'_>, schema: &Bound<'_, PyAny>) -> Option<String> {
+    if let Ok(Some(text)) = text_or_bytes(schema) {
+        return String::from_utf8(text.into_owned()).ok();
+    }
+    let dumps = py.import("json").ok()?.getattr("dumps").ok()?;
+    dumps.call1((schema,)).ok()?.extract::<String>().ok()
 }

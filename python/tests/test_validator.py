@@ -306,3 +306,13 @@ def test_a_default_its_own_schema_refuses_is_a_schema_error_unless_defaults_are_
     assert checked.value == {}
     filled = tool_input.Validator({"type": "object", "properties": {"n": {"type": "integer", "default": 3}}}).check("{}")
     assert filled.value == {"n": 3}
+
+
+def test_properties_are_listed_in_the_order_the_schema_writes_them():
+    # A dict keeps its keys' order, and so does JSON text: messages list the properties so,
+    # whatever features the engine was built with.
+    schema = {"type": "object", "properties": {"zeta": {}, "alpha": {}, "mid": {}}, "additionalProperties": False}
+    for given in (schema, json.dumps(schema), json.dumps(schema).encode()):
+        with pytest.raises(Rejection) as caught:
+            Validator(given).check('{"zetta": 1}')
+        assert caught.value.errors[0]["options"] == ["zeta", "alpha", "mid"]
