@@ -446,7 +446,10 @@ impl Lexer {
             return None;
         }
         let end = match esc {
-            Esc::Closing { mark } | Esc::ClosingSlash { mark } | Esc::ClosingPrefix { mark, .. } => mark,
+            Esc::Closing { mark }
+            | Esc::ClosingSlash { mark }
+            | Esc::ClosingPrefix { mark, .. }
+            | Esc::ClosingSpace { mark, .. } => mark,
             _ => self.buf.len(),
         };
         Some((&mut self.text_buf, self.buf.get(..end).unwrap_or_default()))

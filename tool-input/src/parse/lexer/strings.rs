@@ -3,7 +3,7 @@
 //! escaped JSON (`{\"a\": 1}`). Their escapes are decoded by the one escape decoder,
 //! `escapes`.
 
-use super::bytes::{find_special, has_opener};
+use super::bytes::{find_special, has_opener, is_special_space, utf8_len};
 use super::escapes::{json_escape, simple_escape};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Str, Token};
@@ -58,8 +58,20 @@ impl StrPrefix {
 #[inline]
 fn delimiter_follows<S: Sink>(chunk: &[u8], from: usize, sink: &S) -> Option<usize> {
     let mut k = from;
-    while chunk.get(k).is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')) {
-        k += 1;
+    loop {
+        match chunk.get(k) {
+            Some(b' ' | b'\t' | b'\n' | b'\r') => k += 1,
+            // A Unicode space jsonrepair reads as white space (U+00A0, ...), whole in `chunk`.
+            Some(&lead) if lead >= 0xC0 => {
+                let len = usize::from(utf8_len(lead));
+                let character = chunk.get(k..k + len).and_then(|bytes| std::str::from_utf8(bytes).ok());
+                if !character.and_then(|text| text.chars().next()).is_some_and(is_special_space) {
+                    break;
+                }
+                k += len;
+            }
+            _ => break,
+        }
     }
     chunk
         .get(k)
@@ -496,12 +508,40 @@ impl Lexer {
                     self.slash_at = at;
                     next = Esc::ClosingSlash { mark };
                 }
+                // The lead byte of every Unicode space jsonrepair reads as white space.
+                0xC2 | 0xE1 | 0xE2 | 0xE3 | 0xEF => {
+                    let at = self.buf.len();
+                    self.buf.push(b);
+                    next = Esc::ClosingSpace { mark, at, need: utf8_len(b) };
+                }
                 _ => {
                     // The quote was content (an apostrophe); so was the whitespace after it.
                     self.apostrophe(mark, sink);
                     consumed = false;
                 }
             },
+            Esc::ClosingSpace { mark, at, need } => {
+                if !(0x80..=0xBF).contains(&b) {
+                    // Not UTF-8 (never so in text): the quote was content.
+                    self.apostrophe(mark, sink);
+                    consumed = false;
+                } else {
+                    self.buf.push(b);
+                    let character = self.buf.get(at..).unwrap_or_default();
+                    if character.len() < usize::from(need) {
+                        next = Esc::ClosingSpace { mark, at, need };
+                    } else if std::str::from_utf8(character)
+                        .ok()
+                        .and_then(|text| text.chars().next())
+                        .is_some_and(is_special_space)
+                    {
+                        next = Esc::Closing { mark };
+                    } else {
+                        // Another character: the quote was content, and so is it.
+                        self.apostrophe(mark, sink);
+                    }
+                }
+            }
             Esc::ClosingPrefix { mark, len } => {
                 let prefix_at = self.buf.len().saturating_sub(usize::from(len));
                 let word = self.buf.get(prefix_at..).unwrap_or_default();

@@ -790,3 +790,30 @@ fn text_after_a_parenthesised_value_makes_it_prose() {
     // With no value after it, the text is refused, never read as the tuple alone.
     assert!(parse("('a', 'b') and more", &lenient()).is_err());
 }
+
+/// A Unicode space jsonrepair reads as white space (U+00A0, U+3000, ...) after a `'` is white
+/// space before the delimiter that makes the quote the string's end, as an ASCII space is;
+/// before anything else it is content with the quote. Fed whole and cut at every byte.
+#[test]
+fn a_unicode_space_after_a_closing_single_quote_is_white_space() {
+    let cases = [
+        ("{'k': 'v'\u{a0}}", json!({"k": "v"})),
+        ("{\"c\": {'k': 'v'\u{a0}}, 'k': null}", json!({"c": {"k": "v"}, "k": null})),
+        ("['a'\u{3000}, 'b'\u{feff}\u{a0} ]", json!(["a", "b"])),
+        ("['it'\u{a0}s']", json!(["it'\u{a0}s"])),
+        ("['it'\u{e9}s']", json!(["it'\u{e9}s"])),
+    ];
+    for (input, expected) in cases {
+        for options in [lenient(), ParseOptions::default().with_style(RepairStyle::JsonRepair)] {
+            assert_eq!(parse(input, &options).map(|p| p.value), Ok(expected.clone()), "{input:?}");
+            // Bytes cut anywhere, inside a character too (the look-ahead holds across them).
+            for cut in 0..=input.len() {
+                let mut parser = crate::parse::IncrementalParser::new(options.clone());
+                for piece in [&input.as_bytes()[..cut], &input.as_bytes()[cut..]] {
+                    let _ = parser.feed_bytes(piece);
+                }
+                assert_eq!(parser.finish().map(|p| p.value), Ok(expected.clone()), "{input:?} cut at {cut}");
+            }
+        }
+    }
+}
