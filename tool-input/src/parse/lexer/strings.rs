@@ -536,6 +536,16 @@ impl Lexer {
                         .is_some_and(is_special_space)
                     {
                         next = Esc::Closing { mark };
+                    } else if matches!(quote, Quote::SmartDouble | Quote::SmartSingle)
+                        && character.starts_with(&[0xE2, 0x80])
+                    {
+                        // `“a” “b”`: the quote was content, and this may be a smart quote
+                        // (`E2 80` and a third byte), which the string reads as it would
+                        // have without the look-ahead: its last byte again, after `E2 80`.
+                        self.buf.truncate(at);
+                        self.apostrophe(mark, sink);
+                        next = Esc::Lead { seen: 2 };
+                        consumed = false;
                     } else {
                         // Another character: the quote was content, and so is it.
                         self.apostrophe(mark, sink);

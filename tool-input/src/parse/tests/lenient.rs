@@ -802,6 +802,8 @@ fn a_unicode_space_after_a_closing_single_quote_is_white_space() {
         ("['a'\u{3000}, 'b'\u{feff}\u{a0} ]", json!(["a", "b"])),
         ("['it'\u{a0}s']", json!(["it'\u{a0}s"])),
         ("['it'\u{e9}s']", json!(["it'\u{e9}s"])),
+        // A smart quote after a closing smart quote is read as without the look-ahead.
+        ("[\u{201c}a\u{201d}\u{a0}]", json!(["a"])),
     ];
     for (input, expected) in cases {
         for options in [lenient(), ParseOptions::default().with_style(RepairStyle::JsonRepair)] {
