@@ -167,6 +167,15 @@ pub(in crate::parse) fn is_special_space(c: char) -> bool {
     )
 }
 
+/// Whether `bytes` are exactly one character, a Unicode space jsonrepair reads as white
+/// space ([`is_special_space`]).
+#[inline]
+pub(in crate::parse) fn is_special_space_bytes(bytes: &[u8]) -> bool {
+    let mut chars = std::str::from_utf8(bytes).map(str::chars).ok();
+    chars.as_mut().and_then(Iterator::next).is_some_and(is_special_space)
+        && chars.and_then(|mut rest| rest.next()).is_none()
+}
+
 /// A byte that continues a literal word (`true`, `None`, or a wrong word to report).
 #[inline]
 pub(super) fn is_word_byte(b: u8) -> bool {

@@ -65,10 +65,10 @@ pub(crate) enum Esc {
     /// A closing candidate quote was seen (kept in `buf` from `mark` on, followed by any
     /// whitespace since); the next non-whitespace decides whether it closes.
     Closing { mark: usize },
-    /// After a closing candidate quote, the first `got` bytes (of `need`) of a character
-    /// that is not ASCII, kept in `buf` from `at` on: a Unicode space (U+00A0 and the
-    /// others jsonrepair reads as white space) is white space after the quote, anything
-    /// else makes the quote content.
+    /// After a closing candidate quote, the bytes so far (kept in `buf` from `at` on) of a
+    /// character of `need` bytes that is not ASCII: a Unicode space (U+00A0 and the others
+    /// jsonrepair reads as white space) is white space after the quote, anything else
+    /// makes the quote content.
     ClosingSpace { mark: usize, at: usize, need: u8 },
     /// After a closing candidate quote, a `/` (at `slash_at`): a comment after it
     /// (`'a' /* note */`) means the quote closed the string.

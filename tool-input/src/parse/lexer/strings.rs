@@ -3,7 +3,7 @@
 //! escaped JSON (`{\"a\": 1}`). Their escapes are decoded by the one escape decoder,
 //! `escapes`.
 
-use super::bytes::{find_special, has_opener, is_special_space, utf8_len};
+use super::bytes::{find_special, has_opener, is_special_space_bytes, utf8_len};
 use super::escapes::{json_escape, simple_escape};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Str, Token};
@@ -64,8 +64,7 @@ fn delimiter_follows<S: Sink>(chunk: &[u8], from: usize, sink: &S) -> Option<usi
             // A Unicode space jsonrepair reads as white space (U+00A0, ...), whole in `chunk`.
             Some(&lead) if lead >= 0xC0 => {
                 let len = usize::from(utf8_len(lead));
-                let character = chunk.get(k..k + len).and_then(|bytes| std::str::from_utf8(bytes).ok());
-                if !character.and_then(|text| text.chars().next()).is_some_and(is_special_space) {
+                if !chunk.get(k..k + len).is_some_and(is_special_space_bytes) {
                     break;
                 }
                 k += len;
@@ -530,11 +529,7 @@ impl Lexer {
                     let character = self.buf.get(at..).unwrap_or_default();
                     if character.len() < usize::from(need) {
                         next = Esc::ClosingSpace { mark, at, need };
-                    } else if std::str::from_utf8(character)
-                        .ok()
-                        .and_then(|text| text.chars().next())
-                        .is_some_and(is_special_space)
-                    {
+                    } else if is_special_space_bytes(character) {
                         next = Esc::Closing { mark };
                     } else if matches!(quote, Quote::SmartDouble | Quote::SmartSingle)
                         && character.starts_with(&[0xE2, 0x80])
