@@ -236,41 +236,78 @@ pub(crate) fn absent_defaults(
 /// Is `number` a multiple of `multiple`?
 pub(crate) fn is_multiple_of(number: &Number, multiple: f64) -> bool {
     // Exactly, in decimal: JSON numbers are decimals, and a float quotient loses the
-    // fraction of large numbers (-7321913730361748572 / 1.5 looks integral as an f64).
+    // fraction of large numbers (-7321913730361748572 / 1.5 looks integral as an f64) or
+    // overflows (1e308 / 0.5 is infinite, yet every integer is a multiple of 0.5).
     let value = match as_i128(number) {
-        Some(n) => Some((n, 0)),
-        None => number.as_f64().and_then(decimal),
+        Some(n) => Some(Decimal { digits: n.unsigned_abs(), exponent: 0 }),
+        None => number.as_f64().and_then(Decimal::of),
     };
-    if let (Some((a, p)), Some((b, q))) = (value, decimal(multiple)) {
-        // value = a / 10^p, multiple = b / 10^q: a multiple when a * 10^q is divisible by
-        // b * 10^p.
-        let scaled = 10i128.checked_pow(q).and_then(|f| a.checked_mul(f));
-        let divisor = 10i128.checked_pow(p).and_then(|f| b.checked_mul(f));
-        if let (Some(scaled), Some(divisor)) = (scaled, divisor) {
-            return divisor != 0 && scaled % divisor == 0;
-        }
+    match (value, Decimal::of(multiple)) {
+        (Some(value), Some(multiple)) => value.is_multiple_of(multiple),
+        _ => false,
     }
-    let Some(n) = number.as_f64() else { return false };
-    let quotient = n / multiple;
-    if !quotient.is_finite() {
-        return false;
-    }
-    // Out of exact range: floating-point division is inexact (0.0075 / 0.0001 =
-    // 75.00000000000001), so accept quotients within a relative epsilon of an integer.
-    (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
 }
 
-/// A finite float as `digits / 10^scale`, from its shortest round-trip decimal form (what
-/// the JSON text said), when the digits fit an `i128`.
-fn decimal(float: f64) -> Option<(i128, u32)> {
-    if !float.is_finite() {
-        return None;
+/// A finite number as `digits × 10^exponent`, its sign dropped (a sign changes no
+/// divisibility).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Decimal {
+    digits: u128,
+    exponent: i32,
+}
+
+impl Decimal {
+    /// A finite float as its shortest round-trip decimal form says it (what the JSON text
+    /// said): at most 17 digits.
+    fn of(float: f64) -> Option<Decimal> {
+        if !float.is_finite() {
+            return None;
+        }
+        let text = format!("{:e}", float.abs());
+        let (mantissa, exponent) = text.split_once('e')?;
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let digits: u128 = format!("{whole}{fraction}").parse().ok()?;
+        let exponent = exponent.parse::<i32>().ok()?.checked_sub(i32::try_from(fraction.len()).ok()?)?;
+        Some(Decimal { digits, exponent })
     }
-    let text = format!("{}", float.abs());
-    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
-    let digits: i128 = format!("{whole}{fraction}").parse().ok()?;
-    let scale = u32::try_from(fraction.len()).ok()?;
-    Some((if float < 0.0 { -digits } else { digits }, scale))
+
+    /// Is `self` an integer multiple of `of`? With `self = a × 10^e` and `of = b × 10^f`,
+    /// the quotient is `a / b × 10^(e - f)`.
+    fn is_multiple_of(self, of: Decimal) -> bool {
+        let (a, b) = (self.digits, of.digits);
+        if b == 0 {
+            return false;
+        }
+        if a == 0 {
+            return true;
+        }
+        let shift = i64::from(self.exponent) - i64::from(of.exponent);
+        match u32::try_from(shift) {
+            // `a × 10^shift` divisible by `b`, in residues: `b` (a float's digits) is below
+            // 10^17, so a product of two residues fits a `u128`.
+            Ok(shift) => ((a % b) * power_of_ten_modulo(shift, b)).is_multiple_of(b),
+            // `a` divisible by `b × 10^-shift`; a divisor past `u128` is larger than `a`.
+            Err(_) => u32::try_from(-shift)
+                .ok()
+                .and_then(|places| 10u128.checked_pow(places))
+                .and_then(|power| power.checked_mul(b))
+                .is_some_and(|divisor| a.is_multiple_of(divisor)),
+        }
+    }
+}
+
+/// `10^exponent mod modulus`, by squaring; `modulus` below 2^63.
+fn power_of_ten_modulo(mut exponent: u32, modulus: u128) -> u128 {
+    let mut result = 1 % modulus;
+    let mut base = 10 % modulus;
+    while exponent > 0 {
+        if exponent & 1 == 1 {
+            result = result * base % modulus;
+        }
+        base = base * base % modulus;
+        exponent >>= 1;
+    }
+    result
 }
 
 #[cfg(test)]
@@ -316,6 +353,32 @@ mod tests {
         assert!(!is_multiple_of(&number(json!(-7321913730361748572_i64)), 1.5));
         assert!(is_multiple_of(&number(json!(9)), 3.0));
         assert!(!is_multiple_of(&number(json!(10)), 3.0));
+        // Quotients a float cannot hold: too large, or beyond the digits of an `i128`.
+        assert!(is_multiple_of(&number(json!(1e308)), 0.5));
+        assert!(is_multiple_of(&number(json!(-1e308)), 1e300));
+        assert!(!is_multiple_of(&number(json!(1e308)), 0.123456789));
+        assert!(!is_multiple_of(&number(json!(1e308)), 3.0));
+        assert!(is_multiple_of(&number(json!(12391239123_u64)), 1e-8));
+        assert!(is_multiple_of(&number(json!(1e-300)), 1e-301));
+        assert!(!is_multiple_of(&number(json!(1e-301)), 1e-300));
+        assert!(is_multiple_of(&number(json!(0.0)), 7.5));
+        assert!(is_multiple_of(&number(json!(u64::MAX)), 5.0));
+        assert!(!is_multiple_of(&number(json!(u64::MAX)), 2.0));
+        assert!(is_multiple_of(&number(json!(i64::MIN)), 2.0));
+        assert!(is_multiple_of(&number(json!(4.5)), 1.5));
+        assert!(!is_multiple_of(&number(json!(0.3)), 0.2));
+    }
+
+    #[test]
+    fn a_float_is_its_shortest_decimal() {
+        let decimal = |f: f64| Decimal::of(f).map(|d| (d.digits, d.exponent));
+        assert_eq!(decimal(0.0075), Some((75, -4)));
+        assert_eq!(decimal(1e308), Some((1, 308)));
+        assert_eq!(decimal(-2.5), Some((25, -1)));
+        assert_eq!(decimal(0.0), Some((0, 0)));
+        assert_eq!(decimal(5e-324), Some((5, -324)));
+        assert_eq!(decimal(f64::MAX), Some((17976931348623157, 292)));
+        assert_eq!(decimal(f64::NAN), None);
     }
 
     #[test]
