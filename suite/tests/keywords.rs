@@ -292,6 +292,8 @@ fn valid_values_pass_every_keyword() {
         // Exact decimal arithmetic past 2^53, where a float quotient would lie.
         (json!({"type": "integer", "multipleOf": 1.5}), json!(9007199254740993_u64)),
         (json!({"type": "number", "multipleOf": 0.0001}), json!(0.0075)),
+        // A quotient past a float's range: every integer is a multiple of 0.5.
+        (json!({"type": "number", "multipleOf": 0.5}), json!(1e308)),
     ] {
         let validator = Validator::new(&json!({"type": "object", "properties": {"v": schema}})).unwrap();
         let raw = json!({"v": sent}).to_string();
@@ -306,6 +308,71 @@ fn large_numbers_are_not_multiples_by_rounding() {
     let validator = Validator::new(&json!({"multipleOf": 1.5})).unwrap();
     assert!(!validator.is_valid(&json!(-7321913730361748572_i64)));
     assert!(validator.is_valid(&json!(-7321913730361748571_i64)));
+}
+
+#[test]
+fn draft_7_asserts_what_content_a_string_holds_and_later_drafts_annotate_it() {
+    let properties = json!({
+        "blob": {"type": "string", "contentEncoding": "base64"},
+        "doc": {"type": "string", "contentMediaType": "application/json"},
+        "both": {"type": "string", "contentEncoding": "base64", "contentMediaType": "application/json"},
+        "image": {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"},
+        "other": {"type": "string", "contentEncoding": "quoted-printable"}
+    });
+    let sent =
+        r#"{"blob": "not base64!", "doc": "{:}", "both": "ezp9Cg==", "image": "iVBORw0K", "other": "=?"}"#;
+    let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": properties});
+    let rejection = Validator::new(&draft7).unwrap().check(sent).unwrap_err();
+    let errors: Vec<String> = rejection
+        .errors()
+        .iter()
+        .map(|error| format!("{} {} {}", error.code(), error.path(), error.message()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            r#"content /blob expected base64-encoded content (RFC 4648, with its padding), got "not base64!""#,
+            r#"content /doc expected a JSON document, got "{:}""#,
+            r#"content /both expected a base64-encoded JSON document, got "ezp9Cg==""#,
+        ]
+    );
+    let good = r#"{"blob": "eyJmb28iOiAiYmFyIn0K", "doc": "[1, 2]", "both": "eyJmb28iOiAiYmFyIn0K"}"#;
+    assert!(Validator::new(&draft7).unwrap().check(good).is_ok());
+    // A keyword draft 7 names wrongly is a schema error.
+    let wrong = json!({"$schema": "http://json-schema.org/draft-07/schema#", "contentEncoding": 64});
+    assert!(Validator::new(&wrong).unwrap_err().to_string().contains("`contentEncoding` must be a string"));
+    // From 2019-09 on (and with no `$schema`), and before draft 7, annotations only.
+    for dialect in [
+        None,
+        Some("https://json-schema.org/draft/2019-09/schema"),
+        Some("http://json-schema.org/draft-06/schema#"),
+    ] {
+        let mut schema = json!({"type": "object", "properties": properties});
+        if let Some(dialect) = dialect {
+            schema["$schema"] = json!(dialect);
+        }
+        assert!(Validator::new(&schema).unwrap().check(sent).is_ok(), "{dialect:?}");
+    }
+}
+
+#[test]
+fn hostnames_are_rfc_1123s_in_drafts_4_and_6_and_idna2008s_after() {
+    let sent = json!({"host": "ab--cd.example"});
+    for (dialect, valid) in [
+        ("http://json-schema.org/draft-04/schema#", true),
+        ("http://json-schema.org/draft-06/schema#", true),
+        ("http://json-schema.org/draft-07/schema#", false),
+        ("https://json-schema.org/draft/2020-12/schema", false),
+    ] {
+        let schema = json!({
+            "$schema": dialect,
+            "type": "object",
+            "properties": {"host": {"type": "string", "format": "hostname"}}
+        });
+        let validator = Validator::new(&schema).unwrap();
+        assert_eq!(validator.is_valid(&sent), valid, "{dialect}");
+        assert!(!validator.is_valid(&json!({"host": "-a.example"})), "{dialect}");
+    }
 }
 
 #[test]

@@ -86,6 +86,10 @@ pub enum ErrorCode {
     Contains,
     /// A property's name breaks `propertyNames` (the error's path is the property's).
     PropertyName,
+    /// A string does not hold what draft 7's `contentEncoding` (`base64`) or
+    /// `contentMediaType` (`application/json`) says it holds. From 2019-09 on, those
+    /// keywords are annotations only.
+    Content,
 }
 
 impl ErrorCode {
@@ -121,6 +125,7 @@ impl ErrorCode {
             ErrorCode::Format => "format",
             ErrorCode::Contains => "contains",
             ErrorCode::PropertyName => "property_name",
+            ErrorCode::Content => "content",
         }
     }
 }

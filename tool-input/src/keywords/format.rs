@@ -36,6 +36,8 @@ pub(crate) enum StringFormat {
     Email,
     IdnEmail,
     Hostname,
+    /// `hostname` in drafts 4 and 6: RFC 1123's labels alone ([`Format::as_drafts_4_and_6_mean_it`]).
+    LdhHostname,
     IdnHostname,
     Ipv4,
     Ipv6,
@@ -93,6 +95,15 @@ impl Format {
         Some(Format::String(string))
     }
 
+    /// The format as drafts 4 and 6 mean it: their `hostname` is RFC 1123's, written before
+    /// IDNA2008 (`ab--cd.example` is one). Every other format reads alike in every draft.
+    pub fn as_drafts_4_and_6_mean_it(self) -> Format {
+        match self {
+            Format::String(StringFormat::Hostname) => Format::String(StringFormat::LdhHostname),
+            other => other,
+        }
+    }
+
     pub fn is_valid<'v, I: Instance<'v>>(&self, instance: I) -> bool {
         let Format::String(format) = self;
         instance.as_str().is_none_or(|text| format.accepts(text))
@@ -122,6 +133,7 @@ impl StringFormat {
             S::Email => network::is_email(text, false),
             S::IdnEmail => network::is_email(text, true),
             S::Hostname => network::is_hostname(text, false),
+            S::LdhHostname => network::is_ldh_hostname(text),
             S::IdnHostname => network::is_hostname(text, true),
             S::Ipv4 => network::is_ipv4(text),
             S::Ipv6 => network::is_ipv6(text),
@@ -162,7 +174,7 @@ impl StringFormat {
             S::Duration => "an ISO 8601 duration",
             S::Email => "an email address",
             S::IdnEmail => "an internationalized email address",
-            S::Hostname => "a host name",
+            S::Hostname | S::LdhHostname => "a host name",
             S::IdnHostname => "an internationalized host name",
             S::Ipv4 => "an IPv4 address",
             S::Ipv6 => "an IPv6 address",
@@ -187,7 +199,7 @@ impl StringFormat {
             S::Time => "10:00:00Z",
             S::Duration => "P1DT2H",
             S::Email | S::IdnEmail => "name@example.com",
-            S::Hostname | S::IdnHostname => "example.com",
+            S::Hostname | S::LdhHostname | S::IdnHostname => "example.com",
             S::Ipv4 => "192.0.2.1",
             S::Ipv6 => "2001:db8::1",
             S::Uri | S::Iri => "https://example.com/path",

@@ -5,11 +5,12 @@
 //! pass over a tape, or on serde's stream.
 //!
 //! The keywords of this folder are the ones the engine routes here today (conditionals,
-//! `contains`, `propertyNames`, dependencies, `unevaluated*`, `format`); `check::keywords` holds
+//! `contains`, `propertyNames`, dependencies, `unevaluated*`, `format`, draft 7's `content*`); `check::keywords` holds
 //! the older ones until they move here (see the crate's plan in `check`).
 
 mod conditional;
 mod contains;
+mod content;
 mod dependent_required;
 mod dependent_schemas;
 pub(crate) mod format;
@@ -19,6 +20,7 @@ mod unevaluated;
 
 pub(crate) use conditional::Conditional;
 pub(crate) use contains::Contains;
+pub(crate) use content::Content;
 pub(crate) use dependent_required::DependentRequired;
 pub(crate) use dependent_schemas::DependentSchemas;
 pub(crate) use format::{Format, NumberFormat};
@@ -70,6 +72,7 @@ pub(crate) trait Explain<'v, I: Instance<'v>>: Subschemas<'v, I> {
 #[derive(Debug, Clone)]
 pub(crate) enum Keyword {
     Format(Format),
+    Content(Content),
     Conditional(Conditional),
     Contains(Contains),
     PropertyNames(PropertyNames),
@@ -84,6 +87,7 @@ impl Keyword {
     pub fn is_valid<'v, I: Instance<'v>>(&self, schema: &impl Subschemas<'v, I>, instance: I) -> bool {
         match self {
             Keyword::Format(k) => k.is_valid(instance),
+            Keyword::Content(k) => k.is_valid(instance),
             Keyword::Conditional(k) => k.is_valid(schema, instance),
             Keyword::Contains(k) => k.is_valid(schema, instance),
             Keyword::PropertyNames(k) => k.is_valid(schema, instance),
@@ -98,6 +102,7 @@ impl Keyword {
     pub fn validate<'v, I: Instance<'v>>(&self, schema: &mut impl Explain<'v, I>, instance: I) {
         match self {
             Keyword::Format(k) => k.validate(schema, instance),
+            Keyword::Content(k) => k.validate(schema, instance),
             Keyword::Conditional(k) => k.validate(schema, instance),
             Keyword::Contains(k) => k.validate(schema, instance),
             Keyword::PropertyNames(k) => k.validate(schema, instance),

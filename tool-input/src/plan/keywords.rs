@@ -1,5 +1,5 @@
 //! Compiles the keywords the `keywords` folder checks, in the order they are checked: `format`,
-//! the conditional, `contains`, `propertyNames`, the dependencies (2019-09's
+//! draft 7's `contentEncoding`/`contentMediaType`, the conditional, `contains`, `propertyNames`, the dependencies (2019-09's
 //! `dependentRequired`/`dependentSchemas` and the older `dependencies`), then
 //! `unevaluatedProperties` and `unevaluatedItems`, which read what the others evaluated.
 
@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::{count, error, Compiler, NodeId};
 use crate::keywords::{
-    Conditional, Contains, DependentRequired, DependentSchemas, Format, Keyword, PropertyNames,
+    Conditional, Contains, Content, DependentRequired, DependentSchemas, Format, Keyword, PropertyNames,
     UnevaluatedItems, UnevaluatedProperties,
 };
 use crate::schema_error::SchemaError;
@@ -24,9 +24,24 @@ impl<'a> Compiler<'a> {
         if let Some(name) = object.get("format") {
             let name = name.as_str().ok_or_else(|| error(pointer, "`format` must be a string"))?;
             if let Some(format) = Format::named(name).filter(|_| self.formats) {
+                let format = if self.drafts[self.doc].hostnames_are_rfc_1123() {
+                    format.as_drafts_4_and_6_mean_it()
+                } else {
+                    format
+                };
                 keywords.push(Keyword::Format(format));
             }
             // Numeric formats are bounds: `Compiler::number_format` (`compile_node`).
+        }
+        if self.drafts[self.doc].asserts_content() {
+            let text = |keyword: &str| match object.get(keyword) {
+                None => Ok(None),
+                Some(Value::String(text)) => Ok(Some(text.as_str())),
+                Some(_) => Err(error(pointer, format!("`{keyword}` must be a string"))),
+            };
+            if let Some(content) = Content::named(text("contentEncoding")?, text("contentMediaType")?) {
+                keywords.push(Keyword::Content(content));
+            }
         }
         if let Some(condition) = object.get("if") {
             let condition = self.child(pointer, "if", condition, depth)?;

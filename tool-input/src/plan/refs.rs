@@ -50,6 +50,18 @@ impl Draft {
         self <= Draft::Draft7
     }
 
+    /// Is `format: hostname` RFC 1123's alone (drafts 4 and 6), rather than with IDNA2008's
+    /// rules (draft 7 on)?
+    pub fn hostnames_are_rfc_1123(self) -> bool {
+        matches!(self, Draft::Draft4 | Draft::Draft6)
+    }
+
+    /// Are `contentEncoding` and `contentMediaType` asserted? Draft 7 introduced them and
+    /// lets a validator assert them; from 2019-09 on they are annotations only.
+    pub fn asserts_content(self) -> bool {
+        self == Draft::Draft7
+    }
+
     fn id_keyword(self) -> &'static str {
         if self == Draft::Draft4 {
             "id"

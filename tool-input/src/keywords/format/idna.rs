@@ -44,6 +44,19 @@ pub(super) fn is_hostname(text: &str, international: bool) -> bool {
     !bidi || labels.iter().all(|label| bidi_rule(&label.unicode))
 }
 
+/// Is `text` a host name as RFC 1123 alone writes one (what drafts 4 and 6 of JSON Schema
+/// mean by `hostname`): labels of ASCII letters, digits and inner hyphens, without
+/// IDNA2008's rules for A-labels and for `--` in a label's third and fourth places.
+pub(super) fn is_ldh_hostname(text: &str) -> bool {
+    text.len() <= MAX_NAME
+        && text.split('.').all(|label| {
+            (1..=MAX_LABEL).contains(&label.len())
+                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
+}
+
 /// A label that passed the checks of its own: its Unicode form and the length of its ASCII
 /// form.
 struct Label {
@@ -378,6 +391,22 @@ mod tests {
         for bad in ["X", "99999999999999", "a-\u{e9}"] {
             assert_eq!(punycode::decode(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn rfc_1123_host_names_know_nothing_of_idna() {
+        for valid in ["ab--cd.example", "xn--X", "xn--4gbwdl.xn--wgbh1c", "a", "1.2.3", &"a".repeat(63)] {
+            assert!(is_ldh_hostname(valid), "{valid}");
+        }
+        let long = ["a"; 127].join(".");
+        for invalid in
+            ["", "a.", ".a", "-a.b", "a-.b", "a_b", "b\u{fc}cher", &"a".repeat(64), &format!("{long}.a")]
+        {
+            assert!(!is_ldh_hostname(invalid), "{invalid}");
+        }
+        assert!(is_ldh_hostname(&long) && long.len() == MAX_NAME);
+        // IDNA2008 keeps `--` in a label's third and fourth places for A-labels.
+        assert!(!is_hostname("ab--cd.example", false) && !is_hostname("xn--X", false));
     }
 
     #[test]

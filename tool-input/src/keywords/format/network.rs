@@ -13,7 +13,7 @@ pub(super) fn is_ipv6(text: &str) -> bool {
     text.parse::<Ipv6Addr>().is_ok()
 }
 
-pub(super) use super::idna::is_hostname;
+pub(super) use super::idna::{is_hostname, is_ldh_hostname};
 
 pub(super) fn is_email(text: &str, international: bool) -> bool {
     let Some((local, domain)) = text.rsplit_once('@') else { return false };
