@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList};
 use serde::Serialize;
 use serde_json::Value;
 use tool_input::{Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, Report, Validator};
@@ -18,9 +18,11 @@ pub(crate) const DETACH_BYTES: usize = 32 * 1024;
 /// A JSON Schema compiled once into the engine's plan; `check` turns raw tool-call
 /// arguments into the checked value, or raises `Rejection`.
 ///
-/// `schema` is a dict or JSON text (draft 2020-12: types, enums, bounds, patterns, `$ref`,
-/// `anyOf`/`oneOf`/`allOf`, ...); a keyword the engine would not check raises `SchemaError`
-/// rather than being half-checked. `policy` is how far coercion may go: `"strict"` (exact
+/// `schema` is a dict or JSON text: every keyword of drafts 2020-12 and 2019-09, and drafts 7,
+/// 6 and 4 each in their own meaning (chosen by `$schema`). A `$ref` is never fetched: it
+/// leads inside the schema, to a draft's metaschema, or to a document of `resources` (a
+/// mapping from the URI a `$ref` reaches it at to the document, a dict or JSON text); one
+/// that leads nowhere raises `SchemaError`. `policy` is how far coercion may go: `"strict"` (exact
 /// JSON only), `"default"` (representation: quoted numbers and lists, enum case, Python
 /// literals, fences, prose) or `"lenient"` (also scalars to strings, a value to a
 /// one-item list). `name` names the tool in rejection messages (default: the schema's
@@ -39,7 +41,7 @@ pub(crate) struct PyValidator {
 #[pymethods]
 impl PyValidator {
     #[new]
-    #[pyo3(signature = (schema, policy = "default", *, name = None, formats = true, defaults = true))]
+    #[pyo3(signature = (schema, policy = "default", *, name = None, formats = true, defaults = true, resources = None))]
     fn new(
         py: Python<'_>,
         schema: &Bound<'_, PyAny>,
@@ -47,6 +49,7 @@ impl PyValidator {
         name: Option<String>,
         formats: bool,
         defaults: bool,
+        resources: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let schema_object = schema;
         let schema = document(schema)?
@@ -60,12 +63,15 @@ impl PyValidator {
             Some(Ok(builder)) => builder,
             _ => Validator::builder(&schema),
         };
-        let validator = builder
-            .policy(policy)
-            .formats(formats)
-            .defaults(defaults)
-            .build()
-            .map_err(|e| schema_error(py, &e))?;
+        let mut builder = builder.policy(policy).formats(formats).defaults(defaults);
+        for (uri, given) in resources.into_iter().flat_map(|resources| resources.iter()) {
+            let uri: String = uri.extract()?;
+            let given = document(&given)?.map_err(|error| {
+                schema_error_at(py, "", &format!("the resource at {uri} is not JSON: {error}"))
+            })?;
+            builder = builder.resource(&uri, given);
+        }
+        let validator = builder.build().map_err(|e| schema_error(py, &e))?;
         // As `tool-input check`: the schema's title names the tool unless a name is given.
         let name = name.or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
         Ok(PyValidator { validator, name })

@@ -316,3 +316,18 @@ def test_properties_are_listed_in_the_order_the_schema_writes_them():
         with pytest.raises(Rejection) as caught:
             Validator(given).check('{"zetta": 1}')
         assert caught.value.errors[0]["options"] == ["zeta", "alpha", "mid"]
+
+
+def test_documents_a_schema_refers_to_are_given_never_fetched():
+    schema = {"type": "object", "properties": {"id": {"$ref": "https://example.com/defs.json#/$defs/id"}}}
+    defs = {"$defs": {"id": {"type": "string", "pattern": "^ord_"}}}
+    with pytest.raises(SchemaError):
+        Validator(schema)
+    for given in (defs, json.dumps(defs), json.dumps(defs).encode()):
+        validator = Validator(schema, resources={"https://example.com/defs.json": given})
+        assert validator.check('{"id": "ord_1"}').value == {"id": "ord_1"}
+        with pytest.raises(Rejection) as caught:
+            validator.check('{"id": "1"}')
+        assert caught.value.errors[0]["path"] == "/id"
+    with pytest.raises(SchemaError):
+        Validator(schema, resources={"https://example.com/defs.json": "{not json"})

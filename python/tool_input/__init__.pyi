@@ -110,6 +110,7 @@ class Validator:
         name: Optional[str] = None,
         formats: bool = True,
         defaults: bool = True,
+        resources: Optional[Dict[str, Union[Dict[str, JSON], str, bytes]]] = None,
     ) -> None: ...
     def check(self, raw: Union[str, bytes, Dict[str, JSON], None]) -> Checked: ...
     @property

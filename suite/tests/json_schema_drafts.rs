@@ -4,23 +4,26 @@
 //! Prints, per run, the tests tool-input passes and those the `jsonschema` crate passes in the
 //! same run (the target), and fails if tool-input's count falls below the floor recorded here.
 //! The `optional` folders hold what a draft lets a validator leave out: float overflow in
-//! `multipleOf`, draft 7's `content*` assertions, ECMA-262 regexes, big numbers. Two of their
-//! tests need what no validator here has: a metaschema fetched to learn whether it asserts
-//! formats (2020-12's `format-assertion.json`), and draft 4's `1.0` as no integer, which the
-//! engine reads as the integer it spells in every draft.
+//! `multipleOf`, draft 7's `content*` assertions, ECMA-262 regexes, big numbers, references
+//! across drafts. One of their tests is left: draft 4's `1.0` as no integer, which the engine
+//! reads as the integer it spells in every draft.
 //!
 //! Drafts 7, 6 and 4 write no `$schema` in their schemas: the folder's draft is written into
 //! each root schema object that has none, which is how a caller says which draft a schema is.
-//! Tests that reach remote documents (`refRemote.json` and the few others that `$ref` a URL)
-//! are run like the rest: a `$ref` is never fetched, so they fail, for both validators. The
-//! drafts' own metaschemas are no remote documents: both validators bundle them.
+//! Tests that reach remote documents (`refRemote.json` and the few others that `$ref` a URL
+//! under `http://localhost:1234/`) get the suite's `remotes/` folder, as its own harness
+//! serves them: each file at that URL, given to tool-input with
+//! `ValidatorBuilder::resource` and to the `jsonschema` crate by a retriever that reads the
+//! same map. Nothing is fetched. The drafts' own metaschemas are bundled by both validators.
 //!
 //! `cargo test -p tool-input-suite --test json_schema_drafts -- --nocapture` prints the table;
 //! with `FAILURES=1` it lists every test tool-input gets wrong.
 
 mod common;
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 use tool_input::Validator;
@@ -28,7 +31,8 @@ use tool_input::Validator;
 /// One run: a folder of a draft, how its `$schema` is spelled, whether formats are asserted,
 /// and the count tool-input must keep (the floor: raise it when more pass). Before the
 /// keywords folder the counts were 816, 742, 701, 653, 491 and 376; before the bundled
-/// metaschemas and the dynamic scope, 1240, 1217, 900, 812 and 597 (the drafts).
+/// metaschemas and the dynamic scope, 1240, 1217, 900, 812 and 597 (the drafts); before the
+/// remote documents were given, 1254, 1227, 904, 816 and 601.
 struct Run {
     name: &'static str,
     folder: &'static str,
@@ -43,35 +47,35 @@ const RUNS: &[Run] = &[
         folder: "draft2020-12",
         dialect: "https://json-schema.org/draft/2020-12/schema",
         formats: false,
-        floor: 1254,
+        floor: 1299,
     },
     Run {
         name: "2019-09",
         folder: "draft2019-09",
         dialect: "https://json-schema.org/draft/2019-09/schema",
         formats: false,
-        floor: 1227,
+        floor: 1259,
     },
     Run {
         name: "7",
         folder: "draft7",
         dialect: "http://json-schema.org/draft-07/schema#",
         formats: false,
-        floor: 904,
+        floor: 927,
     },
     Run {
         name: "6",
         folder: "draft6",
         dialect: "http://json-schema.org/draft-06/schema#",
         formats: false,
-        floor: 816,
+        floor: 839,
     },
     Run {
         name: "4",
         folder: "draft4",
         dialect: "http://json-schema.org/draft-04/schema#",
         formats: false,
-        floor: 601,
+        floor: 618,
     },
     Run {
         name: "2020-12 optional/format",
@@ -85,14 +89,14 @@ const RUNS: &[Run] = &[
         folder: "draft2020-12/optional",
         dialect: "https://json-schema.org/draft/2020-12/schema",
         formats: false,
-        floor: 159,
+        floor: 162,
     },
     Run {
         name: "2019-09 optional",
         folder: "draft2019-09/optional",
         dialect: "https://json-schema.org/draft/2019-09/schema",
         formats: false,
-        floor: 155,
+        floor: 158,
     },
     Run {
         name: "2019-09 optional/format",
@@ -106,7 +110,7 @@ const RUNS: &[Run] = &[
         folder: "draft7/optional",
         dialect: "http://json-schema.org/draft-07/schema#",
         formats: false,
-        floor: 116,
+        floor: 118,
     },
     Run {
         name: "7 optional/format",
@@ -154,6 +158,46 @@ struct Counts {
     failures: Vec<String>,
 }
 
+/// The suite's remote documents, each at the URL its harness serves it from.
+fn remotes() -> &'static HashMap<String, Value> {
+    static REMOTES: OnceLock<HashMap<String, Value>> = OnceLock::new();
+    REMOTES.get_or_init(|| {
+        let root = common::corpus_dir().join("json-schema-test-suite-full/remotes");
+        let mut remotes = HashMap::new();
+        let mut folders = vec![root.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).expect("the remotes folder") {
+                let path = entry.expect("a directory entry").path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "json") {
+                    let relative = path
+                        .strip_prefix(&root)
+                        .expect("under remotes/")
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    let text = std::fs::read_to_string(&path).expect("a remote document");
+                    let document = serde_json::from_str(&text).expect("a remote document is JSON");
+                    remotes.insert(format!("http://localhost:1234/{relative}"), document);
+                }
+            }
+        }
+        remotes
+    })
+}
+
+/// The `jsonschema` crate's view of [`remotes`]: a retriever that reads the map.
+struct Remotes;
+
+impl jsonschema::Retrieve for Remotes {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        remotes().get(uri.as_str()).cloned().ok_or_else(|| format!("no remote document at {uri}").into())
+    }
+}
+
 fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
@@ -185,8 +229,18 @@ fn run(run: &Run) -> Counts {
             let schema = in_dialect(&group["schema"], run.dialect);
             // Plain validation: `default` is an annotation (the suite checks that an invalid one
             // changes nothing), not filled in as for a call.
-            let ours = Validator::builder(&schema).formats(run.formats).defaults(false).build();
-            let theirs = jsonschema::options().should_validate_formats(run.formats).build(&schema);
+            let mut builder = Validator::builder(&schema).formats(run.formats).defaults(false);
+            // The remote documents a schema may reach (all of them, where it names their host).
+            if schema.to_string().contains("localhost:1234") {
+                for (uri, document) in remotes() {
+                    builder = builder.resource(uri, document.clone());
+                }
+            }
+            let ours = builder.build();
+            let theirs = jsonschema::options()
+                .should_validate_formats(run.formats)
+                .with_retriever(Remotes)
+                .build(&schema);
             for test in group["tests"].as_array().expect("tests") {
                 counts.total += 1;
                 let valid = test["valid"].as_bool().expect("valid");

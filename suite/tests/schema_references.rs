@@ -1,6 +1,7 @@
 //! References that leave the plain static `$ref`: `$dynamicRef`/`$dynamicAnchor` (2020-12) and
 //! `$recursiveRef`/`$recursiveAnchor` (2019-09), resolved by the resources the check entered,
-//! and `$ref`s to the drafts' own metaschemas, which are bundled (nothing is ever fetched).
+//! `$ref`s to the drafts' own metaschemas, which are bundled, and to documents the caller
+//! gives (`ValidatorBuilder::resource`). Nothing is ever fetched.
 
 use serde_json::{json, Value};
 use tool_input::{ErrorCode, Validator};
@@ -189,4 +190,89 @@ fn every_drafts_metaschema_is_bundled_and_nothing_else_is_fetched() {
         assert_eq!(error.pointer, "/properties/a", "{uri}");
         assert!(error.to_string().contains(uri), "{uri}: {error}");
     }
+}
+
+#[test]
+fn given_documents_are_reached_as_references_resolve() {
+    // Relative to a schema without `$id`, and from one given document to another.
+    let schema = json!({"type": "object", "properties": {"order": {"$ref": "orders.json"}}});
+    let orders = json!({
+        "$id": "https://tools.example/orders.json",
+        "type": "object",
+        "properties": {"id": {"$ref": "ids.json#/$defs/order"}, "qty": {"type": "integer"}},
+        "required": ["id"]
+    });
+    let ids = json!({"$defs": {"order": {"type": "string", "pattern": "^ord_"}}});
+    let validator = Validator::builder(&schema)
+        .resource("orders.json", orders)
+        .resource("https://tools.example/ids.json", ids)
+        // Never reached, so never compiled: a document that is no schema does no harm.
+        .resource("https://tools.example/unused.json", json!({"type": "strnig"}))
+        .build()
+        .unwrap();
+    assert!(validator.is_valid(&json!({"order": {"id": "ord_1", "qty": 2}})));
+    let checked = validator.check(r#"{"order": {"id": "ord_1", "qty": "2"}}"#).unwrap();
+    assert_eq!(checked.value, json!({"order": {"id": "ord_1", "qty": 2}}));
+    assert_eq!(
+        errors(&validator, &json!({"order": {"id": "1"}})),
+        [("/order/id".to_owned(), ErrorCode::Pattern)]
+    );
+    // A reference to a document not given stays a schema error that names it.
+    let error = Validator::builder(&schema).build().unwrap_err();
+    assert!(error.to_string().contains("orders.json"), "{error}");
+}
+
+#[test]
+fn a_given_document_is_read_in_its_own_draft_or_else_its_referrers() {
+    // `dependentRequired` means nothing in draft 7, which writes it as `dependencies`.
+    let shared = json!({"dependentRequired": {"card": ["cvv"]}});
+    let sent = json!({"card": "4111"});
+    for (dialect, valid) in [
+        ("http://json-schema.org/draft-07/schema#", true),
+        ("https://json-schema.org/draft/2020-12/schema", false),
+    ] {
+        let schema = json!({"$schema": dialect, "$ref": "https://tools.example/card.json"});
+        let validator = Validator::builder(&schema)
+            .resource("https://tools.example/card.json", shared.clone())
+            .build()
+            .unwrap();
+        assert_eq!(validator.is_valid(&sent), valid, "{dialect}");
+    }
+    // A document that names its draft is read in it, whoever refers to it.
+    let mut draft7 = shared.clone();
+    draft7["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+    let schema = json!({"$ref": "https://tools.example/card.json"});
+    let validator =
+        Validator::builder(&schema).resource("https://tools.example/card.json", draft7).build().unwrap();
+    assert!(validator.is_valid(&sent));
+}
+
+#[test]
+fn a_metaschema_given_decides_the_vocabularies_a_schema_is_read_with() {
+    let meta = |vocabularies: Value| json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$vocabulary": vocabularies});
+    let core = "https://json-schema.org/draft/2020-12/vocab/core";
+    let applicator = "https://json-schema.org/draft/2020-12/vocab/applicator";
+    let schema = json!({
+        "$schema": "https://tools.example/meta",
+        "properties": {"n": {"minimum": 10}, "gone": false, "id": {"format": "uuid"}}
+    });
+    // No validation vocabulary: `minimum` is an annotation; applicators still apply.
+    let no_validation = meta(json!({core: true, applicator: true}));
+    let validator =
+        Validator::builder(&schema).resource("https://tools.example/meta", no_validation).build().unwrap();
+    assert!(validator.is_valid(&json!({"n": 1})));
+    assert!(!validator.is_valid(&json!({"gone": 1})));
+    // `format` is asserted by default, whatever the metaschema lists.
+    assert!(!validator.is_valid(&json!({"id": "not-a-uuid"})));
+    // The format-assertion vocabulary asks for `format` to be asserted, even where the
+    // builder said annotation.
+    let asserting = meta(
+        json!({core: true, applicator: true, "https://json-schema.org/draft/2020-12/vocab/format-assertion": false}),
+    );
+    let validator = Validator::builder(&schema)
+        .formats(false)
+        .resource("https://tools.example/meta", asserting)
+        .build()
+        .unwrap();
+    assert!(!validator.is_valid(&json!({"id": "not-a-uuid"})));
 }

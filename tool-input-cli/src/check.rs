@@ -11,12 +11,28 @@ use tool_input::{CheckOptions, Checked, Policy, RawArguments, Rejection, Validat
 use crate::read_input_within;
 use crate::sorted::SortedJson;
 
+/// How `check` compiles the schema.
+#[derive(Debug)]
+pub(crate) struct Options {
+    /// Assert `format` (`--no-formats` turns it off).
+    pub formats: bool,
+    /// Fill the defaults of absent properties (`--no-defaults` turns it off).
+    pub defaults: bool,
+    /// `--resource URI FILE`, as clap gives them: a URI, then its file, in turn.
+    pub resources: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { formats: true, defaults: true, resources: Vec::new() }
+    }
+}
+
 /// `tool-input check`.
 pub(crate) fn run(
     schema_path: &Path,
     policy: &str,
-    formats: bool,
-    defaults: bool,
+    options: &Options,
     name: Option<String>,
     jsonl: Option<PathBuf>,
     input: Option<PathBuf>,
@@ -28,13 +44,18 @@ pub(crate) fn run(
     let policy: Policy = policy.parse().map_err(|e| format!("{e}"))?;
     // From the text: messages list the schema's properties in the order the file writes them,
     // in every build (a `Value` has that order only where serde_json's `preserve_order` is on).
-    let validator = Validator::builder_from_text(&schema_text)
+    let mut builder = Validator::builder_from_text(&schema_text)
         .map_err(|e| e.to_string())?
         .policy(policy)
-        .formats(formats)
-        .defaults(defaults)
-        .build()
-        .map_err(|e| e.to_string())?;
+        .formats(options.formats)
+        .defaults(options.defaults);
+    for pair in options.resources.chunks(2) {
+        let [uri, path] = pair else { return Err("--resource takes a URI and a file".to_owned()) };
+        let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let document: Value = serde_json::from_str(&text).map_err(|e| format!("{path} is not JSON: {e}"))?;
+        builder = builder.resource(uri, document);
+    }
+    let validator = builder.build().map_err(|e| e.to_string())?;
     let name = name.or_else(|| schema.get("title").and_then(Value::as_str).map(str::to_owned));
 
     let stdout = io::stdout();

@@ -1,7 +1,7 @@
 //! `tool-input`: the engine of the `tool-input` crate on any JSON Schema, for any language.
 //!
 //! ```text
-//! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [--no-formats] [--no-defaults] [INPUT]
+//! tool-input check --schema FILE [--policy strict|default|lenient] [--name NAME] [--no-formats] [--no-defaults] [--resource URI FILE]... [INPUT]
 //! tool-input check --schema FILE --jsonl CASES.jsonl
 //! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [--require-json] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl   # time; and check's peak memory on the largest case
@@ -55,6 +55,10 @@ enum Command {
         /// error).
         #[arg(long)]
         no_defaults: bool,
+        /// A schema document the schema's `$ref`s may lead to at URI (shared definitions it
+        /// names by URI), read from FILE; repeat for more. References are never fetched.
+        #[arg(long, num_args = 2, value_names = ["URI", "FILE"], action = clap::ArgAction::Append)]
+        resource: Vec<String>,
         /// Check every case of a JSONL file (`{"id": ..., "raw": "..."}` per line) and print
         /// one result line per case, with its id.
         #[arg(long, value_name = "FILE", conflicts_with = "input")]
@@ -168,15 +172,17 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { schema, policy, name, no_formats, no_defaults, jsonl, input } => {
-            check::run(&schema, &policy, !no_formats, !no_defaults, name, jsonl, input)
+        Command::Check { schema, policy, name, no_formats, no_defaults, resource, jsonl, input } => {
+            let options =
+                check::Options { formats: !no_formats, defaults: !no_defaults, resources: resource };
+            check::run(&schema, &policy, &options, name, jsonl, input)
         }
         Command::Repair { strict, complete_truncated, settled, style, require_json, input } => {
             repair::run(strict, complete_truncated, settled, &style, require_json, input)
         }
         Command::Bench { schema, workload } => bench::run(&schema, &workload),
         Command::CheckPeak { schema } => {
-            let result = check::run(&schema, "default", true, true, None, None, None);
+            let result = check::run(&schema, "default", &check::Options::default(), None, None, None);
             if let Some(peak) = peak_rss_bytes() {
                 eprintln!("{peak}");
             }

@@ -409,3 +409,37 @@ fn check_switches_formats_and_defaults_to_annotations() {
     assert_eq!(both.status.code(), Some(0), "{}", String::from_utf8_lossy(&both.stderr));
     assert_eq!(stdout_json(&both)["value"], serde_json::json!({"id": "not-a-uuid"}));
 }
+
+/// `--resource URI FILE` gives a document the schema's `$ref`s may reach; without it, the
+/// reference is a schema error (exit 2), never fetched.
+#[test]
+fn check_reads_the_documents_its_schema_refers_to_from_files() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-resources-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("the scratch directory");
+    let schema = dir.join("schema.json");
+    std::fs::write(
+        &schema,
+        r#"{"type": "object", "properties": {"id": {"$ref": "https://example.com/defs.json#/$defs/id"}},
+            "required": ["id"]}"#,
+    )
+    .expect("the schema is written");
+    let defs = dir.join("defs.json");
+    std::fs::write(&defs, r#"{"$defs": {"id": {"type": "string", "pattern": "^ord_"}}}"#)
+        .expect("the definitions are written");
+    let (schema, defs) = (schema.to_string_lossy().into_owned(), defs.to_string_lossy().into_owned());
+
+    let unreached = run(&["check", "--schema", &schema], br#"{"id": "ord_1"}"#);
+    assert_eq!(unreached.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unreached.stderr).contains("never fetched"));
+
+    let given = ["check", "--schema", &schema, "--resource", "https://example.com/defs.json", &defs];
+    let accepted = run(&given, br#"{"id": "ord_1"}"#);
+    assert_eq!(accepted.status.code(), Some(0), "{}", String::from_utf8_lossy(&accepted.stderr));
+    let rejected = run(&given, br#"{"id": "1"}"#);
+    assert_eq!(rejected.status.code(), Some(1));
+    assert_eq!(stdout_json(&rejected)["errors"][0]["path"], "/id");
+
+    let missing = run(&["check", "--schema", &schema, "--resource", "https://example.com/defs.json"], b"{}");
+    assert_eq!(missing.status.code(), Some(2));
+}

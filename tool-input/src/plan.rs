@@ -19,9 +19,10 @@ mod keywords;
 mod metaschemas;
 mod refs;
 mod union;
+mod vocabulary;
 
 pub(crate) use dynamic::DynamicRef;
-pub(crate) use refs::Draft;
+pub(crate) use refs::{Draft, Resources};
 
 pub(crate) use fast::{Chain, FastNode, FastString};
 pub(crate) use union::{Options, UnionShape};
@@ -404,17 +405,24 @@ impl Plan {
     /// The draft is the one `$schema` names (2020-12 when none), and a form only an older
     /// draft gives meaning to is read in that meaning.
     pub fn compile_with(schema: &Value, formats: bool) -> Result<Plan, SchemaError> {
-        Plan::compile_ordered(schema, formats, None)
+        Plan::compile_ordered(schema, formats, None, None)
     }
 
     /// [`Plan::compile_with`], declared properties taken in the order `order` recorded for
-    /// their `properties` object (else the `Value`'s map order).
+    /// their `properties` object (else the `Value`'s map order), and `$ref`s that leave the
+    /// schema led to `resources` as well as to the bundled metaschemas.
     pub(crate) fn compile_ordered(
         schema: &Value,
         formats: bool,
         order: Option<&KeyOrder>,
+        resources: Option<&Resources>,
     ) -> Result<Plan, SchemaError> {
-        let draft = Draft::of(schema);
+        // The vocabularies the schema's metaschema lists, where the engine holds it.
+        let dialect = vocabulary::Dialect::of(schema, resources);
+        let stripped = (!dialect.validation).then(|| vocabulary::without_validation(schema));
+        let schema = stripped.as_ref().unwrap_or(schema);
+        let formats = formats || dialect.format_assertion;
+        let draft = dialect.draft;
         let mut compiler = Compiler {
             documents: vec![schema],
             drafts: vec![draft],
@@ -424,6 +432,7 @@ impl Plan {
             index: refs::Index::of(schema, draft),
             formats,
             order,
+            resources,
             dynamic: Vec::new(),
         };
         let root = compiler.compile_at("", schema, 0)?;
@@ -515,7 +524,8 @@ impl Plan {
 }
 
 struct Compiler<'a> {
-    /// The schema (0), then each bundled metaschema it references, in the order first met.
+    /// The schema (0), then each bundled metaschema or given resource it references, in the
+    /// order first met.
     documents: Vec<&'a Value>,
     /// The draft each document is read in.
     drafts: Vec<Draft>,
@@ -531,6 +541,8 @@ struct Compiler<'a> {
     formats: bool,
     /// The order the schema wrote its objects' keys in, where the `Value` may not keep it.
     order: Option<&'a KeyOrder>,
+    /// The documents the caller gave, which a `$ref` may lead to.
+    resources: Option<&'a Resources>,
     /// The nodes with a dynamic reference, each with the `$dynamicAnchor` it looks for
     /// (`None`: 2019-09's `$recursiveAnchor`); their candidates are found once every node is.
     dynamic: Vec<(NodeId, Option<String>)>,
@@ -695,7 +707,8 @@ impl<'a> Compiler<'a> {
                 other => Additional::Schema(self.child(pointer, "additionalProperties", other, depth)?),
             };
         }
-        if let Some(prefix) = object.get("prefixItems") {
+        let prefix_items = object.get("prefixItems").filter(|_| self.drafts[self.doc].reads_prefix_items());
+        if let Some(prefix) = prefix_items {
             let prefix = prefix.as_array().ok_or_else(|| error(pointer, "`prefixItems` must be an array"))?;
             let base = format!("{pointer}/prefixItems");
             for (index, subschema) in prefix.iter().enumerate() {
@@ -782,8 +795,8 @@ impl<'a> Compiler<'a> {
     }
 
     /// Resolve a `$ref` inside the document: a JSON Pointer fragment, an anchor, or the
-    /// `$id` of one of its subschemas (with a pointer or anchor after it), or a bundled
-    /// metaschema. Never fetched.
+    /// `$id` of one of its subschemas (with a pointer or anchor after it), a bundled
+    /// metaschema or a document the caller gave. Never fetched.
     fn reference(&mut self, pointer: &str, reference: &str, depth: usize) -> Result<NodeId, SchemaError> {
         let place = self.locate(pointer, reference)?;
         self.compile_in(place, pointer, reference, depth + 1)
@@ -807,8 +820,8 @@ impl<'a> Compiler<'a> {
         compiled
     }
 
-    /// Where `reference`, written at `pointer`, leads: the schema itself, or a bundled
-    /// metaschema (indexed the first time one is named).
+    /// Where `reference`, written at `pointer`, leads: the schema itself, a bundled
+    /// metaschema or a document the caller gave (each indexed the first time it is named).
     fn locate(&mut self, pointer: &str, reference: &str) -> Result<refs::Location, SchemaError> {
         let uri = match self.index.target(self.doc, pointer, reference) {
             Ok(place) => return Ok(place),
@@ -820,10 +833,21 @@ impl<'a> Compiler<'a> {
                 format!("`{reference}` points to nothing in this schema (references are never fetched)"),
             )
         };
-        let document = metaschemas::document(&uri)
-            .filter(|document| !self.documents.iter().any(|known| std::ptr::eq(*known, *document)))
-            .ok_or_else(never_fetched)?;
-        let draft = Draft::of(document);
+        let (document, draft) = match metaschemas::document(&uri) {
+            Some(metaschema) => (metaschema, Draft::of(metaschema)),
+            None => {
+                let given =
+                    self.resources.and_then(|resources| resources.get(&uri)).ok_or_else(never_fetched)?;
+                // A document that names no `$schema` is read in the draft of the one that
+                // refers to it (a draft 7 schema's shared definitions are draft 7).
+                let draft =
+                    if given.get("$schema").is_some() { Draft::of(given) } else { self.drafts[self.doc] };
+                (given, draft)
+            }
+        };
+        if self.documents.iter().any(|known| std::ptr::eq(*known, document)) {
+            return Err(never_fetched());
+        }
         let doc = self.documents.len();
         self.documents.push(document);
         self.drafts.push(draft);

@@ -16,7 +16,7 @@ use crate::limits::Limits;
 use crate::members::{self, Repeat};
 use crate::parse::{self, ParseMode, Repair};
 use crate::parsed_text::ParsedText;
-use crate::plan::Plan;
+use crate::plan::{Plan, Resources};
 use crate::policy::Policy;
 use crate::probe::Fields;
 use crate::raw::RawArguments;
@@ -63,12 +63,11 @@ impl CheckOptions {
 
 /// A JSON Schema compiled once into a coercion and validation plan.
 ///
-/// Cheap to clone (the plan is shared). Supports draft 2020-12 `type`, `enum`, `const`,
-/// `properties`, `required`, `additionalProperties`, `patternProperties`, `items`,
-/// `prefixItems`, the numeric, length, item-count and property-count bounds, `multipleOf`,
-/// `pattern` (ECMA-262), `uniqueItems`, `anyOf`, `oneOf`, `allOf`, `not` and local `$ref`s;
-/// a schema using another assertion keyword is refused with a [`SchemaError`] rather than
-/// half-checked.
+/// Cheap to clone (the plan is shared). Every keyword of drafts 2020-12 and 2019-09, and
+/// drafts 7, 6 and 4 each in their own meaning (chosen by `$schema`; 2020-12 when it names
+/// none), `format` asserted. A `$ref` leads inside the schema, to a draft's bundled
+/// metaschema or to a document given with [`ValidatorBuilder::resource`]; it is never
+/// fetched, and one that leads nowhere is a [`SchemaError`] that names it.
 ///
 /// ```
 /// use tool_input::{Validator, Policy};
@@ -112,6 +111,7 @@ pub struct ValidatorBuilder {
     formats: bool,
     defaults: bool,
     order: Option<KeyOrder>,
+    resources: Resources,
 }
 
 impl ValidatorBuilder {
@@ -209,6 +209,37 @@ impl ValidatorBuilder {
         self
     }
 
+    /// A schema document the schema's `$ref`s may lead to, at `uri`: shared definitions a
+    /// tool's schema refers to by URI (`{"$ref": "https://example.com/defs.json#/$defs/id"}`).
+    ///
+    /// References are never fetched: a `$ref` leads inside the schema, to a draft's bundled
+    /// metaschema, or to a document given here, and anywhere else is a [`SchemaError`]
+    /// that names it. A `$ref` reaches `document` at `uri` resolved as it resolves its own
+    /// (against the `$id`s around it); an `$id` inside `document` names its parts as in
+    /// any schema. A document that names no `$schema` is read in the draft of the schema that
+    /// refers to it. Only the documents a reference reaches are compiled.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::Validator;
+    ///
+    /// let schema = json!({
+    ///     "type": "object",
+    ///     "properties": {"id": {"$ref": "https://example.com/defs.json#/$defs/order_id"}}
+    /// });
+    /// let defs = json!({"$defs": {"order_id": {"type": "string", "pattern": "^ord_"}}});
+    /// assert!(Validator::new(&schema).is_err(), "never fetched");
+    /// let validator =
+    ///     Validator::builder(&schema).resource("https://example.com/defs.json", defs).build()?;
+    /// assert!(validator.check(r#"{"id": "ord_1"}"#).is_ok());
+    /// assert_eq!(validator.check(r#"{"id": "1"}"#).unwrap_err().errors()[0].path(), "/id");
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn resource(mut self, uri: impl AsRef<str>, document: Value) -> Self {
+        self.resources.add(uri.as_ref(), document);
+        self
+    }
+
     /// The order the schema wrote its objects' keys in (the derive's fields, a text's keys).
     pub(crate) fn key_order(mut self, order: KeyOrder) -> Self {
         self.order = Some(order);
@@ -217,7 +248,8 @@ impl ValidatorBuilder {
 
     /// Compile the schema.
     pub fn build(self) -> Result<Validator, SchemaError> {
-        let mut plan = Plan::compile_ordered(&self.schema, self.formats, self.order.as_ref())?;
+        let mut plan =
+            Plan::compile_ordered(&self.schema, self.formats, self.order.as_ref(), Some(&self.resources))?;
         if !self.defaults {
             plan.nodes.iter_mut().for_each(|node| node.defaults.clear());
         }
@@ -257,6 +289,7 @@ impl Validator {
             formats: true,
             defaults: true,
             order: None,
+            resources: Resources::default(),
         }
     }
 

@@ -63,7 +63,11 @@ impl<'a> Compiler<'a> {
         }
         let mut requires = Vec::new();
         let mut schemas = Vec::new();
+        let dependent = self.drafts[self.doc].reads_dependent_keywords();
         for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
+            if keyword != "dependencies" && !dependent {
+                continue;
+            }
             let Some(map) = object.get(keyword) else { continue };
             let map =
                 map.as_object().ok_or_else(|| error(pointer, format!("`{keyword}` must be an object")))?;

@@ -56,6 +56,18 @@ impl Draft {
         matches!(self, Draft::Draft4 | Draft::Draft6)
     }
 
+    /// Is `prefixItems` a keyword (2020-12)? Earlier drafts write the tuple as an `items`
+    /// list and know no `prefixItems`: there it is an unknown keyword, an annotation.
+    pub fn reads_prefix_items(self) -> bool {
+        self == Draft::Draft202012
+    }
+
+    /// Are `dependentRequired` and `dependentSchemas` keywords (2019-09 on)? Drafts 7, 6 and
+    /// 4 write both as `dependencies` (which every draft reads) and know neither.
+    pub fn reads_dependent_keywords(self) -> bool {
+        self >= Draft::Draft201909
+    }
+
     /// Are `contentEncoding` and `contentMediaType` asserted? Draft 7 introduced them and
     /// lets a validator assert them; from 2019-09 on they are annotations only.
     pub fn asserts_content(self) -> bool {
@@ -72,10 +84,34 @@ impl Draft {
 }
 
 /// The base of a document without `$id`: references between its parts resolve against it.
-const DOCUMENT_BASE: &str = "tool-input:///schema.json";
+pub(super) const DOCUMENT_BASE: &str = "tool-input:///schema.json";
+
+/// Schema documents the caller gives, each at the URI a `$ref` reaches it by: with the
+/// bundled metaschemas, the only documents beyond the schema itself a reference may lead to.
+/// Nothing is fetched.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Resources {
+    by_uri: HashMap<String, Value>,
+}
+
+impl Resources {
+    /// `document`, reached at `uri` (its fragment dropped; a relative URI is taken relative
+    /// to the base of a schema without `$id`). A second document at one URI replaces the
+    /// first.
+    pub fn add(&mut self, uri: &str, document: Value) {
+        let resolved = resolve(DOCUMENT_BASE, uri);
+        let (uri, _) = split_fragment(&resolved);
+        self.by_uri.insert(uri.to_owned(), document);
+    }
+
+    /// The document at `uri` (absolute, no fragment).
+    pub fn get(&self, uri: &str) -> Option<&Value> {
+        self.by_uri.get(uri)
+    }
+}
 
 /// Keywords whose value is one subschema.
-const ONE: &[&str] = &[
+pub(super) const ONE: &[&str] = &[
     "additionalProperties",
     "additionalItems",
     "items",
@@ -90,9 +126,9 @@ const ONE: &[&str] = &[
     "contentSchema",
 ];
 /// Keywords whose value is a list of subschemas.
-const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+pub(super) const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 /// Keywords whose value maps names to subschemas.
-const MAP: &[&str] =
+pub(super) const MAP: &[&str] =
     &["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
 
 /// Where a subschema sits: which document (0, the schema itself; then each bundled metaschema
@@ -227,7 +263,7 @@ fn uri_or<'a>(uri: &'a str, base: &'a str) -> &'a str {
     }
 }
 
-fn split_fragment(uri: &str) -> (&str, &str) {
+pub(super) fn split_fragment(uri: &str) -> (&str, &str) {
     uri.split_once('#').unwrap_or((uri, ""))
 }
 
