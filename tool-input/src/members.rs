@@ -13,7 +13,7 @@ use serde::de::DeserializeSeed;
 
 use crate::error::FieldError;
 use crate::key_walk::{self, Gather, Reading, Step};
-use crate::parse::strict::serde_json_first_noting_floats;
+use crate::parse::strict::serde_json_first;
 use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
 
 /// A key given twice in one object.
@@ -89,7 +89,7 @@ fn repeats_within(text: &str, options: &ParseOptions, strings_left: usize) -> Ve
 ///
 /// Only the errors' paths and their ancestors are looked for. Strict JSON (the common case:
 /// step one of the typed path read it and refused it) is read with `serde_json` where it
-/// reads first (`serde_json_first_noting_floats`), skipping every subtree no error is about; other text
+/// reads first (`serde_json_first`), skipping every subtree no error is about; other text
 /// with the incremental parser's member events.
 pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: &ParseOptions) {
     // The repair mode reports no member events: its guesses can restructure what was read.
@@ -100,7 +100,7 @@ pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: 
     let mut places = Places { order: &mut order, entered: Vec::new() };
     // Only the members' order is read, which no float's rounding changes: no scan for one.
     let walk = |d: &mut _| key_walk::walk(&mut places).deserialize(d).map(|value| (value, false));
-    let read = serde_json_first_noting_floats(text, options.max_depth, false, walk);
+    let read = serde_json_first(text, options.max_depth, false, walk);
     if read.read().is_none() {
         order.reset();
         for (index, (path, _)) in completions(text, options, false).iter().enumerate() {

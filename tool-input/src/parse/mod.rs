@@ -820,7 +820,7 @@ pub(crate) fn parse_noting_repeats(
 }
 
 /// The reading of a whole text, for [`parse`] and [`parse_noting_repeats`]: by `serde_json`
-/// where [`strict::serde_json_first_noting_floats`] says it goes first (the text is scanned
+/// where [`strict::serde_json_first`] says it goes first (the text is scanned
 /// for a float it may misread only after it read one: a refused text costs no scan), else by
 /// the parser (retrying after prose); then a top-level string holding the payload is decoded
 /// ([`one_shot::decode_double`], lenient mode), whichever read it. With the value, whether an
@@ -831,18 +831,15 @@ fn read_whole(
     refused_before: bool,
 ) -> Result<(Parsed, bool), ParseError> {
     let strict_read = |d: &mut serde_json::Deserializer<StrRead<'_>>| repeats::noting_repeats(d);
-    let outcome =
-        match strict::serde_json_first_noting_floats(input, options.max_depth, refused_before, strict_read) {
-            Strict::Read((value, repeated_keys)) => {
-                // No repairs; a double-encoded payload's repair is recorded where the value starts.
-                let value_at = input.len() - input.trim_start().len();
-                driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
-            }
-            Strict::NotTried | Strict::Refused(_) => {
-                one_shot::parse_outcome(driver::Input::text(input), options)
-                    .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?
-            }
-        };
+    let outcome = match strict::serde_json_first(input, options.max_depth, refused_before, strict_read) {
+        Strict::Read((value, repeated_keys)) => {
+            // No repairs; a double-encoded payload's repair is recorded where the value starts.
+            let value_at = input.len() - input.trim_start().len();
+            driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
+        }
+        Strict::NotTried | Strict::Refused(_) => one_shot::parse_outcome(driver::Input::text(input), options)
+            .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?,
+    };
     let (parsed, repeated) = one_shot::decode_double(outcome, options);
     Ok((coalesce(parsed), repeated))
 }

@@ -7,11 +7,11 @@ use std::borrow::Cow;
 use serde::de::{DeserializeSeed, Deserializer};
 use serde_json::{Map, Number, Value};
 
-use super::strict::{serde_json_first_noting_floats, Strict};
+use super::strict::{serde_json_first, Strict};
 use crate::key_walk::{self, Gather, Scalar};
 
 /// The value of strict JSON `text`, and whether an object in it repeats a key, when
-/// `serde_json` reads it first ([`serde_json_first_noting_floats`] decides, under
+/// `serde_json` reads it first ([`serde_json_first`] decides, under
 /// `max_depth`: the text is scanned for a float `serde_json` may misread only when it held a
 /// float); `None` when it does not (or the text is not strict JSON).
 pub(crate) fn strict_noting_repeats(text: &str, max_depth: usize) -> Option<(Value, bool)> {
@@ -21,12 +21,12 @@ pub(crate) fn strict_noting_repeats(text: &str, max_depth: usize) -> Option<(Val
 /// [`strict_noting_repeats`], saying why `serde_json` did not read the text: it was not asked,
 /// or it refused the text (with its error).
 pub(crate) fn strict_reading(text: &str, max_depth: usize) -> Strict<(Value, bool)> {
-    serde_json_first_noting_floats(text, max_depth, false, |d| noting_repeats(d))
+    serde_json_first(text, max_depth, false, |d| noting_repeats(d))
 }
 
 /// Read a value as `serde_json` reads it into a `Value` (the last value of a repeated key
 /// wins), noting whether any object repeated a key, and whether a number was read as a float
-/// (see [`serde_json_first_noting_floats`]).
+/// (see [`serde_json_first`]).
 pub(crate) fn noting_repeats<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<((Value, bool), bool), D::Error> {
@@ -38,7 +38,7 @@ pub(crate) fn noting_repeats<'de, D: Deserializer<'de>>(
 /// A walk that builds the `Value` as `serde_json` builds it, noting a key given twice.
 struct Noting {
     repeated: bool,
-    /// Was a number read as a float (see `strict::serde_json_first_noting_floats`)?
+    /// Was a number read as a float (see `strict::serde_json_first`)?
     floats: bool,
 }
 

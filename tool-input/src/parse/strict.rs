@@ -53,18 +53,7 @@ pub(crate) fn depth_allows(max_depth: usize) -> bool {
 /// and the reading is then set aside: most texts have no float, a refused text is refused at
 /// the byte that breaks it, and the scan reads the whole text (a fifth of a clean call's
 /// instructions).
-pub(crate) fn serde_json_first_noting_floats<'de, T>(
-    text: &'de str,
-    max_depth: usize,
-    refused_before: bool,
-    read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
-) -> Strict<T> {
-    offer(text, max_depth, refused_before, read)
-}
-
-/// The reading both entries share: `read` gives the value and whether its text must still be
-/// scanned for a float `serde_json` may misread.
-fn offer<'de, T>(
+pub(crate) fn serde_json_first<'de, T>(
     text: &'de str,
     max_depth: usize,
     refused_before: bool,
@@ -89,9 +78,7 @@ mod tests {
 
     /// A reader that cannot tell whether it read a float: the text is scanned after it.
     fn value(text: &str, max_depth: usize, refused_before: bool) -> Strict<Value> {
-        serde_json_first_noting_floats(text, max_depth, refused_before, |d| {
-            Value::deserialize(d).map(|v| (v, true))
-        })
+        serde_json_first(text, max_depth, refused_before, |d| Value::deserialize(d).map(|v| (v, true)))
     }
 
     #[test]
@@ -109,9 +96,8 @@ mod tests {
         assert!(matches!(value("{} {}", 128, false), Strict::Refused(_)));
         // A reader that read no float is taken at its word; one that read one, scanned.
         let risky = "[0.1000000000000000055511151231257827]";
-        let noting = |floats| {
-            serde_json_first_noting_floats(risky, 128, false, |d| Value::deserialize(d).map(|v| (v, floats)))
-        };
+        let noting =
+            |floats| serde_json_first(risky, 128, false, |d| Value::deserialize(d).map(|v| (v, floats)));
         assert!(matches!(noting(false), Strict::Read(_)));
         if crate::decimal::serde_json_may_misread(risky.as_bytes()) {
             assert!(matches!(noting(true), Strict::NotTried));

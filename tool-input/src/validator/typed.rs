@@ -147,7 +147,7 @@ impl Validator {
         // serde_json may round wrongly (most calls have none, and the scan cost a clean call
         // a fifth of its instructions).
         let read = |d: &mut _| fast.run::<T, _>(d).map(|value| (value, fast.read_a_float()));
-        match parse::strict::serde_json_first_noting_floats(text, limits.max_depth, false, read) {
+        match parse::strict::serde_json_first(text, limits.max_depth, false, read) {
             Strict::Read(value) => Ok(value),
             // The callers have held the depth limit to serde_json's: a float it might round
             // wrongly, which the lexer reads instead (as it reads JSON that is not strict),

@@ -477,25 +477,20 @@ impl<'t> Tape<'t> {
 }
 
 /// Strict JSON onto a tape by `serde_json`, noting whether an object repeats a key, where
-/// it reads first (`strict::serde_json_first_noting_floats`, under `max_depth`;
+/// it reads first (`strict::serde_json_first`, under `max_depth`;
 /// `refused_before`: it has refused the text already); `None` when it does not, or the text
 /// is not strict JSON. The text is scanned for a float `serde_json` may misread only when
 /// one was read: most mangled calls are refused at their first bytes, and the scan, which
 /// reads them whole, cost more than the refusal.
 pub(crate) fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
     use serde::de::DeserializeSeed;
-    let mut out = crate::parse::strict::serde_json_first_noting_floats(
-        text,
-        max_depth,
-        refused_before,
-        |deserializer| {
-            let mut out = TapeOut::for_text(text);
-            let read_float = Cell::new(false);
-            Writing { out: &mut out, read_float: &read_float }
-                .deserialize(deserializer)
-                .map(|()| (out, read_float.get()))
-        },
-    )
+    let mut out = crate::parse::strict::serde_json_first(text, max_depth, refused_before, |deserializer| {
+        let mut out = TapeOut::for_text(text);
+        let read_float = Cell::new(false);
+        Writing { out: &mut out, read_float: &read_float }
+            .deserialize(deserializer)
+            .map(|()| (out, read_float.get()))
+    })
     .read()?;
     Some((std::mem::take(&mut out.tape), out.repeated))
 }
