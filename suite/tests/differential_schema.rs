@@ -1,0 +1,143 @@
+//! Plain validation against the `jsonschema` crate, on generated schemas and values: every
+//! 2020-12 keyword a tool's schema writes, nested, and values of every JSON type near the
+//! bounds those schemas set. Where both compile a schema, `Validator::is_valid` (and the
+//! explaining `validate`, and `check` of an object under the strict policy) must give the
+//! other validator's answer. Formats, defaults and the
+//! older drafts' forms are left out: there the engine asserts more than plain validation by
+//! design (formats asserted by default, defaults filled, `nullable`). So are floats past
+//! 2^53 under `multipleOf`: the engine divides the decimal the text wrote (`1e300` is no
+//! multiple of 3), the `jsonschema` crate the float (every float that large is integral).
+
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+use tool_input::{Policy, Validator};
+
+/// Small values of every type, near the bounds the schemas below use.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-4i64..12).prop_map(Value::from),
+        prop::sample::select(vec![1.5, -0.5, 2.0, 0.1, 0.30000000000000004, 4.0, 1.0, 0.0, -0.0, 3.0])
+            .prop_map(Value::from),
+        prop::sample::select(vec!["", "a", "ab", "abc", "x1", "12", "b", "ba", "é"]).prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((prop::sample::select(vec!["a", "b", "c", "x1", "y"]), inner), 0..4)
+                .prop_map(|members| Value::Object(
+                    members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+                )),
+        ]
+    })
+}
+
+/// One keyword of a schema (a name and its value), given schemas for its subschemas.
+fn keyword(schema: BoxedStrategy<Value>) -> impl Strategy<Value = (String, Value)> {
+    let names = || prop::sample::select(vec!["a", "b", "c"]);
+    let types =
+        prop::sample::select(vec!["null", "boolean", "integer", "number", "string", "array", "object"]);
+    let small = || prop::sample::select(vec![0u64, 1, 2, 3]);
+    prop_oneof![
+        types.clone().prop_map(|t| ("type".into(), json!(t))),
+        prop::sample::subsequence(
+            vec!["null", "boolean", "integer", "number", "string", "array", "object"],
+            1..3
+        )
+        .prop_map(|t| ("type".into(), json!(t))),
+        prop::collection::vec(value(), 1..3).prop_map(|v| ("enum".into(), Value::Array(v))),
+        value().prop_map(|v| ("const".into(), v)),
+        (prop::sample::select(vec!["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]), -2i64..6)
+            .prop_map(|(k, n)| (k.into(), json!(n))),
+        prop::sample::select(vec![0.5, 2.0, 3.0, 0.1, 1.5]).prop_map(|m| ("multipleOf".into(), json!(m))),
+        (
+            prop::sample::select(vec![
+                "minLength",
+                "maxLength",
+                "minItems",
+                "maxItems",
+                "minProperties",
+                "maxProperties"
+            ]),
+            small()
+        )
+            .prop_map(|(k, n)| (k.into(), json!(n))),
+        prop::sample::select(vec!["^a", "b$", "[0-9]+", "^\\d{2}$", "^.$", "\\p{L}"])
+            .prop_map(|p| ("pattern".into(), json!(p))),
+        schema.clone().prop_map(|s| ("items".into(), s)),
+        prop::collection::vec(schema.clone(), 1..3).prop_map(|s| ("prefixItems".into(), Value::Array(s))),
+        any::<bool>().prop_map(|b| ("uniqueItems".into(), json!(b))),
+        schema.clone().prop_map(|s| ("contains".into(), s)),
+        (prop::sample::select(vec!["minContains", "maxContains"]), small())
+            .prop_map(|(k, n)| (k.into(), json!(n))),
+        prop::collection::vec((names(), schema.clone()), 1..3).prop_map(|m| {
+            ("properties".into(), Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()))
+        }),
+        prop::collection::vec(names(), 1..3).prop_map(|r| ("required".into(), json!(r))),
+        schema.clone().prop_map(|s| ("additionalProperties".into(), s)),
+        schema.clone().prop_map(|s| ("patternProperties".into(), json!({"^x": s}))),
+        schema.clone().prop_map(|s| ("propertyNames".into(), s)),
+        (names(), prop::collection::vec(names(), 1..3))
+            .prop_map(|(k, r)| ("dependentRequired".into(), json!({k: r}))),
+        (names(), schema.clone()).prop_map(|(k, s)| ("dependentSchemas".into(), json!({k: s}))),
+        (prop::sample::select(vec!["allOf", "anyOf", "oneOf"]), prop::collection::vec(schema.clone(), 1..3))
+            .prop_map(|(k, s)| (k.into(), Value::Array(s))),
+        schema.clone().prop_map(|s| ("not".into(), s)),
+        (prop::sample::select(vec!["if", "then", "else"]), schema.clone()).prop_map(|(k, s)| (k.into(), s)),
+        schema.clone().prop_map(|s| ("unevaluatedProperties".into(), s)),
+        schema.prop_map(|s| ("unevaluatedItems".into(), s)),
+        prop::sample::select(vec!["#/$defs/positive", "#", "#/$defs/list"])
+            .prop_map(|r| ("$ref".into(), json!(r))),
+        Just(("additionalProperties".into(), json!(false))),
+        Just(("items".into(), json!(false))),
+        Just(("unevaluatedProperties".into(), json!(false))),
+        Just(("unevaluatedItems".into(), json!(false))),
+    ]
+}
+
+/// A schema: `true`, `false`, or an object of a few keywords, nested.
+fn schema() -> impl Strategy<Value = Value> {
+    let leaf =
+        prop_oneof![Just(json!(true)), Just(json!(false)), Just(json!({})), Just(json!({"type": "string"}))];
+    leaf.prop_recursive(4, 32, 4, |inner| {
+        prop::collection::vec(keyword(inner.boxed()), 1..4)
+            .prop_map(|keywords| Value::Object(keywords.into_iter().collect::<Map<String, Value>>()))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn plain_validation_agrees_with_the_jsonschema_crate(schema in schema(), values in prop::collection::vec(value(), 1..6)) {
+        let mut schema = schema;
+        if let Value::Object(map) = &mut schema {
+            map.insert(
+                "$defs".into(),
+                json!({
+                    "positive": {"type": "integer", "minimum": 1},
+                    "list": {"type": "array", "items": {"$ref": "#/$defs/list"}, "maxItems": 2}
+                }),
+            );
+        }
+        let ours = Validator::builder(&schema).formats(false).defaults(false).build();
+        let strict = Validator::builder(&schema).formats(false).defaults(false).policy(Policy::Strict).build();
+        let theirs = jsonschema::options().should_validate_formats(false).build(&schema);
+        // (Which schemas each refuses is not compared: the `jsonschema` crate checks a schema
+        // against its metaschema, so it refuses `{"enum": [1, 1]}`, which the engine reads.)
+        if let (Ok(ours), Ok(theirs)) = (&ours, &theirs) {
+            for value in &values {
+                let answer = ours.is_valid(value);
+                prop_assert_eq!(answer, theirs.is_valid(value), "schema {} value {}", schema, value);
+                prop_assert_eq!(answer, ours.validate(value).is_ok(), "explained: schema {} value {}", schema, value);
+                // A call's arguments (an object), checked as sent under the strict policy:
+                // the same answer, through the one pass and the walk.
+                if let (Value::Object(_), Ok(strict)) = (value, &strict) {
+                    let checked = strict.check(value.to_string().as_str());
+                    prop_assert_eq!(checked.is_ok(), answer, "checked: schema {} value {} {:?}", schema, value, checked.err());
+                }
+            }
+        }
+    }
+}
