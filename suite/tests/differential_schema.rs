@@ -33,8 +33,39 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// One keyword of a schema (a name and its value), given schemas for its subschemas.
-fn keyword(schema: BoxedStrategy<Value>) -> impl Strategy<Value = (String, Value)> {
+/// One keyword of a schema (a name and its value), given schemas for its subschemas; with
+/// `older`, the forms drafts 7, 6 and 4 write too (an `items` list with `additionalItems`,
+/// `dependencies`, draft 4's boolean `exclusiveMinimum` beside `minimum`).
+fn keyword(schema: BoxedStrategy<Value>, older: bool) -> BoxedStrategy<(String, Value)> {
+    let current = keyword_of_2020_12(schema.clone()).boxed();
+    if !older {
+        return current;
+    }
+    let names = || prop::sample::select(vec!["a", "b", "c"]);
+    prop_oneof![
+        3 => current,
+        1 => (prop::collection::vec(schema.clone(), 1..3), schema.clone())
+            .prop_map(|(tuple, rest)| together(json!({"items": tuple, "additionalItems": rest}))),
+        1 => (-2i64..6, any::<bool>(), prop::sample::select(vec!["Minimum", "Maximum"])).prop_map(|(n, exclusive, side)| {
+            together(json!({side.to_lowercase(): n, format!("exclusive{side}"): exclusive}))
+        }),
+        1 => (names(), prop::collection::vec(names(), 1..3)).prop_map(|(k, r)| ("dependencies".into(), json!({k: r}))),
+        1 => (names(), schema).prop_map(|(k, s)| ("dependencies".into(), json!({k: s}))),
+    ]
+    .boxed()
+}
+
+/// Keywords that go together (`items` with `additionalItems`), as one generated member that
+/// [`schema`] spreads into the object.
+fn together(keywords: Value) -> (String, Value) {
+    (TOGETHER.to_owned(), keywords)
+}
+
+/// The name of a generated member that stands for several keywords (see [`together`]).
+const TOGETHER: &str = "\u{0}together";
+
+/// One keyword of a 2020-12 schema.
+fn keyword_of_2020_12(schema: BoxedStrategy<Value>) -> impl Strategy<Value = (String, Value)> {
     let names = || prop::sample::select(vec!["a", "b", "c"]);
     let types =
         prop::sample::select(vec!["null", "boolean", "integer", "number", "string", "array", "object"]);
@@ -96,48 +127,112 @@ fn keyword(schema: BoxedStrategy<Value>) -> impl Strategy<Value = (String, Value
     ]
 }
 
-/// A schema: `true`, `false`, or an object of a few keywords, nested.
-fn schema() -> impl Strategy<Value = Value> {
+/// A schema: `true`, `false`, or an object of a few keywords, nested (with `older`, in the
+/// forms of the older drafts too).
+fn schema(older: bool) -> impl Strategy<Value = Value> {
     let leaf =
         prop_oneof![Just(json!(true)), Just(json!(false)), Just(json!({})), Just(json!({"type": "string"}))];
-    leaf.prop_recursive(4, 32, 4, |inner| {
-        prop::collection::vec(keyword(inner.boxed()), 1..4)
-            .prop_map(|keywords| Value::Object(keywords.into_iter().collect::<Map<String, Value>>()))
+    leaf.prop_recursive(4, 32, 4, move |inner| {
+        prop::collection::vec(keyword(inner.boxed(), older), 1..4).prop_map(|keywords| {
+            let mut object = Map::new();
+            for (name, value) in keywords {
+                match (name.as_str(), value) {
+                    (TOGETHER, Value::Object(keywords)) => object.extend(keywords),
+                    (_, value) => {
+                        object.insert(name, value);
+                    }
+                }
+            }
+            Value::Object(object)
+        })
     })
+}
+
+/// The `$defs` the generated `$ref`s name, added to a generated root.
+fn with_definitions(mut schema: Value) -> Value {
+    if let Value::Object(map) = &mut schema {
+        map.insert(
+            "$defs".into(),
+            json!({
+                "positive": {"type": "integer", "minimum": 1},
+                "list": {"type": "array", "items": {"$ref": "#/$defs/list"}, "maxItems": 2}
+            }),
+        );
+    }
+    schema
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
     #[test]
-    fn plain_validation_agrees_with_the_jsonschema_crate(schema in schema(), values in prop::collection::vec(value(), 1..6)) {
-        let mut schema = schema;
+    fn plain_validation_agrees_with_the_jsonschema_crate(schema in schema(false), values in prop::collection::vec(value(), 1..6)) {
+        let schema = with_definitions(schema);
+        agree(&schema, &values)?;
+    }
+
+    /// The same in drafts 2019-09, 7, 6 and 4, each named by `$schema`, with their own forms:
+    /// each reads a keyword a later draft added as an annotation.
+    #[test]
+    fn every_draft_agrees_with_the_jsonschema_crate(
+        dialect in prop::sample::select(vec![
+            "https://json-schema.org/draft/2019-09/schema",
+            "http://json-schema.org/draft-07/schema#",
+            "http://json-schema.org/draft-06/schema#",
+            "http://json-schema.org/draft-04/schema#",
+        ]),
+        schema in schema(true),
+        values in prop::collection::vec(value(), 1..6),
+    ) {
+        let mut schema = with_definitions(schema);
         if let Value::Object(map) = &mut schema {
-            map.insert(
-                "$defs".into(),
-                json!({
-                    "positive": {"type": "integer", "minimum": 1},
-                    "list": {"type": "array", "items": {"$ref": "#/$defs/list"}, "maxItems": 2}
-                }),
+            map.insert("$schema".into(), json!(dialect));
+        }
+        // Draft 4 holds `1.0` no integer; the engine reads it as the integer it spells in
+        // every draft (see json_schema_drafts.rs).
+        let draft4 = dialect.contains("draft-04");
+        let values: Vec<Value> =
+            values.into_iter().filter(|value| !(draft4 && holds_an_integral_float(value))).collect();
+        agree(&schema, &values)?;
+    }
+}
+
+/// Whether a float with no fractional part is anywhere in `value`.
+fn holds_an_integral_float(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => n.as_f64().is_some_and(|f| !n.is_i64() && !n.is_u64() && f.fract() == 0.0),
+        Value::Array(items) => items.iter().any(holds_an_integral_float),
+        Value::Object(members) => members.values().any(holds_an_integral_float),
+        _ => false,
+    }
+}
+
+/// Where both validators compile `schema`, each of `values` gets the same answer from both,
+/// from the engine's explaining path, and (an object) from its strict check.
+fn agree(schema: &Value, values: &[Value]) -> Result<(), TestCaseError> {
+    let ours = Validator::builder(schema).formats(false).defaults(false).build();
+    let strict = Validator::builder(schema).formats(false).defaults(false).policy(Policy::Strict).build();
+    let theirs = jsonschema::options().should_validate_formats(false).build(schema);
+    // (Which schemas each refuses is not compared: the `jsonschema` crate checks a schema
+    // against its metaschema, so it refuses `{"required": ["a", "a"]}`, which the engine reads.)
+    let (Ok(ours), Ok(theirs)) = (&ours, &theirs) else { return Ok(()) };
+    for value in values {
+        let answer = ours.is_valid(value);
+        prop_assert_eq!(answer, theirs.is_valid(value), "schema {} value {}", schema, value);
+        prop_assert_eq!(answer, ours.validate(value).is_ok(), "explained: schema {} value {}", schema, value);
+        // A call's arguments (an object), checked as sent under the strict policy: the same
+        // answer, through the one pass and the walk.
+        if let (Value::Object(_), Ok(strict)) = (value, &strict) {
+            let checked = strict.check(value.to_string().as_str());
+            prop_assert_eq!(
+                checked.is_ok(),
+                answer,
+                "checked: schema {} value {} {:?}",
+                schema,
+                value,
+                checked.err()
             );
         }
-        let ours = Validator::builder(&schema).formats(false).defaults(false).build();
-        let strict = Validator::builder(&schema).formats(false).defaults(false).policy(Policy::Strict).build();
-        let theirs = jsonschema::options().should_validate_formats(false).build(&schema);
-        // (Which schemas each refuses is not compared: the `jsonschema` crate checks a schema
-        // against its metaschema, so it refuses `{"enum": [1, 1]}`, which the engine reads.)
-        if let (Ok(ours), Ok(theirs)) = (&ours, &theirs) {
-            for value in &values {
-                let answer = ours.is_valid(value);
-                prop_assert_eq!(answer, theirs.is_valid(value), "schema {} value {}", schema, value);
-                prop_assert_eq!(answer, ours.validate(value).is_ok(), "explained: schema {} value {}", schema, value);
-                // A call's arguments (an object), checked as sent under the strict policy:
-                // the same answer, through the one pass and the walk.
-                if let (Value::Object(_), Ok(strict)) = (value, &strict) {
-                    let checked = strict.check(value.to_string().as_str());
-                    prop_assert_eq!(checked.is_ok(), answer, "checked: schema {} value {} {:?}", schema, value, checked.err());
-                }
-            }
-        }
     }
+    Ok(())
 }

@@ -548,6 +548,14 @@ struct Compiler<'a> {
     dynamic: Vec<(NodeId, Option<String>)>,
 }
 
+impl<'a> Compiler<'a> {
+    /// `keyword`'s value in `object`, when the draft of the document being compiled has the
+    /// keyword ([`Draft::knows`]); in an earlier draft it is an annotation.
+    fn known(&self, object: &'a Map<String, Value>, keyword: &str) -> Option<&'a Value> {
+        object.get(keyword).filter(|_| self.drafts[self.doc].knows(keyword))
+    }
+}
+
 fn error(pointer: &str, message: impl Into<String>) -> SchemaError {
     SchemaError::new(pointer, message)
 }
@@ -609,7 +617,7 @@ impl<'a> Compiler<'a> {
             };
             node.enum_values = Some(values.clone());
         }
-        node.const_value = object.get("const").cloned();
+        node.const_value = self.known(object, "const").cloned();
         // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
         node.default = object.get("default").filter(|_| self.doc == 0).cloned();
         node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
@@ -707,8 +715,7 @@ impl<'a> Compiler<'a> {
                 other => Additional::Schema(self.child(pointer, "additionalProperties", other, depth)?),
             };
         }
-        let prefix_items = object.get("prefixItems").filter(|_| self.drafts[self.doc].reads_prefix_items());
-        if let Some(prefix) = prefix_items {
+        if let Some(prefix) = self.known(object, "prefixItems") {
             let prefix = prefix.as_array().ok_or_else(|| error(pointer, "`prefixItems` must be an array"))?;
             let base = format!("{pointer}/prefixItems");
             for (index, subschema) in prefix.iter().enumerate() {

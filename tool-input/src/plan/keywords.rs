@@ -43,32 +43,36 @@ impl<'a> Compiler<'a> {
                 keywords.push(Keyword::Content(content));
             }
         }
-        if let Some(condition) = object.get("if") {
+        if let Some(condition) = self.known(object, "if") {
             let condition = self.child(pointer, "if", condition, depth)?;
-            let then = object.get("then").map(|then| self.child(pointer, "then", then, depth)).transpose()?;
-            let otherwise =
-                object.get("else").map(|other| self.child(pointer, "else", other, depth)).transpose()?;
+            let then = self
+                .known(object, "then")
+                .map(|then| self.child(pointer, "then", then, depth))
+                .transpose()?;
+            let otherwise = self
+                .known(object, "else")
+                .map(|other| self.child(pointer, "else", other, depth))
+                .transpose()?;
             // Kept without `then` and `else` too: what `if` evaluates counts for `unevaluated*`.
             keywords.push(Keyword::Conditional(Conditional { condition, then, otherwise }));
         }
-        if let Some(contains) = object.get("contains") {
+        if let Some(contains) = self.known(object, "contains") {
             let schema = self.child(pointer, "contains", contains, depth)?;
-            let min = count(pointer, object, "minContains")?.unwrap_or(1);
-            let max = count(pointer, object, "maxContains")?;
+            let (min, max) = if self.drafts[self.doc].knows("minContains") {
+                (count(pointer, object, "minContains")?.unwrap_or(1), count(pointer, object, "maxContains")?)
+            } else {
+                (1, None)
+            };
             keywords.push(Keyword::Contains(Contains { schema, min, max }));
         }
-        if let Some(names) = object.get("propertyNames") {
+        if let Some(names) = self.known(object, "propertyNames") {
             let schema = self.child(pointer, "propertyNames", names, depth)?;
             keywords.push(Keyword::PropertyNames(PropertyNames { schema }));
         }
         let mut requires = Vec::new();
         let mut schemas = Vec::new();
-        let dependent = self.drafts[self.doc].reads_dependent_keywords();
         for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
-            if keyword != "dependencies" && !dependent {
-                continue;
-            }
-            let Some(map) = object.get(keyword) else { continue };
+            let Some(map) = self.known(object, keyword) else { continue };
             let map =
                 map.as_object().ok_or_else(|| error(pointer, format!("`{keyword}` must be an object")))?;
             let base = format!("{pointer}/{keyword}");
@@ -97,14 +101,14 @@ impl<'a> Compiler<'a> {
         if !schemas.is_empty() {
             keywords.push(Keyword::DependentSchemas(DependentSchemas { schemas }));
         }
-        if let Some(rest) = object.get("unevaluatedProperties") {
+        if let Some(rest) = self.known(object, "unevaluatedProperties") {
             let schema = match rest {
                 Value::Bool(false) => None,
                 other => Some(self.child(pointer, "unevaluatedProperties", other, depth)?),
             };
             keywords.push(Keyword::UnevaluatedProperties(UnevaluatedProperties { node: id, schema }));
         }
-        if let Some(rest) = object.get("unevaluatedItems") {
+        if let Some(rest) = self.known(object, "unevaluatedItems") {
             let schema = match rest {
                 Value::Bool(false) => None,
                 other => Some(self.child(pointer, "unevaluatedItems", other, depth)?),

@@ -56,16 +56,27 @@ impl Draft {
         matches!(self, Draft::Draft4 | Draft::Draft6)
     }
 
-    /// Is `prefixItems` a keyword (2020-12)? Earlier drafts write the tuple as an `items`
-    /// list and know no `prefixItems`: there it is an unknown keyword, an annotation.
-    pub fn reads_prefix_items(self) -> bool {
-        self == Draft::Draft202012
-    }
-
-    /// Are `dependentRequired` and `dependentSchemas` keywords (2019-09 on)? Drafts 7, 6 and
-    /// 4 write both as `dependencies` (which every draft reads) and know neither.
-    pub fn reads_dependent_keywords(self) -> bool {
-        self >= Draft::Draft201909
+    /// Is `keyword` one this draft has? A keyword a later draft added is an unknown keyword,
+    /// an annotation, in an earlier one: `const`, `contains` and `propertyNames` came in
+    /// draft 6, `if`/`then`/`else` in 7, `dependentRequired`, `dependentSchemas`,
+    /// `minContains`, `maxContains` and `unevaluated*` in 2019-09 (drafts 7, 6 and 4 write
+    /// the dependencies as `dependencies`), `prefixItems` in 2020-12 (earlier drafts write the
+    /// tuple as an `items` list). Every other keyword the engine reads, every draft has or
+    /// reads in an older draft's meaning.
+    pub fn knows(self, keyword: &str) -> bool {
+        let since = match keyword {
+            "const" | "contains" | "propertyNames" => Draft::Draft6,
+            "if" | "then" | "else" => Draft::Draft7,
+            "dependentRequired"
+            | "dependentSchemas"
+            | "minContains"
+            | "maxContains"
+            | "unevaluatedProperties"
+            | "unevaluatedItems" => Draft::Draft201909,
+            "prefixItems" => Draft::Draft202012,
+            _ => return true,
+        };
+        self >= since
     }
 
     /// Are `contentEncoding` and `contentMediaType` asserted? Draft 7 introduced them and
