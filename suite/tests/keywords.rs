@@ -376,6 +376,34 @@ fn hostnames_are_rfc_1123s_in_drafts_4_and_6_and_idna2008s_after() {
 }
 
 #[test]
+fn draft_4_integers_are_written_without_a_fraction_and_a_calls_1_0_is_read_as_1() {
+    let schema = json!({
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "properties": {"n": {"type": "integer"}, "m": {"type": ["integer", "string"]}}
+    });
+    let validator = Validator::new(&schema).unwrap();
+    assert!(validator.is_valid(&json!({"n": 1, "m": "x"})));
+    assert!(!validator.is_valid(&json!({"n": 1.0})));
+    assert!(!validator.is_valid(&json!({"m": 2.0})));
+    let errors = validator.validate(&json!({"n": 1.0})).unwrap_err();
+    assert_eq!((errors[0].path(), errors[0].code()), ("/n", ErrorCode::Type));
+    assert!(
+        errors[0].message().contains("without a fraction or exponent (draft 4)"),
+        "{}",
+        errors[0].message()
+    );
+    // A call's `1.0` is the integer it spells, recorded, as in every draft.
+    let checked = validator.check(r#"{"n": 1.0, "m": 2.0}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 1, "m": 2}));
+    assert!(checked.report.coercions.iter().all(|c| c.kind == tool_input::CoercionKind::IntegerFromFloat));
+    // Draft 6 on: `1.0` is an integer.
+    let mut later = schema.clone();
+    later["$schema"] = json!("http://json-schema.org/draft-06/schema#");
+    assert!(Validator::new(&later).unwrap().is_valid(&json!({"n": 1.0})));
+}
+
+#[test]
 fn schemas_that_cannot_be_compiled() {
     for (schema, pointer) in [
         (json!({"type": "strnig"}), ""),

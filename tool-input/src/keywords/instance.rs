@@ -16,10 +16,10 @@
 //! - `items` yields an array's items in order;
 //! - nothing here allocates.
 //!
-//! Numbers join the cursor (`as_number`, in `serde_json`'s three kinds, as the tape keeps
-//! them) when the number keywords move into this folder.
+//! Numbers are read as `serde_json` holds them ([`Instance::as_number`]: its three kinds,
+//! as the tape keeps them too).
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 
 /// The JSON kind of a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +38,8 @@ pub(crate) trait Instance<'v>: Copy {
     fn kind(self) -> Kind;
     /// The string, when the value is one.
     fn as_str(self) -> Option<&'v str>;
+    /// The number, when the value is one.
+    fn as_number(self) -> Option<&'v Number>;
     /// An array's items, in order (nothing for any other kind).
     fn items(self) -> impl Iterator<Item = Self>;
     /// An object's members, in the order sent (nothing for any other kind).
@@ -64,6 +66,11 @@ impl<'v> Instance<'v> for &'v Value {
     #[inline]
     fn as_str(self) -> Option<&'v str> {
         Value::as_str(self)
+    }
+
+    #[inline]
+    fn as_number(self) -> Option<&'v Number> {
+        Value::as_number(self)
     }
 
     fn items(self) -> impl Iterator<Item = Self> {

@@ -5,7 +5,8 @@
 //! pass over a tape, or on serde's stream.
 //!
 //! The keywords of this folder are the ones the engine routes here today (conditionals,
-//! `contains`, `propertyNames`, dependencies, `unevaluated*`, `format`, draft 7's `content*`); `check::keywords` holds
+//! `contains`, `propertyNames`, dependencies, `unevaluated*`, `format`, draft 7's `content*`,
+//! draft 4's `integer`); `check::keywords` holds
 //! the older ones until they move here (see the crate's plan in `check`).
 
 mod conditional;
@@ -17,6 +18,7 @@ pub(crate) mod format;
 pub(crate) mod instance;
 mod property_names;
 mod unevaluated;
+mod written_integer;
 
 pub(crate) use conditional::Conditional;
 pub(crate) use contains::Contains;
@@ -27,6 +29,7 @@ pub(crate) use format::{Format, NumberFormat};
 pub(crate) use instance::{Instance, Kind};
 pub(crate) use property_names::PropertyNames;
 pub(crate) use unevaluated::{UnevaluatedItems, UnevaluatedProperties};
+pub(crate) use written_integer::WrittenInteger;
 
 use crate::error::ErrorCode;
 
@@ -72,6 +75,7 @@ pub(crate) trait Explain<'v, I: Instance<'v>>: Subschemas<'v, I> {
 #[derive(Debug, Clone)]
 pub(crate) enum Keyword {
     Format(Format),
+    WrittenInteger(WrittenInteger),
     Content(Content),
     Conditional(Conditional),
     Contains(Contains),
@@ -87,6 +91,7 @@ impl Keyword {
     pub fn is_valid<'v, I: Instance<'v>>(&self, schema: &impl Subschemas<'v, I>, instance: I) -> bool {
         match self {
             Keyword::Format(k) => k.is_valid(instance),
+            Keyword::WrittenInteger(k) => k.is_valid(instance),
             Keyword::Content(k) => k.is_valid(instance),
             Keyword::Conditional(k) => k.is_valid(schema, instance),
             Keyword::Contains(k) => k.is_valid(schema, instance),
@@ -102,6 +107,7 @@ impl Keyword {
     pub fn validate<'v, I: Instance<'v>>(&self, schema: &mut impl Explain<'v, I>, instance: I) {
         match self {
             Keyword::Format(k) => k.validate(schema, instance),
+            Keyword::WrittenInteger(k) => k.validate(schema, instance),
             Keyword::Content(k) => k.validate(schema, instance),
             Keyword::Conditional(k) => k.validate(schema, instance),
             Keyword::Contains(k) => k.validate(schema, instance),
@@ -119,6 +125,7 @@ impl Keyword {
     pub fn scalar_admits(&self, value: &serde_json::Value) -> Option<bool> {
         match self {
             Keyword::Format(format) => Some(format.is_valid(value)),
+            Keyword::WrittenInteger(integer) => Some(integer.is_valid(value)),
             _ => None,
         }
     }
@@ -128,6 +135,8 @@ impl Keyword {
     pub fn str_admits(&self, text: &str) -> Option<bool> {
         match self {
             Keyword::Format(Format::String(format)) => Some(format.accepts(text)),
+            // A string is no number: nothing to check.
+            Keyword::WrittenInteger(_) => Some(true),
             _ => None,
         }
     }

@@ -1,4 +1,5 @@
-//! Compiles the keywords the `keywords` folder checks, in the order they are checked: `format`,
+//! Compiles the keywords the `keywords` folder checks, in the order they are checked: draft 4's
+//! `integer` (a number written without a fraction), `format`,
 //! draft 7's `contentEncoding`/`contentMediaType`, the conditional, `contains`, `propertyNames`, the dependencies (2019-09's
 //! `dependentRequired`/`dependentSchemas` and the older `dependencies`), then
 //! `unevaluatedProperties` and `unevaluatedItems`, which read what the others evaluated.
@@ -8,7 +9,7 @@ use serde_json::{Map, Value};
 use super::{count, error, Compiler, NodeId};
 use crate::keywords::{
     Conditional, Contains, Content, DependentRequired, DependentSchemas, Format, Keyword, PropertyNames,
-    UnevaluatedItems, UnevaluatedProperties,
+    UnevaluatedItems, UnevaluatedProperties, WrittenInteger,
 };
 use crate::schema_error::SchemaError;
 
@@ -21,6 +22,12 @@ impl<'a> Compiler<'a> {
         depth: usize,
     ) -> Result<Vec<Keyword>, SchemaError> {
         let mut keywords = Vec::new();
+        if self.drafts[self.doc].integers_are_written_so() {
+            let types = object.get("type").map(|types| super::parse_types(pointer, types)).transpose()?;
+            if types.is_some_and(|types| types.integer_only()) {
+                keywords.push(Keyword::WrittenInteger(WrittenInteger));
+            }
+        }
         if let Some(name) = object.get("format") {
             let name = name.as_str().ok_or_else(|| error(pointer, "`format` must be a string"))?;
             if let Some(format) = Format::named(name).filter(|_| self.formats) {

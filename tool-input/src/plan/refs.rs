@@ -79,6 +79,12 @@ impl Draft {
         self >= since
     }
 
+    /// Is an `integer` a number written without a fraction or exponent (draft 4), rather than
+    /// any number with no fractional part (`1.0`, from draft 6 on)?
+    pub fn integers_are_written_so(self) -> bool {
+        self == Draft::Draft4
+    }
+
     /// Are `contentEncoding` and `contentMediaType` asserted? Draft 7 introduced them and
     /// lets a validator assert them; from 2019-09 on they are annotations only.
     pub fn asserts_content(self) -> bool {
