@@ -778,7 +778,7 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
-        node.keywords = self.keywords(id, pointer, object, depth)?;
+        node.keywords = self.keywords(id, pointer, object, node.types, depth)?;
         Ok(node)
     }
 

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{count, error, Compiler, NodeId};
+use super::{count, error, Compiler, NodeId, Types};
 use crate::keywords::{
     Conditional, Contains, Content, DependentRequired, DependentSchemas, Format, Keyword, PropertyNames,
     UnevaluatedItems, UnevaluatedProperties, WrittenInteger,
@@ -19,14 +19,12 @@ impl<'a> Compiler<'a> {
         id: NodeId,
         pointer: &str,
         object: &'a Map<String, Value>,
+        types: Option<Types>,
         depth: usize,
     ) -> Result<Vec<Keyword>, SchemaError> {
         let mut keywords = Vec::new();
-        if self.drafts[self.doc].integers_are_written_so() {
-            let types = object.get("type").map(|types| super::parse_types(pointer, types)).transpose()?;
-            if types.is_some_and(|types| types.integer_only()) {
-                keywords.push(Keyword::WrittenInteger(WrittenInteger));
-            }
+        if self.drafts[self.doc].integers_are_written_so() && types.is_some_and(Types::integer_only) {
+            keywords.push(Keyword::WrittenInteger(WrittenInteger));
         }
         if let Some(name) = object.get("format") {
             let name = name.as_str().ok_or_else(|| error(pointer, "`format` must be a string"))?;
