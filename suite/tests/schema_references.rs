@@ -217,7 +217,14 @@ fn given_documents_are_reached_as_references_resolve() {
         errors(&validator, &json!({"order": {"id": "1"}})),
         [("/order/id".to_owned(), ErrorCode::Pattern)]
     );
+    // A given document's defaults are the tool's own: filled in, as the schema's are.
+    let schema = json!({"type": "object", "properties": {"qty": {"$ref": "https://tools.example/qty.json"}}});
+    let qty = json!({"type": "integer", "minimum": 1, "default": 1});
+    let validator =
+        Validator::builder(&schema).resource("https://tools.example/qty.json", qty).build().unwrap();
+    assert_eq!(validator.check("{}").unwrap().value, json!({"qty": 1}));
     // A reference to a document not given stays a schema error that names it.
+    let schema = json!({"type": "object", "properties": {"order": {"$ref": "orders.json"}}});
     let error = Validator::builder(&schema).build().unwrap_err();
     assert!(error.to_string().contains("orders.json"), "{error}");
 }

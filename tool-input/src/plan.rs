@@ -426,6 +426,7 @@ impl Plan {
         let mut compiler = Compiler {
             documents: vec![schema],
             drafts: vec![draft],
+            metaschemas: vec![false],
             doc: 0,
             nodes: Vec::new(),
             by_pointer: HashMap::new(),
@@ -529,6 +530,8 @@ struct Compiler<'a> {
     documents: Vec<&'a Value>,
     /// The draft each document is read in.
     drafts: Vec<Draft>,
+    /// Whether each document is a bundled metaschema (whose `default`s are not filled in).
+    metaschemas: Vec<bool>,
     /// The document the node being compiled sits in.
     doc: usize,
     nodes: Vec<Node>,
@@ -619,7 +622,8 @@ impl<'a> Compiler<'a> {
         }
         node.const_value = self.known(object, "const").cloned();
         // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
-        node.default = object.get("default").filter(|_| self.doc == 0).cloned();
+        // (A document the caller gave is the tool's own: its defaults are.)
+        node.default = object.get("default").filter(|_| !self.metaschemas[self.doc]).cloned();
         node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
         node.minimum = number(pointer, object, "minimum")?;
         node.maximum = number(pointer, object, "maximum")?;
@@ -840,8 +844,8 @@ impl<'a> Compiler<'a> {
                 format!("`{reference}` points to nothing in this schema (references are never fetched)"),
             )
         };
-        let (document, draft) = match metaschemas::document(&uri) {
-            Some(metaschema) => (metaschema, Draft::of(metaschema)),
+        let (document, draft, metaschema) = match metaschemas::document(&uri) {
+            Some(metaschema) => (metaschema, Draft::of(metaschema), true),
             None => {
                 let given =
                     self.resources.and_then(|resources| resources.get(&uri)).ok_or_else(never_fetched)?;
@@ -849,7 +853,7 @@ impl<'a> Compiler<'a> {
                 // refers to it (a draft 7 schema's shared definitions are draft 7).
                 let draft =
                     if given.get("$schema").is_some() { Draft::of(given) } else { self.drafts[self.doc] };
-                (given, draft)
+                (given, draft, false)
             }
         };
         if self.documents.iter().any(|known| std::ptr::eq(*known, document)) {
@@ -858,6 +862,7 @@ impl<'a> Compiler<'a> {
         let doc = self.documents.len();
         self.documents.push(document);
         self.drafts.push(draft);
+        self.metaschemas.push(metaschema);
         self.index.add(doc, document, &uri, draft);
         self.index.target(self.doc, pointer, reference).map_err(|_| never_fetched())
     }
