@@ -66,10 +66,17 @@ impl PyValidator {
         let mut builder = builder.policy(policy).formats(formats).defaults(defaults);
         for (uri, given) in resources.into_iter().flat_map(|resources| resources.iter()) {
             let uri: String = uri.extract()?;
-            let given = document(&given)?.map_err(|error| {
-                schema_error_at(py, "", &format!("the resource at {uri} is not JSON: {error}"))
-            })?;
-            builder = builder.resource(&uri, given);
+            // From text where it can be written (the order its properties are listed in, as
+            // for the schema); else its value.
+            builder = match schema_text(py, &given) {
+                Some(text) => builder.resource_from_text(&uri, &text).map_err(|e| schema_error(py, &e))?,
+                None => {
+                    let given = document(&given)?.map_err(|error| {
+                        schema_error_at(py, "", &format!("the resource at {uri} is not JSON: {error}"))
+                    })?;
+                    builder.resource(&uri, given)
+                }
+            };
         }
         let validator = builder.build().map_err(|e| schema_error(py, &e))?;
         // As `tool-input check`: the schema's title names the tool unless a name is given.

@@ -331,3 +331,13 @@ def test_documents_a_schema_refers_to_are_given_never_fetched():
         assert caught.value.errors[0]["path"] == "/id"
     with pytest.raises(SchemaError):
         Validator(schema, resources={"https://example.com/defs.json": "{not json"})
+
+
+def test_a_given_document_lists_its_properties_as_written():
+    schema = {"type": "object", "properties": {"place": {"$ref": "https://example.com/place.json"}}}
+    place = {"properties": {"zone": {}, "area": {}, "mid": {}}, "additionalProperties": False}
+    for given in (place, json.dumps(place), json.dumps(place).encode()):
+        validator = Validator(schema, resources={"https://example.com/place.json": given})
+        with pytest.raises(Rejection) as caught:
+            validator.check('{"place": {"zoen": 1}}')
+        assert caught.value.errors[0]["options"] == ["zone", "area", "mid"]

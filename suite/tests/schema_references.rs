@@ -283,3 +283,22 @@ fn a_metaschema_given_decides_the_vocabularies_a_schema_is_read_with() {
         .unwrap();
     assert!(!validator.is_valid(&json!({"id": "not-a-uuid"})));
 }
+
+#[test]
+fn a_document_given_as_text_lists_its_properties_as_written() {
+    let schema =
+        json!({"type": "object", "properties": {"place": {"$ref": "https://tools.example/place.json"}}});
+    let place = r#"{"type": "object", "properties": {"zone": {}, "area": {}, "mid": {}}, "additionalProperties": false}"#;
+    let validator = Validator::builder(&schema)
+        .resource_from_text("https://tools.example/place.json", place)
+        .unwrap()
+        .build()
+        .unwrap();
+    let rejection = validator.check(r#"{"place": {"zoen": 1}}"#).unwrap_err();
+    assert_eq!(rejection.errors()[0].path(), "/place/zoen");
+    assert!(rejection.to_string().contains(r#"allowed: "zone", "area", "mid""#), "{rejection}");
+    // Text that is no JSON names the document.
+    let error =
+        Validator::builder(&schema).resource_from_text("https://tools.example/place.json", "{").unwrap_err();
+    assert!(error.to_string().contains("https://tools.example/place.json"), "{error}");
+}

@@ -427,12 +427,12 @@ impl Plan {
             documents: vec![schema],
             drafts: vec![draft],
             metaschemas: vec![false],
+            orders: vec![order],
             doc: 0,
             nodes: Vec::new(),
             by_pointer: HashMap::new(),
             index: refs::Index::of(schema, draft),
             formats,
-            order,
             resources,
             dynamic: Vec::new(),
         };
@@ -542,8 +542,9 @@ struct Compiler<'a> {
     index: refs::Index,
     /// Assert `format`.
     formats: bool,
-    /// The order the schema wrote its objects' keys in, where the `Value` may not keep it.
-    order: Option<&'a KeyOrder>,
+    /// The order each document wrote its objects' keys in, where its `Value` may not keep
+    /// it (the schema's, when given; a given document's, when given as text).
+    orders: Vec<Option<&'a KeyOrder>>,
     /// The documents the caller gave, which a `$ref` may lead to.
     resources: Option<&'a Resources>,
     /// The nodes with a dynamic reference, each with the `$dynamicAnchor` it looks for
@@ -684,7 +685,7 @@ impl<'a> Compiler<'a> {
             let properties =
                 properties.as_object().ok_or_else(|| error(pointer, "`properties` must be an object"))?;
             let base = format!("{pointer}/properties");
-            let names = match self.order {
+            let names = match self.orders[self.doc] {
                 Some(order) => order.keys_of(&base, properties),
                 None => properties.keys().collect(),
             };
@@ -844,16 +845,16 @@ impl<'a> Compiler<'a> {
                 format!("`{reference}` points to nothing in this schema (references are never fetched)"),
             )
         };
-        let (document, draft, metaschema) = match metaschemas::document(&uri) {
-            Some(metaschema) => (metaschema, Draft::of(metaschema), true),
+        let (document, draft, metaschema, order) = match metaschemas::document(&uri) {
+            Some(metaschema) => (metaschema, Draft::of(metaschema), true, None),
             None => {
-                let given =
+                let (given, order) =
                     self.resources.and_then(|resources| resources.get(&uri)).ok_or_else(never_fetched)?;
                 // A document that names no `$schema` is read in the draft of the one that
                 // refers to it (a draft 7 schema's shared definitions are draft 7).
                 let draft =
                     if given.get("$schema").is_some() { Draft::of(given) } else { self.drafts[self.doc] };
-                (given, draft, false)
+                (given, draft, false, order)
             }
         };
         if self.documents.iter().any(|known| std::ptr::eq(*known, document)) {
@@ -863,6 +864,7 @@ impl<'a> Compiler<'a> {
         self.documents.push(document);
         self.drafts.push(draft);
         self.metaschemas.push(metaschema);
+        self.orders.push(order);
         self.index.add(doc, document, &uri, draft);
         self.index.target(self.doc, pointer, reference).map_err(|_| never_fetched())
     }

@@ -236,8 +236,33 @@ impl ValidatorBuilder {
     /// # Ok::<(), tool_input::SchemaError>(())
     /// ```
     pub fn resource(mut self, uri: impl AsRef<str>, document: Value) -> Self {
-        self.resources.add(uri.as_ref(), document);
+        self.resources.add(uri.as_ref(), document, None);
         self
+    }
+
+    /// [`resource`](ValidatorBuilder::resource) of a document given as JSON text: messages
+    /// that list its properties follow the order the text wrote them in, in every build (as
+    /// [`Validator::builder_from_text`] does for the schema). Text that is not JSON is a
+    /// [`SchemaError`] that names the URI.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::Validator;
+    ///
+    /// let schema = json!({"properties": {"place": {"$ref": "https://example.com/place.json"}}});
+    /// let place = r#"{"properties": {"zone": {}, "area": {}}, "additionalProperties": false}"#;
+    /// let validator =
+    ///     Validator::builder(&schema).resource_from_text("https://example.com/place.json", place)?.build()?;
+    /// let rejection = validator.check(r#"{"place": {"zoen": 1}}"#).unwrap_err();
+    /// assert!(rejection.to_string().contains(r#"allowed: "zone", "area""#));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn resource_from_text(mut self, uri: impl AsRef<str>, document: &str) -> Result<Self, SchemaError> {
+        let uri = uri.as_ref();
+        let value: Value = serde_json::from_str(document)
+            .map_err(|error| SchemaError::new("", format!("the resource at {uri} is not JSON: {error}")))?;
+        self.resources.add(uri, value, KeyOrder::of_text(document));
+        Ok(self)
     }
 
     /// The order the schema wrote its objects' keys in (the derive's fields, a text's keys).

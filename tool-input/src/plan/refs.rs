@@ -9,6 +9,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::key_order::KeyOrder;
+
 /// The JSON Schema drafts, by the meaning they give keywords.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Draft {
@@ -105,25 +107,25 @@ pub(super) const DOCUMENT_BASE: &str = "tool-input:///schema.json";
 
 /// Schema documents the caller gives, each at the URI a `$ref` reaches it by: with the
 /// bundled metaschemas, the only documents beyond the schema itself a reference may lead to.
-/// Nothing is fetched.
+/// Nothing is fetched. A document given as text keeps the order it wrote its keys in.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Resources {
-    by_uri: HashMap<String, Value>,
+    by_uri: HashMap<String, (Value, Option<KeyOrder>)>,
 }
 
 impl Resources {
     /// `document`, reached at `uri` (its fragment dropped; a relative URI is taken relative
-    /// to the base of a schema without `$id`). A second document at one URI replaces the
-    /// first.
-    pub fn add(&mut self, uri: &str, document: Value) {
+    /// to the base of a schema without `$id`), with the key order of its text when it was
+    /// given as text. A second document at one URI replaces the first.
+    pub fn add(&mut self, uri: &str, document: Value, order: Option<KeyOrder>) {
         let resolved = resolve(DOCUMENT_BASE, uri);
         let (uri, _) = split_fragment(&resolved);
-        self.by_uri.insert(uri.to_owned(), document);
+        self.by_uri.insert(uri.to_owned(), (document, order));
     }
 
-    /// The document at `uri` (absolute, no fragment).
-    pub fn get(&self, uri: &str) -> Option<&Value> {
-        self.by_uri.get(uri)
+    /// The document at `uri` (absolute, no fragment), with its text's key order if known.
+    pub fn get(&self, uri: &str) -> Option<(&Value, Option<&KeyOrder>)> {
+        self.by_uri.get(uri).map(|(document, order)| (document, order.as_ref()))
     }
 }
 

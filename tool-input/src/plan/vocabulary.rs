@@ -56,7 +56,7 @@ impl Dialect {
             Some(bundled) => bundled,
             // A metaschema of the caller's is written in a draft of its own.
             None => match resources.and_then(|resources| resources.get(uri)) {
-                Some(given) if !std::ptr::eq(given, schema) => given,
+                Some((given, _)) if !std::ptr::eq(given, schema) => given,
                 _ => return named,
             },
         };
@@ -134,6 +134,7 @@ mod tests {
                     "https://json-schema.org/draft/2020-12/vocab/format-assertion": false
                 }
             }),
+            None,
         );
         let schema = json!({"$schema": "https://example.com/meta", "minimum": 3});
         let dialect = Dialect::of(&schema, Some(&resources));
