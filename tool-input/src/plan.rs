@@ -424,10 +424,7 @@ impl Plan {
         let formats = formats || dialect.format_assertion;
         let draft = dialect.draft;
         let mut compiler = Compiler {
-            documents: vec![schema],
-            drafts: vec![draft],
-            metaschemas: vec![false],
-            orders: vec![order],
+            documents: vec![Document { value: schema, draft, metaschema: false, order }],
             doc: 0,
             nodes: Vec::new(),
             by_pointer: HashMap::new(),
@@ -527,11 +524,7 @@ impl Plan {
 struct Compiler<'a> {
     /// The schema (0), then each bundled metaschema or given resource it references, in the
     /// order first met.
-    documents: Vec<&'a Value>,
-    /// The draft each document is read in.
-    drafts: Vec<Draft>,
-    /// Whether each document is a bundled metaschema (whose `default`s are not filled in).
-    metaschemas: Vec<bool>,
+    documents: Vec<Document<'a>>,
     /// The document the node being compiled sits in.
     doc: usize,
     nodes: Vec<Node>,
@@ -542,9 +535,6 @@ struct Compiler<'a> {
     index: refs::Index,
     /// Assert `format`.
     formats: bool,
-    /// The order each document wrote its objects' keys in, where its `Value` may not keep
-    /// it (the schema's, when given; a given document's, when given as text).
-    orders: Vec<Option<&'a KeyOrder>>,
     /// The documents the caller gave, which a `$ref` may lead to.
     resources: Option<&'a Resources>,
     /// The nodes with a dynamic reference, each with the `$dynamicAnchor` it looks for
@@ -552,11 +542,28 @@ struct Compiler<'a> {
     dynamic: Vec<(NodeId, Option<String>)>,
 }
 
+/// One document a compile reads: the schema, a bundled metaschema or a given resource.
+struct Document<'a> {
+    value: &'a Value,
+    /// The draft it is read in.
+    draft: Draft,
+    /// Whether it is a bundled metaschema (whose `default`s are not filled in).
+    metaschema: bool,
+    /// The order it wrote its objects' keys in, where its `Value` may not keep it (the
+    /// schema's, when given; a given document's, when given as text).
+    order: Option<&'a KeyOrder>,
+}
+
 impl<'a> Compiler<'a> {
+    /// The draft of the document being compiled.
+    fn draft(&self) -> Draft {
+        self.documents[self.doc].draft
+    }
+
     /// `keyword`'s value in `object`, when the draft of the document being compiled has the
     /// keyword ([`Draft::knows`]); in an earlier draft it is an annotation.
     fn known(&self, object: &'a Map<String, Value>, keyword: &str) -> Option<&'a Value> {
-        object.get(keyword).filter(|_| self.drafts[self.doc].knows(keyword))
+        object.get(keyword).filter(|_| self.draft().knows(keyword))
     }
 }
 
@@ -606,7 +613,7 @@ impl<'a> Compiler<'a> {
             _ => return Err(error(pointer, "a schema must be an object or a boolean")),
         };
         let mut node = Node::default();
-        if let (true, Some(reference)) = (self.drafts[self.doc].ref_overrides(), object.get("$ref")) {
+        if let (true, Some(reference)) = (self.draft().ref_overrides(), object.get("$ref")) {
             // Drafts 4 to 7: `$ref` replaces every keyword beside it.
             let reference = reference.as_str().ok_or_else(|| error(pointer, "`$ref` must be a string"))?;
             node.reference = Some(self.reference(pointer, reference, depth)?);
@@ -624,7 +631,7 @@ impl<'a> Compiler<'a> {
         node.const_value = self.known(object, "const").cloned();
         // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
         // (A document the caller gave is the tool's own: its defaults are.)
-        node.default = object.get("default").filter(|_| !self.metaschemas[self.doc]).cloned();
+        node.default = object.get("default").filter(|_| !self.documents[self.doc].metaschema).cloned();
         node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
         node.minimum = number(pointer, object, "minimum")?;
         node.maximum = number(pointer, object, "maximum")?;
@@ -685,7 +692,7 @@ impl<'a> Compiler<'a> {
             let properties =
                 properties.as_object().ok_or_else(|| error(pointer, "`properties` must be an object"))?;
             let base = format!("{pointer}/properties");
-            let names = match self.orders[self.doc] {
+            let names = match self.documents[self.doc].order {
                 Some(order) => order.keys_of(&base, properties),
                 None => properties.keys().collect(),
             };
@@ -823,6 +830,7 @@ impl<'a> Compiler<'a> {
         depth: usize,
     ) -> Result<NodeId, SchemaError> {
         let target = self.documents[doc]
+            .value
             .pointer(&fragment)
             .ok_or_else(|| error(pointer, format!("`{reference}` points to nothing in this schema")))?;
         let outer = std::mem::replace(&mut self.doc, doc);
@@ -852,19 +860,15 @@ impl<'a> Compiler<'a> {
                     self.resources.and_then(|resources| resources.get(&uri)).ok_or_else(never_fetched)?;
                 // A document that names no `$schema` is read in the draft of the one that
                 // refers to it (a draft 7 schema's shared definitions are draft 7).
-                let draft =
-                    if given.get("$schema").is_some() { Draft::of(given) } else { self.drafts[self.doc] };
+                let draft = if given.get("$schema").is_some() { Draft::of(given) } else { self.draft() };
                 (given, draft, false, order)
             }
         };
-        if self.documents.iter().any(|known| std::ptr::eq(*known, document)) {
+        if self.documents.iter().any(|known| std::ptr::eq(known.value, document)) {
             return Err(never_fetched());
         }
         let doc = self.documents.len();
-        self.documents.push(document);
-        self.drafts.push(draft);
-        self.metaschemas.push(metaschema);
-        self.orders.push(order);
+        self.documents.push(Document { value: document, draft, metaschema, order });
         self.index.add(doc, document, &uri, draft);
         self.index.target(self.doc, pointer, reference).map_err(|_| never_fetched())
     }

@@ -65,9 +65,9 @@ impl Compiler<'_> {
         pointer: &str,
         reference: &str,
     ) -> Result<Option<Option<String>>, SchemaError> {
-        let draft = self.drafts[self.doc];
+        let draft = self.draft();
         let (doc, at) = self.locate(pointer, reference)?;
-        let Some(Value::Object(target)) = self.documents[doc].pointer(&at) else { return Ok(None) };
+        let Some(Value::Object(target)) = self.documents[doc].value.pointer(&at) else { return Ok(None) };
         Ok(match (keyword, draft) {
             ("$dynamicRef", Draft::Draft202012) => {
                 let fragment = reference.split_once('#').map_or("", |(_, fragment)| fragment);

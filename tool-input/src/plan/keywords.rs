@@ -23,13 +23,13 @@ impl<'a> Compiler<'a> {
         depth: usize,
     ) -> Result<Vec<Keyword>, SchemaError> {
         let mut keywords = Vec::new();
-        if self.drafts[self.doc].integers_are_written_so() && types.is_some_and(Types::integer_only) {
+        if self.draft().integers_are_written_so() && types.is_some_and(Types::integer_only) {
             keywords.push(Keyword::WrittenInteger(WrittenInteger));
         }
         if let Some(name) = object.get("format") {
             let name = name.as_str().ok_or_else(|| error(pointer, "`format` must be a string"))?;
             if let Some(format) = Format::named(name).filter(|_| self.formats) {
-                let format = if self.drafts[self.doc].hostnames_are_rfc_1123() {
+                let format = if self.draft().hostnames_are_rfc_1123() {
                     format.as_drafts_4_and_6_mean_it()
                 } else {
                     format
@@ -38,7 +38,7 @@ impl<'a> Compiler<'a> {
             }
             // Numeric formats are bounds: `Compiler::number_format` (`compile_node`).
         }
-        if self.drafts[self.doc].asserts_content() {
+        if self.draft().asserts_content() {
             let text = |keyword: &str| match object.get(keyword) {
                 None => Ok(None),
                 Some(Value::String(text)) => Ok(Some(text.as_str())),
@@ -63,7 +63,7 @@ impl<'a> Compiler<'a> {
         }
         if let Some(contains) = self.known(object, "contains") {
             let schema = self.child(pointer, "contains", contains, depth)?;
-            let (min, max) = if self.drafts[self.doc].knows("minContains") {
+            let (min, max) = if self.draft().knows("minContains") {
                 (count(pointer, object, "minContains")?.unwrap_or(1), count(pointer, object, "maxContains")?)
             } else {
                 (1, None)

@@ -52,15 +52,14 @@ impl Dialect {
         let Some(uri) = schema.get("$schema").and_then(Value::as_str) else { return named };
         let resolved = resolve(DOCUMENT_BASE, uri);
         let (uri, _) = split_fragment(&resolved);
-        let metaschema = match metaschemas::document(uri) {
-            Some(bundled) => bundled,
+        let (metaschema, draft) = match metaschemas::document(uri) {
+            Some(bundled) => (bundled, named.draft),
             // A metaschema of the caller's is written in a draft of its own.
             None => match resources.and_then(|resources| resources.get(uri)) {
-                Some((given, _)) if !std::ptr::eq(given, schema) => given,
+                Some((given, _)) if !std::ptr::eq(given, schema) => (given, Draft::of(given)),
                 _ => return named,
             },
         };
-        let draft = if metaschemas::document(uri).is_some() { named.draft } else { Draft::of(metaschema) };
         let Some(listed) = metaschema.get("$vocabulary").and_then(Value::as_object) else {
             return Dialect { draft, ..named };
         };
