@@ -1,8 +1,10 @@
 //! Compiles the keywords the `keywords` folder checks, in the order they are checked: draft 4's
-//! `integer` (a number written without a fraction), `format`,
-//! draft 7's `contentEncoding`/`contentMediaType`, the conditional, `contains`, `propertyNames`, the dependencies (2019-09's
-//! `dependentRequired`/`dependentSchemas` and the older `dependencies`), then
-//! `unevaluatedProperties` and `unevaluatedItems`, which read what the others evaluated.
+//! `integer` (a number written without a fraction), `format`, draft 7's
+//! `contentEncoding`/`contentMediaType`, the conditional, `contains`, `propertyNames`, the
+//! dependencies (2019-09's `dependentRequired`/`dependentSchemas` and the older
+//! `dependencies`), then `unevaluatedProperties` and `unevaluatedItems`, which read what the
+//! others evaluated. A keyword the draft of its document does not have is left out
+//! (`Compiler::known`).
 
 use serde_json::{Map, Value};
 
