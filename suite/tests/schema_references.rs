@@ -302,3 +302,41 @@ fn a_document_given_as_text_lists_its_properties_as_written() {
         Validator::builder(&schema).resource_from_text("https://tools.example/place.json", "{").unwrap_err();
     assert!(error.to_string().contains("https://tools.example/place.json"), "{error}");
 }
+
+#[test]
+fn an_error_in_a_given_document_names_the_document() {
+    let schema = json!({"type": "object", "properties": {"a": {"$ref": "https://tools.example/a.json"}}});
+    let build = |a: Value, b: Value| {
+        Validator::builder(&schema)
+            .resource("https://tools.example/a.json", a)
+            .resource("https://tools.example/b.json", b)
+            .build()
+            .unwrap_err()
+    };
+    // A keyword written wrong, in the document a reference reached.
+    let error = build(json!({"properties": {"x": {"type": "strnig"}}}), json!({}));
+    assert_eq!(error.pointer, "https://tools.example/a.json#/properties/x", "{error}");
+    // One document further.
+    let error = build(json!({"$ref": "b.json#/$defs/n"}), json!({"$defs": {"n": {"minimum": "1"}}}));
+    assert_eq!(error.pointer, "https://tools.example/b.json#/$defs/n", "{error}");
+    // A loop across two documents: one place on it, in its own document.
+    let error = build(json!({"$ref": "b.json"}), json!({"$ref": "a.json"}));
+    assert_eq!(error.pointer, "https://tools.example/a.json#", "{error}");
+    assert!(error.message.contains("lead back here"), "{error}");
+    // A default the given document's own schema refuses.
+    let error =
+        build(json!({"type": "object", "properties": {"n": {"type": "integer", "default": "x"}}}), json!({}));
+    assert_eq!(error.pointer, "https://tools.example/a.json#/properties/n/default", "{error}");
+    // The schema's own place stays as it is, even when reached from a given document.
+    let schema = json!({
+        "$id": "https://tools.example/root.json",
+        "$defs": {"bad": {"maxLength": -1}},
+        "type": "object",
+        "properties": {"a": {"$ref": "https://tools.example/a.json"}}
+    });
+    let error = Validator::builder(&schema)
+        .resource("https://tools.example/a.json", json!({"$ref": "root.json#/$defs/bad"}))
+        .build()
+        .unwrap_err();
+    assert_eq!(error.pointer, "/$defs/bad", "{error}");
+}

@@ -424,8 +424,9 @@ impl Plan {
         let formats = formats || dialect.format_assertion;
         let draft = dialect.draft;
         let mut compiler = Compiler {
-            documents: vec![Document { value: schema, draft, metaschema: false, order }],
+            documents: vec![Document { value: schema, draft, metaschema: false, order, uri: None }],
             doc: 0,
+            failed_in: None,
             nodes: Vec::new(),
             by_pointer: HashMap::new(),
             index: refs::Index::of(schema, draft),
@@ -433,13 +434,18 @@ impl Plan {
             resources,
             dynamic: Vec::new(),
         };
-        let root = compiler.compile_at("", schema, 0)?;
+        let root = compiler.compile_at("", schema, 0).map_err(|error| compiler.located(error))?;
         let scope_of = compiler.resolve_dynamic()?;
         if let Some(id) = first_loop(&compiler.nodes) {
-            let pointer =
-                compiler.by_pointer.iter().find(|(_, &at)| at == id).map_or("", |((_, p), _)| p.as_str());
+            let (doc, pointer) = compiler
+                .by_pointer
+                .iter()
+                .filter(|(_, &at)| at == id)
+                .map(|(place, _)| place)
+                .min()
+                .map_or((0, ""), |(doc, pointer)| (*doc, pointer.as_str()));
             return Err(error(
-                pointer,
+                &compiler.qualified(doc, pointer),
                 "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
             ));
         }
@@ -448,10 +454,10 @@ impl Plan {
         // The document's own pointers first (a bundled metaschema's nodes come after).
         let mut by_pointer: Vec<_> = compiler.by_pointer.into_iter().collect();
         by_pointer.sort_unstable();
-        for ((_, pointer), id) in by_pointer {
+        for ((doc, pointer), id) in by_pointer {
             if !named[id] {
                 named[id] = true;
-                pointers[id] = pointer;
+                pointers[id] = qualified(&compiler.documents, doc, &pointer);
             }
         }
         let mut plan = Plan {
@@ -527,6 +533,8 @@ struct Compiler<'a> {
     documents: Vec<Document<'a>>,
     /// The document the node being compiled sits in.
     doc: usize,
+    /// The document the first error was met in (its pointer is that document's).
+    failed_in: Option<usize>,
     nodes: Vec<Node>,
     /// Nodes already compiled for a place (document, JSON Pointer), so `$ref`s share them
     /// and recursive schemas terminate.
@@ -552,9 +560,24 @@ struct Document<'a> {
     /// The order it wrote its objects' keys in, where its `Value` may not keep it (the
     /// schema's, when given; a given document's, when given as text).
     order: Option<&'a KeyOrder>,
+    /// The URI a `$ref` named it by (`None` for the schema).
+    uri: Option<String>,
 }
 
 impl<'a> Compiler<'a> {
+    /// `pointer` in document `doc`, as an error names it (see [`qualified`]).
+    fn qualified(&self, doc: usize, pointer: &str) -> String {
+        qualified(&self.documents, doc, pointer)
+    }
+
+    /// A compile error, its pointer qualified by the document it was met in.
+    fn located(&self, mut error: SchemaError) -> SchemaError {
+        if let Some(doc) = self.failed_in {
+            error.pointer = self.qualified(doc, &error.pointer);
+        }
+        error
+    }
+
     /// The draft of the document being compiled.
     fn draft(&self) -> Draft {
         self.documents[self.doc].draft
@@ -564,6 +587,15 @@ impl<'a> Compiler<'a> {
     /// keyword ([`Draft::knows`]); in an earlier draft it is an annotation.
     fn known(&self, object: &'a Map<String, Value>, keyword: &str) -> Option<&'a Value> {
         object.get(keyword).filter(|_| self.draft().knows(keyword))
+    }
+}
+
+/// `pointer` in document `doc` of `documents`, as an error names it: as it is in the schema,
+/// after the document's URI elsewhere (`https://example.com/common.json#/$defs/a`).
+fn qualified(documents: &[Document<'_>], doc: usize, pointer: &str) -> String {
+    match &documents[doc].uri {
+        Some(uri) if doc > 0 => format!("{uri}#{pointer}"),
+        _ => pointer.to_owned(),
     }
 }
 
@@ -578,12 +610,16 @@ impl<'a> Compiler<'a> {
             return Ok(id);
         }
         if depth > MAX_SCHEMA_DEPTH {
+            self.failed_in.get_or_insert(self.doc);
             return Err(error(pointer, "the schema is nested too deeply"));
         }
         let id = self.nodes.len();
         self.nodes.push(Node::default());
         self.by_pointer.insert(place, id);
-        let node = self.compile_node(id, pointer, schema, depth)?;
+        let node = self.compile_node(id, pointer, schema, depth).inspect_err(|_| {
+            // The innermost compile that fails holds the pointer's document.
+            self.failed_in.get_or_insert(self.doc);
+        })?;
         self.nodes[id] = node;
         Ok(id)
     }
@@ -868,7 +904,7 @@ impl<'a> Compiler<'a> {
             return Err(never_fetched());
         }
         let doc = self.documents.len();
-        self.documents.push(Document { value: document, draft, metaschema, order });
+        self.documents.push(Document { value: document, draft, metaschema, order, uri: Some(uri.clone()) });
         self.index.add(doc, document, &uri, draft);
         self.index.target(self.doc, pointer, reference).map_err(|_| never_fetched())
     }

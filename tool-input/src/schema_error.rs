@@ -5,7 +5,9 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid schema at `{pointer}`: {message}")]
 pub struct SchemaError {
-    /// Where in the schema document (JSON Pointer; `""` is the root).
+    /// Where in the schema (JSON Pointer; `""` is the root). In a document given with
+    /// [`ValidatorBuilder::resource`](crate::ValidatorBuilder::resource), the document's URI,
+    /// `#`, then the pointer in it: `https://example.com/common.json#/$defs/id`.
     pub pointer: String,
     /// What is wrong.
     pub message: String,
