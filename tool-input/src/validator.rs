@@ -506,7 +506,8 @@ impl Validator {
         {
             return Err(read);
         }
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy)
+            .under_own_limits(*limits == self.inner.limits);
         if fast.run::<Skim, _>(&read.value).is_err() {
             return Err(read);
         }
@@ -752,6 +753,8 @@ struct Read {
 thread_local! {
     /// Argument texts the validator parsed leniently on this thread (the parse-once tests).
     pub(crate) static TEXTS_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Typed rejections the one pass explained on this thread (see `check::explain`).
+    pub(crate) static EXPLAINED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// A text's parse as [`read_arguments`] gives it under `policy` (not strict) and `limits`:

@@ -19,7 +19,7 @@
 //! properties).
 
 use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -29,6 +29,7 @@ use serde::de::{
 use serde_json::{Number, Value};
 
 use super::convert::{respelled, text_as_type};
+use super::explain::Explain;
 use super::keywords::{
     absent_defaults, const_refuses, enum_refuses, integral_float_rewritten, item_schema, number_admitted,
     string_admitted, Bounds, Sent,
@@ -36,8 +37,10 @@ use super::keywords::{
 use super::mode::{field_mode, FieldOverride, Mode};
 use super::order::{self, Place};
 use super::path::Path;
+use super::Walker;
 use crate::arbitrary_precision;
 use crate::equal::json_equal;
+use crate::error::FieldError;
 use crate::limits::Limits;
 use crate::message::{echo, echo_str};
 use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
@@ -73,6 +76,36 @@ pub(crate) struct Fast<'p> {
     /// `serde_json`'s rounding matter, so only then is the text scanned for a float it may
     /// misread ([`Fast::read_a_float`]).
     floats: Cell<bool>,
+    /// The limits of this reading, for the walker that explains (see [`Fast::explaining`]).
+    limits: Limits,
+    /// The text being read, when refusals are explained (see `check::explain`).
+    explained_text: Option<&'p str>,
+    /// The explaining state, made at the first refusal (boxed: most readings never make it,
+    /// and a reading is moved by value).
+    explain: OnceCell<Box<Explain<'p>>>,
+    /// How many containers sent as strings the value being read is inside: the walker
+    /// decides whether such a coercion stands, so nothing is explained there.
+    parsed: Cell<usize>,
+    /// How many containers are reading on past a refusal (see `check::explain`): what they
+    /// read is for explaining only, and a refusal explained there does not end the reading
+    /// (an error through `serde_json` costs a scan of the text for its line).
+    draining: Cell<usize>,
+}
+
+/// A container reading on past a refusal, for as long as it lives (see `Fast::draining`).
+struct Draining<'f>(&'f Cell<usize>);
+
+impl<'f> Draining<'f> {
+    fn new(draining: &'f Cell<usize>) -> Self {
+        draining.set(draining.get() + 1);
+        Draining(draining)
+    }
+}
+
+impl Drop for Draining<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get() - 1);
+    }
 }
 
 /// A string read as what its schema declares (see [`Fast::coerce_str`]).
@@ -114,7 +147,111 @@ impl<'p> Fast<'p> {
             policy,
             unions: Cell::new(0),
             floats: Cell::new(false),
+            limits: *limits,
+            explained_text: None,
+            explain: OnceCell::new(),
+            parsed: Cell::new(0),
+            draining: Cell::new(0),
         }
+    }
+
+    /// Explain what this reading refuses, as the walker would, reading on to the end of
+    /// `text` (see `check::explain`); [`Fast::explained`] then gives the errors. Not for a
+    /// plan with a dynamic reference (whose walk keeps a scope this reading does not).
+    pub fn explaining(mut self, text: &'p str) -> Self {
+        if self.plan.scope_of.is_empty() {
+            self.explained_text = Some(text);
+        }
+        self
+    }
+
+    /// Does this reading explain its refusals?
+    pub fn explains(&self) -> bool {
+        self.explained_text.is_some()
+    }
+
+    /// After a failed reading: its errors when it explained every refusal (and whether they
+    /// are in document order already); `None` when the full path must decide. `rest_is_blank`:
+    /// the text held nothing after the value read.
+    pub fn explained(self, rest_is_blank: bool) -> Option<(Vec<FieldError>, bool)> {
+        let text = self.explained_text?;
+        let explain = self.explain.into_inner()?;
+        // A float `serde_json` may have rounded wrongly: the full path reads it with the lexer.
+        if !rest_is_blank || self.floats.get() && crate::decimal::serde_json_may_misread(text.as_bytes()) {
+            return None;
+        }
+        explain.into_errors()
+    }
+
+    /// The explainer, when refusals are explained and one here can be: not under a union or
+    /// inside a container sent as a string.
+    fn explainer(&self) -> Option<&Explain<'p>> {
+        let text = self.explained_text?;
+        if self.unions.get() > 0 || self.parsed.get() > 0 {
+            return None;
+        }
+        Some(self.explain.get_or_init(|| {
+            let mut walker = Walker::new(self.plan, self.overrides, &self.limits, true);
+            walker.raw_text = Some(text);
+            Box::new(Explain::new(walker))
+        }))
+    }
+
+    /// A container met a refusal from what it holds: `true` when it was explained, and the
+    /// container should read the rest of its members.
+    fn explained_below(&self) -> bool {
+        self.explain.get().is_some_and(|explain| explain.take_pending())
+    }
+
+    /// A refusal was just explained while reading on past an earlier one: the reading goes
+    /// on (`true`), and the news is taken here rather than sent up as an error.
+    fn passes_while_draining(&self) -> bool {
+        self.draining.get() > 0 && self.explain.get().is_some_and(|explain| explain.take_quietly())
+    }
+
+    /// The end of a container that read on past a refusal (`end`: its own end's check): the
+    /// refusal it met goes on up, explained, unless its end ended the reading.
+    fn passed_on<E>(&self, end: Result<(), E>, error: E) -> E {
+        if let Err(refused) = end {
+            return refused;
+        }
+        if let Some(explain) = self.explain.get() {
+            explain.pass_on();
+        }
+        error
+    }
+
+    /// Refuse `value` at `id`: explained by the walker when it can be, and when the walker
+    /// finds it wrong (one it would coerce instead is left to the full path). `true`: the
+    /// reading goes on past it (see [`Fast::passes_while_draining`]); else the caller aborts.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&self, id: NodeId, value: impl FnOnce() -> Value, at: &Path<'_>) -> bool {
+        if let Some(explain) = self.explainer() {
+            explain.value(id, value(), at, self.mode_at(at));
+        }
+        self.passes_while_draining()
+    }
+
+    /// Refuse the array or object `access` reads at `id` (a node this path does not check it
+    /// against): read whole, then explained by the walker as [`Fast::refuse`] does. `Ok(true)`:
+    /// the reading goes on past it.
+    #[cold]
+    #[inline(never)]
+    fn refuse_container<'de, D: Deserializer<'de>>(
+        &self,
+        id: NodeId,
+        access: D,
+        at: &Path<'_>,
+    ) -> Result<bool, D::Error> {
+        let Some(explain) = self.explainer() else { return Ok(false) };
+        let ((value, repeated), floats) = crate::parse::repeats::noting_repeats(access)?;
+        self.floats.set(self.floats.get() || floats);
+        // A key given twice: the full path settles it.
+        if !repeated {
+            explain.value(id, value, at, self.mode_at(at));
+        }
+        Ok(self.passes_while_draining())
     }
 
     /// Did the reading see a number `serde_json` read as a float (or an integer beyond 64
@@ -122,6 +259,15 @@ impl<'p> Fast<'p> {
     /// floats cannot have changed the result.
     pub fn read_a_float(&self) -> bool {
         self.floats.get()
+    }
+
+    /// `own`: this reading's limits are the validator's, under which the plan's defaults
+    /// were found exact (`Plan::defaults_exact`). Under others a default may break them (a
+    /// string past a smaller size limit), and an object that would take one is left to the
+    /// walk.
+    pub fn under_own_limits(mut self, own: bool) -> Self {
+        self.defaults_exact &= own;
+        self
     }
 
     /// Hand the defaults of absent properties to the type being read (each object's, after
@@ -402,13 +548,25 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
     forward! {
         deserialize_any deserialize_i128 deserialize_u128 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_identifier deserialize_ignored_any
+        deserialize_option deserialize_unit deserialize_identifier
     }
 
     any_when_checked! {
         deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
         deserialize_f64 deserialize_seq deserialize_map
+    }
+
+    /// A value the type ignores is still checked when the schema says something of it; and
+    /// while refusals are explained, read (not skipped) even when it says nothing, so a key
+    /// given twice inside it is found, as the full path finds it.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let wrap = Wrap { inner: visitor, fast: self.fast, node: self.node, at: self.at };
+        if self.node.is_some() || self.fast.explained_text.is_some() {
+            self.de.deserialize_any(wrap)
+        } else {
+            self.de.deserialize_ignored_any(wrap)
+        }
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -521,7 +679,11 @@ impl<'de, V: Visitor<'de>> UnitVariant<'_, '_, V> {
     fn coerced<E: de::Error>(self, text: &str) -> Result<V::Value, E> {
         match self.fast.coerce_str(self.node, text, self.at) {
             Some(Coerced::Option(option)) => self.inner.visit_enum(de::value::StrDeserializer::new(option)),
-            _ => Err(abort()),
+            Some(_) => Err(abort()),
+            None => {
+                self.fast.refuse(self.node, || Value::String(text.to_owned()), self.at);
+                Err(abort())
+            }
         }
     }
 }
@@ -529,7 +691,12 @@ impl<'de, V: Visitor<'de>> UnitVariant<'_, '_, V> {
 impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
     fn scalar<E: de::Error>(&self, value: Value) -> Result<(), E> {
         match self.node {
-            Some(node) if !self.fast.check_scalar(node, &value) => Err(abort()),
+            Some(node) if !self.fast.check_scalar(node, &value) => {
+                match self.fast.refuse(node, || value, self.at) {
+                    true => Ok(()),
+                    false => Err(abort()),
+                }
+            }
             _ => Ok(()),
         }
     }
@@ -551,9 +718,16 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
             Some(Coerced::Parsed(value)) => {
                 // Read through this path again, so what is inside is checked and coerced too.
                 let checked = Checked { de: value, fast: self.fast, node: self.node, at: self.at };
-                checked.deserialize_any(self.inner).map_err(|_| abort())
+                let parsed = &self.fast.parsed;
+                parsed.set(parsed.get() + 1);
+                let read = checked.deserialize_any(self.inner).map_err(|_| abort());
+                parsed.set(parsed.get() - 1);
+                read
             }
-            None => Err(abort()),
+            None => match self.fast.refuse(node, || Value::String(text.to_owned()), self.at) {
+                true => self.inner.visit_str(text),
+                false => Err(abort()),
+            },
         }
     }
 }
@@ -579,7 +753,9 @@ macro_rules! integer {
         $(
             fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
                 if let Some(node) = self.node {
-                    if !self.fast.check_integer(node, i128::from(v), Number::from(v)) {
+                    if !self.fast.check_integer(node, i128::from(v), Number::from(v))
+                        && !self.fast.refuse(node, || Value::Number(Number::from(v)), self.at)
+                    {
                         return Err(abort());
                     }
                 }
@@ -687,16 +863,32 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         let node = match self.node {
-            Some(id) => Some(&self.fast.plan.nodes[self.fast.container(id, Types::ARRAY).ok_or_else(abort)?]),
+            Some(id) => match self.fast.container(id, Types::ARRAY) {
+                Some(found) => Some(&self.fast.plan.nodes[found]),
+                None => {
+                    let access = de::value::SeqAccessDeserializer::new(seq);
+                    return match self.fast.refuse_container(id, access, self.at)? {
+                        true => self.inner.visit_unit(),
+                        false => Err(abort()),
+                    };
+                }
+            },
             None => None,
         };
-        self.inner.visit_seq(Seq { seq, fast: self.fast, node, index: 0, at: self.at })
+        let errors_before = self.fast.explain.get().map_or(0, |explain| explain.error_count());
+        self.inner.visit_seq(Seq { seq, fast: self.fast, node, index: 0, at: self.at, errors_before })
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         let (node, required_mask, plain) = match self.node {
             Some(id) => {
-                let found = self.fast.container(id, Types::OBJECT).ok_or_else(abort)?;
+                let Some(found) = self.fast.container(id, Types::OBJECT) else {
+                    let access = de::value::MapAccessDeserializer::new(map);
+                    return match self.fast.refuse_container(id, access, self.at)? {
+                        true => self.inner.visit_unit(),
+                        false => Err(abort()),
+                    };
+                };
                 let fast = &self.fast.plan.fast[found];
                 (Some(&self.fast.plan.nodes[found]), fast.required_mask, fast.plain_object)
             }
@@ -732,26 +924,77 @@ struct Seq<'f, 'p, A> {
     index: usize,
     /// Where the array is.
     at: &'f Path<'f>,
+    /// How many errors were explained before the array (see `check::explain`).
+    errors_before: usize,
 }
 
 // The per-member methods below are `#[inline]`: called once per member from serde's loops,
 // they were left out of line, and the calls and result copies cost more than their bodies
 // (about 2.5% of a clean call's instructions, measured).
+impl<'de, A: SeqAccess<'de>> Seq<'_, '_, A> {
+    /// The next item, checked against its schema.
+    #[inline(always)]
+    fn read_element<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, A::Error> {
+        let item = self.node.and_then(|node| item_schema(node, self.index));
+        let at = Path::Index(self.at, self.index);
+        self.seq.next_element_seed(Seed { seed, fast: self.fast, node: item, at: &at })
+    }
+
+    /// The end of the array: its count against the bounds.
+    #[inline(always)]
+    fn finish(&self) -> Result<(), A::Error> {
+        match self.node {
+            Some(node) if !Bounds::items(node).admit(self.index as u64) && !self.refuse_count(node) => {
+                Err(abort())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refuse_count(&self, node: &Node) -> bool {
+        if let Some(explain) = self.fast.explainer() {
+            explain.items(node, self.index, self.at, self.fast.mode_at(self.at), self.errors_before);
+        }
+        self.fast.passes_while_draining()
+    }
+
+    /// An item was refused (`error`): when the refusal was explained, the rest of the items
+    /// are read and explained too (see `check::explain`), then the refusal goes on up.
+    #[cold]
+    #[inline(never)]
+    fn read_on(&mut self, error: A::Error) -> A::Error {
+        if !self.fast.explained_below() {
+            return error;
+        }
+        let _draining = Draining::new(&self.fast.draining);
+        self.index += 1;
+        loop {
+            // A refusal explained here is read past; one that ends the reading is not
+            // explained, and the full path decides.
+            match self.read_element(std::marker::PhantomData::<de::IgnoredAny>) {
+                Ok(Some(_)) => self.index += 1,
+                Ok(None) => break,
+                Err(refused) => return refused,
+            }
+        }
+        self.fast.passed_on(self.finish(), error)
+    }
+}
+
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<'_, '_, A> {
     type Error = A::Error;
 
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, A::Error> {
-        let item = self.node.and_then(|node| item_schema(node, self.index));
-        let at = Path::Index(self.at, self.index);
-        let element = self.seq.next_element_seed(Seed { seed, fast: self.fast, node: item, at: &at })?;
+        let element = match self.read_element(seed) {
+            Ok(element) => element,
+            Err(error) => return Err(self.read_on(error)),
+        };
         match element {
             Some(_) => self.index += 1,
-            None => {
-                if self.node.is_some_and(|node| !Bounds::items(node).admit(self.index as u64)) {
-                    return Err(abort());
-                }
-            }
+            None => self.finish()?,
         }
         Ok(element)
     }
@@ -799,6 +1042,7 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
     /// The next key when defaults are handed over ([`Fast::giving_defaults`]): a sent
     /// member's, then the absent properties' whose defaults `finish` recorded, in the
     /// walk's order.
+    #[inline(always)]
     fn next_key_giving<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
         if self.given.is_none() {
             // The seed is lent to the sent members' map, and kept when it has no more.
@@ -830,13 +1074,109 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
     #[inline(always)]
     fn finish(&mut self) -> Result<(), A::Error> {
         let Some(node) = self.node else { return Ok(()) };
-        if !self.sent.all_required(node, self.required_mask) {
-            return Err(abort());
-        }
-        if self.plain || self.fast.finish_object(node, &self.sent, self.at) {
+        if self.sent.all_required(node, self.required_mask)
+            && (self.plain || self.fast.finish_object(node, &self.sent, self.at))
+            || self.refuse_end(node)
+        {
             return Ok(());
         }
         Err(abort())
+    }
+
+    /// The object's end refuses it (a required property not sent, a count bound, or what
+    /// only the walk settles): explained by the walker's checks of an object's end, when the
+    /// defaults it would fill are exactly valid (see `check::explain`).
+    #[cold]
+    #[inline(never)]
+    fn refuse_end(&self, node: &Node) -> bool {
+        let defaults_hold = node.defaults.is_empty() || self.fast.defaults_exact;
+        if let Some(explain) = self.fast.explainer().filter(|_| defaults_hold) {
+            let undeclared = self.others.as_ref();
+            let count = self.sent.count() + undeclared.map_or(0, HashSet::len);
+            let sent_undeclared = |name: &str| undeclared.is_some_and(|keys| keys.contains(name));
+            explain.object_end(node, &self.sent, sent_undeclared, count, self.at, self.fast.mode_at(self.at));
+        }
+        self.fast.passes_while_draining()
+    }
+
+    /// The member `key`, which the object does not allow: explained when refusals are.
+    /// `Ok(true)`: the reading goes on past it (while draining; its value is then read as
+    /// one no schema speaks of). Else, once explained, its value is read past before the
+    /// refusal goes up.
+    #[cold]
+    #[inline(never)]
+    fn refuse_unknown(&mut self, node: &Node, key: &str) -> Result<bool, A::Error> {
+        let Some(explain) = self.fast.explainer() else { return Ok(false) };
+        let at = Path::Key(self.at, key);
+        explain.unknown(node, key, &at, self.fast.mode_at(&at));
+        if self.fast.passes_while_draining() {
+            return Ok(true);
+        }
+        let skipped =
+            Seed { seed: std::marker::PhantomData::<de::IgnoredAny>, fast: self.fast, node: None, at: &at };
+        self.map.next_value_seed(skipped)?;
+        Ok(false)
+    }
+
+    /// A member's value, checked against its schema.
+    #[inline(always)]
+    fn read_value<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        if let Some(default) = self.given_value.take() {
+            // Exactly valid as it is (`defaults_exact`): handed over unchecked, a copy, as
+            // the walk copies it into its value.
+            return seed.deserialize(default.clone()).map_err(de::Error::custom);
+        }
+        let member = self.pending.take().ok_or_else(abort)?;
+        if let Member::Other(key) = &member {
+            if !self.others.get_or_insert_with(HashSet::new).insert(key.clone()) {
+                return Err(abort());
+            }
+        }
+        let (child, key) = match (&member, self.node) {
+            (Member::Declared(index), Some(node)) => {
+                if !self.sent.insert(*index) {
+                    return Err(abort()); // a duplicate key: the full path decides
+                }
+                let (name, child) = &node.properties[*index];
+                (Some(*child), name.as_str())
+            }
+            (Member::Declared(_), None) => return Err(abort()),
+            (Member::Other(key), None) => (None, key.as_ref()),
+            (Member::Other(key), Some(node)) => match node.additional {
+                Additional::Allow => (None, key.as_ref()),
+                Additional::Schema(schema) => (Some(schema), key.as_ref()),
+                Additional::Deny => match self.refuse_unknown(node, &key.clone())? {
+                    true => (None, key.as_ref()),
+                    false => return Err(abort()),
+                },
+            },
+        };
+        let at = Path::Key(self.at, key);
+        self.map.next_value_seed(Seed { seed, fast: self.fast, node: child, at: &at })
+    }
+
+    /// A member was refused (`error`): when the refusal was explained, the rest of the
+    /// members are read and explained too, and the object's end (see `check::explain`), then
+    /// the refusal goes on up.
+    #[cold]
+    #[inline(never)]
+    fn read_on(&mut self, error: A::Error) -> A::Error {
+        if !self.fast.explained_below() {
+            return error;
+        }
+        let _draining = Draining::new(&self.fast.draining);
+        loop {
+            let ignored = std::marker::PhantomData::<de::IgnoredAny>;
+            match self.map.next_key_seed(Key { seed: ignored, node: self.node, pending: &mut self.pending }) {
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(refused) => return refused,
+            }
+            if let Err(refused) = self.read_value(std::marker::PhantomData::<de::IgnoredAny>) {
+                return refused;
+            }
+        }
+        self.fast.passed_on(self.finish(), error)
     }
 }
 
@@ -893,35 +1233,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Object<'_, '_, 'de, A> {
 
     #[inline]
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        if let Some(default) = self.given_value.take() {
-            // Exactly valid as it is (`defaults_exact`): handed over unchecked, a copy, as
-            // the walk copies it into its value.
-            return seed.deserialize(default.clone()).map_err(de::Error::custom);
+        match self.read_value(seed) {
+            Ok(value) => Ok(value),
+            Err(error) => Err(self.read_on(error)),
         }
-        let member = self.pending.take().ok_or_else(abort)?;
-        if let Member::Other(key) = &member {
-            if !self.others.get_or_insert_with(HashSet::new).insert(key.clone()) {
-                return Err(abort());
-            }
-        }
-        let (child, key) = match (&member, self.node) {
-            (Member::Declared(index), Some(node)) => {
-                if !self.sent.insert(*index) {
-                    return Err(abort()); // a duplicate key: the full path decides
-                }
-                let (name, child) = &node.properties[*index];
-                (Some(*child), name.as_str())
-            }
-            (Member::Declared(_), None) => return Err(abort()),
-            (Member::Other(key), None) => (None, key.as_ref()),
-            (Member::Other(key), Some(node)) => match node.additional {
-                Additional::Allow => (None, key.as_ref()),
-                Additional::Schema(schema) => (Some(schema), key.as_ref()),
-                Additional::Deny => return Err(abort()),
-            },
-        };
-        let at = Path::Key(self.at, key);
-        self.map.next_value_seed(Seed { seed, fast: self.fast, node: child, at: &at })
     }
 
     fn size_hint(&self) -> Option<usize> {

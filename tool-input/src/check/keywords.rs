@@ -161,6 +161,7 @@ pub(crate) fn item_schema(node: &Node, index: usize) -> Option<NodeId> {
 
 /// Which declared properties an object sent, for `required`, defaults and duplicate keys:
 /// bits on the stack for the usual object, a vector past 64 properties.
+#[derive(Clone)]
 pub(crate) enum Sent {
     Small(u64),
     Large(Vec<bool>),

@@ -10,6 +10,7 @@
 
 mod coerce;
 mod convert;
+mod explain;
 pub(crate) mod fast;
 mod keywords;
 mod mode;
@@ -442,10 +443,7 @@ impl<'p> Walker<'p> {
         out: &mut Outcome,
         depth: usize,
     ) {
-        let len = items.len() as u64;
-        self.count_bounds(out, path, mode, ErrorCode::Items, None, len, Bounds::items(node), || {
-            format!("the array has {len} items")
-        });
+        self.item_count(node, items.len(), path, mode, out);
         if out.dry && out.failed {
             return;
         }
@@ -542,22 +540,40 @@ impl<'p> Walker<'p> {
                 return;
             }
         }
-        for index in sent.missing(node) {
-            let (name, schema) = &node.properties[index];
-            self.missing(out, path, mode, name, Some(*schema));
-            if out.dry {
-                return;
-            }
+        self.missing_declared(node, &sent, path, mode, out);
+        if out.dry && out.failed {
+            return;
         }
+        self.missing_undeclared(node, |name| map.contains_key(name), path, mode, out);
+        if out.dry && out.failed {
+            return;
+        }
+        self.property_count(node, map.len() - filled, path, mode, out);
+    }
+
+    /// The required names `properties` does not declare that `present` says were not sent
+    /// (a dry walk stops at the first).
+    fn missing_undeclared(
+        &self,
+        node: &Node,
+        present: impl Fn(&str) -> bool,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+    ) {
         for name in &node.required_other {
-            if !map.contains_key(name) {
+            if !present(name) {
                 self.missing(out, path, mode, name, None);
                 if out.dry {
                     return;
                 }
             }
         }
-        let count = (map.len() - filled) as u64;
+    }
+
+    /// An object of `count` members sent against `minProperties`/`maxProperties`.
+    fn property_count(&self, node: &Node, count: usize, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        let count = count as u64;
         self.count_bounds(
             out,
             path,
@@ -612,6 +628,26 @@ impl<'p> Walker<'p> {
             map.insert(name.to_owned(), default.clone());
         }
         absent.len()
+    }
+
+    /// An array of `len` items against `minItems`/`maxItems`.
+    fn item_count(&self, node: &Node, len: usize, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        let len = len as u64;
+        self.count_bounds(out, path, mode, ErrorCode::Items, None, len, Bounds::items(node), || {
+            format!("the array has {len} items")
+        });
+    }
+
+    /// The declared required properties of the object at `path` that `sent` lacks, in the
+    /// order `properties` lists them (a dry walk stops at the first).
+    fn missing_declared(&self, node: &Node, sent: &Sent, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+        for index in sent.missing(node) {
+            let (name, schema) = &node.properties[index];
+            self.missing(out, path, mode, name, Some(*schema));
+            if out.dry {
+                return;
+            }
+        }
     }
 
     fn missing(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, name: &str, schema: Option<NodeId>) {

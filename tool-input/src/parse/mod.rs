@@ -58,7 +58,7 @@ pub(crate) mod lexer;
 pub(crate) mod one_shot;
 pub(crate) mod output;
 mod repair;
-mod repeats;
+pub(crate) mod repeats;
 mod retry;
 mod spare;
 pub(crate) mod strict;

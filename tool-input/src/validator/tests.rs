@@ -805,3 +805,126 @@ fn coercion_records_come_by_key_in_every_build() {
         assert_eq!(made, by_key, "{text}");
     }
 }
+
+/// A call's own limits may refuse a default the validator's limits allow: the one pass
+/// (typed or explaining) must not fill or count it as the walk would not.
+#[test]
+fn a_default_the_calls_limits_refuse_is_the_walks() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string", "default": "hello"}, "b": {"type": "integer"}},
+        "required": ["b"]
+    });
+    let validator = Validator::new(&schema).expect("the schema compiles");
+    let limits = crate::Limits { max_string_bytes: 3, ..crate::Limits::default() };
+    let options = CheckOptions { limits: Some(limits), ..CheckOptions::default() };
+    for text in [r#"{"b": 1}"#, r#"{"c": 1}"#, "{}"] {
+        let want = by_walk(&validator, text, &options);
+        let untyped = validator.check_with(RawArguments::Text(text), &options);
+        assert_eq!(format!("{untyped:?}"), format!("{want:?}"), "{text}");
+        let typed = validator.check_typed::<Value>(RawArguments::Text(text), &options, Default::default());
+        assert_eq!(
+            format!("{:?}", typed.map(|checked| checked.report)),
+            format!("{:?}", want.map(|checked| checked.report)),
+            "{text}"
+        );
+    }
+}
+
+/// A member the type ignores is still the schema's: its value is checked on the one pass
+/// as the walk checks it (here `null` passes the schema, so the value cannot be skipped).
+#[test]
+fn a_member_the_type_ignores_is_checked_against_the_schema() {
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct OnlyA {
+        a: i64,
+    }
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}},
+        "additionalProperties": {"type": ["string", "null"], "maxLength": 2}
+    });
+    let validator = Validator::new(&schema).expect("the schema compiles");
+    let options = CheckOptions::default();
+    for text in [r#"{"a": 1, "x": "too long"}"#, r#"{"a": 1, "x": null}"#, r#"{"a": 1, "x": "ok"}"#] {
+        let want = by_walk(&validator, text, &options).map(|checked| checked.report);
+        let typed = validator
+            .check_typed::<OnlyA>(RawArguments::Text(text), &options, Default::default())
+            .map(|checked| checked.report);
+        assert_eq!(format!("{typed:?}"), format!("{want:?}"), "{text}");
+    }
+}
+
+/// A rejected call of strict JSON is explained by the one pass that read it (see
+/// `check::explain`), with the walk's errors in the walk's order; what the walk must decide
+/// (a union's branches, a null for an optional property, a key given twice, a coercion) goes
+/// to the walk, with the same answer.
+#[test]
+fn the_one_pass_explains_a_rejection_as_the_walk_does() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "pattern": "^[a-z]+$"},
+            "level": {"enum": ["low", "high"]},
+            "count": {"type": "integer", "minimum": 1, "maximum": 9},
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "maxItems": 2},
+            "inner": {
+                "type": "object",
+                "properties": {"x": {"type": "integer"}, "y": {"type": "boolean", "default": false}},
+                "required": ["x"],
+                "additionalProperties": false
+            },
+            "either": {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]},
+            "maybe": {"type": ["string", "null"]},
+            "gift": {"type": "boolean", "default": false},
+            "rest": {"type": "object", "minProperties": 1}
+        },
+        "required": ["id", "level"],
+        "additionalProperties": false
+    });
+    let validator = Validator::new(&schema).expect("the schema compiles");
+    let options = CheckOptions::default();
+    let explained = |text: &str| {
+        let before = super::EXPLAINED.with(|explained| explained.get());
+        let want = by_walk(&validator, text, &options);
+        // The untyped check reads text as a typed call into a `Value` does, defaults handed
+        // over on the way.
+        let untyped = validator.check_with(RawArguments::Text(text), &options);
+        assert_eq!(format!("{untyped:?}"), format!("{want:?}"), "untyped: {text}");
+        let typed = validator
+            .check_typed::<Value>(RawArguments::Text(text), &options, Default::default())
+            .map(|checked| checked.report);
+        let want = want.map(|checked| checked.report);
+        assert_eq!(format!("{typed:?}"), format!("{want:?}"), "typed: {text}");
+        super::EXPLAINED.with(|explained| explained.get()) > before + 1
+    };
+    for text in [
+        r#"{"id": "Abc", "level": "mid"}"#,
+        r#"{"level": "low"}"#,
+        "{}",
+        r#"{"id": "a", "level": "low", "count": 0, "tags": ["a", "b", "c", "toolong"]}"#,
+        r#"{"tags": ["a", "toolong", "b"], "id": 5, "level": "low", "zz": 1, "count": "x"}"#,
+        r#"{"id": "a", "level": "low", "inner": {"z": [1, {"q": 2}], "y": "no"}}"#,
+        r#"{"inner": {}, "id": "a", "level": "lo", "either": 3, "count": 99}"#,
+        r#"{"id": "a", "level": "low", "either": [1, "two"], "count": 10}"#,
+        r#"{"id": "a", "level": "low", "rest": {}, "count": 10}"#,
+        r#"{"id": "a", "level": "low", "count": 10, "extra": {"deep": [1, 2, {"k": null}]}}"#,
+        "{\"id\": \"a\",\n  \"level\": \"low\",\n  \"count\": 10.5\n}",
+    ] {
+        assert!(explained(text), "explained on the one pass: {text}");
+    }
+    // Left to the walk, which decides as before.
+    for text in [
+        // A null for an optional property the walk drops as absent, then an error.
+        r#"{"id": "a", "level": "low", "count": null, "tags": 1}"#,
+        // A coercion ("5" for an integer) the walk makes, then an error after it.
+        r#"{"id": "a", "level": "low", "count": "5", "tags": [1]}"#,
+        // A key given twice.
+        r#"{"id": "a", "id": "B", "level": "low"}"#,
+        // Text after the value: not strict JSON.
+        r#"{"id": "A", "level": "low"} and more"#,
+    ] {
+        explained(text);
+    }
+}

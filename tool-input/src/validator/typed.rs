@@ -83,7 +83,8 @@ impl Validator {
 
     /// The one-pass reader under `limits` and `policy`, doing as `defaults` says.
     fn fast(&self, limits: &Limits, policy: Policy, defaults: Defaults) -> Fast<'_> {
-        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy);
+        let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy)
+            .under_own_limits(*limits == self.inner.limits);
         match defaults {
             Defaults::Left => fast,
             // The plan's defaults were found exact under the validator's own limits.
@@ -101,53 +102,91 @@ impl Validator {
         if self.inner.aliases.may_occur_in(raw) {
             return None;
         }
-        self.attempt_exact(raw, options, Defaults::Left).ok()
+        self.attempt_exact(raw, options, Defaults::Left, false).ok()
     }
 
-    /// The one-pass attempt, saying why it failed.
+    /// The one-pass attempt, saying why it failed. `explain`: a strict JSON text it refuses
+    /// is read on to its end and explained (see `check::explain`), and the rejection is the
+    /// answer when every refusal was.
     fn attempt_exact<T: DeserializeOwned>(
         &self,
         raw: RawArguments<'_>,
         options: &CheckOptions,
         defaults: Defaults,
-    ) -> Result<Checked<T>, Miss> {
+        explain: bool,
+    ) -> Result<Checked<T>, Missed> {
         let limits = options.limits.unwrap_or(self.inner.limits);
         // serde_json refuses nesting deeper than 128 on its own; with a lower limit, the full
         // path must count.
         if !parse::strict::depth_allows(limits.max_depth) {
-            return Err(Miss::NotTried);
+            return Err(Missed::Miss(Miss::NotTried));
         }
         let policy = options.policy.unwrap_or(self.inner.policy);
-        let fast = self.fast(&limits, policy, defaults);
-        let value = match raw {
-            RawArguments::Text(text) => self.fast_from_text(&fast, text, &limits)?,
-            RawArguments::Value(Value::String(text)) => self.fast_from_text(&fast, text, &limits)?,
+        let text = match raw {
+            RawArguments::Text(text) => text,
+            RawArguments::Value(Value::String(text)) => text,
             RawArguments::Bytes(bytes) => match std::str::from_utf8(bytes) {
-                Ok(text) => self.fast_from_text(&fast, text, &limits)?,
-                Err(_) => return Err(Miss::NotTried),
+                Ok(text) => text,
+                Err(_) => return Err(Missed::Miss(Miss::NotTried)),
             },
             RawArguments::Value(value @ Value::Object(_)) => {
-                fast.run::<T, _>(value).map_err(|_| Miss::Inexact)?
+                let fast = self.fast(&limits, policy, defaults);
+                let value = fast.run::<T, _>(value).map_err(|_| Missed::Miss(Miss::Inexact))?;
+                return Ok(Checked {
+                    value,
+                    report: Report { repairs: Vec::new(), coercions: fast.into_coercions() },
+                });
             }
-            RawArguments::Value(_) | RawArguments::Absent => return Err(Miss::NotTried),
+            RawArguments::Value(_) | RawArguments::Absent => return Err(Missed::Miss(Miss::NotTried)),
         };
-        Ok(Checked { value, report: Report { repairs: Vec::new(), coercions: fast.into_coercions() } })
+        let fast = self.fast(&limits, policy, defaults);
+        let fast = if explain { fast.explaining(text) } else { fast };
+        let (read, rest_is_blank) = self.fast_from_text(&fast, text, &limits);
+        match read {
+            Ok(value) => Ok(Checked {
+                value,
+                report: Report { repairs: Vec::new(), coercions: fast.into_coercions() },
+            }),
+            Err(Miss::Inexact) if explain => match fast.explained(rest_is_blank) {
+                Some((errors, in_order)) => {
+                    #[cfg(test)]
+                    super::EXPLAINED.with(|explained| explained.set(explained.get() + 1));
+                    let rejection = Rejection::invalid(errors);
+                    Err(Missed::Explained(if in_order {
+                        rejection
+                    } else {
+                        in_document_order(rejection, raw, policy, &limits)
+                    }))
+                }
+                None => Err(Missed::Miss(Miss::Inexact)),
+            },
+            Err(miss) => Err(Missed::Miss(miss)),
+        }
     }
 
+    /// The one-pass reading of `text`, and (after a refusal the reading explained) whether
+    /// nothing but white space followed the value.
     pub(super) fn fast_from_text<T: DeserializeOwned>(
         &self,
         fast: &Fast<'_>,
         text: &str,
         limits: &Limits,
-    ) -> Result<T, Miss> {
+    ) -> (Result<T, Miss>, bool) {
         if text.len() > limits.max_bytes || !opens_object(text) {
-            return Err(Miss::NotTried);
+            return (Err(Miss::NotTried), false);
         }
         // The one pass notes whether it read a float: only then is the text scanned for one
         // serde_json may round wrongly (most calls have none, and the scan cost a clean call
         // a fifth of its instructions).
-        let read = |d: &mut _| fast.run::<T, _>(d).map(|value| (value, fast.read_a_float()));
-        match parse::strict::serde_json_first(text, limits.max_depth, false, read) {
+        let mut rest_is_blank = false;
+        let read = |d: &mut serde_json::Deserializer<_>| {
+            let read = fast.run::<T, _>(&mut *d);
+            if read.is_err() && fast.explains() {
+                rest_is_blank = d.end().is_ok();
+            }
+            read.map(|value| (value, fast.read_a_float()))
+        };
+        let read = match parse::strict::serde_json_first(text, limits.max_depth, false, read) {
             Strict::Read(value) => Ok(value),
             // The callers have held the depth limit to serde_json's: a float it might round
             // wrongly, which the lexer reads instead (as it reads JSON that is not strict),
@@ -158,7 +197,8 @@ impl Validator {
                 serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
                 serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
             }),
-        }
+        };
+        (read, rest_is_blank)
     }
 
     /// The typed path (`ToolInput::from_arguments_with`). Three steps, each taken only when
@@ -261,9 +301,10 @@ impl Validator {
         limits: &Limits,
         defaults: Defaults,
     ) -> Result<OnePass<T>, Rejection> {
-        match self.attempt_exact::<T>(raw, options, defaults) {
+        match self.attempt_exact::<T>(raw, options, defaults, true) {
             Ok(checked) => Ok(OnePass::Decided(checked)),
-            Err(miss) => self.second_step::<T>(raw, miss, policy, limits, defaults),
+            Err(Missed::Explained(rejection)) => Err(rejection),
+            Err(Missed::Miss(miss)) => self.second_step::<T>(raw, miss, policy, limits, defaults),
         }
     }
 
@@ -392,9 +433,10 @@ impl Validator {
         if !self.takes_parse(parsed, policy, &limits) || self.inner.aliases.may_occur_in(raw) {
             return self.check_typed::<T>(raw, options, fields);
         }
-        let miss = match self.attempt_exact::<T>(raw, options, Defaults::Left) {
+        let miss = match self.attempt_exact::<T>(raw, options, Defaults::Left, true) {
             Ok(checked) => return Ok(checked),
-            Err(miss) => miss,
+            Err(Missed::Explained(rejection)) => return Err(rejection),
+            Err(Missed::Miss(miss)) => miss,
         };
         if !parsed.is_current() {
             let one_pass = self.second_step::<T>(raw, miss, policy, &limits, Defaults::Left)?;
@@ -444,4 +486,12 @@ impl Validator {
             report: Report { repairs: parsed.repairs.to_vec(), coercions },
         }))
     }
+}
+
+/// Why the one-pass attempt gave no typed value.
+enum Missed {
+    /// The full path decides, for this reason.
+    Miss(Miss),
+    /// The call is rejected, every refusal explained as the full path explains it.
+    Explained(Rejection),
 }
