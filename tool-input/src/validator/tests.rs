@@ -884,8 +884,8 @@ fn the_one_pass_explains_a_rejection_as_the_walk_does() {
         "additionalProperties": false
     });
     let validator = Validator::new(&schema).expect("the schema compiles");
-    let options = CheckOptions::default();
-    let explained = |text: &str| {
+    let mut options = CheckOptions::default();
+    let explained = |text: &str, options: &CheckOptions| {
         let before = super::EXPLAINED.with(|explained| explained.get());
         let want = by_walk(&validator, text, &options);
         // The untyped check reads text as a typed call into a `Value` does, defaults handed
@@ -912,8 +912,12 @@ fn the_one_pass_explains_a_rejection_as_the_walk_does() {
         r#"{"id": "a", "level": "low", "count": 10, "extra": {"deep": [1, 2, {"k": null}]}}"#,
         "{\"id\": \"a\",\n  \"level\": \"low\",\n  \"count\": 10.5\n}",
     ] {
-        assert!(explained(text), "explained on the one pass: {text}");
+        for policy in [Policy::Default, Policy::Strict, Policy::Lenient] {
+            options.policy = Some(policy);
+            assert!(explained(text, &options), "explained on the one pass, {policy:?}: {text}");
+        }
     }
+    options.policy = None;
     // Left to the walk, which decides as before.
     for text in [
         // A null for an optional property the walk drops as absent, then an error.
@@ -925,6 +929,6 @@ fn the_one_pass_explains_a_rejection_as_the_walk_does() {
         // Text after the value: not strict JSON.
         r#"{"id": "A", "level": "low"} and more"#,
     ] {
-        explained(text);
+        explained(text, &options);
     }
 }
