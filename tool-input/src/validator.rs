@@ -753,7 +753,7 @@ struct Read {
 thread_local! {
     /// Argument texts the validator parsed leniently on this thread (the parse-once tests).
     pub(crate) static TEXTS_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    /// Typed rejections the one pass explained on this thread (see `check::explain`).
+    /// Typed rejections the one pass explained on this thread (see `check::fast::explain`).
     pub(crate) static EXPLAINED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 

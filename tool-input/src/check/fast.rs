@@ -28,8 +28,9 @@ use serde::de::{
 };
 use serde_json::{Number, Value};
 
+mod explain;
+
 use super::convert::{respelled, text_as_type};
-use super::explain::Explain;
 use super::keywords::{
     absent_defaults, const_refuses, enum_refuses, integral_float_rewritten, item_schema, number_admitted,
     string_admitted, Bounds, Sent,
@@ -37,15 +38,14 @@ use super::keywords::{
 use super::mode::{field_mode, FieldOverride, Mode};
 use super::order::{self, Place};
 use super::path::Path;
-use super::Walker;
 use crate::arbitrary_precision;
 use crate::equal::json_equal;
-use crate::error::FieldError;
 use crate::limits::Limits;
 use crate::message::{echo, echo_str};
 use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
+use explain::Explain;
 
 /// Shared state of one fast deserialization.
 pub(crate) struct Fast<'p> {
@@ -78,7 +78,7 @@ pub(crate) struct Fast<'p> {
     floats: Cell<bool>,
     /// The limits of this reading, for the walker that explains (see [`Fast::explaining`]).
     limits: Limits,
-    /// The text being read, when refusals are explained (see `check::explain`).
+    /// The text being read, when refusals are explained (see `check::fast::explain`).
     explained_text: Option<&'p str>,
     /// The explaining state, made at the first refusal (boxed: most readings never make it,
     /// and a reading is moved by value).
@@ -86,26 +86,10 @@ pub(crate) struct Fast<'p> {
     /// How many containers sent as strings the value being read is inside: the walker
     /// decides whether such a coercion stands, so nothing is explained there.
     parsed: Cell<usize>,
-    /// How many containers are reading on past a refusal (see `check::explain`): what they
+    /// How many containers are reading on past a refusal (see `check::fast::explain`): what they
     /// read is for explaining only, and a refusal explained there does not end the reading
     /// (an error through `serde_json` costs a scan of the text for its line).
     draining: Cell<usize>,
-}
-
-/// A container reading on past a refusal, for as long as it lives (see `Fast::draining`).
-struct Draining<'f>(&'f Cell<usize>);
-
-impl<'f> Draining<'f> {
-    fn new(draining: &'f Cell<usize>) -> Self {
-        draining.set(draining.get() + 1);
-        Draining(draining)
-    }
-}
-
-impl Drop for Draining<'_> {
-    fn drop(&mut self) {
-        self.0.set(self.0.get() - 1);
-    }
 }
 
 /// A string read as what its schema declares (see [`Fast::coerce_str`]).
@@ -153,105 +137,6 @@ impl<'p> Fast<'p> {
             parsed: Cell::new(0),
             draining: Cell::new(0),
         }
-    }
-
-    /// Explain what this reading refuses, as the walker would, reading on to the end of
-    /// `text` (see `check::explain`); [`Fast::explained`] then gives the errors. Not for a
-    /// plan with a dynamic reference (whose walk keeps a scope this reading does not).
-    pub fn explaining(mut self, text: &'p str) -> Self {
-        if self.plan.scope_of.is_empty() {
-            self.explained_text = Some(text);
-        }
-        self
-    }
-
-    /// Does this reading explain its refusals?
-    pub fn explains(&self) -> bool {
-        self.explained_text.is_some()
-    }
-
-    /// After a failed reading: its errors when it explained every refusal (and whether they
-    /// are in document order already); `None` when the full path must decide. `rest_is_blank`:
-    /// the text held nothing after the value read.
-    pub fn explained(self, rest_is_blank: bool) -> Option<(Vec<FieldError>, bool)> {
-        let text = self.explained_text?;
-        let explain = self.explain.into_inner()?;
-        // A float `serde_json` may have rounded wrongly: the full path reads it with the lexer.
-        if !rest_is_blank || self.floats.get() && crate::decimal::serde_json_may_misread(text.as_bytes()) {
-            return None;
-        }
-        explain.into_errors()
-    }
-
-    /// The explainer, when refusals are explained and one here can be: not under a union or
-    /// inside a container sent as a string.
-    fn explainer(&self) -> Option<&Explain<'p>> {
-        let text = self.explained_text?;
-        if self.unions.get() > 0 || self.parsed.get() > 0 {
-            return None;
-        }
-        Some(self.explain.get_or_init(|| {
-            let mut walker = Walker::new(self.plan, self.overrides, &self.limits, true);
-            walker.raw_text = Some(text);
-            Box::new(Explain::new(walker))
-        }))
-    }
-
-    /// A container met a refusal from what it holds: `true` when it was explained, and the
-    /// container should read the rest of its members.
-    fn explained_below(&self) -> bool {
-        self.explain.get().is_some_and(|explain| explain.take_pending())
-    }
-
-    /// A refusal was just explained while reading on past an earlier one: the reading goes
-    /// on (`true`), and the news is taken here rather than sent up as an error.
-    fn passes_while_draining(&self) -> bool {
-        self.draining.get() > 0 && self.explain.get().is_some_and(|explain| explain.take_quietly())
-    }
-
-    /// The end of a container that read on past a refusal (`end`: its own end's check): the
-    /// refusal it met goes on up, explained, unless its end ended the reading.
-    fn passed_on<E>(&self, end: Result<(), E>, error: E) -> E {
-        if let Err(refused) = end {
-            return refused;
-        }
-        if let Some(explain) = self.explain.get() {
-            explain.pass_on();
-        }
-        error
-    }
-
-    /// Refuse `value` at `id`: explained by the walker when it can be, and when the walker
-    /// finds it wrong (one it would coerce instead is left to the full path). `true`: the
-    /// reading goes on past it (see [`Fast::passes_while_draining`]); else the caller aborts.
-    #[cold]
-    #[inline(never)]
-    fn refuse(&self, id: NodeId, value: impl FnOnce() -> Value, at: &Path<'_>) -> bool {
-        if let Some(explain) = self.explainer() {
-            explain.value(id, value(), at, self.mode_at(at));
-        }
-        self.passes_while_draining()
-    }
-
-    /// Refuse the array or object `access` reads at `id` (a node this path does not check it
-    /// against): read whole, then explained by the walker as [`Fast::refuse`] does. `Ok(true)`:
-    /// the reading goes on past it.
-    #[cold]
-    #[inline(never)]
-    fn refuse_container<'de, D: Deserializer<'de>>(
-        &self,
-        id: NodeId,
-        access: D,
-        at: &Path<'_>,
-    ) -> Result<bool, D::Error> {
-        let Some(explain) = self.explainer() else { return Ok(false) };
-        let ((value, repeated), floats) = crate::parse::repeats::noting_repeats(access)?;
-        self.floats.set(self.floats.get() || floats);
-        // A key given twice: the full path settles it.
-        if !repeated {
-            explain.value(id, value, at, self.mode_at(at));
-        }
-        Ok(self.passes_while_draining())
     }
 
     /// Did the reading see a number `serde_json` read as a float (or an integer beyond 64
@@ -924,7 +809,7 @@ struct Seq<'f, 'p, A> {
     index: usize,
     /// Where the array is.
     at: &'f Path<'f>,
-    /// How many errors were explained before the array (see `check::explain`).
+    /// How many errors were explained before the array (see `check::fast::explain`).
     errors_before: usize,
 }
 
@@ -949,37 +834,6 @@ impl<'de, A: SeqAccess<'de>> Seq<'_, '_, A> {
             }
             _ => Ok(()),
         }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn refuse_count(&self, node: &Node) -> bool {
-        if let Some(explain) = self.fast.explainer() {
-            explain.items(node, self.index, self.at, self.fast.mode_at(self.at), self.errors_before);
-        }
-        self.fast.passes_while_draining()
-    }
-
-    /// An item was refused (`error`): when the refusal was explained, the rest of the items
-    /// are read and explained too (see `check::explain`), then the refusal goes on up.
-    #[cold]
-    #[inline(never)]
-    fn read_on(&mut self, error: A::Error) -> A::Error {
-        if !self.fast.explained_below() {
-            return error;
-        }
-        let _draining = Draining::new(&self.fast.draining);
-        self.index += 1;
-        loop {
-            // A refusal explained here is read past; one that ends the reading is not
-            // explained, and the full path decides.
-            match self.read_element(std::marker::PhantomData::<de::IgnoredAny>) {
-                Ok(Some(_)) => self.index += 1,
-                Ok(None) => break,
-                Err(refused) => return refused,
-            }
-        }
-        self.fast.passed_on(self.finish(), error)
     }
 }
 
@@ -1083,41 +937,6 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
         Err(abort())
     }
 
-    /// The object's end refuses it (a required property not sent, a count bound, or what
-    /// only the walk settles): explained by the walker's checks of an object's end, when the
-    /// defaults it would fill are exactly valid (see `check::explain`).
-    #[cold]
-    #[inline(never)]
-    fn refuse_end(&self, node: &Node) -> bool {
-        let defaults_hold = node.defaults.is_empty() || self.fast.defaults_exact;
-        if let Some(explain) = self.fast.explainer().filter(|_| defaults_hold) {
-            let undeclared = self.others.as_ref();
-            let count = self.sent.count() + undeclared.map_or(0, HashSet::len);
-            let sent_undeclared = |name: &str| undeclared.is_some_and(|keys| keys.contains(name));
-            explain.object_end(node, &self.sent, sent_undeclared, count, self.at, self.fast.mode_at(self.at));
-        }
-        self.fast.passes_while_draining()
-    }
-
-    /// The member `key`, which the object does not allow: explained when refusals are.
-    /// `Ok(true)`: the reading goes on past it (while draining; its value is then read as
-    /// one no schema speaks of). Else, once explained, its value is read past before the
-    /// refusal goes up.
-    #[cold]
-    #[inline(never)]
-    fn refuse_unknown(&mut self, node: &Node, key: &str) -> Result<bool, A::Error> {
-        let Some(explain) = self.fast.explainer() else { return Ok(false) };
-        let at = Path::Key(self.at, key);
-        explain.unknown(node, key, &at, self.fast.mode_at(&at));
-        if self.fast.passes_while_draining() {
-            return Ok(true);
-        }
-        let skipped =
-            Seed { seed: std::marker::PhantomData::<de::IgnoredAny>, fast: self.fast, node: None, at: &at };
-        self.map.next_value_seed(skipped)?;
-        Ok(false)
-    }
-
     /// A member's value, checked against its schema.
     #[inline(always)]
     fn read_value<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
@@ -1153,30 +972,6 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
         };
         let at = Path::Key(self.at, key);
         self.map.next_value_seed(Seed { seed, fast: self.fast, node: child, at: &at })
-    }
-
-    /// A member was refused (`error`): when the refusal was explained, the rest of the
-    /// members are read and explained too, and the object's end (see `check::explain`), then
-    /// the refusal goes on up.
-    #[cold]
-    #[inline(never)]
-    fn read_on(&mut self, error: A::Error) -> A::Error {
-        if !self.fast.explained_below() {
-            return error;
-        }
-        let _draining = Draining::new(&self.fast.draining);
-        loop {
-            let ignored = std::marker::PhantomData::<de::IgnoredAny>;
-            match self.map.next_key_seed(Key { seed: ignored, node: self.node, pending: &mut self.pending }) {
-                Ok(Some(_)) => {}
-                Ok(None) => break,
-                Err(refused) => return refused,
-            }
-            if let Err(refused) = self.read_value(std::marker::PhantomData::<de::IgnoredAny>) {
-                return refused;
-            }
-        }
-        self.fast.passed_on(self.finish(), error)
     }
 }
 

@@ -10,7 +10,6 @@
 
 mod coerce;
 mod convert;
-mod explain;
 pub(crate) mod fast;
 mod keywords;
 mod mode;

@@ -857,7 +857,7 @@ fn a_member_the_type_ignores_is_checked_against_the_schema() {
 }
 
 /// A rejected call of strict JSON is explained by the one pass that read it (see
-/// `check::explain`), with the walk's errors in the walk's order; what the walk must decide
+/// `check::fast::explain`), with the walk's errors in the walk's order; what the walk must decide
 /// (a union's branches, a null for an optional property, a key given twice, a coercion) goes
 /// to the walk, with the same answer.
 #[test]
@@ -887,13 +887,13 @@ fn the_one_pass_explains_a_rejection_as_the_walk_does() {
     let mut options = CheckOptions::default();
     let explained = |text: &str, options: &CheckOptions| {
         let before = super::EXPLAINED.with(|explained| explained.get());
-        let want = by_walk(&validator, text, &options);
+        let want = by_walk(&validator, text, options);
         // The untyped check reads text as a typed call into a `Value` does, defaults handed
         // over on the way.
-        let untyped = validator.check_with(RawArguments::Text(text), &options);
+        let untyped = validator.check_with(RawArguments::Text(text), options);
         assert_eq!(format!("{untyped:?}"), format!("{want:?}"), "untyped: {text}");
         let typed = validator
-            .check_typed::<Value>(RawArguments::Text(text), &options, Default::default())
+            .check_typed::<Value>(RawArguments::Text(text), options, Default::default())
             .map(|checked| checked.report);
         let want = want.map(|checked| checked.report);
         assert_eq!(format!("{typed:?}"), format!("{want:?}"), "typed: {text}");

@@ -106,7 +106,7 @@ impl Validator {
     }
 
     /// The one-pass attempt, saying why it failed. `explain`: a strict JSON text it refuses
-    /// is read on to its end and explained (see `check::explain`), and the rejection is the
+    /// is read on to its end and explained (see `check::fast::explain`), and the rejection is the
     /// answer when every refusal was.
     fn attempt_exact<T: DeserializeOwned>(
         &self,
