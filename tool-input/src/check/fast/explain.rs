@@ -1,24 +1,26 @@
 //! A one-pass reading that explains what it refuses, so a rejected call is read once.
 //!
-//! The one pass (`fast`) stops at the first value it cannot accept exactly, and until now the
-//! call then took the full path: parse the text again into a `Value`, walk it, and read the
-//! text a third time for the order of the errors. A reading that explains instead hands
-//! each refused value to the walker, at its node, path and mode, which is what the full walk
-//! would do at that place: a scalar as a `Value`; an array or object the one pass does not
-//! check (a union, a conditional, a type it does not allow), read whole into a `Value` first;
-//! a missing property or an undeclared one, by the walker's own functions for them. The
-//! containers around a refused value then read the rest of their members the same way
-//! (serde's visitor has stopped, the text has not), so every error of the call is found in
-//! one pass over the text, in the order it was written.
+//! The one pass (`fast`) stops at the first value it cannot accept exactly. Rather than hand
+//! the call to the full path (parse the text again into a `Value`, walk it, read the text a
+//! third time for the order of the errors), it hands each refused value to the walker at its
+//! node, path and mode, which is what the full walk does at that place: a scalar as a
+//! `Value`; an array or object the one pass does not check (a union, a conditional, a type it
+//! does not allow), read whole into a `Value` first; an object's end (required properties,
+//! the count of members) and a member it does not allow, by the walker's own functions for
+//! them. The containers around a refused value then read the rest of their members the same
+//! way (serde's visitor has stopped, the text has not), so every error of the call is found
+//! in one pass over the text, in the order it was written. Refusals met while reading on are
+//! read past, not raised: an error through `serde_json` scans the text for its line, once
+//! per error.
 //!
-//! Whatever the walker would decide from more than the place it is given is left to the
-//! full path: a value under a union (the walker explains the union, not the branch), a
-//! `null` for a property (the walker may drop it as absent), a key given twice, a value inside
-//! a container sent as a string, an object whose own keywords (required names it does not
-//! declare, a count bound, defaults) only a whole object can settle, a schema with a dynamic
-//! reference (the walker's scope is the path it took), more errors than the limit lists,
-//! and anything serde itself refuses. The reading then ends as before, and the full path
-//! decides; so the explained rejection is the one the full path gives, or none is made.
+//! Whatever the walker decides from more than the place it is given is left to the full
+//! path: a value under a union (the walker explains the union, not the branch), a `null` for
+//! a property (the walker may drop it as absent), a key given twice, a value inside a
+//! container sent as a string, defaults the walk would change, a schema with a dynamic
+//! reference (the walker's scope is the path it took), more errors than the limit lists (the
+//! walk's order picks those listed), and anything serde itself refuses. The reading then ends
+//! as before, and the full path decides; so the explained rejection is the one the full path
+//! gives, or none is made.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
