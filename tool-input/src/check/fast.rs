@@ -156,12 +156,10 @@ impl<'p> Fast<'p> {
     }
 
     /// Hand the defaults of absent properties to the type being read (each object's, after
-    /// its sent members), as the walk puts them in its value. `exact`: the plan's defaults
-    /// were found exact under this reading's limits; when not, an object that would take
-    /// a default is left to the walk.
-    pub fn giving_defaults(mut self, exact: bool) -> Self {
+    /// its sent members), as the walk puts them in its value; where they are not exact (see
+    /// [`Fast::under_own_limits`]), an object that would take a default is left to the walk.
+    pub fn giving_defaults(mut self) -> Self {
         self.defaults_given = true;
-        self.defaults_exact = self.plan.defaults_exact && exact;
         self
     }
 

@@ -83,12 +83,12 @@ impl Validator {
 
     /// The one-pass reader under `limits` and `policy`, doing as `defaults` says.
     fn fast(&self, limits: &Limits, policy: Policy, defaults: Defaults) -> Fast<'_> {
+        // The plan's defaults were found exact under the validator's own limits.
         let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy)
             .under_own_limits(*limits == self.inner.limits);
         match defaults {
             Defaults::Left => fast,
-            // The plan's defaults were found exact under the validator's own limits.
-            Defaults::Given => fast.giving_defaults(*limits == self.inner.limits),
+            Defaults::Given => fast.giving_defaults(),
         }
     }
 
