@@ -605,12 +605,12 @@ pub(in crate::parse) fn surrogate_pair(high: u16, low: u16) -> char {
 }
 
 /// A string's content written in the text with JSON's own escapes, `\'` and Python's
-/// (`\x41`, `\101`, `\U0001F600`), and nothing else to repair: `raw` holds the bytes after
-/// its opening `quote` (`"` or `'`). The content is handed to `piece` a run of text or one
-/// decoded escape at a time; `piece` returns `false` to stop. Returns the length of the
+/// (`\x41`, `\101`, `\U0001F600`), and control characters as they are (a raw line break,
+/// as a model writes code into a string), and nothing else to repair: `raw` holds the bytes
+/// after its opening `quote` (`"` or `'`). The content is handed to `piece` a run of text or
+/// one decoded escape at a time; `piece` returns `false` to stop. Returns the length of the
 /// content in `raw` (where its closing quote is), or `None` where it is not written so (an
-/// escape neither language has, one cut short, a control character, no closing quote) or
-/// `piece` stopped.
+/// escape neither language has, one cut short, no closing quote) or `piece` stopped.
 ///
 /// The tape keeps a string its parse decoded as this range of the text when this reading
 /// gives the very same content, and reads it again here when it is asked for (see
@@ -633,12 +633,14 @@ pub(crate) fn json_string(quoted: &str) -> Option<String> {
     (end + 1 == inner.len()).then_some(out)
 }
 
-/// [`read_escaped`], where `\'` and Python's own escapes are read only if `python` (JSON has
-/// no such escape; the lenient readers take them, as [`python_escape_at`] spells them).
+/// [`read_escaped`], where `\'`, Python's own escapes and raw control characters are read
+/// only if `lenient` (JSON has no such escape and refuses such a character; the lenient
+/// readers take them: the escapes as [`python_escape_at`] spells them, the character as
+/// itself).
 fn read_json_escapes(
     raw: &str,
     quote: u8,
-    python: bool,
+    lenient: bool,
     mut piece: impl FnMut(&str) -> bool,
 ) -> Option<usize> {
     let bytes = raw.as_bytes();
@@ -654,10 +656,10 @@ fn read_json_escapes(
             Some(b'\\') => {
                 // `\'` is how a `'` string escapes its quote (and means a quote anywhere).
                 let (c, len) = match (bytes.get(j + 1), json_escape(bytes, j)) {
-                    (Some(b'\''), _) if python => ('\'', 2),
+                    (Some(b'\''), _) if lenient => ('\'', 2),
                     (_, Some(escape)) => escape,
                     // A Python payload's `\x0b` is as common as JSON's `\n`.
-                    (_, None) if python => match python_escape_at(bytes, j)? {
+                    (_, None) if lenient => match python_escape_at(bytes, j)? {
                         (Some(c), len) => (c, len),
                         (None, _) => return None,
                     },
@@ -667,6 +669,12 @@ fn read_json_escapes(
                     return None;
                 }
                 i = j + len;
+            }
+            Some(&b) if b < 0x20 && lenient => {
+                if !piece(raw.get(j..j + 1)?) {
+                    return None;
+                }
+                i = j + 1;
             }
             _ => return None,
         }

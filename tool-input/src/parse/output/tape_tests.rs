@@ -303,6 +303,31 @@ fn pythons_own_escapes_in_a_long_text_are_read_again_from_it() {
 }
 
 #[test]
+fn raw_control_characters_beside_escapes_in_a_long_text_are_read_again_from_it() {
+    use Place::{Escaped, Kept, Verbatim};
+    // A model writing code into a string breaks its lines as they are: the characters
+    // need repair in JSON, but the text holds them as they read, beside an escape or not.
+    let input =
+        "{'code': 'fn main() {\n\tprintln!(\"it\\'s\");\n}', \"b\": \"a\u{1}\\\"b\\n\r\", 'c': 'x\ny'}";
+    let long = format!("{}, 'pad': '{}'}}", input.trim_end_matches('}'), "x".repeat(ESCAPED_FROM));
+    let quote = |quote: u8| Escaped { quote };
+    assert_eq!(
+        places(&long),
+        [Verbatim, quote(b'\''), Verbatim, quote(b'"'), Verbatim, Verbatim, Verbatim, Verbatim]
+    );
+    let value = crate::parse::parse(&long, &ParseOptions::default()).unwrap().value;
+    assert_eq!(value["code"], "fn main() {\n\tprintln!(\"it's\");\n}");
+    assert_eq!(value["b"], "a\u{1}\"b\n\r");
+    assert_eq!(value["c"], "x\ny");
+    // In a short text a string with escapes is kept; one without is lent as it is.
+    assert_eq!(places(input), [Verbatim, Kept, Verbatim, Kept, Verbatim, Verbatim]);
+    // Every control character, beside an escape: the tape holds what `parse` reads.
+    let members: Vec<String> = (0..0x20u8).map(|b| format!("'k{b}': 'a{}\\'b'", char::from(b))).collect();
+    let many = format!("{{{}, 'pad': '{}'}}", members.join(", "), "x".repeat(ESCAPED_FROM));
+    assert!(places(&many).contains(&quote(b'\'')));
+}
+
+#[test]
 fn a_string_lent_from_the_text_points_into_it_where_its_token_starts_elsewhere() {
     use Place::{Kept, Verbatim};
     // A Python prefix starts the token before the quote: the lexer lends the content
