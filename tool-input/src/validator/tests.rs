@@ -931,4 +931,40 @@ fn the_one_pass_explains_a_rejection_as_the_walk_does() {
     ] {
         explained(text, &options);
     }
+    // Mangled, the same calls are parsed onto a tape and explained while it is read, with
+    // the parse's repairs: the same rejection as the walk of the tape's value gives.
+    let mangled = |text: &str| {
+        let mut texts = vec![
+            text.replace('"', "'").replace("null", "None"),
+            format!("```json\n{text}\n```"),
+            format!("Here are the arguments: {text} -- done."),
+        ];
+        if let Some(open) = text.strip_suffix('}').filter(|open| open.trim_end() != "{") {
+            texts.push(format!("{open},}}"));
+        }
+        texts.retain(|mangled| mangled != text);
+        texts
+    };
+    for text in [
+        r#"{"id": "Abc", "level": "mid"}"#,
+        r#"{"level": "low"}"#,
+        "{}",
+        r#"{"id": "a", "level": "low", "count": 0, "tags": ["a", "b", "c", "toolong"]}"#,
+        r#"{"tags": ["a", "toolong", "b"], "id": 5, "level": "low", "zz": 1, "count": "x"}"#,
+        r#"{"id": "a", "level": "low", "inner": {"z": [1, {"q": 2}], "y": "no"}}"#,
+        r#"{"inner": {}, "id": "a", "level": "lo", "either": 3, "count": 99}"#,
+        r#"{"id": "a", "level": "low", "rest": {}, "count": 10}"#,
+        r#"{"id": "a", "level": "low", "count": 10, "extra": {"deep": [1, 2, {"k": null}]}}"#,
+        "{\"id\": \"a\",\n  \"level\": \"low\",\n  \"count\": 10.5\n}",
+    ] {
+        for text in mangled(text) {
+            for policy in [Policy::Default, Policy::Lenient] {
+                options.policy = Some(policy);
+                assert!(explained(&text, &options), "explained on the tape, {policy:?}: {text}");
+            }
+            // Strict JSON only: the text does not parse, as the walk says.
+            options.policy = Some(Policy::Strict);
+            assert!(!explained(&text, &options), "{text}");
+        }
+    }
 }

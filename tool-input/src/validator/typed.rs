@@ -336,13 +336,32 @@ impl Validator {
         if !matches!(tape.events().first(), Some(Event::Object { .. })) {
             return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
         }
-        match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits, defaults) {
-            Some((value, coercions)) => {
-                Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
+        let fast = self.fast(limits, policy, defaults).explaining(text);
+        let mut deserializer = TapeDeserializer::of(&tape);
+        let read = fast.run::<T, _>(&mut deserializer);
+        match read {
+            Ok(value) if deserializer.is_done() => {
+                let coercions = fast.into_coercions();
+                return Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }));
             }
-            // The reader leaves the tape whole: the walk reads its value, with no second parse.
-            None => Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() })),
+            // Refused, and every refusal explained as the walk explains it: the rejection, with
+            // the parse's repairs, as the walk of the tape's value would give it.
+            Err(_) => {
+                if let Some((errors, in_order)) = fast.explained(deserializer.is_done()) {
+                    #[cfg(test)]
+                    super::EXPLAINED.with(|explained| explained.set(explained.get() + 1));
+                    let rejection = Rejection { repairs, ..Rejection::invalid(errors) };
+                    return Err(if in_order {
+                        rejection
+                    } else {
+                        in_document_order(rejection, raw, policy, limits)
+                    });
+                }
+            }
+            Ok(_) => {}
         }
+        // The reader leaves the tape whole: the walk reads its value, with no second parse.
+        Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }))
     }
 
     /// The second step's reading: `T` from a tape's events, checked against the plan on the
