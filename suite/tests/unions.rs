@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 #[macro_use]
 mod common;
+
 use common::keys_keep_insertion_order;
 
 use schemars::JsonSchema;
@@ -111,8 +112,14 @@ fn rejected(extra: Value) -> Rejection {
     let rejection = RunJob::from_arguments(call.to_string().as_str()).unwrap_err();
     // The same answer from the value as from its text, and with the one-pass path out of play.
     assert_eq!(RunJob::from_arguments(&call).unwrap_err().errors(), rejection.errors());
-    let validator = Validator::new(RunJob::schema()).unwrap();
-    assert_eq!(validator.check(&call).unwrap_err().errors(), rejection.errors(), "{call}");
+    let walked = RunJob::definition().validator().check(&call).unwrap_err();
+    assert_eq!(walked.errors(), rejection.errors(), "{call}");
+    // A validator of the schema as a `Value` lists properties in the map's order, which the
+    // derive's (declared fields, else sorted) is where serde_json sorts its maps.
+    if !keys_keep_insertion_order() {
+        let validator = Validator::new(RunJob::schema()).unwrap();
+        assert_eq!(validator.check(&call).unwrap_err().errors(), rejection.errors(), "{call}");
+    }
     rejection
 }
 
@@ -210,7 +217,7 @@ fn an_internal_tag_is_read_first() {
     insta::assert_snapshot!("internal_missing_tag", lines(&rejection));
     // A known tag: only that branch's errors.
     let rejection = rejected(json!({"filters": [{"kind": "date", "before": "2024"}]}));
-    snapshot_in_key_order!(insta::assert_snapshot!("internal_branch_errors", lines(&rejection)));
+    insta::assert_snapshot!("internal_branch_errors", lines(&rejection));
     // The tag in another case is representation.
     let (value, coercions) = accepted(json!({"filters": [{"kind": "Author", "name": "ada"}]}));
     assert_eq!(value.filters, [Filter::Author { name: "ada".into() }]);

@@ -25,7 +25,7 @@ const MAX_PROBES: usize = 512;
 /// The declared order of the properties of every struct `T` holds, keyed by the pointer of
 /// the `properties` object that lists them in `schema` (`T`'s schema, `$ref`s to `$defs`).
 pub(crate) fn of<T: DeserializeOwned>(schema: &Value) -> KeyOrder {
-    let mut walk = Walk { root: schema, order: KeyOrder::default(), probes: 0, probe: fields::<T> };
+    let mut walk = Walk { root: schema, order: KeyOrder::sorting_others(), probes: 0, probe: fields::<T> };
     walk.object(schema, String::new(), &mut Vec::new(), 0);
     walk.order
 }

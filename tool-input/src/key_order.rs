@@ -19,6 +19,12 @@ const MAX_RECORDED: usize = 100_000;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct KeyOrder {
     by_pointer: HashMap<String, Vec<String>>,
+    /// Keys no record places are sorted (bytewise, as a `Map` without `preserve_order` keeps
+    /// them), not taken in the map's own order: for a derived type's schema, whose `Value`
+    /// keeps schemars' order only in a build with `preserve_order`. Where serde's derive does
+    /// not tell the declared order (an internally tagged enum's variant, a map, a flattened
+    /// struct), every build then lists the properties alike.
+    others_sorted: bool,
 }
 
 impl KeyOrder {
@@ -31,6 +37,11 @@ impl KeyOrder {
         Some(order)
     }
 
+    /// An order that sorts the keys it has no record for (see [`KeyOrder::others_sorted`]).
+    pub(crate) fn sorting_others() -> KeyOrder {
+        KeyOrder { others_sorted: true, ..KeyOrder::default() }
+    }
+
     /// Record that the object at `pointer` wrote `keys` in this order.
     pub(crate) fn insert(&mut self, pointer: String, keys: Vec<String>) {
         self.by_pointer.entry(pointer).or_insert(keys);
@@ -41,18 +52,15 @@ impl KeyOrder {
         self.by_pointer.get(pointer).map(Vec::as_slice)
     }
 
-    /// `map`'s keys in the order recorded for `pointer` (keys not recorded follow, in the
-    /// map's own order).
+    /// `map`'s keys in the order recorded for `pointer`; keys not recorded follow, in the
+    /// map's own order or sorted (see [`KeyOrder::sorting_others`]).
     pub(crate) fn keys_of<'m>(
         &self,
         pointer: &str,
         map: &'m serde_json::Map<String, serde_json::Value>,
     ) -> Vec<&'m String> {
-        let Some(written) = self.get(pointer) else {
-            return map.keys().collect();
-        };
         let mut keys: Vec<&'m String> = Vec::with_capacity(map.len());
-        for name in written {
+        for name in self.get(pointer).unwrap_or_default() {
             if let Some((key, _)) = map.get_key_value(name) {
                 if !keys.contains(&key) {
                     keys.push(key);
@@ -60,11 +68,11 @@ impl KeyOrder {
             }
         }
         if keys.len() < map.len() {
-            for key in map.keys() {
-                if !keys.contains(&key) {
-                    keys.push(key);
-                }
+            let mut others: Vec<&'m String> = map.keys().filter(|key| !keys.contains(key)).collect();
+            if self.others_sorted {
+                others.sort_unstable();
             }
+            keys.append(&mut others);
         }
         keys
     }

@@ -111,28 +111,15 @@ pub fn text_options(case: &serde_json::Value) -> tool_input::calls::CallOptions 
 }
 
 /// Whether serde_json keeps object keys in insertion order (its `preserve_order` feature, which
-/// any crate in the build may turn on: rig-core does, in `--all-features` builds). Then errors
-/// come in the order the model sent the keys and option lists in the schema's order, rather
-/// than sorted: the model-facing messages are snapshot once per order.
+/// any crate in the build may turn on: rig-core does, in `--all-features` builds). Messages
+/// do not depend on it, except for a schema given as a `Value`, whose map is all there is of
+/// the order it was written in.
 pub fn keys_keep_insertion_order() -> bool {
     let map: serde_json::Map<String, serde_json::Value> =
         [("b".to_owned(), serde_json::Value::Null), ("a".to_owned(), serde_json::Value::Null)]
             .into_iter()
             .collect();
     map.keys().next().is_some_and(|first| first == "b")
-}
-
-/// An insta snapshot of a message, in the file of the current key order (`@preserve_order`
-/// for insertion order).
-#[allow(unused_macros)]
-macro_rules! snapshot_in_key_order {
-    ($($assertion:tt)*) => {
-        if keys_keep_insertion_order() {
-            insta::with_settings!({snapshot_suffix => "preserve_order"}, { $($assertion)* });
-        } else {
-            $($assertion)*
-        }
-    };
 }
 
 /// An insta JSON snapshot with its maps sorted: the same in either key order.
