@@ -2,8 +2,8 @@
 //! and the keys it gave twice. A parsed [`Value`] keeps neither (its objects are sorted, and
 //! a repeated key keeps its last value), so the text is read again only when it matters: a
 //! rejection with several errors (strict JSON with `serde_json`, skipping what no error is
-//! about; other text with the incremental parser's member events), or a parse that saw a
-//! repeated key.
+//! about; other text from the tape its lenient parse writes, or with the incremental parser's
+//! member events where a key is given twice), or a parse that saw a repeated key.
 
 use std::collections::HashMap;
 
@@ -13,8 +13,11 @@ use serde::de::DeserializeSeed;
 
 use crate::error::FieldError;
 use crate::key_walk::{self, Gather, Reading, Step};
+use crate::parse::one_shot::parse_to_tape;
 use crate::parse::strict::serde_json_first;
+use crate::parse::tape::{Event, Tape};
 use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
+use crate::pointer::push_token;
 
 /// A key given twice in one object.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +42,49 @@ fn completions(text: &str, options: &ParseOptions, values: bool) -> Vec<(String,
         StreamEvent::StringGrew { .. } => {}
     });
     seen
+}
+
+/// The path of each member and item of the value `tape` holds, in the order it completes
+/// (members of an object before the object), as [`completions`] names them for the same
+/// text.
+fn tape_completions(tape: &Tape<'_>) -> Vec<String> {
+    let sources = tape.sources();
+    let mut completed = Vec::new();
+    let mut path = String::new();
+    // Each open container: the length of its own path, and the next index of an array.
+    let mut open: Vec<(usize, Option<usize>)> = Vec::new();
+    for event in tape.events() {
+        if let Event::Key(key) = event {
+            if let Some(&(own, _)) = open.last() {
+                path.truncate(own);
+                push_token(&mut path, &sources.string(*key).unwrap_or_default());
+            }
+            continue;
+        }
+        if let Some((own, Some(next))) = open.last_mut() {
+            if !matches!(event, Event::End) {
+                path.truncate(*own);
+                path.push('/');
+                path.push_str(itoa::Buffer::new().format(*next));
+                *next += 1;
+            }
+        }
+        match event {
+            Event::Array { .. } => open.push((path.len(), Some(0))),
+            Event::Object { .. } => open.push((path.len(), None)),
+            Event::End => {
+                if let Some((own, _)) = open.pop() {
+                    path.truncate(own);
+                    if !open.is_empty() {
+                        completed.push(path.clone());
+                    }
+                }
+            }
+            _ if !open.is_empty() => completed.push(path.clone()),
+            _ => {}
+        }
+    }
+    completed
 }
 
 /// The keys `text` gives twice, outermost only (the members of a repeated object are not
@@ -103,7 +149,14 @@ pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: 
     let read = serde_json_first(text, options.max_depth, false, walk);
     if read.read().is_none() {
         order.reset();
-        for (index, (path, _)) in completions(text, options, false).iter().enumerate() {
+        // Other text: the members of the value its parse gave, from the tape that parse
+        // writes (the incremental parser's events name none where that value was found by a
+        // retry after prose), or, where a key is given twice (no tape), from those events.
+        let completed = match parse_to_tape(text, options, true) {
+            Ok(Some(parsed)) => tape_completions(&parsed.tape),
+            _ => completions(text, options, false).into_iter().map(|(path, _)| path).collect(),
+        };
+        for (index, path) in completed.iter().enumerate() {
             order.completed_at(path, index);
             order.count = index + 1;
         }
@@ -519,6 +572,38 @@ mod tests {
             let want: Vec<&str> = expected.iter().map(|e| e.path.as_str()).collect();
             prop_assert_eq!(got, want, "text {}", text);
         }
+    }
+
+    proptest! {
+        /// The tape's members complete in the order the incremental parser's events name
+        /// them, for text either reads alike (here, a value with repairs and no repeated key).
+        #[test]
+        fn the_tapes_completions_are_the_member_events(value in json_value()) {
+            let text = format!("```json\n{{'v': {}}}\n```", value.to_string().replace('"', "'"));
+            let options = ParseOptions::default();
+            let from_events: Vec<String> =
+                completions(&text, &options, false).into_iter().map(|(path, _)| path).collect();
+            let parsed = parse_to_tape(&text, &options, true).unwrap().unwrap();
+            prop_assert_eq!(tape_completions(&parsed.tape), from_events, "text {}", text);
+        }
+    }
+
+    #[test]
+    fn a_value_found_by_a_retry_after_prose_orders_its_members_as_written() {
+        // The first candidate fails; the parse finds the value after it. The incremental
+        // parser reads the same value but names none of its members.
+        let text =
+            "iftr{6''r{customer6e\",6}, {\"sku\": \"WLJ\", \"quantity\": 16, \"a\": [1, {\"k\": 2}]} '";
+        let order = |text: &str| {
+            let mut errors: Vec<FieldError> =
+                ["/quantity", "/a/1/k", "/a", "/sku", "/missing"].map(error).into_iter().collect();
+            in_document_order(&mut errors, text, &ParseOptions::default());
+            errors.into_iter().map(|e| e.path).collect::<Vec<String>>()
+        };
+        // As the value alone, strict JSON, is ordered.
+        let strict = order(r#"{"sku": "WLJ", "quantity": 16, "a": [1, {"k": 2}]}"#);
+        assert_eq!(strict, ["/sku", "/quantity", "/a", "/a/1/k", "/missing"]);
+        assert_eq!(order(text), strict);
     }
 
     #[test]
