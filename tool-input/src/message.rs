@@ -253,6 +253,7 @@ pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>)
         return None;
     }
     let wanted = lowercase(text);
+    let wanted_set = byte_set(&wanted);
     let squashed = squash(text);
     let mut best: Option<(&str, f64)> = None;
     let mut work = 0usize;
@@ -265,7 +266,10 @@ pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>)
             break;
         }
         let lower = lowercase(candidate);
-        let mut score = jaro_winkler(&wanted, &lower);
+        // Below 0.8 the spelling score decides nothing: the comparison is skipped where its
+        // bound already says so (most of an object's other property names).
+        let mut score =
+            if may_be_alike(&wanted, wanted_set, &lower) { jaro_winkler(&wanted, &lower) } else { 0.0 };
         if squash_chars(candidate).eq(squashed.chars()) {
             score = 2.0;
         } else if is_abbreviation(&wanted, &lower) {
@@ -349,6 +353,29 @@ fn jaro_winkler(a: &str, b: &str) -> f64 {
     }
 }
 
+/// The bytes of `text` by their low six bits, one bit each: the set [`may_be_alike`] takes.
+/// `None` when `text` is not ASCII.
+fn byte_set(text: &str) -> Option<u64> {
+    text.is_ascii().then(|| text.bytes().fold(0u64, |set, byte| set | 1 << (byte & 63)))
+}
+
+/// Whether Jaro-Winkler may score `a` (whose [`byte_set`] is `a_set`) and `b` 0.8 or more.
+/// Each match it counts pairs a character of `b` with the same character of `a`, so there
+/// are at most `m` of them: the characters of `b` whose byte may be in `a` (a byte counts when
+/// one with its low six bits is, which can only raise `m`), and no more than `a` has. Its
+/// score is then at most `0.4 + 0.6 × (m/|a| + m/|b| + 1) / 3` (transpositions only lower it;
+/// the prefix bonus adds at most `0.4 × (1 − jaro)`). `false` only when that bound is below
+/// 0.8; for text that is not ASCII, always `true`.
+fn may_be_alike(a: &str, a_set: Option<u64>, b: &str) -> bool {
+    let Some(in_a) = a_set.filter(|_| !a.is_empty() && !b.is_empty() && b.is_ascii()) else {
+        return true;
+    };
+    let m = b.bytes().filter(|byte| in_a & 1 << (byte & 63) != 0).count().min(a.len()) as f64;
+    let jaro = (m / a.len() as f64 + m / b.len() as f64 + 1.0) / 3.0;
+    // A margin for rounding: the skip must never drop a score of 0.8.
+    m > 0.0 && 0.4 + 0.6 * jaro >= 0.8 - 1e-9
+}
+
 /// Lowercase letters and digits only.
 fn squash(text: &str) -> String {
     squash_chars(text).collect()
@@ -360,7 +387,8 @@ fn squash_chars(text: &str) -> impl Iterator<Item = char> + '_ {
 
 /// `qty` of `quantity`: at least three characters, the same first one, all in order.
 fn is_abbreviation(short: &str, long: &str) -> bool {
-    if short.chars().count() < 3 || short.len() >= long.len() || short.chars().next() != long.chars().next() {
+    // The cheap tests first: most candidates start with another character.
+    if short.len() >= long.len() || short.chars().next() != long.chars().next() || short.chars().count() < 3 {
         return false;
     }
     let mut rest = long.chars();
@@ -503,6 +531,71 @@ mod tests {
         assert_eq!(closest("qty", names.iter().copied()), Some("quantity"));
         assert_eq!(closest("shipBy", ["ship_by", "shape"].iter().copied()), Some("ship_by"));
         assert_eq!(closest("xyz", names.iter().copied()), None);
+    }
+
+    #[test]
+    fn the_skipped_comparisons_score_below_the_threshold() {
+        // Every pair of these words (and of generated ones) that `may_be_alike` rules out
+        // scores below 0.8, and the bound lets the near ones through.
+        let mut words: Vec<String> = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "abc",
+            "cab",
+            "priority",
+            "prority",
+            "urgent",
+            "customer_id",
+            "cust_id",
+            "quantity",
+            "qty",
+            "ship_by",
+            "shipby",
+            "sku",
+            "skus",
+            "note",
+            "gift",
+            "items",
+            "color",
+            "colour",
+            "aaaaaaaaaa",
+            "aaaab",
+            "martha",
+            "marhta",
+            "dixon",
+            "dicksonx",
+            "naïve",
+            "naive",
+            "zzz",
+        ]
+        .map(String::from)
+        .to_vec();
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let len = 1 + (seed % 12) as usize;
+            let word: String = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    char::from(b"abcdeio_"[(seed >> 33) as usize % 8])
+                })
+                .collect();
+            words.push(word);
+        }
+        let mut skipped = 0;
+        for a in &words {
+            for b in &words {
+                if !may_be_alike(a, byte_set(a), b) {
+                    skipped += 1;
+                    assert!(strsim::jaro_winkler(a, b) < 0.8, "{a} {b}");
+                }
+            }
+            assert!(a.is_empty() || may_be_alike(a, byte_set(a), a), "{a}");
+        }
+        assert!(skipped > 1000, "{skipped}");
+        let alike = |a: &str, b: &str| may_be_alike(a, byte_set(a), b);
+        assert!(alike("prority", "priority") && alike("qty", "quantity") && !alike("color", "quantity"));
     }
 
     #[test]
