@@ -232,10 +232,11 @@ impl<'p> Fast<'p> {
         }))
     }
 
-    /// A container met a refusal from what it holds: `true` when it was explained, and the
-    /// container should read the rest of its members.
-    fn explained_below(&self) -> bool {
-        self.explain.get().is_some_and(|explain| explain.take_pending())
+    /// A container met a refusal from what it holds: when it was explained, the container
+    /// reads the rest of its members, counted as draining while the guard lives.
+    fn reading_on(&self) -> Option<Draining<'_>> {
+        let explained = self.explain.get().is_some_and(|explain| explain.take_pending());
+        explained.then(|| Draining::new(&self.draining))
     }
 
     /// A refusal was just explained while reading on past an earlier one: the reading goes
@@ -305,10 +306,7 @@ impl<'de, A: SeqAccess<'de>> Seq<'_, '_, A> {
     #[cold]
     #[inline(never)]
     pub(super) fn read_on(&mut self, error: A::Error) -> A::Error {
-        if !self.fast.explained_below() {
-            return error;
-        }
-        let _draining = Draining::new(&self.fast.draining);
+        let Some(_draining) = self.fast.reading_on() else { return error };
         self.index += 1;
         loop {
             // A refusal explained here is read past; one that ends the reading is not
@@ -360,15 +358,12 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
     }
 
     /// A member was refused (`error`): when the refusal was explained, the rest of the
-    /// members are read and explained too, and the object's end (see `check::fast::explain`), then
-    /// the refusal goes on up.
+    /// members are read and explained too, and the object's end (see
+    /// `check::fast::explain`), then the refusal goes on up.
     #[cold]
     #[inline(never)]
     pub(super) fn read_on(&mut self, error: A::Error) -> A::Error {
-        if !self.fast.explained_below() {
-            return error;
-        }
-        let _draining = Draining::new(&self.fast.draining);
+        let Some(_draining) = self.fast.reading_on() else { return error };
         loop {
             let ignored = std::marker::PhantomData::<de::IgnoredAny>;
             match self.map.next_key_seed(Key { seed: ignored, node: self.node, pending: &mut self.pending }) {
