@@ -289,8 +289,12 @@ impl<O: Output> Driver<O> {
             }
         };
         // The lexer records repairs as it reads; only a trailing comma is recorded when its
-        // closing bracket arrives, possibly after a comment.
-        repairs.sort_by_key(|r| r.offset);
+        // closing bracket arrives, possibly after a comment. Usually they are in order
+        // already, and then no sort runs: a stable sort takes a buffer of half the records,
+        // which on a long payload with a repair between every two tokens is half its size.
+        if !repairs.is_sorted_by_key(|r| r.offset) {
+            repairs.sort_by_key(|r| r.offset);
+        }
         let value_at = lexer.value_start().map_or(0, |(at, _)| at);
         Ok(Outcome { value, repairs, value_at, repeated_keys })
     }
