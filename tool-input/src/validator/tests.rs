@@ -856,8 +856,24 @@ fn a_member_the_type_ignores_is_checked_against_the_schema() {
     }
 }
 
-/// A rejected call of strict JSON is explained by the one pass that read it (see
-/// `check::fast::explain`), with the walk's errors in the walk's order; what the walk must decide
+/// Calls the explaining test refuses, each explained where it is read.
+const REFUSED_CALLS: [&str; 11] = [
+    r#"{"id": "Abc", "level": "mid"}"#,
+    r#"{"level": "low"}"#,
+    "{}",
+    r#"{"id": "a", "level": "low", "count": 0, "tags": ["a", "b", "c", "toolong"]}"#,
+    r#"{"tags": ["a", "toolong", "b"], "id": 5, "level": "low", "zz": 1, "count": "x"}"#,
+    r#"{"id": "a", "level": "low", "inner": {"z": [1, {"q": 2}], "y": "no"}}"#,
+    r#"{"inner": {}, "id": "a", "level": "lo", "either": 3, "count": 99}"#,
+    r#"{"id": "a", "level": "low", "either": [1, "two"], "count": 10}"#,
+    r#"{"id": "a", "level": "low", "rest": {}, "count": 10}"#,
+    r#"{"id": "a", "level": "low", "count": 10, "extra": {"deep": [1, 2, {"k": null}]}}"#,
+    "{\"id\": \"a\",\n  \"level\": \"low\",\n  \"count\": 10.5\n}",
+];
+
+/// A rejected call, strict JSON or text read onto the lenient parser's tape, is explained by
+/// the one pass that read it (see `check::fast::explain`), with the walk's errors in the
+/// walk's order; what the walk must decide
 /// (a union's branches, a null for an optional property, a key given twice, a coercion) goes
 /// to the walk, with the same answer.
 #[test]
@@ -899,19 +915,7 @@ fn the_one_pass_explains_a_rejection_as_the_walk_does() {
         assert_eq!(format!("{typed:?}"), format!("{want:?}"), "typed: {text}");
         super::EXPLAINED.with(|explained| explained.get()) > before + 1
     };
-    for text in [
-        r#"{"id": "Abc", "level": "mid"}"#,
-        r#"{"level": "low"}"#,
-        "{}",
-        r#"{"id": "a", "level": "low", "count": 0, "tags": ["a", "b", "c", "toolong"]}"#,
-        r#"{"tags": ["a", "toolong", "b"], "id": 5, "level": "low", "zz": 1, "count": "x"}"#,
-        r#"{"id": "a", "level": "low", "inner": {"z": [1, {"q": 2}], "y": "no"}}"#,
-        r#"{"inner": {}, "id": "a", "level": "lo", "either": 3, "count": 99}"#,
-        r#"{"id": "a", "level": "low", "either": [1, "two"], "count": 10}"#,
-        r#"{"id": "a", "level": "low", "rest": {}, "count": 10}"#,
-        r#"{"id": "a", "level": "low", "count": 10, "extra": {"deep": [1, 2, {"k": null}]}}"#,
-        "{\"id\": \"a\",\n  \"level\": \"low\",\n  \"count\": 10.5\n}",
-    ] {
+    for text in REFUSED_CALLS {
         for policy in [Policy::Default, Policy::Strict, Policy::Lenient] {
             options.policy = Some(policy);
             assert!(explained(text, &options), "explained on the one pass, {policy:?}: {text}");
@@ -945,18 +949,7 @@ fn the_one_pass_explains_a_rejection_as_the_walk_does() {
         texts.retain(|mangled| mangled != text);
         texts
     };
-    for text in [
-        r#"{"id": "Abc", "level": "mid"}"#,
-        r#"{"level": "low"}"#,
-        "{}",
-        r#"{"id": "a", "level": "low", "count": 0, "tags": ["a", "b", "c", "toolong"]}"#,
-        r#"{"tags": ["a", "toolong", "b"], "id": 5, "level": "low", "zz": 1, "count": "x"}"#,
-        r#"{"id": "a", "level": "low", "inner": {"z": [1, {"q": 2}], "y": "no"}}"#,
-        r#"{"inner": {}, "id": "a", "level": "lo", "either": 3, "count": 99}"#,
-        r#"{"id": "a", "level": "low", "rest": {}, "count": 10}"#,
-        r#"{"id": "a", "level": "low", "count": 10, "extra": {"deep": [1, 2, {"k": null}]}}"#,
-        "{\"id\": \"a\",\n  \"level\": \"low\",\n  \"count\": 10.5\n}",
-    ] {
+    for text in REFUSED_CALLS {
         for text in mangled(text) {
             for policy in [Policy::Default, Policy::Lenient] {
                 options.policy = Some(policy);
