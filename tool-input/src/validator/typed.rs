@@ -10,7 +10,7 @@ use super::{
     Miss, OnePass, Read, Validator,
 };
 use crate::check::fast::Fast;
-use crate::error::Rejection;
+use crate::error::{FieldError, Rejection};
 use crate::limits::Limits;
 use crate::parse;
 use crate::parse::one_shot::TapeParsed;
@@ -336,47 +336,45 @@ impl Validator {
         if !matches!(tape.events().first(), Some(Event::Object { .. })) {
             return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
         }
-        let fast = self.fast(limits, policy, defaults).explaining(text);
-        let mut deserializer = TapeDeserializer::of(&tape);
-        let read = fast.run::<T, _>(&mut deserializer);
-        match read {
-            Ok(value) if deserializer.is_done() => {
-                let coercions = fast.into_coercions();
-                return Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }));
+        match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits, defaults, Some(text)) {
+            Ok((value, coercions)) => {
+                Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
             }
             // Refused, and every refusal explained as the walk explains it: the rejection, with
             // the parse's repairs, as the walk of the tape's value would give it.
-            Err(_) => {
-                if let Some((errors, in_order)) = fast.explained(deserializer.is_done()) {
-                    #[cfg(test)]
-                    super::EXPLAINED.with(|explained| explained.set(explained.get() + 1));
-                    let rejection = Rejection { repairs, ..Rejection::invalid(errors) };
-                    return Err(if in_order {
-                        rejection
-                    } else {
-                        in_document_order(rejection, raw, policy, limits)
-                    });
-                }
+            Err(Some((errors, in_order))) => {
+                #[cfg(test)]
+                super::EXPLAINED.with(|explained| explained.set(explained.get() + 1));
+                let rejection = Rejection { repairs, ..Rejection::invalid(errors) };
+                Err(if in_order { rejection } else { in_document_order(rejection, raw, policy, limits) })
             }
-            Ok(_) => {}
+            // The reader leaves the tape whole: the walk reads its value, with no second parse.
+            Err(None) => Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() })),
         }
-        // The reader leaves the tape whole: the walk reads its value, with no second parse.
-        Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }))
     }
 
     /// The second step's reading: `T` from a tape's events, checked against the plan on the
-    /// way, and the coercions made; `None` when the walk must decide.
+    /// way, and the coercions made. With `explain`, the text the tape was parsed from, a
+    /// refusal is explained as the walk explains it (see `check::fast::explain`):
+    /// `Err(Some(..))` holds the errors, and whether they are in document order already.
+    /// `Err(None)`: the walk must decide.
     fn read_tape<T: DeserializeOwned>(
         &self,
         mut deserializer: TapeDeserializer<'_>,
         policy: Policy,
         limits: &Limits,
         defaults: Defaults,
-    ) -> Option<(T, Vec<Coercion>)> {
+        explain: Option<&str>,
+    ) -> Result<(T, Vec<Coercion>), Option<Explained>> {
         let fast = self.fast(limits, policy, defaults);
+        let fast = match explain {
+            Some(text) => fast.explaining(text),
+            None => fast,
+        };
         match fast.run::<T, _>(&mut deserializer) {
-            Ok(value) if deserializer.is_done() => Some((value, fast.into_coercions())),
-            _ => None,
+            Ok(value) if deserializer.is_done() => Ok((value, fast.into_coercions())),
+            Ok(_) => Err(None),
+            Err(_) => Err(fast.explained(deserializer.is_done())),
         }
     }
 
@@ -399,7 +397,8 @@ impl Validator {
         kept: &str,
     ) -> Option<T> {
         let reader = TapeDeserializer::new(events, Sources::new(text, kept));
-        self.read_tape::<T>(reader, self.inner.policy, &self.inner.limits, Defaults::Left)
+        self.read_tape::<T>(reader, self.inner.policy, &self.inner.limits, Defaults::Left, None)
+            .ok()
             .map(|(value, _)| value)
     }
 
@@ -506,6 +505,10 @@ impl Validator {
         }))
     }
 }
+
+/// The errors of a refused reading that explained every refusal, and whether they are in
+/// document order already (see `Fast::explained`).
+type Explained = (Vec<FieldError>, bool);
 
 /// Why the one-pass attempt gave no typed value.
 enum Missed {
