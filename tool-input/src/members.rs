@@ -15,9 +15,8 @@ use crate::error::FieldError;
 use crate::key_walk::{self, Gather, Reading, Step};
 use crate::parse::one_shot::parse_to_tape;
 use crate::parse::strict::serde_json_first;
-use crate::parse::tape::{Event, Tape};
+use crate::parse::tape_de::TapeDeserializer;
 use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
-use crate::pointer::push_token;
 
 /// A key given twice in one object.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,49 +41,6 @@ fn completions(text: &str, options: &ParseOptions, values: bool) -> Vec<(String,
         StreamEvent::StringGrew { .. } => {}
     });
     seen
-}
-
-/// The path of each member and item of the value `tape` holds, in the order it completes
-/// (members of an object before the object), as [`completions`] names them for the same
-/// text.
-fn tape_completions(tape: &Tape<'_>) -> Vec<String> {
-    let sources = tape.sources();
-    let mut completed = Vec::new();
-    let mut path = String::new();
-    // Each open container: the length of its own path, and the next index of an array.
-    let mut open: Vec<(usize, Option<usize>)> = Vec::new();
-    for event in tape.events() {
-        if let Event::Key(key) = event {
-            if let Some(&(own, _)) = open.last() {
-                path.truncate(own);
-                push_token(&mut path, &sources.string(*key).unwrap_or_default());
-            }
-            continue;
-        }
-        if let Some((own, Some(next))) = open.last_mut() {
-            if !matches!(event, Event::End) {
-                path.truncate(*own);
-                path.push('/');
-                path.push_str(itoa::Buffer::new().format(*next));
-                *next += 1;
-            }
-        }
-        match event {
-            Event::Array { .. } => open.push((path.len(), Some(0))),
-            Event::Object { .. } => open.push((path.len(), None)),
-            Event::End => {
-                if let Some((own, _)) = open.pop() {
-                    path.truncate(own);
-                    if !open.is_empty() {
-                        completed.push(path.clone());
-                    }
-                }
-            }
-            _ if !open.is_empty() => completed.push(path.clone()),
-            _ => {}
-        }
-    }
-    completed
 }
 
 /// The keys `text` gives twice, outermost only (the members of a repeated object are not
@@ -136,6 +92,7 @@ fn repeats_within(text: &str, options: &ParseOptions, strings_left: usize) -> Ve
 /// Only the errors' paths and their ancestors are looked for. Strict JSON (the common case:
 /// step one of the typed path read it and refused it) is read with `serde_json` where it
 /// reads first (`serde_json_first`), skipping every subtree no error is about; other text
+/// by the same walk over the tape its lenient parse writes, or, where it gives a key twice,
 /// with the incremental parser's member events.
 pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: &ParseOptions) {
     // The repair mode reports no member events: its guesses can restructure what was read.
@@ -149,16 +106,20 @@ pub(crate) fn in_document_order(errors: &mut [FieldError], text: &str, options: 
     let read = serde_json_first(text, options.max_depth, false, walk);
     if read.read().is_none() {
         order.reset();
-        // Other text: the members of the value its parse gave, from the tape that parse
-        // writes (the incremental parser's events name none where that value was found by a
-        // retry after prose), or, where a key is given twice (no tape), from those events.
-        let completed = match parse_to_tape(text, options, true) {
-            Ok(Some(parsed)) => tape_completions(&parsed.tape),
-            _ => completions(text, options, false).into_iter().map(|(path, _)| path).collect(),
-        };
-        for (index, path) in completed.iter().enumerate() {
-            order.completed_at(path, index);
-            order.count = index + 1;
+        // Other text: the same walk over the tape its parse writes (the incremental parser's
+        // events name no member of a value found by a retry after prose), or, where a key is
+        // given twice (no tape), the members those events name.
+        match parse_to_tape(text, options, true) {
+            Ok(Some(parsed)) => {
+                let mut places = Places { order: &mut order, entered: Vec::new() };
+                let _ = key_walk::walk(&mut places).deserialize(&mut TapeDeserializer::of(&parsed.tape));
+            }
+            _ => {
+                for (index, (path, _)) in completions(text, options, false).iter().enumerate() {
+                    order.completed_at(path, index);
+                    order.count = index + 1;
+                }
+            }
         }
     }
     // No member at all: the errors keep the walk's order.
@@ -575,16 +536,24 @@ mod tests {
     }
 
     proptest! {
-        /// The tape's members complete in the order the incremental parser's events name
-        /// them, for text either reads alike (here, a value with repairs and no repeated key).
+        /// A value with repairs (fenced, in single quotes) orders its errors as the same
+        /// value written as strict JSON does: the same walk, over the tape instead of the text.
         #[test]
-        fn the_tapes_completions_are_the_member_events(value in json_value()) {
-            let text = format!("```json\n{{'v': {}}}\n```", value.to_string().replace('"', "'"));
-            let options = ParseOptions::default();
-            let from_events: Vec<String> =
-                completions(&text, &options, false).into_iter().map(|(path, _)| path).collect();
-            let parsed = parse_to_tape(&text, &options, true).unwrap().unwrap();
-            prop_assert_eq!(tape_completions(&parsed.tape), from_events, "text {}", text);
+        fn a_repaired_text_orders_as_the_strict_one(
+            value in json_value(),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 2..8),
+        ) {
+            let strict = format!("{{\"v\": {value}}}");
+            let repaired = format!("```json\n{{'v': {}}}\n```", value.to_string().replace('"', "'"));
+            let mut all = vec!["/v".to_owned(), "/missing".to_owned(), String::new()];
+            paths_of(&value, "/v", &mut all);
+            let picked: Vec<FieldError> = picks.iter().map(|pick| error(&all[pick.index(all.len())])).collect();
+            let order = |text: &str| {
+                let mut errors = picked.clone();
+                in_document_order(&mut errors, text, &ParseOptions::default());
+                errors.into_iter().map(|e| e.path).collect::<Vec<String>>()
+            };
+            prop_assert_eq!(order(&repaired), order(&strict), "text {}", repaired);
         }
     }
 
