@@ -19,6 +19,7 @@ fn rows() -> Vec<Row> {
         row("type (union)", json!({"type": ["string", "null"]}), json!(1), "/v", ErrorCode::Type),
         row("enum", json!({"enum": ["low", "medium", "high"]}), json!("hihg"), "/v", ErrorCode::Enum),
         row("enum (numbers)", json!({"enum": [1, 2, 3]}), json!(4), "/v", ErrorCode::Enum),
+        row("enum (empty)", json!({"enum": []}), json!("low"), "/v", ErrorCode::Enum),
         row("const", json!({"const": "circle"}), json!("square"), "/v", ErrorCode::Const),
         row(
             "required",
@@ -411,6 +412,10 @@ fn schemas_that_cannot_be_compiled() {
         (json!({"$ref": "#/$defs/Missing"}), ""),
         (json!({"$ref": "https://example.com/schema.json"}), ""),
         (json!({"minLength": -1}), ""),
+        // A name twice where the metaschema wants each once, or no type at all.
+        (json!({"properties": {"a": {"type": "object", "required": ["b", "b"]}}}), "/properties/a"),
+        (json!({"type": ["string", "string"]}), ""),
+        (json!({"type": []}), ""),
         (json!({"properties": {"a": {"$ref": "other.json#/x"}}}), "/properties/a"),
         (json!({"$id": "https://example.com/root.json", "$ref": "#missing"}), ""),
         // References that loop without descending into the value: no value could be checked.

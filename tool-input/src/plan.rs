@@ -723,6 +723,9 @@ impl<'a> Compiler<'a> {
                 let name = name.as_str().ok_or_else(|| error(pointer, "`required` must list strings"))?;
                 node.required.push(name.to_owned());
             }
+            if let Some(name) = repeated_name(node.required.iter().map(String::as_str)) {
+                return Err(error(pointer, format!("`required` lists `{name}` twice")));
+            }
         }
         if let Some(properties) = object.get("properties") {
             let properties =
@@ -983,14 +986,29 @@ fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
     let mut add = |name: &Value| -> Result<(), SchemaError> {
         let name = name.as_str().ok_or_else(|| error(pointer, "`type` must name types as strings"))?;
         let bit = Types::from_name(name).ok_or_else(|| error(pointer, format!("unknown type `{name}`")))?;
+        if set.contains(bit) {
+            return Err(error(pointer, format!("`type` names `{name}` twice")));
+        }
         set.insert(bit);
         Ok(())
     };
     match types {
+        // Every draft's metaschema: at least one type, none twice.
+        Value::Array(names) if names.is_empty() => {
+            return Err(error(pointer, "`type` must name at least one type"));
+        }
         Value::Array(names) => names.iter().try_for_each(&mut add)?,
         name => add(name)?,
     }
     Ok(set)
+}
+
+/// The first name a list gives twice, where every draft's metaschema says no name comes
+/// twice (`required`, the lists of `dependentRequired` and `dependencies`). A set, not a
+/// search of the list for each name: a schema may list many names.
+pub(crate) fn repeated_name<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut seen = std::collections::HashSet::new();
+    names.into_iter().find(|name| !seen.insert(*name))
 }
 
 fn number(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Option<Number>, SchemaError> {
@@ -1025,6 +1043,45 @@ fn compile_pattern(pointer: &str, pattern: &str) -> Result<Pattern, SchemaError>
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Lists every draft's metaschema says give each name once, and types at least one:
+    /// refused with the name given twice, at the schema that lists it. Nested too, and in
+    /// the drafts that spell the list otherwise (`dependencies`).
+    #[test]
+    fn a_list_that_gives_a_name_twice_is_a_schema_error() {
+        let refused = |schema: Value| Plan::compile(&schema).expect_err(&schema.to_string());
+        for (schema, pointer, message) in [
+            (json!({"required": ["a", "b", "a"]}), "", "`required` lists `a` twice"),
+            (
+                json!({"properties": {"o": {"type": "object", "required": ["x", "x"]}}}),
+                "/properties/o",
+                "`required` lists `x` twice",
+            ),
+            (json!({"type": ["string", "null", "string"]}), "", "`type` names `string` twice"),
+            (json!({"type": []}), "", "`type` must name at least one type"),
+            (
+                json!({"dependentRequired": {"a": ["b", "c", "b"]}}),
+                "",
+                "`dependentRequired` lists `b` twice for `a`",
+            ),
+            (
+                json!({"$schema": "http://json-schema.org/draft-07/schema#", "dependencies": {"a": ["b", "b"]}}),
+                "",
+                "`dependencies` lists `b` twice for `a`",
+            ),
+        ] {
+            let error = refused(schema.clone());
+            assert_eq!((error.pointer.as_str(), error.message.as_str()), (pointer, message), "{schema}");
+        }
+        // Distinct names, and `number` beside `integer`, are fine; so is a list of many names.
+        let many: Vec<String> = (0..10_000).map(|n| format!("p{n}")).collect();
+        for schema in [
+            json!({"required": ["a", "b"], "type": ["number", "integer"]}),
+            json!({"required": many, "dependentRequired": {"a": ["b", "c"]}}),
+        ] {
+            assert!(Plan::compile(&schema).is_ok(), "{schema}");
+        }
+    }
 
     /// The probe lookup finds exactly the names a plain comparison finds, for names of every
     /// length around the window sizes, and past 16 bytes where the windows leave a middle.

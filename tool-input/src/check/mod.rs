@@ -690,6 +690,13 @@ impl<'p> Walker<'p> {
         if self.not_built(out) {
             return;
         }
+        if options.is_empty() {
+            // `"enum": []` (valid since draft 6): nothing passes, and there is nothing to list.
+            self.fail_naming(out, path, mode, ErrorCode::Enum, value, Vec::new(), None, |named| {
+                format!("no value is allowed here (the schema's `enum` lists none), got {named}")
+            });
+            return;
+        }
         let listed = self.list_options(options);
         if !options.iter().any(|option| kind_of(option) == kind_of(value)) {
             self.fail_naming(out, path, mode, ErrorCode::Type, value, listed.values, None, |named| {

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{count, error, Compiler, NodeId, Types};
+use super::{count, error, repeated_name, Compiler, NodeId, Types};
 use crate::keywords::{
     Conditional, Contains, Content, DependentRequired, DependentSchemas, Format, Keyword, PropertyNames,
     UnevaluatedItems, UnevaluatedProperties, WrittenInteger,
@@ -93,6 +93,12 @@ impl<'a> Compiler<'a> {
                             .ok_or_else(|| {
                                 error(pointer, format!("`{keyword}` must list names as strings"))
                             })?;
+                        if let Some(repeated) = repeated_name(names.iter().map(String::as_str)) {
+                            return Err(error(
+                                pointer,
+                                format!("`{keyword}` lists `{repeated}` twice for `{name}`"),
+                            ));
+                        }
                         requires.push((name.clone(), names));
                     }
                     ("dependentSchemas" | "dependencies", schema) => {
