@@ -719,13 +719,11 @@ impl<'a> Compiler<'a> {
         }
         if let Some(required) = object.get("required") {
             let names = required.as_array().ok_or_else(|| error(pointer, "`required` must be an array"))?;
-            for name in names {
-                let name = name.as_str().ok_or_else(|| error(pointer, "`required` must list strings"))?;
-                node.required.push(name.to_owned());
-            }
-            if let Some(name) = repeated_name(node.required.iter().map(String::as_str)) {
-                return Err(error(pointer, format!("`required` lists `{name}` twice")));
-            }
+            let names = names
+                .iter()
+                .map(|name| name.as_str().ok_or_else(|| error(pointer, "`required` must list strings")))
+                .collect::<Result<Vec<&str>, SchemaError>>()?;
+            node.required = once_each(names);
         }
         if let Some(properties) = object.get("properties") {
             let properties =
@@ -986,14 +984,12 @@ fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
     let mut add = |name: &Value| -> Result<(), SchemaError> {
         let name = name.as_str().ok_or_else(|| error(pointer, "`type` must name types as strings"))?;
         let bit = Types::from_name(name).ok_or_else(|| error(pointer, format!("unknown type `{name}`")))?;
-        if set.contains(bit) {
-            return Err(error(pointer, format!("`type` names `{name}` twice")));
-        }
         set.insert(bit);
         Ok(())
     };
     match types {
-        // Every draft's metaschema: at least one type, none twice.
+        // Every draft's metaschema asks for at least one: no type at all would refuse every
+        // value, which is a mistake in the schema, not in a call.
         Value::Array(names) if names.is_empty() => {
             return Err(error(pointer, "`type` must name at least one type"));
         }
@@ -1003,12 +999,15 @@ fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
     Ok(set)
 }
 
-/// The first name a list gives twice, where every draft's metaschema says no name comes
-/// twice (`required`, the lists of `dependentRequired` and `dependencies`). A set, not a
-/// search of the list for each name: a schema may list many names.
-pub(crate) fn repeated_name<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let mut seen = std::collections::HashSet::new();
-    names.into_iter().find(|name| !seen.insert(*name))
+/// A list of names read once each, in the order first given (`required`, the lists of
+/// `dependentRequired` and `dependencies`). Every draft's metaschema says no name comes
+/// twice, but a repeat means nothing more: it is read once, so a call that leaves the name
+/// out gets one error for it, not one per mention, and a tool whose schema repeats a name is
+/// not refused for it. A set, not a search of the list for each name: a schema may list
+/// many names.
+pub(crate) fn once_each(names: Vec<&str>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
+    names.into_iter().filter(|name| seen.insert(*name)).map(str::to_owned).collect()
 }
 
 fn number(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Option<Number>, SchemaError> {
@@ -1044,43 +1043,38 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// Lists every draft's metaschema says give each name once, and types at least one:
-    /// refused with the name given twice, at the schema that lists it. Nested too, and in
-    /// the drafts that spell the list otherwise (`dependencies`).
+    /// A name a list gives twice (`required`, `dependentRequired`, draft 7's `dependencies`,
+    /// `type`) is read once, in the order first given; the lists of many names stay linear.
+    /// A `type` list naming no type is a schema error (it would refuse every value).
     #[test]
-    fn a_list_that_gives_a_name_twice_is_a_schema_error() {
-        let refused = |schema: Value| Plan::compile(&schema).expect_err(&schema.to_string());
-        for (schema, pointer, message) in [
-            (json!({"required": ["a", "b", "a"]}), "", "`required` lists `a` twice"),
-            (
-                json!({"properties": {"o": {"type": "object", "required": ["x", "x"]}}}),
-                "/properties/o",
-                "`required` lists `x` twice",
-            ),
-            (json!({"type": ["string", "null", "string"]}), "", "`type` names `string` twice"),
-            (json!({"type": []}), "", "`type` must name at least one type"),
-            (
-                json!({"dependentRequired": {"a": ["b", "c", "b"]}}),
-                "",
-                "`dependentRequired` lists `b` twice for `a`",
-            ),
-            (
-                json!({"$schema": "http://json-schema.org/draft-07/schema#", "dependencies": {"a": ["b", "b"]}}),
-                "",
-                "`dependencies` lists `b` twice for `a`",
-            ),
-        ] {
-            let error = refused(schema.clone());
-            assert_eq!((error.pointer.as_str(), error.message.as_str()), (pointer, message), "{schema}");
-        }
-        // Distinct names, and `number` beside `integer`, are fine; so is a list of many names.
-        let many: Vec<String> = (0..10_000).map(|n| format!("p{n}")).collect();
-        for schema in [
-            json!({"required": ["a", "b"], "type": ["number", "integer"]}),
-            json!({"required": many, "dependentRequired": {"a": ["b", "c"]}}),
-        ] {
-            assert!(Plan::compile(&schema).is_ok(), "{schema}");
-        }
+    fn a_name_given_twice_is_read_once_and_no_type_is_a_schema_error() {
+        let plan = Plan::compile(&json!({
+            "required": ["a", "b", "a", "c", "b"],
+            "type": ["string", "object", "string"],
+            "properties": {"o": {"required": ["x", "x"]}},
+            "dependentRequired": {"a": ["b", "c", "b"]}
+        }))
+        .unwrap();
+        let root = &plan.nodes[plan.root];
+        assert_eq!(root.required, ["a", "b", "c"]);
+        let mut string_or_object = Types::STRING;
+        string_or_object.insert(Types::OBJECT);
+        assert_eq!(root.types, Some(string_or_object));
+        assert_eq!(plan.nodes[root.properties[0].1].required, ["x"]);
+        let draft_7 = Plan::compile(&json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "dependencies": {"a": ["b", "b"]}
+        }));
+        assert!(draft_7.is_ok());
+        let many: Vec<String> = (0..20_000).map(|n| format!("p{}", n % 10_000)).collect();
+        let wide = Plan::compile(&json!({ "required": many })).unwrap();
+        assert_eq!(wide.nodes[wide.root].required.len(), 10_000);
+
+        let error = Plan::compile(&json!({"properties": {"o": {"type": []}}})).unwrap_err();
+        assert_eq!(
+            (error.pointer.as_str(), error.message.as_str()),
+            ("/properties/o", "`type` must name at least one type")
+        );
     }
 
     /// The probe lookup finds exactly the names a plain comparison finds, for names of every

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{count, error, repeated_name, Compiler, NodeId, Types};
+use super::{count, error, once_each, Compiler, NodeId, Types};
 use crate::keywords::{
     Conditional, Contains, Content, DependentRequired, DependentSchemas, Format, Keyword, PropertyNames,
     UnevaluatedItems, UnevaluatedProperties, WrittenInteger,
@@ -86,20 +86,11 @@ impl<'a> Compiler<'a> {
             for (name, value) in map {
                 match (keyword, value) {
                     ("dependentRequired" | "dependencies", Value::Array(names)) => {
-                        let names = names
-                            .iter()
-                            .map(|n| n.as_str().map(str::to_owned))
-                            .collect::<Option<Vec<String>>>()
-                            .ok_or_else(|| {
-                                error(pointer, format!("`{keyword}` must list names as strings"))
-                            })?;
-                        if let Some(repeated) = repeated_name(names.iter().map(String::as_str)) {
-                            return Err(error(
-                                pointer,
-                                format!("`{keyword}` lists `{repeated}` twice for `{name}`"),
-                            ));
-                        }
-                        requires.push((name.clone(), names));
+                        let names =
+                            names.iter().map(Value::as_str).collect::<Option<Vec<&str>>>().ok_or_else(
+                                || error(pointer, format!("`{keyword}` must list names as strings")),
+                            )?;
+                        requires.push((name.clone(), once_each(names)));
                     }
                     ("dependentSchemas" | "dependencies", schema) => {
                         schemas.push((name.clone(), self.child(&base, name, schema, depth)?));
