@@ -83,6 +83,34 @@ fn a_key_given_twice_with_two_values_is_rejected() {
     assert!(rejection.errors()[0].options().is_empty());
 }
 
+/// A value that only the end of the text settles (prose, then a candidate that fails only
+/// once the text ends, then the value) gives a key twice as any value does: rejected with
+/// two values, through the typed path, the untyped check and a streamed call alike.
+#[test]
+fn a_key_given_twice_in_a_value_found_at_the_end_is_rejected() {
+    let raw = r#"Sure: {6''{"path": "a.txt", "mode": "write", "mode": "append"} '"#;
+    let validator = Validator::new(WriteFile::schema()).unwrap();
+    let typed = WriteFile::from_arguments(raw).unwrap_err();
+    let untyped = validator.check(raw).unwrap_err();
+    let mut stream = tool_input::stream::StreamAssembler::new(tool_input::calls::CallOptions::new());
+    stream.push_event(&json!({"type": "content_block_start", "index": 0, "content_block":
+        {"type": "tool_use", "id": "toolu_1", "name": "write_file", "input": {}}}));
+    for piece in [&raw[..9], &raw[9..30], &raw[30..]] {
+        stream.push_event(&json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": piece}}));
+    }
+    stream.push_event(&json!({"type": "content_block_stop", "index": 0}));
+    stream.push_event(&json!({"type": "message_stop"}));
+    let calls = stream.finish();
+    // The call is read; its arguments as sent are checked as any other call's are.
+    let streamed = validator.check(calls.calls[0].original.as_raw()).unwrap_err();
+    for rejection in [&typed, &untyped, &streamed] {
+        let found: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+        assert_eq!(found, [("/mode", ErrorCode::DuplicateKey)], "{rejection}");
+        assert_eq!(rejection.errors()[0].options(), [json!("write"), json!("append")]);
+    }
+}
+
 /// A payload sent as a JSON string (decoded, and recorded as `double_encoded`) is the
 /// arguments: a key it gives twice is read as any other key given twice, through the typed
 /// path, the untyped check and the walk alike, once or twice encoded, strict JSON or not.

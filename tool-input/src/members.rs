@@ -28,18 +28,22 @@ pub(crate) struct Repeat {
 }
 
 /// Each completed member and item of `text`, in the order it completes (members of an
-/// object before the object): its path, and its value when `values`.
+/// object before the object): its path, and its value when `values`. Those of a value that
+/// only the end of the text settles (after prose, past a candidate the end refused) come
+/// from `finish`.
 fn completions(text: &str, options: &ParseOptions, values: bool) -> Vec<(String, Option<Value>)> {
     let mut seen = Vec::new();
-    let mut parser = IncrementalParser::new(options.clone());
-    let _ = parser.feed_with(text, |event| match event {
+    let mut on_event = |event: StreamEvent<'_>| match event {
         StreamEvent::ValueComplete { path, value } => {
             seen.push((path.into_owned(), values.then(|| value.into_owned())));
         }
         // What came before was prose: start again.
         StreamEvent::Restart => seen.clear(),
         StreamEvent::StringGrew { .. } => {}
-    });
+    };
+    let mut parser = IncrementalParser::new(options.clone());
+    let _ = parser.feed_with(text, &mut on_event);
+    let _ = parser.finish_with(&mut on_event);
     seen
 }
 

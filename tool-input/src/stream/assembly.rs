@@ -555,6 +555,7 @@ impl Assembly {
             let initial = call.initial.take();
             let raw = mem::take(&mut call.raw);
             let (id, name, bytes) = (call.id.clone(), call.name.clone(), call.bytes);
+            let position = self.flushed;
             self.flushed += 1;
             let (arguments, read) = match (args, initial) {
                 (Args::Absent, Some(initial)) => (OriginalArguments::Value(initial), None),
@@ -563,7 +564,20 @@ impl Assembly {
                 // arguments, and nothing parses the text again.
                 (Args::Text(parser), _) if end == End::Complete => {
                     let text = parser.text().to_owned();
-                    (OriginalArguments::Text(text), Some(parser.finish_noting_repeats()))
+                    // A value found only at the end (after prose, past a candidate the end
+                    // refused) reports its members now.
+                    let read = match self.events.as_mut() {
+                        Some(events) => parser.finish_reporting(Some(&mut |event: StreamEvent<'_>| {
+                            events.push(ArgumentEvent {
+                                position,
+                                id: id.clone(),
+                                name: name.clone(),
+                                event: event.into_owned(),
+                            })
+                        })),
+                        None => parser.finish_noting_repeats(),
+                    };
+                    (OriginalArguments::Text(text), Some(read))
                 }
                 (Args::Text(parser), _) => (OriginalArguments::Text(parser.into_text()), None),
                 (Args::Value(value), _) => (OriginalArguments::Value(value), None),

@@ -206,3 +206,36 @@ fn pushed_events_count_toward_the_stream_limit() {
     let calls = stream.finish();
     assert_eq!(calls.errors[0].kind.code(), "stream_too_large");
 }
+
+/// A call's value that only the end of its arguments settles (the candidate after prose
+/// fails when the text ends, and the value after it is the call's) reports its members
+/// among the argument events when the call ends, after a `Restart`.
+#[test]
+fn a_value_found_when_the_arguments_end_reports_its_members() {
+    use crate::parse::StreamEvent;
+    let arguments = r#"Sure: {6''{"city": "Paris"} '"#;
+    let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
+    stream.push_event(&json!({"type": "content_block_start", "index": 0, "content_block":
+        {"type": "tool_use", "id": "toolu_1", "name": "weather", "input": {}}}));
+    for piece in [&arguments[..12], &arguments[12..]] {
+        stream.push_event(&json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": piece}}));
+    }
+    assert!(stream.take_events().is_empty(), "nothing is settled before the end");
+    stream.push_event(&json!({"type": "content_block_stop", "index": 0}));
+    let events: Vec<StreamEvent<'static>> = stream.take_events().into_iter().map(|e| e.event).collect();
+    assert_eq!(
+        events,
+        [
+            StreamEvent::Restart,
+            StreamEvent::ValueComplete {
+                path: "/city".into(),
+                value: std::borrow::Cow::Owned(json!("Paris"))
+            },
+        ]
+    );
+    stream.push_event(&json!({"type": "message_stop"}));
+    let calls = stream.finish();
+    assert_eq!(calls.calls.len(), 1, "{:?}", calls.errors);
+    assert_eq!(Value::Object(calls.calls[0].arguments.clone()), json!({"city": "Paris"}));
+}

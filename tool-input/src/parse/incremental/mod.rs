@@ -278,14 +278,46 @@ impl IncrementalParser {
     /// assert!(matches!(parser.finish(), Err(ParseError::Truncated { bytes: 16, inside: "a string" })));
     /// ```
     pub fn finish(self) -> Result<Parsed, ParseError> {
-        self.finish_noting_repeats().map(|(parsed, _)| parsed)
+        self.finish_reporting(None).map(|(parsed, _)| parsed)
+    }
+
+    /// [`finish`](IncrementalParser::finish), sending to `on_event` the events that only the
+    /// end of the input brings: where the value read after prose turns out, at the end, not
+    /// to be one (a string or container still open), the next candidate in the text is read
+    /// now, after a [`StreamEvent::Restart`], and its members are reported as
+    /// [`feed_with`](IncrementalParser::feed_with) reports them. Whatever was reported, the
+    /// value returned is the one to act on.
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseOptions, StreamEvent};
+    ///
+    /// // The candidate `{6''` fails only once the input ends; the value after it is the call.
+    /// let mut parser = IncrementalParser::new(ParseOptions::default());
+    /// let mut events = Vec::new();
+    /// parser.feed_with(r#"Sure: {6''{"city": "Paris"} '"#, |event| events.push(event.into_owned())).unwrap();
+    /// assert!(events.is_empty());
+    /// let parsed = parser.finish_with(|event| events.push(event.into_owned())).unwrap();
+    /// assert_eq!(parsed.value["city"], "Paris");
+    /// assert!(matches!(
+    ///     &events[..],
+    ///     [StreamEvent::Restart, StreamEvent::ValueComplete { path, .. }] if path == "/city"
+    /// ));
+    /// ```
+    pub fn finish_with(self, mut on_event: impl FnMut(StreamEvent<'_>)) -> Result<Parsed, ParseError> {
+        self.finish_reporting(Some(&mut on_event)).map(|(parsed, _)| parsed)
     }
 
     /// [`finish`](IncrementalParser::finish), also telling whether an object repeated a key
     /// (as `parse_noting_repeats` does for the same text): the value the parser built, not a
     /// second reading of its text (except in [`ParseMode::Repair`], which reads strict JSON
     /// as `serde_json` does).
-    pub(crate) fn finish_noting_repeats(mut self) -> Result<(Parsed, bool), ParseError> {
+    pub(crate) fn finish_noting_repeats(self) -> Result<(Parsed, bool), ParseError> {
+        self.finish_reporting(None)
+    }
+
+    /// [`finish_noting_repeats`](IncrementalParser::finish_noting_repeats), sending the events
+    /// of a candidate read at the end to `on`.
+    pub(crate) fn finish_reporting(mut self, mut on: On<'_, '_>) -> Result<(Parsed, bool), ParseError> {
         if !self.tail.is_empty() && self.utf8_error.is_none() {
             // The input ended inside a UTF-8 character.
             self.utf8_error = Some(self.bytes - self.tail.len());
@@ -311,7 +343,7 @@ impl IncrementalParser {
                         let (parsed, repeated) = one_shot::decode_double(outcome, &self.options);
                         return Ok((coalesce(parsed), repeated));
                     }
-                    Err(failure) => self.failed(&mut attempt, failure, &mut None),
+                    Err(failure) => self.failed(&mut attempt, failure, &mut on),
                 },
                 Reading::Seeking { .. } => {
                     return Err(self.retry.map(Candidates::into_first).unwrap_or_else(|| {

@@ -64,7 +64,8 @@ fn run(text: &str, cuts: &[usize], options: &ParseOptions, as_bytes: bool) -> Ru
         from = cut;
     }
     assert_eq!(parser.bytes(), text.len());
-    Run { result: parser.finish(), events, partials }
+    let result = parser.finish_with(|event| events.push(event.into_owned()));
+    Run { result, events, partials }
 }
 
 /// Whether `partial` is a prefix of `full`: strings are prefixes, arrays have their items
@@ -525,6 +526,34 @@ fn a_duplicate_key_reports_again() {
     assert_eq!(events.len(), 2);
     assert_eq!(events[1], complete("/a", json!(2)));
     assert_eq!(parser.finish().unwrap().value, json!({"a": 2}));
+}
+
+/// A candidate after prose that fails only when the input ends: the value after it is read
+/// at `finish`, which reports it (a `Restart` for each candidate given up, then its members)
+/// as a fragment would have, however the text arrived.
+#[test]
+fn a_value_found_at_the_end_reports_its_members_then() {
+    for (text, value) in [
+        (r#"Sure: {6''{"city": "Paris"} '"#, r#"{"city": "Paris"}"#),
+        (
+            "iftr{6''r{customer6e\",6}, {\"sku\": \"WLJ\", \"quantity\": 16, \"a\": [1, {\"k\": 2}]} '",
+            r#"{"sku": "WLJ", "quantity": 16, "a": [1, {"k": 2}]}"#,
+        ),
+    ] {
+        // The value's own events, read alone.
+        let alone = run(value, &[], &lenient(), false).events;
+        assert!(!alone.is_empty());
+        for cuts in [vec![], vec![text.len() / 2], (1..text.len()).collect()] {
+            let Run { result, events, .. } = run(text, &cuts, &lenient(), false);
+            assert_eq!(result, parse(text, &lenient()), "{text:?} cut at {cuts:?}");
+            let restart = events.iter().rposition(|e| *e == StreamEvent::Restart).map(|k| k + 1);
+            assert_eq!(restart.map(|k| &events[k..]), Some(&alone[..]), "{text:?} cut at {cuts:?}");
+        }
+        // `finish` alone reports nothing, and gives the same value.
+        let mut parser = IncrementalParser::new(lenient());
+        parser.feed(text).unwrap();
+        assert_eq!(parser.finish(), parse(text, &lenient()));
+    }
 }
 
 #[test]
