@@ -608,6 +608,43 @@ mod tests {
         }
     }
 
+    /// Texts a model sends around a value: prose, a candidate that fails (at once, or only
+    /// when the text ends), the value (an object whose keys may repeat, at any depth), and
+    /// what follows it.
+    fn text_around_a_value() -> impl Strategy<Value = String> {
+        let member = prop_oneof![
+            Just(r#""a": 1"#),
+            Just(r#""a": 2"#),
+            Just(r#""b": "x""#),
+            Just(r#""b": {"a": 1, "a": 1}"#),
+            Just("'a': True"),
+            Just("a: 2"),
+            Just(r#""c": [1, {"a": 1}]"#),
+        ];
+        let value =
+            proptest::collection::vec(member, 0..5).prop_map(|members| format!("{{{}}}", members.join(", ")));
+        let prose = prop_oneof![Just(""), Just("Sure: "), Just("x "), Just("```json\n")];
+        let junk =
+            prop_oneof![Just(""), Just("{6''"), Just("{'"), Just("{\"a\": \""), Just("[1, {"), Just("{'a' ")];
+        let after = prop_oneof![Just(""), Just(" '"), Just("'"), Just(" and more"), Just("}"), Just("\n```")];
+        (prose, junk, value, after)
+            .prop_map(|(prose, junk, value, after)| format!("{prose}{junk}{value}{after}"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+        /// The keys given twice that `repeats` finds in a text are there exactly when the
+        /// parse of the text says an object repeated a key, whatever prose and failed
+        /// candidates come before the value.
+        #[test]
+        fn repeats_are_found_where_the_parse_notes_them(text in text_around_a_value()) {
+            let options = ParseOptions::default();
+            if let Ok((_, repeated)) = crate::parse::parse_noting_repeats(&text, &options, false) {
+                prop_assert_eq!(!repeats(&text, &options).is_empty(), repeated, "{:?}", text);
+            }
+        }
+    }
+
     #[test]
     fn repeated_keys_are_found_outermost() {
         let text = r#"{"a": 1, "b": {"c": [1], "c": [1]}, "a": 2, "d": {"e": 1}, "d": {"e": 1}}"#;
