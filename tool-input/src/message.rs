@@ -109,9 +109,9 @@ pub(crate) fn echo_str(text: &str, max: usize) -> String {
 }
 
 /// How many characters `value`'s compact JSON text (`serde_json::to_string`) has, without
-/// writing it: strings counted as [`escaped_chars`] counts them, numbers written by
-/// `serde_json` into a counter. The values still to count are kept on a stack of their
-/// own, as a `Value` built in code may nest deeper than the call stack allows.
+/// writing it: strings counted as [`escaped_chars`] counts them, numbers by [`json_len`].
+/// The values still to count are kept on a stack of their own, as a `Value` built in code
+/// may nest deeper than the call stack allows.
 fn json_chars(value: &Value) -> usize {
     let mut count = 0usize;
     let mut pending = vec![value];
@@ -119,11 +119,7 @@ fn json_chars(value: &Value) -> usize {
         count += match value {
             Value::Null | Value::Bool(true) => 4,
             Value::Bool(false) => 5,
-            Value::Number(number) => {
-                let mut counter = Counter(0);
-                let _ = serde_json::to_writer(&mut counter, number);
-                counter.0
-            }
+            Value::Number(number) => json_len(number),
             Value::String(text) => 2 + escaped_chars(text.as_bytes()),
             // The brackets, and a comma between two items.
             Value::Array(items) => {
@@ -144,18 +140,23 @@ fn json_chars(value: &Value) -> usize {
     count
 }
 
-/// Counts the bytes written to it (a number's JSON text is ASCII: bytes are characters).
-struct Counter(usize);
-
-impl std::io::Write for Counter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
+/// How many bytes the compact JSON text of `value` has, counted as it is written, not kept
+/// (a number's text is ASCII: its bytes are its characters).
+pub(crate) fn json_len(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(bytes.len());
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+    let mut count = Count(0);
+    // Writing fails only when the writer does, which this one never does.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// How many characters the JSON text of `bytes` (a string's content) has: the sum of

@@ -346,7 +346,7 @@ impl StreamAssembler {
     /// The event counts toward [`max_stream_bytes`](StreamAssembler::max_stream_bytes) by the
     /// length of its compact JSON.
     pub fn push_event(&mut self, event: &Value) {
-        if self.state.receive(json_len(event)) {
+        if self.state.receive(crate::message::json_len(event)) {
             feed(&mut self.state, &mut self.backend, event);
         }
     }
@@ -703,24 +703,6 @@ pub struct ArgumentEvent {
     pub name: Option<String>,
     /// What happened to its arguments.
     pub event: StreamEvent<'static>,
-}
-
-/// The length of a value's compact JSON, counted as it is written, not kept.
-fn json_len(value: &Value) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 = self.0.saturating_add(bytes.len());
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    // Writing a `Value` fails only when the writer does, which this one never does.
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
 }
 
 /// The non-negative integer of a JSON field.
