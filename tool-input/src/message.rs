@@ -215,12 +215,12 @@ pub(crate) fn shorten(text: &str, max: usize) -> String {
     }
     match text.char_indices().nth(max) {
         None => text.to_owned(),
-        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
+        Some(_) => cut(text, max, text.chars().count()),
     }
 }
 
-/// `text` (at least `max` characters of a longer one) cut to `max` characters, saying that
-/// the whole was `chars` long, as [`shorten`] says it.
+/// `text` (more than `max` characters, or the first of a longer text) cut to `max`
+/// characters, saying that the whole was `chars` long: the one form of a cut echo.
 fn cut(text: &str, max: usize, chars: usize) -> String {
     let end = text.char_indices().nth(max).map_or(text.len(), |(at, _)| at);
     format!("{}… ({chars} characters)", text.get(..end).unwrap_or(text))
