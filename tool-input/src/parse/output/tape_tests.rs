@@ -44,7 +44,7 @@ fn assert_ends_close_their_containers(events: &[Event]) {
     let mut open = Vec::new();
     for (at, event) in events.iter().enumerate() {
         match event {
-            Event::Array { end } | Event::Object { end } => open.push(*end as usize),
+            Event::Array { end } | Event::Object { end } => open.push(end.get() as usize),
             Event::End => assert_eq!(open.pop(), Some(at), "{events:?}"),
             _ => {}
         }
