@@ -412,11 +412,32 @@ fn a_required_name_given_twice_is_one_error() {
     for schema in [
         json!({"type": "object", "properties": properties, "required": ["a", "b", "a"]}),
         json!({"type": "object", "properties": properties, "required": ["b"], "dependentRequired": {"b": ["a", "a"]}}),
+        // Required as well as by a dependency: missing once, as `required` says.
+        json!({"type": "object", "properties": properties, "required": ["a"], "dependentRequired": {"b": ["a"]}}),
+        json!({"type": "object", "properties": properties, "required": ["a", "b"], "dependencies": {"b": ["a"]}}),
+        // Required by two members that are present: missing once.
+        json!({"type": "object", "properties": properties, "dependentRequired": {"b": ["a"], "c": ["a"]}}),
     ] {
         let validator = Validator::new(&schema).unwrap();
-        let rejection = validator.check(r#"{"b": "x"}"#).expect_err("`a` is missing");
+        let rejection = validator.check(r#"{"b": "x", "c": "y"}"#).expect_err("`a` is missing");
         let found: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
         assert_eq!(found, [("/a", ErrorCode::Missing)], "{schema}");
+    }
+}
+
+#[test]
+fn an_enum_value_listed_twice_is_named_once() {
+    // `1.0` is `1` to JSON Schema: listed after it, it is the same option.
+    let schema = json!({"type": "object", "properties": {"mode": {"enum": ["read", 1, "write", "read", 1.0, [2], [2.0], null, null]}}});
+    let validator = Validator::new(&schema).unwrap();
+    let rejection = validator.check(r#"{"mode": "append"}"#).expect_err("not an option");
+    let error = &rejection.errors()[0];
+    assert_eq!(error.code(), ErrorCode::Enum);
+    assert_eq!(error.options(), [json!("read"), json!(1), json!("write"), json!([2]), json!(null)]);
+    assert_eq!(error.message(), r#""append" is not one of "read", 1, "write", [2], null"#);
+    // Each value listed is still allowed, however it is written.
+    for allowed in [r#""read""#, "1", "1.0", "[2]", "null"] {
+        validator.check(&format!(r#"{{"mode": {allowed}}}"#)).unwrap();
     }
 }
 

@@ -662,7 +662,7 @@ impl<'a> Compiler<'a> {
             let Value::Array(values) = values else {
                 return Err(error(pointer, "`enum` must be an array"));
             };
-            node.enum_values = Some(values.clone());
+            node.enum_values = Some(distinct(values));
         }
         node.const_value = self.known(object, "const").cloned();
         // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
@@ -1005,6 +1005,58 @@ fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
 /// out gets one error for it, not one per mention, and a tool whose schema repeats a name is
 /// not refused for it. A set, not a search of the list for each name: a schema may list
 /// many names.
+/// The values of an `enum`, each once (the first of those JSON calls equal, as `1` and
+/// `1.0`): a value listed twice means nothing more, and the options a message lists are
+/// each named once. Strings are found by hashing and numbers by their order, so a long
+/// enum costs no comparison of each pair; arrays and objects, rare in an enum, are compared
+/// pairwise among the first [`MOST_COMPARED`] of them (past that, kept as written).
+fn distinct(values: &[Value]) -> Vec<Value> {
+    const MOST_COMPARED: usize = 256;
+    let mut strings = std::collections::HashSet::new();
+    let mut numbers = std::collections::BTreeSet::new();
+    let mut others: Vec<&Value> = Vec::new();
+    let mut kept = Vec::with_capacity(values.len());
+    for value in values {
+        let new = match value {
+            Value::String(text) => strings.insert(text.as_str()),
+            Value::Number(number) => numbers.insert(ByValue(number)),
+            _ if others.len() >= MOST_COMPARED => true,
+            _ => {
+                let new = !others.iter().any(|other| crate::equal::json_equal(other, value));
+                others.push(value);
+                new
+            }
+        };
+        if new {
+            kept.push(value.clone());
+        }
+    }
+    kept
+}
+
+/// A number ordered by the value it holds (`1` and `1.0` are one).
+struct ByValue<'a>(&'a Number);
+
+impl PartialEq for ByValue<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for ByValue<'_> {}
+
+impl PartialOrd for ByValue<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ByValue<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        crate::equal::compare(self.0, other.0)
+    }
+}
+
 pub(crate) fn once_each(names: Vec<&str>) -> Vec<String> {
     let mut seen = std::collections::HashSet::with_capacity(names.len());
     names.into_iter().filter(|name| seen.insert(*name)).map(str::to_owned).collect()

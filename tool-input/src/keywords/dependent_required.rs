@@ -1,5 +1,6 @@
 //! `dependentRequired` (and the lists of draft 7's `dependencies`): when a member is present,
-//! the names it lists must be too. Each absent name is a `missing` error at its own path.
+//! the names it lists must be too. Each absent name is a `missing` error at its own path,
+//! once however many present members require it.
 
 use super::{Explain, Instance, Kind, Place};
 use crate::error::ErrorCode;
@@ -33,7 +34,12 @@ impl DependentRequired {
     }
 
     pub fn validate<'v, I: Instance<'v>>(&self, schema: &mut impl Explain<'v, I>, instance: I) {
+        // A name two present members require is missing once: the first to require it says so.
+        let mut reported = std::collections::HashSet::new();
         for (trigger, name) in self.absent(instance) {
+            if !reported.insert(name) {
+                continue;
+            }
             schema.fail(Place::Key(name), ErrorCode::Missing, None, &|_| {
                 format!("the property `{name}` is required when `{trigger}` is present")
             });

@@ -78,6 +78,13 @@ impl<'a> Compiler<'a> {
         }
         let mut requires = Vec::new();
         let mut schemas = Vec::new();
+        // A name `required` already lists is missing once, as `required` reports it: a
+        // dependency on it adds nothing but a second error at the same path.
+        let always: Vec<&str> = object
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
             let Some(map) = self.known(object, keyword) else { continue };
             let map =
@@ -90,6 +97,7 @@ impl<'a> Compiler<'a> {
                             names.iter().map(Value::as_str).collect::<Option<Vec<&str>>>().ok_or_else(
                                 || error(pointer, format!("`{keyword}` must list names as strings")),
                             )?;
+                        let names = names.into_iter().filter(|name| !always.contains(name)).collect();
                         requires.push((name.clone(), once_each(names)));
                     }
                     ("dependentSchemas" | "dependencies", schema) => {
