@@ -465,7 +465,7 @@ impl StreamAssembler {
     /// The stream's end marker (`data: [DONE]`) arrived: a Chat Completions stream without
     /// a `finish_reason` ends normally rather than cut off.
     pub fn push_done(&mut self) {
-        self.state.done = true;
+        end_of_chat(&mut self.state, &mut self.backend);
     }
 
     /// The calls that are final so far, in order. [`finish`](StreamAssembler::finish)
@@ -615,8 +615,17 @@ fn take_frame(state: &mut Assembly, backend: &mut Backend, frame: sse::Frame) {
     }
     match frame {
         sse::Frame::Event(event) => feed(state, backend, &event),
-        sse::Frame::Done => state.done = true,
+        sse::Frame::Done => end_of_chat(state, backend),
         sse::Frame::Bad(bad) => state.damage(&bad.to_string()),
+    }
+}
+
+/// The stream's end marker `[DONE]` arrived: a Chat Completions stream's calls are final
+/// now (or cut, as its choices' `finish_reason`s and errors say), not only at `finish`.
+fn end_of_chat(state: &mut Assembly, backend: &mut Backend) {
+    state.done = true;
+    if let Backend::OpenAi(chat) = backend {
+        chat.end(state, true);
     }
 }
 

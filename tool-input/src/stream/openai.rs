@@ -92,7 +92,14 @@ impl Chat {
             };
             match ended {
                 Some(why) => entry.after_end(state, choice, why),
-                None => entry.event(state, choice, number == wanted),
+                None => {
+                    entry.event(state, choice, number == wanted);
+                    // The choice's `finish_reason` ends its calls now, not when the stream
+                    // does: they are final (`calls`), and their last events come, at once.
+                    if entry.finish_reason.is_some() {
+                        entry.end(state, number, number == wanted, false, self.error.as_deref());
+                    }
+                }
             }
         }
         state.choice = wanted;

@@ -239,3 +239,72 @@ fn a_value_found_when_the_arguments_end_reports_its_members() {
     assert_eq!(calls.calls.len(), 1, "{:?}", calls.errors);
     assert_eq!(Value::Object(calls.calls[0].arguments.clone()), json!({"city": "Paris"}));
 }
+
+#[test]
+fn a_chat_call_is_final_when_its_choice_finishes() {
+    use crate::parse::StreamEvent;
+    let arguments = r#"Sure: {6''{"city": "Paris"} '"#;
+    let start = |arguments: &str| {
+        let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c1",
+            "type": "function", "function": {"name": "weather", "arguments": &arguments[..12]}}]}}]}));
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+            "function": {"arguments": &arguments[12..]}}]}}]}));
+        assert!(stream.calls().is_empty(), "nothing is final yet");
+        // Only the end settles this text: its one candidate value fails when the text does.
+        if arguments.starts_with("Sure") {
+            assert!(stream.take_events().is_empty());
+        }
+        stream
+    };
+    let settled = |stream: &mut StreamAssembler| {
+        let events: Vec<StreamEvent<'static>> = stream.take_events().into_iter().map(|e| e.event).collect();
+        assert_eq!(
+            events,
+            [
+                StreamEvent::Restart,
+                StreamEvent::ValueComplete {
+                    path: "/city".into(),
+                    value: std::borrow::Cow::Owned(json!("Paris"))
+                },
+            ]
+        );
+        assert_eq!(stream.calls().len(), 1);
+        assert_eq!(Value::Object(stream.calls()[0].arguments.clone()), json!({"city": "Paris"}));
+    };
+
+    // The choice's `finish_reason`: the call is final, and its last events come, at once.
+    let mut stream = start(arguments);
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    settled(&mut stream);
+    stream.push_done();
+    let calls = stream.finish();
+    assert_eq!((calls.calls.len(), calls.errors.len()), (1, 0), "{:?}", calls.errors);
+
+    // `[DONE]` without a `finish_reason`, pushed or read from the body.
+    let mut stream = start(arguments);
+    stream.push_done();
+    settled(&mut stream);
+    let mut stream = start(arguments);
+    stream.push_sse_bytes("data: [DONE]\n\n");
+    settled(&mut stream);
+    assert_eq!(stream.finish().calls.len(), 1);
+
+    // A length stop cuts the call still streaming: never final, and no event of a value.
+    let mut stream = start(r#"{"city": "Paris", "unit": "C"#);
+    stream.take_events();
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}));
+    assert!(stream.calls().is_empty());
+    assert!(stream.take_events().is_empty());
+    let calls = stream.finish();
+    assert_eq!((calls.calls.len(), calls.errors.len()), (0, 1));
+
+    // A call final at its `finish_reason` is still not run when an error ends the stream.
+    let mut stream = start(arguments);
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    assert_eq!(stream.calls().len(), 1);
+    stream.push_event(&json!({"error": {"message": "overloaded"}}));
+    let calls = stream.finish();
+    assert_eq!(calls.calls.len(), 0);
+    assert_eq!(calls.errors.len(), 1, "{:?}", calls.errors);
+}
