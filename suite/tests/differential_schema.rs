@@ -2,7 +2,8 @@
 //! 2020-12 keyword a tool's schema writes, nested, and values of every JSON type near the
 //! bounds those schemas set. Where both compile a schema, `Validator::is_valid` (and the
 //! explaining `validate`, and `check` of an object under the strict policy) must give the
-//! other validator's answer. Formats, defaults and the
+//! other validator's answer; and whatever the default policy makes of a value sent in another
+//! representation, the other validator accepts. Formats, defaults and the
 //! older drafts' forms are left out: there the engine asserts more than plain validation by
 //! design (formats asserted by default, defaults filled, `nullable`). So are floats past
 //! 2^53 under `multipleOf`: the engine divides the decimal the text wrote (`1e300` is no
@@ -210,6 +211,9 @@ fn agree(schema: &Value, values: &[Value]) -> Result<(), TestCaseError> {
     // `{"required": ["a", "a"]}` or an empty `items` array.)
     let (Ok(ours), Ok(theirs)) = (&ours, &theirs) else { return Ok(()) };
     for value in values {
+        if value.is_object() && theirs.is_valid(value) {
+            representations_come_back(schema, value)?;
+        }
         let answer = ours.is_valid(value);
         prop_assert_eq!(answer, theirs.is_valid(value), "schema {} value {}", schema, value);
         prop_assert_eq!(answer, ours.validate(value).is_ok(), "explained: schema {} value {}", schema, value);
@@ -228,4 +232,75 @@ fn agree(schema: &Value, values: &[Value]) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
+}
+
+/// `value`, which `schema` accepts, sent in other representations (numbers and booleans as
+/// strings, strings in capitals, nested containers as JSON strings) to `schema` with each
+/// member's JSON type required beside it: whatever the default policy makes of it, the
+/// other validator accepts. The types make the engine coerce; the rest of the schema, any
+/// keyword at all, is what a coercion must not break.
+fn representations_come_back(schema: &Value, value: &Value) -> Result<(), TestCaseError> {
+    let Value::Object(members) = value else { return Ok(()) };
+    let types: Map<String, Value> =
+        members.iter().map(|(key, member)| (key.clone(), json!({"type": json_type(member)}))).collect();
+    let typed = json!({"allOf": [schema, {"properties": types}]});
+    let (Ok(ours), Ok(theirs)) = (
+        Validator::builder(&typed).formats(false).defaults(false).build(),
+        jsonschema::options().should_validate_formats(false).build(&typed),
+    ) else {
+        return Ok(());
+    };
+    for form in [Form::ScalarsAsStrings, Form::Capitals, Form::ContainersAsStrings] {
+        let sent = sent_as(value, form, 0).to_string();
+        if let Ok(checked) = ours.check(sent.as_str()) {
+            prop_assert!(
+                theirs.is_valid(&checked.value),
+                "schema {} sent {} accepted as {}",
+                typed,
+                sent,
+                checked.value
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The JSON type of a value, as `type` names it.
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// How [`sent_as`] writes a value in another representation.
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    ScalarsAsStrings,
+    Capitals,
+    ContainersAsStrings,
+}
+
+/// `value` as a model might send it: every number and boolean as a string, every string in
+/// capitals, or every array and object below the top one as its JSON text.
+fn sent_as(value: &Value, form: Form, depth: usize) -> Value {
+    match (value, form) {
+        (Value::Number(_) | Value::Bool(_), Form::ScalarsAsStrings) => Value::String(value.to_string()),
+        (Value::String(text), Form::Capitals) => Value::String(text.to_uppercase()),
+        (Value::Array(_) | Value::Object(_), Form::ContainersAsStrings) if depth > 0 => {
+            Value::String(value.to_string())
+        }
+        (Value::Array(items), _) => {
+            Value::Array(items.iter().map(|item| sent_as(item, form, depth + 1)).collect())
+        }
+        (Value::Object(members), _) => Value::Object(
+            members.iter().map(|(key, item)| (key.clone(), sent_as(item, form, depth + 1))).collect(),
+        ),
+        _ => value.clone(),
+    }
 }
