@@ -212,7 +212,6 @@ fn pushed_events_count_toward_the_stream_limit() {
 /// among the argument events when the call ends, after a `Restart`.
 #[test]
 fn a_value_found_when_the_arguments_end_reports_its_members() {
-    use crate::parse::StreamEvent;
     let arguments = r#"Sure: {6''{"city": "Paris"} '"#;
     let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
     stream.push_event(&json!({"type": "content_block_start", "index": 0, "content_block":
@@ -223,6 +222,16 @@ fn a_value_found_when_the_arguments_end_reports_its_members() {
     }
     assert!(stream.take_events().is_empty(), "nothing is settled before the end");
     stream.push_event(&json!({"type": "content_block_stop", "index": 0}));
+    settled_at_the_end(&mut stream);
+    stream.push_event(&json!({"type": "message_stop"}));
+    let calls = stream.finish();
+    assert_eq!(calls.calls.len(), 1, "{:?}", calls.errors);
+    assert_eq!(Value::Object(calls.calls[0].arguments.clone()), json!({"city": "Paris"}));
+}
+
+/// The events of `Sure: {6''{"city": "Paris"} '` once its call has ended, and the call.
+fn settled_at_the_end(stream: &mut StreamAssembler) {
+    use crate::parse::StreamEvent;
     let events: Vec<StreamEvent<'static>> = stream.take_events().into_iter().map(|e| e.event).collect();
     assert_eq!(
         events,
@@ -234,15 +243,12 @@ fn a_value_found_when_the_arguments_end_reports_its_members() {
             },
         ]
     );
-    stream.push_event(&json!({"type": "message_stop"}));
-    let calls = stream.finish();
-    assert_eq!(calls.calls.len(), 1, "{:?}", calls.errors);
-    assert_eq!(Value::Object(calls.calls[0].arguments.clone()), json!({"city": "Paris"}));
+    assert_eq!(stream.calls().len(), 1);
+    assert_eq!(Value::Object(stream.calls()[0].arguments.clone()), json!({"city": "Paris"}));
 }
 
 #[test]
 fn a_chat_call_is_final_when_its_choice_finishes() {
-    use crate::parse::StreamEvent;
     let arguments = r#"Sure: {6''{"city": "Paris"} '"#;
     let start = |arguments: &str| {
         let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
@@ -257,26 +263,11 @@ fn a_chat_call_is_final_when_its_choice_finishes() {
         }
         stream
     };
-    let settled = |stream: &mut StreamAssembler| {
-        let events: Vec<StreamEvent<'static>> = stream.take_events().into_iter().map(|e| e.event).collect();
-        assert_eq!(
-            events,
-            [
-                StreamEvent::Restart,
-                StreamEvent::ValueComplete {
-                    path: "/city".into(),
-                    value: std::borrow::Cow::Owned(json!("Paris"))
-                },
-            ]
-        );
-        assert_eq!(stream.calls().len(), 1);
-        assert_eq!(Value::Object(stream.calls()[0].arguments.clone()), json!({"city": "Paris"}));
-    };
 
     // The choice's `finish_reason`: the call is final, and its last events come, at once.
     let mut stream = start(arguments);
     stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
-    settled(&mut stream);
+    settled_at_the_end(&mut stream);
     stream.push_done();
     let calls = stream.finish();
     assert_eq!((calls.calls.len(), calls.errors.len()), (1, 0), "{:?}", calls.errors);
@@ -284,10 +275,10 @@ fn a_chat_call_is_final_when_its_choice_finishes() {
     // `[DONE]` without a `finish_reason`, pushed or read from the body.
     let mut stream = start(arguments);
     stream.push_done();
-    settled(&mut stream);
+    settled_at_the_end(&mut stream);
     let mut stream = start(arguments);
     stream.push_sse_bytes("data: [DONE]\n\n");
-    settled(&mut stream);
+    settled_at_the_end(&mut stream);
     assert_eq!(stream.finish().calls.len(), 1);
 
     // A length stop cuts the call still streaming: never final, and no event of a value.
