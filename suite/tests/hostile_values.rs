@@ -97,6 +97,26 @@ fn a_rejection_lists_at_most_max_errors_and_counts_the_rest() {
 }
 
 #[test]
+fn an_unknown_key_among_many_properties_lists_the_first_and_counts_the_rest() {
+    let properties: serde_json::Map<String, Value> =
+        (0..1000).map(|i| (format!("p{i:04}"), json!({"type": "integer"}))).collect();
+    let v =
+        Validator::new(&json!({"type": "object", "properties": properties, "additionalProperties": false}))
+            .unwrap();
+    let rejection = v.check(r#"{"extra": 1}"#).unwrap_err();
+    let error = &rejection.errors()[0];
+    assert_eq!(error.options().len(), 20);
+    assert_eq!(error.options()[0], json!("p0000"));
+    assert_eq!(error.options()[19], json!("p0019"));
+    assert!(
+        error.message().starts_with("unknown property `extra`; allowed: \"p0000\", \"p0001\""),
+        "{}",
+        error.message()
+    );
+    assert!(error.message().ends_with("\"p0019\", … and 980 more"), "{}", error.message());
+}
+
+#[test]
 fn max_errors_is_a_limit_of_its_own() {
     let (v, sent) = many_wrong_values(30);
     let limits = Limits::default().with_max_errors(3);

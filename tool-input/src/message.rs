@@ -263,8 +263,14 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 
 /// `"low", "medium", "high"`, at most `limit` entries, then `… and N more`.
 pub(crate) fn quoted_list(options: &[Value], limit: usize, max: usize) -> String {
-    let mut list = String::with_capacity(options.iter().take(limit).map(|o| echo_guess(o) + 2).sum());
-    for option in options.iter().take(limit) {
+    quoted_first(options.get(..limit).unwrap_or(options), options.len(), max)
+}
+
+/// [`quoted_list`] of a list of `total` options of which `shown` are the first: the rest
+/// are counted, not given.
+pub(crate) fn quoted_first(shown: &[Value], total: usize, max: usize) -> String {
+    let mut list = String::with_capacity(shown.iter().map(|o| echo_guess(o) + 2).sum());
+    for option in shown {
         if !list.is_empty() {
             list.push_str(", ");
         }
@@ -277,11 +283,11 @@ pub(crate) fn quoted_list(options: &[Value], limit: usize, max: usize) -> String
             other => list.push_str(&echo(other, max)),
         }
     }
-    if options.len() > limit {
+    if total > shown.len() {
         if !list.is_empty() {
             list.push_str(", ");
         }
-        list.push_str(&format!("… and {} more", options.len() - limit));
+        list.push_str(&format!("… and {} more", total - shown.len()));
     }
     list
 }

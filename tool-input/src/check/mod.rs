@@ -761,13 +761,6 @@ impl<'p> Walker<'p> {
         }
     }
 
-    /// [`Self::list_options`] of options made for the error: kept, not copied.
-    fn list_owned(&self, mut options: Vec<Value>) -> Listed {
-        let text = quoted_list(&options, MAX_OPTIONS, self.max_echo);
-        options.truncate(MAX_OPTIONS);
-        Listed { values: options, text }
-    }
-
     /// `"write" (Overwrite the file.), "append" (Append to the file.)`: options with their
     /// descriptions, each cut to the echo limit.
     fn list_described(&self, options: &[Value], descriptions: &[Option<String>]) -> String {
@@ -791,12 +784,14 @@ impl<'p> Walker<'p> {
         }
         let declared = node.properties.iter().map(|(name, _)| name.as_str());
         let suggestion = message::closest(key, declared).map(|s| Value::String(s.to_owned()));
-        let names: Vec<Value> = node.properties.iter().map(|(name, _)| Value::String(name.clone())).collect();
-        let listed = self.list_owned(names);
+        // Only the names listed are made into values: an object of many properties costs
+        // its first few, not one value each.
+        let names: Vec<Value> =
+            node.properties.iter().take(MAX_OPTIONS).map(|(name, _)| Value::String(name.clone())).collect();
         let allowed = if node.properties.is_empty() {
             "this object takes no properties".to_owned()
         } else {
-            format!("allowed: {}", listed.text)
+            format!("allowed: {}", message::quoted_first(&names, node.properties.len(), self.max_echo))
         };
         let hint = suggestion.as_ref().map(|s| format!("did you mean {s}? ")).unwrap_or_default();
         self.fail_with(
@@ -805,7 +800,7 @@ impl<'p> Walker<'p> {
             Mode { sensitive: true, ..mode },
             ErrorCode::UnknownField,
             None,
-            listed.values,
+            names,
             suggestion.clone(),
             || format!("unknown property `{}`; {hint}{allowed}", message::shorten(key, self.max_echo)),
         );
