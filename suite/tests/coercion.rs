@@ -373,6 +373,27 @@ fn a_coercion_never_breaks_the_rest_of_the_schema() {
     coerced(kept, Policy::Default, json!("10"), json!(10), CoercionKind::NumberFromString);
 }
 
+/// The option a refused coercion made is not suggested: sending it fails too. Where the
+/// coercion stood for an option the schema takes, the did-you-mean stays.
+#[test]
+fn a_refused_option_is_not_suggested() {
+    let schema = wrap(json!({"allOf": [{"not": {"const": "high"}}, {"enum": ["low", "high"]}]}));
+    let validator = Validator::new(&schema).unwrap();
+    let rejection = validator.check(r#"{"v": "HIGH"}"#).unwrap_err();
+    let error = &rejection.errors()[0];
+    assert_eq!((error.path(), error.code()), ("/v", ErrorCode::Enum));
+    assert_eq!(error.suggestion(), None);
+    assert_eq!(error.message(), r#""HIGH" is not one of "low", "high""#);
+    // A misspelling is no coercion: "high" is suggested as before, though it fails too
+    // (only a coercion the schema refused says so).
+    let rejection = validator.check(r#"{"v": "hihg"}"#).unwrap_err();
+    assert_eq!(rejection.errors()[0].suggestion(), Some(&json!("high")));
+    // Without the `not`, "HIGH" is coerced, and "hihg" gets its did-you-mean.
+    let plain = Validator::new(&wrap(json!({"enum": ["low", "high"]}))).unwrap();
+    assert_eq!(plain.check(r#"{"v": "HIGH"}"#).unwrap().value, json!({"v": "high"}));
+    assert_eq!(plain.check(r#"{"v": "hihg"}"#).unwrap_err().errors()[0].suggestion(), Some(&json!("high")));
+}
+
 /// A default filled in is not the model's doing: the count of properties is of those sent.
 #[test]
 fn a_filled_default_is_not_counted_against_the_model() {

@@ -588,6 +588,7 @@ impl Validator {
             // `not`, another branch): none is made, and the value as sent is explained.
             if let Ok(sent) = read_arguments(raw, policy, limits, false) {
                 value = sent.value;
+                walker.refused = refused_option(&outcome.coercions);
                 // Read under the aliases again; their findings are those recorded above.
                 let _ = self.inner.aliases.map(
                     &mut value,
@@ -736,6 +737,18 @@ impl Validator {
 
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
         Walker::new(&self.inner.plan, &self.inner.overrides, limits, true)
+    }
+}
+
+/// The option that one coercion alone made, when the value it made broke the rest of the
+/// schema: with no other change to blame, that option fails too, and is not to be suggested.
+fn refused_option(coercions: &[Coercion]) -> Option<(String, String)> {
+    let mut made = coercions.iter().filter(|c| c.kind != CoercionKind::DefaultFilled);
+    match (made.next(), made.next()) {
+        (Some(Coercion { path, kind: CoercionKind::EnumCase, to: Some(to), .. }), None) => {
+            Some((path.clone(), to.clone()))
+        }
+        _ => None,
     }
 }
 

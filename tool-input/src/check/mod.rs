@@ -122,6 +122,10 @@ pub(crate) struct Walker<'p> {
     /// The schema resources entered, the outermost first (see `Plan::scope_of`): kept only
     /// for a plan with a dynamic reference.
     resources: RefCell<Vec<u32>>,
+    /// The one option a coercion made that the whole schema then refused (its path, and the
+    /// option as a message quotes it): where the value as sent is explained, it is not
+    /// suggested, since sending it fails too.
+    pub refused: Option<(String, String)>,
 }
 
 /// A schema resource the walk entered (the stack it was pushed on), left when dropped.
@@ -165,6 +169,7 @@ impl<'p> Walker<'p> {
             memo: RefCell::default(),
             scopes: Cell::new(0),
             resources: RefCell::default(),
+            refused: None,
         }
     }
 
@@ -704,7 +709,10 @@ impl<'p> Walker<'p> {
             });
             return;
         }
-        let suggestion = value.as_str().and_then(|text| self.suggest(text, options, mode));
+        let suggestion = value
+            .as_str()
+            .and_then(|text| self.suggest(text, options, mode))
+            .filter(|suggested| !self.was_refused(suggested, path));
         let list = match &suggestion {
             None if descriptions.iter().any(Option::is_some) && options.len() <= 8 => {
                 self.list_described(options, descriptions)
@@ -722,6 +730,13 @@ impl<'p> Walker<'p> {
             suggestion.clone(),
             |named| format!("{named} is not one of {list}{hint}"),
         );
+    }
+
+    /// Is `option` at `path` the option a coercion made and the whole schema refused?
+    fn was_refused(&self, option: &Value, path: &Path<'_>) -> bool {
+        self.refused
+            .as_ref()
+            .is_some_and(|(at, quoted)| *quoted == self.echo_at(option, path) && *at == path.pointer())
     }
 
     /// A type error; at a node with `enum` or `const`, it lists what would work.

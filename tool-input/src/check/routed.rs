@@ -40,6 +40,7 @@ impl<'p> Walker<'p> {
             memo: Default::default(),
             scopes: Default::default(),
             resources: self.resources.clone(),
+            refused: self.refused.clone(),
         }
     }
 
