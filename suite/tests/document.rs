@@ -144,6 +144,49 @@ fn a_key_given_twice_inside_a_double_encoded_payload_is_read_as_given_twice() {
     assert_eq!(WriteFile::from_arguments(raw.as_str()).unwrap().path, r#"{"k": 1, "k": 2}"#);
 }
 
+/// An object sent as a JSON string where an object is declared is read as one: a key it
+/// gives twice is read as any other key given twice, at its own path, through the typed
+/// path, the untyped check and the walk alike, strict JSON or not, at any depth.
+#[test]
+fn a_key_given_twice_inside_an_object_sent_as_a_string_is_read_as_given_twice() {
+    let validator = Validator::new(WriteFile::schema()).unwrap();
+    let labels = serde_json::to_string(r#"{"k": "a", "k": "b"}"#).unwrap();
+    let strict_json = format!(r#"{{"path": "a.txt", "mode": "write", "labels": {labels}}}"#);
+    let repaired = r#"{'path': 'a.txt', 'mode': 'write', 'labels': "{'k': 'a', 'k': 'b',}",}"#.to_owned();
+    let extra = serde_json::to_string(r#"{"x": {"k": 1, "k": 2}}"#).unwrap();
+    let deeper = format!(r#"{{"path": "a.txt", "mode": "write", "extra": {{"y": {extra}}}}}"#);
+    for (raw, path) in [(&strict_json, "/labels/k"), (&repaired, "/labels/k")] {
+        let typed = WriteFile::from_arguments(raw.as_str()).unwrap_err();
+        let untyped = validator.check(raw.as_str()).unwrap_err();
+        let walked =
+            tool_input::__private::check_by_walk(&validator, raw.as_str().into(), &CheckOptions::new())
+                .unwrap_err();
+        for rejection in [&typed, &untyped, &walked] {
+            let found: Vec<(&str, ErrorCode)> =
+                rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+            assert_eq!(found, [(path, ErrorCode::DuplicateKey)], "{raw}: {rejection}");
+            assert_eq!(rejection.errors()[0].options(), [json!("a"), json!("b")]);
+        }
+    }
+    // `extra` takes any value: a string there is a string, whatever it holds.
+    assert!(validator.check(deeper.as_str()).is_ok());
+    // Deeper inside the string, the path goes on into it.
+    let objects =
+        Validator::new(&json!({"type": "object", "properties": {"o": {"type": "object"}}})).unwrap();
+    let inner = serde_json::to_string(r#"{"x": {"y": 1, "y": 2}}"#).unwrap();
+    let rejection = objects.check(format!(r#"{{"o": {inner}}}"#).as_str()).unwrap_err();
+    assert_eq!(rejection.errors()[0].path(), "/o/x/y");
+    // The same value twice: recorded after the string's own record, as outside a string.
+    let same = serde_json::to_string(r#"{"k": "a", "k": "a"}"#).unwrap();
+    let raw = format!(r#"{{"path": "a.txt", "mode": "write", "labels": {same}}}"#);
+    let checked = WriteFile::from_arguments_with_report(raw.as_str()).unwrap();
+    let records: Vec<(&str, CoercionKind)> =
+        checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+    assert_eq!(records, [("/labels", CoercionKind::ParsedString), ("/labels/k", CoercionKind::DuplicateKey)]);
+    assert_eq!(validator.check(raw.as_str()).unwrap().report.coercions, checked.report.coercions);
+    assert_eq!(checked.value.labels, Some(BTreeMap::from([("k".to_owned(), "a".to_owned())])));
+}
+
 /// Strict mode reads JSON as JSON parsers do, and as the `jsonschema` crate sees it: the
 /// last value of a repeated key wins, without a record.
 #[test]

@@ -11,12 +11,13 @@ use serde_json::Value;
 
 use serde::de::DeserializeSeed;
 
-use crate::error::FieldError;
+use crate::error::{ErrorCode, FieldError};
 use crate::key_walk::{self, Gather, Reading, Step};
 use crate::parse::one_shot::parse_to_tape;
 use crate::parse::strict::serde_json_first;
 use crate::parse::tape_de::TapeDeserializer;
 use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
+use crate::report::{Coercion, CoercionKind};
 
 /// A key given twice in one object.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +26,48 @@ pub(crate) struct Repeat {
     pub path: String,
     pub first: Value,
     pub second: Value,
+}
+
+/// What a key given twice comes to ([`Repeat::finding`]).
+pub(crate) enum Finding {
+    /// One value twice: recorded.
+    Record(Coercion),
+    /// Two values: an error.
+    Error(FieldError),
+}
+
+impl Repeat {
+    /// What the key given twice comes to: with one value twice, a `duplicate_key` record;
+    /// with two values, an error naming both (a choice made twice is not ours to settle).
+    /// `at` is the pointer of the value the text was read as (`""` for the arguments
+    /// themselves); `hidden` leaves the values out (a sensitive field).
+    pub(crate) fn finding(&self, at: &str, hidden: bool, max_echo: usize) -> Finding {
+        let path = format!("{at}{}", self.path);
+        let echo = |value: &Value| (!hidden).then(|| crate::check::echo(value, max_echo));
+        if crate::check::json_equal(&self.first, &self.second) {
+            return Finding::Record(Coercion {
+                path,
+                kind: CoercionKind::DuplicateKey,
+                from: echo(&self.second),
+                to: None,
+            });
+        }
+        let key = self.path.rsplit('/').next().map(crate::pointer::unescape_token).unwrap_or_default();
+        let message = match (echo(&self.first), echo(&self.second)) {
+            (Some(first), Some(second)) => format!(
+                "the key `{key}` is given twice, with different values: {first}, then {second}; send it once, with the value you mean"
+            ),
+            _ => format!("the key `{key}` is given twice, with different values; send it once, with the value you mean"),
+        };
+        Finding::Error(FieldError {
+            path,
+            code: ErrorCode::DuplicateKey,
+            message,
+            value: echo(&self.second),
+            options: if hidden { Vec::new() } else { vec![self.first.clone(), self.second.clone()] },
+            suggestion: None,
+        })
+    }
 }
 
 /// Each completed member and item of `text`, in the order it completes (members of an

@@ -13,7 +13,7 @@ use crate::check::{FieldOverride, Walker};
 use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
 use crate::key_order::KeyOrder;
 use crate::limits::Limits;
-use crate::members::{self, Repeat};
+use crate::members::{self, Finding, Repeat};
 use crate::parse::{self, ParseMode, Repair};
 use crate::parsed_text::ParsedText;
 use crate::plan::{Plan, Resources};
@@ -659,31 +659,10 @@ impl Validator {
             let top = repeat.path.split('/').nth(1).map(crate::pointer::unescape_token);
             let hidden =
                 top.is_some_and(|top| self.inner.overrides.get(top.as_ref()).is_some_and(|f| f.sensitive));
-            let echo = |value: &Value| (!hidden).then(|| crate::check::echo(value, limits.max_echo_chars));
-            let key = repeat.path.rsplit('/').next().map(crate::pointer::unescape_token).unwrap_or_default();
-            if crate::check::json_equal(&repeat.first, &repeat.second) {
-                coercions.push(Coercion {
-                    path: repeat.path.clone(),
-                    kind: CoercionKind::DuplicateKey,
-                    from: echo(&repeat.second),
-                    to: None,
-                });
-                continue;
+            match repeat.finding("", hidden, limits.max_echo_chars) {
+                Finding::Record(coercion) => coercions.push(coercion),
+                Finding::Error(error) => errors.push(error),
             }
-            let message = match (echo(&repeat.first), echo(&repeat.second)) {
-                (Some(first), Some(second)) => format!(
-                    "the key `{key}` is given twice, with different values: {first}, then {second}; send it once, with the value you mean"
-                ),
-                _ => format!("the key `{key}` is given twice, with different values; send it once, with the value you mean"),
-            };
-            errors.push(FieldError {
-                path: repeat.path.clone(),
-                code: ErrorCode::DuplicateKey,
-                message,
-                value: echo(&repeat.second),
-                options: if hidden { Vec::new() } else { vec![repeat.first.clone(), repeat.second.clone()] },
-                suggestion: None,
-            });
         }
         (errors, coercions)
     }

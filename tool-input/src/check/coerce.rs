@@ -5,10 +5,11 @@
 
 use serde_json::Value;
 
-use super::convert::{integer_from_float, respelled, text_as_type};
+use super::convert::{container_options, integer_from_float, respelled, text_as_type, Converted};
 use super::keywords::string_admitted;
 use super::{Mode, Outcome, Path, Walker};
 use crate::keywords::{Format, Keyword};
+use crate::members::Finding;
 use crate::plan::{Node, Types};
 use crate::report::CoercionKind;
 
@@ -25,9 +26,12 @@ impl Walker<'_> {
     ) {
         if let Some(types) = node.types {
             if !types.accepts(value) {
-                if let Some((converted, kind)) = self.convert(node, types, value, mode, path, depth) {
-                    self.record(out, path, mode, kind, Some(value), Some(&converted));
-                    *value = converted;
+                if let Some(converted) = self.convert(node, types, value, mode, path, depth) {
+                    self.record(out, path, mode, converted.kind, Some(value), Some(&converted.value));
+                    if let (true, Value::String(text)) = (converted.repeats_keys, &*value) {
+                        self.keys_given_twice(text, path, mode, out, depth);
+                    }
+                    *value = converted.value;
                 }
             } else if types.integer_only() {
                 // `3.0` is an integer to JSON Schema, but not to serde: write it as one, when
@@ -84,7 +88,7 @@ impl Walker<'_> {
         mode: Mode,
         path: &Path<'_>,
         depth: usize,
-    ) -> Option<(Value, CoercionKind)> {
+    ) -> Option<Converted> {
         let lenient = mode.policy.lenient();
         match value {
             Value::String(text) => {
@@ -97,18 +101,22 @@ impl Walker<'_> {
                 if types.contains(Types::STRING) {
                     // The text as sent: `1.50`, a 22-digit tracking number.
                     let text = self.number_as_sent(number, path);
-                    return Some((Value::String(text), CoercionKind::StringFromScalar));
+                    return Some(Converted::of(Value::String(text), CoercionKind::StringFromScalar));
                 }
                 if types.contains(Types::BOOLEAN) {
                     match number.as_u64() {
-                        Some(0) => return Some((Value::Bool(false), CoercionKind::BoolFromNumber)),
-                        Some(1) => return Some((Value::Bool(true), CoercionKind::BoolFromNumber)),
+                        Some(0) => {
+                            return Some(Converted::of(Value::Bool(false), CoercionKind::BoolFromNumber))
+                        }
+                        Some(1) => {
+                            return Some(Converted::of(Value::Bool(true), CoercionKind::BoolFromNumber))
+                        }
                         _ => {}
                     }
                 }
             }
             Value::Bool(flag) if lenient && types.contains(Types::STRING) => {
-                return Some((Value::String(flag.to_string()), CoercionKind::StringFromScalar));
+                return Some(Converted::of(Value::String(flag.to_string()), CoercionKind::StringFromScalar));
             }
             _ => {}
         }
@@ -120,9 +128,29 @@ impl Walker<'_> {
                 None => true,
             };
             if fits && node.min_items.is_none_or(|min| min <= 1) {
-                return Some((Value::Array(vec![value.clone()]), CoercionKind::WrappedInArray));
+                return Some(Converted::of(Value::Array(vec![value.clone()]), CoercionKind::WrappedInArray));
             }
         }
         None
+    }
+
+    /// The keys that `text`, a container sent as a string and read as the value at `path`,
+    /// gives twice: found as the arguments' own are, each a record (one value twice) or an
+    /// error (two values) at its own path.
+    fn keys_given_twice(&self, text: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome, depth: usize) {
+        let text = text.trim();
+        let options = container_options(text, self.max_depth.saturating_sub(depth));
+        let at = path.pointer();
+        for repeat in crate::members::repeats(text, &options) {
+            match repeat.finding(&at, mode.sensitive, self.max_echo) {
+                Finding::Record(record) if !out.dry => out.coercions.push(record),
+                Finding::Record(_) => {}
+                Finding::Error(error) => {
+                    if !self.not_built(out) {
+                        out.errors.push(error);
+                    }
+                }
+            }
+        }
     }
 }

@@ -11,31 +11,43 @@ use crate::parse::{self, ParseMode, ParseOptions};
 use crate::plan::{Node, Types};
 use crate::report::CoercionKind;
 
+/// What a value was read as: the value, the kind of coercion, and (a container sent as a
+/// string) whether its text gives a key twice.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Converted {
+    pub value: Value,
+    pub kind: CoercionKind,
+    /// The text holds a key twice, of which the parsed value keeps the last: the reader
+    /// reports each (`members::repeats`), or leaves the value to a reader that does.
+    pub repeats_keys: bool,
+}
+
+impl Converted {
+    pub(crate) fn of(value: Value, kind: CoercionKind) -> Converted {
+        Converted { value, kind, repeats_keys: false }
+    }
+}
+
 /// A string where `types` (which does not admit strings) is declared, read as one of those
 /// types: an array or object sent as JSON text, else a number, else a boolean; `None` when
 /// it is none of them. Leniently, a number or boolean may be padded with white space, and
 /// `yes`/`no`-like words are booleans. `max_depth` bounds a parsed container.
-pub(crate) fn text_as_type(
-    text: &str,
-    types: Types,
-    lenient: bool,
-    max_depth: usize,
-) -> Option<(Value, CoercionKind)> {
-    if let Some(parsed) = container_from_text(text, types, max_depth) {
-        return Some((parsed, CoercionKind::ParsedString));
+pub(crate) fn text_as_type(text: &str, types: Types, lenient: bool, max_depth: usize) -> Option<Converted> {
+    if let Some((parsed, repeats_keys)) = container_from_text(text, types, max_depth) {
+        return Some(Converted { value: parsed, kind: CoercionKind::ParsedString, repeats_keys });
     }
     let text = if lenient { text.trim() } else { text };
     if types.contains(Types::NUMBER) || types.contains(Types::INTEGER) {
         if let Some(number) = number_for(text, types) {
             let converted = Value::Number(number);
             if types.accepts(&converted) {
-                return Some((converted, CoercionKind::NumberFromString));
+                return Some(Converted::of(converted, CoercionKind::NumberFromString));
             }
         }
     }
     if types.contains(Types::BOOLEAN) {
         if let Some(flag) = bool_from_text(text, lenient) {
-            return Some((Value::Bool(flag), CoercionKind::BoolFromString));
+            return Some(Converted::of(Value::Bool(flag), CoercionKind::BoolFromString));
         }
     }
     None
@@ -52,22 +64,29 @@ pub(crate) fn respelled<'n>(node: &'n Node, text: &str, lenient: bool) -> Option
 }
 
 /// An array or object sent as a JSON string (`"[\"a\", \"b\"]"`), where `types` declares
-/// one: the parsed container, read leniently within `max_depth`, if `types` accepts it.
-pub(crate) fn container_from_text(text: &str, types: Types, max_depth: usize) -> Option<Value> {
+/// one: the parsed container, read leniently within `max_depth`, if `types` accepts it, and
+/// whether the text gives a key twice.
+pub(crate) fn container_from_text(text: &str, types: Types, max_depth: usize) -> Option<(Value, bool)> {
     let trimmed = text.trim();
     if !((types.contains(Types::ARRAY) && trimmed.starts_with('['))
         || (types.contains(Types::OBJECT) && trimmed.starts_with('{')))
     {
         return None;
     }
+    let (parsed, repeats_keys) =
+        parse::parse_noting_repeats(trimmed, &container_options(trimmed, max_depth), false).ok()?;
+    let parsed = parsed.value;
+    (types.accepts(&parsed) && (parsed.is_array() || parsed.is_object())).then_some((parsed, repeats_keys))
+}
+
+/// How [`container_from_text`] reads `text` (trimmed): leniently, within `max_depth`.
+pub(crate) fn container_options(text: &str, max_depth: usize) -> ParseOptions {
     // A text with no more opening brackets than `max_depth` cannot nest deeper: the limit
     // cannot bind, and the parser may take its strict JSON fast path (which it takes only
     // under a limit of at least serde_json's own).
-    let opens = trimmed.bytes().filter(|&b| matches!(b, b'[' | b'{' | b'(')).count();
+    let opens = text.bytes().filter(|&b| matches!(b, b'[' | b'{' | b'(')).count();
     let max_depth = if opens <= max_depth { max_depth.max(parse::DEFAULT_MAX_DEPTH) } else { max_depth };
-    let options = ParseOptions { mode: ParseMode::Lenient, max_depth, ..ParseOptions::default() };
-    let parsed = parse::parse(trimmed, &options).ok()?.value;
-    (types.accepts(&parsed) && (parsed.is_array() || parsed.is_object())).then_some(parsed)
+    ParseOptions { mode: ParseMode::Lenient, max_depth, ..ParseOptions::default() }
 }
 
 /// `3.0` → `3`, for floats with no fractional part that fit a 64-bit integer.
@@ -233,7 +252,8 @@ mod tests {
         for text in texts {
             for max_depth in 0..8 {
                 let expected = parsed_within(text, max_depth).filter(|v| v.is_array() || v.is_object());
-                assert_eq!(container_from_text(text, types, max_depth), expected, "{text} {max_depth}");
+                let parsed = container_from_text(text, types, max_depth).map(|(parsed, _)| parsed);
+                assert_eq!(parsed, expected, "{text} {max_depth}");
             }
         }
     }

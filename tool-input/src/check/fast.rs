@@ -332,7 +332,12 @@ impl<'p> Fast<'p> {
         let (coerced, to, kind) = match node.types {
             Some(types) if !types.contains(Types::STRING) => {
                 let max_depth = self.max_depth.saturating_sub(at.len());
-                let (converted, kind) = text_as_type(text, types, false, max_depth)?;
+                let converted = text_as_type(text, types, false, max_depth)?;
+                if converted.repeats_keys {
+                    // The walk reports the keys given twice.
+                    return None;
+                }
+                let (converted, kind) = (converted.value, converted.kind);
                 let to = shown(&converted);
                 let coerced = match converted {
                     // The walker's choice; if the scalar breaks a constraint, it explains.

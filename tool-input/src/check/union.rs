@@ -342,7 +342,10 @@ impl Walker<'_> {
             return;
         }
         let Value::String(text) = &*value else { return };
-        if let Some(parsed) = container_from_text(text, Types::OBJECT, self.max_depth.saturating_sub(depth)) {
+        // A text that gives a key twice is left as sent: a choice made twice is not settled.
+        if let Some((parsed, false)) =
+            container_from_text(text, Types::OBJECT, self.max_depth.saturating_sub(depth))
+        {
             self.record(out, path, mode, CoercionKind::ParsedString, Some(value), Some(&parsed));
             *value = parsed;
         }
