@@ -216,3 +216,69 @@ fn errors_come_in_the_order_the_keys_were_written() {
     let untyped = WriteFile::definition().validator().check(raw).unwrap_err();
     assert_eq!(typed.errors(), untyped.errors());
 }
+
+mod repeats_in_strings {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+    use serde_json::json;
+    use tool_input::{CheckOptions, ErrorCode, Rejection, ToolInput, Validator};
+
+    use super::WriteFile;
+
+    /// The paths of a rejection's `duplicate_key` errors, sorted.
+    fn repeated(rejection: &Rejection) -> Vec<String> {
+        let mut paths: Vec<String> = rejection
+            .errors()
+            .iter()
+            .filter(|e| e.code() == ErrorCode::DuplicateKey)
+            .map(|e| e.path().to_owned())
+            .collect();
+        paths.sort();
+        paths
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// An object sent as a string, in JSON or as a Python literal, its keys repeating at
+        /// random: each occurrence whose value is not the one before it is a `duplicate_key`
+        /// error at the key's path inside the string, as for the arguments' own keys; the
+        /// typed path, the untyped check and the walk agree.
+        #[test]
+        fn keys_given_twice_in_a_string_are_found_by_every_reader(
+            members in prop::collection::vec((prop::sample::select(vec!["a", "b", "c"]), 0u8..3), 0..6),
+            python in any::<bool>(),
+        ) {
+            let quote = if python { "'" } else { "\"" };
+            let written: Vec<String> =
+                members.iter().map(|(key, value)| format!("{quote}{key}{quote}: {value}")).collect();
+            let inner = format!("{{{}}}", written.join(", "));
+            let raw = json!({"path": "a.txt", "mode": "write", "labels": inner}).to_string();
+            let mut previous: BTreeMap<&str, u8> = BTreeMap::new();
+            let mut expected: Vec<String> = Vec::new();
+            for (key, value) in &members {
+                if previous.insert(key, *value).is_some_and(|earlier| earlier != *value) {
+                    expected.push(format!("/labels/{key}"));
+                }
+            }
+            expected.sort();
+            let validator = Validator::new(WriteFile::schema()).unwrap();
+            let untyped = validator.check(raw.as_str());
+            let walked =
+                tool_input::__private::check_by_walk(&validator, raw.as_str().into(), &CheckOptions::new());
+            let typed = WriteFile::from_arguments_with_report(raw.as_str());
+            prop_assert_eq!(&untyped, &walked);
+            // `labels` holds strings, so any member is refused (`type`) beside the repeats:
+            // only `{}` passes.
+            match (&untyped, &typed) {
+                (Err(untyped), Err(typed)) => {
+                    prop_assert_eq!(repeated(untyped), expected.clone(), "{}", raw);
+                    prop_assert_eq!(repeated(typed), expected, "{}", raw);
+                }
+                (Ok(_), Ok(_)) => prop_assert!(members.is_empty(), "{}", raw),
+                _ => prop_assert!(false, "the typed and untyped paths disagree on {}", raw),
+            }
+        }
+    }
+}
