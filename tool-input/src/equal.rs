@@ -57,6 +57,30 @@ fn compare_integer_float(x: i128, y: f64) -> Ordering {
     }
 }
 
+/// A number ordered by the value it holds, as [`compare`] orders it (`1` and `1.0` are
+/// one): a key for a set or map of numbers.
+pub(crate) struct ByValue<'a>(pub &'a Number);
+
+impl PartialEq for ByValue<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for ByValue<'_> {}
+
+impl PartialOrd for ByValue<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ByValue<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        compare(self.0, other.0)
+    }
+}
+
 /// A JSON number as an integer, when it is one written as one.
 pub(crate) fn as_i128(n: &Number) -> Option<i128> {
     n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))

@@ -827,7 +827,7 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
-        node.keywords = self.keywords(id, pointer, object, node.types, depth)?;
+        node.keywords = self.keywords(id, pointer, object, node.types, &node.required, depth)?;
         Ok(node)
     }
 
@@ -1005,11 +1005,16 @@ fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
 /// out gets one error for it, not one per mention, and a tool whose schema repeats a name is
 /// not refused for it. A set, not a search of the list for each name: a schema may list
 /// many names.
+pub(crate) fn once_each(names: Vec<&str>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
+    names.into_iter().filter(|name| seen.insert(*name)).map(str::to_owned).collect()
+}
+
 /// The values of an `enum`, each once (the first of those JSON calls equal, as `1` and
 /// `1.0`): a value listed twice means nothing more, and the options a message lists are
 /// each named once. Strings are found by hashing and numbers by their order, so a long
 /// enum costs no comparison of each pair; arrays and objects, rare in an enum, are compared
-/// pairwise among the first [`MOST_COMPARED`] of them (past that, kept as written).
+/// pairwise among the first `MOST_COMPARED` of them (past that, kept as written).
 fn distinct(values: &[Value]) -> Vec<Value> {
     const MOST_COMPARED: usize = 256;
     let mut strings = std::collections::HashSet::new();
@@ -1019,7 +1024,7 @@ fn distinct(values: &[Value]) -> Vec<Value> {
     for value in values {
         let new = match value {
             Value::String(text) => strings.insert(text.as_str()),
-            Value::Number(number) => numbers.insert(ByValue(number)),
+            Value::Number(number) => numbers.insert(crate::equal::ByValue(number)),
             _ if others.len() >= MOST_COMPARED => true,
             _ => {
                 let new = !others.iter().any(|other| crate::equal::json_equal(other, value));
@@ -1032,34 +1037,6 @@ fn distinct(values: &[Value]) -> Vec<Value> {
         }
     }
     kept
-}
-
-/// A number ordered by the value it holds (`1` and `1.0` are one).
-struct ByValue<'a>(&'a Number);
-
-impl PartialEq for ByValue<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other).is_eq()
-    }
-}
-
-impl Eq for ByValue<'_> {}
-
-impl PartialOrd for ByValue<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for ByValue<'_> {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        crate::equal::compare(self.0, other.0)
-    }
-}
-
-pub(crate) fn once_each(names: Vec<&str>) -> Vec<String> {
-    let mut seen = std::collections::HashSet::with_capacity(names.len());
-    names.into_iter().filter(|name| seen.insert(*name)).map(str::to_owned).collect()
 }
 
 fn number(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Option<Number>, SchemaError> {

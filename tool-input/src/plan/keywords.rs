@@ -6,6 +6,8 @@
 //! others evaluated. A keyword the draft of its document does not have is left out
 //! (`Compiler::known`).
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 use super::{count, error, once_each, Compiler, NodeId, Types};
@@ -22,6 +24,7 @@ impl<'a> Compiler<'a> {
         pointer: &str,
         object: &'a Map<String, Value>,
         types: Option<Types>,
+        required: &[String],
         depth: usize,
     ) -> Result<Vec<Keyword>, SchemaError> {
         let mut keywords = Vec::new();
@@ -78,13 +81,8 @@ impl<'a> Compiler<'a> {
         }
         let mut requires = Vec::new();
         let mut schemas = Vec::new();
-        // A name `required` already lists is missing once, as `required` reports it: a
-        // dependency on it adds nothing but a second error at the same path.
-        let always: Vec<&str> = object
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|names| names.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        // The names `required` lists, as a set once a dependency list needs them.
+        let mut always: Option<HashSet<&str>> = None;
         for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
             let Some(map) = self.known(object, keyword) else { continue };
             let map =
@@ -97,6 +95,11 @@ impl<'a> Compiler<'a> {
                             names.iter().map(Value::as_str).collect::<Option<Vec<&str>>>().ok_or_else(
                                 || error(pointer, format!("`{keyword}` must list names as strings")),
                             )?;
+                        // A name `required` lists is missing once, as `required` reports it:
+                        // a dependency on it adds nothing but a second error at that path.
+                        let always = always.get_or_insert_with(|| {
+                            required.iter().map(String::as_str).collect::<HashSet<_>>()
+                        });
                         let names = names.into_iter().filter(|name| !always.contains(name)).collect();
                         requires.push((name.clone(), once_each(names)));
                     }
