@@ -394,6 +394,70 @@ fn a_refused_option_is_not_suggested() {
     assert_eq!(plain.check(r#"{"v": "hihg"}"#).unwrap_err().errors()[0].suggestion(), Some(&json!("high")));
 }
 
+/// Only the coercion that broke the schema is undone: the others stand, and every error is
+/// reported in the same round, each about the value the model sent where a coercion was to
+/// blame. Through strict JSON, a Python literal and a fenced text alike.
+#[test]
+fn only_the_coercion_that_broke_the_schema_is_undone() {
+    let props = json!({"p": {"enum": ["low", "high"]}, "q": {"type": "integer", "maximum": 5}});
+    // The `not` beside the enum, at the root, in an `if` about a sibling.
+    let beside = json!({"type": "object", "properties": {
+        "p": {"allOf": [{"not": {"const": "high"}}, {"enum": ["low", "high"]}]},
+        "q": {"type": "integer", "maximum": 5}}});
+    let above = json!({"type": "object", "properties": props,
+        "not": {"properties": {"p": {"const": "high"}}, "required": ["p"]}});
+    let p_enum = ("/p".to_owned(), ErrorCode::Enum);
+    let q_range = ("/q".to_owned(), ErrorCode::Range);
+    for schema in [&beside, &above] {
+        for (raw, expected) in [
+            // `q` sent as a string is a fine coercion: only `p` is reported.
+            (r#"{"p": "HIGH", "q": "4"}"#, vec![p_enum.clone()]),
+            ("{'p': 'HIGH', 'q': '4'}", vec![p_enum.clone()]),
+            ("```json\n{\"p\": \"HIGH\", \"q\": 4}\n```", vec![p_enum.clone()]),
+            // `q` out of range beside it: both at once, not `q` first and `p` a round later.
+            (r#"{"p": "HIGH", "q": "10"}"#, vec![p_enum.clone(), q_range.clone()]),
+            ("{'p': 'HIGH', 'q': 10,}", vec![p_enum.clone(), q_range.clone()]),
+        ] {
+            assert_eq!(check(schema, Policy::Default, raw), Err(expected), "{schema} {raw}");
+        }
+        // The refused option is not suggested; the message quotes what was sent.
+        let validator = Validator::new(schema).unwrap();
+        let rejection = validator.check(r#"{"p": "HIGH", "q": "10"}"#).unwrap_err();
+        let error = &rejection.errors()[0];
+        assert_eq!((error.suggestion(), error.message()), (None, r#""HIGH" is not one of "low", "high""#));
+        // Where nothing breaks, every coercion stands.
+        let (value, kinds) = check(schema, Policy::Default, r#"{"p": "LOW", "q": "4"}"#).expect("accepted");
+        assert_eq!((value, kinds), (json!({"p": "low", "q": 4}), vec![EnumCase, NumberFromString]));
+    }
+    // Items: only the item whose coercion made what `not: {contains}` refuses.
+    let items = json!({"type": "object", "properties": {"xs": {"type": "array",
+        "items": {"enum": ["a", "b"]}, "not": {"contains": {"const": "b"}}}}});
+    assert_eq!(
+        check(&items, Policy::Default, r#"{"xs": ["A", "B", "a"]}"#),
+        Err(vec![("/xs/1".to_owned(), ErrorCode::Enum)])
+    );
+    // A null is not read as absent where the count of properties needs it.
+    let count = json!({"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "integer"}},
+        "minProperties": 2});
+    assert_eq!(
+        check(&count, Policy::Default, r#"{"p": null, "q": "4"}"#),
+        Err(vec![("/p".to_owned(), ErrorCode::Type)])
+    );
+    let (value, kinds) =
+        check(&count, Policy::Default, r#"{"p": null, "q": "4", "r": 1}"#).expect("accepted");
+    assert_eq!((value, kinds), (json!({"q": 4, "r": 1}), vec![NullAsAbsent, NumberFromString]));
+    // Two coercions the schema refuses only together, each alone refused by its own branch
+    // of an `anyOf`: neither is to blame alone, and the value is explained as sent, with no
+    // option suggested that the schema refused.
+    let together = json!({"type": "object", "properties": props, "not": {"anyOf": [
+        {"properties": {"p": {"const": "high"}}, "required": ["p"]},
+        {"properties": {"q": {"const": 4}}, "required": ["q"]}]}});
+    let validator = Validator::new(&together).unwrap();
+    let rejection = validator.check(r#"{"p": "HIGH", "q": "4"}"#).unwrap_err();
+    let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code(), e.suggestion())).collect();
+    assert_eq!(found, [("/p", ErrorCode::Enum, None), ("/q", ErrorCode::Type, None)]);
+}
+
 /// A default filled in is not the model's doing: the count of properties is of those sent.
 #[test]
 fn a_filled_default_is_not_counted_against_the_model() {

@@ -1,6 +1,7 @@
 //! The engine for any JSON Schema: raw arguments in, a checked value or a rejection out.
 
 use std::collections::HashMap;
+use std::mem;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -22,8 +23,10 @@ use crate::probe::Fields;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Coercion, CoercionKind, Report};
 use crate::schema_error::SchemaError;
+use blame::Blame;
 use typed::Defaults;
 
+mod blame;
 mod typed;
 
 /// Per-call options: override the validator's policy or limits for one check.
@@ -583,20 +586,42 @@ impl Validator {
         let mut walker = self.walker(limits);
         walker.raw_text = text;
         let mut outcome = walker.run(&mut value, policy);
-        if outcome.errors.is_empty() && !self.coercions_keep_the_schema(&walker, &value, &outcome.coercions) {
+        let sent = || {
+            // The value as sent, under the aliases (their findings are those recorded above).
+            let mut sent = read_arguments(raw, policy, limits, false).ok()?.value;
+            let _ = self.inner.aliases.map(
+                &mut sent,
+                |name| self.is_sensitive(name),
+                |_| false,
+                limits.max_echo_chars,
+            );
+            Some(sent)
+        };
+        if let Some((blamed, sent)) = blame::blame(&walker, &value, &outcome, sent) {
             // A coercion made a value that breaks the rest of the schema (a sibling bound, a
-            // `not`, another branch): none is made, and the value as sent is explained.
-            if let Ok(sent) = read_arguments(raw, policy, limits, false) {
-                value = sent.value;
-                walker.refused = refused_option(&outcome.coercions);
-                // Read under the aliases again; their findings are those recorded above.
-                let _ = self.inner.aliases.map(
-                    &mut value,
-                    |name| self.is_sensitive(name),
-                    |_| false,
-                    limits.max_echo_chars,
-                );
-                outcome = walker.run(&mut value, Policy::Strict);
+            // `not`, another branch): it is not made, and the value is explained as sent there.
+            let made = mem::take(&mut outcome.coercions);
+            match blamed {
+                Blame::These(blamed) => {
+                    walker.refused = refused_options(blamed.iter().map(|&at| &made[at]));
+                    // The shallowest first: one inside another goes back with it.
+                    let mut paths: Vec<&str> = blamed.iter().map(|&at| made[at].path.as_str()).collect();
+                    paths.sort_by_key(|path| path.len());
+                    for path in paths {
+                        blame::put_back(&mut value, &sent, path);
+                    }
+                    outcome = walker.run(&mut value, Policy::Strict);
+                    // The other coercions stand (the walk over their values made none).
+                    let kept = made.into_iter().enumerate().filter(|(at, _)| !blamed.contains(at));
+                    outcome.coercions = kept.map(|(_, coercion)| coercion).collect();
+                }
+                Blame::All => {
+                    value = sent;
+                    // The schema refused what the coercions made together: none of their
+                    // options is a fix to suggest.
+                    walker.refused = refused_options(&made);
+                    outcome = walker.run(&mut value, Policy::Strict);
+                }
             }
         }
         let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
@@ -627,28 +652,6 @@ impl Validator {
     /// Is the top-level property `name` sensitive?
     fn is_sensitive(&self, name: &str) -> bool {
         self.inner.overrides.get(name).is_some_and(|field| field.sensitive)
-    }
-
-    /// Does the value the walk coerced pass the whole schema exactly? A coercion is made only
-    /// when the value as sent fails and the coerced value passes every keyword, not only the
-    /// subschema that asked for it. The defaults filled are left out of the check: they are
-    /// not the model's doing. `true` when nothing but defaults was filled.
-    fn coercions_keep_the_schema(&self, walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> bool {
-        let coerced = |coercion: &&Coercion| coercion.kind != CoercionKind::DefaultFilled;
-        // Where no coercion can meet a keyword that did not see it, the walk has checked
-        // every coerced value in full already.
-        if !self.inner.plan.coercions_entangled || !coercions.iter().any(|c| coerced(&c)) {
-            return true;
-        }
-        let mut sent = value.clone();
-        // Deepest first, so a default inside a default is removed with it or before it.
-        for filled in coercions.iter().rev().filter(|c| c.kind == CoercionKind::DefaultFilled) {
-            let (parent, key) = filled.path.rsplit_once('/').unwrap_or_default();
-            if let Some(object) = sent.pointer_mut(parent).and_then(Value::as_object_mut) {
-                object.remove(crate::pointer::unescape_token(key).as_ref());
-            }
-        }
-        walker.accepts_exact(self.inner.plan.root, &mut sent, &crate::check::Path::Root, 0)
     }
 
     /// Keys given twice: with the same value, a record; with two values, an error (a choice
@@ -719,16 +722,18 @@ impl Validator {
     }
 }
 
-/// The option that one coercion alone made, when the value it made broke the rest of the
-/// schema: with no other change to blame, that option fails too, and is not to be suggested.
-fn refused_option(coercions: &[Coercion]) -> Option<(String, String)> {
-    let mut made = coercions.iter().filter(|c| c.kind != CoercionKind::DefaultFilled);
-    match (made.next(), made.next()) {
-        (Some(Coercion { path, kind: CoercionKind::EnumCase, to: Some(to), .. }), None) => {
-            Some((path.clone(), to.clone()))
-        }
-        _ => None,
-    }
+/// The options that coercions made, when the value each made broke the rest of the schema:
+/// sending such an option fails too, so it is not to be suggested.
+fn refused_options<'c>(coercions: impl IntoIterator<Item = &'c Coercion>) -> Vec<(String, String)> {
+    coercions
+        .into_iter()
+        .filter_map(|coercion| match coercion {
+            Coercion { path, kind: CoercionKind::EnumCase, to: Some(to), .. } => {
+                Some((path.clone(), to.clone()))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Parsed arguments.

@@ -122,10 +122,10 @@ pub(crate) struct Walker<'p> {
     /// The schema resources entered, the outermost first (see `Plan::scope_of`): kept only
     /// for a plan with a dynamic reference.
     resources: RefCell<Vec<u32>>,
-    /// The one option a coercion made that the whole schema then refused (its path, and the
-    /// option as a message quotes it): where the value as sent is explained, it is not
-    /// suggested, since sending it fails too.
-    pub refused: Option<(String, String)>,
+    /// The options coercions made that the whole schema then refused (each one's path, and
+    /// the option as a message quotes it): where the value as sent is explained, they are not
+    /// suggested, since sending them fails too.
+    pub refused: Vec<(String, String)>,
 }
 
 /// A schema resource the walk entered (the stack it was pushed on), left when dropped.
@@ -169,7 +169,7 @@ impl<'p> Walker<'p> {
             memo: RefCell::default(),
             scopes: Cell::new(0),
             resources: RefCell::default(),
-            refused: None,
+            refused: Vec::new(),
         }
     }
 
@@ -591,7 +591,8 @@ impl<'p> Walker<'p> {
     }
 
     /// Before the properties are walked: treat a null sent for an optional property that
-    /// does not accept null as absent, then fill the schema's defaults for absent ones.
+    /// does not accept null as absent (unless that leaves fewer properties than
+    /// `minProperties`), then fill the schema's defaults for absent ones.
     /// Returns how many defaults it filled.
     fn prepare_object(
         &self,
@@ -616,6 +617,11 @@ impl<'p> Walker<'p> {
                     absent.push(index);
                 }
             }
+        }
+        if node.min_properties.is_some_and(|min| ((map.len() - absent.len()) as u64) < min) {
+            // Read as absent, they would leave too few properties: the coercion would break
+            // `minProperties`, so none is made, and each null is explained as sent.
+            absent.clear();
         }
         for index in absent {
             let name = &node.properties[index].0;
@@ -732,11 +738,9 @@ impl<'p> Walker<'p> {
         );
     }
 
-    /// Is `option` at `path` the option a coercion made and the whole schema refused?
+    /// Is `option` at `path` an option a coercion made and the whole schema refused?
     fn was_refused(&self, option: &Value, path: &Path<'_>) -> bool {
-        self.refused
-            .as_ref()
-            .is_some_and(|(at, quoted)| *quoted == self.echo_at(option, path) && *at == path.pointer())
+        self.refused.iter().any(|(at, quoted)| *at == path.pointer() && *quoted == self.echo_at(option, path))
     }
 
     /// A type error; at a node with `enum` or `const`, it lists what would work.

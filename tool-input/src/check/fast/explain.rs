@@ -33,6 +33,7 @@ use crate::check::keywords::Sent;
 use crate::check::{Mode, Outcome, Path, Walker};
 use crate::error::FieldError;
 use crate::plan::{Node, NodeId};
+use crate::report::{Coercion, CoercionKind};
 
 /// The explaining state of one reading (made at its first refusal): the walker, the errors,
 /// and what the wrappers tell each other while a refusal travels up.
@@ -213,6 +214,16 @@ impl<'p> Fast<'p> {
         let explain = self.explain.into_inner()?;
         // A float `serde_json` may have rounded wrongly: the full path reads it with the lexer.
         if !rest_is_blank || self.floats.get() && crate::decimal::serde_json_may_misread(text.as_bytes()) {
+            return None;
+        }
+        // A coercion made on the way may break a keyword that read the value before it (a
+        // `not` at the root, an `if` about a sibling): the full path finds which coercions
+        // to blame (`validator/blame.rs`).
+        let coerced =
+            |coercions: &[Coercion]| coercions.iter().any(|c| c.kind != CoercionKind::DefaultFilled);
+        if self.plan.coercions_entangled
+            && (coerced(&self.coercions.borrow()) || coerced(&explain.outcome.borrow().coercions))
+        {
             return None;
         }
         explain.into_errors()
