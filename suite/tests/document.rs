@@ -83,6 +83,51 @@ fn a_key_given_twice_with_two_values_is_rejected() {
     assert!(rejection.errors()[0].options().is_empty());
 }
 
+/// A key given three times or more is one finding, not one per pair: one error naming every
+/// value (each distinct value once among the options), or one record when the value is the
+/// same each time. Through the typed path, the untyped check, strict JSON, a Python literal
+/// and an object sent as a string alike.
+#[test]
+fn a_key_given_three_times_is_one_finding() {
+    let validator = Validator::new(WriteFile::schema()).unwrap();
+    for raw in [
+        r#"{"path": "a.txt", "mode": "write", "mode": "append", "mode": "write"}"#,
+        "{'path': 'a.txt', 'mode': 'write', 'mode': 'append', 'mode': 'write'}",
+    ] {
+        for rejection in [WriteFile::from_arguments(raw).unwrap_err(), validator.check(raw).unwrap_err()] {
+            assert_eq!(rejection.errors().len(), 1, "{rejection}");
+            let error = &rejection.errors()[0];
+            assert_eq!((error.path(), error.code()), ("/mode", ErrorCode::DuplicateKey));
+            assert_eq!(error.options(), [json!("write"), json!("append")]);
+            assert_eq!(
+                error.message(),
+                "the key `mode` is given 3 times, with different values: \"write\", then \"append\", then \
+                 \"write\"; send it once, with the value you mean"
+            );
+        }
+    }
+    let same = r#"{"path": "a.txt", "mode": "write", "mode": "write", "mode": "write"}"#;
+    let checked = WriteFile::from_arguments_with_report(same).unwrap();
+    let kinds: Vec<_> = checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+    assert_eq!(kinds, [("/mode", CoercionKind::DuplicateKey)]);
+    // Inside an object sent as a string.
+    let raw = r#"{"path": "a.txt", "mode": "write", "labels": "{\"k\": \"a\", \"k\": \"b\", \"k\": \"c\"}"}"#;
+    let rejection = WriteFile::from_arguments(raw).unwrap_err();
+    let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code(), e.options().len())).collect();
+    assert_eq!(found, [("/labels/k", ErrorCode::DuplicateKey, 3)]);
+    // Given many times: each distinct value once, the rest counted.
+    let many: Vec<String> = (0..30).map(|at| format!("\"k\": {}", at % 12)).collect();
+    let raw = format!(r#"{{"path": "a.txt", "mode": "write", "extra": {{{}}}}}"#, many.join(", "));
+    let rejection = WriteFile::from_arguments(raw.as_str()).unwrap_err();
+    let error = &rejection.errors()[0];
+    assert_eq!(error.options().len(), 12);
+    assert_eq!(
+        error.message(),
+        "the key `k` is given 30 times, with 12 different values: 0, 1, 2, 3, 4, 5, 6, 7, … and 4 more; \
+         send it once, with the value you mean"
+    );
+}
+
 /// A value that only the end of the text settles (prose, then a candidate that fails only
 /// once the text ends, then the value) gives a key twice as any value does: rejected with
 /// two values, through the typed path, the untyped check and a streamed call alike.
@@ -242,9 +287,9 @@ mod repeats_in_strings {
         #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
         /// An object sent as a string, in JSON or as a Python literal, its keys repeating at
-        /// random: each occurrence whose value is not the one before it is a `duplicate_key`
-        /// error at the key's path inside the string, as for the arguments' own keys; the
-        /// typed path, the untyped check and the walk agree.
+        /// random: each key given more than one value is one `duplicate_key` error at the
+        /// key's path inside the string, however many times it comes, as for the arguments'
+        /// own keys; the typed path, the untyped check and the walk agree.
         #[test]
         fn keys_given_twice_in_a_string_are_found_by_every_reader(
             members in prop::collection::vec((prop::sample::select(vec!["a", "b", "c"]), 0u8..3), 0..6),
@@ -255,14 +300,16 @@ mod repeats_in_strings {
                 members.iter().map(|(key, value)| format!("{quote}{key}{quote}: {value}")).collect();
             let inner = format!("{{{}}}", written.join(", "));
             let raw = json!({"path": "a.txt", "mode": "write", "labels": inner}).to_string();
-            let mut previous: BTreeMap<&str, u8> = BTreeMap::new();
-            let mut expected: Vec<String> = Vec::new();
+            let mut given: BTreeMap<&str, Vec<u8>> = BTreeMap::new();
             for (key, value) in &members {
-                if previous.insert(key, *value).is_some_and(|earlier| earlier != *value) {
-                    expected.push(format!("/labels/{key}"));
-                }
+                given.entry(key).or_default().push(*value);
             }
-            expected.sort();
+            // BTreeMap: sorted by key, as `repeated` sorts.
+            let expected: Vec<String> = given
+                .iter()
+                .filter(|(_, values)| values.iter().any(|value| *value != values[0]))
+                .map(|(key, _)| format!("/labels/{key}"))
+                .collect();
             let validator = Validator::new(WriteFile::schema()).unwrap();
             let untyped = validator.check(raw.as_str());
             let walked =

@@ -19,52 +19,96 @@ use crate::parse::tape_de::TapeDeserializer;
 use crate::parse::{IncrementalParser, ParseMode, ParseOptions, StreamEvent};
 use crate::report::{Coercion, CoercionKind};
 
-/// A key given twice in one object.
+/// A key given twice or more in one object.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Repeat {
     /// JSON Pointer of the member.
     pub path: String,
-    pub first: Value,
-    pub second: Value,
+    /// Every value the key was given, in the order given (at least two).
+    pub values: Vec<Value>,
 }
 
 /// What a key given twice comes to ([`Repeat::finding`]).
 pub(crate) enum Finding {
-    /// One value twice: recorded.
+    /// One value each time: recorded.
     Record(Coercion),
-    /// Two values: an error.
+    /// Two values or more: an error.
     Error(FieldError),
 }
 
+/// Most values of a key given many times that its error quotes each as given; past it, each
+/// value is quoted once (at most this many, the rest counted).
+const MOST_QUOTED: usize = 8;
+
 impl Repeat {
-    /// What the key given twice comes to: with one value twice, a `duplicate_key` record;
-    /// with two values, an error naming both (a choice made twice is not ours to settle).
-    /// `at` is the pointer of the value the text was read as (`""` for the arguments
-    /// themselves); `hidden` leaves the values out (a sensitive field).
+    /// The first value, and the first given after it that differs from it: `None` when the
+    /// key was given one value each time.
+    pub(crate) fn differing(&self) -> Option<(&Value, &Value)> {
+        let (first, rest) = self.values.split_first()?;
+        rest.iter().find(|value| !crate::check::json_equal(first, value)).map(|other| (first, other))
+    }
+
+    /// What the key given twice (or more) comes to: with one value each time, a
+    /// `duplicate_key` record; with two values or more, one error naming them (a choice made
+    /// twice is not ours to settle). `at` is the pointer of the value the text was read as
+    /// (`""` for the arguments themselves); `hidden` leaves the values out (a sensitive
+    /// field).
     pub(crate) fn finding(&self, at: &str, hidden: bool, max_echo: usize) -> Finding {
         let path = format!("{at}{}", self.path);
         let echo = |value: &Value| (!hidden).then(|| crate::check::echo(value, max_echo));
-        if crate::check::json_equal(&self.first, &self.second) {
+        let last = self.values.last().unwrap_or(&Value::Null);
+        if self.differing().is_none() {
             return Finding::Record(Coercion {
                 path,
                 kind: CoercionKind::DuplicateKey,
-                from: echo(&self.second),
+                from: echo(last),
                 to: None,
             });
         }
         let key = self.path.rsplit('/').next().map(crate::pointer::unescape_token).unwrap_or_default();
-        let message = match (echo(&self.first), echo(&self.second)) {
-            (Some(first), Some(second)) => format!(
-                "the key `{key}` is given twice, with different values: {first}, then {second}; send it once, with the value you mean"
-            ),
-            _ => format!("the key `{key}` is given twice, with different values; send it once, with the value you mean"),
+        let times = match self.values.len() {
+            2 => "twice".to_owned(),
+            n => format!("{n} times"),
+        };
+        // The options: each value given, once, in the order first given.
+        let mut options: Vec<Value> = Vec::new();
+        let mut more = false;
+        for value in &self.values {
+            if !options.iter().any(|option| crate::check::json_equal(option, value)) {
+                if options.len() == crate::check::MAX_OPTIONS {
+                    more = true;
+                    break;
+                }
+                options.push(value.clone());
+            }
+        }
+        let message = if hidden {
+            options.clear();
+            format!("the key `{key}` is given {times}, with different values; send it once, with the value you mean")
+        } else if self.values.len() <= MOST_QUOTED {
+            // Few: each as given, in order.
+            let given: Vec<String> =
+                self.values.iter().map(|value| echo(value).unwrap_or_default()).collect();
+            let list = given.join(", then ");
+            format!("the key `{key}` is given {times}, with different values: {list}; send it once, with the value you mean")
+        } else {
+            // Many: each value once.
+            let shown = options.get(..MOST_QUOTED).unwrap_or(&options);
+            let (list, kinds) = if more {
+                // Not counted past the options kept: a count would compare every pair.
+                let list = crate::message::quoted_first(shown, shown.len(), max_echo);
+                (format!("{list}, …"), format!("more than {}", options.len()))
+            } else {
+                (crate::message::quoted_first(shown, options.len(), max_echo), options.len().to_string())
+            };
+            format!("the key `{key}` is given {times}, with {kinds} different values: {list}; send it once, with the value you mean")
         };
         Finding::Error(FieldError {
             path,
             code: ErrorCode::DuplicateKey,
             message,
-            value: echo(&self.second),
-            options: if hidden { Vec::new() } else { vec![self.first.clone(), self.second.clone()] },
+            value: echo(last),
+            options,
             suggestion: None,
         })
     }
@@ -107,17 +151,19 @@ fn repeats_within(text: &str, options: &ParseOptions, strings_left: usize) -> Ve
             return repeats_within(inner.trim(), &inner_options, strings_left - 1);
         }
     }
-    let mut first: HashMap<String, Value> = HashMap::new();
+    // Each path's first value, until it comes again; then where its `Repeat` is.
+    let mut seen: HashMap<String, Result<usize, Value>> = HashMap::new();
     let mut repeats: Vec<Repeat> = Vec::new();
     for (path, value) in completed {
         let value = value.unwrap_or_default();
-        match first.get_mut(&path) {
-            Some(earlier) => {
-                let earlier = std::mem::replace(earlier, value.clone());
-                repeats.push(Repeat { path, first: earlier, second: value });
+        match seen.get_mut(&path) {
+            Some(Ok(at)) => repeats[*at].values.push(value),
+            Some(slot @ Err(_)) => {
+                let Err(first) = std::mem::replace(slot, Ok(repeats.len())) else { continue };
+                repeats.push(Repeat { path, values: vec![first, value] });
             }
             None => {
-                first.insert(path, value);
+                seen.insert(path, Err(value));
             }
         }
     }
@@ -692,14 +738,13 @@ mod tests {
     fn repeated_keys_are_found_outermost() {
         let text = r#"{"a": 1, "b": {"c": [1], "c": [1]}, "a": 2, "d": {"e": 1}, "d": {"e": 1}}"#;
         let found = repeats(text, &ParseOptions::default());
-        let found: Vec<(&str, &Value, &Value)> =
-            found.iter().map(|r| (r.path.as_str(), &r.first, &r.second)).collect();
+        let found: Vec<(&str, &[Value])> = found.iter().map(|r| (r.path.as_str(), &r.values[..])).collect();
         assert_eq!(
             found,
             [
-                ("/b/c", &json!([1]), &json!([1])),
-                ("/a", &json!(1), &json!(2)),
-                ("/d", &json!({"e": 1}), &json!({"e": 1}))
+                ("/b/c", &[json!([1]), json!([1])][..]),
+                ("/a", &[json!(1), json!(2)][..]),
+                ("/d", &[json!({"e": 1}), json!({"e": 1})][..])
             ]
         );
         assert!(repeats(r#"{"a": [{"b": 1}, {"b": 2}]}"#, &ParseOptions::default()).is_empty());

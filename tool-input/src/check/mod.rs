@@ -48,7 +48,7 @@ pub(crate) use path::Path;
 const MAX_SCHEMA_HOPS: usize = 64;
 
 /// Most options listed in one error (enum values, field names).
-const MAX_OPTIONS: usize = 20;
+pub(crate) const MAX_OPTIONS: usize = 20;
 
 /// Does `node` say anything about an object's members or their count: properties (and so
 /// their defaults), pattern properties, required names, `additionalProperties` other than

@@ -124,11 +124,8 @@ fn repeated_call_key(object: &str) -> Option<(String, Value, Value)> {
                     "function.name",
                     "function.arguments",
                 ];
-                (own.contains(&key.as_str()) && repeat.first != repeat.second).then_some((
-                    key,
-                    repeat.first,
-                    repeat.second,
-                ))
+                let (first, other) = repeat.differing()?;
+                own.contains(&key.as_str()).then(|| (key, first.clone(), other.clone()))
             })
         }
     };
