@@ -247,3 +247,31 @@ fn a_pattern_property_over_its_budget_is_an_error_at_the_key() {
     assert!(v.check(r#"{"aaa": 1}"#).is_ok());
     assert_eq!(codes(&v, r#"{"aab": 1}"#), vec![("/aab".to_owned(), ErrorCode::UnknownField)]);
 }
+
+/// One coercion the whole schema refuses among thousands that it takes (every item's letter
+/// case, under a `not` that refuses the list once a `"b"` is in it): that one item is
+/// explained as sent, the 20,000 others stand, in a few dozen checks of the value rather
+/// than one per item. Where the list breaks the schema only as a whole, every item is
+/// explained as sent, each check looking its refused option up rather than reading them all.
+#[test]
+fn one_coercion_the_schema_refuses_among_thousands_is_found() {
+    let v = validator(json!({
+        "type": "object",
+        "properties": {"xs": {"type": "array", "items": {"enum": ["a", "b"]}}},
+        "not": {"properties": {"xs": {"contains": {"const": "b"}}}}
+    }));
+    let mut items = vec!["A"; 20_000];
+    items.push("B");
+    let rejection = v.check(json!({"xs": items}).to_string().as_str()).unwrap_err();
+    let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code(), e.suggestion())).collect();
+    assert_eq!(found, [("/xs/20000", ErrorCode::Enum, None)]);
+    // Refused only as a whole: at most 2 items.
+    let v = validator(json!({
+        "type": "object",
+        "properties": {"xs": {"type": "array", "items": {"enum": ["a", "b"]}, "maxItems": 2}},
+        "not": {"properties": {"xs": {"minItems": 1, "items": {"const": "a"}}}}
+    }));
+    let rejection = v.check(r#"{"xs": ["A", "A"]}"#).unwrap_err();
+    let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code(), e.suggestion())).collect();
+    assert_eq!(found, [("/xs/0", ErrorCode::Enum, None), ("/xs/1", ErrorCode::Enum, None)]);
+}

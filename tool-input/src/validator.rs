@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::mem;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -724,8 +725,10 @@ impl Validator {
 
 /// The options that coercions made, when the value each made broke the rest of the schema:
 /// sending such an option fails too, so it is not to be suggested.
-fn refused_options<'c>(coercions: impl IntoIterator<Item = &'c Coercion>) -> Vec<(String, String)> {
-    coercions
+fn refused_options<'c>(
+    coercions: impl IntoIterator<Item = &'c Coercion>,
+) -> Option<Rc<HashMap<String, String>>> {
+    let refused: HashMap<String, String> = coercions
         .into_iter()
         .filter_map(|coercion| match coercion {
             Coercion { path, kind: CoercionKind::EnumCase, to: Some(to), .. } => {
@@ -733,7 +736,8 @@ fn refused_options<'c>(coercions: impl IntoIterator<Item = &'c Coercion>) -> Vec
             }
             _ => None,
         })
-        .collect()
+        .collect();
+    (!refused.is_empty()).then(|| Rc::new(refused))
 }
 
 /// Parsed arguments.

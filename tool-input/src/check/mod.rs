@@ -21,6 +21,7 @@ mod union;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
 
@@ -122,10 +123,11 @@ pub(crate) struct Walker<'p> {
     /// The schema resources entered, the outermost first (see `Plan::scope_of`): kept only
     /// for a plan with a dynamic reference.
     resources: RefCell<Vec<u32>>,
-    /// The options coercions made that the whole schema then refused (each one's path, and
-    /// the option as a message quotes it): where the value as sent is explained, they are not
-    /// suggested, since sending them fails too.
-    pub refused: Vec<(String, String)>,
+    /// The options coercions made that the whole schema then refused (the option as a
+    /// message quotes it, by its path): where the value as sent is explained, they are not
+    /// suggested, since sending them fails too. Shared by the walkers a walk makes for
+    /// subschemas (one per item of a `contains`), so none copies it.
+    pub refused: Option<Rc<HashMap<String, String>>>,
 }
 
 /// A schema resource the walk entered (the stack it was pushed on), left when dropped.
@@ -169,7 +171,7 @@ impl<'p> Walker<'p> {
             memo: RefCell::default(),
             scopes: Cell::new(0),
             resources: RefCell::default(),
-            refused: Vec::new(),
+            refused: None,
         }
     }
 
@@ -740,7 +742,8 @@ impl<'p> Walker<'p> {
 
     /// Is `option` at `path` an option a coercion made and the whole schema refused?
     fn was_refused(&self, option: &Value, path: &Path<'_>) -> bool {
-        self.refused.iter().any(|(at, quoted)| *at == path.pointer() && *quoted == self.echo_at(option, path))
+        let Some(refused) = &self.refused else { return false };
+        refused.get(&path.pointer()).is_some_and(|quoted| *quoted == self.echo_at(option, path))
     }
 
     /// A type error; at a node with `enum` or `const`, it lists what would work.

@@ -44,6 +44,16 @@ impl<'p> Walker<'p> {
         }
     }
 
+    /// This walker, building at most `max_errors` errors (and counting the rest).
+    pub(crate) fn building_at_most(&self, max_errors: usize) -> Walker<'p> {
+        Walker {
+            prepare: self.prepare,
+            raw_text: self.raw_text,
+            max_errors: max_errors.max(1),
+            ..self.plain()
+        }
+    }
+
     /// Check the node's keywords of the folder on `value` (after the walk's own, so the
     /// order of errors is the walk's, then these in the order `plan::keywords` compiled).
     #[allow(clippy::too_many_arguments)]

@@ -8,12 +8,15 @@
 //! the coerced value is checked exactly.
 //!
 //! When that check finds an error the walk did not report, or an error above a coerced
-//! value (which the coercion may have caused), each coercion is tried undone on its own: the
-//! coercions whose undoing clears such an error are blamed. Only those are undone, and the
+//! value (which the coercion may have caused), coercions are tried undone: a set of them at
+//! once, halved while undoing it clears such an error, down to the coercions whose undoing
+//! clears one (or the few that clear one only together). Only those are undone, and the
 //! value is explained again with the rest kept: `{"p": "HIGH", "q": "4"}` where `"high"` is
-//! excluded reports `/p` alone, not `/q` as well, and `q` sent out of range beside it is
-//! reported in the same round, not the next. When no coercion is to blame on its own (two
-//! that break the schema only together), the whole value is explained as sent.
+//! excluded reports `/p` alone, not `/q` as well; `q` sent out of range beside it is
+//! reported in the same round, not the next; one item among thousands is found in a few
+//! dozen checks. Where undoing every coercion clears nothing, the errors are the call's own
+//! and the walk's explanation stands. Past a bound on the checks, the whole value is
+//! explained as sent.
 
 use std::collections::HashSet;
 
@@ -23,9 +26,9 @@ use crate::check::{Outcome, Walker};
 use crate::error::{ErrorCode, FieldError};
 use crate::report::{Coercion, CoercionKind};
 
-/// At most this many coercions are tried undone one by one (each try checks the whole value
-/// again); past it, the value is explained as sent.
-const MOST_TRIED: usize = 16;
+/// At most this many checks of the whole value look for the coercions to blame (one among
+/// 20,000 takes about 30); past it, the value is explained as sent.
+const MOST_TRIALS: usize = 64;
 
 /// What the walk's coercions did to the rest of the schema.
 pub(super) enum Blame {
@@ -133,23 +136,75 @@ pub(super) fn blame(
     }
     let sent = sent()?;
     let made: Vec<usize> = (0..coercions.len()).filter(|&at| coerced(&coercions[at])).collect();
-    if made.len() > MOST_TRIED {
-        return Some((Blame::All, sent));
-    }
-    let mut blamed = Vec::new();
-    for at in made {
-        let mut undone = exact.clone();
-        if !put_back(&mut undone, &sent, &coercions[at].path) {
-            continue;
+    let mut trials =
+        Trials { walker, exact: &exact, sent: &sent, coercions, in_doubt: &in_doubt, left: MOST_TRIALS };
+    match trials.clears(&made) {
+        // Undoing every coercion clears nothing in doubt: the errors are the call's own, and
+        // the walk's explanation stands. (An exact check that refused what the walk passed
+        // cannot be explained better than as sent.)
+        Some(false) if !outcome.errors.is_empty() => return None,
+        Some(true) => {
+            if let Some(blamed) = trials.culprits(&made) {
+                return Some((Blame::These(blamed), sent));
+            }
         }
-        let still = found(&walker.errors_at(root, &mut undone));
-        if in_doubt.iter().any(|error| !still.contains(error)) {
-            blamed.push(at);
-        }
+        _ => {}
     }
-    if blamed.is_empty() {
-        Some((Blame::All, sent))
-    } else {
-        Some((Blame::These(blamed), sent))
+    Some((Blame::All, sent))
+}
+
+/// The search for the coercions to blame: sets of them undone at once, halved while
+/// undoing a set clears an error in doubt, so that one coercion to blame among thousands
+/// takes a few dozen checks, not thousands.
+struct Trials<'t, 'w> {
+    walker: &'t Walker<'w>,
+    /// The walk's value, defaults taken out.
+    exact: &'t Value,
+    /// The value as sent.
+    sent: &'t Value,
+    coercions: &'t [Coercion],
+    in_doubt: &'t [&'t Found],
+    /// Checks of the whole value still allowed.
+    left: usize,
+}
+
+impl Trials<'_, '_> {
+    /// Does undoing the coercions `set` (indices) clear an error in doubt? `None` once the
+    /// checks allowed are spent.
+    fn clears(&mut self, set: &[usize]) -> Option<bool> {
+        self.left = self.left.checked_sub(1)?;
+        let mut undone = self.exact.clone();
+        let mut any = false;
+        for &at in set {
+            any |= put_back(&mut undone, self.sent, &self.coercions[at].path);
+        }
+        if !any {
+            return Some(false);
+        }
+        // Each value put back may bring its own error before those in doubt: room for them.
+        let room = self.walker.max_errors.saturating_add(set.len().saturating_mul(4));
+        let still = found(&self.walker.building_at_most(room).errors_at(self.walker.plan.root, &mut undone));
+        Some(self.in_doubt.iter().any(|error| !still.contains(error)))
+    }
+
+    /// The coercions of `set` to blame, given that undoing all of `set` clears an error in
+    /// doubt: a coercion whose undoing alone clears one, or, where only undoing several
+    /// together does, those several. `None` once the checks allowed are spent.
+    fn culprits(&mut self, set: &[usize]) -> Option<Vec<usize>> {
+        if set.len() == 1 {
+            return Some(set.to_vec());
+        }
+        let (front, back) = set.split_at(set.len() / 2);
+        match (self.clears(front)?, self.clears(back)?) {
+            (true, true) => {
+                let mut blamed = self.culprits(front)?;
+                blamed.extend(self.culprits(back)?);
+                Some(blamed)
+            }
+            (true, false) => self.culprits(front),
+            (false, true) => self.culprits(back),
+            // Only together.
+            (false, false) => Some(set.to_vec()),
+        }
     }
 }
