@@ -441,6 +441,43 @@ fn an_enum_value_listed_twice_is_named_once() {
     }
 }
 
+/// A `not` that says one thing (a `const`, an `enum`, a `type`, `required` names) names what
+/// it excludes, so the model knows what to change; any other `not` says only that the value
+/// is not allowed.
+#[test]
+fn a_not_names_what_it_excludes() {
+    for (not, sent, path, excluded) in [
+        (json!({"const": "high"}), r#"{"v": "high"}"#, "/v", r#": the schema excludes "high""#),
+        (json!({"enum": ["a", 2]}), r#"{"v": 2}"#, "/v", r#": the schema excludes each of "a", 2"#),
+        (
+            json!({"type": ["string", "null"]}),
+            r#"{"v": "a"}"#,
+            "/v",
+            ": the schema excludes a string or null",
+        ),
+        (json!({"minimum": 3}), r#"{"v": 5}"#, "/v", ""),
+        (json!({"type": "integer", "minimum": 3}), r#"{"v": 5}"#, "/v", ""),
+    ] {
+        let schema = json!({"type": "object", "properties": {"v": {"not": not}}});
+        let rejection = Validator::new(&schema).unwrap().check(sent).unwrap_err();
+        let error = &rejection.errors()[0];
+        assert_eq!((error.path(), error.code()), (path, ErrorCode::NotAllowed), "{not}");
+        assert_eq!(error.message(), format!("this value is not allowed here{excluded}"), "{not}");
+    }
+    for (required, excluded) in
+        [(json!(["x"]), "an object with `x`"), (json!(["x", "y"]), "an object with all of `x`, `y`")]
+    {
+        let schema = json!({"type": "object", "not": {"required": required}});
+        let rejection = Validator::new(&schema).unwrap().check(r#"{"x": 1, "y": 2}"#).unwrap_err();
+        let error = &rejection.errors()[0];
+        assert_eq!((error.path(), error.code()), ("", ErrorCode::NotAllowed));
+        assert_eq!(
+            error.message(),
+            format!("this value is not allowed here: the schema excludes {excluded}")
+        );
+    }
+}
+
 #[test]
 fn schemas_that_cannot_be_compiled() {
     for (schema, pointer) in [

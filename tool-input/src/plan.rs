@@ -131,6 +131,15 @@ pub(crate) fn is_integral(n: &Number) -> bool {
     n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
+/// What a `not` excludes, as a message names it ([`Node::excludes`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Excludes<'n> {
+    Value(&'n Value),
+    Values(&'n [Value]),
+    Types(Types),
+    Names(&'n [String]),
+}
+
 /// What happens to properties an object schema does not declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Additional {
@@ -279,6 +288,11 @@ impl Node {
     /// No keyword but `type`, `enum`, `const`, the applicators (`$ref`, `allOf`, `anyOf`,
     /// `oneOf`, `not`, the `keywords` folder's) and annotations.
     fn asserts_no_bounds(&self) -> bool {
+        self.required.is_empty() && self.asserts_no_bounds_but_required()
+    }
+
+    /// [`Node::asserts_no_bounds`], `required` aside.
+    fn asserts_no_bounds_but_required(&self) -> bool {
         !self.reject_all
             && self.minimum.is_none()
             && self.maximum.is_none()
@@ -295,10 +309,35 @@ impl Node {
             && !self.unique_items
             && self.properties.is_empty()
             && self.pattern_properties.is_empty()
-            && self.required.is_empty()
             && self.additional == Additional::Allow
             && self.min_properties.is_none()
             && self.max_properties.is_none()
+    }
+
+    /// What a `not` of this node excludes, when the node says one thing a message can name:
+    /// a `const`, an `enum`, a `type`, or `required` names, alone. `None` for anything else
+    /// (a bound, an applicator, two assertions together).
+    pub fn excludes(&self) -> Option<Excludes<'_>> {
+        let applies = !self.any_of.is_empty()
+            || !self.one_of.is_empty()
+            || !self.all_of.is_empty()
+            || self.not.is_some()
+            || self.reference.is_some()
+            || self.dynamic.is_some()
+            || !self.keywords.is_empty();
+        if applies {
+            return None;
+        }
+        if !self.asserts_no_bounds_but_required() {
+            return None;
+        }
+        match (self.required.is_empty(), self.types, &self.enum_values, &self.const_value) {
+            (false, None, None, None) if self.properties.is_empty() => Some(Excludes::Names(&self.required)),
+            (true, Some(types), None, None) => Some(Excludes::Types(types)),
+            (true, None, Some(values), None) => Some(Excludes::Values(values)),
+            (true, None, None, Some(value)) => Some(Excludes::Value(value)),
+            _ => None,
+        }
     }
 
     /// Can a coercion made under one keyword of this node meet another keyword that checked

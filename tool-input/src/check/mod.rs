@@ -29,7 +29,7 @@ use crate::decimal::{self, Denotes, EXACT_FLOAT_INTEGERS};
 use crate::error::{ErrorCode, FieldError};
 use crate::parse::ParseOptions;
 use crate::pattern::{OverBudget, Pattern};
-use crate::plan::{Additional, Node, NodeId, Plan, Types};
+use crate::plan::{Additional, Excludes, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 
@@ -343,7 +343,12 @@ impl<'p> Walker<'p> {
         if let Some(not) = node.not {
             if self.accepts_exact_after(not, value, path, depth, hops + 1) {
                 self.fail(out, path, mode, ErrorCode::NotAllowed, Some(value), || {
-                    "this value is not allowed here".to_owned()
+                    match self.plan.nodes[not].excludes() {
+                        Some(excluded) => {
+                            format!("this value is not allowed here: {}", self.excluded(excluded))
+                        }
+                        None => "this value is not allowed here".to_owned(),
+                    }
                 });
             }
         }
@@ -738,6 +743,26 @@ impl<'p> Walker<'p> {
             suggestion.clone(),
             |named| format!("{named} is not one of {list}{hint}"),
         );
+    }
+
+    /// What a `not` excludes, said for the model: `the schema excludes "high"`.
+    fn excluded(&self, excluded: Excludes<'_>) -> String {
+        let what = match excluded {
+            Excludes::Value(value) => echo(value, self.max_echo),
+            Excludes::Values(values) => {
+                format!("each of {}", message::quoted_list(values, MAX_OPTIONS, self.max_echo))
+            }
+            Excludes::Types(types) => types.describe(),
+            Excludes::Names(names) => {
+                let names: Vec<String> =
+                    names.iter().map(|name| format!("`{}`", message::shorten(name, self.max_echo))).collect();
+                match &names[..] {
+                    [one] => format!("an object with {one}"),
+                    _ => format!("an object with all of {}", names.join(", ")),
+                }
+            }
+        };
+        format!("the schema excludes {what}")
     }
 
     /// Is `option` at `path` an option a coercion made and the whole schema refused?
