@@ -446,6 +446,22 @@ fn only_the_coercion_that_broke_the_schema_is_undone() {
     let (value, kinds) =
         check(&count, Policy::Default, r#"{"p": null, "q": "4", "r": 1}"#).expect("accepted");
     assert_eq!((value, kinds), (json!({"q": 4, "r": 1}), vec![NullAsAbsent, NumberFromString]));
+    // Nor where a dependency, or an `allOf` branch, requires the property: the null is
+    // explained as sent, not as a missing property, and `a` sent as a string still stands.
+    for needs in [
+        json!({"dependentRequired": {"a": ["b"]}}),
+        json!({"dependencies": {"a": ["b"]}}),
+        json!({"allOf": [{"required": ["b"]}]}),
+    ] {
+        let mut schema =
+            json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}});
+        schema.as_object_mut().unwrap().extend(needs.as_object().unwrap().clone());
+        assert_eq!(
+            check(&schema, Policy::Default, r#"{"a": "1", "b": null}"#),
+            Err(vec![("/b".to_owned(), ErrorCode::Type)]),
+            "{schema}"
+        );
+    }
     // Two coercions the schema refuses only together, each alone refused by its own branch
     // of an `anyOf`: neither is to blame alone, and the value is explained as sent, with no
     // option suggested that the schema refused.

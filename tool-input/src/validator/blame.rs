@@ -122,11 +122,17 @@ pub(super) fn blame(
         let first = paths.partition_point(|coerced| *coerced < below.as_str());
         paths.get(first).is_some_and(|coerced| coerced.starts_with(&below))
     };
+    // A property whose `null` was read as absent: an error there is about its absence.
+    let made_absent =
+        |path: &str| coercions.iter().any(|c| c.kind == CoercionKind::NullAsAbsent && c.path == path);
     // The errors a coercion may have caused: one the walk did not report (it read the value
-    // before the coercion), or one above a coerced value.
+    // before the coercion), one above a coerced value, or one where a `null` was read as
+    // absent (a dependency or an `allOf` branch that requires the property).
     let in_doubt: Vec<&Found> = refused
         .iter()
-        .filter(|error| !reported.contains(*error) || holds_a_coerced_value(&error.0))
+        .filter(|error| {
+            !reported.contains(*error) || holds_a_coerced_value(&error.0) || made_absent(&error.0)
+        })
         .collect();
     if in_doubt.is_empty() {
         // Every error is the walk's own, about values no coercion touched from above. (An
