@@ -32,8 +32,8 @@ const MOST_TRIALS: usize = 64;
 
 /// What the walk's coercions did to the rest of the schema.
 pub(super) enum Blame {
-    /// These coercions (indices into the walk's) each broke the schema: undo them, keep the
-    /// rest.
+    /// These coercions (indices into the walk's) broke the schema, each alone or a few only
+    /// together: undo them, keep the rest.
     These(Vec<usize>),
     /// The coercions broke the schema together, or could not be told apart: explain the
     /// value as sent.
@@ -123,8 +123,9 @@ pub(super) fn blame(
         paths.get(first).is_some_and(|coerced| coerced.starts_with(&below))
     };
     // A property whose `null` was read as absent: an error there is about its absence.
-    let made_absent =
-        |path: &str| coercions.iter().any(|c| c.kind == CoercionKind::NullAsAbsent && c.path == path);
+    let absent: HashSet<&str> =
+        coercions.iter().filter(|c| c.kind == CoercionKind::NullAsAbsent).map(|c| c.path.as_str()).collect();
+    let made_absent = |path: &str| absent.contains(path);
     // The errors a coercion may have caused: one the walk did not report (it read the value
     // before the coercion), one above a coerced value, or one where a `null` was read as
     // absent (a dependency or an `allOf` branch that requires the property).
@@ -189,8 +190,11 @@ impl Trials<'_, '_> {
         }
         // Each value put back may bring its own error before those in doubt: room for them.
         let room = self.walker.max_errors.saturating_add(set.len().saturating_mul(4));
-        let still = found(&self.walker.building_at_most(room).errors_at(self.walker.plan.root, &mut undone));
-        Some(self.in_doubt.iter().any(|error| !still.contains(error)))
+        let still: HashSet<Found> =
+            found(&self.walker.building_at_most(room).errors_at(self.walker.plan.root, &mut undone))
+                .into_iter()
+                .collect();
+        Some(self.in_doubt.iter().any(|error| !still.contains(*error)))
     }
 
     /// The coercions of `set` to blame, given that undoing all of `set` clears an error in
