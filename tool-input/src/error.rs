@@ -1,6 +1,7 @@
 //! Rejections: why arguments were refused, with every field error a model can act on.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
@@ -154,11 +155,91 @@ pub struct FieldError {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) value: Option<String>,
     /// The allowed options (enum values, known field names), when there is a short list.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(crate) options: Vec<Value>,
+    #[serde(skip_serializing_if = "Options::is_empty")]
+    pub(crate) options: Options,
     /// A did-you-mean suggestion: shown to the model, never applied.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) suggestion: Option<Value>,
+}
+
+/// The options an error lists: its own, or a list the compiled schema keeps (an `enum`'s
+/// values, an object's property names), which every error that shows it shares rather than
+/// copies: a rejection is built without a value per option.
+#[derive(Clone, Default)]
+pub(crate) enum Options {
+    #[default]
+    None,
+    Own(Vec<Value>),
+    Shared(Arc<[Value]>),
+}
+
+impl Options {
+    /// For `skip_serializing_if`.
+    fn is_empty(&self) -> bool {
+        <[Value]>::is_empty(self)
+    }
+}
+
+/// An option list of the compiled schema that errors share ([`Options::Shared`]), made on
+/// the first error that lists it and kept with the schema.
+#[derive(Clone, Default)]
+pub(crate) struct SharedOptions(OnceLock<Arc<[Value]>>);
+
+impl SharedOptions {
+    /// The list, made by `make` the first time.
+    pub(crate) fn get(&self, make: impl FnOnce() -> Vec<Value>) -> Options {
+        Options::Shared(Arc::clone(self.0.get_or_init(|| make().into())))
+    }
+}
+
+impl PartialEq for SharedOptions {
+    // A cache of what the schema holds: two schemas are alike whatever each has made.
+    fn eq(&self, _: &SharedOptions) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for SharedOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SharedOptions")
+    }
+}
+
+impl std::ops::Deref for Options {
+    type Target = [Value];
+
+    fn deref(&self) -> &[Value] {
+        match self {
+            Options::None => &[],
+            Options::Own(values) => values,
+            Options::Shared(values) => values,
+        }
+    }
+}
+
+impl From<Vec<Value>> for Options {
+    fn from(values: Vec<Value>) -> Self {
+        Options::Own(values)
+    }
+}
+
+impl PartialEq for Options {
+    fn eq(&self, other: &Options) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for Options {
+    // As the list it is, whichever way it is held.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl Serialize for Options {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(serializer)
+    }
 }
 
 impl FieldError {
@@ -220,7 +301,7 @@ impl FieldError {
             code: ErrorCode::Custom,
             message: message.into(),
             value: None,
-            options: Vec::new(),
+            options: Options::None,
             suggestion: None,
         }
     }
@@ -256,7 +337,7 @@ impl FieldError {
 
     /// The values that would be accepted, when there is a short list.
     pub fn with_options<I: IntoIterator<Item = V>, V: Into<Value>>(mut self, options: I) -> Self {
-        self.options = options.into_iter().map(Into::into).collect();
+        self.options = Options::Own(options.into_iter().map(Into::into).collect());
         self
     }
 }
@@ -303,7 +384,7 @@ pub struct Rejection {
     /// Syntax repairs made before the failure (for logging).
     pub(crate) repairs: Vec<Repair>,
     /// The tool's name, when known, for the rendered message.
-    pub(crate) tool: Option<String>,
+    pub(crate) tool: Option<Arc<str>>,
 }
 
 impl Rejection {
@@ -349,7 +430,7 @@ impl Rejection {
                 code,
                 message,
                 value: None,
-                options: Vec::new(),
+                options: Options::None,
                 suggestion: None,
             }],
             omitted_errors: 0,
@@ -415,7 +496,13 @@ impl Rejection {
 
     /// Name the tool in the rendered message.
     pub fn with_tool(mut self, name: impl Into<String>) -> Self {
-        self.tool = Some(name.into());
+        self.tool = Some(Arc::from(name.into()));
+        self
+    }
+
+    /// [`Rejection::with_tool`] with a name the tool's definition keeps: shared, not copied.
+    pub(crate) fn with_tool_named(mut self, name: &Arc<str>) -> Self {
+        self.tool = Some(Arc::clone(name));
         self
     }
 

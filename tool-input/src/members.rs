@@ -108,7 +108,7 @@ impl Repeat {
             code: ErrorCode::DuplicateKey,
             message,
             value: echo(last),
-            options,
+            options: options.into(),
             suggestion: None,
         })
     }
@@ -479,7 +479,7 @@ mod tests {
             code: ErrorCode::Type,
             message: String::new(),
             value: None,
-            options: Vec::new(),
+            options: crate::error::Options::None,
             suggestion: None,
         }
     }

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
+use crate::error::SharedOptions;
 use crate::key_order::KeyOrder;
 use crate::keywords::{Keyword, NumberFormat};
 use crate::pattern::Pattern;
@@ -155,6 +156,8 @@ pub(crate) struct Node {
     pub reject_all: bool,
     pub types: Option<Types>,
     pub enum_values: Option<Vec<Value>>,
+    /// The first `enum` values an error lists, shared by every error that lists them.
+    pub enum_listed: SharedOptions,
     pub const_value: Option<Value>,
     pub minimum: Option<Number>,
     pub maximum: Option<Number>,
@@ -171,6 +174,8 @@ pub(crate) struct Node {
     pub unique_items: bool,
     /// Declared properties in schema order.
     pub properties: Vec<(String, NodeId)>,
+    /// The first property names an error lists (an unknown property's), shared.
+    pub names_listed: SharedOptions,
     /// Index into `properties` by name, for objects with many properties.
     pub property_index: HashMap<String, usize>,
     /// For objects with few properties, each name's [`NameProbe`], in `properties` order.
@@ -217,6 +222,7 @@ impl Default for Node {
             reject_all: false,
             types: None,
             enum_values: None,
+            enum_listed: SharedOptions::default(),
             const_value: None,
             minimum: None,
             maximum: None,
@@ -232,6 +238,7 @@ impl Default for Node {
             max_items: None,
             unique_items: false,
             properties: Vec::new(),
+            names_listed: SharedOptions::default(),
             property_index: HashMap::new(),
             property_probes: Vec::new(),
             pattern_properties: Vec::new(),

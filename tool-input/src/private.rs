@@ -63,12 +63,16 @@ pub fn from_arguments_full<T: ToolInput>(
     options: &crate::CheckOptions,
 ) -> Result<crate::Checked<T>, crate::Rejection> {
     let definition = T::definition();
-    let by_walk =
-        || definition.validator().check_by_walk(raw, options).map_err(|r| r.with_tool(definition.name()));
+    let by_walk = || {
+        definition
+            .validator()
+            .check_by_walk(raw, options)
+            .map_err(|r| r.with_tool_named(definition.shared_name()))
+    };
     let crate::Checked { value, report } = by_walk()?;
     match <T as serde::Deserialize>::deserialize(value) {
         Ok(value) => crate::tool::apply_rules(crate::Checked { value, report })
-            .map_err(|rejection| rejection.with_tool(definition.name())),
+            .map_err(|rejection| rejection.with_tool_named(definition.shared_name())),
         // Rare (serde refused what the schema allows): check again, and deserialize with
         // path tracking, which costs too much to pay on every call.
         Err(_) => by_walk().and_then(crate::tool::typed::<T>),

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::equal::json_equal;
-use crate::error::{ErrorCode, FieldError};
+use crate::error::{ErrorCode, FieldError, Options};
 use crate::message::echo;
 use crate::report::{Coercion, CoercionKind};
 
@@ -464,7 +464,7 @@ pub(crate) fn rename_key(
                 code: ErrorCode::DuplicateKey,
                 message,
                 value: show(&sent),
-                options: if hide { Vec::new() } else { vec![own.clone(), sent] },
+                options: if hide { Options::None } else { vec![own.clone(), sent].into() },
                 suggestion: None,
             });
         }

@@ -1,5 +1,7 @@
 //! The `ToolInput` trait and the compiled definition of a tool.
 
+use std::sync::Arc;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -140,7 +142,7 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
             .validator()
             .check_typed::<Self>(raw.into(), options, crate::probe::Fields::of::<Self>())
             .and_then(apply_rules::<Self>)
-            .map_err(|rejection| rejection.with_tool(definition.name()))
+            .map_err(|rejection| rejection.with_tool_named(&definition.name))
     }
 
     /// Turn raw arguments that a model produced after being shown this tool in `dialect`
@@ -190,7 +192,7 @@ pub(crate) fn apply_rules<T: ToolInput>(checked: Checked<T>) -> Result<Checked<T
 pub(crate) fn typed<T: ToolInput>(checked: Checked<Value>) -> Result<Checked<T>, Rejection> {
     crate::validator::deserialize_checked::<T>(checked, crate::probe::Fields::of::<T>())
         .and_then(apply_rules::<T>)
-        .map_err(|rejection| rejection.with_tool(T::NAME))
+        .map_err(|rejection| rejection.with_tool_named(T::definition().shared_name()))
 }
 
 /// A tool's name, description, JSON Schema and compiled validator.
@@ -212,7 +214,8 @@ pub(crate) fn typed<T: ToolInput>(checked: Checked<Value>) -> Result<Checked<T>,
 /// ```
 #[derive(Debug, Clone)]
 pub struct ToolDefinition {
-    name: String,
+    /// Shared with every rejection that names the tool.
+    name: Arc<str>,
     description: Option<String>,
     validator: Validator,
 }
@@ -229,11 +232,20 @@ impl ToolDefinition {
 
     /// A definition around an already configured validator.
     pub fn from_validator(name: impl Into<String>, description: Option<&str>, validator: Validator) -> Self {
-        ToolDefinition { name: name.into(), description: description.map(str::to_owned), validator }
+        ToolDefinition {
+            name: Arc::from(name.into()),
+            description: description.map(str::to_owned),
+            validator,
+        }
     }
 
     /// The tool's name.
     pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The name, as rejections share it ([`Rejection::with_tool_named`]).
+    pub(crate) fn shared_name(&self) -> &Arc<str> {
         &self.name
     }
 
@@ -263,7 +275,7 @@ impl ToolDefinition {
         raw: RawArguments<'_>,
         options: &CheckOptions,
     ) -> Result<Checked<Value>, Rejection> {
-        self.validator.check_with(raw, options).map_err(|rejection| rejection.with_tool(&self.name))
+        self.validator.check_with(raw, options).map_err(|rejection| rejection.with_tool_named(&self.name))
     }
 }
 

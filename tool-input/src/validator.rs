@@ -12,7 +12,7 @@ use crate::alias::Aliases;
 use crate::check::fast::Fast;
 use crate::check::skim::Skim;
 use crate::check::{FieldOverride, Walker};
-use crate::error::{ErrorCode, FieldError, Rejection, RejectionKind};
+use crate::error::{ErrorCode, FieldError, Options, Rejection, RejectionKind};
 use crate::key_order::KeyOrder;
 use crate::limits::Limits;
 use crate::members::{self, Finding, Repeat};
@@ -929,7 +929,7 @@ pub(crate) fn deserialize_checked<T: DeserializeOwned>(
                     code: ErrorCode::Deserialize,
                     message,
                     value: None,
-                    options: Vec::new(),
+                    options: Options::None,
                     suggestion: None,
                 }
             };

@@ -26,7 +26,7 @@ use std::rc::Rc;
 use serde_json::{Map, Number, Value};
 
 use crate::decimal::{self, Denotes, EXACT_FLOAT_INTEGERS};
-use crate::error::{ErrorCode, FieldError};
+use crate::error::{ErrorCode, FieldError, Options, SharedOptions};
 use crate::parse::ParseOptions;
 use crate::pattern::{OverBudget, Pattern};
 use crate::plan::{Additional, Excludes, Node, NodeId, Plan, Types};
@@ -144,7 +144,7 @@ impl Drop for Entered<'_> {
 /// The option list of one error: the values for [`FieldError::options`] and the text for its
 /// message. Every list of options a message shows is built by [`Walker::list_options`].
 pub(crate) struct Listed {
-    pub values: Vec<Value>,
+    pub values: Options,
     pub text: String,
 }
 
@@ -292,8 +292,8 @@ impl<'p> Walker<'p> {
                 out.touched = true; // the full walk writes `3.0` as `3`
             }
         }
-        if let Some(options) = keywords::enum_refuses(node, |option| json_equal(option, value)) {
-            self.enum_error(out, path, mode, value, options);
+        if keywords::enum_refuses(node, |option| json_equal(option, value)).is_some() {
+            self.enum_error(out, path, mode, value, node);
             if out.dry {
                 return;
             }
@@ -688,13 +688,15 @@ impl<'p> Walker<'p> {
         None
     }
 
-    fn enum_error(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, value: &Value, options: &[Value]) {
-        self.option_error(out, path, mode, value, options, &[]);
+    fn enum_error(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, value: &Value, node: &Node) {
+        let options = node.enum_values.as_deref().unwrap_or_default();
+        self.option_error(out, path, mode, value, options, &[], Some(&node.enum_listed));
     }
 
     /// A value that is none of `options`: one `enum` error listing them, with a did-you-mean,
     /// and each option's description when it helps (no suggestion, a short list); or, for a
     /// value of another JSON type than every option, a `type` error listing them.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn option_error(
         &self,
         out: &mut Outcome,
@@ -703,6 +705,7 @@ impl<'p> Walker<'p> {
         value: &Value,
         options: &[Value],
         descriptions: &[Option<String>],
+        shared: Option<&SharedOptions>,
     ) {
         // Past the errors reported (or in a dry walk), counted: no options, no did-you-mean.
         if self.not_built(out) {
@@ -715,7 +718,10 @@ impl<'p> Walker<'p> {
             });
             return;
         }
-        let listed = self.list_options(options);
+        let listed = match shared {
+            Some(shared) => self.list_shared(options, shared),
+            None => self.list_options(options),
+        };
         if !options.iter().any(|option| kind_of(option) == kind_of(value)) {
             self.fail_naming(out, path, mode, ErrorCode::Type, value, listed.values, None, |named| {
                 format!("expected one of {}, got {named}", listed.text)
@@ -792,7 +798,10 @@ impl<'p> Walker<'p> {
             });
             return;
         }
-        let listed = self.list_options(options);
+        let listed = match node.enum_values {
+            Some(_) => self.list_shared(options, &node.enum_listed),
+            None => self.list_options(options),
+        };
         let expected =
             if options.len() == 1 { listed.text.clone() } else { format!("one of {}", listed.text) };
         self.fail_naming(out, path, mode, ErrorCode::Type, value, listed.values, None, |named| {
@@ -803,7 +812,15 @@ impl<'p> Walker<'p> {
     /// The option list of an error: at most [`MAX_OPTIONS`] of them, quoted.
     pub(crate) fn list_options(&self, options: &[Value]) -> Listed {
         Listed {
-            values: options.iter().take(MAX_OPTIONS).cloned().collect(),
+            values: Options::Own(options.iter().take(MAX_OPTIONS).cloned().collect()),
+            text: quoted_list(options, MAX_OPTIONS, self.max_echo),
+        }
+    }
+
+    /// [`Walker::list_options`] of a list the schema keeps: the values shared, not copied.
+    pub(crate) fn list_shared(&self, options: &[Value], shared: &SharedOptions) -> Listed {
+        Listed {
+            values: shared.get(|| options.iter().take(MAX_OPTIONS).cloned().collect()),
             text: quoted_list(options, MAX_OPTIONS, self.max_echo),
         }
     }
@@ -833,8 +850,9 @@ impl<'p> Walker<'p> {
         let suggestion = message::closest(key, declared).map(|s| Value::String(s.to_owned()));
         // Only the names listed are made into values: an object of many properties costs
         // its first few, not one value each.
-        let names: Vec<Value> =
-            node.properties.iter().take(MAX_OPTIONS).map(|(name, _)| Value::String(name.clone())).collect();
+        let names = node.names_listed.get(|| {
+            node.properties.iter().take(MAX_OPTIONS).map(|(name, _)| Value::String(name.clone())).collect()
+        });
         let allowed = if node.properties.is_empty() {
             "this object takes no properties".to_owned()
         } else {
@@ -1043,7 +1061,7 @@ impl<'p> Walker<'p> {
         mode: Mode,
         code: ErrorCode,
         value: Option<&Value>,
-        options: Vec<Value>,
+        options: impl Into<Options>,
         suggestion: Option<Value>,
         message: impl FnOnce() -> String,
     ) {
@@ -1055,7 +1073,7 @@ impl<'p> Walker<'p> {
             code,
             message: message(),
             value: if mode.sensitive { None } else { value.map(|v| self.echo_at(v, path)) },
-            options,
+            options: options.into(),
             suggestion,
         });
     }
@@ -1070,7 +1088,7 @@ impl<'p> Walker<'p> {
         mode: Mode,
         code: ErrorCode,
         value: &Value,
-        options: Vec<Value>,
+        options: impl Into<Options>,
         suggestion: Option<Value>,
         message: impl FnOnce(&str) -> String,
     ) {
@@ -1088,7 +1106,7 @@ impl<'p> Walker<'p> {
             code,
             message,
             value: echoed,
-            options,
+            options: options.into(),
             suggestion,
         });
     }

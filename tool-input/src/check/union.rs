@@ -129,7 +129,15 @@ impl Walker<'_> {
                 return;
             }
         }
-        self.option_error(out, path, mode, value, &options.values, &options.descriptions);
+        self.option_error(
+            out,
+            path,
+            mode,
+            value,
+            &options.values,
+            &options.descriptions,
+            Some(&options.listed),
+        );
     }
 
     /// Objects told apart by the constant value of `tag`.
@@ -203,6 +211,7 @@ impl Walker<'_> {
                                 sent,
                                 &options.values,
                                 &options.descriptions,
+                                Some(&options.listed),
                             );
                             return;
                         }

@@ -9,6 +9,7 @@
 use serde_json::Value;
 
 use super::{Additional, Node, NodeId, Plan, Types};
+use crate::error::SharedOptions;
 
 /// How many `$ref`s are followed to the node a branch stands for.
 const MAX_HOPS: usize = 64;
@@ -46,6 +47,8 @@ pub(crate) struct Options {
     pub values: Vec<Value>,
     pub branches: Vec<NodeId>,
     pub descriptions: Vec<Option<String>>,
+    /// The first values an error lists, shared by every error that lists them.
+    pub listed: SharedOptions,
 }
 
 impl Options {

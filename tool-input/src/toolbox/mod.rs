@@ -884,7 +884,7 @@ where
 {
     let definition = T::definition();
     let refused = |report: Report, rejection: Rejection| {
-        let rejection = rejection.with_tool(T::NAME);
+        let rejection = rejection.with_tool_named(definition.shared_name());
         Bound { report, start: Box::new(move |_: &Invocation<'_, S>| Err(rejection)) }
     };
     let validator = definition.validator();
@@ -903,7 +903,7 @@ where
             };
             return Ok(refused(report.map(|checked| checked.report).unwrap_or_default(), rejection));
         }
-        Err(rejection) => return Err(rejection.with_tool(definition.name())),
+        Err(rejection) => return Err(rejection.with_tool_named(definition.shared_name())),
     };
     let report = checked.report.clone();
     match crate::tool::apply_rules::<T>(checked) {
@@ -928,7 +928,7 @@ fn check_parsed_text(
     definition
         .validator()
         .check_parsed_text(parsed, options)
-        .map_err(|rejection| rejection.with_tool(definition.name()))
+        .map_err(|rejection| rejection.with_tool_named(definition.shared_name()))
 }
 
 /// A rejection made when serde refused a value the schema accepted.
