@@ -227,7 +227,7 @@ fn cut(text: &str, max: usize, chars: usize) -> String {
 }
 
 /// [`shorten`] of a string already owned: kept as it is when short enough.
-fn shorten_owned(text: String, max: usize) -> String {
+pub(crate) fn shorten_owned(text: String, max: usize) -> String {
     if text.len() <= max || text.char_indices().nth(max).is_none() {
         return text;
     }
@@ -325,7 +325,7 @@ pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>)
     }
     let wanted = lowercase(text);
     let wanted_set = byte_set(&wanted);
-    let squashed = squash(text);
+
     let mut best: Option<(&str, f64)> = None;
     let mut work = 0usize;
     for candidate in candidates {
@@ -341,7 +341,7 @@ pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>)
         // bound already says so (most of an object's other property names).
         let mut score =
             if may_be_alike(&wanted, wanted_set, &lower) { jaro_winkler(&wanted, &lower) } else { 0.0 };
-        if squash_chars(candidate).eq(squashed.chars()) {
+        if squash_chars(candidate).eq(squash_chars(text)) {
             score = 2.0;
         } else if is_abbreviation(&wanted, &lower) {
             score = score.max(0.85);
@@ -448,10 +448,6 @@ fn may_be_alike(a: &str, a_set: Option<u64>, b: &str) -> bool {
 }
 
 /// Lowercase letters and digits only.
-fn squash(text: &str) -> String {
-    squash_chars(text).collect()
-}
-
 fn squash_chars(text: &str) -> impl Iterator<Item = char> + '_ {
     text.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase())
 }

@@ -104,9 +104,23 @@ impl Types {
         self.contains(Types::INTEGER) && !self.contains(Types::NUMBER)
     }
 
-    /// Names of the accepted types, for messages: "an integer", "a string or null".
-    pub fn describe(self) -> String {
-        let mut names = Vec::new();
+    /// Names of the accepted types, for messages: "an integer", "a string or null". Written
+    /// where the message is (`format!("expected {}", types.describe())`), with no string of
+    /// its own.
+    pub fn describe(self) -> DescribedTypes {
+        DescribedTypes(self)
+    }
+}
+
+/// [`Types::describe`]: the names of the types, as a message writes them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DescribedTypes(Types);
+
+impl std::fmt::Display for DescribedTypes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let types = self.0;
+        let mut names = [""; 7];
+        let mut count = 0;
         for (bit, name) in [
             (Types::OBJECT, "an object"),
             (Types::ARRAY, "an array"),
@@ -116,14 +130,15 @@ impl Types {
             (Types::BOOLEAN, "a boolean"),
             (Types::NULL, "null"),
         ] {
-            if self.contains(bit) && !(bit == Types::INTEGER && self.contains(Types::NUMBER)) {
-                names.push(name);
+            if types.contains(bit) && !(bit == Types::INTEGER && types.contains(Types::NUMBER)) {
+                names[count] = name;
+                count += 1;
             }
         }
-        match names.len() {
-            0 => "nothing".to_owned(),
-            1 => names[0].to_owned(),
-            n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
+        match &names[..count] {
+            [] => f.write_str("nothing"),
+            [only] => f.write_str(only),
+            [rest @ .., last] => write!(f, "{} or {last}", rest.join(", ")),
         }
     }
 }

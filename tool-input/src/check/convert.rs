@@ -3,6 +3,8 @@
 //! order both try ([`text_as_type`], then, for an `enum` or `const`, [`respelled`]), and the
 //! readings each step makes. Each is tried only when the value does not already fit.
 
+use std::borrow::Cow;
+
 use serde_json::{Number, Value};
 
 use super::keywords::{const_refuses, enum_refuses};
@@ -178,7 +180,13 @@ pub(crate) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool
 }
 
 fn unique_spelling<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
-    let wanted: String = normalised(text, lenient).collect();
+    // Most values sent are normalised already (`urgent`): borrowed, not copied.
+    let plain = |b: u8| b.is_ascii() && !b.is_ascii_uppercase() && !(lenient && (b == b'-' || b == b' '));
+    let wanted: Cow<'_, str> = if text.bytes().all(plain) && text.trim().len() == text.len() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(normalised(text, lenient).collect())
+    };
     let mut found = None;
     for option in options {
         if let Value::String(candidate) = option {

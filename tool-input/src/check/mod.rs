@@ -758,7 +758,7 @@ impl<'p> Walker<'p> {
             Excludes::Values(values) => {
                 format!("each of {}", message::quoted_list(values, MAX_OPTIONS, self.max_echo))
             }
-            Excludes::Types(types) => types.describe(),
+            Excludes::Types(types) => types.describe().to_string(),
             Excludes::Names(names) => {
                 let names: Vec<String> =
                     names.iter().map(|name| format!("`{}`", message::shorten(name, self.max_echo))).collect();
@@ -956,7 +956,7 @@ impl<'p> Walker<'p> {
     /// digits of a number beyond 64 bits, never its rounded float), anything else by [`echo`].
     fn echo_at(&self, value: &Value, path: &Path<'_>) -> String {
         match value {
-            Value::Number(number) => message::shorten(&self.number_as_sent(number, path), self.max_echo),
+            Value::Number(number) => message::shorten_owned(self.number_as_sent(number, path), self.max_echo),
             other => echo(other, self.max_echo),
         }
     }

@@ -576,7 +576,7 @@ impl Walker<'_> {
             return format!("one of {}", self.list_options(values).text);
         }
         let types = node.types.unwrap_or_else(|| self.plan.possible[branch]);
-        let mut text = types.describe();
+        let mut text = types.describe().to_string();
         if types == Types::OBJECT && !node.properties.is_empty() {
             let names: Vec<&str> = if node.required.is_empty() {
                 node.properties.iter().map(|(name, _)| name.as_str()).collect()
