@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 use std::mem;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -24,7 +23,6 @@ use crate::probe::Fields;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Coercion, CoercionKind, Report};
 use crate::schema_error::SchemaError;
-use blame::Blame;
 use typed::Defaults;
 
 mod blame;
@@ -602,27 +600,12 @@ impl Validator {
             // A coercion made a value that breaks the rest of the schema (a sibling bound, a
             // `not`, another branch): it is not made, and the value is explained as sent there.
             let made = mem::take(&mut outcome.coercions);
-            match blamed {
-                Blame::These(blamed) => {
-                    walker.refused = refused_options(blamed.iter().map(|&at| &made[at]));
-                    // The shallowest first: one inside another goes back with it.
-                    let mut paths: Vec<&str> = blamed.iter().map(|&at| made[at].path.as_str()).collect();
-                    paths.sort_by_key(|path| path.len());
-                    for path in paths {
-                        blame::put_back(&mut value, &sent, path);
-                    }
-                    outcome = walker.run(&mut value, Policy::Strict);
-                    // The other coercions stand (the walk over their values made none).
-                    let kept = made.into_iter().enumerate().filter(|(at, _)| !blamed.contains(at));
-                    outcome.coercions = kept.map(|(_, coercion)| coercion).collect();
-                }
-                Blame::All => {
-                    value = sent;
-                    // The schema refused what the coercions made together: none of their
-                    // options is a fix to suggest.
-                    walker.refused = refused_options(&made);
-                    outcome = walker.run(&mut value, Policy::Strict);
-                }
+            let (refused, kept) = blame::undo(blamed, &mut value, sent, made);
+            walker.refused = refused;
+            outcome = walker.run(&mut value, Policy::Strict);
+            if let Some(kept) = kept {
+                // The strict walk makes no coercion of its own: these are the ones that stand.
+                outcome.coercions = kept;
             }
         }
         let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
@@ -721,23 +704,6 @@ impl Validator {
     fn walker<'s>(&'s self, limits: &Limits) -> Walker<'s> {
         Walker::new(&self.inner.plan, &self.inner.overrides, limits, true)
     }
-}
-
-/// The options that coercions made, when the value each made broke the rest of the schema:
-/// sending such an option fails too, so it is not to be suggested.
-fn refused_options<'c>(
-    coercions: impl IntoIterator<Item = &'c Coercion>,
-) -> Option<Rc<HashMap<String, String>>> {
-    let refused: HashMap<String, String> = coercions
-        .into_iter()
-        .filter_map(|coercion| match coercion {
-            Coercion { path, kind: CoercionKind::EnumCase, to: Some(to), .. } => {
-                Some((path.clone(), to.clone()))
-            }
-            _ => None,
-        })
-        .collect();
-    (!refused.is_empty()).then(|| Rc::new(refused))
 }
 
 /// Parsed arguments.

@@ -96,6 +96,10 @@ impl Outcome {
     }
 }
 
+/// Options coercions made that the whole schema refused: the option, as a message quotes
+/// it, by its path.
+pub(crate) type RefusedOptions = Rc<HashMap<String, String>>;
+
 /// Walks values against one compiled plan.
 pub(crate) struct Walker<'p> {
     pub plan: &'p Plan,
@@ -127,7 +131,7 @@ pub(crate) struct Walker<'p> {
     /// message quotes it, by its path): where the value as sent is explained, they are not
     /// suggested, since sending them fails too. Shared by the walkers a walk makes for
     /// subschemas (one per item of a `contains`), so none copies it.
-    pub refused: Option<Rc<HashMap<String, String>>>,
+    pub refused: Option<RefusedOptions>,
 }
 
 /// A schema resource the walk entered (the stack it was pushed on), left when dropped.

@@ -18,11 +18,12 @@
 //! and the walk's explanation stands. Past a bound on the checks, the whole value is
 //! explained as sent.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::check::{Outcome, Walker};
+use crate::check::{Outcome, RefusedOptions, Walker};
 use crate::error::{ErrorCode, FieldError};
 use crate::report::{Coercion, CoercionKind};
 
@@ -32,8 +33,8 @@ const MOST_TRIALS: usize = 64;
 
 /// What the walk's coercions did to the rest of the schema.
 pub(super) enum Blame {
-    /// These coercions (indices into the walk's) broke the schema, each alone or a few only
-    /// together: undo them, keep the rest.
+    /// These coercions (indices into the walk's, in its order) broke the schema, each alone
+    /// or a few only together: undo them, keep the rest.
     These(Vec<usize>),
     /// The coercions broke the schema together, or could not be told apart: explain the
     /// value as sent.
@@ -67,7 +68,7 @@ fn without_defaults(value: &Value, coercions: &[Coercion]) -> Value {
 
 /// Put the value `sent` holds at `path` back into `value`, where a coercion changed it (or,
 /// for a `null` read as absent, removed it). False when either has no place for it.
-pub(super) fn put_back(value: &mut Value, sent: &Value, path: &str) -> bool {
+fn put_back(value: &mut Value, sent: &Value, path: &str) -> bool {
     let Some(as_sent) = sent.pointer(path) else { return false };
     let Some((parent, token)) = path.rsplit_once('/') else {
         *value = as_sent.clone();
@@ -87,6 +88,52 @@ pub(super) fn put_back(value: &mut Value, sent: &Value, path: &str) -> bool {
         },
         _ => false,
     }
+}
+
+/// Undo the coercions `blame` names in `value` (the walk's), from `sent` (the value as sent),
+/// of those the walk `made`. Returns the options not to suggest (sending them fails too),
+/// and the coercions that stand, when some do (`None`: the value is as sent, and its walk
+/// says what stands).
+pub(super) fn undo(
+    blame: Blame,
+    value: &mut Value,
+    sent: Value,
+    made: Vec<Coercion>,
+) -> (Option<RefusedOptions>, Option<Vec<Coercion>>) {
+    match blame {
+        Blame::These(blamed) => {
+            let refused = refused_options(blamed.iter().map(|&at| &made[at]));
+            // The shallowest first: one inside another goes back with it.
+            let mut paths: Vec<&str> = blamed.iter().map(|&at| made[at].path.as_str()).collect();
+            paths.sort_by_key(|path| path.len());
+            for path in paths {
+                put_back(value, &sent, path);
+            }
+            // `blamed` is in the walk's order, as `made` is.
+            let kept = made.into_iter().enumerate().filter(|(at, _)| blamed.binary_search(at).is_err());
+            (refused, Some(kept.map(|(_, coercion)| coercion).collect()))
+        }
+        Blame::All => {
+            *value = sent;
+            // The schema refused what the coercions made together: none of their options is a
+            // fix to suggest.
+            (refused_options(&made), None)
+        }
+    }
+}
+
+/// The options that coercions made in another letter case, by path, as messages quote them.
+fn refused_options<'c>(coercions: impl IntoIterator<Item = &'c Coercion>) -> Option<RefusedOptions> {
+    let refused: HashMap<String, String> = coercions
+        .into_iter()
+        .filter_map(|coercion| match coercion {
+            Coercion { path, kind: CoercionKind::EnumCase, to: Some(to), .. } => {
+                Some((path.clone(), to.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    (!refused.is_empty()).then(|| Rc::new(refused))
 }
 
 /// Did the walk's coercions break the rest of the schema, and which? `None` when they kept
@@ -151,7 +198,8 @@ pub(super) fn blame(
         // cannot be explained better than as sent.)
         Some(false) if !outcome.errors.is_empty() => return None,
         Some(true) => {
-            if let Some(blamed) = trials.culprits(&made) {
+            if let Some(mut blamed) = trials.culprits(&made) {
+                blamed.sort_unstable();
                 return Some((Blame::These(blamed), sent));
             }
         }
