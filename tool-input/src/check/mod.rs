@@ -20,7 +20,7 @@ pub(crate) mod skim;
 mod union;
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::{Map, Number, Value};
@@ -132,6 +132,10 @@ pub(crate) struct Walker<'p> {
     /// suggested, since sending them fails too. Shared by the walkers a walk makes for
     /// subschemas (one per item of a `contains`), so none copies it.
     pub refused: Option<RefusedOptions>,
+    /// Build only these errors (a path and a code), each with nothing else (no message, echo
+    /// or options), and count none: for walks that only ask whether some errors are still
+    /// there (`validator/blame.rs`'s trials).
+    pub watch: Option<Rc<HashSet<(String, ErrorCode)>>>,
 }
 
 /// A schema resource the walk entered (the stack it was pushed on), left when dropped.
@@ -176,6 +180,7 @@ impl<'p> Walker<'p> {
             scopes: Cell::new(0),
             resources: RefCell::default(),
             refused: None,
+            watch: None,
         }
     }
 
@@ -722,6 +727,14 @@ impl<'p> Walker<'p> {
             });
             return;
         }
+        if self.watch.is_some() {
+            let code = match options.iter().any(|option| kind_of(option) == kind_of(value)) {
+                true => ErrorCode::Enum,
+                false => ErrorCode::Type,
+            };
+            self.built_watched(out, path, code);
+            return;
+        }
         let listed = match shared {
             Some(shared) => self.list_shared(options, shared),
             None => self.list_options(options),
@@ -847,7 +860,7 @@ impl<'p> Walker<'p> {
     }
 
     fn unknown_field(&self, node: &Node, key: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
-        if self.not_built(out) {
+        if self.not_built(out) || self.built_watched(out, path, ErrorCode::UnknownField) {
             return;
         }
         let declared = node.properties.iter().map(|(name, _)| name.as_str());
@@ -1033,6 +1046,24 @@ impl<'p> Walker<'p> {
 
     /// Record a failure that is not built: in a dry walk, or past `max_errors` (counted).
     /// `false` when the error is to be built.
+    /// In a walk that [watches](Walker::watch) for some errors: the error at `path` built
+    /// bare if it is one of them, and nothing more (true).
+    fn built_watched(&self, out: &mut Outcome, path: &Path<'_>, code: ErrorCode) -> bool {
+        let Some(watch) = &self.watch else { return false };
+        let found = (path.pointer(), code);
+        if watch.contains(&found) {
+            out.errors.push(FieldError {
+                path: found.0,
+                code,
+                message: String::new(),
+                value: None,
+                options: Options::None,
+                suggestion: None,
+            });
+        }
+        true
+    }
+
     fn not_built(&self, out: &mut Outcome) -> bool {
         out.failed = true;
         if out.dry {
@@ -1069,7 +1100,7 @@ impl<'p> Walker<'p> {
         suggestion: Option<Value>,
         message: impl FnOnce() -> String,
     ) {
-        if self.not_built(out) {
+        if self.not_built(out) || self.built_watched(out, path, code) {
             return;
         }
         out.errors.push(FieldError {
@@ -1096,7 +1127,7 @@ impl<'p> Walker<'p> {
         suggestion: Option<Value>,
         message: impl FnOnce(&str) -> String,
     ) {
-        if self.not_built(out) {
+        if self.not_built(out) || self.built_watched(out, path, code) {
             return;
         }
         let echoed = (!mode.sensitive).then(|| self.echo_at(value, path));

@@ -4,6 +4,9 @@
 //! defaults filled), by a walker of their own, so nothing a keyword tries is recorded or
 //! remembered by the walk that asked.
 
+use std::collections::HashSet;
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use super::{Mode, Outcome, Path, Walker, MAX_SCHEMA_HOPS};
@@ -41,15 +44,17 @@ impl<'p> Walker<'p> {
             scopes: Default::default(),
             resources: self.resources.clone(),
             refused: self.refused.clone(),
+            watch: self.watch.clone(),
         }
     }
 
-    /// This walker, building at most `max_errors` errors (and counting the rest).
-    pub(crate) fn building_at_most(&self, max_errors: usize) -> Walker<'p> {
+    /// This walker, building only the errors `watch` names (see [`Walker::watch`]).
+    pub(crate) fn watching(&self, watch: Rc<HashSet<(String, ErrorCode)>>) -> Walker<'p> {
         Walker {
             prepare: self.prepare,
             raw_text: self.raw_text,
-            max_errors: max_errors.max(1),
+            max_errors: usize::MAX,
+            watch: Some(watch),
             ..self.plain()
         }
     }

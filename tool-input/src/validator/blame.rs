@@ -176,11 +176,9 @@ pub(super) fn blame(
     // The errors a coercion may have caused: one the walk did not report (it read the value
     // before the coercion), one above a coerced value, or one where a `null` was read as
     // absent (a dependency or an `allOf` branch that requires the property).
-    let in_doubt: Vec<&Found> = refused
-        .iter()
-        .filter(|error| {
-            !reported.contains(*error) || holds_a_coerced_value(&error.0) || made_absent(&error.0)
-        })
+    let in_doubt: HashSet<Found> = refused
+        .into_iter()
+        .filter(|error| !reported.contains(error) || holds_a_coerced_value(&error.0) || made_absent(&error.0))
         .collect();
     if in_doubt.is_empty() {
         // Every error is the walk's own, about values no coercion touched from above. (An
@@ -190,8 +188,13 @@ pub(super) fn blame(
     }
     let sent = sent()?;
     let made: Vec<usize> = (0..coercions.len()).filter(|&at| coerced(&coercions[at])).collect();
-    let mut trials =
-        Trials { walker, exact: &exact, sent: &sent, coercions, in_doubt: &in_doubt, left: MOST_TRIALS };
+    let mut trials = Trials {
+        walker: walker.watching(Rc::new(in_doubt)),
+        exact: &exact,
+        sent: &sent,
+        coercions,
+        left: MOST_TRIALS,
+    };
     match trials.clears(&made) {
         // Undoing every coercion clears nothing in doubt: the errors are the call's own, and
         // the walk's explanation stands. (An exact check that refused what the walk passed
@@ -212,13 +215,13 @@ pub(super) fn blame(
 /// undoing a set clears an error in doubt, so that one coercion to blame among thousands
 /// takes a few dozen checks, not thousands.
 struct Trials<'t, 'w> {
-    walker: &'t Walker<'w>,
+    /// The walker, building only the errors in doubt ([`Walker::watch`]).
+    walker: Walker<'w>,
     /// The walk's value, defaults taken out.
     exact: &'t Value,
     /// The value as sent.
     sent: &'t Value,
     coercions: &'t [Coercion],
-    in_doubt: &'t [&'t Found],
     /// Checks of the whole value still allowed.
     left: usize,
 }
@@ -236,13 +239,13 @@ impl Trials<'_, '_> {
         if !any {
             return Some(false);
         }
-        // Each value put back may bring its own error before those in doubt: room for them.
-        let room = self.walker.max_errors.saturating_add(set.len().saturating_mul(4));
-        let still: HashSet<Found> =
-            found(&self.walker.building_at_most(room).errors_at(self.walker.plan.root, &mut undone))
-                .into_iter()
-                .collect();
-        Some(self.in_doubt.iter().any(|error| !still.contains(*error)))
+        // The walker builds the errors in doubt alone, whatever else the values put back bring.
+        let still = self.walker.errors_at(self.walker.plan.root, &mut undone);
+        let watched = self.walker.watch.as_ref().map_or(0, |watch| watch.len());
+        let mut found: Vec<Found> = found(&still);
+        found.sort_unstable();
+        found.dedup();
+        Some(found.len() < watched)
     }
 
     /// The coercions of `set` to blame, given that undoing all of `set` clears an error in
