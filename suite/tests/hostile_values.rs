@@ -275,3 +275,30 @@ fn one_coercion_the_schema_refuses_among_thousands_is_found() {
     let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code(), e.suggestion())).collect();
     assert_eq!(found, [("/xs/0", ErrorCode::Enum, None), ("/xs/1", ErrorCode::Enum, None)]);
 }
+
+/// `uniqueItems` over a long array: the items are grouped by a hash, not compared pair by
+/// pair (100,000 items are 5 billion pairs). The first equal pair is the one a scan in order
+/// finds: the least first index, then the least second.
+#[test]
+fn unique_items_over_a_hundred_thousand_items_is_answered() {
+    let v = validator(json!({
+        "type": "object",
+        "properties": {"ids": {"type": "array", "uniqueItems": true}}
+    }));
+    let mut ids: Vec<Value> = (0..100_000).map(|n| json!({"id": n, "tags": [n % 7, "t"]})).collect();
+    let sent = json!({ "ids": ids }).to_string();
+    assert!(v.check(sent.as_str()).is_ok());
+    assert!(v.is_valid(&json!({ "ids": ids })));
+
+    // `{"id": 5.0, …}` equals item 5 (numbers by value, members in any order), `7` equals
+    // `7.0` further on: the pair reported is the first item that has an equal one.
+    ids.push(json!({"tags": [5, "t"], "id": 5.0}));
+    ids.insert(60_000, json!(7.0));
+    ids.push(json!(7));
+    let sent = json!({ "ids": ids }).to_string();
+    let rejection = v.check(sent.as_str()).expect_err("two items are equal");
+    let errors = rejection.errors();
+    assert_eq!(errors.len(), 1);
+    assert_eq!((errors[0].path(), errors[0].code()), ("/ids", ErrorCode::UniqueItems));
+    assert_eq!(errors[0].message(), "items 5 and 100001 are equal; every item must be unique");
+}

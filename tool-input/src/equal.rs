@@ -1,7 +1,8 @@
 //! JSON equality as JSON Schema defines it: numbers by mathematical value (`1 == 1.0`),
-//! objects regardless of key order.
+//! objects regardless of key order; and a hash that agrees with it ([`hash_json`]).
 
 use std::cmp::Ordering;
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use serde_json::{Number, Value};
 
@@ -78,6 +79,81 @@ impl PartialOrd for ByValue<'_> {
 impl Ord for ByValue<'_> {
     fn cmp(&self, other: &Self) -> Ordering {
         compare(self.0, other.0)
+    }
+}
+
+/// Feed `value` to `state` so that values [`json_equal`] calls equal hash alike: a number by
+/// the value it holds (`1`, `1.0` and `1e0` alike), an object by its members whatever their
+/// order (each member hashed on its own with `build`, the results added). `uniqueItems`
+/// groups an array's items by it, so that it compares only items that may be equal.
+pub(crate) fn hash_json<S: BuildHasher>(value: &Value, build: &S, state: &mut impl Hasher) {
+    match value {
+        Value::Null => state.write_u8(0),
+        Value::Bool(flag) => {
+            state.write_u8(1);
+            flag.hash(state);
+        }
+        Value::Number(number) => {
+            state.write_u8(2);
+            match number_key(number) {
+                NumberKey::Integer(integer) => {
+                    state.write_u8(0);
+                    state.write_i128(integer);
+                }
+                NumberKey::Float(bits) => {
+                    state.write_u8(1);
+                    state.write_u64(bits);
+                }
+            }
+        }
+        Value::String(text) => {
+            state.write_u8(3);
+            text.hash(state);
+        }
+        Value::Array(items) => {
+            state.write_u8(4);
+            state.write_usize(items.len());
+            for item in items {
+                hash_json(item, build, state);
+            }
+        }
+        Value::Object(map) => {
+            state.write_u8(5);
+            state.write_usize(map.len());
+            // A sum, which no order of the members changes (a map keeps them sorted, or in
+            // the order sent under `preserve_order`).
+            let mut members = 0u64;
+            for (key, member) in map {
+                let mut one = build.build_hasher();
+                key.hash(&mut one);
+                hash_json(member, build, &mut one);
+                members = members.wrapping_add(one.finish());
+            }
+            state.write_u64(members);
+        }
+    }
+}
+
+/// A number as [`hash_json`] hashes it: an integer, or an integral float that holds one
+/// within `i128` (which [`compare`] finds equal to that integer), by the integer; any
+/// other float by its bits (no two other floats are equal but for the same bits: JSON has
+/// no NaN, and `-0.0` is the integer 0).
+enum NumberKey {
+    Integer(i128),
+    Float(u64),
+}
+
+fn number_key(number: &Number) -> NumberKey {
+    // 2^127, as in `compare_integer_float`.
+    const LIMIT: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+    if let Some(integer) = as_i128(number) {
+        return NumberKey::Integer(integer);
+    }
+    let float = number.as_f64().unwrap_or(f64::NAN);
+    if float.fract() == 0.0 && float.abs() < LIMIT {
+        NumberKey::Integer(float as i128)
+    } else {
+        NumberKey::Float(float.to_bits())
     }
 }
 

@@ -483,15 +483,10 @@ impl<'p> Walker<'p> {
             }
         }
         if node.unique_items {
-            'outer: for i in 0..items.len() {
-                for j in i + 1..items.len() {
-                    if json_equal(&items[i], &items[j]) {
-                        self.fail(out, path, mode, ErrorCode::UniqueItems, None, || {
-                            format!("items {i} and {j} are equal; every item must be unique")
-                        });
-                        break 'outer;
-                    }
-                }
+            if let Some((i, j)) = keywords::first_equal_items(items) {
+                self.fail(out, path, mode, ErrorCode::UniqueItems, None, || {
+                    format!("items {i} and {j} are equal; every item must be unique")
+                });
             }
         }
     }
