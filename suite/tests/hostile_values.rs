@@ -302,3 +302,97 @@ fn unique_items_over_a_hundred_thousand_items_is_answered() {
     assert_eq!((errors[0].path(), errors[0].code()), ("/ids", ErrorCode::UniqueItems));
     assert_eq!(errors[0].message(), "items 5 and 100001 are equal; every item must be unique");
 }
+
+/// Definitions that each apply the next twice (`allOf`, `anyOf`, `oneOf`, `$ref`), thirty
+/// deep, apply 2^30 subschemas to every value checked: such a schema is refused when it is
+/// compiled, naming the definition where the count passes the limit. Fewer levels compile,
+/// and a value is checked and explained as usual.
+#[test]
+fn a_schema_that_applies_its_definitions_exponentially_often_is_refused() {
+    fn chain(applicator: &str, depth: usize) -> Value {
+        let mut defs = serde_json::Map::new();
+        for level in 0..depth {
+            let next = json!({"$ref": format!("#/$defs/d{}", level + 1)});
+            defs.insert(format!("d{level}"), json!({ applicator: [next.clone(), next] }));
+        }
+        defs.insert(format!("d{depth}"), json!({"type": "integer"}));
+        json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs})
+    }
+    for applicator in ["allOf", "anyOf", "oneOf"] {
+        let error = Validator::new(&chain(applicator, 30)).expect_err("refused");
+        let message = error.to_string();
+        assert!(message.contains("more than 10000 subschemas to one value"), "{message}");
+        assert!(message.contains("/$defs/d"), "{message}");
+
+        let v = validator(chain(applicator, 8));
+        match applicator {
+            // Both branches accept the same values: `oneOf` accepts none of them.
+            "oneOf" => assert!(!codes(&v, r#"{"x": 5}"#).is_empty() && v.check(r#"{"x": 5}"#).is_err()),
+            _ => {
+                assert!(v.check(r#"{"x": 5}"#).is_ok(), "{applicator}");
+                assert!(v.check(r#"{"x": "5"}"#).is_ok(), "{applicator}");
+                assert!(codes(&v, r#"{"x": "a"}"#).iter().all(|(path, _)| path == "/x"), "{applicator}");
+            }
+        }
+    }
+}
+
+/// A chain of subschemas, each applied by the one before without descending into the value,
+/// longer than the walk follows (64): refused when compiled, rather than every call refused
+/// as if the model had sent something wrong.
+#[test]
+fn a_chain_of_references_longer_than_the_walk_follows_is_refused() {
+    fn chain(depth: usize) -> Value {
+        let mut defs = serde_json::Map::new();
+        for level in 0..depth {
+            defs.insert(format!("d{level}"), json!({"allOf": [{"$ref": format!("#/$defs/d{}", level + 1)}]}));
+        }
+        defs.insert(format!("d{depth}"), json!({"type": "integer"}));
+        json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs})
+    }
+    // `x`'s `$ref`, then an `allOf` and a `$ref` per level: 63 steps.
+    let v = validator(chain(31));
+    assert!(v.check(r#"{"x": 5}"#).is_ok());
+    assert_eq!(codes(&v, r#"{"x": "a"}"#)[0], ("/x".to_owned(), ErrorCode::Type));
+    for depth in [32, 100] {
+        let message = Validator::new(&chain(depth)).expect_err("refused").to_string();
+        assert!(message.contains("lead through more than 64 subschemas"), "{message}");
+    }
+}
+
+/// A schema nested past the compiler's limit (256 levels) through any keyword is refused as
+/// nested too deeply; in a test's thread (2 MiB of stack) and a debug build, where every
+/// frame is largest, nothing overflows on the way there.
+#[test]
+fn a_schema_nested_past_the_limit_is_refused_through_every_keyword() {
+    type Wrap = fn(Value) -> Value;
+    let wraps: [(&str, Wrap); 13] = [
+        ("items", |s| json!({"type": "array", "items": s})),
+        ("prefixItems", |s| json!({"prefixItems": [s]})),
+        ("properties", |s| json!({"type": "object", "properties": {"a": s}})),
+        ("patternProperties", |s| json!({"patternProperties": {"^a": s}})),
+        ("additionalProperties", |s| json!({"additionalProperties": s})),
+        ("anyOf", |s| json!({"anyOf": [s, {"type": "null"}]})),
+        ("allOf", |s| json!({"allOf": [s]})),
+        ("not", |s| json!({"not": s})),
+        ("if", |s| json!({"if": {"type": "object"}, "then": s})),
+        ("contains", |s| json!({"contains": s})),
+        ("propertyNames", |s| json!({"propertyNames": s})),
+        ("dependentSchemas", |s| json!({"dependentSchemas": {"a": s}})),
+        ("unevaluatedProperties", |s| json!({"unevaluatedProperties": s})),
+    ];
+    for (keyword, wrap) in wraps {
+        let mut schema = json!({"type": "integer"});
+        for _ in 0..300 {
+            schema = wrap(schema);
+        }
+        let message = Validator::new(&schema).expect_err(keyword).to_string();
+        assert!(message.contains("nested too deeply"), "{keyword}: {message}");
+        // Nested 40 deep, it compiles.
+        let mut schema = json!({"type": "integer"});
+        for _ in 0..40 {
+            schema = wrap(schema);
+        }
+        assert!(Validator::new(&schema).is_ok(), "{keyword}");
+    }
+}

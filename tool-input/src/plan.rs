@@ -497,7 +497,7 @@ impl Plan {
         };
         let root = compiler.compile_at("", schema, 0).map_err(|error| compiler.located(error))?;
         let scope_of = compiler.resolve_dynamic()?;
-        if let Some(id) = first_loop(&compiler.nodes) {
+        let place_of = |id: NodeId| {
             let (doc, pointer) = compiler
                 .by_pointer
                 .iter()
@@ -505,10 +505,36 @@ impl Plan {
                 .map(|(place, _)| place)
                 .min()
                 .map_or((0, ""), |(doc, pointer)| (*doc, pointer.as_str()));
+            compiler.qualified(doc, pointer)
+        };
+        if let Some(id) = first_loop(&compiler.nodes) {
             return Err(error(
-                &compiler.qualified(doc, pointer),
+                &place_of(id),
                 "`$ref`, `allOf`, `anyOf`, `oneOf` or `not` lead back here without descending into the value: no value can be checked against it",
             ));
+        }
+        match same_value_excess(&compiler.nodes) {
+            Some((id, Excess::Applications)) => {
+                return Err(error(
+                    &place_of(id),
+                    format!(
+                        "`$ref`, `allOf`, `anyOf`, `oneOf`, `not` and the conditionals here apply more than \
+                         {MOST_APPLICATIONS} subschemas to one value (definitions referred to many times over, \
+                         each time in full): checking a value against it would take too long"
+                    ),
+                ));
+            }
+            Some((id, Excess::Chain)) => {
+                return Err(error(
+                    &place_of(id),
+                    format!(
+                        "`$ref`, `allOf`, `anyOf`, `oneOf`, `not` and the conditionals here lead through more \
+                         than {MAX_SCHEMA_HOPS} subschemas, one inside the next, without descending into the \
+                         value: no value could be checked to the end of them"
+                    ),
+                ));
+            }
+            None => {}
         }
         let mut pointers = vec![String::new(); compiler.nodes.len()];
         let mut named = vec![false; compiler.nodes.len()];
@@ -674,15 +700,23 @@ impl<'a> Compiler<'a> {
             self.failed_in.get_or_insert(self.doc);
             return Err(error(pointer, "the schema is nested too deeply"));
         }
-        let id = self.nodes.len();
-        self.nodes.push(Node::default());
+        let id = self.new_node();
         self.by_pointer.insert(place, id);
-        let node = self.compile_node(id, pointer, schema, depth).inspect_err(|_| {
+        if let Err(error) = self.compile_node(id, pointer, schema, depth) {
             // The innermost compile that fails holds the pointer's document.
             self.failed_in.get_or_insert(self.doc);
-        })?;
-        self.nodes[id] = node;
+            return Err(error);
+        }
         Ok(id)
+    }
+
+    /// A node slot, filled by [`Compiler::compile_node`]. Out of line, as the other helpers
+    /// of the recursion: a debug build keeps a stack slot for every temporary of a function,
+    /// and a `Node` is over a kilobyte, so the frames a nested schema stacks stay small.
+    #[inline(never)]
+    fn new_node(&mut self) -> NodeId {
+        self.nodes.push(Node::default());
+        self.nodes.len() - 1
     }
 
     fn child(
@@ -696,96 +730,51 @@ impl<'a> Compiler<'a> {
         self.compile_at(&child_pointer, schema, depth + 1)
     }
 
+    /// Compile `schema` into the node `id` (a slot [`Compiler::new_node`] made).
     fn compile_node(
         &mut self,
         id: NodeId,
         pointer: &str,
         schema: &'a Value,
         depth: usize,
-    ) -> Result<Node, SchemaError> {
+    ) -> Result<(), SchemaError> {
         let object = match schema {
-            Value::Bool(true) => return Ok(Node::default()),
-            Value::Bool(false) => return Ok(Node { reject_all: true, ..Node::default() }),
+            Value::Bool(true) => return Ok(()),
+            Value::Bool(false) => {
+                self.nodes[id].reject_all = true;
+                return Ok(());
+            }
             Value::Object(object) => object,
             _ => return Err(error(pointer, "a schema must be an object or a boolean")),
         };
-        let mut node = Node::default();
         if let (true, Some(reference)) = (self.draft().ref_overrides(), object.get("$ref")) {
             // Drafts 4 to 7: `$ref` replaces every keyword beside it.
             let reference = reference.as_str().ok_or_else(|| error(pointer, "`$ref` must be a string"))?;
-            node.reference = Some(self.reference(pointer, reference, depth)?);
-            return Ok(node);
+            let target = self.reference(pointer, reference, depth)?;
+            self.nodes[id].reference = Some(target);
+            return Ok(());
         }
-        if let Some(types) = object.get("type") {
-            node.types = Some(parse_types(pointer, types)?);
-        }
-        if let Some(values) = object.get("enum") {
-            let Value::Array(values) = values else {
-                return Err(error(pointer, "`enum` must be an array"));
-            };
-            node.enum_values = Some(distinct(values));
-        }
-        node.const_value = self.known(object, "const").cloned();
-        // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
-        // (A document the caller gave is the tool's own: its defaults are.)
-        node.default = object.get("default").filter(|_| !self.documents[self.doc].metaschema).cloned();
-        node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
-        node.minimum = number(pointer, object, "minimum")?;
-        node.maximum = number(pointer, object, "maximum")?;
-        // Draft 4's boolean `exclusiveMinimum`/`exclusiveMaximum` make `minimum`/`maximum`
-        // exclusive.
-        match object.get("exclusiveMinimum") {
-            Some(Value::Bool(exclusive)) => {
-                if *exclusive {
-                    node.exclusive_minimum = node.minimum.take();
-                }
-            }
-            _ => node.exclusive_minimum = number(pointer, object, "exclusiveMinimum")?,
-        }
-        match object.get("exclusiveMaximum") {
-            Some(Value::Bool(exclusive)) => {
-                if *exclusive {
-                    node.exclusive_maximum = node.maximum.take();
-                }
-            }
-            _ => node.exclusive_maximum = number(pointer, object, "exclusiveMaximum")?,
-        }
-        if self.formats {
-            if let Some(format) = object.get("format").and_then(Value::as_str).and_then(NumberFormat::named) {
-                number_format(&mut node, format);
-            }
-        }
-        if let Some(multiple) = number(pointer, object, "multipleOf")? {
-            let multiple = multiple.as_f64().unwrap_or(0.0);
-            if multiple <= 0.0 {
-                return Err(error(pointer, "`multipleOf` must be greater than 0"));
-            }
-            node.multiple_of = Some(multiple);
-        }
-        node.min_length = count(pointer, object, "minLength")?;
-        node.max_length = count(pointer, object, "maxLength")?;
-        node.min_items = count(pointer, object, "minItems")?;
-        node.max_items = count(pointer, object, "maxItems")?;
-        node.min_properties = count(pointer, object, "minProperties")?;
-        node.max_properties = count(pointer, object, "maxProperties")?;
-        if let Some(pattern) = object.get("pattern") {
-            let Value::String(pattern) = pattern else {
-                return Err(error(pointer, "`pattern` must be a string"));
-            };
-            node.pattern = Some(compile_pattern(pointer, pattern)?);
-        }
-        if let Some(unique) = object.get("uniqueItems") {
-            node.unique_items =
-                unique.as_bool().ok_or_else(|| error(pointer, "`uniqueItems` must be a boolean"))?;
-        }
-        if let Some(required) = object.get("required") {
-            let names = required.as_array().ok_or_else(|| error(pointer, "`required` must be an array"))?;
-            let names = names
-                .iter()
-                .map(|name| name.as_str().ok_or_else(|| error(pointer, "`required` must list strings")))
-                .collect::<Result<Vec<&str>, SchemaError>>()?;
-            node.required = once_each(names);
-        }
+        // Built on the heap: a `Node` on the stack would be in every frame of the recursion.
+        let mut node = Box::<Node>::default();
+        self.value_keywords(pointer, object, &mut node)?;
+        self.member_schemas(pointer, object, &mut node, depth)?;
+        self.item_schemas(pointer, object, &mut node, depth)?;
+        self.applicators(id, pointer, object, &mut node, depth)?;
+        nullable(object, &mut node);
+        node.keywords = self.keywords(id, pointer, object, node.types, &node.required, depth)?;
+        self.place_node(id, node);
+        Ok(())
+    }
+
+    /// `properties`, `patternProperties` and `additionalProperties`, compiled into `node`.
+    #[inline(never)]
+    fn member_schemas(
+        &mut self,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        node: &mut Node,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
         if let Some(properties) = object.get("properties") {
             let properties =
                 properties.as_object().ok_or_else(|| error(pointer, "`properties` must be an object"))?;
@@ -825,6 +814,18 @@ impl<'a> Compiler<'a> {
                 other => Additional::Schema(self.child(pointer, "additionalProperties", other, depth)?),
             };
         }
+        Ok(())
+    }
+
+    /// `prefixItems`, `items` (a list in the older drafts) and `additionalItems`, compiled into `node`.
+    #[inline(never)]
+    fn item_schemas(
+        &mut self,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        node: &mut Node,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
         if let Some(prefix) = self.known(object, "prefixItems") {
             let prefix = prefix.as_array().ok_or_else(|| error(pointer, "`prefixItems` must be an array"))?;
             let base = format!("{pointer}/prefixItems");
@@ -847,6 +848,19 @@ impl<'a> Compiler<'a> {
             Some(items) => node.items = Some(self.child(pointer, "items", items, depth)?),
             None => {}
         }
+        Ok(())
+    }
+
+    /// `anyOf`, `oneOf`, `allOf`, `not`, `$ref` and the dynamic references, compiled into `node` (`id`).
+    #[inline(never)]
+    fn applicators(
+        &mut self,
+        id: NodeId,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        node: &mut Node,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
         node.any_of = self.list(pointer, object, "anyOf", depth)?;
         node.one_of = self.list(pointer, object, "oneOf", depth)?;
         node.all_of = self.list(pointer, object, "allOf", depth)?;
@@ -877,19 +891,98 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
-        if object.get("nullable") == Some(&Value::Bool(true)) {
-            // OpenAPI's `nullable: true`: or null.
-            if let Some(types) = &mut node.types {
-                types.insert(Types::NULL);
-            }
-            if let Some(values) = &mut node.enum_values {
-                if !values.contains(&Value::Null) {
-                    values.push(Value::Null);
+        Ok(())
+    }
+
+    /// Put the node compiled for `id` in its slot.
+    #[inline(never)]
+    fn place_node(&mut self, id: NodeId, node: Box<Node>) {
+        self.nodes[id] = *node;
+    }
+
+    /// The keywords of a schema object that hold no subschema (types, `enum`, `const`, the
+    /// bounds, `pattern`, `required`...), read into `node`. Apart from
+    /// [`Compiler::compile_node`], which recurses: its frame is on the stack once per level
+    /// of a nested schema, and this one only while it runs (a debug build keeps a slot for
+    /// every temporary of a function).
+    #[inline(never)]
+    fn value_keywords(
+        &self,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        node: &mut Node,
+    ) -> Result<(), SchemaError> {
+        if let Some(types) = object.get("type") {
+            node.types = Some(parse_types(pointer, types)?);
+        }
+        if let Some(values) = object.get("enum") {
+            let Value::Array(values) = values else {
+                return Err(error(pointer, "`enum` must be an array"));
+            };
+            node.enum_values = Some(distinct(values));
+        }
+        node.const_value = self.known(object, "const").cloned();
+        // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
+        // (A document the caller gave is the tool's own: its defaults are.)
+        node.default = object.get("default").filter(|_| !self.documents[self.doc].metaschema).cloned();
+        node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
+        node.minimum = number(pointer, object, "minimum")?;
+        node.maximum = number(pointer, object, "maximum")?;
+        // Draft 4's boolean `exclusiveMinimum`/`exclusiveMaximum` make `minimum`/`maximum`
+        // exclusive.
+        match object.get("exclusiveMinimum") {
+            Some(Value::Bool(exclusive)) => {
+                if *exclusive {
+                    node.exclusive_minimum = node.minimum.take();
                 }
             }
+            _ => node.exclusive_minimum = number(pointer, object, "exclusiveMinimum")?,
         }
-        node.keywords = self.keywords(id, pointer, object, node.types, &node.required, depth)?;
-        Ok(node)
+        match object.get("exclusiveMaximum") {
+            Some(Value::Bool(exclusive)) => {
+                if *exclusive {
+                    node.exclusive_maximum = node.maximum.take();
+                }
+            }
+            _ => node.exclusive_maximum = number(pointer, object, "exclusiveMaximum")?,
+        }
+        if self.formats {
+            if let Some(format) = object.get("format").and_then(Value::as_str).and_then(NumberFormat::named) {
+                number_format(node, format);
+            }
+        }
+        if let Some(multiple) = number(pointer, object, "multipleOf")? {
+            let multiple = multiple.as_f64().unwrap_or(0.0);
+            if multiple <= 0.0 {
+                return Err(error(pointer, "`multipleOf` must be greater than 0"));
+            }
+            node.multiple_of = Some(multiple);
+        }
+        node.min_length = count(pointer, object, "minLength")?;
+        node.max_length = count(pointer, object, "maxLength")?;
+        node.min_items = count(pointer, object, "minItems")?;
+        node.max_items = count(pointer, object, "maxItems")?;
+        node.min_properties = count(pointer, object, "minProperties")?;
+        node.max_properties = count(pointer, object, "maxProperties")?;
+        if let Some(pattern) = object.get("pattern") {
+            let Value::String(pattern) = pattern else {
+                return Err(error(pointer, "`pattern` must be a string"));
+            };
+            node.pattern = Some(compile_pattern(pointer, pattern)?);
+        }
+        if let Some(unique) = object.get("uniqueItems") {
+            node.unique_items =
+                unique.as_bool().ok_or_else(|| error(pointer, "`uniqueItems` must be a boolean"))?;
+        }
+        if let Some(required) = object.get("required") {
+            let names = required.as_array().ok_or_else(|| error(pointer, "`required` must be an array"))?;
+            let names = names
+                .iter()
+                .map(|name| name.as_str().ok_or_else(|| error(pointer, "`required` must list strings")))
+                .collect::<Result<Vec<&str>, SchemaError>>()?;
+            node.required = once_each(names);
+        }
+        Ok(())
     }
 
     fn list(
@@ -972,6 +1065,94 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// OpenAPI's `nullable: true`: the node accepts null as well.
+fn nullable(object: &Map<String, Value>, node: &mut Node) {
+    if object.get("nullable") == Some(&Value::Bool(true)) {
+        // OpenAPI's `nullable: true`: or null.
+        if let Some(types) = &mut node.types {
+            types.insert(Types::NULL);
+        }
+        if let Some(values) = &mut node.enum_values {
+            if !values.contains(&Value::Null) {
+                values.push(Value::Null);
+            }
+        }
+    }
+}
+
+/// The subschemas a node applies to the value itself (`$ref`, `allOf`, `anyOf`, `oneOf`,
+/// `not`, the conditionals): the edges that do not descend into the value.
+fn same_value_edges(node: &Node) -> Vec<NodeId> {
+    let dynamic = node.dynamic.as_ref().map(|dynamic| dynamic.fallback);
+    let mut out: Vec<NodeId> = node.reference.into_iter().chain(dynamic).chain(node.not).collect();
+    out.extend(node.all_of.iter().chain(&node.any_of).chain(&node.one_of));
+    out.extend(node.keywords.iter().flat_map(Keyword::same_value_schemas));
+    out
+}
+
+/// Most subschemas one node may apply to one value, counting each way through its
+/// [`same_value_edges`] (`{"allOf": [{"$ref": "#/$defs/b"}, {"$ref": "#/$defs/b"}]}` applies
+/// `b` twice, in full). Past it a schema is refused: thirty such definitions, each referring
+/// to the next twice, would apply 2^30 subschemas to every value checked. A real tool's
+/// schema applies tens.
+pub(crate) const MOST_APPLICATIONS: u64 = 10_000;
+
+/// How many [`same_value_edges`] the walk follows one after another before it gives up on a
+/// value (`{"$ref": "#"}` would loop forever; such loops are refused when compiled, and so
+/// are longer chains: [`same_value_excess`]).
+pub(crate) const MAX_SCHEMA_HOPS: usize = 64;
+
+/// What [`same_value_excess`] found too much of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Excess {
+    /// More than [`MOST_APPLICATIONS`] subschemas applied to one value.
+    Applications,
+    /// A chain of more than [`MAX_SCHEMA_HOPS`] subschemas, each applied by the one before.
+    Chain,
+}
+
+/// A node that applies more than [`MOST_APPLICATIONS`] subschemas to one value, or starts a
+/// chain of more than [`MAX_SCHEMA_HOPS`] (the first found whose own subschemas are each
+/// within both), on the graph of [`same_value_edges`], which [`first_loop`] found without
+/// cycles.
+fn same_value_excess(nodes: &[Node]) -> Option<(NodeId, Excess)> {
+    // Each node's count (itself and every way through its edges, capped past the limit) and
+    // its longest chain of edges; by depth-first search on an explicit stack, a node settled
+    // once its edges are.
+    let mut settled: Vec<Option<(u64, usize)>> = vec![None; nodes.len()];
+    for start in 0..nodes.len() {
+        if settled[start].is_some() {
+            continue;
+        }
+        let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(start, same_value_edges(&nodes[start]), 0)];
+        while let Some((id, next, at)) = stack.last_mut() {
+            match next.get(*at).copied() {
+                Some(to) if settled.get(to).is_some_and(Option::is_none) => {
+                    stack.push((to, same_value_edges(&nodes[to]), 0));
+                }
+                Some(_) => *at += 1,
+                None => {
+                    let (mut count, mut chain) = (1u64, 0usize);
+                    for &(child_count, child_chain) in next.iter().filter_map(|&to| settled.get(to)?.as_ref())
+                    {
+                        count = count.saturating_add(child_count);
+                        chain = chain.max(child_chain + 1);
+                    }
+                    if count > MOST_APPLICATIONS {
+                        return Some((*id, Excess::Applications));
+                    }
+                    if chain > MAX_SCHEMA_HOPS {
+                        return Some((*id, Excess::Chain));
+                    }
+                    settled[*id] = Some((count, chain));
+                    stack.pop();
+                }
+            }
+        }
+    }
+    None
+}
+
 /// A node on a cycle of the edges that do not descend into the value (`$ref`, `allOf`,
 /// `anyOf`, `oneOf`, `not`): the walk would follow it forever (`{"$ref": "#"}`, two
 /// definitions referring to each other). Recursion through `properties` or `items` is fine.
@@ -982,13 +1163,7 @@ fn first_loop(nodes: &[Node]) -> Option<NodeId> {
         Open,
         Done,
     }
-    let edges = |node: &Node| -> Vec<NodeId> {
-        let dynamic = node.dynamic.as_ref().map(|dynamic| dynamic.fallback);
-        let mut out: Vec<NodeId> = node.reference.into_iter().chain(dynamic).chain(node.not).collect();
-        out.extend(node.all_of.iter().chain(&node.any_of).chain(&node.one_of));
-        out.extend(node.keywords.iter().flat_map(Keyword::same_value_schemas));
-        out
-    };
+    let edges = same_value_edges;
     let mut marks = vec![Mark::New; nodes.len()];
     for start in 0..nodes.len() {
         if marks[start] != Mark::New {

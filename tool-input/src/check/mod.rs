@@ -44,9 +44,7 @@ use keywords::{
 pub(crate) use mode::{field_mode, FieldOverride, Mode};
 pub(crate) use path::Path;
 
-/// How far a chain of `$ref`/`allOf`/`anyOf` may go without descending into the value: a
-/// schema such as `{"$ref": "#"}` would otherwise loop forever.
-const MAX_SCHEMA_HOPS: usize = 64;
+use crate::plan::MAX_SCHEMA_HOPS;
 
 /// Most options listed in one error (enum values, field names).
 pub(crate) const MAX_OPTIONS: usize = 20;

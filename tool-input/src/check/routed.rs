@@ -9,9 +9,10 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::{Mode, Outcome, Path, Walker, MAX_SCHEMA_HOPS};
+use super::{Mode, Outcome, Path, Walker};
 use crate::error::ErrorCode;
 use crate::keywords::{Explain, Instance, Keyword, Place, SchemaId, Subschemas};
+use crate::plan::MAX_SCHEMA_HOPS;
 use crate::plan::{Node, NodeId};
 use crate::policy::Policy;
 

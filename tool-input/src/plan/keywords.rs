@@ -28,6 +28,26 @@ impl<'a> Compiler<'a> {
         depth: usize,
     ) -> Result<Vec<Keyword>, SchemaError> {
         let mut keywords = Vec::new();
+        self.value_checks(pointer, object, types, &mut keywords)?;
+        self.applied_here(pointer, object, depth, &mut keywords)?;
+        self.dependencies(pointer, object, required, depth, &mut keywords)?;
+        self.unevaluated(id, pointer, object, depth, &mut keywords)?;
+        Ok(keywords)
+    }
+
+    /// The keywords that hold no subschema: draft 4's `integer`, `format`, draft 7's
+    /// `content*`. Each part is a function of its own, out of line: the compile recurses
+    /// through this one, and a debug build keeps a stack slot for every temporary of a
+    /// function, so a frame holding every keyword's would be on the stack once per level of a
+    /// nested schema.
+    #[inline(never)]
+    fn value_checks(
+        &self,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        types: Option<Types>,
+        keywords: &mut Vec<Keyword>,
+    ) -> Result<(), SchemaError> {
         if self.draft().integers_are_written_so() && types.is_some_and(Types::integer_only) {
             keywords.push(Keyword::WrittenInteger(WrittenInteger));
         }
@@ -53,6 +73,18 @@ impl<'a> Compiler<'a> {
                 keywords.push(Keyword::Content(content));
             }
         }
+        Ok(())
+    }
+
+    /// The conditional, `contains` and `propertyNames`.
+    #[inline(never)]
+    fn applied_here(
+        &mut self,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        depth: usize,
+        keywords: &mut Vec<Keyword>,
+    ) -> Result<(), SchemaError> {
         if let Some(condition) = self.known(object, "if") {
             let condition = self.child(pointer, "if", condition, depth)?;
             let then = self
@@ -79,6 +111,19 @@ impl<'a> Compiler<'a> {
             let schema = self.child(pointer, "propertyNames", names, depth)?;
             keywords.push(Keyword::PropertyNames(PropertyNames { schema }));
         }
+        Ok(())
+    }
+
+    /// `dependentRequired`, `dependentSchemas` and the older `dependencies`.
+    #[inline(never)]
+    fn dependencies(
+        &mut self,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        required: &[String],
+        depth: usize,
+        keywords: &mut Vec<Keyword>,
+    ) -> Result<(), SchemaError> {
         let mut requires = Vec::new();
         let mut schemas = Vec::new();
         // The names `required` lists, as a set once a dependency list needs them.
@@ -116,6 +161,19 @@ impl<'a> Compiler<'a> {
         if !schemas.is_empty() {
             keywords.push(Keyword::DependentSchemas(DependentSchemas { schemas }));
         }
+        Ok(())
+    }
+
+    /// `unevaluatedProperties` and `unevaluatedItems` of the node `id`.
+    #[inline(never)]
+    fn unevaluated(
+        &mut self,
+        id: NodeId,
+        pointer: &str,
+        object: &'a Map<String, Value>,
+        depth: usize,
+        keywords: &mut Vec<Keyword>,
+    ) -> Result<(), SchemaError> {
         if let Some(rest) = self.known(object, "unevaluatedProperties") {
             let schema = match rest {
                 Value::Bool(false) => None,
@@ -130,6 +188,6 @@ impl<'a> Compiler<'a> {
             };
             keywords.push(Keyword::UnevaluatedItems(UnevaluatedItems { node: id, schema }));
         }
-        Ok(keywords)
+        Ok(())
     }
 }
