@@ -211,6 +211,80 @@ fn a_call_cut_off_never_runs() {
     }
 }
 
+/// A block whose closing marker comes before its JSON closes is cut off there: that call is
+/// an error, and the block after it is read on its own. Streamed, nothing is shown that the
+/// end does not give (the closing marker might have been inside a string of the call, so
+/// the end's reading decides).
+#[test]
+fn a_block_closed_before_its_json_is_cut_off_there() {
+    let cases = [
+        (
+            TextFormat::Apertus,
+            "t<|tools_prefix|>{<|tools_suffix|><|tools_prefix|>[{\"get_weather\":{\"city\":\"Basel\"}}]<|tools_suffix|>",
+        ),
+        (
+            TextFormat::Longcat,
+            "<longcat_tool_call>{\"name\": \"search\", \"arguments\": {\"q\": [1</longcat_tool_call>\n<longcat_tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Basel\"}}</longcat_tool_call>",
+        ),
+        (
+            TextFormat::InternLm,
+            "<|action_start|><|plugin|>{\"name\": \"search\"<|action_end|><|action_start|><|plugin|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Basel\"}}<|action_end|>",
+        ),
+    ];
+    for (format, text) in cases {
+        let options =
+            CallOptions::new().tools(["get_weather", "search"]).format(Format::Text).text_format(format);
+        let whole = parse_text(text, &options);
+        assert_eq!(
+            call_summary(&whole.calls),
+            [json!({"name": "get_weather", "arguments": {"city": "Basel"}})],
+            "{format:?}"
+        );
+        assert_eq!(whole.errors.len(), 1, "{format:?}: {:?}", whole.errors);
+        assert_eq!(
+            whole.errors[0].kind,
+            tool_input::calls::CallErrorKind::Arguments(tool_input::RejectionKind::Truncated)
+        );
+        for step in 1..=7 {
+            let mut stream = StreamAssembler::new(options.clone());
+            let mut at = 0;
+            while at < text.len() {
+                let mut end = (at + step).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                stream.push_text(&text[at..end]);
+                let shown = call_summary(stream.calls());
+                let expected = call_summary(&whole.calls);
+                assert!(
+                    shown.len() <= expected.len() && shown[..] == expected[..shown.len()],
+                    "{format:?} by {step}"
+                );
+                at = end;
+            }
+            assert_eq!(outcome(&stream.finish()), outcome(&whole), "{format:?} by {step}");
+        }
+    }
+    // The closing marker inside a string of a call that closes after it: one call, which
+    // keeps the marker's text.
+    let text = "<|tools_prefix|>[{\"get_weather\": {\"city\": \"a<|tools_suffix|>b\"}}]<|tools_suffix|>";
+    let options =
+        CallOptions::new().tools(["get_weather"]).format(Format::Text).text_format(TextFormat::Apertus);
+    let whole = parse_text(text, &options);
+    assert_eq!(
+        call_summary(&whole.calls),
+        [json!({"name": "get_weather", "arguments": {"city": "a<|tools_suffix|>b"}})]
+    );
+    assert!(whole.errors.is_empty());
+    for cut in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+        let mut stream = StreamAssembler::new(options.clone());
+        stream.push_text(&text[..cut]);
+        assert!(stream.calls().is_empty() || cut == text.len(), "shown before the end at {cut}");
+        stream.push_text(&text[cut..]);
+        assert_eq!(outcome(&stream.finish()), outcome(&whole), "cut at {cut}");
+    }
+}
+
 #[test]
 fn markers_of_two_formats_are_an_error_naming_both() {
     let text = "<tool_call>{\"name\": \"ping\", \"arguments\": {}}</tool_call>[TOOL_CALLS]ping{}";

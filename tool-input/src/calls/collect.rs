@@ -256,6 +256,11 @@ impl<'o> Collector<'o> {
         Mark { calls: self.calls.len(), errors: self.errors.len(), next: self.next, full: self.full }
     }
 
+    /// The errors recorded since `mark`.
+    pub fn errors_since(&self, mark: Mark) -> impl Iterator<Item = &CallError> {
+        self.errors.iter().skip(mark.errors)
+    }
+
     /// Forget every attempt taken since `mark` (text read as one format turned out to hold
     /// another's markers too).
     pub fn rollback(&mut self, mark: Mark) {

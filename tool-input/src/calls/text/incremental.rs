@@ -21,7 +21,8 @@ use super::draft::{Context, DraftView, Drafts, TextEvent};
 use super::markers::{Marker, CLOSING_MARKERS, MARKERS};
 use super::reasoning::{self, lone_closes_end_reasoning, LONE_CLOSES};
 use super::{read_marker, Read, TextFormat};
-use crate::calls::{CallOptions, Collected, Collector, ToolCall};
+use crate::calls::{CallErrorKind, CallOptions, Collected, Collector, ToolCall};
+use crate::error::RejectionKind;
 
 /// Longer than every marker: a position this far from the end of what arrived is settled.
 const WINDOW: usize = 48;
@@ -308,8 +309,22 @@ impl TextReader {
     /// Read the block that closed at `end`; return where reading goes on.
     fn read(&mut self, block: Block, end: usize, options: &CallOptions) -> usize {
         let mut out = Collector::resume(options, mem::take(&mut self.collected));
+        let mark = out.mark();
         let read = read_marker(&self.visible[..end], block.start, block.pattern, block.marker, &mut out);
+        // A call cut off by its closing marker may not be cut off in the whole text: the
+        // marker can sit inside one of its strings, and the call go on past it. The end's
+        // reading decides.
+        let cut = out
+            .errors_since(mark)
+            .any(|error| error.kind == CallErrorKind::Arguments(RejectionKind::Truncated));
+        if cut {
+            out.rollback(mark);
+        }
         self.collected = out.suspend();
+        if cut {
+            self.stopped = true;
+            return end;
+        }
         match read {
             Read::To(to) if to == end => end,
             Read::NotACall => block.start + block.pattern.len(),
@@ -421,6 +436,28 @@ fn closes(pattern: &str, marker: Marker) -> &'static [&'static str] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A block cut off at its closing marker is not final: the marker may be inside one of
+    /// the call's strings, and the call go on past it (the end's reading decides).
+    #[test]
+    fn a_call_cut_off_at_its_closing_marker_is_not_final() {
+        let options = CallOptions::new().tools(["get_weather"]).text_format(TextFormat::Apertus);
+        let text = "<|tools_prefix|>[{\"get_weather\": {\"city\": \"a<|tools_suffix|>b\"}}]<|tools_suffix|>";
+        let first_close = text.find("<|tools_suffix|>").unwrap() + "<|tools_suffix|>".len();
+        let mut reader = TextReader::new(&options, false);
+        // Past the window that settles what arrived.
+        let padded = format!("{} and on{}", &text[..first_close], " ".repeat(WINDOW));
+        reader.advance(&padded, &options);
+        assert!(
+            reader.calls().is_empty() && reader.collected.errors.is_empty(),
+            "{:?}",
+            reader.collected.errors
+        );
+        let mut reader = TextReader::new(&options, false);
+        let padded = format!("{text}{}", " ".repeat(WINDOW));
+        reader.advance(&padded, &options);
+        assert!(reader.calls().is_empty() && reader.collected.errors.is_empty());
+    }
 
     #[test]
     fn every_blocks_closing_marker_is_in_the_one_list() {

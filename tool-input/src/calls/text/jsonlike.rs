@@ -64,8 +64,15 @@ pub(super) fn read_json_marked(
         return None;
     }
     let Some(value_end) = container_end(text, at) else {
-        push_truncated(out, &text[at..], peek_name(&text[at..]));
-        return Some(text.len());
+        // Not closed by the end of the text: cut off where the block's closing marker says
+        // the model stopped (a later block is read on its own), else at the end.
+        let cut = closers
+            .iter()
+            .filter_map(|closer| text[at..].find(closer).map(|found| at + found + closer.len()))
+            .min()
+            .unwrap_or(text.len());
+        push_truncated(out, &text[at..cut], peek_name(&text[at..cut]));
+        return Some(cut);
     };
     let mut end = value_end;
     let after = skip_ws(bytes, end);
