@@ -396,3 +396,35 @@ fn a_schema_nested_past_the_limit_is_refused_through_every_keyword() {
         assert!(Validator::new(&schema).is_ok(), "{keyword}");
     }
 }
+
+/// Definitions that each refer to the next twice, as an object's two properties, 24 deep: a
+/// few hundred bytes of schema that inline into 2^24 nodes. The tool definition for Gemini
+/// (which inlines `$ref`s) and OpenAI's strict mode stops at 10,000 nodes, and `--check`
+/// says why.
+#[test]
+fn a_definition_inlining_references_that_fan_out_stops_and_says_so() {
+    use tool_input::{dialect, Dialect};
+    let mut defs = serde_json::Map::new();
+    for level in 0..24 {
+        let next = json!({"$ref": format!("#/$defs/d{}", level + 1)});
+        defs.insert(
+            format!("d{level}"),
+            json!({"type": "object", "properties": {"a": next.clone(), "b": next}}),
+        );
+    }
+    defs.insert("d24".to_owned(), json!({"type": "integer"}));
+    let schema = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs});
+    fn nodes(value: &Value) -> usize {
+        match value {
+            Value::Object(map) => 1 + map.values().map(nodes).sum::<usize>(),
+            Value::Array(items) => items.iter().map(nodes).sum(),
+            _ => 0,
+        }
+    }
+    for api in [Dialect::Gemini, Dialect::OpenAiStrict] {
+        let definition = dialect::tool_definition("deep", None, &schema, api);
+        assert!(nodes(&definition) < 30_000, "{api:?}: {} nodes", nodes(&definition));
+        let problems = dialect::check_tool("deep", None, &schema, api);
+        assert!(!problems.is_empty(), "{api:?}");
+    }
+}

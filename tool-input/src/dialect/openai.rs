@@ -1,5 +1,7 @@
 //! OpenAI Chat Completions and Responses: the strict transform and the checks.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::walk::{accepts_null, escape, lookup_ref, MAX_DEPTH};
@@ -44,8 +46,9 @@ const MAX_LONG_ENUM_CHARS: usize = 15_000;
 const MAX_TOTAL_CHARS: usize = 120_000;
 
 /// Most schema nodes the transform creates, so a schema whose `$ref`s fan out cannot
-/// explode.
-const MAX_NODES: usize = 100_000;
+/// explode: twice the 5,000 properties OpenAI takes in all. (At 100,000, definitions of a
+/// few hundred bytes that each refer to the next twice built 120 MB before stopping.)
+const MAX_NODES: usize = 10_000;
 
 /// The strict form of `schema`; `pointer` is where it sits in the definition, for problems.
 pub(super) fn strict_schema(schema: &Value, pointer: &str, problems: &mut Problems) -> Value {
@@ -308,8 +311,7 @@ fn check_function(function: &Value, at: &str, strict: bool, problems: &mut Probl
     if strict {
         let mut totals = Totals::default();
         check_strict_node(parameters, &pointer, 0, &mut totals, problems);
-        let mut stack = Vec::new();
-        let depth = nesting(parameters, parameters, &mut stack, 0);
+        let depth = nesting(parameters);
         if depth > MAX_NESTING {
             problems.push(
                 &pointer,
@@ -483,34 +485,63 @@ fn check_strict_node(
 
 /// Levels of object and array schemas on the deepest path, following `$ref`s (a recursive
 /// reference, which strict mode allows, is not followed twice).
-fn nesting<'s>(node: &'s Value, root: &'s Value, stack: &mut Vec<&'s str>, depth: usize) -> usize {
-    if depth > MAX_DEPTH {
-        return depth;
-    }
-    let Value::Object(map) = node else { return 0 };
-    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
-        if stack.contains(&reference) {
-            return 0;
+fn nesting(parameters: &Value) -> usize {
+    let mut walk = Nesting { root: parameters, stack: Vec::new(), known: HashMap::new() };
+    walk.levels(parameters, 0).0
+}
+
+/// [`nesting`]'s walk: the references being followed, and the levels under each reference
+/// found without meeting one of those (the same wherever it is met, so each is walked once:
+/// definitions that each refer to the next twice would otherwise be walked 2^depth times).
+struct Nesting<'s> {
+    root: &'s Value,
+    stack: Vec<&'s str>,
+    known: HashMap<&'s str, usize>,
+}
+
+impl<'s> Nesting<'s> {
+    /// The levels under `node`, and whether the walk met a reference being followed (then
+    /// what it found depends on the path, and is not kept).
+    fn levels(&mut self, node: &'s Value, depth: usize) -> (usize, bool) {
+        if depth > MAX_DEPTH {
+            return (depth, false);
         }
-        let Some(target) = lookup_ref(root, reference) else { return 0 };
-        stack.push(reference);
-        let levels = nesting(target, root, stack, depth);
-        stack.pop();
-        return levels;
-    }
-    let array = map.get("type").and_then(Value::as_str) == Some("array") || map.contains_key("items");
-    let own = usize::from(is_object_schema(map) || array);
-    let mut deepest = 0;
-    let properties = map.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.values());
-    for child in properties.chain(map.get("items")) {
-        deepest = deepest.max(nesting(child, root, stack, depth + own));
-    }
-    // A branch is an alternative at this same level, not a level of its own.
-    let mut alternative = 0;
-    for key in ["anyOf", "oneOf", "allOf"] {
-        for branch in map.get(key).and_then(Value::as_array).into_iter().flatten() {
-            alternative = alternative.max(nesting(branch, root, stack, depth));
+        let Value::Object(map) = node else { return (0, false) };
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            if let Some(&levels) = self.known.get(reference) {
+                return (levels, false);
+            }
+            if self.stack.contains(&reference) {
+                return (0, true);
+            }
+            let Some(target) = lookup_ref(self.root, reference) else { return (0, false) };
+            self.stack.push(reference);
+            let (levels, looped) = self.levels(target, depth);
+            self.stack.pop();
+            if !looped {
+                self.known.insert(reference, levels);
+            }
+            return (levels, looped);
         }
+        let array = map.get("type").and_then(Value::as_str) == Some("array") || map.contains_key("items");
+        let own = usize::from(is_object_schema(map) || array);
+        let (mut deepest, mut looped) = (0, false);
+        let properties =
+            map.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.values());
+        for child in properties.chain(map.get("items")) {
+            let (levels, child_looped) = self.levels(child, depth + own);
+            deepest = deepest.max(levels);
+            looped |= child_looped;
+        }
+        // A branch is an alternative at this same level, not a level of its own.
+        let mut alternative = 0;
+        for key in ["anyOf", "oneOf", "allOf"] {
+            for branch in map.get(key).and_then(Value::as_array).into_iter().flatten() {
+                let (levels, branch_looped) = self.levels(branch, depth);
+                alternative = alternative.max(levels);
+                looped |= branch_looped;
+            }
+        }
+        ((own + deepest).max(alternative), looped)
     }
-    (own + deepest).max(alternative)
 }
