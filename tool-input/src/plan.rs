@@ -10,16 +10,21 @@ use serde_json::{Map, Number, Value};
 
 use crate::error::SharedOptions;
 use crate::key_order::KeyOrder;
-use crate::keywords::{Keyword, NumberFormat};
+use crate::keywords::Keyword;
 use crate::pattern::Pattern;
 use crate::schema_error::SchemaError;
+use graph::{first_loop, same_value_excess, Excess};
+pub(crate) use graph::{MAX_SCHEMA_HOPS, MOST_APPLICATIONS};
+use values::{compile_pattern, count, nullable};
 
 mod dynamic;
 mod fast;
+mod graph;
 mod keywords;
 mod metaschemas;
 mod refs;
 mod union;
+mod values;
 mod vocabulary;
 
 pub(crate) use dynamic::DynamicRef;
@@ -900,91 +905,6 @@ impl<'a> Compiler<'a> {
         self.nodes[id] = *node;
     }
 
-    /// The keywords of a schema object that hold no subschema (types, `enum`, `const`, the
-    /// bounds, `pattern`, `required`...), read into `node`. Apart from
-    /// [`Compiler::compile_node`], which recurses: its frame is on the stack once per level
-    /// of a nested schema, and this one only while it runs (a debug build keeps a slot for
-    /// every temporary of a function).
-    #[inline(never)]
-    fn value_keywords(
-        &self,
-        pointer: &str,
-        object: &'a Map<String, Value>,
-        node: &mut Node,
-    ) -> Result<(), SchemaError> {
-        if let Some(types) = object.get("type") {
-            node.types = Some(parse_types(pointer, types)?);
-        }
-        if let Some(values) = object.get("enum") {
-            let Value::Array(values) = values else {
-                return Err(error(pointer, "`enum` must be an array"));
-            };
-            node.enum_values = Some(distinct(values));
-        }
-        node.const_value = self.known(object, "const").cloned();
-        // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
-        // (A document the caller gave is the tool's own: its defaults are.)
-        node.default = object.get("default").filter(|_| !self.documents[self.doc].metaschema).cloned();
-        node.description = object.get("description").and_then(Value::as_str).map(str::to_owned);
-        node.minimum = number(pointer, object, "minimum")?;
-        node.maximum = number(pointer, object, "maximum")?;
-        // Draft 4's boolean `exclusiveMinimum`/`exclusiveMaximum` make `minimum`/`maximum`
-        // exclusive.
-        match object.get("exclusiveMinimum") {
-            Some(Value::Bool(exclusive)) => {
-                if *exclusive {
-                    node.exclusive_minimum = node.minimum.take();
-                }
-            }
-            _ => node.exclusive_minimum = number(pointer, object, "exclusiveMinimum")?,
-        }
-        match object.get("exclusiveMaximum") {
-            Some(Value::Bool(exclusive)) => {
-                if *exclusive {
-                    node.exclusive_maximum = node.maximum.take();
-                }
-            }
-            _ => node.exclusive_maximum = number(pointer, object, "exclusiveMaximum")?,
-        }
-        if self.formats {
-            if let Some(format) = object.get("format").and_then(Value::as_str).and_then(NumberFormat::named) {
-                number_format(node, format);
-            }
-        }
-        if let Some(multiple) = number(pointer, object, "multipleOf")? {
-            let multiple = multiple.as_f64().unwrap_or(0.0);
-            if multiple <= 0.0 {
-                return Err(error(pointer, "`multipleOf` must be greater than 0"));
-            }
-            node.multiple_of = Some(multiple);
-        }
-        node.min_length = count(pointer, object, "minLength")?;
-        node.max_length = count(pointer, object, "maxLength")?;
-        node.min_items = count(pointer, object, "minItems")?;
-        node.max_items = count(pointer, object, "maxItems")?;
-        node.min_properties = count(pointer, object, "minProperties")?;
-        node.max_properties = count(pointer, object, "maxProperties")?;
-        if let Some(pattern) = object.get("pattern") {
-            let Value::String(pattern) = pattern else {
-                return Err(error(pointer, "`pattern` must be a string"));
-            };
-            node.pattern = Some(compile_pattern(pointer, pattern)?);
-        }
-        if let Some(unique) = object.get("uniqueItems") {
-            node.unique_items =
-                unique.as_bool().ok_or_else(|| error(pointer, "`uniqueItems` must be a boolean"))?;
-        }
-        if let Some(required) = object.get("required") {
-            let names = required.as_array().ok_or_else(|| error(pointer, "`required` must be an array"))?;
-            let names = names
-                .iter()
-                .map(|name| name.as_str().ok_or_else(|| error(pointer, "`required` must list strings")))
-                .collect::<Result<Vec<&str>, SchemaError>>()?;
-            node.required = once_each(names);
-        }
-        Ok(())
-    }
-
     fn list(
         &mut self,
         pointer: &str,
@@ -1065,176 +985,6 @@ impl<'a> Compiler<'a> {
     }
 }
 
-/// OpenAPI's `nullable: true`: the node accepts null as well.
-fn nullable(object: &Map<String, Value>, node: &mut Node) {
-    if object.get("nullable") == Some(&Value::Bool(true)) {
-        // OpenAPI's `nullable: true`: or null.
-        if let Some(types) = &mut node.types {
-            types.insert(Types::NULL);
-        }
-        if let Some(values) = &mut node.enum_values {
-            if !values.contains(&Value::Null) {
-                values.push(Value::Null);
-            }
-        }
-    }
-}
-
-/// The subschemas a node applies to the value itself (`$ref`, `allOf`, `anyOf`, `oneOf`,
-/// `not`, the conditionals): the edges that do not descend into the value.
-fn same_value_edges(node: &Node) -> Vec<NodeId> {
-    let dynamic = node.dynamic.as_ref().map(|dynamic| dynamic.fallback);
-    let mut out: Vec<NodeId> = node.reference.into_iter().chain(dynamic).chain(node.not).collect();
-    out.extend(node.all_of.iter().chain(&node.any_of).chain(&node.one_of));
-    out.extend(node.keywords.iter().flat_map(Keyword::same_value_schemas));
-    out
-}
-
-/// Most subschemas one node may apply to one value, counting each way through its
-/// [`same_value_edges`] (`{"allOf": [{"$ref": "#/$defs/b"}, {"$ref": "#/$defs/b"}]}` applies
-/// `b` twice, in full). Past it a schema is refused: thirty such definitions, each referring
-/// to the next twice, would apply 2^30 subschemas to every value checked. A real tool's
-/// schema applies tens.
-pub(crate) const MOST_APPLICATIONS: u64 = 10_000;
-
-/// How many [`same_value_edges`] the walk follows one after another before it gives up on a
-/// value (`{"$ref": "#"}` would loop forever; such loops are refused when compiled, and so
-/// are longer chains: [`same_value_excess`]).
-pub(crate) const MAX_SCHEMA_HOPS: usize = 64;
-
-/// What [`same_value_excess`] found too much of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Excess {
-    /// More than [`MOST_APPLICATIONS`] subschemas applied to one value.
-    Applications,
-    /// A chain of more than [`MAX_SCHEMA_HOPS`] subschemas, each applied by the one before.
-    Chain,
-}
-
-/// A node that applies more than [`MOST_APPLICATIONS`] subschemas to one value, or starts a
-/// chain of more than [`MAX_SCHEMA_HOPS`] (the first found whose own subschemas are each
-/// within both), on the graph of [`same_value_edges`], which [`first_loop`] found without
-/// cycles.
-fn same_value_excess(nodes: &[Node]) -> Option<(NodeId, Excess)> {
-    // Each node's count (itself and every way through its edges, capped past the limit) and
-    // its longest chain of edges; by depth-first search on an explicit stack, a node settled
-    // once its edges are.
-    let mut settled: Vec<Option<(u64, usize)>> = vec![None; nodes.len()];
-    for start in 0..nodes.len() {
-        if settled[start].is_some() {
-            continue;
-        }
-        let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(start, same_value_edges(&nodes[start]), 0)];
-        while let Some((id, next, at)) = stack.last_mut() {
-            match next.get(*at).copied() {
-                Some(to) if settled.get(to).is_some_and(Option::is_none) => {
-                    stack.push((to, same_value_edges(&nodes[to]), 0));
-                }
-                Some(_) => *at += 1,
-                None => {
-                    let (mut count, mut chain) = (1u64, 0usize);
-                    for &(child_count, child_chain) in next.iter().filter_map(|&to| settled.get(to)?.as_ref())
-                    {
-                        count = count.saturating_add(child_count);
-                        chain = chain.max(child_chain + 1);
-                    }
-                    if count > MOST_APPLICATIONS {
-                        return Some((*id, Excess::Applications));
-                    }
-                    if chain > MAX_SCHEMA_HOPS {
-                        return Some((*id, Excess::Chain));
-                    }
-                    settled[*id] = Some((count, chain));
-                    stack.pop();
-                }
-            }
-        }
-    }
-    None
-}
-
-/// A node on a cycle of the edges that do not descend into the value (`$ref`, `allOf`,
-/// `anyOf`, `oneOf`, `not`): the walk would follow it forever (`{"$ref": "#"}`, two
-/// definitions referring to each other). Recursion through `properties` or `items` is fine.
-fn first_loop(nodes: &[Node]) -> Option<NodeId> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Open,
-        Done,
-    }
-    let edges = same_value_edges;
-    let mut marks = vec![Mark::New; nodes.len()];
-    for start in 0..nodes.len() {
-        if marks[start] != Mark::New {
-            continue;
-        }
-        // Depth-first, on an explicit stack: (node, its next edge).
-        let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(start, edges(&nodes[start]), 0)];
-        marks[start] = Mark::Open;
-        while let Some((id, next, at)) = stack.last_mut() {
-            match next.get(*at).copied() {
-                Some(to) => {
-                    *at += 1;
-                    match marks.get(to).copied() {
-                        Some(Mark::Open) => return Some(to),
-                        Some(Mark::New) => {
-                            marks[to] = Mark::Open;
-                            stack.push((to, edges(&nodes[to]), 0));
-                        }
-                        _ => {}
-                    }
-                }
-                None => {
-                    marks[*id] = Mark::Done;
-                    stack.pop();
-                }
-            }
-        }
-    }
-    None
-}
-
-/// A numeric format (`int32`, `uint8`, `float`...) read as the range of its type: its
-/// bounds become `minimum`/`maximum` where they are tighter than every bound written.
-fn number_format(node: &mut Node, format: NumberFormat) {
-    let Some((low, high)) = format.bounds() else { return };
-    let tighter_low = [&node.minimum, &node.exclusive_minimum]
-        .into_iter()
-        .flatten()
-        .all(|written| crate::equal::compare(&low, written).is_gt());
-    if tighter_low {
-        node.minimum = Some(low);
-    }
-    let tighter_high = [&node.maximum, &node.exclusive_maximum]
-        .into_iter()
-        .flatten()
-        .all(|written| crate::equal::compare(&high, written).is_lt());
-    if tighter_high {
-        node.maximum = Some(high);
-    }
-}
-
-fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
-    let mut set = Types::default();
-    let mut add = |name: &Value| -> Result<(), SchemaError> {
-        let name = name.as_str().ok_or_else(|| error(pointer, "`type` must name types as strings"))?;
-        let bit = Types::from_name(name).ok_or_else(|| error(pointer, format!("unknown type `{name}`")))?;
-        set.insert(bit);
-        Ok(())
-    };
-    match types {
-        // Every draft's metaschema asks for at least one: no type at all would refuse every
-        // value, which is a mistake in the schema, not in a call.
-        Value::Array(names) if names.is_empty() => {
-            return Err(error(pointer, "`type` must name at least one type"));
-        }
-        Value::Array(names) => names.iter().try_for_each(&mut add)?,
-        name => add(name)?,
-    }
-    Ok(set)
-}
-
 /// A list of names read once each, in the order first given (`required`, the lists of
 /// `dependentRequired` and `dependencies`). Every draft's metaschema says no name comes
 /// twice, but a repeat means nothing more: it is read once, so a call that leaves the name
@@ -1244,63 +994,6 @@ fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
 pub(crate) fn once_each(names: Vec<&str>) -> Vec<String> {
     let mut seen = std::collections::HashSet::with_capacity(names.len());
     names.into_iter().filter(|name| seen.insert(*name)).map(str::to_owned).collect()
-}
-
-/// The values of an `enum`, each once (the first of those JSON calls equal, as `1` and
-/// `1.0`): a value listed twice means nothing more, and the options a message lists are
-/// each named once. Strings are found by hashing and numbers by their order, so a long
-/// enum costs no comparison of each pair; arrays and objects, rare in an enum, are compared
-/// pairwise among the first `MOST_COMPARED` of them (past that, kept as written).
-fn distinct(values: &[Value]) -> Vec<Value> {
-    const MOST_COMPARED: usize = 256;
-    let mut strings = std::collections::HashSet::new();
-    let mut numbers = std::collections::BTreeSet::new();
-    let mut others: Vec<&Value> = Vec::new();
-    let mut kept = Vec::with_capacity(values.len());
-    for value in values {
-        let new = match value {
-            Value::String(text) => strings.insert(text.as_str()),
-            Value::Number(number) => numbers.insert(crate::equal::ByValue(number)),
-            _ if others.len() >= MOST_COMPARED => true,
-            _ => {
-                let new = !others.iter().any(|other| crate::equal::json_equal(other, value));
-                others.push(value);
-                new
-            }
-        };
-        if new {
-            kept.push(value.clone());
-        }
-    }
-    kept
-}
-
-fn number(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Option<Number>, SchemaError> {
-    match object.get(keyword) {
-        None => Ok(None),
-        Some(Value::Number(n)) => Ok(Some(n.clone())),
-        Some(_) => Err(error(pointer, format!("`{keyword}` must be a number"))),
-    }
-}
-
-fn count(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Option<u64>, SchemaError> {
-    match object.get(keyword) {
-        None => Ok(None),
-        Some(Value::Number(n)) => {
-            if let Some(n) = n.as_u64() {
-                return Ok(Some(n));
-            }
-            match n.as_f64() {
-                Some(f) if f >= 0.0 && f.fract() == 0.0 => Ok(Some(f as u64)),
-                _ => Err(error(pointer, format!("`{keyword}` must be a non-negative integer"))),
-            }
-        }
-        Some(_) => Err(error(pointer, format!("`{keyword}` must be a non-negative integer"))),
-    }
-}
-
-fn compile_pattern(pointer: &str, pattern: &str) -> Result<Pattern, SchemaError> {
-    Pattern::new(pattern).map_err(|e| error(pointer, format!("invalid pattern `{pattern}`: {e}")))
 }
 
 #[cfg(test)]
