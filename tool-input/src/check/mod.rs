@@ -14,6 +14,7 @@ pub(crate) mod fast;
 mod keywords;
 mod mode;
 pub(crate) mod order;
+use order::members_in_key_order;
 pub(crate) mod path;
 mod routed;
 pub(crate) mod skim;
@@ -1157,39 +1158,6 @@ impl<'p> Walker<'p> {
             (from.map(|v| self.echo_at(v, path)), to.map(|v| echo(v, self.max_echo)))
         };
         out.coercions.push(Coercion { path: path.pointer(), kind, from, to });
-    }
-}
-
-/// An object's members in the order of their keys, as the walk visits them in every build:
-/// `serde_json`'s map holds them so, unless a crate in the build turns on its
-/// `preserve_order` (rig-core does), which keeps them as sent; they are sorted here then, so
-/// that records and errors come in one order whatever the build (see `order`).
-fn members_in_key_order(map: &mut Map<String, Value>) -> MembersInKeyOrder<'_> {
-    if !order::maps_keep_insertion_order() {
-        return MembersInKeyOrder::Sorted(map.iter_mut());
-    }
-    let mut members: Vec<(&String, &mut Value)> = map.iter_mut().collect();
-    members.sort_unstable_by_key(|(key, _)| *key);
-    MembersInKeyOrder::Collected(members.into_iter())
-}
-
-/// See [`members_in_key_order`].
-enum MembersInKeyOrder<'m> {
-    /// The map's own order, which is the keys'.
-    Sorted(serde_json::map::IterMut<'m>),
-    /// A map that keeps insertion order, its members sorted.
-    Collected(std::vec::IntoIter<(&'m String, &'m mut Value)>),
-}
-
-impl<'m> Iterator for MembersInKeyOrder<'m> {
-    type Item = (&'m String, &'m mut Value);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            MembersInKeyOrder::Sorted(members) => members.next(),
-            MembersInKeyOrder::Collected(members) => members.next(),
-        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! The walk visits a value depth first: the value's own record, then, for an object, the
 //! defaults it fills for absent properties, then its members in the order of their keys
 //! (as `serde_json`'s map holds them, and in that order too where a crate in the build turns
-//! on serde_json's `preserve_order`: see `check::members_in_key_order`), and an array's items
+//! on serde_json's `preserve_order`: see [`members_in_key_order`]), and an array's items
 //! in index order. The one pass reads a text in the document's order and fills an object's
 //! defaults when the object closes. Its records are put in the walk's order here, so that a
 //! call's report is the same whichever reader decided it and in every build, and a record's
@@ -12,6 +12,8 @@
 
 use std::cmp::Ordering;
 use std::sync::OnceLock;
+
+use serde_json::{Map, Value};
 
 use super::path::Path;
 use crate::report::{Coercion, CoercionKind};
@@ -244,6 +246,39 @@ fn sort_key(record: &Coercion, place: &Place) -> Vec<u8> {
     key.push(1);
     key.push(u8::from(record.kind == CoercionKind::DefaultFilled));
     key
+}
+
+/// An object's members in the order of their keys, as the walk visits them in every build:
+/// `serde_json`'s map holds them so, unless a crate in the build turns on its
+/// `preserve_order` (rig-core does), which keeps them as sent; they are sorted here then, so
+/// that records and errors come in one order whatever the build (see `order`).
+pub(super) fn members_in_key_order(map: &mut Map<String, Value>) -> MembersInKeyOrder<'_> {
+    if !maps_keep_insertion_order() {
+        return MembersInKeyOrder::Sorted(map.iter_mut());
+    }
+    let mut members: Vec<(&String, &mut Value)> = map.iter_mut().collect();
+    members.sort_unstable_by_key(|(key, _)| *key);
+    MembersInKeyOrder::Collected(members.into_iter())
+}
+
+/// See [`members_in_key_order`].
+pub(super) enum MembersInKeyOrder<'m> {
+    /// The map's own order, which is the keys'.
+    Sorted(serde_json::map::IterMut<'m>),
+    /// A map that keeps insertion order, its members sorted.
+    Collected(std::vec::IntoIter<(&'m String, &'m mut Value)>),
+}
+
+impl<'m> Iterator for MembersInKeyOrder<'m> {
+    type Item = (&'m String, &'m mut Value);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            MembersInKeyOrder::Sorted(members) => members.next(),
+            MembersInKeyOrder::Collected(members) => members.next(),
+        }
+    }
 }
 
 #[cfg(test)]
