@@ -524,6 +524,62 @@ fn a_done_event_that_disagrees_is_an_error() {
 // Ids
 // ---------------------------------------------------------------------------------------
 
+/// A whole Anthropic message reads ids as its stream does: two `tool_use` blocks under one
+/// id with another tool or other input are both errors, with the stream's message; the same
+/// block twice is one call.
+#[test]
+fn one_anthropic_id_is_one_call_or_an_error_in_a_whole_message_too() {
+    let message = |second: Value| {
+        json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/tmp"}},
+            {"type": "text", "text": "and"},
+            second,
+        ]})
+    };
+    let stream_of = |body: &Value| -> Vec<Value> {
+        let mut events = vec![json!({"type": "message_start", "message": {"content": []}})];
+        for (index, block) in body["content"].as_array().unwrap().iter().enumerate() {
+            if block["type"] == "tool_use" {
+                events.push(block_start(
+                    index as u64,
+                    block["id"].as_str().unwrap(),
+                    block["name"].as_str().unwrap(),
+                ));
+                events.push(block_delta(index as u64, &block["input"].to_string()));
+            } else {
+                events.push(json!({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}}));
+                events.push(json!({"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": block["text"]}}));
+            }
+            events.push(json!({"type": "content_block_stop", "index": index}));
+        }
+        events.extend(message_end("tool_use"));
+        events
+    };
+    for second in [
+        json!({"type": "tool_use", "id": "toolu_1", "name": "delete_files", "input": {"path": "/tmp"}}),
+        json!({"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/"}}),
+    ] {
+        let body = message(second);
+        let calls = parse_value(&body, &CallOptions::new()).expect("an Anthropic message");
+        assert!(calls.calls.is_empty(), "{:?}", calls.calls);
+        assert_eq!(kinds(&calls), ["malformed", "malformed"]);
+        assert!(calls
+            .errors
+            .iter()
+            .all(|e| e.message.contains("its id `toolu_1` was given to two tool calls")));
+        let streamed = feed(CallOptions::new(), &stream_of(&body));
+        let messages = |calls: &Calls| calls.errors.iter().map(|e| e.message.clone()).collect::<Vec<_>>();
+        assert_eq!(messages(&calls), messages(&streamed));
+    }
+    let body = message(
+        json!({"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/tmp"}}),
+    );
+    let calls = parse_value(&body, &CallOptions::new()).expect("an Anthropic message");
+    assert_eq!(names(&calls), [("list_files", json!({"path": "/tmp"}))]);
+    assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+    assert_eq!(names(&feed(CallOptions::new(), &stream_of(&body))), names(&calls));
+}
+
 #[test]
 fn one_anthropic_id_is_one_call_or_an_error() {
     let start = |input: Value, name: &str| {

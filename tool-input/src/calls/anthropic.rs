@@ -1,8 +1,13 @@
 //! Anthropic Messages: `content[]` blocks of type `tool_use`, with `input` already an object.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
-use super::{arguments_of, id_of, BodyError, CallParts, Collector, Format};
+use super::{
+    arguments_of, id_conflict, id_of, rejected_message, BodyError, CallErrorKind, CallParts, Collector,
+    Format,
+};
 
 /// Read a message, or a bare array of content blocks. Server-side tool blocks
 /// (`server_tool_use`, `mcp_tool_use`) ran at the provider and are not read.
@@ -21,17 +26,29 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     if let Some(reason) = cut_reason(body.get("stop_reason")) {
         out.stopped(reason);
     }
+    let (repeats, conflicts) = repeated_ids(blocks);
     let mut texts = Vec::new();
-    for block in blocks {
+    for (position, block) in blocks.iter().enumerate() {
         match block.get("type").and_then(Value::as_str) {
-            Some("tool_use") if !out.is_full() => out.push(CallParts {
-                id: id_of(block.get("id")),
-                name: block.get("name").and_then(Value::as_str).map(str::to_owned),
-                arguments: arguments_of(block.get("input")),
-                format: Format::Anthropic,
-                raw: block.clone(),
-                index: 0,
-            }),
+            Some("tool_use") if repeats.contains(&position) => {}
+            Some("tool_use") if !out.is_full() => {
+                let parts = CallParts {
+                    id: id_of(block.get("id")),
+                    name: block.get("name").and_then(Value::as_str).map(str::to_owned),
+                    arguments: arguments_of(block.get("input")),
+                    format: Format::Anthropic,
+                    raw: block.clone(),
+                    index: 0,
+                };
+                match parts.id.as_deref().filter(|id| conflicts.contains(*id)) {
+                    Some(id) => {
+                        let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+                        let message = rejected_message(name, &id_conflict(id));
+                        out.push_failed(parts, CallErrorKind::Malformed, message);
+                    }
+                    None => out.push(parts),
+                }
+            }
             Some("text") => {
                 if let Some(text) = block.get("text").and_then(Value::as_str) {
                     texts.push(text);
@@ -41,6 +58,34 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
         }
     }
     Ok(if texts.is_empty() { None } else { Some(texts.join("\n")) })
+}
+
+/// One id is one call, as the stream reads it: the positions of `tool_use` blocks that repeat
+/// an earlier block with the same id, tool and input (read once), and the ids given to blocks
+/// that differ (none of those runs).
+fn repeated_ids(blocks: &[Value]) -> (HashSet<usize>, HashSet<String>) {
+    let mut first: HashMap<String, &Value> = HashMap::new();
+    let (mut repeats, mut conflicts) = (HashSet::new(), HashSet::new());
+    for (position, block) in blocks.iter().enumerate() {
+        if block.get("type").and_then(Value::as_str) != Some("tool_use") {
+            continue;
+        }
+        let Some(id) = id_of(block.get("id")) else { continue };
+        match first.get(&id) {
+            Some(earlier)
+                if earlier.get("name") == block.get("name") && earlier.get("input") == block.get("input") =>
+            {
+                repeats.insert(position);
+            }
+            Some(_) => {
+                conflicts.insert(id);
+            }
+            None => {
+                first.insert(id, block);
+            }
+        }
+    }
+    (repeats, conflicts)
 }
 
 /// The reason a message stopped early, when its `stop_reason` says it did not end its turn:

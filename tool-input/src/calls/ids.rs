@@ -67,6 +67,24 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Why a call is not run whose id another call of the same response has, with another tool
+/// or other arguments (one id is one call; the same call sent twice is read once). The body
+/// readers and the stream say it alike.
+pub(crate) fn id_conflict(id: &str) -> String {
+    format!(
+        "its id `{}` was given to two tool calls of the response, with another tool or other arguments, so which one is meant cannot be told",
+        id.chars().take(80).collect::<String>()
+    )
+}
+
+/// The message of a call the response itself contradicts (`why`).
+pub(crate) fn rejected_message(name: Option<&str>, why: &str) -> String {
+    format!(
+        "The tool call{} was not run: {why}. Call the tool again.",
+        name.map(|name| format!(" to `{name}`")).unwrap_or_default()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

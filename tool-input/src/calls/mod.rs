@@ -64,7 +64,7 @@ pub(crate) use error::cut_chars;
 pub use error::{BodyError, CallError, CallErrorKind, MAX_ERROR_ARGUMENTS};
 pub use format::{Format, UnknownFormat};
 pub use ids::generate_id;
-pub(crate) use ids::id_from;
+pub(crate) use ids::{id_conflict, id_from, rejected_message};
 pub use names::{resolve_name, MatchedBy, NameMatch};
 pub use options::{CallOptions, KnownTool};
 use record::read_arguments;

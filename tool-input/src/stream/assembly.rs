@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::{ArgumentEvent, DEFAULT_MAX_CALL_BYTES, DEFAULT_MAX_STREAM_BYTES, MAX_NAME_BYTES};
 use crate::calls::{
-    push_unwrapping, settle_cut, text, CallErrorKind, CallOptions, CallParts, Calls, Collected, Collector,
-    Format, OriginalArguments, Read,
+    id_conflict, push_unwrapping, rejected_message, settle_cut, text, CallErrorKind, CallOptions, CallParts,
+    Calls, Collected, Collector, Format, OriginalArguments, Read,
 };
 use crate::error::{ErrorCode, Rejection, RejectionKind};
 use crate::parse::{IncrementalParser, ParseOptions, StreamEvent};
@@ -630,10 +630,7 @@ impl Assembly {
                 }
             }
         }
-        let why = format!(
-            "its id `{}` was given to two tool calls of the response, with another tool or other arguments, so which one is meant cannot be told",
-            id.chars().take(80).collect::<String>()
-        );
+        let why = id_conflict(&id);
         let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
         out.push_failed(parts.clone(), CallErrorKind::Malformed, rejected_message(name, &why));
         Some(why)
@@ -801,14 +798,6 @@ fn read_call(
             out.push_failed(parts, CallErrorKind::StreamTooLarge, message);
         }
     }
-}
-
-/// The message of a call the stream contradicted (`why`).
-fn rejected_message(name: Option<&str>, why: &str) -> String {
-    format!(
-        "The tool call{} was not run: {why}. Call the tool again.",
-        name.map(|name| format!(" to `{name}`")).unwrap_or_default()
-    )
 }
 
 /// The record of a Chat Completions call as it would appear in a whole body.
