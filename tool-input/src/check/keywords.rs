@@ -168,10 +168,10 @@ const PAIRWISE_UNIQUE: usize = 16;
 /// `uniqueItems`: the first two equal items, as a scan of every pair in order finds them
 /// (the least first index, then the least second), or `None` when every item is unique.
 ///
-/// In linear time (expected), not by that scan: an array of 40,000 distinct items is 800
-/// million pairs. The items are hashed alike when [`json_equal`] calls them equal
-/// ([`hash_json`], with a key drawn for each call, so that no input can be made to
-/// collide), sorted by hash, and only the items of one hash are compared.
+/// Not by that scan (an array of 40,000 distinct items is 800 million pairs) but in the time
+/// of a sort: the items are hashed alike when [`json_equal`] calls them equal ([`hash_json`],
+/// with a key drawn for each call, so that no input can be made to collide), sorted by hash,
+/// and only the items of one hash are compared.
 pub(crate) fn first_equal_items(items: &[Value]) -> Option<(usize, usize)> {
     if items.len() <= PAIRWISE_UNIQUE {
         return (0..items.len())
