@@ -478,6 +478,36 @@ fn a_not_names_what_it_excludes() {
     }
 }
 
+/// A name `propertyNames` refuses is told why, as the schema words it for the name read as
+/// a string: a length, a pattern, the options with a did-you-mean; `false` takes none.
+#[test]
+fn a_refused_property_name_says_why() {
+    for (names, sent, why) in [
+        (
+            json!({"maxLength": 3}),
+            r#"{"k100": 1, "ab": 2}"#,
+            "the string is 4 characters long; expected at most 3",
+        ),
+        (json!({"pattern": "^[a-z_]+$"}), r#"{"k100": 1}"#, r#""k100" does not match the pattern ^[a-z_]+$"#),
+        (json!({"enum": ["city", "days"]}), r#"{"k100": 1}"#, r#""k100" is not one of "city", "days""#),
+        (json!(false), r#"{"k100": 1}"#, "this object takes no properties"),
+    ] {
+        let schema = json!({"type": "object", "propertyNames": names});
+        let rejection = Validator::new(&schema).unwrap().check(sent).unwrap_err();
+        let errors = rejection.errors();
+        assert_eq!(errors.len(), 1, "{names}: {errors:?}");
+        assert_eq!((errors[0].path(), errors[0].code()), ("/k100", ErrorCode::PropertyName), "{names}");
+        assert_eq!(
+            errors[0].message(),
+            format!("the property name `k100` is not allowed here: {why}"),
+            "{names}"
+        );
+    }
+    let schema = json!({"type": "object", "propertyNames": {"enum": ["city", "days"]}});
+    let rejection = Validator::new(&schema).unwrap().check(r#"{"City": 1}"#).unwrap_err();
+    assert!(rejection.errors()[0].message().ends_with(r#"did you mean "city"?"#), "{rejection}");
+}
+
 #[test]
 fn schemas_that_cannot_be_compiled() {
     for (schema, pointer) in [

@@ -243,4 +243,27 @@ impl<'v> Explain<'v, &'v Value> for Routed<'_, '_, '_, '_> {
             None => walker.fail(out, path, mode, code, None, || message("the value")),
         });
     }
+
+    fn refuse_name(&mut self, schema: SchemaId, name: &str) {
+        let walker = self.walker;
+        let path = Path::Key(self.path, name);
+        walker.fail(self.out, &path, self.mode, ErrorCode::PropertyName, None, || {
+            let shown = crate::message::shorten(name, 64);
+            if walker.plan.nodes[schema].reject_all {
+                // `"propertyNames": false`.
+                return format!(
+                    "the property name `{shown}` is not allowed here: this object takes no properties"
+                );
+            }
+            // Why, as the schema words it for the name read as a string value.
+            let mut as_value = Value::String(name.to_owned());
+            let why = walker.plain().errors_at(schema, &mut as_value).into_iter().next();
+            match why {
+                Some(error) => {
+                    format!("the property name `{shown}` is not allowed here: {}", error.message())
+                }
+                None => format!("the property name `{shown}` is not allowed here"),
+            }
+        });
+    }
 }

@@ -68,6 +68,10 @@ pub(crate) trait Explain<'v, I: Instance<'v>>: Subschemas<'v, I> {
     /// Record one error at `at`: `named` is how the message names the value (its echo, or
     /// "the value" where it is sensitive).
     fn fail(&mut self, at: Place<'_>, code: ErrorCode, value: Option<I>, message: &dyn Fn(&str) -> String);
+    /// Record that the member `name`'s name, read as a string, fails `schema`
+    /// (`propertyNames`), at that member, saying why as the schema's first error on that
+    /// string does (built only when the error is).
+    fn refuse_name(&mut self, schema: SchemaId, name: &str);
 }
 
 /// A keyword of this folder, compiled. The order of a node's list is the order they are

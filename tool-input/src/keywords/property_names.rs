@@ -1,8 +1,7 @@
 //! `propertyNames`: every member's name, as a string, passes the schema. An error sits at
 //! the member it names.
 
-use super::{Explain, Instance, Place, SchemaId, Subschemas};
-use crate::error::ErrorCode;
+use super::{Explain, Instance, SchemaId, Subschemas};
 
 #[derive(Debug, Clone)]
 pub(crate) struct PropertyNames {
@@ -17,9 +16,7 @@ impl PropertyNames {
     pub fn validate<'v, I: Instance<'v>>(&self, schema: &mut impl Explain<'v, I>, instance: I) {
         for (name, _) in instance.members() {
             if !schema.accepts_name(self.schema, name) {
-                schema.fail(Place::Key(name), ErrorCode::PropertyName, None, &|_| {
-                    format!("the property name `{}` is not allowed here", crate::message::shorten(name, 64))
-                });
+                schema.refuse_name(self.schema, name);
             }
         }
     }
