@@ -42,7 +42,7 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
                 };
                 match parts.id.as_deref().filter(|id| conflicts.contains(*id)) {
                     Some(id) => {
-                        let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+                        let name = parts.shown_name();
                         let message = rejected_message(name, &id_conflict(id));
                         out.push_failed(parts, CallErrorKind::Malformed, message);
                     }

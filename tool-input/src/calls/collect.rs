@@ -420,7 +420,7 @@ impl<'o> Collector<'o> {
     pub fn push_cut(&mut self, parts: CallParts, reason: &str) {
         let detail = format!("the response stopped ({reason}) before the call was complete");
         let mut rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail);
-        if let Some(name) = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty()) {
+        if let Some(name) = parts.shown_name() {
             rejection = rejection.with_tool(name);
         }
         self.push_rejected(parts, rejection);

@@ -245,6 +245,11 @@ impl CallParts {
         }
     }
 
+    /// The name as messages give it: trimmed, `None` when absent or blank.
+    pub(crate) fn shown_name(&self) -> Option<&str> {
+        self.name.as_deref().map(str::trim).filter(|name| !name.is_empty())
+    }
+
     /// Read the parts into a call: keep or generate the id, match the name
     /// ([`resolve_name`], when [`CallOptions::tools`] are known), and parse the arguments
     /// leniently into an object. A missing name, an unknown tool, or arguments that do not
@@ -365,6 +370,7 @@ impl CallParts {
 
     /// A [`CallError`] of `kind` for these parts (an id is generated if needed).
     pub(crate) fn fail(self, kind: CallErrorKind, message: String) -> CallError {
+        let name = self.shown_name().map(str::to_owned);
         let (id, id_generated) = match self.id {
             Some(id) if !id.is_empty() => (id, false),
             _ => (generate_id(), true),
@@ -374,7 +380,7 @@ impl CallParts {
             message,
             id,
             id_generated,
-            name: self.name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned),
+            name,
             name_sent: self.name,
             rejection: None,
             original: self.arguments,

@@ -255,7 +255,7 @@ impl Assembly {
     /// A call arrived after the response ended (`why` says after what): an error for it,
     /// never a call.
     pub fn after_end(&mut self, parts: CallParts, why: &str) {
-        let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+        let name = parts.shown_name();
         let message = format!(
             "The tool call{} was not run: it arrived after {why}, so it is not part of the response. Call the tool again if it is needed.",
             name.map(|name| format!(" to `{name}`")).unwrap_or_default()
@@ -631,7 +631,7 @@ impl Assembly {
             }
         }
         let why = id_conflict(&id);
-        let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+        let name = parts.shown_name();
         out.push_failed(parts.clone(), CallErrorKind::Malformed, rejected_message(name, &why));
         Some(why)
     }
@@ -756,7 +756,7 @@ fn read_call(
     limits: (usize, usize),
 ) {
     let (max_call_bytes, max_stream_bytes) = limits;
-    let name = parts.name.as_deref().map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned);
+    let name = parts.shown_name().map(str::to_owned);
     let rejection = |kind: RejectionKind, code: ErrorCode, detail: String| {
         let rejection = Rejection::whole(kind, code, detail);
         match &name {
