@@ -657,11 +657,10 @@ impl Validator {
     /// Is `value` valid against the schema exactly as it is (no coercion, no defaults)?
     /// This is plain JSON Schema validation, for any JSON value, not only objects.
     pub fn is_valid(&self, value: &Value) -> bool {
-        let mut copy = value.clone();
         let limits = self.inner.limits;
         let mut walker = self.walker(&limits);
         walker.exact_integers = false;
-        walker.accepts_exact(self.inner.plan.root, &mut copy, &crate::check::Path::Root, 0)
+        walker.accepts_exact(self.inner.plan.root, value, &crate::check::Path::Root, 0)
     }
 
     /// Validate any JSON value exactly (no coercion, no defaults), returning its errors (at
@@ -786,7 +785,7 @@ fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limit
     plan.nodes.iter().all(|node| {
         node.defaults
             .iter()
-            .all(|(index, default)| walker.accepts_untouched(node.properties[*index].1, &mut default.clone()))
+            .all(|(index, default)| walker.accepts_untouched(node.properties[*index].1, default))
     })
 }
 

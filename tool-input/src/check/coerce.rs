@@ -124,7 +124,7 @@ impl Walker<'_> {
         // value already fits the item schema exactly.
         if lenient && types.contains(Types::ARRAY) && !value.is_array() && !value.is_null() {
             let fits = match node.prefix_items.first().copied().or(node.items) {
-                Some(item) => self.accepts_exact(item, &mut value.clone(), path, depth + 1),
+                Some(item) => self.accepts_exact(item, value, path, depth + 1),
                 None => true,
             };
             if fits && node.min_items.is_none_or(|min| min <= 1) {
@@ -143,8 +143,7 @@ impl Walker<'_> {
         let at = path.pointer();
         for repeat in crate::members::repeats(text, &options) {
             match repeat.finding(&at, mode.sensitive, self.max_echo) {
-                Finding::Record(record) if !out.dry => out.coercions.push(record),
-                Finding::Record(_) => {}
+                Finding::Record(record) => out.coercions.push(record),
                 Finding::Error(error) => {
                     if !self.not_built(out) {
                         out.errors.push(error);

@@ -4,12 +4,13 @@
 //! One recursive pass over the value (bounded by the depth limit). Each node first coerces
 //! (if the policy allows), then checks its keywords. `anyOf`/`oneOf` are checked by the shape
 //! the plan found in them (`union`): an enum, a tag read first, `X` or null, or branches
-//! tried by JSON type, exactly first (a "dry" walk that neither mutates nor records, each
-//! (branch, value) pair once), so a clean value costs at most one read-only pass over the
-//! subtree under a union, never a copy.
+//! tried by JSON type, exactly first (the exact check of `exact`, which neither mutates nor
+//! records, each (branch, value) pair once), so a clean value costs at most one read-only
+//! pass over the subtree under a union, never a copy.
 
 mod coerce;
 mod convert;
+mod exact;
 pub(crate) mod fast;
 mod keywords;
 mod mode;
@@ -39,9 +40,7 @@ use crate::message::{self, describe, quoted_list};
 pub(crate) use crate::message::{echo, kind_of};
 pub(crate) use convert::spelling_match;
 pub(crate) use keywords::item_schema;
-use keywords::{
-    absent_defaults, integral_float_rewritten, number_breaks, Bounds, NumberBreak, PatternBreak, Sent,
-};
+use keywords::{absent_defaults, number_breaks, Bounds, NumberBreak, PatternBreak, Sent};
 pub(crate) use mode::{field_mode, FieldOverride, Mode};
 pub(crate) use path::Path;
 
@@ -70,25 +69,11 @@ pub(crate) struct Outcome {
     /// Errors found past `max_errors`: counted, never built.
     pub omitted: usize,
     pub coercions: Vec<Coercion>,
-    /// Dry walks only record that something failed, and stop early.
-    dry: bool,
-    failed: bool,
-    /// (Dry walks) the full walk would still change the value: fill a default, or rewrite an
-    /// integral float as an integer.
-    touched: bool,
     /// A try of one union branch on a copy: unions below pick one branch (see `union`).
     speculative: bool,
 }
 
 impl Outcome {
-    fn dry() -> Self {
-        Outcome { dry: true, ..Outcome::default() }
-    }
-
-    fn ok(&self) -> bool {
-        !self.failed
-    }
-
     /// Every error found, listed or not.
     pub(super) fn error_count(&self) -> usize {
         self.errors.len() + self.omitted
@@ -120,7 +105,7 @@ pub(crate) struct Walker<'p> {
     /// The floats of `raw_text` with their text as sent, read on first need.
     pub floats: std::cell::OnceCell<HashMap<String, String>>,
     /// Exact union tries remembered while no value changes (see `union`).
-    memo: RefCell<union::Memo>,
+    memo: RefCell<exact::Memo>,
     /// How many exact union tries are under way.
     scopes: Cell<usize>,
     /// The schema resources entered, the outermost first (see `Plan::scope_of`): kept only
@@ -202,32 +187,14 @@ impl<'p> Walker<'p> {
 
     /// Does the node accept the value exactly, and would the full walk leave it as it is
     /// (no default to fill inside it, no integral float to rewrite)?
-    pub fn accepts_untouched(&self, id: NodeId, value: &mut Value) -> bool {
-        let mut outcome = Outcome::dry();
-        let mode = Mode { policy: Policy::Strict, sensitive: true };
-        self.walk(id, value, &Path::Root, mode, &mut outcome, 0, 0);
-        outcome.ok() && !outcome.touched
+    pub fn accepts_untouched(&self, id: NodeId, value: &Value) -> bool {
+        let found = self.exact(id, value, &Path::Root, 0, 0);
+        found.ok && !found.touched
     }
 
     /// Does the node accept the value exactly, with no coercion at all?
-    pub fn accepts_exact(&self, id: NodeId, value: &mut Value, path: &Path<'_>, depth: usize) -> bool {
-        self.accepts_exact_after(id, value, path, depth, 0)
-    }
-
-    /// [`Walker::accepts_exact`] `hops` schema steps into the same value (a `not` counts
-    /// them on: `{"not": {"$ref": "#"}}` must end at the hop limit, not overflow the stack).
-    fn accepts_exact_after(
-        &self,
-        id: NodeId,
-        value: &mut Value,
-        path: &Path<'_>,
-        depth: usize,
-        hops: usize,
-    ) -> bool {
-        let mut outcome = Outcome::dry();
-        let mode = Mode { policy: Policy::Strict, sensitive: true };
-        self.walk(id, value, path, mode, &mut outcome, depth, hops);
-        outcome.ok()
+    pub fn accepts_exact(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize) -> bool {
+        self.exact(id, value, path, depth, 0).ok
     }
 
     /// Enter the resource of node `id` (see `Plan::scope_of`), unless the walk is in it
@@ -272,20 +239,14 @@ impl<'p> Walker<'p> {
             });
             return;
         }
-        if mode.policy.coerces() && !out.dry {
+        if mode.policy.coerces() {
             self.coerce(node, value, path, mode, out, depth);
         }
         if let Some(reference) = node.reference {
             self.walk(reference, value, path, mode, out, depth, hops + 1);
-            if out.dry && out.failed {
-                return;
-            }
         }
         if let Some(dynamic) = &node.dynamic {
             self.walk(self.dynamic_target(dynamic), value, path, mode, out, depth, hops + 1);
-            if out.dry && out.failed {
-                return;
-            }
         }
         if let Some(types) = node.types {
             if !types.accepts(value) {
@@ -296,15 +257,9 @@ impl<'p> Walker<'p> {
                 self.type_error(node, types, value, path, mode, out);
                 return;
             }
-            if out.dry && integral_float_rewritten(types, value) {
-                out.touched = true; // the full walk writes `3.0` as `3`
-            }
         }
         if keywords::enum_refuses(node, |option| json_equal(option, value)).is_some() {
             self.enum_error(out, path, mode, value, node);
-            if out.dry {
-                return;
-            }
         }
         if let Some(constant) = keywords::const_refuses(node, |constant| json_equal(constant, value)) {
             let shown = !mode.sensitive;
@@ -319,9 +274,6 @@ impl<'p> Walker<'p> {
                 None,
                 || format!("expected {expected}, got {}", self.describe_at(value, shown, path)),
             );
-            if out.dry {
-                return;
-            }
         }
         match value {
             Value::Number(number) => self.number(node, number, path, mode, out),
@@ -330,26 +282,17 @@ impl<'p> Walker<'p> {
             Value::Object(map) => self.object(node, map, path, mode, out, depth),
             Value::Null | Value::Bool(_) => {}
         }
-        if out.dry && out.failed {
-            return;
-        }
         for &branch in &node.all_of {
             self.walk(branch, value, path, mode, out, depth, hops + 1);
-            if out.dry && out.failed {
-                return;
-            }
         }
         if let Some(shape) = &node.any_of_shape {
             self.union(shape, &node.any_of, false, value, path, mode, out, depth, hops);
-            if out.dry && out.failed {
-                return;
-            }
         }
         if let Some(shape) = &node.one_of_shape {
             self.union(shape, &node.one_of, true, value, path, mode, out, depth, hops);
         }
         if let Some(not) = node.not {
-            if self.accepts_exact_after(not, value, path, depth, hops + 1) {
+            if self.exact(not, value, path, depth, hops + 1).ok {
                 self.fail(out, path, mode, ErrorCode::NotAllowed, Some(value), || {
                     match self.plan.nodes[not].excludes() {
                         Some(excluded) => {
@@ -360,7 +303,7 @@ impl<'p> Walker<'p> {
                 });
             }
         }
-        if !(node.keywords.is_empty() || out.dry && out.failed) {
+        if !node.keywords.is_empty() {
             self.routed_keywords(node, value, path, mode, out, depth, hops);
         }
     }
@@ -463,9 +406,6 @@ impl<'p> Walker<'p> {
         depth: usize,
     ) {
         self.item_count(node, items.len(), path, mode, out);
-        if out.dry && out.failed {
-            return;
-        }
         if !node.prefix_items.is_empty() || node.items.is_some() {
             if depth >= self.max_depth {
                 self.too_deep(out, path, mode);
@@ -475,9 +415,6 @@ impl<'p> Walker<'p> {
                 if let Some(schema) = item_schema(node, index) {
                     let item_path = Path::Index(path, index);
                     self.walk(schema, item, &item_path, mode, out, depth + 1, 0);
-                    if out.dry && out.failed {
-                        return;
-                    }
                 }
             }
         }
@@ -511,10 +448,8 @@ impl<'p> Walker<'p> {
         // Defaults filled here are not the model's doing: the count bounds read the members
         // sent (as the one pass does).
         let mut filled = 0;
-        if !out.dry && self.prepare {
+        if self.prepare {
             filled = self.prepare_object(node, map, path, mode, out, depth);
-        } else if out.dry && self.prepare {
-            out.touched |= absent_defaults(node, |_, name| map.contains_key(name)).next().is_some();
         }
         let mut sent = Sent::new(node.properties.len());
         let overridden = path.is_root() && !self.overrides.is_empty();
@@ -550,23 +485,13 @@ impl<'p> Walker<'p> {
                     Additional::Deny => self.unknown_field(node, key, &child_path, child_mode, out),
                 }
             }
-            if out.dry && out.failed {
-                return;
-            }
         }
         self.missing_declared(node, &sent, path, mode, out);
-        if out.dry && out.failed {
-            return;
-        }
         self.missing_undeclared(node, |name| map.contains_key(name), path, mode, out);
-        if out.dry && out.failed {
-            return;
-        }
         self.property_count(node, map.len() - filled, path, mode, out);
     }
 
-    /// The required names `properties` does not declare that `present` says were not sent
-    /// (a dry walk stops at the first).
+    /// The required names `properties` does not declare that `present` says were not sent.
     fn missing_undeclared(
         &self,
         node: &Node,
@@ -578,9 +503,6 @@ impl<'p> Walker<'p> {
         for name in &node.required_other {
             if !present(name) {
                 self.missing(out, path, mode, name, None);
-                if out.dry {
-                    return;
-                }
             }
         }
     }
@@ -623,7 +545,7 @@ impl<'p> Walker<'p> {
             let child_mode = if path.is_root() { field_mode(self.overrides, key, mode) } else { mode };
             if child_mode.policy.coerces() && !node.required_flags[index] {
                 let child_path = Path::Key(path, key);
-                if !self.accepts_exact(node.properties[index].1, &mut Value::Null, &child_path, depth + 1) {
+                if !self.accepts_exact(node.properties[index].1, &Value::Null, &child_path, depth + 1) {
                     absent.push(index);
                 }
             }
@@ -659,14 +581,11 @@ impl<'p> Walker<'p> {
     }
 
     /// The declared required properties of the object at `path` that `sent` lacks, in the
-    /// order `properties` lists them (a dry walk stops at the first).
+    /// order `properties` lists them.
     fn missing_declared(&self, node: &Node, sent: &Sent, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
         for index in sent.missing(node) {
             let (name, schema) = &node.properties[index];
             self.missing(out, path, mode, name, Some(*schema));
-            if out.dry {
-                return;
-            }
         }
     }
 
@@ -710,7 +629,7 @@ impl<'p> Walker<'p> {
         descriptions: &[Option<String>],
         shared: Option<&SharedOptions>,
     ) {
-        // Past the errors reported (or in a dry walk), counted: no options, no did-you-mean.
+        // Past the errors reported, counted: no options, no did-you-mean.
         if self.not_built(out) {
             return;
         }
@@ -803,7 +722,7 @@ impl<'p> Walker<'p> {
             (None, Some(constant)) => std::slice::from_ref(constant),
             (None, None) => &[],
         };
-        if out.dry || options.is_empty() {
+        if options.is_empty() {
             self.fail_naming(out, path, mode, ErrorCode::Type, value, Vec::new(), None, |named| {
                 format!("expected {}, got {named}", types.describe())
             });
@@ -1038,8 +957,6 @@ impl<'p> Walker<'p> {
         });
     }
 
-    /// Record a failure that is not built: in a dry walk, or past `max_errors` (counted).
-    /// `false` when the error is to be built.
     /// In a walk that [watches](Walker::watch) for some errors: the error at `path` built
     /// bare if it is one of them, and nothing more (true).
     fn built_watched(&self, out: &mut Outcome, path: &Path<'_>, code: ErrorCode) -> bool {
@@ -1058,11 +975,9 @@ impl<'p> Walker<'p> {
         true
     }
 
+    /// A failure that is not built, past `max_errors`, counted (true); `false` when the error
+    /// is to be built.
     fn not_built(&self, out: &mut Outcome) -> bool {
-        out.failed = true;
-        if out.dry {
-            return true;
-        }
         if out.errors.len() >= self.max_errors {
             out.omitted += 1;
             return true;
@@ -1149,9 +1064,6 @@ impl<'p> Walker<'p> {
         from: Option<&Value>,
         to: Option<&Value>,
     ) {
-        if out.dry {
-            return;
-        }
         let (from, to) = if mode.sensitive {
             (None, None)
         } else {

@@ -75,21 +75,28 @@ impl<'p> Walker<'p> {
     ) {
         let mut routed = Routed { walker: self, out, path, mode, depth, hops };
         for keyword in &node.keywords {
-            if routed.out.dry {
-                if !keyword.is_valid(&routed, value) {
-                    routed.out.failed = true;
-                    return;
-                }
-            } else {
-                keyword.validate(&mut routed, value);
-            }
+            keyword.validate(&mut routed, value);
         }
     }
 
-    /// Does `value` pass `id` exactly? (On a copy, by a plain walker.)
-    fn accepts_copy(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, hops: usize) -> bool {
-        let mut copy = value.clone();
-        self.plain().accepts_exact_after(id, &mut copy, path, depth, hops)
+    /// Does `value` keep every keyword of the folder that `node` has (the exact check's side
+    /// of [`Walker::routed_keywords`])?
+    pub(super) fn routed_keywords_pass(
+        &self,
+        node: &Node,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+    ) -> bool {
+        let asking = Asking { walker: self, path, depth, hops };
+        node.keywords.iter().all(|keyword| keyword.is_valid(&asking, value))
+    }
+
+    /// Does `value` pass `id` exactly? (By a plain walker: nothing it tries is remembered by
+    /// this one.)
+    fn accepts_plainly(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, hops: usize) -> bool {
+        self.plain().exact(id, value, path, depth, hops).ok
     }
 
     /// The members (items) of `value` that the keywords of `id` evaluated (see
@@ -145,7 +152,7 @@ impl<'p> Walker<'p> {
             }
             _ => return,
         }
-        let passes = |id: NodeId| self.accepts_copy(id, value, path, depth, hops + 1);
+        let passes = |id: NodeId| self.accepts_plainly(id, value, path, depth, hops + 1);
         let dynamic = node.dynamic.as_ref().map(|dynamic| self.dynamic_target(dynamic));
         let mut applied: Vec<NodeId> =
             node.reference.into_iter().chain(dynamic).chain(node.all_of.iter().copied()).collect();
@@ -164,7 +171,7 @@ impl<'p> Walker<'p> {
                 }
                 Keyword::Contains(contains) => {
                     for (index, item) in value.items().enumerate() {
-                        if self.accepts_copy(contains.schema, item, path, depth + 1, 0) {
+                        if self.accepts_plainly(contains.schema, item, path, depth + 1, 0) {
                             marks[index] = true;
                         }
                     }
@@ -187,18 +194,46 @@ impl<'p> Walker<'p> {
     }
 }
 
-impl<'v> Subschemas<'v, &'v Value> for Routed<'_, '_, '_, '_> {
+/// What the keywords of the folder ask of their node's schema at one value of the walk.
+struct Asking<'w, 'p, 'a> {
+    walker: &'w Walker<'p>,
+    path: &'a Path<'a>,
+    depth: usize,
+    hops: usize,
+}
+
+impl<'v> Subschemas<'v, &'v Value> for Asking<'_, '_, '_> {
     fn accepts(&self, schema: SchemaId, instance: &'v Value) -> bool {
-        self.walker.accepts_copy(schema, instance, self.path, self.depth, self.hops + 1)
+        self.walker.accepts_plainly(schema, instance, self.path, self.depth, self.hops + 1)
     }
 
     fn accepts_name(&self, schema: SchemaId, name: &str) -> bool {
-        let mut name = Value::String(name.to_owned());
-        self.walker.plain().accepts_exact_after(schema, &mut name, self.path, self.depth + 1, 0)
+        let name = Value::String(name.to_owned());
+        self.walker.accepts_plainly(schema, &name, self.path, self.depth + 1, 0)
     }
 
     fn evaluated(&self, schema: SchemaId, instance: &'v Value) -> Vec<bool> {
         self.walker.evaluated_by(schema, instance, self.path, self.depth, self.hops)
+    }
+}
+
+impl<'v> Subschemas<'v, &'v Value> for Routed<'_, '_, '_, '_> {
+    fn accepts(&self, schema: SchemaId, instance: &'v Value) -> bool {
+        self.asking().accepts(schema, instance)
+    }
+
+    fn accepts_name(&self, schema: SchemaId, name: &str) -> bool {
+        self.asking().accepts_name(schema, name)
+    }
+
+    fn evaluated(&self, schema: SchemaId, instance: &'v Value) -> Vec<bool> {
+        self.asking().evaluated(schema, instance)
+    }
+}
+
+impl<'w, 'p> Routed<'w, 'p, '_, '_> {
+    fn asking(&self) -> Asking<'w, 'p, '_> {
+        Asking { walker: self.walker, path: self.path, depth: self.depth, hops: self.hops }
     }
 }
 

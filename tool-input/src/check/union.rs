@@ -15,8 +15,6 @@
 //! the outermost union of a subtree: below it, a union picks its closest branch instead of
 //! trying them all again.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use super::convert::{bool_from_text, container_from_text, number_from_text, spelling_match};
@@ -26,20 +24,6 @@ use crate::error::ErrorCode;
 use crate::plan::{NodeId, Options, Types, UnionShape};
 use crate::policy::Policy;
 use crate::report::CoercionKind;
-
-/// What an exact try of one branch on one value found.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Exact {
-    ok: bool,
-    /// The full walk would still change the value (an absent default, `3.0` for an integer).
-    touched: bool,
-}
-
-/// Exact tries remembered by (branch, address of the value, resources entered), valid while
-/// no walk changes any value: from the outermost exact try to its end. The resources (empty
-/// unless the plan resolves a reference dynamically) are part of the key: a dynamic
-/// reference below the branch may lead elsewhere from another scope.
-pub(crate) type Memo = HashMap<(NodeId, usize, Vec<u32>), Exact>;
 
 impl Walker<'_> {
     #[allow(clippy::too_many_arguments)]
@@ -87,7 +71,7 @@ impl Walker<'_> {
         mode: Mode,
         out: &mut Outcome,
     ) {
-        if out.dry || out.errors.len() == before {
+        if out.errors.len() == before {
             return;
         }
         let resolved = &self.plan.nodes[self.plan.resolved(branch)];
@@ -116,10 +100,6 @@ impl Walker<'_> {
         out: &mut Outcome,
     ) {
         if options.branch_of(value).is_some() {
-            return;
-        }
-        if out.dry {
-            out.failed = true;
             return;
         }
         if mode.policy.coerces() {
@@ -155,10 +135,6 @@ impl Walker<'_> {
     ) {
         self.object_from_text(value, path, mode, out, depth);
         let Value::Object(map) = value else {
-            if out.dry {
-                out.failed = true;
-                return;
-            }
             let listed = self.list_options(&options.values);
             let shown = !mode.sensitive;
             self.fail_with(out, path, mode, ErrorCode::Type, Some(value), listed.values, None, || {
@@ -173,10 +149,6 @@ impl Walker<'_> {
         let tag_path = Path::Key(path, tag);
         let branch = match map.get_mut(tag) {
             None => {
-                if out.dry {
-                    out.failed = true;
-                    return;
-                }
                 let listed = self.list_options(&options.values);
                 self.fail_with(out, &tag_path, mode, ErrorCode::Missing, None, listed.values, None, || {
                     format!("the required property `{tag}` is missing; expected one of {}", listed.text)
@@ -185,10 +157,6 @@ impl Walker<'_> {
             }
             Some(sent) => match options.branch_of(sent) {
                 Some(branch) => branch,
-                None if out.dry => {
-                    out.failed = true;
-                    return;
-                }
                 None => {
                     let coerced = if mode.policy.coerces() {
                         constant_coercion(&options.values, sent, mode.policy)
@@ -239,7 +207,7 @@ impl Walker<'_> {
         let branch = match value {
             Value::String(_) => match units.branch_of(value) {
                 Some(branch) => Some(branch),
-                None if out.dry || !mode.policy.coerces() => None,
+                None if !mode.policy.coerces() => None,
                 None => match constant_coercion(&units.values, value, mode.policy) {
                     Some((converted, kind)) => {
                         self.record(out, path, mode, kind, Some(value), Some(&converted));
@@ -253,7 +221,7 @@ impl Walker<'_> {
                 let key = map.keys().next().cloned().unwrap_or_default();
                 match keys.iter().find(|(name, _)| *name == key) {
                     Some((_, branch)) => Some(*branch),
-                    None if out.dry || !mode.policy.coerces() => None,
+                    None if !mode.policy.coerces() => None,
                     None => {
                         let names: Vec<Value> =
                             keys.iter().map(|(name, _)| Value::String(name.clone())).collect();
@@ -279,7 +247,7 @@ impl Walker<'_> {
             self.walk(branch, value, path, mode, out, depth, hops + 1);
             return;
         }
-        // Past the errors reported (or in a dry walk), counted: no options, no did-you-mean.
+        // Past the errors reported, counted: no options, no did-you-mean.
         if self.not_built(out) {
             return;
         }
@@ -347,7 +315,7 @@ impl Walker<'_> {
         out: &mut Outcome,
         depth: usize,
     ) {
-        if out.dry || !mode.policy.coerces() {
+        if !mode.policy.coerces() {
             return;
         }
         let Value::String(text) = &*value else { return };
@@ -375,39 +343,16 @@ impl Walker<'_> {
         depth: usize,
         hops: usize,
     ) {
-        let admits = |index: usize, value: &Value| types.is_none_or(|types| types[index].admits(value));
         // 1. Branches that accept the value as sent.
-        let mut exact: Option<(NodeId, bool)> = None;
-        let mut matched = 0;
-        self.scopes.set(self.scopes.get() + 1);
-        for (index, &branch) in branches.iter().enumerate() {
-            if !admits(index, value) {
-                continue;
-            }
-            let found = self.exact(branch, value, path, mode, depth, hops);
-            if found.ok {
-                matched += 1;
-                exact.get_or_insert((branch, found.touched));
-                if !exactly_one || matched > 1 {
-                    break;
-                }
-            }
-        }
-        self.scopes.set(self.scopes.get() - 1);
-        if self.scopes.get() == 0 {
-            self.memo.borrow_mut().clear();
-        }
-        match (exact, matched > 1 && exactly_one) {
-            (Some((branch, touched)), false) => {
-                if out.dry {
-                    out.touched |= touched;
-                } else if touched {
+        match self.first_exact_branch(branches, types, exactly_one, value, path, depth, hops) {
+            Some((branch, touched, false)) => {
+                if touched {
                     // Walk it for real: it fills defaults below, or rewrites `3.0` as `3`.
                     self.walk(branch, value, path, mode, out, depth, hops + 1);
                 }
                 return;
             }
-            (Some(_), true) => {
+            Some((_, _, true)) => {
                 let shown = !mode.sensitive;
                 self.fail(out, path, mode, ErrorCode::Ambiguous, Some(value), || {
                     format!(
@@ -417,11 +362,7 @@ impl Walker<'_> {
                 });
                 return;
             }
-            (None, _) => {}
-        }
-        if out.dry {
-            out.failed = true;
-            return;
+            None => {}
         }
         // 2. Branches that accept it after coercion.
         let candidates: Vec<usize> = (0..branches.len())
@@ -503,28 +444,6 @@ impl Walker<'_> {
             out.omitted += attempt.omitted + attempt.errors.len().saturating_sub(room);
             out.errors.extend(attempt.errors.into_iter().take(room));
         }
-    }
-
-    /// The exact try of `branch` on `value`, remembered by (branch, value) within the
-    /// outermost exact try.
-    fn exact(
-        &self,
-        branch: NodeId,
-        value: &mut Value,
-        path: &Path<'_>,
-        mode: Mode,
-        depth: usize,
-        hops: usize,
-    ) -> Exact {
-        let key = (branch, std::ptr::from_ref::<Value>(value) as usize, self.resources.borrow().clone());
-        if let Some(found) = self.memo.borrow().get(&key) {
-            return *found;
-        }
-        let mut dry = Outcome::dry();
-        self.walk(branch, value, path, Mode { policy: Policy::Strict, ..mode }, &mut dry, depth, hops + 1);
-        let found = Exact { ok: dry.ok(), touched: dry.touched };
-        self.memo.borrow_mut().insert(key, found);
-        found
     }
 
     /// Among `candidates`, the branch whose shape is closest to `value`, without walking:

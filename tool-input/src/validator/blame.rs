@@ -154,9 +154,7 @@ pub(super) fn blame(
     }
     let exact = without_defaults(value, coercions);
     let root = walker.plan.root;
-    if outcome.errors.is_empty()
-        && walker.accepts_exact(root, &mut exact.clone(), &crate::check::Path::Root, 0)
-    {
+    if outcome.errors.is_empty() && walker.accepts_exact(root, &exact, &crate::check::Path::Root, 0) {
         return None;
     }
     let refused = found(&walker.errors_at(root, &mut exact.clone()));
