@@ -177,6 +177,77 @@ fn an_integer_beyond_a_float_is_refused_quoting_it_as_sent() {
     }
 }
 
+/// The same digits sent as a string are not made into the float they round to either: a
+/// coercion changes how a number is written, never which number it is.
+#[test]
+fn an_integer_beyond_a_float_sent_as_a_string_is_not_rounded() {
+    for schema in [
+        json!({"type": "number"}),
+        json!({"type": ["number", "null"]}),
+        json!({"type": "number", "maximum": 5}),
+    ] {
+        let v = validator(json!({"type": "object", "properties": {"n": schema}}));
+        for sent in [
+            "12345678901234567890123",
+            "-12345678901234567890123",
+            "9007199254740993.0",
+            "1e400000000000000000000",
+        ] {
+            let text = format!(r#"{{"n": "{sent}"}}"#);
+            let rejection = v.check(text.as_str()).unwrap_err();
+            let error = &rejection.errors()[0];
+            if sent.contains('e') {
+                // Written as a float: the nearest float is infinite, which no number is.
+                assert_eq!(error.path(), "/n", "{schema} {text}: {rejection}");
+                continue;
+            }
+            assert_eq!(
+                (error.path(), error.code()),
+                ("/n", ErrorCode::Inexact),
+                "{schema} {text}: {rejection}"
+            );
+            assert!(error.message().contains(sent), "{}", error.message());
+            assert!(!error.message().contains("e+22"), "{}", error.message());
+            let wrapped = json!({"type": "object", "properties": {"n": schema}});
+            let lenient = Validator::builder(&wrapped).policy(Policy::Lenient).build().unwrap();
+            assert!(lenient.check(text.as_str()).is_err(), "{schema} {text} lenient");
+        }
+        // Integers a float keeps (2^60, and those of 64 bits, kept as integers) and floats
+        // written as floats are coerced, as the same text sent as a number is accepted.
+        for (sent, number) in [
+            ("1152921504606846976", json!(1152921504606846976u64)),
+            ("9007199254740993", json!(9007199254740993u64)),
+            ("-9007199254740993", json!(-9007199254740993i64)),
+            ("0.1000000000000000000000001", json!(0.1)),
+            ("2.5", json!(2.5)),
+        ] {
+            let text = format!(r#"{{"n": "{sent}"}}"#);
+            let expected_ok =
+                !schema.get("maximum").is_some_and(|_| number.as_f64().is_some_and(|n| n > 5.0));
+            match v.check(text.as_str()) {
+                Ok(checked) => {
+                    assert!(expected_ok, "{schema} {text}");
+                    assert_eq!(checked.value["n"], number, "{schema} {text}");
+                }
+                Err(rejection) => assert!(!expected_ok, "{schema} {text}: {rejection}"),
+            }
+        }
+    }
+}
+
+/// A typed `f64` field reads the digits sent as a string as the engine does.
+#[test]
+fn a_typed_float_refuses_a_rounded_integer_sent_as_a_string() {
+    #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+    struct Measure {
+        amount: f64,
+    }
+    let rejection = Measure::from_arguments(r#"{"amount": "12345678901234567890123"}"#).unwrap_err();
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Inexact, "{rejection}");
+    let measure = Measure::from_arguments(r#"{"amount": "2.5"}"#).unwrap();
+    assert_eq!(measure.amount, 2.5);
+}
+
 /// Every message, error value and record quotes a number as it was sent: the digits of a
 /// number beyond 64 bits, `1.50` with its zero, never the float they round to.
 #[test]

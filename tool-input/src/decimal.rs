@@ -95,6 +95,26 @@ pub(crate) fn integral_float_is_exact(text: &str, float: f64) -> bool {
     }
 }
 
+/// Is `text` an integer written out (digits, perhaps a fraction of zeros:
+/// `9007199254740993`, `12345678901234567890123.0`) that `float`, the nearest float JSON
+/// reads from it, is not? Beyond 2^53 a float keeps only some integers: `2^60` written out
+/// is one, `2^53 + 1` (read as `2^53`) is not, and neither is any integer past `i128`. A
+/// float written as one (`1e30`, `2.5`) is read as the nearest float, as JSON says: not this.
+pub(crate) fn integer_text_rounded(text: &str, float: f64) -> bool {
+    if float.fract() != 0.0 || float.abs() < EXACT_FLOAT_INTEGERS {
+        return false;
+    }
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let (whole, zeros) = digits.split_once('.').unwrap_or((digits, ""));
+    let integral =
+        !whole.is_empty() && whole.bytes().all(|b| b.is_ascii_digit()) && zeros.bytes().all(|b| b == b'0');
+    let held = match denotes(text) {
+        Some(Denotes::Integer(value)) => float.abs() < 1.7e38 && float as i128 == value,
+        _ => false,
+    };
+    integral && !held
+}
+
 /// Could `serde_json`, built without its `float_roundtrip` feature, read a float of JSON
 /// `text` one unit in the last place off (`977765.4534335453` as `…452`)? That build reads a
 /// number's digits as an integer significand and scales it by a power of ten: the result is

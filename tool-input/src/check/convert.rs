@@ -111,11 +111,17 @@ pub(crate) fn integer_from_float(number: &Number) -> Option<Number> {
 
 /// The number a string holds, for a field of `types`: where only integers are declared, the
 /// integer its decimal text denotes exactly (`"3.0"` is 3; `"0.99999999999999999"` and
-/// `"-9999999999999999999999"` are none, never a rounded float); otherwise the number.
+/// `"-9999999999999999999999"` are none, never a rounded float); otherwise the number, unless
+/// the text writes an integer the number does not keep (`"12345678901234567890123"`, which
+/// would be `1.2345678901234568e22`: another number than the one sent, as the same digits sent
+/// as a number are refused).
 pub(crate) fn number_for(text: &str, types: Types) -> Option<Number> {
     let number = number_from_text(text)?;
     if !types.integer_only() {
-        return Some(number);
+        let rounded = number
+            .as_f64()
+            .is_some_and(|float| number.is_f64() && crate::decimal::integer_text_rounded(text, float));
+        return (!rounded).then_some(number);
     }
     match crate::decimal::denotes(text)? {
         Denotes::Integer(value) => match i64::try_from(value) {

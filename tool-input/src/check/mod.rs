@@ -910,12 +910,7 @@ impl<'p> Walker<'p> {
             return None;
         }
         let literal = self.float_literal(number, path)?;
-        // Written as an integer: digits, and maybe a fraction of zeros (`9007199254740993.0`,
-        // whose float is `…992`); a float in exponent form reads as the nearest float.
-        let digits = literal.strip_prefix('-').unwrap_or(literal);
-        let (whole, zeros) = digits.split_once('.').unwrap_or((digits, ""));
-        let integral = whole.bytes().all(|b| b.is_ascii_digit()) && zeros.bytes().all(|b| b == b'0');
-        if !integral || integer_float_holds(literal, float) {
+        if !decimal::integer_text_rounded(literal, float) {
             return None;
         }
         let named =
@@ -925,18 +920,28 @@ impl<'p> Walker<'p> {
         ))
     }
 
-    /// Why a string where an integer is declared is not coerced, when it is an integer that
+    /// Why a string where a number is declared is not coerced, when it is an integer that
     /// cannot be kept (`"-99999999999999999999999"`): said, rather than "expected an integer".
     fn string_integer_problem(&self, types: Types, value: &Value, mode: Mode) -> Option<String> {
-        let text = value.as_str().filter(|_| mode.policy.coerces() && types.integer_only())?;
+        let text = value.as_str().filter(|_| mode.policy.coerces())?;
         let text = if mode.policy.lenient() { text.trim() } else { text };
-        match decimal::denotes(text)? {
-            Denotes::Integer(v) if i64::try_from(v).is_err() && u64::try_from(v).is_err() => {}
-            Denotes::Huge => {}
-            _ => return None,
+        let named = || if mode.sensitive { "the value".to_owned() } else { echo(value, self.max_echo) };
+        if types.integer_only() {
+            match decimal::denotes(text)? {
+                Denotes::Integer(v) if i64::try_from(v).is_err() && u64::try_from(v).is_err() => {}
+                Denotes::Huge => {}
+                _ => return None,
+            }
+            return Some(format!(
+                "{} is an integer that cannot be kept exactly; integers are 64 bits at most",
+                named()
+            ));
         }
-        let named = if mode.sensitive { "the value".to_owned() } else { echo(value, self.max_echo) };
-        Some(format!("{named} is an integer that cannot be kept exactly; integers are 64 bits at most"))
+        let number = convert::number_from_text(text).filter(|_| types.contains(Types::NUMBER))?;
+        let float = number.as_f64().filter(|_| number.is_f64())?;
+        decimal::integer_text_rounded(text, float).then(|| {
+            format!("{} has more digits than a number keeps exactly (integers within 64 bits)", named())
+        })
     }
 
     /// A string `pattern` could not be checked on within its budget (see `pattern`).
@@ -1070,14 +1075,5 @@ impl<'p> Walker<'p> {
             (from.map(|v| self.echo_at(v, path)), to.map(|v| echo(v, self.max_echo)))
         };
         out.coercions.push(Coercion { path: path.pointer(), kind, from, to });
-    }
-}
-
-/// Is `float`, read from the integer `literal`, that very integer (`2^60` is; `2^53 + 1`,
-/// read as `2^53`, is not)?
-fn integer_float_holds(literal: &str, float: f64) -> bool {
-    match decimal::denotes(literal) {
-        Some(Denotes::Integer(value)) => float.abs() < 1.7e38 && float as i128 == value,
-        _ => false,
     }
 }
