@@ -610,3 +610,42 @@ fn one_anthropic_id_is_one_call_or_an_error() {
     assert_eq!(names(&calls), [("list_files", json!({"path": "/tmp"}))]);
     assert!(calls.errors.is_empty(), "{:?}", calls.errors);
 }
+
+/// A Chat Completions response cut by its length: its last call is refused alike whether
+/// the whole body or its stream is read. Arguments that do not parse or are not an object
+/// are what the cut left (`truncated`); a call that names no tool it can run is refused for
+/// its name (`unknown_tool`, `malformed`), which the cut does not change.
+#[test]
+fn the_last_call_of_a_cut_chat_response_is_refused_alike_in_its_body_and_its_stream() {
+    let options = || CallOptions::new().tools(["get_weather", "search"]);
+    let cases = [
+        ("get_weather", r#"{"city": "Paris""#, "truncated"),
+        ("get_weather", "null", "truncated"),
+        ("get_weather", "[1]", "truncated"),
+        ("get_weather", r#"{"city": "x"} {"city": "y"}"#, "truncated"),
+        ("get_weather", r#"{"city": "Paris"}"#, "truncated"),
+        ("unknown_tool", "{}", "unknown_tool"),
+        ("unknown_tool", r#"{"city": "#, "unknown_tool"),
+        ("", "{}", "malformed"),
+    ];
+    for (name, arguments, kind) in cases {
+        let body = json!({"choices": [{"index": 0, "finish_reason": "length", "message": {
+            "role": "assistant", "content": null,
+            "tool_calls": [chat_call("call_1", "search", r#"{"q": "a"}"#), chat_call("call_2", name, arguments)],
+        }}]});
+        let read = parse_value(&body, &options()).expect("a Chat Completions body");
+        let mut events = vec![chat_delta(0, Some("call_1"), Some("search"), r#"{"q": "a"}"#)];
+        for piece in [&arguments[..arguments.len() / 2], &arguments[arguments.len() / 2..]] {
+            let first = piece.as_ptr() == arguments.as_ptr();
+            events.push(chat_delta(1, first.then_some("call_2"), first.then_some(name), piece));
+        }
+        events.push(chat_finish("length"));
+        let streamed = feed(options(), &events);
+        for (which, calls) in [("body", &read), ("stream", &streamed)] {
+            // Nothing of a cut response runs, the whole call before the cut included.
+            assert!(calls.calls.is_empty(), "{name} {arguments}: {:?}", calls.calls);
+            let said: Vec<&str> = calls.errors.iter().map(|e| e.message.as_str()).collect();
+            assert_eq!(kinds(calls), ["incomplete", kind], "{which} {name} {arguments}: {said:?}");
+        }
+    }
+}

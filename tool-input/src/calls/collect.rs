@@ -505,6 +505,29 @@ pub(crate) fn settle_cut(
         .max_by_key(|(_, call)| call.index)
         .filter(|(_, call)| last_error.is_none_or(|error| error < call.index))
         .map(|(at, _)| at);
+    let last_error = calls
+        .errors
+        .iter()
+        .enumerate()
+        .filter(|(_, error)| of_choice(error.choice))
+        .max_by_key(|(_, error)| error.index)
+        .filter(|_| last_call.is_none())
+        .map(|(at, _)| at);
+    if let Some(at) = last_error.filter(|&at| last_cut && arguments_unread(&calls.errors[at])) {
+        // Arguments that do not parse, or are not an object, in the call a stop cut: the cut
+        // is what went wrong, as the stream of the same response says.
+        let error = &mut calls.errors[at];
+        let detail = format!(
+            "the response stopped ({reason}) right after this call: its arguments may have been cut short"
+        );
+        let mut rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail);
+        if let Some(name) = &error.name {
+            rejection = rejection.with_tool(name.clone());
+        }
+        error.kind = CallErrorKind::Arguments(RejectionKind::Truncated);
+        error.message = rejection.to_string();
+        error.rejection = Some(rejection);
+    }
     if let Some(at) = last_call {
         let call = &calls.calls[at];
         let detail = if call.format == Format::Text {
@@ -555,4 +578,11 @@ fn contains(haystack: &Value, needle: &Value) -> bool {
             Value::Array(items) => items.iter().any(|value| contains(value, needle)),
             _ => false,
         }
+}
+
+/// Was the call refused for arguments that did not parse or were not an object (what a cut
+/// makes of the last call's arguments)?
+fn arguments_unread(error: &CallError) -> bool {
+    error.format != Format::Text
+        && matches!(error.kind, CallErrorKind::Arguments(RejectionKind::Parse | RejectionKind::NotObject))
 }

@@ -250,6 +250,25 @@ impl CallParts {
         self.name.as_deref().map(str::trim).filter(|name| !name.is_empty())
     }
 
+    /// Which known tool the call names (the name sent, trimmed, is not empty).
+    fn tool_named(&self, options: &CallOptions) -> ToolNamed {
+        let Some(tools) = &options.tools else { return ToolNamed::Free };
+        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+        let sent = self.name.as_deref().unwrap_or_default();
+        match names::resolve_with_sent_names(sent, &names, &options.sent_names) {
+            NameMatch::Found(name, by) => ToolNamed::Found(name.to_owned(), by),
+            NameMatch::Ambiguous(candidates) => ToolNamed::Ambiguous(candidates.join(", ")),
+            NameMatch::Unknown => ToolNamed::Unknown(unknown_tool_message(sent.trim(), &names)),
+        }
+    }
+
+    /// Does the call name no tool it can run: no name, or one no known tool answers to?
+    /// Such a call is refused for its name, however its arguments turned out.
+    pub(crate) fn names_no_tool(&self, options: &CallOptions) -> bool {
+        self.shown_name().is_none()
+            || !matches!(self.tool_named(options), ToolNamed::Free | ToolNamed::Found(..))
+    }
+
     /// Read the parts into a call: keep or generate the id, match the name
     /// ([`resolve_name`], when [`CallOptions::tools`] are known), and parse the arguments
     /// leniently into an object. A missing name, an unknown tool, or arguments that do not
@@ -298,28 +317,22 @@ impl CallParts {
                 "The tool call has no tool name, so nothing was run. Call a tool by its name.".to_owned();
             return Err(error);
         }
-        let (name, matched_by) = match &options.tools {
-            None => (trimmed.to_owned(), None),
-            Some(tools) => {
-                let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-                match names::resolve_with_sent_names(&name_sent, &names, &options.sent_names) {
-                    NameMatch::Found(name, by) => (name.to_owned(), Some(by)),
-                    NameMatch::Ambiguous(candidates) => {
-                        error.kind = CallErrorKind::UnknownTool;
-                        error.name = Some(trimmed.to_owned());
-                        error.message = format!(
-                            "The tool name `{trimmed}` matches several tools ({}); nothing was run. Call one of them by its exact name.",
-                            candidates.join(", ")
-                        );
-                        return Err(error);
-                    }
-                    NameMatch::Unknown => {
-                        error.kind = CallErrorKind::UnknownTool;
-                        error.name = Some(trimmed.to_owned());
-                        error.message = unknown_tool_message(trimmed, &names);
-                        return Err(error);
-                    }
-                }
+        let (name, matched_by) = match self.tool_named(options) {
+            ToolNamed::Free => (trimmed.to_owned(), None),
+            ToolNamed::Found(name, by) => (name, Some(by)),
+            ToolNamed::Ambiguous(candidates) => {
+                error.kind = CallErrorKind::UnknownTool;
+                error.name = Some(trimmed.to_owned());
+                error.message = format!(
+                    "The tool name `{trimmed}` matches several tools ({candidates}); nothing was run. Call one of them by its exact name."
+                );
+                return Err(error);
+            }
+            ToolNamed::Unknown(message) => {
+                error.kind = CallErrorKind::UnknownTool;
+                error.name = Some(trimmed.to_owned());
+                error.message = message;
+                return Err(error);
             }
         };
         match read_arguments(&self.arguments, &options.limits, read) {
@@ -469,4 +482,16 @@ impl ToolCall {
             choice: self.choice,
         }
     }
+}
+
+/// Which known tool a call names.
+enum ToolNamed {
+    /// No list of tools was given: any name goes.
+    Free,
+    /// The registered name, and how it was found.
+    Found(String, MatchedBy),
+    /// Several registered names match (listed); none is chosen.
+    Ambiguous(String),
+    /// None matches: the message saying so.
+    Unknown(String),
 }

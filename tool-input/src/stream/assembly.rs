@@ -769,6 +769,9 @@ fn read_call(
             Format::OpenAi | Format::Responses => push_unwrapping(parts, read, out),
             _ => out.push_read(parts, read),
         },
+        // A call that names no tool it can run is refused for that, as the whole body's
+        // reading refuses it: the cut changes nothing about its name.
+        End::Cut(_) if parts.names_no_tool(out.options) => out.push_read(parts, read),
         End::Cut(reason) => {
             let noun = if bytes == 1 { "byte" } else { "bytes" };
             let detail = format!(
