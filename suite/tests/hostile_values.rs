@@ -303,6 +303,37 @@ fn unique_items_over_a_hundred_thousand_items_is_answered() {
     assert_eq!(errors[0].message(), "items 5 and 100001 are equal; every item must be unique");
 }
 
+/// An `enum` of 50,000 values, and the same values as a `oneOf` of documented constants (as
+/// schemars writes an enum whose variants have doc comments): each compiles (the constants
+/// are told apart by hash, not compared pair by pair), is not refused as applying too many
+/// subschemas (it applies about as many as it holds), and checks thousands of values with a
+/// look-up each: exact values pass, values in another letter case are coerced, others are
+/// refused listing the first options.
+#[test]
+fn an_enum_of_fifty_thousand_values_compiles_and_checks_each_value_by_look_up() {
+    let options: Vec<String> = (0..50_000).map(|n| format!("option_{n:06}")).collect();
+    let constants: Vec<Value> =
+        options.iter().map(|option| json!({"const": option, "description": "one option"})).collect();
+    for field in [json!({"enum": options}), json!({"oneOf": constants})] {
+        let v = validator(json!({
+            "type": "object",
+            "properties": {"picks": {"type": "array", "items": field}}
+        }));
+        let exact: Vec<&String> = options.iter().step_by(10).collect();
+        let sent = json!({ "picks": exact }).to_string();
+        assert!(v.check(sent.as_str()).is_ok(), "{field:.80}");
+        let cased: Vec<String> = options.iter().step_by(10).map(|option| option.to_uppercase()).collect();
+        let checked = v.check(json!({ "picks": cased }).to_string().as_str()).expect("coerced");
+        assert_eq!(checked.value["picks"][4999], json!(options[49_990]));
+        assert_eq!(checked.report.coercions.len(), 5_000);
+        let wrong: Vec<String> = options.iter().step_by(10).map(|option| format!("{option}x")).collect();
+        let rejection =
+            v.check(json!({ "picks": wrong }).to_string().as_str()).expect_err("none is an option");
+        assert_eq!(rejection.errors().len() + rejection.omitted_errors(), 5_000);
+        assert!(rejection.errors()[0].message().contains("\"option_000000\""), "{rejection}");
+    }
+}
+
 /// Definitions that each apply the next twice (`allOf`, `anyOf`, `oneOf`, `$ref`), thirty
 /// deep, apply 2^30 subschemas to every value checked: such a schema is refused when it is
 /// compiled, naming the definition where the count passes the limit. Fewer levels compile,

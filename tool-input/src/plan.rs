@@ -8,13 +8,14 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Number, Value};
 
+use crate::equal::ValueIndex;
 use crate::error::SharedOptions;
 use crate::key_order::KeyOrder;
 use crate::keywords::Keyword;
 use crate::pattern::Pattern;
 use crate::schema_error::SchemaError;
 use graph::{first_loop, same_value_excess, Excess};
-pub(crate) use graph::{MAX_SCHEMA_HOPS, MOST_APPLICATIONS};
+pub(crate) use graph::{most_applications, MAX_SCHEMA_HOPS};
 use values::{compile_pattern, count, nullable};
 
 mod dynamic;
@@ -176,6 +177,8 @@ pub(crate) struct Node {
     pub reject_all: bool,
     pub types: Option<Types>,
     pub enum_values: Option<Vec<Value>>,
+    /// Where each `enum` value is: a long `enum` is looked up, not scanned.
+    pub enum_index: ValueIndex,
     /// The first `enum` values an error lists, shared by every error that lists them.
     pub enum_listed: SharedOptions,
     pub const_value: Option<Value>,
@@ -242,6 +245,7 @@ impl Default for Node {
             reject_all: false,
             types: None,
             enum_values: None,
+            enum_index: ValueIndex::default(),
             enum_listed: SharedOptions::default(),
             const_value: None,
             minimum: None,
@@ -524,8 +528,9 @@ impl Plan {
                     &place_of(id),
                     format!(
                         "`$ref`, `allOf`, `anyOf`, `oneOf`, `not` and the conditionals here apply more than \
-                         {MOST_APPLICATIONS} subschemas to one value (definitions referred to many times over, \
-                         each time in full): checking a value against it would take too long"
+                         {} subschemas to one value (definitions referred to many times over, \
+                         each time in full): checking a value against it would take too long",
+                        most_applications(&compiler.nodes)
                     ),
                 ));
             }

@@ -7,8 +7,9 @@ use std::borrow::Cow;
 
 use serde_json::{Number, Value};
 
-use super::keywords::{const_refuses, enum_refuses};
+use super::keywords::{const_refuses, enum_refuses_text};
 use crate::decimal::Denotes;
+use crate::equal::ValueIndex;
 use crate::parse::{self, ParseMode, ParseOptions};
 use crate::plan::{Node, Types};
 use crate::report::CoercionKind;
@@ -59,10 +60,11 @@ pub(crate) fn text_as_type(text: &str, types: Types, lenient: bool, max_depth: u
 /// one of them, spells but for letter case and white space (leniently, separators too); the
 /// only one, or `None`.
 pub(crate) fn respelled<'n>(node: &'n Node, text: &str, lenient: bool) -> Option<&'n Value> {
-    let is_text = |option: &Value| option.as_str() == Some(text);
-    let options =
-        enum_refuses(node, is_text).or_else(|| const_refuses(node, is_text).map(std::slice::from_ref))?;
-    spelling_match(text, options, lenient)
+    if let Some(options) = enum_refuses_text(node, text) {
+        return spelling_match_in(text, options, Some(&node.enum_index), lenient);
+    }
+    let constant = const_refuses(node, |option| option.as_str() == Some(text))?;
+    spelling_match(text, std::slice::from_ref(constant), lenient)
 }
 
 /// An array or object sent as a JSON string (`"[\"a\", \"b\"]"`), where `types` declares
@@ -170,6 +172,30 @@ pub(crate) fn bool_from_text(text: &str, lenient: bool) -> Option<bool> {
 /// choice. Leniently, the letter-case reading comes first: lenient is never stricter than
 /// the default (`"a-b"` is `"A-B"` under both, though `"a_b"` is also an option).
 pub(crate) fn spelling_match<'v>(text: &str, options: &'v [Value], lenient: bool) -> Option<&'v Value> {
+    spelling_match_in(text, options, None, lenient)
+}
+
+/// [`spelling_match`] among `options` whose [`ValueIndex`] is `index`: a long list is looked
+/// up by spelling, not compared option by option.
+pub(crate) fn spelling_match_in<'v>(
+    text: &str,
+    options: &'v [Value],
+    index: Option<&ValueIndex>,
+    lenient: bool,
+) -> Option<&'v Value> {
+    if let Some(index) = index {
+        let by_spelling = |lenient: bool| {
+            let keyed =
+                index.keyed(usize::from(lenient), options, |option| normalised(option, lenient).collect())?;
+            match keyed.get(&normalised(text, lenient).collect::<String>())?.as_slice() {
+                [one] => options.get(*one as usize),
+                _ => None,
+            }
+        };
+        if index.keyed(0, options, |option| normalised(option, false).collect()).is_some() {
+            return by_spelling(false).or_else(|| if lenient { by_spelling(true) } else { None });
+        }
+    }
     // Lowercasing never shortens a text by characters, and makes at most three of one: a
     // text of more than three characters (twelve bytes) per byte of the longest option
     // spells none of them, and is not normalised (a 4 MB value against short options).

@@ -89,7 +89,7 @@ impl Walker<'_> {
             }
             *touched |= integral_float_rewritten(types, value);
         }
-        if enum_refuses(node, |option| json_equal(option, value)).is_some()
+        if enum_refuses(node, value).is_some()
             || const_refuses(node, |constant| json_equal(constant, value)).is_some()
         {
             return false;

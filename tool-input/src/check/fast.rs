@@ -376,7 +376,7 @@ fn scalar_ok(node: &Node, value: &Value) -> bool {
                 && n.as_f64()
                     .is_some_and(|f| f.fract() == 0.0 && f.abs() >= crate::decimal::EXACT_FLOAT_INTEGERS)
         })
-        && enum_refuses(node, |option| json_equal(option, value)).is_none()
+        && enum_refuses(node, value).is_none()
         && const_refuses(node, |constant| json_equal(constant, value)).is_none()
         && value.as_number().is_none_or(|number| number_admitted(node, number))
         && node.keywords.iter().all(|keyword| keyword.scalar_admits(value) == Some(true))

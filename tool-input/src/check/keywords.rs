@@ -109,7 +109,7 @@ pub(crate) fn string_length(node: &Node, text: &str) -> Option<u64> {
 pub(crate) fn string_admitted(node: &Node, text: &str) -> bool {
     let is_text = |option: &Value| option.as_str() == Some(text);
     node.types.is_none_or(|t| t.contains(Types::STRING))
-        && enum_refuses(node, is_text).is_none()
+        && enum_refuses_text(node, text).is_none()
         && const_refuses(node, is_text).is_none()
         && length_admitted(node, text)
         && node.pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
@@ -139,9 +139,18 @@ pub(crate) fn pattern_break<'n>(node: &'n Node, text: &str) -> Option<PatternBre
     }
 }
 
-/// `enum`: its options, when the value (`equal` says which option it equals) is none of them.
-pub(crate) fn enum_refuses(node: &Node, equal: impl Fn(&Value) -> bool) -> Option<&[Value]> {
-    node.enum_values.as_deref().filter(|options| !options.iter().any(equal))
+/// `enum`: its options, when `value` is none of them.
+#[inline]
+pub(crate) fn enum_refuses<'n>(node: &'n Node, value: &Value) -> Option<&'n [Value]> {
+    let options = node.enum_values.as_deref()?;
+    node.enum_index.position(options, value).is_none().then_some(options)
+}
+
+/// `enum`: its options, when the string `text` is none of them.
+#[inline]
+pub(crate) fn enum_refuses_text<'n>(node: &'n Node, text: &str) -> Option<&'n [Value]> {
+    let options = node.enum_values.as_deref()?;
+    node.enum_index.position_of_text(options, text).is_none().then_some(options)
 }
 
 /// `const`: the constant, when the value (`equal` says if it is that) is not it.
@@ -456,8 +465,11 @@ mod tests {
     #[test]
     fn enum_const_and_pattern_report_what_refuses() {
         let node = root(json!({"enum": ["a", 1], "const": "a", "pattern": "^a$"}));
-        assert_eq!(enum_refuses(&node, |o| o == &json!(1.0)), Some(&[json!("a"), json!(1)][..]));
-        assert_eq!(enum_refuses(&node, |o| o.as_str() == Some("a")), None);
+        assert_eq!(enum_refuses(&node, &json!(2)), Some(&[json!("a"), json!(1)][..]));
+        assert_eq!(enum_refuses(&node, &json!(1.0)), None);
+        assert_eq!(enum_refuses(&node, &json!("a")), None);
+        assert_eq!(enum_refuses_text(&node, "a"), None);
+        assert_eq!(enum_refuses_text(&node, "1"), Some(&[json!("a"), json!(1)][..]));
         assert_eq!(const_refuses(&node, |c| c.as_str() == Some("b")), Some(&json!("a")));
         assert_eq!(const_refuses(&node, |c| c.as_str() == Some("a")), None);
         assert!(pattern_break(&node, "a").is_none());

@@ -258,7 +258,7 @@ impl<'p> Walker<'p> {
                 return;
             }
         }
-        if keywords::enum_refuses(node, |option| json_equal(option, value)).is_some() {
+        if keywords::enum_refuses(node, value).is_some() {
             self.enum_error(out, path, mode, value, node);
         }
         if let Some(constant) = keywords::const_refuses(node, |constant| json_equal(constant, value)) {

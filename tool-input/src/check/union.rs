@@ -17,7 +17,9 @@
 
 use serde_json::Value;
 
-use super::convert::{bool_from_text, container_from_text, number_from_text, spelling_match};
+use super::convert::{
+    bool_from_text, container_from_text, number_from_text, spelling_match, spelling_match_in,
+};
 use super::{json_equal, Mode, Outcome, Path, Walker};
 use crate::error::ErrorCode;
 
@@ -103,7 +105,7 @@ impl Walker<'_> {
             return;
         }
         if mode.policy.coerces() {
-            if let Some((converted, kind)) = constant_coercion(&options.values, value, mode.policy) {
+            if let Some((converted, kind)) = constant_coercion(options, value, mode.policy) {
                 self.record(out, path, mode, kind, Some(value), Some(&converted));
                 *value = converted;
                 return;
@@ -159,7 +161,7 @@ impl Walker<'_> {
                 Some(branch) => branch,
                 None => {
                     let coerced = if mode.policy.coerces() {
-                        constant_coercion(&options.values, sent, mode.policy)
+                        constant_coercion(options, sent, mode.policy)
                     } else {
                         None
                     };
@@ -208,7 +210,7 @@ impl Walker<'_> {
             Value::String(_) => match units.branch_of(value) {
                 Some(branch) => Some(branch),
                 None if !mode.policy.coerces() => None,
-                None => match constant_coercion(&units.values, value, mode.policy) {
+                None => match constant_coercion(units, value, mode.policy) {
                     Some((converted, kind)) => {
                         self.record(out, path, mode, kind, Some(value), Some(&converted));
                         *value = converted;
@@ -538,17 +540,17 @@ impl Walker<'_> {
 /// (leniently) a number or boolean where the option is its text. Only when exactly one option
 /// fits.
 pub(super) fn constant_coercion(
-    options: &[Value],
+    options: &Options,
     value: &Value,
     policy: Policy,
 ) -> Option<(Value, CoercionKind)> {
     let lenient = policy.lenient();
     let found = |candidate: Value, kind: CoercionKind| {
-        options.iter().any(|option| json_equal(option, &candidate)).then_some((candidate, kind))
+        options.branch_of(&candidate).is_some().then_some((candidate, kind))
     };
     match value {
         Value::String(text) => {
-            if let Some(option) = spelling_match(text, options, lenient) {
+            if let Some(option) = spelling_match_in(text, &options.values, Some(options.index()), lenient) {
                 return Some((option.clone(), CoercionKind::EnumCase));
             }
             let text = if lenient { text.trim() } else { text.as_str() };

@@ -18,10 +18,20 @@ fn same_value_edges(node: &Node) -> Vec<NodeId> {
 
 /// Most subschemas one node may apply to one value, counting each way through its
 /// [`same_value_edges`] (`{"allOf": [{"$ref": "#/$defs/b"}, {"$ref": "#/$defs/b"}]}` applies
-/// `b` twice, in full). Past it a schema is refused: thirty such definitions, each referring
-/// to the next twice, would apply 2^30 subschemas to every value checked. A real tool's
-/// schema applies tens.
+/// `b` twice, in full), for a schema of up to a quarter as many subschemas (see
+/// [`most_applications`]). Past it a schema is refused: thirty such definitions, each
+/// referring to the next twice, would apply 2^30 subschemas to every value checked. A real
+/// tool's schema applies tens.
 pub(crate) const MOST_APPLICATIONS: u64 = 10_000;
+
+/// Most subschemas one node of `nodes` may apply to one value: [`MOST_APPLICATIONS`], or four
+/// times the schema's subschemas when that is more. A wide union (an enum of 20,000 documented
+/// constants, each a branch of a `oneOf`) applies about as many subschemas as the schema
+/// holds, which checking costs whatever the limit; only reuse (a definition applied many times
+/// over) can make the count outgrow the schema.
+pub(crate) fn most_applications(nodes: &[Node]) -> u64 {
+    MOST_APPLICATIONS.max((nodes.len() as u64).saturating_mul(4))
+}
 
 /// How many [`same_value_edges`] the walk follows one after another before it gives up on a
 /// value (`{"$ref": "#"}` would loop forever; such loops are refused when compiled, and so
@@ -31,13 +41,13 @@ pub(crate) const MAX_SCHEMA_HOPS: usize = 64;
 /// What [`same_value_excess`] found too much of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Excess {
-    /// More than [`MOST_APPLICATIONS`] subschemas applied to one value.
+    /// More than [`most_applications`] subschemas applied to one value.
     Applications,
     /// A chain of more than [`MAX_SCHEMA_HOPS`] subschemas, each applied by the one before.
     Chain,
 }
 
-/// A node that applies more than [`MOST_APPLICATIONS`] subschemas to one value, or starts a
+/// A node that applies more than [`most_applications`] subschemas to one value, or starts a
 /// chain of more than [`MAX_SCHEMA_HOPS`] (the first found whose own subschemas are each
 /// within both), on the graph of [`same_value_edges`], which [`first_loop`] found without
 /// cycles.
@@ -45,6 +55,7 @@ pub(super) fn same_value_excess(nodes: &[Node]) -> Option<(NodeId, Excess)> {
     // Each node's count (itself and every way through its edges, capped past the limit) and
     // its longest chain of edges; by depth-first search on an explicit stack, a node settled
     // once its edges are.
+    let most = most_applications(nodes);
     let mut settled: Vec<Option<(u64, usize)>> = vec![None; nodes.len()];
     for start in 0..nodes.len() {
         if settled[start].is_some() {
@@ -64,7 +75,7 @@ pub(super) fn same_value_excess(nodes: &[Node]) -> Option<(NodeId, Excess)> {
                         count = count.saturating_add(child_count);
                         chain = chain.max(child_chain + 1);
                     }
-                    if count > MOST_APPLICATIONS {
+                    if count > most {
                         return Some((*id, Excess::Applications));
                     }
                     if chain > MAX_SCHEMA_HOPS {

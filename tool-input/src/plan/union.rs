@@ -9,6 +9,7 @@
 use serde_json::Value;
 
 use super::{Additional, Node, NodeId, Plan, Types};
+use crate::equal::ValueIndex;
 use crate::error::SharedOptions;
 
 /// How many `$ref`s are followed to the node a branch stands for.
@@ -49,20 +50,26 @@ pub(crate) struct Options {
     pub descriptions: Vec<Option<String>>,
     /// The first values an error lists, shared by every error that lists them.
     pub listed: SharedOptions,
+    /// Where each value is (a union of thousands of constants is looked up, not scanned).
+    index: ValueIndex,
 }
 
 impl Options {
+    /// Where each value is.
+    pub fn index(&self) -> &ValueIndex {
+        &self.index
+    }
+
     /// The branch allowing exactly `value`.
     pub fn branch_of(&self, value: &Value) -> Option<NodeId> {
-        let index = self.values.iter().position(|option| crate::equal::json_equal(option, value))?;
+        let index = self.index.position(&self.values, value)?;
         Some(self.branches[index])
     }
 
     fn push(&mut self, value: Value, branch: NodeId, description: Option<String>) -> bool {
-        if self.values.iter().any(|seen| crate::equal::json_equal(seen, &value)) {
+        if !self.index.push_new(&mut self.values, value) {
             return false;
         }
-        self.values.push(value);
         self.branches.push(branch);
         self.descriptions.push(description);
         true

@@ -31,7 +31,14 @@ impl<'a> Compiler<'a> {
             let Value::Array(values) = values else {
                 return Err(error(pointer, "`enum` must be an array"));
             };
-            node.enum_values = Some(distinct(values));
+            // Each value once (the first of those JSON calls equal, as `1` and `1.0`): a value
+            // listed twice means nothing more, and the options a message lists are each
+            // named once. Found by hashing: a long enum costs no comparison of each pair.
+            let mut kept = Vec::with_capacity(values.len());
+            for value in values {
+                node.enum_index.push_new(&mut kept, value.clone());
+            }
+            node.enum_values = Some(kept);
         }
         node.const_value = self.known(object, "const").cloned();
         // A bundled metaschema's `default`s say what an absent keyword means: never filled in.
@@ -151,35 +158,6 @@ fn parse_types(pointer: &str, types: &Value) -> Result<Types, SchemaError> {
         name => add(name)?,
     }
     Ok(set)
-}
-
-/// The values of an `enum`, each once (the first of those JSON calls equal, as `1` and
-/// `1.0`): a value listed twice means nothing more, and the options a message lists are
-/// each named once. Strings are found by hashing and numbers by their order, so a long
-/// enum costs no comparison of each pair; arrays and objects, rare in an enum, are compared
-/// pairwise among the first `MOST_COMPARED` of them (past that, kept as written).
-fn distinct(values: &[Value]) -> Vec<Value> {
-    const MOST_COMPARED: usize = 256;
-    let mut strings = std::collections::HashSet::new();
-    let mut numbers = std::collections::BTreeSet::new();
-    let mut others: Vec<&Value> = Vec::new();
-    let mut kept = Vec::with_capacity(values.len());
-    for value in values {
-        let new = match value {
-            Value::String(text) => strings.insert(text.as_str()),
-            Value::Number(number) => numbers.insert(crate::equal::ByValue(number)),
-            _ if others.len() >= MOST_COMPARED => true,
-            _ => {
-                let new = !others.iter().any(|other| crate::equal::json_equal(other, value));
-                others.push(value);
-                new
-            }
-        };
-        if new {
-            kept.push(value.clone());
-        }
-    }
-    kept
 }
 
 fn number(pointer: &str, object: &Map<String, Value>, keyword: &str) -> Result<Option<Number>, SchemaError> {
