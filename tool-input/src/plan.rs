@@ -189,7 +189,7 @@ pub(crate) struct Node {
     pub multiple_of: Option<f64>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
-    pub pattern: Option<Pattern>,
+    pub pattern: Option<Box<Pattern>>,
     pub prefix_items: Vec<NodeId>,
     pub items: Option<NodeId>,
     pub min_items: Option<u64>,
@@ -221,9 +221,9 @@ pub(crate) struct Node {
     /// The `description` annotation (shown beside an option in an error).
     pub description: Option<String>,
     /// What `any_of` is (derived; see `plan::union`).
-    pub any_of_shape: Option<UnionShape>,
+    pub any_of_shape: Option<Box<UnionShape>>,
     /// What `one_of` is (derived).
-    pub one_of_shape: Option<UnionShape>,
+    pub one_of_shape: Option<Box<UnionShape>>,
     /// Indices into `properties` of the required ones, in `required` order (derived).
     pub required_declared: Vec<usize>,
     /// Required names that `properties` does not declare (derived).
@@ -388,7 +388,7 @@ impl Node {
             || !self.asserts_no_bounds();
         self.not.is_some()
             || self.keywords.iter().any(|keyword| !matches!(keyword, Keyword::Format(_)))
-            || matches!(self.one_of_shape, Some(UnionShape::General { .. }))
+            || matches!(self.one_of_shape.as_deref(), Some(UnionShape::General { .. }))
             || (applicators >= 1 && (applicators >= 2 || asserts))
     }
 
@@ -588,8 +588,8 @@ impl Plan {
             let any_of_shape = (!node.any_of.is_empty()).then(|| self.union_shape(&node.any_of));
             let one_of_shape = (!node.one_of.is_empty()).then(|| self.union_shape(&node.one_of));
             let node = &mut self.nodes[id];
-            node.any_of_shape = any_of_shape;
-            node.one_of_shape = one_of_shape;
+            node.any_of_shape = any_of_shape.map(Box::new);
+            node.one_of_shape = one_of_shape.map(Box::new);
             node.defaults = defaults;
             node.required_flags = vec![false; node.properties.len()];
             for name in &node.required {

@@ -325,7 +325,7 @@ mod tests {
     fn shape(schema: Value) -> UnionShape {
         let plan = Plan::compile(&schema).unwrap();
         let node = &plan.nodes[plan.root];
-        node.one_of_shape.clone().or_else(|| node.any_of_shape.clone()).unwrap()
+        *node.one_of_shape.clone().or_else(|| node.any_of_shape.clone()).unwrap()
     }
 
     #[test]

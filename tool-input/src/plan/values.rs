@@ -87,7 +87,7 @@ impl<'a> Compiler<'a> {
             let Value::String(pattern) = pattern else {
                 return Err(error(pointer, "`pattern` must be a string"));
             };
-            node.pattern = Some(compile_pattern(pointer, pattern)?);
+            node.pattern = Some(Box::new(compile_pattern(pointer, pattern)?));
         }
         if let Some(unique) = object.get("uniqueItems") {
             node.unique_items =
