@@ -65,6 +65,9 @@ impl Walker<'_> {
         hops: usize,
         touched: &mut bool,
     ) -> bool {
+        if !self.budget.step() {
+            return false;
+        }
         let _entered = self.enter(id);
         if hops > MAX_SCHEMA_HOPS {
             return false;

@@ -120,6 +120,63 @@ pub(crate) struct Walker<'p> {
     /// or options), and count none: for walks that only ask whether some errors are still
     /// there (`validator/blame.rs`'s trials).
     pub watch: Option<Rc<HashSet<(String, ErrorCode)>>>,
+    /// The steps this check may take, shared with the walkers it makes for subschemas.
+    budget: Rc<Budget>,
+}
+
+/// Fewest steps (a subschema applied to a value, by the walk or the exact check) a check may
+/// take, whatever the value.
+const MOST_STEPS_FLOOR: u64 = 2_000_000;
+
+/// How many steps a check may take: at least [`MOST_STEPS_FLOOR`], and four for each pair of
+/// a subschema and a value in the arguments. A schema that applies each subschema to each
+/// value a few times stays far below; one that applies a definition to the same property
+/// several times over at every level (`allOf` of two branches that each check `child`
+/// against the whole), which would take time exponential in the value's depth, runs out and
+/// is answered with one error instead.
+#[derive(Debug)]
+struct Budget {
+    steps: Cell<u64>,
+    limit: Cell<u64>,
+}
+
+impl Budget {
+    fn new() -> Rc<Budget> {
+        Rc::new(Budget { steps: Cell::new(0), limit: Cell::new(MOST_STEPS_FLOOR) })
+    }
+
+    /// One more step: `false` once the budget is spent.
+    #[inline]
+    fn step(&self) -> bool {
+        let steps = self.steps.get() + 1;
+        self.steps.set(steps);
+        steps <= self.limit.get()
+    }
+
+    fn spent(&self) -> bool {
+        self.steps.get() > self.limit.get()
+    }
+
+    /// Allow the steps a value of `values` JSON values needs against a plan of `nodes`.
+    fn allow(&self, nodes: usize, values: usize) {
+        let needed = (nodes as u64).saturating_mul(values as u64).saturating_mul(4);
+        self.limit.set(self.limit.get().max(needed));
+    }
+}
+
+/// How many JSON values `value` holds, itself included.
+fn value_count(value: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        count += 1;
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// A schema resource the walk entered (the stack it was pushed on), left when dropped.
@@ -165,36 +222,64 @@ impl<'p> Walker<'p> {
             resources: RefCell::default(),
             refused: None,
             watch: None,
+            budget: Budget::new(),
         }
+    }
+
+    /// Allow the steps checking `value` needs (see [`Budget`]).
+    fn allow_steps_for(&self, value: &Value) {
+        self.budget.allow(self.plan.nodes.len(), value_count(value));
+    }
+
+    /// When the steps ran out: the one error that says so, in place of what the walk found.
+    fn out_of_steps(&self, outcome: &mut Outcome) {
+        if !self.budget.spent() {
+            return;
+        }
+        let limit = self.budget.limit.get();
+        *outcome = Outcome::default();
+        let mode = Mode { policy: Policy::Strict, sensitive: true };
+        self.fail(outcome, &Path::Root, mode, ErrorCode::TooDeep, None, || {
+            format!(
+                "checking the arguments against the schema took more than {limit} steps: the schema applies its definitions to the same values many times over at each level of nesting, so a value this deeply nested cannot be checked against it"
+            )
+        });
     }
 
     /// Coerce and validate `value` in place against the plan's root.
     pub fn run(&self, value: &mut Value, policy: Policy) -> Outcome {
+        self.allow_steps_for(value);
         let mut outcome = Outcome::default();
         let mode = Mode { policy, sensitive: false };
         self.walk(self.plan.root, value, &Path::Root, mode, &mut outcome, 0, 0);
+        self.out_of_steps(&mut outcome);
         outcome
     }
 
     /// The errors of `value` against the node `id` under the strict policy (no coercion),
     /// explained as [`Walker::run`] explains them, at paths inside `value`.
     pub fn errors_at(&self, id: NodeId, value: &mut Value) -> Vec<FieldError> {
+        self.allow_steps_for(value);
         let mut outcome = Outcome::default();
         let mode = Mode { policy: Policy::Strict, sensitive: false };
         self.walk(id, value, &Path::Root, mode, &mut outcome, 0, 0);
+        self.out_of_steps(&mut outcome);
         outcome.errors
     }
 
     /// Does the node accept the value exactly, and would the full walk leave it as it is
     /// (no default to fill inside it, no integral float to rewrite)?
     pub fn accepts_untouched(&self, id: NodeId, value: &Value) -> bool {
+        self.allow_steps_for(value);
         let found = self.exact(id, value, &Path::Root, 0, 0);
-        found.ok && !found.touched
+        found.ok && !found.touched && !self.budget.spent()
     }
 
-    /// Does the node accept the value exactly, with no coercion at all?
+    /// Does the node accept the value exactly, with no coercion at all? (`false` when
+    /// checking ran out of steps.)
     pub fn accepts_exact(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize) -> bool {
-        self.exact(id, value, path, depth, 0).ok
+        self.allow_steps_for(value);
+        self.exact(id, value, path, depth, 0).ok && !self.budget.spent()
     }
 
     /// Enter the resource of node `id` (see `Plan::scope_of`), unless the walk is in it
@@ -225,6 +310,9 @@ impl<'p> Walker<'p> {
         depth: usize,
         hops: usize,
     ) {
+        if !self.budget.step() {
+            return; // `run` says so, in place of what was found
+        }
         let _entered = self.enter(id);
         if hops > MAX_SCHEMA_HOPS {
             self.fail(out, path, mode, ErrorCode::TooDeep, None, || {

@@ -46,6 +46,7 @@ impl<'p> Walker<'p> {
             resources: self.resources.clone(),
             refused: self.refused.clone(),
             watch: self.watch.clone(),
+            budget: self.budget.clone(),
         }
     }
 
