@@ -799,7 +799,15 @@ pub fn schema(data: &[u8]) {
         }
         Err(rejection) => {
             let limit = matches!(rejection.kind(), RejectionKind::TooLarge | RejectionKind::TooDeep);
-            assert!(limit || !validator.is_valid(&value), "strict refused a valid value: {rejection}");
+            // A number a float cannot keep (`1111…1`, 105 digits, where an integer is
+            // declared) is valid JSON Schema but is refused by every check of arguments, by
+            // design: the tool would receive another number.
+            let inexact =
+                rejection.errors().iter().all(|error| error.code() == tool_input::ErrorCode::Inexact);
+            assert!(
+                limit || inexact || !validator.is_valid(&value),
+                "strict refused a valid value: {rejection}"
+            );
         }
     }
 }
