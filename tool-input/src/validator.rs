@@ -596,7 +596,8 @@ impl Validator {
             );
             Some(sent)
         };
-        if let Some((blamed, sent)) = blame::blame(&walker, &value, &outcome, sent) {
+        let blamed = if outcome.out_of_steps { None } else { blame::blame(&walker, &value, &outcome, sent) };
+        if let Some((blamed, sent)) = blamed {
             // A coercion made a value that breaks the rest of the schema (a sibling bound, a
             // `not`, another branch): it is not made, and the value is explained as sent there.
             let made = mem::take(&mut outcome.coercions);

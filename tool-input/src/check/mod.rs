@@ -69,6 +69,8 @@ pub(crate) struct Outcome {
     /// Errors found past `max_errors`: counted, never built.
     pub omitted: usize,
     pub coercions: Vec<Coercion>,
+    /// The check ran out of steps (see [`Budget`]): its one error says so.
+    pub out_of_steps: bool,
     /// A try of one union branch on a copy: unions below pick one branch (see `union`).
     speculative: bool,
 }
@@ -138,11 +140,14 @@ const MOST_STEPS_FLOOR: u64 = 2_000_000;
 struct Budget {
     steps: Cell<u64>,
     limit: Cell<u64>,
+    /// How many checks are under way (a check may start another inside it: a subschema's
+    /// errors worded for a message): only the outermost starts the count afresh.
+    checks: Cell<usize>,
 }
 
 impl Budget {
     fn new() -> Rc<Budget> {
-        Rc::new(Budget { steps: Cell::new(0), limit: Cell::new(MOST_STEPS_FLOOR) })
+        Rc::new(Budget { steps: Cell::new(0), limit: Cell::new(MOST_STEPS_FLOOR), checks: Cell::new(0) })
     }
 
     /// One more step: `false` once the budget is spent.
@@ -156,11 +161,14 @@ impl Budget {
     fn spent(&self) -> bool {
         self.steps.get() > self.limit.get()
     }
+}
 
-    /// Allow the steps a value of `values` JSON values needs against a plan of `nodes`.
-    fn allow(&self, nodes: usize, values: usize) {
-        let needed = (nodes as u64).saturating_mul(values as u64).saturating_mul(4);
-        self.limit.set(self.limit.get().max(needed));
+/// One check under way (see [`Budget::checks`]), ended when dropped.
+struct Checking<'b>(&'b Budget);
+
+impl Drop for Checking<'_> {
+    fn drop(&mut self) {
+        self.0.checks.set(self.0.checks.get() - 1);
     }
 }
 
@@ -226,9 +234,18 @@ impl<'p> Walker<'p> {
         }
     }
 
-    /// Allow the steps checking `value` needs (see [`Budget`]).
-    fn allow_steps_for(&self, value: &Value) {
-        self.budget.allow(self.plan.nodes.len(), value_count(value));
+    /// Start a check of `value`: the outermost check counts its steps afresh, allowing what
+    /// `value` needs (see [`Budget`]); one inside another counts on.
+    fn checking(&self, value: &Value) -> Checking<'_> {
+        let budget = &*self.budget;
+        if budget.checks.get() == 0 {
+            let needed =
+                (self.plan.nodes.len() as u64).saturating_mul(value_count(value) as u64).saturating_mul(4);
+            budget.steps.set(0);
+            budget.limit.set(needed.max(MOST_STEPS_FLOOR));
+        }
+        budget.checks.set(budget.checks.get() + 1);
+        Checking(budget)
     }
 
     /// When the steps ran out: the one error that says so, in place of what the walk found.
@@ -237,7 +254,7 @@ impl<'p> Walker<'p> {
             return;
         }
         let limit = self.budget.limit.get();
-        *outcome = Outcome::default();
+        *outcome = Outcome { out_of_steps: true, ..Outcome::default() };
         let mode = Mode { policy: Policy::Strict, sensitive: true };
         self.fail(outcome, &Path::Root, mode, ErrorCode::TooDeep, None, || {
             format!(
@@ -248,7 +265,7 @@ impl<'p> Walker<'p> {
 
     /// Coerce and validate `value` in place against the plan's root.
     pub fn run(&self, value: &mut Value, policy: Policy) -> Outcome {
-        self.allow_steps_for(value);
+        let _checking = self.checking(value);
         let mut outcome = Outcome::default();
         let mode = Mode { policy, sensitive: false };
         self.walk(self.plan.root, value, &Path::Root, mode, &mut outcome, 0, 0);
@@ -259,7 +276,7 @@ impl<'p> Walker<'p> {
     /// The errors of `value` against the node `id` under the strict policy (no coercion),
     /// explained as [`Walker::run`] explains them, at paths inside `value`.
     pub fn errors_at(&self, id: NodeId, value: &mut Value) -> Vec<FieldError> {
-        self.allow_steps_for(value);
+        let _checking = self.checking(value);
         let mut outcome = Outcome::default();
         let mode = Mode { policy: Policy::Strict, sensitive: false };
         self.walk(id, value, &Path::Root, mode, &mut outcome, 0, 0);
@@ -270,7 +287,7 @@ impl<'p> Walker<'p> {
     /// Does the node accept the value exactly, and would the full walk leave it as it is
     /// (no default to fill inside it, no integral float to rewrite)?
     pub fn accepts_untouched(&self, id: NodeId, value: &Value) -> bool {
-        self.allow_steps_for(value);
+        let _checking = self.checking(value);
         let found = self.exact(id, value, &Path::Root, 0, 0);
         found.ok && !found.touched && !self.budget.spent()
     }
@@ -278,7 +295,7 @@ impl<'p> Walker<'p> {
     /// Does the node accept the value exactly, with no coercion at all? (`false` when
     /// checking ran out of steps.)
     pub fn accepts_exact(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize) -> bool {
-        self.allow_steps_for(value);
+        let _checking = self.checking(value);
         self.exact(id, value, path, depth, 0).ok && !self.budget.spent()
     }
 
