@@ -538,3 +538,39 @@ fn schemas_that_cannot_be_compiled() {
     let validator = Validator::new(&tree).unwrap();
     assert!(validator.check(r#"{"children": [{"children": [{"children": []}]}]}"#).is_ok());
 }
+
+/// Two subschemas that say the same of one value (an `allOf` branch repeating a property's
+/// type or bound, as schemas built by inheritance do) make one error; what they say apart
+/// stays apart.
+#[test]
+fn the_same_error_from_two_subschemas_is_reported_once() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer", "maximum": 5}, "b": {"type": "string"}},
+        "allOf": [
+            {"$ref": "#/$defs/base"},
+            {"properties": {"a": {"type": "integer", "maximum": 3}}}
+        ],
+        "$defs": {"base": {"properties": {"a": {"type": "integer", "maximum": 5}, "b": {"type": "string"}}}}
+    });
+    let v = Validator::new(&schema).unwrap();
+    let said = |sent: &str| -> Vec<(String, String)> {
+        let rejection = v.check(sent).unwrap_err();
+        rejection.errors().iter().map(|e| (e.path().to_owned(), e.message().to_owned())).collect()
+    };
+    assert_eq!(
+        said(r#"{"a": "x", "b": 1}"#),
+        [
+            ("/a".to_owned(), r#"expected an integer, got "x""#.to_owned()),
+            ("/b".to_owned(), "expected a string, got 1".to_owned()),
+        ]
+    );
+    assert_eq!(
+        said(r#"{"a": 9}"#),
+        [
+            ("/a".to_owned(), "9 is greater than the maximum of 5".to_owned()),
+            ("/a".to_owned(), "9 is greater than the maximum of 3".to_owned()),
+        ]
+    );
+    assert_eq!(v.validate(&json!({"a": 9})).unwrap_err().len(), 2);
+}

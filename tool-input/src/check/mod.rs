@@ -71,6 +71,8 @@ pub(crate) struct Outcome {
     pub coercions: Vec<Coercion>,
     /// The check ran out of steps (see [`Budget`]): its one error says so.
     pub out_of_steps: bool,
+    /// The keys of the errors, once there are many (see [`push_new`]).
+    seen: Option<HashSet<u64>>,
     /// A try of one union branch on a copy: unions below pick one branch (see `union`).
     speculative: bool,
 }
@@ -170,6 +172,38 @@ impl Drop for Checking<'_> {
     fn drop(&mut self) {
         self.0.checks.set(self.0.checks.get() - 1);
     }
+}
+
+/// Record `error` unless the same error (path, code and message) is there already: two
+/// subschemas that say the same of one value (an `allOf` branch repeating a property's
+/// type, as schemas built by inheritance do) make one error, not two.
+///
+/// Past `SCANNED_ERRORS` errors, they are found by hash, so that a check asked for
+/// thousands of errors does not compare each with all the others.
+fn push_new(out: &mut Outcome, error: FieldError) {
+    const SCANNED_ERRORS: usize = 32;
+    let key = |error: &FieldError| {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one((&error.path, error.code, &error.message))
+    };
+    let said = |known: &FieldError| {
+        known.path == error.path && known.code == error.code && known.message == error.message
+    };
+    if out.errors.len() < SCANNED_ERRORS {
+        if out.errors.iter().any(said) {
+            return;
+        }
+    } else {
+        if out.seen.is_none() {
+            out.seen = Some(out.errors.iter().map(key).collect());
+        }
+        let new = out.seen.as_mut().is_some_and(|seen| seen.insert(key(&error)));
+        // Equal keys of unequal errors are told apart by comparing them.
+        if !new && out.errors.iter().any(said) {
+            return;
+        }
+    }
+    out.errors.push(error);
 }
 
 /// How many JSON values `value` holds, itself included.
@@ -1122,14 +1156,17 @@ impl<'p> Walker<'p> {
         if self.not_built(out) || self.built_watched(out, path, code) {
             return;
         }
-        out.errors.push(FieldError {
-            path: path.pointer(),
-            code,
-            message: message(),
-            value: if mode.sensitive { None } else { value.map(|v| self.echo_at(v, path)) },
-            options: options.into(),
-            suggestion,
-        });
+        push_new(
+            out,
+            FieldError {
+                path: path.pointer(),
+                code,
+                message: message(),
+                value: if mode.sensitive { None } else { value.map(|v| self.echo_at(v, path)) },
+                options: options.into(),
+                suggestion,
+            },
+        );
     }
 
     /// [`Self::fail_with`] for a message that names the value: a value shown in the message
@@ -1155,14 +1192,17 @@ impl<'p> Walker<'p> {
             (Some(echoed), Value::Bool(_) | Value::Number(_) | Value::String(_)) => message(echoed),
             _ => message(&describe(value, !mode.sensitive, self.max_echo)),
         };
-        out.errors.push(FieldError {
-            path: path.pointer(),
-            code,
-            message,
-            value: echoed,
-            options: options.into(),
-            suggestion,
-        });
+        push_new(
+            out,
+            FieldError {
+                path: path.pointer(),
+                code,
+                message,
+                value: echoed,
+                options: options.into(),
+                suggestion,
+            },
+        );
     }
 
     fn record(
