@@ -8,6 +8,7 @@
 //! records, each (branch, value) pair once), so a clean value costs at most one read-only
 //! pass over the subtree under a union, never a copy.
 
+mod budget;
 mod coerce;
 mod convert;
 mod exact;
@@ -45,6 +46,7 @@ pub(crate) use mode::{field_mode, FieldOverride, Mode};
 pub(crate) use path::Path;
 
 use crate::plan::MAX_SCHEMA_HOPS;
+use budget::{value_count, Budget, Checking, MOST_STEPS_FLOOR};
 
 /// Most options listed in one error (enum values, field names).
 pub(crate) const MAX_OPTIONS: usize = 20;
@@ -128,52 +130,6 @@ pub(crate) struct Walker<'p> {
     budget: Rc<Budget>,
 }
 
-/// Fewest steps (a subschema applied to a value, by the walk or the exact check) a check may
-/// take, whatever the value.
-const MOST_STEPS_FLOOR: u64 = 2_000_000;
-
-/// How many steps a check may take: at least [`MOST_STEPS_FLOOR`], and four for each pair of
-/// a subschema and a value in the arguments. A schema that applies each subschema to each
-/// value a few times stays far below; one that applies a definition to the same property
-/// several times over at every level (`allOf` of two branches that each check `child`
-/// against the whole), which would take time exponential in the value's depth, runs out and
-/// is answered with one error instead.
-#[derive(Debug)]
-struct Budget {
-    steps: Cell<u64>,
-    limit: Cell<u64>,
-    /// How many checks are under way (a check may start another inside it: a subschema's
-    /// errors worded for a message): only the outermost starts the count afresh.
-    checks: Cell<usize>,
-}
-
-impl Budget {
-    fn new() -> Rc<Budget> {
-        Rc::new(Budget { steps: Cell::new(0), limit: Cell::new(MOST_STEPS_FLOOR), checks: Cell::new(0) })
-    }
-
-    /// One more step: `false` once the budget is spent.
-    #[inline]
-    fn step(&self) -> bool {
-        let steps = self.steps.get() + 1;
-        self.steps.set(steps);
-        steps <= self.limit.get()
-    }
-
-    fn spent(&self) -> bool {
-        self.steps.get() > self.limit.get()
-    }
-}
-
-/// One check under way (see [`Budget::checks`]), ended when dropped.
-struct Checking<'b>(&'b Budget);
-
-impl Drop for Checking<'_> {
-    fn drop(&mut self) {
-        self.0.checks.set(self.0.checks.get() - 1);
-    }
-}
-
 /// Record `error` unless the same error (path, code and message) is there already: two
 /// subschemas that say the same of one value (an `allOf` branch repeating a property's
 /// type, as schemas built by inheritance do) make one error, not two.
@@ -204,21 +160,6 @@ fn push_new(out: &mut Outcome, error: FieldError) {
         }
     }
     out.errors.push(error);
-}
-
-/// How many JSON values `value` holds, itself included.
-fn value_count(value: &Value) -> usize {
-    let mut count = 0;
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        count += 1;
-        match value {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.values()),
-            _ => {}
-        }
-    }
-    count
 }
 
 /// A schema resource the walk entered (the stack it was pushed on), left when dropped.
