@@ -224,6 +224,11 @@ impl ValueIndex {
         }
     }
 
+    /// Is the list long enough to be indexed (see [`ValueIndex::keyed`])?
+    pub fn is_indexed(&self) -> bool {
+        self.0.is_some()
+    }
+
     /// The positions of the string values of `values` by `key` (table `which` of two, for
     /// two ways of keying), built once; `None` for a list too short to index.
     pub fn keyed(

@@ -183,7 +183,7 @@ pub(crate) fn spelling_match_in<'v>(
     index: Option<&ValueIndex>,
     lenient: bool,
 ) -> Option<&'v Value> {
-    if let Some(index) = index {
+    if let Some(index) = index.filter(|index| index.is_indexed()) {
         let by_spelling = |lenient: bool| {
             let keyed =
                 index.keyed(usize::from(lenient), options, |option| normalised(option, lenient).collect())?;
@@ -192,9 +192,7 @@ pub(crate) fn spelling_match_in<'v>(
                 _ => None,
             }
         };
-        if index.keyed(0, options, |option| normalised(option, false).collect()).is_some() {
-            return by_spelling(false).or_else(|| if lenient { by_spelling(true) } else { None });
-        }
+        return by_spelling(false).or_else(|| if lenient { by_spelling(true) } else { None });
     }
     // Lowercasing never shortens a text by characters, and makes at most three of one: a
     // text of more than three characters (twelve bytes) per byte of the longest option
