@@ -495,24 +495,23 @@ pub(crate) fn settle_cut(
     choice: Option<usize>,
 ) {
     let of_choice = |of: usize| choice.is_none_or(|choice| choice == of);
-    let last_error =
-        calls.errors.iter().filter(|error| of_choice(error.choice)).map(|error| error.index).max();
-    let last_call = calls
-        .calls
-        .iter()
-        .enumerate()
-        .filter(|(_, call)| of_choice(call.choice))
-        .max_by_key(|(_, call)| call.index)
-        .filter(|(_, call)| last_error.is_none_or(|error| error < call.index))
-        .map(|(at, _)| at);
+    // The last error and the last call of the choice, by position in the response.
     let last_error = calls
         .errors
         .iter()
         .enumerate()
         .filter(|(_, error)| of_choice(error.choice))
         .max_by_key(|(_, error)| error.index)
-        .filter(|_| last_call.is_none())
+        .map(|(at, error)| (at, error.index));
+    let last_call = calls
+        .calls
+        .iter()
+        .enumerate()
+        .filter(|(_, call)| of_choice(call.choice))
+        .max_by_key(|(_, call)| call.index)
+        .filter(|(_, call)| last_error.is_none_or(|(_, index)| index < call.index))
         .map(|(at, _)| at);
+    let last_error = last_error.filter(|_| last_call.is_none()).map(|(at, _)| at);
     if let Some(at) = last_error.filter(|&at| last_cut && arguments_unread(&calls.errors[at])) {
         // Arguments that do not parse, or are not an object, in the call a stop cut: the cut
         // is what went wrong, as the stream of the same response says.
