@@ -81,7 +81,19 @@ impl<'p> Explain<'p> {
     pub fn value(&self, id: NodeId, mut value: Value, at: &Path<'_>, mode: Mode) {
         let mut outcome = self.outcome.borrow_mut();
         let before = outcome.error_count();
+        // Each explanation is a check of its own, with the steps its value allows (a schema
+        // too costly for them leaves it unexplained, and the full path says so).
+        let checking = self.walker.checking(&value);
+        let (listed, omitted) = (outcome.errors.len(), outcome.omitted);
         self.walker.walk(id, &mut value, at, mode, &mut outcome, at.len(), 0);
+        drop(checking);
+        if self.walker.budget.spent() {
+            // What it found before the steps ran out is not all there is: unexplained.
+            outcome.errors.truncate(listed);
+            outcome.omitted = omitted;
+            self.pending.set(false);
+            return;
+        }
         let added = outcome.error_count() - before;
         if added > 1 {
             self.unsorted.set(true);
