@@ -177,6 +177,59 @@ fn an_integer_beyond_a_float_is_refused_quoting_it_as_sent() {
     }
 }
 
+/// A number beyond the floats (`1e400`, 400 digits) is JSON, so it is no parse error: it is
+/// out of range, said at its path, on every entry point. As with any failure of the
+/// reading, the first is said: a syntax error before it is a parse error, and what follows
+/// it (another such number, a cut) is not read.
+#[test]
+fn a_number_beyond_the_floats_is_out_of_range_at_its_path() {
+    let digits = "9".repeat(400);
+    let cases = [
+        (r#"{"n": 1e400}"#.to_owned(), vec!["/n"]),
+        (format!(r#"{{"n": -{digits}}}"#), vec!["/n"]),
+        (r#"{"xs": [1, 2e999], "f": -1e309}"#.to_owned(), vec!["/xs/1"]),
+        (r#"{'f': .5e400, 'xs': (1_0e400,)}"#.to_owned(), vec!["/f"]),
+        (r#"{'xs': (1, 1_0e400,)}"#.to_owned(), vec!["/xs/1"]),
+        (r#"{"i": 1, "f": 1e400"#.to_owned(), vec!["/f"]),
+        (r#"{"f": 1e400, "i": }"#.to_owned(), vec!["/f"]),
+        ("Here you go:\n```json\n{\"f\": 1E+400}\n```".to_owned(), vec!["/f"]),
+    ];
+    let open = validator(json!({"type": "object"}));
+    for (text, paths) in &cases {
+        let lenient_only = text.contains('\'') || text.contains("```");
+        let policies: &[Policy] = if lenient_only {
+            &[Policy::Default, Policy::Lenient]
+        } else {
+            &[Policy::Strict, Policy::Default]
+        };
+        for &policy in policies {
+            let options = CheckOptions::new().with_policy(policy);
+            for rejection in [
+                open.check_with(text.into(), &options).unwrap_err(),
+                Anything::from_arguments_with(text, &options).unwrap_err(),
+            ] {
+                assert_eq!(rejection.kind(), tool_input::RejectionKind::Invalid, "{text}: {rejection}");
+                let found: Vec<(&str, ErrorCode)> =
+                    rejection.errors().iter().map(|error| (error.path(), error.code())).collect();
+                let expected: Vec<(&str, ErrorCode)> =
+                    paths.iter().map(|path| (*path, ErrorCode::Range)).collect();
+                assert_eq!(found, expected, "{text} {policy:?}");
+                assert!(rejection.errors()[0].message().contains("beyond the range"), "{rejection}");
+                assert!(
+                    !rejection.to_string().contains("400"),
+                    "nothing of the number is quoted: {rejection}"
+                );
+            }
+        }
+        let streamed = streamed(text, 3).unwrap_err();
+        assert!(streamed.starts_with("number out of range"), "{text}: {streamed}");
+    }
+    let rejection = open.check(r#"{"i": , "f": 1e400}"#).unwrap_err();
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Parse, "{rejection}");
+    // Below the floats' range a number underflows to zero, as every JSON reader reads it.
+    assert_eq!(open.check(r#"{"f": 1e-400}"#).unwrap().value, json!({"f": 0.0}));
+}
+
 /// The same digits sent as a string are not made into the float they round to either: a
 /// coercion changes how a number is written, never which number it is.
 #[test]
@@ -277,6 +330,31 @@ fn messages_quote_numbers_as_sent() {
                 assert!(!everything.contains(rounded), "{schema} {text}: {everything}");
             }
         }
+    }
+    // Inside a Python tuple, whether it holds one item (which it is) or several (an array).
+    let v = validator(json!({"type": "object", "properties": {
+        "x": {"type": "string"},
+        "ys": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+    }}));
+    for (text, expected) in [
+        ("{'x': (1.50)}", vec![("/x", "1.50")]),
+        ("{'x': ((1.50))}", vec![("/x", "1.50")]),
+        (
+            "{'ys': ((1.50,), (2.50, 3.50))}",
+            vec![("/ys/0/0", "1.50"), ("/ys/1/0", "2.50"), ("/ys/1/1", "3.50")],
+        ),
+        (
+            "{'ys': [((1.50,)), [(2.50), 3.50]]}",
+            vec![("/ys/0/0", "1.50"), ("/ys/1/0", "2.50"), ("/ys/1/1", "3.50")],
+        ),
+    ] {
+        let rejection = v.check(text).unwrap_err();
+        let found: Vec<(&str, &str)> = rejection
+            .errors()
+            .iter()
+            .map(|error| (error.path(), error.value().unwrap_or_default()))
+            .collect();
+        assert_eq!(found, expected, "{text}: {rejection}");
     }
     // A coercion's record quotes what was sent too.
     let v = validator(json!({"type": "object", "properties": {"code": {"type": "string"}}}));

@@ -440,6 +440,21 @@ impl Rejection {
     }
 
     pub(crate) fn from_parse(error: ParseError) -> Self {
+        if let ParseError::NumberOutOfRange { path, .. } = error {
+            // The text is JSON up to there; the number is out of range, said at its path.
+            // The message quotes nothing (the number may be a sensitive field's, and its
+            // text as long as the input).
+            return Rejection::invalid(vec![FieldError {
+                path,
+                code: ErrorCode::Range,
+                message: "this number is beyond the range of a 64-bit float (about ±1.8e308); \
+                          send a number within it"
+                    .to_owned(),
+                value: None,
+                options: Options::None,
+                suggestion: None,
+            }]);
+        }
         let message = error.to_string();
         let kind = error.kind();
         let code = match kind {

@@ -341,6 +341,9 @@ impl Driver<ValueOut> {
 
     /// Record the float literals (see `one_shot::float_literals`).
     pub(crate) fn track_floats(&mut self) {
+        // A number beyond the floats is then one of them, a stand-in recorded with its text,
+        // so that the failure it causes elsewhere can be placed (`one_shot::to_error`).
+        self.lexer.stand_in_beyond_floats();
         match &mut self.build {
             Build::Grammar(_, out) => out.track_floats(),
             Build::Repair(layer) => layer.set_tracking_floats(),

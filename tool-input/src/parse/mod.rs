@@ -616,6 +616,30 @@ pub enum ParseError {
         /// 1-based column, in characters.
         column: usize,
     },
+    /// A number JSON's grammar allows but no `f64` holds (`1e400`, 400 digits): the text
+    /// is JSON up to there, and the number is out of range. Its
+    /// [`kind`](ParseError::kind) is [`RejectionKind::Invalid`]: the rejection names the
+    /// number's path. As with any failure, the first is reported (the reading stops there).
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseError, ParseOptions};
+    /// use tool_input::RejectionKind;
+    /// let error = parse(r#"{"m": [2, -1e999], "n": 1e400}"#, &ParseOptions::default()).unwrap_err();
+    /// assert!(matches!(&error, ParseError::NumberOutOfRange { path, .. } if path == "/m/1"));
+    /// assert_eq!(error.kind(), RejectionKind::Invalid);
+    /// assert_eq!(error.to_string(), "number out of range at line 1 column 11");
+    /// ```
+    #[error("number out of range at line {line} column {column}")]
+    NumberOutOfRange {
+        /// The number's JSON Pointer.
+        path: String,
+        /// Byte offset of the number.
+        offset: usize,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+    },
     /// The bytes are not valid UTF-8.
     #[error("invalid UTF-8 at byte {offset}")]
     InvalidUtf8 {
@@ -648,7 +672,8 @@ pub enum ParseError {
 
 impl ParseError {
     /// The [`RejectionKind`] a call whose arguments fail so gets:
-    /// `Parse` for syntax and UTF-8, `Truncated`, `TooLarge` or `TooDeep`.
+    /// `Parse` for syntax and UTF-8, `Invalid` for a number out of range, `Truncated`,
+    /// `TooLarge` or `TooDeep`.
     ///
     /// ```
     /// use tool_input::parse::{parse, ParseOptions};
@@ -659,6 +684,7 @@ impl ParseError {
     pub fn kind(&self) -> RejectionKind {
         match self {
             ParseError::Syntax { .. } | ParseError::InvalidUtf8 { .. } => RejectionKind::Parse,
+            ParseError::NumberOutOfRange { .. } => RejectionKind::Invalid,
             ParseError::Truncated { .. } => RejectionKind::Truncated,
             ParseError::TooLarge { .. } => RejectionKind::TooLarge,
             ParseError::TooDeep { .. } => RejectionKind::TooDeep,

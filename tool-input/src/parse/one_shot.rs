@@ -136,10 +136,38 @@ pub(crate) fn to_error(failure: Failure, input: &[u8], options: &ParseOptions) -
             let message = format!("{prefix}{}{suffix}", describe_char(input, at));
             ParseError::Syntax { message, offset, line, column }
         }
+        Fail::BeyondFloats { offset } => {
+            let (line, column) = line_column(input, offset);
+            match beyond_floats_path(input, offset, options) {
+                Some(path) => ParseError::NumberOutOfRange { path, offset, line, column },
+                None => {
+                    ParseError::Syntax { message: "number out of range".to_owned(), offset, line, column }
+                }
+            }
+        }
         Fail::Truncated { inside } => ParseError::Truncated { bytes: input.len(), inside },
         Fail::TooDeep => ParseError::TooDeep { limit: options.max_depth },
         Fail::InvalidUtf8 { offset } => ParseError::InvalidUtf8 { offset },
     }
+}
+
+/// Where the number beyond the floats (`1e400`) at byte `offset` of `input` stands, as a
+/// JSON Pointer: the text up to the number's end read again, completed as cut-off text is,
+/// with the number as a stand-in float whose literal is tracked. Only the text before it
+/// decides where it stands, so the incremental parser, failing as the number ends, places
+/// it as the one-shot parse does whatever follows. `None` when it stands where no value
+/// does (a set's first item, read as a key) or the text is not UTF-8.
+fn beyond_floats_path(input: &[u8], offset: usize, options: &ParseOptions) -> Option<String> {
+    let end = input.get(offset..)?.iter().position(|&b| !super::lexer::numbers::in_literal(b));
+    let text = std::str::from_utf8(input.get(..end.map_or(input.len(), |n| offset + n))?).ok()?;
+    let completed = ParseOptions { complete_truncated: true, ..options.clone() };
+    let literals =
+        read_with_retry(Input::text(text), &completed, ValueOut::new, Driver::track_floats, |_, driver| {
+            driver.take_floats()
+        })
+        .ok()?;
+    let (path, literal) = literals.into_iter().next_back()?;
+    super::lexer::numbers::beyond_floats(&literal).then_some(path)
 }
 
 /// 1-based line and column (in characters) of byte `offset`.

@@ -108,7 +108,9 @@ pub(crate) fn raw(
             Value::Object(map) => return bounded(redact(&map, sensitive).to_string()),
             _ => None,
         },
-        Err(ParseError::Syntax { offset, .. }) | Err(ParseError::InvalidUtf8 { offset }) => Some(offset),
+        Err(ParseError::Syntax { offset, .. })
+        | Err(ParseError::NumberOutOfRange { offset, .. })
+        | Err(ParseError::InvalidUtf8 { offset }) => Some(offset),
         Err(ParseError::Truncated { bytes, .. }) => Some(bytes),
         Err(_) => None,
     };

@@ -102,6 +102,12 @@ pub(crate) enum Fail {
     },
     /// Deeper than `max_depth`.
     TooDeep,
+    /// A number that follows the grammar but is beyond the floats (`1e400`): no `f64`
+    /// holds it.
+    BeyondFloats {
+        /// Absolute byte offset of the number.
+        offset: usize,
+    },
     /// A string or key was not valid UTF-8 (only possible when fed raw bytes).
     InvalidUtf8 {
         /// Absolute byte offset, at best the start of the string.
@@ -115,6 +121,11 @@ impl Failure {
         Failure::from(Fail::Syntax { message: message.into(), offset })
     }
 
+    /// A number beyond the floats ([`Fail::BeyondFloats`]).
+    pub(crate) fn is_beyond_floats(&self) -> bool {
+        matches!(*self.0, Fail::BeyondFloats { .. })
+    }
+
     /// What went wrong.
     pub(crate) fn into_kind(self) -> Fail {
         *self.0
@@ -123,7 +134,9 @@ impl Failure {
     /// Where a syntax error is (`None` for the other failures).
     pub(crate) fn syntax_offset(&self) -> Option<usize> {
         match *self.0 {
-            Fail::Syntax { offset, .. } | Fail::Char { offset, .. } => Some(offset),
+            Fail::Syntax { offset, .. } | Fail::Char { offset, .. } | Fail::BeyondFloats { offset } => {
+                Some(offset)
+            }
             Fail::Truncated { .. } | Fail::TooDeep | Fail::InvalidUtf8 { .. } => None,
         }
     }
@@ -329,6 +342,10 @@ pub(crate) struct Lexer {
     unescape: Option<bool>,
     /// Absolute offset of a `/` whose meaning depends on the next byte.
     pub(super) slash_at: usize,
+    /// A number beyond the floats (`1e400`) is read as a stand-in float with its literal
+    /// recorded, rather than failing: only while the float literals are tracked to find
+    /// where such a number stands (see `one_shot::to_error`).
+    pub(super) beyond_floats_stand_in: bool,
 }
 
 thread_local! {
@@ -373,7 +390,14 @@ impl Lexer {
             joined: None,
             unescape: None,
             slash_at: base,
+            beyond_floats_stand_in: false,
         }
+    }
+
+    /// Read a number beyond the floats as a stand-in float, its literal recorded (see
+    /// `beyond_floats_stand_in`).
+    pub(crate) fn stand_in_beyond_floats(&mut self) {
+        self.beyond_floats_stand_in = true;
     }
 
     /// A lenient lexer that starts inside prose that was already recorded (used to retry

@@ -191,7 +191,14 @@ impl Lexer {
             sink.repair(RepairKind::HexNumber, self.start);
             hex_number(&text, self.start)
         } else {
-            let number = to_number(&text, self.start);
+            let number = match to_number(&text, self.start) {
+                // Only while the float literals are tracked: a stand-in, its literal
+                // recorded, so that the failure can say where the number stands.
+                Err(failure) if self.beyond_floats_stand_in && failure.is_beyond_floats() => {
+                    Number::from_f64(f64::MAX).ok_or(failure)
+                }
+                number => number,
+            };
             if number.as_ref().is_ok_and(Number::is_f64) {
                 sink.float_literal(&text);
             }
@@ -313,7 +320,7 @@ fn glued(b: u8) -> bool {
 /// on every path.
 fn to_number(text: &[u8], offset: usize) -> Result<Number, Failure> {
     let text = std::str::from_utf8(text).map_err(|_| Failure::from(Fail::InvalidUtf8 { offset }))?;
-    number_of(text).ok_or_else(|| Failure::syntax("number out of range", offset))
+    number_of(text).ok_or_else(|| Failure::from(Fail::BeyondFloats { offset }))
 }
 
 /// The number `text` (which follows the JSON grammar) holds: see `to_number`; `None` when
@@ -331,6 +338,17 @@ fn number_of(text: &str) -> Option<Number> {
         }
     }
     text.parse::<f64>().ok().and_then(Number::from_f64)
+}
+
+/// Whether `b` can be part of a decimal number's text in any mode (`-1_0.5e+400`).
+pub(crate) fn in_literal(b: u8) -> bool {
+    matches!(b, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-' | b'_')
+}
+
+/// Whether a float literal as the lexer records it (the JSON grammar; a lenient spelling
+/// such as `.5e400` or `1_0e400` is recorded as `0.5e400`, `10e400`) is beyond the floats.
+pub(crate) fn beyond_floats(literal: &str) -> bool {
+    literal.parse::<f64>().is_ok_and(f64::is_infinite)
 }
 
 /// A JSON number's text (exactly the RFC 8259 grammar: no white space, no `+`, no `0x`) as

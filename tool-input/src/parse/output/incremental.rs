@@ -105,7 +105,7 @@ impl StreamOut {
         for (node, frame) in self.values.stack().iter().zip(&self.frames).rev() {
             let value = match node {
                 _ if !frame.shown => Value::Null,
-                Node::Array(items, _) => {
+                Node::Array(items) => {
                     let mut items = items.clone();
                     items.extend(child.take());
                     Value::Array(items)
@@ -136,7 +136,7 @@ impl StreamOut {
             self.scratch.push_str(&self.pointer);
             match self.values.stack().last() {
                 Some(Node::Object(_, key)) => push_token(&mut self.scratch, key.as_deref()?),
-                Some(Node::Array(items, _)) => push_index(&mut self.scratch, items.len()),
+                Some(Node::Array(items)) => push_index(&mut self.scratch, items.len()),
                 None => {}
             }
         }
@@ -252,7 +252,7 @@ impl Out for Reporting<'_, '_> {
             None => (kind == Kind::Paren, true),
             Some(parent) => {
                 match out.values.stack().last() {
-                    Some(Node::Array(items, _)) => push_index(&mut out.pointer, items.len()),
+                    Some(Node::Array(items)) => push_index(&mut out.pointer, items.len()),
                     Some(Node::Object(_, Some(key))) => push_token(&mut out.pointer, key),
                     _ => {}
                 }

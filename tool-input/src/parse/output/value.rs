@@ -13,9 +13,8 @@ use crate::parse::spare::{self, MOST_KEPT};
 /// An open container's content.
 #[derive(Debug)]
 pub(crate) enum Node {
-    /// An array, or (`false`) a `(` or a set, whose items add no step to a JSON Pointer
-    /// (see [`ValueOut::slot_pointer`]).
-    Array(Vec<Value>, bool),
+    /// An array, a `(` or a set.
+    Array(Vec<Value>),
     /// An object, and the key whose value is being read.
     Object(Map<String, Value>, Option<String>),
 }
@@ -34,6 +33,11 @@ pub(crate) struct ValueOut {
     float_next: Option<String>,
     /// Each float: the JSON Pointer of its place and its text.
     floats: Vec<(String, String)>,
+    /// While floats are tracked, each open `(`: its depth, how many floats were recorded
+    /// before it and the length of its own place's pointer. Its items are placed as an
+    /// array's; if it closes as the one value it holds (`(1.5)` is `1.5`), the `/0` is
+    /// taken out of the pointers recorded inside it.
+    parens: Vec<(usize, usize, usize)>,
 }
 
 thread_local! {
@@ -58,6 +62,7 @@ impl ValueOut {
             track_floats: false,
             float_next: None,
             floats: Vec::new(),
+            parens: Vec::new(),
         }
     }
 
@@ -96,7 +101,7 @@ impl ValueOut {
     pub(crate) fn insert(&mut self, value: Value) {
         match self.stack.last_mut() {
             None => self.result = Some(value),
-            Some(Node::Array(items, _)) => items.push(value),
+            Some(Node::Array(items)) => items.push(value),
             Some(Node::Object(map, key)) => {
                 if let Some(key) = key.take() {
                     self.repeated_keys |= map.insert(key, value).is_some();
@@ -108,8 +113,8 @@ impl ValueOut {
     /// The innermost container, closed, as its value.
     pub(crate) fn pop(&mut self, unwrap: bool) -> Option<Value> {
         Some(match self.stack.pop()? {
-            Node::Array(mut items, _) if unwrap => items.pop().unwrap_or(Value::Null),
-            Node::Array(items, _) => Value::Array(items),
+            Node::Array(mut items) if unwrap => items.pop().unwrap_or(Value::Null),
+            Node::Array(items) => Value::Array(items),
             Node::Object(map, _) => Value::Object(map),
         })
     }
@@ -137,21 +142,42 @@ impl ValueOut {
         self.stack.pop();
     }
 
-    /// The JSON Pointer of the place the next value goes (keys and indexes of the open
-    /// containers; a `(` or a set adds nothing).
+    /// The JSON Pointer of the place the next value goes: the keys and indexes of the open
+    /// containers, a `(` or a set read as the array it is unless it holds one value
+    /// (see `parens`).
     fn slot_pointer(&self) -> String {
         let mut pointer = String::new();
         for node in &self.stack {
             match node {
-                Node::Array(items, true) => {
+                Node::Array(items) => {
                     pointer.push('/');
                     pointer.push_str(&items.len().to_string());
                 }
                 Node::Object(_, Some(key)) => crate::pointer::push_token(&mut pointer, key),
-                Node::Object(_, None) | Node::Array(_, false) => {}
+                Node::Object(_, None) => {}
             }
         }
         pointer
+    }
+
+    /// A `(` closes (floats tracked): if it is the one value it holds, the pointers of
+    /// the floats inside it lose the `/0` its item was placed at.
+    #[cold]
+    fn paren_closes(&mut self, unwrap: bool) {
+        let depth = self.stack.len();
+        while let Some(&(at_depth, first, length)) = self.parens.last() {
+            if at_depth < depth {
+                break;
+            }
+            self.parens.pop();
+            if at_depth == depth && unwrap {
+                for (pointer, _) in self.floats.iter_mut().skip(first) {
+                    if pointer.get(length..length + 2) == Some("/0") {
+                        pointer.replace_range(length..length + 2, "");
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -177,10 +203,13 @@ impl Out for ValueOut {
 
     #[inline]
     fn open(&mut self, kind: Kind) {
+        if self.track_floats && kind == Kind::Paren {
+            let length = self.slot_pointer().len();
+            self.parens.push((self.stack.len() + 1, self.floats.len(), length));
+        }
         self.stack.push(match kind {
             Kind::Object => Node::Object(Map::new(), None),
-            Kind::Array => Node::Array(Vec::new(), true),
-            Kind::Paren | Kind::Set => Node::Array(Vec::new(), false),
+            Kind::Array | Kind::Paren | Kind::Set => Node::Array(Vec::new()),
         });
     }
 
@@ -195,6 +224,9 @@ impl Out for ValueOut {
 
     #[inline]
     fn close(&mut self, unwrap: bool) {
+        if !self.parens.is_empty() {
+            self.paren_closes(unwrap);
+        }
         if let Some(value) = self.pop(unwrap) {
             self.insert(value);
         }
@@ -202,7 +234,7 @@ impl Out for ValueOut {
 
     fn object_as_set(&mut self) {
         if let Some(node) = self.stack.last_mut() {
-            *node = Node::Array(Vec::new(), false);
+            *node = Node::Array(Vec::new());
         }
     }
 
@@ -212,6 +244,7 @@ impl Out for ValueOut {
 
     fn reset(&mut self) {
         self.stack.clear();
+        self.parens.clear();
         self.result = None;
     }
 

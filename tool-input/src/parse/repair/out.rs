@@ -38,7 +38,7 @@ impl RepairOut {
     pub(super) fn innermost_is_empty(&self) -> bool {
         match self.value.stack().last() {
             Some(Node::Object(map, _)) => map.is_empty(),
-            Some(Node::Array(items, _)) => items.is_empty(),
+            Some(Node::Array(items)) => items.is_empty(),
             None => false,
         }
     }
@@ -70,7 +70,7 @@ impl RepairOut {
 
     /// The innermost array's last item, taken out of it when it is a string.
     pub(super) fn take_last_string(&mut self) -> Option<String> {
-        let Some(Node::Array(items, _)) = self.value.innermost_mut() else { return None };
+        let Some(Node::Array(items)) = self.value.innermost_mut() else { return None };
         match items.pop() {
             Some(Value::String(text)) => Some(text),
             Some(other) => {
@@ -83,7 +83,7 @@ impl RepairOut {
 
     /// An array opens holding `items` already.
     pub(super) fn open_array(&mut self, items: Vec<Value>) {
-        self.value.push_node(Node::Array(items, true));
+        self.value.push_node(Node::Array(items));
         self.last_array.push(None);
     }
 
@@ -96,7 +96,7 @@ impl RepairOut {
     /// The innermost object is an array holding `items` (a set).
     pub(super) fn object_as_array(&mut self, items: Vec<Value>) {
         if let Some(node) = self.value.innermost_mut() {
-            *node = Node::Array(items, true);
+            *node = Node::Array(items);
         }
         if let Some(last) = self.last_array.last_mut() {
             *last = None;

@@ -279,7 +279,6 @@ fn syntax_errors_have_positions() {
         ("[\"a\tb\"]", ParseMode::Strict, "unescaped control character U+0009 in a string", 3, 1, 4),
         ("[\"\\x\"]", ParseMode::Strict, "invalid escape `\\` followed by `x` in a string", 2, 1, 3),
         ("[\"\\ud800\"]", ParseMode::Strict, "lone surrogate in a unicode escape", 2, 1, 3),
-        ("[1e400]", ParseMode::Strict, "number out of range", 1, 1, 2),
         ("{\"a\": [1, 2], \"b\": x}", ParseMode::Lenient, "unexpected word `x`", 19, 1, 20),
         ("", ParseMode::Lenient, "expected a json value, found the end of the input", 0, 1, 1),
         ("  \n ", ParseMode::Strict, "expected a json value, found the end of the input", 4, 2, 2),
@@ -304,6 +303,39 @@ fn syntax_errors_have_positions() {
         let expected = ParseError::Syntax { message: message.to_owned(), offset, line, column };
         assert_eq!(parse(input, &options), Err(expected.clone()), "{input:?}");
         assert_eq!(parse_without_fast_path(input.as_bytes(), &options), Err(expected), "{input:?}");
+    }
+}
+
+/// A number beyond the floats is placed by the text before it alone: the same path and
+/// position whatever follows, in every mode, with and without the fast path.
+#[test]
+fn a_number_beyond_the_floats_is_placed() {
+    let cases: &[(&str, &[ParseMode], &str, usize)] = &[
+        ("[1e400]", &[ParseMode::Strict, ParseMode::Lenient, ParseMode::Repair], "/0", 1),
+        (
+            r#"{"a": {"b~/": [0, -1e400]}, "c": 1e999}"#,
+            &[ParseMode::Strict, ParseMode::Lenient],
+            "/a/b~0~1/1",
+            18,
+        ),
+        (r#"{"a": 1e400, "b": }"#, &[ParseMode::Strict, ParseMode::Lenient], "/a", 6),
+        (r#"{"a": 1, "b": 1e400"#, &[ParseMode::Strict, ParseMode::Lenient], "/b", 14),
+        ("{'a': (1, (2, .5e400))}", &[ParseMode::Lenient], "/a/1/1", 14),
+        ("{'a': ((1_0e400))}", &[ParseMode::Lenient], "/a", 8),
+        ("Sure:\n```json\n{\"a\": 1E+400}\n```", &[ParseMode::Lenient], "/a", 20),
+    ];
+    for &(input, modes, path, offset) in cases {
+        for &mode in modes {
+            let options = ParseOptions { mode, ..ParseOptions::default() };
+            for error in [parse(input, &options), parse_without_fast_path(input.as_bytes(), &options)] {
+                match error {
+                    Err(ParseError::NumberOutOfRange { path: found, offset: at, .. }) => {
+                        assert_eq!((found.as_str(), at), (path, offset), "{input:?} {mode:?}")
+                    }
+                    other => panic!("{input:?} {mode:?}: {other:?}"),
+                }
+            }
+        }
     }
 }
 
