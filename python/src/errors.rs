@@ -52,8 +52,8 @@ pub(crate) fn schema_error_at(py: Python<'_>, pointer: &str, message: &str) -> P
         .unwrap_or_else(|error| error)
 }
 
-/// `tool_input.ParseError(message, kind)`, `kind` as a rejection's (`parse`, `truncated`,
-/// `too_large`, `too_deep`).
+/// `tool_input.ParseError(message, kind)`, `kind` as a rejection's (`parse`, `invalid` for a
+/// number beyond the floats, `truncated`, `too_large`, `too_deep`).
 pub(crate) fn parse_error(py: Python<'_>, error: &ParseError) -> PyErr {
     class(py, &PARSE_ERROR, "ParseError")
         .and_then(|class| class.call1((error.to_string(), error.kind().code())))

@@ -38,6 +38,10 @@ def test_repair_strict_and_styles():
         repair(b'{"a": "\xff"}')
     assert caught.value.kind == "parse"
     with pytest.raises(ParseError) as caught:
+        repair("[1, 1e400]")
+    assert caught.value.kind == "invalid"
+    assert str(caught.value) == "number out of range at line 1 column 5"
+    with pytest.raises(ParseError) as caught:
         repair("[" * 1000)
     assert caught.value.kind in ("too_deep", "truncated")
     with pytest.raises(TypeError):

@@ -118,6 +118,8 @@ def test_an_exact_call_has_an_empty_report(validator):
         ('{"customer_id": 5, "priority": "low"}', "/customer_id", "type"),
         ('{"customer_id": "C", "priority": "low", "address": {}}', "/address/city", "missing"),
         ('{"customer_id": "C", "priority": "low", "gift": "maybe"}', "/gift", "type"),
+        ('{"customer_id": "C", "priority": "low", "quantity": 1e400}', "/quantity", "range"),
+        ("{'customer_id': 'C', 'priority': 'low', 'quantity': -1e999}", "/quantity", "range"),
     ],
 )
 def test_choices_are_rejected_at_their_path(validator, raw, path, code):

@@ -84,7 +84,7 @@ class SchemaError(ValueError):
 class ParseError(ValueError):
     """Text that `repair` could not read as JSON."""
 
-    kind: Literal["parse", "truncated", "too_large", "too_deep"]
+    kind: Literal["parse", "invalid", "truncated", "too_large", "too_deep"]
     message: str
     def __init__(self, message: str, kind: str = "parse") -> None: ...
 

@@ -68,8 +68,10 @@ class ParseError(ValueError):
     """Text that ``repair`` could not read as JSON.
 
     Attributes:
-        kind: ``"parse"`` (syntax, or bytes that are not UTF-8), ``"truncated"`` (cut off
-            inside a value), ``"too_large"`` or ``"too_deep"``: a rejection's kinds.
+        kind: ``"parse"`` (syntax, or bytes that are not UTF-8), ``"invalid"`` (a number
+            beyond the range of a float, ``1e400``: JSON, but no float holds it),
+            ``"truncated"`` (cut off inside a value), ``"too_large"`` or ``"too_deep"``: a
+            rejection's kinds.
         message: what was wrong and where (the same as ``str(error)``).
     """
 
