@@ -78,3 +78,35 @@ fn formats_false_makes_them_annotations() {
     assert_eq!(loose.event_id, "not-a-uuid");
     const { assert!(Booking::FORMATS) };
 }
+
+/// An `f32` field takes back every value it holds, as serde_json writes it (`f32::MAX` is
+/// `3.4028235e38`, a little above its exact value), and refuses what it would read as
+/// infinity.
+#[test]
+fn an_f32_field_takes_every_value_it_holds_as_written() {
+    let booking = |weight: &str| {
+        Booking::from_arguments(
+            format!(
+                r#"{{"event_id": "2eb8aa08-aa98-11ea-b4aa-73b441d16380", "day": "2026-12-01",
+                    "at": "2026-12-01T10:00:00Z", "weight": {weight}, "guests": []}}"#
+            )
+            .as_str(),
+        )
+    };
+    for weight in [f32::MAX, f32::MIN, f32::MIN_POSITIVE, -0.0, 1.5] {
+        let written = serde_json::to_string(&weight).unwrap();
+        let read = booking(&written).unwrap_or_else(|rejection| panic!("{written}: {rejection}"));
+        assert_eq!(read.weight.to_bits(), weight.to_bits(), "{written}");
+    }
+    for spelling in ["3.40282347e+38", "-3.402823466e+38"] {
+        assert!(booking(spelling).is_ok(), "{spelling}");
+    }
+    for beyond in ["3.4028236e38", "-1e39", "1e300"] {
+        let rejection = booking(beyond).unwrap_err();
+        assert_eq!(
+            (rejection.errors()[0].path(), rejection.errors()[0].code()),
+            ("/weight", ErrorCode::Range)
+        );
+        assert!(rejection.to_string().contains("3.4028235e+38"), "{rejection}");
+    }
+}

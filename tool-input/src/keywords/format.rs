@@ -237,14 +237,23 @@ impl NumberFormat {
         match self {
             NumberFormat::Integer(low, high) => Some((bound(low), bound(high))),
             NumberFormat::Float => {
-                let max = Number::from_f64(f64::from(f32::MAX))?;
-                let min = Number::from_f64(-f64::from(f32::MAX))?;
+                // `3.4028235e38`, the shortest decimal that reads as `f32::MAX` (how serde_json
+                // and Rust write it), is a little above its exact value; it and every other
+                // spelling of `f32::MAX` an `f32` field reads (`3.40282347e+38`, C's
+                // `3.402823466e+38`) are kept, and the bound is said as written.
+                let max = Number::from_f64(F32_MAX_WRITTEN)?;
+                let min = Number::from_f64(-F32_MAX_WRITTEN)?;
                 Some((min, max))
             }
             NumberFormat::Double => None,
         }
     }
 }
+
+/// The highest `float`: `f32::MAX` as Rust and serde_json write it. Every number up to it
+/// reads as a finite `f32`; the least number that reads as infinity is `f32::MAX` plus half
+/// its step, `3.4028235677973366e38`, above it.
+const F32_MAX_WRITTEN: f64 = 3.4028235e38;
 
 /// An integer bound as a JSON number (every bound fits 64 bits, signed or not).
 fn bound(value: i128) -> Number {
@@ -317,6 +326,18 @@ mod tests {
         assert_eq!(range("int"), Some((Number::from(i64::MIN), Number::from(i64::MAX))));
         let (low, high) = range("float").expect("a range");
         assert!(high.as_f64() < Some(1e39) && low.as_f64() == high.as_f64().map(|f| -f));
+        // Every spelling of `f32::MAX` is within, as `f32` reads it; what reads as infinity
+        // is not.
+        let high = high.as_f64().expect("a float");
+        for spelling in ["3.4028235e38", "3.40282347e+38", "3.402823466e+38", "3.4028234663852886e38"] {
+            let read: f64 = spelling.parse().expect("a number");
+            assert!(read <= high && spelling.parse::<f32>() == Ok(f32::MAX), "{spelling}");
+        }
+        let infinite = f64::from(f32::MAX) + 2f64.powi(103);
+        assert!(infinite > high && (infinite as f32).is_infinite());
+        // As serde_json writes an `f32` field's highest value.
+        let written = serde_json::to_string(&f32::MAX).expect("written");
+        assert_eq!(written.parse::<f64>(), Ok(high), "{written}");
         assert_eq!(range("double"), None);
         assert!(NumberFormat::named("uuid").is_none() && Format::named("int32").is_none());
     }
