@@ -226,6 +226,11 @@ fn a_number_beyond_the_floats_is_out_of_range_at_its_path() {
     }
     let rejection = open.check(r#"{"i": , "f": 1e400}"#).unwrap_err();
     assert_eq!(rejection.errors()[0].code(), ErrorCode::Parse, "{rejection}");
+    // A candidate after prose that the number cut short is passed over as before, and lends
+    // nothing to how the one read is quoted.
+    let named = validator(json!({"type": "object", "properties": {"n": {"type": "string"}}}));
+    let rejection = named.check("Not [1e400] but {\"n\": 1.50}").unwrap_err();
+    assert_eq!((rejection.errors()[0].path(), rejection.errors()[0].value()), ("/n", Some("1.50")));
     // Below the floats' range a number underflows to zero, as every JSON reader reads it.
     assert_eq!(open.check(r#"{"f": 1e-400}"#).unwrap().value, json!({"f": 0.0}));
 }

@@ -341,13 +341,19 @@ impl Driver<ValueOut> {
 
     /// Record the float literals (see `one_shot::float_literals`).
     pub(crate) fn track_floats(&mut self) {
-        // A number beyond the floats is then one of them, a stand-in recorded with its text,
-        // so that the failure it causes elsewhere can be placed (`one_shot::to_error`).
-        self.lexer.stand_in_beyond_floats();
         match &mut self.build {
             Build::Grammar(_, out) => out.track_floats(),
             Build::Repair(layer) => layer.set_tracking_floats(),
         }
+    }
+
+    /// [`Driver::track_floats`], with a number beyond the floats read as one of them: a
+    /// stand-in recorded with its text, so that the failure it causes in an ordinary
+    /// reading can be placed (`one_shot::to_error`). Never for a reading whose value is
+    /// used: the checker's float literals are of the text as it parses.
+    pub(crate) fn track_floats_and_beyond(&mut self) {
+        self.lexer.stand_in_beyond_floats();
+        self.track_floats();
     }
 
     /// The float literals recorded, taken.

@@ -161,11 +161,14 @@ fn beyond_floats_path(input: &[u8], offset: usize, options: &ParseOptions) -> Op
     let end = input.get(offset..)?.iter().position(|&b| !super::lexer::numbers::in_literal(b));
     let text = std::str::from_utf8(input.get(..end.map_or(input.len(), |n| offset + n))?).ok()?;
     let completed = ParseOptions { complete_truncated: true, ..options.clone() };
-    let literals =
-        read_with_retry(Input::text(text), &completed, ValueOut::new, Driver::track_floats, |_, driver| {
-            driver.take_floats()
-        })
-        .ok()?;
+    let literals = read_with_retry(
+        Input::text(text),
+        &completed,
+        ValueOut::new,
+        Driver::track_floats_and_beyond,
+        |_, driver| driver.take_floats(),
+    )
+    .ok()?;
     let (path, literal) = literals.into_iter().next_back()?;
     super::lexer::numbers::beyond_floats(&literal).then_some(path)
 }

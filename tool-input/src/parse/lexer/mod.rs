@@ -343,8 +343,8 @@ pub(crate) struct Lexer {
     /// Absolute offset of a `/` whose meaning depends on the next byte.
     pub(super) slash_at: usize,
     /// A number beyond the floats (`1e400`) is read as a stand-in float with its literal
-    /// recorded, rather than failing: only while the float literals are tracked to find
-    /// where such a number stands (see `one_shot::to_error`).
+    /// recorded, rather than failing: only in the reading that finds where such a number
+    /// stands (`Driver::track_floats_and_beyond`).
     pub(super) beyond_floats_stand_in: bool,
 }
 
