@@ -336,7 +336,8 @@ fn messages_quote_numbers_as_sent() {
             }
         }
     }
-    // Inside a Python tuple, whether it holds one item (which it is) or several (an array).
+    // Inside a Python tuple, whether it holds one item (which it is) or several (an array),
+    // and in a set, whose first item is read as a key would be.
     let v = validator(json!({"type": "object", "properties": {
         "x": {"type": "string"},
         "ys": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
@@ -351,6 +352,10 @@ fn messages_quote_numbers_as_sent() {
         (
             "{'ys': [((1.50,)), [(2.50), 3.50]]}",
             vec![("/ys/0/0", "1.50"), ("/ys/1/0", "2.50"), ("/ys/1/1", "3.50")],
+        ),
+        (
+            "{'ys': [{1.50, 2.50}, {-7.0}]}",
+            vec![("/ys/0/0", "1.50"), ("/ys/0/1", "2.50"), ("/ys/1/0", "-7.0")],
         ),
     ] {
         let rejection = v.check(text).unwrap_err();

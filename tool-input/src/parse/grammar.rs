@@ -519,12 +519,19 @@ impl<K: HeldKey> Grammar<K> {
     ) -> Result<(), Failure> {
         let key = self.frames.last_mut().and_then(|frame| frame.key.take());
         let key = key.map(|key| out.key_text(&key).to_owned());
+        let literal = key.clone();
         let Some(item) = key.and_then(|key| set_item(key, self.key_at, &mut self.repairs).ok()) else {
             return Err(Failure::syntax(
                 format!("expected `:` after an object key, found {}", token.describe()),
                 offset,
             ));
         };
+        if let (Value::Number(number), Some(literal)) = (&item, &literal) {
+            if number.is_f64() {
+                // Read as a key, the first item's text is the float's literal as sent.
+                out.float_literal(literal.as_bytes());
+            }
+        }
         self.record(RepairKind::SetAsArray, offset);
         out.object_as_set();
         if let Some(frame) = self.frames.last_mut() {
