@@ -115,7 +115,7 @@ pub fn from_arguments_one_pass<T: ToolInput>(
 pub struct PreparedTape {
     /// The text parsed: the tape's strings point into it.
     text: String,
-    events: Vec<crate::parse::tape::Event>,
+    events: Vec<u8>,
     kept: String,
 }
 

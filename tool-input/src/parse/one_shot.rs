@@ -214,7 +214,7 @@ pub(crate) fn parse_to_tape<'t>(
         if repeated || tape.overflow() {
             return Ok(None);
         }
-        if let ([Event::Str(_)], ParseMode::Lenient) = (tape.events(), options.mode) {
+        if let (Some(Event::Str(_)), ParseMode::Lenient) = (tape.events().only(), options.mode) {
             // A double-encoded payload: as `parse` reads it; a key repeated inside it is
             // read as any repeated key is (by the walk).
             let (parsed, repeated) = crate::parse::parse_noting_repeats(input, options, false)?;
@@ -229,9 +229,9 @@ pub(crate) fn parse_to_tape<'t>(
     if repeated || tape.overflow() {
         return Ok(None);
     }
-    if let [Event::Str(text)] = tape.events() {
+    if let Some(Event::Str(text)) = tape.events().only() {
         if options.mode == ParseMode::Lenient {
-            let text = tape.sources().string(*text).map(Cow::into_owned).unwrap_or_default();
+            let text = tape.sources().string(text).map(Cow::into_owned).unwrap_or_default();
             let outcome = Outcome { value: Value::String(text), repairs, value_at, repeated_keys: false };
             let (mut parsed, repeated) = decode_double(outcome, options);
             if repeated {

@@ -15,7 +15,7 @@ use crate::limits::Limits;
 use crate::parse;
 use crate::parse::one_shot::TapeParsed;
 use crate::parse::strict::Strict;
-use crate::parse::tape::{Event, Sources};
+use crate::parse::tape::{Event, Events, Sources};
 use crate::parse::tape_de::TapeDeserializer;
 use crate::parsed_text::ParsedText;
 use crate::policy::Policy;
@@ -333,7 +333,7 @@ impl Validator {
             .map_err(|error| self.guard(Rejection::from_parse(error)))?;
         // A key given twice: the walk settles it, from the text.
         let Some(TapeParsed { tape, repairs }) = parsed else { return Ok(OnePass::Unread(miss)) };
-        if !matches!(tape.events().first(), Some(Event::Object { .. })) {
+        if !matches!(tape.events().get(0), Some(Event::Object { .. })) {
             return Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() }));
         }
         match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits, defaults, Some(text)) {
@@ -382,7 +382,7 @@ impl Validator {
     /// limits (for benchmarks of the tape reader alone: see `__private::prepare_tape`).
     /// Its events and kept strings, read over `text` again by
     /// [`read_prepared_tape`](Validator::read_prepared_tape).
-    pub(crate) fn prepare_tape(&self, text: &str) -> Option<(Vec<Event>, String)> {
+    pub(crate) fn prepare_tape(&self, text: &str) -> Option<(Vec<u8>, String)> {
         let options = self.inner.limits.parse_options(self.inner.policy);
         let parsed = parse::one_shot::parse_to_tape(text, &options, true).ok()??;
         Some(parsed.tape.into_parts())
@@ -393,10 +393,10 @@ impl Validator {
     pub(crate) fn read_prepared_tape<T: DeserializeOwned>(
         &self,
         text: &str,
-        events: &[Event],
+        events: &[u8],
         kept: &str,
     ) -> Option<T> {
-        let reader = TapeDeserializer::new(events, Sources::new(text, kept));
+        let reader = TapeDeserializer::new(Events::new(events), Sources::new(text, kept));
         self.read_tape::<T>(reader, self.inner.policy, &self.inner.limits, Defaults::Left, None)
             .ok()
             .map(|(value, _)| value)

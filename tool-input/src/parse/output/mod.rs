@@ -5,6 +5,7 @@
 //! (`tape_de`, its serde `Deserializer`), without a `Value` in between; `incremental`, the
 //! incremental parser's events, string in progress and partial value.
 
+pub(crate) mod events;
 pub(crate) mod incremental;
 pub(crate) mod tape;
 pub(crate) mod tape_de;

@@ -26,8 +26,12 @@ use crate::parse::lexer::escapes::read_escaped;
 use crate::parse::lexer::Str;
 use crate::parse::spare::{self, MOST_KEPT};
 
-/// One event of a [`Tape`]: 11 bytes. A string is where its content is ([`Text`]), not a
-/// `String` of its own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
+use super::events::EventList;
+pub(crate) use super::events::Events;
+
+/// One event of a [`Tape`], as read from its bytes ([`super::events`], where an event takes
+/// one to ten bytes). A string is where its content is ([`Text`]), not a `String` of its
+/// own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Event {
     Null,
@@ -53,12 +57,8 @@ pub(crate) enum Event {
     End,
 }
 
-/// A `T` stored without its alignment, read by copying it out ([`Unaligned::get`]).
-///
-/// A tape is a large part of what a large call costs in memory: an event holding an aligned
-/// `u64` or `u32` is padded to 16 bytes, where the same event packed takes 11. On x86-64
-/// and AArch64 an unaligned load costs what an aligned one does; elsewhere the compiler
-/// reads the bytes one by one, correct if slower.
+/// A `T` stored without its alignment, read by copying it out ([`Unaligned::get`]): an
+/// [`Event`] read from the tape's bytes stays small when it is copied about.
 #[repr(C, packed)]
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Unaligned<T: Copy>(T);
@@ -100,8 +100,23 @@ pub(crate) struct Text {
 }
 
 impl Text {
-    fn new(start: u32, len: u32, place: Place) -> Text {
+    pub(super) fn new(start: u32, len: u32, place: Place) -> Text {
         Text { start: Unaligned::new(start), len: Unaligned::new(len), place }
+    }
+
+    /// Where the content starts, as stored.
+    pub(super) fn start_u32(self) -> u32 {
+        self.start.get()
+    }
+
+    /// The content's length, as stored.
+    pub(super) fn len_u32(self) -> u32 {
+        self.len.get()
+    }
+
+    /// How it is read.
+    pub(crate) fn place(self) -> Place {
+        self.place
     }
 
     /// Where the content starts.
@@ -114,14 +129,6 @@ impl Text {
     #[inline]
     fn len(self) -> usize {
         self.len.get() as usize
-    }
-}
-
-#[cfg(test)]
-impl Text {
-    /// How it is read.
-    pub(crate) fn place(self) -> Place {
-        self.place
     }
 }
 
@@ -219,7 +226,7 @@ impl<'t> Sources<'t> {
 /// was parsed from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Tape<'t> {
-    events: Vec<Event>,
+    events: EventList,
     /// The content of the [`Place::Kept`] strings, one after another.
     kept: String,
     /// The parsed text (empty for a tape of a built value).
@@ -228,20 +235,21 @@ pub(crate) struct Tape<'t> {
     overflow: bool,
 }
 
-/// The most events a tape kept for reuse may have room for: a large call's tape is not kept.
-const MOST_SPARE_EVENTS: usize = 4096;
+/// The most bytes of events a tape kept for reuse may have room for: a large call's tape is
+/// not kept.
+const MOST_SPARE_EVENTS: usize = 4096 * 11;
 
 thread_local! {
     /// The event list of the last tape this thread dropped, emptied, for the next parse to
     /// write into (see [`spare`]): a short call's tape is a block larger than the allocator
     /// keeps at hand, and asking for one on every call costs more than a part of the parse.
-    static SPARE_EVENTS: Cell<Vec<Event>> = const { Cell::new(Vec::new()) };
+    static SPARE_EVENTS: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     /// Its kept strings, emptied.
     static SPARE_KEPT: Cell<String> = const { Cell::new(String::new()) };
     /// The stack of open containers of the last [`TapeOut`] this thread dropped, emptied.
     static SPARE_OPEN: Cell<Vec<Open>> = const { Cell::new(Vec::new()) };
     /// Its stack of keys, emptied.
-    static SPARE_KEYS: Cell<Vec<usize>> = const { Cell::new(Vec::new()) };
+    static SPARE_KEYS: Cell<Vec<Text>> = const { Cell::new(Vec::new()) };
     /// The grammar's stack of frames holding keys as a tape does.
     static SPARE_FRAMES: Cell<Vec<Frame<Option<Text>>>> = const { Cell::new(Vec::new()) };
 }
@@ -254,14 +262,14 @@ impl HeldKey for Option<Text> {
 
 /// Gives the event list and kept strings of a tape back for the next parse on this thread
 /// (see [`spare`]).
-pub(crate) fn give_back(events: Vec<Event>, kept: String) {
-    spare::give_back(&SPARE_EVENTS, events, MOST_SPARE_EVENTS * size_of::<Event>());
+pub(crate) fn give_back(events: Vec<u8>, kept: String) {
+    spare::give_back(&SPARE_EVENTS, events, MOST_SPARE_EVENTS);
     spare::give_back(&SPARE_KEPT, kept, MOST_KEPT);
 }
 
 impl Drop for Tape<'_> {
     fn drop(&mut self) {
-        give_back(std::mem::take(&mut self.events), std::mem::take(&mut self.kept));
+        give_back(self.events.take_bytes(), std::mem::take(&mut self.kept));
     }
 }
 
@@ -273,7 +281,12 @@ impl<'t> Tape<'t> {
 
     /// An empty tape over `text`, written into the lists the last dropped tape left.
     fn over(text: &'t str) -> Tape<'t> {
-        Tape { events: spare::take(&SPARE_EVENTS), kept: spare::take(&SPARE_KEPT), text, overflow: false }
+        Tape {
+            events: EventList::from_bytes(spare::take(&SPARE_EVENTS)),
+            kept: spare::take(&SPARE_KEPT),
+            text,
+            overflow: false,
+        }
     }
 
     /// Whether a string lies past 4 GiB, where a [`Text`] does not reach: the tape is not
@@ -283,8 +296,8 @@ impl<'t> Tape<'t> {
     }
 
     /// The events, the value's first event first.
-    pub(crate) fn events(&self) -> &[Event] {
-        &self.events
+    pub(crate) fn events(&self) -> Events<'_> {
+        self.events.view()
     }
 
     /// Where the events' strings are read from.
@@ -294,8 +307,8 @@ impl<'t> Tape<'t> {
 
     /// Takes the events and the kept strings, for a reader that keeps them apart from the
     /// text (which it then holds itself).
-    pub(crate) fn into_parts(mut self) -> (Vec<Event>, String) {
-        (std::mem::take(&mut self.events), std::mem::take(&mut self.kept))
+    pub(crate) fn into_parts(mut self) -> (Vec<u8>, String) {
+        (self.events.take_bytes(), std::mem::take(&mut self.kept))
     }
 
     /// Appends a scalar or key event.
@@ -388,48 +401,39 @@ impl<'t> Tape<'t> {
         }
     }
 
-    /// Opens an array; returns the index to [`close`](Tape::close) it with.
+    /// Opens an array; returns the offset to [`close`](Tape::close) it with.
     pub(crate) fn open_array(&mut self) -> usize {
+        let start = self.events.len();
         self.events.push(Event::Array { end: Unaligned::new(0) });
-        self.events.len() - 1
+        start
     }
 
-    /// Opens an object; returns the index to [`close`](Tape::close) it with.
+    /// Opens an object; returns the offset to [`close`](Tape::close) it with.
     pub(crate) fn open_object(&mut self) -> usize {
+        let start = self.events.len();
         self.events.push(Event::Object { end: Unaligned::new(0) });
-        self.events.len() - 1
+        start
     }
 
-    /// Closes the container opened at `start`.
+    /// Closes the container opened at `start`. (Past 4 GiB of events its end is not where it
+    /// says, and a reader does not read the tape.)
     pub(crate) fn close(&mut self, start: usize) {
         let end = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
         self.events.push(Event::End);
-        if let Some(Event::Array { end: slot } | Event::Object { end: slot }) = self.events.get_mut(start) {
-            *slot = Unaligned::new(end);
-        }
+        self.events.set_end(start, end);
     }
 
     /// The container opened at `start` (an object without members) is an array: a Python
     /// set read as one.
     pub(crate) fn retag_array(&mut self, start: usize) {
-        if let Some(event @ Event::Object { .. }) = self.events.get_mut(start) {
-            *event = Event::Array { end: Unaligned::new(0) };
-        }
+        self.events.retag_array(start);
     }
 
     /// The array opened at `start`, not closed yet, is not there: its one item stands in its
     /// place (a `(` holding one item, `(1)` or `NumberLong(2)`). The containers inside it
-    /// move back by one event.
+    /// move back by the bytes of its opening.
     pub(crate) fn unwrap(&mut self, start: usize) {
-        if start >= self.events.len() {
-            return;
-        }
-        self.events.remove(start);
-        for event in self.events.get_mut(start..).unwrap_or_default() {
-            if let Event::Array { end } | Event::Object { end } = event {
-                *end = Unaligned::new(end.get().saturating_sub(1));
-            }
-        }
+        self.events.remove_opening(start);
     }
 
     /// The tape of a built value (members in the map's order; every string kept).
@@ -491,16 +495,16 @@ impl<'t> Tape<'t> {
         let mut stack: Vec<(Value, Option<String>)> = Vec::new();
         let mut key: Option<String> = None;
         let mut done = Value::Null;
-        for event in &self.events {
+        for event in self.events.view().iter() {
             let value = match event {
                 Event::Null => Value::Null,
-                Event::Bool(b) => Value::Bool(*b),
+                Event::Bool(b) => Value::Bool(b),
                 Event::Unsigned(_) | Event::Signed(_) | Event::Float(_) => {
                     event.as_number().map_or(Value::Null, Value::Number)
                 }
-                Event::Str(s) => Value::String(string(s)),
+                Event::Str(s) => Value::String(string(&s)),
                 Event::Key(k) => {
-                    key = Some(string(k));
+                    key = Some(string(&k));
                     continue;
                 }
                 Event::Array { .. } => {
@@ -690,20 +694,20 @@ impl<'de> ReadMap<'de> for Writing<'_, '_> {
 /// hashes; smaller ones compare the key with each of theirs.
 const FEW_KEYS: usize = 16;
 
-/// The keys of an open object, to find a repeated one: the index of each [`Event::Key`]
-/// (compared as text while they are few), by the key's hash once they are many.
+/// The keys of an open object, to find a repeated one: where each key's text is (compared
+/// as text while they are few), by the key's hash once they are many.
 #[derive(Debug, Default)]
 enum Keys {
     /// An array.
     #[default]
     None,
-    /// The indexes of its keys are `TapeOut::few[from..]`: the open objects' few keys share
+    /// Its keys are `TapeOut::few[from..]`: the open objects' few keys share
     /// one stack (an inner object closes before its outer one takes another key), so an
     /// object costs no allocation of its own.
     Few {
         from: usize,
     },
-    Many(HashMap<u64, usize>),
+    Many(HashMap<u64, Text>),
 }
 
 /// An open container on the tape.
@@ -719,8 +723,8 @@ struct Open {
 pub(crate) struct TapeOut<'t> {
     tape: Tape<'t>,
     open: Vec<Open>,
-    /// The indexes of the keys of the open objects that have few (see [`Keys::Few`]).
-    few: Vec<usize>,
+    /// The keys of the open objects that have few (see [`Keys::Few`]).
+    few: Vec<Text>,
     /// An object repeated a key (or two keys of one object share a 64-bit hash: the value
     /// path then decides, as for a repeat).
     repeated: bool,
@@ -734,7 +738,7 @@ impl<'t> TapeOut<'t> {
     /// no memory.
     pub(crate) fn for_text(text: &'t str) -> TapeOut<'t> {
         let mut tape = Tape::over(text);
-        tape.events.reserve(text.len() / 8);
+        tape.events.reserve(text.len());
         TapeOut { tape, open: spare::take(&SPARE_OPEN), few: spare::take(&SPARE_KEYS), repeated: false }
     }
 
@@ -746,7 +750,6 @@ impl<'t> TapeOut<'t> {
     /// The key that is where `text` says (`None`: past 4 GiB).
     fn key_placed(&mut self, text: Option<Text>) {
         let TapeOut { tape, open, few, repeated } = self;
-        let here = tape.events.len();
         if let (Some(open), Some(text)) = (open.last_mut(), text) {
             let sources = tape.sources();
             let key = sources.borrowed(text).unwrap_or_default();
@@ -754,25 +757,20 @@ impl<'t> TapeOut<'t> {
                 Keys::None => {}
                 &mut Keys::Few { from } => {
                     let keys = few.get(from..).unwrap_or_default();
-                    *repeated |= keys.iter().any(|&k| is_key(sources, &tape.events, k, key));
+                    *repeated |= keys.iter().any(|&k| is_key(sources, k, key));
                     if keys.len() < FEW_KEYS {
-                        few.push(here);
+                        few.push(text);
                     } else {
-                        let mut many: HashMap<u64, usize> = keys
-                            .iter()
-                            .filter_map(|&k| match tape.events.get(k) {
-                                Some(&Event::Key(name)) => Some((key_hash(sources.borrowed(name)?), k)),
-                                _ => None,
-                            })
-                            .collect();
+                        let mut many: HashMap<u64, Text> =
+                            keys.iter().filter_map(|&k| Some((key_hash(sources.borrowed(k)?), k))).collect();
                         few.truncate(from);
                         // A hash met again: a repeat (flagged above) or two keys sharing a
                         // hash, which the value path decides as well.
-                        *repeated |= many.insert(key_hash(key), here).is_some();
+                        *repeated |= many.insert(key_hash(key), text).is_some();
                         open.keys = Keys::Many(many);
                     }
                 }
-                Keys::Many(many) => *repeated |= many.insert(key_hash(key), here).is_some(),
+                Keys::Many(many) => *repeated |= many.insert(key_hash(key), text).is_some(),
             }
         }
         tape.overflow |= text.is_none();
@@ -793,10 +791,10 @@ fn key_hash(key: &str) -> u64 {
     BuildHasherDefault::<DefaultHasher>::default().hash_one(key)
 }
 
-/// Whether the event at `at` is the key `key` (most keys differ in length).
+/// Whether the key whose text is `k` is `key` (most keys differ in length).
 #[inline]
-fn is_key(sources: Sources<'_>, events: &[Event], at: usize, key: &str) -> bool {
-    matches!(events.get(at), Some(&Event::Key(k)) if k.len() == key.len() && sources.borrowed(k) == Some(key))
+fn is_key(sources: Sources<'_>, k: Text, key: &str) -> bool {
+    k.len() == key.len() && sources.borrowed(k) == Some(key)
 }
 
 impl Out for TapeOut<'_> {
@@ -867,14 +865,12 @@ impl Out for TapeOut<'_> {
     }
 
     fn has_key(&self, key: &str) -> bool {
-        let (sources, events) = (self.tape.sources(), &self.tape.events);
+        let sources = self.tape.sources();
         match self.open.last().map(|open| &open.keys) {
             Some(&Keys::Few { from }) => {
-                self.few.get(from..).unwrap_or_default().iter().any(|&k| is_key(sources, events, k, key))
+                self.few.get(from..).unwrap_or_default().iter().any(|&k| is_key(sources, k, key))
             }
-            Some(Keys::Many(keys)) => {
-                keys.get(&key_hash(key)).is_some_and(|&k| is_key(sources, events, k, key))
-            }
+            Some(Keys::Many(keys)) => keys.get(&key_hash(key)).is_some_and(|&k| is_key(sources, k, key)),
             _ => false,
         }
     }
@@ -897,12 +893,16 @@ mod tests {
         let value = json!({"a": [1, {"b": null, "c": "x"}, []], "d": {}, "e": true, "f": 2.5});
         let tape = Tape::from_value(&value);
         assert_eq!(tape.to_value(), value);
-        let Event::Object { end } = tape.events()[0] else { panic!("not an object: {:?}", tape.events()[0]) };
+        let Some(Event::Object { end }) = tape.events().get(0) else { panic!("not an object: {tape:?}") };
         assert_eq!(end.get() as usize, tape.events().len() - 1);
     }
 
     #[test]
-    fn an_event_is_sixteen_bytes() {
-        assert_eq!(std::mem::size_of::<Event>(), 11);
+    fn small_numbers_take_two_bytes_of_tape() {
+        let value = json!([1, 2, 3, 250]);
+        let tape = Tape::from_value(&value);
+        // The opening (5), four numbers (2 each), the end (1).
+        assert_eq!(tape.events().len(), 5 + 4 * 2 + 1);
+        assert_eq!(tape.to_value(), value);
     }
 }

@@ -30,7 +30,7 @@ use serde::de::{
 };
 use std::borrow::Cow;
 
-use super::tape::{Event, Sources, Tape, Unaligned};
+use super::tape::{Event, Events, Sources, Tape, Unaligned};
 
 /// The name under which `serde_json::value::RawValue` asks for its text: a tape has no text
 /// to give, so the value path reads it.
@@ -59,7 +59,7 @@ type Result<T> = std::result::Result<T, NotOnePass>;
 
 /// Reads one value from a tape's events (see the module documentation).
 pub(crate) struct TapeDeserializer<'t> {
-    events: &'t [Event],
+    events: Events<'t>,
     /// Where the events' strings are.
     sources: Sources<'t>,
     /// The index of the next event to read.
@@ -68,7 +68,7 @@ pub(crate) struct TapeDeserializer<'t> {
 
 impl<'t> TapeDeserializer<'t> {
     /// A reader of the value the events hold, their strings read from `sources`.
-    pub(crate) fn new(events: &'t [Event], sources: Sources<'t>) -> Self {
+    pub(crate) fn new(events: Events<'t>, sources: Sources<'t>) -> Self {
         TapeDeserializer { events, sources, next: 0 }
     }
 
@@ -82,11 +82,11 @@ impl<'t> TapeDeserializer<'t> {
         self.next >= self.events.len()
     }
 
-    /// The index just past the value that starts at `at`.
+    /// The offset just past the value that starts at `at` (a container's end is one byte).
     fn after(&self, at: usize) -> usize {
         match self.events.get(at) {
             Some(Event::Array { end } | Event::Object { end }) => end.get() as usize + 1,
-            _ => at + 1,
+            _ => self.events.next_at(at),
         }
     }
 
@@ -104,7 +104,7 @@ impl<'t> TapeDeserializer<'t> {
     /// Hands the string at `at` (a [`Event::Str`] or [`Event::Key`]) to `visitor`.
     fn visit_text<'de, V: Visitor<'de>>(&mut self, at: usize, visitor: V) -> Result<V::Value> {
         let content = match self.events.get(at) {
-            Some(&(Event::Str(text) | Event::Key(text))) => self.sources.string(text),
+            Some(Event::Str(text) | Event::Key(text)) => self.sources.string(text),
             _ => None,
         };
         match content {
@@ -115,7 +115,7 @@ impl<'t> TapeDeserializer<'t> {
 
     fn string<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let at = self.next;
-        self.next += 1;
+        self.next = self.events.next_at(self.next);
         self.visit_text(at, visitor)
     }
 
@@ -123,7 +123,7 @@ impl<'t> TapeDeserializer<'t> {
     /// of its closing event.
     fn array<'de, V: Visitor<'de>>(&mut self, end: Unaligned<u32>, visitor: V) -> Result<V::Value> {
         let end = self.checked_end(end.get())?;
-        self.next += 1;
+        self.next = self.events.next_at(self.next);
         let read = visitor.visit_seq(Elements { de: &mut *self, end });
         let all_read = self.next == end;
         self.next = end + 1;
@@ -138,7 +138,7 @@ impl<'t> TapeDeserializer<'t> {
     /// The object whose opening event is the next one, read by `visitor`.
     fn object<'de, V: Visitor<'de>>(&mut self, end: Unaligned<u32>, visitor: V) -> Result<V::Value> {
         let end = self.checked_end(end.get())?;
-        self.next += 1;
+        self.next = self.events.next_at(self.next);
         let mut members = Members { de: &mut *self, end, value_pending: false };
         let read = visitor.visit_map(&mut members);
         if members.value_pending {
@@ -157,7 +157,7 @@ impl<'t> TapeDeserializer<'t> {
     /// for `u32` indices would not be); otherwise the tape is not read at all.
     fn checked_end(&mut self, end: u32) -> Result<usize> {
         let end = end as usize;
-        if end > self.next && matches!(self.events.get(end), Some(Event::End)) {
+        if end > self.next && self.events.is_end(end) {
             Ok(end)
         } else {
             self.next = self.events.len();
@@ -182,8 +182,8 @@ macro_rules! numbers {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
                 match self.events.get(self.next) {
-                    Some(&number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_))) => {
-                        self.next += 1;
+                    Some(number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_))) => {
+                        self.next = self.events.next_at(self.next);
                         visit_number(number, visitor)
                     }
                     _ => self.refuse(),
@@ -199,20 +199,20 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.events.get(self.next) {
             Some(Event::Null) => {
-                self.next += 1;
+                self.next = self.events.next_at(self.next);
                 visitor.visit_unit()
             }
-            Some(&Event::Bool(flag)) => {
-                self.next += 1;
+            Some(Event::Bool(flag)) => {
+                self.next = self.events.next_at(self.next);
                 visitor.visit_bool(flag)
             }
-            Some(&number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_))) => {
-                self.next += 1;
+            Some(number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_))) => {
+                self.next = self.events.next_at(self.next);
                 visit_number(number, visitor)
             }
             Some(Event::Str(_)) => self.string(visitor),
-            Some(&Event::Array { end }) => self.array(end, visitor),
-            Some(&Event::Object { end }) => self.object(end, visitor),
+            Some(Event::Array { end }) => self.array(end, visitor),
+            Some(Event::Object { end }) => self.object(end, visitor),
             Some(Event::Key(_) | Event::End) | None => Err(NotOnePass),
         }
     }
@@ -225,8 +225,8 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.events.get(self.next) {
-            Some(&Event::Bool(flag)) => {
-                self.next += 1;
+            Some(Event::Bool(flag)) => {
+                self.next = self.events.next_at(self.next);
                 visitor.visit_bool(flag)
             }
             _ => self.refuse(),
@@ -255,7 +255,7 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.events.get(self.next) {
             Some(Event::Str(_)) => self.string(visitor),
-            Some(&Event::Array { end }) => self.array(end, visitor),
+            Some(Event::Array { end }) => self.array(end, visitor),
             _ => self.refuse(),
         }
     }
@@ -263,7 +263,7 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.events.get(self.next) {
             Some(Event::Null) => {
-                self.next += 1;
+                self.next = self.events.next_at(self.next);
                 visitor.visit_none()
             }
             _ => visitor.visit_some(self),
@@ -273,7 +273,7 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.events.get(self.next) {
             Some(Event::Null) => {
-                self.next += 1;
+                self.next = self.events.next_at(self.next);
                 visitor.visit_unit()
             }
             _ => self.refuse(),
@@ -293,7 +293,7 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.events.get(self.next) {
-            Some(&Event::Array { end }) => self.array(end, visitor),
+            Some(Event::Array { end }) => self.array(end, visitor),
             _ => self.refuse(),
         }
     }
@@ -313,7 +313,7 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.events.get(self.next) {
-            Some(&Event::Object { end }) => self.object(end, visitor),
+            Some(Event::Object { end }) => self.object(end, visitor),
             _ => self.refuse(),
         }
     }
@@ -325,8 +325,8 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
         visitor: V,
     ) -> Result<V::Value> {
         match self.events.get(self.next) {
-            Some(&Event::Array { end }) => self.array(end, visitor),
-            Some(&Event::Object { end }) => self.object(end, visitor),
+            Some(Event::Array { end }) => self.array(end, visitor),
+            Some(Event::Object { end }) => self.object(end, visitor),
             _ => self.refuse(),
         }
     }
@@ -342,20 +342,21 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
         let start = self.next;
         match self.events.get(start) {
             Some(Event::Str(_)) => {
-                self.next += 1;
+                self.next = self.events.next_at(self.next);
                 visitor.visit_enum(Variant { de: self, name: start, content: false })
             }
-            Some(&Event::Object { end }) => {
+            Some(Event::Object { end }) => {
                 let end = self.checked_end(end.get())?;
                 // One member: its key, then a value that ends where the object does.
-                let single =
-                    matches!(self.events.get(start + 1), Some(Event::Key(_))) && self.after(start + 2) == end;
+                let key = self.events.next_at(start);
+                let value = self.events.next_at(key);
+                let single = self.events.is_key(key) && self.after(value) == end;
                 if !single {
                     self.next = end + 1;
                     return Err(NotOnePass);
                 }
-                self.next = start + 2;
-                let read = visitor.visit_enum(Variant { de: &mut *self, name: start + 1, content: true });
+                self.next = value;
+                let read = visitor.visit_enum(Variant { de: &mut *self, name: key, content: true });
                 self.next = end + 1;
                 read
             }
@@ -413,10 +414,10 @@ impl<'de> MapAccess<'de> for Members<'_, '_> {
             return Ok(None);
         }
         let at = self.de.next;
-        if !matches!(self.de.events.get(at), Some(Event::Key(_))) {
+        if !self.de.events.is_key(at) {
             return Err(NotOnePass);
         }
-        self.de.next += 1;
+        self.de.next = self.de.events.next_at(self.de.next);
         self.value_pending = true;
         seed.deserialize(KeyDeserializer { de: &mut *self.de, at }).map(Some)
     }
@@ -441,7 +442,7 @@ struct KeyDeserializer<'a, 't> {
 impl KeyDeserializer<'_, '_> {
     fn text(&self) -> &str {
         match self.de.events.get(self.at) {
-            Some(&Event::Key(key)) => self.de.sources.borrowed(key).unwrap_or_default(),
+            Some(Event::Key(key)) => self.de.sources.borrowed(key).unwrap_or_default(),
             _ => "",
         }
     }
@@ -547,7 +548,7 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'_, '_> {
 /// a variant's name over: a string, and an enum of unit variants.
 fn variant_name<'t>(de: &TapeDeserializer<'t>, at: usize) -> CowStrDeserializer<'t, NotOnePass> {
     let name = match de.events.get(at) {
-        Some(&(Event::Str(text) | Event::Key(text))) => de.sources.string(text),
+        Some(Event::Str(text) | Event::Key(text)) => de.sources.string(text),
         _ => None,
     };
     name.unwrap_or(Cow::Borrowed("")).into_deserializer()
@@ -597,11 +598,11 @@ impl<'de> VariantAccess<'de> for Variant<'_, '_> {
         let de = self.de;
         match de.events.get(de.next) {
             // An empty array is a unit, as serde_json reads it.
-            Some(&Event::Array { end }) if end.get() as usize == de.next + 1 => {
-                de.next += 2;
+            Some(Event::Array { end }) if end.get() as usize == de.events.next_at(de.next) => {
+                de.next = end.get() as usize + 1;
                 visitor.visit_unit()
             }
-            Some(&Event::Array { end }) => de.array(end, visitor),
+            Some(Event::Array { end }) => de.array(end, visitor),
             _ => de.refuse(),
         }
     }
@@ -616,7 +617,7 @@ impl<'de> VariantAccess<'de> for Variant<'_, '_> {
         }
         let de = self.de;
         match de.events.get(de.next) {
-            Some(&Event::Object { end }) => de.object(end, visitor),
+            Some(Event::Object { end }) => de.object(end, visitor),
             _ => de.refuse(),
         }
     }
@@ -881,12 +882,19 @@ mod tests {
         let mut reader = TapeDeserializer::of(&tape);
         assert!(Value::deserialize(&mut reader).is_err());
         let mut keys = Tape::new();
+        keys.push(Event::End);
+        let key = keys.events().len();
         keys.write_key("k");
-        let events = [Event::End, keys.events()[0]];
-        for start in 0..events.len() {
-            let mut reader = TapeDeserializer::new(&events[start..], keys.sources());
+        let (events, _) = keys.clone().into_parts();
+        for start in [0, key] {
+            let mut reader = TapeDeserializer::new(Events::new(&events[start..]), keys.sources());
             assert!(Value::deserialize(&mut reader).is_err());
         }
-        assert!(Value::deserialize(&mut TapeDeserializer::new(&[], keys.sources())).is_err());
+        // Cut inside an event, and empty.
+        for bytes in [&events[..key + 2], &[]] {
+            assert!(
+                Value::deserialize(&mut TapeDeserializer::new(Events::new(bytes), keys.sources())).is_err()
+            );
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use super::tape::{Event, Place, ESCAPED_FROM};
+use super::tape::{Event, Events, Place, ESCAPED_FROM};
 use crate::parse::incremental::tests::{gen_strategy, write};
 use crate::parse::one_shot::parse_to_tape;
 use crate::parse::tests::fragment_inputs;
@@ -40,15 +40,18 @@ fn agrees(input: &str, options: &ParseOptions) {
 }
 
 /// Each container's `end` is the index of the `End` that closes it.
-fn assert_ends_close_their_containers(events: &[Event]) {
+fn assert_ends_close_their_containers(events: Events<'_>) {
     let mut open = Vec::new();
-    for (at, event) in events.iter().enumerate() {
+    let mut at = 0;
+    while let Some(event) = events.get(at) {
         match event {
             Event::Array { end } | Event::Object { end } => open.push(end.get() as usize),
             Event::End => assert_eq!(open.pop(), Some(at), "{events:?}"),
             _ => {}
         }
+        at = events.next_at(at);
     }
+    assert_eq!(at, events.len(), "{events:?}");
     assert!(open.is_empty(), "{events:?}");
 }
 

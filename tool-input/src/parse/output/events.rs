@@ -1,0 +1,412 @@
+//! A tape's events as bytes: each event is a tag byte followed by what it holds, in as few
+//! bytes as that needs. A non-negative integer takes one, two, four or eight bytes after
+//! its tag (the fewest that hold it), a string or key six (its place in the text and its
+//! length), a container's opening five (where it ends), its end, `null` and a boolean one.
+//!
+//! A fixed-size event spends the room of its largest kind (a `u64`, or a string's place
+//! and length) on every event: eleven bytes where the text of a small number spends two
+//! or three, so a call of many small numbers made a tape five times its text. Offsets into
+//! the list are byte offsets; an event's size follows from its tag alone, so a reader steps
+//! from one event to the next without decoding what it skips.
+
+use super::tape::{Event, Place, Text, Unaligned};
+
+/// The kind of event, the tag's low four bits.
+const KIND: u8 = 0x0F;
+const NULL: u8 = 0;
+const FALSE: u8 = 1;
+const TRUE: u8 = 2;
+const END: u8 = 3;
+const ARRAY: u8 = 4;
+const OBJECT: u8 = 5;
+/// A non-negative integer below 256, in one byte.
+const SMALL: u8 = 6;
+const UNSIGNED: u8 = 7;
+const SIGNED: u8 = 8;
+const FLOAT: u8 = 9;
+const STR: u8 = 10;
+const KEY: u8 = 11;
+/// A non-negative integer below 2¹⁶, in two bytes.
+const UNSIGNED_16: u8 = 12;
+/// A non-negative integer below 2³², in four bytes.
+const UNSIGNED_32: u8 = 13;
+
+/// A string's or key's length is one byte (below 256), not four.
+const SHORT: u8 = 0x10;
+/// Where a string's content is read ([`Place`]), the tag's two bits above [`SHORT`]; a
+/// [`Place::Escaped`] text is followed by its quote byte.
+const ESCAPED: u8 = 0x20;
+const KEPT: u8 = 0x40;
+
+/// A container's opening event: its tag and where it ends.
+const OPENING: usize = 5;
+
+/// The bytes the event whose tag is `tag` takes, the tag included.
+#[inline(always)]
+fn size(tag: u8) -> usize {
+    match tag & KIND {
+        ARRAY | OBJECT => OPENING,
+        SMALL => 2,
+        UNSIGNED_16 => 3,
+        UNSIGNED_32 => 5,
+        UNSIGNED | SIGNED | FLOAT => 9,
+        STR | KEY => 1 + 4 + if tag & SHORT != 0 { 1 } else { 4 } + usize::from(tag & ESCAPED != 0),
+        _ => 1,
+    }
+}
+
+/// Four bytes at the front of `rest` as a little-endian `u32`.
+#[inline(always)]
+fn u32_of(rest: &[u8]) -> Option<u32> {
+    Some(u32::from_le_bytes(*rest.first_chunk::<4>()?))
+}
+
+/// Four bytes at `at` as a little-endian `u32`.
+#[inline]
+fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
+    u32_of(bytes.get(at..)?)
+}
+
+/// The event at byte `at`; `None` past the end (or inside an event, which no offset the
+/// tape hands out is).
+#[inline(always)]
+fn decode(bytes: &[u8], at: usize) -> Option<Event> {
+    let (&tag, rest) = bytes.get(at..)?.split_first()?;
+    Some(match tag & KIND {
+        NULL => Event::Null,
+        FALSE => Event::Bool(false),
+        TRUE => Event::Bool(true),
+        END => Event::End,
+        ARRAY => Event::Array { end: Unaligned::new(u32_of(rest)?) },
+        OBJECT => Event::Object { end: Unaligned::new(u32_of(rest)?) },
+        SMALL => Event::Unsigned(Unaligned::new(u64::from(*rest.first()?))),
+        UNSIGNED_16 => {
+            Event::Unsigned(Unaligned::new(u64::from(u16::from_le_bytes(*rest.first_chunk::<2>()?))))
+        }
+        UNSIGNED_32 => Event::Unsigned(Unaligned::new(u64::from(u32_of(rest)?))),
+        UNSIGNED => Event::Unsigned(Unaligned::new(u64::from_le_bytes(*rest.first_chunk::<8>()?))),
+        SIGNED => Event::Signed(Unaligned::new(i64::from_le_bytes(*rest.first_chunk::<8>()?))),
+        FLOAT => Event::Float(Unaligned::new(f64::from_le_bytes(*rest.first_chunk::<8>()?))),
+        kind @ (STR | KEY) => {
+            let start = u32_of(rest)?;
+            let (len, after) =
+                if tag & SHORT != 0 { (u32::from(*rest.get(4)?), 5) } else { (u32_of(rest.get(4..)?)?, 8) };
+            let place = if tag & (ESCAPED | KEPT) == 0 {
+                Place::Verbatim
+            } else if tag & ESCAPED != 0 {
+                Place::Escaped { quote: *rest.get(after)? }
+            } else {
+                Place::Kept
+            };
+            let text = Text::new(start, len, place);
+            if kind == STR {
+                Event::Str(text)
+            } else {
+                Event::Key(text)
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Appends `event`'s bytes, each kind as one array of its own size (a copy of a constant
+/// size compiles to a few stores).
+#[inline(always)]
+fn encode(bytes: &mut Vec<u8>, event: Event) {
+    match event {
+        Event::Null => bytes.push(NULL),
+        Event::Bool(false) => bytes.push(FALSE),
+        Event::Bool(true) => bytes.push(TRUE),
+        Event::End => bytes.push(END),
+        Event::Array { end } => opening(bytes, ARRAY, end.get()),
+        Event::Object { end } => opening(bytes, OBJECT, end.get()),
+        Event::Unsigned(value) => unsigned(bytes, value.get()),
+        Event::Signed(value) => eight(bytes, SIGNED, value.get().to_le_bytes()),
+        Event::Float(value) => eight(bytes, FLOAT, value.get().to_le_bytes()),
+        Event::Str(text) => string(bytes, STR, text),
+        Event::Key(text) => string(bytes, KEY, text),
+    }
+}
+
+/// A non-negative integer in the fewest of one, two, four or eight bytes that hold it.
+#[inline]
+fn unsigned(bytes: &mut Vec<u8>, value: u64) {
+    if let Ok(small) = u8::try_from(value) {
+        bytes.extend_from_slice(&[SMALL, small]);
+    } else if let Ok(value) = u16::try_from(value) {
+        let [a, b] = value.to_le_bytes();
+        bytes.extend_from_slice(&[UNSIGNED_16, a, b]);
+    } else if let Ok(value) = u32::try_from(value) {
+        let [a, b, c, d] = value.to_le_bytes();
+        bytes.extend_from_slice(&[UNSIGNED_32, a, b, c, d]);
+    } else {
+        eight(bytes, UNSIGNED, value.to_le_bytes());
+    }
+}
+
+#[inline]
+fn opening(bytes: &mut Vec<u8>, tag: u8, end: u32) {
+    let [a, b, c, d] = end.to_le_bytes();
+    bytes.extend_from_slice(&[tag, a, b, c, d]);
+}
+
+#[inline]
+fn eight(bytes: &mut Vec<u8>, tag: u8, value: [u8; 8]) {
+    let [a, b, c, d, e, f, g, h] = value;
+    bytes.extend_from_slice(&[tag, a, b, c, d, e, f, g, h]);
+}
+
+#[inline]
+fn string(bytes: &mut Vec<u8>, kind: u8, text: Text) {
+    let (start, len) = (text.start_u32(), text.len_u32());
+    let (place, quote) = match text.place() {
+        Place::Verbatim => (0, None),
+        Place::Escaped { quote } => (ESCAPED, Some(quote)),
+        Place::Kept => (KEPT, None),
+    };
+    let [s0, s1, s2, s3] = start.to_le_bytes();
+    match u8::try_from(len) {
+        Ok(short) => bytes.extend_from_slice(&[kind | SHORT | place, s0, s1, s2, s3, short]),
+        Err(_) => {
+            let [l0, l1, l2, l3] = len.to_le_bytes();
+            bytes.extend_from_slice(&[kind | place, s0, s1, s2, s3, l0, l1, l2, l3]);
+        }
+    }
+    if let Some(quote) = quote {
+        bytes.push(quote);
+    }
+}
+
+/// A tape's events, owned: written by the parse, read through [`Events`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct EventList {
+    bytes: Vec<u8>,
+}
+
+impl EventList {
+    /// A list written into `bytes` (emptied first), keeping their room.
+    pub(crate) fn from_bytes(mut bytes: Vec<u8>) -> EventList {
+        bytes.clear();
+        EventList { bytes }
+    }
+
+    /// The bytes, taken.
+    pub(crate) fn take_bytes(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.bytes)
+    }
+
+    /// Empties it, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+    }
+
+    /// Room for `more` bytes of events.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.bytes.reserve(more);
+    }
+
+    /// Appends `event`.
+    #[inline]
+    pub(crate) fn push(&mut self, event: Event) {
+        encode(&mut self.bytes, event);
+    }
+
+    /// The byte offset the next event is written at.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The events, to read.
+    #[inline]
+    pub(crate) fn view(&self) -> Events<'_> {
+        Events(&self.bytes)
+    }
+
+    /// The container opened at `at` ends at the event at byte `end`.
+    pub(crate) fn set_end(&mut self, at: usize, end: u32) {
+        if matches!(self.bytes.get(at), Some(&(ARRAY | OBJECT))) {
+            if let Some(slot) = self.bytes.get_mut(at + 1..at + OPENING) {
+                slot.copy_from_slice(&end.to_le_bytes());
+            }
+        }
+    }
+
+    /// The object opened at `at` is an array.
+    pub(crate) fn retag_array(&mut self, at: usize) {
+        if let Some(tag @ &mut OBJECT) = self.bytes.get_mut(at) {
+            *tag = ARRAY;
+        }
+    }
+
+    /// Takes out the array opened at `at` (not closed yet, so without its end): the
+    /// containers after it, whose ends were written, end [`OPENING`] bytes earlier.
+    pub(crate) fn remove_opening(&mut self, at: usize) {
+        if !matches!(self.bytes.get(at), Some(&(ARRAY | OBJECT))) || at + OPENING > self.bytes.len() {
+            return;
+        }
+        self.bytes.drain(at..at + OPENING);
+        let shift = OPENING as u32;
+        let mut next = at;
+        while let Some(&tag) = self.bytes.get(next) {
+            if matches!(tag, ARRAY | OBJECT) {
+                if let Some(end) = u32_at(&self.bytes, next + 1) {
+                    self.set_end(next, end.saturating_sub(shift));
+                }
+            }
+            next += size(tag);
+        }
+    }
+}
+
+/// A tape's events, to read: [`Events::get`] the event at a byte offset,
+/// [`Events::next_at`] the offset of the one after it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Events<'t>(&'t [u8]);
+
+impl<'t> Events<'t> {
+    /// The events `bytes` hold (as an [`EventList`] wrote them).
+    pub(crate) fn new(bytes: &'t [u8]) -> Events<'t> {
+        Events(bytes)
+    }
+
+    /// The bytes the events take: the offset just past the last.
+    #[inline]
+    pub(crate) fn len(self) -> usize {
+        self.0.len()
+    }
+
+    /// The event at byte `at`.
+    #[inline]
+    pub(crate) fn get(self, at: usize) -> Option<Event> {
+        decode(self.0, at)
+    }
+
+    /// Whether the event at `at` is a key (read from its tag alone).
+    #[inline]
+    pub(crate) fn is_key(self, at: usize) -> bool {
+        self.0.get(at).is_some_and(|&tag| tag & KIND == KEY)
+    }
+
+    /// Whether the event at `at` is a container's end.
+    #[inline]
+    pub(crate) fn is_end(self, at: usize) -> bool {
+        self.0.get(at) == Some(&END)
+    }
+
+    /// The offset of the event after the one at `at` (`at` itself past the end).
+    #[inline]
+    pub(crate) fn next_at(self, at: usize) -> usize {
+        match self.0.get(at) {
+            Some(&tag) => at + size(tag),
+            None => at,
+        }
+    }
+
+    /// Every event, in order.
+    pub(crate) fn iter(self) -> impl Iterator<Item = Event> + 't {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let event = self.get(at)?;
+            at = self.next_at(at);
+            Some(event)
+        })
+    }
+
+    /// The one event the list holds, when it holds exactly one.
+    pub(crate) fn only(self) -> Option<Event> {
+        let event = self.get(0)?;
+        (self.next_at(0) == self.len()).then_some(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_reads_back_as_written_in_its_size() {
+        let text = |start, len, place| Text::new(start, len, place);
+        let events = [
+            Event::Null,
+            Event::Bool(false),
+            Event::Bool(true),
+            Event::Array { end: Unaligned::new(7) },
+            Event::Object { end: Unaligned::new(u32::MAX) },
+            Event::Unsigned(Unaligned::new(0)),
+            Event::Unsigned(Unaligned::new(255)),
+            Event::Unsigned(Unaligned::new(256)),
+            Event::Unsigned(Unaligned::new(65_535)),
+            Event::Unsigned(Unaligned::new(65_536)),
+            Event::Unsigned(Unaligned::new(u64::from(u32::MAX))),
+            Event::Unsigned(Unaligned::new(u64::from(u32::MAX) + 1)),
+            Event::Unsigned(Unaligned::new(u64::MAX)),
+            Event::Signed(Unaligned::new(i64::MIN)),
+            Event::Signed(Unaligned::new(-1)),
+            Event::Float(Unaligned::new(-0.0)),
+            Event::Float(Unaligned::new(f64::MAX)),
+            Event::Str(text(0, 0, Place::Verbatim)),
+            Event::Str(text(u32::MAX, 255, Place::Kept)),
+            Event::Str(text(9, 256, Place::Escaped { quote: b'\'' })),
+            Event::Key(text(1, u32::MAX, Place::Verbatim)),
+            Event::Key(text(70_000, 3, Place::Escaped { quote: b'"' })),
+            Event::End,
+        ];
+        let mut list = EventList::default();
+        let mut offsets = Vec::new();
+        for event in events {
+            offsets.push(list.len());
+            list.push(event);
+        }
+        let view = list.view();
+        for (k, (&at, event)) in offsets.iter().zip(events).enumerate() {
+            let read = view.get(at).expect("an event");
+            // `-0.0 == 0.0`: compare floats by their bits.
+            match (read, event) {
+                (Event::Float(a), Event::Float(b)) => assert_eq!(a.get().to_bits(), b.get().to_bits()),
+                _ => assert_eq!(read, event),
+            }
+            assert_eq!(view.next_at(at), offsets.get(k + 1).copied().unwrap_or(view.len()), "{event:?}");
+        }
+        assert_eq!(view.iter().count(), events.len());
+        assert_eq!(view.get(view.len()), None);
+        // An integer takes one byte more than the fewest of one, two, four or eight that
+        // hold it; a short verbatim string six.
+        let sizes: Vec<usize> = offsets.windows(2).map(|pair| pair[1] - pair[0]).collect();
+        assert_eq!(sizes[5..12], [2, 2, 3, 3, 5, 5, 9]);
+        assert_eq!(sizes[17], 6);
+    }
+
+    #[test]
+    fn an_opening_taken_out_moves_the_ends_after_it() {
+        // [ ( {} , 1 ]: the `(` at 5 holds the object, then is taken out.
+        let mut list = EventList::default();
+        let array = list.len();
+        list.push(Event::Array { end: Unaligned::new(0) });
+        let paren = list.len();
+        list.push(Event::Array { end: Unaligned::new(0) });
+        let object = list.len();
+        list.push(Event::Object { end: Unaligned::new(0) });
+        let end = u32::try_from(list.len()).unwrap();
+        list.push(Event::End);
+        list.set_end(object, end);
+        list.remove_opening(paren);
+        list.push(Event::Unsigned(Unaligned::new(1)));
+        let end = u32::try_from(list.len()).unwrap();
+        list.push(Event::End);
+        list.set_end(array, end);
+        let view = list.view();
+        let read: Vec<Event> = view.iter().collect();
+        assert_eq!(
+            read,
+            [
+                Event::Array { end: Unaligned::new(end) },
+                Event::Object { end: Unaligned::new(10) },
+                Event::End,
+                Event::Unsigned(Unaligned::new(1)),
+                Event::End,
+            ]
+        );
+        assert_eq!(view.get(10), Some(Event::End));
+    }
+}
