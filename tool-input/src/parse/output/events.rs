@@ -67,12 +67,12 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     u32_of(bytes.get(at..)?)
 }
 
-/// The event at byte `at`; `None` past the end (or inside an event, which no offset the
-/// tape hands out is).
+/// The event at byte `at` and the offset of the one after it; `None` past the end (or
+/// inside an event, which no offset the tape hands out is).
 #[inline(always)]
-fn decode(bytes: &[u8], at: usize) -> Option<Event> {
+fn decode(bytes: &[u8], at: usize) -> Option<(Event, usize)> {
     let (&tag, rest) = bytes.get(at..)?.split_first()?;
-    Some(match tag & KIND {
+    let event = match tag & KIND {
         NULL => Event::Null,
         FALSE => Event::Bool(false),
         TRUE => Event::Bool(true),
@@ -106,7 +106,8 @@ fn decode(bytes: &[u8], at: usize) -> Option<Event> {
             }
         }
         _ => return None,
-    })
+    };
+    Some((event, at + size(tag)))
 }
 
 /// Appends `event`'s bytes, each kind as one array of its own size (a copy of a constant
@@ -279,13 +280,14 @@ impl<'t> Events<'t> {
     /// The event at byte `at`.
     #[inline]
     pub(crate) fn get(self, at: usize) -> Option<Event> {
-        decode(self.0, at)
+        decode(self.0, at).map(|(event, _)| event)
     }
 
-    /// Whether the event at `at` is a key (read from its tag alone).
+    /// The event at byte `at` and the offset of the one after it: one reading of its tag
+    /// for both.
     #[inline]
-    pub(crate) fn is_key(self, at: usize) -> bool {
-        self.0.get(at).is_some_and(|&tag| tag & KIND == KEY)
+    pub(crate) fn read(self, at: usize) -> Option<(Event, usize)> {
+        decode(self.0, at)
     }
 
     /// Whether the event at `at` is a container's end.
@@ -307,16 +309,16 @@ impl<'t> Events<'t> {
     pub(crate) fn iter(self) -> impl Iterator<Item = Event> + 't {
         let mut at = 0;
         std::iter::from_fn(move || {
-            let event = self.get(at)?;
-            at = self.next_at(at);
+            let (event, next) = self.read(at)?;
+            at = next;
             Some(event)
         })
     }
 
     /// The one event the list holds, when it holds exactly one.
     pub(crate) fn only(self) -> Option<Event> {
-        let event = self.get(0)?;
-        (self.next_at(0) == self.len()).then_some(event)
+        let (event, next) = self.read(0)?;
+        (next == self.len()).then_some(event)
     }
 }
 

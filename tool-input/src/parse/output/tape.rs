@@ -312,6 +312,7 @@ impl<'t> Tape<'t> {
     }
 
     /// Appends a scalar or key event.
+    #[inline]
     pub(crate) fn push(&mut self, event: Event) {
         self.events.push(event);
     }

@@ -30,7 +30,7 @@ use serde::de::{
 };
 use std::borrow::Cow;
 
-use super::tape::{Event, Events, Sources, Tape, Unaligned};
+use super::tape::{Event, Events, Sources, Tape, Text, Unaligned};
 
 /// The name under which `serde_json::value::RawValue` asks for its text: a tape has no text
 /// to give, so the value path reads it.
@@ -84,9 +84,10 @@ impl<'t> TapeDeserializer<'t> {
 
     /// The offset just past the value that starts at `at` (a container's end is one byte).
     fn after(&self, at: usize) -> usize {
-        match self.events.get(at) {
-            Some(Event::Array { end } | Event::Object { end }) => end.get() as usize + 1,
-            _ => self.events.next_at(at),
+        match self.events.read(at) {
+            Some((Event::Array { end } | Event::Object { end }, _)) => end.get() as usize + 1,
+            Some((_, next)) => next,
+            None => at,
         }
     }
 
@@ -101,22 +102,18 @@ impl<'t> TapeDeserializer<'t> {
         Err(NotOnePass)
     }
 
-    /// Hands the string at `at` (a [`Event::Str`] or [`Event::Key`]) to `visitor`.
-    fn visit_text<'de, V: Visitor<'de>>(&mut self, at: usize, visitor: V) -> Result<V::Value> {
-        let content = match self.events.get(at) {
-            Some(Event::Str(text) | Event::Key(text)) => self.sources.string(text),
-            _ => None,
-        };
-        match content {
+    /// Hands the content of `text` to `visitor`.
+    fn visit_content<'de, V: Visitor<'de>>(&self, text: Text, visitor: V) -> Result<V::Value> {
+        match self.sources.string(text) {
             Some(content) => visitor.visit_str(&content),
             None => Err(NotOnePass),
         }
     }
 
-    fn string<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let at = self.next;
-        self.next = self.events.next_at(self.next);
-        self.visit_text(at, visitor)
+    /// The string event `text`, the next one, whose successor is at `after`.
+    fn string<'de, V: Visitor<'de>>(&mut self, text: Text, after: usize, visitor: V) -> Result<V::Value> {
+        self.next = after;
+        self.visit_content(text, visitor)
     }
 
     /// The array whose opening event is the next one, read by `visitor`; `end` is the index
@@ -181,9 +178,9 @@ macro_rules! numbers {
     ($($method:ident)*) => {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-                match self.events.get(self.next) {
-                    Some(number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_))) => {
-                        self.next = self.events.next_at(self.next);
+                match self.events.read(self.next) {
+                    Some((number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_)), after)) => {
+                        self.next = after;
                         visit_number(number, visitor)
                     }
                     _ => self.refuse(),
@@ -197,23 +194,23 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     type Error = NotOnePass;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.events.get(self.next) {
-            Some(Event::Null) => {
-                self.next = self.events.next_at(self.next);
+        match self.events.read(self.next) {
+            Some((Event::Null, after)) => {
+                self.next = after;
                 visitor.visit_unit()
             }
-            Some(Event::Bool(flag)) => {
-                self.next = self.events.next_at(self.next);
+            Some((Event::Bool(flag), after)) => {
+                self.next = after;
                 visitor.visit_bool(flag)
             }
-            Some(number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_))) => {
-                self.next = self.events.next_at(self.next);
+            Some((number @ (Event::Unsigned(_) | Event::Signed(_) | Event::Float(_)), after)) => {
+                self.next = after;
                 visit_number(number, visitor)
             }
-            Some(Event::Str(_)) => self.string(visitor),
-            Some(Event::Array { end }) => self.array(end, visitor),
-            Some(Event::Object { end }) => self.object(end, visitor),
-            Some(Event::Key(_) | Event::End) | None => Err(NotOnePass),
+            Some((Event::Str(text), after)) => self.string(text, after, visitor),
+            Some((Event::Array { end }, _)) => self.array(end, visitor),
+            Some((Event::Object { end }, _)) => self.object(end, visitor),
+            Some((Event::Key(_) | Event::End, _)) | None => Err(NotOnePass),
         }
     }
 
@@ -224,9 +221,9 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.events.get(self.next) {
-            Some(Event::Bool(flag)) => {
-                self.next = self.events.next_at(self.next);
+        match self.events.read(self.next) {
+            Some((Event::Bool(flag), after)) => {
+                self.next = after;
                 visitor.visit_bool(flag)
             }
             _ => self.refuse(),
@@ -242,8 +239,8 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.events.get(self.next) {
-            Some(Event::Str(_)) => self.string(visitor),
+        match self.events.read(self.next) {
+            Some((Event::Str(text), after)) => self.string(text, after, visitor),
             _ => self.refuse(),
         }
     }
@@ -253,17 +250,17 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     }
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.events.get(self.next) {
-            Some(Event::Str(_)) => self.string(visitor),
-            Some(Event::Array { end }) => self.array(end, visitor),
+        match self.events.read(self.next) {
+            Some((Event::Str(text), after)) => self.string(text, after, visitor),
+            Some((Event::Array { end }, _)) => self.array(end, visitor),
             _ => self.refuse(),
         }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.events.get(self.next) {
-            Some(Event::Null) => {
-                self.next = self.events.next_at(self.next);
+        match self.events.read(self.next) {
+            Some((Event::Null, after)) => {
+                self.next = after;
                 visitor.visit_none()
             }
             _ => visitor.visit_some(self),
@@ -271,9 +268,9 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.events.get(self.next) {
-            Some(Event::Null) => {
-                self.next = self.events.next_at(self.next);
+        match self.events.read(self.next) {
+            Some((Event::Null, after)) => {
+                self.next = after;
                 visitor.visit_unit()
             }
             _ => self.refuse(),
@@ -339,24 +336,23 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        let start = self.next;
-        match self.events.get(start) {
-            Some(Event::Str(_)) => {
-                self.next = self.events.next_at(self.next);
-                visitor.visit_enum(Variant { de: self, name: start, content: false })
+        match self.events.read(self.next) {
+            Some((Event::Str(name), after)) => {
+                self.next = after;
+                visitor.visit_enum(Variant { de: self, name, content: false })
             }
-            Some(Event::Object { end }) => {
+            Some((Event::Object { end }, key)) => {
                 let end = self.checked_end(end.get())?;
                 // One member: its key, then a value that ends where the object does.
-                let key = self.events.next_at(start);
-                let value = self.events.next_at(key);
-                let single = self.events.is_key(key) && self.after(value) == end;
-                if !single {
-                    self.next = end + 1;
-                    return Err(NotOnePass);
-                }
+                let (name, value) = match self.events.read(key) {
+                    Some((Event::Key(name), value)) if self.after(value) == end => (name, value),
+                    _ => {
+                        self.next = end + 1;
+                        return Err(NotOnePass);
+                    }
+                };
                 self.next = value;
-                let read = visitor.visit_enum(Variant { de: &mut *self, name: key, content: true });
+                let read = visitor.visit_enum(Variant { de: &mut *self, name, content: true });
                 self.next = end + 1;
                 read
             }
@@ -413,13 +409,12 @@ impl<'de> MapAccess<'de> for Members<'_, '_> {
         if self.de.next >= self.end {
             return Ok(None);
         }
-        let at = self.de.next;
-        if !self.de.events.is_key(at) {
+        let Some((Event::Key(key), value)) = self.de.events.read(self.de.next) else {
             return Err(NotOnePass);
-        }
-        self.de.next = self.de.events.next_at(self.de.next);
+        };
+        self.de.next = value;
         self.value_pending = true;
-        seed.deserialize(KeyDeserializer { de: &mut *self.de, at }).map(Some)
+        seed.deserialize(KeyDeserializer { de: &mut *self.de, key }).map(Some)
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
@@ -435,16 +430,13 @@ impl<'de> MapAccess<'de> for Members<'_, '_> {
 /// key type that asks, a number or boolean written as the key's text.
 struct KeyDeserializer<'a, 't> {
     de: &'a mut TapeDeserializer<'t>,
-    /// The index of the [`Event::Key`].
-    at: usize,
+    /// Where the key's text is.
+    key: Text,
 }
 
 impl KeyDeserializer<'_, '_> {
     fn text(&self) -> &str {
-        match self.de.events.get(self.at) {
-            Some(Event::Key(key)) => self.de.sources.borrowed(key).unwrap_or_default(),
-            _ => "",
-        }
+        self.de.sources.borrowed(self.key).unwrap_or_default()
     }
 }
 
@@ -499,7 +491,7 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'_, '_> {
     type Error = NotOnePass;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.de.visit_text(self.at, visitor)
+        self.de.visit_content(self.key, visitor)
     }
 
     numeric_keys! {
@@ -535,7 +527,7 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'_, '_> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        variant_name(self.de, self.at).deserialize_enum(name, variants, visitor)
+        variant_name(self.de, self.key).deserialize_enum(name, variants, visitor)
     }
 
     serde::forward_to_deserialize_any! {
@@ -544,21 +536,16 @@ impl<'de> Deserializer<'de> for KeyDeserializer<'_, '_> {
     }
 }
 
-/// The string at `at` (a variant's name) as a deserializer of its own, as serde_json hands
+/// The string `name` (a variant's name) as a deserializer of its own, as serde_json hands
 /// a variant's name over: a string, and an enum of unit variants.
-fn variant_name<'t>(de: &TapeDeserializer<'t>, at: usize) -> CowStrDeserializer<'t, NotOnePass> {
-    let name = match de.events.get(at) {
-        Some(Event::Str(text) | Event::Key(text)) => de.sources.string(text),
-        _ => None,
-    };
-    name.unwrap_or(Cow::Borrowed("")).into_deserializer()
+fn variant_name<'t>(de: &TapeDeserializer<'t>, name: Text) -> CowStrDeserializer<'t, NotOnePass> {
+    de.sources.string(name).unwrap_or(Cow::Borrowed("")).into_deserializer()
 }
 
-/// An enum's variant: its name at the event `name`, and when `content`, its content as the
-/// reader's next value.
+/// An enum's variant: its name, and when `content`, its content as the reader's next value.
 struct Variant<'a, 't> {
     de: &'a mut TapeDeserializer<'t>,
-    name: usize,
+    name: Text,
     content: bool,
 }
 
