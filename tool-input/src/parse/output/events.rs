@@ -1,7 +1,9 @@
-//! A tape's events as bytes: each event is a tag byte followed by what it holds, in as few
-//! bytes as that needs. A non-negative integer takes one, two, four or eight bytes after
-//! its tag (the fewest that hold it), a string or key six (its place in the text and its
-//! length), a container's opening five (where it ends), its end, `null` and a boolean one.
+//! A tape's events: what an event holds ([`Event`], a string's place in the text,
+//! [`Text`]), and how a list of them is kept as bytes. Each event is a tag byte followed
+//! by what it holds, in as few bytes as that needs. A non-negative integer takes one, two,
+//! four or eight bytes after its tag (the fewest that hold it), a string or key six (its
+//! place in the text and its length), a container's opening five (where it ends), its end,
+//! `null` and a boolean one.
 //!
 //! A fixed-size event spends the room of its largest kind (a `u64`, or a string's place
 //! and length) on every event: eleven bytes where the text of a small number spends two
@@ -9,7 +11,149 @@
 //! the list are byte offsets; an event's size follows from its tag alone, so a reader steps
 //! from one event to the next without decoding what it skips.
 
-use super::tape::{Event, Place, Text, Unaligned};
+use serde_json::Number;
+
+/// One event of a tape ([`super::tape::Tape`]), as read from its bytes (where an event
+/// takes one to ten). A string is where its content is ([`Text`]), not a `String` of its
+/// own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Event {
+    Null,
+    Bool(bool),
+    /// A non-negative integer (as [`Number::as_u64`] gives it).
+    Unsigned(Unaligned<u64>),
+    /// A negative integer.
+    Signed(Unaligned<i64>),
+    /// Any other number (finite: a `Number` never holds another).
+    Float(Unaligned<f64>),
+    Str(Text),
+    /// An object member's key; the member's value follows.
+    Key(Text),
+    /// An array opens; `end` is the index of its [`Event::End`].
+    Array {
+        end: Unaligned<u32>,
+    },
+    /// An object opens; `end` is the index of its [`Event::End`].
+    Object {
+        end: Unaligned<u32>,
+    },
+    /// The innermost open array or object closes.
+    End,
+}
+
+/// A `T` stored without its alignment, read by copying it out ([`Unaligned::get`]): an
+/// [`Event`] read from the tape's bytes stays small when it is copied about.
+#[repr(C, packed)]
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Unaligned<T: Copy>(T);
+
+impl<T: Copy> Unaligned<T> {
+    #[inline]
+    pub(crate) fn new(value: T) -> Unaligned<T> {
+        Unaligned(value)
+    }
+
+    /// The value, copied out.
+    #[inline]
+    pub(crate) fn get(self) -> T {
+        self.0
+    }
+}
+
+impl<T: Copy + PartialEq> PartialEq for Unaligned<T> {
+    fn eq(&self, other: &Unaligned<T>) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl<T: Copy + Eq> Eq for Unaligned<T> {}
+
+impl<T: Copy + std::fmt::Debug> std::fmt::Debug for Unaligned<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+/// Where a string's content is: bytes `start..start + len` of the parsed text or of the
+/// tape's own strings, read as [`Place`] says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Text {
+    start: Unaligned<u32>,
+    len: Unaligned<u32>,
+    place: Place,
+}
+
+impl Text {
+    pub(super) fn new(start: u32, len: u32, place: Place) -> Text {
+        Text { start: Unaligned::new(start), len: Unaligned::new(len), place }
+    }
+
+    /// Where the content starts, as stored.
+    pub(super) fn start_u32(self) -> u32 {
+        self.start.get()
+    }
+
+    /// The content's length, as stored.
+    pub(super) fn len_u32(self) -> u32 {
+        self.len.get()
+    }
+
+    /// How it is read.
+    pub(crate) fn place(self) -> Place {
+        self.place
+    }
+
+    /// Where the content starts.
+    #[inline]
+    pub(super) fn start(self) -> usize {
+        self.start.get() as usize
+    }
+
+    /// The content's length in bytes (in the text, with its escapes, for [`Place::Escaped`]).
+    #[inline]
+    pub(super) fn len(self) -> usize {
+        self.len.get() as usize
+    }
+}
+
+/// How a [`Text`] is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// The parsed text holds the content as it is: most keys and strings.
+    Verbatim,
+    /// The parsed text holds the content written with JSON's escapes and nothing else to
+    /// repair, up to the closing quote `quote` (`read_escaped` decodes it again on reading):
+    /// a long string with a few escapes costs the tape nothing but its event.
+    Escaped { quote: u8 },
+    /// The tape's own strings hold it: what the text does not spell as it is (joined
+    /// literals, repaired escapes, a value decoded from a string).
+    Kept,
+}
+
+impl Event {
+    /// The event of a number.
+    pub(super) fn number(number: &Number) -> Event {
+        if let Some(unsigned) = number.as_u64() {
+            Event::Unsigned(Unaligned::new(unsigned))
+        } else if let Some(signed) = number.as_i64() {
+            Event::Signed(Unaligned::new(signed))
+        } else {
+            // Without `arbitrary_precision` (never turned on here), every other number is a
+            // finite float.
+            number.as_f64().map_or(Event::Null, |float| Event::Float(Unaligned::new(float)))
+        }
+    }
+
+    /// The number of a number event.
+    pub(crate) fn as_number(&self) -> Option<Number> {
+        match *self {
+            Event::Unsigned(unsigned) => Some(unsigned.get().into()),
+            Event::Signed(signed) => Some(signed.get().into()),
+            Event::Float(float) => Number::from_f64(float.get()),
+            _ => None,
+        }
+    }
+}
 
 /// The kind of event, the tag's low four bits.
 const KIND: u8 = 0x0F;

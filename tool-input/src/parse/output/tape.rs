@@ -27,154 +27,12 @@ use crate::parse::lexer::Str;
 use crate::parse::spare::{self, MOST_KEPT};
 
 use super::events::EventList;
-pub(crate) use super::events::Events;
-
-/// One event of a [`Tape`], as read from its bytes ([`super::events`], where an event takes
-/// one to ten bytes). A string is where its content is ([`Text`]), not a `String` of its
-/// own; a number is `serde_json`'s three kinds of [`Number`], spelled out.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Event {
-    Null,
-    Bool(bool),
-    /// A non-negative integer (as [`Number::as_u64`] gives it).
-    Unsigned(Unaligned<u64>),
-    /// A negative integer.
-    Signed(Unaligned<i64>),
-    /// Any other number (finite: a `Number` never holds another).
-    Float(Unaligned<f64>),
-    Str(Text),
-    /// An object member's key; the member's value follows.
-    Key(Text),
-    /// An array opens; `end` is the index of its [`Event::End`].
-    Array {
-        end: Unaligned<u32>,
-    },
-    /// An object opens; `end` is the index of its [`Event::End`].
-    Object {
-        end: Unaligned<u32>,
-    },
-    /// The innermost open array or object closes.
-    End,
-}
-
-/// A `T` stored without its alignment, read by copying it out ([`Unaligned::get`]): an
-/// [`Event`] read from the tape's bytes stays small when it is copied about.
-#[repr(C, packed)]
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Unaligned<T: Copy>(T);
-
-impl<T: Copy> Unaligned<T> {
-    #[inline]
-    pub(crate) fn new(value: T) -> Unaligned<T> {
-        Unaligned(value)
-    }
-
-    /// The value, copied out.
-    #[inline]
-    pub(crate) fn get(self) -> T {
-        self.0
-    }
-}
-
-impl<T: Copy + PartialEq> PartialEq for Unaligned<T> {
-    fn eq(&self, other: &Unaligned<T>) -> bool {
-        self.get() == other.get()
-    }
-}
-
-impl<T: Copy + Eq> Eq for Unaligned<T> {}
-
-impl<T: Copy + std::fmt::Debug> std::fmt::Debug for Unaligned<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.get().fmt(f)
-    }
-}
-
-/// Where a string's content is: bytes `start..start + len` of the parsed text or of the
-/// tape's own strings, read as [`Place`] says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Text {
-    start: Unaligned<u32>,
-    len: Unaligned<u32>,
-    place: Place,
-}
-
-impl Text {
-    pub(super) fn new(start: u32, len: u32, place: Place) -> Text {
-        Text { start: Unaligned::new(start), len: Unaligned::new(len), place }
-    }
-
-    /// Where the content starts, as stored.
-    pub(super) fn start_u32(self) -> u32 {
-        self.start.get()
-    }
-
-    /// The content's length, as stored.
-    pub(super) fn len_u32(self) -> u32 {
-        self.len.get()
-    }
-
-    /// How it is read.
-    pub(crate) fn place(self) -> Place {
-        self.place
-    }
-
-    /// Where the content starts.
-    #[inline]
-    fn start(self) -> usize {
-        self.start.get() as usize
-    }
-
-    /// The content's length in bytes (in the text, with its escapes, for [`Place::Escaped`]).
-    #[inline]
-    fn len(self) -> usize {
-        self.len.get() as usize
-    }
-}
+pub(crate) use super::events::{Event, Events, Place, Text, Unaligned};
 
 /// The shortest text whose strings with escapes are read again from it ([`Place::Escaped`]):
 /// a shorter text's are kept, which costs a copy where reading them again costs decoding
 /// twice, and a short call's tape is small whatever it holds.
 pub(crate) const ESCAPED_FROM: usize = 64 * 1024;
-
-/// How a [`Text`] is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Place {
-    /// The parsed text holds the content as it is: most keys and strings.
-    Verbatim,
-    /// The parsed text holds the content written with JSON's escapes and nothing else to
-    /// repair, up to the closing quote `quote` (`read_escaped` decodes it again on reading):
-    /// a long string with a few escapes costs the tape nothing but its event.
-    Escaped { quote: u8 },
-    /// The tape's own strings hold it: what the text does not spell as it is (joined
-    /// literals, repaired escapes, a value decoded from a string).
-    Kept,
-}
-
-impl Event {
-    /// The event of a number.
-    fn number(number: &Number) -> Event {
-        if let Some(unsigned) = number.as_u64() {
-            Event::Unsigned(Unaligned::new(unsigned))
-        } else if let Some(signed) = number.as_i64() {
-            Event::Signed(Unaligned::new(signed))
-        } else {
-            // Without `arbitrary_precision` (never turned on here), every other number is a
-            // finite float.
-            number.as_f64().map_or(Event::Null, |float| Event::Float(Unaligned::new(float)))
-        }
-    }
-
-    /// The number of a number event.
-    pub(crate) fn as_number(&self) -> Option<Number> {
-        match *self {
-            Event::Unsigned(unsigned) => Some(unsigned.get().into()),
-            Event::Signed(signed) => Some(signed.get().into()),
-            Event::Float(float) => Number::from_f64(float.get()),
-            _ => None,
-        }
-    }
-}
 
 /// Where a tape's strings are read from: the parsed text and the tape's own strings.
 #[derive(Debug, Clone, Copy)]
@@ -192,7 +50,7 @@ impl<'t> Sources<'t> {
     /// a `Text` of another tape.
     #[inline]
     pub(crate) fn string(self, text: Text) -> Option<Cow<'t, str>> {
-        match text.place {
+        match text.place() {
             Place::Escaped { quote } => self.decode(text, quote).map(Cow::Owned),
             Place::Verbatim | Place::Kept => self.borrowed(text).map(Cow::Borrowed),
         }
@@ -202,7 +60,7 @@ impl<'t> Sources<'t> {
     #[inline]
     pub(crate) fn borrowed(self, text: Text) -> Option<&'t str> {
         let range = text.start()..text.start() + text.len();
-        match text.place {
+        match text.place() {
             Place::Verbatim => self.text.get(range),
             Place::Kept => self.kept.get(range),
             Place::Escaped { .. } => None,
