@@ -174,6 +174,10 @@ const KEY: u8 = 11;
 const UNSIGNED_16: u8 = 12;
 /// A non-negative integer below 2³², in four bytes.
 const UNSIGNED_32: u8 = 13;
+/// An array or object that holds nothing, in its tag alone: its end is the next byte, so
+/// `[]` takes two bytes, not six.
+const EMPTY_ARRAY: u8 = 14;
+const EMPTY_OBJECT: u8 = 15;
 
 /// A string's or key's length is one byte (below 256), not four.
 const SHORT: u8 = 0x10;
@@ -181,6 +185,9 @@ const SHORT: u8 = 0x10;
 /// [`Place::Escaped`] text is followed by its quote byte.
 const ESCAPED: u8 = 0x20;
 const KEPT: u8 = 0x40;
+/// Both place bits of a string or key: it is empty, and nothing follows the tag (it reads
+/// as an empty [`Place::Verbatim`] text, wherever it was).
+const EMPTY_TEXT: u8 = ESCAPED | KEPT;
 
 /// A container's opening event: its tag and where it ends.
 const OPENING: usize = 5;
@@ -194,6 +201,7 @@ fn size(tag: u8) -> usize {
         UNSIGNED_16 => 3,
         UNSIGNED_32 => 5,
         UNSIGNED | SIGNED | FLOAT => 9,
+        STR | KEY if tag & EMPTY_TEXT == EMPTY_TEXT => 1,
         STR | KEY => 1 + 4 + if tag & SHORT != 0 { 1 } else { 4 } + usize::from(tag & ESCAPED != 0),
         _ => 1,
     }
@@ -223,6 +231,8 @@ fn decode(bytes: &[u8], at: usize) -> Option<(Event, usize)> {
         END => Event::End,
         ARRAY => Event::Array { end: Unaligned::new(u32_of(rest)?) },
         OBJECT => Event::Object { end: Unaligned::new(u32_of(rest)?) },
+        EMPTY_ARRAY => Event::Array { end: Unaligned::new(u32::try_from(at + 1).ok()?) },
+        EMPTY_OBJECT => Event::Object { end: Unaligned::new(u32::try_from(at + 1).ok()?) },
         SMALL => Event::Unsigned(Unaligned::new(u64::from(*rest.first()?))),
         UNSIGNED_16 => {
             Event::Unsigned(Unaligned::new(u64::from(u16::from_le_bytes(*rest.first_chunk::<2>()?))))
@@ -231,6 +241,14 @@ fn decode(bytes: &[u8], at: usize) -> Option<(Event, usize)> {
         UNSIGNED => Event::Unsigned(Unaligned::new(u64::from_le_bytes(*rest.first_chunk::<8>()?))),
         SIGNED => Event::Signed(Unaligned::new(i64::from_le_bytes(*rest.first_chunk::<8>()?))),
         FLOAT => Event::Float(Unaligned::new(f64::from_le_bytes(*rest.first_chunk::<8>()?))),
+        kind @ (STR | KEY) if tag & EMPTY_TEXT == EMPTY_TEXT => {
+            let text = Text::new(0, 0, Place::Verbatim);
+            if kind == STR {
+                Event::Str(text)
+            } else {
+                Event::Key(text)
+            }
+        }
         kind @ (STR | KEY) => {
             let start = u32_of(rest)?;
             let (len, after) =
@@ -301,9 +319,13 @@ fn eight(bytes: &mut Vec<u8>, tag: u8, value: [u8; 8]) {
     bytes.extend_from_slice(&[tag, a, b, c, d, e, f, g, h]);
 }
 
-#[inline]
+#[inline(always)]
 fn string(bytes: &mut Vec<u8>, kind: u8, text: Text) {
     let (start, len) = (text.start_u32(), text.len_u32());
+    if len == 0 && !matches!(text.place(), Place::Escaped { .. }) {
+        bytes.push(kind | EMPTY_TEXT);
+        return;
+    }
     let (place, quote) = match text.place() {
         Place::Verbatim => (0, None),
         Place::Escaped { quote } => (ESCAPED, Some(quote)),
@@ -368,8 +390,25 @@ impl EventList {
         Events(&self.bytes)
     }
 
+    /// Closes the container opened at `at`: its end is the next event. One that holds
+    /// nothing is written [`EMPTY_ARRAY`] or [`EMPTY_OBJECT`]. (Past 4 GiB of events an end is not where it says,
+    /// and a reader does not read the tape.)
+    pub(crate) fn close(&mut self, at: usize) {
+        if self.bytes.len() == at + OPENING {
+            if let Some(&tag @ (ARRAY | OBJECT)) = self.bytes.get(at) {
+                let empty = if tag == ARRAY { EMPTY_ARRAY } else { EMPTY_OBJECT };
+                self.bytes.truncate(at);
+                self.bytes.extend_from_slice(&[empty, END]);
+                return;
+            }
+        }
+        let end = u32::try_from(self.bytes.len()).unwrap_or(u32::MAX);
+        self.bytes.push(END);
+        self.set_end(at, end);
+    }
+
     /// The container opened at `at` ends at the event at byte `end`.
-    pub(crate) fn set_end(&mut self, at: usize, end: u32) {
+    fn set_end(&mut self, at: usize, end: u32) {
         if matches!(self.bytes.get(at), Some(&(ARRAY | OBJECT))) {
             if let Some(slot) = self.bytes.get_mut(at + 1..at + OPENING) {
                 slot.copy_from_slice(&end.to_le_bytes());
@@ -379,8 +418,10 @@ impl EventList {
 
     /// The object opened at `at` is an array.
     pub(crate) fn retag_array(&mut self, at: usize) {
-        if let Some(tag @ &mut OBJECT) = self.bytes.get_mut(at) {
-            *tag = ARRAY;
+        match self.bytes.get_mut(at) {
+            Some(tag @ &mut OBJECT) => *tag = ARRAY,
+            Some(tag @ &mut EMPTY_OBJECT) => *tag = EMPTY_ARRAY,
+            _ => {}
         }
     }
 
@@ -491,7 +532,9 @@ mod tests {
             Event::Signed(Unaligned::new(-1)),
             Event::Float(Unaligned::new(-0.0)),
             Event::Float(Unaligned::new(f64::MAX)),
+            Event::Str(text(0, 3, Place::Verbatim)),
             Event::Str(text(0, 0, Place::Verbatim)),
+            Event::Key(text(0, 0, Place::Verbatim)),
             Event::Str(text(u32::MAX, 255, Place::Kept)),
             Event::Str(text(9, 256, Place::Escaped { quote: b'\'' })),
             Event::Key(text(1, u32::MAX, Place::Verbatim)),
@@ -520,7 +563,53 @@ mod tests {
         // hold it; a short verbatim string six.
         let sizes: Vec<usize> = offsets.windows(2).map(|pair| pair[1] - pair[0]).collect();
         assert_eq!(sizes[5..12], [2, 2, 3, 3, 5, 5, 9]);
-        assert_eq!(sizes[17], 6);
+        // A short verbatim string six, an empty string or key one.
+        assert_eq!(sizes[17..20], [6, 1, 1]);
+        // An empty string reads as empty wherever it was.
+        let mut list = EventList::default();
+        list.push(Event::Str(text(40, 0, Place::Kept)));
+        assert_eq!(list.view().only(), Some(Event::Str(text(0, 0, Place::Verbatim))));
+    }
+
+    #[test]
+    fn an_empty_container_takes_two_bytes_and_ends_where_it_says() {
+        // [ [], {}, [1] ]
+        let mut list = EventList::default();
+        let outer = list.len();
+        list.push(Event::Array { end: Unaligned::new(0) });
+        for tag_event in [Event::Array { end: Unaligned::new(0) }, Event::Object { end: Unaligned::new(0) }] {
+            let at = list.len();
+            list.push(tag_event);
+            list.close(at);
+            assert_eq!(list.len(), at + 2);
+        }
+        let inner = list.len();
+        list.push(Event::Array { end: Unaligned::new(0) });
+        list.push(Event::Unsigned(Unaligned::new(1)));
+        list.close(inner);
+        list.close(outer);
+        let read: Vec<Event> = list.view().iter().collect();
+        let end = |at: u32| Unaligned::new(at);
+        assert_eq!(
+            read,
+            [
+                Event::Array { end: end(17) },
+                Event::Array { end: end(6) },
+                Event::End,
+                Event::Object { end: end(8) },
+                Event::End,
+                Event::Array { end: end(16) },
+                Event::Unsigned(Unaligned::new(1)),
+                Event::End,
+                Event::End,
+            ]
+        );
+        // An empty object read as a Python set is an empty array.
+        let mut list = EventList::default();
+        list.push(Event::Object { end: Unaligned::new(0) });
+        list.close(0);
+        list.retag_array(0);
+        assert_eq!(list.view().get(0), Some(Event::Array { end: Unaligned::new(1) }));
     }
 
     #[test]

@@ -277,9 +277,7 @@ impl<'t> Tape<'t> {
     /// Closes the container opened at `start`. (Past 4 GiB of events its end is not where it
     /// says, and a reader does not read the tape.)
     pub(crate) fn close(&mut self, start: usize) {
-        let end = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
-        self.events.push(Event::End);
-        self.events.set_end(start, end);
+        self.events.close(start);
     }
 
     /// The container opened at `start` (an object without members) is an array: a Python
