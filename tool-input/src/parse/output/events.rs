@@ -3,7 +3,7 @@
 //! by what it holds, in as few bytes as that needs. A non-negative integer takes one, two,
 //! four or eight bytes after its tag (the fewest that hold it), a string or key six (its
 //! place in the text and its length), a container's opening five (where it ends), its end,
-//! `null` and a boolean one.
+//! `null`, a boolean, an empty string and an empty container's opening one.
 //!
 //! A fixed-size event spends the room of its largest kind (a `u64`, or a string's place
 //! and length) on every event: eleven bytes where the text of a small number spends two
@@ -29,11 +29,11 @@ pub(crate) enum Event {
     Str(Text),
     /// An object member's key; the member's value follows.
     Key(Text),
-    /// An array opens; `end` is the index of its [`Event::End`].
+    /// An array opens; `end` is the byte offset of its [`Event::End`].
     Array {
         end: Unaligned<u32>,
     },
-    /// An object opens; `end` is the index of its [`Event::End`].
+    /// An object opens; `end` is the byte offset of its [`Event::End`].
     Object {
         end: Unaligned<u32>,
     },

@@ -62,7 +62,7 @@ pub(crate) struct TapeDeserializer<'t> {
     events: Events<'t>,
     /// Where the events' strings are.
     sources: Sources<'t>,
-    /// The index of the next event to read.
+    /// The byte offset of the next event to read.
     next: usize,
 }
 
@@ -116,7 +116,7 @@ impl<'t> TapeDeserializer<'t> {
         self.visit_content(text, visitor)
     }
 
-    /// The array whose opening event is the next one, read by `visitor`; `end` is the index
+    /// The array whose opening event is the next one, read by `visitor`; `end` is the offset
     /// of its closing event.
     fn array<'de, V: Visitor<'de>>(&mut self, end: Unaligned<u32>, visitor: V) -> Result<V::Value> {
         let end = self.checked_end(end.get())?;
@@ -150,7 +150,7 @@ impl<'t> TapeDeserializer<'t> {
         }
     }
 
-    /// A container's `end` as an index, if it is where the container closes (a tape too long
+    /// A container's `end` as an offset, if it is where the container closes (a tape too long
     /// for `u32` indices would not be); otherwise the tape is not read at all.
     fn checked_end(&mut self, end: u32) -> Result<usize> {
         let end = end as usize;
