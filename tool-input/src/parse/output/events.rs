@@ -21,81 +21,48 @@ pub(crate) enum Event {
     Null,
     Bool(bool),
     /// A non-negative integer (as [`Number::as_u64`] gives it).
-    Unsigned(Unaligned<u64>),
+    Unsigned(u64),
     /// A negative integer.
-    Signed(Unaligned<i64>),
+    Signed(i64),
     /// Any other number (finite: a `Number` never holds another).
-    Float(Unaligned<f64>),
+    Float(f64),
     Str(Text),
     /// An object member's key; the member's value follows.
     Key(Text),
     /// An array opens; `end` is the byte offset of its [`Event::End`].
     Array {
-        end: Unaligned<u32>,
+        end: u32,
     },
     /// An object opens; `end` is the byte offset of its [`Event::End`].
     Object {
-        end: Unaligned<u32>,
+        end: u32,
     },
     /// The innermost open array or object closes.
     End,
-}
-
-/// A `T` stored without its alignment, read by copying it out ([`Unaligned::get`]): an
-/// [`Event`] read from the tape's bytes stays small when it is copied about.
-#[repr(C, packed)]
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Unaligned<T: Copy>(T);
-
-impl<T: Copy> Unaligned<T> {
-    #[inline]
-    pub(crate) fn new(value: T) -> Unaligned<T> {
-        Unaligned(value)
-    }
-
-    /// The value, copied out.
-    #[inline]
-    pub(crate) fn get(self) -> T {
-        self.0
-    }
-}
-
-impl<T: Copy + PartialEq> PartialEq for Unaligned<T> {
-    fn eq(&self, other: &Unaligned<T>) -> bool {
-        self.get() == other.get()
-    }
-}
-
-impl<T: Copy + Eq> Eq for Unaligned<T> {}
-
-impl<T: Copy + std::fmt::Debug> std::fmt::Debug for Unaligned<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.get().fmt(f)
-    }
 }
 
 /// Where a string's content is: bytes `start..start + len` of the parsed text or of the
 /// tape's own strings, read as [`Place`] says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Text {
-    start: Unaligned<u32>,
-    len: Unaligned<u32>,
+    start: u32,
+    len: u32,
     place: Place,
 }
 
 impl Text {
     pub(super) fn new(start: u32, len: u32, place: Place) -> Text {
-        Text { start: Unaligned::new(start), len: Unaligned::new(len), place }
+        Text { start, len, place }
     }
 
     /// Where the content starts, as stored.
     pub(super) fn start_u32(self) -> u32 {
-        self.start.get()
+        self.start
     }
 
     /// The content's length, as stored.
     pub(super) fn len_u32(self) -> u32 {
-        self.len.get()
+        self.len
     }
 
     /// How it is read.
@@ -106,13 +73,13 @@ impl Text {
     /// Where the content starts.
     #[inline]
     pub(super) fn start(self) -> usize {
-        self.start.get() as usize
+        self.start as usize
     }
 
     /// The content's length in bytes (in the text, with its escapes, for [`Place::Escaped`]).
     #[inline]
     pub(super) fn len(self) -> usize {
-        self.len.get() as usize
+        self.len as usize
     }
 }
 
@@ -134,22 +101,22 @@ impl Event {
     /// The event of a number.
     pub(super) fn number(number: &Number) -> Event {
         if let Some(unsigned) = number.as_u64() {
-            Event::Unsigned(Unaligned::new(unsigned))
+            Event::Unsigned(unsigned)
         } else if let Some(signed) = number.as_i64() {
-            Event::Signed(Unaligned::new(signed))
+            Event::Signed(signed)
         } else {
             // Without `arbitrary_precision` (never turned on here), every other number is a
             // finite float.
-            number.as_f64().map_or(Event::Null, |float| Event::Float(Unaligned::new(float)))
+            number.as_f64().map_or(Event::Null, Event::Float)
         }
     }
 
     /// The number of a number event.
     pub(crate) fn as_number(&self) -> Option<Number> {
         match *self {
-            Event::Unsigned(unsigned) => Some(unsigned.get().into()),
-            Event::Signed(signed) => Some(signed.get().into()),
-            Event::Float(float) => Number::from_f64(float.get()),
+            Event::Unsigned(unsigned) => Some(unsigned.into()),
+            Event::Signed(signed) => Some(signed.into()),
+            Event::Float(float) => Number::from_f64(float),
             _ => None,
         }
     }
@@ -229,18 +196,16 @@ fn decode(bytes: &[u8], at: usize) -> Option<(Event, usize)> {
         FALSE => Event::Bool(false),
         TRUE => Event::Bool(true),
         END => Event::End,
-        ARRAY => Event::Array { end: Unaligned::new(u32_of(rest)?) },
-        OBJECT => Event::Object { end: Unaligned::new(u32_of(rest)?) },
-        EMPTY_ARRAY => Event::Array { end: Unaligned::new(u32::try_from(at + 1).ok()?) },
-        EMPTY_OBJECT => Event::Object { end: Unaligned::new(u32::try_from(at + 1).ok()?) },
-        SMALL => Event::Unsigned(Unaligned::new(u64::from(*rest.first()?))),
-        UNSIGNED_16 => {
-            Event::Unsigned(Unaligned::new(u64::from(u16::from_le_bytes(*rest.first_chunk::<2>()?))))
-        }
-        UNSIGNED_32 => Event::Unsigned(Unaligned::new(u64::from(u32_of(rest)?))),
-        UNSIGNED => Event::Unsigned(Unaligned::new(u64::from_le_bytes(*rest.first_chunk::<8>()?))),
-        SIGNED => Event::Signed(Unaligned::new(i64::from_le_bytes(*rest.first_chunk::<8>()?))),
-        FLOAT => Event::Float(Unaligned::new(f64::from_le_bytes(*rest.first_chunk::<8>()?))),
+        ARRAY => Event::Array { end: u32_of(rest)? },
+        OBJECT => Event::Object { end: u32_of(rest)? },
+        EMPTY_ARRAY => Event::Array { end: u32::try_from(at + 1).ok()? },
+        EMPTY_OBJECT => Event::Object { end: u32::try_from(at + 1).ok()? },
+        SMALL => Event::Unsigned(u64::from(*rest.first()?)),
+        UNSIGNED_16 => Event::Unsigned(u64::from(u16::from_le_bytes(*rest.first_chunk::<2>()?))),
+        UNSIGNED_32 => Event::Unsigned(u64::from(u32_of(rest)?)),
+        UNSIGNED => Event::Unsigned(u64::from_le_bytes(*rest.first_chunk::<8>()?)),
+        SIGNED => Event::Signed(i64::from_le_bytes(*rest.first_chunk::<8>()?)),
+        FLOAT => Event::Float(f64::from_le_bytes(*rest.first_chunk::<8>()?)),
         kind @ (STR | KEY) if tag & EMPTY_TEXT == EMPTY_TEXT => {
             let text = Text::new(0, 0, Place::Verbatim);
             if kind == STR {
@@ -281,11 +246,11 @@ fn encode(bytes: &mut Vec<u8>, event: Event) {
         Event::Bool(false) => bytes.push(FALSE),
         Event::Bool(true) => bytes.push(TRUE),
         Event::End => bytes.push(END),
-        Event::Array { end } => opening(bytes, ARRAY, end.get()),
-        Event::Object { end } => opening(bytes, OBJECT, end.get()),
-        Event::Unsigned(value) => unsigned(bytes, value.get()),
-        Event::Signed(value) => eight(bytes, SIGNED, value.get().to_le_bytes()),
-        Event::Float(value) => eight(bytes, FLOAT, value.get().to_le_bytes()),
+        Event::Array { end } => opening(bytes, ARRAY, end),
+        Event::Object { end } => opening(bytes, OBJECT, end),
+        Event::Unsigned(value) => unsigned(bytes, value),
+        Event::Signed(value) => eight(bytes, SIGNED, value.to_le_bytes()),
+        Event::Float(value) => eight(bytes, FLOAT, value.to_le_bytes()),
         Event::Str(text) => string(bytes, STR, text),
         Event::Key(text) => string(bytes, KEY, text),
     }
@@ -518,20 +483,20 @@ mod tests {
             Event::Null,
             Event::Bool(false),
             Event::Bool(true),
-            Event::Array { end: Unaligned::new(7) },
-            Event::Object { end: Unaligned::new(u32::MAX) },
-            Event::Unsigned(Unaligned::new(0)),
-            Event::Unsigned(Unaligned::new(255)),
-            Event::Unsigned(Unaligned::new(256)),
-            Event::Unsigned(Unaligned::new(65_535)),
-            Event::Unsigned(Unaligned::new(65_536)),
-            Event::Unsigned(Unaligned::new(u64::from(u32::MAX))),
-            Event::Unsigned(Unaligned::new(u64::from(u32::MAX) + 1)),
-            Event::Unsigned(Unaligned::new(u64::MAX)),
-            Event::Signed(Unaligned::new(i64::MIN)),
-            Event::Signed(Unaligned::new(-1)),
-            Event::Float(Unaligned::new(-0.0)),
-            Event::Float(Unaligned::new(f64::MAX)),
+            Event::Array { end: 7 },
+            Event::Object { end: u32::MAX },
+            Event::Unsigned(0),
+            Event::Unsigned(255),
+            Event::Unsigned(256),
+            Event::Unsigned(65_535),
+            Event::Unsigned(65_536),
+            Event::Unsigned(u64::from(u32::MAX)),
+            Event::Unsigned(u64::from(u32::MAX) + 1),
+            Event::Unsigned(u64::MAX),
+            Event::Signed(i64::MIN),
+            Event::Signed(-1),
+            Event::Float(-0.0),
+            Event::Float(f64::MAX),
             Event::Str(text(0, 3, Place::Verbatim)),
             Event::Str(text(0, 0, Place::Verbatim)),
             Event::Key(text(0, 0, Place::Verbatim)),
@@ -552,7 +517,7 @@ mod tests {
             let read = view.get(at).expect("an event");
             // `-0.0 == 0.0`: compare floats by their bits.
             match (read, event) {
-                (Event::Float(a), Event::Float(b)) => assert_eq!(a.get().to_bits(), b.get().to_bits()),
+                (Event::Float(a), Event::Float(b)) => assert_eq!(a.to_bits(), b.to_bits()),
                 _ => assert_eq!(read, event),
             }
             assert_eq!(view.next_at(at), offsets.get(k + 1).copied().unwrap_or(view.len()), "{event:?}");
@@ -576,40 +541,39 @@ mod tests {
         // [ [], {}, [1] ]
         let mut list = EventList::default();
         let outer = list.len();
-        list.push(Event::Array { end: Unaligned::new(0) });
-        for tag_event in [Event::Array { end: Unaligned::new(0) }, Event::Object { end: Unaligned::new(0) }] {
+        list.push(Event::Array { end: 0 });
+        for tag_event in [Event::Array { end: 0 }, Event::Object { end: 0 }] {
             let at = list.len();
             list.push(tag_event);
             list.close(at);
             assert_eq!(list.len(), at + 2);
         }
         let inner = list.len();
-        list.push(Event::Array { end: Unaligned::new(0) });
-        list.push(Event::Unsigned(Unaligned::new(1)));
+        list.push(Event::Array { end: 0 });
+        list.push(Event::Unsigned(1));
         list.close(inner);
         list.close(outer);
         let read: Vec<Event> = list.view().iter().collect();
-        let end = |at: u32| Unaligned::new(at);
         assert_eq!(
             read,
             [
-                Event::Array { end: end(17) },
-                Event::Array { end: end(6) },
+                Event::Array { end: 17 },
+                Event::Array { end: 6 },
                 Event::End,
-                Event::Object { end: end(8) },
+                Event::Object { end: 8 },
                 Event::End,
-                Event::Array { end: end(16) },
-                Event::Unsigned(Unaligned::new(1)),
+                Event::Array { end: 16 },
+                Event::Unsigned(1),
                 Event::End,
                 Event::End,
             ]
         );
         // An empty object read as a Python set is an empty array.
         let mut list = EventList::default();
-        list.push(Event::Object { end: Unaligned::new(0) });
+        list.push(Event::Object { end: 0 });
         list.close(0);
         list.retag_array(0);
-        assert_eq!(list.view().get(0), Some(Event::Array { end: Unaligned::new(1) }));
+        assert_eq!(list.view().get(0), Some(Event::Array { end: 1 }));
     }
 
     #[test]
@@ -617,16 +581,16 @@ mod tests {
         // [ ( {} , 1 ]: the `(` at 5 holds the object, then is taken out.
         let mut list = EventList::default();
         let array = list.len();
-        list.push(Event::Array { end: Unaligned::new(0) });
+        list.push(Event::Array { end: 0 });
         let paren = list.len();
-        list.push(Event::Array { end: Unaligned::new(0) });
+        list.push(Event::Array { end: 0 });
         let object = list.len();
-        list.push(Event::Object { end: Unaligned::new(0) });
+        list.push(Event::Object { end: 0 });
         let end = u32::try_from(list.len()).unwrap();
         list.push(Event::End);
         list.set_end(object, end);
         list.remove_opening(paren);
-        list.push(Event::Unsigned(Unaligned::new(1)));
+        list.push(Event::Unsigned(1));
         let end = u32::try_from(list.len()).unwrap();
         list.push(Event::End);
         list.set_end(array, end);
@@ -634,13 +598,7 @@ mod tests {
         let read: Vec<Event> = view.iter().collect();
         assert_eq!(
             read,
-            [
-                Event::Array { end: Unaligned::new(end) },
-                Event::Object { end: Unaligned::new(10) },
-                Event::End,
-                Event::Unsigned(Unaligned::new(1)),
-                Event::End,
-            ]
+            [Event::Array { end }, Event::Object { end: 10 }, Event::End, Event::Unsigned(1), Event::End,]
         );
         assert_eq!(view.get(10), Some(Event::End));
     }

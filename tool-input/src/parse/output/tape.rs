@@ -27,7 +27,7 @@ use crate::parse::lexer::Str;
 use crate::parse::spare::{self, MOST_KEPT};
 
 use super::events::EventList;
-pub(crate) use super::events::{Event, Events, Place, Text, Unaligned};
+pub(crate) use super::events::{Event, Events, Place, Text};
 
 /// The shortest text whose strings with escapes are read again from it ([`Place::Escaped`]):
 /// a shorter text's are kept, which costs a copy where reading them again costs decoding
@@ -263,14 +263,14 @@ impl<'t> Tape<'t> {
     /// Opens an array; returns the offset to [`close`](Tape::close) it with.
     pub(crate) fn open_array(&mut self) -> usize {
         let start = self.events.len();
-        self.events.push(Event::Array { end: Unaligned::new(0) });
+        self.events.push(Event::Array { end: 0 });
         start
     }
 
     /// Opens an object; returns the offset to [`close`](Tape::close) it with.
     pub(crate) fn open_object(&mut self) -> usize {
         let start = self.events.len();
-        self.events.push(Event::Object { end: Unaligned::new(0) });
+        self.events.push(Event::Object { end: 0 });
         start
     }
 
@@ -478,7 +478,7 @@ impl<'de> serde::de::Visitor<'de> for Writing<'_, '_> {
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<(), E> {
-        self.out.tape.push(Event::Unsigned(Unaligned::new(v)));
+        self.out.tape.push(Event::Unsigned(v));
         Ok(())
     }
 
@@ -751,7 +751,7 @@ mod tests {
         let tape = Tape::from_value(&value);
         assert_eq!(tape.to_value(), value);
         let Some(Event::Object { end }) = tape.events().get(0) else { panic!("not an object: {tape:?}") };
-        assert_eq!(end.get() as usize, tape.events().len() - 1);
+        assert_eq!(end as usize, tape.events().len() - 1);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use serde::de::{
 };
 use std::borrow::Cow;
 
-use super::tape::{Event, Events, Sources, Tape, Text, Unaligned};
+use super::tape::{Event, Events, Sources, Tape, Text};
 
 /// The name under which `serde_json::value::RawValue` asks for its text: a tape has no text
 /// to give, so the value path reads it.
@@ -85,7 +85,7 @@ impl<'t> TapeDeserializer<'t> {
     /// The offset just past the value that starts at `at` (a container's end is one byte).
     fn after(&self, at: usize) -> usize {
         match self.events.read(at) {
-            Some((Event::Array { end } | Event::Object { end }, _)) => end.get() as usize + 1,
+            Some((Event::Array { end } | Event::Object { end }, _)) => end as usize + 1,
             Some((_, next)) => next,
             None => at,
         }
@@ -118,8 +118,8 @@ impl<'t> TapeDeserializer<'t> {
 
     /// The array whose opening event is the next one, read by `visitor`; `end` is the offset
     /// of its closing event.
-    fn array<'de, V: Visitor<'de>>(&mut self, end: Unaligned<u32>, visitor: V) -> Result<V::Value> {
-        let end = self.checked_end(end.get())?;
+    fn array<'de, V: Visitor<'de>>(&mut self, end: u32, visitor: V) -> Result<V::Value> {
+        let end = self.checked_end(end)?;
         self.next = self.events.next_at(self.next);
         let read = visitor.visit_seq(Elements { de: &mut *self, end });
         let all_read = self.next == end;
@@ -133,8 +133,8 @@ impl<'t> TapeDeserializer<'t> {
     }
 
     /// The object whose opening event is the next one, read by `visitor`.
-    fn object<'de, V: Visitor<'de>>(&mut self, end: Unaligned<u32>, visitor: V) -> Result<V::Value> {
-        let end = self.checked_end(end.get())?;
+    fn object<'de, V: Visitor<'de>>(&mut self, end: u32, visitor: V) -> Result<V::Value> {
+        let end = self.checked_end(end)?;
         self.next = self.events.next_at(self.next);
         let mut members = Members { de: &mut *self, end, value_pending: false };
         let read = visitor.visit_map(&mut members);
@@ -167,9 +167,9 @@ impl<'t> TapeDeserializer<'t> {
 /// non-negative integer, `i64` for a negative one, else `f64`.
 fn visit_number<'de, V: Visitor<'de>>(number: Event, visitor: V) -> Result<V::Value> {
     match number {
-        Event::Unsigned(unsigned) => visitor.visit_u64(unsigned.get()),
-        Event::Signed(signed) => visitor.visit_i64(signed.get()),
-        Event::Float(float) => visitor.visit_f64(float.get()),
+        Event::Unsigned(unsigned) => visitor.visit_u64(unsigned),
+        Event::Signed(signed) => visitor.visit_i64(signed),
+        Event::Float(float) => visitor.visit_f64(float),
         _ => Err(NotOnePass),
     }
 }
@@ -342,7 +342,7 @@ impl<'de> Deserializer<'de> for &mut TapeDeserializer<'_> {
                 visitor.visit_enum(Variant { de: self, name, content: false })
             }
             Some((Event::Object { end }, key)) => {
-                let end = self.checked_end(end.get())?;
+                let end = self.checked_end(end)?;
                 // One member: its key, then a value that ends where the object does.
                 let (name, value) = match self.events.read(key) {
                     Some((Event::Key(name), value)) if self.after(value) == end => (name, value),
@@ -585,8 +585,8 @@ impl<'de> VariantAccess<'de> for Variant<'_, '_> {
         let de = self.de;
         match de.events.get(de.next) {
             // An empty array is a unit, as serde_json reads it.
-            Some(Event::Array { end }) if end.get() as usize == de.events.next_at(de.next) => {
-                de.next = end.get() as usize + 1;
+            Some(Event::Array { end }) if end as usize == de.events.next_at(de.next) => {
+                de.next = end as usize + 1;
                 visitor.visit_unit()
             }
             Some(Event::Array { end }) => de.array(end, visitor),
@@ -863,9 +863,9 @@ mod tests {
     #[test]
     fn a_malformed_tape_is_refused_without_panicking() {
         let mut tape = Tape::new();
-        tape.push(Event::Object { end: Unaligned::new(7) });
+        tape.push(Event::Object { end: 7 });
         tape.write_key("a");
-        tape.push(Event::Array { end: Unaligned::new(1) });
+        tape.push(Event::Array { end: 1 });
         let mut reader = TapeDeserializer::of(&tape);
         assert!(Value::deserialize(&mut reader).is_err());
         let mut keys = Tape::new();

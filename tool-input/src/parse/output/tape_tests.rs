@@ -45,7 +45,7 @@ fn assert_ends_close_their_containers(events: Events<'_>) {
     let mut at = 0;
     while let Some(event) = events.get(at) {
         match event {
-            Event::Array { end } | Event::Object { end } => open.push(end.get() as usize),
+            Event::Array { end } | Event::Object { end } => open.push(end as usize),
             Event::End => assert_eq!(open.pop(), Some(at), "{events:?}"),
             _ => {}
         }
