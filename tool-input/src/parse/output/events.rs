@@ -159,11 +159,16 @@ const EMPTY_TEXT: u8 = ESCAPED | KEPT;
 /// A container's opening event: its tag and where it ends.
 const OPENING: usize = 5;
 
+/// An opening taken out while the parse goes on ([`EventList::skip_opening`]): the bytes
+/// of an opening, which [`EventList::settle`] removes before the list is read. No reader
+/// ever meets it (it decodes as nothing).
+const SKIPPED: u8 = 0x80 | ARRAY;
+
 /// The bytes the event whose tag is `tag` takes, the tag included.
 #[inline(always)]
 fn size(tag: u8) -> usize {
     match tag & KIND {
-        ARRAY | OBJECT => OPENING,
+        ARRAY | OBJECT | SKIPPED => OPENING,
         SMALL => 2,
         UNSIGNED_16 => 3,
         UNSIGNED_32 => 5,
@@ -178,12 +183,6 @@ fn size(tag: u8) -> usize {
 #[inline(always)]
 fn u32_of(rest: &[u8]) -> Option<u32> {
     Some(u32::from_le_bytes(*rest.first_chunk::<4>()?))
-}
-
-/// Four bytes at `at` as a little-endian `u32`.
-#[inline]
-fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
-    u32_of(bytes.get(at..)?)
 }
 
 /// The event at byte `at` and the offset of the one after it; `None` past the end (or
@@ -313,13 +312,16 @@ fn string(bytes: &mut Vec<u8>, kind: u8, text: Text) {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct EventList {
     bytes: Vec<u8>,
+    /// An opening was taken out ([`EventList::skip_opening`]) and not yet removed
+    /// ([`EventList::settle`]).
+    skipped: bool,
 }
 
 impl EventList {
     /// A list written into `bytes` (emptied first), keeping their room.
     pub(crate) fn from_bytes(mut bytes: Vec<u8>) -> EventList {
         bytes.clear();
-        EventList { bytes }
+        EventList { bytes, skipped: false }
     }
 
     /// The bytes, taken.
@@ -330,6 +332,7 @@ impl EventList {
     /// Empties it, keeping its room.
     pub(crate) fn clear(&mut self) {
         self.bytes.clear();
+        self.skipped = false;
     }
 
     /// Room for `more` bytes of events.
@@ -390,23 +393,52 @@ impl EventList {
         }
     }
 
-    /// Takes out the array opened at `at` (not closed yet, so without its end): the
-    /// containers after it, whose ends were written, end [`OPENING`] bytes earlier.
-    pub(crate) fn remove_opening(&mut self, at: usize) {
-        if !matches!(self.bytes.get(at), Some(&(ARRAY | OBJECT))) || at + OPENING > self.bytes.len() {
+    /// Takes out the array opened at `at` (not closed yet, so without its end). Its bytes
+    /// stay until [`settle`](EventList::settle) removes them with every other opening taken
+    /// out: removing each at once moved all that followed it, so a `(` nested in `(` around
+    /// a large value, each unwrapped as it closes, cost the depth times the value.
+    pub(crate) fn skip_opening(&mut self, at: usize) {
+        if at + OPENING > self.bytes.len() {
             return;
         }
-        self.bytes.drain(at..at + OPENING);
-        let shift = OPENING as u32;
-        let mut next = at;
-        while let Some(&tag) = self.bytes.get(next) {
-            if matches!(tag, ARRAY | OBJECT) {
-                if let Some(end) = u32_at(&self.bytes, next + 1) {
-                    self.set_end(next, end.saturating_sub(shift));
-                }
-            }
-            next += size(tag);
+        if let Some(tag @ &mut (ARRAY | OBJECT)) = self.bytes.get_mut(at) {
+            *tag = SKIPPED;
+            self.skipped = true;
         }
+    }
+
+    /// Removes the openings taken out ([`skip_opening`](EventList::skip_opening)), in one
+    /// pass over the events: each container's end is written again where it now is. Every
+    /// container must be closed. Nothing to do (and no pass) when none was taken out.
+    pub(crate) fn settle(&mut self) {
+        if !std::mem::take(&mut self.skipped) {
+            return;
+        }
+        // The openings not yet ended, by where they now are (`None`: an empty container's,
+        // whose end is the byte after it, written in its tag).
+        let mut open: Vec<Option<usize>> = Vec::new();
+        let (mut read, mut written) = (0, 0);
+        while let Some(&tag) = self.bytes.get(read) {
+            let length = size(tag).min(self.bytes.len() - read);
+            if tag == SKIPPED {
+                read += length;
+                continue;
+            }
+            self.bytes.copy_within(read..read + length, written);
+            match tag {
+                ARRAY | OBJECT => open.push(Some(written)),
+                EMPTY_ARRAY | EMPTY_OBJECT => open.push(None),
+                END => {
+                    if let Some(Some(at)) = open.pop() {
+                        self.set_end(at, u32::try_from(written).unwrap_or(u32::MAX));
+                    }
+                }
+                _ => {}
+            }
+            read += length;
+            written += length;
+        }
+        self.bytes.truncate(written);
     }
 }
 
@@ -589,11 +621,13 @@ mod tests {
         let end = u32::try_from(list.len()).unwrap();
         list.push(Event::End);
         list.set_end(object, end);
-        list.remove_opening(paren);
+        list.skip_opening(paren);
         list.push(Event::Unsigned(1));
         let end = u32::try_from(list.len()).unwrap();
         list.push(Event::End);
         list.set_end(array, end);
+        list.settle();
+        let end = end - 5;
         let view = list.view();
         let read: Vec<Event> = view.iter().collect();
         assert_eq!(

@@ -287,10 +287,10 @@ impl<'t> Tape<'t> {
     }
 
     /// The array opened at `start`, not closed yet, is not there: its one item stands in its
-    /// place (a `(` holding one item, `(1)` or `NumberLong(2)`). The containers inside it
-    /// move back by the bytes of its opening.
+    /// place (a `(` holding one item, `(1)` or `NumberLong(2)`). Its opening is removed when
+    /// the parse ends ([`TapeOut::take_tape`]), with every other one taken out, in one pass.
     pub(crate) fn unwrap(&mut self, start: usize) {
-        self.events.remove_opening(start);
+        self.events.skip_opening(start);
     }
 
     /// The tape of a built value (members in the map's order; every string kept).
@@ -601,6 +601,7 @@ impl<'t> TapeOut<'t> {
 
     /// The tape written, taken, and whether an object repeated a key.
     pub(crate) fn take_tape(&mut self) -> (Tape<'t>, bool) {
+        self.tape.events.settle();
         (std::mem::take(&mut self.tape), self.repeated)
     }
 
