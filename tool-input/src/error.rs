@@ -442,18 +442,7 @@ impl Rejection {
     pub(crate) fn from_parse(error: ParseError) -> Self {
         if let ParseError::NumberOutOfRange { path, .. } = error {
             // The text is JSON up to there; the number is out of range, said at its path.
-            // The message quotes nothing (the number may be a sensitive field's, and its
-            // text as long as the input).
-            return Rejection::invalid(vec![FieldError {
-                path,
-                code: ErrorCode::Range,
-                message: "this number is beyond the range of a 64-bit float (about ±1.8e308); \
-                          send a number within it"
-                    .to_owned(),
-                value: None,
-                options: Options::None,
-                suggestion: None,
-            }]);
+            return Rejection::beyond_floats(path);
         }
         let message = error.to_string();
         let kind = error.kind();
@@ -464,6 +453,21 @@ impl Rejection {
             _ => ErrorCode::Parse,
         };
         Rejection::whole(kind, code, message)
+    }
+
+    /// A number beyond the floats (`1e400`) at `path`: `range`. The message quotes nothing
+    /// (the number may be a sensitive field's, and its text as long as the input).
+    pub(crate) fn beyond_floats(path: String) -> Self {
+        Rejection::invalid(vec![FieldError {
+            path,
+            code: ErrorCode::Range,
+            message: "this number is beyond the range of a 64-bit float (about ±1.8e308); \
+                      send a number within it"
+                .to_owned(),
+            value: None,
+            options: Options::None,
+            suggestion: None,
+        }])
     }
 
     /// The same rejection with no word of the input in it: a syntax error keeps only its

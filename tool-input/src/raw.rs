@@ -108,11 +108,11 @@ impl ReadArguments {
     }
 
     /// The object read, its repairs and whether it repeated a key; anything but an object
-    /// is the [`not_object`] rejection.
-    pub fn into_object(self) -> Result<ObjectRead, Rejection> {
+    /// is the [`not_object`] rejection (`options`: those the value was parsed with).
+    pub fn into_object(self, options: &ParseOptions) -> Result<ObjectRead, Rejection> {
         match self.value {
             Value::Object(map) => Ok((map, self.repairs, self.repeated)),
-            other => Err(not_object(&other, self.repairs)),
+            other => Err(not_object(&other, self.repairs, options)),
         }
     }
 }
@@ -159,9 +159,16 @@ pub(crate) fn read_arguments(
     Ok(ReadArguments { value: parsed.value, repairs: parsed.repairs, repeated: Some(repeated) })
 }
 
-/// The rejection of arguments that are not an object (`value`), with the repairs the text
-/// needed.
-pub(crate) fn not_object(value: &Value, repairs: Vec<Repair>) -> Rejection {
+/// The rejection of arguments that are not an object (`value`, parsed with `options`), with
+/// the repairs the text needed. A string holding the object (a double-encoded payload) that
+/// was kept a string because a number in it is beyond the floats is that number's `range`
+/// error at its path, as it is when the object is sent bare.
+pub(crate) fn not_object(value: &Value, repairs: Vec<Repair>, options: &ParseOptions) -> Rejection {
+    if let Some(path) =
+        value.as_str().and_then(|text| parse::one_shot::beyond_floats_in_payload(text, options))
+    {
+        return Rejection::beyond_floats(path);
+    }
     let message = format!(
         "the arguments must be a JSON object with named fields, not {}",
         crate::message::kind_of(value)

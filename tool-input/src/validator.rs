@@ -562,7 +562,7 @@ impl Validator {
     ) -> Result<Checked<Value>, Rejection> {
         let Read { mut value, repairs, repeats } = read;
         if !value.is_object() {
-            return Err(crate::raw::not_object(&value, repairs));
+            return Err(crate::raw::not_object(&value, repairs, &limits.parse_options(policy)));
         }
         // The text the numbers were read from, to tell an integer from a float that only
         // rounds to one.

@@ -455,7 +455,7 @@ pub(super) fn read_arguments(
             crate::raw::read_arguments(original.as_raw(), &options, false).map_err(Rejection::from_parse)?
         }
     };
-    read.into_object()
+    read.into_object(&limits.parse_options(Policy::Default))
 }
 
 impl ToolCall {

@@ -124,6 +124,40 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> (Parsed
     }
 }
 
+/// Where a number beyond the floats (`1e400`) stands inside a payload sent as a JSON string
+/// (`"{\"a\": 1e400}"`), as a JSON Pointer from the payload's root: what kept
+/// [`decode_double`] from decoding `text` (the string's content). `None` when the payload
+/// fails for any other reason, or decodes, or `options` is not lenient (no payload is
+/// decoded then). The string stays the parsed value, as valid JSON must; the arguments'
+/// reader asks this only to say why a string is not the object it holds.
+pub(crate) fn beyond_floats_in_payload(text: &str, options: &ParseOptions) -> Option<String> {
+    if options.mode != ParseMode::Lenient {
+        return None;
+    }
+    let inner_options = ParseOptions { complete_truncated: false, ..options.clone() };
+    let mut text = Cow::Borrowed(text);
+    for level in 0..MAX_DOUBLE_ENCODING {
+        let trimmed = text.trim();
+        let nested_string = level + 1 < MAX_DOUBLE_ENCODING && trimmed.starts_with('"');
+        if !(trimmed.starts_with(['{', '[']) || nested_string) {
+            return None;
+        }
+        match parse_outcome(Input::text(trimmed), &inner_options) {
+            Ok(Outcome { value: Value::String(inner), .. }) => text = Cow::Owned(inner),
+            Ok(_) => return None,
+            Err(failure) => {
+                return match failure.into_kind() {
+                    Fail::BeyondFloats { offset } => {
+                        beyond_floats_path(trimmed.as_bytes(), offset, &inner_options)
+                    }
+                    _ => None,
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Turn a machine failure into the public error, computing line and column.
 pub(crate) fn to_error(failure: Failure, input: &[u8], options: &ParseOptions) -> ParseError {
     match failure.into_kind() {

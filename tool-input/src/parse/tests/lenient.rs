@@ -339,6 +339,44 @@ fn a_number_beyond_the_floats_is_placed() {
     }
 }
 
+/// A payload sent as a JSON string (once, or twice over) is decoded in lenient mode, unless
+/// a number in it is beyond the floats: the string is then the value (it is valid JSON, and
+/// every reader, the incremental one too, keeps it), and the number's path inside the
+/// payload is what `beyond_floats_in_payload` gives, for the arguments' reader to say.
+#[test]
+fn a_number_beyond_the_floats_in_a_double_encoded_payload_is_placed() {
+    use crate::parse::one_shot::beyond_floats_in_payload;
+    let cases: &[(&str, &str)] = &[
+        (r#""{\"a\": [1, 1e400]}""#, "/a/1"),
+        (r#"  "{\"a\": {\"b\": -1e999}, \"c\": 1}""#, "/a/b"),
+        (r#""\"{\\\"n\\\": 1E+400}\"""#, "/n"),
+        ("\t\"[2e400]\"", "/0"),
+    ];
+    for &(input, path) in cases {
+        let options = lenient();
+        let mut results = vec![parse(input, &options), parse_without_fast_path(input.as_bytes(), &options)];
+        for size in 1..4 {
+            let mut parser = crate::parse::IncrementalParser::new(options.clone());
+            for piece in input.as_bytes().chunks(size) {
+                parser.feed_bytes(piece).unwrap();
+            }
+            results.push(parser.finish());
+        }
+        for result in results {
+            let value = result.unwrap_or_else(|error| panic!("{input:?}: {error}")).value;
+            let text = value.as_str().unwrap_or_else(|| panic!("{input:?}: {value}"));
+            assert_eq!(beyond_floats_in_payload(text, &options).as_deref(), Some(path), "{input:?}");
+            assert_eq!(beyond_floats_in_payload(text, &ParseOptions::strict()), None, "{input:?}");
+        }
+    }
+    // The number is placed from the text before it, as in a bare text: a cut after it too.
+    assert_eq!(beyond_floats_in_payload(r#"{"a": 1e400"#, &lenient()).as_deref(), Some("/a"));
+    // A payload that fails otherwise, or decodes, or is no payload: nothing to place.
+    for text in ["{1e400 is a lot}", r#"{"a": [1, 2]}"#, "1e400", r#"{"a": }, "b": 1e400"#] {
+        assert_eq!(beyond_floats_in_payload(text, &lenient()), None, "{text:?}");
+    }
+}
+
 #[test]
 fn depth_limit() {
     let nested = |depth: usize| "[".repeat(depth) + &"]".repeat(depth);
