@@ -317,3 +317,69 @@ fn the_paths_agree_on_numbers_that_only_round_to_integers() {
         agree::<CreateOrder>(&raw);
     }
 }
+
+/// A set field (`uniqueItems`): its array is read whole, its items compared as the walk
+/// compares them, then read into the set. An exact call with unique items takes the one
+/// pass; items equal as JSON (`1` and `1.0`, objects in another key order) are refused as
+/// the full path refuses them, and a coercion inside the array leaves the call to it.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Tagged {
+    tags: std::collections::BTreeSet<String>,
+    #[schemars(length(max = 3))]
+    levels: Option<std::collections::HashSet<Priority>>,
+    points: Option<Vec<std::collections::BTreeSet<i64>>>,
+    spots: Option<std::collections::BTreeSet<Spot>>,
+}
+
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, JsonSchema)]
+struct Spot {
+    x: i64,
+    y: i64,
+}
+
+impl std::hash::Hash for Priority {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+    }
+}
+
+impl Eq for Priority {}
+
+#[test]
+fn sets_take_the_one_pass_and_agree_with_the_full_path() {
+    let options = CheckOptions::default();
+    let exact = [
+        json!({"tags": ["a", "b"]}),
+        json!({"tags": [], "levels": ["low", "high"], "points": [[1, 2], [2, 1], []]}),
+        json!({"tags": ["x"], "spots": [{"x": 1, "y": 2}, {"y": 1, "x": 2}]}),
+    ];
+    for case in &exact {
+        let raw = case.to_string();
+        assert!(
+            tool_input::__private::from_arguments_exact::<Tagged>(raw.as_str().into(), &options).is_some(),
+            "{raw} took the full path"
+        );
+        agree::<Tagged>(&raw);
+    }
+    let refused_or_coerced = [
+        r#"{"tags": ["a", "a"]}"#,
+        r#"{"tags": ["a", "b", "a"], "points": [[1, 1.0]]}"#,
+        r#"{"tags": [], "points": [[1, 2], [3, 3]]}"#,
+        r#"{"tags": [], "spots": [{"x": 1, "y": 2}, {"y": 2, "x": 1}]}"#,
+        r#"{"tags": [], "levels": ["low", "LOW"]}"#,
+        r#"{"tags": [], "levels": ["low", "High"]}"#,
+        r#"{"tags": [], "levels": ["low", "medium", "high", "low"]}"#,
+        r#"{"tags": "[\"a\", \"a\"]"}"#,
+        r#"{"tags": "[\"a\", \"b\"]"}"#,
+        r#"{"tags": ["a", 1]}"#,
+        r#"{"tags": ["a"], "points": [[1, "1"]]}"#,
+        r#"{"tags": ["a"], "points": [[1, "2"]]}"#,
+    ];
+    for raw in refused_or_coerced {
+        agree::<Tagged>(raw);
+    }
+    let rejection = Tagged::from_arguments(r#"{"tags": ["a", "b", "a"]}"#).unwrap_err();
+    let found: Vec<(&str, String)> =
+        rejection.errors().iter().map(|e| (e.path(), e.code().to_string())).collect();
+    assert_eq!(found, [("/tags", "unique_items".to_owned())], "{rejection}");
+}

@@ -12,11 +12,15 @@
 //! string, an enum value in other letter case, an array or object sent as a JSON string
 //! (parsed, then read through this same path). The moment anything else is not exactly valid
 //! — another coercion, a constraint broken, a keyword this path does not evaluate (`oneOf`,
-//! `allOf`, a general `anyOf`, `uniqueItems`, `patternProperties`, `not`), a coercion under
+//! `allOf`, a general `anyOf`, `patternProperties`, `not`), a coercion under
 //! a union or under the strict or lenient policy — it aborts, and the caller takes the full
 //! path, which coerces or explains. So this path only ever accepts what the full path accepts,
 //! with the same value and the same report (coercions and defaults filled for absent
 //! properties).
+//!
+//! An array whose items must be unique (`uniqueItems`, a `HashSet` field's schema) is read
+//! whole first, its items compared as the walk compares them, then read from that value as
+//! any array is ([`Wrap::unique_items`]).
 
 use std::borrow::Cow;
 use std::cell::{Cell, OnceCell, RefCell};
@@ -32,8 +36,8 @@ mod explain;
 
 use super::convert::{respelled, text_as_type};
 use super::keywords::{
-    absent_defaults, const_refuses, enum_refuses, integral_float_rewritten, item_schema, number_admitted,
-    string_admitted, Bounds, Sent,
+    absent_defaults, const_refuses, enum_refuses, first_equal_items, integral_float_rewritten, item_schema,
+    number_admitted, string_admitted, Bounds, Sent,
 };
 use super::mode::{field_mode, FieldOverride, Mode};
 use super::order::{self, Place};
@@ -90,6 +94,9 @@ pub(crate) struct Fast<'p> {
     /// read is for explaining only, and a refusal explained there does not end the reading
     /// (an error through `serde_json` costs a scan of the text for its line).
     draining: Cell<usize>,
+    /// The next array is one whose items were found unique (see [`Wrap::unique_items`]):
+    /// read it as any other.
+    items_unique: Cell<bool>,
 }
 
 /// A string read as what its schema declares (see [`Fast::coerce_str`]).
@@ -136,6 +143,7 @@ impl<'p> Fast<'p> {
             explain: OnceCell::new(),
             parsed: Cell::new(0),
             draining: Cell::new(0),
+            items_unique: Cell::new(false),
         }
     }
 
@@ -577,6 +585,39 @@ impl<'de, V: Visitor<'de>> UnitVariant<'_, '_, V> {
 }
 
 impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
+    /// An array at node `id` whose items must be unique: read whole into a `Value` (as the
+    /// walk holds it), its items compared as the walk compares them, then read from that
+    /// value as any array is, checked and handed to the inner visitor. Items found equal are
+    /// refused at `id` (explained by the walker, as a container this path does not check).
+    /// A key given twice in it, or a coercion or default made inside it (after which the
+    /// items the walk compares are not the ones sent), leaves the call to the full path.
+    #[cold]
+    #[inline(never)]
+    fn unique_items<A: SeqAccess<'de>>(self, id: NodeId, seq: A) -> Result<V::Value, A::Error> {
+        let access = de::value::SeqAccessDeserializer::new(seq);
+        let ((value, repeated), floats) = crate::parse::repeats::noting_repeats(access)?;
+        self.fast.floats.set(self.fast.floats.get() || floats);
+        if repeated {
+            return Err(abort());
+        }
+        let Value::Array(items) = &value else { return Err(abort()) };
+        if first_equal_items(items).is_some() {
+            return match self.fast.refuse(id, || value, self.at) {
+                true => self.inner.visit_unit(),
+                false => Err(abort()),
+            };
+        }
+        let made = (self.fast.coercions.borrow().len(), self.fast.defaults.borrow().len());
+        self.fast.items_unique.set(true);
+        let checked = Checked { de: value, fast: self.fast, node: self.node, at: self.at };
+        let read = checked.deserialize_any(self.inner).map_err(|_| abort());
+        self.fast.items_unique.set(false);
+        if (self.fast.coercions.borrow().len(), self.fast.defaults.borrow().len()) != made {
+            return Err(abort());
+        }
+        read
+    }
+
     fn scalar<E: de::Error>(&self, value: Value) -> Result<(), E> {
         match self.node {
             Some(node) if !self.fast.check_scalar(node, &value) => {
@@ -752,7 +793,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         let node = match self.node {
             Some(id) => match self.fast.container(id, Types::ARRAY) {
-                Some(found) => Some(&self.fast.plan.nodes[found]),
+                Some(found) => {
+                    let node = &self.fast.plan.nodes[found];
+                    if node.unique_items && !self.fast.items_unique.replace(false) {
+                        return self.unique_items(id, seq);
+                    }
+                    Some(node)
+                }
                 None => {
                     let access = de::value::SeqAccessDeserializer::new(seq);
                     return match self.fast.refuse_container(id, access, self.at)? {

@@ -101,6 +101,7 @@ impl Plan {
                     || node.items.is_some()
                     || node.min_items.is_some()
                     || node.max_items.is_some()
+                    || node.unique_items
             } else {
                 !node.properties.is_empty()
                     || !node.required.is_empty()
@@ -187,7 +188,6 @@ impl Plan {
                 || node.not.is_some()
                 || node.dynamic.is_some()
                 || !node.pattern_properties.is_empty()
-                || node.unique_items
                 || !node.keywords.iter().all(|keyword| matches!(keyword, Keyword::Format(_)))
                 || chain.len == chain.ids.len()
             {

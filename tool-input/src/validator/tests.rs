@@ -62,6 +62,22 @@ fn schemas() -> Vec<Value> {
             "properties": {"a~/b": {"type": "object", "properties": {"c/d": {"type": "string", "default": "e"}}}},
             "additionalProperties": false
         }),
+        // Arrays whose items must be unique, beside coercions and defaults inside them.
+        json!({
+            "type": "object",
+            "properties": {
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["fast", "slow"]}, "uniqueItems": true},
+                "items": {
+                    "type": "array",
+                    "uniqueItems": true,
+                    "items": {"type": "object", "properties": {"quantity": {"type": "integer", "default": 1}}}
+                },
+                "a": {"type": "array", "uniqueItems": true, "items": {"type": "array", "uniqueItems": true}},
+                "b": {"uniqueItems": true, "maxItems": 3},
+                "c": {"type": "array", "items": {"type": "integer"}, "uniqueItems": true},
+                "d": {"type": "array", "items": {"type": ["string", "null"]}, "uniqueItems": true}
+            }
+        }),
     ]
 }
 
@@ -119,7 +135,7 @@ proptest! {
 
     #[test]
     fn the_one_pass_gives_what_the_walk_gives(
-        schema in 0usize..3,
+        schema in 0usize..4,
         value in value(),
         policy in prop_oneof![Just(Policy::Strict), Just(Policy::Default), Just(Policy::Lenient)],
         with_name in any::<bool>(),
