@@ -80,11 +80,7 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> (Parsed
     let mut decoded_repeats = false;
     for level in 0..MAX_DOUBLE_ENCODING {
         let Value::String(text) = decoded.as_ref().unwrap_or(&value) else { break };
-        let trimmed = text.trim();
-        let nested_string = level + 1 < MAX_DOUBLE_ENCODING && trimmed.starts_with('"');
-        if !(trimmed.starts_with(['{', '[']) || nested_string) {
-            break;
-        }
+        let Some(trimmed) = payload_at(text, level) else { break };
         // The payload is held to the caller's depth limit, as the text around it is:
         // `serde_json` reads it first only where its own limit is not the tighter one.
         let inner = match super::repeats::strict_noting_repeats(trimmed, options.max_depth) {
@@ -124,6 +120,14 @@ pub(crate) fn decode_double(outcome: Outcome, options: &ParseOptions) -> (Parsed
     }
 }
 
+/// The content of a string read as a payload at `level` of [`decode_double`] (trimmed):
+/// `None` unless it opens an object or an array, or (below the last level) another string.
+fn payload_at(text: &str, level: usize) -> Option<&str> {
+    let trimmed = text.trim();
+    let nested_string = level + 1 < MAX_DOUBLE_ENCODING && trimmed.starts_with('"');
+    (trimmed.starts_with(['{', '[']) || nested_string).then_some(trimmed)
+}
+
 /// Where a number beyond the floats (`1e400`) stands inside a payload sent as a JSON string
 /// (`"{\"a\": 1e400}"`), as a JSON Pointer from the payload's root: what kept
 /// [`decode_double`] from decoding `text` (the string's content). `None` when the payload
@@ -137,11 +141,7 @@ pub(crate) fn beyond_floats_in_payload(text: &str, options: &ParseOptions) -> Op
     let inner_options = ParseOptions { complete_truncated: false, ..options.clone() };
     let mut text = Cow::Borrowed(text);
     for level in 0..MAX_DOUBLE_ENCODING {
-        let trimmed = text.trim();
-        let nested_string = level + 1 < MAX_DOUBLE_ENCODING && trimmed.starts_with('"');
-        if !(trimmed.starts_with(['{', '[']) || nested_string) {
-            return None;
-        }
+        let trimmed = payload_at(&text, level)?;
         match parse_outcome(Input::text(trimmed), &inner_options) {
             Ok(Outcome { value: Value::String(inner), .. }) => text = Cow::Owned(inner),
             Ok(_) => return None,
