@@ -97,6 +97,10 @@ pub(crate) struct Fast<'p> {
     /// The next array is one whose items were found unique (see [`Wrap::unique_items`]):
     /// read it as any other.
     items_unique: Cell<bool>,
+    /// Inside such an array, read again from its `Value`: an array in it whose items must
+    /// be unique too is left to the full path (reading it whole again, level by level,
+    /// would cost the depth times the array).
+    in_unique: Cell<bool>,
 }
 
 /// A string read as what its schema declares (see [`Fast::coerce_str`]).
@@ -144,6 +148,7 @@ impl<'p> Fast<'p> {
             parsed: Cell::new(0),
             draining: Cell::new(0),
             items_unique: Cell::new(false),
+            in_unique: Cell::new(false),
         }
     }
 
@@ -590,10 +595,14 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
     /// value as any array is, checked and handed to the inner visitor. Items found equal are
     /// refused at `id` (explained by the walker, as a container this path does not check).
     /// A key given twice in it, or a coercion or default made inside it (after which the
-    /// items the walk compares are not the ones sent), leaves the call to the full path.
+    /// items the walk compares are not the ones sent), or another such array inside it,
+    /// leaves the call to the full path.
     #[cold]
     #[inline(never)]
     fn unique_items<A: SeqAccess<'de>>(self, id: NodeId, seq: A) -> Result<V::Value, A::Error> {
+        if self.fast.in_unique.get() {
+            return Err(abort());
+        }
         let access = de::value::SeqAccessDeserializer::new(seq);
         let ((value, repeated), floats) = crate::parse::repeats::noting_repeats(access)?;
         self.fast.floats.set(self.fast.floats.get() || floats);
@@ -609,9 +618,11 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
         }
         let made = (self.fast.coercions.borrow().len(), self.fast.defaults.borrow().len());
         self.fast.items_unique.set(true);
+        self.fast.in_unique.set(true);
         let checked = Checked { de: value, fast: self.fast, node: self.node, at: self.at };
         let read = checked.deserialize_any(self.inner).map_err(|_| abort());
         self.fast.items_unique.set(false);
+        self.fast.in_unique.set(false);
         if (self.fast.coercions.borrow().len(), self.fast.defaults.borrow().len()) != made {
             return Err(abort());
         }
