@@ -159,16 +159,16 @@ const EMPTY_TEXT: u8 = ESCAPED | KEPT;
 /// A container's opening event: its tag and where it ends.
 const OPENING: usize = 5;
 
-/// An opening taken out while the parse goes on ([`EventList::skip_opening`]): the bytes
-/// of an opening, which [`EventList::settle`] removes before the list is read. No reader
-/// ever meets it (it decodes as nothing).
+/// An opening taken out while the parse goes on ([`EventList::skip_opening`]), which
+/// [`EventList::settle`] removes before the list is read: no reader meets it. Its kind bits
+/// are an array's, so [`size`] steps over it as over an opening.
 const SKIPPED: u8 = 0x80 | ARRAY;
 
 /// The bytes the event whose tag is `tag` takes, the tag included.
 #[inline(always)]
 fn size(tag: u8) -> usize {
     match tag & KIND {
-        ARRAY | OBJECT | SKIPPED => OPENING,
+        ARRAY | OBJECT => OPENING,
         SMALL => 2,
         UNSIGNED_16 => 3,
         UNSIGNED_32 => 5,
