@@ -417,7 +417,7 @@ impl IncrementalParser {
         if let (Reading::Value(attempt), true) = (&mut self.reading, clear) {
             self.bytes += chunk.len();
             self.text.push_str(chunk);
-            let Some(rest) = attempt.read_open(chunk, &mut on_event) else { return Ok(()) };
+            let Some(rest) = attempt.read_open(&self.text, chunk.len(), &mut on_event) else { return Ok(()) };
             let mut on: On<'_, '_> = on_event.map(|f| f as &mut dyn FnMut(StreamEvent<'_>));
             match attempt.feed_tokens(rest, &mut on) {
                 Ok(()) => return Ok(()),
@@ -496,7 +496,7 @@ impl IncrementalParser {
         self.text.push_str(chunk);
         match &mut self.reading {
             Reading::Value(attempt) => {
-                if let Err(failure) = attempt.feed(chunk, on) {
+                if let Err(failure) = attempt.feed(&self.text, chunk.len(), on) {
                     self.fail_attempt(failure, on);
                 }
             }
@@ -562,8 +562,8 @@ impl IncrementalParser {
                 }
             };
             let mut attempt = Box::new(Attempt::new(&self.options, candidates.start(at)));
-            let rest = self.text.get(at..).unwrap_or_default();
-            match attempt.feed(rest, on) {
+            let unread = self.text.len().saturating_sub(at);
+            match attempt.feed(&self.text, unread, on) {
                 Ok(()) => {
                     self.reading = Reading::Value(attempt);
                     return;
@@ -608,8 +608,9 @@ impl Attempt {
         Attempt { driver, shadow }
     }
 
-    fn feed(&mut self, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        match self.read_open(chunk, on) {
+    /// Read the last `len` bytes of `fed`, the text read so far.
+    fn feed(&mut self, fed: &str, len: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
+        match self.read_open(fed, len, on) {
             Some(rest) => self.feed_tokens(rest, on),
             None => Ok(()),
         }
@@ -617,19 +618,22 @@ impl Attempt {
 
     /// Content of a string value already shown goes straight to where it is shown: a whole
     /// fragment while a long string streams in, or the end of one
-    /// ([`StreamOut::read_open`]). Returns what is left of `chunk` for the lexer
-    /// ([`Attempt::feed_tokens`]), `None` if nothing is.
+    /// ([`StreamOut::read_open`]). The fragment is the last `len` bytes of `fed`, the text
+    /// read so far (a short one is searched in the bytes that end it). Returns what is left
+    /// of it for the lexer ([`Attempt::feed_tokens`]), `None` if nothing is.
     #[inline]
     fn read_open<'c, F: FnMut(StreamEvent<'_>) + ?Sized>(
         &mut self,
-        chunk: &'c str,
+        fed: &'c str,
+        len: usize,
         on: &mut Option<&mut F>,
     ) -> Option<&'c str> {
+        let chunk = fed.get(fed.len().saturating_sub(len)..).unwrap_or_default();
         let (lexer, Some((_, out))) = self.driver.parts_mut() else { return Some(chunk) };
         if !out.string_open() {
             return Some(chunk);
         }
-        let read = out.read_open(lexer, chunk, on);
+        let read = out.read_open(lexer, chunk, fed, on);
         match chunk.get(read..) {
             Some("") => None,
             Some(rest) => Some(rest),

@@ -18,41 +18,65 @@ fn has_zero_byte(word: u64) -> bool {
     word.wrapping_sub(ONES) & !word & HIGHS != 0
 }
 
+/// The high bit of each byte of `word` that is a control character, `stop` or a
+/// backslash. A borrow can also flag a byte after a flagged one, never before: the lowest
+/// flagged byte is the first such byte.
+#[inline(always)]
+fn special_flags(word: u64, stop: u8) -> u64 {
+    let quotes = word ^ (ONES * u64::from(stop));
+    let backslashes = word ^ (ONES * u64::from(b'\\'));
+    let control = word.wrapping_sub(ONES * 0x20) & !word;
+    let quote = quotes.wrapping_sub(ONES) & !quotes;
+    let backslash = backslashes.wrapping_sub(ONES) & !backslashes;
+    (control | quote | backslash) & HIGHS
+}
+
 /// The index of the first byte of `chunk` that interrupts string content (as in
 /// [`find_special`]), or `chunk.len()`. Eight bytes at a time, the last word padded with
 /// spaces, and the byte found from the word's mask rather than by a loop: streamed fragments
 /// are mostly shorter than eight bytes, and a loop over their bytes costs a branch (often
-/// mispredicted) per byte. Inlined into its callers: the streaming parser's, once per
+/// mispredicted) per byte. Inlined into its callers: [`first_special_of_tail`], once per
 /// fragment, and [`find_special`], once per run of string content.
 #[inline(always)]
 pub(super) fn first_special(chunk: &[u8], stop: u8) -> usize {
-    // The high bit of each byte of `word` that is a control character, `stop` or a
-    // backslash. A borrow can also flag a byte after a flagged one, never before: the
-    // lowest flagged byte is the first such byte.
-    let flags = |word: u64| {
-        let quotes = word ^ (ONES * u64::from(stop));
-        let backslashes = word ^ (ONES * u64::from(b'\\'));
-        let control = word.wrapping_sub(ONES * 0x20) & !word;
-        let quote = quotes.wrapping_sub(ONES) & !quotes;
-        let backslash = backslashes.wrapping_sub(ONES) & !backslashes;
-        (control | quote | backslash) & HIGHS
-    };
     let first = |flags: u64| (flags.trailing_zeros() / 8) as usize;
     let mut words = chunk.chunks_exact(8);
     let mut at = 0;
     for bytes in words.by_ref() {
         let mut array = [0; 8];
         array.copy_from_slice(bytes);
-        let found = flags(u64::from_le_bytes(array));
+        let found = special_flags(u64::from_le_bytes(array), stop);
         if found != 0 {
             return at + first(found);
         }
         at += 8;
     }
-    match flags(short_word(words.remainder(), b' ')) {
+    match special_flags(short_word(words.remainder(), b' '), stop) {
         0 => chunk.len(),
         found => at + first(found),
     }
+}
+
+/// [`first_special`] of the last `len` bytes of `text` (a fragment just appended to the
+/// text read so far). A fragment of at most 16 bytes, the usual streamed delta, is read as
+/// the 16 bytes that end `text`, shifted so that the fragment's bytes come first and padded
+/// with spaces: no loop, and no branch on its length. Deltas come in every length from one
+/// byte up, and each branch on the length (the word loop, the short word's pieces) was
+/// mispredicted about every other fragment, which cost more than the search itself.
+#[inline(always)]
+pub(super) fn first_special_of_tail(text: &[u8], len: usize, stop: u8) -> usize {
+    if let (1..=16, Some(window)) = (len, text.last_chunk::<16>()) {
+        // `16 - len` is 0 to 15 bytes: the shifts stay below 128.
+        let cut = 8 * (16 - len as u32);
+        let content = u128::from_le_bytes(*window) >> cut;
+        let padding = u128::from_le_bytes([b' '; 16]) & !(u128::MAX >> cut);
+        let word = content | padding;
+        let (low, high) = (word as u64, (word >> 64) as u64);
+        let found = u128::from(special_flags(low, stop)) | (u128::from(special_flags(high, stop)) << 64);
+        // No flag: 128 trailing zeros, 16 bytes, cut to `len`.
+        return ((found.trailing_zeros() / 8) as usize).min(len);
+    }
+    first_special(text.get(text.len().saturating_sub(len)..).unwrap_or_default(), stop)
 }
 
 /// The bytes of `rest` (fewer than eight) as a little-endian word, the bytes past its end
@@ -238,7 +262,7 @@ mod tests {
 
     #[test]
     fn the_first_special_byte_is_the_first_one_a_loop_finds() {
-        let samples: [&[u8]; 9] = [
+        let samples: [&[u8]; 10] = [
             b"",
             b"a",
             b"ab\"",
@@ -248,6 +272,7 @@ mod tests {
             b"abcdefghij'kl",
             b"caf\xc3\xa9\"",
             b"\x1f",
+            b"abcdefghijklmnopqrstu\"v",
         ];
         for sample in samples {
             for stop in [b'"', b'\'', 0xE2] {
@@ -259,6 +284,12 @@ mod tests {
                         .unwrap_or(chunk.len());
                     assert_eq!(first_special(chunk, stop), expected, "{chunk:?} {stop}");
                     assert_eq!(find_special(sample, start, stop), start + expected, "{chunk:?} {stop}");
+                    // The same chunk at the end of a longer text, read through its window.
+                    for before in [&b""[..], b"x", b"0123456789abcdef\"\\"] {
+                        let text = [before, chunk].concat();
+                        let tail = first_special_of_tail(&text, chunk.len(), stop);
+                        assert_eq!(tail, expected, "{before:?} then {chunk:?} {stop}");
+                    }
                 }
             }
         }

@@ -52,7 +52,7 @@ use std::cell::Cell;
 use serde_json::Number;
 
 pub(crate) use self::bytes::describe_char;
-use self::bytes::{find, find_special, first_special};
+use self::bytes::{find, find_special, first_special_of_tail};
 use self::escapes::{escape_cut_off, json_escape, spell_escape};
 pub(crate) use self::state::Ctx;
 use self::state::{Esc, Phase, Quote, RQuote, State, StrPrefix, Unq};
@@ -500,8 +500,11 @@ impl Lexer {
     /// Most fragments of a long string value are content and complete escapes: this skips
     /// the state machine and one copy of the text for them, and for the text before the
     /// quote that ends one.
+    ///
+    /// `fed` is the text read so far, which ends with `chunk`: a short fragment is searched
+    /// in the bytes that end it ([`bytes::first_special_of_tail`]).
     #[inline]
-    pub(crate) fn string_run(&mut self, chunk: &str, out: &mut String) -> usize {
+    pub(crate) fn string_run(&mut self, chunk: &str, fed: &str, out: &mut String) -> usize {
         let State::Str { quote, esc } = self.state else { return 0 };
         if !self.buf.is_empty()
             || !self.text_buf.is_empty()
@@ -516,7 +519,8 @@ impl Lexer {
             return self.escape_run(chunk, quote, esc, out);
         }
         let bytes = chunk.as_bytes();
-        let first = first_special(bytes, quote.stop_byte());
+        debug_assert!(fed.ends_with(chunk));
+        let first = first_special_of_tail(fed.as_bytes(), bytes.len(), quote.stop_byte());
         match bytes.get(first) {
             // The commonest fragments: content, or the end of a `"` string.
             None => {}

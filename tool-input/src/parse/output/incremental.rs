@@ -166,7 +166,7 @@ impl StreamOut {
     /// Read the content at the start of `chunk` of the string value being read (it is shown,
     /// and the lexer holds none of its text) straight to where it is shown, with
     /// `Lexer::string_run`, and report it as [`sync_string`] would: one piece. Returns how
-    /// many bytes of `chunk` that was.
+    /// many bytes of `chunk` that was. `fed`: the text read so far, which ends with `chunk`.
     ///
     /// Generic over the callback: the streaming parser's entry calls it with the caller's
     /// own (this is the commonest fragment, and its event is then a direct call), the rest
@@ -176,10 +176,11 @@ impl StreamOut {
         &mut self,
         lexer: &mut Lexer,
         chunk: &str,
+        fed: &str,
         on: &mut Option<&mut F>,
     ) -> usize {
         let start = self.open_text.len();
-        let read = lexer.string_run(chunk, &mut self.open_text);
+        let read = lexer.string_run(chunk, fed, &mut self.open_text);
         // An escape cut off by the end of `chunk` is read, not yet shown: nothing may be new.
         if let (Some(on), true) = (on.as_mut(), self.open_text.len() > start) {
             if self.open_path_reported() {
