@@ -52,17 +52,37 @@ impl Drop for Checking<'_> {
     }
 }
 
-/// How many JSON values `value` holds, itself included.
+/// How many JSON values `value` holds, itself included. A scalar is counted without a
+/// stack: a rejected call's errors are explained one value at a time (`check::fast::explain`),
+/// and most of those values are scalars.
 pub(super) fn value_count(value: &Value) -> usize {
-    let mut count = 0;
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        count += 1;
+    fn children<'v>(value: &'v Value, stack: &mut Vec<&'v Value>) {
         match value {
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => stack.extend(map.values()),
             _ => {}
         }
     }
+    let mut count = 1;
+    let mut stack = Vec::new();
+    children(value, &mut stack);
+    while let Some(value) = stack.pop() {
+        count += 1;
+        children(value, &mut stack);
+    }
     count
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::value_count;
+
+    #[test]
+    fn every_value_is_counted_once() {
+        assert_eq!(value_count(&json!(1)), 1);
+        assert_eq!(value_count(&json!([])), 1);
+        assert_eq!(value_count(&json!({"a": [1, {"b": null}], "c": "d"})), 6);
+    }
 }
