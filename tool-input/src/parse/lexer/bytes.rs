@@ -35,8 +35,9 @@ fn special_flags(word: u64, stop: u8) -> u64 {
 /// [`find_special`]), or `chunk.len()`. Eight bytes at a time, the last word padded with
 /// spaces, and the byte found from the word's mask rather than by a loop: streamed fragments
 /// are mostly shorter than eight bytes, and a loop over their bytes costs a branch (often
-/// mispredicted) per byte. Inlined into its callers: [`first_special_of_tail`], once per
-/// fragment, and [`find_special`], once per run of string content.
+/// mispredicted) per byte. Inlined into its callers: [`first_special_of_tail`], for a
+/// fragment longer than 16 bytes or within the text's first 16, and [`find_special`], once
+/// per run of string content.
 #[inline(always)]
 pub(super) fn first_special(chunk: &[u8], stop: u8) -> usize {
     let first = |flags: u64| (flags.trailing_zeros() / 8) as usize;
