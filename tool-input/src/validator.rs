@@ -509,7 +509,8 @@ impl Validator {
             return Err(read);
         }
         let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy)
-            .under_own_limits(*limits == self.inner.limits);
+            .under_own_limits(*limits == self.inner.limits)
+            .keeping_defaults();
         if fast.run::<Skim, _>(&read.value).is_err() {
             return Err(read);
         }

@@ -37,6 +37,9 @@ pub(crate) enum FastString {
     Any,
     /// Strings matching the `pattern` of this node (the only string keyword of the chain).
     Pattern(NodeId),
+    /// The string options of this node's `enum` (the only string keyword of the chain): a
+    /// closed set of words is the commonest string schema after a free one.
+    Options(NodeId),
     /// Anything else: walk the chain.
     Chain,
 }
@@ -122,9 +125,9 @@ impl Plan {
     /// How the one-pass path can check a string against `chain`.
     fn fast_string(&self, chain: Chain) -> FastString {
         let mut patterned = None;
+        let mut options = None;
         for (index, node) in chain.nodes(self).enumerate() {
             if node.types.is_some_and(|t| !t.contains(Types::STRING))
-                || node.enum_values.is_some()
                 || node.const_value.is_some()
                 || node.min_length.is_some()
                 || node.max_length.is_some()
@@ -138,8 +141,19 @@ impl Plan {
                 }
                 patterned = Some(chain.ids[index]);
             }
+            if node.enum_values.is_some() {
+                if options.is_some() {
+                    return FastString::Chain;
+                }
+                options = Some(chain.ids[index]);
+            }
         }
-        patterned.map_or(FastString::Any, FastString::Pattern)
+        match (patterned, options) {
+            (None, None) => FastString::Any,
+            (Some(node), None) => FastString::Pattern(node),
+            (None, Some(node)) => FastString::Options(node),
+            (Some(_), Some(_)) => FastString::Chain,
+        }
     }
 
     /// The integers `chain` accepts, as one range, when it allows integers and bounds them

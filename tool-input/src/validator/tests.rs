@@ -78,6 +78,21 @@ fn schemas() -> Vec<Value> {
                 "d": {"type": "array", "items": {"type": ["string", "null"]}, "uniqueItems": true}
             }
         }),
+        // Enums reached through `$ref`, with options of other types, beside a `pattern`, and
+        // an `enum` beside a `$ref` to another.
+        json!({
+            "$defs": {
+                "level": {"enum": ["low", "high", 3, null]},
+                "code": {"type": "string", "enum": ["AB", "CD", "ab"], "pattern": "^[A-Z]+$"}
+            },
+            "type": "object",
+            "properties": {
+                "mode": {"$ref": "#/$defs/level"},
+                "name": {"$ref": "#/$defs/code"},
+                "tags": {"type": "array", "items": {"$ref": "#/$defs/level", "enum": ["low", 3]}},
+                "inner": {"type": "object", "additionalProperties": {"$ref": "#/$defs/level"}}
+            }
+        }),
     ]
 }
 
@@ -98,6 +113,9 @@ fn value() -> impl Strategy<Value = Value> {
             Just(json!("3")),
             Just(json!("true")),
             Just(json!("[\"x\"]")),
+            Just(json!("low")),
+            Just(json!("HIGH")),
+            Just(json!("AB")),
         ],
     ];
     leaf.prop_recursive(3, 24, 4, |inner| {
@@ -135,7 +153,7 @@ proptest! {
 
     #[test]
     fn the_one_pass_gives_what_the_walk_gives(
-        schema in 0usize..4,
+        schema in 0usize..5,
         value in value(),
         policy in prop_oneof![Just(Policy::Strict), Just(Policy::Default), Just(Policy::Lenient)],
         with_name in any::<bool>(),
@@ -370,6 +388,37 @@ fn the_one_pass_leaves_a_default_the_walk_changes_to_the_walk() {
             validator.check_typed_one_pass::<Value>(RawArguments::Text(text), &options).is_some(),
             "{text}"
         );
+    }
+}
+
+/// A string whose schema is an `enum` (through `$ref`s, with options of other types) is
+/// decided by the one pass, with the walk's value and records; an `enum` beside a `pattern`
+/// or another `enum` is checked against both.
+#[test]
+fn the_one_pass_decides_enum_strings_as_the_walk_does() {
+    let validator = Validator::new(&schemas()[4]).expect("the schema compiles");
+    let options = CheckOptions::default();
+    for text in [
+        r#"{"mode": "low"}"#,
+        r#"{"mode": 3, "name": "AB"}"#,
+        r#"{"mode": "HIGH"}"#,
+        r#"{"tags": ["low", 3], "inner": {"x": "high"}}"#,
+    ] {
+        let one_pass = validator.check_typed_one_pass::<Value>(RawArguments::Text(text), &options);
+        let want = by_walk(&validator, text, &options).expect(text);
+        let one_pass = one_pass.unwrap_or_else(|| panic!("the one pass decides {text}"));
+        assert_eq!((&one_pass.value, &one_pass.report), (&want.value, &want.report), "{text}");
+    }
+    for text in
+        [r#"{"mode": "medium"}"#, r#"{"name": "ab"}"#, r#"{"tags": ["high"]}"#, r#"{"inner": {"x": "mid"}}"#]
+    {
+        assert!(
+            validator.check_typed_one_pass::<Value>(RawArguments::Text(text), &options).is_none(),
+            "{text}"
+        );
+        let rejection = by_walk(&validator, text, &options).expect_err(text);
+        let got = validator.check_with(RawArguments::Text(text), &options).expect_err(text);
+        assert_eq!(format!("{got:?}"), format!("{rejection:?}"), "{text}");
     }
 }
 

@@ -353,7 +353,7 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
     pub(super) fn refuse_end(&self, node: &Node) -> bool {
         let defaults_hold = node.defaults.is_empty() || self.fast.defaults_exact;
         if let Some(explain) = self.fast.explainer().filter(|_| defaults_hold) {
-            let undeclared = self.others.as_ref();
+            let undeclared = self.rare.as_ref().and_then(|rare| rare.others.as_ref());
             let count = self.sent.count() + undeclared.map_or(0, HashSet::len);
             let sent_undeclared = |name: &str| undeclared.is_some_and(|keys| keys.contains(name));
             explain.object_end(node, &self.sent, sent_undeclared, count, self.at, self.fast.mode_at(self.at));
