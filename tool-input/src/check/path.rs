@@ -115,4 +115,30 @@ mod tests {
         assert_eq!(Path::Key(&listed, "k").top_key(), None);
         assert_eq!(Path::Index(&root, usize::MAX).pointer(), format!("/{}", usize::MAX));
     }
+
+    /// Deep paths, keys escaped and indices beside them, render segment by segment.
+    #[test]
+    fn deep_pointers_render_segment_by_segment() {
+        fn nested(depth: usize, at: &Path<'_>, want: &mut String, check: &mut dyn FnMut(&Path<'_>, &str)) {
+            check(at, want);
+            if depth == 0 {
+                return;
+            }
+            let len = want.len();
+            if depth.is_multiple_of(2) {
+                want.push_str(&format!("/{depth}"));
+                nested(depth - 1, &Path::Index(at, depth), want, check);
+            } else {
+                want.push_str("/k~1~0");
+                nested(depth - 1, &Path::Key(at, "k/~"), want, check);
+            }
+            want.truncate(len);
+        }
+        let mut checked = 0;
+        nested(40, &Path::Root, &mut String::new(), &mut |at, want| {
+            assert_eq!(at.pointer(), want);
+            checked += 1;
+        });
+        assert_eq!(checked, 41);
+    }
 }
