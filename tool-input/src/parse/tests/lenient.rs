@@ -323,11 +323,33 @@ fn a_number_beyond_the_floats_is_placed() {
         ("{'a': (1, (2, .5e400))}", &[ParseMode::Lenient], "/a/1/1", 14),
         ("{'a': ((1_0e400))}", &[ParseMode::Lenient], "/a", 8),
         ("Sure:\n```json\n{\"a\": 1E+400}\n```", &[ParseMode::Lenient], "/a", 20),
+        // Escaped JSON (`\"` for `"`), alone, after prose, and after the opening quote of a
+        // payload cut short.
+        (r#"{\"quantity\": 1e400}"#, &[ParseMode::Lenient], "/quantity", 15),
+        (r#"{\"a\": {\"b\": [2, 3e999]}}"#, &[ParseMode::Lenient], "/a/b/1", 20),
+        // A literal inside a string before the number is not it.
+        (r#"{\"s\": \"1e999 2e999\", \"n\": [1e400]}"#, &[ParseMode::Lenient], "/n/0", 33),
+        (
+            r#"{\"a\": \"x\", \"b\": \"y\", \"c\": \"z\", \"d\": \"w\", \"s\": \"1e999\", \"n\": 1e400}"#,
+            &[ParseMode::Lenient],
+            "/n",
+            82,
+        ),
+        (r#"Sure: {\"quantity\": 1e400}"#, &[ParseMode::Lenient], "/quantity", 21),
+        (r#"Sure: "{\"quantity\": 1e400, \"n\": \"x\"}" ok"#, &[ParseMode::Lenient], "/quantity", 22),
     ];
     for &(input, modes, path, offset) in cases {
         for &mode in modes {
             let options = ParseOptions { mode, ..ParseOptions::default() };
-            for error in [parse(input, &options), parse_without_fast_path(input.as_bytes(), &options)] {
+            let mut results =
+                vec![parse(input, &options), parse_without_fast_path(input.as_bytes(), &options)];
+            for size in [1, 3] {
+                let mut parser = crate::parse::IncrementalParser::new(options.clone());
+                let fed =
+                    input.as_bytes().chunks(size).try_for_each(|piece| parser.feed_bytes(piece).map(drop));
+                results.push(fed.and_then(|()| parser.finish()));
+            }
+            for error in results {
                 match error {
                     Err(ParseError::NumberOutOfRange { path: found, offset: at, .. }) => {
                         assert_eq!((found.as_str(), at), (path, offset), "{input:?} {mode:?}")
