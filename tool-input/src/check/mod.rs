@@ -468,7 +468,7 @@ impl<'p> Walker<'p> {
                         &value,
                         Vec::new(),
                         None,
-                        |named| format!("{named} does not match the pattern {}", pattern.source),
+                        |named| message::join(&[named, " does not match the pattern ", &pattern.source]),
                     );
                 }
                 PatternBreak::OverBudget(pattern) => self.pattern_budget(out, path, mode, pattern, string),
@@ -673,8 +673,13 @@ impl<'p> Walker<'p> {
         let child_path = Path::Key(path, name);
         let expected = schema.and_then(|id| self.referenced_types(id)).map(Types::describe);
         self.fail(out, &child_path, mode, ErrorCode::Missing, None, || match &expected {
-            Some(types) => format!("the required property `{name}` is missing; expected {types}"),
-            None => format!("the required property `{name}` is missing"),
+            Some(types) => message::join(&[
+                "the required property `",
+                name,
+                "` is missing; expected ",
+                &types.to_string(),
+            ]),
+            None => message::join(&["the required property `", name, "` is missing"]),
         });
     }
 
@@ -734,7 +739,7 @@ impl<'p> Walker<'p> {
         };
         if !options.iter().any(|option| kind_of(option) == kind_of(value)) {
             self.fail_naming(out, path, mode, ErrorCode::Type, value, listed.values, None, |named| {
-                format!("expected one of {}, got {named}", listed.text)
+                message::join(&["expected one of ", &listed.text, ", got ", named])
             });
             return;
         }
@@ -748,7 +753,10 @@ impl<'p> Walker<'p> {
             }
             _ => listed.text,
         };
-        let hint = suggestion.as_ref().map(|s| format!("; did you mean {s}?")).unwrap_or_default();
+        let hint = suggestion
+            .as_ref()
+            .map(|s| message::join(&["; did you mean ", &message::json_text(s), "?"]))
+            .unwrap_or_default();
         self.fail_naming(
             out,
             path,
@@ -757,7 +765,7 @@ impl<'p> Walker<'p> {
             value,
             listed.values,
             suggestion.clone(),
-            |named| format!("{named} is not one of {list}{hint}"),
+            |named| message::join(&[named, " is not one of ", &list, &hint]),
         );
     }
 
@@ -866,9 +874,15 @@ impl<'p> Walker<'p> {
         let allowed = if node.properties.is_empty() {
             "this object takes no properties".to_owned()
         } else {
-            format!("allowed: {}", message::quoted_first(&names, node.properties.len(), self.max_echo))
+            message::join(&[
+                "allowed: ",
+                &message::quoted_first(&names, node.properties.len(), self.max_echo),
+            ])
         };
-        let hint = suggestion.as_ref().map(|s| format!("did you mean {s}? ")).unwrap_or_default();
+        let hint = suggestion
+            .as_ref()
+            .map(|s| message::join(&["did you mean ", &message::json_text(s), "? "]))
+            .unwrap_or_default();
         self.fail_with(
             out,
             path,
@@ -877,7 +891,15 @@ impl<'p> Walker<'p> {
             None,
             names,
             suggestion.clone(),
-            || format!("unknown property `{}`; {hint}{allowed}", message::shorten(key, self.max_echo)),
+            || {
+                message::join(&[
+                    "unknown property `",
+                    &message::shorten(key, self.max_echo),
+                    "`; ",
+                    &hint,
+                    &allowed,
+                ])
+            },
         );
     }
 
