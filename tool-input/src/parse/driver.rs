@@ -227,13 +227,14 @@ impl<O: Output> Driver<O> {
     /// Read the next fragment.
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<(), Failure> {
         let Driver { lexer, build, .. } = self;
-        match build {
+        let read = match build {
             Build::Grammar(grammar, out) => {
                 let mut writer = out.writer(O::Lent::default());
                 lexer.feed(chunk, &mut Fed { grammar, out: writer.out() })
             }
             Build::Repair(layer) => lexer.feed(chunk, &mut **layer),
-        }
+        };
+        read.map_err(|failure| failure.read_unescaped(&lexer.escapes))
     }
 
     /// Read the next fragment, known to be valid UTF-8 on its own (faster).
@@ -248,13 +249,14 @@ impl<O: Output> Driver<O> {
     #[inline(always)]
     pub(crate) fn feed_str_lending<'s>(&'s mut self, chunk: &str, lent: O::Lent<'s>) -> Result<(), Failure> {
         let Driver { lexer, build, .. } = self;
-        match build {
+        let read = match build {
             Build::Grammar(grammar, out) => {
                 let mut writer = out.writer(lent);
                 lexer.feed_str(chunk, &mut Fed { grammar, out: writer.out() })
             }
             Build::Repair(layer) => lexer.feed_str(chunk, &mut **layer),
-        }
+        };
+        read.map_err(|failure| failure.read_unescaped(&lexer.escapes))
     }
 
     /// Read the whole of `input` and finish.
@@ -269,6 +271,11 @@ impl<O: Output> Driver<O> {
 
     /// End the input.
     pub(crate) fn finish(&mut self) -> Result<Outcome<O::Value>, Failure> {
+        self.finish_reading().map_err(|failure| failure.read_unescaped(&self.lexer.escapes))
+    }
+
+    /// [`Driver::finish`], its failure's offsets as read.
+    fn finish_reading(&mut self) -> Result<Outcome<O::Value>, Failure> {
         let complete = self.complete_truncated;
         let Driver { lexer, build, .. } = self;
         let (value, mut repairs, repeated_keys) = match build {

@@ -171,65 +171,19 @@ pub(crate) fn to_error(failure: Failure, input: &[u8], options: &ParseOptions) -
             let message = format!("{prefix}{}{suffix}", describe_char(input, at));
             ParseError::Syntax { message, offset, line, column }
         }
-        Fail::BeyondFloats { offset } => match place_beyond_floats(input, offset, options) {
-            Some((path, offset)) => {
-                let (line, column) = line_column(input, offset);
-                ParseError::NumberOutOfRange { path, offset, line, column }
+        Fail::BeyondFloats { offset } => {
+            let (line, column) = line_column(input, offset);
+            match beyond_floats_path(input, offset, options) {
+                Some(path) => ParseError::NumberOutOfRange { path, offset, line, column },
+                None => {
+                    ParseError::Syntax { message: "number out of range".to_owned(), offset, line, column }
+                }
             }
-            None => {
-                let (line, column) = line_column(input, offset);
-                ParseError::Syntax { message: "number out of range".to_owned(), offset, line, column }
-            }
-        },
+        }
         Fail::Truncated { inside } => ParseError::Truncated { bytes: input.len(), inside },
         Fail::TooDeep => ParseError::TooDeep { limit: options.max_depth },
         Fail::InvalidUtf8 { offset } => ParseError::InvalidUtf8 { offset },
     }
-}
-
-/// Most numbers [`place_beyond_floats`] tries past a failure's offset in escaped JSON: each
-/// try reads the text before it again, and only a hostile text holds many candidates.
-const MOST_ESCAPED_TRIES: usize = 4;
-
-/// Where the number beyond the floats whose failure is at byte `offset` stands (its path),
-/// and where it starts in `input`. In escaped JSON (`{\"a\": 1e400}`) the lexer counts
-/// offsets in the text with one level of escapes removed, which places the number up to one
-/// byte earlier for each backslash removed before it: the number is then the first literal
-/// beyond the floats at or after `offset`, within that many bytes, that reads as a number
-/// where it stands (a literal inside a string does not).
-fn place_beyond_floats(input: &[u8], offset: usize, options: &ParseOptions) -> Option<(String, usize)> {
-    if let Some(path) = beyond_floats_path(input, offset, options) {
-        return Some((path, offset));
-    }
-    let before = input.get(..offset)?;
-    if !before.windows(2).any(|pair| pair == b"\\\"") {
-        return None;
-    }
-    let mut backslashes = before.iter().filter(|&&b| b == b'\\').count();
-    let mut tries = 0;
-    let mut at = offset;
-    while at <= offset + backslashes && tries < MOST_ESCAPED_TRIES {
-        let rest = input.get(at..)?;
-        let &b = rest.first()?;
-        let starts =
-            in_literal(b) && at.checked_sub(1).and_then(|i| input.get(i)).is_none_or(|&p| !in_literal(p));
-        if starts {
-            let len = rest.iter().position(|&b| !in_literal(b)).unwrap_or(rest.len());
-            let literal = std::str::from_utf8(rest.get(..len)?).unwrap_or_default();
-            // (The lexer records `1_0e400` as `10e400`.)
-            if beyond_floats(&literal.replace('_', "")) {
-                tries += 1;
-                if let Some(path) = beyond_floats_path(input, at, options) {
-                    return Some((path, at));
-                }
-            }
-            at += len;
-            continue;
-        }
-        backslashes += usize::from(b == b'\\');
-        at += 1;
-    }
-    None
 }
 
 /// Where the number beyond the floats (`1e400`) at byte `offset` of `input` stands, as a

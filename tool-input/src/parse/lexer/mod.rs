@@ -64,12 +64,22 @@ use super::{NonFinite, ParseMode, ParseOptions, RepairKind};
 /// Why the machine stopped. Boxed, so that the `Result` every token passes through stays
 /// one word.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Failure(Box<Fail>);
+pub(crate) struct Failure(Box<Failed>);
+
+/// A failure, and where the text it was read from had backslashes removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Failed {
+    fail: Fail,
+    /// In escaped JSON (`{\"a\": @}`) the lexer reads the text with one level of escapes
+    /// removed, so its offsets count that text: here, the offset (in it) of each byte a
+    /// removed backslash stood before, in order, up to the failure. Empty for any other text.
+    escapes: Box<[u32]>,
+}
 
 impl From<Fail> for Failure {
     #[cold]
     fn from(fail: Fail) -> Failure {
-        Failure(Box::new(fail))
+        Failure(Box::new(Failed { fail, escapes: Box::default() }))
     }
 }
 
@@ -123,17 +133,54 @@ impl Failure {
 
     /// A number beyond the floats ([`Fail::BeyondFloats`]).
     pub(crate) fn is_beyond_floats(&self) -> bool {
-        matches!(*self.0, Fail::BeyondFloats { .. })
+        matches!(self.0.fail, Fail::BeyondFloats { .. })
     }
 
-    /// What went wrong.
+    /// What went wrong, its offsets counted in the text as it was given (see
+    /// [`Failure::read_unescaped`]).
     pub(crate) fn into_kind(self) -> Fail {
-        *self.0
+        let Failed { fail, escapes } = *self.0;
+        if escapes.is_empty() {
+            return fail;
+        }
+        // A byte's offset in the text as given: its offset read, and one for each backslash
+        // removed before it.
+        let given = |at: usize| at + escapes.partition_point(|&escaped| escaped as usize <= at);
+        match fail {
+            Fail::Syntax { message, offset } => Fail::Syntax { message, offset: given(offset) },
+            Fail::Char { offset, at, prefix, suffix } => {
+                Fail::Char { offset: given(offset), at: given(at), prefix, suffix }
+            }
+            Fail::BeyondFloats { offset } => Fail::BeyondFloats { offset: given(offset) },
+            Fail::InvalidUtf8 { offset } => Fail::InvalidUtf8 { offset: given(offset) },
+            other @ (Fail::Truncated { .. } | Fail::TooDeep) => other,
+        }
+    }
+
+    /// This failure, read from a text whose backslashes before the bytes at `escapes` were
+    /// removed (see [`Lexer::escapes`]); its offsets stay as read (the retry after prose
+    /// searches from them), and [`Failure::into_kind`] counts them in the text.
+    #[cold]
+    pub(crate) fn read_unescaped(mut self, escapes: &[u32]) -> Failure {
+        // Only the removals up to the failure place it (those after it depend on how far
+        // the fragment it came in had been unescaped).
+        let last = match self.0.fail {
+            Fail::Syntax { offset, .. } | Fail::BeyondFloats { offset } | Fail::InvalidUtf8 { offset } => {
+                offset
+            }
+            Fail::Char { offset, at, .. } => offset.max(at),
+            Fail::Truncated { .. } | Fail::TooDeep => return self,
+        };
+        let before = &escapes[..escapes.partition_point(|&escaped| escaped as usize <= last)];
+        if !before.is_empty() && self.0.escapes.is_empty() {
+            self.0.escapes = before.into();
+        }
+        self
     }
 
     /// Where a syntax error is (`None` for the other failures).
     pub(crate) fn syntax_offset(&self) -> Option<usize> {
-        match *self.0 {
+        match self.0.fail {
             Fail::Syntax { offset, .. } | Fail::Char { offset, .. } | Fail::BeyondFloats { offset } => {
                 Some(offset)
             }
@@ -340,6 +387,12 @@ pub(crate) struct Lexer {
     /// Escaped JSON (`{\"a\": 1}`) is being read: one level of backslashes is removed
     /// before the bytes are tokenized. `Some(true)` while a backslash is pending.
     unescape: Option<bool>,
+    /// Where backslashes were removed: the offset, as read, of each byte one stood before,
+    /// in order, so that a failure can say where it is in the text as given (see
+    /// [`Failure::read_unescaped`]). Empty except in escaped JSON, where each entry stands
+    /// for at least two bytes of the text (at most twice its size); past 4 GiB, where a
+    /// tape's offsets end too, no more are noted.
+    pub(in crate::parse) escapes: Vec<u32>,
     /// Absolute offset of a `/` whose meaning depends on the next byte.
     pub(super) slash_at: usize,
     /// A number beyond the floats (`1e400`) is read as a stand-in float with its literal
@@ -389,6 +442,7 @@ impl Lexer {
             prefix: None,
             joined: None,
             unescape: None,
+            escapes: Vec::new(),
             slash_at: base,
             beyond_floats_stand_in: false,
         }
@@ -630,7 +684,7 @@ impl Lexer {
     #[inline]
     fn feed_text<S: Sink>(&mut self, chunk: &[u8], text: Option<&str>, sink: &mut S) -> Result<(), Failure> {
         if self.unescape.is_some() {
-            let filtered = self.unescape_bytes(chunk);
+            let filtered = self.unescape_bytes(chunk, self.base);
             return self.run(&filtered, None, sink);
         }
         self.run(chunk, text, sink)
@@ -647,7 +701,7 @@ impl Lexer {
             }
             if !filtered && self.unescape.is_some() {
                 // Escaped JSON from here on: read the rest of the fragment unescaped.
-                let rest = self.unescape_bytes(chunk.get(i..).unwrap_or_default());
+                let rest = self.unescape_bytes(chunk.get(i..).unwrap_or_default(), self.base + i);
                 self.base += i;
                 return self.run(&rest, None, sink);
             }

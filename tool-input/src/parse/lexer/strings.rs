@@ -682,8 +682,9 @@ impl Lexer {
     }
 
     /// Remove one level of escaping: `\\` is `\` and `\"` is `"`; other escapes stay, to
-    /// be decoded inside the strings they belong to.
-    pub(super) fn unescape_bytes(&mut self, chunk: &[u8]) -> Vec<u8> {
+    /// be decoded inside the strings they belong to. `start`: the offset, as read, the
+    /// unescaped fragment starts at (each removal is noted in [`Lexer::escapes`]).
+    pub(super) fn unescape_bytes(&mut self, chunk: &[u8], start: usize) -> Vec<u8> {
         let mut out = Vec::with_capacity(chunk.len());
         let mut pending = self.unescape == Some(true);
         for &b in chunk {
@@ -691,6 +692,8 @@ impl Lexer {
                 pending = false;
                 if b != b'\\' && b != b'"' {
                     out.push(b'\\');
+                } else if let Ok(at) = u32::try_from(start + out.len()) {
+                    self.escapes.push(at);
                 }
                 out.push(b);
             } else if b == b'\\' {

@@ -297,12 +297,40 @@ fn syntax_errors_have_positions() {
         ("746de9ad-d4ff", ParseMode::Lenient, "unexpected character `d` after the json value", 3, 1, 4),
         ("0.0.1", ParseMode::Lenient, "unexpected character `.` after the json value", 3, 1, 4),
         ("true$", ParseMode::Lenient, "unexpected character `$` after the json value", 4, 1, 5),
+        // Escaped JSON (`\"` for `"`): read with the escapes removed, placed in the text as
+        // sent, the character named the one there.
+        (r#"{\"a\": 1, \"b\": @}"#, ParseMode::Lenient, "unexpected character `@`", 18, 1, 19),
+        (r#"{\"a\": tru, \"b\": 1}"#, ParseMode::Lenient, "unexpected word `tru`", 8, 1, 9),
+        (
+            r#"Sure: {\"a\": \"x\" \"b\": 1}"#,
+            ParseMode::Lenient,
+            "expected `,` or `}` after an object value, found a string",
+            21,
+            1,
+            22,
+        ),
+        ("{\\\"a\\\": [1,\n \\\"b\\\" @]}", ParseMode::Lenient, "unexpected character `@`", 19, 2, 8),
+        (r#"{\"a\": \"x\\\"y\", \"b\": @}"#, ParseMode::Lenient, "unexpected character `@`", 27, 1, 28),
     ];
     for &(input, mode, message, offset, line, column) in cases {
         let options = ParseOptions { mode, ..ParseOptions::default() };
         let expected = ParseError::Syntax { message: message.to_owned(), offset, line, column };
         assert_eq!(parse(input, &options), Err(expected.clone()), "{input:?}");
-        assert_eq!(parse_without_fast_path(input.as_bytes(), &options), Err(expected), "{input:?}");
+        assert_eq!(parse_without_fast_path(input.as_bytes(), &options), Err(expected.clone()), "{input:?}");
+        if input.contains("\\\"") {
+            // The incremental parser, fed pieces, places it alike (escapes removed in one
+            // piece and a backslash held over to the next).
+            for size in [1, 2, 5] {
+                let mut parser = crate::parse::IncrementalParser::new(options.clone());
+                let fed =
+                    input.as_bytes().chunks(size).try_for_each(|piece| parser.feed_bytes(piece).map(drop));
+                assert_eq!(
+                    fed.and_then(|()| parser.finish().map(drop)),
+                    Err(expected.clone()),
+                    "{input:?} {size}"
+                );
+            }
+        }
     }
 }
 
