@@ -28,7 +28,8 @@ use std::collections::HashSet;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess};
 use serde_json::Value;
 
-use super::{Fast, Key, Object, Seed, Seq};
+use super::object::{Key, Object};
+use super::{Fast, Seed, Seq};
 use crate::check::keywords::Sent;
 use crate::check::{Mode, Outcome, Path, Walker};
 use crate::error::FieldError;
