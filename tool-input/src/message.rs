@@ -19,9 +19,7 @@ pub(crate) fn join(pieces: &[&str]) -> String {
 /// A value as compact JSON, whole: what its `Display` writes, written without a formatter.
 pub(crate) fn json_text(value: &Value) -> String {
     match value {
-        Value::String(text) if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') => {
-            join(&["\"", text, "\""])
-        }
+        Value::String(text) if quotes_plainly(text, usize::MAX) => join(&["\"", text, "\""]),
         other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
     }
 }
@@ -323,7 +321,7 @@ fn echo_guess(value: &Value) -> usize {
 
 /// Is `text`'s echo just `text` in quotes: nothing to escape, and within `max` characters?
 fn quotes_plainly(text: &str, max: usize) -> bool {
-    text.len() + 2 <= max && !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
+    text.len().saturating_add(2) <= max && !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// Longest text, and candidate, a did-you-mean compares (bytes): a longer value is not a
