@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use super::grammar::{Fed, Grammar, HeldKey, Out};
-use super::lexer::{Failure, Lexer};
+use super::lexer::{as_given, Failure, Lexer};
 use super::output::incremental::{On, Reporting, StreamOut};
 use super::output::tape::{Tape, TapeOut};
 use super::output::value::ValueOut;
@@ -302,7 +302,16 @@ impl<O: Output> Driver<O> {
         if !repairs.is_sorted_by_key(|r| r.offset) {
             repairs.sort_by_key(|r| r.offset);
         }
-        let value_at = lexer.value_start().map_or(0, |(at, _)| at);
+        let mut value_at = lexer.value_start().map_or(0, |(at, _)| at);
+        if !lexer.escapes.is_empty() {
+            // Escaped JSON was read with a level of backslashes removed: its repairs are
+            // placed in the text as given (in the same order).
+            for repair in &mut repairs {
+                repair.offset = as_given(&lexer.escapes, repair.offset);
+                repair.last_offset = as_given(&lexer.escapes, repair.last_offset);
+            }
+            value_at = as_given(&lexer.escapes, value_at);
+        }
         Ok(Outcome { value, repairs, value_at, repeated_keys })
     }
 

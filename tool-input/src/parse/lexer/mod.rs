@@ -125,6 +125,13 @@ pub(crate) enum Fail {
     },
 }
 
+/// The offset in the text as given of the byte read at `at`, in a text read with the
+/// backslashes before the bytes at `escapes` removed (see [`Lexer::escapes`]): its offset
+/// read, and one for each backslash removed before it.
+pub(crate) fn as_given(escapes: &[u32], at: usize) -> usize {
+    at + escapes.partition_point(|&escaped| escaped as usize <= at)
+}
+
 impl Failure {
     #[cold]
     pub(crate) fn syntax(message: impl Into<String>, offset: usize) -> Failure {
@@ -143,9 +150,7 @@ impl Failure {
         if escapes.is_empty() {
             return fail;
         }
-        // A byte's offset in the text as given: its offset read, and one for each backslash
-        // removed before it.
-        let given = |at: usize| at + escapes.partition_point(|&escaped| escaped as usize <= at);
+        let given = |at: usize| as_given(&escapes, at);
         match fail {
             Fail::Syntax { message, offset } => Fail::Syntax { message, offset: given(offset) },
             Fail::Char { offset, at, prefix, suffix } => {
@@ -158,8 +163,8 @@ impl Failure {
     }
 
     /// This failure, read from a text whose backslashes before the bytes at `escapes` were
-    /// removed (see [`Lexer::escapes`]); its offsets stay as read (the retry after prose
-    /// searches from them), and [`Failure::into_kind`] counts them in the text.
+    /// removed (see [`Lexer::escapes`]); its offsets stay as read, and
+    /// [`Failure::syntax_offset`] and [`Failure::into_kind`] count them in the text.
     #[cold]
     pub(crate) fn read_unescaped(mut self, escapes: &[u32]) -> Failure {
         // Only the removals up to the failure place it (those after it depend on how far
@@ -178,11 +183,13 @@ impl Failure {
         self
     }
 
-    /// Where a syntax error is (`None` for the other failures).
+    /// Where a syntax error is in the text as given (`None` for the other failures): the
+    /// retry after prose searches on from there, so a value inside the escaped JSON that
+    /// failed is never taken for the next candidate.
     pub(crate) fn syntax_offset(&self) -> Option<usize> {
         match self.0.fail {
             Fail::Syntax { offset, .. } | Fail::Char { offset, .. } | Fail::BeyondFloats { offset } => {
-                Some(offset)
+                Some(as_given(&self.0.escapes, offset))
             }
             Fail::Truncated { .. } | Fail::TooDeep | Fail::InvalidUtf8 { .. } => None,
         }
@@ -388,8 +395,8 @@ pub(crate) struct Lexer {
     /// before the bytes are tokenized. `Some(true)` while a backslash is pending.
     unescape: Option<bool>,
     /// Where backslashes were removed: the offset, as read, of each byte one stood before,
-    /// in order, so that a failure can say where it is in the text as given (see
-    /// [`Failure::read_unescaped`]). Empty except in escaped JSON, where each entry stands
+    /// in order, so that a failure and the repair records can say where they are in the
+    /// text as given ([`Failure::read_unescaped`], [`as_given`]). Empty except in escaped JSON, where each entry stands
     /// for at least two bytes of the text (at most twice its size); past 4 GiB, where a
     /// tape's offsets end too, no more are noted.
     pub(in crate::parse) escapes: Vec<u32>,

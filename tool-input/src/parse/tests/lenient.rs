@@ -334,6 +334,93 @@ fn syntax_errors_have_positions() {
     }
 }
 
+/// Escaped JSON (`{\"a\": True,}`) is read with a level of backslashes removed; what was
+/// repaired in it is placed in the text as sent: each record's offset is where the thing
+/// repaired stands there, in both lenient modes, with and without the fast path, and
+/// through the incremental parser in pieces.
+#[test]
+fn repairs_in_escaped_json_are_placed_in_the_text_as_sent() {
+    // Each input, its value, and each kind of repair with the text its records point at.
+    type Placed = &'static [(RepairKind, &'static str)];
+    let cases: &[(&str, Value, Placed)] = &[
+        (
+            r#"{\"a\": 1, \"b\": True,}"#,
+            json!({"a": 1, "b": true}),
+            &[(EscapedJson, r#"\""#), (PythonLiteral, "True"), (TrailingComma, ",}")],
+        ),
+        (
+            "Sure: {\\\"path\\\": \\\"C:\\\\\\\\x\\\", \\\"b\\\": None, // note\n \\\"c\\\": [1, 2,]}",
+            json!({"path": "C:\\x", "b": null, "c": [1, 2]}),
+            &[
+                (ProseBefore, "Sure"),
+                (EscapedJson, r#"\"path"#),
+                (PythonLiteral, "None"),
+                (Comment, "// note"),
+                (TrailingComma, ",]"),
+            ],
+        ),
+        (
+            "```json\n{\\\"a\\\": \\\"x\\\\\\\"y\\\", \\\"b\\\": False}\n```",
+            json!({"a": "x\"y", "b": false}),
+            &[(CodeFence, "```"), (EscapedJson, r#"\"a"#), (PythonLiteral, "False")],
+        ),
+    ];
+    for (input, expected, placed) in cases {
+        let placed_right = |parsed: &Parsed, how: &str| {
+            assert_eq!(&parsed.value, expected, "{input:?} {how}");
+            for repair in &parsed.repairs {
+                let Some((_, marker)) = placed.iter().find(|(kind, _)| *kind == repair.kind) else {
+                    panic!("{input:?} {how}: unexpected {repair:?}");
+                };
+                for at in [repair.offset, repair.last_offset] {
+                    assert!(
+                        input.get(at..).is_some_and(|rest| rest.starts_with(marker)),
+                        "{input:?} {how}: {repair:?}"
+                    );
+                }
+            }
+        };
+        for mode in [ParseMode::Lenient, ParseMode::Repair] {
+            let options = ParseOptions { mode, ..ParseOptions::default() };
+            let parsed = parse(input, &options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+            placed_right(&parsed, "parse");
+            if mode == ParseMode::Lenient {
+                assert_eq!(kinds(&parsed.repairs), placed.iter().map(|(kind, _)| *kind).collect::<Vec<_>>());
+            }
+            let own = parse_without_fast_path(input.as_bytes(), &options).unwrap();
+            placed_right(&own, "own parser");
+            for size in [1, 2, 5] {
+                let mut parser = crate::parse::IncrementalParser::new(options.clone());
+                for piece in input.as_bytes().chunks(size) {
+                    parser.feed_bytes(piece).unwrap();
+                }
+                placed_right(&parser.finish().unwrap(), &format!("pieces of {size}"));
+            }
+        }
+    }
+}
+
+/// When a value after prose fails inside escaped JSON, the next candidate is looked for
+/// after the failure in the text as sent, as in plain JSON: never an object inside the
+/// value that failed.
+#[test]
+fn the_retry_after_failed_escaped_json_goes_on_past_the_failure() {
+    let plain = r#"Sure: {"a": "x", "y": "z", "q": {"b": 1} @} then {"c": 1}"#;
+    let escaped = r#"Sure: {\"a\": \"x\", \"y\": \"z\", \"q\": {\"b\": 1} @} then {"c": 1}"#;
+    for input in [plain, escaped] {
+        let parsed = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        assert_eq!(parsed.value, json!({"c": 1}), "{input:?}");
+        assert_eq!(parse_without_fast_path(input.as_bytes(), &lenient()).unwrap(), parsed, "{input:?}");
+        for size in [1, 3, 7] {
+            let mut parser = crate::parse::IncrementalParser::new(lenient());
+            for piece in input.as_bytes().chunks(size) {
+                parser.feed_bytes(piece).unwrap();
+            }
+            assert_eq!(parser.finish().unwrap(), parsed, "{input:?} in pieces of {size}");
+        }
+    }
+}
+
 /// A number beyond the floats is placed by the text before it alone: the same path and
 /// position whatever follows, in every mode, with and without the fast path.
 #[test]
