@@ -458,8 +458,11 @@ pub enum RepairKind {
     HexNumber,
     /// `NaN`, `Infinity` or `-Infinity` was read as `null` (only with [`NonFinite::Null`]).
     NonFiniteNumber,
-    /// The value was JSON whose quotes were escaped (`{\"a\": 1}`): one level of
-    /// backslashes was removed.
+    /// The value was JSON written with a level of escapes: its quotes escaped
+    /// (`{\"a\": 1}`), where one level of backslashes was removed, or white space between
+    /// its tokens written as `\n`, `\r` or `\t` (`{\n  \"a\": 1\n}`), read as that white
+    /// space (in [`ParseMode::Repair`] only where a key comes or in JSON whose quotes were
+    /// escaped: elsewhere a backslash may start unquoted text).
     EscapedJson,
     /// A `true`, `false`, `null` or `none` in other letter case (`TRUE`, `Null`) was read
     /// as the literal ([`ParseMode::Repair`]).

@@ -369,6 +369,13 @@ pub(crate) struct Lexer {
     high_at: usize,
     /// Absolute offset of a closing candidate quote.
     quote_at: usize,
+    /// A raw control character (a line break, a tab) followed the closing candidate quote:
+    /// if the quote is content, so is it, and the repair is recorded. (The white space an
+    /// escape spells there is held in `buf` too, but is no raw character.)
+    control_after_quote: bool,
+    /// Where the first white space written as an escape after the closing candidate quote
+    /// is (`['a'\n]`): recorded as escaped JSON if the quote closes.
+    escape_after_quote: Option<usize>,
     /// An opening code fence was seen and not yet closed.
     fence_open: bool,
     /// Prose before the value was recorded.
@@ -440,6 +447,8 @@ impl Lexer {
             esc_at: base,
             high_at: base,
             quote_at: base,
+            control_after_quote: false,
+            escape_after_quote: None,
             fence_open: false,
             prose_seen: false,
             value_start: None,
@@ -532,6 +541,7 @@ impl Lexer {
         }
         let end = match esc {
             Esc::Closing { mark }
+            | Esc::ClosingEscape { mark }
             | Esc::ClosingSlash { mark }
             | Esc::ClosingPrefix { mark, .. }
             | Esc::ClosingSpace { mark, .. } => mark,
@@ -880,9 +890,7 @@ impl Lexer {
         match self.state {
             State::Str { quote: _, esc: Esc::Closing { mark } } => {
                 // The end of the input is one of the things that close a `'` string.
-                self.buf.truncate(mark);
-                self.state = State::Between;
-                self.end_buffered_string(sink, false)?;
+                self.close_at_candidate(mark, sink)?;
             }
             State::Str { .. } => {
                 if !complete {

@@ -70,6 +70,10 @@ pub(crate) enum Esc {
     /// jsonrepair reads as white space) is white space after the quote, anything else
     /// makes the quote content.
     ClosingSpace { mark: usize, at: usize, need: u8 },
+    /// After a closing candidate quote, a `\` (lenient mode): `n`, `r` or `t` after it is
+    /// white space written as an escape (`['a'\n]`, escaped JSON), anything else makes the
+    /// quote content and the backslash the start of an escape in the string.
+    ClosingEscape { mark: usize },
     /// After a closing candidate quote, a `/` (at `slash_at`): a comment after it
     /// (`'a' /* note */`) means the quote closed the string.
     ClosingSlash { mark: usize },

@@ -347,6 +347,8 @@ impl Lexer {
                     let mark = self.buf.len();
                     self.buf.push(b);
                     self.quote_at = at;
+                    self.control_after_quote = false;
+                    self.escape_after_quote = None;
                     self.state = State::Str { quote, esc: Esc::Closing { mark } };
                 }
                 Quote::SmartDouble | Quote::SmartSingle => {
@@ -451,6 +453,8 @@ impl Lexer {
                     let mark = self.buf.len();
                     self.buf.extend_from_slice(&[0xE2, 0x80, b]);
                     self.quote_at = at.saturating_sub(2);
+                    self.control_after_quote = false;
+                    self.escape_after_quote = None;
                     next = Esc::Closing { mark };
                 } else {
                     let lead: &[u8] = if seen == 1 { &[0xE2] } else { &[0xE2, 0x80] };
@@ -473,19 +477,17 @@ impl Lexer {
             Esc::Closing { mark } => match b {
                 b' ' | b'\t' | b'\n' | b'\r' => {
                     self.buf.push(b);
+                    self.control_after_quote |= b != b' ';
                     next = Esc::Closing { mark };
                 }
+                b'\\' if self.lenient && !self.repair => next = Esc::ClosingEscape { mark },
                 b',' | b'}' | b']' | b':' => {
-                    self.buf.truncate(mark);
-                    self.state = State::Between;
-                    self.end_buffered_string(sink, false)?;
+                    self.close_at_candidate(mark, sink)?;
                     return Ok(i);
                 }
                 // `('a', 'b')`: the `)` of a tuple closes a `'` string as a `]` does.
                 b')' if sink.in_paren() => {
-                    self.buf.truncate(mark);
-                    self.state = State::Between;
-                    self.end_buffered_string(sink, false)?;
+                    self.close_at_candidate(mark, sink)?;
                     return Ok(i);
                 }
                 b'u' | b'U' | b'r' | b'R' | b'b' | b'B' | b'f' | b'F'
@@ -497,9 +499,7 @@ impl Lexer {
                 b'\'' | b'"' if quote == Quote::Single && !self.repair => {
                     // `'a' 'b'`, `'a''b'`: the quote closed the string, and another literal
                     // starts (Python joins them: `'it''s'` is `'its'`).
-                    self.buf.truncate(mark);
-                    self.state = State::Between;
-                    self.end_buffered_string(sink, false)?;
+                    self.close_at_candidate(mark, sink)?;
                     return Ok(i);
                 }
                 b'/' => {
@@ -515,14 +515,14 @@ impl Lexer {
                 }
                 _ => {
                     // The quote was content (an apostrophe); so was the whitespace after it.
-                    self.apostrophe(mark, sink);
+                    self.apostrophe(sink);
                     consumed = false;
                 }
             },
             Esc::ClosingSpace { mark, at, need } => {
                 if !(0x80..=0xBF).contains(&b) {
                     // Not UTF-8 (never so in text): the quote was content.
-                    self.apostrophe(mark, sink);
+                    self.apostrophe(sink);
                     consumed = false;
                 } else {
                     self.buf.push(b);
@@ -538,12 +538,12 @@ impl Lexer {
                         // (`E2 80` and a third byte), which the string reads as it would
                         // have without the look-ahead: its last byte again, after `E2 80`.
                         self.buf.truncate(at);
-                        self.apostrophe(mark, sink);
+                        self.apostrophe(sink);
                         next = Esc::Lead { seen: 2 };
                         consumed = false;
                     } else {
                         // Another character: the quote was content, and so is it.
-                        self.apostrophe(mark, sink);
+                        self.apostrophe(sink);
                     }
                 }
             }
@@ -559,9 +559,7 @@ impl Lexer {
                     }
                     b'\'' | b'"' if prefix.is_some() => {
                         // `'a' u'b'`: the quote closed the string; a prefixed literal follows.
-                        self.buf.truncate(mark);
-                        self.state = State::Between;
-                        self.end_buffered_string(sink, false)?;
+                        self.close_at_candidate(mark, sink)?;
                         let start = at.saturating_sub(usize::from(len));
                         self.start = start;
                         self.adjacent(start, sink);
@@ -582,23 +580,43 @@ impl Lexer {
                     }
                     _ => {
                         // `'it' raw`: the quote, the white space and the letters were content.
-                        self.apostrophe(mark, sink);
+                        self.apostrophe(sink);
                         consumed = false;
                     }
                 }
             }
+            Esc::ClosingEscape { mark } => match b {
+                b'n' | b'r' | b't' => {
+                    // White space written as an escape (`['a'\n]`): held as the character
+                    // it spells, which is what it is in the string if the quote is content
+                    // (recorded as escaped JSON if the quote closes).
+                    self.escape_after_quote.get_or_insert(at.saturating_sub(1));
+                    self.buf.push(match b {
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        _ => b'\t',
+                    });
+                    next = Esc::Closing { mark };
+                }
+                _ => {
+                    // `'it'\'s'`: the quote, and the white space after it, were content; the
+                    // backslash starts an escape, whose byte this is.
+                    self.apostrophe(sink);
+                    self.esc_at = at.saturating_sub(1);
+                    next = Esc::Backslash;
+                    consumed = false;
+                }
+            },
             Esc::ClosingSlash { mark } => match b {
                 b'/' | b'*' => {
                     // A comment: the quote closed the string, and `/` starts the comment.
-                    self.buf.truncate(mark);
-                    self.state = State::Between;
-                    self.end_buffered_string(sink, false)?;
+                    self.close_at_candidate(mark, sink)?;
                     self.state = State::Slash;
                     return Ok(i);
                 }
                 _ => {
                     // `'it' /s`: the quote, the whitespace and the slash were content.
-                    self.apostrophe(mark, sink);
+                    self.apostrophe(sink);
                     consumed = false;
                 }
             },
@@ -607,10 +625,21 @@ impl Lexer {
         Ok(if consumed { i + 1 } else { i })
     }
 
-    /// A closing candidate quote (at `mark` in `buf`) turned out to be content, with what
-    /// was held after it.
-    fn apostrophe<S: Sink>(&mut self, mark: usize, sink: &mut S) {
-        if self.buf.get(mark..).unwrap_or_default().iter().any(|&c| c < 0x20) {
+    /// The closing candidate quote at `mark` in `buf` closed the string: what was held
+    /// after it was white space (recorded if an escape spelled it), and the string ends.
+    pub(super) fn close_at_candidate<S: Sink>(&mut self, mark: usize, sink: &mut S) -> Result<(), Failure> {
+        if let Some(at) = self.escape_after_quote.take() {
+            sink.repair(RepairKind::EscapedJson, at);
+        }
+        self.buf.truncate(mark);
+        self.state = State::Between;
+        self.end_buffered_string(sink, false)
+    }
+
+    /// A closing candidate quote turned out to be content, with what was held after it (in
+    /// `buf` already): a raw control character among that is recorded.
+    fn apostrophe<S: Sink>(&mut self, sink: &mut S) {
+        if self.control_after_quote {
             sink.repair(RepairKind::ControlCharacter, self.quote_at);
         }
     }
@@ -648,7 +677,8 @@ impl Lexer {
         }
     }
 
-    /// `\` at a token start: escaped JSON (`{\"a\": 1}`) when `"` follows.
+    /// `\` at a token start: escaped JSON (`{\"a\": 1}`) when `"` follows, white space when
+    /// `n`, `r` or `t` does.
     pub(super) fn backslash<S: Sink>(
         &mut self,
         chunk: &[u8],
@@ -665,6 +695,21 @@ impl Lexer {
                 self.unescape = Some(false);
             }
             return Ok(i);
+        }
+        // White space written as an escape between tokens (`{\n  \"a\": 1\n}`: pretty-printed
+        // JSON escaped once more, or a model's literal `\n`): in the lenient mode no token
+        // starts with a backslash, so it is read as the white space it spells. In repair
+        // mode a backslash may start unquoted text (`\\server\share`, `\new`): only where a
+        // key comes, or in escaped JSON.
+        if matches!(b, b'n' | b'r' | b't')
+            && self.phase == Phase::Value
+            && (!self.repair || self.unescape.is_some() || sink.expects_key())
+        {
+            sink.repair(RepairKind::EscapedJson, self.start);
+            if b == b'n' && self.repair {
+                sink.line_break();
+            }
+            return Ok(i + 1);
         }
         match self.phase {
             Phase::Start => {

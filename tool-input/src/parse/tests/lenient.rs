@@ -400,6 +400,55 @@ fn repairs_in_escaped_json_are_placed_in_the_text_as_sent() {
     }
 }
 
+/// White space between tokens written as an escape (`\n`, `\r`, `\t`: pretty-printed JSON
+/// escaped once more, or a model's literal `\n`) is read as that white space and recorded as
+/// escaped JSON, in one piece and in pieces that cut between the backslash and its letter;
+/// in repair mode only where a key comes or inside escaped JSON (elsewhere a backslash may
+/// start unquoted text); never in strict mode.
+#[test]
+fn escaped_white_space_between_tokens_is_white_space() {
+    let cases: &[(&str, Value)] = &[
+        (r#"{\n  \"key\": \"value\"\n}"#, json!({"key": "value"})),
+        (r#"{\r\n\t\"a\": [1,\r\n\t 2],\n\t\"b\": \"x\\ny\"\n}"#, json!({"a": [1, 2], "b": "x\ny"})),
+        (r#"[\n  1,\n  2\n]"#, json!([1, 2])),
+        (r#"{"a": 1,\n "b": "c\nd"}"#, json!({"a": 1, "b": "c\nd"})),
+        // After prose: the array, not an object inside it.
+        (r#"Sure: [\n\n{},\n\n\n{\"a\": 1}\n]"#, json!([{}, {"a": 1}])),
+        // After the closing quote of a `'` string, before the delimiter that ends it.
+        (r#"{\n  'a': 'x'\n}"#, json!({"a": "x"})),
+        (r#"['x'\t\n, 'y'\n]"#, json!(["x", "y"])),
+    ];
+    for (input, expected) in cases {
+        let parsed = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        assert_eq!(&parsed.value, expected, "{input:?}");
+        assert!(kinds(&parsed.repairs).contains(&EscapedJson), "{input:?}: {:?}", parsed.repairs);
+        records_span_the_input(input, &parsed);
+        assert_eq!(parse_without_fast_path(input.as_bytes(), &lenient()).unwrap(), parsed, "{input:?}");
+        for size in [1, 2, 3] {
+            let mut parser = crate::parse::IncrementalParser::new(lenient());
+            for piece in input.as_bytes().chunks(size) {
+                parser.feed_bytes(piece).unwrap();
+            }
+            assert_eq!(parser.finish().unwrap(), parsed, "{input:?} in pieces of {size}");
+        }
+        let strict = ParseOptions { mode: ParseMode::Strict, ..ParseOptions::default() };
+        assert!(parse(input, &strict).is_err(), "{input:?}");
+    }
+    // Repair mode: where a key comes, and inside escaped JSON.
+    let repaired = parse(r#"{\n  \"key\": [1,\n 2]\n}"#, &repairing()).unwrap();
+    assert_eq!(repaired.value, json!({"key": [1, 2]}));
+    // Where a value comes, a backslash starts unquoted text there, as before.
+    let path = parse(r#"{"path": \network\share}"#, &repairing()).unwrap();
+    assert_eq!(path.value, json!({"path": "\\network\\share"}));
+    // A quote followed by an escape and more content was content: the escape is read in
+    // the string (a line break, no raw control character recorded).
+    let content = parse(r#"['it'\nis']"#, &lenient()).unwrap();
+    assert_eq!(content.value, json!(["it'\nis"]));
+    assert_eq!(kinds(&content.repairs), [SingleQuotes]);
+    // In the lenient mode, a backslash that spells no white space is still refused.
+    assert!(parse(r#"{"a": 1, \x}"#, &lenient()).is_err());
+}
+
 /// When a value after prose fails inside escaped JSON, the next candidate is looked for
 /// after the failure in the text as sent, as in plain JSON: never an object inside the
 /// value that failed.
