@@ -3,9 +3,11 @@
 //! so that the rest of the text stays content.
 //!
 //! A string runs to its closing quote, a backslash escaping the byte after it (so an escape
-//! is never taken for its end, whether the escape is valid or not). Nesting is a counter and
-//! each byte is looked at once, so hostile text costs linear time. [`ValueEnd`] reads a
-//! text a fragment at a time, for the formats read as they stream.
+//! is never taken for its end, whether the escape is valid or not); escaped JSON
+//! (`{\"a\": 1}`) is read as the lexer reads it, from the `\"` that starts it, with one level
+//! of backslashes removed. Nesting is a counter and each byte is looked at once, so hostile
+//! text costs linear time. [`ValueEnd`] reads a text a fragment at a time, for the formats
+//! read as they stream.
 
 /// May a `'` after this significant byte open a string? Only where a key or value starts,
 /// so an apostrophe in an unquoted word never does.
@@ -83,6 +85,21 @@ pub(crate) struct ValueEnd {
     single_quotes: bool,
     /// What ends the value.
     ends: Ends,
+    /// Escaped JSON (`{\"a\": 1}`): from the `\"` outside a string that starts it, the text is
+    /// read with one level of backslashes removed (`\\` is `\`, `\"` is `"`), as the lexer
+    /// reads it.
+    escaped: bool,
+    /// The fragment ended right after a backslash outside a string (not escaped JSON yet:
+    /// a `"` next starts it), or, in escaped JSON, right after a backslash whose pair the
+    /// next fragment completes.
+    backslash: bool,
+}
+
+/// Where [`ValueEnd`] found the end of a value: at a byte (a span's stop), or just after it
+/// (a container's closing bracket).
+enum Found {
+    At,
+    After,
 }
 
 /// What ends a value for [`ValueEnd`].
@@ -98,7 +115,15 @@ enum Ends {
 
 impl ValueEnd {
     fn new(single_quotes: bool, ends: Ends) -> ValueEnd {
-        ValueEnd { depth: 0, string: InString::default(), prev: None, single_quotes, ends }
+        ValueEnd {
+            depth: 0,
+            string: InString::default(),
+            prev: None,
+            single_quotes,
+            ends,
+            escaped: false,
+            backslash: false,
+        }
     }
 
     /// A container whose strings are JSON's: only `"` opens one.
@@ -119,37 +144,127 @@ impl ValueEnd {
     /// Read `bytes`, the next fragment: where the value ends in it, if it is there (just
     /// after the closing bracket of a container; at the byte that ends a span).
     pub(crate) fn end(&mut self, bytes: &[u8]) -> Option<usize> {
-        let container = self.ends == Ends::Container;
+        if !self.escaped && std::mem::take(&mut self.backslash) && bytes.first() == Some(&b'"') {
+            // The last fragment ended with the backslash of a `\"` outside a string.
+            self.escaped = true;
+            self.backslash = true;
+        }
+        if self.escaped {
+            return self.end_escaped(bytes, 0);
+        }
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             if self.string.quote.is_some() {
                 i = self.string.end(bytes, i)?;
                 continue;
             }
-            match (b, self.ends) {
-                (b'"', _) => self.string.quote = Some(b),
-                (b'\'', _) if self.single_quotes && opens_single(self.prev) => self.string.quote = Some(b),
-                (_, Ends::Stops([one, other])) if self.depth == 0 && (b == one || b == other) => {
-                    return Some(i)
-                }
-                (b'{' | b'[', _) | (b'(', Ends::Stops(_)) => self.depth += 1,
-                (b'}' | b']', _) | (b')', Ends::Stops(_)) => {
-                    if self.depth == 0 {
-                        return Some(i + usize::from(container));
+            if b == b'\\' {
+                match bytes.get(i + 1) {
+                    // `\"` where a token starts: escaped JSON from here on.
+                    Some(b'"') => {
+                        self.escaped = true;
+                        return self.end_escaped(bytes, i);
                     }
-                    self.depth -= 1;
-                    if container && self.depth == 0 {
-                        return Some(i + 1);
+                    None => {
+                        self.backslash = true;
+                        return None;
                     }
+                    Some(_) => {}
                 }
-                _ => {}
             }
-            if !b.is_ascii_whitespace() {
-                self.prev = Some(b);
+            if let Some(found) = self.outside(b) {
+                return Some(found.place(i, i + 1));
             }
             i += 1;
         }
         None
+    }
+
+    /// [`ValueEnd::end`] in escaped JSON, from `i`: each byte as the text reads with one
+    /// level of backslashes removed.
+    fn end_escaped(&mut self, bytes: &[u8], mut i: usize) -> Option<usize> {
+        loop {
+            let at = i;
+            let &raw = bytes.get(i)?;
+            let b = if std::mem::take(&mut self.backslash) {
+                // The pair a backslash at the end of the last fragment began.
+                if matches!(raw, b'\\' | b'"') {
+                    i += 1;
+                    raw
+                } else {
+                    b'\\'
+                }
+            } else if raw == b'\\' {
+                match bytes.get(i + 1) {
+                    Some(&next @ (b'\\' | b'"')) => {
+                        i += 2;
+                        next
+                    }
+                    Some(_) => {
+                        i += 1;
+                        b'\\'
+                    }
+                    None => {
+                        self.backslash = true;
+                        return None;
+                    }
+                }
+            } else {
+                i += 1;
+                raw
+            };
+            if let Some(quote) = self.string.quote {
+                if std::mem::take(&mut self.string.escaped) {
+                    continue;
+                }
+                if b == b'\\' {
+                    self.string.escaped = true;
+                } else if b == quote {
+                    self.string.quote = None;
+                }
+                continue;
+            }
+            if let Some(found) = self.outside(b) {
+                return Some(found.place(at, i));
+            }
+        }
+    }
+
+    /// The byte `b` outside strings: a string opens, the nesting changes, or the value ends.
+    fn outside(&mut self, b: u8) -> Option<Found> {
+        let container = self.ends == Ends::Container;
+        match (b, self.ends) {
+            (b'"', _) => self.string.quote = Some(b),
+            (b'\'', _) if self.single_quotes && opens_single(self.prev) => self.string.quote = Some(b),
+            (_, Ends::Stops([one, other])) if self.depth == 0 && (b == one || b == other) => {
+                return Some(Found::At)
+            }
+            (b'{' | b'[', _) | (b'(', Ends::Stops(_)) => self.depth += 1,
+            (b'}' | b']', _) | (b')', Ends::Stops(_)) => {
+                if self.depth == 0 {
+                    return Some(if container { Found::After } else { Found::At });
+                }
+                self.depth -= 1;
+                if container && self.depth == 0 {
+                    return Some(Found::After);
+                }
+            }
+            _ => {}
+        }
+        if !b.is_ascii_whitespace() {
+            self.prev = Some(b);
+        }
+        None
+    }
+}
+
+impl Found {
+    /// Where the value ends, found at the byte read from `at` up to `after`.
+    fn place(self, at: usize, after: usize) -> usize {
+        match self {
+            Found::At => at,
+            Found::After => after,
+        }
     }
 }
 
@@ -229,6 +344,36 @@ mod tests {
         assert_eq!(span_end("[1, 2], x=1)", 0, b",)"), Some(6));
         assert_eq!(span_end("{\"a\": 1}}", 0, b",}"), Some(8));
         assert_eq!(span_end("'unclosed", 0, b",)"), None);
+    }
+
+    /// Escaped JSON (`{\"a\": 1}`) is read as the lexer reads it: from the `\"` that starts
+    /// it, with one level of backslashes removed, so an escaped quote inside an escaped
+    /// string does not end it, in whichever fragments the text comes.
+    #[test]
+    fn escaped_json_ends_where_it_closes() {
+        let cases: &[(&str, Option<usize>)] = &[
+            (r#"{\"a\": \"}\"} tail"#, Some(14)),
+            (r#"{\"a\": \"x\\\"}\", \"b\": [1]} tail"#, Some(31)),
+            (r#"{\"a\": \"C:\\\\\"} tail"#, Some(19)),
+            (r#"{\n  \"a\": {\"b\": \"]\"}\n} tail"#, Some(29)),
+            (r#"{\"a\": \"cut}"#, None),
+        ];
+        for &(text, whole) in cases {
+            assert_eq!(container_end(text, 0), whole, "{text}");
+            let bytes = text.as_bytes();
+            for cut in 0..bytes.len() {
+                let mut reader = ValueEnd::container();
+                let (first, second) = bytes.split_at(cut);
+                let found = match reader.end(first) {
+                    Some(end) => Some(end),
+                    None => reader.end(second).map(|end| cut + end),
+                };
+                assert_eq!(found, whole, "{text} cut at {cut}");
+            }
+        }
+        assert_eq!(span_end(r#"\"Paris\", days=3)"#, 0, b",)"), Some(9));
+        // A backslash before anything but a quote starts no escaped JSON.
+        assert_eq!(container_end(r#"{"a": 1,\n "b": "x\\"} tail"#, 0), Some(22));
     }
 
     #[test]
