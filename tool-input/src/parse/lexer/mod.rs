@@ -403,9 +403,9 @@ pub(crate) struct Lexer {
     unescape: Option<bool>,
     /// Where backslashes were removed: the offset, as read, of each byte one stood before,
     /// in order, so that a failure and the repair records can say where they are in the
-    /// text as given ([`Failure::read_unescaped`], [`as_given`]). Empty except in escaped JSON, where each entry stands
-    /// for at least two bytes of the text (at most twice its size); past 4 GiB, where a
-    /// tape's offsets end too, no more are noted.
+    /// text as given ([`Failure::read_unescaped`], [`as_given`]). Empty except in escaped
+    /// JSON, where each entry stands for at least two bytes of the text (at most twice its
+    /// size); past 4 GiB, where a tape's offsets end too, no more are noted.
     pub(in crate::parse) escapes: Vec<u32>,
     /// Absolute offset of a `/` whose meaning depends on the next byte.
     pub(super) slash_at: usize,
