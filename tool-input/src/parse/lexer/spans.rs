@@ -303,19 +303,22 @@ mod tests {
         assert_eq!(container_end("{a: it's}", 0), Some(9));
     }
 
+    /// Where `reader` finds the end of `text` fed in two fragments cut at `cut`.
+    fn found_in_two(mut reader: ValueEnd, text: &[u8], cut: usize) -> Option<usize> {
+        let (first, second) = text.split_at(cut);
+        match reader.end(first) {
+            Some(end) => Some(end),
+            None => reader.end(second).map(|end| cut + end),
+        }
+    }
+
     #[test]
     fn a_container_ends_in_whichever_fragment_closes_it() {
         let text = br#"{"a": "x\"}", 'b': ["}"]} tail"#;
         let whole = ValueEnd::json_container().end(text);
         assert_eq!(whole, Some(25));
         for cut in 0..text.len() {
-            let mut reader = ValueEnd::json_container();
-            let (first, second) = text.split_at(cut);
-            let found = match reader.end(first) {
-                Some(end) => Some(end),
-                None => reader.end(second).map(|end| cut + end),
-            };
-            assert_eq!(found, whole, "cut at {cut}");
+            assert_eq!(found_in_two(ValueEnd::json_container(), text, cut), whole, "cut at {cut}");
         }
         // Only `"` opens a string in JSON: the `'` here are content of no string.
         assert_eq!(ValueEnd::json_container().end(b"{'}'}"), Some(3));
@@ -328,13 +331,7 @@ mod tests {
         let whole = ValueEnd::span(b",)").end(text);
         assert_eq!(whole, Some(25));
         for cut in 0..text.len() {
-            let mut reader = ValueEnd::span(b",)");
-            let (first, second) = text.split_at(cut);
-            let found = match reader.end(first) {
-                Some(end) => Some(end),
-                None => reader.end(second).map(|end| cut + end),
-            };
-            assert_eq!(found, whole, "cut at {cut}");
+            assert_eq!(found_in_two(ValueEnd::span(b",)"), text, cut), whole, "cut at {cut}");
         }
     }
 
@@ -360,15 +357,12 @@ mod tests {
         ];
         for &(text, whole) in cases {
             assert_eq!(container_end(text, 0), whole, "{text}");
-            let bytes = text.as_bytes();
-            for cut in 0..bytes.len() {
-                let mut reader = ValueEnd::container();
-                let (first, second) = bytes.split_at(cut);
-                let found = match reader.end(first) {
-                    Some(end) => Some(end),
-                    None => reader.end(second).map(|end| cut + end),
-                };
-                assert_eq!(found, whole, "{text} cut at {cut}");
+            for cut in 0..text.len() {
+                assert_eq!(
+                    found_in_two(ValueEnd::container(), text.as_bytes(), cut),
+                    whole,
+                    "{text} cut at {cut}"
+                );
             }
         }
         assert_eq!(span_end(r#"\"Paris\", days=3)"#, 0, b",)"), Some(9));

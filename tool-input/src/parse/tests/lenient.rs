@@ -334,6 +334,15 @@ fn syntax_errors_have_positions() {
     }
 }
 
+/// `input` fed to the incremental parser in pieces of `size` bytes, then finished.
+fn streamed_in_pieces(input: &str, size: usize, options: &ParseOptions) -> Result<Parsed, ParseError> {
+    let mut parser = crate::parse::IncrementalParser::new(options.clone());
+    for piece in input.as_bytes().chunks(size) {
+        parser.feed_bytes(piece)?;
+    }
+    parser.finish()
+}
+
 /// Escaped JSON (`{\"a\": True,}`) is read with a level of backslashes removed; what was
 /// repaired in it is placed in the text as sent: each record's offset is where the thing
 /// repaired stands there, in both lenient modes, with and without the fast path, and
@@ -390,11 +399,10 @@ fn repairs_in_escaped_json_are_placed_in_the_text_as_sent() {
             let own = parse_without_fast_path(input.as_bytes(), &options).unwrap();
             placed_right(&own, "own parser");
             for size in [1, 2, 5] {
-                let mut parser = crate::parse::IncrementalParser::new(options.clone());
-                for piece in input.as_bytes().chunks(size) {
-                    parser.feed_bytes(piece).unwrap();
-                }
-                placed_right(&parser.finish().unwrap(), &format!("pieces of {size}"));
+                placed_right(
+                    &streamed_in_pieces(input, size, &options).unwrap(),
+                    &format!("pieces of {size}"),
+                );
             }
         }
     }
@@ -425,11 +433,11 @@ fn escaped_white_space_between_tokens_is_white_space() {
         records_span_the_input(input, &parsed);
         assert_eq!(parse_without_fast_path(input.as_bytes(), &lenient()).unwrap(), parsed, "{input:?}");
         for size in [1, 2, 3] {
-            let mut parser = crate::parse::IncrementalParser::new(lenient());
-            for piece in input.as_bytes().chunks(size) {
-                parser.feed_bytes(piece).unwrap();
-            }
-            assert_eq!(parser.finish().unwrap(), parsed, "{input:?} in pieces of {size}");
+            assert_eq!(
+                streamed_in_pieces(input, size, &lenient()).unwrap(),
+                parsed,
+                "{input:?} in pieces of {size}"
+            );
         }
         let strict = ParseOptions { mode: ParseMode::Strict, ..ParseOptions::default() };
         assert!(parse(input, &strict).is_err(), "{input:?}");
@@ -461,11 +469,11 @@ fn the_retry_after_failed_escaped_json_goes_on_past_the_failure() {
         assert_eq!(parsed.value, json!({"c": 1}), "{input:?}");
         assert_eq!(parse_without_fast_path(input.as_bytes(), &lenient()).unwrap(), parsed, "{input:?}");
         for size in [1, 3, 7] {
-            let mut parser = crate::parse::IncrementalParser::new(lenient());
-            for piece in input.as_bytes().chunks(size) {
-                parser.feed_bytes(piece).unwrap();
-            }
-            assert_eq!(parser.finish().unwrap(), parsed, "{input:?} in pieces of {size}");
+            assert_eq!(
+                streamed_in_pieces(input, size, &lenient()).unwrap(),
+                parsed,
+                "{input:?} in pieces of {size}"
+            );
         }
     }
 }
