@@ -343,6 +343,18 @@ fn streamed_in_pieces(input: &str, size: usize, options: &ParseOptions) -> Resul
     parser.finish()
 }
 
+/// `input` parsed under `options`, after checking that our own parser and the incremental
+/// parser, fed pieces of each of `sizes` bytes, read it alike.
+fn parsed_alike(input: &str, options: &ParseOptions, sizes: &[usize]) -> Parsed {
+    let parsed = parse(input, options).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    assert_eq!(parse_without_fast_path(input.as_bytes(), options).unwrap(), parsed, "{input:?}");
+    for &size in sizes {
+        let streamed = streamed_in_pieces(input, size, options);
+        assert_eq!(streamed.unwrap(), parsed, "{input:?} in pieces of {size}");
+    }
+    parsed
+}
+
 /// Escaped JSON (`{\"a\": True,}`) is read with a level of backslashes removed; what was
 /// repaired in it is placed in the text as sent: each record's offset is where the thing
 /// repaired stands there, in both lenient modes, with and without the fast path, and
@@ -427,18 +439,10 @@ fn escaped_white_space_between_tokens_is_white_space() {
         (r#"['x'\t\n, 'y'\n]"#, json!(["x", "y"])),
     ];
     for (input, expected) in cases {
-        let parsed = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        let parsed = parsed_alike(input, &lenient(), &[1, 2, 3]);
         assert_eq!(&parsed.value, expected, "{input:?}");
         assert!(kinds(&parsed.repairs).contains(&EscapedJson), "{input:?}: {:?}", parsed.repairs);
         records_span_the_input(input, &parsed);
-        assert_eq!(parse_without_fast_path(input.as_bytes(), &lenient()).unwrap(), parsed, "{input:?}");
-        for size in [1, 2, 3] {
-            assert_eq!(
-                streamed_in_pieces(input, size, &lenient()).unwrap(),
-                parsed,
-                "{input:?} in pieces of {size}"
-            );
-        }
         let strict = ParseOptions { mode: ParseMode::Strict, ..ParseOptions::default() };
         assert!(parse(input, &strict).is_err(), "{input:?}");
     }
@@ -465,16 +469,7 @@ fn the_retry_after_failed_escaped_json_goes_on_past_the_failure() {
     let plain = r#"Sure: {"a": "x", "y": "z", "q": {"b": 1} @} then {"c": 1}"#;
     let escaped = r#"Sure: {\"a\": \"x\", \"y\": \"z\", \"q\": {\"b\": 1} @} then {"c": 1}"#;
     for input in [plain, escaped] {
-        let parsed = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input:?}: {e}"));
-        assert_eq!(parsed.value, json!({"c": 1}), "{input:?}");
-        assert_eq!(parse_without_fast_path(input.as_bytes(), &lenient()).unwrap(), parsed, "{input:?}");
-        for size in [1, 3, 7] {
-            assert_eq!(
-                streamed_in_pieces(input, size, &lenient()).unwrap(),
-                parsed,
-                "{input:?} in pieces of {size}"
-            );
-        }
+        assert_eq!(parsed_alike(input, &lenient(), &[1, 3, 7]).value, json!({"c": 1}), "{input:?}");
     }
 }
 
