@@ -455,6 +455,13 @@ pub(in crate::parse) fn simple_escape(b: u8) -> Option<char> {
     })
 }
 
+/// The white space a one-letter escape spells (`\n`, `\r`, `\t`), given the byte after the
+/// backslash: what escaped JSON may hold between its tokens.
+#[inline]
+pub(in crate::parse) fn escaped_space(b: u8) -> Option<u8> {
+    simple_escape(b).filter(|c| matches!(c, '\n' | '\r' | '\t')).map(|c| c as u8)
+}
+
 /// What a `\u` escape read whole from a buffer spells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::parse) enum Unicode {

@@ -4,7 +4,7 @@
 //! `escapes`.
 
 use super::bytes::{find_special, has_opener, is_special_space_bytes, utf8_len};
-use super::escapes::{json_escape, simple_escape};
+use super::escapes::{escaped_space, json_escape, simple_escape};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Str, Token};
 use crate::parse::RepairKind;
@@ -346,9 +346,7 @@ impl Lexer {
                     self.push_run(chunk, text, i, j);
                     let mark = self.buf.len();
                     self.buf.push(b);
-                    self.quote_at = at;
-                    self.control_after_quote = false;
-                    self.escape_after_quote = None;
+                    self.candidate_quote(at);
                     self.state = State::Str { quote, esc: Esc::Closing { mark } };
                 }
                 Quote::SmartDouble | Quote::SmartSingle => {
@@ -452,9 +450,7 @@ impl Lexer {
                 } else if seen == 2 && quote.smart_closes(b) {
                     let mark = self.buf.len();
                     self.buf.extend_from_slice(&[0xE2, 0x80, b]);
-                    self.quote_at = at.saturating_sub(2);
-                    self.control_after_quote = false;
-                    self.escape_after_quote = None;
+                    self.candidate_quote(at.saturating_sub(2));
                     next = Esc::Closing { mark };
                 } else {
                     let lead: &[u8] = if seen == 1 { &[0xE2] } else { &[0xE2, 0x80] };
@@ -585,20 +581,16 @@ impl Lexer {
                     }
                 }
             }
-            Esc::ClosingEscape { mark } => match b {
-                b'n' | b'r' | b't' => {
+            Esc::ClosingEscape { mark } => match escaped_space(b) {
+                Some(space) => {
                     // White space written as an escape (`['a'\n]`): held as the character
                     // it spells, which is what it is in the string if the quote is content
                     // (recorded as escaped JSON if the quote closes).
                     self.escape_after_quote.get_or_insert(at.saturating_sub(1));
-                    self.buf.push(match b {
-                        b'n' => b'\n',
-                        b'r' => b'\r',
-                        _ => b'\t',
-                    });
+                    self.buf.push(space);
                     next = Esc::Closing { mark };
                 }
-                _ => {
+                None => {
                     // `'it'\'s'`: the quote, and the white space after it, were content; the
                     // backslash starts an escape, whose byte this is.
                     self.apostrophe(sink);
@@ -623,6 +615,13 @@ impl Lexer {
         }
         self.state = State::Str { quote, esc: next };
         Ok(if consumed { i + 1 } else { i })
+    }
+
+    /// A closing candidate quote at `at`: nothing is held after it yet.
+    fn candidate_quote(&mut self, at: usize) {
+        self.quote_at = at;
+        self.control_after_quote = false;
+        self.escape_after_quote = None;
     }
 
     /// The closing candidate quote at `mark` in `buf` closed the string: what was held
@@ -701,12 +700,12 @@ impl Lexer {
         // starts with a backslash, so it is read as the white space it spells. In repair
         // mode a backslash may start unquoted text (`\\server\share`, `\new`): only where a
         // key comes, or in escaped JSON.
-        if matches!(b, b'n' | b'r' | b't')
-            && self.phase == Phase::Value
-            && (!self.repair || self.unescape.is_some() || sink.expects_key())
-        {
+        let spelled = escaped_space(b).filter(|_| {
+            self.phase == Phase::Value && (!self.repair || self.unescape.is_some() || sink.expects_key())
+        });
+        if let Some(space) = spelled {
             sink.repair(RepairKind::EscapedJson, self.start);
-            if b == b'n' && self.repair {
+            if space == b'\n' && self.repair {
                 sink.line_break();
             }
             return Ok(i + 1);
