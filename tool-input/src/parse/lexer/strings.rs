@@ -725,21 +725,35 @@ impl Lexer {
         }
     }
 
-    /// Remove one level of escaping: `\\` is `\` and `\"` is `"`; other escapes stay, to
-    /// be decoded inside the strings they belong to. `start`: the offset, as read, the
-    /// unescaped fragment starts at (each removal is noted in [`Lexer::escapes`]).
+    /// Remove one level of escaping: `\\` is `\`, `\"` is `"`, and `\n`, `\r`, `\t` are the
+    /// white space they spell; other escapes stay, to be decoded inside the strings they
+    /// belong to. `start`: the offset, as read, the unescaped fragment starts at (each
+    /// removal is noted in [`Lexer::escapes`]).
+    ///
+    /// White space is decoded here, not left to the tokens (as outside escaped JSON, see
+    /// [`Lexer::backslash`]), so that every reading after a token sees it as white space:
+    /// the end of a number, of a `//` comment, the look-ahead after a quote in repair mode.
+    /// Inside a string of escaped JSON a line break is `\\n`; a lone `\n` there stood for a
+    /// raw line break, which is what it becomes (a control character the string records).
     pub(super) fn unescape_bytes(&mut self, chunk: &[u8], start: usize) -> Vec<u8> {
         let mut out = Vec::with_capacity(chunk.len());
         let mut pending = self.unescape == Some(true);
         for &b in chunk {
             if pending {
                 pending = false;
-                if b != b'\\' && b != b'"' {
-                    out.push(b'\\');
-                } else if let Ok(at) = u32::try_from(start + out.len()) {
-                    self.escapes.push(at);
+                let unescaped = match b {
+                    b'\\' | b'"' => Some(b),
+                    _ => escaped_space(b),
+                };
+                match unescaped {
+                    Some(b) => {
+                        if let Ok(at) = u32::try_from(start + out.len()) {
+                            self.escapes.push(at);
+                        }
+                        out.push(b);
+                    }
+                    None => out.extend_from_slice(&[b'\\', b]),
                 }
-                out.push(b);
             } else if b == b'\\' {
                 pending = true;
             } else {

@@ -461,6 +461,44 @@ fn escaped_white_space_between_tokens_is_white_space() {
     assert!(parse(r#"{"a": 1, \x}"#, &lenient()).is_err());
 }
 
+/// Inside escaped JSON, `\n`, `\r` and `\t` are the white space they spell for every
+/// reading that follows a token, in both lenient modes: the end of a number, a literal or a
+/// string (repair mode's look-ahead after a quote), of a line comment, and a `+` join. Only
+/// a doubled backslash (`\\n`) is an escape inside a string.
+#[test]
+fn escaped_white_space_ends_what_white_space_ends() {
+    let both: &[(&str, Value)] = &[
+        (r#"{\n  \"a\": 1\n}"#, json!({"a": 1})),
+        (r#"{\n\t\"a\": [1,\n\t\t2.5e1\r\n\t],\n\t\"b\": true\n}\n"#, json!({"a": [1, 25.0], "b": true})),
+        (r#"{\"a\": \"x\"\n, \"b\": null\t}"#, json!({"a": "x", "b": null})),
+        // Line comments end at an escaped line break.
+        (r#"{\"a\": 1, // note\n \"b\": 2}"#, json!({"a": 1, "b": 2})),
+        (r#"{\"a\": 1, # note\r\n \"b\": 2}"#, json!({"a": 1, "b": 2})),
+        // A backslash that was itself escaped is content, not white space.
+        (r#"{\"path\": \"C:\\\\new\", \"text\": \"a\\nb\"}"#, json!({"path": "C:\\new", "text": "a\nb"})),
+    ];
+    for mode in [ParseMode::Lenient, ParseMode::Repair] {
+        let options = ParseOptions { mode, ..ParseOptions::default() };
+        for (input, expected) in both {
+            let parsed = parsed_alike(input, &options, &[1, 2, 3]);
+            assert_eq!(&parsed.value, expected, "{mode:?} {input:?}");
+            assert!(!kinds(&parsed.repairs).contains(&ControlCharacter), "{mode:?} {input:?}");
+            records_span_the_input(input, &parsed);
+        }
+    }
+    // Repair mode joins strings across an escaped line break.
+    let joined = parsed_alike(r#"{\"a\": \"x\" +\n \"y\"}"#, &repairing(), &[1, 2, 3]);
+    assert_eq!(joined.value, json!({"a": "xy"}));
+    // A lone `\n` inside a string of escaped JSON stood for a raw line break: it is one,
+    // recorded as the control character it is.
+    let input = r#"{\"text\": \"a\nb\"}"#;
+    for options in [lenient(), repairing()] {
+        let parsed = parsed_alike(input, &options, &[1, 2, 3]);
+        assert_eq!(parsed.value, json!({"text": "a\nb"}));
+        assert_eq!(kinds(&parsed.repairs), [EscapedJson, ControlCharacter]);
+    }
+}
+
 /// When a value after prose fails inside escaped JSON, the next candidate is looked for
 /// after the failure in the text as sent, as in plain JSON: never an object inside the
 /// value that failed.
