@@ -598,6 +598,31 @@ fn repair_mode_joins_adjacent_python_literals() {
     check_repair("{'a' 'b'}", &json!({"a": "b"}), &[MissingColon]);
 }
 
+/// Python's `repr` and `pprint` quote a piece of a string that holds a `'` with `"`, and
+/// `pprint` splits a long string into adjacent literals at its spaces: a `"` literal next
+/// to a `'` one is joined to it, and so is any literal after a joined one, whatever its
+/// quotes; a piece may start with a bracket, `/`, `+` or `#`, which are its content.
+/// Whole and fed in every split, as the lenient mode reads them.
+#[test]
+fn repair_mode_joins_adjacent_literals_of_either_quote_after_a_python_one() {
+    for (input, expected) in [
+        ("{'a': \"it's \" 'b', 'n': 1}", json!({"a": "it's b", "n": 1})),
+        ("{'a': 'x ' \"it's\", 'n': 1}", json!({"a": "x it's", "n": 1})),
+        ("['x '\n \"it's \"\n \"y's\", 1]", json!(["x it's y's", 1])),
+        ("{'n': 'a ' '/ b', 'k': 1}", json!({"n": "a / b", "k": 1})),
+        (
+            "{'n': 'a '\n '(b) ' '[c] ' '{d} ' '+e ' '# f', 'k': 1}",
+            json!({"n": "a (b) [c] {d} +e # f", "k": 1}),
+        ),
+        ("['a' '/ b', 1]", json!(["a/ b", 1])),
+    ] {
+        check_repair(input, &expected, &[SingleQuotes, AdjacentStrings]);
+        assert_eq!(parse(input, &lenient()).map(|p| p.value).ok(), Some(expected), "{input} lenient");
+    }
+    // Two `"` strings that no `'` literal leads stay jsonrepair's missing comma.
+    check_repair(r#"["a" "b", 'c']"#, &json!(["a", "b", "c"]), &[MissingComma]);
+}
+
 /// A prefixed literal after a `'` literal (`'a' u'b'`, `'a' r'\d'`) is joined to it too, as
 /// the lenient mode reads it, whole and fed in every split; letters that no quote follows
 /// at once are no prefix, and stay text.

@@ -187,6 +187,10 @@ pub(crate) struct RawInfo {
     /// Python's string prefix before its quote (`u'`, `r'`, `b"`): a Python literal, whose
     /// escapes are Python's (none if raw).
     pub(in crate::parse) prefix: Option<StrPrefix>,
+    /// The string continues a Python literal joined to the one before it (`'a ' "b"`): a
+    /// literal after it joins it too, whatever its quotes (`'a ' "b " "c"`, as `pprint`
+    /// splits a long string).
+    pub(in crate::parse) python_joined: bool,
     /// A quote kept as content right before a word opened an inner quotation that no
     /// later content quote closed yet: json_repair pairs them, so the next quote is content
     /// too where it would otherwise end the string before `}`.

@@ -307,7 +307,11 @@ impl Lexer {
         if let Some(second) = look.second {
             // Another quote followed: this one ends the string, unless that one ends a
             // string where it stands (`"72""`, `"a\n"\n",`).
-            let second_ends = c.is_none_or(|c| is_delimiter(c) || matches!(c, b'`' | b'#'));
+            // A bracket, `/`, `+` or `#` opening the second of two Python literals is its
+            // content (`'a ' '(b)'`, `'a ' '/ b'`, as `pprint` splits a string).
+            let opens_content = c.is_some_and(|c| matches!(c, b'[' | b'{' | b'(' | b'/' | b'+' | b'#'))
+                && self.salvage().python_pair(mark, second, false);
+            let second_ends = c.is_none_or(|c| is_delimiter(c) || matches!(c, b'`' | b'#')) && !opens_content;
             if !second_ends {
                 self.close_raw(mark, Some(second), look.extra, None, sink)?;
                 return Ok(());
@@ -544,12 +548,10 @@ impl Lexer {
             // A few bytes at most: never refused.
             self.salvage().push_replay_always(tail, origin);
         }
-        // `'a' 'b'`, `'a''b'`, `'a' u'b'`: two Python literals, which Python joins into one
-        // (`'ab'`), as the lenient mode reads them; not where a key belongs (`{'a' 'b'}`
-        // lacks a colon). A `"` string after a `"` string stays a missing comma, as
-        // jsonrepair reads it.
-        let python_pair = (matches!(next, Some((RQuote::Single, ..))) || prefix.is_some())
-            && self.salvage().python_literal_ends(mark);
+        // Two Python literals, which Python joins into one (`'ab'`), as the lenient mode
+        // reads them (see `python_pair`).
+        let python_pair =
+            second.is_some_and(|second| self.salvage().python_pair(mark, second, prefix.is_some()));
         self.salvage().raw.truncate(mark);
         self.state = State::Between;
         if python_pair {
@@ -577,6 +579,7 @@ impl Lexer {
             self.begin_raw_at(quote, offset + len, sink);
             self.salvage().raw = spaces;
             self.salvage().info.prefix = prefix.filter(|_| python_pair).map(|(prefix, _)| prefix);
+            self.salvage().info.python_joined = python_pair;
         }
         Ok(())
     }
@@ -707,6 +710,22 @@ impl RepairState {
     /// that an adjacent literal joins (`'a' 'b'`): not where a key belongs.
     fn python_literal_ends(&self, mark: usize) -> bool {
         self.raw.get(mark) == Some(&b'\'') && self.info.ctx != Ctx::Key
+    }
+
+    /// Whether the quote at `raw[mark]`, closing this string, and the quote at
+    /// `raw[second]` (after spaces, or after a string prefix when `prefixed`) join two Python
+    /// literals: `'a' 'b'`, `'a''b'`, `'a' u'b'`, and `"it's " 'b'` or `'a ' "it's"`
+    /// (Python's `repr` and `pprint` quote a piece holding a `'` with `"`). Not where a key
+    /// belongs (`{'a' 'b'}` lacks a colon). A `"` string after a `"` string stays a missing
+    /// comma, as jsonrepair reads it, unless it continues such a join.
+    pub(super) fn python_pair(&self, mark: usize, second: usize, prefixed: bool) -> bool {
+        self.info.ctx != Ctx::Key
+            && match (self.raw.get(mark), self.raw.get(second)) {
+                (Some(b'\''), Some(b'\'' | b'"')) | (Some(b'"'), Some(b'\'')) => true,
+                (Some(b'"'), Some(b'"')) => self.info.python_joined,
+                (Some(b'\''), _) => prefixed,
+                _ => false,
+            }
     }
 
     /// Whether a letter after the quote at `raw[mark]` (and `look`) may start the prefix
