@@ -970,6 +970,9 @@ impl Lexer {
                     return self.end_state(sink, complete);
                 }
             }
+            State::Dots { .. } if self.phase == Phase::After => {
+                sink.repair(RepairKind::ProseAfter, self.start);
+            }
             State::Dots { seen } => {
                 self.state = State::Between;
                 self.end_dots(seen, sink)?;

@@ -250,6 +250,18 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<usize, Failure> {
         let Some(&b) = chunk.get(i) else { return Ok(i) };
+        if self.phase == Phase::After {
+            // After the value a `.` starts another only as a number (`{...} .5`); anything
+            // else is the end of a sentence the value stood in (`Here it is: {...}.`,
+            // `{...}...`): prose.
+            if seen == 1 && b.is_ascii_digit() {
+                self.phase = Phase::Value;
+            } else {
+                sink.repair(RepairKind::ProseAfter, self.start);
+                self.state = State::Ignore;
+                return Ok(chunk.len());
+            }
+        }
         if seen == 1 && b.is_ascii_digit() {
             if self.phase == Phase::Start {
                 self.begin_value(self.start, b'.');

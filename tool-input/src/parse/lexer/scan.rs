@@ -358,13 +358,17 @@ impl Lexer {
                 b'{' | b'[' if !self.repair => {
                     return Err(Failure::syntax("expected one json value, found a second one after it", at));
                 }
+                b'.' if self.repair => {
+                    // Another value only as a number (`.5`): decided on the next byte.
+                    self.state = State::Dots { seen: 1 };
+                    return Ok(i + 1);
+                }
                 b'{'
                 | b'['
                 | b'"'
                 | b'\''
                 | b'-'
                 | b'0'..=b'9'
-                | b'.'
                 | b','
                 | b';'
                 | b':'

@@ -63,6 +63,12 @@ fn repair_mode_repairs() {
         ("a\nb", json!(["a", "b"]), &[UnquotedString, MultipleValues]),
         ("1. Call it with {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
         ("42 is the answer", json!(42), &[ProseAfter]),
+        // A `.` after the value ends a sentence (the rest is prose); another value only
+        // as a number.
+        ("Here it is: {\"a\": 1}. Done", json!({"a": 1}), &[ProseBefore, ProseAfter]),
+        ("[1].", json!([1]), &[ProseAfter]),
+        ("{\"a\": 1}... {\"b\": 2}", json!({"a": 1}), &[ProseAfter]),
+        ("{\"a\": 1} .5", json!([{"a": 1}, 0.5]), &[MultipleValues, NumberSyntax]),
         (
             "lorem ```json\n{\"a\": 1}\n``` ipsum ```json\n[2]\n``` 3",
             json!([{"a": 1}, [2]]),
