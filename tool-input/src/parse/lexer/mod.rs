@@ -376,6 +376,10 @@ pub(crate) struct Lexer {
     /// Where the first white space written as an escape after the closing candidate quote
     /// is (`['a'\n]`): recorded as escaped JSON if the quote closes.
     escape_after_quote: Option<usize>,
+    /// [`ParseMode::Repair`]: white space written as an escape was read as white space, so
+    /// the text is written so (pretty-printed JSON escaped once more): the next such escape
+    /// is white space too, whatever follows it (`[\n\ttrue]`).
+    pub(super) escaped_space_seen: bool,
     /// An opening code fence was seen and not yet closed.
     fence_open: bool,
     /// Prose before the value was recorded.
@@ -449,6 +453,7 @@ impl Lexer {
             quote_at: base,
             control_after_quote: false,
             escape_after_quote: None,
+            escaped_space_seen: false,
             fence_open: false,
             prose_seen: false,
             value_start: None,
@@ -816,6 +821,7 @@ impl Lexer {
             State::Multi { seen, need } => self.multi_byte(chunk, i, seen, need, sink)?,
             State::Dots { seen } => self.dots(chunk, i, seen, sink)?,
             State::Backslash => self.backslash(chunk, i, sink)?,
+            State::SpaceEscape { letter } => self.space_escape(chunk, i, letter, sink)?,
             State::Slash => self.slash(chunk, i, sink)?,
             State::LineComment { hash } => self.line_comment(chunk, i, hash, sink),
             State::BlockComment { star } => self.block_comment(chunk, i, star),
@@ -976,6 +982,11 @@ impl Lexer {
             State::Dots { seen } => {
                 self.state = State::Between;
                 self.end_dots(seen, sink)?;
+            }
+            State::SpaceEscape { letter } => {
+                // The text ends after it: white space before a value cut off.
+                self.escaped_white_space(letter, sink);
+                self.state = State::Between;
             }
             State::Backslash if self.phase == Phase::Start => {
                 self.enter_prose(self.start, sink);

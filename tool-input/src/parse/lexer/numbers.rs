@@ -120,7 +120,10 @@ impl Lexer {
             self.state = State::Word { key: false };
             return Ok(j);
         }
-        if self.repair && (glued(end) || (num == Num::Zero && end.is_ascii_digit())) {
+        // A backslash where white space is written as escapes (`[\n  1,\n  2\n]`) ends the
+        // number: it starts the next escape.
+        let spaced = end == b'\\' && self.escaped_space_seen;
+        if self.repair && ((glued(end) && !spaced) || (num == Num::Zero && end.is_ascii_digit())) {
             // Not a number after all (`2024-10-18T…`, `0.0.1`, `0789`): text.
             let text = [self.buf.as_slice(), run].concat();
             self.salvage().start_raw(&text);

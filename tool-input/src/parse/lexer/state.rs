@@ -173,6 +173,10 @@ pub(crate) enum State {
     Dots { seen: u8 },
     /// `\` at a token start: escaped JSON when `"` follows.
     Backslash,
+    /// [`ParseMode::Repair`], where a value comes: `\` and `letter` (`n`, `r` or `t`) read;
+    /// the byte after them tells white space written as an escape from unquoted text
+    /// (`\new`).
+    SpaceEscape { letter: u8 },
     /// After `/` outside a string: a comment may start.
     Slash,
     /// Inside `//` or `#` up to the end of the line (`hash`: a `#` comment, which in

@@ -698,16 +698,14 @@ impl Lexer {
         // White space written as an escape between tokens (`{\n  \"a\": 1\n}`: pretty-printed
         // JSON escaped once more, or a model's literal `\n`): in the lenient mode no token
         // starts with a backslash, so it is read as the white space it spells. In repair
-        // mode a backslash may start unquoted text (`\\server\share`, `\new`): only where a
-        // key comes, or in escaped JSON.
-        let spelled = escaped_space(b).filter(|_| {
-            self.phase == Phase::Value && (!self.repair || self.unescape.is_some() || sink.expects_key())
-        });
-        if let Some(space) = spelled {
-            sink.repair(RepairKind::EscapedJson, self.start);
-            if space == b'\n' && self.repair {
-                sink.line_break();
+        // mode a backslash may start unquoted text (`\\server\share`, `\new`): where a value
+        // comes, the byte after the escape decides (`space_escape`).
+        if let (Some(_), Phase::Value) = (escaped_space(b), self.phase) {
+            if !self.repair || self.unescape.is_some() || self.escaped_space_seen || sink.expects_key() {
+                self.escaped_white_space(b, sink);
+                return Ok(i + 1);
             }
+            self.state = State::SpaceEscape { letter: b };
             return Ok(i + 1);
         }
         match self.phase {
@@ -723,6 +721,41 @@ impl Lexer {
             }
             _ => Err(Failure::unexpected(self.start, "")),
         }
+    }
+
+    /// The escape `\` `letter` (`n`, `r` or `t`) between tokens was the white space it
+    /// spells.
+    pub(super) fn escaped_white_space<S: Sink>(&mut self, letter: u8, sink: &mut S) {
+        sink.repair(RepairKind::EscapedJson, self.start);
+        if escaped_space(letter) == Some(b'\n') && self.repair {
+            sink.line_break();
+        }
+        self.escaped_space_seen = true;
+    }
+
+    /// [`State::SpaceEscape`]: white space, if the byte after it is white space, another
+    /// backslash, or one that starts or ends a value (`[\n  1,`, `[\n\t\"a\"`); else the
+    /// backslash starts unquoted text (`\new folder`, `\temp`), as anywhere a value comes.
+    pub(super) fn space_escape<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        i: usize,
+        letter: u8,
+        sink: &mut S,
+    ) -> Result<usize, Failure> {
+        let Some(&next) = chunk.get(i) else { return Ok(i) };
+        self.state = State::Between;
+        if matches!(
+            next,
+            b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'{' | b'[' | b']' | b'}' | b'"' | b'\'' | b',' | b'-'
+        ) || next.is_ascii_digit()
+        {
+            self.escaped_white_space(letter, sink);
+        } else {
+            self.salvage().start_raw(&[b'\\', letter]);
+            self.state = State::Unquoted(Unq::value());
+        }
+        Ok(i)
     }
 
     /// Remove one level of escaping: `\\` is `\`, `\"` is `"`, and `\n`, `\r`, `\t` are the

@@ -1,6 +1,7 @@
 //! The strict and lenient modes: what they accept, repair and reject, and where.
 
 use super::*;
+use crate::parse::incremental::tests::Gen;
 
 #[test]
 fn strict_json_needs_no_repair() {
@@ -449,9 +450,26 @@ fn escaped_white_space_between_tokens_is_white_space() {
     // Repair mode: where a key comes, and inside escaped JSON.
     let repaired = parse(r#"{\n  \"key\": [1,\n 2]\n}"#, &repairing()).unwrap();
     assert_eq!(repaired.value, json!({"key": [1, 2]}));
-    // Where a value comes, a backslash starts unquoted text there, as before.
-    let path = parse(r#"{"path": \network\share}"#, &repairing()).unwrap();
-    assert_eq!(path.value, json!({"path": "\\network\\share"}));
+    // Where a value comes, the byte after the escape decides: white space, another
+    // backslash or a byte that starts or ends a value make it white space (a pretty-printed
+    // array escaped once more), and from then on every such escape is; anything else
+    // makes the backslash the start of unquoted text, as before.
+    for (input, expected) in [
+        (r#"[\n  1,\n  2\n]"#, json!([1, 2])),
+        (r#"[\n\ttrue,\n\t[\n\t\tnull\n\t]\n]"#, json!([true, [null]])),
+        (r#"[\n  {\"a\": 1}\n]"#, json!([{"a": 1}])),
+    ] {
+        let parsed = parsed_alike(input, &repairing(), &[1, 2, 3]);
+        assert_eq!(parsed.value, expected, "{input:?}");
+        assert_eq!(kinds(&parsed.repairs), [EscapedJson], "{input:?}");
+    }
+    for (input, expected) in [
+        (r#"{"path": \network\share}"#, json!({"path": "\\network\\share"})),
+        (r#"{"path": \new folder}"#, json!({"path": "\\new folder"})),
+        (r#"{"dir": \temp}"#, json!({"dir": "\\temp"})),
+    ] {
+        assert_eq!(parsed_alike(input, &repairing(), &[1, 2, 3]).value, expected, "{input:?}");
+    }
     // A quote followed by an escape and more content was content: the escape is read in
     // the string (a line break, no raw control character recorded).
     let content = parse(r#"['it'\nis']"#, &lenient()).unwrap();
@@ -1114,5 +1132,55 @@ fn a_unicode_space_after_a_closing_single_quote_is_white_space() {
                 assert_eq!(parser.finish().map(|p| p.value), Ok(expected.clone()), "{input:?} cut at {cut}");
             }
         }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any JSON text escaped once more (the content of the JSON string that holds it: its
+    /// quotes, backslashes and white space escaped), alone or after prose, reads as the
+    /// text does, whole and in pieces: any spacing in the lenient mode; in repair mode,
+    /// which guesses where the text is not strict JSON (and escaped JSON is not), the text
+    /// a formatter writes, compact or pretty-printed, whose strings hold no brackets or
+    /// quotes (which it may read as JSON embedded in a string, or a quote left unescaped).
+    #[test]
+    fn escaped_json_reads_as_the_json_it_escapes(
+        value in crate::parse::incremental::tests::gen_strategy(),
+        seed in proptest::prelude::any::<u64>(),
+        prose in proptest::prelude::any::<bool>(),
+        piece in 1usize..9,
+    ) {
+        let text = crate::parse::incremental::tests::write(&value, seed, false);
+        let expected = parse(&text, &ParseOptions::strict()).unwrap().value;
+        // Prose before a scalar makes it prose too ("1. Call it"): only before a container.
+        let container = matches!(value, Gen::Array(_) | Gen::Object(_));
+        let escape = |text: &str| {
+            let quoted = serde_json::to_string(text).unwrap();
+            format!("{}{}", if prose && container { "Sure: " } else { "" }, &quoted[1..quoted.len() - 1])
+        };
+        let mut readings = vec![(escape(&text), lenient())];
+        if plain_strings(&value) {
+            for formatted in [serde_json::to_string(&expected), serde_json::to_string_pretty(&expected)] {
+                readings.push((escape(&formatted.unwrap()), repairing()));
+            }
+        }
+        for (escaped, options) in readings {
+            let parsed = parse(&escaped, &options);
+            proptest::prop_assert_eq!(parsed.as_ref().map(|p| &p.value).ok(), Some(&expected), "{:?}", escaped);
+            let streamed = streamed_in_pieces(&escaped, piece, &options);
+            proptest::prop_assert_eq!(streamed.ok(), parsed.ok(), "{:?} in pieces of {}", escaped, piece);
+        }
+    }
+}
+
+/// Whether no string or key of `value` holds a bracket or a quote.
+fn plain_strings(value: &Gen) -> bool {
+    let plain = |text: &str| !text.contains(['{', '}', '[', ']', '"', '\'', '’']);
+    match value {
+        Gen::Str(text) => plain(text),
+        Gen::Array(items) => items.iter().all(plain_strings),
+        Gen::Object(members) => members.iter().all(|(key, item)| plain(key) && plain_strings(item)),
+        Gen::Null | Gen::Bool(_) | Gen::Number(_) => true,
     }
 }
