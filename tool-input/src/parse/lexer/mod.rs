@@ -379,7 +379,7 @@ pub(crate) struct Lexer {
     /// [`ParseMode::Repair`]: white space written as an escape was read as white space, so
     /// the text is written so (pretty-printed JSON escaped once more): the next such escape
     /// is white space too, whatever follows it (`[\n\ttrue]`).
-    pub(super) escaped_space_seen: bool,
+    pub(in crate::parse) escaped_space_seen: bool,
     /// An opening code fence was seen and not yet closed.
     fence_open: bool,
     /// Prose before the value was recorded.

@@ -232,6 +232,9 @@ pub(crate) struct Look {
     /// (`'a' u'b'`); anything else makes them text, read as if the look-ahead had stopped
     /// at the first letter.
     pub(in crate::parse) prefix: Option<usize>,
+    /// A backslash followed the quote where white space is written as escapes
+    /// ([`Lexer::escaped_space_seen`](super::Lexer)): `\n`, `\r` or `\t` next is white space.
+    pub(in crate::parse) escape: bool,
 }
 
 /// Text without quotes ([`State::Unquoted`]).

@@ -463,6 +463,16 @@ fn escaped_white_space_between_tokens_is_white_space() {
         assert_eq!(parsed.value, expected, "{input:?}");
         assert_eq!(kinds(&parsed.repairs), [EscapedJson], "{input:?}");
     }
+    // Where white space is written as escapes, one after a string's closing quote is white
+    // space too; the byte after it decides, as after any quote in repair mode: an inner
+    // quote before one stays content.
+    for (input, expected) in [
+        (r#"{\n  "a": "x",\n  "b": "y"\n}"#, json!({"a": "x", "b": "y"})),
+        (r#"[\n  "a"\n, "b"\t]"#, json!(["a", "b"])),
+        (r#"{\n "t": "he said "hi"\nbye"}"#, json!({"t": "he said \"hi\"\nbye"})),
+    ] {
+        assert_eq!(parsed_alike(input, &repairing(), &[1, 2, 3]).value, expected, "{input:?}");
+    }
     for (input, expected) in [
         (r#"{"path": \network\share}"#, json!({"path": "\\network\\share"})),
         (r#"{"path": \new folder}"#, json!({"path": "\\new folder"})),

@@ -5,7 +5,7 @@ use super::{
     bare_member, drop_partial_escape, is_delimiter, next_member, trim_end, RawInfo, RepairState, Stop,
 };
 use crate::parse::lexer::bytes::{find, is_special_space, utf8_len};
-use crate::parse::lexer::escapes::{decode_whole, Whole};
+use crate::parse::lexer::escapes::{decode_whole, escaped_space, Whole};
 use crate::parse::lexer::state::{Ctx, Look, Phase, RQuote, State, StrPrefix};
 use crate::parse::lexer::{Fail, Failure, Lexer, Sink, Str};
 use crate::parse::RepairKind;
@@ -149,6 +149,34 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<usize, Failure> {
         while let Some(&b) = chunk.get(i) {
+            if std::mem::take(&mut look.escape) {
+                if escaped_space(b).is_some() {
+                    // Read as spaces, kept as the escape in `raw` (a quote that was content
+                    // keeps it). Not as a line break, which would end the string whatever
+                    // follows: an inner quote before one (`"he said "hi"\nbye"`) is content.
+                    look.spaces = true;
+                    self.salvage().raw.push(b);
+                    i += 1;
+                    continue;
+                }
+                // Any other escape: decided as on a letter, the backslash read again if the
+                // string ends at the quote.
+                look.extra = Some(self.salvage().raw.len().saturating_sub(1));
+                self.decide(Some(b'a'), quote, mark, look, self.base + i, sink)?;
+                return Ok(i);
+            }
+            if b == b'\\'
+                && self.escaped_space_seen
+                && look.second.is_none()
+                && look.comma.is_none()
+                && look.prefix.is_none()
+                && look.lead.is_none()
+            {
+                look.escape = true;
+                self.salvage().raw.push(b);
+                i += 1;
+                continue;
+            }
             if let Some(letters) = look.prefix.filter(|_| look.second.is_none()) {
                 let more = self.salvage().raw.get(letters..).unwrap_or_default();
                 let longer = more.len() < 2 && StrPrefix::of(&[more, &[b]].concat()).is_some();
@@ -268,6 +296,16 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<(), Failure> {
         let ctx = self.salvage().info.ctx;
+        // A backslash that followed the quote and spelled no white space (or the input
+        // ended after it): read again if the string ends here.
+        let look = match look.escape {
+            true => Look {
+                escape: false,
+                extra: look.extra.or(Some(self.salvage().raw.len().saturating_sub(1))),
+                ..look
+            },
+            false => look,
+        };
         // Letters after the quote that no quote followed (`'a' un`, or the end) are not a
         // string prefix: decide on the first of them, read again if the string ends here.
         let (c, look) = match look.prefix {
@@ -594,7 +632,10 @@ impl Lexer {
         loop {
             match self.state {
                 State::Ahead { quote, mark, look } => {
-                    self.decide(None, quote, mark, look, end, sink)?;
+                    // After a backslash, decided as on that backslash, as before the escape
+                    // was held.
+                    let next = look.escape.then_some(b'\\');
+                    self.decide(next, quote, mark, look, end, sink)?;
                     if self.has_replay() {
                         return Ok(());
                     }
