@@ -296,8 +296,8 @@ impl Lexer {
         sink: &mut S,
     ) -> Result<(), Failure> {
         let ctx = self.salvage().info.ctx;
-        // A backslash that followed the quote and spelled no white space (or the input
-        // ended after it): read again if the string ends here.
+        // The input ended after a backslash that followed the quote: read again if the
+        // string ends here.
         let look = match look.escape {
             true => Look {
                 escape: false,
