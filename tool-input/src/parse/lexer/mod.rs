@@ -376,9 +376,10 @@ pub(crate) struct Lexer {
     /// Where the first white space written as an escape after the closing candidate quote
     /// is (`['a'\n]`): recorded as escaped JSON if the quote closes.
     escape_after_quote: Option<usize>,
-    /// [`ParseMode::Repair`]: white space written as an escape was read as white space, so
-    /// the text is written so (pretty-printed JSON escaped once more): the next such escape
-    /// is white space too, whatever follows it (`[\n\ttrue]`).
+    /// White space written as an escape was read as white space, so the text is written so
+    /// (pretty-printed JSON escaped once more): in [`ParseMode::Repair`], which otherwise
+    /// lets the byte after it decide, the next such escape is white space too, whatever
+    /// follows it (`[\n\ttrue]`), and so is one after a number or a closing quote.
     pub(in crate::parse) escaped_space_seen: bool,
     /// An opening code fence was seen and not yet closed.
     fence_open: bool,

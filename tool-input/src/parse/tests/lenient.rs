@@ -1,7 +1,7 @@
 //! The strict and lenient modes: what they accept, repair and reject, and where.
 
 use super::*;
-use crate::parse::incremental::tests::Gen;
+use crate::parse::incremental::tests::{gen_strategy, write, Gen};
 
 #[test]
 fn strict_json_needs_no_repair() {
@@ -505,8 +505,8 @@ fn escaped_white_space_ends_what_white_space_ends() {
         // A backslash that was itself escaped is content, not white space.
         (r#"{\"path\": \"C:\\\\new\", \"text\": \"a\\nb\"}"#, json!({"path": "C:\\new", "text": "a\nb"})),
     ];
-    for mode in [ParseMode::Lenient, ParseMode::Repair] {
-        let options = ParseOptions { mode, ..ParseOptions::default() };
+    for options in [lenient(), repairing()] {
+        let mode = options.mode;
         for (input, expected) in both {
             let parsed = parsed_alike(input, &options, &[1, 2, 3]);
             assert_eq!(&parsed.value, expected, "{mode:?} {input:?}");
@@ -1156,12 +1156,12 @@ proptest::proptest! {
     /// quotes (which it may read as JSON embedded in a string, or a quote left unescaped).
     #[test]
     fn escaped_json_reads_as_the_json_it_escapes(
-        value in crate::parse::incremental::tests::gen_strategy(),
+        value in gen_strategy(),
         seed in proptest::prelude::any::<u64>(),
         prose in proptest::prelude::any::<bool>(),
         piece in 1usize..9,
     ) {
-        let text = crate::parse::incremental::tests::write(&value, seed, false);
+        let text = write(&value, seed, false);
         let expected = parse(&text, &ParseOptions::strict()).unwrap().value;
         // Prose before a scalar makes it prose too ("1. Call it"): only before a container.
         let container = matches!(value, Gen::Array(_) | Gen::Object(_));
