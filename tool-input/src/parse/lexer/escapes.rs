@@ -462,6 +462,19 @@ pub(in crate::parse) fn escaped_space(b: u8) -> Option<u8> {
     simple_escape(b).filter(|c| matches!(c, '\n' | '\r' | '\t')).map(|c| c as u8)
 }
 
+/// One level of escaping removed from the pair a backslash makes with `next`, the byte after
+/// it, where JSON was escaped once more (`{\"a\": 1}`): `\\` is `\`, `\"` is `"`, and `\n`,
+/// `\r`, `\t` are the white space they spell. `None`: the pair stays as written, an escape of
+/// the string it belongs to (`\u00e9`). The one rule of both readers of escaped JSON, the
+/// lexer's (`Lexer::unescape_bytes`) and the span scanner's (`spans::ValueEnd`).
+#[inline]
+pub(in crate::parse) fn unescaped_pair(next: u8) -> Option<u8> {
+    match next {
+        b'\\' | b'"' => Some(next),
+        _ => escaped_space(next),
+    }
+}
+
 /// What a `\u` escape read whole from a buffer spells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::parse) enum Unicode {

@@ -9,6 +9,8 @@
 //! text costs linear time. [`ValueEnd`] reads a text a fragment at a time, for the formats
 //! read as they stream.
 
+use super::escapes::unescaped_pair;
+
 /// May a `'` after this significant byte open a string? Only where a key or value starts,
 /// so an apostrophe in an unquoted word never does.
 fn opens_single(prev: Option<u8>) -> bool {
@@ -188,19 +190,20 @@ impl ValueEnd {
             let &raw = bytes.get(i)?;
             let b = if std::mem::take(&mut self.backslash) {
                 // The pair a backslash at the end of the last fragment began.
-                if matches!(raw, b'\\' | b'"') {
-                    i += 1;
-                    raw
-                } else {
-                    b'\\'
+                match unescaped_pair(raw) {
+                    Some(b) => {
+                        i += 1;
+                        b
+                    }
+                    None => b'\\',
                 }
             } else if raw == b'\\' {
-                match bytes.get(i + 1) {
-                    Some(&next @ (b'\\' | b'"')) => {
+                match bytes.get(i + 1).map(|&next| unescaped_pair(next)) {
+                    Some(Some(b)) => {
                         i += 2;
-                        next
+                        b
                     }
-                    Some(_) => {
+                    Some(None) => {
                         i += 1;
                         b'\\'
                     }
@@ -354,6 +357,9 @@ mod tests {
             (r#"{\"a\": \"C:\\\\\"} tail"#, Some(19)),
             (r#"{\n  \"a\": {\"b\": \"]\"}\n} tail"#, Some(29)),
             (r#"{\"a\": \"cut}"#, None),
+            // Escaped white space is white space, as the lexer reads it: the `'` after it
+            // opens a string (after the letter `n` it would be an apostrophe).
+            (r#"{\"a\":\n'x}y', \"b\": 1} tail"#, Some(25)),
         ];
         for &(text, whole) in cases {
             assert_eq!(container_end(text, 0), whole, "{text}");

@@ -4,7 +4,7 @@
 //! `escapes`.
 
 use super::bytes::{find_special, has_opener, is_special_space_bytes, utf8_len};
-use super::escapes::{escaped_space, json_escape, simple_escape};
+use super::escapes::{escaped_space, json_escape, simple_escape, unescaped_pair};
 use super::state::{Esc, Phase, Quote, State, StrPrefix, Unq};
 use super::{Fail, Failure, Lexer, Sink, Str, Token};
 use crate::parse::RepairKind;
@@ -774,11 +774,7 @@ impl Lexer {
         for &b in chunk {
             if pending {
                 pending = false;
-                let unescaped = match b {
-                    b'\\' | b'"' => Some(b),
-                    _ => escaped_space(b),
-                };
-                match unescaped {
+                match unescaped_pair(b) {
                     Some(b) => {
                         if let Ok(at) = u32::try_from(start + out.len()) {
                             self.escapes.push(at);
