@@ -285,6 +285,42 @@ fn a_block_closed_before_its_json_is_cut_off_there() {
     }
 }
 
+/// After a call marker the model meant calls: an item of the list that is no call object is
+/// reported (never dropped without a word), and the calls beside it are read. After the one
+/// marker that is a word (`functools[`), a list without an object is prose.
+#[test]
+fn an_item_of_a_call_list_that_is_no_call_object_is_reported() {
+    let malformed = tool_input::calls::CallErrorKind::Malformed;
+    let cases: [(&str, usize, usize); 5] = [
+        ("<|tool_call|>[\"get_weather\"]", 0, 1),
+        ("<|tool_call|>[1, {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}]", 1, 1),
+        (
+            "<tool_calls>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}, x]</tool_calls>",
+            1,
+            1,
+        ),
+        ("functools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}, 2]", 1, 1),
+        ("See functools[1] for that.", 0, 0),
+    ];
+    for (text, calls, errors) in cases {
+        let options = CallOptions::new().tools(["get_weather"]).format(Format::Text);
+        let whole = parse_text(text, &options);
+        assert_eq!(whole.calls.len(), calls, "{text}: {:?}", whole.errors);
+        assert_eq!(whole.errors.len(), errors, "{text}: {:?}", whole.errors);
+        assert!(whole.errors.iter().all(|error| error.kind == malformed), "{text}");
+        if errors == 0 && calls == 0 {
+            assert_eq!(whole.content.as_deref(), Some(text));
+        }
+        let cuts: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
+        for &at in &cuts {
+            let mut stream = StreamAssembler::new(options.clone());
+            stream.push_text(&text[..at]);
+            stream.push_text(&text[at..]);
+            assert_eq!(outcome(&stream.finish()), outcome(&whole), "{text} cut at {at}");
+        }
+    }
+}
+
 #[test]
 fn markers_of_two_formats_are_an_error_naming_both() {
     let text = "<tool_call>{\"name\": \"ping\", \"arguments\": {}}</tool_call>[TOOL_CALLS]ping{}";

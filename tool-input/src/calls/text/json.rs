@@ -7,7 +7,7 @@ use super::scan::split_object;
 use super::{push_malformed, push_truncated, text_parts, unfence};
 use crate::calls::{id_from, CallParts, Collector, OriginalArguments};
 use crate::parse::lexer::escapes::json_string;
-use crate::parse::lexer::spans::{container_end, skip_ws};
+use crate::parse::lexer::spans::{container_end, skip_ws_escaped, span_end};
 use crate::parse::{self, ParseOptions};
 
 /// How much an object must look like a call.
@@ -223,11 +223,18 @@ pub(super) fn read_block(block: &str, span: &str, out: &mut Collector<'_>) {
                 }
             },
             b'[' => {
-                let (calls, cut) = array_items(block, i, Shape::Block);
-                for parts in calls {
-                    match parts {
-                        Some(parts) => push_object(out, parts),
-                        None => push_malformed(out, span, "a JSON object in the list has no `name`"),
+                let (items, cut) = array_items(block, i, Shape::Block);
+                for item in items {
+                    match item {
+                        Ok(parts) => push_object(out, parts),
+                        Err(NotACall::Object) => {
+                            push_malformed(out, span, "a JSON object in the list has no `name`")
+                        }
+                        Err(NotACall::Other) => push_malformed(
+                            out,
+                            span,
+                            "an item of the list is not a call object `{\"name\": …, \"arguments\": …}`",
+                        ),
                     }
                 }
                 read_any = true;
@@ -256,12 +263,22 @@ enum Cut {
     At(usize),
     /// Cut off inside the item that starts at this index.
     Truncated(usize),
-    /// Something other than an object or a separator came up.
+    /// Something other than an object or a separator came up, in a list no marker
+    /// announced (which is then not a list of calls).
     Junk,
 }
 
+/// An item of an array of call objects that is no call.
+enum NotACall {
+    /// An object without a name, or (in a list no marker announced) with a key no call has.
+    Object,
+    /// Not an object (a string, a number), in a list a marker announced: the model meant a
+    /// call there, so it is reported, and the items after it are read.
+    Other,
+}
+
 /// The call objects of the array opening at `start`.
-fn array_items(text: &str, start: usize, shape: Shape) -> (Vec<Option<CallParts>>, Cut) {
+fn array_items(text: &str, start: usize, shape: Shape) -> (Vec<Result<CallParts, NotACall>>, Cut) {
     let bytes = text.as_bytes();
     let mut items = Vec::new();
     let mut i = start + 1;
@@ -272,19 +289,29 @@ fn array_items(text: &str, start: usize, shape: Shape) -> (Vec<Option<CallParts>
             Some(b']') => return (items, Cut::At(i + 1)),
             Some(b'{') => match container_end(text, i) {
                 Some(end) => {
-                    items.push(call_from_object(&text[i..end], shape));
+                    items.push(call_from_object(&text[i..end], shape).ok_or(NotACall::Object));
                     i = end;
                 }
                 None => return (items, Cut::Truncated(i)),
             },
-            Some(_) => return (items, Cut::Junk),
+            Some(_) if shape == Shape::Bare => return (items, Cut::Junk),
+            // Read past the item to the separator or bracket after it.
+            Some(_) => match span_end(text, i, b",]") {
+                Some(end) => {
+                    items.push(Err(NotACall::Other));
+                    i = end;
+                }
+                None => return (items, Cut::Truncated(i)),
+            },
         }
     }
 }
 
+/// Past white space (written as such or as an escape) and the commas or semicolons between
+/// calls.
 fn skip_separators(bytes: &[u8], mut i: usize) -> usize {
     loop {
-        i = skip_ws(bytes, i);
+        i = skip_ws_escaped(bytes, i);
         match bytes.get(i) {
             Some(b',' | b';') => i += 1,
             _ => return i,
@@ -336,8 +363,8 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
             },
             Some(b'[') => {
                 let (items, cut) = array_items(json, i, Shape::Bare);
-                for parts in items {
-                    calls.push(parts?);
+                for item in items {
+                    calls.push(item.ok()?);
                 }
                 match cut {
                     Cut::At(end) => i = end,

@@ -20,7 +20,8 @@ use super::markers::Marker;
 use super::scan::split_object;
 use super::{block, find_first, push_cut_off, push_malformed, push_truncated, text_parts, xml, Ending};
 use crate::calls::{Collector, OriginalArguments};
-use crate::parse::lexer::spans::{container_end, skip_ws};
+use crate::parse::lexer::spans::{container_end, skip_ws, skip_ws_escaped};
+use crate::parse::{self, ParseOptions};
 
 /// Read the JSON after `marker` (`pattern`) at `start`; `None` when no JSON follows (the
 /// marker is then content).
@@ -54,7 +55,7 @@ pub(super) fn read_json_marked(
         }
         _ => {}
     }
-    let at = skip_ws(bytes, at);
+    let at = skip_ws_escaped(bytes, at);
     if !matches!(bytes.get(at), Some(b'{' | b'[')) {
         if at >= text.len() {
             // Cut off right after the marker.
@@ -75,11 +76,16 @@ pub(super) fn read_json_marked(
         return Some(cut);
     };
     let mut end = value_end;
-    let after = skip_ws(bytes, end);
+    let after = skip_ws_escaped(bytes, end);
     if let Some(closer) = closers.iter().find(|closer| text[after..].starts_with(**closer)) {
         end = after + closer.len();
     }
     let value = &text[at..value_end];
+    if marker == Marker::Functools && !value.contains('{') {
+        // The one marker that is a word: `functools[1]` with no object in it is prose (the
+        // special tokens' lists report each item that is no call).
+        return None;
+    }
     let span = &text[start..end];
     if marker == Marker::Apertus {
         read_named_objects(value, span, out);
@@ -94,21 +100,14 @@ fn read_named_objects(value: &str, span: &str, out: &mut Collector<'_>) {
     let bytes = value.as_bytes();
     let mut i = if bytes.first() == Some(&b'[') { 1 } else { 0 };
     loop {
-        i = skip_ws(bytes, i);
+        i = skip_ws_escaped(bytes, i);
         match bytes.get(i) {
             Some(b',') => i += 1,
             Some(b'{') => {
                 let Some(end) = container_end(value, i) else { return };
                 let object = &value[i..end];
-                match split_object(object).filter(|fields| fields.len() == 1) {
-                    Some(fields) => {
-                        let (name, arguments) = &fields[0];
-                        out.push(text_parts(
-                            Some(name.clone()),
-                            OriginalArguments::Text((*arguments).to_owned()),
-                            object,
-                        ));
-                    }
+                match named_object(object) {
+                    Some((name, arguments)) => out.push(text_parts(Some(name), arguments, object)),
                     None => {
                         push_malformed(out, span, "each call must be an object with one key, the tool's name")
                     }
@@ -119,6 +118,24 @@ fn read_named_objects(value: &str, span: &str, out: &mut Collector<'_>) {
         }
         if out.is_full() {
             return;
+        }
+    }
+}
+
+/// The tool's name and arguments of an Apertus call object `{"NAME": {arguments}}`: the
+/// arguments as their text where the object splits into members as written, else (escaped
+/// JSON, comments) as the value the parser reads.
+fn named_object(object: &str) -> Option<(String, OriginalArguments)> {
+    match split_object(object) {
+        Some(fields) => {
+            let [(name, arguments)] = fields.as_slice() else { return None };
+            Some((name.clone(), OriginalArguments::Text((*arguments).to_owned())))
+        }
+        None => {
+            let value = parse::parse(object, &ParseOptions::default()).ok()?.value;
+            let map = value.as_object()?;
+            let (name, arguments) = map.iter().next().filter(|_| map.len() == 1)?;
+            Some((name.clone(), OriginalArguments::Value(arguments.clone())))
         }
     }
 }

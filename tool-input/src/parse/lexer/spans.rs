@@ -9,7 +9,7 @@
 //! text costs linear time. [`ValueEnd`] reads a text a fragment at a time, for the formats
 //! read as they stream.
 
-use super::escapes::unescaped_pair;
+use super::escapes::{escaped_space, unescaped_pair};
 
 /// May a `'` after this significant byte open a string? Only where a key or value starts,
 /// so an apostrophe in an unquoted word never does.
@@ -280,6 +280,19 @@ pub(crate) fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// [`skip_ws`], and past white space written as an escape (`\n`, `\r`, `\t`), which the
+/// lexer reads as white space between tokens: JSON escaped once more and pretty-printed
+/// (`[\n  {\"name\": …}\n]`), or a model's literal `\n` between the items of a list.
+pub(crate) fn skip_ws_escaped(bytes: &[u8], mut i: usize) -> usize {
+    loop {
+        i = skip_ws(bytes, i);
+        match (bytes.get(i), bytes.get(i + 1)) {
+            (Some(b'\\'), Some(&next)) if escaped_space(next).is_some() => i += 2,
+            _ => return i,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,6 +387,15 @@ mod tests {
         assert_eq!(span_end(r#"\"Paris\", days=3)"#, 0, b",)"), Some(9));
         // A backslash before anything but a quote starts no escaped JSON.
         assert_eq!(container_end(r#"{"a": 1,\n "b": "x\\"} tail"#, 0), Some(22));
+    }
+
+    #[test]
+    fn escaped_white_space_is_skipped_as_white_space() {
+        assert_eq!(skip_ws_escaped(br#"\n  \t\r\n {"#, 0), 11);
+        assert_eq!(skip_ws_escaped(br#" \n\"a"#, 0), 3);
+        // Only the escapes that spell white space.
+        assert_eq!(skip_ws_escaped(br#"\u0020x"#, 0), 0);
+        assert_eq!(skip_ws_escaped(br#"\"#, 0), 0);
     }
 
     #[test]
