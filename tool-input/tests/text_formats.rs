@@ -286,12 +286,16 @@ fn a_block_closed_before_its_json_is_cut_off_there() {
 }
 
 /// After a call marker the model meant calls: an item of the list that is no call object is
-/// reported (never dropped without a word), and the calls beside it are read. After the one
-/// marker that is a word (`functools[`), a list without an object is prose.
+/// reported (never dropped without a word), and the calls beside it are read; comments
+/// between items are skipped, as the parser skips them. After the one marker that is a word
+/// (`functools[`), a list without an object is prose.
 #[test]
 fn an_item_of_a_call_list_that_is_no_call_object_is_reported() {
     let malformed = tool_input::calls::CallErrorKind::Malformed;
-    let cases: [(&str, usize, usize); 5] = [
+    let cases: [(&str, usize, usize); 7] = [
+        // Comments between the items are not items.
+        ("<|tool_call|>[ // the weather\n{\"name\": \"get_weather\", \"arguments\": {}} /* then */ ]", 1, 0),
+        ("<|tools_prefix|>[ // one\n{\"get_weather\": {\"city\": \"Oslo\"}}]<|tools_suffix|>", 1, 0),
         ("<|tool_call|>[\"get_weather\"]", 0, 1),
         ("<|tool_call|>[1, {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}]", 1, 1),
         (

@@ -307,13 +307,21 @@ fn array_items(text: &str, start: usize, shape: Shape) -> (Vec<Result<CallParts,
     }
 }
 
-/// Past white space (written as such or as an escape) and the commas or semicolons between
-/// calls.
-fn skip_separators(bytes: &[u8], mut i: usize) -> usize {
+/// Past white space (written as such or as an escape), comments (`//` to the end of the
+/// line, `/* … */`, as the parser reads them) and the commas or semicolons between calls.
+pub(super) fn skip_separators(bytes: &[u8], mut i: usize) -> usize {
     loop {
         i = skip_ws_escaped(bytes, i);
-        match bytes.get(i) {
-            Some(b',' | b';') => i += 1,
+        match (bytes.get(i), bytes.get(i + 1)) {
+            (Some(b',' | b';'), _) => i += 1,
+            (Some(b'/'), Some(b'/')) => {
+                let line = bytes.get(i..).unwrap_or_default();
+                i = line.iter().position(|&b| b == b'\n').map_or(bytes.len(), |at| i + at + 1)
+            }
+            (Some(b'/'), Some(b'*')) => {
+                let comment = bytes.get(i + 2..).unwrap_or_default();
+                i = comment.windows(2).position(|pair| pair == b"*/").map_or(bytes.len(), |at| i + 2 + at + 2)
+            }
             _ => return i,
         }
     }

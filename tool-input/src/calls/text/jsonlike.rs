@@ -100,9 +100,8 @@ fn read_named_objects(value: &str, span: &str, out: &mut Collector<'_>) {
     let bytes = value.as_bytes();
     let mut i = if bytes.first() == Some(&b'[') { 1 } else { 0 };
     loop {
-        i = skip_ws_escaped(bytes, i);
+        i = json::skip_separators(bytes, i);
         match bytes.get(i) {
-            Some(b',') => i += 1,
             Some(b'{') => {
                 let Some(end) = container_end(value, i) else { return };
                 let object = &value[i..end];
