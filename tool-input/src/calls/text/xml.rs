@@ -163,12 +163,33 @@ pub(super) fn convert(raw: &str, schema: Option<&Value>, key: &str) -> Value {
     convert_by(raw, property)
 }
 
+/// The line break a template puts after an opening tag, at the start of `text`: its length
+/// (`\n`, or `\r\n` where the text's lines end so), 0 if there is none.
+pub(super) fn framing_break_at_start(text: &[u8]) -> usize {
+    match text {
+        [b'\r', b'\n', ..] => 2,
+        [b'\n', ..] => 1,
+        _ => 0,
+    }
+}
+
+/// The line break a template puts before a closing tag, at the end of `text`: its length
+/// (`\n` or `\r\n`), 0 if there is none.
+pub(super) fn framing_break_at_end(text: &[u8]) -> usize {
+    match text {
+        [.., b'\r', b'\n'] => 2,
+        [.., b'\n'] => 1,
+        _ => 0,
+    }
+}
+
 /// [`convert`] by the schema of the value itself (`root` is the tool's, for `$ref`s):
 /// for values nested in tags (MiniMax M3), their leaves are converted the same way.
 pub(super) fn convert_by(raw: &str, schema: Option<(&Value, &Value)>) -> Value {
-    // The newlines the templates put around a value are not part of it.
-    let text = raw.strip_prefix('\n').unwrap_or(raw);
-    let text = text.strip_suffix('\n').unwrap_or(text);
+    // The line breaks the templates put around a value are not part of it (one each side;
+    // both bytes of `\r\n`, so that text whose lines end so reads as the same value).
+    let text = raw.get(framing_break_at_start(raw.as_bytes())..).unwrap_or(raw);
+    let text = text.get(..text.len() - framing_break_at_end(text.as_bytes())).unwrap_or(text);
     let Some((root, property)) = schema else {
         return Value::String(text.to_owned());
     };

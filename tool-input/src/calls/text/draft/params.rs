@@ -413,12 +413,23 @@ impl Params {
         // A value typed a string is as written; otherwise the newlines a template puts
         // around a value are not part of it (the one at the end may be such a newline).
         let as_written = growing.typed.is_some();
+        let arrived = text.as_bytes().get(growing.from..upto).unwrap_or_default();
         if !growing.started {
+            if !as_written && arrived == b"\r" {
+                // The first byte of a `\r\n`, or of content: the next byte says which.
+                return;
+            }
             growing.started = true;
-            let newline = !as_written && text.as_bytes()[growing.from] == b'\n';
-            growing.shown_to = growing.from + usize::from(newline);
+            let framing = if as_written { 0 } else { xml::framing_break_at_start(arrived) };
+            growing.shown_to = growing.from + framing;
         }
-        let end = if !as_written && text.as_bytes()[upto - 1] == b'\n' { upto - 1 } else { upto };
+        // The end may be such a line break, or the `\r` of one.
+        let held = match arrived {
+            _ if as_written => 0,
+            [.., b'\r'] => 1,
+            _ => xml::framing_break_at_end(arrived),
+        };
+        let end = upto - held;
         if end <= growing.shown_to {
             return;
         }
