@@ -292,7 +292,10 @@ fn a_block_closed_before_its_json_is_cut_off_there() {
 #[test]
 fn an_item_of_a_call_list_that_is_no_call_object_is_reported() {
     let malformed = tool_input::calls::CallErrorKind::Malformed;
-    let cases: [(&str, usize, usize); 7] = [
+    let cases: [(&str, usize, usize); 9] = [
+        // A closing bracket of another kind ends the list.
+        ("<|tool_call|>[get }\n}", 0, 1),
+        ("<|tool_call|>[}]", 0, 1),
         // Comments between the items are not items.
         ("<|tool_call|>[ // the weather\n{\"name\": \"get_weather\", \"arguments\": {}} /* then */ ]", 1, 0),
         ("<|tools_prefix|>[ // one\n{\"get_weather\": {\"city\": \"Oslo\"}}]<|tools_suffix|>", 1, 0),

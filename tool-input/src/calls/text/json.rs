@@ -263,8 +263,8 @@ enum Cut {
     At(usize),
     /// Cut off inside the item that starts at this index.
     Truncated(usize),
-    /// Something other than an object or a separator came up, in a list no marker
-    /// announced (which is then not a list of calls).
+    /// Something other than an object or a separator came up in a list no marker
+    /// announced (which is then not a list of calls), or a closing bracket of another kind.
     Junk,
 }
 
@@ -297,9 +297,17 @@ fn array_items(text: &str, start: usize, shape: Shape) -> (Vec<Result<CallParts,
             Some(_) if shape == Shape::Bare => return (items, Cut::Junk),
             // Read past the item to the separator or bracket after it.
             Some(_) => match span_end(text, i, b",]") {
-                Some(end) => {
+                Some(end) if end > i => {
                     items.push(Err(NotACall::Other));
                     i = end;
+                }
+                // A closing bracket of another kind (`[}`): no list of calls goes on past it
+                // (reported, unless an item before it was).
+                Some(_) => {
+                    if items.is_empty() {
+                        items.push(Err(NotACall::Other));
+                    }
+                    return (items, Cut::Junk);
                 }
                 None => return (items, Cut::Truncated(i)),
             },
