@@ -992,8 +992,16 @@ impl Lexer {
             State::Backslash if self.phase == Phase::Start => {
                 self.enter_prose(self.start, sink);
             }
+            State::Backslash if self.phase == Phase::After => {
+                sink.repair(RepairKind::ProseAfter, self.start);
+            }
             State::Backslash => {
-                return Err(Failure::unexpected(self.start, ""));
+                // The text ends at a token's first byte, a backslash: the escape it began
+                // (`\"` of escaped JSON, escaped white space) was cut off.
+                if !complete {
+                    return Err(Fail::Truncated { inside: "an escape" }.into());
+                }
+                sink.repair(RepairKind::CompletedTruncated, self.start);
             }
             State::Slash if self.phase == Phase::After => {
                 sink.repair(RepairKind::ProseAfter, self.start);

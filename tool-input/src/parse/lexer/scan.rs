@@ -350,6 +350,13 @@ impl Lexer {
                     self.state = State::LineComment { hash: true };
                     return Ok(i + 1);
                 }
+                // White space written as an escape, or the text after the value: the next
+                // byte says (`Lexer::backslash`). In repair mode a backslash may start
+                // another value.
+                b'\\' if !self.repair => {
+                    self.state = State::Backslash;
+                    return Ok(i + 1);
+                }
                 0x80..=0xFF => {
                     self.multi[0] = b;
                     self.state = State::Multi { seen: 1, need: utf8_len(b) };

@@ -686,6 +686,23 @@ impl Lexer {
     ) -> Result<usize, Failure> {
         let Some(&b) = chunk.get(i) else { return Ok(i) };
         self.state = State::Between;
+        if self.phase == Phase::After {
+            // After the value (the lenient mode): white space written as an escape, as
+            // between tokens (a model's literal `\n` at the end); anything else is the text
+            // after the value.
+            if escaped_space(b).is_some() {
+                self.escaped_white_space(b, sink);
+                return Ok(i + 1);
+            }
+            sink.repair(RepairKind::ProseAfter, self.start);
+            self.state = State::Ignore;
+            return Ok(chunk.len());
+        }
+        if let (Some(_), Phase::Start, false) = (escaped_space(b), self.phase, self.repair) {
+            // Before the value, in the lenient mode: white space too, not prose.
+            self.escaped_white_space(b, sink);
+            return Ok(i + 1);
+        }
         if b == b'"' {
             sink.repair(RepairKind::EscapedJson, self.start);
             // Already unescaping (a second level of escapes): the state stays, since it

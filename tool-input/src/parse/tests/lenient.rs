@@ -489,6 +489,59 @@ fn escaped_white_space_between_tokens_is_white_space() {
     assert!(parse(r#"{"a": 1, \x}"#, &lenient()).is_err());
 }
 
+/// Before and after the value, white space written as an escape is white space as between
+/// tokens (a model's literal `\n` at the end of its arguments), recorded `escaped_json`,
+/// not prose; prose after it is still prose.
+#[test]
+fn escaped_white_space_around_the_value_is_white_space() {
+    let cases: &[(&str, &[RepairKind])] = &[
+        (r#"\n{\"a\": 1}"#, &[EscapedJson]),
+        (r#"{"a": 1}\n"#, &[EscapedJson]),
+        (r#"\n\t{"a": 1}\r\n"#, &[EscapedJson]),
+        (r#"{"a": 1}\n\nThanks."#, &[EscapedJson, ProseAfter]),
+        (r#"\nSure: {"a": 1}"#, &[EscapedJson, ProseBefore]),
+        // A backslash after the value that spells no white space is the text after it.
+        (r#"{"a": 1} \x"#, &[ProseAfter]),
+        (r#"{"a": 1}\"#, &[ProseAfter]),
+    ];
+    for &(input, repairs) in cases {
+        let parsed = parsed_alike(input, &lenient(), &[1, 2, 3]);
+        assert_eq!(parsed.value, json!({"a": 1}), "{input:?}");
+        let mut found = kinds(&parsed.repairs);
+        found.dedup();
+        assert_eq!(found, repairs, "{input:?}: {:?}", parsed.repairs);
+        records_span_the_input(input, &parsed);
+    }
+}
+
+/// A text that ends at a backslash where a token starts was cut off inside an escape (the
+/// `\"` of escaped JSON, escaped white space): `truncated`, as any other cut, and completed
+/// where completion is asked for. It was an unexpected character.
+#[test]
+fn a_text_cut_off_after_a_backslash_between_tokens_is_truncated() {
+    for input in [r#"[1, \"#, r#"{\"a\": 1, \"#, r#"{"a": \"#] {
+        for options in [lenient(), ParseOptions::repair()] {
+            assert!(
+                matches!(parse(input, &options), Err(ParseError::Truncated { inside: "an escape", .. })),
+                "{input:?}: {:?}",
+                parse(input, &options)
+            );
+            for size in [1, 2, 3] {
+                assert!(
+                    matches!(streamed_in_pieces(input, size, &options), Err(ParseError::Truncated { .. })),
+                    "{input:?} in pieces of {size}"
+                );
+            }
+        }
+        for options in [completing(), repairing()] {
+            let completed = parsed_alike(input, &options, &[1, 2, 3]);
+            assert!(kinds(&completed.repairs).contains(&CompletedTruncated), "{input:?}");
+        }
+    }
+    assert_eq!(parse(r#"[1, \"#, &completing()).unwrap().value, json!([1]));
+    assert_eq!(parse(r#"{\"a\": 1, \"#, &completing()).unwrap().value, json!({"a": 1}));
+}
+
 /// Inside escaped JSON, `\n`, `\r` and `\t` are the white space they spell for every
 /// reading that follows a token, in both lenient modes: the end of a number, a literal or a
 /// string (repair mode's look-ahead after a quote), of a line comment, and a `+` join. Only
