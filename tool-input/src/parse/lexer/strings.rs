@@ -498,6 +498,13 @@ impl Lexer {
                     self.close_at_candidate(mark, sink)?;
                     return Ok(i);
                 }
+                // `'a' + 'b'`: the quote closed the string; the `+` after it is refused, as
+                // `literal_eval` refuses an expression (and as `"a" + "b"` is), rather than
+                // read as an apostrophe in `a' + 'b`.
+                b'+' if quote == Quote::Single && self.lenient && !self.repair => {
+                    self.close_at_candidate(mark, sink)?;
+                    return Ok(i);
+                }
                 b'/' => {
                     self.buf.push(b);
                     self.slash_at = at;

@@ -950,6 +950,9 @@ fn python_literals_as_literal_eval_reads_them() {
         "{\"a\": r'C:\\'}",
         "{\"a\": \"x\" true}",
         "{\"a\": \"x\" + \"y\"}",
+        // Not `it' + 's` with apostrophes: the quote before a `+` closes the string.
+        "{'a': 'it' + 's'}",
+        "{'a': 'x'+'y'}",
     ] {
         assert!(parse(input, &lenient()).is_err(), "{input} was accepted");
         assert!(parse(input, &ParseOptions::strict()).is_err(), "{input} was accepted");
