@@ -448,7 +448,7 @@ pub enum RepairKind {
     /// JavaScript's `undefined` was read as `null`.
     Undefined,
     /// A number written the JavaScript or Python way was read: `.5`, `-.5`, `1.` (as
-    /// `1.0`), a dangling exponent (`2e` as `2`), digit separators (`1_000`; in
+    /// `1.0`), a leading `+` (`+1`), a dangling exponent (`2e` as `2`), digit separators (`1_000`; in
     /// [`ParseMode::Lenient`] only where Python allows them: one `_` between two digits).
     NumberSyntax,
     /// A Python escape in a `'` or prefixed string (`'\x41'`, `'\101'`, `'\U0001F600'`) was

@@ -1,5 +1,5 @@
 //! Numbers: the RFC 8259 grammar a byte at a time ([`Num`]), the lenient extensions
-//! (`.5`, `1.`, `0x1F`, Python's `1_000`), and the conversion to a [`Number`] as
+//! (`.5`, `1.`, `+1`, `0x1F`, Python's `1_000`), and the conversion to a [`Number`] as
 //! `serde_json` reads it.
 
 use serde_json::Number;
@@ -15,8 +15,8 @@ impl Num {
     fn step(self, b: u8) -> Option<Num> {
         match (self, b) {
             (Num::Start, b'-') => Some(Num::Minus),
-            (Num::Start | Num::Minus, b'0') => Some(Num::Zero),
-            (Num::Start | Num::Minus, b'1'..=b'9') => Some(Num::Int),
+            (Num::Start | Num::Minus | Num::Plus, b'0') => Some(Num::Zero),
+            (Num::Start | Num::Minus | Num::Plus, b'1'..=b'9') => Some(Num::Int),
             (Num::Int, b'0'..=b'9') => Some(Num::Int),
             (Num::Zero | Num::Int, b'.') => Some(Num::Dot),
             (Num::Dot | Num::Frac, b'0'..=b'9') => Some(Num::Frac),
@@ -64,7 +64,7 @@ impl Lexer {
             }
             // The lenient extensions, rare enough to leave the fast loop for.
             let extended = match (num, b) {
-                (Num::Minus, b'.') if self.lenient => Some((Num::Dot, &b"0."[..])),
+                (Num::Minus | Num::Plus, b'.') if self.lenient => Some((Num::Dot, &b"0."[..])),
                 (Num::Zero, b'x' | b'X') if self.lenient => Some((Num::HexStart, &b"0x"[..])),
                 (Num::Int | Num::Frac | Num::ExpDigits, b'_') if self.repair => Some((num, &b"_"[..])),
                 // Python's digit separators: one `_` between two digits.
@@ -177,7 +177,7 @@ impl Lexer {
                     self.buf.pop();
                 }
             }
-            Num::Minus | Num::Start => self.buf.push(b'0'),
+            Num::Minus | Num::Plus | Num::Start => self.buf.push(b'0'),
             _ => {}
         }
     }

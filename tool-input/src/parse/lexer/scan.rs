@@ -148,6 +148,12 @@ impl Lexer {
                 self.state = State::Num(Num::Start);
                 Ok(i)
             }
+            // `+1` (lenient): a sign `ast.literal_eval` and JSON5 read; left out of the text.
+            b'+' if self.lenient && !self.repair && !key && self.held.is_none() => {
+                sink.repair(RepairKind::NumberSyntax, at);
+                self.state = State::Num(Num::Plus);
+                Ok(i + 1)
+            }
             b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$' if !key => {
                 self.state = State::Word { key: false };
                 Ok(i)

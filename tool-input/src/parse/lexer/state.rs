@@ -105,6 +105,9 @@ pub(crate) enum Num {
     Start,
     /// `-`.
     Minus,
+    /// `+` ([`ParseMode::Lenient`]): the sign `ast.literal_eval` and JSON5 allow before a
+    /// number, which `serde_json`'s text of it leaves out.
+    Plus,
     /// `0` or `-0`.
     Zero,
     /// Integer digits.

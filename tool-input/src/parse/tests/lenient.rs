@@ -874,6 +874,12 @@ fn python_literals_as_literal_eval_reads_them() {
             &[NumberSyntax, NumberSyntax, NumberSyntax, HexNumber, NumberSyntax, NumberSyntax, NumberSyntax],
         ),
         ("{\"a\": {1_0, 2}}", json!({"a": [10, 2]}), &[NumberSyntax, SetAsArray]),
+        // A `+` sign, as `literal_eval` (and JSON5) read it.
+        (
+            "{\"a\": +1, \"b\": +1.5, \"c\": +.5, \"d\": +0x1F, \"e\": [+0, +2e+3]}",
+            json!({"a": 1, "b": 1.5, "c": 0.5, "d": 31, "e": [0, 2e3]}),
+            &[NumberSyntax, NumberSyntax, NumberSyntax, NumberSyntax, HexNumber, NumberSyntax, NumberSyntax],
+        ),
         // String prefixes: `u` changes nothing, `r` turns escape processing off, `b` is the
         // bytes literal's ASCII text.
         (
@@ -953,6 +959,12 @@ fn python_literals_as_literal_eval_reads_them() {
         // Not `it' + 's` with apostrophes: the quote before a `+` closes the string.
         "{'a': 'it' + 's'}",
         "{'a': 'x'+'y'}",
+        // Signs `literal_eval` refuses (one sign, touching the number, is all it reads).
+        "{\"a\": ++1}",
+        "{\"a\": -+1}",
+        "{\"a\": +}",
+        "{\"a\": +True}",
+        "{\"a\": \"x\" +1}",
     ] {
         assert!(parse(input, &lenient()).is_err(), "{input} was accepted");
         assert!(parse(input, &ParseOptions::strict()).is_err(), "{input} was accepted");
