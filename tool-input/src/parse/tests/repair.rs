@@ -51,6 +51,9 @@ fn repair_mode_repairs() {
         ("[NaN, Infinity, -Infinity]", json!([null, null, null]), &[NonFiniteNumber]),
         ("[.5, 1., 2e, 1_000, 0x10]", json!([0.5, 1.0, 2, 1000, 16]), &[NumberSyntax, HexNumber]),
         ("[0789, 0.0.1, 1/3, -e5]", json!(["0789", "0.0.1", "1/3", "-e5"]), &[UnquotedString]),
+        // A `+` sign, as json_repair reads it; after it, text that is no JSON number stays text.
+        ("{\"a\": +1, \"b\": [+1.5, +0, +2e3]}", json!({"a": 1, "b": [1.5, 0, 2e3]}), &[NumberSyntax]),
+        ("[+x, +-1]", json!(["+x", "+-1"]), &[UnquotedString]),
         ("- {\"a\": 1}", json!({"a": 1}), &[ProseBefore]),
         // Several values, stray text, placeholders.
         ("1\n2\n3", json!([1, 2, 3]), &[MultipleValues]),

@@ -254,6 +254,19 @@ impl Lexer {
         if self.phase == Phase::Start {
             self.begin_value(self.start, raw.first().copied().unwrap_or(b'a'));
         }
+        if let [b'+', digits @ ..] = raw.as_slice() {
+            // `+1`: a sign json_repair (and `literal_eval`, and JSON5) reads, left out of
+            // the number's text.
+            let number = (!u.key && is_json_number(digits) && digits.first().is_some_and(u8::is_ascii_digit))
+                .then(|| std::str::from_utf8(digits).ok().and_then(json_number))
+                .flatten();
+            if let Some(number) = number {
+                sink.repair(RepairKind::NumberSyntax, self.start);
+                raw.clear();
+                self.salvage().raw = raw;
+                return self.emit(sink, Token::Number(number), self.start);
+            }
+        }
         if u.number && is_json_number(&raw) {
             let number = std::str::from_utf8(&raw).ok().and_then(json_number);
             if let Some(number) = number {
