@@ -147,6 +147,11 @@ impl Lexer {
             return Ok(j);
         }
         self.buf.extend_from_slice(run);
+        if num == Num::Plus {
+            // No digit after the `+`: no sign (`(12 + 7)`, `+x`), the character is the error.
+            self.buf.clear();
+            return Err(Failure::unexpected(self.start, ""));
+        }
         if !num.complete() {
             let fixable =
                 self.repair || (self.lenient && num == Num::Dot && matches!(end, b',' | b']' | b'}'));

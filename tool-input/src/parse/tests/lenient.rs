@@ -277,6 +277,8 @@ fn syntax_errors_have_positions() {
         ("[1] x", ParseMode::Strict, "unexpected character `x` after the json value", 4, 1, 5),
         ("[01]", ParseMode::Strict, "a number cannot start with `0` followed by digits", 2, 1, 3),
         ("[1.x]", ParseMode::Lenient, "invalid number: unexpected `x`", 3, 1, 4),
+        // A `+` with no digit after it is no sign.
+        ("{\"a\": (12 + 7)}", ParseMode::Lenient, "unexpected character `+`", 10, 1, 11),
         ("[\"a\tb\"]", ParseMode::Strict, "unescaped control character U+0009 in a string", 3, 1, 4),
         ("[\"\\x\"]", ParseMode::Strict, "invalid escape `\\` followed by `x` in a string", 2, 1, 3),
         ("[\"\\ud800\"]", ParseMode::Strict, "lone surrogate in a unicode escape", 2, 1, 3),
