@@ -3,6 +3,7 @@
 //! of the pieces the lexer shares in `pieces`, and of where string tokens lend their
 //! content from in `lending`, and of a parse on the buffers an earlier one left in `spare`.
 
+mod escaped;
 mod fragments;
 mod lending;
 mod lenient;
