@@ -12,6 +12,22 @@ use crate::parse::{ParseError, Repair};
 pub use crate::rejection_kind::RejectionKind;
 
 /// The stable code of one field error. [`ErrorCode::code`] gives its snake_case name.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::{ErrorCode, Validator};
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"count": {"type": "integer", "minimum": 1}},
+///     "required": ["count"]
+/// }))?;
+/// let rejection = validator.check(r#"{"count": 0}"#).unwrap_err();
+/// assert_eq!(rejection.errors()[0].code(), ErrorCode::Range);
+/// let rejection = validator.check("{}").unwrap_err();
+/// assert_eq!(rejection.errors()[0].code(), ErrorCode::Missing);
+/// # Ok::<(), tool_input::SchemaError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -94,7 +110,15 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    /// The stable snake_case name.
+    /// The stable snake_case name, as the CLI and the error's JSON write it (also its
+    /// `Display`).
+    ///
+    /// ```
+    /// use tool_input::ErrorCode;
+    ///
+    /// assert_eq!(ErrorCode::UnknownField.code(), "unknown_field");
+    /// assert_eq!(ErrorCode::DuplicateKey.to_string(), "duplicate_key");
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             ErrorCode::Parse => "parse",
@@ -141,6 +165,25 @@ impl fmt::Display for ErrorCode {
 ///
 /// Serializes as the CLI prints it: `{"path", "code", "message"}`, with `"value"`,
 /// `"options"` and `"suggestion"` only when they have something to say.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::{ErrorCode, Validator};
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"priority": {"enum": ["low", "high"]}}
+/// }))?;
+/// let rejection = validator.check(r#"{"priority": "hgih"}"#).unwrap_err();
+/// let error = &rejection.errors()[0];
+/// assert_eq!(error.path(), "/priority");
+/// assert_eq!(error.code(), ErrorCode::Enum);
+/// assert_eq!(error.value(), Some(r#""hgih""#));
+/// assert_eq!(error.options(), [json!("low"), json!("high")]);
+/// assert_eq!(error.suggestion(), Some(&json!("high")));
+/// assert!(error.message().contains(r#"did you mean "high"?"#));
+/// # Ok::<(), tool_input::SchemaError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldError {
     /// JSON Pointer to the offending place, in the keys the model sent (`/items/1/quantity`).
@@ -245,32 +288,124 @@ impl Serialize for Options {
 impl FieldError {
     /// JSON Pointer to the offending place, in the keys the model sent (`/items/1/quantity`).
     /// A missing or unknown property is reported at its own path (`/customer_id`).
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {
+    /// #         "items": {"type": "array", "items": {"type": "object", "properties": {"quantity": {"type": "integer", "maximum": 10}}}},
+    /// #         "priority": {"enum": ["low", "high"]}
+    /// #     },
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check(r#"{"items": [{"quantity": 1}, {"quantity": 12}], "colour": 1}"#).unwrap_err();
+    /// let paths: Vec<&str> = rejection.errors().iter().map(|e| e.path()).collect();
+    /// assert_eq!(paths, ["/items/1/quantity", "/colour"]);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn path(&self) -> &str {
         &self.path
     }
 
     /// The stable code.
+    ///
+    /// ```
+    /// use tool_input::ErrorCode;
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {
+    /// #         "items": {"type": "array", "items": {"type": "object", "properties": {"quantity": {"type": "integer", "maximum": 10}}}},
+    /// #         "priority": {"enum": ["low", "high"]}
+    /// #     },
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check(r#"{"colour": "red"}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].code(), ErrorCode::UnknownField);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn code(&self) -> ErrorCode {
         self.code
     }
 
     /// What was wrong and what would work, in one sentence for the model.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {
+    /// #         "items": {"type": "array", "items": {"type": "object", "properties": {"quantity": {"type": "integer", "maximum": 10}}}},
+    /// #         "priority": {"enum": ["low", "high"]}
+    /// #     },
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check(r#"{"items": [{"quantity": 12}]}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].message(), "12 is greater than the maximum of 10");
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
 
     /// The offending value as compact JSON, shortened to the echo limit; `None` when absent
     /// or when the field is sensitive.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {
+    /// #         "items": {"type": "array", "items": {"type": "object", "properties": {"quantity": {"type": "integer", "maximum": 10}}}},
+    /// #         "priority": {"enum": ["low", "high"]}
+    /// #     },
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check(r#"{"priority": ["high"]}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].value(), Some(r#"["high"]"#));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn value(&self) -> Option<&str> {
         self.value.as_deref()
     }
 
     /// The allowed options (enum values, known field names), when there is a short list.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {
+    /// #         "items": {"type": "array", "items": {"type": "object", "properties": {"quantity": {"type": "integer", "maximum": 10}}}},
+    /// #         "priority": {"enum": ["low", "high"]}
+    /// #     },
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check(r#"{"colour": "red"}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].options(), [json!("items"), json!("priority")]);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn options(&self) -> &[Value] {
         &self.options
     }
 
     /// A did-you-mean suggestion: shown to the model, never applied.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {
+    /// #         "items": {"type": "array", "items": {"type": "object", "properties": {"quantity": {"type": "integer", "maximum": 10}}}},
+    /// #         "priority": {"enum": ["low", "high"]}
+    /// #     },
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check(r#"{"prioirty": "low"}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].suggestion(), Some(&json!("priority")));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn suggestion(&self) -> Option<&Value> {
         self.suggestion.as_ref()
     }
@@ -295,6 +430,14 @@ impl FieldError {
     /// An error with code [`ErrorCode::Custom`] and `message` (one sentence for the model:
     /// what is wrong and what would work), at the root of the arguments until placed with
     /// [`FieldError::at`].
+    ///
+    /// ```
+    /// use tool_input::{ErrorCode, FieldError};
+    ///
+    /// let error = FieldError::custom("the room is booked then");
+    /// assert_eq!((error.path(), error.code()), ("", ErrorCode::Custom));
+    /// assert_eq!(error.message(), "the room is booked then");
+    /// ```
     pub fn custom(message: impl Into<String>) -> Self {
         FieldError {
             path: String::new(),
@@ -309,6 +452,13 @@ impl FieldError {
     /// One step down the path: a property name or an array index (anything `Display`),
     /// escaped as a JSON Pointer token. Use the names the model sends (serde's names, after
     /// renames), since the model reads the path.
+    ///
+    /// ```
+    /// use tool_input::FieldError;
+    ///
+    /// let error = FieldError::custom("unknown SKU").at("items").at(0).at("a/b~c");
+    /// assert_eq!(error.path(), "/items/0/a~1b~0c");
+    /// ```
     pub fn at(mut self, token: impl fmt::Display) -> Self {
         crate::pointer::push_token(&mut self.path, &token.to_string());
         self
@@ -316,6 +466,13 @@ impl FieldError {
 
     /// Place the error at `pointer`, a whole JSON Pointer (`/items/2/sku`), as another
     /// validator reported it.
+    ///
+    /// ```
+    /// use tool_input::FieldError;
+    ///
+    /// let error = FieldError::custom("unknown SKU").at_pointer("/items/2/sku");
+    /// assert_eq!(error.path(), "/items/2/sku");
+    /// ```
     pub fn at_pointer(mut self, pointer: impl Into<String>) -> Self {
         self.path = pointer.into();
         self
@@ -323,6 +480,15 @@ impl FieldError {
 
     /// Echo the offending value (as compact JSON, shortened to 80 characters). Left out
     /// when the error is under a sensitive field.
+    ///
+    /// ```
+    /// use tool_input::FieldError;
+    ///
+    /// let error = FieldError::custom("too early").at("start").with_value("2026-01-01");
+    /// assert_eq!(error.value(), Some(r#""2026-01-01""#));
+    /// let long = FieldError::custom("too long").with_value("x".repeat(500));
+    /// assert!(long.value().is_some_and(|value| value.chars().count() < 100));
+    /// ```
     pub fn with_value(mut self, value: impl Into<Value>) -> Self {
         self.value = Some(crate::message::echo(&value.into(), ECHO_CHARS));
         self
@@ -330,12 +496,27 @@ impl FieldError {
 
     /// The stable code, when a more precise one than [`ErrorCode::Custom`] applies (a
     /// cross-field bound is [`ErrorCode::Range`], say).
+    ///
+    /// ```
+    /// use tool_input::{ErrorCode, FieldError};
+    ///
+    /// let error = FieldError::custom("`end` must be after `start`").at("end").with_code(ErrorCode::Range);
+    /// assert_eq!(error.code(), ErrorCode::Range);
+    /// ```
     pub fn with_code(mut self, code: ErrorCode) -> Self {
         self.code = code;
         self
     }
 
     /// The values that would be accepted, when there is a short list.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::FieldError;
+    ///
+    /// let error = FieldError::custom("no such room").at("room").with_options(["Ada", "Turing"]);
+    /// assert_eq!(error.options(), [json!("Ada"), json!("Turing")]);
+    /// ```
     pub fn with_options<I: IntoIterator<Item = V>, V: Into<Value>>(mut self, options: I) -> Self {
         self.options = Options::Own(options.into_iter().map(Into::into).collect());
         self
@@ -486,6 +667,21 @@ impl Rejection {
     }
 
     /// What kind of failure this is.
+    ///
+    /// ```
+    /// use tool_input::RejectionKind;
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    /// #     "required": ["city"],
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// assert_eq!(validator.check(r#"{"city": 3}"#).unwrap_err().kind(), RejectionKind::Invalid);
+    /// assert_eq!(validator.check(r#"{"city": "Pa"#).unwrap_err().kind(), RejectionKind::Truncated);
+    /// assert_eq!(validator.check("[1, 2]").unwrap_err().kind(), RejectionKind::NotObject);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn kind(&self) -> RejectionKind {
         self.kind
     }
@@ -493,27 +689,83 @@ impl Rejection {
     /// The errors found, in document order (the order the model wrote the keys in), at most
     /// [`Limits::max_errors`](crate::Limits::max_errors) of them. Whole-input failures have one
     /// error at path `""`.
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    /// #     "required": ["city"],
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check(r#"{"days": "many", "colour": 1}"#).unwrap_err();
+    /// let found: Vec<(&str, &str)> = rejection.errors().iter().map(|e| (e.path(), e.code().code())).collect();
+    /// assert_eq!(found, [("/days", "type"), ("/colour", "unknown_field"), ("/city", "missing")]);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn errors(&self) -> &[FieldError] {
         &self.errors
     }
 
     /// How many more errors were found past [`Limits::max_errors`](crate::Limits::max_errors):
     /// counted, not listed (the message ends "… and N more errors").
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{Limits, Validator};
+    ///
+    /// let schema = json!({"type": "object", "additionalProperties": false});
+    /// let validator = Validator::builder(&schema).limits(Limits::default().with_max_errors(2)).build()?;
+    /// let rejection = validator.check(r#"{"a": 1, "b": 2, "c": 3, "d": 4}"#).unwrap_err();
+    /// assert_eq!(rejection.errors().len(), 2);
+    /// assert_eq!(rejection.omitted_errors(), 2);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn omitted_errors(&self) -> usize {
         self.omitted_errors
     }
 
     /// Syntax repairs made before the failure (for logging).
+    ///
+    /// ```
+    /// use tool_input::parse::RepairKind;
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    /// #     "required": ["city"],
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check("{'city': 3,}").unwrap_err();
+    /// let kinds: Vec<RepairKind> = rejection.repairs().iter().map(|r| r.kind).collect();
+    /// assert!(kinds.contains(&RepairKind::SingleQuotes) && kinds.contains(&RepairKind::TrailingComma));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn repairs(&self) -> &[Repair] {
         &self.repairs
     }
 
     /// The tool's name, when known, for the rendered message.
+    ///
+    /// ```
+    /// use tool_input::{FieldError, Rejection};
+    ///
+    /// let rejection = Rejection::invalid(vec![FieldError::custom("no such room").at("room")]);
+    /// assert_eq!(rejection.tool(), None);
+    /// assert_eq!(rejection.with_tool("book_room").tool(), Some("book_room"));
+    /// ```
     pub fn tool(&self) -> Option<&str> {
         self.tool.as_deref()
     }
 
     /// Name the tool in the rendered message.
+    ///
+    /// ```
+    /// use tool_input::{FieldError, Rejection};
+    ///
+    /// let rejection = Rejection::invalid(vec![FieldError::custom("no such room").at("room")]);
+    /// assert!(rejection.with_tool("book_room").message().contains("book_room"));
+    /// ```
     pub fn with_tool(mut self, name: impl Into<String>) -> Self {
         self.tool = Some(Arc::from(name.into()));
         self
@@ -526,6 +778,21 @@ impl Rejection {
     }
 
     /// The text to send back to the model (the same as `to_string()`).
+    ///
+    /// ```
+    /// # use serde_json::json;
+    /// # let validator = tool_input::Validator::new(&json!({
+    /// #     "type": "object",
+    /// #     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    /// #     "required": ["city"],
+    /// #     "additionalProperties": false
+    /// # }))?;
+    /// let rejection = validator.check(r#"{"city": "Paris", "days": 2.5}"#).unwrap_err();
+    /// let message = rejection.message();
+    /// assert!(message.contains("nothing was run"));
+    /// assert!(message.contains("- /days: expected an integer, got 2.5"));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn message(&self) -> String {
         self.to_string()
     }

@@ -24,17 +24,37 @@ pub struct FieldOptions {
 
 impl FieldOptions {
     /// No options for the property `name`: the tool's policy, not sensitive.
+    ///
+    /// ```
+    /// use tool_input::FieldOptions;
+    ///
+    /// let options = FieldOptions::new("city");
+    /// assert_eq!((options.name, options.policy, options.sensitive), ("city", None, false));
+    /// ```
     pub const fn new(name: &'static str) -> Self {
         FieldOptions { name, policy: None, sensitive: false }
     }
 
     /// The coercion policy for this property, overriding the tool's.
+    ///
+    /// ```
+    /// use tool_input::{FieldOptions, Policy};
+    ///
+    /// let options = FieldOptions::new("count").with_policy(Policy::Lenient);
+    /// assert_eq!(options.policy, Some(Policy::Lenient));
+    /// ```
     pub const fn with_policy(mut self, policy: Policy) -> Self {
         self.policy = Some(policy);
         self
     }
 
     /// Whether the value may never appear in error messages, reports or logs.
+    ///
+    /// ```
+    /// use tool_input::FieldOptions;
+    ///
+    /// assert!(FieldOptions::new("api_key").with_sensitive(true).sensitive);
+    /// ```
     pub const fn with_sensitive(mut self, sensitive: bool) -> Self {
         self.sensitive = sensitive;
         self

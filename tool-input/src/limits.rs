@@ -26,7 +26,10 @@ pub struct Limits {
     pub max_echo_chars: usize,
     /// Longest accepted string value, in bytes of UTF-8 (default 4 MiB): longer is a
     /// `too_long` error at the string's path. Checked before `pattern`, so a huge string
-    /// never reaches the regular expression engine.
+    /// never reaches the regular expression engine. It bounds each string a subschema
+    /// describes (`{}` included); a value no subschema reaches (a member where
+    /// `additionalProperties` is absent, the items of an array without `items`) is bounded
+    /// by [`Limits::max_bytes`] alone.
     pub max_string_bytes: usize,
     /// Most field errors one rejection lists (default 50; at least 1). Past it, errors are
     /// counted, not built ([`Rejection::omitted_errors`](crate::Rejection::omitted_errors)),
@@ -62,12 +65,34 @@ impl Limits {
     }
 
     /// The longest accepted input, in bytes ([`Limits::max_bytes`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{Limits, Validator};
+    ///
+    /// let schema = json!({"type": "object"});
+    /// let validator = Validator::builder(&schema).limits(Limits::default().with_max_bytes(16)).build()?;
+    /// assert!(validator.check(r#"{"a": 1}"#).is_ok());
+    /// assert_eq!(validator.check(r#"{"a": "a longer text"}"#).unwrap_err().kind().code(), "too_large");
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
         self.max_bytes = max_bytes;
         self
     }
 
     /// The deepest accepted nesting of arrays and objects ([`Limits::max_depth`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{Limits, Validator};
+    ///
+    /// let schema = json!({"type": "object"});
+    /// let validator = Validator::builder(&schema).limits(Limits::default().with_max_depth(3)).build()?;
+    /// assert!(validator.check(r#"{"a": [[1]]}"#).is_ok());
+    /// assert_eq!(validator.check(r#"{"a": [[[1]]]}"#).unwrap_err().kind().code(), "too_deep");
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;
         self
@@ -75,18 +100,54 @@ impl Limits {
 
     /// The longest value echoed in an error or coercion record, in characters
     /// ([`Limits::max_echo_chars`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{Limits, Validator};
+    ///
+    /// let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+    /// let validator = Validator::builder(&schema).limits(Limits::default().with_max_echo_chars(10)).build()?;
+    /// let rejection = validator.check(r#"{"n": "a rather long piece of text"}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].value(), Some(r#""a rather … (29 characters)"#));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn with_max_echo_chars(mut self, max_echo_chars: usize) -> Self {
         self.max_echo_chars = max_echo_chars;
         self
     }
 
     /// The longest accepted string value, in bytes ([`Limits::max_string_bytes`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{Limits, Validator};
+    ///
+    /// let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    /// let validator = Validator::builder(&schema).limits(Limits::default().with_max_string_bytes(4)).build()?;
+    /// assert!(validator.check(r#"{"a": "abcd"}"#).is_ok());
+    /// let rejection = validator.check(r#"{"a": "abcde"}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].path(), "/a");
+    /// assert_eq!(rejection.errors()[0].message(), "the string is 5 bytes long, more than the limit of 4");
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn with_max_string_bytes(mut self, max_string_bytes: usize) -> Self {
         self.max_string_bytes = max_string_bytes;
         self
     }
 
-    /// The most field errors one rejection lists ([`Limits::max_errors`]).
+    /// The most field errors one rejection lists ([`Limits::max_errors`]); the rest are
+    /// counted ([`Rejection::omitted_errors`](crate::Rejection::omitted_errors)).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{Limits, Validator};
+    ///
+    /// let schema = json!({"type": "object", "additionalProperties": false});
+    /// let validator = Validator::builder(&schema).limits(Limits::default().with_max_errors(1)).build()?;
+    /// let rejection = validator.check(r#"{"a": 1, "b": 2, "c": 3}"#).unwrap_err();
+    /// assert_eq!((rejection.errors().len(), rejection.omitted_errors()), (1, 2));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn with_max_errors(mut self, max_errors: usize) -> Self {
         self.max_errors = max_errors;
         self

@@ -42,7 +42,14 @@ pub enum Policy {
 }
 
 impl Policy {
-    /// The policy's name: `strict`, `default` or `lenient`.
+    /// The policy's name: `strict`, `default` or `lenient` (what [`FromStr`] reads).
+    ///
+    /// ```
+    /// use tool_input::Policy;
+    ///
+    /// assert_eq!(Policy::Lenient.as_str(), "lenient");
+    /// assert_eq!(Policy::Strict.as_str().parse::<Policy>(), Ok(Policy::Strict));
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Policy::Strict => "strict",
@@ -67,6 +74,14 @@ impl fmt::Display for Policy {
 }
 
 /// The error of parsing a [`Policy`] from text.
+///
+/// ```
+/// use tool_input::{Policy, UnknownPolicy};
+///
+/// let error = "loose".parse::<Policy>().unwrap_err();
+/// assert_eq!(error, UnknownPolicy("loose".to_owned()));
+/// assert_eq!(error.to_string(), "unknown policy `loose`; expected `strict`, `default` or `lenient`");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown policy `{0}`; expected `strict`, `default` or `lenient`")]
 pub struct UnknownPolicy(pub String);

@@ -6,6 +6,17 @@ use std::fmt;
 use serde::Serialize;
 
 /// Why a call's arguments were refused, as a whole.
+///
+/// ```
+/// use tool_input::{Policy, RejectionKind, Validator};
+/// use serde_json::json;
+///
+/// let validator = Validator::new(&json!({"type": "object"}))?;
+/// assert_eq!(validator.check("{'a': 1").unwrap_err().kind(), RejectionKind::Truncated);
+/// let strict = Validator::builder(&json!({"type": "object"})).policy(Policy::Strict).build()?;
+/// assert_eq!(strict.check("{'a': 1}").unwrap_err().kind(), RejectionKind::Parse);
+/// # Ok::<(), tool_input::SchemaError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -27,6 +38,13 @@ pub enum RejectionKind {
 impl RejectionKind {
     /// The stable snake_case name: `parse`, `truncated`, `not_object`, `invalid`,
     /// `too_large` or `too_deep`.
+    ///
+    /// ```
+    /// use tool_input::RejectionKind;
+    ///
+    /// assert_eq!(RejectionKind::NotObject.code(), "not_object");
+    /// assert_eq!(RejectionKind::Invalid.code(), "invalid");
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             RejectionKind::Parse => "parse",

@@ -32,6 +32,23 @@ pub struct Checked<T> {
 
 /// The syntax repairs and representation coercions applied to one call's arguments, for
 /// logging. Values of sensitive fields never appear here.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::{CoercionKind, Validator};
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"tags": {"type": "array", "items": {"type": "string"}}}
+/// }))?;
+/// let checked = validator.check(r#"```json
+/// {"tags": "[\"a\", \"b\"]"}
+/// ```"#).unwrap();
+/// assert_eq!(checked.value, json!({"tags": ["a", "b"]}));
+/// assert_eq!(checked.report.repairs[0].kind.code(), "code_fence");
+/// assert_eq!(checked.report.coercions[0].kind, CoercionKind::ParsedString);
+/// # Ok::<(), tool_input::SchemaError>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Report {
     /// Syntax repairs made by the parser, in input order.
@@ -46,12 +63,40 @@ pub struct Report {
 
 impl Report {
     /// True when the input was exact: no repair and no coercion.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::Validator;
+    ///
+    /// let validator = Validator::new(&json!({"type": "object", "properties": {"n": {"type": "integer"}}}))?;
+    /// assert!(validator.check(r#"{"n": 3}"#).unwrap().report.is_clean());
+    /// assert!(!validator.check(r#"{"n": "3"}"#).unwrap().report.is_clean());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn is_clean(&self) -> bool {
         self.repairs.is_empty() && self.coercions.is_empty()
     }
 }
 
 /// One representation change made to fit the schema.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::{Coercion, CoercionKind, Validator};
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"priority": {"enum": ["low", "high"]}}
+/// }))?;
+/// let checked = validator.check(r#"{"priority": "High"}"#).unwrap();
+/// assert_eq!(checked.report.coercions, [Coercion {
+///     path: "/priority".to_owned(),
+///     kind: CoercionKind::EnumCase,
+///     from: Some(r#""High""#.to_owned()),
+///     to: Some(r#""high""#.to_owned()),
+/// }]);
+/// # Ok::<(), tool_input::SchemaError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Coercion {
     /// JSON Pointer to the value, in the keys the model sent (`/items/1/quantity`).
@@ -67,6 +112,20 @@ pub struct Coercion {
 }
 
 /// What kind of representation coercion was made. `code()` gives a stable snake_case name.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::{CoercionKind, Validator};
+///
+/// let validator = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"n": {"type": "integer"}, "ok": {"type": "boolean"}}
+/// }))?;
+/// let checked = validator.check(r#"{"n": "7", "ok": "true"}"#).unwrap();
+/// let kinds: Vec<CoercionKind> = checked.report.coercions.iter().map(|c| c.kind).collect();
+/// assert_eq!(kinds, [CoercionKind::NumberFromString, CoercionKind::BoolFromString]);
+/// # Ok::<(), tool_input::SchemaError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -108,7 +167,14 @@ pub enum CoercionKind {
 }
 
 impl CoercionKind {
-    /// The stable snake_case name.
+    /// The stable snake_case name, as the CLI and the report's JSON write it.
+    ///
+    /// ```
+    /// use tool_input::CoercionKind;
+    ///
+    /// assert_eq!(CoercionKind::NumberFromString.code(), "number_from_string");
+    /// assert_eq!(CoercionKind::DefaultFilled.code(), "default_filled");
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             CoercionKind::ParsedString => "parsed_string",

@@ -2,6 +2,19 @@
 //! every constructor that compiles a schema.
 
 /// A schema that cannot be compiled, with the JSON Pointer of the offending subschema.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::Validator;
+///
+/// let error = Validator::new(&json!({
+///     "type": "object",
+///     "properties": {"n": {"type": "integer", "minimum": "one"}}
+/// }))
+/// .unwrap_err();
+/// assert_eq!(error.pointer, "/properties/n");
+/// assert!(error.to_string().starts_with("invalid schema at `/properties/n`: "));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid schema at `{pointer}`: {message}")]
 pub struct SchemaError {

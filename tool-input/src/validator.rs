@@ -32,8 +32,14 @@ mod typed;
 ///
 /// ```
 /// use tool_input::{CheckOptions, Policy};
+/// use tool_input::Validator;
+/// use serde_json::json;
+///
+/// let validator = Validator::new(&json!({"type": "object", "properties": {"n": {"type": "integer"}}}))?;
 /// let exact = CheckOptions::new().with_policy(Policy::Strict);
-/// # let _ = exact;
+/// assert!(validator.check(r#"{"n": "3"}"#).is_ok());
+/// assert!(validator.check_with(r#"{"n": "3"}"#.into(), &exact).is_err());
+/// # Ok::<(), tool_input::SchemaError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -46,17 +52,48 @@ pub struct CheckOptions {
 
 impl CheckOptions {
     /// The validator's own policy and limits.
+    ///
+    /// ```
+    /// use tool_input::CheckOptions;
+    ///
+    /// let options = CheckOptions::new();
+    /// assert_eq!((options.policy, options.limits), (None, None));
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Check this call under `policy` instead of the validator's.
+    ///
+    /// ```
+    /// use tool_input::{CheckOptions, Policy, Validator};
+    /// use serde_json::json;
+    ///
+    /// let validator = Validator::new(&json!({"type": "object", "properties": {"tags": {"type": "array"}}}))?;
+    /// let lenient = CheckOptions::new().with_policy(Policy::Lenient);
+    /// // One value where a list belongs: a one-item list, under the lenient policy only.
+    /// assert!(validator.check(r#"{"tags": "urgent"}"#).is_err());
+    /// let checked = validator.check_with(r#"{"tags": "urgent"}"#.into(), &lenient).unwrap();
+    /// assert_eq!(checked.value, json!({"tags": ["urgent"]}));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn with_policy(mut self, policy: Policy) -> Self {
         self.policy = Some(policy);
         self
     }
 
     /// Check this call within `limits` instead of the validator's.
+    ///
+    /// ```
+    /// use tool_input::{CheckOptions, Limits, RejectionKind, Validator};
+    /// use serde_json::json;
+    ///
+    /// let validator = Validator::new(&json!({"type": "object"}))?;
+    /// let small = CheckOptions::new().with_limits(Limits::default().with_max_bytes(8));
+    /// let rejection = validator.check_with(r#"{"note": "too long"}"#.into(), &small).unwrap_err();
+    /// assert_eq!(rejection.kind(), RejectionKind::TooLarge);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = Some(limits);
         self
@@ -103,6 +140,21 @@ struct Inner {
 }
 
 /// Configures a [`Validator`]: policy, limits and per-field options.
+///
+/// ```
+/// use tool_input::{Limits, Policy, Validator};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"token": {"type": "string"}}});
+/// let validator = Validator::builder(&schema)
+///     .policy(Policy::Strict)
+///     .limits(Limits::default().with_max_bytes(1024))
+///     .field("token", None, true)
+///     .build()?;
+/// let rejection = validator.check(r#"{"token": 12345}"#).unwrap_err();
+/// assert!(!rejection.to_string().contains("12345")); // a sensitive value is never echoed
+/// # Ok::<(), tool_input::SchemaError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct ValidatorBuilder {
     schema: Value,
@@ -118,12 +170,40 @@ pub struct ValidatorBuilder {
 
 impl ValidatorBuilder {
     /// The policy for every field without its own.
+    ///
+    /// ```
+    /// use tool_input::{Policy, Validator};
+    /// # use serde_json::json;
+    /// # let schema = json!({
+    /// #     "type": "object",
+    /// #     "properties": {"count": {"type": "integer"}, "city": {"type": "string"}},
+    /// #     "additionalProperties": false
+    /// # });
+    /// let strict = Validator::builder(&schema).policy(Policy::Strict).build()?;
+    /// assert_eq!(strict.policy(), Policy::Strict);
+    /// assert!(strict.check(r#"{"count": "3"}"#).is_err());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn policy(mut self, policy: Policy) -> Self {
         self.policy = policy;
         self
     }
 
-    /// The limits.
+    /// The limits every check of this validator works within (a call may set its own with
+    /// [`CheckOptions::with_limits`]).
+    ///
+    /// ```
+    /// use tool_input::{Limits, Validator};
+    /// # use serde_json::json;
+    /// # let schema = json!({
+    /// #     "type": "object",
+    /// #     "properties": {"count": {"type": "integer"}, "city": {"type": "string"}},
+    /// #     "additionalProperties": false
+    /// # });
+    /// let validator = Validator::builder(&schema).limits(Limits::default().with_max_depth(4)).build()?;
+    /// assert_eq!(validator.limits().max_depth, 4);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
@@ -131,6 +211,20 @@ impl ValidatorBuilder {
 
     /// Options of one top-level property: its own policy (for its whole value), and whether
     /// its value is sensitive (never shown in errors and reports).
+    ///
+    /// ```
+    /// use tool_input::{Policy, Validator};
+    /// # use serde_json::json;
+    /// # let schema = json!({
+    /// #     "type": "object",
+    /// #     "properties": {"count": {"type": "integer"}, "city": {"type": "string"}},
+    /// #     "additionalProperties": false
+    /// # });
+    /// let validator = Validator::builder(&schema).field("count", Some(Policy::Strict), false).build()?;
+    /// assert!(validator.check(r#"{"count": "3"}"#).is_err()); // strict for `count`
+    /// assert!(validator.check(r#"{"count": 3, "city": "Paris"}"#).is_ok());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn field(mut self, name: impl Into<String>, policy: Option<Policy>, sensitive: bool) -> Self {
         self.overrides.insert(name.into(), FieldOverride { policy, sensitive });
         self
@@ -273,7 +367,17 @@ impl ValidatorBuilder {
         self
     }
 
-    /// Compile the schema.
+    /// Compile the schema: a [`SchemaError`] names what cannot be compiled.
+    ///
+    /// ```
+    /// use tool_input::Validator;
+    /// use serde_json::json;
+    ///
+    /// assert!(Validator::builder(&json!({"type": "object"})).build().is_ok());
+    /// let error = Validator::builder(&json!({"$ref": "#/$defs/missing"})).build().unwrap_err();
+    /// assert_eq!(error.pointer, "");
+    /// assert!(error.message.contains("#/$defs/missing"), "{error}");
+    /// ```
     pub fn build(self) -> Result<Validator, SchemaError> {
         let mut plan =
             Plan::compile_ordered(&self.schema, self.formats, self.order.as_ref(), Some(&self.resources))?;
@@ -301,11 +405,30 @@ impl ValidatorBuilder {
 
 impl Validator {
     /// Compile a schema with the default policy and limits.
+    ///
+    /// ```
+    /// use tool_input::{Policy, Validator};
+    /// use serde_json::json;
+    ///
+    /// let validator = Validator::new(&json!({"type": "object", "required": ["city"]}))?;
+    /// assert_eq!(validator.policy(), Policy::Default);
+    /// assert!(validator.check(r#"{"city": "Paris"}"#).is_ok());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn new(schema: &Value) -> Result<Self, SchemaError> {
         Self::builder(schema).build()
     }
 
     /// Start configuring a validator for a schema.
+    ///
+    /// ```
+    /// use tool_input::{Policy, Validator};
+    /// use serde_json::json;
+    ///
+    /// let validator = Validator::builder(&json!({"type": "object"})).policy(Policy::Lenient).build()?;
+    /// assert_eq!(validator.policy(), Policy::Lenient);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn builder(schema: &Value) -> ValidatorBuilder {
         ValidatorBuilder {
             schema: schema.clone(),
@@ -349,37 +472,113 @@ impl Validator {
 
     /// [`Validator::new`] of a schema given as JSON text, its properties listed in the
     /// text's order in every build (see [`Validator::builder_from_text`]).
+    ///
+    /// ```
+    /// use tool_input::Validator;
+    ///
+    /// let validator = Validator::from_text(r#"{"type": "object", "required": ["city"]}"#)?;
+    /// assert!(validator.check("{}").is_err());
+    /// assert!(Validator::from_text("{not json").is_err());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn from_text(schema: &str) -> Result<Self, SchemaError> {
         Self::builder_from_text(schema)?.build()
     }
 
     /// The schema this validator was compiled from.
+    ///
+    /// ```
+    /// use tool_input::Validator;
+    /// use serde_json::json;
+    ///
+    /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    /// assert_eq!(Validator::new(&schema)?.schema(), &schema);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn schema(&self) -> &Value {
         &self.inner.schema
     }
 
     /// The validator's policy.
+    ///
+    /// ```
+    /// use tool_input::{Policy, Validator};
+    /// use serde_json::json;
+    ///
+    /// let validator = Validator::builder(&json!({})).policy(Policy::Strict).build()?;
+    /// assert_eq!(validator.policy(), Policy::Strict);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn policy(&self) -> Policy {
         self.inner.policy
     }
 
     /// The validator's limits.
+    ///
+    /// ```
+    /// use tool_input::{Limits, Validator};
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(Validator::new(&json!({}))?.limits(), Limits::default());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn limits(&self) -> Limits {
         self.inner.limits
     }
 
     /// The top-level properties marked sensitive: their values never appear in errors,
     /// reports or logs.
+    ///
+    /// ```
+    /// use tool_input::Validator;
+    /// use serde_json::json;
+    ///
+    /// let validator = Validator::builder(&json!({"type": "object"})).field("api_key", None, true).build()?;
+    /// assert_eq!(validator.sensitive_fields().collect::<Vec<_>>(), ["api_key"]);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn sensitive_fields(&self) -> impl Iterator<Item = &str> {
         self.inner.overrides.iter().filter(|(_, field)| field.sensitive).map(|(name, _)| name.as_str())
     }
 
-    /// Check raw arguments under the validator's policy.
+    /// Check raw arguments under the validator's policy. They may come in any shape a
+    /// backend delivers (see [`RawArguments`]): text, bytes, a parsed `Value`, nothing.
+    ///
+    /// ```
+    /// use tool_input::Validator;
+    /// # use serde_json::json;
+    /// # let schema = json!({
+    /// #     "type": "object",
+    /// #     "properties": {"count": {"type": "integer"}, "city": {"type": "string"}},
+    /// #     "additionalProperties": false
+    /// # });
+    /// let validator = Validator::new(&schema)?;
+    /// let checked = validator.check("{'count': '3', 'city': 'Paris',}").unwrap();
+    /// assert_eq!(checked.value, json!({"count": 3, "city": "Paris"}));
+    /// assert_eq!(validator.check(&json!({"count": 3})).unwrap().value, json!({"count": 3}));
+    /// assert!(validator.check(r#"{"count": 3, "colour": "red"}"#).is_err());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn check<'a>(&self, raw: impl Into<RawArguments<'a>>) -> Result<Checked<Value>, Rejection> {
         self.check_with(raw.into(), &CheckOptions::default())
     }
 
     /// Check raw arguments with per-call options.
+    ///
+    /// ```
+    /// use tool_input::{CheckOptions, Policy, Validator};
+    /// # use serde_json::json;
+    /// # let schema = json!({
+    /// #     "type": "object",
+    /// #     "properties": {"count": {"type": "integer"}, "city": {"type": "string"}},
+    /// #     "additionalProperties": false
+    /// # });
+    /// let validator = Validator::new(&schema)?;
+    /// let strict = CheckOptions::new().with_policy(Policy::Strict);
+    /// assert!(validator.check_with(r#"{"count": 3}"#.into(), &strict).is_ok());
+    /// assert!(validator.check_with(r#"{"count": "3"}"#.into(), &strict).is_err());
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn check_with(
         &self,
         raw: RawArguments<'_>,
@@ -658,6 +857,16 @@ impl Validator {
 
     /// Is `value` valid against the schema exactly as it is (no coercion, no defaults)?
     /// This is plain JSON Schema validation, for any JSON value, not only objects.
+    ///
+    /// ```
+    /// use tool_input::Validator;
+    /// use serde_json::json;
+    ///
+    /// let validator = Validator::new(&json!({"type": "array", "items": {"type": "integer"}}))?;
+    /// assert!(validator.is_valid(&json!([1, 2])));
+    /// assert!(!validator.is_valid(&json!([1, "2"]))); // no coercion here
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn is_valid(&self, value: &Value) -> bool {
         let limits = self.inner.limits;
         let mut walker = self.walker(&limits);
@@ -667,6 +876,18 @@ impl Validator {
 
     /// Validate any JSON value exactly (no coercion, no defaults), returning its errors (at
     /// most [`Limits::max_errors`]).
+    ///
+    /// ```
+    /// use tool_input::Validator;
+    /// use serde_json::json;
+    ///
+    /// let validator = Validator::new(&json!({"type": "array", "items": {"type": "integer"}}))?;
+    /// assert!(validator.validate(&json!([1, 2])).is_ok());
+    /// let errors = validator.validate(&json!([1, "2", 3.5])).unwrap_err();
+    /// let paths: Vec<&str> = errors.iter().map(|e| e.path()).collect();
+    /// assert_eq!(paths, ["/1", "/2"]);
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
     pub fn validate(&self, value: &Value) -> Result<(), Vec<FieldError>> {
         let mut copy = value.clone();
         let limits = self.inner.limits;

@@ -70,11 +70,40 @@ pub use incremental::{IncrementalParser, StreamEvent};
 pub(crate) use output::{tape, tape_de};
 
 /// Default for [`ParseOptions::max_bytes`]: 8 MiB.
+///
+/// ```
+/// use tool_input::parse::{ParseOptions, DEFAULT_MAX_BYTES};
+///
+/// assert_eq!(ParseOptions::default().max_bytes, DEFAULT_MAX_BYTES);
+/// assert_eq!(DEFAULT_MAX_BYTES, 8 * 1024 * 1024);
+/// ```
 pub const DEFAULT_MAX_BYTES: usize = 8 * 1024 * 1024;
 /// Default for [`ParseOptions::max_depth`]: 128 nested arrays or objects, as `serde_json`.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseError, ParseOptions, DEFAULT_MAX_DEPTH};
+///
+/// let deep = "[".repeat(DEFAULT_MAX_DEPTH + 1) + &"]".repeat(DEFAULT_MAX_DEPTH + 1);
+/// assert!(matches!(parse(&deep, &ParseOptions::default()), Err(ParseError::TooDeep { .. })));
+/// let deep_enough = "[".repeat(DEFAULT_MAX_DEPTH) + &"]".repeat(DEFAULT_MAX_DEPTH);
+/// assert!(parse(&deep_enough, &ParseOptions::default()).is_ok());
+/// ```
 pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// Which syntax the parser accepts. Each mode accepts everything the one before it does.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseMode, ParseOptions};
+///
+/// let text = "{'city': 'Paris',}";
+/// assert!(parse(text, &ParseOptions::default().with_mode(ParseMode::Strict)).is_err());
+/// let lenient = parse(text, &ParseOptions::default()).unwrap();
+/// assert_eq!(lenient.value, serde_json::json!({"city": "Paris"}));
+/// // Only repair mode guesses at a missing comma.
+/// let text = r#"{"a": 1 "b": 2}"#;
+/// assert!(parse(text, &ParseOptions::default()).is_err());
+/// assert_eq!(parse(text, &ParseOptions::repair()).unwrap().value, serde_json::json!({"a": 1, "b": 2}));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum ParseMode {
@@ -93,6 +122,14 @@ pub enum ParseMode {
 
 /// What to do with `NaN`, `Infinity` and `-Infinity`, which JavaScript and Python write
 /// but JSON has no value for.
+///
+/// ```
+/// use tool_input::parse::{parse, NonFinite, ParseOptions};
+///
+/// assert!(parse("[1, NaN]", &ParseOptions::default()).is_err());
+/// let shown = ParseOptions::default().with_non_finite(NonFinite::Null);
+/// assert_eq!(parse("[1, NaN, -Infinity]", &shown).unwrap().value, serde_json::json!([1, null, null]));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum NonFinite {
@@ -218,6 +255,13 @@ impl Default for ParseOptions {
 
 impl ParseOptions {
     /// Options for strict JSON, with the default limits.
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseOptions};
+    ///
+    /// assert!(parse(r#"{"a": 1}"#, &ParseOptions::strict()).is_ok());
+    /// assert!(parse(r#"{"a": 1,}"#, &ParseOptions::strict()).is_err());
+    /// ```
     pub fn strict() -> Self {
         ParseOptions { mode: ParseMode::Strict, ..ParseOptions::default() }
     }
@@ -225,41 +269,97 @@ impl ParseOptions {
     /// Options of the repair path (the `tool-input repair` command): [`ParseMode::Repair`],
     /// non-finite numbers as `null`, the default limits. Cut-off input is still an error
     /// unless [`ParseOptions::complete_truncated`] is set as well.
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseOptions};
+    ///
+    /// let parsed = parse("{name: Ada, age: NaN}", &ParseOptions::repair()).unwrap();
+    /// assert_eq!(parsed.value, serde_json::json!({"name": "Ada", "age": null}));
+    /// assert!(parse(r#"{"name": "Ad"#, &ParseOptions::repair()).is_err()); // cut off
+    /// ```
     pub fn repair() -> Self {
         ParseOptions { mode: ParseMode::Repair, non_finite: NonFinite::Null, ..ParseOptions::default() }
     }
 
     /// Strict, lenient or repair syntax ([`ParseOptions::mode`]).
+    ///
+    /// ```
+    /// use tool_input::parse::{ParseMode, ParseOptions};
+    ///
+    /// assert_eq!(ParseOptions::default().with_mode(ParseMode::Strict), ParseOptions::strict());
+    /// ```
     pub fn with_mode(mut self, mode: ParseMode) -> Self {
         self.mode = mode;
         self
     }
 
     /// The longest accepted input, in bytes ([`ParseOptions::max_bytes`]).
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseError, ParseOptions};
+    ///
+    /// let small = ParseOptions::default().with_max_bytes(8);
+    /// assert!(parse("[1, 2]", &small).is_ok());
+    /// assert_eq!(parse("[1, 2, 3, 4]", &small), Err(ParseError::TooLarge { bytes: 12, limit: 8 }));
+    /// ```
     pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
         self.max_bytes = max_bytes;
         self
     }
 
     /// The deepest accepted nesting ([`ParseOptions::max_depth`]).
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseError, ParseOptions};
+    ///
+    /// let shallow = ParseOptions::default().with_max_depth(2);
+    /// assert!(parse("[[1]]", &shallow).is_ok());
+    /// assert!(matches!(parse("[[[1]]]", &shallow), Err(ParseError::TooDeep { .. })));
+    /// ```
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;
         self
     }
 
     /// Close what was cut off instead of rejecting it ([`ParseOptions::complete_truncated`]).
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseError, ParseOptions};
+    ///
+    /// let text = r#"{"items": ["a", "b"#;
+    /// assert!(matches!(parse(text, &ParseOptions::default()), Err(ParseError::Truncated { .. })));
+    /// let preview = ParseOptions::default().with_complete_truncated(true);
+    /// assert_eq!(parse(text, &preview).unwrap().value, serde_json::json!({"items": ["a", "b"]}));
+    /// ```
     pub fn with_complete_truncated(mut self, complete_truncated: bool) -> Self {
         self.complete_truncated = complete_truncated;
         self
     }
 
     /// What `NaN` and `Infinity` become ([`ParseOptions::non_finite`]).
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, NonFinite, ParseOptions, RepairKind};
+    ///
+    /// let parsed = parse("[Infinity]", &ParseOptions::default().with_non_finite(NonFinite::Null)).unwrap();
+    /// assert_eq!(parsed.value, serde_json::json!([null]));
+    /// assert_eq!(parsed.repairs[0].kind, RepairKind::NonFiniteNumber);
+    /// ```
     pub fn with_non_finite(mut self, non_finite: NonFinite) -> Self {
         self.non_finite = non_finite;
         self
     }
 
     /// Whose reading repair mode follows ([`ParseOptions::style`]).
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseOptions, RepairStyle};
+    ///
+    /// let text = r#"{"a": }"#;
+    /// assert_eq!(parse(text, &ParseOptions::repair()).unwrap().value, serde_json::json!({"a": null}));
+    /// let python = ParseOptions::repair().with_style(RepairStyle::JsonRepair);
+    /// assert_eq!(parse(text, &python).unwrap().value, serde_json::json!({"a": ""}));
+    /// ```
     pub fn with_style(mut self, style: RepairStyle) -> Self {
         self.style = style;
         self
@@ -267,6 +367,16 @@ impl ParseOptions {
 
     /// Complete cut-off text as a stream that may grow, or as final text
     /// ([`ParseOptions::stream_stable`]).
+    ///
+    /// ```
+    /// use tool_input::parse::{parse, ParseOptions};
+    ///
+    /// let text = r#"["done", "wai"#;
+    /// let preview = ParseOptions::repair().with_complete_truncated(true);
+    /// assert_eq!(parse(text, &preview).unwrap().value, serde_json::json!(["done", "wai"]));
+    /// let settled = preview.with_stream_stable(false);
+    /// assert_eq!(parse(text, &settled).unwrap().value, serde_json::json!(["done", "wai"]));
+    /// ```
     pub fn with_stream_stable(mut self, stream_stable: bool) -> Self {
         self.stream_stable = stream_stable;
         self
@@ -274,6 +384,16 @@ impl ParseOptions {
 }
 
 /// The result of a successful parse.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseOptions, RepairKind};
+///
+/// let parsed = parse("```json\n{\"n\": 1}\n```", &ParseOptions::default())?;
+/// assert_eq!(parsed.value, serde_json::json!({"n": 1}));
+/// assert_eq!(parsed.repairs[0].kind, RepairKind::CodeFence);
+/// assert!(parse(r#"{"n": 1}"#, &ParseOptions::default())?.repairs.is_empty());
+/// # Ok::<(), tool_input::parse::ParseError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
     /// The parsed value.
@@ -288,6 +408,17 @@ pub struct Parsed {
 /// the count, so a log line stays short however long the payload. Runs of one repair are
 /// counted as they are made, never listed: 8 MiB of raw NUL bytes in a string is one
 /// record with a count of 8,388,608, not eight million records.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseOptions, RepairKind};
+///
+/// let parsed = parse("{'a': 'x', 'b': 'y'}", &ParseOptions::default())?;
+/// let repair = parsed.repairs[0];
+/// assert_eq!(repair.kind, RepairKind::SingleQuotes);
+/// assert_eq!(repair.count, 4); // two keys and two values, one record
+/// assert!(repair.offset < repair.last_offset);
+/// # Ok::<(), tool_input::parse::ParseError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Repair {
     /// What was repaired.
@@ -402,6 +533,16 @@ fn coalesce_repairs(repairs: &mut Vec<Repair>) {
 const SHRINK_REPAIRS_ABOVE: usize = 64;
 
 /// What kind of syntax repair was made. [`RepairKind::code`] gives a stable snake_case name.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseOptions, RepairKind};
+///
+/// let parsed = parse("Sure! {'ok': True}", &ParseOptions::default())?;
+/// let kinds: Vec<RepairKind> = parsed.repairs.iter().map(|r| r.kind).collect();
+/// assert!(kinds.contains(&RepairKind::SingleQuotes));
+/// assert!(kinds.contains(&RepairKind::PythonLiteral));
+/// # Ok::<(), tool_input::parse::ParseError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RepairKind {
@@ -545,7 +686,15 @@ pub enum RepairKind {
 }
 
 impl RepairKind {
-    /// The stable snake_case name of this repair, as reports and the CLI print it.
+    /// The stable snake_case name of this repair, as reports and the CLI print it (also
+    /// its `Display`).
+    ///
+    /// ```
+    /// use tool_input::parse::RepairKind;
+    ///
+    /// assert_eq!(RepairKind::TrailingComma.code(), "trailing_comma");
+    /// assert_eq!(RepairKind::CodeFence.to_string(), "code_fence");
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             RepairKind::Bom => "bom",
@@ -604,6 +753,17 @@ impl std::fmt::Display for RepairKind {
 }
 
 /// Why a parse failed.
+///
+/// ```
+/// use tool_input::parse::{parse, ParseError, ParseOptions};
+/// use tool_input::RejectionKind;
+///
+/// let error = parse(r#"{"a": [1, 2"#, &ParseOptions::default()).unwrap_err();
+/// assert_eq!(error, ParseError::Truncated { bytes: 11, inside: "an array" });
+/// assert_eq!(error.kind(), RejectionKind::Truncated);
+/// let error = parse(r#"{"a" 1}"#, &ParseOptions::default()).unwrap_err();
+/// assert!(matches!(error, ParseError::Syntax { line: 1, column: 6, .. }), "{error}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseError {
@@ -875,6 +1035,16 @@ fn read_whole(
 
 /// Parse bytes: decode them as UTF-8 (invalid UTF-8 is [`ParseError::InvalidUtf8`]), then
 /// [`parse`].
+///
+/// ```
+/// use tool_input::parse::{parse_bytes, ParseError, ParseOptions};
+///
+/// let parsed = parse_bytes(b"{\"to\": \"Zo\xc3\xab\"}", &ParseOptions::default())?;
+/// assert_eq!(parsed.value["to"], "Zoë");
+/// let error = parse_bytes(b"{\"to\": \"Zo\xff\"}", &ParseOptions::default()).unwrap_err();
+/// assert_eq!(error, ParseError::InvalidUtf8 { offset: 10 });
+/// # Ok::<(), ParseError>(())
+/// ```
 pub fn parse_bytes(input: &[u8], options: &ParseOptions) -> Result<Parsed, ParseError> {
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });

@@ -70,6 +70,16 @@ pub enum StreamEvent<'a> {
 
 impl StreamEvent<'_> {
     /// The event with its path and value owned, to keep beyond the callback.
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseOptions, StreamEvent};
+    ///
+    /// let mut parser = IncrementalParser::new(ParseOptions::default());
+    /// let mut kept: Vec<StreamEvent<'static>> = Vec::new();
+    /// parser.feed_with(r#"{"n": 1}"#, |event| kept.push(event.into_owned()))?;
+    /// assert!(matches!(&kept[0], StreamEvent::ValueComplete { path, .. } if path == "/n"));
+    /// # Ok::<(), tool_input::parse::ParseError>(())
+    /// ```
     pub fn into_owned(self) -> StreamEvent<'static> {
         match self {
             StreamEvent::ValueComplete { path, value } => StreamEvent::ValueComplete {
@@ -85,6 +95,17 @@ impl StreamEvent<'_> {
     }
 
     /// The JSON Pointer the event is about (`None` for [`StreamEvent::Restart`]).
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseOptions, StreamEvent};
+    ///
+    /// let mut parser = IncrementalParser::new(ParseOptions::default());
+    /// let mut paths = Vec::new();
+    /// parser.feed_with(r#"{"todo": ["a", "#, |event| paths.push(event.path().map(str::to_owned)))?;
+    /// assert_eq!(paths, [Some("/todo/0".to_owned())]);
+    /// assert_eq!(StreamEvent::Restart.path(), None);
+    /// # Ok::<(), tool_input::parse::ParseError>(())
+    /// ```
     pub fn path(&self) -> Option<&str> {
         match self {
             StreamEvent::ValueComplete { path, .. } | StreamEvent::StringGrew { path, .. } => Some(path),

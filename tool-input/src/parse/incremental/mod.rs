@@ -119,6 +119,15 @@ impl IncrementalParser {
     /// A parser with `options`: the mode, the limits, and whether
     /// [`finish`](IncrementalParser::finish) completes a cut-off input
     /// ([`ParseOptions::complete_truncated`]) as [`parse`](super::parse) does.
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseOptions};
+    ///
+    /// let mut parser = IncrementalParser::new(ParseOptions::default().with_complete_truncated(true));
+    /// parser.feed(r#"{"steps": ["plan", "wri"#)?;
+    /// assert_eq!(parser.finish()?.value, serde_json::json!({"steps": ["plan", "wri"]}));
+    /// # Ok::<(), tool_input::parse::ParseError>(())
+    /// ```
     pub fn new(options: ParseOptions) -> IncrementalParser {
         let attempt = Attempt::new(&options, Start::FIRST);
         IncrementalParser {
@@ -139,6 +148,22 @@ impl IncrementalParser {
     /// call and by [`finish`](IncrementalParser::finish) (unless a later limit takes
     /// precedence, as in [`parse`](super::parse)). A cut-off input is not an error here: it
     /// may go on.
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseOptions};
+    ///
+    /// let mut parser = IncrementalParser::new(ParseOptions::default());
+    /// for chunk in [r#"{"city": "Pa"#, r#"ris", "days"#, r#"": 3}"#] {
+    ///     parser.feed(chunk)?;
+    /// }
+    /// assert_eq!(parser.finish()?.value, serde_json::json!({"city": "Paris", "days": 3}));
+    ///
+    /// // A cut-off text is no error while it may go on; the end says it was cut off.
+    /// let mut parser = IncrementalParser::new(ParseOptions::default());
+    /// parser.feed(r#"{"city": "Pa"#)?;
+    /// assert!(parser.finish().is_err());
+    /// # Ok::<(), tool_input::parse::ParseError>(())
+    /// ```
     #[inline]
     pub fn feed(&mut self, chunk: &str) -> Result<(), ParseError> {
         self.feed_inner(chunk, None::<&mut fn(StreamEvent<'_>)>)
@@ -246,22 +271,62 @@ impl IncrementalParser {
 
     /// The text fed so far (up to [`ParseOptions::max_bytes`], and up to the first byte that
     /// is not UTF-8).
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseOptions};
+    ///
+    /// let mut parser = IncrementalParser::new(ParseOptions::default());
+    /// parser.feed("Here: ")?;
+    /// parser.feed(r#"{"a": 1}"#)?;
+    /// assert_eq!(parser.text(), r#"Here: {"a": 1}"#);
+    /// # Ok::<(), tool_input::parse::ParseError>(())
+    /// ```
     pub fn text(&self) -> &str {
         &self.text
     }
 
     /// The text fed so far, taken.
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseOptions};
+    ///
+    /// let mut parser = IncrementalParser::new(ParseOptions::default());
+    /// parser.feed("[1, ")?;
+    /// parser.feed("2]")?;
+    /// assert_eq!(parser.into_text(), "[1, 2]");
+    /// # Ok::<(), tool_input::parse::ParseError>(())
+    /// ```
     pub fn into_text(self) -> String {
         self.text
     }
 
     /// How many bytes were fed in all.
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseOptions};
+    ///
+    /// let mut parser = IncrementalParser::new(ParseOptions::default());
+    /// parser.feed_bytes("[\"Zo".as_bytes())?;
+    /// parser.feed_bytes(&[0xc3])?; // half of "ë"
+    /// assert_eq!(parser.bytes(), 5);
+    /// assert_eq!(parser.text(), "[\"Zo");
+    /// # Ok::<(), tool_input::parse::ParseError>(())
+    /// ```
     pub fn bytes(&self) -> usize {
         self.bytes
     }
 
     /// The error the parse already met, if any (the one [`feed`](IncrementalParser::feed)
     /// returned).
+    ///
+    /// ```
+    /// use tool_input::parse::{IncrementalParser, ParseError, ParseOptions};
+    ///
+    /// let mut parser = IncrementalParser::new(ParseOptions::default().with_max_bytes(4));
+    /// assert_eq!(parser.error(), None);
+    /// let _ = parser.feed("[1, 2, 3]");
+    /// assert_eq!(parser.error(), Some(ParseError::TooLarge { bytes: 9, limit: 4 }));
+    /// ```
     pub fn error(&self) -> Option<ParseError> {
         self.status().err()
     }
