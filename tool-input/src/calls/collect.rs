@@ -11,6 +11,21 @@ use crate::error::{Rejection, RejectionKind};
 
 /// The tool calls of one response: the runnable calls, the attempts that must not run, and
 /// the text left for the user.
+///
+/// ```
+/// use tool_input::calls::{parse_body, CallOptions, Format};
+///
+/// let body = br#"{"output": [
+///   {"type": "reasoning", "id": "rs_1", "summary": []},
+///   {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": "{\"city\": \"Paris\"}"},
+///   {"type": "function_call", "id": "fc_2", "call_id": "call_2", "name": "get_weather", "arguments": "[\"Rome\"]"}]}"#;
+/// let calls = parse_body(body, &CallOptions::new()).unwrap();
+/// assert_eq!(calls.format, Format::Responses);
+/// assert_eq!(calls.calls[0].id, "call_1");
+/// assert_eq!(calls.errors[0].id, "call_2"); // arguments not an object: answer it, don't run it
+/// assert_eq!(calls.errors[0].kind.code(), "not_object");
+/// assert_eq!(calls.content, None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Calls {
@@ -33,6 +48,16 @@ pub struct Calls {
 
 impl Calls {
     /// True when every call attempt became a runnable call.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// let good = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
+    /// assert!(parse_text(good, &CallOptions::new()).is_ok());
+    /// let cut = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Par"#;
+    /// let calls = parse_text(cut, &CallOptions::new());
+    /// assert!(!calls.is_ok());
+    /// assert_eq!(calls.errors[0].kind.code(), "truncated");
+    /// ```
     pub fn is_ok(&self) -> bool {
         self.errors.is_empty()
     }

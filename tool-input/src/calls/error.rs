@@ -70,6 +70,17 @@ impl CallErrorKind {
     /// `parse`, `truncated`, `not_object`, `too_large`, `too_deep` (the [`RejectionKind`]'s
     /// code), `unknown_tool`, `malformed`, `too_many_calls`, `incomplete`, `stream_too_large`,
     /// `other_choice` or `duplicate_key`.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallErrorKind, CallOptions};
+    /// use tool_input::RejectionKind;
+    /// assert_eq!(CallErrorKind::Arguments(RejectionKind::Truncated).code(), "truncated");
+    /// let body = br#"{"type": "message", "role": "assistant", "content": [
+    ///   {"type": "tool_use", "id": "toolu_1", "name": "delete_everything", "input": {}}]}"#;
+    /// let calls = parse_body(body, &CallOptions::new().tools(["get_weather"])).unwrap();
+    /// assert_eq!(calls.errors[0].kind.code(), "unknown_tool");
+    /// assert_eq!(calls.errors[0].kind.to_string(), "unknown_tool");
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             CallErrorKind::Arguments(kind) => kind.code(),
@@ -99,6 +110,22 @@ impl fmt::Display for CallErrorKind {
 
 /// A call attempt that must not run, with everything needed to answer it: the id (the
 /// provider's, or a generated one), the name when known, and a message for the model.
+///
+/// ```
+/// use tool_input::calls::{parse_body, CallErrorKind, CallOptions, OriginalArguments};
+/// use tool_input::RejectionKind;
+///
+/// let body = br#"{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "call_1",
+///   "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Par"}}]}}]}"#;
+/// let calls = parse_body(body, &CallOptions::new()).unwrap();
+/// let error = &calls.errors[0];
+/// assert_eq!(error.kind, CallErrorKind::Arguments(RejectionKind::Truncated));
+/// // What is needed to answer the call: its id, and a message for the model.
+/// assert_eq!(error.id, "call_1");
+/// assert_eq!(error.name.as_deref(), Some("get_weather"));
+/// assert!(error.message.starts_with("The tool was not run"));
+/// assert_eq!(error.original, OriginalArguments::Text(r#"{"city": "Par"#.to_owned()));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CallError {
@@ -175,6 +202,19 @@ pub(crate) fn message_quoting_nothing(rejection: &Rejection) -> String {
 
 /// The most characters of an error's arguments [`Calls::to_json`] prints.
 ///
+/// ```
+/// use serde_json::json;
+/// use tool_input::calls::{parse_value, CallOptions, MAX_ERROR_ARGUMENTS};
+///
+/// let arguments = format!("{{\"text\": \"{}", "a".repeat(5000)); // cut off, and long
+/// let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+///     {"id": "call_1", "type": "function", "function": {"name": "write", "arguments": arguments}}]}}]});
+/// let json = parse_value(&body, &CallOptions::new()).unwrap().to_json();
+/// let printed = json["errors"][0]["arguments"].as_str().unwrap();
+/// assert_eq!(printed.chars().count(), MAX_ERROR_ARGUMENTS);
+/// assert_eq!(json["errors"][0]["arguments_cut"], true);
+/// ```
+///
 /// [`Calls::to_json`]: crate::calls::Calls::to_json
 pub const MAX_ERROR_ARGUMENTS: usize = 4096;
 
@@ -190,6 +230,17 @@ pub(crate) fn cut_chars(mut text: String, max: usize) -> (String, bool) {
 }
 
 /// A response body that could not be read at all (as opposed to one call in it).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::calls::{parse_body, parse_value, BodyError, CallOptions};
+///
+/// assert_eq!(parse_body(b"\xff{}", &CallOptions::new()), Err(BodyError::NotUtf8 { offset: 0 }));
+/// // A JSON body of no known API's shape.
+/// let error = parse_value(&json!({"result": "ok"}), &CallOptions::new()).unwrap_err();
+/// assert!(matches!(error, BodyError::Shape(_)));
+/// assert!(error.to_string().starts_with("the body is not a response of a known API"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BodyError {
@@ -219,6 +270,15 @@ pub enum BodyError {
 
 impl BodyError {
     /// `body`: the kind the CLI prints for a body that could not be read.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// let error = parse_body("{}", &CallOptions::new().max_body_bytes(1)).unwrap_err();
+    /// assert_eq!(error.code(), "body");
+    /// let printed = serde_json::to_value(&error).unwrap();
+    /// assert_eq!(printed["kind"], "body");
+    /// assert_eq!(printed["message"], "the body is 2 bytes long, more than the limit of 1");
+    /// ```
     pub fn code(&self) -> &'static str {
         "body"
     }

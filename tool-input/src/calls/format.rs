@@ -37,6 +37,14 @@ pub enum Format {
 impl Format {
     /// The format's name, as the CLI spells it: `auto`, `openai`, `responses`, `anthropic`,
     /// `gemini`, `ollama` or `text`.
+    ///
+    /// ```
+    /// use tool_input::calls::Format;
+    /// assert_eq!(Format::OpenAi.as_str(), "openai");
+    /// assert_eq!(Format::Responses.to_string(), "responses");
+    /// // The name parses back to the format.
+    /// assert_eq!(Format::Ollama.as_str().parse::<Format>().unwrap(), Format::Ollama);
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Auto => "auto",
@@ -59,6 +67,21 @@ impl Format {
     /// | `candidates`, or a content with `parts` | Gemini |
     /// | `message` (Ollama's `/api/chat`) | Ollama |
     /// | an array of `function_call` items / `tool_use` blocks / `tool_calls` entries / parts | the same |
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::Format;
+    ///
+    /// let chat = json!({"id": "chatcmpl-1", "object": "chat.completion", "choices": [{"index": 0,
+    ///     "message": {"role": "assistant", "content": null, "tool_calls": []}}]});
+    /// assert_eq!(Format::detect(&chat), Some(Format::OpenAi));
+    /// let anthropic = json!({"type": "message", "role": "assistant", "content": [
+    ///     {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Paris"}}]});
+    /// assert_eq!(Format::detect(&anthropic), Some(Format::Anthropic));
+    /// let items = json!([{"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": "{}"}]);
+    /// assert_eq!(Format::detect(&items), Some(Format::Responses));
+    /// assert_eq!(Format::detect(&json!({"result": "ok"})), None);
+    /// ```
     pub fn detect(body: &Value) -> Option<Format> {
         match body {
             Value::Object(map) => {
@@ -112,6 +135,13 @@ impl fmt::Display for Format {
 }
 
 /// The error of parsing a [`Format`] from text.
+///
+/// ```
+/// use tool_input::calls::{Format, UnknownFormat};
+/// let error = "claude".parse::<Format>().unwrap_err();
+/// assert_eq!(error, UnknownFormat("claude".to_owned()));
+/// assert!(error.to_string().starts_with("unknown format `claude`; expected auto, openai,"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown format `{0}`; expected auto, openai, responses, anthropic, gemini, ollama or text")]
 pub struct UnknownFormat(pub String);

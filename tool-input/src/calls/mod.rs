@@ -78,8 +78,26 @@ pub use text::TextFormat;
 use crate::rejection_kind::RejectionKind;
 
 /// Default for [`CallOptions::max_calls`].
+///
+/// ```
+/// use tool_input::calls::{parse_value, CallOptions, DEFAULT_MAX_CALLS};
+/// let blocks: Vec<_> = (0..DEFAULT_MAX_CALLS + 1)
+///     .map(|n| serde_json::json!({"type": "tool_use", "id": format!("toolu_{n}"), "name": "ping", "input": {}}))
+///     .collect();
+/// let body = serde_json::json!({"type": "message", "role": "assistant", "content": blocks});
+/// let calls = parse_value(&body, &CallOptions::new()).unwrap();
+/// assert_eq!(calls.calls.len(), DEFAULT_MAX_CALLS);
+/// assert_eq!(calls.errors[0].kind.code(), "too_many_calls");
+/// ```
 pub const DEFAULT_MAX_CALLS: usize = 128;
 /// Default for [`CallOptions::max_body_bytes`]: 32 MiB.
+///
+/// ```
+/// use tool_input::calls::{parse_body, BodyError, CallOptions, DEFAULT_MAX_BODY_BYTES};
+/// let body = vec![b' '; DEFAULT_MAX_BODY_BYTES + 1];
+/// let error = parse_body(&body, &CallOptions::new()).unwrap_err();
+/// assert_eq!(error, BodyError::TooLarge { bytes: body.len(), limit: DEFAULT_MAX_BODY_BYTES });
+/// ```
 pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 
 /// Read the tool calls of a response body, or of raw text with [`Format::Text`].

@@ -1,6 +1,18 @@
 //! How a tool name a model sent is matched against the registered tools: the one rule.
 
 /// How a sent tool name matched the registered ones; see [`resolve_name`].
+///
+/// ```
+/// use tool_input::calls::{resolve_name, MatchedBy, NameMatch};
+/// let known = ["search", "Search", "get_weather"];
+/// match resolve_name("functions.get_weather", &known) {
+///     NameMatch::Found(name, by) => assert_eq!((name, by), ("get_weather", MatchedBy::NamespacePrefix)),
+///     other => panic!("{other:?}"),
+/// }
+/// // Two tools differ only in case: no guess is made.
+/// assert_eq!(resolve_name("SEARCH", &known), NameMatch::Ambiguous(vec!["search", "Search"]));
+/// assert_eq!(resolve_name("browse", &known), NameMatch::Unknown);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NameMatch<'k> {
     /// The registered name this call is for, and how it was found.
@@ -12,6 +24,17 @@ pub enum NameMatch<'k> {
 }
 
 /// Which step of the rule matched.
+///
+/// ```
+/// use tool_input::calls::{parse_body, CallOptions, MatchedBy};
+/// let body = br#"{"type": "message", "role": "assistant", "content": [
+///   {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}},
+///   {"type": "tool_use", "id": "toolu_2", "name": "files_read", "input": {}}]}"#;
+/// let calls = parse_body(body, &CallOptions::new().tools(["get_weather", "files.read"])).unwrap();
+/// assert_eq!(calls.calls[0].matched_by, Some(MatchedBy::Exact));
+/// assert_eq!(calls.calls[1].name, "files.read");
+/// assert_eq!(calls.calls[1].matched_by, Some(MatchedBy::Sanitized));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum MatchedBy {
@@ -34,6 +57,17 @@ pub enum MatchedBy {
 impl MatchedBy {
     /// `exact`, `trimmed`, `case_insensitive`, `sent_name`, `namespace_prefix` or
     /// `sanitized`.
+    ///
+    /// ```
+    /// use tool_input::calls::{resolve_name, MatchedBy, NameMatch};
+    /// assert_eq!(MatchedBy::CaseInsensitive.code(), "case_insensitive");
+    /// if let NameMatch::Found(_, by) = resolve_name(" get_weather\n", &["get_weather"]) {
+    ///     assert_eq!(by.code(), "trimmed");
+    ///     assert_eq!(by.to_string(), "trimmed");
+    /// } else {
+    ///     unreachable!();
+    /// }
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             MatchedBy::Exact => "exact",

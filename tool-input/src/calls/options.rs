@@ -8,6 +8,19 @@ use crate::tool::ToolDefinition;
 
 /// A tool the reader may meet: its name, and its schema when the tool is typed (text formats
 /// that send every parameter as text, qwen3-coder's and GLM's, convert values by it).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::calls::{parse_text, CallOptions, KnownTool};
+///
+/// let tool = KnownTool {
+///     name: "get_weather".to_owned(),
+///     schema: Some(json!({"type": "object", "properties": {"days": {"type": "integer"}}})),
+/// };
+/// let text = "<tool_call>\n<function=get_weather>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
+/// let calls = parse_text(text, &CallOptions::new().known_tools(vec![tool]));
+/// assert_eq!(calls.calls[0].arguments["days"], json!(3)); // the schema says integer, not "3"
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct KnownTool {
     /// The registered name.
@@ -62,11 +75,32 @@ impl Default for CallOptions {
 
 impl CallOptions {
     /// Detect the format, no known tools, default limits.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions, Format};
+    /// let options = CallOptions::new();
+    /// assert_eq!(options.configured_format(), Format::Auto);
+    /// let body = r#"{"candidates": [{"content": {"role": "model", "parts": [
+    ///     {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}}]}"#;
+    /// assert_eq!(parse_body(body, &options).unwrap().format, Format::Gemini);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// The format of the body ([`Format::Auto`] by default).
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, BodyError, CallOptions, Format};
+    /// let text = "Sure, let me look that up.";
+    /// // Detected: text that is not a known body is read as text, with no calls in it.
+    /// let calls = parse_body(text, &CallOptions::new()).unwrap();
+    /// assert_eq!(calls.format, Format::Text);
+    /// assert!(calls.calls.is_empty());
+    /// // Asked for: an Anthropic body must be JSON.
+    /// let error = parse_body(text, &CallOptions::new().format(Format::Anthropic)).unwrap_err();
+    /// assert!(matches!(error, BodyError::NotJson(_)));
+    /// ```
     pub fn format(mut self, format: Format) -> Self {
         self.format = format;
         self
@@ -76,6 +110,18 @@ impl CallOptions {
     /// [`resolve_name`]; a call to another name is a [`CallErrorKind::UnknownTool`] error,
     /// and text that merely looks like a call (a bare JSON object, a Python list) is a call
     /// only when its name is one of them.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions, MatchedBy};
+    /// let body = br#"{"choices": [{"message": {"role": "assistant", "tool_calls": [
+    ///   {"id": "call_1", "type": "function", "function": {"name": "Get_Weather", "arguments": "{\"city\": \"Paris\"}"}},
+    ///   {"id": "call_2", "type": "function", "function": {"name": "get_wether", "arguments": "{}"}}]}}]}"#;
+    /// let calls = parse_body(body, &CallOptions::new().tools(["get_weather", "get_time"])).unwrap();
+    /// assert_eq!(calls.calls[0].name, "get_weather");
+    /// assert_eq!(calls.calls[0].matched_by, Some(MatchedBy::CaseInsensitive));
+    /// assert_eq!(calls.errors[0].kind.code(), "unknown_tool");
+    /// assert!(calls.errors[0].message.ends_with("Available tools: get_weather, get_time."));
+    /// ```
     ///
     /// [`resolve_name`]: crate::calls::resolve_name
     /// [`CallErrorKind::UnknownTool`]: crate::calls::CallErrorKind::UnknownTool
@@ -90,12 +136,40 @@ impl CallOptions {
     }
 
     /// The tools the model was given, with their schemas.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions, KnownTool};
+    ///
+    /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}});
+    /// let options = CallOptions::new()
+    ///     .known_tools(vec![KnownTool { name: "get_weather".to_owned(), schema: Some(schema) }]);
+    /// // GLM sends every value as text; the schema says which are numbers.
+    /// let text = "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>days</arg_key><arg_value>3</arg_value></tool_call>";
+    /// let calls = parse_text(text, &options);
+    /// assert_eq!(calls.calls[0].arguments["city"], "Paris");
+    /// assert_eq!(calls.calls[0].arguments["days"], 3);
+    /// ```
     pub fn known_tools(mut self, tools: Vec<KnownTool>) -> Self {
         self.tools = Some(tools);
         self
     }
 
     /// The tools the model was given, from their definitions (names and schemas).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::ToolDefinition;
+    ///
+    /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    /// let weather = ToolDefinition::new("get_weather", Some("Get the weather."), schema.clone())?;
+    /// let options = CallOptions::new().definitions([&weather]);
+    /// let known = options.configured_tools().unwrap();
+    /// assert_eq!(known[0].name, "get_weather");
+    /// assert_eq!(known[0].schema, Some(schema));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn definitions<'d>(self, definitions: impl IntoIterator<Item = &'d ToolDefinition>) -> Self {
         let tools = definitions
             .into_iter()
@@ -132,6 +206,16 @@ impl CallOptions {
     }
 
     /// Read text-emitted calls in this format only (by default every format is tried).
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_text, CallOptions, TextFormat};
+    /// let text = r#"[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]"#;
+    /// assert_eq!(parse_text(text, &CallOptions::new()).calls[0].name, "get_weather");
+    /// // Only Hermes' `<tool_call>` is read: Mistral's marker stays text.
+    /// let calls = parse_text(text, &CallOptions::new().text_format(TextFormat::Hermes));
+    /// assert!(calls.calls.is_empty());
+    /// assert_eq!(calls.content.as_deref(), Some(text));
+    /// ```
     pub fn text_format(mut self, format: TextFormat) -> Self {
         self.text_format = Some(format);
         self
@@ -141,12 +225,36 @@ impl CallOptions {
     /// for text-emitted calls (on by default). Only calls with explicit markers (`<tool_call>`,
     /// `[TOOL_CALLS]`, special tokens) are taken from such content, plus bare JSON or Python
     /// calls whose names are all [known tools](CallOptions::tools).
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// // A vLLM server without a tool parser: the call is in the message's content.
+    /// let body = br#"{"choices": [{"message": {"role": "assistant", "content":
+    ///   "<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}</tool_call>"}, "finish_reason": "stop"}]}"#;
+    /// let calls = parse_body(body, &CallOptions::new()).unwrap();
+    /// assert_eq!(calls.calls[0].arguments["city"], "Paris");
+    /// let calls = parse_body(body, &CallOptions::new().scan_content(false)).unwrap();
+    /// assert!(calls.calls.is_empty());
+    /// assert!(calls.content.unwrap().starts_with("<tool_call>"));
+    /// ```
     pub fn scan_content(mut self, scan: bool) -> Self {
         self.scan_content = scan;
         self
     }
 
     /// Limits for each call's arguments (size, depth).
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// use tool_input::Limits;
+    /// let body = br#"{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "call_1",
+    ///   "type": "function", "function": {"name": "f", "arguments": "{\"a\": {\"b\": {\"c\": 1}}}"}}]}}]}"#;
+    /// assert!(parse_body(body, &CallOptions::new()).unwrap().is_ok());
+    /// let options = CallOptions::new().limits(Limits::default().with_max_depth(2));
+    /// let calls = parse_body(body, &options).unwrap();
+    /// assert_eq!(calls.errors[0].kind.code(), "too_deep");
+    /// assert_eq!(calls.errors[0].id, "call_1");
+    /// ```
     pub fn limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
@@ -155,6 +263,18 @@ impl CallOptions {
     /// Most calls read from one response (default [`DEFAULT_MAX_CALLS`]); more give one
     /// [`CallErrorKind::TooManyCalls`] error and are dropped.
     ///
+    /// ```
+    /// use tool_input::calls::{parse_body, CallOptions};
+    /// let body = br#"{"type": "message", "role": "assistant", "content": [
+    ///   {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+    ///   {"type": "tool_use", "id": "toolu_2", "name": "get_weather", "input": {"city": "Rome"}},
+    ///   {"type": "tool_use", "id": "toolu_3", "name": "get_weather", "input": {"city": "Oslo"}}]}"#;
+    /// let calls = parse_body(body, &CallOptions::new().max_calls(2)).unwrap();
+    /// assert_eq!(calls.calls.len(), 2);
+    /// assert_eq!(calls.errors.len(), 1);
+    /// assert_eq!(calls.errors[0].kind.code(), "too_many_calls");
+    /// ```
+    ///
     /// [`CallErrorKind::TooManyCalls`]: crate::calls::CallErrorKind::TooManyCalls
     pub fn max_calls(mut self, max_calls: usize) -> Self {
         self.max_calls = max_calls;
@@ -162,6 +282,14 @@ impl CallOptions {
     }
 
     /// Largest body accepted, in bytes (default [`DEFAULT_MAX_BODY_BYTES`]).
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_body, BodyError, CallOptions};
+    /// let body = br#"{"type": "message", "role": "assistant", "content": [
+    ///   {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}]}"#;
+    /// let error = parse_body(body, &CallOptions::new().max_body_bytes(64)).unwrap_err();
+    /// assert_eq!(error, BodyError::TooLarge { bytes: body.len(), limit: 64 });
+    /// ```
     pub fn max_body_bytes(mut self, max_body_bytes: usize) -> Self {
         self.max_body_bytes = max_body_bytes;
         self
@@ -242,11 +370,27 @@ impl CallOptions {
     }
 
     /// The configured format (set with [`CallOptions::format`]).
+    ///
+    /// ```
+    /// use tool_input::calls::{CallOptions, Format};
+    /// assert_eq!(CallOptions::new().configured_format(), Format::Auto);
+    /// assert_eq!(CallOptions::new().format(Format::Ollama).configured_format(), Format::Ollama);
+    /// ```
     pub fn configured_format(&self) -> Format {
         self.format
     }
 
     /// The known tools, if given (set with [`CallOptions::tools`] and its siblings).
+    ///
+    /// ```
+    /// use tool_input::calls::{CallOptions, KnownTool};
+    /// assert_eq!(CallOptions::new().configured_tools(), None);
+    /// let options = CallOptions::new().tools(["get_weather"]);
+    /// assert_eq!(
+    ///     options.configured_tools(),
+    ///     Some(&[KnownTool { name: "get_weather".to_owned(), schema: None }][..])
+    /// );
+    /// ```
     pub fn configured_tools(&self) -> Option<&[KnownTool]> {
         self.tools.as_deref()
     }

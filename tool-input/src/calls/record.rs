@@ -40,6 +40,19 @@ impl OriginalArguments {
     /// Borrow as [`RawArguments`], for [`ToolDefinition::check_with`] and
     /// [`ToolInput::from_arguments_with`](crate::ToolInput::from_arguments_with).
     ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::OriginalArguments;
+    /// use tool_input::ToolDefinition;
+    ///
+    /// let tool = ToolDefinition::new("get_forecast", None, json!({"type": "object",
+    ///     "properties": {"days": {"type": "integer"}}, "required": ["days"]}))?;
+    /// let sent = OriginalArguments::Text(r#"{"days": "3"}"#.to_owned());
+    /// let checked = tool.check(sent.as_raw())?;
+    /// assert_eq!(checked.value, json!({"days": 3}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// [`ToolDefinition::check_with`]: crate::ToolDefinition::check_with
     pub fn as_raw(&self) -> RawArguments<'_> {
         match self {
@@ -66,6 +79,15 @@ impl OriginalArguments {
     }
 
     /// The arguments as a JSON value for diagnostics: text stays a string.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::OriginalArguments;
+    /// let text = OriginalArguments::Text(r#"{"city": "Paris"}"#.to_owned());
+    /// assert_eq!(text.to_value(), json!(r#"{"city": "Paris"}"#));
+    /// assert_eq!(OriginalArguments::Value(json!({"city": "Paris"})).to_value(), json!({"city": "Paris"}));
+    /// assert_eq!(OriginalArguments::Absent.to_value(), json!(null));
+    /// ```
     pub fn to_value(&self) -> Value {
         match self {
             OriginalArguments::Absent => Value::Null,
@@ -89,6 +111,20 @@ impl OriginalArguments {
 /// The [`Toolbox`](crate::Toolbox) checks arguments sent as text that needed repairs without
 /// parsing the text again when the tool's policy and limits read it as this record did, and
 /// `original`, `arguments` and `repairs` are still what the record was made with.
+///
+/// ```
+/// use tool_input::calls::{parse_body, CallOptions, Format, OriginalArguments};
+///
+/// let body = br#"{"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "call_1",
+///   "type": "function", "function": {"name": " get_weather", "arguments": "{'city': 'Paris',}"}}]}}]}"#;
+/// let call = &parse_body(body, &CallOptions::new())?.calls[0];
+/// assert_eq!((call.id.as_str(), call.name.as_str(), call.name_sent.as_str()), ("call_1", "get_weather", " get_weather"));
+/// assert_eq!(call.arguments["city"], "Paris");
+/// assert_eq!(call.repairs.len(), 2); // single quotes, a trailing comma
+/// assert_eq!(call.original, OriginalArguments::Text("{'city': 'Paris',}".to_owned()));
+/// assert_eq!(call.format, Format::OpenAi);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// [`ToolDefinition::check_with`]: crate::ToolDefinition::check_with
 /// [`parse_body`]: crate::calls::parse_body
@@ -234,6 +270,16 @@ pub struct CallParts {
 
 impl CallParts {
     /// Empty parts for a format: no id, no name, no arguments.
+    ///
+    /// ```
+    /// use tool_input::calls::{CallOptions, CallParts, Format, OriginalArguments};
+    /// let parts = CallParts::new(Format::Gemini);
+    /// assert_eq!((parts.id, parts.name, parts.arguments), (None, None, OriginalArguments::Absent));
+    /// // Parts with no name are not a call.
+    /// let error = CallParts::new(Format::Gemini).finish(&CallOptions::new()).unwrap_err();
+    /// assert_eq!(error.kind.code(), "malformed");
+    /// assert!(error.id_generated);
+    /// ```
     pub fn new(format: Format) -> Self {
         CallParts {
             id: None,
@@ -273,6 +319,30 @@ impl CallParts {
     /// ([`resolve_name`], when [`CallOptions::tools`] are known), and parse the arguments
     /// leniently into an object. A missing name, an unknown tool, or arguments that do not
     /// parse, are cut off or are not an object give a [`CallError`] carrying the call's id.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{CallOptions, CallParts, Format, OriginalArguments};
+    ///
+    /// // A Gemini call: no id was sent, so one is generated.
+    /// let parts = CallParts {
+    ///     name: Some("get_weather".to_owned()),
+    ///     arguments: OriginalArguments::Value(json!({"city": "Paris"})),
+    ///     ..CallParts::new(Format::Gemini)
+    /// };
+    /// let call = parts.finish(&CallOptions::new()).unwrap();
+    /// assert!(call.id_generated && call.id.starts_with("call_"));
+    /// assert_eq!(call.arguments["city"], "Paris");
+    /// // Cut-off arguments are an error that keeps the call's id.
+    /// let parts = CallParts {
+    ///     id: Some("call_9".to_owned()),
+    ///     name: Some("get_weather".to_owned()),
+    ///     arguments: OriginalArguments::Text(r#"{"city": "Par"#.to_owned()),
+    ///     ..CallParts::new(Format::OpenAi)
+    /// };
+    /// let error = parts.finish(&CallOptions::new()).unwrap_err();
+    /// assert_eq!((error.id.as_str(), error.kind.code()), ("call_9", "truncated"));
+    /// ```
     ///
     /// [`resolve_name`]: crate::calls::resolve_name
     // A `CallError` is as ordinary an outcome as a `ToolCall` (and as large): `Calls` keeps

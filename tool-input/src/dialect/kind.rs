@@ -44,6 +44,14 @@ impl Dialect {
 
     /// `openai`, `openai-strict`, `responses`, `responses-strict`, `anthropic`, `gemini` or
     /// `mcp`.
+    ///
+    /// ```
+    /// use tool_input::Dialect;
+    /// assert_eq!(Dialect::ResponsesStrict.as_str(), "responses-strict");
+    /// assert_eq!(Dialect::Mcp.to_string(), "mcp");
+    /// // Every name parses back to its dialect.
+    /// assert!(Dialect::ALL.iter().all(|d| d.as_str().parse::<Dialect>() == Ok(*d)));
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::OpenAi => "openai",
@@ -57,6 +65,13 @@ impl Dialect {
     }
 
     /// True for the OpenAI strict dialects.
+    ///
+    /// ```
+    /// use tool_input::Dialect;
+    /// let strict: Vec<Dialect> = Dialect::ALL.into_iter().filter(|d| d.is_strict()).collect();
+    /// assert_eq!(strict, [Dialect::OpenAiStrict, Dialect::ResponsesStrict]);
+    /// assert!(!Dialect::Anthropic.is_strict());
+    /// ```
     pub fn is_strict(self) -> bool {
         matches!(self, Dialect::OpenAiStrict | Dialect::ResponsesStrict)
     }
@@ -74,6 +89,14 @@ impl fmt::Display for Dialect {
 }
 
 /// The error of parsing a [`Dialect`] from text.
+///
+/// ```
+/// use tool_input::dialect::UnknownDialect;
+/// use tool_input::Dialect;
+/// let error = "openai_strict".parse::<Dialect>().unwrap_err();
+/// assert_eq!(error, UnknownDialect("openai_strict".to_owned()));
+/// assert!(error.to_string().starts_with("unknown dialect `openai_strict`; expected openai, openai-strict,"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown dialect `{0}`; expected openai, openai-strict, responses, responses-strict, anthropic, gemini or mcp")]
 pub struct UnknownDialect(pub String);

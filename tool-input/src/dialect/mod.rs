@@ -67,6 +67,18 @@ use serde_json::{Map, Value};
 pub use kind::{Dialect, UnknownDialect};
 
 /// What a provider's documented limits would reject in a tool definition.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::dialect::{self, ProblemCode};
+/// use tool_input::Dialect;
+///
+/// let schema = json!({"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}});
+/// let codes = |dialect| dialect::check_tool("get.weather", None, &schema, dialect).into_iter().map(|p| p.code).collect::<Vec<_>>();
+/// assert_eq!(codes(Dialect::OpenAi), [ProblemCode::Name]); // `.` is not allowed in the name
+/// assert_eq!(codes(Dialect::OpenAiStrict), [ProblemCode::Unrepresentable, ProblemCode::Name]); // and a map is not strict
+/// assert_eq!(codes(Dialect::Mcp), []);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -110,6 +122,15 @@ pub enum ProblemCode {
 
 impl ProblemCode {
     /// The stable snake_case name.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{dialect, Dialect};
+    /// let problems = dialect::check_tool("echo", None, &json!({"type": "string"}), Dialect::Anthropic);
+    /// assert_eq!(problems[0].code.code(), "root_not_object");
+    /// assert_eq!(problems[0].code.to_string(), "root_not_object");
+    /// assert_eq!(serde_json::to_value(problems[0].code).unwrap(), "root_not_object");
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             ProblemCode::Name => "name",
@@ -140,6 +161,20 @@ impl fmt::Display for ProblemCode {
 
 /// One thing in a tool definition that the provider would reject (with a 400, or by
 /// dropping every tool of the request).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::{dialect, Dialect};
+///
+/// let schema = json!({"type": "object", "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}});
+/// let problem = &dialect::check_tool("tag", None, &schema, Dialect::OpenAiStrict)[0];
+/// assert_eq!(problem.pointer, "/function/parameters/properties/tags/additionalProperties");
+/// assert_eq!(problem.code.code(), "unrepresentable");
+/// assert_eq!(
+///     problem.to_string(),
+///     "/function/parameters/properties/tags/additionalProperties: a map (an object with `additionalProperties` and no properties) cannot be written in strict mode (unrepresentable)"
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DialectProblem {
     /// JSON Pointer into the definition as exported (`/function/parameters/properties/a`).
@@ -206,6 +241,17 @@ pub struct SchemaDocument {
 impl SchemaDocument {
     /// Take the root's `title` and `description` out of `schema` (whatever their type: a
     /// definition never carries them in its schema); `None` when `schema` is not an object.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::dialect::SchemaDocument;
+    ///
+    /// let document = SchemaDocument::split(json!({"title": 3, "description": "Get the weather.", "type": "object"})).unwrap();
+    /// assert_eq!(document.title, None); // not a string: dropped, never a name
+    /// assert_eq!(document.description.as_deref(), Some("Get the weather."));
+    /// assert_eq!(document.schema, json!({"type": "object"}));
+    /// assert_eq!(SchemaDocument::split(json!(true)), None);
+    /// ```
     pub fn split(mut schema: Value) -> Option<Self> {
         let root = schema.as_object_mut()?;
         let text = |value: Option<Value>| match value {
@@ -293,6 +339,19 @@ pub fn check_definition(definition: &Value, dialect: Dialect) -> Vec<DialectProb
 /// What `dialect` would reject in the definition [`tool_definition`] exports for this tool:
 /// what its transform could not express, and what the exported definition breaks of the
 /// provider's limits. Empty when the provider would accept it.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::{dialect, Dialect};
+///
+/// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+/// assert!(dialect::check_tool("get_weather", Some("Get the weather."), &schema, Dialect::OpenAiStrict).is_empty());
+/// // A schema the engine refuses is reported whatever the dialect.
+/// let broken = json!({"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}});
+/// let problems = dialect::check_tool("get_weather", None, &broken, Dialect::Anthropic);
+/// assert_eq!(problems[0].code.code(), "invalid_schema");
+/// assert_eq!(problems[0].pointer, "/input_schema/properties/city");
+/// ```
 pub fn check_tool(
     name: &str,
     description: Option<&str>,

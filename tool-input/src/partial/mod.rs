@@ -57,6 +57,13 @@ pub enum FieldState<P> {
 
 impl<P> FieldState<P> {
     /// What has arrived, complete or not.
+    ///
+    /// ```
+    /// use tool_input::partial::FieldState;
+    /// assert_eq!(FieldState::Arriving("Par".to_owned()).value().map(String::as_str), Some("Par"));
+    /// assert_eq!(FieldState::Complete(3).value(), Some(&3));
+    /// assert_eq!(FieldState::<u32>::Absent.value(), None);
+    /// ```
     pub fn value(&self) -> Option<&P> {
         match self {
             FieldState::Absent => None,
@@ -65,6 +72,15 @@ impl<P> FieldState<P> {
     }
 
     /// The value, once it is complete.
+    ///
+    /// ```
+    /// use tool_input::partial::PartialReader;
+    /// let mut reader = PartialReader::<Vec<String>>::new();
+    /// reader.feed(r#"["a.md", "b.m"#);
+    /// let files = reader.partial().value().unwrap();
+    /// assert_eq!(files[0].complete().map(String::as_str), Some("a.md"));
+    /// assert_eq!(files[1].complete(), None); // still arriving
+    /// ```
     pub fn complete(&self) -> Option<&P> {
         match self {
             FieldState::Complete(value) => Some(value),
@@ -73,11 +89,30 @@ impl<P> FieldState<P> {
     }
 
     /// Nothing has arrived.
+    ///
+    /// ```
+    /// use tool_input::partial::PartialReader;
+    /// let mut reader = PartialReader::<bool>::new();
+    /// reader.feed("tr");
+    /// assert!(reader.partial().is_absent()); // a boolean shows only whole
+    /// reader.feed("ue");
+    /// assert!(!reader.finish().unwrap().is_absent());
+    /// ```
     pub fn is_absent(&self) -> bool {
         matches!(self, FieldState::Absent)
     }
 
     /// The value is complete.
+    ///
+    /// ```
+    /// use tool_input::partial::PartialReader;
+    /// let mut reader = PartialReader::<Vec<String>>::new();
+    /// reader.feed(r#"["a.md", "b.m"#);
+    /// let files = reader.partial().value().unwrap();
+    /// assert!(files[0].is_complete());
+    /// assert!(!files[1].is_complete());
+    /// assert!(!reader.partial().is_complete()); // the list is still open
+    /// ```
     pub fn is_complete(&self) -> bool {
         matches!(self, FieldState::Complete(_))
     }
@@ -96,6 +131,19 @@ impl<P> FieldState<P> {
 }
 
 /// What the stream said about the place an event addresses.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::partial::{FieldState, Step};
+/// use tool_input::PartialValue;
+///
+/// let mut title = FieldState::Absent;
+/// String::apply(&mut title, &[], Step::Grew("Disk "));
+/// String::apply(&mut title, &[], Step::Grew("full"));
+/// assert_eq!(title, FieldState::Arriving("Disk full".to_owned()));
+/// String::apply(&mut title, &[], Step::Complete(&json!("Disk full")));
+/// assert_eq!(title, FieldState::Complete("Disk full".to_owned()));
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub enum Step<'a> {
     /// The string there grew by this text.
@@ -173,6 +221,14 @@ pub trait PartialValue {
 }
 
 /// A value shown only whole: read by serde once the stream says it is complete.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::partial::complete_leaf;
+/// assert_eq!(complete_leaf::<u8>(&json!(12)), Some(12));
+/// assert_eq!(complete_leaf::<u8>(&json!(300)), None); // serde refuses it: no partial
+/// assert_eq!(complete_leaf::<u8>(&json!("12")), None);
+/// ```
 pub fn complete_leaf<T: DeserializeOwned>(value: &Value) -> Option<T> {
     T::deserialize(value).ok()
 }
@@ -340,6 +396,17 @@ impl<T: PartialValue> PartialValue for Vec<T> {
 }
 
 /// The partial inside `state`, made `Arriving` (from `empty`) if nothing had arrived.
+///
+/// ```
+/// use tool_input::partial::{arriving, FieldState};
+/// let mut tags: FieldState<Vec<String>> = FieldState::Absent;
+/// arriving(&mut tags, Vec::new).push("urgent".to_owned());
+/// assert_eq!(tags, FieldState::Arriving(vec!["urgent".to_owned()]));
+/// // A state that had arrived keeps what it has, and its completeness.
+/// let mut done = FieldState::Complete(vec![1]);
+/// arriving(&mut done, Vec::new).push(2);
+/// assert_eq!(done, FieldState::Complete(vec![1, 2]));
+/// ```
 pub fn arriving<P>(state: &mut FieldState<P>, empty: impl FnOnce() -> P) -> &mut P {
     if state.is_absent() {
         *state = FieldState::Arriving(empty());

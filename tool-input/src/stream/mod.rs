@@ -151,9 +151,38 @@ use crate::parse::StreamEvent;
 pub(crate) use assembly::{Args, Assembly, End};
 
 /// Default for [`StreamAssembler::max_call_bytes`]: 8 MiB of arguments per streamed call.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::calls::CallOptions;
+/// use tool_input::stream::{StreamAssembler, DEFAULT_MAX_CALL_BYTES};
+///
+/// let mut stream = StreamAssembler::new(CallOptions::new());
+/// stream.push_event(&json!({"type": "content_block_start", "index": 0,
+///     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "write_file", "input": {}}}));
+/// let huge = format!(r#"{{"text": "{}"}}"#, "a".repeat(DEFAULT_MAX_CALL_BYTES));
+/// stream.push_event(&json!({"type": "content_block_delta", "index": 0,
+///     "delta": {"type": "input_json_delta", "partial_json": huge}}));
+/// stream.push_event(&json!({"type": "content_block_stop", "index": 0}));
+/// stream.push_event(&json!({"type": "message_stop"}));
+/// let error = &stream.finish().errors[0];
+/// assert_eq!(error.kind.code(), "too_large");
+/// assert!(error.message.contains(&format!("limit of {DEFAULT_MAX_CALL_BYTES} bytes")));
+/// ```
 pub const DEFAULT_MAX_CALL_BYTES: usize = 8 * 1024 * 1024;
 
 /// Default for [`StreamAssembler::max_stream_bytes`]: 64 MiB of body per stream.
+///
+/// ```
+/// use tool_input::calls::CallOptions;
+/// use tool_input::stream::{StreamAssembler, DEFAULT_MAX_STREAM_BYTES};
+///
+/// let mut stream = StreamAssembler::new(CallOptions::new());
+/// stream.push_text(&" ".repeat(DEFAULT_MAX_STREAM_BYTES + 1));
+/// let calls = stream.finish();
+/// assert_eq!(calls.errors[0].kind.code(), "stream_too_large");
+/// assert!(calls.errors[0].message.contains(&format!("limit of {DEFAULT_MAX_STREAM_BYTES} bytes")));
+/// ```
 pub const DEFAULT_MAX_STREAM_BYTES: usize = 64 * 1024 * 1024;
 
 /// Longest tool name kept from fragments; a longer one is not a name any API accepts.
@@ -214,6 +243,23 @@ impl StreamAssembler {
     /// An assembler reading with `options`: the format ([`Format::Auto`] detects it from
     /// the first event), the known tools, the call limit ([`CallOptions::max_calls`]), and
     /// the most bytes buffered in all ([`CallOptions::max_body_bytes`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new().tools(["get_weather"]));
+    /// stream.push_event(&json!({"type": "content_block_start", "index": 0,
+    ///     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "Get_Weather", "input": {}}}));
+    /// stream.push_event(&json!({"type": "content_block_delta", "index": 0,
+    ///     "delta": {"type": "input_json_delta", "partial_json": "{\"city\": \"Paris\"}"}}));
+    /// stream.push_event(&json!({"type": "content_block_stop", "index": 0}));
+    /// stream.push_event(&json!({"type": "message_stop"}));
+    /// let calls = stream.finish();
+    /// assert_eq!(calls.calls[0].name, "get_weather"); // matched against the known tools
+    /// assert_eq!(calls.calls[0].arguments["city"], "Paris");
+    /// ```
     pub fn new(options: CallOptions) -> Self {
         let format = options.configured_format();
         let backend = match format {
@@ -329,12 +375,44 @@ impl StreamAssembler {
     /// The argument events collected since the last call (with
     /// [`with_events`](StreamAssembler::with_events); none otherwise), in the order they
     /// arrived.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::parse::StreamEvent;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
+    /// stream.push_event(&json!({"type": "content_block_start", "index": 0,
+    ///     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}}));
+    /// for fragment in [r#"{"city": "Pa"#, r#"ris", "days": 3}"#] {
+    ///     stream.push_event(&json!({"type": "content_block_delta", "index": 0,
+    ///         "delta": {"type": "input_json_delta", "partial_json": fragment}}));
+    /// }
+    /// let events: Vec<StreamEvent> = stream.take_events().into_iter().map(|e| e.event).collect();
+    /// assert_eq!(events[0], StreamEvent::StringGrew { path: "/city".into(), appended: "Pa".into() });
+    /// assert_eq!(events[1], StreamEvent::StringGrew { path: "/city".into(), appended: "ris".into() });
+    /// assert!(matches!(&events[2], StreamEvent::ValueComplete { path, .. } if path == "/city"));
+    /// assert!(stream.take_events().is_empty()); // taken
+    /// ```
     pub fn take_events(&mut self) -> Vec<ArgumentEvent> {
         self.state.events.as_mut().map(mem::take).unwrap_or_default()
     }
 
     /// The format being read: the one asked for, the one detected, or [`Format::Auto`]
     /// while no event of a known shape has arrived.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{CallOptions, Format};
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// assert_eq!(stream.format(), Format::Auto);
+    /// stream.push_event(&json!({"type": "message_start", "message": {"id": "msg_1", "type": "message",
+    ///     "role": "assistant", "content": []}}));
+    /// assert_eq!(stream.format(), Format::Anthropic);
+    /// ```
     pub fn format(&self) -> Format {
         self.state.format
     }
@@ -345,6 +423,21 @@ impl StreamAssembler {
     ///
     /// The event counts toward [`max_stream_bytes`](StreamAssembler::max_stream_bytes) by the
     /// length of its compact JSON.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{CallOptions, Format};
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// // Gemini streams each call whole, without an id.
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// stream.push_event(&json!({"candidates": [{"content": {"role": "model", "parts": [
+    ///     {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}, "finishReason": "STOP"}]}));
+    /// let calls = stream.finish();
+    /// assert_eq!(calls.format, Format::Gemini);
+    /// assert_eq!(calls.calls[0].arguments["city"], "Paris");
+    /// assert!(calls.calls[0].id_generated);
+    /// ```
     pub fn push_event(&mut self, event: &Value) {
         if self.state.receive(crate::message::json_len(event)) {
             feed(&mut self.state, &mut self.backend, event);
@@ -464,6 +557,24 @@ impl StreamAssembler {
 
     /// The stream's end marker (`data: [DONE]`) arrived: a Chat Completions stream without
     /// a `finish_reason` ends normally rather than cut off.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+    ///     "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}}]});
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// stream.push_event(&chunk);
+    /// stream.push_done();
+    /// assert_eq!(stream.calls()[0].id, "call_1"); // final now, not only at `finish`
+    /// assert!(stream.finish().is_ok());
+    /// // Without `[DONE]` (and no `finish_reason`) the stream reads as cut off.
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// stream.push_event(&chunk);
+    /// assert_eq!(stream.finish().errors[0].kind.code(), "truncated");
+    /// ```
     pub fn push_done(&mut self) {
         end_of_chat(&mut self.state, &mut self.backend);
     }
@@ -495,6 +606,20 @@ impl StreamAssembler {
     }
 
     /// The call attempts that failed so far, in order.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let mut stream = StreamAssembler::new(CallOptions::new().tools(["get_weather"]));
+    /// stream.push_event(&json!({"type": "content_block_start", "index": 0,
+    ///     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {}}}));
+    /// assert!(stream.errors().is_empty());
+    /// stream.push_event(&json!({"type": "content_block_stop", "index": 0}));
+    /// assert_eq!(stream.errors()[0].kind.code(), "unknown_tool");
+    /// assert_eq!(stream.errors()[0].id, "toolu_1");
+    /// ```
     pub fn errors(&self) -> &[CallError] {
         &self.state.collected.errors
     }
@@ -559,6 +684,27 @@ impl StreamAssembler {
 
     /// End the stream and read every call: the calls that were final, and an error for
     /// each call that was cut off, too large or damaged. Never panics.
+    ///
+    /// ```
+    /// use tool_input::calls::CallOptions;
+    /// use tool_input::stream::StreamAssembler;
+    ///
+    /// let body = r#"event: response.output_item.added
+    /// data: {"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": ""}}
+    ///
+    /// event: response.function_call_arguments.delta
+    /// data: {"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_1", "delta": "{\"city\": \"Paris\"}"}
+    ///
+    /// event: response.completed
+    /// data: {"type": "response.completed", "response": {"status": "completed"}}
+    ///
+    /// "#;
+    /// let mut stream = StreamAssembler::new(CallOptions::new());
+    /// stream.push_sse_bytes(body);
+    /// let calls = stream.finish();
+    /// assert_eq!(calls.calls[0].id, "call_1");
+    /// assert_eq!(calls.calls[0].arguments["city"], "Paris");
+    /// ```
     pub fn finish(mut self) -> Calls {
         if !self.state.over_limit {
             let limit = self.state.options.get_max_body_bytes();
@@ -675,6 +821,22 @@ fn detect(event: &Value) -> Option<Format> {
 ///
 /// Serializes as an object with these fields, by these names (the Python module's
 /// `StreamAssembler.open_calls()` returns it so).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::calls::CallOptions;
+/// use tool_input::stream::StreamAssembler;
+///
+/// let mut stream = StreamAssembler::new(CallOptions::new());
+/// stream.push_event(&json!({"type": "content_block_start", "index": 0,
+///     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "write_file", "input": {}}}));
+/// stream.push_event(&json!({"type": "content_block_delta", "index": 0, "delta":
+///     {"type": "input_json_delta", "partial_json": "{\"path\": \"notes.md\", \"content\": \"# Ti"}}));
+/// let open = stream.open_calls();
+/// assert_eq!((open[0].position, open[0].id), (0, Some("toolu_1")));
+/// assert_eq!(open[0].arguments_partial, Some(&json!({"path": "notes.md", "content": "# Ti"})));
+/// assert_eq!(serde_json::to_value(open[0]).unwrap()["bytes"], 37);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct OpenCall<'a> {
@@ -700,6 +862,24 @@ pub struct OpenCall<'a> {
 }
 
 /// An event of a streamed call's arguments, from [`StreamAssembler::take_events`].
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::calls::CallOptions;
+/// use tool_input::parse::StreamEvent;
+/// use tool_input::stream::StreamAssembler;
+///
+/// let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
+/// stream.push_event(&json!({"type": "content_block_start", "index": 0,
+///     "content_block": {"type": "tool_use", "id": "toolu_1", "name": "set_volume", "input": {}}}));
+/// stream.push_event(&json!({"type": "content_block_delta", "index": 0,
+///     "delta": {"type": "input_json_delta", "partial_json": "{\"level\": 7, "}}));
+/// let events = stream.take_events();
+/// assert_eq!(events[0].position, 0);
+/// assert_eq!(events[0].id.as_deref(), Some("toolu_1"));
+/// assert_eq!(events[0].name.as_deref(), Some("set_volume"));
+/// assert!(matches!(&events[0].event, StreamEvent::ValueComplete { path, value } if path == "/level" && **value == json!(7)));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ArgumentEvent {
