@@ -78,6 +78,21 @@ pub struct Args<T>(pub T);
 
 impl<T> Args<T> {
     /// The typed arguments.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// use tool_input::{Args, ToolInput};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String, days: u8 }
+    ///
+    /// let args: Args<GetWeather> = serde_json::from_str(r#"{"city": "Paris", "days": "3"}"#)?;
+    /// let call = args.into_inner();
+    /// assert_eq!((call.city.as_str(), call.days), ("Paris", 3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_inner(self) -> T {
         self.0
     }

@@ -222,6 +222,19 @@ pub struct ToolDefinition {
 
 impl ToolDefinition {
     /// A definition from a plain JSON Schema, with the default policy.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::ToolDefinition;
+    ///
+    /// let ping = ToolDefinition::new("ping", Some("Ping a host."),
+    ///     json!({"type": "object", "properties": {"host": {"type": "string"}}, "required": ["host"]}))?;
+    /// assert_eq!(ping.check(r#"{"host": "example.com"}"#)?.value, json!({"host": "example.com"}));
+    /// // A schema that cannot be compiled is an error here, not at the first call.
+    /// let broken = json!({"type": "object", "properties": {"host": {"type": "string", "pattern": "("}}});
+    /// assert!(ToolDefinition::new("ping", None, broken).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(
         name: impl Into<String>,
         description: Option<&str>,
@@ -231,6 +244,18 @@ impl ToolDefinition {
     }
 
     /// A definition around an already configured validator.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{Policy, ToolDefinition, Validator};
+    ///
+    /// let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+    /// let strict = Validator::builder(&schema).policy(Policy::Strict).build()?;
+    /// let count = ToolDefinition::from_validator("count", None, strict);
+    /// assert!(count.check(r#"{"n": "3"}"#).is_err()); // no coercion under `Policy::Strict`
+    /// assert!(ToolDefinition::new("count", None, schema)?.check(r#"{"n": "3"}"#).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_validator(name: impl Into<String>, description: Option<&str>, validator: Validator) -> Self {
         ToolDefinition {
             name: Arc::from(name.into()),
@@ -240,6 +265,18 @@ impl ToolDefinition {
     }
 
     /// The tool's name.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// use tool_input::ToolInput;
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// assert_eq!(GetWeather::definition().name(), "get_weather");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -250,26 +287,94 @@ impl ToolDefinition {
     }
 
     /// The tool's description.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::ToolDefinition;
+    ///
+    /// let tool = ToolDefinition::new("ping", Some("Ping a host."), json!({"type": "object"}))?;
+    /// assert_eq!(tool.description(), Some("Ping a host."));
+    /// assert_eq!(ToolDefinition::new("ping", None, json!({"type": "object"}))?.description(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn description(&self) -> Option<&str> {
         self.description.as_deref()
     }
 
     /// The JSON Schema of the arguments, as the model sees it.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// use tool_input::ToolInput;
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String, days: Option<u8> }
+    ///
+    /// let schema = GetWeather::definition().schema();
+    /// assert_eq!(schema["type"], "object");
+    /// assert_eq!(schema["required"], serde_json::json!(["city"]));
+    /// ```
     pub fn schema(&self) -> &Value {
         self.validator.schema()
     }
 
     /// The compiled validator.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// use serde_json::json;
+    /// use tool_input::{Policy, ToolInput};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let validator = GetWeather::definition().validator();
+    /// assert_eq!(validator.policy(), Policy::Default); // no `#[tool_input(policy = ...)]`
+    /// assert!(validator.is_valid(&json!({"city": "Paris"})));
+    /// assert!(!validator.is_valid(&json!({"town": "Paris"})));
+    /// ```
     pub fn validator(&self) -> &Validator {
         &self.validator
     }
 
     /// Check raw arguments; a rejection names the tool.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::ToolDefinition;
+    ///
+    /// let tool = ToolDefinition::new("tag", None, json!({"type": "object",
+    ///     "properties": {"tags": {"type": "array", "items": {"type": "string"}}}, "required": ["tags"]}))?;
+    /// let checked = tool.check(r#"{"tags": "[\"a\", \"b\"]"}"#)?; // a list sent as a string
+    /// assert_eq!(checked.value, json!({"tags": ["a", "b"]}));
+    /// assert_eq!(checked.report.coercions[0].path, "/tags");
+    /// let rejection = tool.check("{}").unwrap_err();
+    /// assert!(rejection.to_string().starts_with("The arguments for tool `tag` were rejected"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check<'a>(&self, raw: impl Into<RawArguments<'a>>) -> Result<Checked<Value>, Rejection> {
         self.check_with(raw.into(), &CheckOptions::default())
     }
 
     /// Check raw arguments with explicit options; a rejection names the tool.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{CheckOptions, Policy, ToolDefinition};
+    ///
+    /// let tool = ToolDefinition::new("count", None,
+    ///     json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}))?;
+    /// let sent = r#"{"n": "3"}"#;
+    /// assert_eq!(tool.check_with(sent.into(), &CheckOptions::new())?.value, json!({"n": 3}));
+    /// let strict = CheckOptions::new().with_policy(Policy::Strict);
+    /// let rejection = tool.check_with(sent.into(), &strict).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].path(), "/n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check_with(
         &self,
         raw: RawArguments<'_>,

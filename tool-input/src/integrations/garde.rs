@@ -37,6 +37,28 @@ use crate::tool::ToolInput;
 /// Run `T`'s garde rules: the function for `#[tool_input(validate = tool_input::garde::validate)]`
 /// (with garde's default context). Every error of the report is a field error, see
 /// [`field_errors`].
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+/// use tool_input::ToolInput;
+///
+/// /// Tag a photo.
+/// #[derive(Debug, Deserialize, JsonSchema, ToolInput, garde::Validate)]
+/// #[tool_input(validate = tool_input::garde::validate)]
+/// struct TagPhoto {
+///     #[serde(rename = "tag")]
+///     #[garde(alphanumeric)]
+///     label: String,
+/// }
+///
+/// assert!(TagPhoto::from_arguments(r#"{"tag": "beach2026"}"#).is_ok());
+/// // Called directly, it gives the field errors, at the names the model sends.
+/// let errors = tool_input::garde::validate(&TagPhoto { label: "sea side".into() }).unwrap_err();
+/// assert_eq!(errors[0].path(), "/tag");
+/// let rejection = TagPhoto::from_arguments(r#"{"tag": "sea side"}"#).unwrap_err();
+/// assert!(rejection.to_string().contains("- /tag: "));
+/// ```
 pub fn validate<T>(value: &T) -> Result<(), Vec<FieldError>>
 where
     T: ToolInput + garde::Validate,

@@ -89,18 +89,106 @@ use crate::tool::{ToolDefinition, ToolInput};
 /// tool's context and what it publishes, the tool's own errors through its `map_error`, and
 /// effects of other families or for another tool's name.
 ///
-/// See the [module's example](self).
+/// See the [module's example](self); here, a call refused, with the message rig hands back
+/// to the model:
+///
+/// ```
+/// use rig_core::effect::{EffectKind, Outcome};
+/// use rig_core::serve::{serve_inline, ErasedHandler};
+/// use rig_core::tool::ToolErrorKind;
+/// # use rig_core::tool::{PortableTool, ToolExecutionError};
+/// # use schemars::JsonSchema;
+/// # use serde::Deserialize;
+/// # use tool_input::{Args, ToolInput};
+/// # /// Get the weather for a city.
+/// # #[derive(Deserialize, JsonSchema, ToolInput)]
+/// # struct GetWeather { city: String }
+/// struct Weather { unit: &'static str } // a rig `PortableTool` with `Args = Args<GetWeather>`
+/// # impl PortableTool for Weather {
+/// #     const NAME: &'static str = GetWeather::NAME;
+/// #     type Args = Args<GetWeather>;
+/// #     type Output = String;
+/// #     type Error = ToolExecutionError;
+/// #     fn description(&self) -> String { GetWeather::DESCRIPTION.unwrap_or_default().to_owned() }
+/// #     fn parameters(&self) -> serde_json::Value { GetWeather::schema().clone() }
+/// #     async fn call(&self, Args(call): Args<GetWeather>) -> Result<String, ToolExecutionError> {
+/// #         Ok(format!("21 {} in {}", self.unit, call.city))
+/// #     }
+/// # }
+///
+/// let handler = ErasedHandler::new(tool_input::rig::ToolAdapter::new(Weather { unit: "°C" }));
+/// let call = EffectKind::ToolCall { name: "get_weather".into(), args: "{'town': 'Paris'}".into() };
+/// let Ok(Outcome::ToolResult { result }) = futures_executor::block_on(serve_inline(&handler, call)) else { panic!() };
+/// assert!(result.is_error_kind(ToolErrorKind::InvalidArgs));
+/// assert!(result.output().as_text().unwrap().contains("- /city: "));
+/// ```
 pub struct ToolAdapter<T> {
     rig: adapters::ToolAdapter<T>,
 }
 
 impl<T: Tool> ToolAdapter<T> {
     /// Wrap a tool.
+    ///
+    /// ```
+    /// use rig_core::effect::{EffectKind, Outcome};
+    /// use rig_core::serve::{serve_inline, ErasedHandler};
+    /// # use rig_core::tool::{PortableTool, ToolExecutionError};
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// # use tool_input::{Args, ToolInput};
+    /// # /// Get the weather for a city.
+    /// # #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// # struct GetWeather { city: String }
+    /// struct Weather { unit: &'static str } // a rig `PortableTool` with `Args = Args<GetWeather>`
+    /// # impl PortableTool for Weather {
+    /// #     const NAME: &'static str = GetWeather::NAME;
+    /// #     type Args = Args<GetWeather>;
+    /// #     type Output = String;
+    /// #     type Error = ToolExecutionError;
+    /// #     fn description(&self) -> String { GetWeather::DESCRIPTION.unwrap_or_default().to_owned() }
+    /// #     fn parameters(&self) -> serde_json::Value { GetWeather::schema().clone() }
+    /// #     async fn call(&self, Args(call): Args<GetWeather>) -> Result<String, ToolExecutionError> {
+    /// #         Ok(format!("21 {} in {}", self.unit, call.city))
+    /// #     }
+    /// # }
+    ///
+    /// let handler = ErasedHandler::new(tool_input::rig::ToolAdapter::new(Weather { unit: "°C" }));
+    /// // Prose, single quotes, a trailing comma: read by the whole pipeline.
+    /// let args = "Sure: {'city': 'Oslo',}";
+    /// let call = EffectKind::ToolCall { name: "get_weather".into(), args: args.into() };
+    /// let Ok(Outcome::ToolResult { result }) = futures_executor::block_on(serve_inline(&handler, call)) else { panic!() };
+    /// assert_eq!(result.output().as_text(), Some("21 °C in Oslo"));
+    /// ```
     pub fn new(tool: T) -> Self {
         ToolAdapter { rig: adapters::ToolAdapter::new(tool) }
     }
 
     /// The wrapped tool.
+    ///
+    /// ```
+    /// # use rig_core::tool::{PortableTool, ToolExecutionError};
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// # use tool_input::{Args, ToolInput};
+    /// # /// Get the weather for a city.
+    /// # #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// # struct GetWeather { city: String }
+    /// struct Weather { unit: &'static str } // a rig `PortableTool` with `Args = Args<GetWeather>`
+    /// # impl PortableTool for Weather {
+    /// #     const NAME: &'static str = GetWeather::NAME;
+    /// #     type Args = Args<GetWeather>;
+    /// #     type Output = String;
+    /// #     type Error = ToolExecutionError;
+    /// #     fn description(&self) -> String { GetWeather::DESCRIPTION.unwrap_or_default().to_owned() }
+    /// #     fn parameters(&self) -> serde_json::Value { GetWeather::schema().clone() }
+    /// #     async fn call(&self, Args(call): Args<GetWeather>) -> Result<String, ToolExecutionError> {
+    /// #         Ok(format!("21 {} in {}", self.unit, call.city))
+    /// #     }
+    /// # }
+    /// let adapter = tool_input::rig::ToolAdapter::new(Weather { unit: "°F" });
+    /// assert_eq!(adapter.tool().unit, "°F");
+    /// assert_eq!(rig_core::tool::tool_definition(adapter.tool()).name.as_str(), "get_weather");
+    /// ```
     pub fn tool(&self) -> &T {
         self.rig.tool()
     }

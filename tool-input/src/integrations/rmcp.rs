@@ -131,6 +131,23 @@ pub struct Parameters<T>(pub T);
 
 impl<T> Parameters<T> {
     /// The typed arguments.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::rmcp::Parameters;
+    /// use tool_input::ToolInput;
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// // What a `#[tool]` method is given, when it does not destructure it.
+    /// let parameters = Parameters(GetWeather::from_arguments(r#"{'city': 'Paris'}"#)?);
+    /// let call: GetWeather = parameters.into_inner();
+    /// assert_eq!(call.city, "Paris");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_inner(self) -> T {
         self.0
     }
@@ -327,6 +344,22 @@ impl std::fmt::Debug for ToolboxServer {
 impl ToolboxServer {
     /// Serve `toolbox`, announcing the tools capability and `tool-input` as the server's
     /// implementation (see [`ToolboxServer::with_server_info`]).
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// # /// Get the weather for a city.
+    /// # #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// # struct GetWeather { city: String }
+    /// use rmcp::ServerHandler;
+    /// use tool_input::rmcp::ToolboxServer;
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(call.city)));
+    /// let info = server.get_info();
+    /// assert!(info.capabilities.tools.is_some());
+    /// assert_eq!(info.server_info.name, "tool-input");
+    /// ```
     pub fn new(toolbox: impl Into<Arc<Toolbox>>) -> Self {
         let toolbox = toolbox.into();
         let tools = toolbox.tool_definitions().map(tool).collect();
@@ -336,29 +369,106 @@ impl ToolboxServer {
     }
 
     /// The name and version the server announces.
+    ///
+    /// ```
+    /// use rmcp::model::Implementation;
+    /// use rmcp::ServerHandler;
+    /// use tool_input::rmcp::ToolboxServer;
+    /// use tool_input::Toolbox;
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()).with_server_info(Implementation::new("weather", "1.2.0"));
+    /// let info = server.get_info().server_info;
+    /// assert_eq!((info.name.as_str(), info.version.as_str()), ("weather", "1.2.0"));
+    /// ```
     pub fn with_server_info(mut self, info: Implementation) -> Self {
         self.config = self.config.with_server_info(info);
         self
     }
 
     /// The instructions the server gives the client at initialization.
+    ///
+    /// ```
+    /// use rmcp::ServerHandler;
+    /// use tool_input::rmcp::ToolboxServer;
+    /// use tool_input::Toolbox;
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()).with_instructions("Weather for any city.");
+    /// assert_eq!(server.get_info().instructions.as_deref(), Some("Weather for any city."));
+    /// ```
     pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         self.config = self.config.with_instructions(instructions);
         self
     }
 
     /// The Toolbox served.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// # /// Get the weather for a city.
+    /// # #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// # struct GetWeather { city: String }
+    /// use std::sync::Arc;
+    /// use tool_input::rmcp::ToolboxServer;
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// let toolbox = Arc::new(Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(call.city)));
+    /// let server = ToolboxServer::new(Arc::clone(&toolbox)); // shared, not copied
+    /// assert!(std::ptr::eq(server.toolbox(), &*toolbox));
+    /// assert_eq!(server.toolbox().names(), ["get_weather"]);
+    /// ```
     pub fn toolbox(&self) -> &Toolbox {
         &self.toolbox
     }
 
     /// The tools listed by `tools/list`.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// # /// Get the weather for a city.
+    /// # #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// # struct GetWeather { city: String }
+    /// use tool_input::rmcp::ToolboxServer;
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(call.city)));
+    /// let tool = &server.tools()[0];
+    /// assert_eq!(tool.name, "get_weather");
+    /// assert_eq!(tool.description.as_deref(), Some("Get the weather for a city."));
+    /// assert_eq!(tool.input_schema["additionalProperties"], false); // the MCP definition
+    /// ```
     pub fn tools(&self) -> &[Tool] {
         &self.tools
     }
 
     /// Answer a `tools/call` request: what [`ServerHandler::call_tool`] does, with the
     /// request id as the call id.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// # /// Get the weather for a city.
+    /// # #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// # struct GetWeather { city: String }
+    /// use futures_executor::block_on;
+    /// use rmcp::model::CallToolRequestParams;
+    /// use serde_json::json;
+    /// use tool_input::rmcp::ToolboxServer;
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// let server = ToolboxServer::new(Toolbox::new()
+    ///     .with_tool(|call: GetWeather| Ok::<_, String>(format!("Sunny in {}", call.city))));
+    /// let arguments = json!({"city": "Paris"}).as_object().cloned().unwrap();
+    /// let request = CallToolRequestParams::new("get_weather").with_arguments(arguments);
+    /// let result = block_on(server.call(request, "1"))?;
+    /// assert_eq!(result.is_error, Some(false));
+    /// assert_eq!(result.content[0].as_text().map(|content| content.text.as_str()), Some("Sunny in Paris"));
+    /// // A tool that is not registered: a JSON-RPC error, not a tool result.
+    /// let error = block_on(server.call(CallToolRequestParams::new("get_wether"), "2")).unwrap_err();
+    /// assert_eq!(error.code.0, -32602);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub async fn call(
         &self,
         request: CallToolRequestParams,

@@ -113,12 +113,36 @@ impl Spent {
 impl Conversation {
     /// A conversation with the default budgets: 3 mistakes of the model in a row per tool,
     /// and 3 errors of the handler in a row per tool.
+    ///
+    /// ```
+    /// use tool_input::Conversation;
+    ///
+    /// let conversation = Conversation::new();
+    /// assert_eq!((conversation.max_failures(), conversation.max_handler_failures()), (3, 3));
+    /// assert_eq!(conversation.failures("any_tool"), 0);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// How many of the model's mistakes in a row a tool may have (at least 1): unknown
     /// tool, arguments that do not parse or are refused, a call that cannot be read.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, OutcomeKind, ToolDefinition, Toolbox};
+    ///
+    /// let ping = ToolDefinition::new("ping", None, json!({
+    ///     "type": "object", "properties": {"host": {"type": "string"}}, "required": ["host"]})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(ping, |_| Ok::<_, String>("pong"));
+    /// let text = r#"<tool_call>{"name": "ping", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let mut conversation = Conversation::new().with_max_failures(1);
+    /// assert!(toolbox.dispatch_in(&mut conversation, &calls.calls[0]).budget_spent);
+    /// assert_eq!(toolbox.dispatch_in(&mut conversation, &calls.calls[0]).kind(), OutcomeKind::BudgetSpent);
+    /// assert_eq!(Conversation::new().with_max_failures(0).max_failures(), 1); // at least 1
+    /// ```
     pub fn with_max_failures(mut self, max_failures: u32) -> Self {
         self.max_failures = max_failures.max(1);
         self
@@ -126,38 +150,137 @@ impl Conversation {
 
     /// How many errors of its handler in a row a tool may have (at least 1) before it is
     /// not run again; counted apart from the model's mistakes.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, Failure, ToolDefinition, Toolbox};
+    ///
+    /// let pay = ToolDefinition::new("pay", None, json!({"type": "object", "properties": {}})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(pay, |_| Err::<(), _>("payment declined"));
+    /// let text = r#"<tool_call>{"name": "pay", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let mut conversation = Conversation::new().with_max_handler_failures(2);
+    /// assert!(!toolbox.dispatch_in(&mut conversation, &calls.calls[0]).budget_spent);
+    /// assert!(toolbox.dispatch_in(&mut conversation, &calls.calls[0]).budget_spent);
+    /// let outcome = toolbox.dispatch_in(&mut conversation, &calls.calls[0]); // not run
+    /// assert!(matches!(outcome.result, Err(Failure::HandlerBudgetSpent { failures: 2, .. })));
+    /// ```
     pub fn with_max_handler_failures(mut self, max_handler_failures: u32) -> Self {
         self.max_handler_failures = max_handler_failures.max(1);
         self
     }
 
     /// The cap on the model's mistakes.
+    ///
+    /// ```
+    /// use tool_input::Conversation;
+    /// assert_eq!(Conversation::new().max_failures(), 3);
+    /// assert_eq!(Conversation::new().with_max_failures(5).max_failures(), 5);
+    /// ```
     pub fn max_failures(&self) -> u32 {
         self.max_failures
     }
 
     /// The cap on the handler's errors.
+    ///
+    /// ```
+    /// use tool_input::Conversation;
+    /// let conversation = Conversation::new().with_max_handler_failures(1);
+    /// assert_eq!(conversation.max_handler_failures(), 1);
+    /// assert_eq!(conversation.max_failures(), 3); // the other cap is unchanged
+    /// ```
     pub fn max_handler_failures(&self) -> u32 {
         self.max_handler_failures
     }
 
     /// How many times in a row the model's call of `tool` was a mistake.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, ToolDefinition, Toolbox};
+    ///
+    /// let ping = ToolDefinition::new("ping", None, json!({
+    ///     "type": "object", "properties": {"host": {"type": "string"}}, "required": ["host"]})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(ping, |_| Ok::<_, String>("pong"));
+    /// let call = |text: &str| parse_text(text, &CallOptions::new()).calls.remove(0);
+    /// let wrong = call(r#"<tool_call>{"name": "ping", "arguments": {}}</tool_call>"#);
+    /// let valid = call(r#"<tool_call>{"name": "ping", "arguments": {"host": "a"}}</tool_call>"#);
+    ///
+    /// let mut conversation = Conversation::new();
+    /// toolbox.dispatch_in(&mut conversation, &wrong);
+    /// toolbox.dispatch_in(&mut conversation, &wrong);
+    /// assert_eq!(conversation.failures("ping"), 2);
+    /// toolbox.dispatch_in(&mut conversation, &valid); // accepted: the run of mistakes ends
+    /// assert_eq!(conversation.failures("ping"), 0);
+    /// ```
     pub fn failures(&self, tool: &str) -> u32 {
         self.failures.get(tool).copied().unwrap_or(0)
     }
 
     /// How many times in a row `tool`'s handler returned an error.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, ToolDefinition, Toolbox};
+    ///
+    /// let pay = ToolDefinition::new("pay", None, json!({"type": "object", "properties": {}})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(pay, |_| Err::<(), _>("payment declined"));
+    /// let text = r#"<tool_call>{"name": "pay", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let mut conversation = Conversation::new();
+    /// toolbox.dispatch_in(&mut conversation, &calls.calls[0]);
+    /// // The handler failed, not the model: only the handler's count moves.
+    /// assert_eq!((conversation.handler_failures("pay"), conversation.failures("pay")), (1, 0));
+    /// ```
     pub fn handler_failures(&self, tool: &str) -> u32 {
         self.handler_failures.get(tool).copied().unwrap_or(0)
     }
 
     /// Has `tool` used up either budget? It is then not run again until
     /// [`reset`](Conversation::reset).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, ToolDefinition, Toolbox};
+    ///
+    /// let ping = ToolDefinition::new("ping", None, json!({
+    ///     "type": "object", "properties": {"host": {"type": "string"}}, "required": ["host"]})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(ping, |_| Ok::<_, String>("pong"));
+    /// let text = r#"<tool_call>{"name": "ping", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let mut conversation = Conversation::new().with_max_failures(2);
+    /// toolbox.dispatch_in(&mut conversation, &calls.calls[0]);
+    /// assert!(!conversation.is_spent("ping"));
+    /// toolbox.dispatch_in(&mut conversation, &calls.calls[0]);
+    /// assert!(conversation.is_spent("ping"));
+    /// ```
     pub fn is_spent(&self, tool: &str) -> bool {
         self.spent(tool).is_some()
     }
 
     /// Forget every tool's counts, of both budgets (for example when the user starts over).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, ToolDefinition, Toolbox};
+    ///
+    /// let ping = ToolDefinition::new("ping", None, json!({
+    ///     "type": "object", "properties": {"host": {"type": "string"}}, "required": ["host"]})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(ping, |_| Ok::<_, String>("pong"));
+    /// let text = r#"<tool_call>{"name": "ping", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let mut conversation = Conversation::new().with_max_failures(1);
+    /// toolbox.dispatch_in(&mut conversation, &calls.calls[0]);
+    /// assert!(conversation.is_spent("ping"));
+    /// conversation.reset();
+    /// assert!(!conversation.is_spent("ping"));
+    /// assert_eq!(conversation.failures("ping"), 0);
+    /// ```
     pub fn reset(&mut self) {
         self.failures.clear();
         self.handler_failures.clear();

@@ -176,6 +176,17 @@ impl<S: Send + Sync + 'static> std::fmt::Debug for Toolbox<S> {
 
 impl Toolbox {
     /// An empty toolbox.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{OutcomeKind, Toolbox};
+    ///
+    /// let toolbox = Toolbox::new();
+    /// assert!(toolbox.names().is_empty());
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).kind(), OutcomeKind::UnknownTool);
+    /// ```
     pub fn new() -> Self {
         Toolbox::with_state(())
     }
@@ -186,6 +197,19 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// [`Toolbox::with_async_context_tool`] are given `state` (the application's: a database
     /// pool, a client, the user's session) in their [`CallContext`], with the call's id and
     /// the tool's name. Handlers registered without context work as in [`Toolbox::new`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tool_input::Toolbox;
+    ///
+    /// struct Db { url: String }
+    ///
+    /// // An `Arc` the application keeps is shared with the handlers, not copied.
+    /// let db = Arc::new(Db { url: "postgres://localhost/shop".into() });
+    /// let toolbox = Toolbox::with_state(Arc::clone(&db));
+    /// assert!(std::ptr::eq(toolbox.state(), &*db));
+    /// assert_eq!(Toolbox::with_state(Db { url: "sqlite::memory:".into() }).state().url, "sqlite::memory:");
+    /// ```
     pub fn with_state(state: impl Into<Arc<S>>) -> Self {
         Toolbox {
             tools: Vec::new(),
@@ -197,12 +221,52 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// The state handlers are given in their [`CallContext`].
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// # use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{CallContext, ToolInput, Toolbox};
+    ///
+    /// /// Record a visit.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct Visit { page: String }
+    ///
+    /// let toolbox = Toolbox::with_state(AtomicU32::new(0))
+    ///     .with_context_tool(|_: Visit, cx: CallContext<AtomicU32>| {
+    ///         Ok::<_, String>(cx.state().fetch_add(1, Ordering::SeqCst))
+    ///     });
+    /// let text = r#"<tool_call>{"name": "visit", "arguments": {"page": "/"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// toolbox.dispatch(&calls.calls[0]);
+    /// assert_eq!(toolbox.state().load(Ordering::SeqCst), 1);
+    /// ```
     pub fn state(&self) -> &S {
         &self.state
     }
 
     /// Register a typed tool with a synchronous handler. A tool of the same name replaces
     /// the earlier one.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new()
+    ///     .with_tool(|_: GetWeather| Ok::<_, String>("Rain"))
+    ///     .with_tool(|call: GetWeather| Ok::<_, String>(format!("Sunny in {}", call.city)));
+    /// assert_eq!(toolbox.names(), ["get_weather"]); // the second replaced the first
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).text(), "Sunny in Paris");
+    /// ```
     pub fn with_tool<T, F, O, E>(self, handler: F) -> Self
     where
         T: ToolInput + Send + 'static,
@@ -217,6 +281,25 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// Register a typed tool with an asynchronous handler: a function returning a future
     /// (`Send`, `'static`), awaited by [`Toolbox::dispatch_async`].
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new()
+    ///     .with_async_tool(|call: GetWeather| async move { Ok::<_, String>(format!("Sunny in {}", call.city)) });
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let outcome = futures_executor::block_on(toolbox.dispatch_async(&calls.calls[0]));
+    /// assert_eq!(outcome.text(), "Sunny in Paris");
+    /// assert!(!toolbox.dispatch(&calls.calls[0]).is_success()); // not run by the sync dispatch
+    /// ```
     pub fn with_async_tool<T, F, Fut, O, E>(self, handler: F) -> Self
     where
         T: ToolInput + Send + 'static,
@@ -277,6 +360,27 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// Register a typed tool whose asynchronous handler also takes a [`CallContext`]
     /// (owned, so the future can keep it: `Send`, `'static`).
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{CallContext, ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::with_state("metric".to_owned()).with_async_context_tool(
+    ///     |call: GetWeather, cx: CallContext<String>| async move {
+    ///         Ok::<_, String>(format!("21 degrees ({}) in {}", cx.state(), call.city))
+    ///     },
+    /// );
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let outcome = futures_executor::block_on(toolbox.dispatch_async(&calls.calls[0]));
+    /// assert_eq!(outcome.text(), "21 degrees (metric) in Paris");
+    /// ```
     pub fn with_async_context_tool<T, F, Fut, O, E>(self, handler: F) -> Self
     where
         T: ToolInput + Send + 'static,
@@ -295,6 +399,24 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// Register a tool defined by a plain JSON Schema; its handler gets the checked
     /// arguments as JSON.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let add = ToolDefinition::new("add", Some("Add two integers."), json!({"type": "object",
+    ///     "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]}))?;
+    /// let toolbox = Toolbox::new().with_definition(add, |args| match (args["a"].as_i64(), args["b"].as_i64()) {
+    ///     (Some(a), Some(b)) => Ok(a + b),
+    ///     _ => Err("not integers"),
+    /// });
+    /// // The handler gets the checked arguments: `"2"` was coerced to `2`.
+    /// let text = r#"<tool_call>{"name": "add", "arguments": {"a": "2", "b": 3}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).text(), "5");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_definition<F, O, E>(self, definition: ToolDefinition, handler: F) -> Self
     where
         F: Fn(Value) -> Result<O, E> + Send + Sync + 'static,
@@ -308,6 +430,22 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// Register a tool defined by a plain JSON Schema, with an asynchronous handler.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let echo = ToolDefinition::new("echo", None, json!({"type": "object",
+    ///     "properties": {"text": {"type": "string"}}, "required": ["text"]}))?;
+    /// let toolbox = Toolbox::new()
+    ///     .with_async_definition(echo, |args| async move { Ok::<_, String>(args["text"].clone()) });
+    /// let text = r#"<tool_call>{"name": "echo", "arguments": {"text": "hi"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let outcome = futures_executor::block_on(toolbox.dispatch_async(&calls.calls[0]));
+    /// assert_eq!(outcome.text(), "hi");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_async_definition<F, Fut, O, E>(self, definition: ToolDefinition, handler: F) -> Self
     where
         F: Fn(Value) -> Fut + Send + Sync + 'static,
@@ -327,12 +465,52 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// The dialect the model is shown the tools in, so arguments are read back from it
     /// (see [`ToolDefinition::check_as`]): under [`Dialect::OpenAiStrict`], a `null` for an
     /// optional field is absent even for a [`Policy::Strict`](crate::Policy::Strict) tool.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Dialect, ToolInput, Toolbox};
+    ///
+    /// /// Search the catalogue.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// #[tool_input(policy = "strict")]
+    /// struct Search { query: String, #[serde(default)] page: u32 }
+    ///
+    /// // Shown the strict definition, the model sends `null` for the page it leaves out.
+    /// let text = r#"<tool_call>{"name": "search", "arguments": {"query": "rust", "page": null}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let handler = |call: Search| Ok::<_, String>(format!("page {} of {}", call.page, call.query));
+    /// assert!(!Toolbox::new().with_tool(handler).dispatch(&calls.calls[0]).is_success());
+    /// let toolbox = Toolbox::new().with_tool(handler).with_dialect(Dialect::OpenAiStrict);
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).text(), "page 0 of rust");
+    /// ```
     pub fn with_dialect(mut self, dialect: Dialect) -> Self {
         self.dialect = Some(dialect);
         self
     }
 
     /// Options for every check (a policy or limits over the tools' own).
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{CheckOptions, OutcomeKind, Policy, ToolInput, Toolbox};
+    ///
+    /// /// Roll dice.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct Roll { dice: u8 }
+    ///
+    /// let text = r#"<tool_call>{"name": "roll", "arguments": {"dice": "2"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let lenient = Toolbox::new().with_tool(|call: Roll| Ok::<_, String>(call.dice));
+    /// assert_eq!(lenient.dispatch(&calls.calls[0]).text(), "2"); // "2" coerced to 2
+    /// let strict = Toolbox::new()
+    ///     .with_tool(|call: Roll| Ok::<_, String>(call.dice))
+    ///     .with_check_options(CheckOptions::new().with_policy(Policy::Strict));
+    /// assert_eq!(strict.dispatch(&calls.calls[0]).kind(), OutcomeKind::Invalid);
+    /// ```
     pub fn with_check_options(mut self, options: CheckOptions) -> Self {
         self.options = options;
         self
@@ -387,11 +565,37 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// The registered tools' names, in registration order.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let tool = |name: &str| ToolDefinition::new(name, None, json!({"type": "object"})).unwrap();
+    /// let toolbox = Toolbox::new()
+    ///     .with_definition(tool("search"), |_| Ok::<_, String>("…"))
+    ///     .with_definition(tool("fetch"), |_| Ok::<_, String>("…"));
+    /// assert_eq!(toolbox.names(), ["search", "fetch"]);
+    /// ```
     pub fn names(&self) -> Vec<&str> {
         self.tools.iter().map(|tool| tool.definition.name()).collect()
     }
 
     /// The registered tools' definitions.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(call.city));
+    /// let definition = toolbox.tool_definitions().next().unwrap();
+    /// assert_eq!(definition.description(), Some("Get the weather for a city."));
+    /// assert!(definition.check(r#"{"city": "Paris"}"#).is_ok());
+    /// ```
     pub fn tool_definitions(&self) -> impl Iterator<Item = &ToolDefinition> {
         self.tools.iter().map(|tool| &tool.definition)
     }
@@ -417,6 +621,21 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// What `dialect` would reject in the tools' definitions as [`Toolbox::definitions`]
     /// sends them, per tool name: empty when every tool passes. Two tools sent under the
     /// same name are a [`ProblemCode::Name`] problem. Meant for a test.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::dialect::ProblemCode;
+    /// use tool_input::{Dialect, ToolDefinition, Toolbox};
+    ///
+    /// let tool = |name: &str| ToolDefinition::new(name, None, json!({"type": "object"})).unwrap();
+    /// let toolbox = Toolbox::new()
+    ///     .with_definition(tool("files.read"), |_| Ok::<_, String>("…"))
+    ///     .with_definition(tool("files_read"), |_| Ok::<_, String>("…"));
+    /// assert!(toolbox.check_dialect(Dialect::Mcp).is_empty());
+    /// // OpenAI gets both as `files_read`.
+    /// let problems = toolbox.check_dialect(Dialect::OpenAi);
+    /// assert_eq!((problems[0].0.as_str(), problems[0].1.code), ("files_read", ProblemCode::Name));
+    /// ```
     pub fn check_dialect(&self, dialect: Dialect) -> Vec<(String, DialectProblem)> {
         let mut problems: Vec<(String, DialectProblem)> = self
             .tools
@@ -454,6 +673,20 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
 
     /// Options for reading calls: the registered tools, by name and schema, and the names
     /// their definitions are sent under ([`CallOptions::sent_name`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let read = ToolDefinition::new("files.read", None, json!({"type": "object"}))?;
+    /// let toolbox = Toolbox::new().with_definition(read, |_| Ok::<_, String>("…"));
+    /// // The name OpenAI was shown the tool under, read back as the registered one.
+    /// let text = r#"<tool_call>{"name": "files_read", "arguments": {}}</tool_call>"#;
+    /// assert_eq!(parse_text(text, &toolbox.call_options()).calls[0].name, "files.read");
+    /// assert_eq!(parse_text(text, &CallOptions::new()).calls[0].name, "files_read");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn call_options(&self) -> CallOptions {
         self.sent_names
             .iter()
@@ -499,27 +732,131 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// Read the calls of a response body, knowing the registered tools
     /// ([`calls::parse_body`] with [`Toolbox::call_options`]): `&str`, `String`, bytes,
     /// anything that is `AsRef<[u8]>`.
+    ///
+    /// ```
+    /// # use schemars::JsonSchema;
+    /// # use serde::Deserialize;
+    /// use tool_input::calls::Format;
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// # /// Get the weather for a city.
+    /// # #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// # struct GetWeather { city: String }
+    /// let toolbox = Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(call.city));
+    /// let body = String::from(r#"{"type": "message", "role": "assistant", "content": [
+    ///   {"type": "tool_use", "id": "toolu_01", "name": "Get_Weather", "input": {"city": "Paris"}}]}"#);
+    /// let calls = toolbox.parse_body(body)?;
+    /// assert_eq!(calls.format, Format::Anthropic);
+    /// assert_eq!(calls.calls[0].name, "get_weather"); // the registered name
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_body(&self, body: impl AsRef<[u8]>) -> Result<Calls, BodyError> {
         calls::parse_body(body, &self.call_options())
     }
 
     /// Run a call with a synchronous handler. A tool registered with an async handler is
     /// not run: its outcome is a handler error saying to use [`Toolbox::dispatch_async`].
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{OutcomeKind, ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(format!("Sunny in {}", call.city)));
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>
+    ///   <tool_call>{"name": "get_weather", "arguments": {"town": "Paris"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).text(), "Sunny in Paris");
+    /// let refused = toolbox.dispatch(&calls.calls[1]);
+    /// assert_eq!(refused.kind(), OutcomeKind::Invalid);
+    /// assert!(refused.text().contains("- /city: "));
+    /// ```
     pub fn dispatch(&self, call: &ToolCall) -> Outcome {
         self.dispatch_sync(call, None)
     }
 
     /// [`Toolbox::dispatch`] within a conversation's retry budget.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, OutcomeKind, ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(call.city));
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>"#;
+    /// let wrong = parse_text(text, &CallOptions::new());
+    /// let mut conversation = Conversation::new().with_max_failures(2);
+    /// assert_eq!(toolbox.dispatch_in(&mut conversation, &wrong.calls[0]).kind(), OutcomeKind::Invalid);
+    /// assert!(toolbox.dispatch_in(&mut conversation, &wrong.calls[0]).budget_spent);
+    /// assert_eq!(toolbox.dispatch_in(&mut conversation, &wrong.calls[0]).kind(), OutcomeKind::BudgetSpent);
+    /// ```
     pub fn dispatch_in(&self, conversation: &mut Conversation, call: &ToolCall) -> Outcome {
         self.dispatch_sync(call, Some(conversation))
     }
 
     /// Run a call, awaiting an async handler (a sync handler runs inline).
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// /// Get the time in a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetTime { city: String }
+    ///
+    /// let toolbox = Toolbox::new()
+    ///     .with_async_tool(|call: GetWeather| async move { Ok::<_, String>(format!("Sunny in {}", call.city)) })
+    ///     .with_tool(|call: GetTime| Ok::<_, String>(format!("Noon in {}", call.city)));
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>
+    ///   <tool_call>{"name": "get_time", "arguments": {"city": "Oslo"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// // Any executor: here, a minimal one.
+    /// let (weather, time) = futures_executor::block_on(async {
+    ///     (toolbox.dispatch_async(&calls.calls[0]).await, toolbox.dispatch_async(&calls.calls[1]).await)
+    /// });
+    /// assert_eq!((weather.text(), time.text()), ("Sunny in Paris".to_owned(), "Noon in Oslo".to_owned()));
+    /// ```
     pub async fn dispatch_async(&self, call: &ToolCall) -> Outcome {
         self.dispatch_future(call, None).await
     }
 
     /// [`Toolbox::dispatch_async`] within a conversation's retry budget.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, OutcomeKind, ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new()
+    ///     .with_async_tool(|_: GetWeather| async { Err::<String, _>("the weather service timed out") });
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let mut conversation = Conversation::new();
+    /// let outcome = futures_executor::block_on(toolbox.dispatch_async_in(&mut conversation, &calls.calls[0]));
+    /// assert_eq!(outcome.kind(), OutcomeKind::HandlerError);
+    /// assert_eq!(conversation.handler_failures("get_weather"), 1);
+    /// ```
     pub async fn dispatch_async_in(&self, conversation: &mut Conversation, call: &ToolCall) -> Outcome {
         self.dispatch_future(call, Some(conversation)).await
     }
@@ -527,17 +864,73 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     /// The outcome for a call attempt that never became a runnable call (arguments that do
     /// not parse or were cut off, no name, an unknown tool), so it is answered with its id
     /// like any other call.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{OutcomeKind, ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(call.city));
+    /// // Arguments cut off: not a runnable call, but it still needs its answer.
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": "{\"city\": \"Par"}</tool_call>"#;
+    /// let calls = parse_text(text, &toolbox.call_options());
+    /// let outcome = toolbox.answer(&calls.errors[0]);
+    /// assert_eq!(outcome.kind(), OutcomeKind::Unparsable);
+    /// assert_eq!(outcome.call_id, calls.errors[0].id);
+    /// ```
     pub fn answer(&self, error: &CallError) -> Outcome {
         self.answer_error(error, None)
     }
 
     /// [`Toolbox::answer`] within a conversation's retry budget.
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(call.city));
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": "{\"city\": \"Par"}</tool_call>"#;
+    /// let calls = parse_text(text, &toolbox.call_options());
+    /// let mut conversation = Conversation::new();
+    /// toolbox.answer_in(&mut conversation, &calls.errors[0]);
+    /// assert_eq!(conversation.failures("get_weather"), 1); // the model's mistake, counted
+    /// ```
     pub fn answer_in(&self, conversation: &mut Conversation, error: &CallError) -> Outcome {
         self.answer_error(error, Some(conversation))
     }
 
     /// Dispatch every call of a response and answer every error, in the order they were
     /// sent (synchronous handlers).
+    ///
+    /// ```
+    /// use schemars::JsonSchema;
+    /// use serde::Deserialize;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Conversation, OutcomeKind, ToolInput, Toolbox};
+    ///
+    /// /// Get the weather for a city.
+    /// #[derive(Deserialize, JsonSchema, ToolInput)]
+    /// struct GetWeather { city: String }
+    ///
+    /// let toolbox = Toolbox::new().with_tool(|call: GetWeather| Ok::<_, String>(format!("Sunny in {}", call.city)));
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": "{"}</tool_call>
+    ///   <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>"#;
+    /// let calls = parse_text(text, &toolbox.call_options());
+    /// let outcomes = toolbox.run_all(&mut Conversation::new(), &calls);
+    /// let kinds: Vec<OutcomeKind> = outcomes.iter().map(|outcome| outcome.kind()).collect();
+    /// assert_eq!(kinds, [OutcomeKind::Unparsable, OutcomeKind::Success]); // in the order sent
+    /// ```
     pub fn run_all(&self, conversation: &mut Conversation, calls: &Calls) -> Vec<Outcome> {
         calls
             .in_order()

@@ -13,6 +13,27 @@ use crate::report::Report;
 /// [`to_openai`](Outcome::to_openai), [`to_responses`](Outcome::to_responses),
 /// [`to_anthropic`](Outcome::to_anthropic), [`to_gemini`](Outcome::to_gemini),
 /// [`to_mcp`](Outcome::to_mcp) or [`to_dialect`](Outcome::to_dialect).
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+/// use serde_json::json;
+/// use tool_input::calls::{parse_text, CallOptions};
+/// use tool_input::{ToolInput, Toolbox};
+///
+/// /// Get the weather for a city.
+/// #[derive(Deserialize, JsonSchema, ToolInput)]
+/// struct GetWeather { city: String, days: u8 }
+///
+/// let toolbox = Toolbox::new()
+///     .with_tool(|call: GetWeather| Ok::<_, String>(json!({"city": call.city, "days": call.days})));
+/// let text = r#"<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": "2"}}</tool_call>"#;
+/// let calls = parse_text(text, &CallOptions::new());
+/// let outcome = toolbox.dispatch(&calls.calls[0]);
+/// assert_eq!((outcome.call_id.as_str(), outcome.tool.as_str()), (calls.calls[0].id.as_str(), "get_weather"));
+/// assert_eq!(outcome.result, Ok(json!({"city": "Paris", "days": 2})));
+/// assert_eq!(outcome.report.coercions[0].path, "/days"); // "2" was read as 2
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Outcome {
@@ -33,6 +54,28 @@ pub struct Outcome {
 }
 
 /// Why a call produced no output. Each is a distinct [`OutcomeKind`].
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+/// use tool_input::calls::{parse_text, CallOptions};
+/// use tool_input::{Failure, ToolInput, Toolbox};
+///
+/// /// Get the weather for a city.
+/// #[derive(Deserialize, JsonSchema, ToolInput)]
+/// struct GetWeather { city: String }
+///
+/// let toolbox = Toolbox::new()
+///     .with_tool(|call: GetWeather| Err::<String, _>(format!("no station in {}", call.city)));
+/// let text = r#"<tool_call>{"name": "get_wether", "arguments": {}}</tool_call>
+///   <tool_call>{"name": "get_weather", "arguments": {"city": "Atlantis"}}</tool_call>"#;
+/// let calls = parse_text(text, &CallOptions::new());
+/// let Err(Failure::UnknownTool { name, available }) = toolbox.dispatch(&calls.calls[0]).result else { panic!() };
+/// assert_eq!((name.as_str(), available), ("get_wether", vec!["get_weather".to_owned()]));
+/// let Err(failure) = toolbox.dispatch(&calls.calls[1]).result else { panic!() };
+/// assert_eq!(failure, Failure::Handler { tool: "get_weather".into(), message: "no station in Atlantis".into() });
+/// assert_eq!(failure.to_string(), "The tool `get_weather` failed: no station in Atlantis");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Failure {
@@ -77,6 +120,23 @@ pub enum Failure {
 }
 
 /// The kind of an [`Outcome`]; `code()` gives its stable snake_case name.
+///
+/// ```
+/// use tool_input::calls::{parse_text, CallOptions};
+/// use tool_input::{OutcomeKind, Toolbox};
+///
+/// let toolbox = Toolbox::new();
+/// let text = r#"<tool_call>{"name": "nope", "arguments": {}}</tool_call>"#;
+/// let calls = parse_text(text, &CallOptions::new());
+/// let kind = toolbox.dispatch(&calls.calls[0]).kind();
+/// // The model's mistake, to count in a metric or log apart from the tool's own errors.
+/// let blame = match kind {
+///     OutcomeKind::Success => "none",
+///     OutcomeKind::HandlerError | OutcomeKind::BudgetSpent => "tool",
+///     _ => "model",
+/// };
+/// assert_eq!((kind, blame), (OutcomeKind::UnknownTool, "model"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OutcomeKind {
@@ -99,6 +159,12 @@ pub enum OutcomeKind {
 impl OutcomeKind {
     /// `success`, `unknown_tool`, `unparsable`, `invalid`, `malformed`, `handler_error` or
     /// `budget_spent`.
+    ///
+    /// ```
+    /// use tool_input::OutcomeKind;
+    /// assert_eq!(OutcomeKind::HandlerError.code(), "handler_error");
+    /// assert_eq!(OutcomeKind::BudgetSpent.to_string(), "budget_spent"); // `Display` writes the code
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             OutcomeKind::Success => "success",
@@ -120,6 +186,15 @@ impl fmt::Display for OutcomeKind {
 
 impl Failure {
     /// The failure's kind.
+    ///
+    /// ```
+    /// use tool_input::{Failure, OutcomeKind};
+    ///
+    /// let failure = Failure::Handler { tool: "pay".into(), message: "payment declined".into() };
+    /// assert_eq!(failure.kind(), OutcomeKind::HandlerError);
+    /// // Both budgets are one kind: the tool was not run.
+    /// assert_eq!(Failure::HandlerBudgetSpent { tool: "pay".into(), failures: 3 }.kind(), OutcomeKind::BudgetSpent);
+    /// ```
     pub fn kind(&self) -> OutcomeKind {
         match self {
             Failure::UnknownTool { .. } => OutcomeKind::UnknownTool,
@@ -172,6 +247,21 @@ impl Outcome {
     }
 
     /// The outcome's kind.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{OutcomeKind, ToolDefinition, Toolbox};
+    ///
+    /// let ping = ToolDefinition::new("ping", None, json!({
+    ///     "type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(ping, |_| Ok::<_, String>("pong"));
+    /// let text = r#"<tool_call>{"name": "ping", "arguments": {"count": "many"}}</tool_call>
+    ///   <tool_call>{"name": "ping", "arguments": {"count": "3"}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).kind(), OutcomeKind::Invalid);
+    /// assert_eq!(toolbox.dispatch(&calls.calls[1]).kind(), OutcomeKind::Success);
+    /// ```
     pub fn kind(&self) -> OutcomeKind {
         match &self.result {
             Ok(_) => OutcomeKind::Success,
@@ -180,6 +270,19 @@ impl Outcome {
     }
 
     /// True when the handler ran and returned its output.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let pay = ToolDefinition::new("pay", None, json!({"type": "object", "properties": {}})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(pay, |_| Err::<(), _>("payment declined"));
+    /// let text = r#"<tool_call>{"name": "pay", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// // The arguments were accepted, but the handler failed: not a success.
+    /// assert!(!toolbox.dispatch(&calls.calls[0]).is_success());
+    /// ```
     pub fn is_success(&self) -> bool {
         self.result.is_ok()
     }
@@ -187,6 +290,27 @@ impl Outcome {
     /// The text of the tool result: the output (a string as it is, anything else as compact
     /// JSON), or the failure's message for the model, with a last sentence when the retry
     /// budget is now spent.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});
+    /// let weather = ToolDefinition::new("weather", None, schema.clone()).unwrap();
+    /// let greet = ToolDefinition::new("greet", None, schema).unwrap();
+    /// let toolbox = Toolbox::new()
+    ///     .with_definition(weather, |args| Ok::<_, String>(json!({"city": args["city"], "temp": 21})))
+    ///     .with_definition(greet, |args| Ok::<_, String>(format!("Hello, {}!", args["city"].as_str().unwrap_or(""))));
+    /// let text = r#"<tool_call>{"name": "weather", "arguments": {"city": "Oslo"}}</tool_call>
+    ///   <tool_call>{"name": "greet", "arguments": {"city": "Oslo"}}</tool_call>
+    ///   <tool_call>{"name": "greet", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let texts: Vec<String> = calls.calls.iter().map(|call| toolbox.dispatch(call).text()).collect();
+    /// assert_eq!(texts[0], r#"{"city":"Oslo","temp":21}"#); // compact JSON
+    /// assert_eq!(texts[1], "Hello, Oslo!"); // a string as it is
+    /// assert!(texts[2].starts_with("The arguments for tool `greet` were rejected"));
+    /// ```
     pub fn text(&self) -> String {
         match &self.result {
             Ok(Value::String(text)) => text.clone(),
@@ -223,11 +347,39 @@ impl Outcome {
     }
 
     /// OpenAI Responses: `{"type": "function_call_output", "call_id", "output"}`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let time = ToolDefinition::new("get_time", None, json!({"type": "object", "properties": {}})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(time, |_| Ok::<_, String>("12:00"));
+    /// let body = r#"{"object": "response", "output": [{"type": "function_call", "call_id": "call_7",
+    ///   "name": "get_time", "arguments": "{}"}]}"#;
+    /// let calls = toolbox.parse_body(body)?;
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).to_responses(),
+    ///     json!({"type": "function_call_output", "call_id": "call_7", "output": "12:00"}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_responses(&self) -> Value {
         json!({"type": "function_call_output", "call_id": self.call_id, "output": self.text()})
     }
 
     /// Anthropic: a `tool_result` content block, with `"is_error": true` on failure.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let pay = ToolDefinition::new("pay", None, json!({"type": "object", "properties": {}})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(pay, |_| Err::<(), _>("payment declined"));
+    /// let body = r#"{"type": "message", "role": "assistant", "content": [
+    ///   {"type": "tool_use", "id": "toolu_01", "name": "pay", "input": {}}]}"#;
+    /// let calls = toolbox.parse_body(body)?;
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).to_anthropic(), json!({"type": "tool_result",
+    ///     "tool_use_id": "toolu_01", "content": "The tool `pay` failed: payment declined", "is_error": true}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_anthropic(&self) -> Value {
         let mut block = json!({"type": "tool_result", "tool_use_id": self.call_id, "content": self.text()});
         if !self.is_success() {
@@ -239,6 +391,21 @@ impl Outcome {
     /// Gemini: a `functionResponse` part, `{"output": ...}` on success and
     /// `{"error": "..."}` on failure (the keys Gemini's documentation uses), with the call's
     /// `id` when the model sent one.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let time = ToolDefinition::new("get_time", None, json!({"type": "object", "properties": {}})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(time, |_| Ok::<_, String>(json!({"time": "12:00"})));
+    /// // Gemini sent no id: none is sent back.
+    /// let body = r#"{"candidates": [{"content": {"role": "model", "parts": [
+    ///   {"functionCall": {"name": "get_time", "args": {}}}]}}]}"#;
+    /// let calls = toolbox.parse_body(body)?;
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).to_gemini(), json!({"functionResponse": {
+    ///     "name": "get_time", "response": {"output": {"time": "12:00"}}}}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_gemini(&self) -> Value {
         let response = match &self.result {
             Ok(value) => json!({"output": value}),
@@ -256,6 +423,22 @@ impl Outcome {
     /// MCP: a `CallToolResult`, `{"content": [{"type": "text", "text"}], "isError"}`, with
     /// `structuredContent` when the output is an object. (MCP reports an unknown tool as a
     /// JSON-RPC error instead; this result is for clients that answer the model directly.)
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{ToolDefinition, Toolbox};
+    ///
+    /// let time = ToolDefinition::new("get_time", None, json!({"type": "object", "properties": {}})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(time, |_| Ok::<_, String>(json!({"time": "12:00"})));
+    /// let text = r#"<tool_call>{"name": "get_time", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// assert_eq!(toolbox.dispatch(&calls.calls[0]).to_mcp(), json!({
+    ///     "content": [{"type": "text", "text": r#"{"time":"12:00"}"#}],
+    ///     "isError": false,
+    ///     "structuredContent": {"time": "12:00"},
+    /// }));
+    /// ```
     pub fn to_mcp(&self) -> Value {
         let mut result = json!({
             "content": [{"type": "text", "text": self.text()}],
@@ -268,6 +451,20 @@ impl Outcome {
     }
 
     /// The tool result in the API of `dialect`.
+    ///
+    /// ```
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Dialect, Toolbox};
+    ///
+    /// let toolbox = Toolbox::new();
+    /// let text = r#"<tool_call>{"name": "nope", "arguments": {}}</tool_call>"#;
+    /// let calls = parse_text(text, &CallOptions::new());
+    /// let outcome = toolbox.dispatch(&calls.calls[0]);
+    /// // The dialect the tools were shown in picks the answer's shape.
+    /// assert_eq!(outcome.to_dialect(Dialect::Anthropic), outcome.to_anthropic());
+    /// assert_eq!(outcome.to_dialect(Dialect::OpenAiStrict), outcome.to_openai());
+    /// assert_eq!(outcome.to_dialect(Dialect::Anthropic)["is_error"], true);
+    /// ```
     pub fn to_dialect(&self, dialect: Dialect) -> Value {
         match dialect {
             Dialect::OpenAi | Dialect::OpenAiStrict => self.to_openai(),
