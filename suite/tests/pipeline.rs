@@ -329,3 +329,27 @@ fn limits_are_configurable_and_distinct() {
     let raw = format!(r#"{{"customer_id": "C", "priority": "low", "tags": {deep}, "items": []}}"#);
     assert_eq!(CreateOrder::from_arguments(raw.as_str()).unwrap_err().kind(), RejectionKind::TooDeep);
 }
+
+/// The string limit holds inside a free-form field too, which no subschema below it
+/// describes: as text (the one pass leaves it to the full path, which names it) and as a
+/// value already parsed.
+#[test]
+fn the_string_limit_holds_inside_a_free_form_field() {
+    use tool_input::Limits;
+    #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+    #[allow(dead_code)]
+    struct Annotate {
+        label: String,
+        metadata: serde_json::Value,
+    }
+    let short = CheckOptions::new().with_limits(Limits::default().with_max_string_bytes(8));
+    let raw = r#"{"label": "ok", "metadata": {"notes": ["fine", "much longer than eight"]}}"#;
+    let rejection = Annotate::from_arguments_with(raw, &short).unwrap_err();
+    let codes: Vec<(&str, ErrorCode)> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+    assert_eq!(codes, [("/metadata/notes/1", ErrorCode::TooLong)]);
+    let value: serde_json::Value = serde_json::from_str(raw).unwrap();
+    let rejection = Annotate::from_arguments_with(&value, &short).unwrap_err();
+    assert_eq!(rejection.errors()[0].path(), "/metadata/notes/1");
+    let fits = r#"{"label": "ok", "metadata": {"notes": ["fine"]}}"#;
+    assert!(Annotate::from_arguments_with(fits, &short).is_ok());
+}

@@ -18,7 +18,8 @@ const DEFAULT_MAX_ERRORS: usize = 50;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
-    /// Longest accepted input, in bytes (default 8 MiB): longer is `too_large`.
+    /// Longest accepted input, in bytes (default 8 MiB): longer is `too_large`. Arguments
+    /// that arrive already parsed (a `Value`) are measured as their compact JSON.
     pub max_bytes: usize,
     /// Deepest accepted nesting of arrays and objects (default 128): deeper is `too_deep`.
     pub max_depth: usize,
@@ -26,10 +27,9 @@ pub struct Limits {
     pub max_echo_chars: usize,
     /// Longest accepted string value, in bytes of UTF-8 (default 4 MiB): longer is a
     /// `too_long` error at the string's path. Checked before `pattern`, so a huge string
-    /// never reaches the regular expression engine. It bounds each string a subschema
-    /// describes (`{}` included); a value no subschema reaches (a member where
-    /// `additionalProperties` is absent, the items of an array without `items`) is bounded
-    /// by [`Limits::max_bytes`] alone.
+    /// never reaches the regular expression engine. Every string value is held to it,
+    /// whether a subschema describes it or not (a member where `additionalProperties` is
+    /// absent, the items of an array without `items`, a free-form field's contents).
     pub max_string_bytes: usize,
     /// Most field errors one rejection lists (default 50; at least 1). Past it, errors are
     /// counted, not built ([`Rejection::omitted_errors`](crate::Rejection::omitted_errors)),

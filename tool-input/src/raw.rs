@@ -149,7 +149,8 @@ pub(crate) fn read_arguments(
             }
         }
         RawArguments::Value(value) => {
-            return Ok(ReadArguments { value: value.clone(), repairs: Vec::new(), repeated: None })
+            value_within(value, options)?;
+            return Ok(ReadArguments { value: value.clone(), repairs: Vec::new(), repeated: None });
         }
     };
     if text.trim().is_empty() {
@@ -157,6 +158,71 @@ pub(crate) fn read_arguments(
     }
     let (parsed, repeated) = parse::parse_noting_repeats(text, options, not_strict_json)?;
     Ok(ReadArguments { value: parsed.value, repairs: parsed.repairs, repeated: Some(repeated) })
+}
+
+/// Is a value that arrived already parsed (Anthropic's `input`, Gemini's `args`, a caller's
+/// own `Value`) within the limits its text would be held to: arrays and objects nested no
+/// deeper than [`ParseOptions::max_depth`] ([`ParseError::TooDeep`]), and no longer than
+/// [`ParseOptions::max_bytes`] written as compact JSON ([`ParseError::TooLarge`], its length
+/// so written)? Read without recursion, whatever the depth.
+pub(crate) fn value_within(value: &Value, options: &ParseOptions) -> Result<(), ParseError> {
+    /// Counts what is written (a number's digits), keeping none of it.
+    struct Count(usize);
+    impl std::fmt::Write for Count {
+        fn write_str(&mut self, text: &str) -> std::fmt::Result {
+            self.0 += text.len();
+            Ok(())
+        }
+    }
+    let mut bytes = 0;
+    // Each value with how many arrays and objects hold it.
+    let mut pending: Vec<(&Value, usize)> = vec![(value, 0)];
+    while let Some((value, depth)) = pending.pop() {
+        bytes += match value {
+            Value::Null => 4,
+            Value::Bool(flag) => 4 + usize::from(!flag),
+            Value::Number(number) => {
+                let mut digits = Count(0);
+                // `Count` never fails.
+                let _ = std::fmt::Write::write_fmt(&mut digits, format_args!("{number}"));
+                digits.0
+            }
+            Value::String(text) => json_string_len(text),
+            Value::Array(items) => {
+                if depth >= options.max_depth {
+                    return Err(ParseError::TooDeep { limit: options.max_depth });
+                }
+                pending.extend(items.iter().map(|item| (item, depth + 1)));
+                2 + items.len().saturating_sub(1)
+            }
+            Value::Object(map) => {
+                if depth >= options.max_depth {
+                    return Err(ParseError::TooDeep { limit: options.max_depth });
+                }
+                pending.extend(map.values().map(|member| (member, depth + 1)));
+                // Braces, commas, and each key with its colon.
+                2 + map.len().saturating_sub(1)
+                    + map.keys().map(|key| json_string_len(key) + 1).sum::<usize>()
+            }
+        };
+    }
+    if bytes > options.max_bytes {
+        return Err(ParseError::TooLarge { bytes, limit: options.max_bytes });
+    }
+    Ok(())
+}
+
+/// The length of `text` written as a JSON string, as `serde_json` writes it: quoted, `"` and
+/// `\` and the short escapes (`\n`, `\t`, ...) two bytes, other control characters six.
+fn json_string_len(text: &str) -> usize {
+    2 + text
+        .bytes()
+        .map(|byte| match byte {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
 }
 
 /// The rejection of arguments that are not an object (`value`, parsed with `options`), with
@@ -176,4 +242,51 @@ pub(crate) fn not_object(value: &Value, repairs: Vec<Repair>, options: &ParseOpt
     let mut rejection = Rejection::whole(RejectionKind::NotObject, ErrorCode::NotObject, message);
     rejection.repairs = repairs;
     rejection
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The length a value already parsed is held to is its compact JSON's, escapes and all.
+    #[test]
+    fn a_parsed_value_is_measured_as_its_compact_json() {
+        for value in [
+            json!({}),
+            json!([]),
+            json!({"a": [1, -2, 3.5, 1e300, true, false, null], "b\"\\": "x\n\t\u{1}\u{7f}é😀"}),
+            json!([[[]], {"k": {"": ""}}, 18446744073709551615u64, -9223372036854775808i64, 0.1]),
+        ] {
+            let length = serde_json::to_string(&value).expect("serializes").len();
+            let exact = ParseOptions::default().with_max_bytes(length);
+            assert_eq!(value_within(&value, &exact), Ok(()), "{value}");
+            let under = ParseOptions::default().with_max_bytes(length - 1);
+            assert_eq!(
+                value_within(&value, &under),
+                Err(ParseError::TooLarge { bytes: length, limit: length - 1 }),
+                "{value}"
+            );
+        }
+    }
+
+    /// Depth is counted as the parser counts it, and read without recursion.
+    #[test]
+    fn a_parsed_value_is_held_to_the_depth_limit() {
+        let options = ParseOptions::default().with_max_depth(2);
+        assert_eq!(value_within(&json!({"a": [1]}), &options), Ok(()));
+        assert_eq!(value_within(&json!({"a": [[1]]}), &options), Err(ParseError::TooDeep { limit: 2 }));
+        assert_eq!(value_within(&json!("text"), &ParseOptions::default().with_max_depth(0)), Ok(()));
+        let mut deep = json!(1);
+        for _ in 0..10_000 {
+            deep = Value::Array(vec![deep]);
+        }
+        let options = ParseOptions::default().with_max_depth(20_000);
+        assert_eq!(value_within(&deep, &options), Ok(()));
+        // A value this deep cannot be dropped by recursion either: take it apart.
+        while let Value::Array(mut items) = deep {
+            deep = items.pop().unwrap_or(Value::Null);
+        }
+    }
 }

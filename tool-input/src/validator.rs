@@ -809,6 +809,7 @@ impl Validator {
                 outcome.coercions = kept;
             }
         }
+        walker.long_strings_undescribed(&value, &mut outcome);
         let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
         // The aliases' findings come first: they were made before the walk saw the value.
         self.inner.aliases.nested().note_catch_alls(&value, &mut errors);
@@ -893,7 +894,8 @@ impl Validator {
         let limits = self.inner.limits;
         // No defaults filled, integers read as JSON Schema reads them (`prepare` off).
         let walker = Walker::new(&self.inner.plan, &self.inner.overrides, &limits, false);
-        let outcome = walker.run(&mut copy, Policy::Strict);
+        let mut outcome = walker.run(&mut copy, Policy::Strict);
+        walker.long_strings_undescribed(&copy, &mut outcome);
         if outcome.errors.is_empty() {
             Ok(())
         } else {

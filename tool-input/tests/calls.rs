@@ -621,3 +621,38 @@ fn floats_in_bodies_and_streams_are_correctly_rounded() {
     let calls = stream.finish();
     assert_eq!(calls.calls[0].arguments["x"].as_f64(), Some(exact));
 }
+
+/// The limits of `CallOptions::limits` hold for arguments every backend sends: as text
+/// (Chat Completions), and already parsed (Anthropic's `input`, Gemini's `args`, Ollama's
+/// `arguments`), measured as their compact JSON is.
+#[test]
+fn the_argument_limits_hold_for_arguments_sent_already_parsed() {
+    use tool_input::Limits;
+    let deep = json!({"a": {"b": [1]}});
+    let long = json!({"note": "x".repeat(40)});
+    let bodies = |arguments: &Value| {
+        [
+            chat(json!([{"id": "call_1", "type": "function",
+                "function": {"name": "f", "arguments": arguments.to_string()}}])),
+            json!({"type": "message", "role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "f", "input": arguments}]}),
+            json!({"candidates": [{"content": {"role": "model", "parts": [
+                {"functionCall": {"name": "f", "args": arguments}}]}}]}),
+            json!({"model": "m", "message": {"role": "assistant", "content": "",
+                "tool_calls": [{"function": {"name": "f", "arguments": arguments}}]}, "done": true}),
+        ]
+    };
+    let shallow = CallOptions::new().limits(Limits::default().with_max_depth(2));
+    let small = CallOptions::new().limits(Limits::default().with_max_bytes(32));
+    for body in bodies(&deep) {
+        let calls = parse_value(&body, &shallow).expect("a body");
+        assert_eq!(error_kinds(&calls), ["too_deep"], "{body}");
+        assert!(calls.calls.is_empty(), "{body}");
+        let calls = parse_value(&body, &CallOptions::new()).expect("a body");
+        assert_eq!(names_and_arguments(&calls), [("f".to_owned(), deep.clone())], "{body}");
+    }
+    for body in bodies(&long) {
+        let calls = parse_value(&body, &small).expect("a body");
+        assert_eq!(error_kinds(&calls), ["too_large"], "{body}");
+    }
+}

@@ -498,16 +498,12 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
         deserialize_f64 deserialize_seq deserialize_map
     }
 
-    /// A value the type ignores is still checked when the schema says something of it; and
-    /// while refusals are explained, read (not skipped) even when it says nothing, so a key
-    /// given twice inside it is found, as the full path finds it.
+    /// A value the type ignores is still read, never skipped: checked where the schema says
+    /// something of it, its strings held to the size limit where it says nothing, and, while
+    /// refusals are explained, a key given twice inside it found, as the full path finds it.
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let wrap = Wrap { inner: visitor, fast: self.fast, node: self.node, at: self.at };
-        if self.node.is_some() || self.fast.explained_text.is_some() {
-            self.de.deserialize_any(wrap)
-        } else {
-            self.de.deserialize_ignored_any(wrap)
-        }
+        self.de.deserialize_any(wrap)
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -682,9 +678,13 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
         }
     }
 
-    /// Is `text` exactly valid here? (`None` node: anything is.)
+    /// Is `text` exactly valid here? (`None` node: any string within the size limit, which
+    /// bounds every string, described or not: see `check::undescribed`.)
     fn string_ok(&self, text: &str) -> bool {
-        self.node.is_none_or(|node| self.fast.check_str(node, text))
+        match self.node {
+            Some(node) => self.fast.check_str(node, text),
+            None => text.len() <= self.fast.max_string_bytes,
+        }
     }
 
     /// Hand the coerced form of `text` to the inner visitor, or abort. Out of line: a string

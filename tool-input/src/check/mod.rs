@@ -20,6 +20,7 @@ use order::members_in_key_order;
 pub(crate) mod path;
 mod routed;
 pub(crate) mod skim;
+mod undescribed;
 mod union;
 
 use std::cell::{Cell, RefCell};

@@ -1026,3 +1026,110 @@ fn the_one_pass_explains_a_rejection_as_the_walk_does() {
         }
     }
 }
+
+/// `max_string_bytes` bounds every string of the arguments: a string no subschema describes
+/// (a member where `additionalProperties` is absent, an item of an array without `items`,
+/// anything inside `{}`) is `too_long` as a described one is, at its path, in document
+/// order, by the one pass, the walk, the typed path and `validate` alike. A schema with
+/// `additionalProperties: {}`, which means the same as none, gives the same answer.
+#[test]
+fn the_string_limit_holds_where_no_subschema_describes_the_string() {
+    let limits = Limits::default().with_max_string_bytes(4);
+    let options = CheckOptions::default().with_limits(limits);
+    let open = json!({"type": "object", "properties": {"n": {"type": "integer"}, "any": {}}});
+    let described = json!({"type": "object", "properties": {"n": {"type": "integer"}, "any": {}},
+        "additionalProperties": {}});
+    for schema in [open, described] {
+        let validator = Validator::new(&schema).expect("the schema compiles");
+        for (text, found) in [
+            (r#"{"a": "abcd", "b": [1, "abc"]}"#, vec![]),
+            (r#"{"a": "abcde"}"#, vec![("/a", "too_long")]),
+            (r#"{"a": ["ok", {"deep": "abcdef"}]}"#, vec![("/a/1/deep", "too_long")]),
+            (r#"{"any": {"x": ["abcdefg"]}}"#, vec![("/any/x/0", "too_long")]),
+            (
+                r#"{"z": "abcdef", "n": "x", "a": "abcdef"}"#,
+                vec![("/z", "too_long"), ("/n", "type"), ("/a", "too_long")],
+            ),
+        ] {
+            let want = by_walk(&validator, text, &options);
+            let untyped = validator.check_with(RawArguments::Text(text), &options);
+            assert_eq!(format!("{untyped:?}"), format!("{want:?}"), "{schema} {text}");
+            let typed =
+                validator.check_typed::<Value>(RawArguments::Text(text), &options, Default::default());
+            assert_eq!(
+                format!("{:?}", typed.map(|checked| checked.value)),
+                format!("{:?}", want.as_ref().map(|checked| &checked.value)),
+                "{schema} {text}"
+            );
+            let errors: Vec<(&str, &str)> = match &want {
+                Ok(_) => Vec::new(),
+                Err(rejection) => rejection.errors.iter().map(|e| (e.path.as_str(), e.code.code())).collect(),
+            };
+            assert_eq!(errors, found, "{schema} {text}");
+            if let Err(rejection) = &want {
+                let message = &rejection.errors[0].message;
+                assert!(
+                    message.starts_with("the string is ") && message.ends_with("the limit of 4"),
+                    "{message}"
+                );
+            }
+        }
+    }
+    // `validate` holds a value to the validator's own limits.
+    let validator = Validator::builder(&json!({"type": "array"})).limits(limits).build().expect("compiles");
+    let errors = validator.validate(&json!([["abcde"]])).expect_err("too long");
+    assert_eq!((errors[0].path.as_str(), errors[0].code), ("/0/0", ErrorCode::TooLong));
+}
+
+/// An unknown field, or a value of another type, is refused whole: nothing inside it is
+/// also too long.
+#[test]
+fn a_value_refused_whole_is_not_also_too_long_inside() {
+    let limits = Limits::default().with_max_string_bytes(4);
+    let options = CheckOptions::default().with_limits(limits);
+    let schema = json!({
+        "type": "object",
+        "properties": {"n": {"type": "integer"}, "inner": {"type": "object", "properties": {}}},
+        "additionalProperties": false
+    });
+    let validator = Validator::new(&schema).expect("the schema compiles");
+    for (text, found) in [
+        (r#"{"extra": {"text": "abcdefgh"}}"#, ("/extra", ErrorCode::UnknownField)),
+        (r#"{"n": ["abcdefgh"]}"#, ("/n", ErrorCode::Type)),
+    ] {
+        let rejection = validator.check_with(RawArguments::Text(text), &options).expect_err("refused");
+        let errors: Vec<(&str, ErrorCode)> =
+            rejection.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+        assert_eq!(errors, [found], "{text}");
+    }
+    // Inside a described object that is refused for something else, the string is still too long.
+    let rejection = validator
+        .check_with(RawArguments::Text(r#"{"inner": {"s": "abcdefgh"}, "n": 1.5}"#), &options)
+        .expect_err("refused");
+    let errors: Vec<&str> = rejection.errors.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(errors, ["/inner/s", "/n"]);
+}
+
+/// A value that arrives already parsed is held to the limits its text would be: too deep
+/// or too large as a whole, the same rejection as the text gets, on the untyped and the
+/// typed path.
+#[test]
+fn a_parsed_value_is_held_to_the_limits_its_text_is() {
+    let validator = Validator::new(&json!({"type": "object"})).expect("the schema compiles");
+    let shallow = CheckOptions::default().with_limits(Limits::default().with_max_depth(2));
+    let small = CheckOptions::default().with_limits(Limits::default().with_max_bytes(16));
+    for (value, options, kind) in [
+        (json!({"free": {"deep": [1]}}), &shallow, RejectionKind::TooDeep),
+        (json!({"free": "much longer than sixteen bytes"}), &small, RejectionKind::TooLarge),
+    ] {
+        let text = value.to_string();
+        let from_text = validator.check_with(RawArguments::Text(&text), options).expect_err("refused");
+        let from_value = validator.check_with(RawArguments::Value(&value), options).expect_err("refused");
+        assert_eq!(from_value.kind(), kind, "{value}");
+        assert_eq!(from_value, from_text, "{value}");
+        let typed = validator
+            .check_typed::<Value>(RawArguments::Value(&value), options, Default::default())
+            .expect_err("refused");
+        assert_eq!(typed, from_text, "{value}");
+    }
+}

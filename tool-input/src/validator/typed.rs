@@ -130,6 +130,10 @@ impl Validator {
                 Err(_) => return Err(Missed::Miss(Miss::NotTried)),
             },
             RawArguments::Value(value @ Value::Object(_)) => {
+                if crate::raw::value_within(value, &limits.parse_options(policy)).is_err() {
+                    // The full path reads it, and refuses it as its text would be.
+                    return Err(Missed::Miss(Miss::NotTried));
+                }
                 let fast = self.fast(&limits, policy, defaults);
                 let value = fast.run::<T, _>(value).map_err(|_| Missed::Miss(Miss::Inexact))?;
                 return Ok(Checked {
