@@ -362,6 +362,19 @@ fn the_retry_budget_stops_a_looping_call() {
     let unknown = one("get_forecast", "{}");
     assert!(!toolbox.dispatch_in(&mut conversation, &unknown).budget_spent);
     assert!(toolbox.dispatch_in(&mut conversation, &unknown).budget_spent);
+    // After that the name is answered as any spent tool is: the model is told to stop, not
+    // again that the tool does not exist.
+    let refused = toolbox.dispatch_in(&mut conversation, &unknown);
+    assert_eq!(refused.kind(), OutcomeKind::BudgetSpent);
+    assert!(
+        matches!(&refused.result, Err(Failure::BudgetSpent { tool, failures: 2 }) if tool == "get_forecast")
+    );
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "u", "type": "function", "function": {"name": "get_forecast", "arguments": "{}"}}]}}]});
+    let read_unknown = parse_body(body.to_string().as_bytes(), &toolbox.call_options()).unwrap();
+    assert_eq!(read_unknown.errors[0].kind.code(), "unknown_tool");
+    let answered = toolbox.answer_in(&mut conversation, &read_unknown.errors[0]);
+    assert_eq!(answered.kind(), OutcomeKind::BudgetSpent);
     let cut = call("get_weather", Some("c"), json!(r#"{"city": "#));
     let mut conversation = Conversation::new().with_max_failures(1);
     let outcome = toolbox.answer_in(&mut conversation, &cut.errors[0]);

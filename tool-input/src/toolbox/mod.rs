@@ -1069,7 +1069,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     fn prepare(&self, call: &ToolCall, conversation: Option<&Conversation>) -> Prepared<'_, S> {
         let Some((tool, matched_by)) = self.find_matched(&call.name) else {
             let raw = || trace::raw(&call.original, Some(&call.arguments), &[]);
-            return Prepared::Done(self.unknown(Sent::of_call(call), raw));
+            return Prepared::Done(self.unknown(Sent::of_call(call), raw, conversation));
         };
         let name = tool.definition.name();
         let at = trace::Subject { tool: name, call_id: &call.id, format: call.format.as_str() };
@@ -1138,10 +1138,21 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         }
     }
 
-    fn unknown(&self, sent: Sent<'_>, raw: impl FnOnce() -> String) -> Outcome {
+    fn unknown(
+        &self,
+        sent: Sent<'_>,
+        raw: impl FnOnce() -> String,
+        conversation: Option<&Conversation>,
+    ) -> Outcome {
         let name = sent.name.trim();
-        let available: Vec<String> = self.names().into_iter().map(str::to_owned).collect();
         let at = trace::Subject { tool: name, call_id: sent.id, format: sent.format.as_str() };
+        // Calls to a name no tool has are the model's mistakes too, counted under that name:
+        // once they spend its budget, each further one is told so, as for a known tool.
+        if let Some(spent) = conversation.and_then(|c| c.spent(name)) {
+            trace::budget_spent(at, spent.count());
+            return Outcome::new(sent.id, sent.id_generated, name, Err(spent.failure(name)));
+        }
+        let available: Vec<String> = self.names().into_iter().map(str::to_owned).collect();
         trace::unknown(at, sent.name_sent, &available, raw);
         Outcome::new(
             sent.id,
@@ -1164,7 +1175,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
         let sensitive = tool.map_or(&[][..], |tool| &tool.sensitive[..]);
         let raw = || trace::raw(&error.original, None, sensitive);
         match error.kind {
-            CallErrorKind::UnknownTool => self.unknown(Sent::of_error(error), raw),
+            CallErrorKind::UnknownTool => self.unknown(Sent::of_error(error), raw, conversation),
             CallErrorKind::Malformed | CallErrorKind::TooManyCalls => {
                 let at = trace::Subject { tool: sent, call_id: &error.id, format: error.format.as_str() };
                 trace::malformed(at, name_sent, &error.message, raw);
@@ -1177,7 +1188,7 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             }
             _ => match tool {
                 // Read before the tools were known: that the tool does not exist comes first.
-                None if !sent.is_empty() => self.unknown(Sent::of_error(error), raw),
+                None if !sent.is_empty() => self.unknown(Sent::of_error(error), raw, conversation),
                 tool => {
                     let name = tool.map_or(sent, |tool| tool.definition.name());
                     let at = trace::Subject { tool: name, call_id: &error.id, format: error.format.as_str() };
