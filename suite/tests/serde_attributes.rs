@@ -208,6 +208,81 @@ mod flatten {
         agree::<Book>(r#"{"title": "Dune", "city": "Oslo"}"#);
         agree::<Book>(r#"{"title": "Dune", "place": {"city": "Oslo", "seats": 2}}"#);
     }
+
+    /// A flattened enum: its variant's fields sit beside the struct's own, so the schema
+    /// closes the struct as a whole (`unevaluatedProperties: false`), not each part on its
+    /// own, which would refuse every value.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Search {
+        limit: u32,
+        #[serde(flatten)]
+        filter: Filter,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Filter {
+        Any,
+        Date { after: String, before: Option<String> },
+        Author(Author),
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    struct Author {
+        name: String,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Control {
+        id: u32,
+        #[serde(flatten)]
+        action: Action,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(rename_all = "snake_case")]
+    enum Action {
+        Stop,
+        Sleep(u32),
+        RunScript { path: String },
+    }
+
+    #[test]
+    fn a_flattened_enum_is_read_from_the_same_object() {
+        let schema = tool_input::tool_schema_for::<Search>();
+        assert_eq!(schema["unevaluatedProperties"], false);
+        assert!(schema.get("additionalProperties").is_none());
+        assert!(schema["oneOf"].as_array().unwrap().iter().all(|v| v.get("additionalProperties").is_none()));
+        for text in [
+            r#"{"limit": 5, "kind": "any"}"#,
+            r#"{"limit": 5, "kind": "date", "after": "2026-01-01"}"#,
+            r#"{"kind": "author", "name": "Le Guin", "limit": 1}"#,
+        ] {
+            accepted::<Search>(text);
+        }
+        for text in [
+            r#"{"id": 1, "sleep": 3}"#,
+            r#"{"id": 1, "stop": null}"#,
+            r#"{"id": 1, "run_script": {"path": "a.sh"}}"#,
+        ] {
+            accepted::<Control>(text);
+        }
+        // Still closed: a field of no part, or of a variant that was not sent, is unknown.
+        for text in
+            [r#"{"limit": 5, "kind": "any", "colour": 1}"#, r#"{"limit": 5, "kind": "any", "after": "x"}"#]
+        {
+            let rejection = Search::from_arguments(text).unwrap_err();
+            let codes: Vec<_> = rejection.errors().iter().map(|e| e.code()).collect();
+            assert_eq!(codes, [tool_input::ErrorCode::UnknownField], "{text}");
+        }
+        assert!(Control::from_arguments(r#"{"id": 1, "sleep": 3, "stop": null}"#).is_err());
+        agree::<Search>(r#"{"limit": 5}"#);
+        let rejection = Control::from_arguments(r#"{"id": 1, "sleep": 3, "colour": 2}"#).unwrap_err();
+        assert_eq!(rejection.errors()[0].path(), "/colour"); // serde ignores it; tool-input never does
+                                                             // The representation is coerced as anywhere: the tag's letter case, a number as text.
+        let search = Search::from_arguments(r#"{"limit": "5", "kind": "ANY"}"#).unwrap();
+        assert_eq!(search, Search { limit: 5, filter: Filter::Any });
+    }
 }
 
 mod skip {

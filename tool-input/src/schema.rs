@@ -56,7 +56,7 @@ pub(crate) fn schema_for<T: JsonSchema>() -> Value {
     let mut schema = generator.into_root_schema_for::<T>();
     let defs = schema.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
     InlineTaggedStructs { defs }.transform(&mut schema);
-    DenyUnknownFields.transform(&mut schema);
+    DenyUnknownFields { part: false }.transform(&mut schema);
     let mut value = schema.to_value();
     if let Value::Object(root) = &mut value {
         root.remove("$schema");
@@ -135,29 +135,76 @@ fn is_plain_struct(schema: &serde_json::Map<String, Value>) -> bool {
 /// Adds `additionalProperties: false` wherever properties are declared and nothing is said
 /// of others. Not beside a `$ref` that could not be brought in ([`InlineTaggedStructs`]):
 /// there it would refuse the referenced schema's own properties.
+///
+/// A struct that flattens an enum (`#[serde(flatten)] filter: Filter`) declares its own
+/// fields beside a `oneOf` (or `anyOf`, `allOf`) of the enum's variants, each with fields of
+/// its own: closed one by one, the struct would refuse the variant's fields and every variant
+/// the struct's, and no value could pass. Such a struct is closed as a whole instead, with
+/// `unevaluatedProperties: false`, which counts the fields of the variant that matched, and
+/// its variants are left open at their own level (what is inside their fields is closed as
+/// anywhere else).
 #[derive(Debug, Clone, Copy)]
-struct DenyUnknownFields;
+struct DenyUnknownFields {
+    /// The schema is one of the parts a flattening struct combines: not closed on its own.
+    part: bool,
+}
+
+/// The keywords that combine parts of one object in place.
+const COMBINATORS: [&str; 3] = ["allOf", "anyOf", "oneOf"];
 
 impl Transform for DenyUnknownFields {
     fn transform(&mut self, schema: &mut Schema) {
-        if let Some(object) = schema.as_object_mut() {
-            let declares = object.contains_key("properties") && !object.contains_key("$ref");
-            let open = object.contains_key("additionalProperties")
-                || object.contains_key("patternProperties")
-                || object.contains_key("unevaluatedProperties");
-            // A struct without fields: an object type, and nothing else that could let
-            // properties in (a map is `additionalProperties`, a flattened or combined schema
-            // has `$ref` or a combinator).
-            let fieldless = object.get("type").and_then(Value::as_str) == Some("object")
-                && !["$ref", "allOf", "anyOf", "oneOf", "propertyNames", "minProperties"]
-                    .iter()
-                    .any(|keyword| object.contains_key(*keyword));
-            if (declares || fieldless) && !open {
+        let Some(object) = schema.as_object_mut() else {
+            transform_subschemas(self, schema);
+            return;
+        };
+        let declares = object.contains_key("properties") && !object.contains_key("$ref");
+        let open = object.contains_key("additionalProperties")
+            || object.contains_key("patternProperties")
+            || object.contains_key("unevaluatedProperties");
+        // A struct without fields: an object type, and nothing else that could let
+        // properties in (a map is `additionalProperties`, a flattened or combined schema
+        // has `$ref` or a combinator).
+        let fieldless = object.get("type").and_then(Value::as_str) == Some("object")
+            && !["$ref", "allOf", "anyOf", "oneOf", "propertyNames", "minProperties"]
+                .iter()
+                .any(|keyword| object.contains_key(*keyword));
+        let flattening = declares && combines_fields(object);
+        if !self.part && !open {
+            if flattening {
+                object.insert("unevaluatedProperties".to_owned(), Value::Bool(false));
+            } else if declares || fieldless {
                 object.insert("additionalProperties".to_owned(), Value::Bool(false));
             }
         }
-        transform_subschemas(self, schema);
+        if !(flattening || self.part) {
+            transform_subschemas(self, schema);
+            return;
+        }
+        // The combined parts are read as parts of this object; the rest as anywhere else.
+        let parts: Vec<(&str, Value)> =
+            COMBINATORS.iter().filter_map(|keyword| Some((*keyword, object.remove(*keyword)?))).collect();
+        transform_subschemas(&mut DenyUnknownFields { part: false }, schema);
+        let Some(object) = schema.as_object_mut() else { return };
+        for (keyword, mut branches) in parts {
+            if let Value::Array(branches) = &mut branches {
+                for branch in branches.iter_mut() {
+                    if let Ok(branch_schema) = <&mut Schema>::try_from(branch) {
+                        DenyUnknownFields { part: true }.transform(branch_schema);
+                    }
+                }
+            }
+            object.insert(keyword.to_owned(), branches);
+        }
     }
+}
+
+/// Does an object combine parts that declare fields of their own (a flattened enum's
+/// variants), at any depth of `allOf`, `anyOf` and `oneOf`?
+fn combines_fields(object: &serde_json::Map<String, Value>) -> bool {
+    COMBINATORS.iter().filter_map(|keyword| object.get(*keyword)?.as_array()).flatten().any(|branch| {
+        branch.as_object().is_some_and(|branch| branch.contains_key("properties") || combines_fields(branch))
+    })
 }
 
 /// Compile a derived type's definition, with what serde reads inside the fields' types
