@@ -492,3 +492,45 @@ fn an_internally_tagged_newtype_variant_takes_its_structs_fields() {
     );
     assert_eq!(rejection.errors()[0].options(), [json!("date"), json!("author"), json!("any")]);
 }
+
+/// An integral float where a union allows an integer and then a number is taken as sent:
+/// nothing sent failed, so nothing is rewritten, and serde's untagged enum reads the variant
+/// it reads from the same JSON. Where only an integer fits, `3.0` is still read as `3`.
+#[test]
+fn an_integral_float_a_number_branch_takes_is_not_rewritten() {
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    enum Scalar {
+        Flag(bool),
+        Whole(i64),
+        Real(f64),
+        Text(String),
+    }
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Set {
+        value: Scalar,
+    }
+    for (text, want) in [
+        (r#"{"value": 1.0}"#, Scalar::Real(1.0)),
+        (r#"{"value": 256.0}"#, Scalar::Real(256.0)),
+        (r#"{"value": 1}"#, Scalar::Whole(1)),
+        (r#"{"value": 2.5}"#, Scalar::Real(2.5)),
+        (r#"{"value": "1.0"}"#, Scalar::Text("1.0".to_owned())),
+    ] {
+        let checked = Set::from_arguments_with_report(text).unwrap();
+        assert_eq!(checked.value.value, want, "{text}");
+        assert!(checked.report.coercions.is_empty(), "{text}: {:?}", checked.report.coercions);
+        assert_eq!(serde_json::from_str::<Set>(text).unwrap(), checked.value, "{text}");
+    }
+    // The same without a type: taken as sent where a number fits, rewritten where only an
+    // integer does.
+    let schema = json!({"type": "object", "properties": {
+        "both": {"anyOf": [{"type": "integer"}, {"type": "number"}]},
+        "whole": {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    }});
+    let checked = Validator::new(&schema).unwrap().check(r#"{"both": 2.0, "whole": 3.0}"#).unwrap();
+    assert_eq!(checked.value, json!({"both": 2.0, "whole": 3}));
+    let kinds: Vec<(&str, CoercionKind)> =
+        checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+    assert_eq!(kinds, [("/whole", CoercionKind::IntegerFromFloat)]);
+}

@@ -25,9 +25,33 @@ use crate::policy::Policy;
 pub(crate) struct Exact {
     /// The value passes the node as it is.
     pub ok: bool,
-    /// The full walk would still change the value: fill an absent default (when the walker
-    /// prepares values), or write an integral float as an integer. Complete only when `ok`.
-    pub touched: bool,
+    /// What the full walk would still change of the value (complete only when `ok`).
+    pub changes: Touched,
+}
+
+impl Exact {
+    /// Would the full walk still change the value: fill an absent default (when the walker
+    /// prepares values), or write an integral float as an integer?
+    pub fn touched(self) -> bool {
+        self.changes.fills || self.changes.rewrites
+    }
+}
+
+/// What the full walk would still change of a value the exact check passes.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Touched {
+    /// A default filled in for an absent property.
+    fills: bool,
+    /// An integral float written as an integer: a change of what was sent (`1.0` as `1`),
+    /// which an `anyOf` makes only where no branch takes the value as it is.
+    rewrites: bool,
+}
+
+impl std::ops::BitOrAssign for Touched {
+    fn bitor_assign(&mut self, other: Touched) {
+        self.fills |= other.fills;
+        self.rewrites |= other.rewrites;
+    }
 }
 
 /// Exact tries remembered by (branch, address of the value, resources entered), valid while
@@ -51,9 +75,9 @@ impl Walker<'_> {
         depth: usize,
         hops: usize,
     ) -> Exact {
-        let mut touched = false;
+        let mut touched = Touched::default();
         let ok = self.passes(id, value, path, depth, hops, &mut touched);
-        Exact { ok, touched }
+        Exact { ok, changes: touched }
     }
 
     fn passes(
@@ -63,7 +87,7 @@ impl Walker<'_> {
         path: &Path<'_>,
         depth: usize,
         hops: usize,
-        touched: &mut bool,
+        touched: &mut Touched,
     ) -> bool {
         if !self.budget.step() {
             return false;
@@ -90,7 +114,7 @@ impl Walker<'_> {
             if !types.accepts(value) {
                 return false;
             }
-            *touched |= integral_float_rewritten(types, value);
+            touched.rewrites |= integral_float_rewritten(types, value);
         }
         if enum_refuses(node, value).is_some()
             || const_refuses(node, |constant| json_equal(constant, value)).is_some()
@@ -150,7 +174,7 @@ impl Walker<'_> {
         items: &[Value],
         path: &Path<'_>,
         depth: usize,
-        touched: &mut bool,
+        touched: &mut Touched,
     ) -> bool {
         if !Bounds::items(node).admit(items.len() as u64) {
             return false;
@@ -175,7 +199,7 @@ impl Walker<'_> {
         map: &Map<String, Value>,
         path: &Path<'_>,
         depth: usize,
-        touched: &mut bool,
+        touched: &mut Touched,
     ) -> bool {
         if depth >= self.max_depth && !map.is_empty() {
             return false;
@@ -184,7 +208,7 @@ impl Walker<'_> {
             return true;
         }
         if self.prepare {
-            *touched |= absent_defaults(node, |_, name| map.contains_key(name)).next().is_some();
+            touched.fills |= absent_defaults(node, |_, name| map.contains_key(name)).next().is_some();
         }
         let mut sent = Sent::new(node.properties.len());
         for (key, child) in map {
@@ -239,9 +263,9 @@ impl Walker<'_> {
         path: &Path<'_>,
         depth: usize,
         hops: usize,
-        touched: &mut bool,
+        touched: &mut Touched,
     ) -> bool {
-        let by_shape = |branch: Option<NodeId>, touched: &mut bool| {
+        let by_shape = |branch: Option<NodeId>, touched: &mut Touched| {
             branch.is_some_and(|branch| self.passes(branch, value, path, depth, hops + 1, touched))
         };
         let types = match shape {
@@ -271,16 +295,19 @@ impl Walker<'_> {
         // Any other union: the branches that admit the value's JSON type, tried in order
         // (each (branch, value) once within the outermost try); `oneOf` needs exactly one.
         match self.first_exact_branch(branches, types, exactly_one, value, path, depth, hops) {
-            Some((_, branch_touched, false)) => {
-                *touched |= branch_touched;
+            Some((_, chosen, false)) => {
+                *touched |= chosen.changes;
                 true
             }
             _ => false,
         }
     }
 
-    /// The first branch of a union that accepts `value` exactly, whether the walk would
-    /// still change it there, and (for `oneOf`) whether another branch accepts it too.
+    /// The first branch of a union that accepts `value` exactly, with what the walk would
+    /// still change of it there, and (for `oneOf`) whether another branch accepts it too. Of
+    /// an `anyOf`'s branches, one that takes the value as sent comes before one that would
+    /// rewrite it: `1.0` where an integer and then a number are allowed stays `1.0` (serde's
+    /// untagged `enum { I(i64), F(f64) }` reads it as `F`), since nothing sent failed.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn first_exact_branch(
         &self,
@@ -291,9 +318,9 @@ impl Walker<'_> {
         path: &Path<'_>,
         depth: usize,
         hops: usize,
-    ) -> Option<(NodeId, bool, bool)> {
+    ) -> Option<(NodeId, Exact, bool)> {
         let admits = |index: usize| types.is_none_or(|types| types[index].admits(value));
-        let mut first: Option<(NodeId, bool)> = None;
+        let mut chosen: Option<(NodeId, Exact)> = None;
         let mut matched = 0;
         self.scopes.set(self.scopes.get() + 1);
         for (index, &branch) in branches.iter().enumerate() {
@@ -301,19 +328,31 @@ impl Walker<'_> {
                 continue;
             }
             let found = self.remembered_exact(branch, value, path, depth, hops);
-            if found.ok {
-                matched += 1;
-                first.get_or_insert((branch, found.touched));
-                if !exactly_one || matched > 1 {
-                    break;
-                }
+            if !found.ok {
+                continue;
+            }
+            matched += 1;
+            let preferred = match chosen {
+                None => true,
+                Some((_, first)) => !exactly_one && first.changes.rewrites && !found.changes.rewrites,
+            };
+            if preferred {
+                chosen = Some((branch, found));
+            }
+            let settled = if exactly_one {
+                matched > 1
+            } else {
+                chosen.is_some_and(|(_, first)| !first.changes.rewrites)
+            };
+            if settled {
+                break;
             }
         }
         self.scopes.set(self.scopes.get() - 1);
         if self.scopes.get() == 0 {
             self.memo.borrow_mut().clear();
         }
-        first.map(|(branch, touched)| (branch, touched, exactly_one && matched > 1))
+        chosen.map(|(branch, found)| (branch, found, exactly_one && matched > 1))
     }
 
     /// The exact check of `branch` on `value`, remembered by (branch, value) within the

@@ -265,7 +265,7 @@ impl<'p> Walker<'p> {
     pub fn accepts_untouched(&self, id: NodeId, value: &Value) -> bool {
         let _checking = self.checking(value);
         let found = self.exact(id, value, &Path::Root, 0, 0);
-        found.ok && !found.touched && !self.budget.spent()
+        found.ok && !found.touched() && !self.budget.spent()
     }
 
     /// Does the node accept the value exactly, with no coercion at all? (`false` when

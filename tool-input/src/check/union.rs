@@ -347,8 +347,8 @@ impl Walker<'_> {
     ) {
         // 1. Branches that accept the value as sent.
         match self.first_exact_branch(branches, types, exactly_one, value, path, depth, hops) {
-            Some((branch, touched, false)) => {
-                if touched {
+            Some((branch, found, false)) => {
+                if found.touched() {
                     // Walk it for real: it fills defaults below, or rewrites `3.0` as `3`.
                     self.walk(branch, value, path, mode, out, depth, hops + 1);
                 }
