@@ -681,10 +681,9 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
     /// Is `text` exactly valid here? (`None` node: any string within the size limit, which
     /// bounds every string, described or not: see `check::undescribed`.)
     fn string_ok(&self, text: &str) -> bool {
-        match self.node {
-            Some(node) => self.fast.check_str(node, text),
-            None => text.len() <= self.fast.max_string_bytes,
-        }
+        // The size limit first, as `check_str` checks it: for a string without a node too.
+        text.len() <= self.fast.max_string_bytes
+            && self.node.is_none_or(|node| self.fast.check_str(node, text))
     }
 
     /// Hand the coerced form of `text` to the inner visitor, or abort. Out of line: a string
