@@ -435,10 +435,7 @@ impl<'p> Walker<'p> {
 
     fn string(&self, node: &Node, string: &str, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
         if string.len() > self.max_string_bytes {
-            let (length, limit) = (string.len(), self.max_string_bytes);
-            self.fail(out, path, mode, ErrorCode::TooLong, None, || {
-                format!("the string is {length} bytes long, more than the limit of {limit}")
-            });
+            self.too_long(out, path, mode, string);
             return;
         }
         if let Some(length) = keywords::string_length(node, string) {
@@ -1055,6 +1052,14 @@ impl<'p> Walker<'p> {
                 "the pattern {} is too costly to check on a string of {chars} characters; send a shorter string",
                 message::shorten(&pattern.source, self.max_echo)
             )
+        });
+    }
+
+    /// A string past `max_string_bytes`, described by a subschema or not (`undescribed`).
+    fn too_long(&self, out: &mut Outcome, path: &Path<'_>, mode: Mode, string: &str) {
+        let (length, limit) = (string.len(), self.max_string_bytes);
+        self.fail(out, path, mode, ErrorCode::TooLong, None, || {
+            format!("the string is {length} bytes long, more than the limit of {limit}")
         });
     }
 

@@ -57,12 +57,8 @@ impl Walker<'_> {
                 if covered.covers(&pointer) {
                     return;
                 }
-                let (length, limit) = (string.len(), self.max_string_bytes);
                 // Nothing of the value is quoted: the message is the same under a sensitive field.
-                let mode = Mode { policy: Policy::Strict, sensitive: true };
-                self.fail(out, path, mode, ErrorCode::TooLong, None, || {
-                    format!("the string is {length} bytes long, more than the limit of {limit}")
-                });
+                self.too_long(out, path, Mode { policy: Policy::Strict, sensitive: true }, string);
             }
             Value::Array(items) if depth < self.max_depth => {
                 for (index, item) in items.iter().enumerate() {
