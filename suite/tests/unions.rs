@@ -267,6 +267,11 @@ fn an_external_tag_is_the_key_or_the_string() {
     insta::assert_snapshot!("external_two_keys", lines(&rejection));
     let rejection = rejected(json!({"action": {}}));
     insta::assert_snapshot!("external_no_key", lines(&rejection));
+    // A unit variant sent as an object: the choice is right, its form is not.
+    let rejection = rejected(json!({"action": {"stop": null}}));
+    assert_eq!(rejection.errors().len(), 1, "{rejection}");
+    assert_eq!(rejection.errors()[0].suggestion(), Some(&json!("stop")));
+    insta::assert_snapshot!("external_unit_as_object", lines(&rejection));
     let rejection = rejected(json!({"action": 3}));
     insta::assert_snapshot!("external_not_a_choice", lines(&rejection));
     // A known key: that variant's errors.

@@ -279,6 +279,16 @@ impl Walker<'_> {
                     |named| format!("{named} is not a valid choice; expected {expected}{hint}"),
                 );
             }
+            Value::Object(map) if map.len() == 1 && names_a_unit(units, map) => {
+                // `{"stop": null}` for the unit variant `"stop"`: the choice is right, its form
+                // is not (the schema takes the unit as a string).
+                let key = map.keys().next().map(String::as_str).unwrap_or_default();
+                let unit = Value::String(key.to_owned());
+                let key = crate::message::shorten(key, self.max_echo);
+                self.fail_with(out, path, mode, ErrorCode::Enum, None, listed.values, Some(unit), || {
+                    format!("`{key}` takes no value: send it as the string \"{key}\"; expected {expected}")
+                });
+            }
             Value::Object(map) if map.len() == 1 => {
                 let key = map.keys().next().map(String::as_str).unwrap_or_default();
                 let suggestion = self.suggest(key, &tags, mode);
@@ -589,4 +599,9 @@ fn coercible(types: Option<Types>, value: &Value, policy: Policy) -> bool {
                     || types.contains(Types::ARRAY))
         }
     }
+}
+
+/// Does the one key of `map` name a unit variant, one of `units` (written as strings)?
+fn names_a_unit(units: &Options, map: &serde_json::Map<String, Value>) -> bool {
+    map.keys().next().is_some_and(|key| units.values.iter().any(|unit| unit.as_str() == Some(key.as_str())))
 }
