@@ -164,7 +164,9 @@ pub(crate) fn read_arguments(
 /// own `Value`) within the limits its text would be held to: arrays and objects nested no
 /// deeper than [`ParseOptions::max_depth`] ([`ParseError::TooDeep`]), and no longer than
 /// [`ParseOptions::max_bytes`] written as compact JSON ([`ParseError::TooLarge`], its length
-/// so written)? Read without recursion, whatever the depth.
+/// so written)? Read without recursion, whatever the depth: `serde_json`'s own writer
+/// (`message::json_len`) recurses, and a caller may raise `max_depth` past what a thread's
+/// stack holds.
 pub(crate) fn value_within(value: &Value, options: &ParseOptions) -> Result<(), ParseError> {
     /// Counts what is written (a number's digits), keeping none of it.
     struct Count(usize);

@@ -603,5 +603,5 @@ fn coercible(types: Option<Types>, value: &Value, policy: Policy) -> bool {
 
 /// Does the one key of `map` name a unit variant, one of `units` (written as strings)?
 fn names_a_unit(units: &Options, map: &serde_json::Map<String, Value>) -> bool {
-    map.keys().next().is_some_and(|key| units.values.iter().any(|unit| unit.as_str() == Some(key.as_str())))
+    map.keys().next().is_some_and(|key| units.branch_of(&Value::String(key.clone())).is_some())
 }
