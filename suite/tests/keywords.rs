@@ -508,6 +508,60 @@ fn a_refused_property_name_says_why() {
     assert!(rejection.errors()[0].message().ends_with(r#"did you mean "city"?"#), "{rejection}");
 }
 
+/// `unevaluatedProperties: false` names the properties the object takes, and is not said of
+/// a property a failing subschema declares: that subschema's own error explains it.
+#[test]
+fn an_unevaluated_property_is_told_the_names_the_object_takes() {
+    let either = json!([
+        {"properties": {"a": {"type": "integer"}}, "required": ["a"]},
+        {"properties": {"b": {"type": "string"}}, "required": ["b"]}
+    ]);
+    let cases = [
+        // Both branches fail; `a` is one's: only the union's errors.
+        (
+            json!({"anyOf": either, "unevaluatedProperties": false}),
+            r#"{"a": "x"}"#,
+            vec![("", ErrorCode::NoMatch), ("/a", ErrorCode::Type)],
+        ),
+        // A branch passes: `c` is unknown, and the names listed are those that passed.
+        (
+            json!({"properties": {"id": {}}, "oneOf": either, "unevaluatedProperties": false}),
+            r#"{"id": 1, "a": 1, "c": 2}"#,
+            vec![("/c", ErrorCode::UnknownField)],
+        ),
+        // `then` failed on its own property: its error, not an unknown one.
+        (
+            json!({
+                "if": {"properties": {"k": {"const": "x"}}, "required": ["k"]},
+                "then": {"properties": {"v": {"type": "integer"}}},
+                "else": {"properties": {"w": {}}},
+                "unevaluatedProperties": false
+            }),
+            r#"{"k": "x", "v": "no", "w": 1}"#,
+            vec![("/v", ErrorCode::Type), ("/w", ErrorCode::UnknownField)],
+        ),
+    ];
+    for (schema, sent, expected) in cases {
+        let rejection = Validator::new(&schema).unwrap().check(sent).unwrap_err();
+        let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+        assert_eq!(found, expected, "{schema} {sent}: {rejection}");
+    }
+    let schema = json!({"properties": {"id": {}}, "oneOf": either, "unevaluatedProperties": false});
+    let rejection = Validator::new(&schema).unwrap().check(r#"{"id": 1, "b": "x", "bb": 2}"#).unwrap_err();
+    let unknown = &rejection.errors()[0];
+    assert_eq!(unknown.message(), r#"unknown property `bb`; did you mean "b"? allowed: "id", "b""#);
+    assert_eq!(unknown.options(), [json!("id"), json!("b")]);
+    // Patterns and a written `additionalProperties` of a subschema answer too.
+    let schema = json!({
+        "allOf": [{"patternProperties": {"^x_": {"type": "integer"}}}],
+        "unevaluatedProperties": false
+    });
+    let rejection = Validator::new(&schema).unwrap().check(r#"{"x_a": "no", "y": 1}"#).unwrap_err();
+    let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+    assert_eq!(found, [("/x_a", ErrorCode::Type), ("/y", ErrorCode::UnknownField)]);
+    assert_eq!(rejection.errors()[1].message(), "unknown property `y`; this object takes no properties");
+}
+
 #[test]
 fn schemas_that_cannot_be_compiled() {
     for (schema, pointer) in [

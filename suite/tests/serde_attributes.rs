@@ -278,10 +278,46 @@ mod flatten {
         assert!(Control::from_arguments(r#"{"id": 1, "sleep": 3, "stop": null}"#).is_err());
         agree::<Search>(r#"{"limit": 5}"#);
         let rejection = Control::from_arguments(r#"{"id": 1, "sleep": 3, "colour": 2}"#).unwrap_err();
-        assert_eq!(rejection.errors()[0].path(), "/colour"); // serde ignores it; tool-input never does
-                                                             // The representation is coerced as anywhere: the tag's letter case, a number as text.
+        // serde ignores it; tool-input never does.
+        assert_eq!(rejection.errors()[0].path(), "/colour");
+        // The representation is coerced as anywhere: the tag's letter case, a number as text.
         let search = Search::from_arguments(r#"{"limit": "5", "kind": "ANY"}"#).unwrap();
         assert_eq!(search, Search { limit: 5, filter: Filter::Any });
+    }
+
+    /// What the model reads when a flattened enum's fields are wrong: an unknown field is
+    /// told the fields of the variant it sent (and the closest of them); a field of the
+    /// variant it sent, or one of another variant while the tag itself is wrong, is not
+    /// called unknown.
+    #[test]
+    fn a_flattened_enum_names_the_fields_of_the_variant_sent() {
+        let messages: Vec<String> = [
+            r#"{"limit": 5, "kind": "date", "after": "2026", "colour": "red"}"#,
+            r#"{"limit": 5, "kind": "date", "aftre": "2026"}"#,
+            r#"{"limit": 5, "kind": "date", "name": "Le Guin"}"#,
+            r#"{"limit": 5, "kind": "title", "name": "Le Guin"}"#,
+            r#"{"limit": 5, "kind": "author"}"#,
+            r#"{"id": 1, "sleep": 3, "path": "a.sh"}"#,
+            r#"{"id": 1, "sleep": "soon"}"#,
+        ]
+        .iter()
+        .map(|text| {
+            let rejection = match text.contains("\"id\"") {
+                true => Control::from_arguments(*text).unwrap_err(),
+                false => Search::from_arguments(*text).unwrap_err(),
+            };
+            let errors: Vec<String> =
+                rejection.errors().iter().map(|e| format!("  {}: {}", e.path(), e.message())).collect();
+            format!("{text}\n{}", errors.join("\n"))
+        })
+        .collect();
+        insta::assert_snapshot!(messages.join("\n"));
+        let rejection =
+            Search::from_arguments(r#"{"limit": 5, "kind": "date", "aftre": "2026"}"#).unwrap_err();
+        let unknown = &rejection.errors()[0];
+        assert_eq!((unknown.path(), unknown.code()), ("/aftre", tool_input::ErrorCode::UnknownField));
+        assert_eq!(unknown.suggestion(), Some(&json!("after")));
+        assert_eq!(unknown.options(), [json!("limit"), json!("after"), json!("before"), json!("kind")]);
     }
 }
 

@@ -862,20 +862,33 @@ impl<'p> Walker<'p> {
         if self.not_built(out) || self.built_watched(out, path, ErrorCode::UnknownField) {
             return;
         }
-        let declared = node.properties.iter().map(|(name, _)| name.as_str());
-        let suggestion = message::closest(key, declared).map(|s| Value::String(s.to_owned()));
         // Only the names listed are made into values: an object of many properties costs
         // its first few, not one value each.
         let names = node.names_listed.get(|| {
             node.properties.iter().take(MAX_OPTIONS).map(|(name, _)| Value::String(name.clone())).collect()
         });
-        let allowed = if node.properties.is_empty() {
+        let declared = node.properties.iter().map(|(name, _)| name.as_str());
+        self.unknown_among(key, declared, names, node.properties.len(), path, mode, out);
+    }
+
+    /// `key` is not among the `count` names `declared`, of which `names` are the first few as
+    /// values: say so, with the closest name and the names the object takes.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn unknown_among<'n>(
+        &self,
+        key: &str,
+        declared: impl Iterator<Item = &'n str>,
+        names: Options,
+        count: usize,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+    ) {
+        let suggestion = message::closest(key, declared).map(|s| Value::String(s.to_owned()));
+        let allowed = if count == 0 {
             "this object takes no properties".to_owned()
         } else {
-            message::join(&[
-                "allowed: ",
-                &message::quoted_first(&names, node.properties.len(), self.max_echo),
-            ])
+            message::join(&["allowed: ", &message::quoted_first(&names, count, self.max_echo)])
         };
         let hint = suggestion
             .as_ref()

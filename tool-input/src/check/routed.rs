@@ -9,11 +9,12 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::{Mode, Outcome, Path, Walker};
+use super::{Mode, Outcome, Path, Walker, MAX_OPTIONS};
 use crate::error::ErrorCode;
+use crate::error::Options;
 use crate::keywords::{Explain, Instance, Keyword, Place, SchemaId, Subschemas};
 use crate::plan::MAX_SCHEMA_HOPS;
-use crate::plan::{Node, NodeId};
+use crate::plan::{Node, NodeId, UnionShape};
 use crate::policy::Policy;
 
 /// One node's keywords of the folder, at one value of the walk.
@@ -195,6 +196,104 @@ impl<'p> Walker<'p> {
     }
 }
 
+/// The property names an explanation answers for at one object: declared by the schema
+/// or by a subschema whose verdict the explanation reports (a passing branch, the branch a
+/// failing union blamed, `allOf`, `$ref`, the branch of `if` taken).
+#[derive(Default)]
+struct Answered<'s> {
+    /// In the order the schema declares them, each once.
+    names: Vec<&'s str>,
+    patterns: Vec<&'s crate::pattern::Pattern>,
+    /// A subschema answers for every name (`additionalProperties` written).
+    every: bool,
+}
+
+impl Answered<'_> {
+    fn covers(&self, key: &str) -> bool {
+        self.every
+            || self.names.contains(&key)
+            || self.patterns.iter().any(|pattern| pattern.matches(key) == Ok(true))
+    }
+}
+
+impl<'p> Walker<'p> {
+    /// What `id` and the subschemas it applies in place answer for at `value`, added to
+    /// `answered`. A union none of whose branches passes answers by the branch its
+    /// explanation blames: the one its tag (or its external key) names, else every branch.
+    #[allow(clippy::too_many_arguments)]
+    fn answered_names(
+        &self,
+        id: NodeId,
+        value: &Value,
+        answered: &mut Answered<'p>,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+    ) {
+        if hops > MAX_SCHEMA_HOPS {
+            return;
+        }
+        let _entered = self.enter(id);
+        let plan: &'p crate::plan::Plan = self.plan;
+        let node = &plan.nodes[id];
+        for (name, _) in &node.properties {
+            if !answered.names.contains(&name.as_str()) {
+                answered.names.push(name);
+            }
+        }
+        answered.patterns.extend(node.pattern_properties.iter().map(|(pattern, _)| pattern));
+        answered.every |= node.additional_written;
+        let passes = |id: NodeId| self.accepts_plainly(id, value, path, depth, hops + 1);
+        let dynamic = node.dynamic.as_ref().map(|dynamic| self.dynamic_target(dynamic));
+        let mut applied: Vec<NodeId> =
+            node.reference.into_iter().chain(dynamic).chain(node.all_of.iter().copied()).collect();
+        for (branches, shape) in [(&node.any_of, &node.any_of_shape), (&node.one_of, &node.one_of_shape)] {
+            let passing: Vec<NodeId> = branches.iter().copied().filter(|&branch| passes(branch)).collect();
+            if passing.is_empty() {
+                applied.extend(blamed_branches(shape.as_deref(), branches, value));
+            } else {
+                applied.extend(passing);
+            }
+        }
+        for keyword in &node.keywords {
+            match keyword {
+                Keyword::Conditional(conditional) if passes(conditional.condition) => {
+                    applied.push(conditional.condition);
+                    applied.extend(conditional.then);
+                }
+                Keyword::Conditional(conditional) => applied.extend(conditional.otherwise),
+                Keyword::DependentSchemas(dependent) => applied.extend(dependent.applying(value)),
+                _ => {}
+            }
+        }
+        for branch in applied {
+            self.answered_names(branch, value, answered, path, depth, hops + 1);
+        }
+    }
+}
+
+/// The branches of a union none of which passed that its explanation speaks for: the one
+/// the object's tag, or its one external key, names; every branch where none is named.
+fn blamed_branches(shape: Option<&UnionShape>, branches: &[NodeId], value: &Value) -> Vec<NodeId> {
+    let named = match shape {
+        Some(UnionShape::Tagged { tag, options }) => {
+            value.get(tag.as_str()).and_then(|sent| options.branch_of(sent))
+        }
+        Some(UnionShape::External { keys, .. }) => {
+            let mut present = keys.iter().filter(|(key, _)| value.get(key.as_str()).is_some());
+            match (present.next(), present.next()) {
+                (Some((_, branch)), None) => Some(*branch),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    match named {
+        Some(branch) => vec![branch],
+        None => branches.to_vec(),
+    }
+}
+
 /// What the keywords of the folder ask of their node's schema at one value of the walk.
 struct Asking<'w, 'p, 'a> {
     walker: &'w Walker<'p>,
@@ -278,6 +377,31 @@ impl<'v> Explain<'v, &'v Value> for Routed<'_, '_, '_, '_> {
             Some(value) => walker.fail_naming(out, path, mode, code, value, Vec::new(), None, message),
             None => walker.fail(out, path, mode, code, None, || message("the value")),
         });
+    }
+
+    fn refuse_unevaluated(&mut self, schema: SchemaId, instance: &'v Value, evaluated: &[bool]) {
+        let Value::Object(map) = instance else { return };
+        let walker = self.walker;
+        let mut answered = Answered::default();
+        walker.answered_names(schema, instance, &mut answered, self.path, self.depth, self.hops);
+        for (index, key) in map.keys().enumerate() {
+            if evaluated.get(index).copied().unwrap_or(false) || answered.covers(key) {
+                continue;
+            }
+            let names: Vec<Value> =
+                answered.names.iter().take(MAX_OPTIONS).map(|&name| Value::String(name.to_owned())).collect();
+            let path = Path::Key(self.path, key);
+            let declared = answered.names.iter().copied();
+            walker.unknown_among(
+                key,
+                declared,
+                Options::Own(names),
+                answered.names.len(),
+                &path,
+                self.mode,
+                self.out,
+            );
+        }
     }
 
     fn refuse_name(&mut self, schema: SchemaId, name: &str) {

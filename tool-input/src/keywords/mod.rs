@@ -72,6 +72,11 @@ pub(crate) trait Explain<'v, I: Instance<'v>>: Subschemas<'v, I> {
     /// (`propertyNames`), at that member, saying why as the schema's first error on that
     /// string does (built only when the error is).
     fn refuse_name(&mut self, schema: SchemaId, name: &str);
+    /// Record that the members of `instance` (an object) that `evaluated` leaves unmarked
+    /// are unknown to `schema` (`unevaluatedProperties: false`), except those a subschema
+    /// the explanation already answers for declares (the branch it blamed), each naming
+    /// the properties the object takes.
+    fn refuse_unevaluated(&mut self, schema: SchemaId, instance: I, evaluated: &[bool]);
 }
 
 /// A keyword of this folder, compiled. The order of a node's list is the order they are

@@ -27,8 +27,15 @@ impl UnevaluatedProperties {
     }
 
     pub fn validate<'v, I: Instance<'v>>(&self, schema: &mut impl Explain<'v, I>, instance: I) {
-        if instance.kind() == Kind::Object {
-            rest_validate(schema, self.node, self.schema, instance, members(instance));
+        if instance.kind() != Kind::Object {
+            return;
+        }
+        match self.schema {
+            Some(_) => rest_validate(schema, self.node, self.schema, instance, members(instance)),
+            None => {
+                let evaluated = schema.evaluated(self.node, instance);
+                schema.refuse_unevaluated(self.node, instance, &evaluated);
+            }
         }
     }
 }
@@ -86,12 +93,6 @@ fn rest_validate<'v, I: Instance<'v>>(
         }
         match (rest, place) {
             (Some(id), _) => schema.explain(id, child, place),
-            (None, Place::Key(name)) => schema.fail(place, ErrorCode::UnknownField, None, &|_| {
-                format!(
-                    "unknown property `{}`; no keyword of the schema declares it",
-                    crate::message::shorten(name, 64)
-                )
-            }),
             (None, _) => schema.fail(place, ErrorCode::Items, None, &|_| {
                 "no item is allowed here: no keyword of the schema declares it".to_owned()
             }),
