@@ -7,7 +7,7 @@
 //!
 //! An `<｜end▁of▁sentence｜>` right after the calls is part of them, not content.
 
-use super::{find_first, push_malformed, push_truncated, text_parts};
+use super::{find_first, find_outside_values, push_malformed, push_truncated, text_parts};
 use crate::calls::{Collector, OriginalArguments};
 
 const CALLS_BEGIN: [&str; 2] = ["<｜tool▁calls▁begin｜>", "<|tool▁calls▁begin|>"];
@@ -23,13 +23,13 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> usize {
     let mut end = match section {
         Some(begin) => {
             let from = start + begin.len();
-            let (section_end, end) = match find_first(text, from, &CALLS_END) {
+            let (section_end, end) = match find_outside_values(text, from, &CALLS_END) {
                 Some((at, which)) => (at, at + CALLS_END[which].len()),
                 None => (text.len(), text.len()),
             };
             let region = &text[..section_end];
             let mut pos = from;
-            while let Some((at, which)) = find_first(region, pos, &CALL_BEGIN) {
+            while let Some((at, which)) = find_outside_values(region, pos, &CALL_BEGIN) {
                 if out.is_full() {
                     break;
                 }
@@ -62,7 +62,7 @@ fn read_call(
 ) -> usize {
     let mut patterns = CALL_END.to_vec();
     patterns.extend(CALL_BEGIN);
-    let (body_end, end, closed) = match find_first(text, body_start, &patterns) {
+    let (body_end, end, closed) = match find_outside_values(text, body_start, &patterns) {
         Some((at, which)) if which < 2 => (at, at + patterns[which].len(), true),
         Some((at, _)) => (at, at, false),
         None => (text.len(), text.len(), section_closed),

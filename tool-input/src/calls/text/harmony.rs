@@ -7,7 +7,7 @@
 //! recipient (the `final` channel) is content. The `analysis` channel is reasoning, taken
 //! out before (see [`reasoning`](super::reasoning)).
 
-use super::{find_first, push_truncated, text_parts, Read};
+use super::{find_first, find_outside_values, push_truncated, text_parts, Read};
 use crate::calls::{Collector, OriginalArguments};
 
 pub(super) const ENDS: [&str; 5] = ["<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>"];
@@ -25,7 +25,9 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
     };
     let header = &text[start..header_end];
     let body_start = header_end + "<|message|>".len();
-    let (body_end, end, closed) = match find_first(text, body_start, &ENDS) {
+    // A call's JSON arguments may hold any marker in their strings; a message's text is prose.
+    let find = if recipient(header).is_some() { find_outside_values } else { find_first };
+    let (body_end, end, closed) = match find(text, body_start, &ENDS) {
         Some((at, which)) if which < 3 => (at, at + ENDS[which].len(), true),
         Some((at, _)) => (at, at, true),
         None => (text.len(), text.len(), false),

@@ -2,7 +2,7 @@
 //! GLM's key/value tags; and `<tools>…</tools>`, which Qwen3-Coder writes when its system
 //! prompt shows that tag.
 
-use super::{block, json, push_malformed, push_truncated, unfence, xml, Ending};
+use super::{block, holds_a_value, json, push_malformed, push_truncated, unfence, value_block, xml, Ending};
 use crate::calls::Collector;
 
 /// Read the block opening at `start`. A block without its closing tag runs to the next
@@ -11,7 +11,12 @@ use crate::calls::Collector;
 pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>) -> Option<usize> {
     let close = if open == "<tools>" { "</tools>" } else { "</tool_call>" };
     let body_start = start + open.len();
-    let (body_end, end, ending) = block(text, body_start, close, &[open]);
+    // A JSON body's strings may hold any marker: the block ends after its value.
+    let (body_end, end, ending) = if holds_a_value(text, body_start) {
+        value_block(text, body_start, close, &[open])
+    } else {
+        block(text, body_start, close, &[open])
+    };
     let closed = ending == Ending::Closed;
     let span = &text[start..end];
     let body = unfence(&text[body_start..body_end]);

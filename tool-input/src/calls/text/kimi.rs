@@ -3,7 +3,7 @@
 //! then `<|tool_calls_section_end|>`. The id `functions.NAME:N` is the call's id, kept byte
 //! for byte (Kimi needs it echoed); the name is the part between `functions.` and `:N`.
 
-use super::{find_first, push_malformed, push_truncated, push_truncated_parts, text_parts};
+use super::{find_outside_values, push_malformed, push_truncated, push_truncated_parts, text_parts};
 use crate::calls::{Collector, OriginalArguments};
 
 const SECTION_BEGIN: [&str; 2] = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
@@ -17,13 +17,13 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> usize {
     match SECTION_BEGIN.iter().find(|begin| text[start..].starts_with(**begin)) {
         Some(begin) => {
             let from = start + begin.len();
-            let (section_end, end) = match find_first(text, from, &SECTION_END) {
+            let (section_end, end) = match find_outside_values(text, from, &SECTION_END) {
                 Some((at, which)) => (at, at + SECTION_END[which].len()),
                 None => (text.len(), text.len()),
             };
             let region = &text[..section_end];
             let mut pos = from;
-            while let Some((at, _)) = find_first(region, pos, &[CALL_BEGIN]) {
+            while let Some((at, _)) = find_outside_values(region, pos, &[CALL_BEGIN]) {
                 if out.is_full() {
                     break;
                 }
@@ -38,7 +38,7 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> usize {
 /// Read the call at `start` (at its begin token); returns the index after its end token.
 fn read_call(text: &str, start: usize, section_closed: bool, out: &mut Collector<'_>) -> usize {
     let body_start = start + CALL_BEGIN.len();
-    let (body_end, end, closed) = match find_first(text, body_start, &[CALL_END, CALL_BEGIN]) {
+    let (body_end, end, closed) = match find_outside_values(text, body_start, &[CALL_END, CALL_BEGIN]) {
         Some((at, 0)) => (at, at + CALL_END.len(), true),
         Some((at, _)) => (at, at, false),
         None => (text.len(), text.len(), section_closed),

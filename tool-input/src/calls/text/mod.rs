@@ -38,6 +38,7 @@ use markers::{next_marker, Marker, CLOSING_MARKERS};
 
 use super::{CallErrorKind, CallParts, Collector, Format};
 use crate::error::{ErrorCode, Rejection, RejectionKind};
+use crate::parse::lexer::spans::{container_end, skip_ws, ValueEnd};
 use crate::parse::{self, ParseOptions};
 
 /// Where the text comes from, which decides how much a bare call must prove.
@@ -142,6 +143,11 @@ fn extract_visible(text: &str, mode: Mode, out: &mut Collector<'_>) -> String {
     let mut marked = false;
     // The first format read, and the marker it was read by (`None` once a format is named).
     let mut first: Option<(Marker, &'static str)> = None;
+    if only.is_none() && one_value(text) && next_marker(text, 0, only).is_some() {
+        if let Some(left) = read_bare(text, mode, out) {
+            return left;
+        }
+    }
     while pos < text.len() && !out.is_full() {
         let Some((start, pattern, marker)) = next_marker(text, pos, only) else { break };
         if only.is_none() {
@@ -176,23 +182,38 @@ fn extract_visible(text: &str, mode: Mode, out: &mut Collector<'_>) -> String {
     if marked || out.attempts() > 0 {
         return content;
     }
+    read_bare(text, mode, out).unwrap_or(content)
+}
+
+/// Read `text` as a bare call (a JSON object or list of calls, or a Python list of calls);
+/// `None` (nothing recorded) when it is none.
+fn read_bare(text: &str, mode: Mode, out: &mut Collector<'_>) -> Option<String> {
+    let only = out.options.text_format;
     let bare_json = matches!(only, None | Some(TextFormat::Json) | Some(TextFormat::Llama));
     let bare_python = matches!(only, None | Some(TextFormat::Pythonic));
     // In a structured response's content, a bare call must name a known tool.
     if mode == Mode::Content && out.options.configured_tools().is_none() {
-        return content;
+        return None;
     }
     if bare_json {
         if let Some(left) = json::read_bare(text, out) {
-            return left;
+            return Some(left);
         }
     }
     if bare_python {
         if let Some(left) = pythonic::read_bare(text, out) {
-            return left;
+            return Some(left);
         }
     }
-    content
+    None
+}
+
+/// Is `text` (in a code fence or not) one JSON or Python value, `{…}` or `[…]`, whole? A
+/// marker inside it is its text (an argument that quotes another format's call), not a
+/// call of that format.
+fn one_value(text: &str) -> bool {
+    let body = unfence(text);
+    matches!(body.as_bytes().first(), Some(b'{' | b'[')) && container_end(body, 0) == Some(body.len())
 }
 
 /// Text with the markers of two formats: which one is meant cannot be told, so nothing of
@@ -278,6 +299,66 @@ fn block(text: &str, from: usize, close: &str, next: &[&str]) -> (usize, usize, 
         Some((at, 0)) => (at, at + close.len(), Ending::Closed),
         Some((at, _)) => (at, at, Ending::Next),
         None => (text.len(), text.len(), Ending::End),
+    }
+}
+
+/// Does the body from `from` open with a JSON value (`{` or `[`, after white space and a
+/// code fence's opening line)?
+fn holds_a_value(text: &str, from: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = skip_ws(bytes, from);
+    if text[at..].starts_with("```") {
+        let line = text[at..].find('\n').map_or(text.len(), |newline| at + newline + 1);
+        at = skip_ws(bytes, line);
+    }
+    matches!(bytes.get(at), Some(b'{' | b'['))
+}
+
+/// [`block`] for a body that holds JSON or Python values: the closing and next markers are
+/// looked for outside them ([`find_outside_values`]).
+fn value_block(text: &str, from: usize, close: &str, next: &[&str]) -> (usize, usize, Ending) {
+    let mut patterns = vec![close];
+    patterns.extend_from_slice(next);
+    match find_outside_values(text, from, &patterns) {
+        Some((at, 0)) => (at, at + close.len(), Ending::Closed),
+        Some((at, _)) => (at, at, Ending::Next),
+        None => (text.len(), text.len(), Ending::End),
+    }
+}
+
+/// [`find_first`] in a text whose `{…}` and `[…]` are JSON or Python values (a call's
+/// arguments, a list of calls): a pattern inside one of their strings is not found, so a
+/// marker written in an argument (`{"content": "</tool_call><tool_call>…"}`) is that
+/// argument's text, never the end of the call or a call of its own. A pattern outside the
+/// strings is found even inside a value that has not closed (a call cut off before its
+/// closing marker ends there). Where every later pattern is inside a string that never
+/// closes, there is none: the block runs to the end, cut off. Linear: each byte is read
+/// once by the string scanner and once by the pattern search.
+fn find_outside_values(text: &str, from: usize, patterns: &[&str]) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    let mut candidate = find_first(text, i, patterns)?;
+    loop {
+        if candidate.0 < i {
+            candidate = find_first(text, i, patterns)?;
+        }
+        let Some(open) = bytes[i..candidate.0].iter().position(|b| matches!(b, b'{' | b'[')) else {
+            return Some(candidate);
+        };
+        let mut value = ValueEnd::container();
+        let mut read = i + open;
+        loop {
+            if let Some(end) = value.end(&bytes[read..candidate.0]) {
+                // The value closed before the pattern: go on after it.
+                i = read + end;
+                break;
+            }
+            read = candidate.0;
+            if !value.in_string() {
+                return Some(candidate);
+            }
+            candidate = find_first(text, candidate.0 + 1, patterns)?;
+        }
     }
 }
 

@@ -31,7 +31,7 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
 pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collector<'_>) -> Option<usize> {
     let body_start = start + tag.len();
     // A block without its end runs to the next start at most: each byte is looked at once.
-    let (body_end, end, ending) = super::block(text, body_start, "<|python_end|>", &[tag]);
+    let (body_end, end, ending) = super::value_block(text, body_start, "<|python_end|>", &[tag]);
     let body = text[body_start..body_end].trim();
     let calls = if body.starts_with('[') {
         parse_list(body)
@@ -57,7 +57,7 @@ pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collect
 pub(super) fn read_marked(text: &str, start: usize, tag: &str, out: &mut Collector<'_>) -> Option<usize> {
     let close = if tag == "<function_calls>" { "</function_calls>" } else { "<|tool_call_end|>" };
     let body_start = start + tag.len();
-    let (body_end, end, ending) = super::block(text, body_start, close, &[tag]);
+    let (body_end, end, ending) = super::value_block(text, body_start, close, &[tag]);
     let closed = ending == super::Ending::Closed;
     let body = text[body_start..body_end].trim();
     let span = &text[start..end];

@@ -143,6 +143,11 @@ impl ValueEnd {
         ValueEnd::new(true, Ends::Stops(*stops))
     }
 
+    /// Did the fragments read so far end inside a string?
+    pub(crate) fn in_string(&self) -> bool {
+        self.string.quote.is_some()
+    }
+
     /// Read `bytes`, the next fragment: where the value ends in it, if it is there (just
     /// after the closing bracket of a container; at the byte that ends a span).
     pub(crate) fn end(&mut self, bytes: &[u8]) -> Option<usize> {
