@@ -157,7 +157,7 @@ impl Walker<'_> {
         let problem = if node.types.is_some_and(Types::integer_only) {
             self.integer_problem(number, path, DECIDING)
         } else {
-            self.digits_problem(number, path, DECIDING)
+            self.digits_problem(node, number, path, DECIDING)
         };
         problem.is_none() && number_breaks(node, number).next().is_none()
     }

@@ -393,7 +393,7 @@ impl<'p> Walker<'p> {
         let problem = if node.types.is_some_and(Types::integer_only) {
             self.integer_problem(number, path, mode)
         } else {
-            self.digits_problem(number, path, mode)
+            self.digits_problem(node, number, path, mode)
         };
         if let Some(problem) = problem {
             // No echo of the value: its float is the rounded form; the message quotes what
@@ -1017,7 +1017,10 @@ impl<'p> Walker<'p> {
     /// `1.2345678901234568e22`). Said, quoting the text as sent, rather than passed on
     /// changed. `None`: it is kept as sent, or is a float written as one (`1e30`, `2.5`),
     /// which JSON reads as the nearest float.
-    fn digits_problem(&self, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
+    ///
+    /// What to send instead: the digits as a string where `node` takes one, else the number a
+    /// float keeps (`1.2345678901234568e22`), which the model may choose to send.
+    fn digits_problem(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
         let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0)?;
         if float.abs() < EXACT_FLOAT_INTEGERS {
             return None;
@@ -1028,8 +1031,13 @@ impl<'p> Walker<'p> {
         }
         let named =
             if mode.sensitive { "the value".to_owned() } else { message::shorten(literal, self.max_echo) };
+        let instead = if node.types.is_none_or(|types| types.contains(Types::STRING)) {
+            "send it as a string".to_owned()
+        } else {
+            format!("send a number a float keeps, such as {float:e}")
+        };
         Some(format!(
-            "{named} has more digits than a number keeps exactly (integers within 64 bits); send it as a string"
+            "{named} has more digits than a number keeps exactly (integers within 64 bits); {instead}"
         ))
     }
 
