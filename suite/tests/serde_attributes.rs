@@ -881,3 +881,59 @@ mod generic_tool {
         assert!(rejection.errors()[0].message().contains("must not be zero"), "{rejection}");
     }
 }
+
+mod map_keys {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+    struct Seats {
+        by_row: BTreeMap<u32, String>,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+    struct Flags {
+        by_flag: BTreeMap<bool, u8>,
+    }
+
+    /// A key serde refuses is placed at the key (never at `/by_row/?`, which is no path in
+    /// what was sent), without serde's position inside the key's text.
+    #[test]
+    fn a_map_key_serde_refuses_is_placed_at_the_key() {
+        // Keys serde reads are read.
+        assert_eq!(Seats::from_arguments(r#"{"by_row": {"12": "a"}}"#).unwrap().by_row[&12], "a");
+        assert_eq!(Flags::from_arguments(r#"{"by_flag": {"true": 3}}"#).unwrap().by_flag[&true], 3);
+        let said = |rejection: tool_input::Rejection| -> Vec<(String, String)> {
+            rejection.errors().iter().map(|e| (e.path().to_owned(), e.message().to_owned())).collect()
+        };
+        assert_eq!(
+            said(Seats::from_arguments(r#"{"by_row": {"01": "a"}}"#).unwrap_err()),
+            [(
+                "/by_row/01".to_owned(),
+                "the property name `01` is not allowed here: invalid number".to_owned()
+            )]
+        );
+        assert_eq!(
+            said(Seats::from_arguments(r#"{"by_row": {"4294967296": "a"}}"#).unwrap_err()),
+            [(
+                "/by_row/4294967296".to_owned(),
+                "invalid value: integer `4294967296`, expected u32".to_owned()
+            )]
+        );
+        let refused = said(Flags::from_arguments(r#"{"by_flag": {"true": 1, "yes": 2}}"#).unwrap_err());
+        assert_eq!(refused[0].0, "/by_flag/yes");
+        // Two keys, neither quoted by serde's message: the object, said to be of a name.
+        let refused = said(Seats::from_arguments(r#"{"by_row": {"1": "a", "02": "b"}}"#).unwrap_err());
+        assert_eq!(
+            refused,
+            [("/by_row".to_owned(), "a property name is not allowed here: invalid number".to_owned())]
+        );
+        // A key the schema's pattern refuses: told what names the object takes.
+        let rejection = Seats::from_arguments(r#"{"by_row": {"x": "a"}}"#).unwrap_err();
+        assert_eq!(rejection.errors()[0].path(), "/by_row/x");
+        assert_eq!(
+            rejection.errors()[0].message(),
+            r"unknown property `x`; allowed: a name matching the pattern ^\d+$"
+        );
+    }
+}

@@ -49,6 +49,67 @@ pub(crate) fn pointer_of(path: &serde_path_to_error::Path) -> String {
     pointer
 }
 
+/// Where serde's refusal `message` is, as a JSON Pointer into `value` (what serde read,
+/// when it is at hand), and what to say there. serde names no map key it refused (its path
+/// ends in an unknown segment): the key is found in `value` (the object's one key, or the
+/// one key the message quotes), else the refusal is placed at the object and said to be of
+/// a property name. serde's position inside a key's text (`at line 1 column 2`) is dropped.
+pub(crate) fn refusal_in(
+    path: &serde_path_to_error::Path,
+    value: Option<&serde_json::Value>,
+    message: String,
+) -> (String, String) {
+    use serde_path_to_error::Segment;
+    // A position is in a key's own text (serde_json reads a key as a document of its own);
+    // a value already parsed has none.
+    let message = match message.rfind(" at line ") {
+        Some(at) if message[at..].contains(" column ") => message[..at].to_owned(),
+        _ => message,
+    };
+    let segments: Vec<&Segment> = path.iter().collect();
+    let Some((Segment::Unknown, before)) = segments.split_last() else {
+        return (pointer_of(path), message);
+    };
+    let mut pointer = String::new();
+    let mut node = value;
+    for segment in before {
+        match segment {
+            Segment::Seq { index } => {
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+                node = node.and_then(|node| node.get(*index));
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                push_token(&mut pointer, key);
+                node = node.and_then(|node| node.get(key.as_str()));
+            }
+            Segment::Unknown => return (pointer_of(path), message),
+        }
+    }
+    let object = node.and_then(serde_json::Value::as_object);
+    let key = object.and_then(|object| {
+        if object.len() == 1 {
+            return object.keys().next();
+        }
+        let mut quoted = object.keys().filter(|key| message.contains(&format!("\"{key}\"")));
+        match (quoted.next(), quoted.next()) {
+            (Some(key), None) => Some(key),
+            _ => None,
+        }
+    });
+    match key {
+        Some(key) => {
+            push_token(&mut pointer, key);
+            let message = format!(
+                "the property name `{}` is not allowed here: {message}",
+                crate::message::shorten(key, 64)
+            );
+            (pointer, message)
+        }
+        None => (pointer, format!("a property name is not allowed here: {message}")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

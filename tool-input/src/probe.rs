@@ -36,10 +36,11 @@ pub struct Refusal {
 pub fn probe<T: DeserializeOwned>(value: &Value) -> Option<Refusal> {
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(_) => None,
-        Err(error) => Some(Refusal {
-            pointer: crate::pointer::pointer_of(error.path()),
-            message: error.inner().to_string(),
-        }),
+        Err(error) => {
+            let (pointer, message) =
+                crate::pointer::refusal_in(error.path(), Some(value), error.inner().to_string());
+            Some(Refusal { pointer, message })
+        }
     }
 }
 

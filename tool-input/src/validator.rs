@@ -1110,7 +1110,7 @@ pub(crate) fn deserialize_checked<T: DeserializeOwned>(
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(value) => Ok(Checked { value, report }),
         Err(error) => {
-            let refusals = kept.map(|value| fields.refusals(&value)).unwrap_or_default();
+            let refusals = kept.as_ref().map(|value| fields.refusals(value)).unwrap_or_default();
             let refused = |pointer: String, top: Option<&str>, message: String| {
                 let sensitive = top.is_some_and(|name| fields.is_sensitive(name));
                 let message = if sensitive { SENSITIVE_UNREAD.to_owned() } else { message };
@@ -1128,7 +1128,9 @@ pub(crate) fn deserialize_checked<T: DeserializeOwned>(
                     Some(serde_path_to_error::Segment::Map { key }) => Some(key.as_str()),
                     _ => None,
                 };
-                vec![refused(crate::pointer::pointer_of(error.path()), top, error.inner().to_string())]
+                let (pointer, message) =
+                    crate::pointer::refusal_in(error.path(), kept.as_ref(), error.inner().to_string());
+                vec![refused(pointer, top, message)]
             } else {
                 // Every field its own type refuses, each at its path.
                 refusals

@@ -868,7 +868,9 @@ impl<'p> Walker<'p> {
             node.properties.iter().take(MAX_OPTIONS).map(|(name, _)| Value::String(name.clone())).collect()
         });
         let declared = node.properties.iter().map(|(name, _)| name.as_str());
-        self.unknown_among(key, declared, names, node.properties.len(), path, mode, out);
+        let patterns: Vec<&str> =
+            node.pattern_properties.iter().map(|(pattern, _)| pattern.source.as_str()).collect();
+        self.unknown_among(key, declared, names, node.properties.len(), &patterns, path, mode, out);
     }
 
     /// `key` is not among the `count` names `declared`, of which `names` are the first few as
@@ -880,15 +882,32 @@ impl<'p> Walker<'p> {
         declared: impl Iterator<Item = &'n str>,
         names: Options,
         count: usize,
+        patterns: &[&str],
         path: &Path<'_>,
         mode: Mode,
         out: &mut Outcome,
     ) {
         let suggestion = message::closest(key, declared).map(|s| Value::String(s.to_owned()));
-        let allowed = if count == 0 {
-            "this object takes no properties".to_owned()
-        } else {
-            message::join(&["allowed: ", &message::quoted_first(&names, count, self.max_echo)])
+        // Names matching `patternProperties` are allowed too (a map whose keys are numbers).
+        let matching = match patterns {
+            [] => String::new(),
+            [one] => format!("a name matching the pattern {}", message::shorten(one, self.max_echo)),
+            many => {
+                let shown: Vec<String> =
+                    many.iter().take(MAX_OPTIONS).map(|p| message::shorten(p, self.max_echo)).collect();
+                format!("a name matching one of the patterns {}", shown.join(", "))
+            }
+        };
+        let allowed = match (count, matching.is_empty()) {
+            (0, true) => "this object takes no properties".to_owned(),
+            (0, false) => message::join(&["allowed: ", &matching]),
+            (_, true) => message::join(&["allowed: ", &message::quoted_first(&names, count, self.max_echo)]),
+            (_, false) => message::join(&[
+                "allowed: ",
+                &message::quoted_first(&names, count, self.max_echo),
+                ", or ",
+                &matching,
+            ]),
         };
         let hint = suggestion
             .as_ref()

@@ -392,11 +392,15 @@ impl<'v> Explain<'v, &'v Value> for Routed<'_, '_, '_, '_> {
                 answered.names.iter().take(MAX_OPTIONS).map(|&name| Value::String(name.to_owned())).collect();
             let path = Path::Key(self.path, key);
             let declared = answered.names.iter().copied();
+            let patterns: Vec<&str> =
+                answered.patterns.iter().map(|pattern| pattern.source.as_str()).collect();
+            let count = answered.names.len();
             walker.unknown_among(
                 key,
                 declared,
                 Options::Own(names),
-                answered.names.len(),
+                count,
+                &patterns,
                 &path,
                 self.mode,
                 self.out,
