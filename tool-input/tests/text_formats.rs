@@ -211,6 +211,110 @@ fn a_call_cut_off_never_runs() {
     }
 }
 
+/// `text` in `format` read every way it can arrive: whole, streamed in one piece and a
+/// character at a time, each as a response that ended normally or (`cut`) was cut off, with
+/// `options` on top of the format's.
+fn read_every_way(format: TextFormat, text: &str, cut: bool, run_completed: bool) -> Vec<(String, Calls)> {
+    let options =
+        CallOptions::new().format(Format::Text).text_format(format).run_completed_calls(run_completed);
+    let mut read = Vec::new();
+    if !cut {
+        read.push(("whole".to_owned(), parse_text(text, &options)));
+    }
+    let mut stream = StreamAssembler::new(options.clone());
+    stream.push_text(text);
+    if cut {
+        stream.cut_off("finish_reason `length`");
+    }
+    read.push(("streamed".to_owned(), stream.finish()));
+    let mut stream = StreamAssembler::new(options.clone());
+    for c in text.chars() {
+        stream.push_text(c.encode_utf8(&mut [0; 4]));
+    }
+    if cut {
+        stream.cut_off("finish_reason `length`");
+    }
+    read.push(("a character at a time".to_owned(), stream.finish()));
+    if cut {
+        // A Chat Completions body stopped for its length, with the text as its content.
+        let body = json!({"choices": [{"index": 0, "finish_reason": "length",
+            "message": {"role": "assistant", "content": text}}]});
+        let options = CallOptions::new().text_format(format).run_completed_calls(run_completed);
+        let calls = tool_input::calls::parse_value(&body, &options).expect("a Chat Completions body");
+        read.push(("body".to_owned(), calls));
+    }
+    read
+}
+
+fn error_kinds(calls: &Calls) -> Vec<(&'static str, Option<String>)> {
+    calls.errors.iter().map(|error| (error.kind.code(), error.name.clone())).collect()
+}
+
+/// A response cut off while the closing marker of its last call's block was arriving (`<`,
+/// `</tool_call`) was cut inside that call's block: the call is `truncated`, never run,
+/// even where the calls completed before a cut run; with its whole marker it completed.
+#[test]
+fn a_call_cut_inside_its_closing_marker_is_truncated() {
+    let cases = [
+        (TextFormat::Hermes, "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}", "</tool_call>"),
+        (TextFormat::Hermes, "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n", "</tool_call>"),
+        (
+            TextFormat::Longcat,
+            "<longcat_tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}",
+            "</longcat_tool_call>",
+        ),
+        (
+            TextFormat::InternLm,
+            "<|action_start|><|plugin|>{\"name\": \"f\", \"parameters\": {\"a\": 1}}",
+            "<|action_end|>",
+        ),
+        (
+            TextFormat::Inkling,
+            "<|message_model|><|content_invoke_tool_json|>{\"name\": \"f\", \"args\": {\"a\": 1}}",
+            "<|end_message|>",
+        ),
+        (TextFormat::Llama, "<|python_tag|>{\"name\": \"f\", \"parameters\": {\"a\": 1}}", "<|eom_id|>"),
+        (TextFormat::Mistral, "[TOOL_CALLS]f{\"a\": 1}", "</s>"),
+        (TextFormat::Mistral, "[TOOL_CALLS]{\"name\": \"f\", \"arguments\": {\"a\": 1}}", "[/TOOL_CALLS]"),
+    ];
+    let f = [json!({"name": "f", "arguments": {"a": 1}})];
+    for (format, call, close) in cases {
+        for len in (0..close.len()).filter(|&len| close.is_char_boundary(len)) {
+            let text = format!("{call}{}", &close[..len]);
+            for (how, calls) in read_every_way(format, &text, true, true) {
+                assert!(calls.calls.is_empty(), "{format} {how} {text:?}: a call cut off ran");
+                assert_eq!(
+                    error_kinds(&calls),
+                    [("truncated", Some("f".to_owned()))],
+                    "{format} {how} {text:?}"
+                );
+            }
+            // Read as a whole response, the call is whole.
+            for (how, calls) in read_every_way(format, &text, false, false) {
+                assert_eq!(call_summary(&calls.calls), f, "{format} {how} {text:?}: {:?}", errors(&calls));
+            }
+        }
+        // Its closing marker whole: the call completed before the cut.
+        let text = format!("{call}{close}");
+        for (how, calls) in read_every_way(format, &text, true, true) {
+            assert_eq!(call_summary(&calls.calls), f, "{format} {how} {text:?}: {:?}", errors(&calls));
+        }
+    }
+    // A list's `]` ends its calls; the marker after it may be missing, or part of it.
+    for (format, text) in [
+        (TextFormat::Hermes, "<tool_call>[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]"),
+        (TextFormat::Hermes, "<tool_call>[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]</tool_c"),
+        (TextFormat::Hunyuan, "<tool_calls>[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]<"),
+        (TextFormat::Apertus, "<|tools_prefix|>[{\"f\": {\"a\": 1}}]<|tools_"),
+        (TextFormat::Cohere, "<|START_ACTION|>[{\"tool_name\": \"f\", \"parameters\": {\"a\": 1}}]"),
+        (TextFormat::Mistral, "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": 1}}]["),
+    ] {
+        for (how, calls) in read_every_way(format, text, true, true) {
+            assert_eq!(call_summary(&calls.calls), f, "{format} {how} {text:?}: {:?}", errors(&calls));
+        }
+    }
+}
+
 /// A block whose closing marker comes before its JSON closes is cut off there: that call is
 /// an error, and the block after it is read on its own. Streamed, nothing is shown that the
 /// end does not give (the closing marker might have been inside a string of the call, so

@@ -393,10 +393,37 @@ fn unfence(text: &str) -> &str {
 
 /// In a response that stopped early, is the call whose text is `span` unfinished: it reaches
 /// the end of the `source` text without its closing marker (a call followed by more text,
-/// or closed, was whole)?
+/// or closed, was whole)? Text that ends with part of a closing marker (`<`, `</tool_call`)
+/// ended inside that marker: the call before it is unfinished too.
+///
+/// A JSON list's `]` ends the calls in it, whatever marker was meant to follow it (Hermes'
+/// and Granite's `<tool_call>[…]`, Hunyuan's `<tool_calls>[…]`, Apertus's
+/// `<|tools_prefix|>[…]`, Command A's `<|START_ACTION|>[…]`, Mistral's `[TOOL_CALLS][…]`):
+/// no call can follow in that list, and the closing marker is a special token a server may
+/// strip. A lone call object's `}` is no such end (another call may follow it in the same
+/// block), so a call object at the end of the text is cut unless its block's closing
+/// marker arrived.
 pub(crate) fn unfinished(span: &str, source: &str) -> bool {
     let span = span.trim_end();
-    !span.is_empty()
-        && source.trim_end().ends_with(span)
-        && !CLOSING_MARKERS.iter().any(|marker| span.ends_with(marker))
+    if span.is_empty() {
+        return false;
+    }
+    let source = source.trim_end();
+    if source.ends_with(span) {
+        return !CLOSING_MARKERS.iter().any(|marker| span.ends_with(marker));
+    }
+    // The text ends with the start of a closing marker (or of a block's end token): it was
+    // cut inside that marker, right after the call. A lone `]` (the start of MiniMax M3's
+    // `]<]minimax[>[</tool_call>`) is a list's own bracket, which ends its calls.
+    CLOSING_MARKERS.iter().chain(BLOCK_ENDS).any(|marker| {
+        (1..marker.len())
+            .filter(|&len| marker.is_char_boundary(len) && !marker.starts_with(']'))
+            .filter_map(|len| source.strip_suffix(&marker[..len]))
+            .any(|before| before.trim_end().ends_with(span))
+    })
 }
+
+/// Tokens that end a block of calls in some formats besides [`CLOSING_MARKERS`] (Llama's
+/// end of message or turn, Mistral's older closing tag, the end of sequence): text that ends
+/// with a part of one was cut inside it.
+const BLOCK_ENDS: &[&str] = &["<|eom_id|>", "<|eot_id|>", "[/TOOL_CALLS]", "</s>", "<|end_of_text|>"];
