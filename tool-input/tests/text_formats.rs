@@ -315,6 +315,59 @@ fn a_call_cut_inside_its_closing_marker_is_truncated() {
     }
 }
 
+/// A tag-format call whose closing tag (`</function>`, `</invoke>`, `</tool_call>`) never
+/// arrived, its text running to the end, was cut off: it is `truncated`, never run with
+/// the parameters that arrived, whether the response ended or was cut.
+#[test]
+fn a_tag_call_without_its_closing_tag_at_the_end_is_truncated() {
+    let cases = [
+        (TextFormat::Qwen3Coder, "<tool_call><function=f><parameter=a>1</parameter><paramete"),
+        (TextFormat::Qwen3Coder, "<tool_call>\n<function=f>"),
+        (TextFormat::Qwen3Coder, "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n"),
+        (TextFormat::Qwen3Coder, "<function=f><parameter=a>1</parameter>"),
+        (TextFormat::SeedOss, "<seed:tool_call><function=f><parameter=a>1</parameter><par"),
+        (TextFormat::MiniCpm5, "<function name=\"f\"><param name=\"a\">v</param><param n"),
+        (TextFormat::MiniCpm5, "<function name=\"f\">"),
+        (
+            TextFormat::MiniMaxM2,
+            "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">1</parameter>\n<param",
+        ),
+        (TextFormat::DeepSeekDsml, "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">"),
+        (
+            TextFormat::DeepSeekDsml,
+            "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"a\" string=\"true\">1</｜DSML｜parameter>\n</｜DSML",
+        ),
+        (
+            TextFormat::Step3,
+            "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"f\"><steptml:parameter name=\"a\">1</steptml:parameter><steptml:para",
+        ),
+        (TextFormat::Glm, "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<"),
+        (TextFormat::Glm, "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>"),
+    ];
+    for (format, text) in cases {
+        for (cut, run) in [(false, false), (true, true)] {
+            for (how, calls) in read_every_way(format, text, cut, run) {
+                assert!(calls.calls.is_empty(), "{format} {how} {text:?}: ran {:?}", calls.calls);
+                assert_eq!(
+                    error_kinds(&calls),
+                    [("truncated", Some("f".to_owned()))],
+                    "{format} {how} {text:?}"
+                );
+            }
+        }
+    }
+    // A call another one follows is whole, though its own closing tag is missing.
+    let text =
+        "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n<function=g>\n</function>\n</tool_call>";
+    let calls = parse_text(text, &CallOptions::new().text_format(TextFormat::Qwen3Coder));
+    assert_eq!(
+        call_summary(&calls.calls),
+        [json!({"name": "f", "arguments": {"a": "1"}}), json!({"name": "g", "arguments": {}})],
+        "{:?}",
+        errors(&calls)
+    );
+}
+
 /// A block whose closing marker comes before its JSON closes is cut off there: that call is
 /// an error, and the block after it is read on its own. Streamed, nothing is shown that the
 /// end does not give (the closing marker might have been inside a string of the call, so

@@ -29,9 +29,9 @@ pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>
     } else if body.starts_with('{') || body.starts_with('[') {
         json::read_block(body, span, out);
     } else if body.starts_with("<function=") {
-        xml::read_functions(body, closed, out);
+        xml::read_functions(body, ending, out);
     } else {
-        xml::read_glm(body, closed, span, out);
+        xml::read_glm(body, ending, span, out);
     }
     Some(end)
 }

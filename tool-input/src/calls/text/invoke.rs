@@ -117,7 +117,9 @@ fn cut(span: &str, inside: &str) -> String {
 }
 
 /// One invoke at `start` in `text` (which ends where its section does; `section_closed`
-/// when the section's closing tag came). Returns the index after it.
+/// when the section's closing tag came). Returns the index after it. An invoke without its
+/// closing tag that runs to the end of an unclosed section was cut off: it is never run
+/// with the parameters that arrived.
 fn read_invoke(
     text: &str,
     start: usize,
@@ -179,7 +181,14 @@ fn read_invoke(
         params.insert(key, value);
         pos = next;
     }
-    if name.trim().is_empty() {
+    if ending == Ending::End && !section_closed {
+        let name = (!name.trim().is_empty()).then_some(name);
+        push_cut_off(
+            out,
+            text_parts(name, OriginalArguments::Text(span.to_owned()), span),
+            cut(span, &format!("the call, before `{}`", tags.invoke_close)),
+        );
+    } else if name.trim().is_empty() {
         push_malformed(out, span, "the call has no name");
     } else {
         params.push(out, name, None, span);

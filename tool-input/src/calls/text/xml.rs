@@ -11,14 +11,15 @@ use crate::calls::{Collector, OriginalArguments};
 use crate::dialect::walk::{declared_types, property_schema, Types};
 use crate::parse::{self, ParseOptions};
 
-/// Read qwen3-coder functions in a `<tool_call>` body (which starts with `<function=`).
-pub(super) fn read_functions(body: &str, closed: bool, out: &mut Collector<'_>) {
+/// Read qwen3-coder functions in a `<tool_call>` body (which starts with `<function=`);
+/// `ending` is how the block ended.
+pub(super) fn read_functions(body: &str, ending: Ending, out: &mut Collector<'_>) {
     let mut pos = 0;
     while let Some((start, _)) = find_first(body, pos, &["<function="]) {
         if out.is_full() {
             return;
         }
-        pos = read_function(body, start, closed, out);
+        pos = read_function(body, start, ending, out);
     }
 }
 
@@ -30,7 +31,7 @@ pub(super) fn read_seed(text: &str, start: usize, open: &str, out: &mut Collecto
     let closed = ending == Ending::Closed;
     let body = &text[body_start..body_end];
     if body.contains("<function=") {
-        read_functions(body, closed, out);
+        read_functions(body, ending, out);
     } else if closed {
         push_malformed(out, &text[start..end], "expected `<function=NAME>`");
     } else {
@@ -43,11 +44,14 @@ pub(super) fn read_seed(text: &str, start: usize, open: &str, out: &mut Collecto
 /// Read qwen3-coder's `<function=…>` written without `<tool_call>` around it; returns where
 /// it ends.
 pub(super) fn read_bare_functions(text: &str, start: usize, out: &mut Collector<'_>) -> usize {
-    read_function(text, start, false, out)
+    read_function(text, start, Ending::End, out)
 }
 
-/// Read one `<function=NAME>…</function>` at `start`; returns the index after it.
-fn read_function(text: &str, start: usize, block_closed: bool, out: &mut Collector<'_>) -> usize {
+/// Read one `<function=NAME>…</function>` at `start` in a block that ended as `block_ending`
+/// says; returns the index after it. A function without `</function>` whose text runs to the
+/// end of the text (its block not closed either) was cut off: it is never run with the
+/// parameters that arrived.
+fn read_function(text: &str, start: usize, block_ending: Ending, out: &mut Collector<'_>) -> usize {
     let name_start = start + "<function=".len();
     let Some(name_end) = text[name_start..].find('>').map(|at| at + name_start) else {
         let span = &text[start..];
@@ -58,8 +62,9 @@ fn read_function(text: &str, start: usize, block_closed: bool, out: &mut Collect
     let (body_end, end, closed) = match find_first(text, name_end + 1, &["</function>", "<function="]) {
         Some((at, 0)) => (at, at + "</function>".len(), true),
         Some((at, _)) => (at, at, false),
-        None => (text.len(), text.len(), block_closed),
+        None => (text.len(), text.len(), block_ending == Ending::Closed),
     };
+    let cut_at_end = body_end == text.len() && block_ending == Ending::End;
     let span = &text[start..end];
     let body = &text[name_end + 1..body_end];
     let mut arguments = Keywords::default();
@@ -89,7 +94,9 @@ fn read_function(text: &str, start: usize, block_closed: bool, out: &mut Collect
         arguments.insert(key, value);
         pos = next;
     }
-    if name.is_empty() {
+    if cut_at_end {
+        push_cut_off(out, span, (!name.is_empty()).then_some(name), "the function, before `</function>`");
+    } else if name.is_empty() {
         push_malformed(out, span, "the function has no name");
     } else {
         out.push(text_parts(Some(name), arguments.into_arguments(), span));
@@ -97,8 +104,11 @@ fn read_function(text: &str, start: usize, block_closed: bool, out: &mut Collect
     end
 }
 
-/// Read a GLM call: the name, then `<arg_key>`/`<arg_value>` pairs.
-pub(super) fn read_glm(body: &str, closed: bool, span: &str, out: &mut Collector<'_>) {
+/// Read a GLM call: the name, then `<arg_key>`/`<arg_value>` pairs. A block that ran to
+/// the end of the text without `</tool_call>` was cut off: it is never run with the
+/// arguments that arrived.
+pub(super) fn read_glm(body: &str, ending: Ending, span: &str, out: &mut Collector<'_>) {
+    let closed = ending == Ending::Closed;
     let name_end = body.find("<arg_key>").unwrap_or(body.len());
     // HY V3 writes `<tool_sep>` after the name.
     let name = body[..name_end].trim();
@@ -128,6 +138,9 @@ pub(super) fn read_glm(body: &str, closed: bool, span: &str, out: &mut Collector
         let value = convert(&body[value_start..value_end], out.options.schema_of(&name), &key);
         arguments.insert(key, value);
         pos = value_end + "</arg_value>".len();
+    }
+    if ending == Ending::End {
+        return push_cut_off(out, span, Some(name), "the call, before `</tool_call>`");
     }
     out.push(text_parts(Some(name), arguments.into_arguments(), span));
 }
