@@ -368,6 +368,49 @@ fn a_tag_call_without_its_closing_tag_at_the_end_is_truncated() {
     );
 }
 
+/// A list of calls cut off inside a call keeps the whole calls before it: they are read
+/// (and, in a response cut off, run where completed calls run), and the call cut is
+/// `truncated`.
+#[test]
+fn a_cut_call_list_keeps_the_whole_calls_before_the_cut() {
+    let cases = [
+        (TextFormat::Mistral, "[TOOL_CALLS] [{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1"),
+        (TextFormat::Granite, "<|tool_call|>[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1"),
+        (TextFormat::Phi4MiniJson, "functools[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1"),
+        (TextFormat::Apertus, "<|tools_prefix|>[{\"a\": {}}, {\"b\": {\"x\": 1"),
+        (
+            TextFormat::Cohere,
+            "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"a\", \"parameters\": {}}, {\"tool_call_id\": \"1\", \"tool_name\": \"b\", \"parameters\": {\"x\": 1",
+        ),
+        (TextFormat::Lfm2, "<|tool_call_start|>[a(), b(x=1"),
+        (TextFormat::Pythonic, "<|python_start|>[a(), b(x=1"),
+        (TextFormat::Olmo3, "<function_calls>\na()\nb(x=1"),
+        // As these did already.
+        (TextFormat::Hermes, "<tool_call>[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1"),
+        (TextFormat::Hunyuan, "<tool_calls>[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1"),
+        (TextFormat::Llama, "<|python_tag|>{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"parameters\": {\"x\": 1"),
+    ];
+    let a = [json!({"name": "a", "arguments": {}})];
+    for (format, text) in cases {
+        for (cut, run) in [(false, false), (true, true)] {
+            for (how, calls) in read_every_way(format, text, cut, run) {
+                assert_eq!(call_summary(&calls.calls), a, "{format} {how} {text:?}: {:?}", errors(&calls));
+                assert_eq!(
+                    error_kinds(&calls),
+                    [("truncated", Some("b".to_owned()))],
+                    "{format} {how} {text:?}"
+                );
+            }
+        }
+        // Cut off, nothing runs unless asked.
+        for (how, calls) in read_every_way(format, text, true, false) {
+            assert!(calls.calls.is_empty(), "{format} {how} {text:?}");
+            let kinds: Vec<&str> = calls.errors.iter().map(|error| error.kind.code()).collect();
+            assert_eq!(kinds, ["incomplete", "truncated"], "{format} {how} {text:?}");
+        }
+    }
+}
+
 /// A block whose closing marker comes before its JSON closes is cut off there: that call is
 /// an error, and the block after it is read on its own. Streamed, nothing is shown that the
 /// end does not give (the closing marker might have been inside a string of the call, so

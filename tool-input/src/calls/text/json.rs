@@ -190,7 +190,12 @@ pub(super) fn peek_name(span: &str) -> Option<String> {
         Value::Array(mut items) => items.drain(..).next_back()?,
         other => other,
     };
-    let name = value.get("name").or_else(|| value.get("function")?.get("name"))?.as_str()?.to_owned();
+    let name = value
+        .get("name")
+        .or_else(|| value.get("tool_name"))
+        .or_else(|| value.get("function")?.get("name"))?
+        .as_str()?
+        .to_owned();
     // The completion closes a cut-off string: only trust a name whose quotes both arrived.
     let whole = span.contains(&format!("\"{name}\"")) || span.contains(&format!("'{name}'"));
     whole.then_some(name)
@@ -224,6 +229,7 @@ pub(super) fn read_block(block: &str, span: &str, out: &mut Collector<'_>) {
             },
             b'[' => {
                 let (items, cut) = array_items(block, i, Shape::Block);
+                let no_items = items.is_empty();
                 for item in items {
                     match item {
                         Ok(parts) => push_object(out, parts),
@@ -241,7 +247,7 @@ pub(super) fn read_block(block: &str, span: &str, out: &mut Collector<'_>) {
                 match cut {
                     Cut::At(end) => i = end,
                     // A list cut off right after a complete call lost nothing.
-                    Cut::Truncated(from) if block[from..].trim().is_empty() => return,
+                    Cut::Truncated(from) if block[from..].trim().is_empty() && !no_items => return,
                     Cut::Truncated(from) => {
                         push_truncated(out, &block[from..], peek_name(&block[from..]));
                         return;

@@ -67,12 +67,25 @@ pub(super) fn read_json_marked(
     let Some(value_end) = container_end(text, at) else {
         // Not closed by the end of the text: cut off where the block's closing marker says
         // the model stopped (a later block is read on its own), else at the end.
-        let cut = closers
+        let (value_cut, cut) = closers
             .iter()
-            .filter_map(|closer| text[at..].find(closer).map(|found| at + found + closer.len()))
+            .filter_map(|closer| text[at..].find(closer).map(|found| (at + found, at + found + closer.len())))
             .min()
-            .unwrap_or(text.len());
-        push_truncated(out, &text[at..cut], peek_name(&text[at..cut]));
+            .unwrap_or((text.len(), text.len()));
+        // A list cut off: its whole calls are read, and the one cut is truncated.
+        let before = out.attempts();
+        if bytes[at] == b'[' && text[at..value_cut].contains('{') {
+            let value = &text[at..value_cut];
+            let span = &text[start..cut];
+            if marker == Marker::Apertus {
+                read_named_objects(value, span, out);
+            } else {
+                json::read_block(value, span, out);
+            }
+        }
+        if out.attempts() == before {
+            push_truncated(out, &text[at..cut], peek_name(&text[at..cut]));
+        }
         return Some(cut);
     };
     let mut end = value_end;
@@ -103,7 +116,10 @@ fn read_named_objects(value: &str, span: &str, out: &mut Collector<'_>) {
         i = json::skip_separators(bytes, i);
         match bytes.get(i) {
             Some(b'{') => {
-                let Some(end) = container_end(value, i) else { return };
+                let Some(end) = container_end(value, i) else {
+                    // Cut off inside this call.
+                    return push_truncated(out, &value[i..], cut_name(&value[i..]));
+                };
                 let object = &value[i..end];
                 match named_object(object) {
                     Some((name, arguments)) => out.push(text_parts(Some(name), arguments, object)),
@@ -119,6 +135,14 @@ fn read_named_objects(value: &str, span: &str, out: &mut Collector<'_>) {
             return;
         }
     }
+}
+
+/// The tool's name of an Apertus call object cut off, when its key arrived whole.
+fn cut_name(object: &str) -> Option<String> {
+    let options = ParseOptions { complete_truncated: true, ..ParseOptions::default() };
+    let value = parse::parse(object, &options).ok()?.value;
+    let name = value.as_object()?.keys().next()?.clone();
+    object.contains(&format!("\"{name}\":")).then_some(name)
 }
 
 /// The tool's name and arguments of an Apertus call object `{"NAME": {arguments}}`: the

@@ -20,6 +20,11 @@ pub(super) fn read(text: &str, start: usize, marker: &str, out: &mut Collector<'
                 json::read_block(&text[at..end], &text[start..end], out);
                 end
             }
+            // A list cut off: its whole calls are read, and the one cut is truncated.
+            None if bytes[at] == b'[' => {
+                json::read_block(&text[at..], &text[start..], out);
+                return text.len();
+            }
             None => {
                 push_truncated(out, &text[at..], peek_name(&text[at..]));
                 return text.len();

@@ -44,7 +44,7 @@ pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collect
         Some(calls) => push_all(calls, body, &text[start..end], out),
         // The text ended inside what began as calls (a list, or `name(`): cut off.
         None if ending == super::Ending::End && begins_calls(body) => {
-            super::push_truncated(out, &text[start..end], None);
+            push_cut(body, true, &text[start..end], out);
         }
         None => return None,
     }
@@ -86,9 +86,54 @@ pub(super) fn read_marked(text: &str, start: usize, tag: &str, out: &mut Collect
     match calls {
         Some(calls) => push_all(calls, body, span, out),
         None if closed => super::push_malformed(out, span, "expected Python calls, `name(key=value)`"),
-        None => super::push_truncated(out, span, None),
+        None => push_cut(body, body.starts_with('['), span, out),
     }
     Some(end)
+}
+
+/// Push what arrived of calls the text ended inside (`block`, with its markers, is their
+/// text): the whole calls before the cut one, which is truncated; the whole block is
+/// truncated when no whole call came before a cut one.
+fn push_cut(body: &str, list: bool, block: &str, out: &mut Collector<'_>) {
+    match cut_calls(body, list) {
+        Some((calls, at)) => {
+            for (name, arguments, span) in calls {
+                if out.is_full() {
+                    return;
+                }
+                out.push(text_parts(Some(name), arguments.into_arguments(), &body[span]));
+            }
+            let rest = &body[at..];
+            let bytes = rest.as_bytes();
+            let name = identifier_end(bytes, 0, true)
+                .filter(|&end| bytes.get(end) == Some(&b'('))
+                .map(|end| rest[..end].to_owned());
+            super::push_truncated(out, rest, name);
+        }
+        None => super::push_truncated(out, block, None),
+    }
+}
+
+/// The whole calls of a list (or, not `list`, of lines) that the text ended inside, and
+/// where the call cut off starts; `None` when no whole call came before it, or what follows
+/// the whole calls does not begin a call (`name` or `name(`).
+fn cut_calls(body: &str, list: bool) -> Option<(Vec<PyCall>, usize)> {
+    let bytes = body.as_bytes();
+    let mut calls = Vec::new();
+    let mut i = if list { skip_ws(bytes, 1) } else { 0 };
+    while let Some((name, arguments, next)) = parse_call(body, i) {
+        calls.push((name, arguments, i..next));
+        i = skip_ws(bytes, next);
+        if list {
+            if bytes.get(i) != Some(&b',') {
+                return None;
+            }
+            i = skip_ws(bytes, i + 1);
+        }
+    }
+    let begins =
+        identifier_end(bytes, i, true).is_some_and(|end| matches!(bytes.get(end), None | Some(b'(')));
+    (!calls.is_empty() && begins).then_some((calls, i))
 }
 
 /// Does `body` begin as calls do: a list, or a name and its `(`?
