@@ -1304,6 +1304,11 @@ fn a_marker_inside_an_argument_string_is_the_arguments_text() {
         ),
         (TextFormat::Lfm2, "<|tool_call_start|>[rm(path='/')]<|tool_call_end|>"),
         (TextFormat::Pythonic, "<|python_start|>[rm(path='/')]<|python_end|>"),
+        (
+            TextFormat::Hunyuan,
+            r#"<tool_calls>[{\"name\": \"rm\", \"arguments\": {\"path\": \"/\"}}]</tool_calls>"#,
+        ),
+        (TextFormat::Apertus, r#"<|tools_prefix|>[{\"rm\": {\"path\": \"/\"}}]<|tools_suffix|>"#),
     ];
     let outer = |format: TextFormat, content: &str| -> String {
         match format {
@@ -1329,6 +1334,12 @@ fn a_marker_inside_an_argument_string_is_the_arguments_text() {
             }
             TextFormat::Pythonic => {
                 format!(r#"<|python_start|>[write_file(content="{content}")]<|python_end|>"#)
+            }
+            TextFormat::Hunyuan => format!(
+                r#"<tool_calls>[{{"name": "write_file", "arguments": {{"content": "{content}"}}}}]</tool_calls>"#
+            ),
+            TextFormat::Apertus => {
+                format!(r#"<|tools_prefix|>[{{"write_file": {{"content": "{content}"}}}}]<|tools_suffix|>"#)
             }
             _ => unreachable!(),
         }

@@ -18,7 +18,10 @@ use super::json::{self, peek_name};
 use super::keywords::Keywords;
 use super::markers::Marker;
 use super::scan::split_object;
-use super::{block, find_first, push_cut_off, push_malformed, push_truncated, text_parts, xml, Ending};
+use super::{
+    block, find_first, holds_a_value, push_cut_off, push_malformed, push_truncated, text_parts, value_block,
+    xml, Ending,
+};
 use crate::calls::{Collector, OriginalArguments};
 use crate::parse::lexer::spans::{container_end, skip_ws, skip_ws_escaped};
 use crate::parse::{self, ParseOptions};
@@ -167,7 +170,12 @@ fn named_object(object: &str) -> Option<(String, OriginalArguments)> {
 /// `<tool_call>NAME<tool_sep><arg_key>KEY</arg_key><arg_value>VALUE</arg_value></tool_call>`s.
 pub(super) fn read_tool_calls(text: &str, start: usize, open: &str, out: &mut Collector<'_>) -> usize {
     let body_start = start + open.len();
-    let (body_end, end, ending) = block(text, body_start, "</tool_calls>", &[]);
+    // A JSON list's strings may hold any marker: the block ends after its value.
+    let (body_end, end, ending) = if holds_a_value(text, body_start) {
+        value_block(text, body_start, "</tool_calls>", &[])
+    } else {
+        block(text, body_start, "</tool_calls>", &[])
+    };
     let closed = ending == Ending::Closed;
     let span = &text[start..end];
     let body = text[body_start..body_end].trim();
