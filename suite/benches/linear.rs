@@ -9,7 +9,8 @@
 //! untagged unions, deeper and wider; stream assembly of one call in 8-byte deltas, and the
 //! incremental parser with a partial value after each; a stream of many small events (content
 //! and calls, CR line endings) fed in 4 KiB pieces as the CLI reads it; calls written as a
-//! Python list in text, and unclosed `<|python_start|>` blocks.
+//! Python list in text, unclosed `<|python_start|>` blocks, and markers repeated with nothing
+//! that ends them (Inkling's frames).
 //! Hostile values (issue 13): a backtracking `pattern` on a long string (and a lookaround
 //! one, refused by its budget), a call with many wrong enum values of fifty options each
 //! (the rejection capped at `Limits::max_errors`), a run of raw NUL bytes in a string and
@@ -286,9 +287,16 @@ fn stream_size(c: &mut Criterion) {
 /// Calls written into text: a Python list `[f(a=1), f(a=1), …]` (each call records its own
 /// text, and reading stops at the call limit), and many `<|python_start|>` blocks that never
 /// close and hold no call (each ends at the next, rather than being searched to the end).
+/// Markers repeated with nothing that ends them, without a call limit: Inkling's
+/// `<|message_model|>` (its header looked for up to the next token, not to the end).
 fn text_lists(c: &mut Criterion) {
     use tool_input::calls::{parse_text, CallOptions};
-    for (name, unit) in [("python_list", "f(a=1), "), ("python_start_unclosed", "<|python_start|>[f(a=1) ")] {
+    let unlimited = CallOptions::new().max_calls(usize::MAX).max_body_bytes(usize::MAX);
+    for (name, unit, options) in [
+        ("python_list", "f(a=1), ", CallOptions::new()),
+        ("python_start_unclosed", "<|python_start|>[f(a=1) ", CallOptions::new()),
+        ("inkling_frames", "<|message_model|>", unlimited),
+    ] {
         let mut group = c.benchmark_group(format!("linear/text/{name}"));
         group.sample_size(10);
         for factor in [1, 2, 4, 8] {
@@ -300,7 +308,7 @@ fn text_lists(c: &mut Criterion) {
             };
             group.throughput(Throughput::Bytes(text.len() as u64));
             group.bench_with_input(BenchmarkId::from_parameter(factor), &text, |b, text| {
-                b.iter(|| black_box(parse_text(text, &CallOptions::new()).calls.len()))
+                b.iter(|| black_box(parse_text(text, &options).calls.len()))
             });
         }
         group.finish();

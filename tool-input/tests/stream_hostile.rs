@@ -590,6 +590,49 @@ fn python_lists_are_read_in_linear_time_and_memory() {
     assert_eq!(read.content.as_deref(), Some(&text[..text.len() - block.len()]));
 }
 
+/// The bytes the calls and errors of `calls` keep of the text: each `raw` and `original`.
+fn kept_bytes(calls: &Calls) -> usize {
+    let raw = |raw: &Value| raw.as_str().map_or_else(|| raw.to_string().len(), str::len);
+    let original = |original: &OriginalArguments| original.to_text().map_or(0, |text| text.len());
+    let errors = calls.errors.iter().map(|error| raw(&error.raw) + original(&error.original));
+    errors.chain(calls.calls.iter().map(|call| raw(&call.raw) + original(&call.original))).sum()
+}
+
+/// `text` read whole, and streamed in 16-byte chunks.
+fn whole_and_streamed(text: &str, options: &CallOptions) -> [Calls; 2] {
+    let mut stream = StreamAssembler::new(options.clone().format(Format::Text));
+    for chunk in text.as_bytes().chunks(16) {
+        stream.push_text(std::str::from_utf8(chunk).unwrap());
+        let _ = stream.open_calls();
+    }
+    [parse_text(text, options), stream.finish()]
+}
+
+/// `unit` repeated to about `bytes`, read whole and streamed, with the default call limit and
+/// none: no call, and each byte kept at most twice (`raw` and `original`) however many
+/// attempts there are.
+fn read_repeated(unit: &str, bytes: usize) {
+    let text = unit.repeat(bytes / unit.len());
+    for options in [CallOptions::new(), CallOptions::new().max_calls(usize::MAX).max_body_bytes(usize::MAX)] {
+        for (read, how) in whole_and_streamed(&text, &options).iter().zip(["whole", "streamed"]) {
+            assert!(read.calls.is_empty(), "{unit} {how}");
+            assert!(kept_bytes(read) <= 2 * text.len(), "{unit} {how}: {} bytes kept", kept_bytes(read));
+        }
+    }
+}
+
+/// Each `<|message_model|>` looked for its header (a name before the block's kind) to the end
+/// of the text: repeated, 1.6 MB took 24 s. The header is one line, before the next token.
+/// (How long it takes is measured by the doubling benchmark, suite/benches/linear.rs,
+/// `linear/text/inkling_frames`.)
+#[test]
+fn inkling_frames_are_read_in_linear_time() {
+    read_repeated("<|message_model|>", 1 << 20);
+    let read = parse_text(&"<|message_model|>".repeat(1000), &CallOptions::new());
+    assert!(read.calls.is_empty() && read.errors.is_empty());
+    assert_eq!(read.content.as_deref().unwrap_or(""), "");
+}
+
 /// A numeric id is kept as its text in a stream, as in a whole body: in a Chat Completions
 /// delta, an Anthropic `tool_use` block and a Gemini `functionCall`.
 #[test]

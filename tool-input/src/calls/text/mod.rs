@@ -104,10 +104,15 @@ fn read_marker(
         Marker::KimiK3Tools => Read::To(kimi3::read(text, start, pattern, out)),
         Marker::KimiK3Response => Read::To(start + pattern.len()),
         // A model message's header may name the function before its block kind: metadata.
+        // The header is looked for up to the line's end or the next special token, never
+        // further: searching the rest of the text for each marker took quadratic time.
         Marker::InklingFrame if pattern == "<|message_model|>" => {
-            let header = &text[start + pattern.len()..];
-            let to = header.find("<|content_").filter(|at| !header[..*at].contains('\n'));
-            Read::To(start + pattern.len() + to.unwrap_or(0))
+            let header = start + pattern.len();
+            let to = match find_first(text, header, &["\n", "<|"]) {
+                Some((at, 1)) if text[at..].starts_with("<|content_") => at,
+                _ => header,
+            };
+            Read::To(to)
         }
         Marker::InklingFrame => Read::To(start + pattern.len()),
         Marker::Harmony => harmony::read(text, start, out),
