@@ -633,6 +633,34 @@ fn inkling_frames_are_read_in_linear_time() {
     assert_eq!(read.content.as_deref().unwrap_or(""), "");
 }
 
+/// Each MiniMax M3 `<invoke` cut off by the next kept the whole rest of the block as its text:
+/// 4 MB kept 1 GB in 129 errors, and without a call limit memory grew with the square of the
+/// text. Each call records its own text, namespace tokens and all.
+#[test]
+fn minimax_m3_invokes_keep_their_own_text() {
+    let invoke = "]<]minimax[>[<invoke name=\"f\">";
+    let mixed = "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>";
+    read_repeated(invoke, 1 << 18);
+    read_repeated(mixed, 1 << 16);
+    let read = parse_text(&invoke.repeat(1000), &CallOptions::new());
+    assert_eq!(read.errors.len(), 129);
+    assert!(read.errors[..128].iter().all(|error| error.raw == json!(invoke)), "{:?}", read.errors[0].raw);
+    assert_eq!(kinds(&read).last(), Some(&"too_many_calls"));
+    // Up to the next `<invoke`: the `<tool_call>` between is M3's own, not a block.
+    let read = parse_text(&mixed.repeat(1000), &CallOptions::new());
+    let own = "]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>]<]minimax[>[<tool_call>";
+    assert_eq!(read.errors[0].raw, json!(own));
+    // A closed block of many calls: each keeps its own.
+    let block = format!(
+        "]<]minimax[>[<tool_call>{}]<]minimax[>[</tool_call>",
+        "]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>".repeat(3)
+    );
+    let read = parse_text(&block, &CallOptions::new());
+    assert_eq!(read.calls.len(), 3, "{:?}", read.errors);
+    let call = "]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>";
+    assert!(read.calls.iter().all(|read| read.raw == json!(call)), "{:?}", read.calls[0].raw);
+}
+
 /// A numeric id is kept as its text in a stream, as in a whole body: in a Chat Completions
 /// delta, an Anthropic `tool_use` block and a Gemini `functionCall`.
 #[test]

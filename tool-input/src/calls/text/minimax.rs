@@ -22,13 +22,19 @@ pub(super) fn read_m3(text: &str, start: usize, out: &mut Collector<'_>) -> usiz
     };
     let span = &text[start..end];
     // The namespace token carries nothing: the block is plain tags without it.
-    let mut plain = span.to_owned();
-    for namespace in NAMESPACES {
-        plain = plain.replace(namespace, "");
+    let plain = Plain::of(span);
+    let trimmed = plain.text.trim_start();
+    let mut body_start = plain.text.len() - trimmed.len();
+    let mut body = trimmed.trim_end();
+    if let Some(rest) = body.strip_prefix("<tool_call>") {
+        body_start += "<tool_call>".len();
+        body = rest;
     }
-    let body = plain.trim();
-    let body = body.strip_prefix("<tool_call>").unwrap_or(body);
     let body = body.strip_suffix("</tool_call>").unwrap_or(body);
+    // Each call records its own text as written (its namespace tokens too), not the
+    // block's: a block of many calls keeps each of its bytes once, not once a call.
+    let own =
+        |from: usize, to: usize| &span[plain.written(body_start + from)..plain.written(body_start + to)];
     let mut pos = 0;
     let mut read_any = false;
     while let Some((at, _)) = find_first(body, pos, &["<invoke name="]) {
@@ -36,7 +42,7 @@ pub(super) fn read_m3(text: &str, start: usize, out: &mut Collector<'_>) -> usiz
             break;
         }
         read_any = true;
-        pos = read_invoke(body, at, closed, span, out);
+        pos = read_invoke(body, at, closed, &own, out);
     }
     if !read_any {
         if closed {
@@ -49,10 +55,53 @@ pub(super) fn read_m3(text: &str, start: usize, out: &mut Collector<'_>) -> usiz
     end
 }
 
-/// One `<invoke name="…">` at `start`; returns the index after it.
-fn read_invoke(body: &str, start: usize, closed: bool, span: &str, out: &mut Collector<'_>) -> usize {
+/// A block's text without its namespace tokens, and where each of its bytes was written.
+struct Plain {
+    text: String,
+    /// Where each token was taken out: the position in `text`, and the position after the
+    /// token in the text as written. In order.
+    cuts: Vec<(usize, usize)>,
+}
+
+impl Plain {
+    /// `written` without its namespace tokens. One pass.
+    fn of(written: &str) -> Plain {
+        let mut text = String::with_capacity(written.len());
+        let mut cuts = Vec::new();
+        let mut pos = 0;
+        while let Some((at, which)) = find_first(written, pos, &NAMESPACES) {
+            text.push_str(&written[pos..at]);
+            pos = at + NAMESPACES[which].len();
+            cuts.push((text.len(), pos));
+        }
+        text.push_str(&written[pos..]);
+        Plain { text, cuts }
+    }
+
+    /// Where the position `at` of the plain text is in the text as written: before the
+    /// tokens taken out right there, so a call's text starts with its own namespace token
+    /// and ends before the next call's.
+    fn written(&self, at: usize) -> usize {
+        let before = self.cuts.partition_point(|&(cut, _)| cut < at);
+        match before.checked_sub(1).map(|last| self.cuts[last]) {
+            Some((cut, written)) => written + (at - cut),
+            None => at,
+        }
+    }
+}
+
+/// One `<invoke name="…">` at `start`; returns the index after it. `own` gives the text
+/// as written of a part of `body`.
+fn read_invoke<'s>(
+    body: &str,
+    start: usize,
+    closed: bool,
+    own: &impl Fn(usize, usize) -> &'s str,
+    out: &mut Collector<'_>,
+) -> usize {
     let name_start = start + "<invoke name=".len();
     let Some(header_end) = body[name_start..].find('>').map(|at| at + name_start) else {
+        let span = own(start, body.len());
         let detail = format!("the tool call was cut off after {} bytes, inside the call's name", span.len());
         push_cut_off(out, text_parts(None, OriginalArguments::Text(span.to_owned()), span), detail);
         return body.len();
@@ -64,6 +113,7 @@ fn read_invoke(body: &str, start: usize, closed: bool, span: &str, out: &mut Col
             Some((at, _)) => (at, at, closed),
             None => (body.len(), body.len(), closed),
         };
+    let span = own(start, end);
     if !invoke_closed {
         let detail = format!("the tool call was cut off after {} bytes, inside its parameters", span.len());
         push_cut_off(out, text_parts(Some(name), OriginalArguments::Text(span.to_owned()), span), detail);
