@@ -10,7 +10,7 @@
 //! incremental parser with a partial value after each; a stream of many small events (content
 //! and calls, CR line endings) fed in 4 KiB pieces as the CLI reads it; calls written as a
 //! Python list in text, unclosed `<|python_start|>` blocks, and markers repeated with nothing
-//! that ends them (Inkling's frames, MiniMax M3 `<invoke`s).
+//! that ends them (Inkling's frames, MiniMax M3 `<invoke`s, Command R's actions).
 //! Hostile values (issue 13): a backtracking `pattern` on a long string (and a lookaround
 //! one, refused by its budget), a call with many wrong enum values of fifty options each
 //! (the rejection capped at `Limits::max_errors`), a run of raw NUL bytes in a string and
@@ -288,8 +288,9 @@ fn stream_size(c: &mut Criterion) {
 /// text, and reading stops at the call limit), and many `<|python_start|>` blocks that never
 /// close and hold no call (each ends at the next, rather than being searched to the end).
 /// Markers repeated with nothing that ends them, without a call limit: Inkling's
-/// `<|message_model|>` (its header looked for up to the next token, not to the end) and
-/// MiniMax M3 `<invoke`s (each records its own text, not the rest of the block's).
+/// `<|message_model|>` (its header looked for up to the next token, not to the end), MiniMax
+/// M3 `<invoke`s (each records its own text, not the rest of the block's) and Command R's
+/// ``Action: ```json\n[`` (each list read up to the next action, not to the end).
 fn text_lists(c: &mut Criterion) {
     use tool_input::calls::{parse_text, CallOptions};
     let unlimited = CallOptions::new().max_calls(usize::MAX).max_body_bytes(usize::MAX);
@@ -300,8 +301,9 @@ fn text_lists(c: &mut Criterion) {
         (
             "minimax_m3_invokes",
             "]<]minimax[>[<tool_call>]<]minimax[>[<invoke name=\"f\">]<]minimax[>[<a>",
-            unlimited,
+            unlimited.clone(),
         ),
+        ("command_r_actions", "Action: ```json\n[", unlimited.clone()),
     ] {
         let mut group = c.benchmark_group(format!("linear/text/{name}"));
         group.sample_size(10);

@@ -559,7 +559,10 @@ fn an_unevaluated_property_is_told_the_names_the_object_takes() {
     let rejection = Validator::new(&schema).unwrap().check(r#"{"x_a": "no", "y": 1}"#).unwrap_err();
     let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
     assert_eq!(found, [("/x_a", ErrorCode::Type), ("/y", ErrorCode::UnknownField)]);
-    assert_eq!(rejection.errors()[1].message(), "unknown property `y`; allowed: a name matching the pattern ^x_");
+    assert_eq!(
+        rejection.errors()[1].message(),
+        "unknown property `y`; allowed: a name matching the pattern ^x_"
+    );
 }
 
 #[test]

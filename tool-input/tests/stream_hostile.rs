@@ -661,6 +661,23 @@ fn minimax_m3_invokes_keep_their_own_text() {
     assert!(read.calls.iter().all(|read| read.raw == json!(call)), "{:?}", read.calls[0].raw);
 }
 
+/// Each Command R ``Action: ```json`` list not closed was read on to the end of the text:
+/// repeated without a call limit, 400 KB took 13 s. A list not closed before the next action
+/// is cut off there, and the next read on its own. (`linear/text/command_r_actions`.)
+#[test]
+fn command_r_actions_are_read_in_linear_time() {
+    let action = "Action: ```json\n[";
+    read_repeated(action, 1 << 19);
+    let read = parse_text(&action.repeat(1000), &CallOptions::new().max_calls(usize::MAX));
+    assert_eq!(read.errors.len(), 1000);
+    assert!(read.errors.iter().all(|error| error.raw == json!("[")), "{:?}", read.errors[0].raw);
+    // A list cut off before the next action, which is read.
+    let text = "Action: ```json\n[{\"tool_name\": \"f\", \"parameters\": {\n\nAction: ```json\n[{\"tool_name\": \"g\", \"parameters\": {}}]\n```";
+    let read = parse_text(text, &CallOptions::new());
+    assert_eq!(kinds(&read), ["truncated"]);
+    assert_eq!(names(&read), [("g", json!({}))]);
+}
+
 /// A numeric id is kept as its text in a stream, as in a whole body: in a Chat Completions
 /// delta, an Anthropic `tool_use` block and a Gemini `functionCall`.
 #[test]

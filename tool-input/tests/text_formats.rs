@@ -1384,6 +1384,8 @@ fn a_marker_inside_an_argument_string_is_the_arguments_text() {
             stream.cut_off("length");
             let calls = stream.finish();
             assert!(calls.calls.is_empty(), "{format:?} {named:?} cut: {:?}", call_summary(&calls.calls));
+            let calls = parse_text(&text[..cut], &options);
+            assert!(calls.calls.is_empty(), "{format:?} {named:?} cut: {:?}", call_summary(&calls.calls));
         }
     }
 }

@@ -16,11 +16,11 @@
 
 use super::json::{self, peek_name};
 use super::keywords::Keywords;
-use super::markers::Marker;
+use super::markers::{Marker, MARKERS};
 use super::scan::split_object;
 use super::{
-    block, find_first, holds_a_value, push_cut_off, push_malformed, push_truncated, text_parts, value_block,
-    xml, Ending,
+    block, find_first, find_outside_values, holds_a_value, push_cut_off, push_malformed, push_truncated,
+    text_parts, value_block, xml, Ending,
 };
 use crate::calls::{Collector, OriginalArguments};
 use crate::parse::lexer::spans::{container_end, skip_ws, skip_ws_escaped};
@@ -67,14 +67,18 @@ pub(super) fn read_json_marked(
         }
         return None;
     }
-    let Some(value_end) = container_end(text, at) else {
-        // Not closed by the end of the text: cut off where the block's closing marker says
-        // the model stopped (a later block is read on its own), else at the end.
-        let (value_cut, cut) = closers
-            .iter()
-            .filter_map(|closer| text[at..].find(closer).map(|found| (at + found, at + found + closer.len())))
-            .min()
-            .unwrap_or((text.len(), text.len()));
+    // The value is read up to the next marker of its kind outside its strings, never past
+    // it: a value not closed before it is cut off (as a `<tool_call>` block runs to the
+    // next), and that block is read on its own. Reading each value on to the end took
+    // quadratic time; a marker inside one of its strings is its text.
+    let openers: Vec<&str> =
+        MARKERS.iter().filter(|(_, kind)| *kind == marker).map(|(opener, _)| *opener).collect();
+    let limit = find_outside_values(text, at, &openers).map_or(text.len(), |(next, _)| next);
+    let Some(value_end) = container_end(&text[..limit], at) else {
+        // Not closed: cut off where the block's closing marker (outside the value's strings)
+        // says the model stopped, else before the next block, or at the end.
+        let (value_cut, cut) = find_outside_values(&text[..limit], at, closers)
+            .map_or((limit, limit), |(found, which)| (found, found + closers[which].len()));
         // A list cut off: its whole calls are read, and the one cut is truncated.
         let before = out.attempts();
         if bytes[at] == b'[' && text[at..value_cut].contains('{') {
