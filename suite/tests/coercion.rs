@@ -368,6 +368,52 @@ fn a_coercion_never_breaks_the_rest_of_the_schema() {
     ] {
         assert!(check(&schema, Policy::Default, raw).is_err(), "{schema} {raw}");
     }
+    // A member both `properties` and `patternProperties` check (or two patterns): the
+    // coercion one asks for is held to the other, which read the value as sent.
+    for (schema, raw, policy) in [
+        (
+            json!({"properties": {"tags": {"maxItems": 2}}, "additionalProperties": false,
+                   "patternProperties": {"^t": {"type": "array", "items": {"type": "string"}}}}),
+            r#"{"tags": "[\"a\", \"b\", \"c\"]"}"#,
+            Policy::Default,
+        ),
+        (
+            json!({"patternProperties": {"^n": {"type": "boolean"}}, "properties": {"name": {"type": "string"}}}),
+            r#"{"name": "true"}"#,
+            Policy::Default,
+        ),
+        (
+            json!({"patternProperties": {"o": {"type": "number"}}, "properties": {"count": {"type": "string"}}}),
+            r#"{"count": "3.0"}"#,
+            Policy::Default,
+        ),
+        (
+            json!({"patternProperties": {"^n": {"type": "string"}}, "properties": {"name": {"maxLength": 3}}}),
+            r#"{"name": true}"#,
+            Policy::Lenient,
+        ),
+        (
+            json!({"patternProperties": {"^n": {"type": "array"}}, "properties": {"name": {"type": "object"}}}),
+            r#"{"name": {}}"#,
+            Policy::Lenient,
+        ),
+        (
+            json!({"patternProperties": {"^n": {"type": "integer"}, "e$": {"maximum": 1}}}),
+            r#"{"name": "5"}"#,
+            Policy::Default,
+        ),
+    ] {
+        assert!(check(&schema, policy, raw).is_err(), "{schema} {raw}");
+    }
+    let both = json!({"properties": {"tags": {"maxItems": 2}},
+                      "patternProperties": {"^t": {"type": "array", "items": {"type": "string"}}}});
+    coerced(
+        both,
+        Policy::Default,
+        json!({"tags": "[\"a\"]"}),
+        json!({"tags": ["a"]}),
+        CoercionKind::ParsedString,
+    );
     // Where the coerced value keeps the whole schema, the coercion stands.
     let kept = json!({"anyOf": [{"type": "integer"}], "maximum": 50});
     coerced(kept, Policy::Default, json!("10"), json!(10), CoercionKind::NumberFromString);

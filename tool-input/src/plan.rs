@@ -374,8 +374,9 @@ impl Node {
     /// Can a coercion made under one keyword of this node meet another keyword that checked
     /// (or will check) the value as it was? A `not`, a keyword of the `keywords` folder but
     /// `format`, a `oneOf` whose branches may overlap, or an applicator (`$ref`, `allOf`,
-    /// `anyOf`, `oneOf`) beside any other assertion or applicator. The walk coerces a node's
-    /// own type before its checks, so a node without applicators never does.
+    /// `anyOf`, `oneOf`) beside any other assertion or applicator, or members that two
+    /// subschemas check (`properties` and `patternProperties`). The walk coerces a node's own
+    /// type before its checks, so a node without applicators never does.
     pub fn entangles_coercions(&self) -> bool {
         let applicators = usize::from(self.reference.is_some())
             + usize::from(self.dynamic.is_some())
@@ -386,7 +387,18 @@ impl Node {
             || self.enum_values.is_some()
             || self.const_value.is_some()
             || !self.asserts_no_bounds();
+        // A member two subschemas check (a property a pattern also matches, or two
+        // patterns): one's coercion meets the other, which read the value as sent.
+        let members_checked_twice = match self.pattern_properties.len() {
+            0 => false,
+            1 => self
+                .properties
+                .iter()
+                .any(|(name, _)| self.pattern_properties[0].0.matches(name) != Ok(false)),
+            _ => true,
+        };
         self.not.is_some()
+            || members_checked_twice
             || self.keywords.iter().any(|keyword| !matches!(keyword, Keyword::Format(_)))
             || matches!(self.one_of_shape.as_deref(), Some(UnionShape::General { .. }))
             || (applicators >= 1 && (applicators >= 2 || asserts))
