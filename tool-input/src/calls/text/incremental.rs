@@ -17,13 +17,13 @@
 use std::mem;
 use std::sync::OnceLock;
 
+use super::arguments::InArguments;
 use super::draft::{Context, DraftView, Drafts, TextEvent};
-use super::markers::{next_marker, Marker, CLOSING_MARKERS, MARKERS};
+use super::markers::{Marker, CLOSING_MARKERS, MARKERS};
 use super::reasoning::{self, lone_closes_end_reasoning, LONE_CLOSES};
 use super::{read_marker, Read, TextFormat};
 use crate::calls::{CallErrorKind, CallOptions, Collected, Collector, ToolCall};
 use crate::error::RejectionKind;
-use crate::parse::lexer::spans::ValueEnd;
 
 /// Longer than every marker: a position this far from the end of what arrived is settled.
 const WINDOW: usize = 48;
@@ -67,7 +67,8 @@ pub(crate) struct TextReader {
     block: Option<Block>,
     /// A marker whose calls have no closing marker: nothing more is final before the end.
     stopped: bool,
-    /// Whether a reasoning marker outside reasoning sits inside a call's arguments.
+    /// Whether a reasoning marker outside reasoning sits inside a call's arguments (as the
+    /// one-shot splitter reads them).
     arguments: InArguments,
     collected: Collected,
     /// The calls being written, shown before they are final.
@@ -88,7 +89,7 @@ impl TextReader {
             scan: 0,
             block: None,
             stopped: false,
-            arguments: InArguments::default(),
+            arguments: InArguments::after_markers(0),
             collected: Collected::default(),
             drafts: Drafts::new(events),
         }
@@ -199,7 +200,7 @@ impl TextReader {
                             i += close.len();
                             self.raw_visible = i;
                             self.split = Split::Outside { skip_blank: true };
-                            self.arguments = InArguments::from(i);
+                            self.arguments = InArguments::after_markers(i);
                             continue;
                         }
                     }
@@ -223,7 +224,7 @@ impl TextReader {
                             i += if *close == "<|start|>" { 0 } else { close.len() };
                             self.raw_visible = i;
                             self.split = Split::Outside { skip_blank: true };
-                            self.arguments = InArguments::from(i);
+                            self.arguments = InArguments::after_markers(i);
                         } else {
                             self.split = Split::Inside { which, depth: depth - 1 };
                             i += close.len();
@@ -350,68 +351,6 @@ impl TextReader {
                 end
             }
         }
-    }
-}
-
-/// Whether a place in the text outside reasoning lies inside a string of the values after a
-/// call marker (the one-shot splitter's [`super::find_outside_values`], read as the text
-/// arrives): from where reasoning last ended, the first call marker, then each `{…}`/`[…]`
-/// after it. Read once, ahead: linear.
-#[derive(Debug, Default)]
-struct InArguments {
-    /// The first call marker since reasoning last ended was found (reading values from it).
-    marked: bool,
-    /// Read up to here.
-    pos: usize,
-    /// The value being read, if one is open.
-    value: Option<ValueEnd>,
-}
-
-impl InArguments {
-    /// Reading from `at`, where reasoning ended.
-    fn from(at: usize) -> InArguments {
-        InArguments { marked: false, pos: at, value: None }
-    }
-
-    /// Is `text[at]`, outside reasoning, inside a string of a call's arguments?
-    fn inside(&mut self, text: &str, at: usize) -> bool {
-        if !self.marked {
-            match next_marker(&text[..at], self.pos, None) {
-                Some((marker, _, _)) => {
-                    self.marked = true;
-                    self.pos = marker;
-                }
-                None => {
-                    // No marker before `at`; one starting within a marker's length of it
-                    // may still be cut there.
-                    self.pos = self.pos.max(at.saturating_sub(WINDOW));
-                    while !text.is_char_boundary(self.pos) {
-                        self.pos -= 1;
-                    }
-                    return false;
-                }
-            }
-        }
-        let bytes = text.as_bytes();
-        while self.pos < at {
-            match &mut self.value {
-                None => match bytes[self.pos..at].iter().position(|b| matches!(b, b'{' | b'[')) {
-                    Some(open) => {
-                        self.pos += open;
-                        self.value = Some(ValueEnd::container());
-                    }
-                    None => self.pos = at,
-                },
-                Some(value) => match value.end(&bytes[self.pos..at]) {
-                    Some(end) => {
-                        self.pos += end;
-                        self.value = None;
-                    }
-                    None => self.pos = at,
-                },
-            }
-        }
-        self.value.as_ref().is_some_and(ValueEnd::in_string)
     }
 }
 

@@ -9,6 +9,7 @@
 //! arguments, or a Python list of calls, making up the whole text (a code fence around it,
 //! and prose around the fence, are allowed).
 
+mod arguments;
 mod callsyntax;
 mod deepseek;
 mod draft;
@@ -33,12 +34,13 @@ mod xml;
 
 use serde_json::Value;
 
+use arguments::find_outside_values;
 pub use format::TextFormat;
 use markers::{next_marker, Marker, CLOSING_MARKERS};
 
 use super::{CallErrorKind, CallParts, Collector, Format};
 use crate::error::{ErrorCode, Rejection, RejectionKind};
-use crate::parse::lexer::spans::{container_end, skip_ws, ValueEnd};
+use crate::parse::lexer::spans::{container_end, skip_ws};
 use crate::parse::{self, ParseOptions};
 
 /// Where the text comes from, which decides how much a bare call must prove.
@@ -328,42 +330,6 @@ fn value_block(text: &str, from: usize, close: &str, next: &[&str]) -> (usize, u
         Some((at, 0)) => (at, at + close.len(), Ending::Closed),
         Some((at, _)) => (at, at, Ending::Next),
         None => (text.len(), text.len(), Ending::End),
-    }
-}
-
-/// [`find_first`] in a text whose `{…}` and `[…]` are JSON or Python values (a call's
-/// arguments, a list of calls): a pattern inside one of their strings is not found, so a
-/// marker written in an argument (`{"content": "</tool_call><tool_call>…"}`) is that
-/// argument's text, never the end of the call or a call of its own. A pattern outside the
-/// strings is found even inside a value that has not closed (a call cut off before its
-/// closing marker ends there). Where every later pattern is inside a string that never
-/// closes, there is none: the block runs to the end, cut off. Linear: each byte is read
-/// once by the string scanner and once by the pattern search.
-fn find_outside_values(text: &str, from: usize, patterns: &[&str]) -> Option<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let mut i = from;
-    let mut candidate = find_first(text, i, patterns)?;
-    loop {
-        if candidate.0 < i {
-            candidate = find_first(text, i, patterns)?;
-        }
-        let Some(open) = bytes[i..candidate.0].iter().position(|b| matches!(b, b'{' | b'[')) else {
-            return Some(candidate);
-        };
-        let mut value = ValueEnd::container();
-        let mut read = i + open;
-        loop {
-            if let Some(end) = value.end(&bytes[read..candidate.0]) {
-                // The value closed before the pattern: go on after it.
-                i = read + end;
-                break;
-            }
-            read = candidate.0;
-            if !value.in_string() {
-                return Some(candidate);
-            }
-            candidate = find_first(text, candidate.0 + 1, patterns)?;
-        }
     }
 }
 

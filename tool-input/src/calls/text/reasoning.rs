@@ -19,6 +19,7 @@
 
 use std::borrow::Cow;
 
+use super::arguments::InArguments;
 use super::find_first;
 
 /// The blocks of reasoning: how each opens and closes.
@@ -112,14 +113,17 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
     let mut reasoning: Vec<&str> = Vec::new();
     let mut visible = String::new();
     let mut pos = 0;
-    let mut calls = CallMarkers::default();
-    while let Some((at, which)) = calls.next_outside_arguments(text, pos, &patterns) {
+    // A reasoning marker inside a call's arguments is their text (read from the first call
+    // marker outside reasoning, anew after each block, as the streamed splitter reads it).
+    let mut arguments = InArguments::after_markers(0);
+    while let Some((at, which)) = arguments.next_outside(text, pos, &patterns) {
         if which >= BLOCKS.len() {
             // A closing marker no block opened, after others: everything before it was
             // reasoning, the blocks before it too.
             reasoning = vec![&text[..at]];
             visible.clear();
             pos = skip_blank(text, at + patterns[which].len());
+            arguments = InArguments::after_markers(pos);
             patterns.truncate(BLOCKS.len());
             continue;
         }
@@ -145,6 +149,7 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
                 // A harmony message after the analysis starts with its own `<|start|>`.
                 let end = if closes[closer] == "<|start|>" { close } else { close + closes[closer].len() };
                 pos = skip_blank(text, end);
+                arguments = InArguments::after_markers(pos);
             }
             None => {
                 reasoning.push(&text[body..]);
@@ -158,37 +163,6 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
     visible.push_str(&text[pos..]);
     let reasoning: Vec<&str> = reasoning.into_iter().map(str::trim).filter(|part| !part.is_empty()).collect();
     Split { visible: Cow::Owned(visible), reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")) }
-}
-
-/// Where call markers are in the text outside reasoning, so that a reasoning marker written
-/// inside a call's arguments (`{"content": "</think>…"}`) is read as their text: it neither
-/// ends reasoning (the text before it, the call's start, is no reasoning) nor starts any.
-#[derive(Default)]
-struct CallMarkers {
-    /// The first call marker at or after `from`, as last looked for (`None`: there is none).
-    next: Option<Option<usize>>,
-    from: usize,
-}
-
-impl CallMarkers {
-    /// The first of `patterns` at or after `pos`: after a call marker, the first outside the
-    /// strings of the values that follow it. Linear: the markers are looked for once, ahead.
-    fn next_outside_arguments(
-        &mut self,
-        text: &str,
-        pos: usize,
-        patterns: &[&str],
-    ) -> Option<(usize, usize)> {
-        let found = find_first(text, pos, patterns)?;
-        if self.next.is_none() || self.from > pos || self.next.flatten().is_some_and(|marker| marker < pos) {
-            self.next = Some(super::markers::next_marker(text, pos, None).map(|(at, _, _)| at));
-            self.from = pos;
-        }
-        match self.next.flatten() {
-            Some(marker) if marker < found.0 => super::find_outside_values(text, marker, patterns),
-            _ => Some(found),
-        }
-    }
 }
 
 /// Where a harmony header that `visible` ends in starts (`<|start|>assistant
