@@ -154,11 +154,7 @@ impl<'p> Walker<'p> {
             }
             _ => return,
         }
-        let passes = |id: NodeId| self.accepts_plainly(id, value, path, depth, hops + 1);
-        let dynamic = node.dynamic.as_ref().map(|dynamic| self.dynamic_target(dynamic));
-        let mut applied: Vec<NodeId> =
-            node.reference.into_iter().chain(dynamic).chain(node.all_of.iter().copied()).collect();
-        applied.extend(node.any_of.iter().chain(&node.one_of).copied().filter(|&branch| passes(branch)));
+        let applied = self.applied_in_place(node, value, path, depth, hops, |_, _| Vec::new());
         for keyword in &node.keywords {
             match keyword {
                 Keyword::UnevaluatedProperties(_) | Keyword::UnevaluatedItems(_) if !own => {
@@ -178,15 +174,6 @@ impl<'p> Walker<'p> {
                         }
                     }
                 }
-                Keyword::Conditional(conditional) => {
-                    if passes(conditional.condition) {
-                        applied.push(conditional.condition);
-                        applied.extend(conditional.then);
-                    } else {
-                        applied.extend(conditional.otherwise);
-                    }
-                }
-                Keyword::DependentSchemas(dependent) => applied.extend(dependent.applying(value)),
                 _ => {}
             }
         }
@@ -243,14 +230,36 @@ impl<'p> Walker<'p> {
         }
         answered.patterns.extend(node.pattern_properties.iter().map(|(pattern, _)| pattern));
         answered.every |= node.additional_written;
+        let applied = self.applied_in_place(node, value, path, depth, hops, |shape, branches| {
+            blamed_branches(shape, branches, value)
+        });
+        for branch in applied {
+            self.answered_names(branch, value, answered, path, depth, hops + 1);
+        }
+    }
+
+    /// The subschemas `node` applies in place at `value` whose verdict counts: `$ref`,
+    /// `$dynamicRef`, `allOf`, the branches of `anyOf`/`oneOf` that pass (where none does,
+    /// those `failing` names), `if` and `then` or `else` as the condition went, and the
+    /// `dependentSchemas` that apply.
+    #[allow(clippy::too_many_arguments)]
+    fn applied_in_place(
+        &self,
+        node: &Node,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+        failing: impl Fn(Option<&UnionShape>, &[NodeId]) -> Vec<NodeId>,
+    ) -> Vec<NodeId> {
         let passes = |id: NodeId| self.accepts_plainly(id, value, path, depth, hops + 1);
         let dynamic = node.dynamic.as_ref().map(|dynamic| self.dynamic_target(dynamic));
         let mut applied: Vec<NodeId> =
             node.reference.into_iter().chain(dynamic).chain(node.all_of.iter().copied()).collect();
         for (branches, shape) in [(&node.any_of, &node.any_of_shape), (&node.one_of, &node.one_of_shape)] {
             let passing: Vec<NodeId> = branches.iter().copied().filter(|&branch| passes(branch)).collect();
-            if passing.is_empty() {
-                applied.extend(blamed_branches(shape.as_deref(), branches, value));
+            if passing.is_empty() && !branches.is_empty() {
+                applied.extend(failing(shape.as_deref(), branches));
             } else {
                 applied.extend(passing);
             }
@@ -266,9 +275,7 @@ impl<'p> Walker<'p> {
                 _ => {}
             }
         }
-        for branch in applied {
-            self.answered_names(branch, value, answered, path, depth, hops + 1);
-        }
+        applied
     }
 }
 
