@@ -152,19 +152,16 @@ impl TextReader {
                         continue;
                     }
                     let rest = &bytes[i..];
-                    let reasoning_marker = reasoning::block_opens()
-                        .any(|open| rest.starts_with(open.as_bytes()))
-                        || (self.lone_closes
-                            && !self.lone_seen
-                            && LONE_CLOSES.iter().any(|close| rest.starts_with(close.as_bytes())));
-                    if reasoning_marker && self.arguments.inside(text, i) {
+                    let opens = reasoning::block_opens().position(|open| rest.starts_with(open.as_bytes()));
+                    let lone = (self.lone_closes && !self.lone_seen)
+                        .then(|| LONE_CLOSES.iter().find(|close| rest.starts_with(close.as_bytes())))
+                        .flatten();
+                    if (opens.is_some() || lone.is_some()) && self.arguments.inside(text, i) {
                         // Written inside a call's arguments: their text (as the end reads it).
                         i += 1;
                         continue;
                     }
-                    if let Some(which) =
-                        reasoning::block_opens().position(|open| rest.starts_with(open.as_bytes()))
-                    {
+                    if let Some(which) = opens {
                         self.visible.push_str(&text[self.raw_visible..i]);
                         let (open, _) = reasoning::block(which);
                         if open == "<|channel|>analysis" {
@@ -185,24 +182,20 @@ impl TextReader {
                         };
                         continue;
                     }
-                    if self.lone_closes && !self.lone_seen {
-                        if let Some(close) =
-                            LONE_CLOSES.iter().find(|close| rest.starts_with(close.as_bytes()))
-                        {
-                            // Everything before it was reasoning: nothing read so far stands.
-                            self.lone_seen = true;
-                            self.visible.clear();
-                            self.scan = 0;
-                            self.block = None;
-                            self.stopped = false;
-                            self.collected = Collected::default();
-                            self.drafts.clear();
-                            i += close.len();
-                            self.raw_visible = i;
-                            self.split = Split::Outside { skip_blank: true };
-                            self.arguments = InArguments::after_markers(i);
-                            continue;
-                        }
+                    if let Some(close) = lone {
+                        // Everything before it was reasoning: nothing read so far stands.
+                        self.lone_seen = true;
+                        self.visible.clear();
+                        self.scan = 0;
+                        self.block = None;
+                        self.stopped = false;
+                        self.collected = Collected::default();
+                        self.drafts.clear();
+                        i += close.len();
+                        self.raw_visible = i;
+                        self.split = Split::Outside { skip_blank: true };
+                        self.arguments = InArguments::after_markers(i);
+                        continue;
                     }
                     i += 1;
                 }

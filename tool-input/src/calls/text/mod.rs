@@ -300,9 +300,18 @@ enum Ending {
 /// The block whose body starts at `from`: where its body ends, where the block ends, and how.
 /// It ends at `close`, or (unclosed) right before the first of `next`, or at the end.
 fn block(text: &str, from: usize, close: &str, next: &[&str]) -> (usize, usize, Ending) {
+    block_by(find_first, text, from, close, next)
+}
+
+/// How a block's markers are looked for: the first of some patterns at or after a place,
+/// and which ([`find_first`], [`find_outside_values`]).
+type FindFirst = fn(&str, usize, &[&str]) -> Option<(usize, usize)>;
+
+/// [`block`], the markers found by `find`.
+fn block_by(find: FindFirst, text: &str, from: usize, close: &str, next: &[&str]) -> (usize, usize, Ending) {
     let mut patterns = vec![close];
     patterns.extend_from_slice(next);
-    match find_first(text, from, &patterns) {
+    match find(text, from, &patterns) {
         Some((at, 0)) => (at, at + close.len(), Ending::Closed),
         Some((at, _)) => (at, at, Ending::Next),
         None => (text.len(), text.len(), Ending::End),
@@ -324,13 +333,7 @@ fn holds_a_value(text: &str, from: usize) -> bool {
 /// [`block`] for a body that holds JSON or Python values: the closing and next markers are
 /// looked for outside them ([`find_outside_values`]).
 fn value_block(text: &str, from: usize, close: &str, next: &[&str]) -> (usize, usize, Ending) {
-    let mut patterns = vec![close];
-    patterns.extend_from_slice(next);
-    match find_outside_values(text, from, &patterns) {
-        Some((at, 0)) => (at, at + close.len(), Ending::Closed),
-        Some((at, _)) => (at, at, Ending::Next),
-        None => (text.len(), text.len(), Ending::End),
-    }
+    block_by(find_outside_values, text, from, close, next)
 }
 
 /// The first of several patterns at or after `from`: its position and which one. One pass.
