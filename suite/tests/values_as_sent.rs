@@ -183,6 +183,52 @@ fn an_integer_beyond_a_float_is_refused_quoting_it_as_sent() {
     }
 }
 
+/// The walk refuses more numbers than JSON Schema does (an integer a float does not keep
+/// exactly, `1e20` where an integer is declared): where it asks only whether a subschema
+/// holds (`not`, `if`, a count of `oneOf` branches), it asks as JSON Schema reads the
+/// float, so that refusing more never turns into accepting what the schema refuses.
+#[test]
+fn a_number_refused_as_inexact_still_holds_where_a_subschema_is_only_asked() {
+    let refused = [
+        json!({"not": {"type": "integer"}}),
+        json!({"not": {"not": {"not": {"type": "integer"}}}}),
+        json!({"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 0}]}),
+        json!({"oneOf": [{"type": "number"}, {"type": "integer"}]}),
+        json!({"if": {"type": "integer"}, "then": {"maximum": 0.5}}),
+        json!({"type": "array", "items": {"not": {"type": "integer"}}}),
+        json!({"type": "array", "contains": {"type": "integer"}, "maxContains": 1}),
+    ];
+    for schema in refused {
+        for sent in ["1e20", "18446744073709551616", "0.99999999999999999"] {
+            let sent =
+                if schema.get("type").is_some() { format!("[{sent}, {sent}]") } else { sent.to_owned() };
+            let text = format!(r#"{{"n": {sent}}}"#);
+            for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+                let v = Validator::builder(&json!({"type": "object", "properties": {"n": schema}}))
+                    .policy(policy)
+                    .build()
+                    .unwrap();
+                let instance: Value = serde_json::from_str(&text).unwrap();
+                assert!(!v.is_valid(&instance), "{schema} {text}");
+                assert!(v.check(text.as_str()).is_err(), "{schema} {policy} {text}: accepted");
+            }
+        }
+    }
+    // Where the value is taken, the walk still refuses what a float does not keep.
+    for schema in [
+        json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}),
+        json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}),
+        json!({"if": {"type": "number"}, "then": {"type": "integer"}, "else": {"type": "string"}}),
+    ] {
+        let v = validator(json!({"type": "object", "properties": {"n": schema}}));
+        let rejection = v.check(r#"{"n": 9007199254740993.0}"#).unwrap_err();
+        for error in rejection.errors() {
+            assert_eq!((error.path(), error.code()), ("/n", ErrorCode::Inexact), "{schema}");
+        }
+        assert_eq!(v.check(r#"{"n": 12}"#).unwrap().value, json!({"n": 12}), "{schema}");
+    }
+}
+
 /// A number beyond the floats (`1e400`, 400 digits) is JSON, so it is no parse error: it is
 /// out of range, said at its path, on every entry point. As with any failure of the
 /// reading, the first is said: a syntax error before it is a parse error, and what follows

@@ -23,17 +23,29 @@ use crate::policy::Policy;
 /// What an exact check of one node on one value found.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Exact {
-    /// The value passes the node as it is.
+    /// The value passes the node as it is, as JSON Schema reads it: a number is the float
+    /// it was read as (`1e20` is an integer), whatever its text held that the float does not.
+    /// What the walk refuses beyond that is `changes.inexact`.
     pub ok: bool,
     /// What the full walk would still change of the value (complete only when `ok`).
     pub changes: Touched,
 }
 
 impl Exact {
-    /// Would the full walk still change the value: fill an absent default (when the walker
-    /// prepares values), or write an integral float as an integer?
+    /// Would the full walk still change the value (fill an absent default when the walker
+    /// prepares values, or write an integral float as an integer), or refuse a number that
+    /// JSON Schema takes?
     pub fn touched(self) -> bool {
-        self.changes.fills || self.changes.rewrites
+        self.changes.fills || self.changes.rewrites || self.changes.inexact
+    }
+
+    /// Does the value pass as it is, and would the walk refuse none of its numbers as
+    /// inexact? What a positive answer (the value is taken) needs; a negation, a condition
+    /// and a count of `oneOf` branches or `contains` items read `ok`, JSON Schema's answer,
+    /// so that the walk's refusal of more than JSON Schema refuses never turns into an
+    /// acceptance (`{"not": {"type": "integer"}}` refuses `1e20`).
+    pub fn taken(self) -> bool {
+        self.ok && !self.changes.inexact
     }
 }
 
@@ -45,12 +57,25 @@ pub(crate) struct Touched {
     /// An integral float written as an integer: a change of what was sent (`1.0` as `1`),
     /// which an `anyOf` makes only where no branch takes the value as it is.
     rewrites: bool,
+    /// A number JSON Schema takes but the walk refuses: an integral float its text denotes
+    /// no integer of (`0.99999999999999999`), or beyond the integers a float keeps exactly
+    /// where an integer is declared (`9007199254740993.0`, `1e20`), or an integer written
+    /// with more digits than the float of a `number` keeps (see `Walker::number`).
+    inexact: bool,
+}
+
+impl Touched {
+    /// Is the value taken as it was sent: nothing rewritten, no number refused?
+    fn as_sent(self) -> bool {
+        !self.rewrites && !self.inexact
+    }
 }
 
 impl std::ops::BitOrAssign for Touched {
     fn bitor_assign(&mut self, other: Touched) {
         self.fills |= other.fills;
         self.rewrites |= other.rewrites;
+        self.inexact |= other.inexact;
     }
 }
 
@@ -122,7 +147,7 @@ impl Walker<'_> {
             return false;
         }
         let kept = match value {
-            Value::Number(number) => self.number_passes(node, number, path),
+            Value::Number(number) => self.number_passes(node, number, path, touched),
             Value::String(string) => self.string_passes(node, string),
             Value::Array(items) => self.items_pass(node, items, path, depth, touched),
             Value::Object(map) => self.members_pass(node, map, path, depth, touched),
@@ -153,13 +178,14 @@ impl Walker<'_> {
         node.keywords.is_empty() || self.routed_keywords_pass(node, value, path, depth, hops)
     }
 
-    fn number_passes(&self, node: &Node, number: &Number, path: &Path<'_>) -> bool {
+    fn number_passes(&self, node: &Node, number: &Number, path: &Path<'_>, touched: &mut Touched) -> bool {
         let problem = if node.types.is_some_and(Types::integer_only) {
             self.integer_problem(number, path, DECIDING)
         } else {
             self.digits_problem(node, number, path, DECIDING)
         };
-        problem.is_none() && number_breaks(node, number).next().is_none()
+        touched.inexact |= problem.is_some();
+        number_breaks(node, number).next().is_none()
     }
 
     fn string_passes(&self, node: &Node, string: &str) -> bool {
@@ -334,7 +360,7 @@ impl Walker<'_> {
             matched += 1;
             let preferred = match chosen {
                 None => true,
-                Some((_, first)) => !exactly_one && first.changes.rewrites && !found.changes.rewrites,
+                Some((_, first)) => !exactly_one && !first.changes.as_sent() && found.changes.as_sent(),
             };
             if preferred {
                 chosen = Some((branch, found));
@@ -342,7 +368,7 @@ impl Walker<'_> {
             let settled = if exactly_one {
                 matched > 1
             } else {
-                chosen.is_some_and(|(_, first)| !first.changes.rewrites)
+                chosen.is_some_and(|(_, first)| first.changes.as_sent())
             };
             if settled {
                 break;

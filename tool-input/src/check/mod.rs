@@ -273,7 +273,7 @@ impl<'p> Walker<'p> {
     /// checking ran out of steps.)
     pub fn accepts_exact(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize) -> bool {
         let _checking = self.checking(value);
-        self.exact(id, value, path, depth, 0).ok && !self.budget.spent()
+        self.exact(id, value, path, depth, 0).taken() && !self.budget.spent()
     }
 
     /// Enter the resource of node `id` (see `Plan::scope_of`), unless the walk is in it
