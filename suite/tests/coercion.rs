@@ -537,6 +537,56 @@ fn a_filled_default_is_not_counted_against_the_model() {
     assert!(check(&schema, Policy::Default, r#"{"a": 1, "b": 3}"#).is_err());
 }
 
+/// Nor is it refused for the model: where a keyword other than its own property's schema
+/// refuses the object with the default in it (a `not`, a dependency, a `oneOf`, an `if`,
+/// `propertyNames`, a sibling's type), the call is checked as sent and no default is filled;
+/// what the model sent wrong is still said, and nothing else.
+#[test]
+fn a_default_the_rest_of_the_schema_refuses_is_not_filled() {
+    let object = |extra: Value| {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 2}}
+        });
+        schema.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        schema
+    };
+    let schemas = [
+        object(json!({"not": {"required": ["b"]}})),
+        object(json!({"dependentRequired": {"b": ["c"]}})),
+        object(json!({"dependentSchemas": {"b": {"required": ["c"]}}})),
+        object(json!({"propertyNames": {"pattern": "^a"}})),
+        object(json!({"oneOf": [{"required": ["a"]}, {"required": ["b"]}]})),
+        object(json!({"if": {"required": ["b"]}, "then": {"required": ["c"]}})),
+        object(json!({"allOf": [{"properties": {"b": {"type": "string"}}}]})),
+        object(json!({"patternProperties": {"^b": {"type": "string"}}})),
+        // One level down.
+        json!({"type": "object", "properties": {"o": object(json!({"not": {"required": ["b"]}}))}}),
+    ];
+    for schema in schemas {
+        let nested = schema["properties"].get("o").is_some();
+        let wrap = |text: &str| if nested { format!(r#"{{"o": {text}}}"#) } else { text.to_owned() };
+        let unwrap = |value: Value| if nested { value["o"].clone() } else { value };
+        for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+            let (value, kinds) = check(&schema, policy, &wrap(r#"{"a": 1}"#))
+                .unwrap_or_else(|errors| panic!("{schema} {policy}: refused {errors:?}"));
+            assert_eq!(unwrap(value), json!({"a": 1}), "{schema} {policy}");
+            assert!(kinds.is_empty(), "{schema} {policy}: {kinds:?}");
+            // A wrong value beside it is the one error.
+            let errors = check(&schema, policy, &wrap(r#"{"a": true}"#)).unwrap_err();
+            let at = if nested { "/o/a" } else { "/a" };
+            assert_eq!(errors, [(at.to_owned(), ErrorCode::Type)], "{schema} {policy}");
+        }
+        // A coercion of the model's value still stands, and is recorded alone.
+        let (value, kinds) = check(&schema, Policy::Default, &wrap(r#"{"a": "1"}"#)).expect("accepted");
+        assert_eq!(
+            (unwrap(value), kinds),
+            (json!({"a": 1}), vec![CoercionKind::NumberFromString]),
+            "{schema}"
+        );
+    }
+}
+
 #[test]
 fn format_spellings_are_rewritten_once_and_recorded() {
     let date_time = json!({"type": "string", "format": "date-time"});

@@ -796,6 +796,17 @@ impl Validator {
             );
             Some(sent)
         };
+        if defaults_may_break(&walker, &outcome) {
+            // A default is not the model's doing: where filling one made the call fail (a
+            // `not`, a dependency, a `oneOf` or `propertyNames` that reads which members are
+            // present), or a keyword coerced it, the call is checked as sent, and no default
+            // is filled. Its errors, if any, are then the model's own.
+            if let Some(as_sent) = sent() {
+                value = as_sent;
+                walker.fill_defaults = false;
+                outcome = walker.run(&mut value, policy);
+            }
+        }
         let blamed = if outcome.out_of_steps { None } else { blame::blame(&walker, &value, &outcome, sent) };
         if let Some((blamed, sent)) = blamed {
             // A coercion made a value that breaks the rest of the schema (a sibling bound, a
@@ -1005,6 +1016,31 @@ fn in_document_order(
 /// Is every property's `default` exactly valid against the property's schema, under the
 /// validator's own limits, and left as it is by the walk that fills it (no default inside
 /// it to fill, no `5.0` to write as `5`; see `Plan::defaults_exact`)?
+/// Could a default the walk filled have failed the call, or been coerced (for a keyword
+/// other than its own property's schema, which then refuses what it became)? Only where one
+/// was filled and such a keyword can read it (the plan's coercions can meet one: see
+/// `Node::entangles_coercions`); the count bounds never count a default.
+fn defaults_may_break(walker: &Walker<'_>, outcome: &crate::check::Outcome) -> bool {
+    if !walker.plan.coercions_entangled || outcome.out_of_steps {
+        return false;
+    }
+    let filled: std::collections::HashSet<&str> = outcome
+        .coercions
+        .iter()
+        .filter(|coercion| coercion.kind == CoercionKind::DefaultFilled)
+        .map(|coercion| coercion.path.as_str())
+        .collect();
+    let in_a_default = |path: &str| {
+        path.match_indices('/').map(|(at, _)| &path[..at]).chain([path]).any(|above| filled.contains(above))
+    };
+    !filled.is_empty()
+        && (!outcome.errors.is_empty()
+            || outcome
+                .coercions
+                .iter()
+                .any(|c| c.kind != CoercionKind::DefaultFilled && in_a_default(&c.path)))
+}
+
 fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limits: &Limits) -> bool {
     let walker = Walker::new(plan, overrides, limits, true);
     plan.nodes.iter().all(|node| {

@@ -233,7 +233,7 @@ impl Walker<'_> {
         if !says_about_members(node) {
             return true;
         }
-        if self.prepare {
+        if self.prepare && self.fill_defaults {
             touched.fills |= absent_defaults(node, |_, name| map.contains_key(name)).next().is_some();
         }
         let mut sent = Sent::new(node.properties.len());

@@ -103,6 +103,9 @@ pub(crate) struct Walker<'p> {
     pub max_errors: usize,
     /// Fill defaults and drop nulls of optional properties (off for plain validation).
     pub prepare: bool,
+    /// Of what `prepare` does, fill the defaults of absent properties: off for a call that
+    /// fails only because of them (see `Validator::check_parsed`).
+    pub fill_defaults: bool,
     /// Refuse a float where an integer is declared when it does not stand for its integral
     /// value exactly (off for plain validation, where `1e22` is an integer as JSON Schema
     /// says).
@@ -199,6 +202,7 @@ impl<'p> Walker<'p> {
             max_string_bytes: limits.max_string_bytes,
             max_errors: limits.max_errors.max(1),
             prepare,
+            fill_defaults: true,
             exact_integers: prepare,
             raw_text: None,
             floats: std::cell::OnceCell::new(),
@@ -640,6 +644,9 @@ impl<'p> Walker<'p> {
             map.remove(name);
             let child_path = Path::Key(path, name);
             self.record(out, &child_path, child_mode, CoercionKind::NullAsAbsent, Some(&Value::Null), None);
+        }
+        if !self.fill_defaults {
+            return 0;
         }
         let absent: Vec<(&str, &Value)> = absent_defaults(node, |_, name| map.contains_key(name)).collect();
         for &(name, default) in &absent {

@@ -39,6 +39,7 @@ impl<'p> Walker<'p> {
             max_string_bytes: self.max_string_bytes,
             max_errors: self.max_errors,
             prepare: false,
+            fill_defaults: self.fill_defaults,
             exact_integers: self.exact_integers,
             raw_text: None,
             floats: std::cell::OnceCell::new(),

@@ -34,7 +34,7 @@ use crate::check::keywords::Sent;
 use crate::check::{Mode, Outcome, Path, Walker};
 use crate::error::FieldError;
 use crate::plan::{Node, NodeId};
-use crate::report::{Coercion, CoercionKind};
+use crate::report::Coercion;
 
 /// The explaining state of one reading (made at its first refusal): the walker, the errors,
 /// and what the wrappers tell each other while a refusal travels up.
@@ -231,9 +231,9 @@ impl<'p> Fast<'p> {
         }
         // A coercion made on the way may break a keyword that read the value before it (a
         // `not` at the root, an `if` about a sibling): the full path finds which coercions
-        // to blame (`validator/blame.rs`).
-        let coerced =
-            |coercions: &[Coercion]| coercions.iter().any(|c| c.kind != CoercionKind::DefaultFilled);
+        // to blame (`validator/blame.rs`). A default filled may too, and is not the model's
+        // doing: the full path checks the call as sent instead.
+        let coerced = |coercions: &[Coercion]| !coercions.is_empty();
         if self.plan.coercions_entangled
             && (coerced(&self.coercions.borrow()) || coerced(&explain.outcome.borrow().coercions))
         {
