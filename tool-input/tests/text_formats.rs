@@ -1471,3 +1471,28 @@ fn a_bare_call_quoting_a_marked_call_is_the_bare_call() {
         assert_eq!(outcome(&stream.finish()), outcome(&whole), "{text}");
     }
 }
+
+/// A fence written inside a fenced call's argument string is its text: the call is read
+/// whole (it was prose before), one-shot and streamed alike.
+#[test]
+fn a_fence_inside_a_fenced_calls_argument_is_its_text() {
+    let options = CallOptions::new().tools(["write_file"]).format(Format::Text);
+    let call = r#"{"name": "write_file", "arguments": {"content": "```rust\nfn main() {}\n```"}}"#;
+    for (text, prose) in [
+        (format!("```json\n{call}\n```"), ""),
+        (format!("Writing it.\n```json\n{call}\n```\nDone."), "Writing it.\n\nDone."),
+    ] {
+        let whole = parse_text(&text, &options);
+        assert_eq!(call_summary(&whole.calls).len(), 1, "{text}: {:?}", errors(&whole));
+        assert_eq!(whole.calls[0].arguments["content"], "```rust\nfn main() {}\n```", "{text}");
+        assert_eq!(whole.content.as_deref(), Some(prose), "{text}");
+        let mut stream = StreamAssembler::new(options.clone());
+        for piece in text.as_bytes().chunks(3) {
+            stream.push_text(std::str::from_utf8(piece).unwrap());
+        }
+        assert_eq!(outcome(&stream.finish()), outcome(&whole), "{text}");
+    }
+    // A second fence after the call's (outside any string) still makes the text a document.
+    let document = format!("```json\n{call}\n```\nand\n```sh\nls\n```");
+    assert!(parse_text(&document, &options).calls.is_empty());
+}

@@ -350,12 +350,13 @@ fn bare_region(text: &str) -> Option<(&str, String)> {
     }
     let open = trimmed.find("```")?;
     let after_open = open + 3;
-    let close = trimmed[after_open..].find("```")? + after_open;
+    // The closing fence is outside the strings of the calls (`"a ``` b"` is their text).
+    let (close, _) = super::find_outside_values(trimmed, after_open, &["```"])?;
     let fenced = unfence(&trimmed[open..close + 3]);
     let before = &trimmed[..open];
     let after = &trimmed[close + 3..];
     // A second fence means the text is a document with code in it, not a call.
-    if after.contains("```") {
+    if super::find_outside_values(after, 0, &["```"]).is_some() {
         return None;
     }
     Some((fenced, format!("{before}{after}")))
