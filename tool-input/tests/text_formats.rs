@@ -992,6 +992,41 @@ fn own_syntax_calls_grow_strings_and_show_other_values_once_complete() {
     assert_eq!(shown[3], (name.clone(), Some(json!({"city": "Sapporo", "days": 12}))));
 }
 
+/// Gemma's delimiters hold a string exactly: no template puts line breaks inside them, so a
+/// newline at either end of a top-level string is the model's, kept in the call and in what
+/// the stream shows, with or without the tool's schema.
+#[test]
+fn a_gemma_string_keeps_the_newlines_at_its_ends() {
+    let (tools, _) = data();
+    for (format, open, quote, close) in [
+        (TextFormat::FunctionGemma, "<start_function_call>", "<escape>", "<end_function_call>"),
+        (TextFormat::Gemma4, "<|tool_call>", "<|\"|>", "<tool_call|>"),
+    ] {
+        let text = format!("{open}call:get_weather{{city:{quote}\nBonn\n\n{quote},days:3}}{close}");
+        for options in
+            [options(&tools, Some(format)), CallOptions::new().format(Format::Text).text_format(format)]
+        {
+            let whole = parse_text(&text, &options);
+            assert_eq!(whole.calls.len(), 1, "{format}: {:?}", errors(&whole));
+            assert_eq!(whole.calls[0].arguments["city"], "\nBonn\n\n", "{format}");
+            for size in [1, 4, 64] {
+                let mut stream = StreamAssembler::new(options.clone()).with_events();
+                for piece in text.as_bytes().chunks(size) {
+                    stream.push_text(std::str::from_utf8(piece).unwrap());
+                    // What is shown of the string is always a prefix of what it is.
+                    for open in stream.open_calls() {
+                        let city = open.arguments_partial.and_then(|partial| partial.get("city"));
+                        if let Some(city) = city.and_then(Value::as_str) {
+                            assert!("\nBonn\n\n".starts_with(city), "{format} {size}: {city:?}");
+                        }
+                    }
+                }
+                assert_eq!(outcome(&stream.finish()), outcome(&whole), "{format} {size}");
+            }
+        }
+    }
+}
+
 #[test]
 fn llama_calls_separated_by_semicolons_each_show_while_they_stream() {
     let text = "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Lyon\"}}; {\"name\": \"ping\", \"parameters\": {\"n\": 1}};\n{\"name\": \"search\", \"parameters\": {\"query\": \"x\"}}";

@@ -60,7 +60,7 @@ pub(super) fn read(text: &str, start: usize, open: &str, out: &mut Collector<'_>
                 let mut params = Keywords::default();
                 for (key, value, delimited) in members {
                     let value = match value {
-                        Value::String(text) if delimited => xml::convert(&text, schema, &key),
+                        Value::String(text) if delimited => xml::convert_delimited(&text, schema, &key),
                         other => other,
                     };
                     params.insert(key, value);

@@ -176,6 +176,13 @@ pub(super) fn convert(raw: &str, schema: Option<&Value>, key: &str) -> Value {
     convert_by(raw, property)
 }
 
+/// [`convert`] for a value between delimiters that no template frames with line breaks
+/// (Gemma's `<escape>…<escape>`): a string is every byte between them.
+pub(super) fn convert_delimited(text: &str, schema: Option<&Value>, key: &str) -> Value {
+    let property = schema.and_then(|root| Some((root, property_schema(root, key)?)));
+    convert_unframed(text, property)
+}
+
 /// The line break a template puts after an opening tag, at the start of `text`: its length
 /// (`\n`, or `\r\n` where the text's lines end so), 0 if there is none.
 pub(super) fn framing_break_at_start(text: &[u8]) -> usize {
@@ -203,6 +210,11 @@ pub(super) fn convert_by(raw: &str, schema: Option<(&Value, &Value)>) -> Value {
     // both bytes of `\r\n`, so that text whose lines end so reads as the same value).
     let text = raw.get(framing_break_at_start(raw.as_bytes())..).unwrap_or(raw);
     let text = text.get(..text.len() - framing_break_at_end(text.as_bytes())).unwrap_or(text);
+    convert_unframed(text, schema)
+}
+
+/// [`convert_by`] of a text with no framing line breaks around it.
+fn convert_unframed(text: &str, schema: Option<(&Value, &Value)>) -> Value {
     let Some((root, property)) = schema else {
         return Value::String(text.to_owned());
     };

@@ -54,22 +54,13 @@ struct Delimited {
     top: bool,
     /// Shown as it arrives.
     grows: bool,
-    /// Its first byte arrived.
-    started: bool,
     /// Shown up to here.
     shown_to: usize,
-    /// Its first byte is a newline: a top-level value's template newline, dropped.
-    newline: bool,
 }
 
 impl Delimited {
     fn new(from: usize, key: Option<String>, is_key: bool, top: bool, grows: bool) -> Delimited {
-        Delimited { from, key, is_key, top, grows, started: false, shown_to: from, newline: false }
-    }
-
-    /// Where what is shown of it starts.
-    fn skip(&self) -> usize {
-        self.from + usize::from(self.top && self.newline)
+        Delimited { from, key, is_key, top, grows, shown_to: from }
     }
 }
 
@@ -270,7 +261,7 @@ impl Gemma {
                     let fin = found.ok().map(|(at, _)| {
                         let raw = &text[delimited.from..at];
                         match delimited.top {
-                            true => xml::convert(
+                            true => xml::convert_delimited(
                                 raw,
                                 options.schema_of(&call.name),
                                 delimited.key.as_deref().unwrap_or(""),
@@ -281,27 +272,15 @@ impl Gemma {
                     match (fin, delimited.grows) {
                         (Some(fin), true) => {
                             // The rest of what the end gives, after what was shown.
-                            let shown = &text[delimited.skip()..delimited.shown_to.max(delimited.skip())];
+                            let shown = &text[delimited.from..delimited.shown_to];
                             let rest = fin.as_str().and_then(|fin| fin.strip_prefix(shown)).unwrap_or("");
                             call.arguments.string_piece(rest, events, to_last);
                             call.arguments.string_close(events, to_last);
                         }
                         (Some(fin), false) => call.arguments.value(&fin, events, to_last),
-                        (None, true) if end > delimited.from => {
-                            if !delimited.started {
-                                delimited.started = true;
-                                delimited.newline = text.as_bytes()[delimited.from] == b'\n';
-                            }
-                            let from = delimited.shown_to.max(delimited.skip());
-                            let mut show = end;
-                            // A top-level value's last newline may be the template's.
-                            if delimited.top && show > from && text.as_bytes()[show - 1] == b'\n' {
-                                show -= 1;
-                            }
-                            if show > from {
-                                call.arguments.string_piece(&text[from..show], events, to_last);
-                                delimited.shown_to = show;
-                            }
+                        (None, true) if end > delimited.shown_to => {
+                            call.arguments.string_piece(&text[delimited.shown_to..end], events, to_last);
+                            delimited.shown_to = end;
                         }
                         (None, _) => {}
                     }
