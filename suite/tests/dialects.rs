@@ -94,8 +94,30 @@ enum Shape {
     Rectangle { width: f64, height: f64 },
 }
 
+/// Fetch a document from a file or a web page.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct FetchDocument {
+    /// Why the document is needed.
+    reason: String,
+    #[serde(flatten)]
+    source: Source,
+}
+
+#[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(tag = "from", rename_all = "snake_case")]
+enum Source {
+    File { path: String },
+    Web { url: String, max_depth: Option<u8> },
+}
+
 fn example_tools() -> Vec<&'static ToolDefinition> {
-    vec![CreateOrder::definition(), GetWeather::definition(), ListIssues::definition(), Login::definition()]
+    vec![
+        CreateOrder::definition(),
+        GetWeather::definition(),
+        ListIssues::definition(),
+        Login::definition(),
+        FetchDocument::definition(),
+    ]
 }
 
 /// Every `required` list in `value`, sorted.
@@ -216,6 +238,131 @@ fn strict_mode_arguments_read_as_the_plain_form() {
         &strict_policy()
     )
     .is_err());
+}
+
+/// Strict mode takes only an object at the root, and Anthropic's API refuses `oneOf`,
+/// `allOf` or `anyOf` there (MCP clients pass a server's schema to it): a struct that
+/// flattens an enum (its schema a root `oneOf` of the variants) is shown as one object with
+/// every variant's fields, those of one variant alone optional (nullable in strict mode) and
+/// told for which tag. What the model sends is read back as the variant the tag names and
+/// checked against the original schema: a field of another variant given a value is
+/// refused, not dropped.
+#[test]
+fn a_flattened_enum_is_one_object_where_the_root_must_be_one() {
+    for (dialect, at) in [(Dialect::Anthropic, "/input_schema"), (Dialect::Mcp, "/inputSchema")] {
+        let definition = FetchDocument::definition().to_dialect(dialect);
+        let schema = definition.pointer(at).unwrap();
+        assert!(["oneOf", "anyOf", "allOf"].iter().all(|k| schema.get(k).is_none()), "{schema}");
+        assert_eq!(schema["required"], json!(["reason", "from"]), "{dialect}");
+        assert_eq!(schema["properties"]["url"]["description"], "Only when `from` is \"web\".");
+        // What the model sends under it is the plain form.
+        let sent = r#"{"reason": "r", "from": "web", "url": "https://x"}"#;
+        let read = FetchDocument::from_dialect_arguments(dialect, sent, &strict_policy()).unwrap();
+        assert_eq!(read.value.source, Source::Web { url: "https://x".into(), max_depth: None });
+    }
+    // "Exactly one of" written as forms that only require (as zod and MCP servers write it):
+    // one object of the root's properties, whatever the dialect; the original still decides.
+    let exactly_one = ToolDefinition::new(
+        "locate",
+        None,
+        json!({"type": "object", "properties": {"city": {"type": "string"}, "lat": {"type": "number"}},
+               "oneOf": [{"required": ["city"]}, {"required": ["lat"]}]}),
+    )
+    .unwrap();
+    for dialect in [Dialect::Anthropic, Dialect::Mcp, Dialect::OpenAiStrict] {
+        assert!(
+            exactly_one.check_dialect(dialect).is_empty(),
+            "{dialect}: {:?}",
+            exactly_one.check_dialect(dialect)
+        );
+        let shown = dialect::transform_schema(exactly_one.schema(), dialect).unwrap();
+        assert!(
+            shown.get("oneOf").is_none() && shown["properties"].get("city").is_some(),
+            "{dialect}: {shown}"
+        );
+        let both = r#"{"city": "Oslo", "lat": 59.9}"#;
+        assert!(exactly_one.check_as(dialect, both.into(), &strict_policy()).is_err(), "{dialect}");
+    }
+    // A definition written by hand with a root union is what Anthropic's API refuses.
+    let by_hand = json!({"name": "locate", "input_schema": {"type": "object",
+        "oneOf": [{"required": ["city"]}, {"required": ["lat"]}],
+        "properties": {"city": {"type": "string"}, "lat": {"type": "number"}}}});
+    let problems = dialect::check_definition(&by_hand, Dialect::Anthropic);
+    assert_eq!(
+        problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect::<Vec<_>>(),
+        [("/input_schema/oneOf", ProblemCode::UnsupportedKeyword)]
+    );
+
+    for dialect in [Dialect::OpenAiStrict, Dialect::ResponsesStrict] {
+        let definition = FetchDocument::definition().to_dialect(dialect);
+        let parameters = definition.pointer("/function/parameters").unwrap_or(&definition["parameters"]);
+        assert!(parameters.get("anyOf").is_none() && parameters.get("oneOf").is_none(), "{parameters}");
+        assert_eq!(parameters["properties"]["from"], json!({"type": "string", "enum": ["file", "web"]}));
+        assert_eq!(
+            parameters["properties"]["url"]["description"],
+            "Only when `from` is \"web\"; otherwise null."
+        );
+    }
+    let file = r#"{"reason": "r", "from": "file", "path": "/a", "url": null, "max_depth": null}"#;
+    let web = r#"{"reason": "r", "from": "web", "path": null, "url": "https://x", "max_depth": 2}"#;
+    for options in [CheckOptions::default(), strict_policy()] {
+        for dialect in [Dialect::OpenAiStrict, Dialect::ResponsesStrict] {
+            let read = FetchDocument::from_dialect_arguments(dialect, file, &options).unwrap();
+            let plain = r#"{"reason": "r", "from": "file", "path": "/a"}"#;
+            assert_eq!(read.value, FetchDocument::from_arguments(plain).unwrap());
+            let read = FetchDocument::from_dialect_arguments(dialect, web, &options).unwrap();
+            let expected = Source::Web { url: "https://x".into(), max_depth: Some(2) };
+            assert_eq!(read.value.source, expected);
+        }
+    }
+    // The choice is the model's: a field of the other variant given, or the variant's own
+    // field left null, is refused at its path.
+    for (sent, at) in [
+        (r#"{"reason": "r", "from": "file", "path": "/a", "url": "https://x", "max_depth": null}"#, "/url"),
+        (r#"{"reason": "r", "from": "file", "path": null, "url": null, "max_depth": null}"#, "/path"),
+    ] {
+        let refused =
+            FetchDocument::from_dialect_arguments(Dialect::OpenAiStrict, sent, &strict_policy()).unwrap_err();
+        assert_eq!(refused.errors()[0].path(), at, "{sent}: {refused}");
+    }
+
+    // A schema's own root union (as an MCP server may send), without a tag: each form's
+    // properties, nullable; read back as the form whose properties were given.
+    let tool = ToolDefinition::new(
+        "locate",
+        None,
+        json!({"oneOf": [
+            {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": false},
+            {"type": "object", "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}}, "required": ["lat", "lon"], "additionalProperties": false}
+        ]}),
+    )
+    .unwrap();
+    assert!(tool.check_dialect(Dialect::OpenAiStrict).is_empty());
+    let checked = tool
+        .check_as(
+            Dialect::OpenAiStrict,
+            r#"{"city": "Oslo", "lat": null, "lon": null}"#.into(),
+            &strict_policy(),
+        )
+        .unwrap();
+    assert_eq!(checked.value, json!({"city": "Oslo"}));
+    assert!(tool
+        .check_as(
+            Dialect::OpenAiStrict,
+            r#"{"city": "Oslo", "lat": 1, "lon": null}"#.into(),
+            &strict_policy()
+        )
+        .is_err());
+
+    // A form one object cannot say (a `not` of its own) is reported, and the root left as it was.
+    let tool = ToolDefinition::new(
+        "odd",
+        None,
+        json!({"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "not": {"required": ["a"]}}]}),
+    )
+    .unwrap();
+    let problems = tool.check_dialect(Dialect::OpenAiStrict);
+    assert!(problems.iter().any(|p| p.code == ProblemCode::Unrepresentable), "{problems:#?}");
 }
 
 #[test]

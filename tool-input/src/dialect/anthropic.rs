@@ -14,11 +14,23 @@ pub(super) fn check(definition: &Value, problems: &mut Problems) {
             format!("the name `{name}` must match ^[a-zA-Z0-9_-]{{1,64}}$"),
         );
     }
-    if definition.get("input_schema").and_then(|s| s.get("type")).and_then(Value::as_str) != Some("object") {
+    let schema = definition.get("input_schema");
+    if schema.and_then(|s| s.get("type")).and_then(Value::as_str) != Some("object") {
         problems.push(
             "/input_schema",
             ProblemCode::RootNotObject,
             "`input_schema` must be a schema of `\"type\": \"object\"`",
         );
+    }
+    // The API refuses these (400: "input_schema does not support oneOf, allOf, or anyOf at
+    // the top level"); a root union of object forms is written as one object on export.
+    for keyword in ["oneOf", "allOf", "anyOf"] {
+        if schema.and_then(|s| s.get(keyword)).is_some() {
+            problems.push(
+                &format!("/input_schema/{keyword}"),
+                ProblemCode::UnsupportedKeyword,
+                format!("`input_schema` may not have `{keyword}` at the top level"),
+            );
+        }
     }
 }

@@ -8,9 +8,9 @@
 //! | `openai-strict` | the same with `"strict": true` | the strict transform (below) |
 //! | `responses` | `{"type": "function", "name", "description", "parameters", "strict": false}` | none |
 //! | `responses-strict` | the same with `"strict": true` | the strict transform |
-//! | `anthropic` | `{"name", "description", "input_schema"}` | none |
+//! | `anthropic` | `{"name", "description", "input_schema"}` | a root union as one object (below) |
 //! | `gemini` | `{"name", "description", "parameters"}` (a `FunctionDeclaration`) | the OpenAPI subset (below) |
-//! | `mcp` | `{"name", "description", "inputSchema"}` | none |
+//! | `mcp` | `{"name", "description", "inputSchema"}` | a root union as one object (below) |
 //!
 //! Every dialect drops the root's `$schema` and makes sure the root says `"type": "object"`
 //! when it declares properties without a type. No dialect sends a definition (`$defs`,
@@ -26,9 +26,22 @@
 //! (`default`, `minLength`, `maxLength`, `uniqueItems`, `minProperties`, `maxProperties`,
 //! `not`, `if`/`then`/`else`, `examples`, `$comment`, …) and formats other than `date-time`,
 //! `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid` are removed. The
-//! engine still enforces them on what the model sends, against the original schema. What
-//! cannot be expressed (a map, `patternProperties`, tuples, an `allOf` of several schemas)
-//! is left for the check to report.
+//! engine still enforces them on what the model sends, against the original schema. Strict
+//! mode takes only an object at the root: a root that is a union of object forms (a struct
+//! that flattens an enum, a tool whose input is `oneOf` several objects) becomes one object
+//! with the root's properties and every form's; a property not in every form is nullable and,
+//! where the forms have a tag (a property each gives a `const` of its own), described as
+//! "Only when `kind` is "url"; otherwise null."; the tag's constants become one `enum`. What
+//! cannot be expressed (a map, `patternProperties`, tuples, an `allOf` of several schemas, a
+//! form with keywords of its own beyond its properties) is left for the check to report.
+//!
+//! **A root union as one object** (Anthropic, MCP): Anthropic's API refuses a tool whose
+//! `input_schema` has `oneOf`, `allOf` or `anyOf` at the top level, and MCP clients pass a
+//! server's `inputSchema` to it as it is. A root `allOf` of one schema is merged; a root
+//! `oneOf`/`anyOf` of object forms becomes one object as in strict mode, its properties of
+//! some forms only optional rather than nullable (and described without "otherwise null").
+//! A form that only requires some of the root's properties adds nothing; a property both the
+//! root and a form declare keeps the root's schema. The original schema still decides.
 //!
 //! **Gemini transform** (the OpenAPI 3.0 subset of `Schema`): `$ref`s are inlined (a
 //! recursive schema cannot be, and is reported); `["T", "null"]` and `anyOf` with a null
@@ -44,7 +57,8 @@
 //! sends every property, with `null` for the ones it leaves out; a `null` for a property that
 //! is optional in the original schema and does not accept null there is treated as absent
 //! (recorded as [`CoercionKind::NullAsAbsent`](crate::CoercionKind::NullAsAbsent)), at every
-//! depth, whatever the policy, so it deserializes into the same Rust value as the plain
+//! depth, whatever the policy; so is a `null` for a property of a root union's other forms
+//! (the form is the one the tag, or the properties given a value, name), so it deserializes into the same Rust value as the plain
 //! form (`None`, or the field's default). Under Gemini, a string for an enum whose values
 //! were written as strings is read back as the original value. The result is then checked
 //! against the original schema, with the tool's policy. This is not a coercion of what the
@@ -56,6 +70,7 @@ pub(crate) mod kind;
 mod mcp;
 mod openai;
 mod prune;
+mod root_union;
 pub(crate) mod undo;
 pub(crate) mod walk;
 
@@ -303,6 +318,11 @@ pub fn transform_schema(schema: &Value, dialect: Dialect) -> Option<Value> {
             Some(openai::strict_schema(&schema, "", &mut problems))
         }
         Dialect::Gemini => gemini::schema(&schema, "", &mut problems),
+        Dialect::Anthropic | Dialect::Mcp => {
+            let mut schema = if dialect == Dialect::Mcp { mcp::input_schema(schema) } else { schema };
+            root_union::one_object(&mut schema, "", &mut problems);
+            Some(schema)
+        }
         _ => Some(schema),
     }
 }
@@ -446,6 +466,8 @@ fn export(name: &str, description: Option<&str>, schema: &Value, dialect: Dialec
             if let Some(description) = description {
                 definition.insert("description".to_owned(), Value::from(description));
             }
+            let mut schema = schema;
+            root_union::one_object(&mut schema, "/input_schema", &mut problems);
             definition.insert("input_schema".to_owned(), schema);
         }
         Dialect::Gemini => {
@@ -462,7 +484,9 @@ fn export(name: &str, description: Option<&str>, schema: &Value, dialect: Dialec
             if let Some(description) = description {
                 definition.insert("description".to_owned(), Value::from(description));
             }
-            definition.insert("inputSchema".to_owned(), mcp::input_schema(schema));
+            let mut schema = mcp::input_schema(schema);
+            root_union::one_object(&mut schema, "/inputSchema", &mut problems);
+            definition.insert("inputSchema".to_owned(), schema);
         }
     }
     (Value::Object(definition), problems)

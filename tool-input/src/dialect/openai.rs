@@ -90,7 +90,10 @@ fn strict_node(
             map.insert("anyOf".to_owned(), one_of);
         }
     }
-    merge_single_all_of(map);
+    super::root_union::merge_single_all_of(map);
+    if depth == 0 {
+        super::root_union::merge_root_union(map, root, pointer, super::root_union::Absent::Null, problems);
+    }
     if map.contains_key("allOf") {
         problems.push(
             pointer,
@@ -203,21 +206,6 @@ fn inline_ref_with_siblings(map: &mut Map<String, Value>, root: &Value) {
         *map = merged;
         if !map.contains_key("$ref") {
             return;
-        }
-    }
-}
-
-/// `allOf: [one]` is that one schema.
-fn merge_single_all_of(map: &mut Map<String, Value>) {
-    let single = matches!(map.get("allOf"), Some(Value::Array(all)) if all.len() == 1 && all[0].is_object());
-    if !single {
-        return;
-    }
-    if let Some(Value::Array(mut all)) = map.remove("allOf") {
-        if let Some(Value::Object(inner)) = all.pop() {
-            for (key, value) in inner {
-                map.entry(key).or_insert(value);
-            }
         }
     }
 }

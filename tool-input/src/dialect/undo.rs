@@ -80,22 +80,29 @@ impl Undo<'_> {
     }
 
     fn object(&mut self, schema: &Value, map: &mut Map<String, Value>, path: &mut Vec<String>, depth: usize) {
-        let Some(target) = object_schema(self.root, schema, map) else { return };
-        let Some(properties) = target.get("properties").and_then(Value::as_object) else { return };
-        let required: Vec<&str> = target
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let targets = object_schemas(self.root, schema, map, self.nulls);
+        if targets.is_empty() {
+            return;
+        }
+        let declaring = |name: &str| {
+            targets.iter().find_map(|target| {
+                let property = target.get("properties")?.get(name)?;
+                let required = target.get("required").and_then(Value::as_array);
+                Some((property, required.is_some_and(|r| r.iter().any(|n| n == name))))
+            })
+        };
         if self.nulls {
+            // A null stands for an absent optional property, and, where the object is one of
+            // several forms (a root union strict mode was shown as one object), for a
+            // property of another form.
             let absent: Vec<String> = map
                 .iter()
                 .filter(|(name, value)| {
                     value.is_null()
-                        && !required.contains(&name.as_str())
-                        && properties.get(*name).is_some_and(|schema| !accepts_null(self.root, schema))
+                        && match declaring(name) {
+                            Some((property, required)) => !required && !accepts_null(self.root, property),
+                            None => of_another_form(self.root, schema, name),
+                        }
                 })
                 .map(|(name, _)| name.clone())
                 .collect();
@@ -107,9 +114,9 @@ impl Undo<'_> {
             }
         }
         for (name, value) in map.iter_mut() {
-            if let Some(schema) = properties.get(name) {
+            if let Some((property, _)) = declaring(name) {
                 path.push(name.clone());
-                self.value(schema, value, path, depth + 1);
+                self.value(property, value, path, depth + 1);
                 path.pop();
             }
         }
@@ -138,38 +145,59 @@ fn cut(text: &str, max: usize) -> String {
     out
 }
 
-/// The object schema that describes `map`: the schema itself when it declares properties,
-/// or the one `anyOf`/`oneOf` branch that declares every key sent and whose `const`
+/// The object schemas that describe `map`: the schema itself when it declares properties,
+/// and the one `anyOf`/`oneOf` branch that declares every other key sent and whose `const`
 /// properties (tags) match, read as the engine reads a tag (letter case and surrounding white
-/// space aside). `None` when no single schema does.
-fn object_schema<'s>(root: &'s Value, schema: &'s Value, map: &Map<String, Value>) -> Option<&'s Value> {
-    if schema.get("properties").is_some() {
-        return Some(schema);
+/// space aside). Where nulls stand for absent properties (`nulls`), a key sent null is no
+/// sign of the branch. Empty when no schema does.
+fn object_schemas<'s>(
+    root: &'s Value,
+    schema: &'s Value,
+    map: &Map<String, Value>,
+    nulls: bool,
+) -> Vec<&'s Value> {
+    let own = schema.get("properties").and_then(Value::as_object);
+    let mut found: Vec<&'s Value> = own.map(|_| schema).into_iter().collect();
+    // A member that tells which form was sent: neither one of the object's own properties
+    // nor a null that stands for an absent property.
+    let told = |name: &String, value: &Value| {
+        let absent = nulls && value.is_null();
+        !(absent || own.is_some_and(|own| own.contains_key(name)))
+    };
+    let mut candidates = union_branches(root, schema).filter(|branch| {
+        let Some(properties) = branch.get("properties").and_then(Value::as_object) else { return false };
+        map.iter().filter(|(name, value)| told(name, value)).all(|(name, value)| match properties.get(name) {
+            Some(property) => match resolve(root, property).get("const") {
+                Some(tag) => {
+                    tag == value
+                        || value.as_str().is_some_and(|sent| {
+                            spelling_match(sent, std::slice::from_ref(tag), false).is_some()
+                        })
+                }
+                None => true,
+            },
+            None => false,
+        })
+    });
+    if let (Some(only), None) = (candidates.next(), candidates.next()) {
+        found.push(only);
     }
-    let mut candidates = ["anyOf", "oneOf"]
+    found
+}
+
+/// The branches of a schema's `anyOf` and `oneOf`, their `$ref`s followed.
+fn union_branches<'s>(root: &'s Value, schema: &'s Value) -> impl Iterator<Item = &'s Value> {
+    ["anyOf", "oneOf"]
         .into_iter()
         .filter_map(|key| schema.get(key).and_then(Value::as_array))
         .flatten()
-        .map(|branch| resolve(root, branch))
-        .filter(|branch| {
-            let Some(properties) = branch.get("properties").and_then(Value::as_object) else { return false };
-            map.iter().all(|(name, value)| match properties.get(name) {
-                Some(property) => match resolve(root, property).get("const") {
-                    Some(tag) => {
-                        tag == value
-                            || value.as_str().is_some_and(|sent| {
-                                spelling_match(sent, std::slice::from_ref(tag), false).is_some()
-                            })
-                    }
-                    None => true,
-                },
-                None => false,
-            })
-        });
-    match (candidates.next(), candidates.next()) {
-        (Some(only), None) => Some(only),
-        _ => None,
-    }
+        .map(move |branch| resolve(root, branch))
+}
+
+/// Does a branch of the schema's union declare `name`: a property of a form other than the
+/// one sent?
+fn of_another_form(root: &Value, schema: &Value, name: &str) -> bool {
+    union_branches(root, schema).any(|branch| branch.get("properties").and_then(|p| p.get(name)).is_some())
 }
 
 /// The enum and const values of a schema and of its `anyOf`/`oneOf` branches.
