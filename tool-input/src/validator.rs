@@ -1013,9 +1013,6 @@ fn in_document_order(
     rejection
 }
 
-/// Is every property's `default` exactly valid against the property's schema, under the
-/// validator's own limits, and left as it is by the walk that fills it (no default inside
-/// it to fill, no `5.0` to write as `5`; see `Plan::defaults_exact`)?
 /// Could a default the walk filled have failed the call, or been coerced (for a keyword
 /// other than its own property's schema, which then refuses what it became)? Only where one
 /// was filled and such a keyword can read it (the plan's coercions can meet one: see
@@ -1041,6 +1038,9 @@ fn defaults_may_break(walker: &Walker<'_>, outcome: &crate::check::Outcome) -> b
                 .any(|c| c.kind != CoercionKind::DefaultFilled && in_a_default(&c.path)))
 }
 
+/// Is every property's `default` exactly valid against the property's schema, under the
+/// validator's own limits, and left as it is by the walk that fills it (no default inside
+/// it to fill, no `5.0` to write as `5`; see `Plan::defaults_exact`)?
 fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limits: &Limits) -> bool {
     let walker = Walker::new(plan, overrides, limits, true);
     plan.nodes.iter().all(|node| {

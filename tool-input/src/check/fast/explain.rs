@@ -233,9 +233,9 @@ impl<'p> Fast<'p> {
         // `not` at the root, an `if` about a sibling): the full path finds which coercions
         // to blame (`validator/blame.rs`). A default filled may too, and is not the model's
         // doing: the full path checks the call as sent instead.
-        let coerced = |coercions: &[Coercion]| !coercions.is_empty();
+        let changed = |coercions: &[Coercion]| !coercions.is_empty();
         if self.plan.coercions_entangled
-            && (coerced(&self.coercions.borrow()) || coerced(&explain.outcome.borrow().coercions))
+            && (changed(&self.coercions.borrow()) || changed(&explain.outcome.borrow().coercions))
         {
             return None;
         }
