@@ -219,6 +219,7 @@ fn a_number_refused_as_inexact_still_holds_where_a_subschema_is_only_asked() {
         json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}),
         json!({"oneOf": [{"type": "integer"}, {"type": "string"}]}),
         json!({"if": {"type": "number"}, "then": {"type": "integer"}, "else": {"type": "string"}}),
+        json!({"if": {"type": "number"}, "then": {"type": "integer"}}),
     ] {
         let v = validator(json!({"type": "object", "properties": {"n": schema}}));
         let rejection = v.check(r#"{"n": 9007199254740993.0}"#).unwrap_err();
@@ -227,6 +228,12 @@ fn a_number_refused_as_inexact_still_holds_where_a_subschema_is_only_asked() {
         }
         assert_eq!(v.check(r#"{"n": 12}"#).unwrap().value, json!({"n": 12}), "{schema}");
     }
+    // So too where a keyword applies a subschema to the value itself.
+    let v = validator(
+        json!({"type": "object", "dependentSchemas": {"n": {"properties": {"n": {"type": "integer"}}}}}),
+    );
+    let rejection = v.check(r#"{"n": 9007199254740993.0}"#).unwrap_err();
+    assert_eq!(rejection.errors()[0].code(), ErrorCode::Inexact, "{rejection}");
 }
 
 /// A number beyond the floats (`1e400`, 400 digits) is JSON, so it is no parse error: it is

@@ -113,8 +113,9 @@ pub(crate) struct Walker<'p> {
     /// The text the value was parsed from, when there was one: an integral float's literal
     /// is looked up in it (see [`Walker::integer_problem`]).
     pub raw_text: Option<&'p str>,
-    /// The floats of `raw_text` with their text as sent, read on first need.
-    pub floats: std::cell::OnceCell<HashMap<String, String>>,
+    /// The floats of `raw_text` with their text as sent, read on first need, and shared
+    /// with the walkers this one makes for subschemas (read once per call).
+    pub floats: Rc<std::cell::OnceCell<HashMap<String, String>>>,
     /// Exact union tries remembered while no value changes (see `union`).
     memo: RefCell<exact::Memo>,
     /// How many exact union tries are under way.
@@ -205,7 +206,7 @@ impl<'p> Walker<'p> {
             fill_defaults: true,
             exact_integers: prepare,
             raw_text: None,
-            floats: std::cell::OnceCell::new(),
+            floats: Rc::default(),
             memo: RefCell::default(),
             scopes: Cell::new(0),
             resources: RefCell::default(),

@@ -41,8 +41,10 @@ impl<'p> Walker<'p> {
             prepare: false,
             fill_defaults: self.fill_defaults,
             exact_integers: self.exact_integers,
-            raw_text: None,
-            floats: std::cell::OnceCell::new(),
+            // The numbers' text: a float that only rounds to an integer is refused as
+            // inexact in a subschema too (`then`, `dependentSchemas`).
+            raw_text: self.raw_text,
+            floats: Rc::clone(&self.floats),
             memo: Default::default(),
             scopes: Default::default(),
             resources: self.resources.clone(),
@@ -96,9 +98,14 @@ impl<'p> Walker<'p> {
         node.keywords.iter().all(|keyword| keyword.is_valid(&asking, value))
     }
 
-    /// Does `value` pass `id` exactly? (By a plain walker: nothing it tries is remembered by
-    /// this one.)
+    /// Does `value` pass `id` exactly, taken as it is (`Exact::taken`)?
+    /// (By a plain walker: nothing it tries is remembered by this one.)
     fn accepts_plainly(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, hops: usize) -> bool {
+        self.plain().exact(id, value, path, depth, hops).taken()
+    }
+
+    /// Does `value` pass `id` exactly, as JSON Schema reads it (`Exact::ok`)?
+    fn holds_plainly(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, hops: usize) -> bool {
         self.plain().exact(id, value, path, depth, hops).ok
     }
 
@@ -315,6 +322,10 @@ impl<'v> Subschemas<'v, &'v Value> for Asking<'_, '_, '_> {
         self.walker.accepts_plainly(schema, instance, self.path, self.depth, self.hops + 1)
     }
 
+    fn holds(&self, schema: SchemaId, instance: &'v Value) -> bool {
+        self.walker.holds_plainly(schema, instance, self.path, self.depth, self.hops + 1)
+    }
+
     fn accepts_name(&self, schema: SchemaId, name: &str) -> bool {
         let name = Value::String(name.to_owned());
         self.walker.accepts_plainly(schema, &name, self.path, self.depth + 1, 0)
@@ -328,6 +339,10 @@ impl<'v> Subschemas<'v, &'v Value> for Asking<'_, '_, '_> {
 impl<'v> Subschemas<'v, &'v Value> for Routed<'_, '_, '_, '_> {
     fn accepts(&self, schema: SchemaId, instance: &'v Value) -> bool {
         self.asking().accepts(schema, instance)
+    }
+
+    fn holds(&self, schema: SchemaId, instance: &'v Value) -> bool {
+        self.asking().holds(schema, instance)
     }
 
     fn accepts_name(&self, schema: SchemaId, name: &str) -> bool {

@@ -13,7 +13,7 @@ pub(crate) struct Conditional {
 impl Conditional {
     /// The branch the value must pass, if any.
     fn branch<'v, I: Instance<'v>>(&self, schema: &impl Subschemas<'v, I>, instance: I) -> Option<SchemaId> {
-        if schema.accepts(self.condition, instance) {
+        if schema.holds(self.condition, instance) {
             self.then
         } else {
             self.otherwise

@@ -18,7 +18,7 @@ impl Contains {
         let enough = self.max.map_or(self.min, |max| max.saturating_add(1));
         let mut count = 0;
         for item in instance.items() {
-            if schema.accepts(self.schema, item) {
+            if schema.holds(self.schema, item) {
                 count += 1;
                 if count >= enough {
                     break;

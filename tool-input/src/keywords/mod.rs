@@ -49,8 +49,13 @@ pub(crate) enum Place<'k> {
 
 /// What a keyword may ask of the schema it sits in, to decide.
 pub(crate) trait Subschemas<'v, I: Instance<'v>> {
-    /// Does `instance` pass `schema` exactly (no coercion)?
+    /// Does `instance` pass `schema` exactly (no coercion), and would the walk take it as it
+    /// is (no number refused as inexact)? What a subschema that applies to the value asks.
     fn accepts(&self, schema: SchemaId, instance: I) -> bool;
+    /// Does `instance` pass `schema` exactly, as JSON Schema reads it (`1e20` is an
+    /// integer)? What a subschema that is only asked about asks: `if`, `contains`. Refusing
+    /// more there would turn into accepting more (an `else` taken, a `maxContains` met).
+    fn holds(&self, schema: SchemaId, instance: I) -> bool;
     /// Does a member's name, read as a string value, pass `schema` (`propertyNames`)?
     fn accepts_name(&self, schema: SchemaId, name: &str) -> bool;
     /// Which members of an object (by their position in [`Instance::members`]) or items of an
