@@ -187,6 +187,72 @@ fn a_stream_without_its_end_marker_runs_nothing() {
 }
 
 #[test]
+fn an_error_chunk_cuts_a_gemini_or_ollama_stream() {
+    // Gemini and Ollama send an error as a chunk holding an `error` object, as Chat
+    // Completions does: mid-stream, then the rest of a response that looks complete, it says
+    // the response failed, so none of its calls runs (unless asked), and the error is the
+    // reason given.
+    let gemini_call = |name: &str| {
+        json!({"candidates": [{"content": {"role": "model", "parts": [
+            {"functionCall": {"name": name, "args": {"a": 1}}}]}, "index": 0}]})
+    };
+    let gemini_stop = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]},
+        "finishReason": "STOP", "index": 0}]});
+    let ollama_call = |name: &str| {
+        json!({"message": {"role": "assistant", "content": "",
+            "tool_calls": [{"function": {"name": name, "arguments": {"a": 1}}}]}, "done": false})
+    };
+    let ollama_done =
+        json!({"message": {"role": "assistant", "content": ""}, "done": true, "done_reason": "stop"});
+    let cases = [
+        (
+            "gemini",
+            vec![
+                gemini_call("f"),
+                json!({"error": {"code": 500, "message": "Internal error", "status": "INTERNAL"}}),
+                gemini_call("g"),
+                gemini_stop.clone(),
+            ],
+        ),
+        (
+            "ollama",
+            vec![
+                ollama_call("f"),
+                json!({"error": "an error was encountered while running the model"}),
+                ollama_call("g"),
+                ollama_done.clone(),
+            ],
+        ),
+    ];
+    for (backend, events) in cases {
+        for format in [backend.parse::<Format>().unwrap(), Format::Auto] {
+            let calls = feed(CallOptions::new().format(format), &events);
+            assert!(calls.calls.is_empty(), "{backend} ({format}): {:?}", names(&calls));
+            assert_eq!(kinds(&calls), ["incomplete", "incomplete"], "{backend} ({format})");
+            assert!(
+                calls.errors[0].message.contains("an error event"),
+                "{backend}: {}",
+                calls.errors[0].message
+            );
+            // Asked for, the calls that arrived whole run, as after any other cut.
+            let calls = feed(CallOptions::new().format(format).run_completed_calls(true), &events);
+            assert_eq!(names(&calls), [("f", json!({"a": 1})), ("g", json!({"a": 1}))], "{backend}");
+        }
+    }
+    // A Gemini call streaming its arguments (`partialArgs`) when the error comes is cut off.
+    let events = [
+        json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "write", "willContinue": true}}]}}]}),
+        json!({"candidates": [{"content": {"parts": [{"functionCall": {"partialArgs": [
+            {"jsonPath": "$.text", "stringValue": "Dear", "willContinue": true}], "willContinue": true}}]}}]}),
+        json!({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}),
+        json!({"candidates": [{"content": {"parts": [{"text": ""}]}, "finishReason": "STOP"}]}),
+    ];
+    let calls = feed(CallOptions::new().run_completed_calls(true), &events);
+    assert!(calls.calls.is_empty(), "{:?}", names(&calls));
+    assert_eq!(kinds(&calls), ["truncated"]);
+}
+
+#[test]
 fn a_recorded_stream_cut_at_every_event_never_returns_a_call() {
     for file in common::PROVIDER_FILES {
         for case in cases(file) {

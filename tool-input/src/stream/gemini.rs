@@ -6,15 +6,16 @@
 //! each a JSON path (`$.recipe.steps[0]`) and a `stringValue`, `numberValue`, `boolValue`
 //! or `nullValue`; a string with `willContinue` goes on in the next entry for the same
 //! path. The first `functionCall` part without `willContinue`, a new named call, or
-//! `finishReason: STOP` ends it; any other finish reason (`MAX_TOKENS`, `SAFETY`, …) or the
-//! end of the stream cuts it off. A call after its candidate's `finishReason` is an error.
+//! `finishReason: STOP` ends it; any other finish reason (`MAX_TOKENS`, `SAFETY`, …), an
+//! `error` chunk or the end of the stream cuts it off. A call after its candidate's
+//! `finishReason` is an error.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
 use super::assembly::ValueStep;
-use super::{index_of, Assembly, End};
+use super::{describe, index_of, Assembly, End};
 use crate::calls::gemini::cut_reason;
 use crate::calls::{id_from, CallParts, Format};
 
@@ -46,6 +47,19 @@ enum Step<'p> {
 
 impl Gemini {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
+        // An error mid-stream comes as a chunk holding only an `error` object: the response
+        // failed, so the call streaming is cut off and no call of it runs by default.
+        if let Some(error) = event.get("error").filter(|error| !error.is_null()) {
+            let reason = format!("an error event: {}", describe(Some(error)));
+            state.stopped_early(&reason);
+            for candidate in self.candidates.values_mut() {
+                candidate.continuing = None;
+                if let Some(slot) = candidate.open.take() {
+                    state.end(slot, End::Cut(reason.clone()));
+                }
+            }
+            return;
+        }
         let Some(candidates) = event.get("candidates").and_then(Value::as_array) else { return };
         let wanted = state.options.get_choice();
         // A candidate without `index` is known by its position in the chunk; two candidates

@@ -1,12 +1,12 @@
 //! Ollama's native `/api/chat` stream: one JSON object per line, `message.content` text,
 //! and `message.tool_calls` entries that are whole calls (arguments an object, mostly no
 //! id), final as they arrive. The last chunk has `"done": true`: a stream without it was
-//! cut off, and `done_reason: "length"` cut it too, as in a whole body. A call after it is an
-//! error.
+//! cut off, and `done_reason: "length"` cut it too, as in a whole body; so does an `error`
+//! line. A call after it is an error.
 
 use serde_json::Value;
 
-use super::{Assembly, End};
+use super::{describe, Assembly, End};
 use crate::calls::ollama::cut_reason;
 use crate::calls::{id_from, CallParts, Format};
 
@@ -34,6 +34,12 @@ impl Ollama {
                 };
                 state.after_end(parts, "the stream's `done` chunk");
             }
+            return;
+        }
+        // An error mid-stream comes as a line holding only `error`: the response failed, so
+        // none of its calls runs by default, as after any other cut.
+        if let Some(error) = event.get("error").filter(|error| !error.is_null()) {
+            state.stopped_early(&format!("an error event: {}", describe(Some(error))));
             return;
         }
         if event.get("done").and_then(Value::as_bool) == Some(true) {
