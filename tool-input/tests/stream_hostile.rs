@@ -253,6 +253,48 @@ fn an_error_chunk_cuts_a_gemini_or_ollama_stream() {
 }
 
 #[test]
+fn an_error_event_before_the_format_is_known_still_cuts_the_response() {
+    // With the format left to detect (`Format::Auto`), an error event that comes first,
+    // before any event of a known shape, says the response that follows failed, as it would
+    // later on.
+    let anthropic = [
+        json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"a\": 1}"}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+        json!({"type": "message_stop"}),
+    ];
+    let responses = [
+        json!({"type": "error", "code": "server_error", "message": "The server had an error"}),
+        json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}}),
+        json!({"type": "response.function_call_arguments.done", "output_index": 0, "item_id": "fc_1", "arguments": "{\"a\": 1}"}),
+        json!({"type": "response.completed", "response": {"status": "completed"}}),
+    ];
+    let chat = [
+        json!({"error": {"message": "overloaded", "type": "server_error"}}),
+        chat_delta(0, Some("call_1"), Some("f"), "{\"a\": 1}"),
+        chat_finish("tool_calls"),
+    ];
+    for events in [&anthropic[..], &responses[..], &chat[..], &gemini_after_an_error()[..]] {
+        let calls = feed(CallOptions::new(), events);
+        assert!(calls.calls.is_empty(), "{:?} after {}", names(&calls), events[0]);
+        assert_eq!(kinds(&calls), ["incomplete"], "after {}", events[0]);
+        assert!(calls.errors[0].message.contains("an error event"), "{}", calls.errors[0].message);
+    }
+}
+
+/// A Gemini stream whose first chunk is an error.
+fn gemini_after_an_error() -> Vec<Value> {
+    vec![
+        json!({"error": {"code": 500, "message": "Internal error", "status": "INTERNAL"}}),
+        json!({"candidates": [{"content": {"role": "model", "parts": [
+            {"functionCall": {"name": "f", "args": {"a": 1}}}]}, "finishReason": "STOP", "index": 0}]}),
+    ]
+}
+
+#[test]
 fn a_recorded_stream_cut_at_every_event_never_returns_a_call() {
     for file in common::PROVIDER_FILES {
         for case in cases(file) {

@@ -733,7 +733,15 @@ fn feed(state: &mut Assembly, backend: &mut Backend, event: &Value) {
                 state.format = format;
                 *backend = Backend::for_format(format);
             }
-            None => return,
+            None => {
+                // An error event tells no format (`{"type": "error"}` is Anthropic's and the
+                // Responses API's, `{"error": …}` any backend's), but it still says the
+                // response failed: dropped here, the calls that follow would run.
+                if let Some(reason) = error_reason(event) {
+                    state.stopped_early(&reason);
+                }
+                return;
+            }
         }
     }
     match (backend, event) {
@@ -787,6 +795,17 @@ impl Backend {
             Format::Text => Backend::Text,
         }
     }
+}
+
+/// Why an event that is an error event (`{"type": "error", …}` or `{"error": …}`) says the
+/// response failed, or `None` for any other event.
+fn error_reason(event: &Value) -> Option<String> {
+    let error = event.get("error").filter(|error| !error.is_null());
+    let typed = event.get("type").and_then(Value::as_str) == Some("error");
+    if error.is_none() && !typed {
+        return None;
+    }
+    Some(format!("an error event: {}", describe(error.or_else(|| event.get("code")))))
 }
 
 /// The format of a streamed event, by its shape.
