@@ -611,6 +611,43 @@ fn one_anthropic_id_is_one_call_or_an_error() {
     assert!(calls.errors.is_empty(), "{:?}", calls.errors);
 }
 
+#[test]
+fn an_anthropic_call_sent_again_is_not_counted_against_the_call_limit() {
+    // Programmatic tool calling sends a `tool_use` in `message_start`, then again as its
+    // block: one call, as the whole body reads it, so it takes one place of `max_calls`.
+    let first = json!({"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/tmp"}});
+    let mut events = vec![json!({"type": "message_start", "message": {"content": [first]}})];
+    events.extend([
+        block_start(0, "toolu_1", "list_files"),
+        block_delta(0, "{\"path\": \"/tmp\"}"),
+        json!({"type": "content_block_stop", "index": 0}),
+        block_start(1, "toolu_2", "read_file"),
+        block_delta(1, "{\"path\": \"/tmp/a\"}"),
+        json!({"type": "content_block_stop", "index": 1}),
+    ]);
+    events.extend(message_end("tool_use"));
+    let body = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
+        first,
+        {"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/tmp"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "read_file", "input": {"path": "/tmp/a"}},
+    ]});
+    for max_calls in [1, 2] {
+        let options = CallOptions::new().max_calls(max_calls);
+        let whole = parse_value(&body, &options).expect("an Anthropic message");
+        let streamed = feed(options, &events);
+        assert_eq!(names(&streamed), names(&whole), "max_calls {max_calls}");
+        assert_eq!(kinds(&streamed), kinds(&whole), "max_calls {max_calls}");
+    }
+    let streamed = feed(CallOptions::new().max_calls(2), &events);
+    assert_eq!(
+        names(&streamed),
+        [("list_files", json!({"path": "/tmp"})), ("read_file", json!({"path": "/tmp/a"}))]
+    );
+    assert!(streamed.errors.is_empty(), "{:?}", streamed.errors);
+    // With room for one call, the second is the one over the limit; the repeat is not.
+    assert_eq!(kinds(&feed(CallOptions::new().max_calls(1), &events)), ["too_many_calls"]);
+}
+
 /// A Chat Completions response cut by its length: its last call is refused alike whether
 /// the whole body or its stream is read. Arguments that do not parse or are not an object
 /// are what the cut left (`truncated`); a call that names no tool it can run is refused for

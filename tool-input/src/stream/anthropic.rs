@@ -239,19 +239,17 @@ impl Anthropic {
 
     /// Start a call for a `tool_use` block.
     fn start(&mut self, state: &mut Assembly, block: &Value) -> Option<usize> {
-        let slot = state.open(block.clone())?;
-        if let Some(id) = block.get("id").and_then(id_from) {
+        let id = block.get("id").and_then(id_from);
+        // One id is one call: another call with it is a repeat or a conflict.
+        let first = id.as_ref().and_then(|id| self.ids.get(id).copied());
+        let slot = match first {
+            Some(first) => state.open_repeat(block.clone(), first),
+            None => state.open(block.clone())?,
+        };
+        if let Some(id) = id {
             state.set_id(slot, &id);
-            // One id is one call: another call with it is a repeat or a conflict.
-            match self.ids.get(&id) {
-                Some(&first) => {
-                    if let Some(call) = state.calls.get_mut(slot) {
-                        call.repeat_of = Some(first);
-                    }
-                }
-                None => {
-                    self.ids.insert(id, slot);
-                }
+            if first.is_none() {
+                self.ids.insert(id, slot);
             }
         }
         if let Some(name) = block.get("name").and_then(Value::as_str) {

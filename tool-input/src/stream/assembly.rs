@@ -107,6 +107,9 @@ pub(crate) struct Assembly {
     pub(super) buffered: usize,
     /// A call was dropped because the stream had more than `max_calls`.
     pub(super) overflowed: bool,
+    /// How many of `calls` are an earlier call sent again ([`Call::repeat_of`]): no calls of
+    /// their own, so not counted against `max_calls`.
+    repeats: usize,
     pub(super) content: Option<String>,
     pub(super) content_part: Option<u64>,
     /// The text of a [`Format::Text`] stream.
@@ -146,6 +149,7 @@ impl Assembly {
             seq: 0,
             buffered: 0,
             overflowed: false,
+            repeats: 0,
             content: None,
             content_part: None,
             text: String::new(),
@@ -160,14 +164,35 @@ impl Assembly {
 
     /// Start a call, or `None` when the stream already has as many as are taken.
     pub fn open(&mut self, raw: Value) -> Option<usize> {
-        if self.calls.len() >= self.options.get_max_calls() {
+        if self.calls.len() - self.repeats >= self.options.get_max_calls() {
             self.overflowed = true;
             return None;
         }
+        Some(self.push_call(raw, None))
+    }
+
+    /// Start a call that gives the id of the earlier call at `first` (Anthropic's `tool_use`
+    /// in `message_start`, then again as its block). Not counted against `max_calls`: the
+    /// same call sent again is dropped when read, as a whole body drops it, so counting it
+    /// would refuse a later call that fits. (One that turns out to conflict takes its place
+    /// among the attempts when read, and is refused past the limit then.)
+    pub fn open_repeat(&mut self, raw: Value, first: usize) -> usize {
+        self.repeats += 1;
+        self.push_call(raw, Some(first))
+    }
+
+    fn push_call(&mut self, raw: Value, repeat_of: Option<usize>) -> usize {
         self.seq += 1;
         let choice = self.choice;
-        self.calls.push(Call { raw, started: self.seq, last: self.seq, choice, ..Call::default() });
-        Some(self.calls.len() - 1)
+        self.calls.push(Call {
+            raw,
+            started: self.seq,
+            last: self.seq,
+            choice,
+            repeat_of,
+            ..Call::default()
+        });
+        self.calls.len() - 1
     }
 
     /// Count `bytes` more of body; false (and the stream ends as too large) past the limit.
