@@ -648,6 +648,38 @@ fn an_anthropic_call_sent_again_is_not_counted_against_the_call_limit() {
     assert_eq!(kinds(&feed(CallOptions::new().max_calls(1), &events)), ["too_many_calls"]);
 }
 
+#[test]
+fn an_anthropic_refused_call_sent_again_is_one_error() {
+    // The same call sent again (in `message_start`, then as its block) to a tool that is not
+    // known: one `unknown_tool` error to answer, as the whole body gives, never a second
+    // error under the same id saying two calls conflict.
+    let first = json!({"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/tmp"}});
+    let mut events = vec![json!({"type": "message_start", "message": {"content": [first]}})];
+    events.extend([
+        block_start(0, "toolu_1", "list_files"),
+        block_delta(0, "{\"path\": \"/tmp\"}"),
+        json!({"type": "content_block_stop", "index": 0}),
+    ]);
+    events.extend(message_end("tool_use"));
+    let body = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+        "content": [first, first]});
+    let options = || CallOptions::new().tools(["read_file"]);
+    let whole = parse_value(&body, &options()).expect("an Anthropic message");
+    assert_eq!(kinds(&whole), ["unknown_tool"]);
+    let streamed = feed(options(), &events);
+    assert_eq!(kinds(&streamed), ["unknown_tool"], "{:?}", streamed.errors);
+    assert_eq!(streamed.errors[0].id, "toolu_1");
+    // Sent again with other input, it is still a conflict: neither is taken as meant.
+    let mut events = vec![json!({"type": "message_start", "message": {"content": [first]}})];
+    events.extend([
+        block_start(0, "toolu_1", "list_files"),
+        block_delta(0, "{\"path\": \"/\"}"),
+        json!({"type": "content_block_stop", "index": 0}),
+    ]);
+    events.extend(message_end("tool_use"));
+    assert_eq!(kinds(&feed(options(), &events)), ["unknown_tool", "malformed"]);
+}
+
 /// A Chat Completions response cut by its length: its last call is refused alike whether
 /// the whole body or its stream is read. Arguments that do not parse or are not an object
 /// are what the cut left (`truncated`); a call that names no tool it can run is refused for

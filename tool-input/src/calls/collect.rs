@@ -271,6 +271,11 @@ impl<'o> Collector<'o> {
         &self.calls
     }
 
+    /// The errors collected so far.
+    pub fn collected_errors(&self) -> &[CallError] {
+        &self.errors
+    }
+
     /// How many attempts were taken.
     pub fn attempts(&self) -> usize {
         self.next

@@ -633,8 +633,9 @@ impl Assembly {
     }
 
     /// Read a call whose id an earlier call (`first`) has: the same call sent again (the
-    /// same tool and arguments, both whole) is dropped; anything else is an error, and so
-    /// is the first (returned: why it is retracted).
+    /// same tool and arguments, both whole) is dropped, whether the first was read as a call
+    /// or refused; anything else is an error, and so is the first (returned: why it is
+    /// retracted).
     fn repeat(
         &self,
         first: usize,
@@ -643,16 +644,30 @@ impl Assembly {
         end: End,
         out: &mut Collector<'_>,
     ) -> Option<String> {
-        let earlier = self
-            .attempts
-            .get(first)
-            .and_then(|range| out.collected_calls().iter().find(|call| range.contains(&call.index)));
+        let range = self.attempts.get(first);
         let id = parts.id.clone().unwrap_or_default();
         if end == End::Complete {
-            if let (Some(earlier), Ok(again)) = (earlier, parts.clone().finish_read(&self.options, read)) {
-                if again.name == earlier.name && again.arguments == earlier.arguments {
-                    return None;
+            let earlier_call =
+                range.and_then(|range| out.collected_calls().iter().find(|call| range.contains(&call.index)));
+            let earlier_error = range
+                .and_then(|range| out.collected_errors().iter().find(|error| range.contains(&error.index)));
+            match (earlier_call, earlier_error, parts.clone().finish_read(&self.options, read)) {
+                (Some(earlier), _, Ok(again))
+                    if again.name == earlier.name && again.arguments == earlier.arguments =>
+                {
+                    return None
                 }
+                // The first was refused (an unknown tool, arguments that are not an object):
+                // the same call sent again is refused alike, and is that call, not another
+                // one under its id. Answered once, as the whole body's reader drops it.
+                (None, Some(earlier), Err(again))
+                    if again.kind == earlier.kind
+                        && again.name_sent == earlier.name_sent
+                        && same_arguments(&again.original, &earlier.original) =>
+                {
+                    return None
+                }
+                _ => {}
             }
         }
         let why = id_conflict(&id);
@@ -826,6 +841,18 @@ fn read_call(
             out.push_failed(parts, CallErrorKind::StreamTooLarge, message);
         }
     }
+}
+
+/// Are two calls' arguments, as sent, the same value? Text is compared as the JSON it holds
+/// (one call may send a value that the other sends as text, as Anthropic's `message_start`
+/// and its block's input deltas do); text that is not JSON only as the same text.
+fn same_arguments(a: &OriginalArguments, b: &OriginalArguments) -> bool {
+    let value = |arguments: &OriginalArguments| match arguments {
+        OriginalArguments::Absent => Some(Value::Object(Default::default())),
+        OriginalArguments::Value(value) => Some(value.clone()),
+        OriginalArguments::Text(text) => serde_json::from_str::<Value>(text).ok(),
+    };
+    a == b || matches!((value(a), value(b)), (Some(a), Some(b)) if a == b)
 }
 
 /// The record of a Chat Completions call as it would appear in a whole body.
