@@ -289,6 +289,37 @@ fn names_are_resolved_and_the_parallel_wrapper_unwrapped() {
 }
 
 #[test]
+fn an_error_carries_the_registered_name_as_a_call_does() {
+    // A call to a known tool that is refused (cut off by a length stop, or by the end of the
+    // stream, or a Responses item that did not complete) names the registered tool, as the
+    // whole body's reading and every call do; the name as sent stays in `name_sent`.
+    let options = || CallOptions::new().tools(["Get_Weather", "search"]);
+    let events = [
+        chat(json!([{"index": 0, "id": "a", "function": {"name": "search", "arguments": "{}"}}])),
+        chat(
+            json!([{"index": 1, "id": "b", "function": {"name": "get_weather", "arguments": "{\"city\": \"Par"}}]),
+        ),
+        chat_finish("length"),
+    ];
+    let body = json!({"choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant",
+        "content": null, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "search", "arguments": "{}"}},
+        {"id": "b", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Par"}}]}}]});
+    let whole = parse_value(&body, &options()).unwrap();
+    for calls in [&whole, &feed(options(), &events), &feed(options(), &events[..2])] {
+        assert_eq!(error_kinds(calls), ["incomplete", "truncated"]);
+        assert_eq!(calls.errors[1].name.as_deref(), Some("Get_Weather"), "{:?}", calls.errors[1]);
+        assert_eq!(calls.errors[1].name_sent.as_deref(), Some("get_weather"));
+    }
+    let body = json!({"object": "response", "status": "incomplete", "output": [{"type": "function_call",
+        "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": "{\"city\": \"Par",
+        "status": "incomplete"}]});
+    let calls = parse_value(&body, &options()).unwrap();
+    assert_eq!(error_kinds(&calls), ["truncated"]);
+    assert_eq!(calls.errors[0].name.as_deref(), Some("Get_Weather"));
+}
+
+#[test]
 fn content_is_kept_and_searched_for_marked_calls() {
     let text = |t: &str| json!({"choices": [{"index": 0, "delta": {"content": t}}]});
     let calls = auto(&[

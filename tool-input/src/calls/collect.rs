@@ -379,7 +379,12 @@ impl<'o> Collector<'o> {
     pub fn push_failed(&mut self, mut parts: CallParts, kind: CallErrorKind, message: String) {
         let Some(index) = self.slot(parts.format) else { return };
         parts.index = index;
-        self.record(Err(parts.fail(kind, message)));
+        // The registered name, as the record of a call (or of an error read from its parts)
+        // gives it: a call refused before it was read names the same tool.
+        let name = parts.record_name(self.options);
+        let mut error = parts.fail(kind, message);
+        error.name = name;
+        self.record(Err(error));
     }
 
     /// Record an attempt whose arguments were rejected before its parts could be read.
@@ -450,7 +455,7 @@ impl<'o> Collector<'o> {
     pub fn push_cut(&mut self, parts: CallParts, reason: &str) {
         let detail = format!("the response stopped ({reason}) before the call was complete");
         let mut rejection = Rejection::whole(RejectionKind::Truncated, crate::ErrorCode::Truncated, detail);
-        if let Some(name) = parts.shown_name() {
+        if let Some(name) = parts.record_name(self.options) {
             rejection = rejection.with_tool(name);
         }
         self.push_rejected(parts, rejection);

@@ -308,6 +308,16 @@ impl CallParts {
         }
     }
 
+    /// The name a record of the call gives: the registered name when the sent one matches a
+    /// known tool ([`resolve_name`]), otherwise the sent name, trimmed (see
+    /// [`CallParts::shown_name`]).
+    pub(crate) fn record_name(&self, options: &CallOptions) -> Option<String> {
+        match self.tool_named(options) {
+            ToolNamed::Found(name, _) if self.shown_name().is_some() => Some(name),
+            _ => self.shown_name().map(str::to_owned),
+        }
+    }
+
     /// Does the call name no tool it can run: no name, or one no known tool answers to?
     /// Such a call is refused for its name, however its arguments turned out.
     pub(crate) fn names_no_tool(&self, options: &CallOptions) -> bool {

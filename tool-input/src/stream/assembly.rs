@@ -796,7 +796,7 @@ fn read_call(
     limits: (usize, usize),
 ) {
     let (max_call_bytes, max_stream_bytes) = limits;
-    let name = parts.shown_name().map(str::to_owned);
+    let name = parts.record_name(out.options);
     let rejection = |kind: RejectionKind, code: ErrorCode, detail: String| {
         let rejection = Rejection::whole(kind, code, detail);
         match &name {
