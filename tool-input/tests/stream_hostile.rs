@@ -186,6 +186,26 @@ fn a_stream_without_its_end_marker_runs_nothing() {
     assert_eq!(kinds(&calls), ["incomplete", "truncated"]);
 }
 
+/// Calls that start in one chunk are not written one after another: a call that received no
+/// argument before the next one started in the same chunk was not seen to end, and a stream
+/// cut there runs it not even when completed calls are asked for. A call whose arguments
+/// came whole in that chunk (as some servers send every call) still runs.
+#[test]
+fn calls_started_in_one_chunk_are_not_complete_for_it() {
+    let chunk = |calls: Value| json!({"choices": [{"index": 0, "delta": {"tool_calls": calls}}]});
+    let call = |index: u64, id: &str, name: &str, arguments: &str| json!({"index": index, "id": id, "type": "function", "function": {"name": name, "arguments": arguments}});
+    let options = CallOptions::new().run_completed_calls(true);
+    let both_empty = [chunk(json!([call(0, "a", "delete_file", ""), call(1, "b", "g", "")]))];
+    let calls = feed(options.clone(), &both_empty);
+    assert!(calls.calls.is_empty(), "{:?}", names(&calls));
+    // One event earlier, the same first call was seen to end when the next one started.
+    let apart = [chunk(json!([call(0, "a", "delete_file", "")])), chunk(json!([call(1, "b", "g", "")]))];
+    assert_eq!(names(&feed(options.clone(), &apart)), [("delete_file", json!({}))]);
+    // Whole calls in one chunk: the first is whole, the last may not be.
+    let whole = [chunk(json!([call(0, "a", "f", "{\"a\": 1}"), call(1, "b", "g", "{\"b\": 2}")]))];
+    assert_eq!(names(&feed(options, &whole)), [("f", json!({"a": 1}))]);
+}
+
 #[test]
 fn an_error_chunk_cuts_a_gemini_or_ollama_stream() {
     // Gemini and Ollama send an error as a chunk holding an `error` object, as Chat

@@ -60,6 +60,8 @@ pub(crate) struct Call {
     /// Sequence numbers of its start and of the last fragment it received.
     pub started: u64,
     pub last: u64,
+    /// The event it started in (see [`Assembly::events_fed`]).
+    pub started_event: u64,
     /// The choice (OpenAI) or candidate (Gemini) it belongs to.
     pub choice: usize,
     /// Arguments arrived after its name: the name is whole, and a later name is another
@@ -102,6 +104,9 @@ pub(crate) struct Assembly {
     attempts: Vec<std::ops::Range<usize>>,
     pub collected: Collected,
     pub(super) seq: u64,
+    /// How many events the stream fed: calls that started in one event are not written one
+    /// after another (see [`Assembly::complete_before_cut`]).
+    pub(super) events_fed: u64,
     /// Bytes of arguments received in the whole stream (a closing event that repeats a
     /// call's arguments replaces its count).
     pub(super) buffered: usize,
@@ -147,6 +152,7 @@ impl Assembly {
             attempts: Vec::new(),
             collected: Collected::default(),
             seq: 0,
+            events_fed: 0,
             buffered: 0,
             overflowed: false,
             repeats: 0,
@@ -188,6 +194,7 @@ impl Assembly {
             raw,
             started: self.seq,
             last: self.seq,
+            started_event: self.events_fed,
             choice,
             repeat_of,
             ..Call::default()
@@ -231,9 +238,15 @@ impl Assembly {
         self.calls.get(slot).is_some_and(|call| call.bytes > 0)
     }
 
-    /// The latest start among the calls of `choice`.
-    pub fn latest_start_of(&self, choice: usize) -> u64 {
-        self.calls.iter().rev().find(|call| call.choice == choice).map_or(0, |call| call.started)
+    /// Of the calls of `choice` still open when the stream was cut off, which were complete?
+    /// Calls are written one after another: one that received nothing since a later one
+    /// started was complete, the one still streaming was cut off. But a call that received
+    /// no argument at all, and the later call started in the same event, was not seen to
+    /// end: its arguments may come after (two calls started in one chunk, each with `""`).
+    pub fn complete_before_cut(&self, choice: usize) -> impl Fn(&Call) -> bool {
+        let latest = self.calls.iter().rev().find(|call| call.choice == choice);
+        let (started, event) = latest.map_or((0, 0), |call| (call.started, call.started_event));
+        move |call: &Call| call.last < started && (call.bytes > 0 || call.started_event < event)
     }
 
     pub(super) fn touch(&mut self, slot: usize) {

@@ -730,6 +730,7 @@ impl StreamAssembler {
 /// Feed one decoded event to the accumulator of its format (detected from the first event
 /// of a known shape).
 fn feed(state: &mut Assembly, backend: &mut Backend, event: &Value) {
+    state.events_fed += 1;
     if let Backend::Undetected = backend {
         match detect(event) {
             Some(format) => {

@@ -344,11 +344,9 @@ impl Choice {
                 } else if read {
                     state.stopped_early(&reason);
                 }
-                // Calls are written one after another: a call that received nothing since a
-                // later one started was complete; the one still streaming was cut off.
-                let latest = state.latest_start_of(number);
+                let complete = state.complete_before_cut(number);
                 state.end_open_of(number, |call| {
-                    if call.last < latest {
+                    if complete(call) {
                         End::Complete
                     } else {
                         End::Cut(reason.clone())
