@@ -158,6 +158,24 @@ fn lenient_only_coercions() {
         json!({"x": 1}),
         ErrorCode::Type,
     );
+    // Nor when the array's own rules refuse a list of one: the value is explained as sent,
+    // at its own path, not as an item the model never sent.
+    for array in [
+        json!({"type": "array", "unevaluatedItems": false}),
+        json!({"type": "array", "unevaluatedItems": {"type": "string"}}),
+        json!({"type": "array", "contains": {"type": "string"}}),
+        json!({"type": "array", "maxItems": 0}),
+        json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false}),
+    ] {
+        rejected(array, Lenient, json!(5), ErrorCode::Type);
+    }
+    coerced(
+        json!({"type": "array", "prefixItems": [{"type": "integer"}], "unevaluatedItems": false}),
+        Lenient,
+        json!(5),
+        json!([5]),
+        WrappedInArray,
+    );
 }
 
 #[test]

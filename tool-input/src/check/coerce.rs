@@ -120,15 +120,13 @@ impl Walker<'_> {
             }
             _ => {}
         }
-        // Lenient: one value where a list is declared becomes a list of one, when the
-        // value already fits the item schema exactly.
+        // Lenient: one value where a list is declared becomes a list of one, when that list
+        // already fits the array's own rules exactly (its item schema, its bounds,
+        // `unevaluatedItems`, `contains`).
         if lenient && types.contains(Types::ARRAY) && !value.is_array() && !value.is_null() {
-            let fits = match node.prefix_items.first().copied().or(node.items) {
-                Some(item) => self.accepts_exact(item, value, path, depth + 1),
-                None => true,
-            };
-            if fits && node.min_items.is_none_or(|min| min <= 1) {
-                return Some(Converted::of(Value::Array(vec![value.clone()]), CoercionKind::WrappedInArray));
+            let wrapped = Value::Array(vec![value.clone()]);
+            if self.wrapped_passes(node, &wrapped, path, depth) {
+                return Some(Converted::of(wrapped, CoercionKind::WrappedInArray));
             }
         }
         None

@@ -194,6 +194,20 @@ impl Walker<'_> {
             && pattern_break(node, string).is_none()
     }
 
+    /// Does `[value]`, one value sent where the node declares an array, pass the node's
+    /// array keywords as it is: its bounds and item schemas, and the keywords of the folder
+    /// (`contains`, `unevaluatedItems`)? Lenient wraps only such a value: a wrap the array's
+    /// own rules refuse is not made, and the value is explained as sent.
+    pub(super) fn wrapped_passes(&self, node: &Node, wrapped: &Value, path: &Path<'_>, depth: usize) -> bool {
+        let Value::Array(items) = wrapped else { return false };
+        let _checking = self.checking(wrapped);
+        let mut touched = Touched::default();
+        self.items_pass(node, items, path, depth, &mut touched)
+            && !touched.inexact
+            && (node.keywords.is_empty() || self.routed_keywords_pass(node, wrapped, path, depth, 0))
+            && !self.budget.spent()
+    }
+
     fn items_pass(
         &self,
         node: &Node,
