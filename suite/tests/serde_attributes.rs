@@ -454,6 +454,31 @@ mod nested_serde_facts {
         coercions.iter().map(|c| (c.path.as_str(), c.kind, c.from.as_deref())).collect()
     }
 
+    /// A paint whose schema refuses its own default (`size` under a `not`): the call is
+    /// checked again as sent, with no default filled.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    #[schemars(extend("not" = {"required": ["size"]}))]
+    struct Touchup {
+        color: Color,
+        #[serde(default = "two")]
+        size: u8,
+    }
+
+    fn two() -> u8 {
+        2
+    }
+
+    #[test]
+    fn a_call_checked_again_without_defaults_reads_its_values_as_the_first_reading() {
+        // `Red` is `red` in another letter case, not the catch-all: so it stays when the
+        // call is checked again because the default broke the schema.
+        let checked = Touchup::from_arguments_with_report(r#"{"color": "Red"}"#).unwrap();
+        assert_eq!(checked.value, Touchup { color: Color::Red, size: 2 });
+        let kinds: Vec<_> = checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
+        assert_eq!(kinds, [("/color", CoercionKind::EnumCase)]);
+        assert_eq!(accepted::<Touchup>(r#"{"color": "verde"}"#).color, Color::Green);
+    }
+
     #[test]
     fn an_unknown_value_reads_as_the_catch_all_and_is_recorded() {
         let text = r#"{"color": "blue", "pens": [{"color": "mauve", "width": 1}], "backup": "teal"}"#;

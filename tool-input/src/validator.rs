@@ -785,23 +785,26 @@ impl Validator {
         let mut walker = self.walker(limits);
         walker.raw_text = text;
         let mut outcome = walker.run(&mut value, policy);
-        let sent = || {
-            // The value as sent, under the aliases (their findings are those recorded above).
+        // The value as sent, under the aliases (their findings are those recorded above),
+        // read as serde reads them where the policy coerces (`aliased`) or not at all.
+        let reread = |aliased: bool| {
             let mut sent = read_arguments(raw, policy, limits, false).ok()?.value;
             let _ = self.inner.aliases.map(
                 &mut sent,
                 |name| self.is_sensitive(name),
-                |_| false,
+                |name| aliased && coerces(name),
                 limits.max_echo_chars,
             );
             Some(sent)
         };
+        let sent = || reread(false);
         if defaults_may_break(&walker, &outcome) {
             // A default is not the model's doing: where filling one made the call fail (a
             // `not`, a dependency, a `oneOf` or `propertyNames` that reads which members are
             // present), or a keyword coerced it, the call is checked as sent, and no default
-            // is filled. Its errors, if any, are then the model's own.
-            if let Some(as_sent) = sent() {
+            // is filled. Its errors, if any, are then the model's own. (The aliases are read
+            // as the first walk's were: their records are the ones kept.)
+            if let Some(as_sent) = reread(true) {
                 value = as_sent;
                 walker.fill_defaults = false;
                 outcome = walker.run(&mut value, policy);
