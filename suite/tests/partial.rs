@@ -273,6 +273,54 @@ fn the_toolbox_stream_gives_its_tools_partials() {
     assert!(toolbox.dispatch(&calls[0]).is_success());
 }
 
+/// A call whose name is matched to the tool as the call itself is (spaces around it, another
+/// case, a `functions.` prefix) has the tool's partial while it streams: the call runs as
+/// that tool, so its partial is that tool's too.
+#[test]
+fn a_call_named_as_names_are_matched_has_its_tools_partial() {
+    #[derive(serde::Deserialize, schemars::JsonSchema, tool_input::ToolInput)]
+    struct Note {
+        title: String,
+    }
+    let toolbox = tool_input::Toolbox::new().with_tool(|note: Note| Ok::<_, String>(note.title));
+    for sent in ["note", " note\n", "Note", "functions.note", "tools.NOTE"] {
+        // The Toolbox's stream knows the tools; a plain one matches the name to `T`'s alone.
+        for mut stream in [toolbox.stream(), StreamAssembler::new(CallOptions::new())] {
+            stream.push_event(
+                &serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+                "id": "call_1", "function": {"name": sent, "arguments": "{\"title\": \"Sun"}}]}}]}),
+            );
+            let partial = stream.partial::<Note>(0).and_then(|state| state.value());
+            assert_eq!(
+                partial.map(|note| &note.title),
+                Some(&FieldState::Arriving("Sun".to_owned())),
+                "{sent:?}"
+            );
+            stream.push_event(
+                &serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+                "function": {"arguments": "\"}"}}]}, "finish_reason": "tool_calls"}]}),
+            );
+            let calls = stream.finish().calls;
+            assert_eq!(toolbox.dispatch(&calls[0]).text(), "Sun", "{sent:?}");
+        }
+    }
+    // A name that is another tool's, or no tool's, has no partial as `Note`.
+    let toolbox = toolbox.with_tool(|other: NoteOther| Ok::<_, String>(other.title));
+    let mut stream = toolbox.stream();
+    stream.push_event(&serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "id": "call_1", "function": {"name": "note_other", "arguments": "{\"title\": \"Sun"}}]}}]}));
+    assert!(stream.partial::<Note>(0).is_none());
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    stream.push_event(&serde_json::json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+        "id": "call_1", "function": {"name": "notes", "arguments": "{\"title\": \"Sun"}}]}}]}));
+    assert!(stream.partial::<Note>(0).is_none());
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_input::ToolInput)]
+struct NoteOther {
+    title: String,
+}
+
 /// `#[derive(ToolInput)]` writes the partial itself: a tool nested in another tool is its own
 /// partial, a field of a type without a partial form is shown whole with `stream_whole`, a
 /// field serde reads by function is read by it, and the partial compares with `==`.

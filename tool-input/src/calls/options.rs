@@ -429,6 +429,22 @@ impl CallOptions {
         self.tools.as_ref()?.iter().find(|tool| tool.name == name)?.schema.as_ref()
     }
 
+    /// Is a call named `sent` read as a call to `tool`? Matched as the call's record is
+    /// ([`names::resolve_with_sent_names`]): against the known tools, or, when none are known,
+    /// against `tool` alone, as a Toolbox with `tool` registered matches it when it dispatches.
+    pub(crate) fn names_tool(&self, sent: &str, tool: &str) -> bool {
+        match &self.tools {
+            Some(tools) => {
+                let names: Vec<&str> = tools.iter().map(|known| known.name.as_str()).collect();
+                matches!(names::resolve_with_sent_names(sent, &names, &self.sent_names), NameMatch::Found(name, _) if name == tool)
+            }
+            None => matches!(
+                names::resolve_with_sent_names(sent, &[tool], &self.sent_names),
+                NameMatch::Found(..)
+            ),
+        }
+    }
+
     /// Does `name` resolve to a known tool? `None` when no tools are known.
     pub(crate) fn knows(&self, name: &str) -> Option<bool> {
         let tools = self.tools.as_ref()?;

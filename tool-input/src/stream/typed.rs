@@ -21,7 +21,9 @@ pub(crate) struct Partials {
 impl StreamAssembler {
     /// The arguments of the call at `position` ([`OpenCall::position`](super::OpenCall)) as
     /// `T`'s partial form ([`PartialValue`]), when the call is to `T`'s tool (its name has
-    /// arrived and is `T::NAME`) and its format streams text or values by path (Gemini's
+    /// arrived and names `T::NAME` as the call's name is matched: against the known tools,
+    /// or `T::NAME` alone when none are known; see [`resolve_name`](crate::calls::resolve_name))
+    /// and its format streams text or values by path (Gemini's
     /// `partialArgs`: a string grows with each entry that continues it; a value is complete
     /// once its entry ends, a string also when an entry for another path follows; objects
     /// and lists once the call ends). Built when asked, from what arrived since the last
@@ -53,7 +55,9 @@ impl StreamAssembler {
         T::Partial: Send + Sync + 'static,
     {
         let call = self.state.calls.get(position)?;
-        if call.name.as_deref() != Some(T::NAME) {
+        // The name as the call will be read (trimmed, in another case, with a `functions.`
+        // prefix, …): the call runs as `T`'s tool, so it streams as `T`'s partial.
+        if !call.name.as_deref().is_some_and(|sent| self.state.options.names_tool(sent, T::NAME)) {
             return None;
         }
         match &call.args {
