@@ -177,7 +177,7 @@ impl<'p> Walker<'p> {
                 }
                 Keyword::Contains(contains) => {
                     for (index, item) in value.items().enumerate() {
-                        if self.accepts_plainly(contains.schema, item, path, depth + 1, 0) {
+                        if self.holds_plainly(contains.schema, item, path, depth + 1, 0) {
                             marks[index] = true;
                         }
                     }
@@ -260,7 +260,8 @@ impl<'p> Walker<'p> {
         hops: usize,
         failing: impl Fn(Option<&UnionShape>, &[NodeId]) -> Vec<NodeId>,
     ) -> Vec<NodeId> {
-        let passes = |id: NodeId| self.accepts_plainly(id, value, path, depth, hops + 1);
+        // As JSON Schema reads the value, as the keywords decide their branch (`holds`).
+        let passes = |id: NodeId| self.holds_plainly(id, value, path, depth, hops + 1);
         let dynamic = node.dynamic.as_ref().map(|dynamic| self.dynamic_target(dynamic));
         let mut applied: Vec<NodeId> =
             node.reference.into_iter().chain(dynamic).chain(node.all_of.iter().copied()).collect();
