@@ -65,6 +65,21 @@ fn says_about_members(node: &Node) -> bool {
         || node.max_properties.is_some()
 }
 
+/// Does the walk of `node` always walk the value through a subschema too: a `$ref` (or
+/// `$dynamicRef`), an `allOf`, an `anyOf` or `oneOf` (a branch takes the value, or the
+/// union refuses it), an `if` with both `then` and `else`? Not `not`, nor an `if` missing
+/// either.
+fn says_through_subschemas(node: &Node) -> bool {
+    node.reference.is_some()
+        || node.dynamic.is_some()
+        || !node.all_of.is_empty()
+        || !node.any_of.is_empty()
+        || !node.one_of.is_empty()
+        || node.keywords.iter().any(|keyword| {
+            matches!(keyword, crate::keywords::Keyword::Conditional(c) if c.then.is_some() && c.otherwise.is_some())
+        })
+}
+
 /// What one walk (or one speculative branch of it) found.
 #[derive(Debug, Default)]
 pub(crate) struct Outcome {
@@ -974,6 +989,13 @@ impl<'p> Walker<'p> {
     /// What to send instead: the digits as a string where `node` takes one, else the number a
     /// float keeps (`1.2345678901234568e22`), which the model may choose to send.
     fn digits_problem(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
+        if node.types.is_none() && says_through_subschemas(node) {
+            // A node of no type of its own whose subschemas always take the value (a `$ref`,
+            // `allOf`, a union): the one that takes it says what to send instead, in its own
+            // terms; said here as well, the error came twice, telling a string to a union
+            // that takes none.
+            return None;
+        }
         let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0)?;
         if float.abs() < EXACT_FLOAT_INTEGERS {
             return None;
