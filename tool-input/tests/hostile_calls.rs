@@ -37,6 +37,21 @@ fn block_delta(index: u64, json: &str) -> Value {
     json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": json}})
 }
 
+/// A whole `tool_use` block: its start, its input as one delta, its stop.
+fn tool_block(index: u64, id: &str, name: &str, json: &str) -> [Value; 3] {
+    [
+        block_start(index, id, name),
+        block_delta(index, json),
+        json!({"type": "content_block_stop", "index": index}),
+    ]
+}
+
+/// `message_start` holding `tool_use` already (programmatic tool calling sends it there,
+/// then again as its block).
+fn started_with(tool_use: &Value) -> Value {
+    json!({"type": "message_start", "message": {"content": [tool_use]}})
+}
+
 fn message_end(reason: &str) -> [Value; 2] {
     [json!({"type": "message_delta", "delta": {"stop_reason": reason}}), json!({"type": "message_stop"})]
 }
@@ -582,29 +597,19 @@ fn one_anthropic_id_is_one_call_or_an_error_in_a_whole_message_too() {
 
 #[test]
 fn one_anthropic_id_is_one_call_or_an_error() {
-    let start = |input: Value, name: &str| {
-        json!({"type": "message_start", "message": {"content": [
-        {"type": "tool_use", "id": "toolu_1", "name": name, "input": input}]}})
-    };
+    let list_tmp =
+        json!({"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/tmp"}});
     // Another call under the same id: errors, never two calls.
-    let mut events = vec![start(json!({"path": "/tmp"}), "list_files")];
-    events.extend([
-        block_start(0, "toolu_1", "delete_files"),
-        block_delta(0, "{\"path\": \"/\"}"),
-        json!({"type": "content_block_stop", "index": 0}),
-    ]);
+    let mut events = vec![started_with(&list_tmp)];
+    events.extend(tool_block(0, "toolu_1", "delete_files", "{\"path\": \"/\"}"));
     events.extend(message_end("tool_use"));
     let calls = feed(CallOptions::new(), &events);
     assert!(calls.calls.is_empty(), "{:?}", calls.calls);
     assert_eq!(kinds(&calls), ["malformed", "malformed"]);
     assert!(calls.errors[1].message.contains("toolu_1"), "{}", calls.errors[1].message);
     // The same call sent again: one call.
-    let mut events = vec![start(json!({"path": "/tmp"}), "list_files")];
-    events.extend([
-        block_start(0, "toolu_1", "list_files"),
-        block_delta(0, "{\"path\": \"/tmp\"}"),
-        json!({"type": "content_block_stop", "index": 0}),
-    ]);
+    let mut events = vec![started_with(&list_tmp)];
+    events.extend(tool_block(0, "toolu_1", "list_files", "{\"path\": \"/tmp\"}"));
     events.extend(message_end("tool_use"));
     let calls = feed(CallOptions::new(), &events);
     assert_eq!(names(&calls), [("list_files", json!({"path": "/tmp"}))]);
@@ -616,15 +621,9 @@ fn an_anthropic_call_sent_again_is_not_counted_against_the_call_limit() {
     // Programmatic tool calling sends a `tool_use` in `message_start`, then again as its
     // block: one call, as the whole body reads it, so it takes one place of `max_calls`.
     let first = json!({"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/tmp"}});
-    let mut events = vec![json!({"type": "message_start", "message": {"content": [first]}})];
-    events.extend([
-        block_start(0, "toolu_1", "list_files"),
-        block_delta(0, "{\"path\": \"/tmp\"}"),
-        json!({"type": "content_block_stop", "index": 0}),
-        block_start(1, "toolu_2", "read_file"),
-        block_delta(1, "{\"path\": \"/tmp/a\"}"),
-        json!({"type": "content_block_stop", "index": 1}),
-    ]);
+    let mut events = vec![started_with(&first)];
+    events.extend(tool_block(0, "toolu_1", "list_files", "{\"path\": \"/tmp\"}"));
+    events.extend(tool_block(1, "toolu_2", "read_file", "{\"path\": \"/tmp/a\"}"));
     events.extend(message_end("tool_use"));
     let body = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
         first,
@@ -654,12 +653,8 @@ fn an_anthropic_refused_call_sent_again_is_one_error() {
     // known: one `unknown_tool` error to answer, as the whole body gives, never a second
     // error under the same id saying two calls conflict.
     let first = json!({"type": "tool_use", "id": "toolu_1", "name": "list_files", "input": {"path": "/tmp"}});
-    let mut events = vec![json!({"type": "message_start", "message": {"content": [first]}})];
-    events.extend([
-        block_start(0, "toolu_1", "list_files"),
-        block_delta(0, "{\"path\": \"/tmp\"}"),
-        json!({"type": "content_block_stop", "index": 0}),
-    ]);
+    let mut events = vec![started_with(&first)];
+    events.extend(tool_block(0, "toolu_1", "list_files", "{\"path\": \"/tmp\"}"));
     events.extend(message_end("tool_use"));
     let body = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
         "content": [first, first]});
@@ -670,12 +665,8 @@ fn an_anthropic_refused_call_sent_again_is_one_error() {
     assert_eq!(kinds(&streamed), ["unknown_tool"], "{:?}", streamed.errors);
     assert_eq!(streamed.errors[0].id, "toolu_1");
     // Sent again with other input, it is still a conflict: neither is taken as meant.
-    let mut events = vec![json!({"type": "message_start", "message": {"content": [first]}})];
-    events.extend([
-        block_start(0, "toolu_1", "list_files"),
-        block_delta(0, "{\"path\": \"/\"}"),
-        json!({"type": "content_block_stop", "index": 0}),
-    ]);
+    let mut events = vec![started_with(&first)];
+    events.extend(tool_block(0, "toolu_1", "list_files", "{\"path\": \"/\"}"));
     events.extend(message_end("tool_use"));
     assert_eq!(kinds(&feed(options(), &events)), ["unknown_tool", "malformed"]);
 }
