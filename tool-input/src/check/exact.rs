@@ -147,7 +147,7 @@ impl Walker<'_> {
             return false;
         }
         let kept = match value {
-            Value::Number(number) => self.number_passes(node, number, path, touched),
+            Value::Number(number) => self.number_passes(node, number, path, depth, hops, touched),
             Value::String(string) => self.string_passes(node, string),
             Value::Array(items) => self.items_pass(node, items, path, depth, touched),
             Value::Object(map) => self.members_pass(node, map, path, depth, touched),
@@ -178,13 +178,22 @@ impl Walker<'_> {
         node.keywords.is_empty() || self.routed_keywords_pass(node, value, path, depth, hops)
     }
 
-    fn number_passes(&self, node: &Node, number: &Number, path: &Path<'_>, touched: &mut Touched) -> bool {
-        let problem = if node.types.is_some_and(Types::integer_only) {
-            self.integer_problem(number, path, DECIDING)
+    fn number_passes(
+        &self,
+        node: &Node,
+        number: &Number,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+        touched: &mut Touched,
+    ) -> bool {
+        let inexact = if node.types.is_some_and(Types::integer_only) {
+            self.integer_problem(number, path, DECIDING).is_some()
         } else {
-            self.digits_problem(node, number, path, DECIDING)
+            self.digits_lost(number, path).is_some()
+                && !self.digits_said_below(node, number, path, depth, hops)
         };
-        touched.inexact |= problem.is_some();
+        touched.inexact |= inexact;
         number_breaks(node, number).next().is_none()
     }
 

@@ -65,19 +65,16 @@ fn says_about_members(node: &Node) -> bool {
         || node.max_properties.is_some()
 }
 
-/// Does the walk of `node` always walk the value through a subschema too: a `$ref` (or
+/// Does the walk of `node` always walk any value through a subschema too: a `$ref` (or
 /// `$dynamicRef`), an `allOf`, an `anyOf` or `oneOf` (a branch takes the value, or the
-/// union refuses it), an `if` with both `then` and `else`? Not `not`, nor an `if` missing
-/// either.
+/// union refuses it)? Not `not`; an `if` only for the values its branch applies to (see
+/// [`Walker::digits_said_below`]).
 fn says_through_subschemas(node: &Node) -> bool {
     node.reference.is_some()
         || node.dynamic.is_some()
         || !node.all_of.is_empty()
         || !node.any_of.is_empty()
         || !node.one_of.is_empty()
-        || node.keywords.iter().any(|keyword| {
-            matches!(keyword, crate::keywords::Keyword::Conditional(c) if c.then.is_some() && c.otherwise.is_some())
-        })
 }
 
 /// What one walk (or one speculative branch of it) found.
@@ -378,7 +375,7 @@ impl<'p> Walker<'p> {
             );
         }
         match value {
-            Value::Number(number) => self.number(node, number, path, mode, out),
+            Value::Number(number) => self.number(id, number, path, mode, out, depth, hops),
             Value::String(string) => self.string(node, string, path, mode, out),
             Value::Array(items) => self.array(node, items, path, mode, out, depth),
             Value::Object(map) => self.object(node, map, path, mode, out, depth),
@@ -410,11 +407,22 @@ impl<'p> Walker<'p> {
         }
     }
 
-    fn number(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
+    #[allow(clippy::too_many_arguments)]
+    fn number(
+        &self,
+        id: NodeId,
+        number: &Number,
+        path: &Path<'_>,
+        mode: Mode,
+        out: &mut Outcome,
+        depth: usize,
+        hops: usize,
+    ) {
+        let node = &self.plan.nodes[id];
         let problem = if node.types.is_some_and(Types::integer_only) {
             self.integer_problem(number, path, mode)
         } else {
-            self.digits_problem(node, number, path, mode)
+            self.digits_problem(id, number, path, mode, depth, hops)
         };
         if let Some(problem) = problem {
             // No echo of the value: its float is the rounded form; the message quotes what
@@ -980,33 +988,73 @@ impl<'p> Walker<'p> {
         }
     }
 
-    /// Why a number where no integer is declared cannot be kept: an integer written with
-    /// more digits than a float keeps (`12345678901234567890123`, beyond 64 bits, read as
-    /// `1.2345678901234568e22`). Said, quoting the text as sent, rather than passed on
-    /// changed. `None`: it is kept as sent, or is a float written as one (`1e30`, `2.5`),
+    /// An integer written with more digits than a float keeps (`12345678901234567890123`,
+    /// beyond 64 bits, read as `1.2345678901234568e22`): its text as sent, and the float it
+    /// was read as. `None`: it is kept as sent, or is a float written as one (`1e30`, `2.5`),
     /// which JSON reads as the nearest float.
-    ///
-    /// What to send instead: the digits as a string where `node` takes one, else the number a
-    /// float keeps (`1.2345678901234568e22`), which the model may choose to send.
-    fn digits_problem(&self, node: &Node, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
-        if node.types.is_none() && says_through_subschemas(node) {
-            // A node of no type of its own whose subschemas always take the value (a `$ref`,
-            // `allOf`, a union): the one that takes it says what to send instead, in its own
-            // terms; said here as well, the error came twice, telling a string to a union
-            // that takes none.
-            return None;
-        }
+    pub(crate) fn digits_lost(&self, number: &Number, path: &Path<'_>) -> Option<(&str, f64)> {
         let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0)?;
         if float.abs() < EXACT_FLOAT_INTEGERS {
             return None;
         }
         let literal = self.float_literal(number, path)?;
-        if !decimal::integer_text_rounded(literal, float) {
+        decimal::integer_text_rounded(literal, float).then_some((literal, float))
+    }
+
+    /// Does a subschema that `node`, of no type of its own, applies to the number `value`
+    /// say what its lost digits are, in its own terms: a `$ref`, an `allOf` or a union
+    /// (which always take the value through a subschema), or the branch of an `if` that
+    /// applies to it? Said at `node` as well, the error came twice, telling a string to a
+    /// union that takes none.
+    pub(crate) fn digits_said_below(
+        &self,
+        node: &Node,
+        number: &Number,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+    ) -> bool {
+        if node.types.is_some() {
+            return false;
+        }
+        if says_through_subschemas(node) {
+            return true;
+        }
+        let value = Value::Number(number.clone());
+        node.keywords.iter().any(|keyword| match keyword {
+            crate::keywords::Keyword::Conditional(conditional) => {
+                self.conditional_applies(conditional, &value, path, depth, hops)
+            }
+            _ => false,
+        })
+    }
+
+    /// Why a number where no integer is declared cannot be kept ([`Walker::digits_lost`]),
+    /// said at `id` unless a subschema says it ([`Walker::digits_said_below`]), quoting the
+    /// text as sent rather than passing it on changed.
+    ///
+    /// What to send instead: the digits as a string where `id` takes them so, else the
+    /// number a float keeps (`1.2345678901234568e22`), which the model may choose to send.
+    fn digits_problem(
+        &self,
+        id: NodeId,
+        number: &Number,
+        path: &Path<'_>,
+        mode: Mode,
+        depth: usize,
+        hops: usize,
+    ) -> Option<String> {
+        let (literal, float) = self.digits_lost(number, path)?;
+        let node = &self.plan.nodes[id];
+        if self.digits_said_below(node, number, path, depth, hops) {
             return None;
         }
         let named =
             if mode.sensitive { "the value".to_owned() } else { message::shorten(literal, self.max_echo) };
-        let instead = if node.types.is_none_or(|types| types.contains(Types::STRING)) {
+        let as_string = Value::String(literal.to_owned());
+        let instead = if node.types.is_none_or(|types| types.contains(Types::STRING))
+            && self.accepts_exact(id, &as_string, path, depth)
+        {
             "send it as a string".to_owned()
         } else {
             format!("send a number a float keeps, such as {float:e}")

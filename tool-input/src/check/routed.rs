@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::{Mode, Outcome, Path, Walker, MAX_OPTIONS};
 use crate::error::ErrorCode;
 use crate::error::Options;
-use crate::keywords::{Explain, Instance, Keyword, Place, SchemaId, Subschemas};
+use crate::keywords::{Conditional, Explain, Instance, Keyword, Place, SchemaId, Subschemas};
 use crate::plan::MAX_SCHEMA_HOPS;
 use crate::plan::{Node, NodeId, UnionShape};
 use crate::policy::Policy;
@@ -107,6 +107,19 @@ impl<'p> Walker<'p> {
     /// Does `value` pass `id` exactly, as JSON Schema reads it (`Exact::ok`)?
     fn holds_plainly(&self, id: NodeId, value: &Value, path: &Path<'_>, depth: usize, hops: usize) -> bool {
         self.plain().exact(id, value, path, depth, hops).ok
+    }
+
+    /// Does a branch of `conditional` (`then` or `else`) apply to `value`, as the keyword
+    /// decides it when it checks the value?
+    pub(super) fn conditional_applies(
+        &self,
+        conditional: &Conditional,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+    ) -> bool {
+        conditional.branch(&Asking { walker: self, path, depth, hops }, value).is_some()
     }
 
     /// The members (items) of `value` that the keywords of `id` evaluated (see

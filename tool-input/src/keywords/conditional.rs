@@ -12,7 +12,11 @@ pub(crate) struct Conditional {
 
 impl Conditional {
     /// The branch the value must pass, if any.
-    fn branch<'v, I: Instance<'v>>(&self, schema: &impl Subschemas<'v, I>, instance: I) -> Option<SchemaId> {
+    pub fn branch<'v, I: Instance<'v>>(
+        &self,
+        schema: &impl Subschemas<'v, I>,
+        instance: I,
+    ) -> Option<SchemaId> {
         if schema.holds(self.condition, instance) {
             self.then
         } else {
