@@ -631,3 +631,46 @@ fn the_same_error_from_two_subschemas_is_reported_once() {
     );
     assert_eq!(v.validate(&json!({"a": 9})).unwrap_err().len(), 2);
 }
+
+#[test]
+fn a_count_of_one_is_said_in_the_singular() {
+    let cases = [
+        (json!({"type": "array", "minItems": 2}), json!([1]), "the array has 1 item; expected at least 2"),
+        (
+            json!({"type": "object", "minProperties": 2}),
+            json!({"a": 1}),
+            "the object has 1 property; expected at least 2",
+        ),
+        (
+            json!({"type": "string", "minLength": 2}),
+            json!("a"),
+            "the string is 1 character long; expected at least 2",
+        ),
+        (
+            json!({"type": "array", "contains": {"type": "integer"}, "minContains": 2}),
+            json!([1, "x"]),
+            "1 item matches `contains`; expected at least 2",
+        ),
+        (
+            json!({"type": "array", "contains": {"type": "integer"}, "minContains": 2}),
+            json!(["x"]),
+            "no item matches `contains`; expected at least 2",
+        ),
+        (
+            json!({"type": "array", "contains": {"type": "integer"}, "maxContains": 1}),
+            json!([1, 2]),
+            "more than 1 item matches `contains`; expected at most 1",
+        ),
+        (
+            json!({"type": "array", "minItems": 3}),
+            json!([1, 2]),
+            "the array has 2 items; expected at least 3",
+        ),
+    ];
+    for (schema, value, said) in cases {
+        let v = Validator::new(&json!({"type": "object", "properties": {"v": schema}})).unwrap();
+        let errors = v.validate(&json!({"v": value})).unwrap_err();
+        let [error] = errors.as_slice() else { panic!("{schema}: {errors:?}") };
+        assert_eq!(error.message(), said, "{schema}");
+    }
+}

@@ -253,12 +253,19 @@ pub(crate) fn shorten_owned(text: String, max: usize) -> String {
     shorten(&text, max)
 }
 
+/// `count` things, the noun in the number it takes: `1 item`, `3 items`, `0 items`.
+///
+/// (`singular` and `plural` spelled out: the nouns of messages are few, and English plurals
+/// are not all an added `s`: `property`, `properties`.)
+pub(crate) fn counted(count: u64, singular: &str, plural: &str) -> String {
+    format!("{count} {}", if count == 1 { singular } else { plural })
+}
+
 /// How a value is named in a message: `"abc"`, `2.5`, `an object`; or just its kind when
 /// the value must not be shown.
 pub(crate) fn describe(value: &Value, shown: bool, max: usize) -> String {
     match (value, shown) {
-        (Value::Array(items), _) if items.len() == 1 => "an array of 1 item".to_owned(),
-        (Value::Array(items), _) => format!("an array of {} items", items.len()),
+        (Value::Array(items), _) => format!("an array of {}", counted(items.len() as u64, "item", "items")),
         (Value::Object(_), _) => "an object".to_owned(),
         (Value::Null, _) => "null".to_owned(),
         (value, true) => echo(value, max),

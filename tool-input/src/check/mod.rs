@@ -477,7 +477,7 @@ impl<'p> Walker<'p> {
                 Some(&value),
                 length,
                 Bounds::length(node),
-                || format!("the string is {length} characters long"),
+                || format!("the string is {} long", message::counted(length, "character", "characters")),
             );
         }
         if let Some(broken) = keywords::pattern_break(node, string) {
@@ -625,7 +625,7 @@ impl<'p> Walker<'p> {
             None,
             count,
             Bounds::properties(node),
-            || format!("the object has {count} properties"),
+            || format!("the object has {}", message::counted(count, "property", "properties")),
         );
     }
 
@@ -686,7 +686,7 @@ impl<'p> Walker<'p> {
     fn item_count(&self, node: &Node, len: usize, path: &Path<'_>, mode: Mode, out: &mut Outcome) {
         let len = len as u64;
         self.count_bounds(out, path, mode, ErrorCode::Items, None, len, Bounds::items(node), || {
-            format!("the array has {len} items")
+            format!("the array has {}", message::counted(len, "item", "items"))
         });
     }
 

@@ -45,12 +45,15 @@ impl Contains {
             let min = self.min;
             schema.fail(Place::Here, ErrorCode::Contains, None, &|_| match count {
                 0 if min == 1 => "no item matches `contains`".to_owned(),
+                0 => format!("no item matches `contains`; expected at least {min}"),
+                1 => format!("1 item matches `contains`; expected at least {min}"),
                 _ => format!("{count} items match `contains`; expected at least {min}"),
             });
         }
         if let Some(max) = self.max.filter(|&max| count > max) {
-            schema.fail(Place::Here, ErrorCode::Contains, None, &|_| {
-                format!("more than {max} items match `contains`; expected at most {max}")
+            schema.fail(Place::Here, ErrorCode::Contains, None, &|_| match max {
+                1 => "more than 1 item matches `contains`; expected at most 1".to_owned(),
+                _ => format!("more than {max} items match `contains`; expected at most {max}"),
             });
         }
     }
