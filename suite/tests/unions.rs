@@ -539,3 +539,57 @@ fn an_integral_float_a_number_branch_takes_is_not_rewritten() {
         checked.report.coercions.iter().map(|c| (c.path.as_str(), c.kind)).collect();
     assert_eq!(kinds, [("/whole", CoercionKind::IntegerFromFloat)]);
 }
+
+/// Leniently, a number or boolean may be written as a string, or one value as a list of one.
+/// In a union that declares the value's own type, the branch of that type refused the value
+/// for what it is: read as a string or a list it would become another variant, another
+/// choice. It is refused, named as that branch refuses it; written in a type no branch
+/// declares, it is still read as the branch that takes it.
+#[test]
+fn leniently_a_value_refused_by_its_own_type_never_becomes_another_variant() {
+    let refused = [
+        (json!({"anyOf": [{"type": "integer", "maximum": 10}, {"type": "string"}]}), json!(11)),
+        (json!({"oneOf": [{"type": "integer", "maximum": 10}, {"type": "string"}]}), json!(11)),
+        (json!({"anyOf": [{"type": "number", "minimum": 0}, {"type": "string"}]}), json!(-5)),
+        (
+            json!({"anyOf": [{"type": "integer", "maximum": 10}, {"type": "array", "items": {"type": "integer"}}]}),
+            json!(11),
+        ),
+        (json!({"anyOf": [{"const": true}, {"type": "string"}]}), json!(false)),
+    ];
+    for (schema, value) in refused {
+        let v = Validator::builder(&json!({"type": "object", "properties": {"x": schema}}))
+            .policy(Policy::Lenient)
+            .build()
+            .unwrap();
+        let rejection = v.check(&json!({"x": value})).unwrap_err();
+        assert!(rejection.errors().iter().all(|error| error.path() == "/x"), "{schema}: {rejection}");
+    }
+    // An untagged enum's number out of its variant's range is not read as the `String` variant.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    enum Target {
+        Id(u32),
+        Name(String),
+    }
+    /// Aim.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+    struct Aim {
+        target: Target,
+    }
+    let lenient = tool_input::CheckOptions::new().with_policy(Policy::Lenient);
+    let rejection = Aim::from_arguments_with(r#"{"target": 5000000000}"#, &lenient).unwrap_err();
+    assert!(rejection.errors().iter().any(|error| error.code() == ErrorCode::Range), "{rejection}");
+    let aim = Aim::from_arguments_with(r#"{"target": 5}"#, &lenient).unwrap().value;
+    assert_eq!(aim, Aim { target: Target::Id(5) });
+    // A type no branch declares is still written as the branch that takes it.
+    let v = Validator::builder(
+        &json!({"type": "object", "properties": {"x": {"anyOf": [{"type": "boolean"}, {"type": "string"}]}}}),
+    )
+    .policy(Policy::Lenient)
+    .build()
+    .unwrap();
+    let checked = v.check(r#"{"x": 5}"#).unwrap();
+    assert_eq!(checked.value, json!({"x": "5"}));
+    assert_eq!(checked.report.coercions[0].kind, CoercionKind::StringFromScalar);
+}

@@ -376,9 +376,23 @@ impl Walker<'_> {
             }
             None => {}
         }
-        // 2. Branches that accept it after coercion.
+        // 2. Branches that accept it after coercion. A value that is not a string, of a JSON
+        // type some branch declares, was refused by that branch for what it is, not for how
+        // it is written: made into another type (leniently `11` as `"11"` or `[11]`), it
+        // would pick another branch, another choice. Only the branches of its type may
+        // take it then. (A string is how any value may be written: `"5"` may still be read
+        // as the integer of another branch.)
+        let branch_types = |index: usize| types.map_or(self.plan.possible[branches[index]], |t| t[index]);
+        let own_type_declared =
+            !value.is_string() && (0..branches.len()).any(|i| branch_types(i).admits(value));
         let candidates: Vec<usize> = (0..branches.len())
-            .filter(|&index| coercible(types.map(|t| t[index]), value, mode.policy))
+            .filter(|&index| {
+                if own_type_declared {
+                    branch_types(index).admits(value)
+                } else {
+                    coercible(types.map(|t| t[index]), value, mode.policy)
+                }
+            })
             .collect();
         if out.speculative && candidates.len() > 1 && (value.is_array() || value.is_object()) {
             // Inside another union's try, on its copy: take the closest branch, not every one
