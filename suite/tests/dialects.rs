@@ -249,7 +249,14 @@ fn strict_mode_arguments_read_as_the_plain_form() {
 /// refused, not dropped.
 #[test]
 fn a_flattened_enum_is_one_object_where_the_root_must_be_one() {
-    for (dialect, at) in [(Dialect::Anthropic, "/input_schema"), (Dialect::Mcp, "/inputSchema")] {
+    // OpenAI refuses a root union without strict mode too ("schema must have type 'object' and
+    // not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level").
+    for (dialect, at) in [
+        (Dialect::Anthropic, "/input_schema"),
+        (Dialect::Mcp, "/inputSchema"),
+        (Dialect::OpenAi, "/function/parameters"),
+        (Dialect::Responses, "/parameters"),
+    ] {
         let definition = FetchDocument::definition().to_dialect(dialect);
         let schema = definition.pointer(at).unwrap();
         assert!(["oneOf", "anyOf", "allOf"].iter().all(|k| schema.get(k).is_none()), "{schema}");
@@ -292,6 +299,17 @@ fn a_flattened_enum_is_one_object_where_the_root_must_be_one() {
         problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect::<Vec<_>>(),
         [("/input_schema/oneOf", ProblemCode::UnsupportedKeyword)]
     );
+    // And so is OpenAI's, with or without strict mode, for any of the keywords it names.
+    for keyword in ["oneOf", "anyOf", "allOf", "enum", "not"] {
+        let by_hand = json!({"type": "function", "function": {"name": "locate", "parameters": {"type": "object",
+            keyword: [{"required": ["city"]}], "properties": {"city": {"type": "string"}}}}});
+        let problems = dialect::check_definition(&by_hand, Dialect::OpenAi);
+        assert_eq!(
+            problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect::<Vec<_>>(),
+            [("/function/parameters", ProblemCode::RootNotObject)],
+            "{keyword}"
+        );
+    }
 
     for dialect in [Dialect::OpenAiStrict, Dialect::ResponsesStrict] {
         let definition = FetchDocument::definition().to_dialect(dialect);

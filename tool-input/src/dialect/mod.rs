@@ -4,9 +4,9 @@
 //!
 //! | [`Dialect`] | definition | schema changes |
 //! |---|---|---|
-//! | `openai` | `{"type": "function", "function": {"name", "description", "parameters"}}` | none |
+//! | `openai` | `{"type": "function", "function": {"name", "description", "parameters"}}` | a root union as one object (below) |
 //! | `openai-strict` | the same with `"strict": true` | the strict transform (below) |
-//! | `responses` | `{"type": "function", "name", "description", "parameters", "strict": false}` | none |
+//! | `responses` | `{"type": "function", "name", "description", "parameters", "strict": false}` | a root union as one object (below) |
 //! | `responses-strict` | the same with `"strict": true` | the strict transform |
 //! | `anthropic` | `{"name", "description", "input_schema"}` | a root union as one object (below) |
 //! | `gemini` | `{"name", "description", "parameters"}` (a `FunctionDeclaration`) | the OpenAPI subset (below) |
@@ -35,9 +35,10 @@
 //! cannot be expressed (a map, `patternProperties`, tuples, an `allOf` of several schemas, a
 //! form with keywords of its own beyond its properties) is left for the check to report.
 //!
-//! **A root union as one object** (Anthropic, MCP): Anthropic's API refuses a tool whose
-//! `input_schema` has `oneOf`, `allOf` or `anyOf` at the top level, and MCP clients pass a
-//! server's `inputSchema` to it as it is. A root `allOf` of one schema is merged; a root
+//! **A root union as one object** (Anthropic, MCP, OpenAI without strict mode): Anthropic's
+//! API refuses a tool whose `input_schema` has `oneOf`, `allOf` or `anyOf` at the top level,
+//! MCP clients pass a server's `inputSchema` to it as it is, and OpenAI refuses `parameters`
+//! with `oneOf`, `anyOf`, `allOf`, `enum` or `not` at the top level, strict or not. A root `allOf` of one schema is merged; a root
 //! `oneOf`/`anyOf` of object forms becomes one object as in strict mode, its properties of
 //! some forms only optional rather than nullable (and described without "otherwise null").
 //! A form that only requires some of the root's properties adds nothing; a property both the
@@ -318,12 +319,11 @@ pub fn transform_schema(schema: &Value, dialect: Dialect) -> Option<Value> {
             Some(openai::strict_schema(&schema, "", &mut problems))
         }
         Dialect::Gemini => gemini::schema(&schema, "", &mut problems),
-        Dialect::Anthropic | Dialect::Mcp => {
+        Dialect::OpenAi | Dialect::Responses | Dialect::Anthropic | Dialect::Mcp => {
             let mut schema = if dialect == Dialect::Mcp { mcp::input_schema(schema) } else { schema };
             root_union::one_object(&mut schema, "", &mut problems);
             Some(schema)
         }
-        _ => Some(schema),
     }
 }
 
@@ -434,6 +434,11 @@ fn export(name: &str, description: Option<&str>, schema: &Value, dialect: Dialec
             let parameters = if strict {
                 openai::strict_schema(&schema, "/function/parameters", &mut problems)
             } else {
+                // OpenAI refuses a root `oneOf`/`anyOf`/`allOf` without strict mode too (400,
+                // "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/
+                // 'not' at the top level"): a struct that flattens an enum has one.
+                let mut schema = schema;
+                root_union::one_object(&mut schema, "/function/parameters", &mut problems);
                 schema
             };
             let mut function = Map::new();
@@ -450,8 +455,14 @@ fn export(name: &str, description: Option<&str>, schema: &Value, dialect: Dialec
         }
         Dialect::Responses | Dialect::ResponsesStrict => {
             let strict = dialect.is_strict();
-            let parameters =
-                if strict { openai::strict_schema(&schema, "/parameters", &mut problems) } else { schema };
+            let parameters = if strict {
+                openai::strict_schema(&schema, "/parameters", &mut problems)
+            } else {
+                // Refused at the top level as for Chat Completions (above).
+                let mut schema = schema;
+                root_union::one_object(&mut schema, "/parameters", &mut problems);
+                schema
+            };
             definition.insert("type".to_owned(), Value::from("function"));
             definition.insert("name".to_owned(), Value::from(name));
             if let Some(description) = description {

@@ -287,13 +287,17 @@ fn check_function(function: &Value, at: &str, strict: bool, problems: &mut Probl
         }
         return;
     };
+    // OpenAI refuses these at the top level, strict or not (400, "schema must have type
+    // 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level").
+    const NOT_AT_ROOT: [&str; 5] = ["oneOf", "anyOf", "allOf", "enum", "not"];
     match parameters.as_object() {
         Some(root)
-            if root.get("type").and_then(Value::as_str) == Some("object") && !root.contains_key("anyOf") => {}
+            if root.get("type").and_then(Value::as_str) == Some("object")
+                && !NOT_AT_ROOT.iter().any(|key| root.contains_key(*key)) => {}
         _ => problems.push(
             &pointer,
             ProblemCode::RootNotObject,
-            "the parameters must be a schema of `\"type\": \"object\"`",
+            "the parameters must be a schema of `\"type\": \"object\"`, without `oneOf`, `anyOf`, `allOf`, `enum` or `not` at the top level",
         ),
     }
     if strict {

@@ -1,7 +1,8 @@
 //! A root that is a union of object forms, written as one object for the APIs that take only
-//! an object at the root: OpenAI's strict mode ("the root must be an object, not `anyOf`")
-//! and Anthropic, whose API refuses a tool whose `input_schema` has `oneOf`, `allOf` or
-//! `anyOf` at the top level (and MCP clients pass a server's `inputSchema` to it as it is).
+//! an object at the root: OpenAI, strict or not ("schema must have type 'object' and not have
+//! 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level"), and Anthropic, whose API refuses a
+//! tool whose `input_schema` has `oneOf`, `allOf` or `anyOf` at the top level (and MCP clients
+//! pass a server's `inputSchema` to it as it is).
 //!
 //! A struct that flattens an enum (`#[serde(flatten)] target: Target`) has such a root, as
 //! has an MCP tool whose input is `oneOf` several shapes. The one object has the root's
@@ -76,7 +77,7 @@ impl<'s> Form<'s> {
 
 /// `schema` as one object where it is a union of object forms at the root (and an `allOf`
 /// of one schema merged into it), for the APIs whose tools take nothing else there
-/// (Anthropic, and MCP, whose clients pass the schema to it). A property of some forms only
+/// (Anthropic, MCP, whose clients pass the schema to it, and OpenAI without strict mode). A property of some forms only
 /// is optional.
 pub(super) fn one_object(schema: &mut Value, pointer: &str, problems: &mut Problems) {
     let root = schema.clone();

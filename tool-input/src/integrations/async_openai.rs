@@ -67,7 +67,8 @@ use crate::toolbox::{Outcome, Toolbox};
 /// A tool's definition as a Chat Completions function tool: with `strict`, in OpenAI's
 /// strict mode ([`Dialect::OpenAiStrict`]: every property required, optional ones nullable,
 /// `additionalProperties: false`, unsupported keywords removed) and `"strict": true`;
-/// otherwise the schema as it is ([`Dialect::OpenAi`]).
+/// otherwise the schema as it is, but for a root union written as one object, which OpenAI
+/// refuses at the top level ([`Dialect::OpenAi`]).
 ///
 /// Send strict definitions from a [`Toolbox`] built `with_dialect(Dialect::OpenAiStrict)`,
 /// so the `null`s a strict model sends for optional fields read back as absent.
