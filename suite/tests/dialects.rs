@@ -403,6 +403,43 @@ fn gemini_string_enums_read_back_as_their_values() {
     assert!(tool.check_with(r#"{"level": "2"}"#.into(), &strict_policy()).is_err());
 }
 
+/// Gemini refuses an ARRAY without `items` (400, "items: missing field"), and has no
+/// `prefixItems`: a tuple field, or a `Vec<serde_json::Value>` (`items: true`), is sent with
+/// items Gemini takes, and still read back by the original schema.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Plot {
+    point: (i32, String),
+    pair: (u8, u8),
+    extra: Vec<Value>,
+}
+
+#[test]
+fn gemini_arrays_always_say_their_items() {
+    assert!(Plot::definition().check_dialect(Dialect::Gemini).is_empty());
+    let declaration = Plot::definition().to_dialect(Dialect::Gemini);
+    let properties = &declaration["parameters"]["properties"];
+    assert_eq!(
+        properties["point"],
+        json!({"type": "ARRAY", "minItems": 2, "maxItems": 2, "items": {"anyOf": [{"type": "INTEGER", "format": "int32"}, {"type": "STRING"}]}})
+    );
+    assert_eq!(properties["pair"]["items"], json!({"type": "INTEGER", "minimum": 0, "maximum": 255}));
+    assert_eq!(properties["extra"], json!({"type": "ARRAY", "items": {}}));
+    let sent = r#"{"point": [3, "x"], "pair": [1, 2], "extra": [null, {"a": 1}]}"#;
+    let read = Plot::from_dialect_arguments(Dialect::Gemini, sent, &strict_policy()).unwrap();
+    assert_eq!(read.value, Plot::from_arguments(sent).unwrap());
+    // The order is the original schema's to check.
+    let swapped = r#"{"point": ["x", 3], "pair": [1, 2], "extra": []}"#;
+    assert!(Plot::from_dialect_arguments(Dialect::Gemini, swapped, &strict_policy()).is_err());
+    // A declaration written by hand without `items` is reported.
+    let declaration =
+        json!({"name": "f", "parameters": {"type": "OBJECT", "properties": {"tags": {"type": "ARRAY"}}}});
+    let problems = dialect::check_definition(&declaration, Dialect::Gemini);
+    assert_eq!(
+        problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect::<Vec<_>>(),
+        [("/parameters/properties/tags/type", ProblemCode::UnsupportedType)]
+    );
+}
+
 /// The text of a call read in a dialect is the text as sent: its repairs and a key it gives
 /// twice are found as `check_with` finds them, before the dialect's rewrite is undone.
 #[test]

@@ -252,6 +252,27 @@ fn convert<'s>(
         let converted = convert(items, root, &format!("{pointer}/items"), depth + 1, stack, budget, problems);
         out.insert("items".to_owned(), Value::Object(converted));
     }
+    // Gemini refuses an ARRAY without `items` (400, "items: missing field"): a tuple's
+    // `prefixItems`, which it lacks, become one schema for every item (an `anyOf` where they
+    // differ), and an array of anything (`items: true` or none) gets `{}`. The original
+    // schema still decides each position.
+    if out.get("type").and_then(Value::as_str) == Some("ARRAY") && !out.contains_key("items") {
+        let mut forms: Vec<Value> = Vec::new();
+        let prefix = map.get("prefixItems").and_then(Value::as_array).into_iter().flatten();
+        for (i, item) in prefix.enumerate() {
+            let at = format!("{pointer}/prefixItems/{i}");
+            let converted = Value::Object(convert(item, root, &at, depth + 1, stack, budget, problems));
+            if !forms.contains(&converted) {
+                forms.push(converted);
+            }
+        }
+        let items = match forms.len() {
+            0 => Value::Object(Map::new()),
+            1 => forms.remove(0),
+            _ => serde_json::json!({ "anyOf": forms }),
+        };
+        out.insert("items".to_owned(), items);
+    }
     let map_like = matches!(map.get("additionalProperties"), Some(Value::Object(_) | Value::Bool(true)))
         || map.contains_key("patternProperties");
     if map_like && map.get("properties").and_then(Value::as_object).is_none_or(|p| p.is_empty()) {
@@ -366,6 +387,15 @@ fn check_node(node: &Value, pointer: &str, depth: usize, problems: &mut Problems
             ProblemCode::UnsupportedType,
             format!("{other} is not a Gemini type"),
         ),
+    }
+    let array =
+        map.get("type").and_then(Value::as_str).is_some_and(|kind| kind.eq_ignore_ascii_case("array"));
+    if array && !map.contains_key("items") {
+        problems.push(
+            &format!("{pointer}/type"),
+            ProblemCode::UnsupportedType,
+            "an ARRAY needs `items` (Gemini answers `items: missing field`)",
+        );
     }
     if let Some(values) = map.get("enum").and_then(Value::as_array) {
         if values.iter().any(|value| !value.is_string()) {

@@ -52,7 +52,9 @@
 //! other than `date-time`/`enum` (strings), `float`/`double` (numbers) and `int32`/`int64`
 //! (integers) are removed (so schemars' `uint32` goes); every keyword outside `Schema`'s
 //! fields (`additionalProperties`, `exclusiveMinimum`, `multipleOf`, `uniqueItems`, …) is
-//! removed; a tool without properties gets no `parameters`.
+//! removed; an array gets the `items` Gemini requires (a tuple's `prefixItems` as one schema,
+//! or an `anyOf` of theirs; `{}` for an array of anything); a tool without properties gets no
+//! `parameters`.
 //!
 //! **Reading arguments back** ([`ToolDefinition::check_as`](crate::ToolDefinition::check_as)): under a strict dialect a model
 //! sends every property, with `null` for the ones it leaves out; a `null` for a property that
@@ -107,7 +109,8 @@ pub enum ProblemCode {
     UnsupportedKeyword,
     /// A `format` the dialect does not accept.
     UnsupportedFormat,
-    /// A `type` the dialect does not accept (Gemini: a list of types, or an unknown name).
+    /// A `type` the dialect does not accept (Gemini: a list of types, an unknown name, or an
+    /// `ARRAY` without `items`).
     UnsupportedType,
     /// Gemini: an enum value that is not a string.
     EnumNotString,
