@@ -552,6 +552,35 @@ fn checks_fail_for_bad_tools() {
     );
     assert!(dialect::check_tool("tree", None, &tree, Dialect::OpenAiStrict).is_empty());
 
+    // A schema of any value has no strict form: OpenAI wants a `type` in every schema (400,
+    // "schema must have a 'type' key"), wherever it sits.
+    let any = json!({"type": "object", "properties": {
+        "a": {}, "b": true, "c": {"description": "anything"},
+        "d": {"type": "array", "items": true}, "e": {"type": "string"}}, "required": ["a"]});
+    for dialect in [Dialect::OpenAiStrict, Dialect::ResponsesStrict] {
+        let at = if dialect == Dialect::OpenAiStrict { "/function/parameters" } else { "/parameters" };
+        let found: Vec<(String, ProblemCode)> =
+            dialect::check_tool("f", None, &any, dialect).into_iter().map(|p| (p.pointer, p.code)).collect();
+        let expected: Vec<(String, ProblemCode)> = ["a", "b", "c", "d/items"]
+            .iter()
+            .map(|name| (format!("{at}/properties/{name}"), ProblemCode::Unrepresentable))
+            .collect();
+        assert_eq!(found, expected, "{dialect}");
+    }
+    assert!(dialect::check_tool("f", None, &any, Dialect::OpenAi).is_empty());
+    // As schemars writes a `serde_json::Value` field.
+    #[allow(dead_code)] // only its schema is read
+    #[derive(Deserialize, JsonSchema, ToolInput)]
+    struct Configure {
+        key: String,
+        value: Value,
+    }
+    let problems = Configure::definition().check_dialect(Dialect::OpenAiStrict);
+    assert_eq!(
+        problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect::<Vec<_>>(),
+        [("/function/parameters/properties/value", ProblemCode::Unrepresentable)]
+    );
+
     // What strict mode says of a schema sent without the transform.
     let loose = dialect::tool_definition(
         "f",

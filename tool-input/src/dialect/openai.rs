@@ -364,6 +364,19 @@ fn check_strict_node(
         problems.push(pointer, ProblemCode::TooDeep, "the schema is nested too deeply to check");
         return;
     }
+    // Strict mode wants every schema to say what it takes (400, "In context=('properties',
+    // 'value'), schema must have a 'type' key."): a schema of any value (`true`, `{}`, what
+    // schemars writes for a `serde_json::Value` field) has no strict form.
+    let says_what = |map: &Map<String, Value>| {
+        ["type", "anyOf", "$ref", "enum", "const"].iter().any(|key| map.contains_key(*key))
+    };
+    if !node.as_object().is_some_and(says_what) {
+        problems.push(
+            pointer,
+            ProblemCode::Unrepresentable,
+            "a schema of any value (no `type`) cannot be written in strict mode",
+        );
+    }
     let Value::Object(map) = node else { return };
     for key in map.keys() {
         if !STRICT_KEYWORDS.contains(&key.as_str()) {
