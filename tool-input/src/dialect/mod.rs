@@ -38,9 +38,10 @@
 //! **A root union as one object** (Anthropic, MCP, OpenAI without strict mode): Anthropic's
 //! API refuses a tool whose `input_schema` has `oneOf`, `allOf` or `anyOf` at the top level,
 //! MCP clients pass a server's `inputSchema` to it as it is, and OpenAI refuses `parameters`
-//! with `oneOf`, `anyOf`, `allOf`, `enum` or `not` at the top level, strict or not. A root `allOf` of one schema is merged; a root
-//! `oneOf`/`anyOf` of object forms becomes one object as in strict mode, its properties of
-//! some forms only optional rather than nullable (and described without "otherwise null").
+//! with `oneOf`, `anyOf`, `allOf`, `enum` or `not` at the top level, strict or not. A root
+//! `allOf` of one schema is merged; a root `oneOf`/`anyOf` of object forms becomes one object
+//! as in strict mode, its properties of some forms only optional rather than nullable (and
+//! described without "otherwise null").
 //! A form that only requires some of the root's properties adds nothing; a property both the
 //! root and a form declare keeps the root's schema. The original schema still decides.
 //!

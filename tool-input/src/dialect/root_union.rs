@@ -77,8 +77,8 @@ impl<'s> Form<'s> {
 
 /// `schema` as one object where it is a union of object forms at the root (and an `allOf`
 /// of one schema merged into it), for the APIs whose tools take nothing else there
-/// (Anthropic, MCP, whose clients pass the schema to it, and OpenAI without strict mode). A property of some forms only
-/// is optional.
+/// (Anthropic, MCP, whose clients pass the schema to it, and OpenAI without strict mode). A
+/// property of some forms only is optional.
 pub(super) fn one_object(schema: &mut Value, pointer: &str, problems: &mut Problems) {
     let root = schema.clone();
     let Value::Object(map) = schema else { return };
