@@ -431,6 +431,69 @@ pub(crate) fn apply_event<T: PartialValue>(state: &mut FieldState<T::Partial>, e
     }
 }
 
+/// Apply to a partial of `T` that starts to follow a value part-way through what a partial
+/// value of it (`snapshot`) holds: every value in it is complete but those on the path
+/// `open` points to (the arrays and objects still open, and the string still being read, as
+/// the incremental parser's partial shows them: `""` is the value itself), whose members are
+/// applied one by one and whose string grows. `open` `None`: nothing is being read, every
+/// member is complete. The value itself is left arriving, as its events leave it (the events
+/// of a call's arguments never complete the arguments object).
+pub(crate) fn seed<T: PartialValue>(
+    state: &mut FieldState<T::Partial>,
+    snapshot: &Value,
+    open: Option<&str>,
+) {
+    let open = open.map(tokens);
+    seed_members::<T>(state, snapshot, &mut Vec::new(), open.as_deref());
+}
+
+/// [`seed`] of the members (items) of `value`, at `at`; `open`: the rest of the open path
+/// below `value` (`None`: none goes through it).
+fn seed_members<'v, T: PartialValue>(
+    state: &mut FieldState<T::Partial>,
+    value: &'v Value,
+    at: &mut Vec<Cow<'v, str>>,
+    open: Option<&[Cow<'_, str>]>,
+) {
+    let next = open.and_then(<[_]>::split_first);
+    match value {
+        Value::Object(members) => {
+            for (key, member) in members {
+                let below = next.filter(|(token, _)| token.as_ref() == key.as_str()).map(|(_, rest)| rest);
+                at.push(Cow::Borrowed(key.as_str()));
+                seed_value::<T>(state, member, at, below);
+                at.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                let below = next.filter(|(token, _)| token.parse() == Ok(index)).map(|(_, rest)| rest);
+                at.push(Cow::Owned(index.to_string()));
+                seed_value::<T>(state, item, at, below);
+                at.pop();
+            }
+        }
+        Value::String(text) if open.is_some_and(<[_]>::is_empty) => T::apply(state, at, Step::Grew(text)),
+        _ => {}
+    }
+}
+
+/// [`seed`] of one member at `at`: complete unless the open path goes through it.
+fn seed_value<'v, T: PartialValue>(
+    state: &mut FieldState<T::Partial>,
+    value: &'v Value,
+    at: &mut Vec<Cow<'v, str>>,
+    open: Option<&[Cow<'_, str>]>,
+) {
+    match (open, value) {
+        (None, _) => T::apply(state, at, Step::Complete(value)),
+        (Some([]), Value::String(text)) => T::apply(state, at, Step::Grew(text)),
+        (Some(rest), Value::Object(_) | Value::Array(_)) => seed_members::<T>(state, value, at, Some(rest)),
+        // A scalar still being read is never shown.
+        (Some(_), _) => {}
+    }
+}
+
 /// Support for the structs `#[derive(ToolInput)]` and `#[derive(PartialValue)]` write (not
 /// public API).
 #[doc(hidden)]

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::partial::{tokens, FieldState, PartialReader, PartialValue, Step};
+use crate::partial::{apply_event, seed, tokens, FieldState, PartialReader, PartialValue, Step};
 use crate::tool::ToolInput;
 
 use super::assembly::{Args, End, ValueStep};
@@ -28,6 +28,13 @@ impl StreamAssembler {
     /// once its entry ends, a string also when an entry for another path follows; objects
     /// and lists once the call ends). Built when asked, from what arrived since the last
     /// ask: each byte is read once, however often it is asked.
+    ///
+    /// A call written in a text format (`<tool_call>{…}`, qwen3-coder's parameters,
+    /// Mistral's `[TOOL_CALLS]`, pythonic calls, …; [`push_text`](StreamAssembler::push_text))
+    /// shows as its [`open_calls`](StreamAssembler::open_calls) entry does, typed: asked first
+    /// part-way through, what its arguments hold then (each value complete but the string and
+    /// the containers still being read), then what each new piece adds; once the call is read
+    /// final, its arguments as the final reading has them.
     ///
     /// ```
     /// use serde::Deserialize;
@@ -54,6 +61,35 @@ impl StreamAssembler {
         T: ToolInput + PartialValue + 'static,
         T::Partial: Send + Sync + 'static,
     {
+        if let (super::Backend::Text, Some(reader)) = (&self.backend, self.state.text_reader.as_mut()) {
+            let name = reader.name_at(position)?;
+            if !self.state.options.names_tool(name, T::NAME) {
+                return None;
+            }
+            let typed = self.partials.reader(position, TextPartial::<T>::new)?;
+            if typed.following {
+                for event in reader.take_followed(position) {
+                    apply_event::<T>(&mut typed.state, &event);
+                }
+            } else {
+                // Asked for the first time (or as another type): what the arguments hold now,
+                // then each of their events as it comes.
+                let followed = reader.follow(position)?;
+                if let Some(arguments) = &followed.arguments {
+                    seed::<T>(&mut typed.state, arguments, followed.open.as_deref());
+                }
+                typed.following = true;
+            }
+            // Read final, the call holds its arguments whole, as the final reading has them
+            // (which may show more than the text as it streamed: arguments in a code fence).
+            if !typed.read_final {
+                if let Some(arguments) = reader.final_arguments(position) {
+                    seed::<T>(&mut typed.state, &Value::Object(arguments.clone()), None);
+                    typed.read_final = true;
+                }
+            }
+            return Some(&typed.state);
+        }
         let call = self.state.calls.get(position)?;
         // The name as the call will be read (trimmed, in another case, with a `functions.`
         // prefix, …): the call runs as `T`'s tool, so it streams as `T`'s partial.
@@ -86,6 +122,23 @@ impl Partials {
             *slot = Box::new(new());
         }
         slot.downcast_mut::<R>()
+    }
+}
+
+/// `T`'s partial of a call written in a text format (`<tool_call>…`, qwen3-coder's
+/// parameters, …): what its arguments held when it was first asked for, then the events of
+/// its arguments as the text reader reports them, each applied once.
+struct TextPartial<T: PartialValue> {
+    state: FieldState<T::Partial>,
+    /// The reader follows the call's arguments (after the first ask).
+    following: bool,
+    /// The call was read final, and its arguments applied whole.
+    read_final: bool,
+}
+
+impl<T: PartialValue> TextPartial<T> {
+    fn new() -> Self {
+        TextPartial { state: FieldState::Absent, following: false, read_final: false }
     }
 }
 

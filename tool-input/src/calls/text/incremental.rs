@@ -17,13 +17,16 @@
 use std::mem;
 use std::sync::OnceLock;
 
+use serde_json::Value;
+
 use super::arguments::InArguments;
-use super::draft::{Context, DraftView, Drafts, TextEvent};
+use super::draft::{Context, DraftView, Drafts, Followed, TextEvent};
 use super::markers::{Marker, CLOSING_MARKERS, MARKERS};
 use super::reasoning::{self, lone_closes_end_reasoning, LONE_CLOSES};
 use super::{read_marker, Read, TextFormat};
 use crate::calls::{CallErrorKind, CallOptions, Collected, Collector, ToolCall};
 use crate::error::RejectionKind;
+use crate::parse::StreamEvent;
 
 /// Longer than every marker: a position this far from the end of what arrived is settled.
 const WINDOW: usize = 48;
@@ -103,6 +106,43 @@ impl TextReader {
     /// The calls being written, as far as they are settled (see [`super::draft`]).
     pub(crate) fn open_calls(&self) -> Vec<DraftView<'_>> {
         self.drafts.views(&self.visible, self.read_count())
+    }
+
+    /// Follow the arguments of the call at `position` for a typed partial (see
+    /// [`Drafts::follow`]): what they hold now. A call read final holds its arguments whole;
+    /// `None` when no call is at `position`.
+    pub(crate) fn follow(&mut self, position: usize) -> Option<Followed> {
+        let read = self.read_count();
+        if let Some(followed) = self.drafts.follow(position, read) {
+            return Some(followed);
+        }
+        // Read final: its arguments are applied whole (`final_arguments`).
+        self.final_arguments(position).map(|_| Followed { arguments: None, open: None })
+    }
+
+    /// The arguments of the call at `position` once it is read final.
+    pub(crate) fn final_arguments(&self, position: usize) -> Option<&serde_json::Map<String, Value>> {
+        if self.drafts.name(position, self.read_count()).is_some() {
+            return None;
+        }
+        let index = position.checked_sub(self.drafts.retired())?;
+        self.collected.calls.iter().find(|call| call.index == index).map(|call| &call.arguments)
+    }
+
+    /// The events of the arguments of the followed call at `position` since the last take.
+    pub(crate) fn take_followed(&mut self, position: usize) -> Vec<StreamEvent<'static>> {
+        let read = self.read_count();
+        self.drafts.take_followed(position, read)
+    }
+
+    /// The name of the call at `position`: being written (once its name is complete), or read
+    /// final.
+    pub(crate) fn name_at(&self, position: usize) -> Option<&str> {
+        if let Some(name) = self.drafts.name(position, self.read_count()) {
+            return name;
+        }
+        let index = position.checked_sub(self.drafts.retired())?;
+        self.collected.calls.iter().find(|call| call.index == index).map(|call| call.name.as_str())
     }
 
     /// The events of the calls' arguments since the last take.

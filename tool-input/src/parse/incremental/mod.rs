@@ -269,6 +269,16 @@ impl IncrementalParser {
         }
     }
 
+    /// The JSON Pointer of the innermost value of [`partial`](IncrementalParser::partial)
+    /// still being read (an open array or object, or the string being read); `None` when no
+    /// value is being read. Every other value the partial value holds is complete.
+    pub(crate) fn open_path(&self) -> Option<String> {
+        match &self.reading {
+            Reading::Value(attempt) => attempt.open_path(),
+            Reading::Seeking { .. } | Reading::Failed(_) => None,
+        }
+    }
+
     /// The text fed so far (up to [`ParseOptions::max_bytes`], and up to the first byte that
     /// is not UTF-8).
     ///
@@ -725,6 +735,15 @@ impl Attempt {
 
     fn finish(&mut self) -> Result<Outcome, Failure> {
         self.driver.finish()
+    }
+
+    /// The path of the innermost value of [`Attempt::partial`] still being read.
+    fn open_path(&self) -> Option<String> {
+        let shown = match &self.shadow {
+            Some(shadow) => shadow.reading.output(),
+            None => self.driver.output(),
+        };
+        shown.and_then(StreamOut::open_value_path)
     }
 
     /// The value read so far (built now).

@@ -123,6 +123,27 @@ impl StreamOut {
         child.unwrap_or(Value::Null)
     }
 
+    /// The JSON Pointer of the innermost value still being read, as [`StreamOut::partial`]
+    /// shows it: the string being read while it is shown, else the innermost open container;
+    /// `None` when nothing is open (the value is complete, or not begun). Every other value
+    /// the partial value holds is complete: a value is shown only once it is, but for the
+    /// containers and the string on this path.
+    pub(crate) fn open_value_path(&self) -> Option<String> {
+        if self.values.result().is_some() {
+            return None;
+        }
+        let mut path = self.pointer.clone();
+        if self.open.is_some() {
+            match self.values.stack().last() {
+                Some(Node::Object(_, Some(key))) => push_token(&mut path, key),
+                Some(Node::Array(items)) => push_index(&mut path, items.len()),
+                _ => {}
+            }
+            return Some(path);
+        }
+        (!self.frames.is_empty()).then_some(path)
+    }
+
     /// The path of the innermost container's next item or awaited member, in `scratch`
     /// (`""` at the top level); or `None` when it is not reported (inside a `(`, or an object
     /// without a key).

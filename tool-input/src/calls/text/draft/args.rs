@@ -44,6 +44,12 @@ impl JsonArguments {
         self.body.call(0).2
     }
 
+    /// The pointer of the innermost value still being read inside them (see
+    /// [`JsonBody::open_path`]).
+    pub fn open_path(&self) -> Option<String> {
+        self.body.open_path(0)
+    }
+
     /// Feed JSON text as it is.
     pub fn raw(&mut self, text: &str, events: bool, emit: Emit<'_>) {
         self.body.feed_raw(text, events, &mut |_, event| emit(event));

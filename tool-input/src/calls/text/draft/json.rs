@@ -238,6 +238,17 @@ impl JsonBody {
         }
     }
 
+    /// The JSON Pointer, inside the arguments of the call at `index`, of the innermost value
+    /// still being read (`""`: the arguments object itself); `None` when none of its
+    /// arguments is being read (they are complete, or not begun).
+    pub fn open_path(&self, index: usize) -> Option<String> {
+        let path = self.parser.open_path()?;
+        match route(&path, self.list && !self.arguments_only, self.keyed, self.arguments_only) {
+            Route::Arguments(at, inner) | Route::Keyed(at, _, inner) if at == index => Some(inner.to_owned()),
+            _ => None,
+        }
+    }
+
     /// The name and id of the call at `index`, once complete.
     pub fn names(&self, index: usize) -> (Option<&str>, Option<&str>) {
         (self.names.get(index).and_then(Option::as_deref), self.ids.get(index).and_then(Option::as_deref))

@@ -74,6 +74,12 @@ impl MiniMaxM3 {
         }
     }
 
+    /// The pointer, inside the arguments of call `index`, of the value still being read: the
+    /// arguments object while the call is open (a parameter is shown only once complete).
+    pub fn open_path(&self, index: usize) -> Option<String> {
+        (index + 1 == self.calls.len() && matches!(self.state, State::Params { .. })).then(String::new)
+    }
+
     /// Read `text[pos..upto]`; return how far it was read.
     pub fn feed(
         &mut self,

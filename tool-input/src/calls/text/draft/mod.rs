@@ -26,6 +26,8 @@ mod named;
 mod params;
 mod python;
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use super::markers::Marker;
@@ -95,6 +97,18 @@ pub(crate) struct Drafts {
     retired: usize,
     /// The events, when they are collected.
     pub events: Option<Vec<TextEvent>>,
+    /// The calls whose arguments a typed partial follows ([`Drafts::follow`]), by position:
+    /// the events of their arguments since they were last taken.
+    followed: HashMap<usize, Vec<StreamEvent<'static>>>,
+}
+
+/// What the arguments of a call hold when a typed partial starts to follow them: the value
+/// so far, and the pointer of the value in it still being read (see
+/// [`crate::partial::seed`]).
+#[derive(Debug)]
+pub(crate) struct Followed {
+    pub arguments: Option<Value>,
+    pub open: Option<String>,
 }
 
 /// What reading needs besides the text.
@@ -106,7 +120,58 @@ pub(crate) struct Context<'a> {
 
 impl Drafts {
     pub fn new(events: bool) -> Drafts {
-        Drafts { region: None, retired: 0, events: events.then(Vec::new) }
+        Drafts { region: None, retired: 0, events: events.then(Vec::new), followed: HashMap::new() }
+    }
+
+    /// The position of the first call of the open block.
+    fn base(&self, collected: usize) -> usize {
+        collected + self.retired
+    }
+
+    /// How many calls left without being read final: a call read final since has this many
+    /// fewer before it among those read than its position counts.
+    pub fn retired(&self) -> usize {
+        self.retired
+    }
+
+    /// Follow the arguments of the open call at `position` (`collected`: calls and errors
+    /// read final): what they hold now, and from now on their events, for
+    /// [`Drafts::take_followed`]. `None` when no open call is there.
+    pub fn follow(&mut self, position: usize, collected: usize) -> Option<Followed> {
+        let index = position.checked_sub(self.base(collected))?;
+        let region = self.region.as_mut()?;
+        if index >= region.count() {
+            return None;
+        }
+        let call = region.call(index)?;
+        let followed = Followed { arguments: call.arguments.cloned(), open: region.open_path(index) };
+        // Shown now: if the block turns out to be reasoning, the partial is taken back.
+        region.reported = true;
+        self.followed.insert(position, Vec::new());
+        Some(followed)
+    }
+
+    /// The name of the open call at `position`: `Some(None)` while it is not complete,
+    /// `None` when no open call is there. (Its view would build its arguments.)
+    pub fn name(&self, position: usize, collected: usize) -> Option<Option<&str>> {
+        let index = position.checked_sub(self.base(collected))?;
+        let region = self.region.as_ref()?;
+        (index < region.count()).then(|| region.name(index))
+    }
+
+    /// The events of the followed call at `position` since the last take. A call no longer
+    /// open (read final, or left) is no longer followed once its last events are taken.
+    pub fn take_followed(&mut self, position: usize, collected: usize) -> Vec<StreamEvent<'static>> {
+        if position < self.base(collected) {
+            return self.followed.remove(&position).unwrap_or_default();
+        }
+        self.followed.get_mut(&position).map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Are the events of the calls wanted: collected, or a call of the open block (or a later
+    /// one) followed?
+    fn wants_events(&self, base: usize) -> bool {
+        self.events.is_some() || self.followed.keys().any(|&position| position >= base)
     }
 
     /// A call block opens at `start` with `pattern`; `open_ended` when its calls have no
@@ -163,9 +228,9 @@ impl Drafts {
 
     /// Read the visible text up to `upto` into the open block.
     pub fn feed(&mut self, visible: &str, upto: usize, context: &Context<'_>) {
-        let wants = self.events.is_some();
         loop {
-            let base = context.collected + self.retired;
+            let base = self.base(context.collected);
+            let wants = self.wants_events(base);
             let Some(region) = self.region.as_mut().filter(|region| !region.closed) else { return };
             if upto <= region.pos {
                 return;
@@ -177,11 +242,9 @@ impl Drafts {
                     raw.push((index, event))
                 });
                 region.reported |= !raw.is_empty();
-                if let Some(events) = self.events.as_mut() {
-                    for (index, event) in raw {
-                        let (id, name) = region.names(index);
-                        events.push(TextEvent { position: base + index, id, name, event });
-                    }
+                for (index, event) in raw {
+                    let names = || region.names(index);
+                    report(&mut self.followed, &mut self.events, base + index, names, event);
                 }
                 // A reader of every call to the end (harmony's messages, MiniMax M3's
                 // invokes, Kimi K3's channel) shows the latest call only, as the formats
@@ -247,11 +310,11 @@ impl Drafts {
                 let kept = harmony.calls.len();
                 let left = harmony.take_back(at);
                 region.pos = region.pos.min(at);
-                if let Some(events) = self.events.as_mut().filter(|_| region.reported) {
+                if region.reported {
                     let base = collected + self.retired;
                     for index in kept - left..kept {
                         let event = StreamEvent::Restart;
-                        events.push(TextEvent { position: base + index, id: None, name: None, event });
+                        report(&mut self.followed, &mut self.events, base + index, || (None, None), event);
                     }
                 }
             }
@@ -259,12 +322,10 @@ impl Drafts {
         }
         let Some(region) = self.region.as_ref().filter(|region| region.start >= at) else { return };
         if region.reported {
-            if let Some(events) = self.events.as_mut() {
-                let base = collected + self.retired;
-                for index in 0..region.count().max(1) {
-                    let event = StreamEvent::Restart;
-                    events.push(TextEvent { position: base + index, id: None, name: None, event });
-                }
+            let base = collected + self.retired;
+            for index in 0..region.count().max(1) {
+                let event = StreamEvent::Restart;
+                report(&mut self.followed, &mut self.events, base + index, || (None, None), event);
             }
         }
         self.region = None;
@@ -274,6 +335,10 @@ impl Drafts {
     pub fn clear(&mut self) {
         self.region = None;
         self.retired = 0;
+        // Positions count from the start again: a typed partial that followed one starts over.
+        for log in self.followed.values_mut() {
+            log.push(StreamEvent::Restart);
+        }
     }
 
     /// The calls being written, in order.
@@ -303,6 +368,31 @@ impl Drafts {
                 })
             })
             .collect()
+    }
+}
+
+/// Keep `event` of the call at `position` for whoever wants it: the events collected, and a
+/// typed partial that follows the call (`followed`). `names`: the call's id and name, for the
+/// events collected.
+fn report(
+    followed: &mut HashMap<usize, Vec<StreamEvent<'static>>>,
+    events: &mut Option<Vec<TextEvent>>,
+    position: usize,
+    names: impl FnOnce() -> (Option<String>, Option<String>),
+    event: StreamEvent<'static>,
+) {
+    match (followed.get_mut(&position), events.as_mut()) {
+        (Some(log), Some(events)) => {
+            log.push(event.clone());
+            let (id, name) = names();
+            events.push(TextEvent { position, id, name, event });
+        }
+        (Some(log), None) => log.push(event),
+        (None, Some(events)) => {
+            let (id, name) = names();
+            events.push(TextEvent { position, id, name, event });
+        }
+        (None, None) => {}
     }
 }
 
@@ -393,6 +483,37 @@ impl Region {
                 let call = minimax.calls.get(index)?;
                 view(call.start, None, Some(&call.name), Some(&call.arguments))
             }
+            Body::Pending | Body::Text => None,
+        }
+    }
+
+    /// The pointer, inside the arguments of its call `index`, of the value still being read
+    /// (`""`: the arguments object); `None` when none is.
+    fn open_path(&self, index: usize) -> Option<String> {
+        match &self.body {
+            Body::Json(body) => body.open_path(index),
+            Body::Params(params) => params.open_path(index),
+            Body::Named(named) => named.calls.get(index)?.arguments.as_ref()?.open_path(0),
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => {
+                self.body.own_calls().get(index)?.arguments.open_path()
+            }
+            Body::Harmony(harmony) => harmony.calls.get(index)?.arguments.open_path(0),
+            Body::MiniMaxM3(minimax) => minimax.open_path(index),
+            Body::Pending | Body::Text => None,
+        }
+    }
+
+    /// The name of its call `index`, once complete.
+    fn name(&self, index: usize) -> Option<&str> {
+        match &self.body {
+            Body::Json(body) => body.names(index).0,
+            Body::Params(params) => params.calls.get(index)?.name.as_deref(),
+            Body::Named(named) => named.calls.get(index)?.name.as_deref(),
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => {
+                self.body.own_calls().get(index).map(|call| call.name.as_str())
+            }
+            Body::Harmony(harmony) => harmony.calls.get(index).map(|call| call.name.as_str()),
+            Body::MiniMaxM3(minimax) => minimax.calls.get(index).map(|call| call.name.as_str()),
             Body::Pending | Body::Text => None,
         }
     }

@@ -220,6 +220,20 @@ impl Params {
         params
     }
 
+    /// The pointer, inside the arguments of call `index`, of the value still being read: the
+    /// parameter growing as a string, else the arguments object while the call is open;
+    /// `None` once it closed (a parameter is shown only once complete, but for that string).
+    pub fn open_path(&self, index: usize) -> Option<String> {
+        if index + 1 != self.calls.len() {
+            return None;
+        }
+        match &self.state {
+            State::SeekCall | State::Lost => None,
+            State::Value(growing) if growing.inserted => Some(format!("/{}", escape_token(&growing.key))),
+            _ => Some(String::new()),
+        }
+    }
+
     fn open_call(&mut self, start: usize) {
         self.calls.push(ParamCall { start, name: None, arguments: Value::Object(Map::new()) });
     }
