@@ -125,8 +125,16 @@ impl TextReader {
         if self.drafts.name(position, self.read_count()).is_some() {
             return None;
         }
+        self.final_call(position).map(|call| &call.arguments)
+    }
+
+    /// The call read final at `position` (a call read final since calls left without being
+    /// read final has that many fewer before it among those read).
+    fn final_call(&self, position: usize) -> Option<&ToolCall> {
         let index = position.checked_sub(self.drafts.retired())?;
-        self.collected.calls.iter().find(|call| call.index == index).map(|call| &call.arguments)
+        // In the order read, so in the order of their indices.
+        let calls = &self.collected.calls;
+        calls.binary_search_by_key(&index, |call| call.index).ok().map(|at| &calls[at])
     }
 
     /// The events of the arguments of the followed call at `position` since the last take.
@@ -141,8 +149,7 @@ impl TextReader {
         if let Some(name) = self.drafts.name(position, self.read_count()) {
             return name;
         }
-        let index = position.checked_sub(self.drafts.retired())?;
-        self.collected.calls.iter().find(|call| call.index == index).map(|call| call.name.as_str())
+        self.final_call(position).map(|call| call.name.as_str())
     }
 
     /// The events of the calls' arguments since the last take.
