@@ -6,9 +6,12 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::Value;
 use tool_input::calls::{CallOptions, Format, KnownTool};
 use tool_input::stream::StreamAssembler;
+use tool_input::ToolInput;
 
 /// Each format's fixtures, joined by a space.
 pub fn fixtures() -> (Vec<KnownTool>, BTreeMap<String, String>) {
@@ -65,6 +68,52 @@ pub fn stream(pieces: &[&str], options: &CallOptions) -> usize {
         for open in stream.open_calls() {
             seen += usize::from(open.name.is_some())
                 + open.arguments_partial.map_or(0, |partial| partial.is_object().into());
+        }
+    }
+    seen + stream.finish().calls.len()
+}
+
+/// The fixtures' tools as types, for their typed partials.
+#[derive(Deserialize, JsonSchema, ToolInput)]
+pub struct GetWeather {
+    pub city: String,
+    pub days: Option<i64>,
+    pub metric: Option<bool>,
+}
+
+/// Search.
+#[derive(Deserialize, JsonSchema, ToolInput)]
+pub struct Search {
+    pub query: Option<String>,
+    pub limit: Option<i64>,
+    pub filters: Option<Value>,
+    pub tags: Option<Vec<String>>,
+}
+
+/// Write a file.
+#[derive(Deserialize, JsonSchema, ToolInput)]
+pub struct WriteFile {
+    pub path: Option<String>,
+    pub content: Option<String>,
+}
+
+/// [`stream`], asking each open call's typed partial after each piece as well (by its
+/// tool's type): what a UI showing typed fields as they are written does.
+pub fn stream_typed(pieces: &[&str], options: &CallOptions) -> usize {
+    let mut stream = StreamAssembler::new(options.clone().format(Format::Text));
+    let mut seen = 0;
+    for piece in pieces {
+        stream.push_text(piece);
+        let open: Vec<(usize, Option<String>)> =
+            stream.open_calls().iter().map(|open| (open.position, open.name.map(str::to_owned))).collect();
+        for (position, name) in open {
+            let shown = match name.as_deref() {
+                Some("get_weather") => stream.partial::<GetWeather>(position).is_some(),
+                Some("search") => stream.partial::<Search>(position).is_some(),
+                Some("write_file") => stream.partial::<WriteFile>(position).is_some(),
+                _ => false,
+            };
+            seen += usize::from(shown);
         }
     }
     seen + stream.finish().calls.len()
