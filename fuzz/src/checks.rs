@@ -305,14 +305,37 @@ fn streamed_as_it_arrives(text: &str, format: tool_input::calls::TextFormat, fir
             assert!(open.bytes <= end, "{text:?}");
         }
         let _ = stream.take_events();
+        // Each call to `write_file` shown typed too, asked after every piece.
+        for position in 0..stream.open_calls().last().map_or(now.len(), |open| open.position + 1) {
+            let _ = stream.partial::<WriteFile>(position);
+        }
         shown = now;
         pos = end;
+    }
+    // Asked once the text has arrived, a typed partial is the one asked after every piece.
+    let mut late =
+        StreamAssembler::new(CallOptions::new().tools(TOOLS).format(Format::Text).text_format(format));
+    late.push_text(text);
+    let positions = late.open_calls().last().map_or(late.calls().len(), |open| open.position + 1);
+    for position in 0..positions {
+        let every = stream.partial::<WriteFile>(position).cloned();
+        if let Some(every) = every {
+            assert_eq!(late.partial::<WriteFile>(position), Some(&every), "{text:?}: call {position}");
+        }
     }
     let end = made(&stream.finish().calls);
     assert!(
         shown.len() <= end.len() && end[..shown.len()] == shown[..],
         "a shown call is not the end's: {text:?}"
     );
+}
+
+/// The tool `write_file`, for its typed partial while a text call streams.
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+#[allow(dead_code)] // read through its partial
+struct WriteFile {
+    path: Option<String>,
+    content: Option<String>,
 }
 
 /// A call that gives a key twice, built from the bytes: a Python keyword, a qwen3-coder,
