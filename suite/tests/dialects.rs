@@ -440,6 +440,43 @@ fn gemini_arrays_always_say_their_items() {
     );
 }
 
+/// Gemini refuses `properties` (and `required`) on a schema of another type than OBJECT (400,
+/// "properties: only allowed for OBJECT type"), which hand-written MCP schemas carry (a
+/// `string` with `properties`). JSON Schema applies them to objects only, so where the type
+/// is another they say nothing and are left out; where a list of types becomes branches,
+/// they go into the OBJECT branch, and `items` into the ARRAY branch (which always has one).
+#[test]
+fn gemini_takes_what_a_schema_says_of_objects_and_arrays_only_on_their_types() {
+    let schema = json!({"type": "object", "properties": {
+        "note": {"type": "string", "properties": {"x": {"type": "string"}}, "required": ["x"], "items": {"type": "integer"}},
+        "either": {"type": ["object", "string", "null"], "properties": {"x": {"type": "string"}}, "required": ["x"]},
+        "list": {"type": ["array", "string"], "items": {"type": "integer"}},
+        "bare": {"type": ["array", "integer"]}
+    }});
+    let converted = dialect::transform_schema(&schema, Dialect::Gemini).unwrap();
+    let properties = &converted["properties"];
+    assert_eq!(properties["note"], json!({"type": "STRING"}));
+    assert_eq!(
+        properties["either"],
+        json!({"nullable": true, "anyOf": [
+            {"type": "OBJECT", "properties": {"x": {"type": "STRING"}}, "required": ["x"]}, {"type": "STRING"}]})
+    );
+    assert_eq!(
+        properties["list"],
+        json!({"anyOf": [{"type": "ARRAY", "items": {"type": "INTEGER"}}, {"type": "STRING"}]})
+    );
+    assert_eq!(properties["bare"], json!({"anyOf": [{"type": "ARRAY", "items": {}}, {"type": "INTEGER"}]}));
+    assert!(dialect::check_tool("f", None, &schema, Dialect::Gemini).is_empty());
+    // A declaration written by hand with them on a STRING is reported.
+    let declaration = json!({"name": "f", "parameters": {"type": "OBJECT", "properties": {
+        "note": {"type": "STRING", "properties": {"x": {"type": "STRING"}}}}}});
+    let problems = dialect::check_definition(&declaration, Dialect::Gemini);
+    assert_eq!(
+        problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect::<Vec<_>>(),
+        [("/parameters/properties/note/properties", ProblemCode::UnsupportedKeyword)]
+    );
+}
+
 /// The text of a call read in a dialect is the text as sent: its repairs and a key it gives
 /// twice are found as `check_with` finds them, before the dialect's rewrite is undone.
 #[test]

@@ -185,6 +185,9 @@ fn convert<'s>(
         types = vec!["string".to_owned()];
     }
 
+    // A list of types is written as a union of one branch a type: what the schema says of
+    // objects and arrays then goes into the branch of that type (`place`).
+    let mut types_as_branches = false;
     match types.len() {
         0 => {}
         1 => {
@@ -199,6 +202,7 @@ fn convert<'s>(
             let branches =
                 types.iter().map(|name| serde_json::json!({"type": name.to_ascii_uppercase()})).collect();
             out.insert("anyOf".to_owned(), Value::Array(branches));
+            types_as_branches = true;
         }
     }
 
@@ -241,16 +245,33 @@ fn convert<'s>(
                 .filter(|name| name.as_str().is_some_and(|name| converted.contains_key(name)))
                 .cloned()
                 .collect();
-            merge_into(&mut out, Map::from_iter([("properties".to_owned(), Value::Object(converted))]));
+            let mut object = Map::from_iter([("properties".to_owned(), Value::Object(converted))]);
             if !required.is_empty() {
-                merge_into(&mut out, Map::from_iter([("required".to_owned(), Value::Array(required))]));
+                object.insert("required".to_owned(), Value::Array(required));
             }
-            out.entry("type").or_insert_with(|| Value::from("OBJECT"));
+            if place(&mut out, "OBJECT", object, types_as_branches) {
+                out.entry("type").or_insert_with(|| Value::from("OBJECT"));
+            }
         }
     }
     if let Some(items @ Value::Object(_)) = map.get("items") {
         let converted = convert(items, root, &format!("{pointer}/items"), depth + 1, stack, budget, problems);
-        out.insert("items".to_owned(), Value::Object(converted));
+        place(
+            &mut out,
+            "ARRAY",
+            Map::from_iter([("items".to_owned(), Value::Object(converted))]),
+            types_as_branches,
+        );
+    }
+    if types_as_branches {
+        // Each ARRAY branch needs its `items` too (below).
+        for branch in out.get_mut("anyOf").and_then(Value::as_array_mut).into_iter().flatten() {
+            if let Value::Object(branch) = branch {
+                if branch.get("type").and_then(Value::as_str) == Some("ARRAY") {
+                    branch.entry("items").or_insert_with(|| Value::Object(Map::new()));
+                }
+            }
+        }
     }
     // Gemini refuses an ARRAY without `items` (400, "items: missing field"): a tuple's
     // `prefixItems`, which it lacks, become one schema for every item (an `anyOf` where they
@@ -308,6 +329,41 @@ fn is_null_only(schema: &Map<String, Value>) -> bool {
 }
 
 /// Merge `part` into `out`: properties and `required` are joined, other keys kept first-come.
+/// Put what the schema says of values of one type (`kind`: `properties` and `required` for
+/// an `OBJECT`, `items` for an `ARRAY`) where Gemini takes it: on the schema when it is of
+/// that type or of none (`true`: the caller may give it the type), in the branch of that
+/// type when a list of types became branches. Where the schema is of another type, it said
+/// nothing (JSON Schema applies these to values of their type only), and Gemini refuses
+/// them there (400, "properties: only allowed for OBJECT type"): it is left out.
+fn place(
+    out: &mut Map<String, Value>,
+    kind: &str,
+    part: Map<String, Value>,
+    types_as_branches: bool,
+) -> bool {
+    match out.get("type").and_then(Value::as_str) {
+        Some(own) if own == kind => {
+            merge_into(out, part);
+            true
+        }
+        Some(_) => false,
+        None if types_as_branches => {
+            let branches = out.get_mut("anyOf").and_then(Value::as_array_mut).into_iter().flatten();
+            let branch = branches
+                .filter_map(Value::as_object_mut)
+                .find(|branch| branch.get("type").and_then(Value::as_str) == Some(kind));
+            if let Some(branch) = branch {
+                merge_into(branch, part);
+            }
+            false
+        }
+        None => {
+            merge_into(out, part);
+            true
+        }
+    }
+}
+
 fn merge_into(out: &mut Map<String, Value>, part: Map<String, Value>) {
     for (key, value) in part {
         match (key.as_str(), out.get_mut(&key), value) {
@@ -396,6 +452,17 @@ fn check_node(node: &Value, pointer: &str, depth: usize, problems: &mut Problems
             ProblemCode::UnsupportedType,
             "an ARRAY needs `items` (Gemini answers `items: missing field`)",
         );
+    }
+    let object =
+        map.get("type").and_then(Value::as_str).is_none_or(|kind| kind.eq_ignore_ascii_case("object"));
+    for key in ["properties", "required"] {
+        if map.contains_key(key) && !object {
+            problems.push(
+                &format!("{pointer}/{key}"),
+                ProblemCode::UnsupportedKeyword,
+                format!("`{key}` is only allowed for the OBJECT type (Gemini answers `{key}: only allowed for OBJECT type`)"),
+            );
+        }
     }
     if let Some(values) = map.get("enum").and_then(Value::as_array) {
         if values.iter().any(|value| !value.is_string()) {
