@@ -4,40 +4,17 @@
 //! through a call, the partial is the one asked after every piece from the start, and once
 //! the text has arrived it holds every argument of the final reading, complete.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tool_input::calls::{parse_text, CallOptions, Format, KnownTool, TextFormat};
 use tool_input::partial::{FieldState, PartialReader, PartialValue};
 use tool_input::stream::StreamAssembler;
 use tool_input::ToolInput;
 
-/// The weather.
-#[allow(dead_code)] // read through its partial
-#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
-struct GetWeather {
-    city: String,
-    days: Option<i64>,
-    metric: Option<bool>,
-}
+// The text formats' fixtures as the benches read them: their tools as types, and pieces.
+#[path = "../benches/text_fixtures/mod.rs"]
+mod text_fixtures;
 
-/// Search.
-#[allow(dead_code)]
-#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
-struct Search {
-    query: Option<String>,
-    limit: Option<i64>,
-    filters: Option<Value>,
-    tags: Option<Vec<String>>,
-}
-
-/// Write a file.
-#[allow(dead_code)]
-#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
-struct WriteFile {
-    path: Option<String>,
-    content: Option<String>,
-}
+use text_fixtures::{chunks as pieces, GetWeather, Search, WriteFile};
 
 /// The fixtures of every text format, with the tools they call.
 fn fixtures() -> (Vec<KnownTool>, Vec<(TextFormat, String)>) {
@@ -59,21 +36,6 @@ fn fixtures() -> (Vec<KnownTool>, Vec<(TextFormat, String)>) {
         })
         .collect();
     (tools, fixtures)
-}
-
-/// `text` in pieces of about `size` bytes, at character boundaries.
-fn pieces(text: &str, size: usize) -> Vec<&str> {
-    let mut pieces = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let mut end = (start + size).min(text.len());
-        while !text.is_char_boundary(end) {
-            end += 1;
-        }
-        pieces.push(&text[start..end]);
-        start = end;
-    }
-    pieces
 }
 
 /// The partial of the call at `position` after each piece, asked from piece `first` on.
