@@ -50,6 +50,11 @@ impl JsonArguments {
         self.body.open_path(0)
     }
 
+    /// They are shown (see [`JsonBody::mark_shown`]).
+    pub fn mark_shown(&mut self) {
+        self.body.mark_shown();
+    }
+
     /// Feed JSON text as it is.
     pub fn raw(&mut self, text: &str, events: bool, emit: Emit<'_>) {
         self.body.feed_raw(text, events, &mut |_, event| emit(event));

@@ -185,7 +185,8 @@ impl JsonBody {
                 }
                 _ => {}
             }
-            if events {
+            // A restart forgets the calls' names whether or not events are reported.
+            if events || matches!(event, StreamEvent::Restart) {
                 found.push(event.into_owned());
             }
         });
@@ -247,6 +248,12 @@ impl JsonBody {
             Route::Arguments(at, inner) | Route::Keyed(at, _, inner) if at == index => Some(inner.to_owned()),
             _ => None,
         }
+    }
+
+    /// What it read is shown (a typed partial follows its calls from here): a restart must
+    /// take it back, whether or not an event was reported.
+    pub fn mark_shown(&mut self) {
+        self.reported = true;
     }
 
     /// The name and id of the call at `index`, once complete.

@@ -154,8 +154,10 @@ impl Drafts {
         }
         let call = region.call(index)?;
         let followed = Followed { arguments: call.arguments.cloned(), open: region.open_path(index) };
-        // Shown now: if the block turns out to be reasoning, the partial is taken back.
+        // Shown now: if the block turns out to be reasoning, or its JSON prose, the partial
+        // is taken back.
         region.reported = true;
+        region.mark_shown(index);
         self.followed.insert(position, Vec::new());
         self.last_followed = self.last_followed.max(Some(position));
         Some(followed)
@@ -441,6 +443,16 @@ impl Body {
             _ => &[],
         }
     }
+
+    /// [`Body::own_calls`], to change.
+    fn own_calls_mut(&mut self) -> &mut [args::ArgCall] {
+        match self {
+            Body::Python(python) => &mut python.calls,
+            Body::Gemma(gemma) => &mut gemma.calls,
+            Body::KimiK3(kimi) => &mut kimi.calls,
+            _ => &mut [],
+        }
+    }
 }
 
 impl Region {
@@ -510,6 +522,30 @@ impl Region {
             Body::Harmony(harmony) => harmony.calls.get(index)?.arguments.open_path(0),
             Body::MiniMaxM3(minimax) => minimax.open_path(index),
             Body::Pending | Body::Text => None,
+        }
+    }
+
+    /// What it read of its call `index` is shown: a restart of the JSON reading it must take
+    /// it back (see [`json::JsonBody::mark_shown`]).
+    fn mark_shown(&mut self, index: usize) {
+        match &mut self.body {
+            Body::Json(body) => body.mark_shown(),
+            Body::Named(named) => {
+                if let Some(body) = named.calls.get_mut(index).and_then(|call| call.arguments.as_mut()) {
+                    body.mark_shown();
+                }
+            }
+            Body::Harmony(harmony) => {
+                if let Some(call) = harmony.calls.get_mut(index) {
+                    call.arguments.mark_shown();
+                }
+            }
+            Body::Python(_) | Body::Gemma(_) | Body::KimiK3(_) => {
+                if let Some(call) = self.body.own_calls_mut().get_mut(index) {
+                    call.arguments.mark_shown();
+                }
+            }
+            Body::Params(_) | Body::MiniMaxM3(_) | Body::Pending | Body::Text => {}
         }
     }
 
