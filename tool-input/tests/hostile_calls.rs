@@ -709,3 +709,32 @@ fn the_last_call_of_a_cut_chat_response_is_refused_alike_in_its_body_and_its_str
         }
     }
 }
+
+/// A lone surrogate escape (`"\ud800"`: half of an emoji a model's tokens split) is JSON by its
+/// grammar, but no Rust string holds it and `serde_json` refuses the text. A body or a stream
+/// event with one anywhere was read as prose (`auto`: no call, no error, the call lost) or
+/// refused whole. It is read with U+FFFD in its place; in a call's arguments the repair is
+/// recorded. Anything else wrong with the text is still refused.
+#[test]
+fn a_lone_surrogate_escape_does_not_lose_the_calls() {
+    let body = r#"{"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi \ud800",
+        "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f",
+        "arguments": "{\"a\": \"\\ud83d\"}"}}]}, "finish_reason": "tool_calls"}]}"#;
+    for format in [Format::Auto, Format::OpenAi] {
+        let calls = parse_body(body, &CallOptions::new().format(format)).unwrap();
+        assert_eq!(calls.format, Format::OpenAi, "{format:?}");
+        assert_eq!(calls.content.as_deref(), Some("hi \u{fffd}"));
+        let [call] = calls.calls.as_slice() else { panic!("{format:?}: {:?}", calls.errors) };
+        assert_eq!(call.arguments["a"], "\u{fffd}");
+        assert!(call.repairs.iter().any(|r| r.kind == tool_input::parse::RepairKind::LoneSurrogate));
+    }
+    // Not JSON for another reason as well: still refused.
+    let quoted = body.replacen(r#""content": "hi \ud800""#, r#""content": 'hi \ud800'"#, 1);
+    assert!(parse_body(&quoted, &CallOptions::new().format(Format::OpenAi)).is_err());
+    // A stream event with one.
+    let mut stream = tool_input::stream::StreamAssembler::new(CallOptions::new());
+    let event = r#"{"choices": [{"index": 0, "delta": {"content": "\udc00", "tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]}"#;
+    stream.push_sse_bytes(format!("data: {event}\n\ndata: {{\"choices\": [{{\"index\": 0, \"delta\": {{}}, \"finish_reason\": \"tool_calls\"}}]}}\n\ndata: [DONE]\n\n"));
+    let calls = stream.finish();
+    assert_eq!((calls.calls.len(), calls.errors.len()), (1, 0), "{:?}", calls.errors);
+}

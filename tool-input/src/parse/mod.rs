@@ -979,17 +979,38 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
 /// Strict JSON (a response body, a stream's event) as a value, its floats correctly rounded:
 /// by `serde_json` unless it might misread one (built without `float_roundtrip`), else by
 /// this parser's strict mode. `Err` carries the reason.
+///
+/// A lone surrogate escape (`"\ud800"`, half of an emoji a model's tokens split) is JSON by
+/// its grammar, which lets an escape name any code unit, but no Rust string holds it, and
+/// `serde_json` refuses the whole text: a body of calls was read as prose then, and its
+/// calls lost. Such text is read with each lone surrogate as U+FFFD, as the lenient parser
+/// reads it (`lone_surrogate` in arguments), and only such text: anything else wrong is
+/// still refused.
 pub(crate) fn strict_value(text: &str) -> Result<Value, String> {
     let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::strict() };
     match repeats::strict_reading(text, options.max_depth) {
         Strict::Read((value, _)) => Ok(value),
-        Strict::Refused(error) => Err(error.to_string()),
+        Strict::Refused(error) => lone_surrogates_only(text).ok_or_else(|| error.to_string()),
         // A float it may misread: the parser's strict mode reads the text, with no second
         // offer to `serde_json` (`refused_before`).
         Strict::NotTried => read_whole(text, &options, true)
             .map(|(parsed, _)| parsed.value)
             .map_err(|error| error.to_string()),
     }
+}
+
+/// `text` read as JSON whose only fault is one or more lone surrogate escapes, each as
+/// U+FFFD (see [`strict_value`]); `None` when it has another, or none.
+fn lone_surrogates_only(text: &str) -> Option<Value> {
+    // Every lone surrogate is written as an escape: text without one has none.
+    if !text.contains("\\u") {
+        return None;
+    }
+    let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::default() };
+    let parsed = read_whole(text, &options, true).ok()?.0;
+    let only = |kind: RepairKind| kind == RepairKind::LoneSurrogate;
+    (!parsed.repairs.is_empty() && parsed.repairs.iter().all(|repair| only(repair.kind)))
+        .then_some(parsed.value)
 }
 
 /// [`parse`] of tool arguments, also telling whether an object repeated a key (whose last
