@@ -22,16 +22,19 @@ fn class<'py>(
     cell.import(py, "tool_input._errors", name)
 }
 
-/// `tool_input.Rejection(message, kind, errors)`, from the rejection's `Serialize` shape
-/// (`{"kind", "errors", "message"}`, as the CLI prints it).
+/// `tool_input.Rejection(message, kind, errors, omitted_errors)`, from the rejection's
+/// `Serialize` shape (`{"kind", "errors", "message"}`, and `"omitted_errors"` when the
+/// error limit cut the list, as the CLI prints it).
 pub(crate) fn rejection(py: Python<'_>, rejection: &Rejection) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let shape = record(py, rejection)?;
         let field = |name: &str| shape.get_item(name);
+        // The shape has the count only when it is not 0; the attribute is always there.
         let instance = class(py, &REJECTION, "Rejection")?.call1((
             field("message")?,
             field("kind")?,
             field("errors")?,
+            rejection.omitted_errors(),
         ))?;
         Ok(PyErr::from_value(instance))
     };

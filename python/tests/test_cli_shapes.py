@@ -27,7 +27,9 @@ def check_result(validator, raw):
     try:
         checked = validator.check(raw)
     except Rejection as rejection:
-        return {"ok": False, "kind": rejection.kind, "errors": rejection.errors, "message": str(rejection)}
+        result = {"ok": False, "kind": rejection.kind, "errors": rejection.errors, "message": str(rejection)}
+        # The CLI prints the count of errors past the limit only when there are some.
+        return {**result, "omitted_errors": rejection.omitted_errors} if rejection.omitted_errors else result
     return {"ok": True, "value": checked.value, "repairs": checked.repairs, "coercions": checked.coercions}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import threading
 
 import pytest
@@ -166,6 +167,22 @@ def test_whole_input_rejections(validator, raw, kind):
         validator.check(raw)
     assert caught.value.kind == kind
     assert len(caught.value.errors) == 1 and caught.value.errors[0]["path"] == ""
+
+
+def test_errors_past_the_limit_are_counted(validator):
+    # 60 unknown properties: the engine lists 50 and counts the rest, as the CLI prints
+    # (`"omitted_errors": 10`); the message counts all 60. The count survives pickling.
+    raw = json.dumps({"customer_id": "C", "priority": "low", **{f"x{i}": i for i in range(60)}})
+    with pytest.raises(Rejection) as caught:
+        validator.check(raw)
+    rejection = caught.value
+    assert (len(rejection.errors), rejection.omitted_errors) == (50, 10)
+    assert "rejected (60 errors)" in str(rejection)
+    assert "omitted_errors=10" in repr(rejection)
+    assert pickle.loads(pickle.dumps(rejection)).omitted_errors == 10
+    with pytest.raises(Rejection) as caught:
+        validator.check('{"customer_id": "C", "priority": "urgent"}')
+    assert caught.value.omitted_errors == 0
 
 
 def test_empty_arguments_are_an_empty_object(validator):

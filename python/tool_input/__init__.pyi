@@ -72,7 +72,8 @@ class Rejection(Exception):
     kind: RejectionKind
     errors: List[FieldError]
     message: str
-    def __init__(self, message: str, kind: str, errors: List[FieldError]) -> None: ...
+    omitted_errors: int
+    def __init__(self, message: str, kind: str, errors: List[FieldError], omitted_errors: int = 0) -> None: ...
 
 class SchemaError(ValueError):
     """A schema the engine cannot compile (or read), at `pointer`."""

@@ -25,22 +25,30 @@ class Rejection(Exception):
             ``path`` is a JSON Pointer in the keys the model sent (``"/items/1/quantity"``);
             a whole-input failure has one error at ``""``.
         message: the text for the model (the same as ``str(rejection)``).
+        omitted_errors: how many errors were left out of ``errors`` past the engine's limit
+            (50 listed at most), as the message counts them (``… and N more errors``); ``0``
+            when every error is listed. The CLI prints it as ``"omitted_errors"`` when not 0.
     """
 
     kind: str
     errors: List[Dict[str, Any]]
     message: str
+    omitted_errors: int
 
-    def __init__(self, message: str, kind: str, errors: List[Dict[str, Any]]) -> None:
-        super().__init__(message, kind, errors)
+    def __init__(self, message: str, kind: str, errors: List[Dict[str, Any]], omitted_errors: int = 0) -> None:
+        # All four in `args`, so a pickled rejection comes back with its count.
+        super().__init__(message, kind, errors, omitted_errors)
         self.message = message
         self.kind = kind
         self.errors = errors
+        self.omitted_errors = omitted_errors
 
     def __str__(self) -> str:
         return self.message
 
     def __repr__(self) -> str:
+        if self.omitted_errors:
+            return f"Rejection(kind={self.kind!r}, errors={self.errors!r}, omitted_errors={self.omitted_errors!r})"
         return f"Rejection(kind={self.kind!r}, errors={self.errors!r})"
 
 
