@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use serde::Serialize;
 use serde_json::Value;
 use tool_input::{Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, Report, Validator};
@@ -66,15 +66,29 @@ impl PyValidator {
         let mut builder = builder.policy(policy).formats(formats).defaults(defaults);
         for (uri, given) in resources.into_iter().flat_map(|resources| resources.iter()) {
             let uri: String = uri.extract()?;
-            // From text where it can be written (the order its properties are listed in, as
-            // for the schema); else its value.
             builder = match schema_text(py, &given) {
-                Some(text) => builder.resource_from_text(&uri, &text).map_err(|e| schema_error(py, &e))?,
-                None => {
-                    let given = document(&given)?.map_err(|error| {
+                // Text, read as `--resource` reads a file: text that is not JSON is a schema
+                // error naming the URI.
+                Some(text) if is_text(&given) => {
+                    builder.resource_from_text(&uri, &text).map_err(|e| schema_error(py, &e))?
+                }
+                written => {
+                    // A dict is converted as the schema's is, so it is refused alike (a float
+                    // that is not finite, an integer beyond 64 bits): through json.dumps, NaN
+                    // was refused as "not JSON" and 2**70 rounded to a float without a word.
+                    let value = document(&given)?.map_err(|error| {
                         schema_error_at(py, "", &format!("the resource at {uri} is not JSON: {error}"))
                     })?;
-                    builder.resource(&uri, given)
+                    // From json.dumps's text for the order its properties are listed in, as
+                    // for the schema, when serde_json reads that text back; a dict nested
+                    // deeper than serde_json reads text (128 levels) is taken as its value,
+                    // as the schema itself is, never refused as "not JSON".
+                    match written {
+                        Some(text) if serde_json::from_str::<Value>(&text).is_ok() => {
+                            builder.resource_from_text(&uri, &text).map_err(|e| schema_error(py, &e))?
+                        }
+                        _ => builder.resource(&uri, value),
+                    }
                 }
             };
         }
@@ -216,6 +230,11 @@ pub(crate) fn residual_rejection(
         refused = refused.with_tool(tool);
     }
     rejection(py, &refused).into_value(py).into_any()
+}
+
+/// Was `object` given as text (`str` or `bytes`) rather than as a value?
+fn is_text(object: &Bound<'_, PyAny>) -> bool {
+    object.cast::<PyString>().is_ok() || object.cast::<PyBytes>().is_ok()
 }
 
 /// `schema` as JSON text, its keys in the order they were written: the `str` or `bytes` given,

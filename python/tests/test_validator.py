@@ -360,3 +360,26 @@ def test_a_given_document_lists_its_properties_as_written():
         with pytest.raises(Rejection) as caught:
             validator.check('{"place": {"zoen": 1}}')
         assert caught.value.errors[0]["options"] == ["zone", "area", "mid"]
+
+
+def test_a_given_document_is_read_as_the_schema_is():
+    # As a dict, a document is taken as the schema is: nested deeper than serde_json reads
+    # text (128 levels, here 141) it is still a schema, and a float that is not finite or an
+    # integer beyond 64 bits is refused with a ValueError rather than written out and read
+    # back as something else.
+    deep = {"type": "integer"}
+    for _ in range(70):
+        deep = {"type": "object", "properties": {"a": deep}}
+    schema = {"$ref": "https://example.com/deep.json"}
+    Validator(deep)
+    validator = Validator(schema, resources={"https://example.com/deep.json": deep})
+    inner = "x"
+    for _ in range(70):
+        inner = {"a": inner}
+    with pytest.raises(Rejection) as caught:
+        validator.check(json.dumps(inner))
+    assert caught.value.errors[0]["path"] == "/a" * 70
+    for bad in (float("nan"), 2**70):
+        with pytest.raises(ValueError) as refused:
+            Validator(schema, resources={"https://example.com/deep.json": {"maximum": bad}})
+        assert not isinstance(refused.value, SchemaError)
