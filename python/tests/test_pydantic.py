@@ -12,7 +12,7 @@ import pytest
 
 pydantic = pytest.importorskip("pydantic")
 
-from pydantic import BaseModel, Field, field_validator  # noqa: E402
+from pydantic import AfterValidator, BaseModel, Field, field_validator  # noqa: E402
 
 import tool_input  # noqa: E402
 from tool_input import Rejection, SchemaError  # noqa: E402
@@ -79,6 +79,41 @@ def test_what_only_the_model_checks_is_a_rejection_in_the_engines_words():
     assert "/customer_id: Value error, must start with C-" in str(rejection)
     # Raised from None: no pydantic error chained to it.
     assert rejection.__cause__ is None and rejection.__suppress_context__
+
+
+def positive(value: int) -> int:
+    if value <= 0:
+        raise ValueError("must be positive")
+    return value
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"]
+    lives: Annotated[int, AfterValidator(positive)]
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"]
+
+
+class Unions(BaseModel):
+    count: Union[Annotated[int, AfterValidator(positive)], List[int]]
+    pets: List[Annotated[Union[Cat, Dog], Field(discriminator="kind")]] = []
+    sizes: List[Union[Annotated[int, AfterValidator(positive)], str]] = []
+
+
+def test_a_union_members_name_is_not_part_of_the_path():
+    # pydantic names the union member it tried in `loc` ("function-after[positive(), int]",
+    # "list[int]", a tag "cat"); the path is the field's, in the keys the model sent.
+    with pytest.raises(Rejection) as caught:
+        validate(Unions, '{"count": -1}')
+    assert {error["path"] for error in caught.value.errors} == {"/count"}
+    with pytest.raises(Rejection) as caught:
+        validate(Unions, '{"count": 1, "pets": [{"kind": "dog"}, {"kind": "cat", "lives": 0}]}')
+    assert [error["path"] for error in caught.value.errors] == ["/pets/1/lives"]
+    with pytest.raises(Rejection) as caught:
+        validate(Unions, '{"count": 1, "sizes": [1, -2]}')
+    assert {error["path"] for error in caught.value.errors} == {"/sizes/1"}
 
 
 def test_validators_are_cached_per_model_and_policy():

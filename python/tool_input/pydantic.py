@@ -69,10 +69,31 @@ def validate(model: "Type[M]", raw: Union[str, bytes, Dict[str, Any], None], *, 
     try:
         return model.model_validate(checked.value)
     except ValidationError as error:
-        errors = [(_pointer(detail.get("loc", ())), str(detail.get("msg", ""))) for detail in error.errors()]
+        errors = [(_pointer(detail, checked.value), str(detail.get("msg", ""))) for detail in error.errors()]
         raise _native._residual_rejection(errors, validator.name) from None
 
 
-def _pointer(loc: Tuple[Union[str, int], ...]) -> str:
-    """A pydantic ``loc`` as a JSON Pointer (RFC 6901), the engine's way to say where."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in loc)
+def _pointer(detail: Any, value: Any) -> str:
+    """A pydantic error's ``loc`` as a JSON Pointer (RFC 6901) into the arguments, the
+    engine's way to say where.
+
+    pydantic also names in ``loc`` the member of a union it tried (``("x", "int")``,
+    ``("x", "function-after[check(), int]")``, a tagged union's tag: ``("pet", "cat",
+    "age")``). Such a step is no key or index of the value, so it is left out: the path is
+    the field's, in the keys the model sent. A key the value lacks is kept where the error
+    says it is missing.
+    """
+    loc: Tuple[Union[str, int], ...] = tuple(detail.get("loc", ()))
+    parts = []
+    current = value
+    for position, part in enumerate(loc):
+        if isinstance(current, dict) and isinstance(part, str) and part in current:
+            parts.append(part)
+            current = current[part]
+        elif isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
+            parts.append(part)
+            current = current[part]
+        elif position == len(loc) - 1 and detail.get("type") == "missing":
+            parts.append(part)
+        # Else a union member's name: not in the arguments, left out.
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
