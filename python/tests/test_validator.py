@@ -383,3 +383,41 @@ def test_a_given_document_is_read_as_the_schema_is():
         with pytest.raises(ValueError) as refused:
             Validator(schema, resources={"https://example.com/deep.json": {"maximum": bad}})
         assert not isinstance(refused.value, SchemaError)
+
+
+def test_the_readme_example_prints_what_the_readme_shows():
+    # README "From Python": the records shown there, key for key.
+    schema = {
+        "title": "create_order",
+        "type": "object",
+        "properties": {
+            "customer_id": {"type": "string"},
+            "priority": {"enum": ["low", "high"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["customer_id", "priority"],
+        "additionalProperties": False,
+    }
+    v = Validator(schema, policy="default")
+    checked = v.check("Sure! {'customer_id': 'C-1', 'priority': 'High', 'tags': '[\"vip\"]'}")
+    assert checked.value == {"customer_id": "C-1", "priority": "high", "tags": ["vip"]}
+    assert checked.repairs == [
+        {"kind": "prose_before", "offset": 0, "count": 1, "last_offset": 0},
+        {"kind": "single_quotes", "offset": 7, "count": 6, "last_offset": 57},
+    ]
+    assert checked.coercions[0] == {"path": "/priority", "kind": "enum_case", "from": '"High"', "to": '"high"'}
+    assert checked.coercions[1]["path"] == "/tags"
+    with pytest.raises(Rejection) as caught:
+        v.check('{"customer_id": "C-1", "priority": "urgent"}')
+    r = caught.value
+    assert (r.kind, r.omitted_errors) == ("invalid", 0)
+    assert r.errors == [
+        {
+            "path": "/priority",
+            "code": "enum",
+            "message": '"urgent" is not one of "low", "high"',
+            "value": '"urgent"',
+            "options": ["low", "high"],
+        }
+    ]
+    assert str(r).startswith("The arguments for tool `create_order` were rejected (1 error); ")
