@@ -547,6 +547,40 @@ mod nested_serde_facts {
         assert!(error.to_string().contains("given twice"), "{error}");
     }
 
+    /// A list or struct sent as JSON text (`parsed_string`) is read as the same container
+    /// sent as JSON: its aliases and catch-alls too, each recorded at its path inside the
+    /// string, after the string's own record.
+    #[test]
+    fn aliases_and_catch_alls_inside_a_container_sent_as_text() {
+        let text = r#"{"color": "red", "pens": "[{\"colour\": \"verde\", \"width\": 2}, {\"color\": \"teal\", \"width\": 1}]"}"#;
+        let paint = Paint::from_arguments_with_report(text).unwrap();
+        assert_eq!(
+            paint.value.pens,
+            [Pen { color: Color::Green, width: 2 }, Pen { color: Color::Unknown, width: 1 }]
+        );
+        assert_eq!(
+            kinds(&paint),
+            [
+                (
+                    "/pens",
+                    CoercionKind::ParsedString,
+                    Some(r#""[{\"colour\": \"verde\", \"width\": 2}, {\"color\": \"teal\", \"width\": 1}]""#)
+                ),
+                ("/pens/0/color", CoercionKind::Alias, Some("\"colour\"")),
+                ("/pens/0/color", CoercionKind::Alias, Some("\"verde\"")),
+                ("/pens/1/color", CoercionKind::OtherVariant, Some("\"teal\"")),
+            ]
+        );
+        // One item sent as text, in Python's spelling.
+        let paint =
+            Paint::from_arguments(r#"{"color": "red", "pens": ["{'colour': 'red', 'width': 2}"]}"#).unwrap();
+        assert_eq!(paint.pens, [Pen { color: Color::Red, width: 2 }]);
+        // Inside the text, a choice is still refused at its own path.
+        let error = Paint::from_arguments(r#"{"color": "red", "pens": "[{\"colour\": 3, \"width\": 2}]"}"#)
+            .unwrap_err();
+        assert_eq!(error.errors()[0].path(), "/pens/0/color");
+    }
+
     #[test]
     fn an_enum_that_does_not_tell_its_catch_all_is_refused_as_before() {
         assert!(serde_json::from_str::<PaintUntold>(r#"{"color": "blue"}"#).is_ok());
@@ -837,6 +871,29 @@ mod tagged_serde_facts {
                 ("/moves/2/t".to_owned(), CoercionKind::OtherVariant, Some("\"spin\"".to_owned())),
             ]
         );
+    }
+
+    /// A tagged object sent as JSON text is read as the object: its tag's alias or unknown
+    /// name as when it is sent as JSON (they were refused as not one of the names).
+    #[test]
+    fn a_tagged_object_sent_as_text() {
+        let text = r#"{"step": "{\"kind\": \"fly\"}", "moves": "[{\"t\": \"left\", \"c\": 90}, {\"t\": \"spin\"}]"}"#;
+        let route = Route::from_arguments(text).unwrap();
+        assert_eq!((route.step, route.moves), (Step::Unknown, vec![Move::TurnLeft(90), Move::Other]));
+        let kinds: Vec<_> = kinds(text).into_iter().map(|(path, kind, _)| (path, kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("/moves".to_owned(), CoercionKind::ParsedString),
+                ("/moves/0/t".to_owned(), CoercionKind::Alias),
+                ("/moves/1/t".to_owned(), CoercionKind::OtherVariant),
+                ("/step".to_owned(), CoercionKind::ParsedString),
+                ("/step/kind".to_owned(), CoercionKind::OtherVariant),
+            ]
+        );
+        let route =
+            Route::from_arguments(r#"{"step": "{'kind': 'walk', 'metres': 3}", "moves": []}"#).unwrap();
+        assert_eq!(route.step, Step::Go { metres: 3 });
     }
 
     #[test]

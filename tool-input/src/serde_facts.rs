@@ -5,6 +5,9 @@
 //! writes [`PartialValue::__serde_facts`](crate::partial::PartialValue), and the tool's derive
 //! gathers its fields' facts through it, at the places in the arguments where those types sit.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::equal::json_equal;
@@ -194,13 +197,17 @@ impl SerdeFacts {
         max_echo: usize,
         mapped: &mut Mapped,
     ) {
-        for (path, fact) in &self.facts {
+        for (index, (path, fact)) in self.facts.iter().enumerate() {
             let mut pointer = String::new();
-            visit(value, path, &mut pointer, &mut |value, pointer| {
+            let mut strings = Vec::new();
+            visit(value, path, &mut pointer, &mut strings, &mut |value, pointer| {
                 let top = pointer.split('/').nth(1).map(crate::pointer::unescape_token).unwrap_or_default();
                 let place = Place { hide: hidden(&top), coerce: coerces(&top), max_echo };
                 apply(fact, value, pointer, place, mapped);
             });
+            for (at, done) in strings {
+                add_place(&mut mapped.within, at, index, done);
+            }
         }
     }
 
@@ -211,7 +218,9 @@ impl SerdeFacts {
             let mut pointer = String::new();
             let mut places = Vec::new();
             let mut value = value.clone();
-            visit(&mut value, path, &mut pointer, &mut |_, pointer| places.push(pointer.to_owned()));
+            visit(&mut value, path, &mut pointer, &mut Vec::new(), &mut |_, pointer| {
+                places.push(pointer.to_owned())
+            });
             for error in errors.iter_mut().filter(|error| places.contains(&error.path)) {
                 error.message.push_str(&format!("; {}", catch_all_note(names, other)));
             }
@@ -225,42 +234,68 @@ fn catch_all_note(names: &[String], other: &str) -> String {
     format!("send a string: one of {}, or any other text, read as `{other}`", known.join(", "))
 }
 
-/// Call `f` on each place `path` reaches in `value`, with its JSON Pointer.
-fn visit(value: &mut Value, path: &[Segment], pointer: &mut String, f: &mut dyn FnMut(&mut Value, &str)) {
-    let Some((first, rest)) = path.split_first() else {
+/// Call `f` on each place `path` reaches in `value`, with its JSON Pointer. Where it finds
+/// a string on the way, or at the place (a container the model may have sent as JSON text,
+/// which only the check parses), `strings` gets that string's pointer and how many steps of
+/// `path` led to it.
+fn visit(
+    value: &mut Value,
+    path: &[Segment],
+    pointer: &mut String,
+    strings: &mut Vec<(String, usize)>,
+    f: &mut dyn FnMut(&mut Value, &str),
+) {
+    visit_from(value, path, 0, pointer, strings, f)
+}
+
+fn visit_from(
+    value: &mut Value,
+    path: &[Segment],
+    done: usize,
+    pointer: &mut String,
+    strings: &mut Vec<(String, usize)>,
+    f: &mut dyn FnMut(&mut Value, &str),
+) {
+    let Some(first) = path.get(done) else {
+        if value.is_string() {
+            // The place itself may be an object sent as text (a struct whose keys have
+            // aliases); as a string, it is read here too (a variant's name).
+            strings.push((pointer.clone(), done));
+        }
         f(value, pointer);
         return;
     };
     let length = pointer.len();
     match (first, value) {
+        (_, Value::String(_)) => strings.push((pointer.clone(), done)),
         (Segment::Key(key), Value::Object(object)) => {
             if let Some(inner) = object.get_mut(key) {
                 crate::pointer::push_token(pointer, key);
-                visit(inner, rest, pointer, f);
+                visit_from(inner, path, done + 1, pointer, strings, f);
             }
         }
         (Segment::Items, Value::Array(items)) => {
             for (index, item) in items.iter_mut().enumerate() {
                 crate::pointer::push_token(pointer, &index.to_string());
-                visit(item, rest, pointer, f);
+                visit_from(item, path, done + 1, pointer, strings, f);
                 pointer.truncate(length);
             }
         }
         (Segment::Variant { tag: None, name, .. }, Value::Object(object)) => {
             if let (1, Some(inner)) = (object.len(), object.get_mut(name)) {
                 crate::pointer::push_token(pointer, name);
-                visit(inner, rest, pointer, f);
+                visit_from(inner, path, done + 1, pointer, strings, f);
             }
         }
         (Segment::Variant { tag: Some(tag), content, name }, value @ Value::Object(_)) => {
             let named = value.get(tag).and_then(Value::as_str) == Some(name.as_str());
             match (named, content) {
                 (false, _) => {}
-                (true, None) => visit(value, rest, pointer, f),
+                (true, None) => visit_from(value, path, done + 1, pointer, strings, f),
                 (true, Some(content)) => {
                     if let Some(inner) = value.get_mut(content) {
                         crate::pointer::push_token(pointer, content);
-                        visit(inner, rest, pointer, f);
+                        visit_from(inner, path, done + 1, pointer, strings, f);
                     }
                 }
             }
@@ -415,6 +450,59 @@ fn enumerates(object: &serde_json::Map<String, Value>, names: &[String]) -> bool
 pub(crate) struct Mapped {
     pub coercions: Vec<Coercion>,
     pub errors: Vec<FieldError>,
+    /// The facts that stopped at a string (see [`Within`]), by the string's pointer.
+    pub within: Places,
+}
+
+/// By a string's pointer, the facts whose places go on inside it: `(fact, done)`, the
+/// index of the fact and how many steps of its place led to the string.
+pub(crate) type Places = HashMap<String, Vec<(usize, usize)>>;
+
+fn add_place(places: &mut Places, at: String, fact: usize, done: usize) {
+    let here = places.entry(at).or_default();
+    if !here.contains(&(fact, done)) {
+        here.push((fact, done));
+    }
+}
+
+/// The facts whose places lie inside strings of the arguments: a list or object sent as
+/// JSON text (`"[\"paused\"]"`), which only the check parses (recorded `parsed_string`),
+/// is read as serde reads the same container sent as JSON, once parsed: its aliases renamed,
+/// its unknown variants read as the catch-all, each recorded at its path inside the string.
+#[derive(Debug)]
+pub(crate) struct Within<'f> {
+    facts: &'f SerdeFacts,
+    places: RefCell<Places>,
+}
+
+impl<'f> Within<'f> {
+    /// The places [`SerdeFacts::map`] left at strings (`places`) of `facts`.
+    pub(crate) fn new(facts: &'f SerdeFacts, places: Places) -> Self {
+        Within { facts, places: RefCell::new(places) }
+    }
+
+    /// Read `parsed`, the container the string at `at` was parsed into, as serde does at
+    /// the places inside it (see [`SerdeFacts::map`]); a string inside it that holds a
+    /// container in turn is noted for when it is parsed. `hide`: is the value sensitive?
+    pub(crate) fn map(&self, at: &str, parsed: &mut Value, hide: bool, max_echo: usize) -> Mapped {
+        let mut mapped = Mapped::default();
+        let here = self.places.borrow().get(at).cloned().unwrap_or_default();
+        for (index, done) in here {
+            let Some((path, fact)) = self.facts.facts.get(index) else { continue };
+            let mut pointer = at.to_owned();
+            let mut strings = Vec::new();
+            // Coerced: the string itself was, and a respelled name is that variant.
+            let place = Place { hide, coerce: true, max_echo };
+            visit_from(parsed, path, done, &mut pointer, &mut strings, &mut |value, pointer| {
+                apply(fact, value, pointer, place, &mut mapped);
+            });
+            let mut places = self.places.borrow_mut();
+            for (inner, done) in strings {
+                add_place(&mut places, inner, index, done);
+            }
+        }
+        mapped
+    }
 }
 
 /// Rename the key `alias` of `object` (at `pointer`) to `name`, recorded; beside `name`

@@ -23,6 +23,7 @@ use crate::probe::Fields;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Coercion, CoercionKind, Report};
 use crate::schema_error::SchemaError;
+use crate::serde_facts::Within;
 use typed::Defaults;
 
 mod blame;
@@ -776,7 +777,7 @@ impl Validator {
             let field = self.inner.overrides.get(name).and_then(|field| field.policy);
             field.unwrap_or(policy) != Policy::Strict
         };
-        let aliased = self.inner.aliases.map(
+        let mut aliased = self.inner.aliases.map(
             &mut value,
             |name| self.is_sensitive(name),
             coerces,
@@ -784,6 +785,10 @@ impl Validator {
         );
         let mut walker = self.walker(limits);
         walker.raw_text = text;
+        if !aliased.within.is_empty() {
+            let places = std::mem::take(&mut aliased.within);
+            walker.within = Some(std::rc::Rc::new(Within::new(self.inner.aliases.nested(), places)));
+        }
         let mut outcome = walker.run(&mut value, policy);
         // The value as sent, under the aliases (their findings are those recorded above),
         // read as serde reads them where the policy coerces (`aliased`) or not at all.

@@ -26,10 +26,13 @@ impl Walker<'_> {
     ) {
         if let Some(types) = node.types {
             if !types.accepts(value) {
-                if let Some(converted) = self.convert(node, types, value, mode, path, depth) {
+                if let Some(mut converted) = self.convert(node, types, value, mode, path, depth) {
                     self.record(out, path, mode, converted.kind, Some(value), Some(&converted.value));
                     if let (true, Value::String(text)) = (converted.repeats_keys, &*value) {
                         self.keys_given_twice(text, path, mode, out, depth);
+                    }
+                    if converted.kind == CoercionKind::ParsedString {
+                        self.facts_within(path, mode, &mut converted.value, out);
                     }
                     *value = converted.value;
                 }

@@ -133,6 +133,9 @@ pub(crate) struct Walker<'p> {
     pub watch: Option<Rc<HashSet<(String, ErrorCode)>>>,
     /// The steps this check may take, shared with the walkers it makes for subschemas.
     budget: Rc<Budget>,
+    /// What serde reads inside containers sent as JSON text (nested aliases, catch-alls),
+    /// applied where the walk parses one; shared with the walkers it makes.
+    pub within: Option<Rc<crate::serde_facts::Within<'p>>>,
 }
 
 /// Record `error` unless the same error (path, code and message) is there already: two
@@ -212,6 +215,7 @@ impl<'p> Walker<'p> {
             refused: None,
             watch: None,
             budget: Budget::new(),
+            within: None,
         }
     }
 
@@ -940,6 +944,20 @@ impl<'p> Walker<'p> {
             });
         }
         true
+    }
+
+    /// `parsed`, a container the string at `path` was just parsed into, read as serde reads
+    /// the same container sent as JSON: the aliases and catch-alls inside it mapped, each
+    /// recorded (or a key given twice refused) at its path inside the string.
+    fn facts_within(&self, path: &Path<'_>, mode: Mode, parsed: &mut Value, out: &mut Outcome) {
+        let Some(within) = &self.within else { return };
+        let mapped = within.map(&path.pointer(), parsed, mode.sensitive, self.max_echo);
+        out.coercions.extend(mapped.coercions);
+        for error in mapped.errors {
+            if !self.not_built(out) {
+                out.errors.push(error);
+            }
+        }
     }
 
     /// A failure that is not built, past `max_errors`, counted (true); `false` when the error

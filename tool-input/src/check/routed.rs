@@ -51,6 +51,7 @@ impl<'p> Walker<'p> {
             refused: self.refused.clone(),
             watch: self.watch.clone(),
             budget: self.budget.clone(),
+            within: self.within.clone(),
         }
     }
 

@@ -332,10 +332,11 @@ impl Walker<'_> {
         }
         let Value::String(text) = &*value else { return };
         // A text that gives a key twice is left as sent: a choice made twice is not settled.
-        if let Some((parsed, false)) =
+        if let Some((mut parsed, false)) =
             container_from_text(text, Types::OBJECT, self.max_depth.saturating_sub(depth))
         {
             self.record(out, path, mode, CoercionKind::ParsedString, Some(value), Some(&parsed));
+            self.facts_within(path, mode, &mut parsed, out);
             *value = parsed;
         }
     }
