@@ -68,6 +68,25 @@ fn from_str_reads_a_json_string_holding_mangled_arguments() {
     assert_eq!(order, expected());
 }
 
+/// A key serde_json hands over twice is the same key given twice as in any call's text: two
+/// values are refused (`duplicate_key`, naming both), one value twice is read once, recorded.
+/// (A `Value` would keep the last value, settling the choice the model made twice.)
+#[test]
+fn from_str_refuses_a_key_given_twice_with_two_values() {
+    let text =
+        r#"{"customer_id": "C-1", "quantity": 2, "priority": "low", "priority": "high", "tags": ["vip"]}"#;
+    let error = serde_json::from_str::<Args<CreateOrder>>(text).unwrap_err().to_string();
+    assert!(error.starts_with(&CreateOrder::from_arguments(text).unwrap_err().to_string()), "{error}");
+    assert!(error.contains("- /priority: the key `priority` is given twice"), "{error}");
+    // Inside a nested value too, at its path.
+    let text = r#"{"customer_id": "C-1", "quantity": 2, "priority": "high", "tags": [{"a": 1, "a": 2}]}"#;
+    let error = serde_json::from_str::<Args<CreateOrder>>(text).unwrap_err().to_string();
+    assert!(error.contains("- /tags/0/a: the key `a` is given twice"), "{error}");
+    // One value twice: read.
+    let text = r#"{"customer_id": "C-1", "quantity": 2, "quantity": 2, "priority": "high", "tags": ["vip"]}"#;
+    assert_eq!(serde_json::from_str::<Args<CreateOrder>>(text).unwrap().0, expected());
+}
+
 #[test]
 fn from_value_reads_objects_strings_and_nothing() {
     let object = json!({"customer_id": "C-1", "quantity": 2.0, "priority": "high", "tags": "vip"});

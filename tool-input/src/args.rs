@@ -205,7 +205,17 @@ impl<'de> Visitor<'de> for Capture<'de> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        Value::deserialize(de::value::MapAccessDeserializer::new(map)).map(Captured::Value)
+        let node = Node::deserialize(de::value::MapAccessDeserializer::new(map))?;
+        Ok(if node.repeats_a_key() {
+            // A `Value` keeps only a repeated key's last value, settling a choice the model
+            // made twice: as JSON text, with every member, the pipeline records one value
+            // given twice and refuses two (`duplicate_key`), as for any call's text.
+            let mut text = String::new();
+            node.write_json(&mut text);
+            Captured::Text(Cow::Owned(text))
+        } else {
+            Captured::Value(node.into_value())
+        })
     }
 
     // Not arguments, but captured so the pipeline refuses them with its own message.
@@ -231,5 +241,168 @@ impl<'de> Visitor<'de> for Capture<'de> {
             Some(number) => Value::Number(number),
             None => Value::String(value.to_string()),
         }))
+    }
+}
+
+/// A JSON value as serde hands it over, an object's members in the order given and a key
+/// given twice kept twice (where [`Value`] keeps only the last).
+enum Node {
+    Null,
+    Bool(bool),
+    Number(serde_json::Number),
+    String(String),
+    Array(Vec<Node>),
+    Object(Vec<(String, Node)>),
+}
+
+impl Node {
+    /// Does some object in it give a key twice?
+    fn repeats_a_key(&self) -> bool {
+        match self {
+            Node::Array(items) => items.iter().any(Node::repeats_a_key),
+            Node::Object(members) => {
+                let mut keys = std::collections::HashSet::with_capacity(members.len());
+                members.iter().any(|(key, _)| !keys.insert(key.as_str()))
+                    || members.iter().any(|(_, value)| value.repeats_a_key())
+            }
+            _ => false,
+        }
+    }
+
+    /// The value, as [`Value`] reads it (for a node that repeats no key, every member).
+    fn into_value(self) -> Value {
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(flag) => Value::Bool(flag),
+            Node::Number(number) => Value::Number(number),
+            Node::String(text) => Value::String(text),
+            Node::Array(items) => Value::Array(items.into_iter().map(Node::into_value).collect()),
+            Node::Object(members) => {
+                Value::Object(members.into_iter().map(|(key, value)| (key, value.into_value())).collect())
+            }
+        }
+    }
+
+    /// The value as compact JSON text, every member of every object kept.
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Node::Null => out.push_str("null"),
+            Node::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+            // A number's own text: a float as its shortest round-trip form, read back exactly.
+            Node::Number(number) => out.push_str(&number.to_string()),
+            Node::String(text) => out.push_str(&Value::String(text.clone()).to_string()),
+            Node::Array(items) => {
+                out.push('[');
+                for (index, item) in items.iter().enumerate() {
+                    if index > 0 {
+                        out.push(',');
+                    }
+                    item.write_json(out);
+                }
+                out.push(']');
+            }
+            Node::Object(members) => {
+                out.push('{');
+                for (index, (key, value)) in members.iter().enumerate() {
+                    if index > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(key.clone()).to_string());
+                    out.push(':');
+                    value.write_json(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+/// Reads a [`Node`] from what serde gives, as [`Value`]'s own `Deserialize` reads a value.
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Node, E> {
+        Ok(Node::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Node, E> {
+        Ok(Node::Number(value.into()))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Node, E> {
+        Ok(Node::Number(value.into()))
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Node, E> {
+        // As `Capture` reads a float: NaN and the infinities as their text, not `null`.
+        Ok(match serde_json::Number::from_f64(value) {
+            Some(number) => Node::Number(number),
+            None => Node::String(value.to_string()),
+        })
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<Node, E> {
+        Ok(Node::String(text.to_owned()))
+    }
+
+    fn visit_string<E>(self, text: String) -> Result<Node, E> {
+        Ok(Node::String(text))
+    }
+
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(Node::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Node, E> {
+        Ok(Node::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node, D::Error> {
+        Node::deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Node::Array(items))
+    }
+
+    // Past 64 bits (from a `Value`, with serde_json's `arbitrary_precision` on): the float
+    // serde_json reads without the feature.
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<Node, E> {
+        self.visit_f64(value as f64)
+    }
+
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<Node, E> {
+        self.visit_f64(value as f64)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Node, A::Error> {
+        // A number written as a map (`arbitrary_precision`) is read as its float.
+        crate::arbitrary_precision::visit_map(self, map)
+    }
+}
+
+impl<'de> crate::arbitrary_precision::ReadMap<'de> for NodeVisitor {
+    fn read_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+        while let Some((key, value)) = map.next_entry::<String, Node>()? {
+            members.push((key, value));
+        }
+        Ok(Node::Object(members))
     }
 }
