@@ -5,7 +5,7 @@
 //! the text has arrived it holds every argument of the final reading, complete.
 
 use serde_json::{json, Map, Value};
-use tool_input::calls::{parse_text, CallOptions, Format, KnownTool, TextFormat};
+use tool_input::calls::{parse_text, CallOptions, Format, TextFormat};
 use tool_input::partial::{FieldState, PartialReader, PartialValue};
 use tool_input::stream::StreamAssembler;
 use tool_input::ToolInput;
@@ -14,29 +14,7 @@ use tool_input::ToolInput;
 #[path = "../benches/text_fixtures/mod.rs"]
 mod text_fixtures;
 
-use text_fixtures::{chunks as pieces, GetWeather, Search, WriteFile};
-
-/// The fixtures of every text format, with the tools they call.
-fn fixtures() -> (Vec<KnownTool>, Vec<(TextFormat, String)>) {
-    let raw: Value = serde_json::from_str(include_str!("../../tool-input/tests/data/text_formats.json"))
-        .expect("fixtures");
-    let tools = raw["tools"]
-        .as_object()
-        .expect("tools")
-        .iter()
-        .map(|(name, schema)| KnownTool { name: name.clone(), schema: Some(schema.clone()) })
-        .collect();
-    let fixtures = raw["fixtures"]
-        .as_array()
-        .expect("fixtures")
-        .iter()
-        .map(|fixture| {
-            let format = fixture["format"].as_str().expect("format").parse().expect("a known format");
-            (format, fixture["text"].as_str().expect("text").to_owned())
-        })
-        .collect();
-    (tools, fixtures)
-}
+use text_fixtures::{chunks as pieces, every_fixture, GetWeather, Search, WriteFile};
 
 /// The partial of the call at `position` after each piece, asked from piece `first` on.
 fn partials<T>(
@@ -94,7 +72,7 @@ where
 
 #[test]
 fn a_text_calls_typed_partial_asked_late_is_the_one_asked_from_the_start() {
-    let (tools, fixtures) = fixtures();
+    let (tools, fixtures) = every_fixture();
     let mut shown_by_format: std::collections::BTreeMap<&str, usize> = Default::default();
     for (format, text) in &fixtures {
         // After a lone `</think>`: where one ends reasoning, nothing before it is shown (it

@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use tool_input::calls::{CallOptions, Format, KnownTool};
+use tool_input::calls::{CallOptions, Format, KnownTool, TextFormat};
 use tool_input::stream::StreamAssembler;
 use tool_input::ToolInput;
 
-/// Each format's fixtures, joined by a space.
-pub fn fixtures() -> (Vec<KnownTool>, BTreeMap<String, String>) {
+/// The fixtures' tools, and every fixture with its format, reasoning included, in file order.
+pub fn every_fixture() -> (Vec<KnownTool>, Vec<(TextFormat, String)>) {
     let raw: Value = serde_json::from_str(include_str!("../../../tool-input/tests/data/text_formats.json"))
         .expect("fixtures");
     let tools = raw["tools"]
@@ -23,17 +23,29 @@ pub fn fixtures() -> (Vec<KnownTool>, BTreeMap<String, String>) {
         .iter()
         .map(|(name, schema)| KnownTool { name: name.clone(), schema: Some(schema.clone()) })
         .collect();
+    let fixtures = raw["fixtures"]
+        .as_array()
+        .expect("fixtures")
+        .iter()
+        .map(|fixture| {
+            let format = fixture["format"].as_str().expect("format").parse().expect("a known format");
+            (format, fixture["text"].as_str().expect("text").to_owned())
+        })
+        .collect();
+    (tools, fixtures)
+}
+
+/// Each format's fixtures, joined by a space.
+pub fn fixtures() -> (Vec<KnownTool>, BTreeMap<String, String>) {
+    let (tools, every) = every_fixture();
     let mut by_format: BTreeMap<String, String> = BTreeMap::new();
-    for fixture in raw["fixtures"].as_array().expect("fixtures") {
-        let format = fixture["format"].as_str().expect("format");
-        let format: tool_input::calls::TextFormat = format.parse().expect("a known format");
-        let text = fixture["text"].as_str().expect("text");
+    for (format, text) in every {
         // Reasoning would swallow what follows it once repeated: only what is read as calls.
         if text.contains("think") || text.contains("analysis") || text.contains("THINK") {
             continue;
         }
         let entry = by_format.entry(format.as_str().to_owned()).or_default();
-        entry.push_str(text);
+        entry.push_str(&text);
         entry.push(' ');
     }
     (tools, by_format)
