@@ -34,7 +34,7 @@ fn to_value_at(object: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         return Ok(Value::Bool(flag.is_true()));
     }
     if let Ok(string) = object.cast::<PyString>() {
-        return Ok(Value::String(string.to_cow()?.into_owned()));
+        return unicode_text(string).map(Value::String);
     }
     if object.cast::<PyInt>().is_ok() {
         if let Ok(n) = object.extract::<i64>() {
@@ -62,7 +62,7 @@ fn to_value_at(object: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
             let key = key.cast::<PyString>().map_err(|_| {
                 PyTypeError::new_err(format!("a JSON object's keys are strings, not {}", type_name(&key)))
             })?;
-            map.insert(key.to_cow()?.into_owned(), to_value_at(&item, depth + 1)?);
+            map.insert(unicode_text(key)?, to_value_at(&item, depth + 1)?);
         }
         return Ok(Value::Object(map));
     }
@@ -81,6 +81,19 @@ fn to_value_at(object: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
             .map(Value::Array);
     }
     Err(PyTypeError::new_err(format!("{} is not a JSON value", type_name(object))))
+}
+
+/// A `str` as Rust text. One holding a lone surrogate (`json.loads('"\\ud800"')` makes one)
+/// is not Unicode text: it is refused with a `ValueError` that says so, as a float that is
+/// not finite is, rather than Python's codec error or a silent U+FFFD. As JSON text the same
+/// call is read, the surrogate repaired and recorded.
+fn unicode_text(string: &Bound<'_, PyString>) -> PyResult<String> {
+    match string.to_cow() {
+        Ok(text) => Ok(text.into_owned()),
+        Err(_) => Err(PyValueError::new_err(
+            "a str holding a lone surrogate is not Unicode text a JSON value can carry; pass the call's JSON text instead, where the surrogate is repaired",
+        )),
+    }
 }
 
 /// A JSON value as the Python object `json.loads` would give.

@@ -232,6 +232,15 @@ def test_lone_surrogates_are_invalid_utf8(validator):
     with pytest.raises(Rejection) as caught:
         validator.check('{"customer_id": "\ud800", "priority": "low"}')
     assert caught.value.kind == "parse"
+    # In a dict (what `json.loads` makes of the escape), as a value or a key: a ValueError
+    # that says why, not Python's codec error text.
+    for given in ({"customer_id": "\ud800", "priority": "low"}, {"\udfff": 1}):
+        with pytest.raises(ValueError, match="lone surrogate"):
+            validator.check(given)
+    # As JSON text, the escape is repaired and recorded.
+    checked = validator.check('{"customer_id": "C\\ud800", "priority": "low"}')
+    assert checked.value["customer_id"] == "C\ufffd"
+    assert [repair["kind"] for repair in checked.repairs] == ["lone_surrogate"]
 
 
 def test_policies():
