@@ -746,6 +746,57 @@ fn sse_framing_equals_decoded_events() {
 }
 
 #[test]
+fn an_event_that_is_json_but_not_an_event_is_never_skipped_in_silence() {
+    // `data: null`, `data: [1]`, `data: 5`, `data: true` in the middle of a call: a piece of it may
+    // be lost, so the call is damaged and the event named, as an event that is not JSON is.
+    for data in ["null", "[1]", "5", "true", "\"text\""] {
+        let mut stream = StreamAssembler::new(CallOptions::new());
+        stream.push_sse_line(
+            &chat(json!([{"index": 0, "id": "c", "function": {"name": "f", "arguments": "{\"a\""}}]))
+                .to_string(),
+        );
+        stream.push_sse_line("");
+        stream.push_sse_line(&format!("data: {data}"));
+        stream.push_sse_line("");
+        stream.push_sse_line(&chat(json!([{"index": 0, "function": {"arguments": ": 1}"}}])).to_string());
+        stream.push_sse_line("");
+        stream.push_sse_line("data: [DONE]");
+        let calls = stream.finish();
+        assert!(calls.calls.is_empty(), "{data}: {:?}", calls.calls);
+        assert_eq!(error_kinds(&calls), ["malformed", "malformed"], "{data}");
+        assert!(calls.errors[0].message.contains("event 2 of the stream is "), "{}", calls.errors[0].message);
+        assert!(calls.errors[0].message.contains(", not an event"), "{}", calls.errors[0].message);
+    }
+    // Before the format is known, too: recorded, and the calls that follow still run.
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    stream.push_event(&json!(null));
+    stream.push_event(&chat(json!([{"index": 0, "id": "c", "function": {"name": "f", "arguments": "{}"}}])));
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    let calls = stream.finish();
+    assert_eq!(summary(&calls), [("f".to_owned(), json!({}))]);
+    assert_eq!(error_kinds(&calls), ["malformed"]);
+    assert!(
+        calls.errors[0].message.contains("event 1 of the stream is null, not an event"),
+        "{}",
+        calls.errors[0].message
+    );
+    // `[DONE]` handed over as the string it reads as is the end marker, as `push_done`.
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    stream.push_event(&chat(json!([{"index": 0, "id": "c", "function": {"name": "f", "arguments": "{}"}}])));
+    stream.push_event(&json!("[DONE]"));
+    assert_eq!(stream.calls().len(), 1);
+    assert_eq!(summary(&stream.finish()), [("f".to_owned(), json!({}))]);
+    // An object of an unknown shape (a keep-alive, usage) is read as nothing, as before.
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    stream.push_event(&chat(json!([{"index": 0, "id": "c", "function": {"name": "f", "arguments": "{}"}}])));
+    stream.push_event(&json!({"usage": {"total_tokens": 3}}));
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    let calls = stream.finish();
+    assert_eq!(summary(&calls), [("f".to_owned(), json!({}))]);
+    assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+}
+
+#[test]
 fn an_unreadable_event_damages_the_open_calls_only() {
     let mut stream = StreamAssembler::new(CallOptions::new());
     stream.push_event(&message_start());

@@ -104,8 +104,8 @@ pub(crate) struct Assembly {
     attempts: Vec<std::ops::Range<usize>>,
     pub collected: Collected,
     pub(super) seq: u64,
-    /// How many events the stream fed: calls that started in one event are not written one
-    /// after another (see [`Assembly::complete_before_cut`]).
+    /// How many events the stream was given, read or not (`[DONE]` too): they are named by
+    /// this number, and calls that started in one event are not written one after another (see [`Assembly::complete_before_cut`]).
     pub(super) events_fed: u64,
     /// Bytes of arguments received in the whole stream (a closing event that repeats a
     /// call's arguments replaces its count).

@@ -419,7 +419,11 @@ impl StreamAssembler {
 
     /// Feed one decoded event: a chunk of Chat Completions, an event of the Responses or
     /// Anthropic API, a Gemini `GenerateContentResponse` (or an array of them), an Ollama
-    /// chunk, or a JSON string (a text chunk, for [`Format::Text`]).
+    /// chunk, or a JSON string (a text chunk, for [`Format::Text`]). The string `"[DONE]"`
+    /// in a stream of JSON events is its end marker, as [`push_done`](StreamAssembler::push_done);
+    /// any other event that is not an object (`null`, `[1]`, `5`) cannot be read, so the calls
+    /// it may have touched become [`CallErrorKind::Malformed`](crate::calls::CallErrorKind::Malformed)
+    /// errors naming it.
     ///
     /// The event counts toward [`max_stream_bytes`](StreamAssembler::max_stream_bytes) by the
     /// length of its compact JSON.
@@ -731,6 +735,11 @@ impl StreamAssembler {
 /// of a known shape).
 fn feed(state: &mut Assembly, backend: &mut Backend, event: &Value) {
     state.events_fed += 1;
+    // `data: [DONE]` handed over as the string it reads as, by a caller that parses the
+    // payloads itself.
+    if !matches!(backend, Backend::Text) && event.as_str().is_some_and(|text| text.trim() == "[DONE]") {
+        return end_of_chat(state, backend);
+    }
     if let Backend::Undetected = backend {
         match detect(event) {
             Some(format) => {
@@ -743,6 +752,10 @@ fn feed(state: &mut Assembly, backend: &mut Backend, event: &Value) {
                 // response failed: dropped here, the calls that follow would run.
                 if let Some(reason) = error_reason(event) {
                     state.stopped_early(&reason);
+                } else if !event.is_object() && event.as_array().is_none_or(|items| !items.is_empty()) {
+                    // Before the format is known too: a call may follow, and this may have
+                    // been its start. (An empty array is Gemini's REST stream of nothing.)
+                    not_an_event(state, event);
                 }
                 return;
             }
@@ -750,20 +763,30 @@ fn feed(state: &mut Assembly, backend: &mut Backend, event: &Value) {
     }
     match (backend, event) {
         (Backend::Text, Value::String(chunk)) => state.push_text(chunk),
-        (Backend::Text, _) => {}
+        (Backend::Text, _) | (Backend::Undetected, _) => {}
         // Gemini's REST stream without SSE is one JSON array of responses.
         (Backend::Gemini(gemini), Value::Array(events)) => {
             for event in events {
                 gemini.event(state, event);
             }
         }
+        // `data: null`, `data: [1]`, `data: 5` in a stream of JSON events: no provider sends
+        // one, and whatever it stood for (a piece of a call, a stop) is lost. An object of an
+        // unknown shape is another matter (keep-alives, usage, metadata), read as nothing.
+        (_, event) if !event.is_object() => not_an_event(state, event),
         (Backend::OpenAi(chat), event) => chat.event(state, event),
         (Backend::Responses(responses), event) => responses.event(state, event),
         (Backend::Anthropic(anthropic), event) => anthropic.event(state, event),
         (Backend::Gemini(gemini), event) => gemini.event(state, event),
         (Backend::Ollama(ollama), event) => ollama.event(state, event),
-        (Backend::Undetected, _) => {}
     }
+}
+
+/// An event that is JSON but not an event of any stream: the calls it may have touched are
+/// damaged, as by an event that is not JSON, never skipped in silence.
+fn not_an_event(state: &mut Assembly, event: &Value) {
+    let what = crate::message::describe(event, true, 40);
+    state.damage(&format!("event {} of the stream is {what}, not an event", state.events_fed));
 }
 
 /// Act on one frame of the body as soon as it is complete.
@@ -773,8 +796,16 @@ fn take_frame(state: &mut Assembly, backend: &mut Backend, frame: sse::Frame) {
     }
     match frame {
         sse::Frame::Event(event) => feed(state, backend, &event),
-        sse::Frame::Done => end_of_chat(state, backend),
-        sse::Frame::Bad(bad) => state.damage(&bad.to_string()),
+        // Counted as events too, so an event is named by the same number whether it could
+        // be read (`not_an_event`) or not (`BadEvent`).
+        sse::Frame::Done => {
+            state.events_fed += 1;
+            end_of_chat(state, backend)
+        }
+        sse::Frame::Bad(bad) => {
+            state.events_fed += 1;
+            state.damage(&bad.to_string())
+        }
     }
 }
 
