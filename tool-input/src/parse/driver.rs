@@ -336,6 +336,14 @@ impl<O: Output> Driver<O> {
         }
     }
 
+    /// The output, unless repair mode's layer reads (as [`Driver::output`]), to change.
+    pub(crate) fn output_mut(&mut self) -> Option<&mut O> {
+        match &mut self.build {
+            Build::Grammar(_, out) => Some(out),
+            Build::Repair(_) => None,
+        }
+    }
+
     /// The lexer, and the grammar with the output unless repair mode's layer reads: for an
     /// output that reads part of a fragment itself (the incremental one, a string's content).
     #[inline]

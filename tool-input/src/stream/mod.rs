@@ -630,8 +630,9 @@ impl StreamAssembler {
 
     /// The calls still streaming: what has arrived of each, for display. Never run these.
     /// Each call's [`arguments_partial`](OpenCall::arguments_partial) is built when asked
-    /// for after new arguments arrived: to show it, ask at the pace of the display rather
-    /// than after every event.
+    /// for after new arguments arrived, from the last one (see
+    /// [`IncrementalParser::partial`](crate::parse::IncrementalParser::partial)): asking
+    /// after every event stays linear in the arguments' bytes.
     ///
     /// ```
     /// use serde_json::json;
@@ -909,12 +910,12 @@ pub struct OpenCall<'a> {
     /// parser has read of it (see
     /// [`IncrementalParser::partial`](crate::parse::IncrementalParser::partial): complete
     /// members, the string being read as far as it arrived, open arrays and objects shown
-    /// closed); for formats that stream values, the value so far. For text it is a copy of
-    /// what was read, built on the first [`open_calls`](StreamAssembler::open_calls) after
-    /// new arguments arrived and kept until more arrive: asked after every fragment, the
-    /// copies of a long argument add up to time quadratic in its length, so ask when you
-    /// show it, or follow the arguments with
-    /// [`with_events`](StreamAssembler::with_events), linear in their bytes.
+    /// closed); for formats that stream values, the value so far. For text it is built on
+    /// the first [`open_calls`](StreamAssembler::open_calls) after new arguments arrived,
+    /// from the one built before (brought up to date with what arrived since, not copied
+    /// again), and kept until more arrive: asked after every fragment, it stays linear in
+    /// the arguments' bytes. [`with_events`](StreamAssembler::with_events) gives each change
+    /// as it comes instead.
     pub arguments_partial: Option<&'a Value>,
     /// How many bytes of arguments have arrived.
     pub bytes: usize,

@@ -11,9 +11,11 @@
 //! [`parse`](super::parse) over random splits.
 //!
 //! The partial value is built when it is asked for ([`IncrementalParser::partial`]), exact
-//! at that moment, and kept until the next fragment: a caller that asks after every
-//! fragment pays a copy of what was read each time; one that shows the value ten times a
-//! second pays ten copies a second. The events come per fragment whether or not anyone
+//! at that moment, and kept until the next fragment. Asked again after more fragments, the
+//! last one is brought up to date with what arrived since (the values that landed in the
+//! containers it shows open, the string it shows grown), not copied again: a caller that
+//! asks after every fragment pays in all about what one copy of the value costs per level
+//! of nesting, not a copy per fragment. The events come per fragment whether or not anyone
 //! asks for the partial value. A fragment that is content of a string already shown (text
 //! and complete escapes, up to its closing quote: most fragments of a long string) skips the
 //! lexer's state machine ([`Lexer::string_run`]). See `suite/benches/stream.rs` and
@@ -31,7 +33,7 @@ pub(in crate::parse) mod tests;
 
 use std::mem;
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::parse::lexer::bytes::utf8_len;
 use serde_json::Value;
@@ -40,7 +42,7 @@ pub use self::event::StreamEvent;
 use crate::parse::driver::{Driver, Outcome, Start};
 use crate::parse::lexer::Failure;
 use crate::parse::one_shot;
-use crate::parse::output::incremental::{sync_string, On, StreamOut};
+use crate::parse::output::incremental::{sync_string, On, PartialShape, StreamOut};
 use crate::parse::retry::{Candidates, Next};
 use crate::parse::{coalesce, ParseError, ParseMode, ParseOptions, Parsed};
 
@@ -101,6 +103,9 @@ pub struct IncrementalParser {
     frozen: Value,
     /// The partial value, built on the first ask after a fragment.
     partial: OnceLock<Value>,
+    /// The last partial value, once a fragment made it out of date, and what it was built
+    /// from: the next is that one brought up to date, not a copy of all that was read.
+    last_partial: Mutex<(Option<Value>, PartialShape)>,
 }
 
 /// What the parser is doing.
@@ -140,6 +145,7 @@ impl IncrementalParser {
             retry: None,
             frozen: Value::Null,
             partial: OnceLock::new(),
+            last_partial: Mutex::new((None, PartialShape::default())),
         }
     }
 
@@ -236,8 +242,9 @@ impl IncrementalParser {
     }
 
     /// The value read so far, for display. It is built on the first call after a fragment
-    /// (a copy of what was read so far) and kept until the next fragment: ask when you show
-    /// it, not after every fragment, if the value is long.
+    /// and kept until the next fragment. The first is a copy of what was read so far; each
+    /// later one is the last brought up to date with what arrived since, so asking after
+    /// every fragment stays linear in the input.
     ///
     /// Complete members and items are there; the string being read is there as far as it
     /// has arrived (without a partial escape or UTF-8 character); open arrays and objects
@@ -263,9 +270,25 @@ impl IncrementalParser {
     /// ```
     pub fn partial(&self) -> &Value {
         match &self.reading {
-            Reading::Value(attempt) => self.partial.get_or_init(|| attempt.partial()),
+            Reading::Value(attempt) => self.partial.get_or_init(|| {
+                let mut last = self.last_partial.lock().unwrap_or_else(PoisonError::into_inner);
+                let (value, shape) = attempt.partial_from(last.0.take(), &last.1);
+                last.1 = shape;
+                value
+            }),
             Reading::Seeking { .. } => &NULL,
             Reading::Failed(_) => &self.frozen,
+        }
+    }
+
+    /// [`partial`](IncrementalParser::partial) built from nothing, as the tests check the
+    /// partial value brought up to date against.
+    #[cfg(test)]
+    pub(crate) fn fresh_partial(&self) -> Value {
+        match &self.reading {
+            Reading::Value(attempt) => attempt.partial(),
+            Reading::Seeking { .. } => Value::Null,
+            Reading::Failed(_) => self.frozen.clone(),
         }
     }
 
@@ -454,8 +477,13 @@ impl IncrementalParser {
     /// callers never ask for it, so the cell is only emptied when it holds one.
     #[inline]
     fn forget_partial(&mut self) {
-        if self.partial.get().is_some() {
-            self.partial.take();
+        if let Some(value) = self.partial.take() {
+            // Kept, to be brought up to date at the next ask; the landings from now on are
+            // what it lacks.
+            self.last_partial.get_mut().unwrap_or_else(PoisonError::into_inner).0 = Some(value);
+            if let Reading::Value(attempt) = &mut self.reading {
+                attempt.partial_taken();
+            }
         }
     }
 
@@ -744,6 +772,35 @@ impl Attempt {
             None => self.driver.output(),
         };
         shown.and_then(StreamOut::open_value_path)
+    }
+
+    /// The value read so far, from the last partial value built (see
+    /// [`StreamOut::partial_from`]).
+    fn partial_from(&self, previous: Option<Value>, shape: &PartialShape) -> (Value, PartialShape) {
+        match self.shown() {
+            Some(out) => out.partial_from(previous, shape),
+            None => (Value::Null, PartialShape::default()),
+        }
+    }
+
+    /// A partial value was built from the output it is shown from.
+    fn partial_taken(&mut self) {
+        let out = match &mut self.shadow {
+            Some(shadow) => shadow.reading.output_mut(),
+            None => self.driver.output_mut(),
+        };
+        if let Some(out) = out {
+            out.partial_taken();
+        }
+    }
+
+    /// The output the partial value is shown from: repair mode's lenient reading, or the
+    /// reading itself.
+    fn shown(&self) -> Option<&StreamOut> {
+        match &self.shadow {
+            Some(shadow) => shadow.reading.output(),
+            None => self.driver.output(),
+        }
     }
 
     /// The value read so far (built now).

@@ -60,6 +60,8 @@ fn run(text: &str, cuts: &[usize], options: &ParseOptions, as_bytes: bool) -> Ru
         } else {
             parser.feed_with(&text[from..cut], on)
         };
+        // Brought up to date from the last one, it is the partial value built from nothing.
+        assert_eq!(parser.partial(), &parser.fresh_partial(), "{text:?} cut at {cuts:?}, at {cut}");
         partials.push((parser.partial().clone(), events.len()));
         from = cut;
     }
@@ -1043,6 +1045,59 @@ proptest! {
             for options in options {
                 check(&text, &cuts_of(&text, seed, max_piece, false), options, true, true);
                 check(&text, &cuts_of(&text, seed ^ 1, max_piece, true), options, false, true);
+                let period = (seed % 5 + 2) as usize;
+                check_sparse_partials(&text, &cuts_of(&text, seed ^ 2, max_piece, false), options, |k| k % period == 0);
+            }
+        }
+    }
+}
+
+/// Feed `text` in the pieces between `cuts`, asking for the partial value only after the
+/// pieces `ask` picks: each is the partial value built from nothing, however many pieces
+/// came since the last (the values that landed meanwhile, containers that opened and
+/// closed, strings that grew and ended, restarts after prose).
+fn check_sparse_partials(text: &str, cuts: &[usize], options: &ParseOptions, ask: impl Fn(usize) -> bool) {
+    let mut parser = IncrementalParser::new(options.clone());
+    let mut from = 0;
+    for (k, &cut) in cuts.iter().chain(std::iter::once(&text.len())).enumerate() {
+        let cut = cut.clamp(from, text.len());
+        let _ = parser.feed_bytes(&text.as_bytes()[from..cut]);
+        from = cut;
+        if ask(k) {
+            assert_eq!(
+                parser.partial(),
+                &parser.fresh_partial(),
+                "{text:?} cut at {cuts:?}, after piece {k}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_partial_value_asked_now_and_then_is_the_one_built_from_nothing() {
+    let mut inputs = fragment_inputs();
+    inputs.extend(
+        [
+            r#"{"a": [1, [2, [3, "xy"]], {"b": {"c": "long text here", "d": [true]}}], "e": "tail"}"#,
+            r#"{"a": 1, "a": {"b": 2}, "a": "again", "a": [1, 2]}"#,
+            "Sure! {\"a\": 1, oops} then {\"a\": [\"x\", {\"b\": \"yz\"}]}",
+            "{'t': {'only'}, 's': {1: 2}, 'n': [1_000.5_5, 1e1_0], 'u': {'x', 'y'}}",
+            "[[[[\"deep\", [\"deeper\"]]]], {\"k\": [\"v\", \"w\"]}, \"end\"]",
+            "\"{\\\"a\\\": [1, {\\\"b\\\": \\\"c\\\"}]}\"",
+            "{\"a\": NumberLong(2), \"b\": (1, (2,), ()), \"c\": callback([1, 2])}",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned()),
+    );
+    let asks: [fn(usize) -> bool; 4] =
+        [|k| k % 2 == 1, |k| k % 3 == 0, |k| k % 7 == 5, |k| k.count_ones() == 1];
+    for input in &inputs {
+        for options in every_mode() {
+            for (seed, max) in [(1, 1), (2, 3), (3, 8)] {
+                let cuts = cuts_of(input, seed, max, false);
+                for ask in asks {
+                    check_sparse_partials(input, &cuts, &options, ask);
+                }
             }
         }
     }

@@ -6,8 +6,12 @@
 //! The value is built as in a one-shot parse, on a stack of open containers, never walked
 //! into: a member costs what it costs there, plus its event when someone listens. The
 //! partial value is the stack closed at this moment (each open container with what it has,
-//! the string being read as far as it arrived), so it costs a copy of the value read so far
-//! each time it is built.
+//! the string being read as far as it arrived). Built from nothing it is a copy of the value
+//! read so far; asked again, the last one is brought up to date instead
+//! ([`StreamOut::partial_from`]): the values that landed since in the containers it showed
+//! open are copied in (a log of where they landed is kept once a partial has been asked for),
+//! and the string still being read grows by what arrived. So a caller that asks after every
+//! fragment pays for what arrived, not for all that was read.
 
 use std::borrow::Cow;
 
@@ -22,9 +26,48 @@ use crate::pointer::push_token;
 /// Where events go while a fragment is read: nowhere, or a caller's callback.
 pub(crate) type On<'a, 'f> = Option<&'a mut (dyn FnMut(StreamEvent<'_>) + 'f)>;
 
+/// Where a value landed in its container: a member's key, or an item's index.
+#[derive(Debug)]
+enum Place {
+    Key(String),
+    Index(usize),
+}
+
+/// Where values landed since the last partial value was built, in the containers open then
+/// (see [`StreamOut::partial_from`]).
+#[derive(Debug, Default)]
+struct Landings {
+    /// Each landing: the depth of its container (1 for the outermost) and its place there.
+    entries: Vec<(usize, Place)>,
+    /// Landings before `entries[0]` (taken by earlier partial values): `Shown::mark`s count
+    /// from the first landing ever.
+    before: usize,
+}
+
+/// What a partial value was built from: the containers it shows open and the string it shows
+/// still being read, so the next one can start from it ([`StreamOut::partial_from`]).
+#[derive(Debug, Default)]
+pub(crate) struct PartialShape {
+    /// The [`StreamOut`] it came from (`0`: none).
+    out: u64,
+    /// The serial of each open container it shows, outermost first.
+    containers: Vec<u64>,
+    /// The string being read it shows: its serial, and how many bytes of it.
+    string: Option<(u64, usize)>,
+}
+
+/// Numbers every [`StreamOut`]: a partial value is only brought up to date by the output
+/// that built it.
+static OUTPUTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// How an open container shows, beside its content in the [`ValueOut`].
 #[derive(Debug)]
 struct Shown {
+    /// Tells this container from any other that was open at the same place.
+    serial: u64,
+    /// How many landings there had been when it opened ([`Landings`]): those after are
+    /// inside it, and are superseded by its own landing when it closes.
+    mark: usize,
     /// Length of [`StreamOut::pointer`] before this container's own step.
     pointer_len: usize,
     /// Inside a `(`: its items are not reported (its result is, when it closes).
@@ -60,6 +103,15 @@ pub(crate) struct StreamOut {
     /// its path is made once per string, not once per fragment (while a long string
     /// streams in, each fragment is one `StringGrew`).
     open_path: Option<bool>,
+    /// This output's number ([`OUTPUTS`]).
+    id: u64,
+    /// The last serial given to a container or a shown string.
+    serials: u64,
+    /// The serial of the string being read, while it is shown.
+    open_serial: u64,
+    /// Where values landed since the last partial value was built; `None` until one is
+    /// asked for (nothing is logged for a caller that never asks).
+    landings: Option<Landings>,
 }
 
 /// Append `/index` to a JSON Pointer. With `itoa`: `write!` goes through the formatting
@@ -80,7 +132,37 @@ impl StreamOut {
             open_text: String::new(),
             scratch: String::new(),
             open_path: None,
+            id: OUTPUTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            serials: 0,
+            open_serial: 0,
+            landings: None,
         }
+    }
+
+    /// A partial value was built from what was read so far: log where values land from now
+    /// on, for the next one ([`StreamOut::partial_from`]).
+    pub(crate) fn partial_taken(&mut self) {
+        let landings = self.landings.get_or_insert_with(Landings::default);
+        landings.before += landings.entries.len();
+        landings.entries.clear();
+    }
+
+    /// A complete value lands in the innermost container (or is the top-level value).
+    fn land(&mut self, value: Value) {
+        if let Some(landings) = &mut self.landings {
+            let depth = self.values.stack().len();
+            match self.values.stack().last() {
+                Some(Node::Object(_, Some(key))) => landings.entries.push((depth, Place::Key(key.clone()))),
+                Some(Node::Array(items)) => landings.entries.push((depth, Place::Index(items.len()))),
+                _ => {}
+            }
+        }
+        self.values.insert(value);
+    }
+
+    fn next_serial(&mut self) -> u64 {
+        self.serials += 1;
+        self.serials
     }
 
     /// Whether a string value being read is shown (its content may skip the lexer's states,
@@ -98,11 +180,102 @@ impl StreamOut {
     /// it arrived, open containers closed (a lenient object inside the value before its
     /// first `:` as `null`).
     pub(crate) fn partial(&self) -> Value {
-        if let Some(value) = self.values.result() {
-            return value.clone();
+        match self.values.result() {
+            Some(value) => value.clone(),
+            None => self.closed_from(0),
         }
+    }
+
+    /// [`StreamOut::partial`], brought up to date from `previous`, the partial value built
+    /// from `shape` (when this output built it, and has logged the landings since): the
+    /// containers it showed open that are still open get the values that landed in them
+    /// since, the string it showed grows, and what opened since is built. Returns the shape
+    /// of the new one.
+    pub(crate) fn partial_from(
+        &self,
+        previous: Option<Value>,
+        shape: &PartialShape,
+    ) -> (Value, PartialShape) {
+        let mut now = PartialShape { out: self.id, containers: Vec::new(), string: None };
+        if let Some(value) = self.values.result() {
+            return (value.clone(), now);
+        }
+        let (Some(mut value), Some(landings), true) = (previous, &self.landings, shape.out == self.id) else {
+            let value = self.closed_from(0);
+            self.shape_into(&mut now, 0);
+            return (value, now);
+        };
+        let stack = self.values.stack();
+        let mut slot = &mut value;
+        for (depth, (node, frame)) in stack.iter().zip(&self.frames).enumerate() {
+            let same = frame.shown
+                && shape.containers.get(depth) == Some(&frame.serial)
+                && matches!(
+                    (&*slot, node),
+                    (Value::Object(_), Node::Object(..)) | (Value::Array(_), Node::Array(_))
+                );
+            // The values that landed in it since, in order (a key given again shows its
+            // later value, as in the stack).
+            let landed = same
+                && landings
+                    .entries
+                    .iter()
+                    .filter(|(at, _)| *at == depth + 1)
+                    .all(|(_, place)| land_copy(slot, node, place));
+            let landed = landed && fits(slot, node);
+            let innermost = depth + 1 == stack.len();
+            if landed && innermost && self.open.is_none() {
+                // Nothing open in it: it shows what it holds.
+                clear_open_place(slot, node);
+                now.containers.push(frame.serial);
+                return (value, now);
+            }
+            if !landed || !awaits_child(node) {
+                // Opened (or shown) since, or not as it was: built whole, as all below it.
+                *slot = self.closed_from(depth);
+                self.shape_into(&mut now, depth);
+                return (value, now);
+            }
+            now.containers.push(frame.serial);
+            let child = open_child(slot, node);
+            if innermost {
+                // Its open child is the string being read.
+                self.grow_string(child, shape);
+                now.string = Some((self.open_serial, self.open_text.len()));
+                return (value, now);
+            }
+            slot = child;
+        }
+        // No container is open: a top-level string being read, or nothing begun.
+        if self.open.is_some() {
+            self.grow_string(&mut value, shape);
+            now.string = Some((self.open_serial, self.open_text.len()));
+        } else {
+            value = Value::Null;
+        }
+        (value, now)
+    }
+
+    /// Make `shown` the string being read: what a partial value of `shape` showed of it, grown
+    /// by what arrived since, or a copy.
+    fn grow_string(&self, shown: &mut Value, shape: &PartialShape) {
+        // Within one serial the text only grows (`open_text` is cleared only when a string
+        // ends or a new one is shown).
+        if let (Value::String(text), Some((serial, length))) = (&mut *shown, shape.string) {
+            if serial == self.open_serial && text.len() == length {
+                text.push_str(self.open_text.get(length..).unwrap_or_default());
+                return;
+            }
+        }
+        *shown = Value::String(self.open_text.clone());
+    }
+
+    /// The containers from `depth` in, closed, as [`StreamOut::partial`] shows them (at
+    /// `depth` 0, the whole value).
+    fn closed_from(&self, depth: usize) -> Value {
         let mut child = self.open.map(|_| Value::String(self.open_text.clone()));
-        for (node, frame) in self.values.stack().iter().zip(&self.frames).rev() {
+        let levels = self.values.stack().iter().zip(&self.frames).skip(depth);
+        for (node, frame) in levels.rev() {
             let value = match node {
                 _ if !frame.shown => Value::Null,
                 Node::Array(items) => {
@@ -121,6 +294,20 @@ impl StreamOut {
             child = Some(value);
         }
         child.unwrap_or(Value::Null)
+    }
+
+    /// Record in `shape` the containers from `depth` in, and the string being read, as
+    /// [`StreamOut::closed_from`] shows them.
+    fn shape_into(&self, shape: &mut PartialShape, depth: usize) {
+        for frame in self.frames.iter().skip(depth) {
+            if !frame.shown {
+                return;
+            }
+            shape.containers.push(frame.serial);
+        }
+        if self.open.is_some() {
+            shape.string = Some((self.open_serial, self.open_text.len()));
+        }
     }
 
     /// The JSON Pointer of the innermost value still being read, as [`StreamOut::partial`]
@@ -283,7 +470,9 @@ impl Out for Reporting<'_, '_> {
         };
         out.open_path = None;
         out.values.open(kind);
-        out.frames.push(Shown { pointer_len, quiet, shown });
+        let serial = out.next_serial();
+        let mark = out.landings.as_ref().map_or(0, |landings| landings.before + landings.entries.len());
+        out.frames.push(Shown { serial, mark, pointer_len, quiet, shown });
     }
 
     fn string_at(&mut self, text: Str<'_>, _at: usize) {
@@ -291,7 +480,7 @@ impl Out for Reporting<'_, '_> {
             // Shown as it streamed in: the value is made from what was shown, and the rest.
             Some(reported) => {
                 let value = self.out.complete_open_string(reported, text.as_str(), &mut self.on);
-                self.out.values.insert(value);
+                self.out.land(value);
             }
             None => self.scalar(Value::String(text.into_string())),
         }
@@ -313,12 +502,16 @@ impl Out for Reporting<'_, '_> {
                 value
             }
         };
-        out.values.insert(value);
+        out.land(value);
     }
 
     fn close(&mut self, unwrap: bool) {
         let out = &mut *self.out;
         out.open_path = None;
+        // What landed inside it is in the value it lands as.
+        if let (Some(landings), Some(frame)) = (&mut out.landings, out.frames.last()) {
+            landings.entries.truncate(frame.mark.saturating_sub(landings.before));
+        }
         let Some(value) = out.values.pop(unwrap) else { return };
         let depth = out.frames.len();
         let reported = depth >= 2 && out.frames.get(depth - 2).is_some_and(|parent| !parent.quiet);
@@ -331,7 +524,7 @@ impl Out for Reporting<'_, '_> {
         if let Some(frame) = out.frames.pop() {
             out.pointer.truncate(frame.pointer_len);
         }
-        out.values.insert(value);
+        out.land(value);
     }
 
     fn object_as_set(&mut self) {
@@ -357,6 +550,11 @@ impl Out for Reporting<'_, '_> {
         out.open = None;
         out.open_path = None;
         out.open_text.clear();
+        if let Some(landings) = &mut out.landings {
+            // What was shown is taken back: the serials tell the next partial value so.
+            landings.before += landings.entries.len();
+            landings.entries.clear();
+        }
     }
 }
 
@@ -408,6 +606,7 @@ fn sync_open_string(grammar: &mut Grammar, out: &mut StreamOut, lexer: &mut Lexe
         grammar.begin_value(&mut Reporting { out: &mut *out, on: None });
         out.open_path = None;
         out.open_text.clear();
+        out.open_serial = out.next_serial();
     }
     out.open_text.push_str(head);
     out.open_text.push_str(new_tail);
@@ -422,4 +621,84 @@ fn sync_open_string(grammar: &mut Grammar, out: &mut StreamOut, lexer: &mut Lexe
         }
     }
     head.clear();
+}
+
+/// Copy into `shown` (a partial value's container) the value that landed at `place` of
+/// `node` (the container as read). False when `shown` does not hold what it should (the
+/// caller then builds the container again).
+fn land_copy(shown: &mut Value, node: &Node, place: &Place) -> bool {
+    match (shown, node, place) {
+        (Value::Object(shown), Node::Object(map, _), Place::Key(key)) => match map.get(key) {
+            Some(value) => {
+                shown.insert(key.clone(), value.clone());
+                true
+            }
+            None => false,
+        },
+        (Value::Array(shown), Node::Array(items), &Place::Index(index)) => match items.get(index) {
+            Some(value) if index < shown.len() => {
+                shown[index] = value.clone();
+                true
+            }
+            Some(value) if index == shown.len() => {
+                shown.push(value.clone());
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Does `node` await a value: an object with its key read, or an array?
+fn awaits_child(node: &Node) -> bool {
+    matches!(node, Node::Object(_, Some(_)) | Node::Array(_))
+}
+
+/// Is `shown` (a partial value's container, the values landed since copied in) `node` as a
+/// partial value shows it: of its kind, an array with its items and at most the one being
+/// read?
+fn fits(shown: &Value, node: &Node) -> bool {
+    match (shown, node) {
+        (Value::Object(_), Node::Object(..)) => true,
+        (Value::Array(shown), Node::Array(items)) => {
+            shown.len() == items.len() || shown.len() == items.len() + 1
+        }
+        _ => false,
+    }
+}
+
+/// The place in `shown` (a partial value's container, of `node`'s kind, see
+/// [`awaits_child`]) of `node`'s open child: the member of its awaited key, or its next item,
+/// made `null` if the partial value lacks it. `shown` itself if it is not that container.
+fn open_child<'v>(shown: &'v mut Value, node: &Node) -> &'v mut Value {
+    match (shown, node) {
+        (Value::Object(shown), Node::Object(_, Some(key))) => shown.entry(key.clone()).or_insert(Value::Null),
+        (Value::Array(shown), Node::Array(items)) => {
+            // The item being read stays (the container or string to bring up to date).
+            if shown.len() <= items.len() {
+                shown.truncate(items.len());
+                shown.push(Value::Null);
+            }
+            let last = shown.len() - 1;
+            &mut shown[last]
+        }
+        (shown, _) => shown,
+    }
+}
+
+/// In `shown` (a partial value's innermost container), the place of a value being read
+/// shows nothing, as [`StreamOut::partial`] shows it when no string is shown there: a key
+/// given before shows its earlier value.
+fn clear_open_place(shown: &mut Value, node: &Node) {
+    match (shown, node) {
+        (Value::Object(shown), Node::Object(map, Some(key))) => {
+            match map.get(key) {
+                Some(earlier) => shown.insert(key.clone(), earlier.clone()),
+                None => shown.remove(key),
+            };
+        }
+        (Value::Array(shown), Node::Array(items)) => shown.truncate(items.len()),
+        _ => {}
+    }
 }
