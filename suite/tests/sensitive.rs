@@ -192,3 +192,63 @@ fn call_errors_read_before_the_tool_is_known_quote_nothing() {
         }
     }
 }
+
+/// Keys inside a sensitive value are its content too.
+#[derive(Debug, Deserialize, JsonSchema, ToolInput)]
+#[allow(dead_code)]
+struct Vault {
+    user: String,
+    #[tool_input(sensitive)]
+    env: std::collections::HashMap<String, u32>,
+    #[tool_input(sensitive)]
+    inner: Option<Sealed>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Sealed {
+    pin: u32,
+    codes: Vec<u32>,
+}
+
+#[test]
+fn keys_inside_a_sensitive_value_never_show() {
+    let key = "sk-live-hunter2";
+    // A map's key, a value refused under it: the path masks the key, the message too.
+    let raw = json!({"user": "u", "env": {key: "x"}}).to_string();
+    for policy in [Policy::Strict, Policy::Default, Policy::Lenient] {
+        let options = CheckOptions::new().with_policy(policy);
+        let rejection = Vault::from_arguments_with(raw.as_str(), &options).unwrap_err();
+        let everything =
+            format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors()).unwrap());
+        hidden(&everything, &[key, "hunter2"]);
+        assert_eq!(rejection.errors()[0].path(), "/env/*", "{policy:?}");
+    }
+    // An unknown key of a sensitive object: masked in the path and in the message; the
+    // names the schema declares and indices stay, so the model still knows where to look.
+    let raw = json!({"user": "u", "env": {}, "inner": {"pin": 1, "codes": [1, "x"], key: 2}}).to_string();
+    let rejection = Vault::from_arguments(raw.as_str()).unwrap_err();
+    let everything =
+        format!("{rejection}\n{rejection:?}\n{}", serde_json::to_string(&rejection.errors()).unwrap());
+    hidden(&everything, &[key, "hunter2"]);
+    let paths: Vec<&str> = rejection.errors().iter().map(|error| error.path()).collect();
+    assert_eq!(paths, ["/inner/codes/1", "/inner/*"]);
+    assert!(
+        rejection.errors()[1].message().contains("unknown property `*`"),
+        "{}",
+        rejection.errors()[1].message()
+    );
+    // A coercion under a map's key: its record's path masks the key.
+    let raw = json!({"user": "u", "env": {key: "5"}}).to_string();
+    let checked = Vault::from_arguments_with(raw.as_str(), &CheckOptions::new()).map(|_| ()).err();
+    assert!(checked.is_none());
+    let validator = Vault::definition().validator();
+    let report = validator.check(raw.as_str()).unwrap().report;
+    assert_eq!(report.coercions[0].path, "/env/*");
+    hidden(&format!("{report:?}"), &[key, "hunter2"]);
+    // The same validator, given the call as a value: the same masks.
+    let value = json!({"user": "u", "env": {key: "x"}});
+    let rejection = validator.check(&value).unwrap_err();
+    assert_eq!(rejection.errors()[0].path(), "/env/*");
+}

@@ -228,9 +228,21 @@ impl Validator {
         self.check_typed_with::<T>(raw, options, fields, Defaults::Left)
     }
 
+    /// [`check_typed_with_unmasked`](Validator::check_typed_with_unmasked), the keys of sensitive values masked
+    /// ([`keys_masked`](Validator::keys_masked)).
+    fn check_typed_with<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        fields: Fields<'_>,
+        defaults: Defaults,
+    ) -> Result<Checked<T>, Rejection> {
+        self.keys_masked(self.check_typed_with_unmasked::<T>(raw, options, fields, defaults))
+    }
+
     /// [`check_typed`](Validator::check_typed), doing with the defaults of absent properties
     /// as `defaults` says.
-    fn check_typed_with<T: DeserializeOwned>(
+    fn check_typed_with_unmasked<T: DeserializeOwned>(
         &self,
         raw: RawArguments<'_>,
         options: &CheckOptions,
@@ -406,6 +418,16 @@ impl Validator {
             .map(|(value, _)| value)
     }
 
+    /// [`check_parsed_text_unmasked`](Validator::check_parsed_text_unmasked), the keys of sensitive values masked
+    /// ([`keys_masked`](Validator::keys_masked)).
+    pub(crate) fn check_parsed_text(
+        &self,
+        parsed: &ParsedText<'_>,
+        options: &CheckOptions,
+    ) -> Result<Checked<Value>, Rejection> {
+        self.keys_masked(self.check_parsed_text_unmasked(parsed, options))
+    }
+
     /// [`check_with`](Validator::check_with) of `parsed.text`, given its parse: the same
     /// value and report, or the same rejection, byte for byte. The parse stands in for
     /// `check_with`'s own when it is the one `check_with` would make
@@ -413,7 +435,7 @@ impl Validator {
     /// What only the text tells is still read from it, where `check_with` reads it too: the
     /// repeated keys (when the parse saw one), the text of an integral float, the order of
     /// several errors.
-    pub(crate) fn check_parsed_text(
+    fn check_parsed_text_unmasked(
         &self,
         parsed: &ParsedText<'_>,
         options: &CheckOptions,
@@ -434,6 +456,17 @@ impl Validator {
             .map_err(|rejection| in_document_order(rejection, raw, policy, &limits))
     }
 
+    /// [`check_typed_parsed_unmasked`](Validator::check_typed_parsed_unmasked), the keys of sensitive values masked
+    /// ([`keys_masked`](Validator::keys_masked)).
+    pub(crate) fn check_typed_parsed<T: DeserializeOwned>(
+        &self,
+        parsed: &ParsedText<'_>,
+        options: &CheckOptions,
+        fields: Fields<'_>,
+    ) -> Result<Checked<T>, Rejection> {
+        self.keys_masked(self.check_typed_parsed_unmasked::<T>(parsed, options, fields))
+    }
+
     /// [`check_typed`](Validator::check_typed) of `parsed.text`, given its parse: the same
     /// typed value and report, or the same rejection, byte for byte.
     ///
@@ -443,7 +476,7 @@ impl Validator {
     /// reads `T` from the parsed value instead of parsing the text onto a tape (both put
     /// their records in the walk's order, `check::order`), and the walk reads the parsed
     /// value instead of parsing again.
-    pub(crate) fn check_typed_parsed<T: DeserializeOwned>(
+    fn check_typed_parsed_unmasked<T: DeserializeOwned>(
         &self,
         parsed: &ParsedText<'_>,
         options: &CheckOptions,
