@@ -430,9 +430,16 @@ fn stream_bytes(data: &[u8]) {
         .with_complete_truncated(true);
     for options in [ParseOptions::default(), ParseOptions::strict(), ParseOptions::repair(), python] {
         let mut parser = tool_input::parse::IncrementalParser::new(options.clone());
-        for chunk in body.chunks(size) {
+        // Another, asked now and then: the partial value it brings up to date over several
+        // pieces is the one brought up to date after each.
+        let mut now_and_then = tool_input::parse::IncrementalParser::new(options.clone());
+        for (k, chunk) in body.chunks(size).enumerate() {
             let _ = parser.feed_bytes(chunk);
-            let _ = parser.partial();
+            let _ = now_and_then.feed_bytes(chunk);
+            let every = parser.partial();
+            if k % (usize::from(first % 5) + 2) == 0 {
+                assert_eq!(now_and_then.partial(), every, "the partial value after piece {k}");
+            }
         }
         let incremental = parser.finish();
         if std::str::from_utf8(body).is_ok() {
