@@ -173,8 +173,22 @@ fn an_integer_field_takes_a_float_or_string_only_when_it_denotes_exactly_an_inte
     // A string's integer is kept exactly, beyond what a float holds.
     let checked = v.check(r#"{"n": "9007199254740993.0"}"#).unwrap();
     assert_eq!(checked.value, json!({"n": 9_007_199_254_740_993_u64}));
-    // A number literal past 2^53 with a fraction or exponent is a float: refused, not rounded.
-    assert_eq!(codes(&v, r#"{"n": 9007199254740993.0}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    // A number literal past 2^53 written with a fraction of zeros or an exponent is the
+    // integer its text denotes, not the float it rounds to (`9007199254740992`); past 64 bits,
+    // refused.
+    let checked = v.check(r#"{"n": 9007199254740993.0}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 9_007_199_254_740_993_u64}));
+    assert_eq!(checked.report.coercions[0].from.as_deref(), Some("9007199254740993.0"));
+    let checked = v.check(r#"{"n": 1e19}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": 10_000_000_000_000_000_000_u64}));
+    let checked = v.check(r#"{"n": 1.8446744073709551615e19}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": u64::MAX}));
+    assert_eq!(codes(&v, r#"{"n": 1.8446744073709551616e19}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    let v = integer_field(i64::MIN);
+    let checked = v.check(r#"{"n": -9.223372036854775808e18}"#).unwrap();
+    assert_eq!(checked.value, json!({"n": i64::MIN}));
+    assert_eq!(codes(&v, r#"{"n": -9223372036854775809.0}"#), vec![("/n".to_owned(), ErrorCode::Inexact)]);
+    let v = integer_field(1);
     // An integer literal that fits 64 bits stays exact.
     let checked = v.check(r#"{"n": 9007199254740993}"#).unwrap();
     assert_eq!(checked.value, json!({"n": 9_007_199_254_740_993_u64}));

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::convert::{container_options, integer_from_float, respelled, text_as_type, Converted};
+use super::convert::{container_options, respelled, text_as_type, Converted};
 use super::keywords::string_admitted;
 use super::{Mode, Outcome, Path, Walker};
 use crate::keywords::{Format, Keyword};
@@ -40,7 +40,7 @@ impl Walker<'_> {
                 // `3.0` is an integer to JSON Schema, but not to serde: write it as one, when
                 // it is exactly that integer (else `number` says why not).
                 let exact = value.as_number().filter(|n| self.integer_problem(n, path, mode).is_none());
-                if let Some(integer) = exact.and_then(integer_from_float) {
+                if let Some(integer) = exact.and_then(|n| self.integer_as_sent(n, path)) {
                     let converted = Value::Number(integer);
                     self.record(
                         out,

@@ -10,15 +10,20 @@ use crate::message::{self, describe, echo};
 use crate::parse::ParseOptions;
 use crate::plan::{Node, NodeId, Types};
 
+/// Is `value` an integer a 64-bit field (signed or not) can hold?
+fn within_64_bits(value: i128) -> bool {
+    (i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(&value)
+}
+
 impl Walker<'_> {
-    /// Why an integral float cannot stand for an integer here: its text does not denote that
-    /// integer (`0.99999999999999999`), or it is beyond the integers a float keeps exactly
-    /// (2^53: `9007199254740993.0`, `-9999999999999999999999`). `None`: it can.
+    /// Why an integral float cannot stand for an integer here: its text does not denote an
+    /// integer (`0.99999999999999999`), or one beyond 64 bits (`-9999999999999999999999`);
+    /// read from no text, it is beyond the integers a float keeps exactly (2^53). `None`: it
+    /// can ([`Walker::integer_as_sent`] is that integer). The text decides where there is one:
+    /// `1e19` and `9007199254740993.0` are the integers they denote, though a float keeps the
+    /// first only by luck and the second not at all.
     pub(super) fn integer_problem(&self, number: &Number, path: &Path<'_>, mode: Mode) -> Option<String> {
         let float = number.as_f64().filter(|f| number.is_f64() && f.fract() == 0.0 && self.exact_integers)?;
-        let literal = self
-            .float_literal(number, path)
-            .filter(|literal| !decimal::integral_float_is_exact(literal, float));
         let named = |text: &str| {
             if mode.sensitive {
                 "the value".to_owned()
@@ -26,20 +31,35 @@ impl Walker<'_> {
                 message::shorten(text, self.max_echo)
             }
         };
-        match literal {
-            Some(literal) if decimal::denotes(literal) == Some(Denotes::Fraction) => Some(format!(
-                "{} is not an integer (it has a fraction, too small for a float to keep)",
-                named(literal)
-            )),
-            Some(literal) => Some(format!(
+        let beyond = |text: &str| {
+            format!(
                 "{} cannot be kept exactly as an integer; send integers as digits within 64 bits",
-                named(literal)
-            )),
-            None if float.abs() > EXACT_FLOAT_INTEGERS => Some(format!(
-                "{} cannot be kept exactly as an integer; send integers as digits within 64 bits",
-                named(&number.to_string())
-            )),
+                named(text)
+            )
+        };
+        match self.float_literal(number, path) {
+            Some(literal) => match decimal::denotes(literal) {
+                Some(Denotes::Integer(value)) if within_64_bits(value) => None,
+                Some(Denotes::Fraction) => Some(format!(
+                    "{} is not an integer (it has a fraction, too small for a float to keep)",
+                    named(literal)
+                )),
+                _ => Some(beyond(literal)),
+            },
+            None if float.abs() > EXACT_FLOAT_INTEGERS => Some(beyond(&number.to_string())),
             None => None,
+        }
+    }
+
+    /// The integer an integral float at `path` stands for (see [`Walker::integer_problem`],
+    /// which must find none): the one its text denotes, or, read from no text, the float's.
+    pub(super) fn integer_as_sent(&self, number: &Number, path: &Path<'_>) -> Option<Number> {
+        match self.float_literal(number, path).and_then(decimal::denotes) {
+            Some(Denotes::Integer(value)) => i64::try_from(value)
+                .map(Number::from)
+                .or_else(|_| u64::try_from(value).map(Number::from))
+                .ok(),
+            _ => convert::integer_from_float(number),
         }
     }
 
