@@ -14,6 +14,9 @@
 //! `read_prepared_tape` (its tape reader alone, over tapes prepared before the passes),
 //! `fenced_typed` (each call in a code fence, so that the lenient parser reads it), `untyped`
 //! (`Validator::check`), `value_jsonschema_untyped` (serde_json `Value` + jsonschema),
+//! `args_serde` (`serde_json::from_str::<Args<T>>`, as inside a caller's own request type),
+//! `value_typed` (`T::from_arguments` of the `Value` serde_json reads: `args_serde` without
+//! the capture),
 //! `toolbox_dispatch` (a Toolbox running a typed handler on call records read before the
 //! passes), `toolbox_read_and_dispatch` (each text read into a call record, then
 //! dispatched: a call from its text to its handler) and `toolbox_stream_and_dispatch` (each
@@ -124,6 +127,19 @@ fn main() {
                 raws.iter().filter(|r| serde_json::from_str::<CreateOrder>(r).is_ok()).count()
             }
             "typed" => raws.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count(),
+            // `Args<T>` inside a caller's own `Deserialize` (an MCP or rig request), and the
+            // same check of the `Value` serde_json makes: the difference is `Args`' capture.
+            "args_serde" => raws
+                .iter()
+                .filter(|r| serde_json::from_str::<tool_input::Args<CreateOrder>>(r).is_ok())
+                .count(),
+            "value_typed" => raws
+                .iter()
+                .filter(|r| {
+                    serde_json::from_str::<Value>(r)
+                        .is_ok_and(|value| CreateOrder::from_arguments(&value).is_ok())
+                })
+                .count(),
             "fenced_typed" => {
                 fenced.iter().filter(|r| CreateOrder::from_arguments(r.as_str()).is_ok()).count()
             }

@@ -43,6 +43,11 @@ use crate::tool::ToolInput;
 /// Its [`JsonSchema`] is `T`'s tool schema ([`ToolInput::schema`]), so a framework that
 /// asks the type for its schema publishes the one the checks enforce.
 ///
+/// A map costs more than text: it is read into a `Value` (every member kept until the keys
+/// are known to differ) and checked as one, where text is read straight into `T` (about 2.8
+/// times the instructions on the benchmark's calls; BENCHMARKS.md). Where the framework
+/// hands over the arguments' text, give that to [`ToolInput::from_arguments`] instead.
+///
 /// ```
 /// use schemars::JsonSchema;
 /// use serde::Deserialize;
