@@ -236,3 +236,39 @@ fn through_rigs_own_adapter_a_python_dict_is_refused_by_serde_json() {
         .unwrap()
         .starts_with("failed to parse tool arguments: key must be a string"));
 }
+
+/// A rig tool whose rig name is not its arguments type's own name.
+struct Reservation;
+
+impl PortableTool for Reservation {
+    const NAME: &'static str = "reserve";
+    type Args = Args<BookRoom>;
+    type Output = String;
+    type Error = ToolExecutionError;
+
+    fn description(&self) -> String {
+        "Reserve a room.".to_owned()
+    }
+
+    fn parameters(&self) -> Value {
+        BookRoom::schema().clone()
+    }
+
+    async fn call(&self, Args(booking): Args<BookRoom>) -> Result<String, ToolExecutionError> {
+        Ok(booking.hotel)
+    }
+}
+
+#[test]
+fn through_this_crates_adapter_a_refusal_names_the_tool_the_model_called() {
+    // The model called `reserve`: the message must not tell it about `book_room`, a tool it
+    // was never shown.
+    let handler = ErasedHandler::new(tool_input::rig::ToolAdapter::new(Reservation));
+    let result = dispatch(&handler, "reserve", "{'hotel': 'Ritz'}");
+    assert!(result.is_error_kind(ToolErrorKind::InvalidArgs));
+    let text = result.output().as_text().unwrap();
+    assert!(text.starts_with("The arguments for tool `reserve` were rejected (3 errors)"), "{text}");
+    assert!(!text.contains("book_room"), "{text}");
+    let valid = "{'hotel': 'Ritz', 'first_night': 1, 'last_night': 1, 'kind': 'double'}";
+    assert_eq!(dispatch(&handler, "reserve", valid).output().as_text(), Some("Ritz"));
+}

@@ -214,7 +214,9 @@ where
         let arguments = match A::from_arguments(args.as_str()) {
             Ok(arguments) => arguments,
             Err(rejection) => {
-                let result = ToolResult::failed(tool_error(&rejection));
+                // The model called the rig tool by its rig name, which need not be the
+                // arguments type's own: the message names the tool the model called.
+                let result = ToolResult::failed(tool_error(&rejection.with_tool(T::NAME)));
                 return Reply::Outcome(Ok(Outcome::ToolResult { result }));
             }
         };
