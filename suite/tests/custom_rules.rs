@@ -232,4 +232,45 @@ mod garde_rules {
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].path(), "/minutes");
     }
+
+    /// Label a parcel: raw identifiers and a flattened field, which garde names as Rust
+    /// writes them and the model never sends.
+    #[derive(Debug, Deserialize, JsonSchema, ToolInput, garde::Validate)]
+    #[tool_input(validate = tool_input::garde::validate)]
+    struct Label {
+        #[garde(ascii)]
+        r#type: String,
+        #[garde(ascii)]
+        #[serde(rename = "kind")]
+        r#mod: String,
+        #[garde(dive)]
+        #[serde(flatten)]
+        address: Address,
+        #[garde(dive)]
+        parts: Vec<Part>,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema, garde::Validate)]
+    struct Address {
+        #[garde(ascii)]
+        street: String,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema, garde::Validate)]
+    struct Part {
+        #[garde(ascii)]
+        r#ref: String,
+    }
+
+    #[test]
+    fn raw_identifiers_and_flattened_fields_are_at_the_paths_the_model_sent() {
+        let sent =
+            json!({"type": "é", "kind": "é", "street": "Straße", "parts": [{"ref": "ok"}, {"ref": "№1"}]});
+        let rejection = Label::from_arguments(&sent).unwrap_err();
+        let mut paths: Vec<&str> = rejection.errors().iter().map(|e| e.path()).collect();
+        paths.sort_unstable();
+        // Not `/r#type`, `/r#mod`, `/address/street`, `/parts/1/r#ref`.
+        assert_eq!(paths, ["/kind", "/parts/1/ref", "/street", "/type"]);
+        assert!(rejection.to_string().contains("- /street: not ascii"), "{rejection}");
+    }
 }

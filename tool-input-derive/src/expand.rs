@@ -54,12 +54,15 @@ fn impl_tool_input(cont: &Container) -> TokenStream {
         }
     };
 
+    // A flattened field's members are sent at the top level, under no name of the field's
+    // own: the empty name says so (a path through it drops its step).
     let renamed = cont
         .fields()
         .iter()
-        .filter(|field| !field.serde_skipped && !field.serde_flattened && field.rust_name != field.name)
+        .filter(|field| !field.serde_skipped && (field.serde_flattened || field.rust_name != field.name))
         .map(|field| {
-            let (rust, serde) = (&field.rust_name, &field.name);
+            let rust = &field.rust_name;
+            let serde = if field.serde_flattened { "" } else { field.name.as_str() };
             quote!((#rust, #serde))
         });
     let renamed = list_const(quote!(__FIELD_NAMES), quote!((&'static str, &'static str)), renamed);

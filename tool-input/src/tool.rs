@@ -57,7 +57,9 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
     /// from `#[tool_input(formats = false)]`.
     const FORMATS: bool = true;
     /// The top-level fields whose Rust name is not the name the model sends, as
-    /// `(rust, serde)` pairs, for rules that name fields as Rust does (garde). Not public API.
+    /// `(rust, serde)` pairs, for rules that name fields as Rust does (garde); a flattened
+    /// field's serde name is empty (its members are sent at the top level). The Rust name is
+    /// written without `r#`. Not public API.
     #[doc(hidden)]
     const __FIELD_NAMES: &'static [(&'static str, &'static str)] = &[];
     /// One probe per top-level field, reading its value alone by the field's type, so that

@@ -71,7 +71,9 @@ where
 /// and the error's path as a JSON Pointer (`attendees[0]` is `/attendees/0`).
 ///
 /// garde names fields as Rust does; the first step of each path is given the name the model
-/// sends instead (`T`'s serde name, after `rename` and `rename_all`). Steps below it keep
+/// sends instead (`T`'s serde name, after `rename` and `rename_all`), and the step of a
+/// `#[serde(flatten)]` field is left out (its members are sent at the top level). A raw
+/// identifier is named without its `r#` (`r#type` is `/type`). Steps below the first keep
 /// garde's names, so a nested type that serde renames reports its Rust field names there.
 ///
 /// ```
@@ -98,12 +100,23 @@ fn field_error(path: &garde::error::Path, message: &str, renames: &[(&str, &str)
     let mut error = FieldError::custom(message);
     // `__iter` is how garde's own `Display` reads a path: innermost step first.
     let steps = path.__iter().rev().filter(|(kind, _)| *kind != garde::error::Kind::None);
-    for (depth, (_, step)) in steps.enumerate() {
+    for (depth, (kind, step)) in steps.enumerate() {
         let step = step.as_str();
+        // garde names a field as its identifier is written: `r#type` for a field the model
+        // sends as `type` (serde's name, and the Rust name `renames` holds, have no `r#`).
+        // A key of a map would not start so.
+        let step = match (kind, step.strip_prefix("r#")) {
+            (garde::error::Kind::Key, Some(name)) if !name.is_empty() => name,
+            _ => step,
+        };
         let renamed = match depth {
             0 => renames.iter().find(|(rust, _)| *rust == step).map_or(step, |(_, serde)| serde),
             _ => step,
         };
+        // A flattened field (no name of its own, `""`): its members are at the top level.
+        if depth == 0 && renamed.is_empty() && !step.is_empty() {
+            continue;
+        }
         error = error.at(renamed);
     }
     error
