@@ -119,6 +119,31 @@ fn tool_definitions_are_the_openai_dialect() {
 }
 
 #[test]
+fn a_name_openai_refuses_is_sent_as_the_toolbox_sends_it() {
+    // OpenAI's names match `^[a-zA-Z0-9_-]{1,64}$`: `files.read` is a 400 for the whole request.
+    let read =
+        tool_input::ToolDefinition::new("files.read", None, json!({"type": "object", "properties": {}}))
+            .unwrap();
+    let toolbox = toolbox().with_definition(read, |_| Ok::<_, String>("read"));
+    for (strict, dialect) in [(false, Dialect::OpenAi), (true, Dialect::OpenAiStrict)] {
+        let tools = serde_json::to_value(ao::tools(&toolbox, strict)).unwrap();
+        assert_eq!(tools, Value::Array(toolbox.definitions(dialect)));
+        assert_eq!(tools[2]["function"]["name"], "files_read");
+    }
+    // The model calls it by the name it was shown; the Toolbox runs the registered tool.
+    let sent = async_openai::types::chat::ChatCompletionMessageToolCall {
+        id: "call_1".into(),
+        function: async_openai::types::chat::FunctionCall {
+            name: "files_read".into(),
+            arguments: "{}".into(),
+        },
+    };
+    let call = ao::tool_call(&sent, &toolbox.call_options()).unwrap();
+    assert_eq!(call.name, "files.read");
+    assert_eq!(toolbox.dispatch(&call).text(), "read");
+}
+
+#[test]
 fn recorded_responses_read_through_async_openai_types_give_the_same_calls() {
     let mut read = 0;
     let mut refused = Vec::new();

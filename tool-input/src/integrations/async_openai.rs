@@ -87,12 +87,17 @@ use crate::toolbox::{Outcome, Toolbox};
 /// assert_eq!(plain.function.strict, None);
 /// ```
 pub fn tool(definition: &ToolDefinition, strict: bool) -> ChatCompletionTools {
+    function_tool(definition, definition.name(), strict)
+}
+
+/// A tool's definition as a Chat Completions function tool, sent under `name`.
+fn function_tool(definition: &ToolDefinition, name: &str, strict: bool) -> ChatCompletionTools {
     let dialect = if strict { Dialect::OpenAiStrict } else { Dialect::OpenAi };
     let mut exported = definition.to_dialect(dialect);
     let function = exported.get_mut("function").map(Value::take).unwrap_or(Value::Null);
     ChatCompletionTools::Function(ChatCompletionTool {
         function: FunctionObject {
-            name: definition.name().to_owned(),
+            name: name.to_owned(),
             description: function.get("description").and_then(Value::as_str).map(str::to_owned),
             parameters: function.get("parameters").cloned(),
             strict: function.get("strict").and_then(Value::as_bool),
@@ -101,23 +106,37 @@ pub fn tool(definition: &ToolDefinition, strict: bool) -> ChatCompletionTools {
 }
 
 /// Every tool of a [`Toolbox`] as Chat Completions function tools, in registration order
-/// (see [`tool`]).
+/// (see [`tool`]), as [`Toolbox::definitions`] sends them: a tool whose name OpenAI refuses
+/// (`files.read`) is sent under [`dialect::sent_name`](crate::dialect::sent_name)
+/// (`files_read`), which the Toolbox's calls read back as the registered tool.
 ///
 /// ```
 /// use schemars::JsonSchema;
 /// use serde::Deserialize;
-/// use tool_input::{async_openai, ToolInput, Toolbox};
+/// use serde_json::json;
+/// use tool_input::{async_openai, ToolDefinition, ToolInput, Toolbox};
 ///
 /// /// Ping a host.
 /// #[derive(Deserialize, JsonSchema, ToolInput)]
 /// struct Ping { host: String }
 ///
-/// let toolbox = Toolbox::new().with_tool(|_: Ping| Ok::<_, String>("pong"));
-/// let tools = async_openai::tools(&toolbox, false);
-/// assert_eq!(serde_json::to_value(&tools).unwrap()[0]["function"]["name"], "ping");
+/// let read = ToolDefinition::new("files.read", None, json!({"type": "object", "properties": {}})).unwrap();
+/// let toolbox = Toolbox::new()
+///     .with_tool(|_: Ping| Ok::<_, String>("pong"))
+///     .with_definition(read, |_| Ok::<_, String>("…"));
+/// let tools = serde_json::to_value(async_openai::tools(&toolbox, false)).unwrap();
+/// assert_eq!(tools[0]["function"]["name"], "ping");
+/// assert_eq!(tools[1]["function"]["name"], "files_read");
 /// ```
 pub fn tools<S: Send + Sync + 'static>(toolbox: &Toolbox<S>, strict: bool) -> Vec<ChatCompletionTools> {
-    toolbox.tool_definitions().map(|definition| tool(definition, strict)).collect()
+    let dialect = if strict { Dialect::OpenAiStrict } else { Dialect::OpenAi };
+    toolbox
+        .tool_definitions()
+        .map(|definition| {
+            // The name the provider accepts, as the Toolbox sends it and maps calls back.
+            function_tool(definition, &crate::dialect::sent_name(definition.name(), dialect), strict)
+        })
+        .collect()
 }
 
 /// One tool call of a response, read by this crate's rules ([`CallParts::finish`]): the id
