@@ -225,6 +225,32 @@ fn every_result_format() {
 }
 
 #[test]
+fn a_gemini_response_names_the_declaration_the_model_called() {
+    // Gemini refuses a space in a name: `get weather` is declared, and
+    // called, as `get_weather`; the response must name that declaration.
+    let definition = ToolDefinition::new(
+        "get weather",
+        None,
+        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+    )
+    .unwrap();
+    let toolbox = Toolbox::new().with_definition(definition, |_| Ok::<_, String>("sunny"));
+    assert_eq!(toolbox.definitions(Dialect::Gemini)[0]["name"], "get_weather");
+    let body = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "g1", "name": "get_weather", "args": {"city": "Oslo"}}},
+        {"functionCall": {"id": "g2", "name": "get_weather", "args": {"city": 5}}}]}}]});
+    let calls = toolbox.parse_body(body.to_string()).unwrap();
+    let outcomes: Vec<_> = calls.calls.iter().map(|call| toolbox.dispatch(call)).collect();
+    assert_eq!(outcomes[0].tool, "get weather"); // the registered tool ran
+    assert_eq!(
+        outcomes[0].to_gemini(),
+        json!({"functionResponse": {"id": "g1", "name": "get_weather", "response": {"output": "sunny"}}})
+    );
+    assert_eq!(outcomes[1].to_gemini()["functionResponse"]["name"], "get_weather");
+    assert!(outcomes[1].to_gemini()["functionResponse"]["response"]["error"].is_string());
+}
+
+#[test]
 fn sync_and_async_handlers() {
     let toolbox = toolbox();
     let define = one("define", r#"{"word": "tool"}"#);

@@ -390,7 +390,10 @@ impl Outcome {
 
     /// Gemini: a `functionResponse` part, `{"output": ...}` on success and
     /// `{"error": "..."}` on failure (the keys Gemini's documentation uses), with the call's
-    /// `id` when the model sent one.
+    /// `id` when the model sent one, and the tool's name as Gemini was shown it
+    /// ([`dialect::sent_name`](crate::dialect::sent_name), as
+    /// [`Toolbox::definitions`](super::Toolbox::definitions) declares it: `get weather` is
+    /// `get_weather`).
     ///
     /// ```
     /// use serde_json::json;
@@ -415,7 +418,10 @@ impl Outcome {
         if !self.call_id_generated {
             function_response.insert("id".to_owned(), Value::from(self.call_id.as_str()));
         }
-        function_response.insert("name".to_owned(), Value::from(self.tool.as_str()));
+        // The name of the declaration the model called, not the registered one: a name
+        // Gemini refuses (`get weather`) was declared, and called, as `get_weather`.
+        let name = crate::dialect::sent_name(&self.tool, Dialect::Gemini);
+        function_response.insert("name".to_owned(), Value::from(name.as_ref()));
         function_response.insert("response".to_owned(), response);
         json!({"functionResponse": function_response})
     }
