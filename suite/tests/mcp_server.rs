@@ -261,3 +261,29 @@ async fn a_toolbox_served_over_mcp() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_name_mcp_refuses_is_listed_as_the_toolbox_sends_it() {
+    // MCP tool names are letters, digits, `_`, `-` and `.`: a client hands `get weather` to a
+    // model API that refuses it. The Toolbox sends it as `get_weather` and maps calls back.
+    let definition = tool_input::ToolDefinition::new(
+        "get weather",
+        Some("Get the weather for a city."),
+        json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+    )
+    .expect("a definition");
+    let toolbox = Toolbox::new().with_definition(definition, |arguments| {
+        Ok::<_, String>(format!("Sunny in {}", arguments["city"].as_str().unwrap_or("?")))
+    });
+    let definitions = toolbox.definitions(Dialect::Mcp);
+    assert_eq!(definitions[0]["name"], "get_weather");
+    with_client(ToolboxServer::new(toolbox), |client| async move {
+        let tools = client.list_all_tools().await.expect("tools/list");
+        assert_eq!(serde_json::to_value(&tools).expect("tools serialize"), Value::Array(definitions));
+        let result =
+            client.call_tool(call("get_weather", json!({"city": "Oslo"}))).await.expect("tools/call");
+        assert_eq!((result.is_error, text(&result)), (Some(false), "Sunny in Oslo"));
+        client
+    })
+    .await;
+}

@@ -258,8 +258,13 @@ fn input_schema(definition: &ToolDefinition) -> JsonObject {
 /// assert_eq!(tool.input_schema["required"], json!(["host"]));
 /// ```
 pub fn tool(definition: &ToolDefinition) -> Tool {
+    named_tool(definition, definition.name())
+}
+
+/// A tool's definition as rmcp's `Tool`, listed under `name`.
+fn named_tool(definition: &ToolDefinition, name: &str) -> Tool {
     let description = definition.description().map(|text| Cow::Owned(text.to_owned()));
-    Tool::new_with_raw(definition.name().to_owned(), description, Arc::new(input_schema(definition)))
+    Tool::new_with_raw(name.to_owned(), description, Arc::new(input_schema(definition)))
 }
 
 /// An [`Outcome`] as an MCP `CallToolResult`: the text of [`Outcome::text`] as one text
@@ -301,7 +306,9 @@ impl From<&Outcome> for CallToolResult {
 
 /// A [`Toolbox`] served as an MCP server: give it to rmcp's `serve` (`ServiceExt`).
 ///
-/// - `tools/list`: every tool's [MCP definition](crate::Dialect::Mcp), in registration order.
+/// - `tools/list`: every tool's [MCP definition](crate::Dialect::Mcp), in registration order,
+///   as [`Toolbox::definitions`] sends it (a name MCP's pattern refuses under
+///   [`dialect::sent_name`](crate::dialect::sent_name), whose calls reach the registered tool).
 /// - `tools/call`: the call is read as any other ([`CallParts::finish`], the MCP request id
 ///   as the call id), dispatched through the Toolbox ([`Toolbox::dispatch_async`], so async
 ///   handlers are awaited), and answered with [`call_tool_result`]: the output, or
@@ -362,7 +369,14 @@ impl ToolboxServer {
     /// ```
     pub fn new(toolbox: impl Into<Arc<Toolbox>>) -> Self {
         let toolbox = toolbox.into();
-        let tools = toolbox.tool_definitions().map(tool).collect();
+        // Under the names `Toolbox::definitions(Dialect::Mcp)` sends (a name MCP's pattern
+        // refuses, `get weather`, as `get_weather`), which the Toolbox reads calls back from.
+        let tools = toolbox
+            .tool_definitions()
+            .map(|definition| {
+                named_tool(definition, &crate::dialect::sent_name(definition.name(), Dialect::Mcp))
+            })
+            .collect();
         let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("tool-input", env!("CARGO_PKG_VERSION")));
         ToolboxServer { toolbox, tools, config }
