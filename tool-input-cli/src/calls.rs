@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::{json, Value};
-use tool_input::calls::{parse_body, CallOptions, Calls, Format, TextFormat};
+use tool_input::calls::{parse_body, CallOptions, Calls, Format, TextFormat, DEFAULT_MAX_BODY_BYTES};
 use tool_input::stream::{StreamAssembler, DEFAULT_MAX_STREAM_BYTES};
 
 use crate::read_input_within;
@@ -38,15 +38,16 @@ pub(crate) fn run(
         let calls = assembler.finish();
         (with_text(&calls), !calls.errors.is_empty())
     } else {
-        // Read no further than a whole stream may be: a body past that is refused unread.
-        match read_input_within(input.as_deref(), DEFAULT_MAX_STREAM_BYTES)? {
+        // Read no further than the library reads a body (`CallOptions::max_body_bytes`): a
+        // body past that is refused unread, naming the limit `parse_body` would name.
+        match read_input_within(input.as_deref(), DEFAULT_MAX_BODY_BYTES)? {
             Some(body) => match parse_body(&body, &options) {
                 Ok(calls) => (with_text(&calls), !calls.errors.is_empty()),
                 // A body that cannot be read at all is one error, in the same shape.
                 Err(error) => (json!({"calls": [], "errors": [error]}), true),
             },
             None => {
-                let message = format!("the body is more than the limit of {DEFAULT_MAX_STREAM_BYTES} bytes");
+                let message = format!("the body is more than the limit of {DEFAULT_MAX_BODY_BYTES} bytes");
                 (json!({"calls": [], "errors": [{"kind": "body", "message": message}]}), true)
             }
         }

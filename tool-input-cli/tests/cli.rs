@@ -368,15 +368,23 @@ fn check_jsonl_refuses_a_line_past_the_limit_without_keeping_it() {
 }
 
 #[test]
-fn calls_stops_reading_a_body_at_the_stream_limit() {
+fn calls_stops_reading_a_body_at_the_body_limit() {
     let total = 256 * 1024 * 1024;
     let (output, written) = run_on_endless_input(&["calls"], total);
     assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
     let result = stdout_json(&output);
     assert_eq!(result["calls"], serde_json::json!([]));
     assert_eq!(result["errors"][0]["kind"], "body");
-    assert_eq!(result["errors"][0]["message"], "the body is more than the limit of 67108864 bytes");
+    assert_eq!(result["errors"][0]["message"], "the body is more than the limit of 33554432 bytes");
     assert!(written < total, "the whole input was read");
+    // Between the body limit (32 MiB) and the stream limit (64 MiB) it was read whole and
+    // refused by the library, naming 32 MiB, where a longer body named 64 MiB: one limit now.
+    let (output, written) = run_on_endless_input(&["calls"], 40 * 1024 * 1024);
+    assert_eq!(
+        stdout_json(&output)["errors"][0]["message"],
+        "the body is more than the limit of 33554432 bytes"
+    );
+    assert!(written < 40 * 1024 * 1024, "the whole input was read");
 }
 
 /// `--no-formats` reads `format` as an annotation; `--no-defaults` reads `default` as one
