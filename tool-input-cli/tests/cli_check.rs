@@ -320,3 +320,20 @@ fn bench_prints_no_ratio_for_small_inputs() {
         assert_eq!(line["peak_ratio"], Value::Null, "{text}");
     }
 }
+
+/// A workload whose largest case is over the input limit: `check` refuses it after reading
+/// one byte past the limit, and the memory keys are still printed (they were left out, the
+/// rest of the case finding the pipe closed).
+#[test]
+fn bench_measures_check_on_a_largest_case_over_the_input_limit() {
+    let dir = scratch("bench-over");
+    let over = large_call(9 * 1024 * 1024);
+    let path = workload(&dir, "over", &[large_call(1000), over.clone()]);
+    let (text, line) = bench(&path);
+    assert_eq!(line["rejected"], 1, "{text}");
+    if cfg!(target_os = "linux") {
+        assert_eq!(line["input_bytes"].as_u64(), Some(over.len() as u64), "{text}");
+        assert!(line["peak_rss_bytes"].as_u64().is_some(), "{text}");
+        assert!(line["peak_ratio"].as_f64().is_some(), "{text}");
+    }
+}
