@@ -1,6 +1,7 @@
 //! `tool-input bench`: time the whole pipeline on a JSONL workload, in the format the peer
 //! runners of other languages print, for side-by-side runs.
 
+use std::borrow::Cow;
 use std::fs;
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,12 +13,9 @@ use tool_input::{RawArguments, Validator};
 /// Passes measured after the warm-up; the median is reported.
 const PASSES: usize = 5;
 
-fn raw(case: &Value) -> RawArguments<'_> {
-    match case {
-        Value::String(text) => RawArguments::Text(text.as_str()),
-        Value::Null => RawArguments::Absent,
-        other => RawArguments::Value(other),
-    }
+/// A case's arguments as `check --jsonl` reads them: text, or absent.
+fn raw(case: &Option<String>) -> RawArguments<'_> {
+    case.as_deref().map_or(RawArguments::Absent, RawArguments::Text)
 }
 
 /// `tool-input bench`.
@@ -31,14 +29,19 @@ pub(crate) fn run(schema_path: &Path, workload: &Path) -> Result<ExitCode, Strin
     let text =
         fs::read_to_string(workload).map_err(|e| format!("cannot read {}: {e}", workload.display()))?;
     // Cases are read before timing: only the pipeline is measured, as the peer runners do.
+    // Read as `check --jsonl` reads them (past a byte order mark, each line a case, its
+    // arguments as text), so the two count the same calls accepted.
     let mut cases = Vec::new();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     for (number, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let case: Value = serde_json::from_str(line)
-            .map_err(|e| format!("{} line {}: not a JSON case: {e}", workload.display(), number + 1))?;
-        cases.push(case.get("raw").cloned().unwrap_or(Value::Null));
+        let not_a_case = |e: serde_json::Error| {
+            format!("{} line {}: not a JSON case: {e}", workload.display(), number + 1)
+        };
+        let case = crate::check::Case::from_line(line).map_err(not_a_case)?;
+        cases.push(crate::check::case_arguments(case.raw).map_err(not_a_case)?.map(Cow::into_owned));
     }
 
     let (mut ok, mut rejected) = (0, 0);
@@ -91,15 +94,8 @@ pub(crate) fn run(schema_path: &Path, workload: &Path) -> Result<ExitCode, Strin
 }
 
 /// The text of the workload's largest case, as `tool-input check` would read it.
-fn largest_case(cases: &[Value]) -> Option<Vec<u8>> {
-    cases
-        .iter()
-        .filter(|case| !case.is_null())
-        .map(|case| match case {
-            Value::String(text) => text.as_bytes().to_vec(),
-            other => other.to_string().into_bytes(),
-        })
-        .max_by_key(Vec::len)
+fn largest_case(cases: &[Option<String>]) -> Option<Vec<u8>> {
+    cases.iter().flatten().max_by_key(|text| text.len()).map(|text| text.as_bytes().to_vec())
 }
 
 /// Peak resident memory (bytes) of `tool-input check` on one call, and on `{}`.

@@ -1,10 +1,13 @@
 //! `tool-input check`: the engine on any JSON Schema.
 
+use std::borrow::Cow;
 use std::fs;
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use tool_input::{CheckOptions, Checked, Policy, RawArguments, Rejection, Validator};
 
@@ -97,22 +100,62 @@ pub(crate) fn run(
         };
         let line = String::from_utf8(line)
             .map_err(|e| format!("cannot read {} line {number}: {e}", jsonl.display()))?;
+        // A file that starts with a byte order mark (as some editors and Windows tools write
+        // UTF-8) is read past it, as a single call's input is.
+        let line = if number == 1 { line.strip_prefix('\u{feff}').unwrap_or(&line) } else { &line };
         if line.trim().is_empty() {
             continue;
         }
-        let case: Value = serde_json::from_str(&line)
-            .map_err(|e| format!("{} line {number}: not a JSON case: {e}", jsonl.display()))?;
-        let id = case.get("id").cloned().unwrap_or(Value::Null);
-        let raw = match case.get("raw") {
-            Some(Value::String(text)) => RawArguments::Text(text),
-            Some(other) => RawArguments::Value(other),
-            None => RawArguments::Absent,
-        };
+        let not_a_case =
+            |e: serde_json::Error| format!("{} line {number}: not a JSON case: {e}", jsonl.display());
+        let Case { id, raw } = Case::from_line(line).map_err(not_a_case)?;
+        let arguments = case_arguments(raw).map_err(not_a_case)?;
+        let raw = arguments.as_deref().map_or(RawArguments::Absent, RawArguments::Text);
         all_accepted &=
             write_result(&mut out, &validator, Some(id), raw, name.as_deref()).map_err(write_error)?;
     }
     out.flush().map_err(write_error)?;
     Ok(if all_accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// One case of a JSONL file (`check --jsonl`, `bench`): `{"id": ..., "raw": ...}`, its id
+/// `null` when absent. Any other line (an array, a string, a field given twice) is refused
+/// as a line that is not JSON is: read as a case without arguments, `{}`, it could be
+/// accepted.
+///
+/// `raw` is kept as the text the line writes: read into a `Value`, an object's key given twice
+/// kept only its last value and a number past 64 bits was rounded, where the library refuses
+/// both (`duplicate_key`, `inexact`) in the same arguments sent as text.
+#[derive(Deserialize)]
+pub(crate) struct Case<'a> {
+    #[serde(default)]
+    pub id: Value,
+    #[serde(default, borrow)]
+    pub raw: Option<&'a RawValue>,
+}
+
+impl<'a> Case<'a> {
+    /// The case a line writes. serde reads a struct from an array too (`[id, raw]`, by
+    /// position), so a line that is not an object is refused here.
+    pub(crate) fn from_line(line: &'a str) -> serde_json::Result<Case<'a>> {
+        if !line.trim_start().starts_with('{') {
+            return Err(serde::de::Error::custom("expected an object with \"id\" and \"raw\""));
+        }
+        serde_json::from_str(line)
+    }
+}
+
+/// A case's arguments as text: a string's content, else the value's own JSON text (an
+/// object, or what the check refuses as not one); `None` for `raw` absent or `null` (no
+/// arguments: `{}`).
+pub(crate) fn case_arguments(raw: Option<&RawValue>) -> serde_json::Result<Option<Cow<'_, str>>> {
+    match raw.map(RawValue::get) {
+        None => Ok(None),
+        Some(text) if text.starts_with('"') => {
+            serde_json::from_str::<String>(text).map(|s| Some(Cow::Owned(s)))
+        }
+        Some(text) => Ok(Some(Cow::Borrowed(text))),
+    }
 }
 
 /// Check one call and write its result line; `true` when it was accepted.

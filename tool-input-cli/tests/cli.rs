@@ -367,6 +367,68 @@ fn check_jsonl_refuses_a_line_past_the_limit_without_keeping_it() {
     assert_eq!(lines[2]["id"], 3);
 }
 
+/// A case's `raw` written as a JSON value reaches the check as the line writes it: a key
+/// given twice and an integer past 64 bits are refused as in the same arguments sent as text
+/// (read into a `Value` first, the last value won and the number was rounded: accepted). A
+/// file may start with a byte order mark; a line that is not an object is not a case (an
+/// array was read as `[id, raw]`, a string as a case without arguments), and `bench` reads
+/// the cases as `check` does.
+#[test]
+fn check_jsonl_reads_each_case_as_the_line_writes_it() {
+    let dir = std::env::temp_dir().join(format!("tool-input-cases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("schema.json");
+    std::fs::write(&schema, r#"{"properties": {"n": {"type": "integer"}, "x": {}}}"#).unwrap();
+    let schema = schema.to_string_lossy().into_owned();
+    let cases = dir.join("cases.jsonl");
+    std::fs::write(
+        &cases,
+        "\u{feff}{\"id\": 1, \"raw\": {\"x\": 1, \"x\": 2}}\n\
+         {\"id\": 2, \"raw\": {\"x\": 123456789012345678901234567890}}\n\
+         {\"id\": 3, \"raw\": \"{\\\"x\\\": 1, \\\"x\\\": 2}\"}\n\
+         {\"id\": 4, \"raw\": null}\n",
+    )
+    .unwrap();
+    let cases = cases.to_string_lossy().into_owned();
+    let output = run(&["check", "--schema", &schema, "--jsonl", &cases], b"");
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let codes: Vec<(&Value, &Value)> = lines.iter().map(|l| (&l["id"], &l["errors"][0]["code"])).collect();
+    assert_eq!(
+        codes,
+        [
+            (&serde_json::json!(1), &serde_json::json!("duplicate_key")),
+            (&serde_json::json!(2), &serde_json::json!("inexact")),
+            (&serde_json::json!(3), &serde_json::json!("duplicate_key")),
+            (&serde_json::json!(4), &Value::Null)
+        ],
+        "{lines:?}"
+    );
+    assert_eq!(lines[3]["value"], serde_json::json!({}));
+    let output = run(&["bench", "--schema", &schema, &cases], b"");
+    assert_eq!(
+        (stdout_json(&output)["ok"].clone(), stdout_json(&output)["rejected"].clone()),
+        (serde_json::json!(1), serde_json::json!(3))
+    );
+
+    for line in [r#"[1, {"x": 1}]"#, r#""{}""#, r#"{"id": 1, "raw": "{}", "raw": "{\"x\": 1}"}"#] {
+        let path = dir.join("not_a_case.jsonl");
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        for args in
+            [&["check", "--schema", &schema, "--jsonl", &path][..], &["bench", "--schema", &schema, &path]]
+        {
+            let output = run(args, b"");
+            assert_eq!(output.status.code(), Some(2), "{line}: {}", String::from_utf8_lossy(&output.stdout));
+            assert!(output.stdout.is_empty(), "{line}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.contains("line 1: not a JSON case"), "{line}: {stderr}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn calls_stops_reading_a_body_at_the_body_limit() {
     let total = 256 * 1024 * 1024;
