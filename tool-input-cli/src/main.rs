@@ -81,10 +81,12 @@ enum Command {
         workload: PathBuf,
     },
     /// Read the tool calls of one response body or recorded stream (any API), or of raw
-    /// assistant text; print `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message"}],
-    /// "content", "reasoning"}` (the text left beside the calls, and the reasoning apart).
+    /// assistant text; print `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind",
+    /// "message", "id", "id_generated", "name", "arguments", "arguments_cut"}], "content",
+    /// "reasoning"}` (the text left beside the calls, and the reasoning apart).
     ///
-    /// Exits 0 when every call was read, 1 when any failed, 2 on usage errors.
+    /// A body that cannot be read at all is `{"calls": [], "errors": [{"kind": "body",
+    /// "message"}]}`. Exits 0 when every call was read, 1 when any failed, 2 on usage errors.
     Calls {
         /// The body's API, or `text` for raw assistant text; `auto` detects it. With
         /// `text:<name>` (a vLLM tool parser's name: `text:hermes`, `text:openai`,

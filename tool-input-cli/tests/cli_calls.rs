@@ -39,6 +39,22 @@ fn calls_prints_calls_and_errors() {
     assert!(errors[0]["message"].as_str().unwrap().contains("get_weather"));
 }
 
+/// `tool-input help calls` names every field an error record has (it named `kind` and
+/// `message` only, where every error but a body's carries five more).
+#[test]
+fn calls_help_names_every_field_of_its_output() {
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Ro"}}
+    ]}}]});
+    let result = stdout_json(&run(&["calls"], body.to_string().as_bytes()));
+    let help = String::from_utf8(run(&["help", "calls"], b"").stdout).unwrap();
+    let fields = keys(&result).into_iter().chain(keys(&result["errors"][0]));
+    for field in fields.chain(keys(&json!({"id": 1, "name": 1, "arguments": 1}))) {
+        assert!(help.contains(&format!("\"{field}\"")), "`{field}` not in the help: {help}");
+    }
+    assert!(help.contains(r#"{"calls": [], "errors": [{"kind": "body", "message"}]}"#), "{help}");
+}
+
 #[test]
 fn calls_errors_carry_id_name_as_sent_and_bounded_arguments() {
     // A numeric id, a name the reader does not know, arguments longer than the bound.
