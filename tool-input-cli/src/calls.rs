@@ -95,7 +95,16 @@ fn feed_stream(input: Option<&Path>, assembler: &mut StreamAssembler) -> Result<
             Ok(0) => return Ok(()),
             Ok(read) => assembler.push_sse_bytes(&buffer[..read]),
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => return Err(format!("cannot read the stream: {error}")),
+            // Named as the other commands name what they could not read (a directory opens,
+            // and fails only here).
+            Err(error) => {
+                return Err(match input {
+                    Some(path) if path != Path::new("-") => {
+                        format!("cannot read {}: {error}", path.display())
+                    }
+                    _ => format!("cannot read standard input: {error}"),
+                })
+            }
         }
     }
 }

@@ -146,6 +146,17 @@ fn calls_exit_codes_for_bad_input() {
     assert_eq!(result["errors"][0]["kind"], "body");
     assert_eq!(run(&["calls", "--format", "xml"], b"{}").status.code(), Some(2));
     assert_eq!(run(&["calls", "/nonexistent/body.json"], b"").status.code(), Some(2));
+    // A directory, as a body or a stream: exit 2, naming it (the stream's message named
+    // "the stream" only).
+    let dir = std::env::temp_dir();
+    let dir = dir.to_string_lossy();
+    for args in [&["calls", &*dir][..], &["calls", "--stream", &*dir]] {
+        let output = run(args, b"");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with(&format!("tool-input: cannot read {dir}: ")), "{args:?}: {stderr}");
+    }
 }
 
 #[test]
