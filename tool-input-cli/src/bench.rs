@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::fs;
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -84,12 +85,16 @@ pub(crate) fn run(schema_path: &Path, workload: &Path) -> Result<ExitCode, Strin
             .unwrap_or_default(),
         None => String::new(),
     };
-    println!(
+    // Written, not `println!`ed: a closed standard output is an error to report (exit 2, as
+    // every command), not a panic.
+    writeln!(
+        io::stdout().lock(),
         "{{\"workload\": {}, \"cases\": {}, \"ok\": {ok}, \"rejected\": {rejected}, \"ns_per_case\": {}{memory}}}",
         json!(name),
         cases.len(),
         timings[PASSES / 2].round()
-    );
+    )
+    .map_err(|e| format!("cannot write the result: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -125,7 +130,6 @@ fn peak_memory(schema_path: &Path, text: &[u8]) -> Option<PeakMemory> {
 /// The new process measures itself: the peak `wait4` reports for a child starts at its
 /// parent's resident size, which here holds the whole workload.
 fn check_peak_rss(schema_path: &Path, input: &[u8]) -> Option<u64> {
-    use std::io::Write;
     use std::process::{Command, Stdio};
 
     let mut child = Command::new(std::env::current_exe().ok()?)

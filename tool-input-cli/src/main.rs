@@ -186,7 +186,7 @@ fn main() -> ExitCode {
         Command::CheckPeak { schema } => {
             let result = check::run(&schema, "default", &check::Options::default(), None, None, None);
             if let Some(peak) = peak_rss_bytes() {
-                eprintln!("{peak}");
+                say(peak);
             }
             result
         }
@@ -200,10 +200,18 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("tool-input: {message}");
+            say(format_args!("tool-input: {message}"));
             ExitCode::from(2)
         }
     }
+}
+
+/// Write a line to standard error, as `eprintln!` does, but never panic: when standard error
+/// is a closed pipe (`2>&1 | head -c1`) there is nowhere left to say it, and `eprintln!`'s
+/// panic would turn the documented exit code (1 or 2) into 101.
+pub(crate) fn say(message: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(io::stderr(), "{message}");
 }
 
 /// The name of the hidden command `bench` runs to measure `check`'s peak memory.

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 use tool_input::parse::{self, ParseOptions, Parsed, RepairKind, RepairStyle};
 
-use crate::{read_input_within, too_large_message};
+use crate::{read_input_within, say, too_large_message};
 
 /// `tool-input repair`: [`ParseOptions::repair`] (every repair, including the guesses at
 /// structure that tool arguments never get, and `NaN` as `null`), or strict JSON with
@@ -25,7 +25,7 @@ pub(crate) fn run(
 ) -> Result<ExitCode, String> {
     let base = if strict { ParseOptions::strict() } else { ParseOptions::repair() };
     let Some(raw) = read_input_within(input.as_deref(), base.max_bytes)? else {
-        eprintln!("{}", too_large_message(base.max_bytes));
+        say(too_large_message(base.max_bytes));
         return Ok(ExitCode::from(1));
     };
     let style = if style == "json_repair" { RepairStyle::JsonRepair } else { RepairStyle::Jsonrepair };
@@ -33,7 +33,7 @@ pub(crate) fn run(
         base.with_complete_truncated(complete_truncated).with_stream_stable(!settled).with_style(style);
     match parse::parse_bytes(&raw, &options) {
         Ok(parsed) if require_json && only_text(&parsed, &raw) => {
-            eprintln!("no JSON found: the input is text without a JSON value in it");
+            say("no JSON found: the input is text without a JSON value in it");
             Ok(ExitCode::from(1))
         }
         Ok(mut parsed) => {
@@ -43,7 +43,7 @@ pub(crate) fn run(
             Ok(ExitCode::SUCCESS)
         }
         Err(error) => {
-            eprintln!("{error}");
+            say(error);
             Ok(ExitCode::from(1))
         }
     }

@@ -280,6 +280,39 @@ fn check_and_repair_stop_reading_at_the_size_limit() {
     assert_eq!(stdout_json(&output)["ok"], true, "{}", String::from_utf8_lossy(&output.stdout));
 }
 
+/// Standard output and standard error closed before the program writes (`2>&1 | head -c1`
+/// once `head` is gone): the documented exit code, never a panic (`bench` printed with
+/// `println!`, and every message on standard error went through `eprintln!`: both panic on a
+/// closed pipe, exit 101).
+#[test]
+fn closed_pipes_give_the_exit_code_not_a_panic() {
+    let dir = std::env::temp_dir().join(format!("tool-input-closed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let workload = dir.join("tiny.jsonl");
+    std::fs::write(&workload, "{\"id\": 1, \"raw\": \"{}\"}\n").unwrap();
+    let workload = workload.to_string_lossy().into_owned();
+    let schema = schema_path();
+    let valid = br#"{"customer_id": "C-1", "priority": "low", "tags": [], "items": []}"#;
+    // Each reads its standard input (or runs a bench) before it writes: the pipes are closed
+    // by then.
+    for (args, stdin, code) in [
+        (&["check", "--schema", &schema][..], &valid[..], 2),
+        (&["repair"], b"", 1),
+        (&["repair", "--require-json"], b"only text", 1),
+        (&["calls"], b"not json", 2),
+        (&["bench", "--schema", &schema, &workload], b"", 2),
+    ] {
+        use std::io::Write;
+        let mut child = cli_support::spawn(args);
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        let _ = child.stdin.take().expect("stdin").write_all(stdin);
+        let status = child.wait().expect("the binary finishes");
+        assert_eq!(status.code(), Some(code), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn check_counts_the_errors_past_max_errors_in_its_json() {
     let items: Vec<Value> =
