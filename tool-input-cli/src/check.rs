@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
+use tool_input::parse::{self, ParseOptions, RepairKind};
 use tool_input::{CheckOptions, Checked, Policy, RawArguments, Rejection, Validator};
 
 use crate::read_input_within;
@@ -151,10 +152,36 @@ impl<'a> Case<'a> {
 pub(crate) fn case_arguments(raw: Option<&RawValue>) -> serde_json::Result<Option<Cow<'_, str>>> {
     match raw.map(RawValue::get) {
         None => Ok(None),
-        Some(text) if text.starts_with('"') => {
-            serde_json::from_str::<String>(text).map(|s| Some(Cow::Owned(s)))
-        }
+        Some(text) if text.starts_with('"') => match serde_json::from_str::<String>(text) {
+            Ok(string) => Ok(Some(Cow::Owned(string))),
+            // A lone surrogate escape (`"\ud800"`, half of an emoji a model's tokens split) is
+            // JSON, but no Rust string holds it: it is read as U+FFFD, as the library reads a
+            // response body's arguments string (`parse_body`), rather than the line refused
+            // and the whole file with it. Anything else wrong is still not a case.
+            Err(error) => lone_surrogates_only(text).map(|string| Some(Cow::Owned(string))).ok_or(error),
+        },
         Some(text) => Ok(Some(Cow::Borrowed(text))),
+    }
+}
+
+/// A JSON string whose only fault is one or more lone surrogate escapes, each read as U+FFFD;
+/// `None` when it has another, or none.
+fn lone_surrogates_only(text: &str) -> Option<String> {
+    // Every lone surrogate is written as an escape: text without one has none. Read in the
+    // repair mode, which keeps a string a string (the arguments' mode would read the JSON
+    // inside it); any repair but this one means another fault.
+    if !text.contains("\\u") {
+        return None;
+    }
+    let parsed = parse::parse(text, &ParseOptions::repair().with_max_bytes(usize::MAX)).ok()?;
+    let only = |kind: RepairKind| kind == RepairKind::LoneSurrogate;
+    match parsed.value {
+        Value::String(string)
+            if !parsed.repairs.is_empty() && parsed.repairs.iter().all(|r| only(r.kind)) =>
+        {
+            Some(string)
+        }
+        _ => None,
     }
 }
 

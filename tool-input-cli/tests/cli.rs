@@ -462,6 +462,42 @@ fn check_jsonl_reads_each_case_as_the_line_writes_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A case whose `raw` string holds a lone surrogate escape (`"\ud800"`: JSON allows it, and
+/// Python's `json.dumps` writes it for half an emoji) is read with U+FFFD in its place, as
+/// `calls` reads the same string as a body's arguments; it ended the whole file with exit 2
+/// ("unexpected end of hex escape"). Any other bad escape still does.
+#[test]
+fn check_jsonl_reads_a_lone_surrogate_in_raw_as_a_body_is_read() {
+    let dir = std::env::temp_dir().join(format!("tool-input-surrogate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("any.json");
+    std::fs::write(&schema, "{}").unwrap();
+    let schema = schema.to_string_lossy().into_owned();
+    let cases = dir.join("cases.jsonl");
+    std::fs::write(
+        &cases,
+        concat!(r#"{"id": 1, "raw": "{\"x\": \"\ud800!\"}"}"#, "\n", r#"{"id": 2, "raw": "[]"}"#, "\n"),
+    )
+    .unwrap();
+    let cases = cases.to_string_lossy().into_owned();
+    let output = run(&["check", "--schema", &schema, "--jsonl", &cases], b"");
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&output.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["value"], serde_json::json!({"x": "\u{fffd}!"}));
+    // The same string as an OpenAI body's arguments.
+    let body = r#"{"choices": [{"message": {"tool_calls": [{"id": "a", "type": "function", "function": {"name": "f", "arguments": "{\"x\": \"\ud800!\"}"}}]}}]}"#;
+    let calls = stdout_json(&run(&["calls"], body.as_bytes()));
+    assert_eq!(calls["calls"][0]["arguments"], lines[0]["value"]);
+
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, concat!(r#"{"id": 1, "raw": "\q"}"#, "\n")).unwrap();
+    let output = run(&["check", "--schema", &schema, "--jsonl", &bad.to_string_lossy()], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn calls_stops_reading_a_body_at_the_body_limit() {
     let total = 256 * 1024 * 1024;
