@@ -37,10 +37,17 @@ fn sort_all(value: &mut Value) {
 /// The line the program printed for a case from the full check's `Value` (its
 /// `result_json`), the keys of every object sorted.
 fn expected_line(validator: &Validator, id: &Value, raw: Option<&Value>, name: Option<&str>) -> String {
+    // The program reads a case's `raw` as the text its line writes: a value written there by
+    // `serde_json` is its compact JSON, whose key order (a build with `preserve_order` keeps
+    // the suite's) orders the errors.
+    let written;
     let raw = match raw {
         Some(Value::String(text)) => RawArguments::Text(text),
-        Some(other) => RawArguments::Value(other),
-        None => RawArguments::Absent,
+        None | Some(Value::Null) => RawArguments::Absent,
+        Some(other) => {
+            written = other.to_string();
+            RawArguments::Text(&written)
+        }
     };
     let mut line = match validator.check(raw) {
         Ok(checked) => {
