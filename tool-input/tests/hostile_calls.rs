@@ -716,6 +716,26 @@ fn the_last_call_of_a_cut_chat_response_is_refused_alike_in_its_body_and_its_str
 /// refused whole. It is read with U+FFFD in its place; in a call's arguments the repair is
 /// recorded. Anything else wrong with the text is still refused.
 #[test]
+fn a_body_nested_too_deep_is_refused_not_read_as_prose() {
+    // A member nested past the 128 levels a body is read to, beside a call: read as prose,
+    // the call was lost without a word. Auto now refuses it as a named format does.
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let body = format!(
+        r#"{{"choices": [{{"index": 0, "message": {{"tool_calls": [{{"id": "a", "type": "function", "function": {{"name": "f", "arguments": "{{}}"}}}}], "extra": {deep}}}, "finish_reason": "tool_calls"}}]}}"#
+    );
+    for format in [Format::Auto, Format::OpenAi] {
+        let error = parse_body(&body, &CallOptions::new().format(format)).unwrap_err();
+        assert!(matches!(error, tool_input::calls::BodyError::NotJson(_)), "{format:?}: {error:?}");
+    }
+    // Not JSON for another reason within those levels: prose, as before (a text reply).
+    let calls = parse_body("[[[[ a note", &CallOptions::new()).unwrap();
+    assert!(calls.calls.is_empty() && calls.content.is_some());
+    // Far deeper: refused as well, without building (or dropping) a value as deep.
+    let deeper = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+    assert!(parse_body(&deeper, &CallOptions::new()).is_err());
+}
+
+#[test]
 fn a_lone_surrogate_escape_does_not_lose_the_calls() {
     let body = r#"{"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi \ud800",
         "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f",

@@ -137,6 +137,9 @@ fn parse_body_bytes(body: &[u8], options: &CallOptions) -> Result<Calls, BodyErr
             Ok(value) if Format::detect(&value).is_some() => {
                 read_value(&value, options, body_keys::conflicts(text, &value))
             }
+            // JSON nested deeper than a body is read: refused as a named format refuses it,
+            // never read as prose (its calls would be lost without a word).
+            Err(error) if crate::parse::json_too_deep(text) => Err(BodyError::NotJson(error)),
             _ => Ok(parse_text(text, options)),
         },
         _ => {

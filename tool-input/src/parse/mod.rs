@@ -999,6 +999,18 @@ pub(crate) fn strict_value(text: &str) -> Result<Value, String> {
     }
 }
 
+/// Is `text` JSON as far as [`strict_value`] read it, nested deeper than it reads (128
+/// levels)? The parser's own strict mode reads it to that depth (building no deeper value,
+/// which would take a recursion as deep to drop) and says whether it stopped there.
+pub(crate) fn json_too_deep(text: &str) -> bool {
+    let start = text.trim_start();
+    if !(start.starts_with('{') || start.starts_with('[')) {
+        return false;
+    }
+    let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::strict() };
+    matches!(read_whole(text, &options, true), Err(ParseError::TooDeep { .. }))
+}
+
 /// `text` read as JSON whose only fault is one or more lone surrogate escapes, each as
 /// U+FFFD (see [`strict_value`]); `None` when it has another, or none.
 fn lone_surrogates_only(text: &str) -> Option<Value> {
