@@ -674,3 +674,16 @@ fn a_count_of_one_is_said_in_the_singular() {
         assert_eq!(error.message(), said, "{schema}");
     }
 }
+
+#[test]
+fn a_uri_templates_variable_names_take_percent_only_as_an_escape() {
+    let validator = Validator::new(&json!({"properties": {"t": {"format": "uri-template"}}})).unwrap();
+    // RFC 6570's `varchar` is a letter, a digit, `_` or `pct-encoded` (`%` and two hex digits).
+    for invalid in ["{%}", "{a%2}", "{a%2g}", "{%zz}", "x{a%}"] {
+        let errors = validator.validate(&json!({"t": invalid})).unwrap_err();
+        assert_eq!((errors[0].path(), errors[0].code()), ("/t", ErrorCode::Format), "{invalid}");
+    }
+    for valid in ["{%41}", "{a%20b}", "{a.b%2Fc,d:3}", "{+a_b}"] {
+        assert!(validator.is_valid(&json!({"t": valid})), "{valid}");
+    }
+}

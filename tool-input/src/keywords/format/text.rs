@@ -93,7 +93,7 @@ fn expression(body: &str) -> bool {
                 && !name.starts_with('.')
                 && !name.ends_with('.')
                 && !name.contains("..")
-                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'%');
+                && is_varname(name);
             let modifier_ok = match modifier.strip_prefix(':') {
                 Some(max) => {
                     (1..=4).contains(&max.len())
@@ -104,6 +104,22 @@ fn expression(body: &str) -> bool {
             };
             name_ok && modifier_ok
         })
+}
+
+/// RFC 6570's `varchar`s and dots: ASCII letters, digits, `_`, `.`, and `%` only as the
+/// start of a `pct-encoded` (`%` and two hex digits: `{a%2}` and `{%}` are no names).
+fn is_varname(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        at += match byte {
+            b'%' if bytes.get(at + 1..at + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)) => 3,
+            b'_' | b'.' => 1,
+            _ if byte.is_ascii_alphanumeric() => 1,
+            _ => return false,
+        };
+    }
+    true
 }
 
 #[cfg(test)]
