@@ -676,6 +676,22 @@ fn a_count_of_one_is_said_in_the_singular() {
 }
 
 #[test]
+fn a_regex_value_never_quantifies_a_word_boundary() {
+    // ECMA-262 quantifies no assertion but a lookahead (and that in the legacy dialect only):
+    // `\b*` is a syntax error there, as `new RegExp("\\b*", "u")` says.
+    let validator = Validator::new(&json!({"properties": {"re": {"format": "regex"}}})).unwrap();
+    for invalid in [r"\b*", r"\B+", r"a\b?", r"\b{2}", r"x|\B*?"] {
+        let errors = validator.validate(&json!({"re": invalid})).unwrap_err();
+        assert_eq!((errors[0].path(), errors[0].code()), ("/re", ErrorCode::Format), "{invalid}");
+    }
+    // A quantified group around one, an escaped backslash before a `b`, and a backspace in a
+    // class are all regular expressions.
+    for valid in [r"(?:\b)*", r"\\b*", r"[\b]*", r"[\b*]", r"\b\w+\b"] {
+        assert!(validator.is_valid(&json!({"re": valid})), "{valid}");
+    }
+}
+
+#[test]
 fn a_uri_templates_variable_names_take_percent_only_as_an_escape() {
     let validator = Validator::new(&json!({"properties": {"t": {"format": "uri-template"}}})).unwrap();
     // RFC 6570's `varchar` is a letter, a digit, `_` or `pct-encoded` (`%` and two hex digits).

@@ -79,7 +79,32 @@ enum Engine {
 /// for patterns written for other engines), but a value that claims to be a regex is held to
 /// the dialect: `\a`, an identity escape only the legacy dialect allows, is not one.
 pub(crate) fn is_unicode_ecma_regex(source: &str) -> bool {
-    regress::Regex::with_flags(source, "u").is_ok()
+    regress::Regex::with_flags(source, "u").is_ok() && !quantifies_a_word_boundary(source)
+}
+
+/// Does `source` put a quantifier right after `\b` or `\B` outside a class? ECMA-262 has
+/// no quantified assertion but a lookahead (and that in the legacy dialect only), so `\b*`
+/// is a syntax error; `regress` compiles it all the same.
+fn quantifies_a_word_boundary(source: &str) -> bool {
+    let mut chars = source.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let escaped = chars.next();
+                if !in_class
+                    && matches!(escaped, Some('b' | 'B'))
+                    && matches!(chars.peek(), Some('*' | '+' | '?' | '{'))
+                {
+                    return true;
+                }
+            }
+            '[' => in_class = true,
+            ']' => in_class = false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The search was not run: its cost bound on this string exceeds the budget.
