@@ -399,3 +399,43 @@ fn sets_take_the_one_pass_and_agree_with_the_full_path() {
         rejection.errors().iter().map(|e| (e.path(), e.code().to_string())).collect();
     assert_eq!(found, [("/tags", "unique_items".to_owned())], "{rejection}");
 }
+
+/// An `Option<Inner>` whose schema says more beside its `anyOf`: here, not both fields.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Restricted {
+    #[schemars(extend("not" = {"required": ["n", "name"]}))]
+    inner: Option<Inner>,
+}
+
+/// The one pass reads an Option's `anyOf` (a value, or `{"type": "null"}`) by itself; a
+/// keyword beside the `anyOf` holds for the value too, null or not, and was skipped: `null`
+/// passed a `not`, an `enum` or an `if` that refuses it, and a struct passed the `not` above.
+#[test]
+fn the_one_pass_reads_the_keywords_beside_an_options_any_of() {
+    use tool_input::Validator;
+    for beside in [
+        json!({"not": {"type": "null"}}),
+        json!({"enum": ["x"]}),
+        json!({"const": 5}),
+        json!({"allOf": [false]}),
+        json!({"if": {"type": "null"}, "then": false}),
+    ] {
+        let mut property = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+        property.as_object_mut().unwrap().extend(beside.as_object().unwrap().clone());
+        let schema = json!({"type": "object", "properties": {"v": property}, "required": ["v"]});
+        let validator = Validator::new(&schema).unwrap();
+        for policy in [Policy::Strict, Policy::Default] {
+            let options = CheckOptions::new().with_policy(policy);
+            let checked = validator.check_with(r#"{"v": null}"#.into(), &options);
+            let walked = tool_input::__private::check_by_walk(&validator, r#"{"v": null}"#.into(), &options);
+            let rejection = checked.expect_err(&format!("{beside} {policy:?}"));
+            assert_eq!(Err(rejection), walked.map(|c| c.value), "{beside} {policy:?}");
+        }
+    }
+    let both = r#"{"inner": {"n": 1, "name": "a"}}"#;
+    let rejection = Restricted::from_arguments(both).unwrap_err();
+    assert_eq!(rejection.errors()[0].path(), "/inner", "{rejection}");
+    agree::<Restricted>(both);
+    agree_with::<Restricted>(r#"{"inner": null}"#, &CheckOptions::new().with_policy(Policy::Strict));
+    assert!(Restricted::from_arguments(r#"{"inner": {"name": "a"}}"#).is_ok());
+}
