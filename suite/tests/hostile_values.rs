@@ -225,6 +225,31 @@ fn an_integer_beyond_64_bits_is_refused_saying_it_cannot_be_kept_exactly() {
     assert!(v.is_valid(&json!(1e22)));
 }
 
+#[test]
+fn a_number_the_walk_refuses_is_still_an_integer_to_a_condition_nested_in_a_condition() {
+    // JSON Schema reads `1e39` as an integer: the inner `if` takes its `else`, the outer
+    // condition holds, and `then: false` refuses the value. Read as the walk takes a value
+    // (which refuses `1e39` as inexact) the inner `else` failed, the outer condition did not
+    // hold, and the value passed.
+    let v = validator(json!({"type": "object", "properties": {"v":
+        {"if": {"if": {"type": "string"}, "else": {"type": "integer"}}, "then": false}}}));
+    for sent in [r#"{"v": 1e39}"#, r#"{"v": 1e19}"#, r#"{"v": 5}"#, r#"{"v": "x"}"#] {
+        assert!(!v.is_valid(&serde_json::from_str(sent).unwrap()), "{sent}");
+        assert_eq!(codes(&v, sent), vec![("/v".to_owned(), ErrorCode::NotAllowed)], "{sent}");
+    }
+    // What is neither a string nor an integer fails the inner `else`: the outer condition
+    // does not hold, and the value passes.
+    assert!(v.check(r#"{"v": 2.5}"#).is_ok());
+    assert!(v.check(r#"{"v": true}"#).is_ok());
+    // In `dependentSchemas` and `contains` beside it, alike.
+    let v = validator(json!({"type": "object", "properties": {"v": {"if": {"allOf": [
+        {"if": {"const": 0}, "else": {"type": "integer"}}]}, "then": false}}}));
+    assert_eq!(codes(&v, r#"{"v": 1e39}"#), vec![("/v".to_owned(), ErrorCode::NotAllowed)]);
+    let v = validator(json!({"type": "object", "properties": {"v": {"if": {"type": "array",
+        "contains": {"if": {"const": 0}, "else": {"type": "integer"}}}, "then": false}}}));
+    assert_eq!(codes(&v, r#"{"v": [1e39]}"#), vec![("/v".to_owned(), ErrorCode::NotAllowed)]);
+}
+
 /// Lenient accepts everything the default accepts, with the same value.
 #[test]
 fn lenient_is_never_stricter_than_the_default() {

@@ -59,9 +59,10 @@ pub(crate) struct Touched {
     rewrites: bool,
     /// A number JSON Schema takes but the walk refuses: an integral float its text denotes
     /// no integer of (`0.99999999999999999`), or beyond the integers a float keeps exactly
-    /// where an integer is declared (`9007199254740993.0`, `1e20`), or an integer written
-    /// with more digits than the float of a `number` keeps (see `Walker::number`).
-    inexact: bool,
+    /// where an integer is declared (`1e20`, or `9007199254740993.0` read from no text), or
+    /// an integer written with more digits than the float of a `number` keeps (see
+    /// `Walker::number`).
+    pub(super) inexact: bool,
 }
 
 impl Touched {
@@ -175,7 +176,7 @@ impl Walker<'_> {
         if node.not.is_some_and(|not| self.exact(not, value, path, depth, hops + 1).ok) {
             return false;
         }
-        node.keywords.is_empty() || self.routed_keywords_pass(node, value, path, depth, hops)
+        node.keywords.is_empty() || self.routed_keywords_hold(node, value, path, depth, hops, touched)
     }
 
     fn number_passes(

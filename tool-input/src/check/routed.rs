@@ -4,11 +4,13 @@
 //! defaults filled), by a walker of their own, so nothing a keyword tries is recorded or
 //! remembered by the walk that asked.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::rc::Rc;
 
 use serde_json::Value;
 
+use super::exact::Touched;
 use super::{Mode, Outcome, Path, Walker, MAX_OPTIONS};
 use crate::error::ErrorCode;
 use crate::error::Options;
@@ -95,8 +97,30 @@ impl<'p> Walker<'p> {
         depth: usize,
         hops: usize,
     ) -> bool {
-        let asking = Asking { walker: self, path, depth, hops };
+        let asking = Asking { walker: self, path, depth, hops, inexact: None };
         node.keywords.iter().all(|keyword| keyword.is_valid(&asking, value))
+    }
+
+    /// [`Walker::routed_keywords_pass`] as the exact check reads a value (`Exact::ok`, JSON
+    /// Schema's reading): a subschema that applies passes as JSON Schema reads it too, and a
+    /// number it would refuse as inexact is noted in `touched`. Read as the walk takes a
+    /// value, an `if` nested in another's condition turned a refusal into an acceptance
+    /// (`1e39` failing an inner `else: {"type": "integer"}`, so the outer `then: false` was
+    /// never applied, where JSON Schema applies it).
+    pub(super) fn routed_keywords_hold(
+        &self,
+        node: &Node,
+        value: &Value,
+        path: &Path<'_>,
+        depth: usize,
+        hops: usize,
+        touched: &mut Touched,
+    ) -> bool {
+        let inexact = Cell::new(false);
+        let asking = Asking { walker: self, path, depth, hops, inexact: Some(&inexact) };
+        let holds = node.keywords.iter().all(|keyword| keyword.is_valid(&asking, value));
+        touched.inexact |= inexact.get();
+        holds
     }
 
     /// Does `value` pass `id` exactly, taken as it is (`Exact::taken`)?
@@ -120,7 +144,7 @@ impl<'p> Walker<'p> {
         depth: usize,
         hops: usize,
     ) -> bool {
-        conditional.branch(&Asking { walker: self, path, depth, hops }, value).is_some()
+        conditional.branch(&Asking { walker: self, path, depth, hops, inexact: None }, value).is_some()
     }
 
     /// The members (items) of `value` that the keywords of `id` evaluated (see
@@ -330,11 +354,24 @@ struct Asking<'w, 'p, 'a> {
     path: &'a Path<'a>,
     depth: usize,
     hops: usize,
+    /// Asked by the exact check (`Walker::routed_keywords_hold`): a subschema that applies
+    /// passes as JSON Schema reads it, and whether the walk would refuse a number in it as
+    /// inexact is noted here.
+    inexact: Option<&'a Cell<bool>>,
 }
 
 impl<'v> Subschemas<'v, &'v Value> for Asking<'_, '_, '_> {
     fn accepts(&self, schema: SchemaId, instance: &'v Value) -> bool {
-        self.walker.accepts_plainly(schema, instance, self.path, self.depth, self.hops + 1)
+        match self.inexact {
+            None => self.walker.accepts_plainly(schema, instance, self.path, self.depth, self.hops + 1),
+            Some(inexact) => {
+                let exact = self.walker.plain().exact(schema, instance, self.path, self.depth, self.hops + 1);
+                if exact.ok && exact.changes.inexact {
+                    inexact.set(true);
+                }
+                exact.ok
+            }
+        }
     }
 
     fn holds(&self, schema: SchemaId, instance: &'v Value) -> bool {
@@ -371,7 +408,7 @@ impl<'v> Subschemas<'v, &'v Value> for Routed<'_, '_, '_, '_> {
 
 impl<'w, 'p> Routed<'w, 'p, '_, '_> {
     fn asking(&self) -> Asking<'w, 'p, '_> {
-        Asking { walker: self.walker, path: self.path, depth: self.depth, hops: self.hops }
+        Asking { walker: self.walker, path: self.path, depth: self.depth, hops: self.hops, inexact: None }
     }
 }
 
