@@ -213,8 +213,9 @@ impl Walker<'_> {
         let _checking = self.checking(wrapped);
         let mut touched = Touched::default();
         self.items_pass(node, items, path, depth, &mut touched)
+            && (node.keywords.is_empty()
+                || self.routed_keywords_hold(node, wrapped, path, depth, 0, &mut touched))
             && !touched.inexact
-            && (node.keywords.is_empty() || self.routed_keywords_pass(node, wrapped, path, depth, 0))
             && !self.budget.spent()
     }
 

@@ -87,26 +87,13 @@ impl<'p> Walker<'p> {
         }
     }
 
-    /// Does `value` keep every keyword of the folder that `node` has (the exact check's side
-    /// of [`Walker::routed_keywords`])?
-    pub(super) fn routed_keywords_pass(
-        &self,
-        node: &Node,
-        value: &Value,
-        path: &Path<'_>,
-        depth: usize,
-        hops: usize,
-    ) -> bool {
-        let asking = Asking { walker: self, path, depth, hops, inexact: None };
-        node.keywords.iter().all(|keyword| keyword.is_valid(&asking, value))
-    }
-
-    /// [`Walker::routed_keywords_pass`] as the exact check reads a value (`Exact::ok`, JSON
-    /// Schema's reading): a subschema that applies passes as JSON Schema reads it too, and a
-    /// number it would refuse as inexact is noted in `touched`. Read as the walk takes a
-    /// value, an `if` nested in another's condition turned a refusal into an acceptance
-    /// (`1e39` failing an inner `else: {"type": "integer"}`, so the outer `then: false` was
-    /// never applied, where JSON Schema applies it).
+    /// Do the keywords of the folder that `node` holds pass `value`, as the exact check reads
+    /// a value (`Exact::ok`, JSON Schema's reading)? A subschema one of them applies passes
+    /// as JSON Schema reads it too, and a number the walk would refuse in it as inexact is
+    /// noted in `touched`. (Asked as the walk takes a value, an `if` nested in another's
+    /// condition turned a refusal into an acceptance: `1e39` failed an inner
+    /// `else: {"type": "integer"}`, so the outer `then: false` was never applied, where JSON
+    /// Schema applies it.)
     pub(super) fn routed_keywords_hold(
         &self,
         node: &Node,
