@@ -43,7 +43,7 @@ use super::path::Path;
 use crate::equal::json_equal;
 use crate::limits::Limits;
 use crate::message::{echo, echo_str};
-use crate::plan::{Additional, Chain, FastString, Node, NodeId, Plan, Types};
+use crate::plan::{Chain, FastString, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 use explain::Explain;
@@ -272,12 +272,12 @@ impl<'p> Fast<'p> {
         }
         // Only the `anyOf` decides here: a keyword beside it (a `not`, an `enum`, an `if`)
         // holds for the value too, and is left to the walk.
-        if node.any_of.len() != 2 || node.types.is_some() || !says_nothing_else(node) {
+        if node.any_of.len() != 2 || node.types.is_some() || !node.asserts_only_type_and_any_of() {
             return None;
         }
         let is_null = |branch: NodeId| {
             let b = &self.plan.nodes[branch];
-            b.types == Some(Types::NULL) && b.any_of.is_empty() && says_nothing_else(b)
+            b.types == Some(Types::NULL) && b.any_of.is_empty() && b.asserts_only_type_and_any_of()
         };
         match (is_null(node.any_of[0]), is_null(node.any_of[1])) {
             (true, false) => Some(node.any_of[1]),
@@ -416,39 +416,6 @@ impl<'p> Fast<'p> {
         self.record(at, Coercion { path: at.pointer(), kind, from, to });
         Some(coerced)
     }
-}
-
-/// Does `node` say nothing but its `type` and `anyOf` (and annotations)? The one pass reads
-/// an Option's `anyOf` of a value and `{"type": "null"}` by itself only for such a node.
-fn says_nothing_else(node: &Node) -> bool {
-    !node.reject_all
-        && node.enum_values.is_none()
-        && node.const_value.is_none()
-        && node.minimum.is_none()
-        && node.maximum.is_none()
-        && node.exclusive_minimum.is_none()
-        && node.exclusive_maximum.is_none()
-        && node.multiple_of.is_none()
-        && node.min_length.is_none()
-        && node.max_length.is_none()
-        && node.pattern.is_none()
-        && node.prefix_items.is_empty()
-        && node.items.is_none()
-        && node.min_items.is_none()
-        && node.max_items.is_none()
-        && !node.unique_items
-        && node.properties.is_empty()
-        && node.pattern_properties.is_empty()
-        && node.required.is_empty()
-        && node.additional == Additional::Allow
-        && node.min_properties.is_none()
-        && node.max_properties.is_none()
-        && node.one_of.is_empty()
-        && node.all_of.is_empty()
-        && node.not.is_none()
-        && node.reference.is_none()
-        && node.dynamic.is_none()
-        && node.keywords.is_empty()
 }
 
 /// Is a scalar exactly valid at `node` (without rewriting an integral float)?
