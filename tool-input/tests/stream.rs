@@ -213,13 +213,17 @@ fn chat_length_cuts_off_the_call_still_streaming() {
     assert_eq!(error.index, 1);
     assert!(error.message.contains("19 bytes") && error.message.contains("length"), "{}", error.message);
 
-    // Even complete-looking JSON is not final when the stream stopped for length.
+    // Even complete-looking JSON is not final when the stream stopped for length; the
+    // message says what is known: the call was still open, its arguments may be cut.
     let calls = auto(&[
         chat(json!([{"index": 0, "id": "call_0", "function": {"name": "f", "arguments": "{\"a\": 1}"}}])),
         chat_finish("length"),
     ]);
     assert!(calls.calls.is_empty());
     assert_eq!(error_kinds(&calls), ["truncated"]);
+    let message = &calls.errors[0].message;
+    assert!(message.contains("with the call still open: its arguments may be cut short"), "{message}");
+    assert!(!message.contains("before the call was complete"), "{message}");
 }
 
 #[test]

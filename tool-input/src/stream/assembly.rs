@@ -827,8 +827,10 @@ fn read_call(
         End::Cut(_) if parts.names_no_tool(out.options) => out.push_read(parts, read),
         End::Cut(reason) => {
             let noun = if bytes == 1 { "byte" } else { "bytes" };
+            // Still open: its arguments may be cut anywhere, complete-looking JSON too (the
+            // stream never said the call ended), so "may", as the body's reading says.
             let detail = format!(
-                "the response stopped ({reason}) after {bytes} {noun} of its arguments had arrived, before the call was complete"
+                "the response stopped ({reason}) after {bytes} {noun} of its arguments had arrived, with the call still open: its arguments may be cut short"
             );
             out.push_rejected(parts, rejection(RejectionKind::Truncated, ErrorCode::Truncated, detail));
         }
