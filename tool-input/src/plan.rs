@@ -309,21 +309,20 @@ impl Node {
     /// writes it (`anyOf` of a value and `{"type": "null"}`), which the one pass reads by its
     /// `anyOf` alone only when nothing else is said beside it.
     pub fn asserts_only_type_and_any_of(&self) -> bool {
-        self.asserts_no_bounds()
-            && self.one_of.is_empty()
-            && self.all_of.is_empty()
-            && self.not.is_none()
+        self.asserts_nothing_but_any_of()
             && self.reference.is_none()
-            && self.dynamic.is_none()
-            && self.keywords.is_empty()
             && self.enum_values.is_none()
             && self.const_value.is_none()
     }
 
     /// No keyword but `type`, `enum`, `const`, `$ref` and annotations.
     fn asserts_nothing_else(&self) -> bool {
+        self.asserts_nothing_but_any_of() && self.any_of.is_empty()
+    }
+
+    /// No keyword but `type`, `enum`, `const`, `$ref`, `anyOf` and annotations.
+    fn asserts_nothing_but_any_of(&self) -> bool {
         self.asserts_no_bounds()
-            && self.any_of.is_empty()
             && self.one_of.is_empty()
             && self.all_of.is_empty()
             && self.not.is_none()
