@@ -57,6 +57,20 @@ impl Format {
         }
     }
 
+    /// The dialect whose definitions a model answering in this format was shown, for the
+    /// names it knows the tools by ([`crate::dialect::sent_name`]): `None` for Ollama, text
+    /// and an undecided format, whose servers take any name, so the registered one was shown.
+    pub(crate) fn shown_dialect(self) -> Option<crate::dialect::Dialect> {
+        use crate::dialect::Dialect;
+        match self {
+            Format::OpenAi => Some(Dialect::OpenAi),
+            Format::Responses => Some(Dialect::Responses),
+            Format::Anthropic => Some(Dialect::Anthropic),
+            Format::Gemini => Some(Dialect::Gemini),
+            Format::Auto | Format::Ollama | Format::Text => None,
+        }
+    }
+
     /// The format of a parsed response body, by its shape, or `None`.
     ///
     /// | shape | format |

@@ -304,7 +304,18 @@ impl CallParts {
         match names::resolve_with_sent_names(sent, &names, &options.sent_names) {
             NameMatch::Found(name, by) => ToolNamed::Found(name.to_owned(), by),
             NameMatch::Ambiguous(candidates) => ToolNamed::Ambiguous(candidates.join(", ")),
-            NameMatch::Unknown => ToolNamed::Unknown(unknown_tool_message(sent.trim(), &names)),
+            NameMatch::Unknown => {
+                // The tools listed as the model was shown them: OpenAI never showed it a
+                // `files.read`, whose name it refuses, but the `files_read` sent instead.
+                let shown: Vec<_> = match self.format.shown_dialect() {
+                    Some(dialect) => {
+                        names.iter().map(|name| crate::dialect::sent_name(name, dialect)).collect()
+                    }
+                    None => names.iter().map(|name| std::borrow::Cow::Borrowed(*name)).collect(),
+                };
+                let shown: Vec<&str> = shown.iter().map(AsRef::as_ref).collect();
+                ToolNamed::Unknown(unknown_tool_message(sent.trim(), &shown))
+            }
         }
     }
 

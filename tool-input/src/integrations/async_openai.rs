@@ -288,7 +288,8 @@ pub fn assistant_message(message: &ChatCompletionResponseMessage) -> ChatComplet
 }
 
 /// The tool message that answers a call: `{"role": "tool", "tool_call_id", "content"}` with
-/// [`Outcome::text`] (the output, or the message for the model), as [`Outcome::to_openai`].
+/// [`Outcome::text_in`] OpenAI (the output, or the message for the model, naming each tool as
+/// OpenAI was shown it), as [`Outcome::to_openai`].
 ///
 /// ```
 /// use serde_json::json;
@@ -305,7 +306,7 @@ pub fn assistant_message(message: &ChatCompletionResponseMessage) -> ChatComplet
 /// ```
 pub fn tool_message(outcome: &Outcome) -> ChatCompletionRequestToolMessage {
     ChatCompletionRequestToolMessage {
-        content: ChatCompletionRequestToolMessageContent::Text(outcome.text()),
+        content: ChatCompletionRequestToolMessageContent::Text(outcome.text_in(Dialect::OpenAi)),
         tool_call_id: outcome.call_id.clone(),
     }
 }

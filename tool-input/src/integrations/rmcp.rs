@@ -285,7 +285,7 @@ fn named_tool(definition: &ToolDefinition, name: &str) -> Tool {
 /// assert_eq!(result.structured_content, Some(json!({"sum": 5})));
 /// ```
 pub fn call_tool_result(outcome: &Outcome) -> CallToolResult {
-    let content = vec![ContentBlock::text(outcome.text())];
+    let content = vec![ContentBlock::text(outcome.text_in(Dialect::Mcp))];
     match &outcome.result {
         Ok(value) => {
             let mut result = CallToolResult::success(content);
@@ -517,7 +517,7 @@ impl ToolboxServer {
 
 /// The JSON-RPC error for a call to a tool that is not registered.
 fn unknown_tool(outcome: &Outcome) -> ErrorData {
-    ErrorData::invalid_params(outcome.text(), Some(json!({"tool": outcome.tool})))
+    ErrorData::invalid_params(outcome.text_in(Dialect::Mcp), Some(json!({"tool": outcome.tool})))
 }
 
 impl ServerHandler for ToolboxServer {

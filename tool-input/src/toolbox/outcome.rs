@@ -1,5 +1,6 @@
 //! What came of one call, and the tool result each API expects for it.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{json, Map, Value};
@@ -209,21 +210,39 @@ impl Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(&|name| Cow::Borrowed(name)))
+    }
+}
+
+/// How a message names a registered tool: as it is, or as a dialect showed it to the model.
+type ShownName<'f> = dyn Fn(&str) -> Cow<'_, str> + 'f;
+
+impl Failure {
+    /// The message for the model, each tool named by `shown`.
+    fn message(&self, shown: &ShownName<'_>) -> String {
         match self {
             Failure::UnknownTool { name, available } => {
-                let available: Vec<&str> = available.iter().map(String::as_str).collect();
-                f.write_str(&unknown_tool_message(name, &available))
+                let available: Vec<Cow<'_, str>> = available.iter().map(|tool| shown(tool)).collect();
+                let available: Vec<&str> = available.iter().map(AsRef::as_ref).collect();
+                unknown_tool_message(name, &available)
             }
-            Failure::Unparsable(rejection) | Failure::Invalid(rejection) => rejection.fmt(f),
-            Failure::Malformed(message) => f.write_str(message),
-            Failure::Handler { tool, message } => write!(f, "The tool `{tool}` failed: {message}"),
-            Failure::BudgetSpent { tool, failures } => write!(
-                f,
-                "The tool `{tool}` was not run: it failed {failures} times in a row, so its retry budget for this conversation is spent. Do not call it again; tell the user what went wrong."
+            Failure::Unparsable(rejection) | Failure::Invalid(rejection) => {
+                match rejection.tool().map(|tool| (tool, shown(tool))) {
+                    Some((tool, Cow::Owned(as_shown))) if as_shown != tool => {
+                        rejection.clone().with_tool(as_shown).to_string()
+                    }
+                    _ => rejection.to_string(),
+                }
+            }
+            Failure::Malformed(message) => message.clone(),
+            Failure::Handler { tool, message } => format!("The tool `{}` failed: {message}", shown(tool)),
+            Failure::BudgetSpent { tool, failures } => format!(
+                "The tool `{}` was not run: it failed {failures} times in a row, so its retry budget for this conversation is spent. Do not call it again; tell the user what went wrong.",
+                shown(tool)
             ),
-            Failure::HandlerBudgetSpent { tool, failures } => write!(
-                f,
-                "The tool `{tool}` was not run: it failed on its own {failures} times in a row (your arguments were accepted), so it is not run again in this conversation. Do not call it again; tell the user what went wrong."
+            Failure::HandlerBudgetSpent { tool, failures } => format!(
+                "The tool `{}` was not run: it failed on its own {failures} times in a row (your arguments were accepted), so it is not run again in this conversation. Do not call it again; tell the user what went wrong.",
+                shown(tool)
             ),
         }
     }
@@ -312,11 +331,38 @@ impl Outcome {
     /// assert!(texts[2].starts_with("The arguments for tool `greet` were rejected"));
     /// ```
     pub fn text(&self) -> String {
+        self.text_naming(&|name| Cow::Borrowed(name))
+    }
+
+    /// [`Outcome::text`] with each tool named as `dialect` showed it to the model
+    /// ([`dialect::sent_name`](crate::dialect::sent_name), as
+    /// [`Toolbox::definitions`](super::Toolbox::definitions) sends it): OpenAI was never
+    /// shown a `files.read`, whose name it refuses, but `files_read`. The `to_*` answers use
+    /// it, each in its own dialect.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_text, CallOptions};
+    /// use tool_input::{Dialect, ToolDefinition, Toolbox};
+    ///
+    /// let read = ToolDefinition::new("files.read", None, json!({"type": "object"})).unwrap();
+    /// let toolbox = Toolbox::new().with_definition(read, |_| Err::<(), _>("disk full"));
+    /// let text = r#"<tool_call>{"name": "files_read", "arguments": {}}</tool_call>"#;
+    /// let outcome = toolbox.dispatch(&parse_text(text, &toolbox.call_options()).calls[0]);
+    /// assert_eq!(outcome.text_in(Dialect::OpenAi), "The tool `files_read` failed: disk full");
+    /// assert_eq!(outcome.text_in(Dialect::Mcp), "The tool `files.read` failed: disk full");
+    /// assert_eq!(outcome.text(), "The tool `files.read` failed: disk full");
+    /// ```
+    pub fn text_in(&self, dialect: Dialect) -> String {
+        self.text_naming(&|name| crate::dialect::sent_name(name, dialect))
+    }
+
+    fn text_naming(&self, shown: &ShownName<'_>) -> String {
         match &self.result {
             Ok(Value::String(text)) => text.clone(),
             Ok(value) => value.to_string(),
             Err(failure) => {
-                let mut text = failure.to_string();
+                let mut text = failure.message(shown);
                 let not_run =
                     matches!(failure, Failure::BudgetSpent { .. } | Failure::HandlerBudgetSpent { .. });
                 if self.budget_spent && !not_run {
@@ -325,7 +371,7 @@ impl Outcome {
                     } else {
                         "\nThe retry budget for `{}` is now spent: it failed too many times in a row. Do not call it again; tell the user what went wrong."
                     };
-                    text.push_str(&last.replace("{}", &self.tool));
+                    text.push_str(&last.replace("{}", &shown(&self.tool)));
                 }
                 text
             }
@@ -343,7 +389,7 @@ impl Outcome {
     /// assert_eq!(outcome.to_openai()["role"], "tool");
     /// ```
     pub fn to_openai(&self) -> Value {
-        json!({"role": "tool", "tool_call_id": self.call_id, "content": self.text()})
+        json!({"role": "tool", "tool_call_id": self.call_id, "content": self.text_in(Dialect::OpenAi)})
     }
 
     /// OpenAI Responses: `{"type": "function_call_output", "call_id", "output"}`.
@@ -362,7 +408,7 @@ impl Outcome {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_responses(&self) -> Value {
-        json!({"type": "function_call_output", "call_id": self.call_id, "output": self.text()})
+        json!({"type": "function_call_output", "call_id": self.call_id, "output": self.text_in(Dialect::Responses)})
     }
 
     /// Anthropic: a `tool_result` content block, with `"is_error": true` on failure.
@@ -381,7 +427,7 @@ impl Outcome {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_anthropic(&self) -> Value {
-        let mut block = json!({"type": "tool_result", "tool_use_id": self.call_id, "content": self.text()});
+        let mut block = json!({"type": "tool_result", "tool_use_id": self.call_id, "content": self.text_in(Dialect::Anthropic)});
         if !self.is_success() {
             block["is_error"] = Value::Bool(true);
         }
@@ -412,7 +458,7 @@ impl Outcome {
     pub fn to_gemini(&self) -> Value {
         let response = match &self.result {
             Ok(value) => json!({"output": value}),
-            Err(_) => json!({"error": self.text()}),
+            Err(_) => json!({"error": self.text_in(Dialect::Gemini)}),
         };
         let mut function_response = Map::new();
         if !self.call_id_generated {
@@ -447,7 +493,7 @@ impl Outcome {
     /// ```
     pub fn to_mcp(&self) -> Value {
         let mut result = json!({
-            "content": [{"type": "text", "text": self.text()}],
+            "content": [{"type": "text", "text": self.text_in(Dialect::Mcp)}],
             "isError": !self.is_success(),
         });
         if let Ok(value @ Value::Object(_)) = &self.result {
