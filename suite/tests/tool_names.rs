@@ -43,7 +43,7 @@ fn each_answer_names_the_tools_as_its_provider_was_shown_them() {
     assert_eq!(toolbox.definitions(Dialect::Gemini)[1]["name"], "get_weather");
 
     // A handler's error, through OpenAI's shape.
-    let calls = toolbox.parse_body(&openai_body("files_read", r#"{"path": "a"}"#)).unwrap();
+    let calls = toolbox.parse_body(openai_body("files_read", r#"{"path": "a"}"#)).unwrap();
     let outcome = toolbox.dispatch(&calls.calls[0]);
     assert_eq!(outcome.tool, "files.read");
     assert_eq!(outcome.to_openai()["content"], "The tool `files_read` failed: disk full");
@@ -58,14 +58,14 @@ fn each_answer_names_the_tools_as_its_provider_was_shown_them() {
     assert_eq!(outcome.text(), "The tool `files.read` failed: disk full");
 
     // Rejected arguments, through Anthropic's.
-    let calls = toolbox.parse_body(&anthropic_body("files_read", json!({}))).unwrap();
+    let calls = toolbox.parse_body(anthropic_body("files_read", json!({}))).unwrap();
     let outcome = toolbox.dispatch(&calls.calls[0]);
     let text = outcome.to_anthropic()["content"].as_str().unwrap().to_owned();
     assert!(text.starts_with("The arguments for tool `files_read` were rejected (1 error)"), "{text}");
     assert!(outcome.text().starts_with("The arguments for tool `files.read` were rejected"));
 
     // An unknown tool, through Gemini's: the list as Gemini declared the tools.
-    let calls = toolbox.parse_body(&gemini_body("files_write", json!({}))).unwrap();
+    let calls = toolbox.parse_body(gemini_body("files_write", json!({}))).unwrap();
     let outcome = toolbox.answer(&calls.errors[0]);
     assert_eq!(
         outcome.to_gemini()["functionResponse"]["response"]["error"],
@@ -86,7 +86,7 @@ fn each_answer_names_the_tools_as_its_provider_was_shown_them() {
 fn a_spent_budget_names_the_tool_as_shown() {
     let toolbox = toolbox();
     let mut conversation = Conversation::new().with_max_failures(1);
-    let calls = toolbox.parse_body(&openai_body("files_read", "{}")).unwrap();
+    let calls = toolbox.parse_body(openai_body("files_read", "{}")).unwrap();
     let outcome = toolbox.dispatch_in(&mut conversation, &calls.calls[0]);
     let text = outcome.to_openai()["content"].as_str().unwrap().to_owned();
     assert!(text.ends_with("The retry budget for `files_read` is now spent: it failed too many times in a row. Do not call it again; tell the user what went wrong."), "{text}");
@@ -113,4 +113,18 @@ fn calls_read_with_known_tools_list_them_as_the_format_was_shown_them() {
     let text = r#"<tool_call>{"name": "files_write", "arguments": {}}</tool_call>"#;
     let calls = parse_text(text, &options);
     assert!(calls.errors[0].message.ends_with("Available tools: files.read, get weather."));
+}
+
+#[test]
+fn a_name_no_tool_has_is_quoted_as_the_model_sent_it() {
+    let toolbox = toolbox();
+    let mut conversation = Conversation::new().with_max_failures(1);
+    let calls = toolbox.parse_body(openai_body("files.write", "{}")).unwrap();
+    let outcome = toolbox.answer_in(&mut conversation, &calls.errors[0]);
+    let text = outcome.to_openai()["content"].as_str().unwrap().to_owned();
+    assert!(text.starts_with("The tool `files.write` does not exist; nothing was run. Available tools: files_read, get_weather."), "{text}");
+    assert!(text.ends_with("The retry budget for `files.write` is now spent: it failed too many times in a row. Do not call it again; tell the user what went wrong."), "{text}");
+    let outcome = toolbox.answer_in(&mut conversation, &calls.errors[0]);
+    let text = outcome.to_openai()["content"].as_str().unwrap().to_owned();
+    assert!(text.starts_with("The tool `files.write` was not run"), "{text}");
 }

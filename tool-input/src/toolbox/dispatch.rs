@@ -174,12 +174,16 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
             CallErrorKind::Malformed | CallErrorKind::TooManyCalls => {
                 let at = trace::Subject { tool: sent, call_id: &error.id, format: error.format.as_str() };
                 trace::malformed(at, name_sent, &error.message, raw);
-                Outcome::new(
+                let outcome = Outcome::new(
                     &error.id,
                     error.id_generated,
                     sent,
                     Err(Failure::Malformed(error.message.clone())),
-                )
+                );
+                match tool {
+                    Some(_) => outcome.of_registered_tool(),
+                    None => outcome,
+                }
             }
             _ => match tool {
                 // Read before the tools were known: that the tool does not exist comes first.
@@ -206,7 +210,11 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
                             Failure::Malformed(error.message.clone())
                         }
                     };
-                    Outcome::new(&error.id, error.id_generated, name, Err(failure))
+                    let outcome = Outcome::new(&error.id, error.id_generated, name, Err(failure));
+                    match tool {
+                        Some(_) => outcome.of_registered_tool(),
+                        None => outcome,
+                    }
                 }
             },
         }
@@ -291,7 +299,7 @@ fn ran<S>(call: &ToolCall, tool: &Tool<S>, report: Report, output: Result<Output
             Err(Failure::Invalid(rejection))
         }
     };
-    let mut outcome = Outcome::new(&call.id, call.id_generated, name, result);
+    let mut outcome = Outcome::new(&call.id, call.id_generated, name, result).of_registered_tool();
     outcome.report = report;
     outcome
 }
@@ -315,7 +323,8 @@ pub(super) fn finish(
 }
 
 impl Outcome {
+    /// A call to the registered tool `tool` that did not run.
     pub(super) fn failed(call: &ToolCall, tool: &str, failure: Failure) -> Outcome {
-        Outcome::new(&call.id, call.id_generated, tool, Err(failure))
+        Outcome::new(&call.id, call.id_generated, tool, Err(failure)).of_registered_tool()
     }
 }

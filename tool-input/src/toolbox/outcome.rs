@@ -52,6 +52,9 @@ pub struct Outcome {
     /// (the model's mistakes or its handler's errors, as many in a row as allowed) and will
     /// not be run again; the text says so.
     pub budget_spent: bool,
+    /// `tool` is a registered tool's name, which a dialect may have sent under another
+    /// ([`Outcome::text_in`]); a name no tool has is quoted as the model sent it.
+    tool_registered: bool,
 }
 
 /// Why a call produced no output. Each is a distinct [`OutcomeKind`].
@@ -210,16 +213,22 @@ impl Failure {
 
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message(&|name| Cow::Borrowed(name)))
+        f.write_str(&self.message(&as_sent, &as_sent))
     }
 }
 
 /// How a message names a registered tool: as it is, or as a dialect showed it to the model.
 type ShownName<'f> = dyn Fn(&str) -> Cow<'_, str> + 'f;
 
+/// A name as it is.
+fn as_sent(name: &str) -> Cow<'_, str> {
+    Cow::Borrowed(name)
+}
+
 impl Failure {
-    /// The message for the model, each tool named by `shown`.
-    fn message(&self, shown: &ShownName<'_>) -> String {
+    /// The message for the model: the tools it could have called named by `shown`, and the
+    /// tool it called by `called`.
+    fn message(&self, shown: &ShownName<'_>, called: &ShownName<'_>) -> String {
         match self {
             Failure::UnknownTool { name, available } => {
                 let available: Vec<Cow<'_, str>> = available.iter().map(|tool| shown(tool)).collect();
@@ -227,7 +236,7 @@ impl Failure {
                 unknown_tool_message(name, &available)
             }
             Failure::Unparsable(rejection) | Failure::Invalid(rejection) => {
-                match rejection.tool().map(|tool| (tool, shown(tool))) {
+                match rejection.tool().map(|tool| (tool, called(tool))) {
                     Some((tool, Cow::Owned(as_shown))) if as_shown != tool => {
                         rejection.clone().with_tool(as_shown).to_string()
                     }
@@ -235,14 +244,14 @@ impl Failure {
                 }
             }
             Failure::Malformed(message) => message.clone(),
-            Failure::Handler { tool, message } => format!("The tool `{}` failed: {message}", shown(tool)),
+            Failure::Handler { tool, message } => format!("The tool `{}` failed: {message}", called(tool)),
             Failure::BudgetSpent { tool, failures } => format!(
                 "The tool `{}` was not run: it failed {failures} times in a row, so its retry budget for this conversation is spent. Do not call it again; tell the user what went wrong.",
-                shown(tool)
+                called(tool)
             ),
             Failure::HandlerBudgetSpent { tool, failures } => format!(
                 "The tool `{}` was not run: it failed on its own {failures} times in a row (your arguments were accepted), so it is not run again in this conversation. Do not call it again; tell the user what went wrong.",
-                shown(tool)
+                called(tool)
             ),
         }
     }
@@ -262,7 +271,14 @@ impl Outcome {
             result,
             report: Report::default(),
             budget_spent: false,
+            tool_registered: false,
         }
+    }
+
+    /// This outcome's `tool` is the registered tool's name.
+    pub(crate) fn of_registered_tool(mut self) -> Self {
+        self.tool_registered = true;
+        self
     }
 
     /// The outcome's kind.
@@ -331,7 +347,7 @@ impl Outcome {
     /// assert!(texts[2].starts_with("The arguments for tool `greet` were rejected"));
     /// ```
     pub fn text(&self) -> String {
-        self.text_naming(&|name| Cow::Borrowed(name))
+        self.text_naming(&as_sent)
     }
 
     /// [`Outcome::text`] with each tool named as `dialect` showed it to the model
@@ -362,7 +378,8 @@ impl Outcome {
             Ok(Value::String(text)) => text.clone(),
             Ok(value) => value.to_string(),
             Err(failure) => {
-                let mut text = failure.message(shown);
+                let called: &ShownName<'_> = if self.tool_registered { shown } else { &as_sent };
+                let mut text = failure.message(shown, called);
                 let not_run =
                     matches!(failure, Failure::BudgetSpent { .. } | Failure::HandlerBudgetSpent { .. });
                 if self.budget_spent && !not_run {
@@ -371,7 +388,7 @@ impl Outcome {
                     } else {
                         "\nThe retry budget for `{}` is now spent: it failed too many times in a row. Do not call it again; tell the user what went wrong."
                     };
-                    text.push_str(&last.replace("{}", &shown(&self.tool)));
+                    text.push_str(&last.replace("{}", &called(&self.tool)));
                 }
                 text
             }
