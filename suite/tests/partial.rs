@@ -1,6 +1,6 @@
 //! `#[derive(PartialValue)]`: a derived type's partial form while its call streams, one rule
 //! per test: every field optional, a string as far as it arrived, a number or enum value only
-//! once complete, nested structs and lists as their own partials, `stream_done` and
+//! once complete (a number sent as a string shown as the check reads it), nested structs and lists as their own partials, `stream_done` and
 //! `stream_not_null`, a call cut off, and the assembler's partial of a recorded stream.
 
 use schemars::JsonSchema;
@@ -105,6 +105,32 @@ fn a_prefix_is_never_read_as_a_value() {
     assert!(partial.estimate.is_absent());
     let partial = read(&[r#"{"estimate": 1"#, "2}"]);
     assert_eq!(partial.estimate, FieldState::Complete(12));
+}
+
+#[test]
+fn a_value_in_another_representation_shows_as_the_check_will_read_it() {
+    // A number sent as a string, a list sent as JSON text, an integral float: each shown,
+    // once complete, as the value the call passes with (a string's content is never a
+    // number until its quote closes).
+    let partial = read(&[r#"{"estimate": "1"#]);
+    assert!(partial.estimate.is_absent());
+    let partial = read(&[r#"{"estimate": "12", "tags": "[\"disk\", \"ops\"]", "#]);
+    assert_eq!(partial.estimate, FieldState::Complete(12));
+    assert_eq!(
+        partial.tags,
+        FieldState::Complete(vec![
+            FieldState::Complete("disk".to_owned()),
+            FieldState::Complete("ops".to_owned())
+        ])
+    );
+    let partial = read(&[r#"{"estimate": 3.0, "tasks": [{"hours": "[1, 2]"}], "#]);
+    assert_eq!(partial.estimate, FieldState::Complete(3));
+    let FieldState::Complete(tasks) = &partial.tasks else { panic!("{:?}", partial.tasks) };
+    let FieldState::Complete(task) = &tasks[0] else { panic!("{:?}", tasks[0]) };
+    assert_eq!(task.hours, FieldState::Complete(vec![FieldState::Complete(1), FieldState::Complete(2)]));
+    // A value no representation of which the type reads stays absent: the check says why.
+    let partial = read(&[r#"{"estimate": "soon", "#]);
+    assert!(partial.estimate.is_absent());
 }
 
 #[test]

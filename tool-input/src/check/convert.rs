@@ -93,6 +93,36 @@ pub(crate) fn container_options(text: &str, max_depth: usize) -> ParseOptions {
     ParseOptions { mode: ParseMode::Lenient, max_depth, ..ParseOptions::default() }
 }
 
+/// The values a scalar sent in another representation stands for, as the check reads them
+/// where a schema declares an integer, a number or a boolean (the default policy): a string
+/// as the integer it denotes, else as a number, else as a boolean (`"12"`, `"2.5"`, `"true"`);
+/// an integral float as its integer (`3.0`) within the integers a float keeps exactly. For a
+/// reader that knows the Rust type but not the schema (a streamed call's typed partial),
+/// which takes the first its type reads; empty when there is no other reading.
+pub(crate) fn scalar_readings(value: &Value) -> Vec<Value> {
+    match value {
+        Value::String(text) => {
+            let integer = number_for(text, Types::INTEGER);
+            let number = number_for(text, Types::NUMBER).filter(|_| integer.is_none());
+            let flag = bool_from_text(text, false);
+            integer.into_iter().chain(number).map(Value::Number).chain(flag.map(Value::Bool)).collect()
+        }
+        Value::Number(number)
+            if number.as_f64().is_some_and(|float| float.abs() <= crate::decimal::EXACT_FLOAT_INTEGERS) =>
+        {
+            integer_from_float(number).map(Value::Number).into_iter().collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A list sent as JSON text (`"[1, 2]"`), as the check reads it where a schema declares an
+/// array: the parsed array (a key given twice inside is the check's to report). For a reader
+/// that knows the Rust type but not the schema, as [`scalar_readings`].
+pub(crate) fn list_reading(text: &str) -> Option<Value> {
+    container_from_text(text, Types::ARRAY, parse::DEFAULT_MAX_DEPTH).map(|(list, _)| list)
+}
+
 /// `3.0` → `3`, for floats with no fractional part that fit a 64-bit integer.
 pub(crate) fn integer_from_float(number: &Number) -> Option<Number> {
     if number.is_i64() || number.is_u64() {

@@ -40,7 +40,7 @@ use crate::report::{Coercion, CoercionKind};
 pub(crate) use crate::equal::json_equal;
 use crate::message::{self, describe, quoted_list};
 pub(crate) use crate::message::{echo, kind_of};
-pub(crate) use convert::spelling_match;
+pub(crate) use convert::{list_reading, scalar_readings, spelling_match};
 pub(crate) use keywords::item_schema;
 use keywords::{absent_defaults, number_breaks, Bounds, NumberBreak, PatternBreak, Sent};
 pub(crate) use mode::{field_mode, FieldOverride, Mode};

@@ -220,17 +220,26 @@ pub trait PartialValue {
     fn __serde_facts(_facts: &mut crate::serde_facts::SerdeFacts) {}
 }
 
-/// A value shown only whole: read by serde once the stream says it is complete.
+/// A value shown only whole: read by serde once the stream says it is complete. A number or
+/// boolean the model sent in another representation (`"12"`, `"true"`, `3.0` for an integer)
+/// is shown as the check will read it under the default policy, so a field the call will
+/// pass with does not stay absent while the call streams; the final check decides.
 ///
 /// ```
 /// use serde_json::json;
 /// use tool_input::partial::complete_leaf;
 /// assert_eq!(complete_leaf::<u8>(&json!(12)), Some(12));
 /// assert_eq!(complete_leaf::<u8>(&json!(300)), None); // serde refuses it: no partial
-/// assert_eq!(complete_leaf::<u8>(&json!("12")), None);
+/// assert_eq!(complete_leaf::<u8>(&json!("12")), Some(12));
+/// assert_eq!(complete_leaf::<f64>(&json!("2.5")), Some(2.5));
+/// assert_eq!(complete_leaf::<bool>(&json!("True")), Some(true));
+/// assert_eq!(complete_leaf::<u8>(&json!("twelve")), None);
+/// assert_eq!(complete_leaf::<String>(&json!("12")), Some("12".to_owned()));
 /// ```
 pub fn complete_leaf<T: DeserializeOwned>(value: &Value) -> Option<T> {
-    T::deserialize(value).ok()
+    T::deserialize(value).ok().or_else(|| {
+        crate::check::scalar_readings(value).iter().find_map(|reading| T::deserialize(reading).ok())
+    })
 }
 
 macro_rules! leaves {
@@ -366,8 +375,17 @@ impl<T: PartialValue> PartialValue for Vec<T> {
     }
 
     fn complete(value: &Value) -> Option<Self::Partial> {
-        let items = value.as_array()?;
-        items.iter().map(|item| T::complete(item).map(FieldState::Complete)).collect()
+        let items =
+            |items: &[Value]| items.iter().map(|item| T::complete(item).map(FieldState::Complete)).collect();
+        match value {
+            Value::Array(list) => items(list),
+            // A list sent as JSON text (`"[1, 2]"`), as the check will read it.
+            Value::String(text) => match crate::check::list_reading(text)? {
+                Value::Array(list) => items(&list),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     fn apply(state: &mut FieldState<Self::Partial>, path: &[Cow<'_, str>], step: Step<'_>) {

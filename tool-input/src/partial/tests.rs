@@ -59,3 +59,29 @@ fn a_value_serde_refuses_stays_absent() {
     let FieldState::Arriving(items) = reader.partial() else { panic!("{:?}", reader.partial()) };
     assert_eq!(items, &[FieldState::Absent, FieldState::Complete(1)]);
 }
+
+#[test]
+fn a_number_or_boolean_in_another_representation_shows_as_the_check_reads_it() {
+    // Each shown only once its string closed, then as the value the call will pass with.
+    let reader = read::<Vec<u32>>(&[r#"["1"#, "2"]);
+    assert_eq!(reader.partial(), &FieldState::Arriving(vec![FieldState::Absent]));
+    let reader = read::<Vec<u32>>(&[r#"["1"#, r#"2", 3.0, "4.5", "x","#]);
+    let FieldState::Arriving(items) = reader.partial() else { panic!("{:?}", reader.partial()) };
+    assert_eq!(
+        items,
+        &[FieldState::Complete(12), FieldState::Complete(3), FieldState::Absent, FieldState::Absent]
+    );
+    // `yes` is a boolean only under the lenient policy: the partial shows what the default
+    // policy takes.
+    let reader = read::<Vec<Vec<bool>>>(&[r#"[["true", "FALSE"], ["true", "yes"], "#]);
+    let FieldState::Arriving(lists) = reader.partial() else { panic!("{:?}", reader.partial()) };
+    assert_eq!(lists[0], FieldState::Complete(vec![FieldState::Complete(true), FieldState::Complete(false)]));
+    assert_eq!(lists[1], FieldState::Arriving(vec![FieldState::Complete(true), FieldState::Absent]));
+    // A list sent as a JSON string, once the string is complete.
+    let reader = read::<Vec<Vec<u8>>>(&[r#"["[1, \"2\"]", "[1,"#]);
+    let FieldState::Arriving(lists) = reader.partial() else { panic!("{:?}", reader.partial()) };
+    assert_eq!(
+        lists,
+        &[FieldState::Complete(vec![FieldState::Complete(1), FieldState::Complete(2)]), FieldState::Absent]
+    );
+}
