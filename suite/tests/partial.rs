@@ -131,6 +131,14 @@ fn a_value_in_another_representation_shows_as_the_check_will_read_it() {
     // A value no representation of which the type reads stays absent: the check says why.
     let partial = read(&[r#"{"estimate": "soon", "#]);
     assert!(partial.estimate.is_absent());
+    // An enum value in another letter case or with white space around it, as the check
+    // respells it; `Hіgh` (a Cyrillic `і`) spells no value.
+    let partial = read(&[r#"{"priority": "High", "#]);
+    assert_eq!(partial.priority, FieldState::Complete(Priority::High));
+    let partial = read(&[r#"{"priority": " LOW ", "#]);
+    assert_eq!(partial.priority, FieldState::Complete(Priority::Low));
+    let partial = read(&[r#"{"priority": "Hіgh", "#]);
+    assert!(partial.priority.is_absent());
 }
 
 #[test]

@@ -33,7 +33,8 @@ fn krate(input: &DeriveInput) -> syn::Path {
     krate
 }
 
-/// An enum: shown only once complete, read by serde. Its facts: the variants' names as serde
+/// An enum: shown only once complete, read by serde (a unit variant's name in another letter
+/// case as the check respells it). Its facts: the variants' names as serde
 /// reads them, their aliases and its `#[serde(other)]` variant, where serde reads a name:
 /// the value itself or its one key (externally tagged), or the tag's value (internally or
 /// adjacently tagged). An untagged enum names no variant in the arguments: it has none.
@@ -51,7 +52,17 @@ fn derive_whole(input: &DeriveInput) -> TokenStream {
         // What serde's impl needs of the parameters, said once.
         predicates.push(quote!(Self: #private::DeserializeOwned));
     }
-    let facts = enum_facts(input, &private).map(|facts| {
+    let facts = enum_facts(input, &private);
+    // An externally tagged enum's unit variant is a string: one sent in another letter case
+    // shows as the check respells it.
+    let complete = match &facts {
+        // The names the schema lists, which the check respells against (not serde's aliases).
+        Some(EnumFacts { tag: None, names, .. }) => {
+            quote!(#krate::partial::derived::complete_variant(value, &[#(#names),*]))
+        }
+        _ => quote!(#krate::partial::complete_leaf(value)),
+    };
+    let facts = facts.map(|facts| {
         let EnumFacts { tag, names, aliases, other, variants } = facts;
         let (aliases, targets): (Vec<_>, Vec<_>) = aliases.into_iter().unzip();
         let other = match other {
@@ -76,7 +87,7 @@ fn derive_whole(input: &DeriveInput) -> TokenStream {
         impl #impl_generics #krate::partial::PartialValue for #ident #ty_generics where #(#predicates,)* {
             type Partial = Self;
             fn complete(value: &#krate::__private::Value) -> #krate::__private::Option<Self> {
-                #krate::partial::complete_leaf(value)
+                #complete
             }
             #facts
         }

@@ -530,6 +530,18 @@ pub mod derived {
         }
     }
 
+    /// An externally tagged enum's `complete`: read by serde, or, for a string that names no
+    /// variant as sent but exactly one of `spellings` (its variants' names as the schema lists them) but
+    /// for letter case and white space (`"High"` for `high`), that variant, as the check
+    /// respells it.
+    pub fn complete_variant<T: DeserializeOwned>(value: &Value, spellings: &[&str]) -> Option<T> {
+        complete_leaf(value).or_else(|| {
+            let text = value.as_str()?;
+            let options: Vec<Value> = spellings.iter().map(|name| Value::from(*name)).collect();
+            T::deserialize(crate::check::spelling_match(text, &options, false)?).ok()
+        })
+    }
+
     /// A struct's `apply`: its own completion, or `field` for the member the path goes into.
     pub fn apply_struct<P: Default>(
         state: &mut FieldState<P>,
