@@ -337,6 +337,35 @@ fn bodies_that_are_not_a_known_shape() {
 }
 
 #[test]
+fn an_error_response_is_no_body_of_calls() {
+    // Groq's 400 `tool_use_failed` quotes the model's failed attempt: it never runs, nor is
+    // the error read as text.
+    let groq = json!({"error": {"message": "Failed to call a function. Please adjust your prompt.",
+        "type": "invalid_request_error", "code": "tool_use_failed",
+        "failed_generation": "<tool_call>{\"name\": \"delete_files\", \"arguments\": {\"path\": \"/\"}}</tool_call>"}});
+    let vllm = json!({"object": "error", "message": "[TOOL_CALLS]delete_files{\"path\": \"/\"} is invalid",
+        "type": "BadRequestError", "code": 400});
+    let anthropic = json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}});
+    let ollama = json!({"error": "model 'x' not found"});
+    for (body, what) in [
+        (groq, "invalid_request_error"),
+        (vllm, "BadRequestError"),
+        (anthropic, "overloaded_error"),
+        (ollama, "model 'x' not found"),
+    ] {
+        let expected = format!(
+            "the body is an error response (`{what}`), not a response with tool calls; nothing in it was read as a call"
+        );
+        let error = parse_body(body.to_string(), &CallOptions::new()).unwrap_err();
+        assert_eq!(error.to_string(), expected, "{body}");
+        assert_eq!(parse_value(&body, &CallOptions::new()).unwrap_err().to_string(), expected);
+    }
+    // A body of no known shape that is no error is still read as text.
+    let calls = parse_body(br#"{"error": null, "name": "f", "arguments": {}}"#, &CallOptions::new()).unwrap();
+    assert_eq!(calls.format, Format::Text);
+}
+
+#[test]
 fn content_of_a_structured_response_is_searched_for_marked_calls() {
     let body = json!({"choices": [{"message": {"role": "assistant",
         "content": "Let me look. <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call>"}}]});

@@ -142,6 +142,20 @@ impl Format {
     }
 }
 
+/// What an API's error response says, when `body` is one: a top-level `error` (OpenAI, Groq,
+/// OpenRouter, Anthropic, Gemini, Ollama) or vLLM's `"object": "error"`. Such a body is no
+/// response with calls, and never text to read them from: Groq's `tool_use_failed` error
+/// quotes the model's failed attempt (`failed_generation`), which must not run.
+pub(crate) fn error_response(body: &Value) -> Option<String> {
+    let map = body.as_object()?;
+    let error = match map.get("error") {
+        Some(error @ (Value::Object(_) | Value::String(_))) => error,
+        _ if map.get("object").and_then(Value::as_str) == Some("error") => body,
+        _ => return None,
+    };
+    Some(super::describe(Some(error)))
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -108,7 +108,9 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 ///
 /// With [`Format::Auto`], a JSON body of a known shape ([`Format::detect`]) is read as that
 /// format, and anything else (text, or JSON of no known shape, such as a bare
-/// `{"name": ..., "arguments": ...}`) as text.
+/// `{"name": ..., "arguments": ...}`) as text; an API's error response (`{"error": …}`,
+/// vLLM's `"object": "error"`) is a [`BodyError::Shape`] naming the error, since it has no
+/// calls and what it quotes (Groq's `failed_generation`) must not run.
 ///
 /// ```
 /// use tool_input::calls::{parse_body, CallOptions, Format};
@@ -137,6 +139,12 @@ fn parse_body_bytes(body: &[u8], options: &CallOptions) -> Result<Calls, BodyErr
             Ok(value) if Format::detect(&value).is_some() => {
                 read_value(&value, options, body_keys::conflicts(text, &value))
             }
+            // An API's error response: the request failed, and what its message quotes is no
+            // call (Groq's `failed_generation` holds the call the model failed to make).
+            Ok(value) => match format::error_response(&value) {
+                Some(what) => Err(error_body(what)),
+                None => Ok(parse_text(text, options)),
+            },
             // JSON nested deeper than a body is read: refused as a named format refuses it,
             // never read as prose (its calls would be lost without a word).
             Err(error) if crate::parse::json_too_deep(text) => Err(BodyError::NotJson(error)),
@@ -147,6 +155,13 @@ fn parse_body_bytes(body: &[u8], options: &CallOptions) -> Result<Calls, BodyErr
             read_value(&value, options, body_keys::conflicts(text, &value))
         }
     }
+}
+
+/// The error of a body that is an API's error response, which says `what`.
+fn error_body(what: String) -> BodyError {
+    BodyError::Shape(format!(
+        "the body is an error response (`{what}`), not a response with tool calls; nothing in it was read as a call"
+    ))
 }
 
 /// Read the tool calls of a parsed response body.
@@ -174,11 +189,12 @@ pub fn parse_value(body: &Value, options: &CallOptions) -> Result<Calls, BodyErr
 /// response's calls (its `choices`, a `finish_reason`, …) makes every call one.
 fn read_value(body: &Value, options: &CallOptions, conflicts: Vec<BodyConflict>) -> Result<Calls, BodyError> {
     let format = match options.format {
-        Format::Auto => Format::detect(body).ok_or_else(|| {
-            BodyError::Shape(
+        Format::Auto => Format::detect(body).ok_or_else(|| match format::error_response(body) {
+            Some(what) => error_body(what),
+            None => BodyError::Shape(
                 "the body is not a response of a known API (OpenAI, Responses, Anthropic, Gemini, Ollama)"
                     .to_owned(),
-            )
+            ),
         })?,
         Format::Text => {
             return match body {
