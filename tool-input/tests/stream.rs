@@ -403,6 +403,38 @@ fn responses_deltas_done_and_items() {
 }
 
 #[test]
+fn responses_calls_only_in_the_terminal_response_are_read_as_the_body_reads_them() {
+    // A proxy that sends the response whole only at its end: the calls of its `output` are
+    // the response's calls, as the body gives them, never dropped.
+    let item = |id: &str, call_id: &str, name: &str, arguments: &str| {
+        json!({"type": "function_call", "id": id, "call_id": call_id, "name": name,
+            "arguments": arguments, "status": "completed"})
+    };
+    let body = json!({"object": "response", "status": "completed", "output": [
+        item("fc_1", "call_1", "f", "{\"a\": 1}"), item("fc_2", "call_2", "g", "{\"b\": 2}")]});
+    let whole = parse_value(&body, &CallOptions::new()).expect("a Responses body");
+    let terminal = json!({"type": "response.completed", "response": body});
+    for events in [
+        vec![terminal.clone()],
+        // The first streamed, the second only in the response.
+        vec![added(0, "fc_1", "call_1", "f"), args_done(0, "fc_1", "{\"a\": 1}"), terminal.clone()],
+    ] {
+        let calls = auto(&events);
+        assert_eq!(ids(&calls), ["call_1", "call_2"], "{events:?}");
+        assert_eq!(summary(&calls), summary(&whole));
+        assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+    }
+    // Cut: the same errors as the body with that status.
+    let mut cut = body.clone();
+    cut["status"] = json!("incomplete");
+    cut["incomplete_details"] = json!({"reason": "max_output_tokens"});
+    let whole = parse_value(&cut, &CallOptions::new()).expect("a Responses body");
+    let calls = auto(&[json!({"type": "response.incomplete", "response": cut})]);
+    assert_eq!(error_kinds(&calls), ["incomplete", "truncated"]);
+    assert_eq!(error_kinds(&calls), error_kinds(&whole));
+}
+
+#[test]
 fn responses_incomplete_failed_or_unfinished_streams_cut_off_open_calls() {
     let start = [added(0, "fc_1", "call_1", "write"), args_delta(0, "fc_1", "{\"text\": \"abc")];
     let incomplete = json!({"type": "response.incomplete", "response": {"status": "incomplete",

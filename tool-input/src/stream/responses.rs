@@ -99,16 +99,7 @@ impl Responses {
                 if self.contradicts(state, slot, item.get("arguments").and_then(Value::as_str), kind) {
                     return;
                 }
-                self.describe_call(state, slot, item);
-                state.set_raw(slot, item.clone());
-                // An item that says it did not complete was cut, and so was the response.
-                match item_cut_reason(item) {
-                    Some(reason) => {
-                        state.stopped_by_response(&reason);
-                        state.end(slot, End::Cut(reason));
-                    }
-                    None => self.complete(state, slot),
-                }
+                self.close_item(state, slot, item);
             }
             "response.output_text.delta" => {
                 if let Some(delta) = event.get("delta").and_then(Value::as_str) {
@@ -128,15 +119,8 @@ impl Responses {
                     self.complete(state, slot);
                 }
                 state.end_open(|_| End::Complete);
-                // The whole response it carries must agree with the calls as they were read.
                 let output = event.get("response").and_then(|r| r.get("output")).and_then(Value::as_array);
-                for item in
-                    output.map(Vec::as_slice).unwrap_or(&[]).iter().filter(|item| is_function_call(item))
-                {
-                    if let Some(slot) = self.find(item, None) {
-                        self.contradicts(state, slot, item.get("arguments").and_then(Value::as_str), kind);
-                    }
-                }
+                self.settle_output(state, output.map(Vec::as_slice).unwrap_or(&[]), kind);
             }
             "response.completed" | "response.incomplete" | "response.failed" | "response.cancelled" => {
                 self.ended = true;
@@ -153,6 +137,8 @@ impl Responses {
                 let reason = cut_reason(&response).unwrap_or_else(|| kind.to_owned());
                 state.stopped_by_response(&reason);
                 state.end_open(|_| End::Cut(reason.clone()));
+                let output = response.get("output").and_then(Value::as_array);
+                self.settle_output(state, output.map(Vec::as_slice).unwrap_or(&[]), kind);
             }
             "error" => {
                 self.ended = true;
@@ -163,6 +149,55 @@ impl Responses {
             }
             _ => {}
         }
+    }
+
+    /// Close the call at `slot` with its whole item: its id, name and arguments, and the
+    /// item as its record. An item that says it did not complete was cut, and so was the
+    /// response.
+    fn close_item(&mut self, state: &mut Assembly, slot: usize, item: &Value) {
+        self.describe_call(state, slot, item);
+        state.set_raw(slot, item.clone());
+        match item_cut_reason(item) {
+            Some(reason) => {
+                state.stopped_by_response(&reason);
+                state.end(slot, End::Cut(reason));
+            }
+            None => self.complete(state, slot),
+        }
+    }
+
+    /// The whole response a terminal event carries (`output`): each call read from the
+    /// events must agree with its item, and a `function_call` item that no event brought
+    /// (a server or proxy that sends the response whole only at its end) is a call of the
+    /// response, as the whole body reads it (cut when the response was), never dropped in
+    /// silence.
+    fn settle_output(&mut self, state: &mut Assembly, output: &[Value], kind: &str) {
+        for (position, item) in output.iter().enumerate().filter(|(_, item)| is_function_call(item)) {
+            let arguments = item.get("arguments").and_then(Value::as_str);
+            match self.item_slot(item, position as u64) {
+                Some(slot) => {
+                    self.contradicts(state, slot, arguments, kind);
+                }
+                None => {
+                    let Some(slot) = state.open(item.clone()) else { return };
+                    self.key(item.get("id").and_then(Value::as_str), Some(position as u64), slot);
+                    self.close_item(state, slot, item);
+                }
+            }
+        }
+    }
+
+    /// The call an item of the completed response's `output` (at `position`, its output
+    /// index) was read as: by its id, else by its output index when the call there was
+    /// started under no other item id.
+    fn item_slot(&self, item: &Value, position: u64) -> Option<usize> {
+        let item_id = item.get("id").and_then(Value::as_str);
+        if let Some(&slot) = item_id.and_then(|item_id| self.by_item.get(item_id)) {
+            return Some(slot);
+        }
+        let slot = *self.by_output.get(&position)?;
+        let other_id = self.by_item.iter().any(|(id, &had)| had == slot && Some(id.as_str()) != item_id);
+        (!other_id).then_some(slot)
     }
 
     /// End the call at `slot` as complete, keeping the text it is read with.
