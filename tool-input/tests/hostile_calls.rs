@@ -183,6 +183,32 @@ fn an_unfinished_or_cancelled_response_runs_nothing() {
 }
 
 #[test]
+fn an_ollama_chunk_not_done_runs_nothing_as_its_stream() {
+    // A chunk of an Ollama stream given as a body (`"done": false`): the response had not
+    // ended, so nothing runs, as the stream that ends there reads it; the calls it holds
+    // arrived whole, so none is called cut short.
+    let call = |name: &str, arguments: Value| json!({"function": {"name": name, "arguments": arguments}});
+    let chunk = json!({"model": "m", "message": {"role": "assistant", "content": "",
+        "tool_calls": [call("f", json!({"a": 1})), call("g", json!({"b": 2}))]}, "done": false});
+    for run in [false, true] {
+        let options = CallOptions::new().run_completed_calls(run);
+        let whole = parse_value(&chunk, &options).unwrap();
+        let streamed = feed(options, std::slice::from_ref(&chunk));
+        assert_eq!(outcome(&whole), outcome(&streamed), "run_completed {run}");
+        if run {
+            assert_eq!(names(&whole), [("f", json!({"a": 1})), ("g", json!({"b": 2}))]);
+        } else {
+            assert_eq!(kinds(&whole), ["incomplete", "incomplete"]);
+            assert!(
+                whole.errors[0].message.contains("before its `done` chunk"),
+                "{}",
+                whole.errors[0].message
+            );
+        }
+    }
+}
+
+#[test]
 fn an_unfinished_responses_item_is_cut() {
     // The response completed, but one item says it did not.
     let mut cut = item("call_b", "g", "{\"b\": 2}");

@@ -142,8 +142,10 @@ pub(crate) struct Collector<'o> {
     full: bool,
     /// The choice the attempts pushed now come from.
     choice: usize,
-    /// Why each choice stopped early, when the response's own data says so (a length stop).
-    stops: Vec<(usize, String)>,
+    /// Why each choice stopped early, when the response's own data says so, and whether
+    /// the stop may have cut its last call (a length stop may; a response that says it had
+    /// not ended yet cut nothing it holds whole).
+    stops: Vec<(usize, String, bool)>,
     /// Choices whose number the response gave to two choices.
     conflicted: Vec<usize>,
     /// Keys the body gave twice with different values, and whether a call held each.
@@ -238,9 +240,20 @@ impl<'o> Collector<'o> {
     /// The response says the current choice stopped early (`finish_reason: "length"`, …),
     /// for `reason`: only its own calls are cut.
     pub fn stopped(&mut self, reason: String) {
+        self.stop(reason, true);
+    }
+
+    /// The response says it had not ended yet (Ollama's `"done": false`, a chunk of a stream
+    /// read as a body), for `reason`: none of the current choice's calls runs, as a stream
+    /// that ends there settles them, but the calls it holds arrived whole.
+    pub fn unfinished(&mut self, reason: String) {
+        self.stop(reason, false);
+    }
+
+    fn stop(&mut self, reason: String, last_cut: bool) {
         let choice = self.choice;
-        if !self.stops.iter().any(|(stopped, _)| *stopped == choice) {
-            self.stops.push((choice, reason));
+        if !self.stops.iter().any(|(stopped, _, _)| *stopped == choice) {
+            self.stops.push((choice, reason, last_cut));
         }
     }
 
@@ -466,8 +479,8 @@ impl<'o> Collector<'o> {
     /// read from, if any).
     pub fn finish(self, format: Format, content: Option<String>, source: Option<&str>) -> Calls {
         let mut calls = Calls { calls: self.calls, errors: self.errors, content, format, reasoning: None };
-        for (choice, reason) in &self.stops {
-            settle_cut(&mut calls, reason, true, self.options, source, Some(*choice));
+        for (choice, reason, last_cut) in &self.stops {
+            settle_cut(&mut calls, reason, *last_cut, self.options, source, Some(*choice));
         }
         settle_conflicts(&mut calls, &self.conflicted);
         // A key that decides the response's calls, given twice: none of them runs.

@@ -13,9 +13,16 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     };
     if let Some(reason) = cut_reason(body.get("done_reason")) {
         out.stopped(reason);
+    } else if body.get("done").and_then(Value::as_bool) == Some(false) {
+        // A chunk of a stream, not its end: as the stream would end there.
+        out.unfinished(NOT_DONE.to_owned());
     }
     Ok(openai::read_message(message, Format::Ollama, out))
 }
+
+/// Why a response whose `done` is false, or a stream that ended before its `done` chunk,
+/// runs none of its calls.
+pub(crate) const NOT_DONE: &str = "the stream ended before its `done` chunk";
 
 /// The reason a response stopped early, when its `done_reason` says it did not finish: any
 /// reason but `stop` (`length`, `load`, `unload`, …).

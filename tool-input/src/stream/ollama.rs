@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::{describe, Assembly, End};
-use crate::calls::ollama::cut_reason;
+use crate::calls::ollama::{cut_reason, NOT_DONE};
 use crate::calls::{id_from, CallParts, Format};
 
 #[derive(Debug, Default)]
@@ -73,7 +73,7 @@ impl Ollama {
     /// The stream ended: without its `done` chunk, it was cut off.
     pub fn end(&mut self, state: &mut Assembly) {
         if !self.done {
-            state.stopped_early("the stream ended before its `done` chunk");
+            state.stopped_early(NOT_DONE);
         }
     }
 }
