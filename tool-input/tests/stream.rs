@@ -671,6 +671,25 @@ fn ollama_lines() {
 }
 
 #[test]
+fn ollama_parallel_wrapper_is_unwrapped_as_in_the_body() {
+    // gpt-oss served by Ollama may write OpenAI's `multi_tool_use.parallel`: the stream reads
+    // it as the body does, into the calls it lists, never as one call to the wrapper.
+    let wrapper = json!({"function": {"name": "multi_tool_use.parallel", "arguments": {"tool_uses": [
+        {"recipient_name": "functions.get_weather", "parameters": {"city": "Paris"}},
+        {"recipient_name": "functions.get_time", "parameters": {"zone": "CET"}}]}}});
+    let chunk = json!({"model": "m", "message": {"role": "assistant", "content": "", "tool_calls": [wrapper]},
+        "done": true, "done_reason": "stop"});
+    let whole = parse_value(&chunk, &CallOptions::new()).expect("an Ollama body");
+    let streamed = auto(std::slice::from_ref(&chunk));
+    let expected = [
+        ("get_weather".to_owned(), json!({"city": "Paris"})),
+        ("get_time".to_owned(), json!({"zone": "CET"})),
+    ];
+    assert_eq!(summary(&whole), expected);
+    assert_eq!(summary(&streamed), expected);
+}
+
+#[test]
 fn text_calls_split_across_chunks() {
     let text =
         "Sure. <tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Zoë\"}}</tool_call> Done.";

@@ -818,8 +818,10 @@ fn read_call(
         }
     };
     match end {
+        // The formats whose body reader unwraps a `multi_tool_use.parallel` call (Ollama's
+        // messages are read as Chat Completions messages are).
         End::Complete => match parts.format {
-            Format::OpenAi | Format::Responses => push_unwrapping(parts, read, out),
+            Format::OpenAi | Format::Responses | Format::Ollama => push_unwrapping(parts, read, out),
             _ => out.push_read(parts, read),
         },
         // A call that names no tool it can run is refused for that, as the whole body's
