@@ -713,6 +713,9 @@ fn the_last_call_of_a_cut_chat_response_is_refused_alike_in_its_body_and_its_str
         ("unknown_tool", "{}", "unknown_tool"),
         ("unknown_tool", r#"{"city": "#, "unknown_tool"),
         ("", "{}", "malformed"),
+        // The calls a wrapper lists are not read from arguments the cut may have shortened:
+        // the wrapper is the call cut, refused for its name as the stream refuses it.
+        ("multi_tool_use.parallel", PARALLEL, "unknown_tool"),
     ];
     for (name, arguments, kind) in cases {
         let body = json!({"choices": [{"index": 0, "finish_reason": "length", "message": {
@@ -732,6 +735,29 @@ fn the_last_call_of_a_cut_chat_response_is_refused_alike_in_its_body_and_its_str
             assert!(calls.calls.is_empty(), "{name} {arguments}: {:?}", calls.calls);
             let said: Vec<&str> = calls.errors.iter().map(|e| e.message.as_str()).collect();
             assert_eq!(kinds(calls), ["incomplete", kind], "{which} {name} {arguments}: {said:?}");
+        }
+    }
+}
+
+/// A `multi_tool_use.parallel` wrapper listing two calls to the known tools.
+const PARALLEL: &str = r#"{"tool_uses": [{"recipient_name": "functions.get_weather", "parameters": {"city": "Oslo"}}, {"recipient_name": "functions.search", "parameters": {"q": "b"}}]}"#;
+
+#[test]
+fn a_parallel_wrapper_cut_by_a_length_stop_is_one_cut_call_in_its_body_and_its_stream() {
+    // Its id is the one the assistant message holds; none of the calls it lists runs, even
+    // with the completed calls asked for, as in its stream.
+    let body = json!({"choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant",
+        "tool_calls": [chat_call("call_w", "multi_tool_use.parallel", PARALLEL)]}}]});
+    let events =
+        [chat_delta(0, Some("call_w"), Some("multi_tool_use.parallel"), PARALLEL), chat_finish("length")];
+    for run in [false, true] {
+        let options = || CallOptions::new().run_completed_calls(run);
+        let read = parse_value(&body, &options()).expect("a Chat Completions body");
+        let streamed = feed(options(), &events);
+        for calls in [&read, &streamed] {
+            assert!(calls.calls.is_empty(), "run_completed {run}: {:?}", calls.calls);
+            assert_eq!(kinds(calls), ["truncated"], "run_completed {run}");
+            assert_eq!(calls.errors[0].id, "call_w");
         }
     }
 }

@@ -250,6 +250,12 @@ impl<'o> Collector<'o> {
         self.stop(reason, false);
     }
 
+    /// The response says the current choice stopped where it may have cut its last call
+    /// ([`Collector::stopped`]).
+    pub fn cuts_last(&self) -> bool {
+        self.stops.iter().any(|(stopped, _, last_cut)| *stopped == self.choice && *last_cut)
+    }
+
     fn stop(&mut self, reason: String, last_cut: bool) {
         let choice = self.choice;
         if !self.stops.iter().any(|(stopped, _, _)| *stopped == choice) {

@@ -28,10 +28,11 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
             if repeated.contains(&number) {
                 out.conflict_choice(number);
             }
-            let text = choice.get("message").and_then(|message| read_message(message, Format::OpenAi, out));
+            // The stop first: the last call of a choice it cut is read as cut.
             if let Some(reason) = cut_reason(choice.get("finish_reason")) {
                 out.stopped(reason);
             }
+            let text = choice.get("message").and_then(|message| read_message(message, Format::OpenAi, out));
             if number == wanted {
                 content = text;
             }
@@ -84,29 +85,37 @@ pub(super) fn read_message(message: &Value, format: Format, out: &mut Collector<
 }
 
 fn read_tool_calls(list: &[Value], format: Format, out: &mut Collector<'_>) {
-    for item in list {
+    let last = list.iter().rposition(is_function);
+    for (position, item) in list.iter().enumerate() {
         if out.is_full() {
             return;
         }
-        // Only function calls take JSON arguments; other types (OpenAI's free-form `custom`
-        // tools) are not read here.
-        if let Some(kind) = item.get("type").and_then(Value::as_str) {
-            if kind != "function" {
-                continue;
-            }
+        if !is_function(item) {
+            continue;
         }
         let function = item.get("function");
-        push_unwrapping(
-            CallParts {
-                id: id_of(item.get("id")),
-                name: function.and_then(|f| f.get("name")).and_then(Value::as_str).map(str::to_owned),
-                arguments: arguments_of(function.and_then(|f| f.get("arguments"))),
-                format,
-                raw: item.clone(),
-                index: 0,
-            },
-            None,
-            out,
-        );
+        let parts = CallParts {
+            id: id_of(item.get("id")),
+            name: function.and_then(|f| f.get("name")).and_then(Value::as_str).map(str::to_owned),
+            arguments: arguments_of(function.and_then(|f| f.get("arguments"))),
+            format,
+            raw: item.clone(),
+            index: 0,
+        };
+        // The last call of a chat choice whose stop may have cut it is one cut call,
+        // answered by its own id, as its stream reads it (there every call is open until the
+        // stop): arguments that may be cut short are not read as the calls of a
+        // `multi_tool_use.parallel` wrapper. (Ollama sends each call whole.)
+        if format == Format::OpenAi && Some(position) == last && out.cuts_last() {
+            out.push(parts);
+        } else {
+            push_unwrapping(parts, None, out);
+        }
     }
+}
+
+/// Only function calls take JSON arguments; other types (OpenAI's free-form `custom` tools)
+/// are not read here.
+fn is_function(item: &Value) -> bool {
+    item.get("type").and_then(Value::as_str).is_none_or(|kind| kind == "function")
 }
