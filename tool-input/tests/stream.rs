@@ -177,6 +177,53 @@ fn chat_legacy_function_call_and_object_arguments() {
 }
 
 #[test]
+fn chat_custom_tool_calls_are_not_read_as_in_the_body() {
+    // OpenAI's free-form `custom` tools: the body skips them, and so does the stream, their
+    // later deltas (which carry no `type`) included: never a nameless call to answer.
+    // The first delta of a custom call names it, with its id and type; the rest carry input.
+    let custom = |index: u64, piece: Value| {
+        let first = piece.get("name").is_some();
+        let mut entry = json!({"index": index, "custom": piece});
+        if first {
+            entry["id"] = json!("call_c");
+            entry["type"] = json!("custom");
+        }
+        chat(json!([entry]))
+    };
+    let events = [
+        custom(0, json!({"name": "code_exec", "input": "pri"})),
+        custom(0, json!({"input": "nt(1)"})),
+        chat(
+            json!([{"index": 1, "id": "call_f", "type": "function", "function": {"name": "f", "arguments": "{\"a\":"}}]),
+        ),
+        chat(json!([{"index": 1, "function": {"arguments": " 1}"}}])),
+        chat_finish("tool_calls"),
+    ];
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant",
+        "tool_calls": [
+            {"id": "call_c", "type": "custom", "custom": {"name": "code_exec", "input": "print(1)"}},
+            {"id": "call_f", "type": "function", "function": {"name": "f", "arguments": "{\"a\": 1}"}}]}}]});
+    let whole = parse_value(&body, &CallOptions::new()).expect("a Chat Completions body");
+    let streamed = auto(&events);
+    for calls in [&whole, &streamed] {
+        assert_eq!(ids(calls), ["call_f"]);
+        assert_eq!(summary(calls), [("f".to_owned(), json!({"a": 1}))]);
+        assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+    }
+    // A function call at the index a custom call had is read, its later deltas too.
+    let calls = auto(&[
+        custom(0, json!({"name": "code_exec", "input": "x"})),
+        chat(
+            json!([{"index": 0, "id": "call_g", "type": "function", "function": {"name": "g", "arguments": "{\"b\""}}]),
+        ),
+        chat(json!([{"index": 0, "function": {"arguments": ": 2}"}}])),
+        chat_finish("tool_calls"),
+    ]);
+    assert_eq!(summary(&calls), [("g".to_owned(), json!({"b": 2}))]);
+    assert!(calls.errors.is_empty(), "{:?}", calls.errors);
+}
+
+#[test]
 fn chat_only_the_chosen_choice_is_read() {
     let two = |index: u64, arguments: &str| {
         json!({"choices": [{"index": index, "delta": {"tool_calls": [

@@ -59,6 +59,10 @@ struct Choice {
     latest: Latest,
     /// The legacy `function_call`.
     legacy: Option<usize>,
+    /// The `index` of each call that is no function call (OpenAI's free-form `custom`
+    /// tools), and its id if it had one: not read, and neither are the deltas that go on
+    /// with it (they carry no `type`).
+    others: HashMap<u64, Option<String>>,
     finish_reason: Option<Value>,
 }
 
@@ -149,14 +153,27 @@ impl Choice {
     }
 
     fn entry(&mut self, state: &mut Assembly, entry: &Value) {
-        // Only function calls take JSON arguments (as in a whole body).
-        if entry.get("type").and_then(Value::as_str).is_some_and(|kind| kind != "function") {
-            return;
-        }
         let index = index_of(entry.get("index"));
         // A numeric id is kept as its text, as in a whole body.
         let id_text = entry.get("id").and_then(id_from);
         let id = id_text.as_deref();
+        // Only function calls take JSON arguments (as in a whole body).
+        let kind = entry.get("type").and_then(Value::as_str);
+        if kind.is_some_and(|kind| kind != "function") {
+            if let Some(index) = index {
+                self.others.insert(index, id_text.clone());
+            }
+            return;
+        }
+        match (kind, index) {
+            (None, _) if self.goes_on_other(index, id) => return,
+            // A function call at that index now (a backend that numbers every call 0): its
+            // deltas are its own.
+            (Some(_), Some(index)) => {
+                self.others.remove(&index);
+            }
+            _ => {}
+        }
         let function = entry.get("function");
         let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
         let arguments = function.and_then(|f| f.get("arguments"));
@@ -178,6 +195,17 @@ impl Choice {
             None | Some(Value::Null) => {}
             // Some compatible backends send the arguments as an object.
             Some(value) => state.set_value(slot, value.clone()),
+        }
+    }
+
+    /// Does a delta without a `type` (its index and id) go on with a call that is no
+    /// function call: its index, and no other id than that call's?
+    fn goes_on_other(&self, index: Option<u64>, id: Option<&str>) -> bool {
+        let Some(other) = index.and_then(|index| self.others.get(&index)) else { return false };
+        // An id where that call had none is its late id.
+        match (id, other) {
+            (Some(id), Some(had)) => id == had,
+            _ => true,
         }
     }
 
