@@ -530,6 +530,30 @@ fn a_damaged_event_is_an_error_never_silence() {
 }
 
 #[test]
+fn an_event_that_gives_a_key_two_values_is_damaged_as_its_body_refuses_it() {
+    // Parsed, the last value would win in silence: `delete_files` would run, or a length
+    // stop read as `tool_calls`. The whole body refuses the same keys.
+    let call = r#"{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "list_files", "name": "delete_files", "arguments": "{}"}}]}}]}"#;
+    let finish = r#"{"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}"#;
+    let plain = chat_delta(0, Some("call_1"), Some("list_files"), "{}").to_string();
+    let two_stops = r#"{"choices": [{"index": 0, "delta": {}, "finish_reason": "length", "finish_reason": "tool_calls"}]}"#;
+    for (events, bad) in [([call, finish], 1), ([plain.as_str(), two_stops], 2)] {
+        let body = events.iter().map(|event| format!("data: {event}\n\n")).collect::<String>();
+        let lines = events.join("\n");
+        for text in [body, lines] {
+            let calls = sse(CallOptions::new(), text.as_bytes());
+            assert!(calls.calls.is_empty(), "{text}: {:?}", calls.calls);
+            let said = format!("event {bad} of the stream gives one key two different values");
+            assert!(calls.errors.iter().any(|error| error.message.contains(&said)), "{:?}", calls.errors);
+        }
+    }
+    // The same value twice is one value.
+    let again = call.replace("\"delete_files\"", "\"list_files\"");
+    let calls = sse(CallOptions::new(), format!("{again}\n{finish}\n").as_bytes());
+    assert_eq!(names(&calls), [("list_files", json!({}))]);
+}
+
+#[test]
 fn a_bom_and_every_line_ending_read_alike() {
     let events = recorded("anthropic-sdk-python.json", "text block then tool_use");
     let lf = sse_body(&events);

@@ -22,6 +22,11 @@ pub(crate) struct BodyConflict {
     pub container: Value,
 }
 
+/// Does `text` (the JSON of `body`) give a key twice with different values?
+pub(crate) fn gives_a_key_twice(text: &str, body: &Value) -> bool {
+    !conflicts(text, body).is_empty()
+}
+
 /// The keys of `text` (the JSON of `body`) given twice with different values.
 pub(crate) fn conflicts(text: &str, body: &Value) -> Vec<BodyConflict> {
     let mut repeated = Vec::new();

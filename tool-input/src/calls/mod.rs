@@ -57,7 +57,7 @@ pub(crate) mod text;
 
 use serde_json::Value;
 
-pub(crate) use body_keys::BodyConflict;
+pub(crate) use body_keys::{gives_a_key_twice, BodyConflict};
 pub use collect::Calls;
 pub(crate) use collect::{settle_cut, Collected, Collector};
 pub(crate) use error::cut_chars;

@@ -987,14 +987,23 @@ pub fn parse(input: &str, options: &ParseOptions) -> Result<Parsed, ParseError> 
 /// reads it (`lone_surrogate` in arguments), and only such text: anything else wrong is
 /// still refused.
 pub(crate) fn strict_value(text: &str) -> Result<Value, String> {
+    strict_value_noting_repeats(text).map(|(value, _)| value)
+}
+
+/// [`strict_value`], and whether an object of the text may give a key twice: `false` only
+/// when the reading saw every key and none twice, so a reader that must refuse a repeated
+/// key looks for one only then.
+pub(crate) fn strict_value_noting_repeats(text: &str) -> Result<(Value, bool), String> {
     let options = ParseOptions { max_bytes: usize::MAX, ..ParseOptions::strict() };
     match repeats::strict_reading(text, options.max_depth) {
-        Strict::Read((value, _)) => Ok(value),
-        Strict::Refused(error) => lone_surrogates_only(text).ok_or_else(|| error.to_string()),
+        Strict::Read(read) => Ok(read),
+        Strict::Refused(error) => {
+            lone_surrogates_only(text).map(|value| (value, true)).ok_or_else(|| error.to_string())
+        }
         // A float it may misread: the parser's strict mode reads the text, with no second
         // offer to `serde_json` (`refused_before`).
         Strict::NotTried => read_whole(text, &options, true)
-            .map(|(parsed, _)| parsed.value)
+            .map(|(parsed, _)| (parsed.value, true))
             .map_err(|error| error.to_string()),
     }
 }

@@ -123,9 +123,9 @@ impl Decoder {
         if trimmed == "[DONE]" {
             self.emit(Frame::Done, sink);
         } else if trimmed.starts_with(['{', '[', '"']) {
-            match crate::parse::strict_value(trimmed) {
+            match decode(trimmed) {
                 Ok(event) => self.emit(Frame::Event(event), sink),
-                Err(_) => self.bad(None, "is not JSON", sink),
+                Err(why) => self.bad(None, why, sink),
             }
         } else {
             self.bad(None, "is neither SSE nor JSON", sink);
@@ -229,23 +229,38 @@ impl Decoder {
             self.emit(Frame::Done, sink);
             return;
         }
-        match crate::parse::strict_value(trimmed) {
+        match decode(trimmed) {
             Ok(value) => self.emit(Frame::Event(named(value, event.as_deref())), sink),
             // Recordings often drop the blank lines between events: each line is one.
-            Err(_) if lines > 1 => {
+            Err(NOT_JSON) if lines > 1 => {
                 for line in trimmed.lines().map(str::trim).filter(|line| !line.is_empty()) {
                     match line {
                         "[DONE]" => self.emit(Frame::Done, sink),
-                        line => match crate::parse::strict_value(line) {
+                        line => match decode(line) {
                             Ok(value) => self.emit(Frame::Event(named(value, event.as_deref())), sink),
-                            Err(_) => self.bad(event.clone(), "is not JSON", sink),
+                            Err(why) => self.bad(event.clone(), why, sink),
                         },
                     }
                 }
             }
-            Err(_) => self.bad(event, "is not JSON", sink),
+            Err(why) => self.bad(event, why, sink),
         }
     }
+}
+
+/// Why an event's data is not JSON.
+const NOT_JSON: &str = "is not JSON";
+
+/// The JSON of an event's data, or why it cannot be read. A key given twice with different
+/// values cannot be read either (`{"name": "list_files", …, "name": "delete_files"}`: which
+/// is meant cannot be told), as a whole body's reader refuses it; a parsed value would
+/// keep the last one in silence.
+fn decode(text: &str) -> Result<Value, &'static str> {
+    let (value, may_repeat) = crate::parse::strict_value_noting_repeats(text).map_err(|_| NOT_JSON)?;
+    if may_repeat && crate::calls::gives_a_key_twice(text, &value) {
+        return Err("gives one key two different values");
+    }
+    Ok(value)
 }
 
 /// The value of `name:` on a line (one leading space removed), if the line is that field.
