@@ -617,6 +617,48 @@ fn checks_fail_for_bad_tools() {
         problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect::<Vec<_>>(),
         [("/function/parameters/properties/value", ProblemCode::Unrepresentable)]
     );
+    // A flattened map: the struct takes keys beyond its fields, which strict mode, closing
+    // every object, would refuse. Said, not closed in silence.
+    #[allow(dead_code)] // only its schema is read
+    #[derive(Deserialize, JsonSchema, ToolInput)]
+    struct Label {
+        name: String,
+        #[serde(flatten)]
+        extra: BTreeMap<String, u32>,
+    }
+    #[allow(dead_code)] // only its schema is read
+    #[derive(Deserialize, JsonSchema, ToolInput)]
+    struct Annotate {
+        name: String,
+        #[serde(flatten)]
+        extra: BTreeMap<String, Value>,
+    }
+    for (tool, at) in [
+        (Label::definition(), "/function/parameters/additionalProperties"),
+        (Annotate::definition(), "/function/parameters/additionalProperties"),
+    ] {
+        let problems = tool.check_dialect(Dialect::OpenAiStrict);
+        assert_eq!(
+            problems.iter().map(|p| (p.pointer.as_str(), p.code)).collect::<Vec<_>>(),
+            [(at, ProblemCode::Unrepresentable)],
+            "{}",
+            tool.name()
+        );
+        assert!(tool.check_dialect(Dialect::OpenAi).is_empty(), "{}", tool.name());
+    }
+    assert_eq!(
+        Label::definition().check_dialect(Dialect::ResponsesStrict)[0].pointer,
+        "/parameters/additionalProperties"
+    );
+    // Plain schemas alike: extra properties beside declared ones, by schema or `true`.
+    for extra in [json!({"type": "string"}), json!(true)] {
+        let open =
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": extra});
+        assert_eq!(
+            codes(dialect::check_tool("f", None, &open, Dialect::OpenAiStrict)),
+            [ProblemCode::Unrepresentable]
+        );
+    }
 
     // What strict mode says of a schema sent without the transform.
     let loose = dialect::tool_definition(

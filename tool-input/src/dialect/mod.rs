@@ -32,7 +32,8 @@
 //! with the root's properties and every form's; a property not in every form is nullable and,
 //! where the forms have a tag (a property each gives a `const` of its own), described as
 //! "Only when `kind` is "url"; otherwise null."; the tag's constants become one `enum`. What
-//! cannot be expressed (a map, `patternProperties`, tuples, an `allOf` of several schemas, a
+//! cannot be expressed (a map, an object that takes properties beyond the ones it lists (a
+//! struct's flattened map), `patternProperties`, tuples, an `allOf` of several schemas, a
 //! form with keywords of its own beyond its properties) is left for the check to report.
 //!
 //! **A root union as one object** (Anthropic, MCP, OpenAI without strict mode): Anthropic's

@@ -121,7 +121,16 @@ fn strict_node(
         let declares = map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
         match map.get("additionalProperties") {
             None | Some(Value::Bool(false)) => {}
-            Some(_) if declares => {}
+            // Closed below, strict mode would refuse every property the object takes beyond
+            // the ones it lists (a struct's flattened map): what the tool accepts, the model
+            // could no longer send.
+            Some(_) if declares => problems.push(
+                &format!("{pointer}/additionalProperties"),
+                ProblemCode::Unrepresentable,
+                "an object that takes properties beyond the ones it lists (`additionalProperties` \
+                 beside `properties`, as a flattened map writes) cannot be written in strict mode, \
+                 which refuses every property not listed",
+            ),
             Some(_) => problems.push(
                 &format!("{pointer}/additionalProperties"),
                 ProblemCode::Unrepresentable,
