@@ -8,7 +8,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_tool_name(cx, cont);
     check_partial_name(cx, cont);
     for field in cont.fields() {
-        check_stream_whole(cx, field);
+        check_stream_whole(cx, &field.attrs);
         check_one_policy(cx, field);
         check_not_serde_skipped(cx, field);
         check_not_serde_flattened(cx, field);
@@ -55,17 +55,17 @@ fn check_partial_name(cx: &Ctxt, cont: &Container) {
 
 /// A field shown only whole is shown once complete (`stream_done` says nothing more), and
 /// has no empty form to show before it arrives (`stream_not_null` could not be kept).
-fn check_stream_whole(cx: &Ctxt, field: &Field) {
-    if !field.attrs.stream_whole() {
+pub fn check_stream_whole(cx: &Ctxt, field: &crate::attr::Field) {
+    if !field.stream_whole() {
         return;
     }
-    if let Some(path) = field.attrs.stream_done.path() {
+    if let Some(path) = field.stream_done.path() {
         cx.error_spanned_by(
             path,
             "`stream_done` says nothing more beside `stream_whole`: a value shown whole is shown once complete",
         );
     }
-    if let Some(path) = field.attrs.stream_not_null.path() {
+    if let Some(path) = field.stream_not_null.path() {
         cx.error_spanned_by(
             path,
             "`stream_not_null` cannot hold with `stream_whole`: a value shown whole has no empty form \

@@ -34,7 +34,10 @@ pub fn derive_tool_input(input: TokenStream) -> TokenStream {
 /// Field attributes: `#[tool_input(stream_done)]` (shown only once complete),
 /// `#[tool_input(stream_not_null)]` (never absent once its object started: shown empty until
 /// it arrives, for strings, lists and structs) and `#[tool_input(stream_whole)]` (the value
-/// whole, once complete, for a type with no partial form). See `tool_input::partial`.
+/// whole, once complete, for a type with no partial form). The options only a tool reads
+/// (`sensitive`, `strict`, `lenient`, `policy`, `name`, `validate`, ...) would do nothing here
+/// and are compile errors, as is any `#[tool_input]` on an enum but `crate`. See
+/// `tool_input::partial`.
 #[proc_macro_derive(PartialValue, attributes(tool_input))]
 pub fn derive_partial_value(input: TokenStream) -> TokenStream {
     syn::parse(input)

@@ -11,6 +11,7 @@ use crate::ast::Container;
 use crate::ctxt::Ctxt;
 use crate::expand::wrap_in_const;
 use crate::generics::{without_de, Params};
+use crate::symbol::{DESCRIPTION, FORMATS, NAME, PARTIAL, POLICY, SENSITIVE, VALIDATE};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     match &input.data {
@@ -33,12 +34,107 @@ fn krate(input: &DeriveInput) -> syn::Path {
     krate
 }
 
+/// A struct's `#[tool_input]` attributes, when `#[derive(PartialValue)]` is their only reader:
+/// their mistakes (an unknown option, a value of the wrong kind, `stream_whole` beside
+/// `stream_done`), and the options only a tool's struct reads, which would silently do nothing
+/// here (a nested field marked `sensitive` would still be quoted in errors). Beside `ToolInput` (whose
+/// struct then says `partial = false`), `ToolInput` reports them, once.
+fn check_alone(input: &DeriveInput, cont: &Container) -> syn::Result<()> {
+    if matches!(cont.attrs.partial.get(), Some(crate::attr::Partial::Off)) {
+        return Ok(());
+    }
+    let cx = Ctxt::new();
+    let attrs = crate::attr::Container::from_ast(&cx, &input.attrs);
+    for (symbol, path) in [
+        (NAME, attrs.name.path()),
+        (DESCRIPTION, attrs.description.path()),
+        (POLICY, attrs.policy.path()),
+        (VALIDATE, attrs.validate.path()),
+        (FORMATS, attrs.formats.path()),
+    ] {
+        if let Some(path) = path {
+            cx.error_spanned_by(
+                path,
+                format!(
+                    "tool_input attribute `{symbol}` has no effect on a type that derives only \
+                     PartialValue; it belongs on a tool's struct (#[derive(ToolInput)])"
+                ),
+            );
+        }
+    }
+    if let Data::Struct(data) = &input.data {
+        for field in &data.fields {
+            let attrs = crate::attr::Field::from_ast(&cx, &field.attrs);
+            crate::check::check_stream_whole(&cx, &attrs);
+            let tool_only = attrs
+                .policies
+                .iter()
+                .map(|policy| (policy.key, &policy.path))
+                .chain(attrs.sensitive.path().map(|path| (SENSITIVE, path)));
+            for (symbol, path) in tool_only {
+                cx.error_spanned_by(
+                    path,
+                    format!(
+                        "tool_input attribute `{symbol}` has no effect on a field of a type that derives \
+                         only PartialValue; put it on the tool's field that holds this type, where it \
+                         covers the whole value"
+                    ),
+                );
+            }
+        }
+    }
+    cx.check()
+}
+
+/// An enum's `#[tool_input]` attributes, which only `#[derive(PartialValue)]` reads (an enum
+/// is no tool): `crate` alone means something. The others, and any on a variant or its
+/// fields, would silently do nothing.
+fn check_enum(input: &DeriveInput) -> syn::Result<()> {
+    let cx = Ctxt::new();
+    let attrs = crate::attr::Container::from_ast(&cx, &input.attrs);
+    for (symbol, path) in [
+        (NAME, attrs.name.path()),
+        (DESCRIPTION, attrs.description.path()),
+        (POLICY, attrs.policy.path()),
+        (VALIDATE, attrs.validate.path()),
+        (FORMATS, attrs.formats.path()),
+        (PARTIAL, attrs.partial.path()),
+    ] {
+        if let Some(path) = path {
+            cx.error_spanned_by(
+                path,
+                format!(
+                    "tool_input attribute `{symbol}` has no effect on an enum, which is shown only whole \
+                     while a call streams; `crate` is the only option an enum takes"
+                ),
+            );
+        }
+    }
+    if let Data::Enum(data) = &input.data {
+        let fields =
+            data.variants.iter().flat_map(|variant| variant.fields.iter().flat_map(|field| &field.attrs));
+        for attr in data.variants.iter().flat_map(|variant| &variant.attrs).chain(fields) {
+            if attr.path().is_ident("tool_input") {
+                cx.error_spanned_by(
+                    attr,
+                    "tool_input attributes have no effect on an enum's variants or their fields: \
+                     an enum is shown only whole while a call streams",
+                );
+            }
+        }
+    }
+    cx.check()
+}
+
 /// An enum: shown only once complete, read by serde (a unit variant's name in another letter
 /// case as the check respells it). Its facts: the variants' names as serde
 /// reads them, their aliases and its `#[serde(other)]` variant, where serde reads a name:
 /// the value itself or its one key (externally tagged), or the tag's value (internally or
 /// adjacently tagged). An untagged enum names no variant in the arguments: it has none.
 fn derive_whole(input: &DeriveInput) -> TokenStream {
+    if let Err(error) = check_enum(input) {
+        return error.into_compile_error();
+    }
     let krate = krate(input);
     let ident = &input.ident;
     let private = quote!(#krate::__private);
@@ -203,6 +299,9 @@ fn derive_struct(input: &DeriveInput) -> TokenStream {
     let cont = Container::from_syn(&cx, input);
     // Mistakes in the attributes are reported by `ToolInput` and serde, not twice.
     let _ = cx.check();
+    if let Err(error) = check_alone(input, &cont) {
+        return error.into_compile_error();
+    }
     // `partial = false` switches off `ToolInput`'s partial, not this derive's.
     let name =
         cont.attrs.partial_name(&input.ident).unwrap_or_else(|| format_ident!("{}Partial", input.ident));
