@@ -1180,3 +1180,38 @@ fn the_partial_value_is_built_when_asked_and_kept_until_the_next_fragment() {
     assert_eq!(quiet.partial(), parser.partial());
     assert_eq!(quiet.finish(), parser.finish());
 }
+
+/// An event's path is its container's path with one token more, appended in place: each
+/// item under a long key costs its own index, not a copy of the key. Copying the path per
+/// event (as it was) wrote the key once per event: 64 KiB times 8,192 items' two events
+/// here, 1 GiB, and a 1 MB call of such items took 0.46 s where 256 KB took 0.03 s. Every
+/// event still names its full path; the bytes written into paths stay within the text's
+/// length.
+#[test]
+fn events_under_a_long_key_do_not_copy_its_path() {
+    let key = "k".repeat(1 << 16);
+    let items = r#"["ab"],"#.repeat(1 << 13);
+    let text = format!(r#"{{"{key}": {{"deep": [{}1]}}}}"#, items);
+    let prefix = format!("/{key}");
+    let (mut events, mut wrong) = (0usize, 0usize);
+    let mut on_event = |event: StreamEvent<'_>| {
+        let path = match &event {
+            StreamEvent::ValueComplete { path, .. } | StreamEvent::StringGrew { path, .. } => path,
+            StreamEvent::Restart => return,
+        };
+        events += 1;
+        wrong += usize::from(!path.starts_with(&prefix));
+    };
+    let before = crate::parse::output::incremental::PATH_BYTES.with(std::cell::Cell::get);
+    let mut parser = IncrementalParser::new(lenient());
+    // Cut inside an item's string: it streams in as two pieces.
+    let (head, tail) = text.split_at(text.len() / 2 + 3);
+    parser.feed_with(head, &mut on_event).unwrap();
+    parser.feed_with(tail, &mut on_event).unwrap();
+    parser.finish_with(&mut on_event).unwrap();
+    let written = crate::parse::output::incremental::PATH_BYTES.with(std::cell::Cell::get) - before;
+    assert_eq!(wrong, 0);
+    // Per item: its string and the item itself.
+    assert!(events >= 2 << 13, "{events}");
+    assert!(written <= text.len(), "{written} bytes of paths for {} of text", text.len());
+}

@@ -86,8 +86,15 @@ pub(crate) struct StreamOut {
     /// One per open container of `values`, outermost first.
     frames: Vec<Shown>,
     lenient: bool,
-    /// JSON Pointer of the innermost open container.
+    /// JSON Pointer of the innermost open container, followed, while `slot` says so, by the
+    /// reference token of its next item or awaited member.
     pointer: String,
+    /// Where `pointer` ends without the slot's token appended to it for an event
+    /// ([`StreamOut::slot_path`]). An event's path is the container's path with one token
+    /// more: appended in place and cut off again, so a member under a long key or a deep
+    /// path costs its own token, never a copy of the path (an item per copy of a 1 MB key
+    /// was quadratic).
+    slot: Option<usize>,
     /// The string value being read was shown (reported, and part of the partial value): it
     /// holds what was read of it in `open_text`: all that the lexer had in its decoded text
     /// (moved out), and this many bytes of its raw buffer.
@@ -95,11 +102,9 @@ pub(crate) struct StreamOut {
     /// The shown string's text so far. Kept from string to string (cleared, not dropped):
     /// its capacity is that of the longest string so far, and the value is a copy.
     open_text: String,
-    /// The path of an event being reported.
-    scratch: String,
-    /// Whether `scratch` holds the path of the string value being read (`Some(true)`), or
-    /// that string's events are not reported (`Some(false)`); `None` until one of its
-    /// events asks. The slot of an open string stays where it is until the string ends, so
+    /// Whether `pointer` holds (with `slot`) the path of the string value being read
+    /// (`Some(true)`), or that string's events are not reported (`Some(false)`); `None`
+    /// until one of its events asks. The slot of an open string stays where it is until the string ends, so
     /// its path is made once per string, not once per fragment (while a long string
     /// streams in, each fragment is one `StringGrew`).
     open_path: Option<bool>,
@@ -112,6 +117,20 @@ pub(crate) struct StreamOut {
     /// Where values landed since the last partial value was built; `None` until one is
     /// asked for (nothing is logged for a caller that never asks).
     landings: Option<Landings>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Bytes written into event paths on this thread: the tests bound them by the text's
+    /// length (a path copied per event is not).
+    pub(crate) static PATH_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Count `bytes` written into an event path (tests only).
+fn note_path_bytes(bytes: usize) {
+    #[cfg(test)]
+    PATH_BYTES.with(|written| written.set(written.get() + bytes));
+    let _ = bytes;
 }
 
 /// Append `/index` to a JSON Pointer. With `itoa`: `write!` goes through the formatting
@@ -130,7 +149,7 @@ impl StreamOut {
             pointer: String::new(),
             open: None,
             open_text: String::new(),
-            scratch: String::new(),
+            slot: None,
             open_path: None,
             id: OUTPUTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             serials: 0,
@@ -319,7 +338,7 @@ impl StreamOut {
         if self.values.result().is_some() {
             return None;
         }
-        let mut path = self.pointer.clone();
+        let mut path = self.container_path().to_owned();
         if self.open.is_some() {
             match self.values.stack().last() {
                 Some(Node::Object(_, Some(key))) => push_token(&mut path, key),
@@ -331,33 +350,48 @@ impl StreamOut {
         (!self.frames.is_empty()).then_some(path)
     }
 
-    /// The path of the innermost container's next item or awaited member, in `scratch`
-    /// (`""` at the top level); or `None` when it is not reported (inside a `(`, or an object
-    /// without a key).
+    /// The path of the innermost container's next item or awaited member: its token appended
+    /// to `pointer` until the slot is forgotten (`""` at the top level); or `None` when it is
+    /// not reported (inside a `(`, or an object without a key).
     fn slot_path(&mut self) -> Option<&str> {
-        self.open_path = None;
-        self.scratch.clear();
-        if let Some(frame) = self.frames.last() {
-            if frame.quiet {
-                return None;
-            }
-            self.scratch.push_str(&self.pointer);
-            match self.values.stack().last() {
-                Some(Node::Object(_, key)) => push_token(&mut self.scratch, key.as_deref()?),
-                Some(Node::Array(items)) => push_index(&mut self.scratch, items.len()),
-                None => {}
-            }
+        self.forget_slot();
+        let Some(frame) = self.frames.last() else { return Some("") };
+        if frame.quiet {
+            return None;
         }
-        Some(&self.scratch)
+        let base = self.pointer.len();
+        match self.values.stack().last() {
+            Some(Node::Object(_, key)) => push_token(&mut self.pointer, key.as_deref()?),
+            Some(Node::Array(items)) => push_index(&mut self.pointer, items.len()),
+            None => {}
+        }
+        note_path_bytes(self.pointer.len() - base);
+        self.slot = Some(base);
+        Some(&self.pointer)
+    }
+
+    /// The slot's path is no longer wanted (its value ended, or a container opens or
+    /// closes): `pointer` is the innermost container's path again, and the open string's
+    /// path is made anew when next asked.
+    fn forget_slot(&mut self) {
+        self.open_path = None;
+        if let Some(base) = self.slot.take() {
+            self.pointer.truncate(base);
+        }
+    }
+
+    /// The innermost open container's path, without a slot's token appended.
+    fn container_path(&self) -> &str {
+        self.pointer.get(..self.slot.unwrap_or(self.pointer.len())).unwrap_or_default()
     }
 
     /// [`StreamOut::slot_path`] for the string value being read, made on its first event
     /// and kept until it ends (see `open_path`).
     fn open_slot_path(&mut self) -> Option<&str> {
-        self.open_path_reported().then_some(self.scratch.as_str())
+        self.open_path_reported().then_some(self.pointer.as_str())
     }
 
-    /// Whether the string value being read is reported; its path is then in `scratch`
+    /// Whether the string value being read is reported; its path is then `pointer`
     /// ([`StreamOut::open_slot_path`]).
     #[inline]
     fn open_path_reported(&mut self) -> bool {
@@ -394,7 +428,7 @@ impl StreamOut {
             if self.open_path_reported() {
                 let appended = self.open_text.get(start..).unwrap_or_default();
                 on(StreamEvent::StringGrew {
-                    path: Cow::Borrowed(&self.scratch),
+                    path: Cow::Borrowed(&self.pointer),
                     appended: Cow::Borrowed(appended),
                 });
             }
@@ -425,7 +459,7 @@ impl StreamOut {
             }
         }
         // The string ends: its slot moves on.
-        self.open_path = None;
+        self.forget_slot();
         value
     }
 }
@@ -450,12 +484,14 @@ impl Out for Reporting<'_, '_> {
     }
 
     fn key(&mut self, key: String) {
-        self.out.open_path = None;
+        self.out.forget_slot();
         self.out.values.key(key);
     }
 
     fn open(&mut self, kind: Kind) {
         let out = &mut *self.out;
+        // The container's own token goes after its parent's path, not after a slot's.
+        out.forget_slot();
         let pointer_len = out.pointer.len();
         let (quiet, shown) = match out.frames.last() {
             None => (kind == Kind::Paren, true),
@@ -465,10 +501,10 @@ impl Out for Reporting<'_, '_> {
                     Some(Node::Object(_, Some(key))) => push_token(&mut out.pointer, key),
                     _ => {}
                 }
+                note_path_bytes(out.pointer.len() - pointer_len);
                 (parent.quiet || kind == Kind::Paren, !(kind == Kind::Object && out.lenient))
             }
         };
-        out.open_path = None;
         out.values.open(kind);
         let serial = out.next_serial();
         let mark = out.landings.as_ref().map_or(0, |landings| landings.before + landings.entries.len());
@@ -507,7 +543,7 @@ impl Out for Reporting<'_, '_> {
 
     fn close(&mut self, unwrap: bool) {
         let out = &mut *self.out;
-        out.open_path = None;
+        out.forget_slot();
         // What landed inside it is in the value it lands as.
         if let (Some(landings), Some(frame)) = (&mut out.landings, out.frames.last()) {
             landings.entries.truncate(frame.mark.saturating_sub(landings.before));
@@ -547,6 +583,7 @@ impl Out for Reporting<'_, '_> {
         out.values.reset();
         out.frames.clear();
         out.pointer.clear();
+        out.slot = None;
         out.open = None;
         out.open_path = None;
         out.open_text.clear();
@@ -604,7 +641,7 @@ fn sync_open_string(grammar: &mut Grammar, out: &mut StreamOut, lexer: &mut Lexe
             return; // nowhere to show it (the one-shot builder drops it too)
         }
         grammar.begin_value(&mut Reporting { out: &mut *out, on: None });
-        out.open_path = None;
+        out.forget_slot();
         out.open_text.clear();
         out.open_serial = out.next_serial();
     }
