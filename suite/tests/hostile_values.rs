@@ -151,6 +151,28 @@ fn an_error_under_a_union_counts_against_the_same_limit() {
     assert_eq!(rejection.omitted_errors(), 150);
 }
 
+/// A key given twice with two values in each of 50,000 objects (1.1 MB): each is a
+/// `duplicate_key` error, listed up to the limit in the order written. Telling the repeats
+/// nested in another repeat's value apart compared every repeat with every other: 2.5
+/// billion comparisons, 5 s in a release build and longer in a debug one; each now looks
+/// its ancestors up.
+#[test]
+fn a_key_given_twice_in_each_of_many_objects_is_answered() {
+    let count = 50_000;
+    let items: Vec<String> = (0..count).map(|i| format!(r#"{{"a": {i}, "a": {}}}"#, i + 1)).collect();
+    let sent = format!(r#"{{"rows": [{}]}}"#, items.join(", "));
+    let v = validator(json!({"type": "object"}));
+    let rejection = v.check(sent.as_str()).unwrap_err();
+    assert_eq!(rejection.errors().len(), 50);
+    assert_eq!(rejection.omitted_errors(), count - 50);
+    for (i, error) in rejection.errors().iter().enumerate() {
+        assert_eq!((error.path(), error.code()), (format!("/rows/{i}/a").as_str(), ErrorCode::DuplicateKey));
+    }
+    // A repeat inside a repeated value is left to that value's error.
+    let sent = r#"{"o": {"a": 1, "a": 2}, "o": {"a": 3}}"#;
+    assert_eq!(codes(&v, sent), vec![("/o".to_owned(), ErrorCode::DuplicateKey)]);
+}
+
 fn integer_field(minimum: i64) -> Validator {
     validator(json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": minimum}}}))
 }
