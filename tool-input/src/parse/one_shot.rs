@@ -280,6 +280,28 @@ pub(crate) fn parse_to_tape<'t>(
     Ok(Some(TapeParsed { tape, repairs }))
 }
 
+/// The tape of `input` as [`parse_to_tape`] reads it, every member kept where an object
+/// gives a key twice: for finding those keys (`members::repeats`). `None` where a tape is
+/// not the reading: the repair mode, a text past the byte limit or 4 GiB, a text that does
+/// not parse, and a top-level string (lenient mode decodes the payload inside it).
+pub(crate) fn tape_keeping_repeats<'t>(input: &'t str, options: &ParseOptions) -> Option<Tape<'t>> {
+    if input.len() > options.max_bytes
+        || options.mode == ParseMode::Repair
+        || u32::try_from(input.len()).is_err()
+    {
+        return None;
+    }
+    let tape = match strict_to_tape(input, options.max_depth, false) {
+        Some((tape, _)) => tape,
+        None => {
+            let out = || TapeOut::for_text(input);
+            read_with_retry(Input::text(input), options, out, |_| {}, |outcome, _| outcome).ok()?.value
+        }
+    };
+    let a_string = matches!(tape.events().only(), Some(Event::Str(_)));
+    (!tape.overflow() && !a_string).then_some(tape)
+}
+
 /// The tape of a value decoded from the text (every string kept), with its repairs; `None`
 /// past 4 GiB.
 fn kept_tape(value: &Value, repairs: Vec<Repair>) -> Option<TapeParsed<'static>> {
