@@ -6,6 +6,7 @@
 #[path = "../../suite/tests/common/mod.rs"]
 mod common;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
@@ -227,6 +228,50 @@ fn a_long_argument_can_be_used_before_it_ends() {
     stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
     let calls = stream.finish();
     assert_eq!(calls.calls[0].arguments["content"], "# Notes\n\n- one\n- two\n");
+}
+
+#[test]
+fn arguments_that_arrive_whole_report_the_events_of_the_same_text() {
+    // Gemini's `args`, Ollama's objects, and the objects some compatible backends send for
+    // a Chat Completions or Responses call: their events are those of the same arguments
+    // arriving as text in one fragment, so a tool that writes `content` from them gets it.
+    let arguments = json!({"path": "a.md", "content": "# Title\nBody", "tags": ["x", "y"], "n": 2});
+    let events_of = |chunks: &[Value]| -> Vec<StreamEvent<'static>> {
+        let mut stream = StreamAssembler::new(CallOptions::new()).with_events();
+        for chunk in chunks {
+            stream.push_event(chunk);
+        }
+        let events = stream.take_events().into_iter().map(|event| event.event).collect();
+        assert_eq!(stream.finish().calls.len(), 1);
+        events
+    };
+    let chat = |arguments: Value| {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+            "function": {"name": "write_file", "arguments": arguments}}]}, "finish_reason": "tool_calls"}]})
+    };
+    let as_text = events_of(&[chat(Value::String(arguments.to_string()))]);
+    // A string whole in one fragment is complete at once (no growth to report).
+    let content =
+        StreamEvent::ValueComplete { path: "/content".into(), value: Cow::Owned(json!("# Title\nBody")) };
+    assert!(as_text.contains(&content), "{as_text:?}");
+    let item = |arguments: Value| json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "write_file", "arguments": arguments});
+    let whole = [
+        vec![chat(arguments.clone())],
+        vec![
+            json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "write_file", "args": arguments}}]},
+            "finishReason": "STOP"}]}),
+        ],
+        vec![json!({"message": {"role": "assistant", "content": "", "tool_calls": [
+            {"function": {"name": "write_file", "arguments": arguments}}]}, "done": true, "done_reason": "stop"})],
+        vec![
+            json!({"type": "response.output_item.added", "output_index": 0, "item": item(json!(""))}),
+            json!({"type": "response.output_item.done", "output_index": 0, "item": item(arguments.clone())}),
+            json!({"type": "response.completed", "response": {"status": "completed"}}),
+        ],
+    ];
+    for chunks in whole {
+        assert_eq!(events_of(&chunks), as_text, "{chunks:?}");
+    }
 }
 
 #[test]

@@ -421,9 +421,37 @@ impl Assembly {
     /// Set the arguments to a whole value.
     pub fn set_value(&mut self, slot: usize, value: Value) {
         let Some(call) = self.open_call(slot) else { return };
+        let restart = !matches!(call.args, Args::Absent);
         call.args = Args::Value(value);
         call.name_done |= call.name.is_some();
+        self.report_whole(slot, restart);
         self.touch(slot);
+    }
+
+    /// Give the events of arguments that arrived whole (Gemini's `args`, Ollama's and some
+    /// compatible backends' objects), when they are collected: each value complete at once,
+    /// a string grown whole, as the same value arriving as text in one fragment gives them,
+    /// so a tool that writes a string as it grows reads every backend alike. `restart`:
+    /// arguments had arrived before, and what was reported of them is replaced.
+    fn report_whole(&mut self, slot: usize, restart: bool) {
+        let options = self.parse_options();
+        let (Some(events), Some(call)) = (self.events.as_mut(), self.calls.get(slot)) else { return };
+        let Args::Value(value) = &call.args else { return };
+        let mut push = |event: StreamEvent<'_>| {
+            events.push(ArgumentEvent {
+                position: slot,
+                id: call.id.clone(),
+                name: call.name.clone(),
+                event: event.into_owned(),
+            })
+        };
+        if restart {
+            push(StreamEvent::Restart);
+        }
+        let mut parser = IncrementalParser::new(options);
+        // The value's own JSON: it parses, so neither step can fail.
+        let _ = parser.feed_with(&value.to_string(), &mut push);
+        let _ = parser.finish_with(&mut push);
     }
 
     /// The value being built for a call (Gemini's `partialArgs`), made an object if it is

@@ -336,8 +336,10 @@ impl StreamAssembler {
     /// [`take_events`](StreamAssembler::take_events): when a member's value is complete, and
     /// when a string value grows, so a tool can start on a long argument (a file's content)
     /// before it ends. Gemini's `partialArgs` give them too: a string grows with each entry,
-    /// and a value is complete when its entry ends. Off by default: the events hold copies of the values, which pile up
-    /// unless taken.
+    /// and a value is complete when its entry ends. Arguments that arrive whole (Gemini's
+    /// `args`, Ollama's objects, the objects of some compatible backends) give the events of
+    /// the same JSON arriving as text in one piece: each value complete at once. Off by
+    /// default: the events hold copies of the values, which pile up unless taken.
     ///
     /// An event never makes a call final: the arguments are read from the whole text when
     /// the call ends, and a call that was cut off is an error even if every event came. A
