@@ -29,6 +29,8 @@
 
 pub(in crate::parse) mod event;
 #[cfg(test)]
+mod generated;
+#[cfg(test)]
 pub(in crate::parse) mod tests;
 
 use std::mem;
