@@ -11,7 +11,7 @@ use crate::ast::Container;
 use crate::ctxt::Ctxt;
 use crate::expand::wrap_in_const;
 use crate::generics::{without_de, Params};
-use crate::symbol::{DESCRIPTION, FORMATS, NAME, PARTIAL, POLICY, SENSITIVE, VALIDATE};
+use crate::symbol::{Symbol, DESCRIPTION, FORMATS, NAME, PARTIAL, POLICY, SENSITIVE, VALIDATE};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     match &input.data {
@@ -45,13 +45,7 @@ fn check_alone(input: &DeriveInput, cont: &Container) -> syn::Result<()> {
     }
     let cx = Ctxt::new();
     let attrs = crate::attr::Container::from_ast(&cx, &input.attrs);
-    for (symbol, path) in [
-        (NAME, attrs.name.path()),
-        (DESCRIPTION, attrs.description.path()),
-        (POLICY, attrs.policy.path()),
-        (VALIDATE, attrs.validate.path()),
-        (FORMATS, attrs.formats.path()),
-    ] {
+    for (symbol, path) in tool_options(&attrs) {
         if let Some(path) = path {
             cx.error_spanned_by(
                 path,
@@ -86,20 +80,24 @@ fn check_alone(input: &DeriveInput, cont: &Container) -> syn::Result<()> {
     cx.check()
 }
 
+/// The container options only a tool's struct reads, and where each was written.
+fn tool_options(attrs: &crate::attr::Container) -> [(Symbol, Option<&syn::Path>); 5] {
+    [
+        (NAME, attrs.name.path()),
+        (DESCRIPTION, attrs.description.path()),
+        (POLICY, attrs.policy.path()),
+        (VALIDATE, attrs.validate.path()),
+        (FORMATS, attrs.formats.path()),
+    ]
+}
+
 /// An enum's `#[tool_input]` attributes, which only `#[derive(PartialValue)]` reads (an enum
 /// is no tool): `crate` alone means something. The others, and any on a variant or its
 /// fields, would silently do nothing.
 fn check_enum(input: &DeriveInput) -> syn::Result<()> {
     let cx = Ctxt::new();
     let attrs = crate::attr::Container::from_ast(&cx, &input.attrs);
-    for (symbol, path) in [
-        (NAME, attrs.name.path()),
-        (DESCRIPTION, attrs.description.path()),
-        (POLICY, attrs.policy.path()),
-        (VALIDATE, attrs.validate.path()),
-        (FORMATS, attrs.formats.path()),
-        (PARTIAL, attrs.partial.path()),
-    ] {
+    for (symbol, path) in tool_options(&attrs).into_iter().chain([(PARTIAL, attrs.partial.path())]) {
         if let Some(path) = path {
             cx.error_spanned_by(
                 path,

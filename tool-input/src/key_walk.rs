@@ -47,6 +47,21 @@ pub(crate) enum Scalar<'s> {
     Str(&'s str),
 }
 
+impl Scalar<'_> {
+    /// The scalar as a `Value` (a float JSON cannot hold, which serde_json never reads, as
+    /// `null`).
+    pub(crate) fn to_value(self) -> Value {
+        match self {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(v) => Value::Bool(v),
+            Scalar::I64(v) => Value::Number(v.into()),
+            Scalar::U64(v) => Value::Number(v.into()),
+            Scalar::F64(v) => serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
+            Scalar::Str(v) => Value::String(v.to_owned()),
+        }
+    }
+}
+
 /// What a walk gathers. The walk tells it each value it enters and leaves (a stack: every
 /// [`enter`](Gather::enter) is followed by one [`leave`](Gather::leave), once that value is
 /// read), and hands it what it reads. A gatherer that builds no value uses `()` for its types

@@ -216,14 +216,7 @@ impl<'de> Gather<'de> for RepeatWalk {
     }
 
     fn scalar(&mut self, scalar: Scalar<'_>) -> Value {
-        match scalar {
-            Scalar::Null => Value::Null,
-            Scalar::Bool(v) => Value::Bool(v),
-            Scalar::I64(v) => Value::Number(v.into()),
-            Scalar::U64(v) => Value::Number(v.into()),
-            Scalar::F64(v) => serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
-            Scalar::Str(v) => Value::String(v.to_owned()),
-        }
+        scalar.to_value()
     }
 
     fn member(&mut self, members: &mut Members, key: Cow<'de, str>, value: Value) {

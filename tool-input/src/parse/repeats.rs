@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use serde::de::{DeserializeSeed, Deserializer};
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use super::strict::{serde_json_first, Strict};
 use crate::key_walk::{self, Gather, Scalar};
@@ -48,17 +48,8 @@ impl<'de> Gather<'de> for Noting {
     type Array = Vec<Value>;
 
     fn scalar(&mut self, scalar: Scalar<'_>) -> Value {
-        match scalar {
-            Scalar::Null => Value::Null,
-            Scalar::Bool(v) => Value::Bool(v),
-            Scalar::I64(v) => Value::Number(v.into()),
-            Scalar::U64(v) => Value::Number(v.into()),
-            Scalar::F64(v) => {
-                self.floats = true;
-                Number::from_f64(v).map_or(Value::Null, Value::Number)
-            }
-            Scalar::Str(v) => Value::String(v.to_owned()),
-        }
+        self.floats |= matches!(scalar, Scalar::F64(_));
+        scalar.to_value()
     }
 
     fn member(&mut self, members: &mut Map<String, Value>, key: Cow<'de, str>, value: Value) {
