@@ -199,6 +199,13 @@ impl PyChecked {
         Ok(self.coercions.get_or_try_init(py, || records(py, &self.report.coercions))?.clone_ref(py))
     }
 
+    /// How many coercions were made past the limit of records (100): counted, not listed
+    /// in `coercions`.
+    #[getter]
+    fn omitted_coercions(&self) -> usize {
+        self.report.omitted_coercions
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let repr = |object: Py<PyAny>| -> PyResult<String> { Ok(object.bind(py).repr()?.to_string()) };
         Ok(format!(

@@ -70,6 +70,15 @@ def test_coercion_records_say_from_and_to(validator):
     assert {"path": "/priority", "kind": "enum_case", "from": '"High"', "to": '"high"'} in checked.coercions
 
 
+def test_coercions_past_the_limit_are_counted():
+    numbers = Validator({"type": "object", "properties": {"n": {"type": "array", "items": {"type": "integer"}}}})
+    checked = numbers.check(json.dumps({"n": ["1"] * 150}))
+    assert checked.value == {"n": [1] * 150}
+    assert [c["path"] for c in checked.coercions] == [f"/n/{i}" for i in range(100)]
+    assert checked.omitted_coercions == 50
+    assert numbers.check('{"n": ["1"]}').omitted_coercions == 0
+
+
 def test_defaults_and_nulls_for_optional_fields(validator):
     checked = validator.check('{"customer_id": "C", "priority": "low", "note": null}')
     assert checked.value == {"customer_id": "C", "priority": "low", "gift": False}

@@ -403,6 +403,33 @@ fn gemini_string_enums_read_back_as_their_values() {
     assert!(tool.check_with(r#"{"level": "2"}"#.into(), &strict_policy()).is_err());
 }
 
+#[test]
+fn a_dialect_undone_many_times_records_the_first_and_counts_the_rest() {
+    // Gemini sends every enum value as a string: each read back is recorded, up to
+    // `Limits::max_coercions`, then counted, and the walk's records follow within the limit.
+    let tool = ToolDefinition::new(
+        "set_levels",
+        None,
+        json!({"type": "object", "properties": {
+            "levels": {"type": "array", "items": {"enum": [1, 2, 3]}},
+            "count": {"type": "integer"}
+        }}),
+    )
+    .unwrap();
+    let sent = json!({"levels": vec!["2"; 150], "count": "7"}).to_string();
+    let checked = tool.check_as(Dialect::Gemini, sent.as_str().into(), &CheckOptions::new()).unwrap();
+    assert_eq!(checked.value, json!({"levels": vec![2; 150], "count": 7}));
+    assert_eq!((checked.report.coercions.len(), checked.report.omitted_coercions), (100, 51));
+    assert!(checked.report.coercions.iter().all(|c| c.path.starts_with("/levels/")));
+
+    let limits = tool_input::Limits::default().with_max_coercions(0);
+    let checked = tool
+        .check_as(Dialect::Gemini, sent.as_str().into(), &CheckOptions::new().with_limits(limits))
+        .unwrap();
+    assert_eq!(checked.value, json!({"levels": vec![2; 150], "count": 7}));
+    assert_eq!((checked.report.coercions.len(), checked.report.omitted_coercions), (0, 151));
+}
+
 /// Gemini refuses an ARRAY without `items` (400, "items: missing field"), and has no
 /// `prefixItems`: a tuple field, or a `Vec<serde_json::Value>` (`items: true`), is sent with
 /// items Gemini takes, and still read back by the original schema.

@@ -408,7 +408,8 @@ fn an_enum_of_fifty_thousand_values_compiles_and_checks_each_value_by_look_up() 
         let cased: Vec<String> = options.iter().step_by(10).map(|option| option.to_uppercase()).collect();
         let checked = v.check(json!({ "picks": cased }).to_string().as_str()).expect("coerced");
         assert_eq!(checked.value["picks"][4999], json!(options[49_990]));
-        assert_eq!(checked.report.coercions.len(), 5_000);
+        // Each is recorded up to `Limits::max_coercions`, the rest counted.
+        assert_eq!((checked.report.coercions.len(), checked.report.omitted_coercions), (100, 4_900));
         let wrong: Vec<String> = options.iter().step_by(10).map(|option| format!("{option}x")).collect();
         let rejection =
             v.check(json!({ "picks": wrong }).to_string().as_str()).expect_err("none is an option");
@@ -585,4 +586,88 @@ fn a_definition_inlining_references_that_fan_out_stops_and_says_so() {
         let problems = dialect::check_tool("deep", None, &schema, api);
         assert!(!problems.is_empty(), "{api:?}");
     }
+}
+
+/// `{"<key of key_chars>": ["1", "1", …]}`: every item coerced, every record's path holding
+/// the key.
+fn numbers_as_strings_under_a_long_key(key_chars: usize, items: usize) -> (String, String) {
+    let key = "k".repeat(key_chars);
+    let text = json!({ key.clone(): vec!["1"; items] }).to_string();
+    (key, text)
+}
+
+#[test]
+fn coercions_past_max_coercions_are_counted_not_recorded() {
+    // Each record names its path, so a million coercions under a long key would cost a
+    // million copies of the key: past `Limits::max_coercions` they are counted.
+    let v = validator(
+        json!({"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}}}),
+    );
+    let (key, text) = numbers_as_strings_under_a_long_key(10_000, 3_000);
+    let checked = v.check(text.as_str()).unwrap();
+    assert_eq!(checked.value, json!({ key.clone(): vec![1; 3_000] }));
+    let report = &checked.report;
+    assert_eq!((report.coercions.len(), report.omitted_coercions), (100, 2_900));
+    let paths: Vec<String> = (0..100).map(|i| format!("/{key}/{i}")).collect();
+    assert_eq!(report.coercions.iter().map(|c| c.path.clone()).collect::<Vec<_>>(), paths);
+    assert!(!report.is_clean());
+    assert_eq!(serde_json::to_value(report).unwrap()["omitted_coercions"], json!(2_900));
+
+    // Under the limit nothing is counted, and the field is not serialized.
+    let checked = v.check(r#"{"a": ["1", "2"]}"#).unwrap();
+    assert_eq!((checked.report.coercions.len(), checked.report.omitted_coercions), (2, 0));
+    assert!(serde_json::to_value(&checked.report).unwrap().get("omitted_coercions").is_none());
+
+    // Raised, it keeps them all; at zero, it keeps none and still coerces.
+    for (limit, kept) in [(usize::MAX, 3_000), (0, 0)] {
+        let options = CheckOptions::new().with_limits(Limits::default().with_max_coercions(limit));
+        let checked = v.check_with(RawArguments::from(text.as_str()), &options).unwrap();
+        assert_eq!(checked.value, json!({ key.clone(): vec![1; 3_000] }));
+        assert_eq!((checked.report.coercions.len(), checked.report.omitted_coercions), (kept, 3_000 - kept));
+    }
+}
+
+#[test]
+fn coercions_under_a_long_key_beside_a_keyword_that_may_refuse_them_are_bounded() {
+    // A `not` may refuse what a coercion made, so the check keeps what it would need to
+    // undo one, up to a bound on the records' bytes: past it, the call is accepted only if
+    // the coerced value passes the whole schema, and explained as sent otherwise.
+    let integers = json!({"type": "array", "items": {"type": "integer"}});
+    let v =
+        validator(json!({"type": "object", "additionalProperties": integers, "not": {"required": ["x"]}}));
+    let (key, text) = numbers_as_strings_under_a_long_key(100_000, 20_000);
+    let checked = v.check(text.as_str()).unwrap();
+    assert_eq!(checked.value, json!({ key.clone(): vec![1; 20_000] }));
+    assert_eq!((checked.report.coercions.len(), checked.report.omitted_coercions), (100, 19_900));
+
+    let v = validator(json!({
+        "type": "object",
+        "additionalProperties": integers,
+        "not": {"additionalProperties": {"contains": {"type": "integer"}}}
+    }));
+    let rejection = v.check(text.as_str()).unwrap_err();
+    let first = &rejection.errors()[0];
+    assert_eq!((first.path(), first.code()), (format!("/{key}/0").as_str(), ErrorCode::Type));
+    assert_eq!(rejection.errors().len() + rejection.omitted_errors(), 20_000);
+    // The same with a short key, which the check can undo coercion by coercion.
+    let short = json!({"k": vec!["1"; 20_000]}).to_string();
+    let rejection = v.check(short.as_str()).unwrap_err();
+    assert_eq!((rejection.errors()[0].path(), rejection.errors()[0].code()), ("/k/0", ErrorCode::Type));
+    assert_eq!(rejection.errors().len() + rejection.omitted_errors(), 20_000);
+}
+
+#[test]
+fn a_rejection_under_a_long_key_names_it_shortened_to_the_model() {
+    // Each line of the message names its path: a long key is shortened there (the error's
+    // own path keeps it whole), so the message does not grow as the key times the errors.
+    let v = validator(
+        json!({"type": "object", "additionalProperties": {"type": "array", "items": {"maximum": 5}}}),
+    );
+    let key = "k".repeat(100_000);
+    let rejection = v.check(json!({ key.clone(): vec![9; 1_000] }).to_string().as_str()).unwrap_err();
+    assert_eq!(rejection.errors().len() + rejection.omitted_errors(), 1_000);
+    assert_eq!(rejection.errors()[0].path(), format!("/{key}/0"));
+    let message = rejection.to_string();
+    assert!(message.len() < 4_000, "{} bytes", message.len());
+    assert!(message.contains(&format!("/{}… (100000 characters)/0: ", "k".repeat(40))), "{message}");
 }

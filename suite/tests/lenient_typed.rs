@@ -458,3 +458,40 @@ proptest! {
         }
     }
 }
+
+/// Lists of numbers, and a default: records of several kinds, in the walk's order.
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct Tally {
+    a: Vec<i64>,
+    b: Vec<i64>,
+    #[serde(default)]
+    done: bool,
+}
+
+#[test]
+fn past_max_coercions_every_path_records_the_same_first_ones_and_counts_the_rest() {
+    // The one pass records in the text's order, the walk in its own: past the limit the
+    // walk decides, so the records kept are the first in the walk's order whichever path
+    // the call took, and the count is the same.
+    let cases: [(&str, usize); 4] = [
+        (r#"{"a": ["1", "2", "3"], "b": ["4"]}"#, 5),
+        (r#"{"b": ["4"], "a": ["1", "2", "3"]}"#, 5),
+        ("{'a': ['1'], 'b': ['2', '3'],}", 4),
+        (r#"{"a": [1, 2], "b": "[\"3\", 4]", "done": "true"}"#, 3),
+    ];
+    for (raw, made) in cases {
+        let all = Tally::from_arguments_with_report(raw).unwrap().report.coercions;
+        assert_eq!(all.len(), made, "{raw}");
+        for limit in [0, 1, 2, made - 1, made, made + 1] {
+            let limits = tool_input::Limits::default().with_max_coercions(limit);
+            let options = CheckOptions::new().with_limits(limits);
+            let typed = Tally::from_arguments_with(raw, &options).unwrap();
+            let full = tool_input::__private::from_arguments_full::<Tally>(raw.into(), &options).unwrap();
+            assert_eq!(typed.value, full.value, "{raw} {limit}");
+            assert_eq!(typed.report, full.report, "{raw} {limit}");
+            let kept = limit.min(made);
+            assert_eq!(typed.report.coercions, all[..kept], "{raw} {limit}");
+            assert_eq!(typed.report.omitted_coercions, made - kept, "{raw} {limit}");
+        }
+    }
+}

@@ -258,7 +258,8 @@ fn read_line_within(reader: &mut impl BufRead, limit: usize) -> io::Result<Optio
     Ok(Some(None))
 }
 
-/// The result line: `{"ok": true, "value", "repairs", "coercions"}` or `{"ok": false}` with
+/// The result line: `{"ok": true, "value", "repairs", "coercions"}` (and
+/// `"omitted_coercions"` when `Limits::max_coercions` cut the records) or `{"ok": false}` with
 /// the [`Rejection`]'s fields, and `"id"` for a case of a JSONL file. The records are the
 /// library's `Serialize` shapes; the map orders the keys.
 pub(crate) fn result_json(
@@ -276,6 +277,9 @@ pub(crate) fn result_json(
             map.insert("value".to_owned(), value);
             map.insert("repairs".to_owned(), json!(report.repairs));
             map.insert("coercions".to_owned(), json!(report.coercions));
+            if report.omitted_coercions > 0 {
+                map.insert("omitted_coercions".to_owned(), json!(report.omitted_coercions));
+            }
             Value::Object(map)
         }
         Err(rejection) => {

@@ -224,8 +224,9 @@ impl Members {
     }
 }
 
-/// The result line of an accepted call, `{"coercions", "id", "ok", "repairs", "value"}` in
-/// that (sorted) order, as the program prints a result `Value`, written to `out`.
+/// The result line of an accepted call, `{"coercions", "id", "ok", "omitted_coercions",
+/// "repairs", "value"}` in that (sorted) order, as the program prints a result `Value`
+/// (`"omitted_coercions"` only when not zero), written to `out`.
 pub(crate) fn write_accepted(
     out: &mut impl std::io::Write,
     id: Option<Value>,
@@ -242,7 +243,11 @@ pub(crate) fn write_accepted(
         crate::sort_keys(&mut id);
         serde_json::to_writer(&mut *out, &id)?;
     }
-    out.write_all(b",\"ok\":true,\"repairs\":")?;
+    out.write_all(b",\"ok\":true")?;
+    if report.omitted_coercions > 0 {
+        write!(out, ",\"omitted_coercions\":{}", report.omitted_coercions)?;
+    }
+    out.write_all(b",\"repairs\":")?;
     write_records(out, &report.repairs)?;
     out.write_all(b",\"value\":")?;
     out.write_all(&value)?;

@@ -56,6 +56,9 @@ fn expected_line(validator: &Validator, id: &Value, raw: Option<&Value>, name: O
             map.insert("value".to_owned(), checked.value);
             map.insert("repairs".to_owned(), json!(checked.report.repairs));
             map.insert("coercions".to_owned(), json!(checked.report.coercions));
+            if checked.report.omitted_coercions > 0 {
+                map.insert("omitted_coercions".to_owned(), json!(checked.report.omitted_coercions));
+            }
             Value::Object(map)
         }
         Err(rejection) => {

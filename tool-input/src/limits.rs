@@ -7,6 +7,9 @@ use crate::policy::Policy;
 /// Default for [`Limits::max_errors`].
 const DEFAULT_MAX_ERRORS: usize = 50;
 
+/// Default for [`Limits::max_coercions`].
+const DEFAULT_MAX_COERCIONS: usize = 100;
+
 /// Limits that keep hostile input cheap to refuse.
 ///
 /// ```
@@ -14,6 +17,7 @@ const DEFAULT_MAX_ERRORS: usize = 50;
 /// let limits = Limits::default().with_max_bytes(64 * 1024);
 /// assert_eq!(limits.max_depth, 128);
 /// assert_eq!(limits.max_errors, 50);
+/// assert_eq!(limits.max_coercions, 100);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -36,6 +40,11 @@ pub struct Limits {
     /// and the message ends "… and N more errors": a call with a million wrong values costs
     /// a count, not a million messages.
     pub max_errors: usize,
+    /// Most coercion records one report keeps (default 100). Past it, coercions are still
+    /// made but counted, not recorded ([`Report::omitted_coercions`](crate::Report::omitted_coercions)):
+    /// each record names its path, so a call that coerces a million values under a long key
+    /// would otherwise cost a million copies of that key.
+    pub max_coercions: usize,
 }
 
 impl Default for Limits {
@@ -46,6 +55,7 @@ impl Default for Limits {
             max_echo_chars: 80,
             max_string_bytes: 4 * 1024 * 1024,
             max_errors: DEFAULT_MAX_ERRORS,
+            max_coercions: DEFAULT_MAX_COERCIONS,
         }
     }
 }
@@ -150,6 +160,26 @@ impl Limits {
     /// ```
     pub fn with_max_errors(mut self, max_errors: usize) -> Self {
         self.max_errors = max_errors;
+        self
+    }
+
+    /// The most coercion records one report keeps ([`Limits::max_coercions`]); the rest
+    /// are counted ([`Report::omitted_coercions`](crate::Report::omitted_coercions)).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::{Limits, Validator};
+    ///
+    /// let schema = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+    /// let validator = Validator::builder(&schema).limits(Limits::default().with_max_coercions(1)).build()?;
+    /// let checked = validator.check(r#"{"a": "1", "b": "2", "c": "3"}"#).unwrap();
+    /// assert_eq!(checked.value, json!({"a": 1, "b": 2, "c": 3}));
+    /// assert_eq!(checked.report.coercions[0].path, "/a");
+    /// assert_eq!((checked.report.coercions.len(), checked.report.omitted_coercions), (1, 2));
+    /// # Ok::<(), tool_input::SchemaError>(())
+    /// ```
+    pub fn with_max_coercions(mut self, max_coercions: usize) -> Self {
+        self.max_coercions = max_coercions;
         self
     }
 }

@@ -50,6 +50,7 @@ pub struct Checked<T> {
 /// # Ok::<(), tool_input::SchemaError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Report {
     /// Syntax repairs made by the parser, in input order.
     pub repairs: Vec<Repair>,
@@ -59,9 +60,32 @@ pub struct Report {
     /// (sorted keys; the document's with its `preserve_order` feature), items in order.
     /// The same whichever path decided the call (one pass or the full check).
     pub coercions: Vec<Coercion>,
+    /// Coercions made past [`Limits::max_coercions`](crate::Limits::max_coercions): counted,
+    /// not recorded (the records kept are the first in the order above). Serialized only
+    /// when not zero.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub omitted_coercions: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 impl Report {
+    /// A report of `repairs` and `coercions`, none past the limit of records.
+    pub(crate) fn new(repairs: Vec<Repair>, coercions: Vec<Coercion>) -> Report {
+        Report { repairs, coercions, omitted_coercions: 0 }
+    }
+
+    /// This report with `omitted` more coercions made past the limit of records, and at
+    /// most `max_coercions` records kept (the first; the rest counted).
+    pub(crate) fn limited(mut self, omitted: usize, max_coercions: usize) -> Report {
+        let past = self.coercions.len().saturating_sub(max_coercions);
+        self.coercions.truncate(max_coercions);
+        self.omitted_coercions += omitted + past;
+        self
+    }
+
     /// True when the input was exact: no repair and no coercion.
     ///
     /// ```
@@ -74,7 +98,7 @@ impl Report {
     /// # Ok::<(), tool_input::SchemaError>(())
     /// ```
     pub fn is_clean(&self) -> bool {
-        self.repairs.is_empty() && self.coercions.is_empty()
+        self.repairs.is_empty() && self.coercions.is_empty() && self.omitted_coercions == 0
     }
 }
 

@@ -456,7 +456,8 @@ impl ToolDefinition {
         let limits = options.limits.unwrap_or(self.validator().limits());
         let sensitive: Vec<&str> = self.validator().sensitive_fields().collect();
         self.validator().check_transformed(raw, options, |value| {
-            crate::dialect::undo::undo(dialect, self.schema(), value, &sensitive, limits.max_echo_chars)
+            let undone = crate::dialect::undo::undo(dialect, self.schema(), value, &sensitive, &limits);
+            (undone.coercions, undone.omitted)
         })
     }
 }

@@ -663,30 +663,33 @@ impl Validator {
     /// [`check_with`](Validator::check_with) of `raw` once `transform` has changed its
     /// parsed value (undoing what a dialect rewrote): the text is read once, as `check_with`
     /// reads it (its repairs, and the keys it gives twice, are the text's own), then changed,
-    /// then walked. The transform's records come before the walk's. Where it changes nothing,
+    /// then walked. The transform's records (and a count of those past
+    /// `Limits::max_coercions`) come before the walk's. Where it changes nothing,
     /// the value read is checked as `check_with` checks a parsed text (no second reading);
     /// where the text does not parse, this is `check_with` itself.
     pub(crate) fn check_transformed(
         &self,
         raw: RawArguments<'_>,
         options: &CheckOptions,
-        transform: impl FnOnce(&mut Value) -> Vec<Coercion>,
+        transform: impl FnOnce(&mut Value) -> (Vec<Coercion>, usize),
     ) -> Result<Checked<Value>, Rejection> {
         let policy = options.policy.unwrap_or(self.inner.policy);
         let limits = options.limits.unwrap_or(self.inner.limits);
         let Ok(mut read) = read_arguments(raw, policy, &limits, false) else {
             return self.check_with(raw, options);
         };
-        let mut transformed = transform(&mut read.value);
-        if transformed.is_empty() {
+        let (mut coercions, omitted) = transform(&mut read.value);
+        if coercions.is_empty() && omitted == 0 {
             // The text as `check_with` reads it, already read: checked as `check_with` checks
             // it after a parse.
             return self.check_read(read, raw, policy, &limits, !self.inner.aliases.may_occur_in(raw));
         }
         let mut checked = self.check_read(read, raw, policy, &limits, false)?;
-        transformed.append(&mut checked.report.coercions);
-        checked.report.coercions = transformed;
-        Ok(checked)
+        coercions.append(&mut checked.report.coercions);
+        let repairs = mem::take(&mut checked.report.repairs);
+        let report = Report::new(repairs, coercions)
+            .limited(omitted + checked.report.omitted_coercions, limits.max_coercions);
+        Ok(Checked { report, ..checked })
     }
 
     /// The one-pass check (`check::fast`) over arguments parsed from text: `Some` with the
@@ -750,7 +753,7 @@ impl Validator {
             object.insert(crate::pointer::unescape_token(key).into_owned(), default.clone());
             filled.push(coercion);
         }
-        Ok(Checked { value, report: Report { repairs, coercions: filled } })
+        Ok(Checked { value, report: Report::new(repairs, filled) })
     }
 
     /// The walk over parsed arguments: coerce, validate, explain. A key given twice is
@@ -830,6 +833,7 @@ impl Validator {
             }
         }
         walker.long_strings_undescribed(&value, &mut outcome);
+        let coercions_omitted = outcome.coercions_omitted;
         let (mut errors, mut coercions) = (outcome.errors, outcome.coercions);
         // The aliases' findings come first: they were made before the walk saw the value.
         self.inner.aliases.nested().note_catch_alls(&value, &mut errors);
@@ -842,7 +846,10 @@ impl Validator {
             coercions.splice(0..0, repeated_coercions);
         }
         if errors.is_empty() {
-            Ok(Checked { value, report: Report { repairs, coercions } })
+            // The aliases' and repeated keys' records first, then the walk's: the first
+            // `max_coercions` of them.
+            let report = Report::new(repairs, coercions).limited(coercions_omitted, limits.max_coercions);
+            Ok(Checked { value, report })
         } else {
             // The repeated keys' errors count toward `Limits::max_errors` too.
             let max_errors = limits.max_errors.max(1);
@@ -1039,7 +1046,9 @@ fn defaults_may_break(walker: &Walker<'_>, outcome: &crate::check::Outcome) -> b
     let in_a_default = |path: &str| {
         path.match_indices('/').map(|(at, _)| &path[..at]).chain([path]).any(|above| filled.contains(above))
     };
-    !filled.is_empty()
+    // Past the limit of records, a default may have been filled with none: any error may
+    // be its doing.
+    (!filled.is_empty() || outcome.coercions_omitted > 0)
         && (!outcome.errors.is_empty()
             || outcome
                 .coercions

@@ -144,7 +144,7 @@ impl Walker<'_> {
         let at = path.pointer();
         for repeat in crate::members::repeats(text, &options) {
             match repeat.finding(&at, mode.sensitive, self.max_echo) {
-                Finding::Record(record) => out.coercions.push(record),
+                Finding::Record(record) => out.record_with(|| record),
                 Finding::Error(error) => {
                     if !self.not_built(out) {
                         out.errors.push(error);

@@ -250,6 +250,13 @@ impl<'p> Fast<'p> {
         (coercions, attached.into_iter().flatten().collect())
     }
 
+    /// May `count` more coercions be recorded? Past `Limits::max_coercions` the walk
+    /// decides, which records the first in its order and counts the rest (this path makes
+    /// its records in the document's order).
+    fn room_for(&self, count: usize) -> bool {
+        self.coercions.borrow().len().saturating_add(count) <= self.limits.max_coercions
+    }
+
     /// Keep a coercion made at `at`.
     fn record(&self, at: &Path<'_>, coercion: Coercion) {
         self.places.borrow_mut().push(Place::of(at));
@@ -359,7 +366,7 @@ impl<'p> Fast<'p> {
     /// walker would not coerce it here, or when the result would still not be exactly valid
     /// (the walker then explains). The coercion is recorded.
     fn coerce_str(&self, id: NodeId, text: &str, at: &Path<'_>) -> Option<Coerced<'p>> {
-        if self.unions.get() > 0 || text.len() > self.max_string_bytes {
+        if self.unions.get() > 0 || text.len() > self.max_string_bytes || !self.room_for(1) {
             return None;
         }
         let Mode { policy, sensitive } = self.mode_at(at);

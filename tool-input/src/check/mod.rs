@@ -71,7 +71,15 @@ pub(crate) struct Outcome {
     pub errors: Vec<FieldError>,
     /// Errors found past `max_errors`: counted, never built.
     pub omitted: usize,
+    /// At most the walker's `max_coercions`, in the order the walk made them.
     pub coercions: Vec<Coercion>,
+    /// Coercions made past `max_coercions`: counted, never recorded.
+    pub coercions_omitted: usize,
+    /// How many more records this outcome may take, here and (for a union's attempt) in the
+    /// outcome it would join: see [`Walker::record_room`].
+    coercion_room: usize,
+    /// How many more bytes of records (see [`record_size`]) it may take.
+    record_bytes_room: usize,
     /// The check ran out of steps (see [`Budget`]): its one error says so.
     pub out_of_steps: bool,
     /// The keys of the errors, once there are many (see [`push_new`]).
@@ -80,16 +88,78 @@ pub(crate) struct Outcome {
     speculative: bool,
 }
 
+/// What a record holds, in bytes, counted against the bytes a walk may record: its strings,
+/// and what a record costs beside them.
+fn record_size(record: &Coercion) -> usize {
+    let text = |text: &Option<String>| text.as_ref().map_or(0, String::len);
+    std::mem::size_of::<Coercion>() + record.path.len() + text(&record.from) + text(&record.to)
+}
+
 impl Outcome {
+    /// An outcome that records at most `count` coercions, of at most `bytes` together.
+    fn recording((count, bytes): (usize, usize)) -> Outcome {
+        Outcome { coercion_room: count, record_bytes_room: bytes, ..Outcome::default() }
+    }
+
+    /// An outcome for one try of a union branch, on a copy, which joins this one if taken
+    /// ([`Outcome::join_coercions`]): it records no more than this one still may.
+    pub(super) fn attempt(&self) -> Outcome {
+        Outcome {
+            speculative: true,
+            coercion_room: self.coercion_room,
+            record_bytes_room: self.record_bytes_room,
+            ..Outcome::default()
+        }
+    }
+
     /// Every error found, listed or not.
     pub(super) fn error_count(&self) -> usize {
         self.errors.len() + self.omitted
+    }
+
+    /// Record the coercion `make` builds, or, past the limit, count it without building it
+    /// (a record's path copies every key above it).
+    pub(super) fn record_with(&mut self, make: impl FnOnce() -> Coercion) {
+        if self.coercion_room == 0 || self.record_bytes_room == 0 {
+            self.coercions_omitted += 1;
+            return;
+        }
+        let record = make();
+        match self.record_bytes_room.checked_sub(record_size(&record)) {
+            Some(room) => {
+                self.record_bytes_room = room;
+                self.coercion_room -= 1;
+                self.coercions.push(record);
+            }
+            None => {
+                // (One record past the bytes allowed is made, at most: then none.)
+                self.record_bytes_room = 0;
+                self.coercions_omitted += 1;
+            }
+        }
+    }
+
+    /// Did the walk make a coercion, recorded or counted?
+    pub(super) fn coerced_any(&self) -> bool {
+        !self.coercions.is_empty() || self.coercions_omitted > 0
+    }
+
+    /// Take the records of a union's attempt, made within this outcome's room.
+    pub(super) fn join_coercions(&mut self, attempt: Outcome) {
+        // The attempt began with this outcome's room and spent from it.
+        self.coercion_room = attempt.coercion_room;
+        self.record_bytes_room = attempt.record_bytes_room;
+        self.coercions.extend(attempt.coercions);
+        self.coercions_omitted += attempt.coercions_omitted;
     }
 }
 
 /// Options coercions made that the whole schema refused: the option, as a message quotes
 /// it, by its path.
 pub(crate) type RefusedOptions = Rc<HashMap<String, String>>;
+
+/// The bytes of records one walk may make, for each byte of `Limits::max_bytes`.
+const RECORD_BYTES_PER_INPUT_BYTE: usize = 4;
 
 /// Walks values against one compiled plan.
 pub(crate) struct Walker<'p> {
@@ -100,6 +170,10 @@ pub(crate) struct Walker<'p> {
     pub max_string_bytes: usize,
     /// Most errors built (at least 1); the rest are counted in [`Outcome::omitted`].
     pub max_errors: usize,
+    /// Most coercions a report lists (`Limits::max_coercions`).
+    pub max_coercions: usize,
+    /// Most bytes of records one walk makes (see [`Walker::record_room`]).
+    pub max_record_bytes: usize,
     /// Fill defaults and drop nulls of optional properties (off for plain validation).
     pub prepare: bool,
     /// Of what `prepare` does, fill the defaults of absent properties: off for a call that
@@ -204,6 +278,8 @@ impl<'p> Walker<'p> {
             max_echo: limits.max_echo_chars,
             max_string_bytes: limits.max_string_bytes,
             max_errors: limits.max_errors.max(1),
+            max_coercions: limits.max_coercions,
+            max_record_bytes: limits.max_bytes.saturating_mul(RECORD_BYTES_PER_INPUT_BYTE),
             prepare,
             fill_defaults: true,
             exact_integers: prepare,
@@ -217,6 +293,19 @@ impl<'p> Walker<'p> {
             budget: Budget::new(),
             within: None,
         }
+    }
+
+    /// How many records a walk keeps, and of how many bytes together; the rest are counted
+    /// in [`Outcome::coercions_omitted`]. A report lists `max_coercions` of them, the first
+    /// in the walk's order, so the walk keeps no more, unless the plan's coercions can meet
+    /// a keyword that did not see them (`Plan::coercions_entangled`): then the check may
+    /// have to undo any of them (`validator/blame.rs`), and keeps each, up to a bound on
+    /// their bytes that no call within `Limits::max_bytes` reaches but with paths under a
+    /// long key over many items (each record copies the key). Past that bound a call is
+    /// explained as sent.
+    fn record_room(&self) -> (usize, usize) {
+        let count = if self.plan.coercions_entangled { usize::MAX } else { self.max_coercions };
+        (count, self.max_record_bytes)
     }
 
     /// Start a check of `value`: the outermost check counts its steps afresh, allowing what
@@ -251,7 +340,7 @@ impl<'p> Walker<'p> {
     /// Coerce and validate `value` in place against the plan's root.
     pub fn run(&self, value: &mut Value, policy: Policy) -> Outcome {
         let _checking = self.checking(value);
-        let mut outcome = Outcome::default();
+        let mut outcome = Outcome::recording(self.record_room());
         let mode = Mode { policy, sensitive: false };
         self.walk(self.plan.root, value, &Path::Root, mode, &mut outcome, 0, 0);
         self.out_of_steps(&mut outcome);
@@ -952,7 +1041,9 @@ impl<'p> Walker<'p> {
     fn facts_within(&self, path: &Path<'_>, mode: Mode, parsed: &mut Value, out: &mut Outcome) {
         let Some(within) = &self.within else { return };
         let mapped = within.map(&path.pointer(), parsed, mode.sensitive, self.max_echo);
-        out.coercions.extend(mapped.coercions);
+        for record in mapped.coercions {
+            out.record_with(|| record);
+        }
         for error in mapped.errors {
             if !self.not_built(out) {
                 out.errors.push(error);
@@ -1055,11 +1146,13 @@ impl<'p> Walker<'p> {
         from: Option<&Value>,
         to: Option<&Value>,
     ) {
-        let (from, to) = if mode.sensitive {
-            (None, None)
-        } else {
-            (from.map(|v| self.echo_at(v, path)), to.map(|v| echo(v, self.max_echo)))
-        };
-        out.coercions.push(Coercion { path: path.pointer(), kind, from, to });
+        out.record_with(|| {
+            let (from, to) = if mode.sensitive {
+                (None, None)
+            } else {
+                (from.map(|v| self.echo_at(v, path)), to.map(|v| echo(v, self.max_echo)))
+            };
+            Coercion { path: path.pointer(), kind, from, to }
+        });
     }
 }

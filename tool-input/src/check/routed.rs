@@ -40,6 +40,8 @@ impl<'p> Walker<'p> {
             max_echo: self.max_echo,
             max_string_bytes: self.max_string_bytes,
             max_errors: self.max_errors,
+            max_coercions: self.max_coercions,
+            max_record_bytes: self.max_record_bytes,
             prepare: false,
             fill_defaults: self.fill_defaults,
             exact_integers: self.exact_integers,

@@ -405,7 +405,7 @@ impl Walker<'_> {
         let mut attempts: Vec<(usize, Value, Outcome)> = Vec::with_capacity(candidates.len());
         for &index in &candidates {
             let mut copy = value.clone();
-            let mut attempt = Outcome { speculative: true, ..Outcome::default() };
+            let mut attempt = out.attempt();
             self.walk(branches[index], &mut copy, path, mode, &mut attempt, depth, hops + 1);
             attempts.push((index, copy, attempt));
         }
@@ -416,7 +416,7 @@ impl Walker<'_> {
             if agree {
                 let (_, coerced, attempt) = attempts.swap_remove(first);
                 *value = coerced;
-                out.coercions.extend(attempt.coercions);
+                out.join_coercions(attempt);
             } else {
                 let shown = !mode.sensitive;
                 self.fail(out, path, mode, ErrorCode::Ambiguous, Some(value), || {

@@ -8,7 +8,16 @@ use super::gemini::text_of;
 use super::walk::{accepts_null, escape, resolve, MAX_DEPTH};
 use super::Dialect;
 use crate::check::spelling_match;
+use crate::limits::Limits;
 use crate::report::{Coercion, CoercionKind};
+
+/// What [`undo`] changed: a record of each change, at most `Limits::max_coercions` of them,
+/// and a count of the rest.
+#[derive(Debug, Default)]
+pub(crate) struct Undone {
+    pub coercions: Vec<Coercion>,
+    pub omitted: usize,
+}
 
 /// Rewrite `value` in place; return what was changed.
 pub(crate) fn undo(
@@ -16,19 +25,20 @@ pub(crate) fn undo(
     root: &Value,
     value: &mut Value,
     sensitive: &[&str],
-    max_echo: usize,
-) -> Vec<Coercion> {
+    limits: &Limits,
+) -> Undone {
     let mut walk = Undo {
         root,
         nulls: dialect.is_strict(),
         enums: dialect == Dialect::Gemini,
         sensitive,
-        max_echo,
-        coercions: Vec::new(),
+        max_echo: limits.max_echo_chars,
+        max_records: limits.max_coercions,
+        undone: Undone::default(),
     };
     let mut path = Vec::new();
     walk.value(root, value, &mut path, 0);
-    walk.coercions
+    walk.undone
 }
 
 struct Undo<'a> {
@@ -39,7 +49,9 @@ struct Undo<'a> {
     enums: bool,
     sensitive: &'a [&'a str],
     max_echo: usize,
-    coercions: Vec<Coercion>,
+    /// Most records made; the rest are counted.
+    max_records: usize,
+    undone: Undone,
 }
 
 impl Undo<'_> {
@@ -123,6 +135,10 @@ impl Undo<'_> {
     }
 
     fn record(&mut self, path: &[String], kind: CoercionKind, from: Option<&Value>, to: Option<&Value>) {
+        if self.undone.coercions.len() >= self.max_records {
+            self.undone.omitted += 1;
+            return;
+        }
         let pointer: String = path.iter().map(|segment| format!("/{}", escape(segment))).collect();
         let hidden = path.first().is_some_and(|top| self.sensitive.contains(&top.as_str()));
         let echo = |value: Option<&Value>| {
@@ -132,7 +148,7 @@ impl Undo<'_> {
                 value.map(|v| cut(&v.to_string(), self.max_echo))
             }
         };
-        self.coercions.push(Coercion { path: pointer, kind, from: echo(from), to: echo(to) });
+        self.undone.coercions.push(Coercion { path: pointer, kind, from: echo(from), to: echo(to) });
     }
 }
 

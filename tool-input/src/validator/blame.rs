@@ -149,13 +149,20 @@ pub(super) fn blame(
     let coercions = &outcome.coercions;
     // Where no coercion can meet a keyword that did not see it, the walk has checked every
     // coerced value in full already.
-    if !walker.plan.coercions_entangled || !coercions.iter().any(coerced) {
+    let past_the_records = outcome.coercions_omitted > 0;
+    if !walker.plan.coercions_entangled || !(past_the_records || coercions.iter().any(coerced)) {
         return None;
     }
     let exact = without_defaults(value, coercions);
     let root = walker.plan.root;
     if outcome.errors.is_empty() && walker.accepts_exact(root, &exact, &crate::check::Path::Root, 0) {
         return None;
+    }
+    if past_the_records {
+        // More coercions were made than `Limits::max_coercions` records: the ones counted
+        // have no record to undo one by one, so none is made, and the call is explained as
+        // sent.
+        return sent().map(|sent| (Blame::All, sent));
     }
     let refused = found(&walker.errors_at(root, &mut exact.clone()));
     let reported: HashSet<Found> = found(&outcome.errors).into_iter().collect();

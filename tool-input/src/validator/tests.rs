@@ -523,7 +523,8 @@ fn a_transform_that_changes_nothing_checks_the_text_read_once_as_check_with() {
                     let options = CheckOptions::default();
                     let want = validator.check_with(RawArguments::Text(text), &options);
                     let before = TEXTS_READ.with(|read| read.get());
-                    let got = validator.check_transformed(RawArguments::Text(text), &options, |_| Vec::new());
+                    let got =
+                        validator.check_transformed(RawArguments::Text(text), &options, |_| (Vec::new(), 0));
                     let reads = TEXTS_READ.with(|read| read.get()) - before;
                     assert_eq!(format!("{got:?}"), format!("{want:?}"), "{policy:?} {text}");
                     // A text that parses is read once (then checked); one that does not is left to

@@ -136,10 +136,7 @@ impl Validator {
                 }
                 let fast = self.fast(&limits, policy, defaults);
                 let value = fast.run::<T, _>(value).map_err(|_| Missed::Miss(Miss::Inexact))?;
-                return Ok(Checked {
-                    value,
-                    report: Report { repairs: Vec::new(), coercions: fast.into_coercions() },
-                });
+                return Ok(Checked { value, report: Report::new(Vec::new(), fast.into_coercions()) });
             }
             RawArguments::Value(_) | RawArguments::Absent => return Err(Missed::Miss(Miss::NotTried)),
         };
@@ -147,10 +144,7 @@ impl Validator {
         let fast = if explain { fast.explaining(text) } else { fast };
         let (read, rest_is_blank) = self.fast_from_text(&fast, text, &limits);
         match read {
-            Ok(value) => Ok(Checked {
-                value,
-                report: Report { repairs: Vec::new(), coercions: fast.into_coercions() },
-            }),
+            Ok(value) => Ok(Checked { value, report: Report::new(Vec::new(), fast.into_coercions()) }),
             Err(Miss::Inexact) if explain => match fast.explained(rest_is_blank) {
                 Some((errors, in_order)) => {
                     #[cfg(test)]
@@ -354,7 +348,7 @@ impl Validator {
         }
         match self.read_tape::<T>(TapeDeserializer::of(&tape), policy, limits, defaults, Some(text)) {
             Ok((value, coercions)) => {
-                Ok(OnePass::Decided(Checked { value, report: Report { repairs, coercions } }))
+                Ok(OnePass::Decided(Checked { value, report: Report::new(repairs, coercions) }))
             }
             // Refused, and every refusal explained as the walk explains it: the rejection, with
             // the parse's repairs, as the walk of the tape's value would give it.
@@ -536,10 +530,7 @@ impl Validator {
         };
         // In the walk's order, as reading the text gives them (`check::order`).
         let coercions = fast.into_coercions();
-        Ok(OnePass::Decided(Checked {
-            value,
-            report: Report { repairs: parsed.repairs.to_vec(), coercions },
-        }))
+        Ok(OnePass::Decided(Checked { value, report: Report::new(parsed.repairs.to_vec(), coercions) }))
     }
 }
 

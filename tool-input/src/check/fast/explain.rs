@@ -34,7 +34,6 @@ use crate::check::keywords::Sent;
 use crate::check::{Mode, Outcome, Path, Walker};
 use crate::error::FieldError;
 use crate::plan::{Node, NodeId};
-use crate::report::Coercion;
 
 /// The explaining state of one reading (made at its first refusal): the walker, the errors,
 /// and what the wrappers tell each other while a refusal travels up.
@@ -233,9 +232,9 @@ impl<'p> Fast<'p> {
         // `not` at the root, an `if` about a sibling): the full path finds which coercions
         // to blame (`validator/blame.rs`). A default filled may too, and is not the model's
         // doing: the full path checks the call as sent instead.
-        let changed = |coercions: &[Coercion]| !coercions.is_empty();
+        // (The explaining walk records none: it counts them.)
         if self.plan.coercions_entangled
-            && (changed(&self.coercions.borrow()) || changed(&explain.outcome.borrow().coercions))
+            && (!self.coercions.borrow().is_empty() || explain.outcome.borrow().coerced_any())
         {
             return None;
         }

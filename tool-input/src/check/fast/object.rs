@@ -193,6 +193,10 @@ impl<'p> Fast<'p> {
             return false;
         }
         for (name, default) in absent_defaults(node, |index, _| sent.contains(index)) {
+            if !self.room_for(1) {
+                // (What this reading recorded is dropped with it.)
+                return false;
+            }
             let at = Path::Key(at, name);
             let sensitive = self.mode_at(&at).sensitive;
             if self.keep_defaults {
