@@ -78,7 +78,9 @@ pub(crate) struct Outcome {
     /// How many more records this outcome may take, here and (for a union's attempt) in the
     /// outcome it would join: see [`Walker::record_room`].
     coercion_room: usize,
-    /// How many more bytes of records (see [`record_size`]) it may take.
+    /// Of those, how many it takes whatever their bytes: the records a report lists.
+    listed_room: usize,
+    /// How many more bytes of records past those (see [`record_size`]) it may take.
     record_bytes_room: usize,
     /// The check ran out of steps (see [`Budget`]): its one error says so.
     pub out_of_steps: bool,
@@ -86,6 +88,16 @@ pub(crate) struct Outcome {
     seen: Option<HashSet<u64>>,
     /// A try of one union branch on a copy: unions below pick one branch (see `union`).
     speculative: bool,
+}
+
+/// The records a walk may make (see [`Walker::record_room`]).
+struct RecordRoom {
+    /// At most this many,
+    count: usize,
+    /// the first this many whatever their size,
+    listed: usize,
+    /// and past them, this many bytes (see [`record_size`]).
+    bytes: usize,
 }
 
 /// What a record holds, in bytes, counted against the bytes a walk may record: its strings,
@@ -96,9 +108,15 @@ fn record_size(record: &Coercion) -> usize {
 }
 
 impl Outcome {
-    /// An outcome that records at most `count` coercions, of at most `bytes` together.
-    fn recording((count, bytes): (usize, usize)) -> Outcome {
-        Outcome { coercion_room: count, record_bytes_room: bytes, ..Outcome::default() }
+    /// An outcome that records at most `room.count` coercions: the first `room.listed`,
+    /// then more of at most `room.bytes` together.
+    fn recording(room: RecordRoom) -> Outcome {
+        Outcome {
+            coercion_room: room.count,
+            listed_room: room.listed,
+            record_bytes_room: room.bytes,
+            ..Outcome::default()
+        }
     }
 
     /// An outcome for one try of a union branch, on a copy, which joins this one if taken
@@ -107,6 +125,7 @@ impl Outcome {
         Outcome {
             speculative: true,
             coercion_room: self.coercion_room,
+            listed_room: self.listed_room,
             record_bytes_room: self.record_bytes_room,
             ..Outcome::default()
         }
@@ -120,7 +139,18 @@ impl Outcome {
     /// Record the coercion `make` builds, or, past the limit, count it without building it
     /// (a record's path copies every key above it).
     pub(super) fn record_with(&mut self, make: impl FnOnce() -> Coercion) {
-        if self.coercion_room == 0 || self.record_bytes_room == 0 {
+        if self.coercion_room == 0 {
+            self.coercions_omitted += 1;
+            return;
+        }
+        if self.listed_room > 0 {
+            // One the report lists: kept by every reader, whatever its size.
+            self.listed_room -= 1;
+            self.coercion_room -= 1;
+            self.coercions.push(make());
+            return;
+        }
+        if self.record_bytes_room == 0 {
             self.coercions_omitted += 1;
             return;
         }
@@ -148,6 +178,7 @@ impl Outcome {
     pub(super) fn join_coercions(&mut self, attempt: Outcome) {
         // The attempt began with this outcome's room and spent from it.
         self.coercion_room = attempt.coercion_room;
+        self.listed_room = attempt.listed_room;
         self.record_bytes_room = attempt.record_bytes_room;
         self.coercions.extend(attempt.coercions);
         self.coercions_omitted += attempt.coercions_omitted;
@@ -295,17 +326,17 @@ impl<'p> Walker<'p> {
         }
     }
 
-    /// How many records a walk keeps, and of how many bytes together; the rest are counted
-    /// in [`Outcome::coercions_omitted`]. A report lists `max_coercions` of them, the first
-    /// in the walk's order, so the walk keeps no more, unless the plan's coercions can meet
-    /// a keyword that did not see them (`Plan::coercions_entangled`): then the check may
-    /// have to undo any of them (`validator/blame.rs`), and keeps each, up to a bound on
-    /// their bytes that no call within `Limits::max_bytes` reaches but with paths under a
-    /// long key over many items (each record copies the key). Past that bound a call is
-    /// explained as sent.
-    fn record_room(&self) -> (usize, usize) {
+    /// Which records a walk keeps; the rest are counted in [`Outcome::coercions_omitted`].
+    /// A report lists the first `max_coercions` in the walk's order, and the walk keeps no
+    /// more, unless the plan's coercions can meet a keyword that did not see them
+    /// (`Plan::coercions_entangled`): then the check may have to undo any of them
+    /// (`validator/blame.rs`), and keeps more, up to a bound on their bytes that no call
+    /// within `Limits::max_bytes` reaches but with paths under a long key over many items
+    /// (each record copies the key). Past that bound such a call is accepted only as the
+    /// whole schema accepts it, and explained as sent otherwise.
+    fn record_room(&self) -> RecordRoom {
         let count = if self.plan.coercions_entangled { usize::MAX } else { self.max_coercions };
-        (count, self.max_record_bytes)
+        RecordRoom { count, listed: self.max_coercions, bytes: self.max_record_bytes }
     }
 
     /// Start a check of `value`: the outermost check counts its steps afresh, allowing what
