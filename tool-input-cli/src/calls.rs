@@ -36,13 +36,13 @@ pub(crate) fn run(
         let mut assembler = StreamAssembler::new(options);
         feed_stream(input.as_deref(), &mut assembler)?;
         let calls = assembler.finish();
-        (with_text(&calls), !calls.errors.is_empty())
+        (with_text(&calls), !calls.is_ok())
     } else {
         // Read no further than the library reads a body (`CallOptions::max_body_bytes`): a
         // body past that is refused unread, naming the limit `parse_body` would name.
         match read_input_within(input.as_deref(), DEFAULT_MAX_BODY_BYTES)? {
             Some(body) => match parse_body(&body, &options) {
-                Ok(calls) => (with_text(&calls), !calls.errors.is_empty()),
+                Ok(calls) => (with_text(&calls), !calls.is_ok()),
                 // A body that cannot be read at all is one error, in the same shape.
                 Err(error) => (json!({"calls": [], "errors": [error]}), true),
             },

@@ -86,7 +86,10 @@ enum Command {
     /// "reasoning"}` (the text left beside the calls, and the reasoning apart).
     ///
     /// A body that cannot be read at all is `{"calls": [], "errors": [{"kind": "body",
-    /// "message"}]}`. Exits 0 when every call was read, 1 when any failed, 2 on usage errors.
+    /// "message"}]}`. A response that says the model called a tool but holds no call
+    /// (Gemini's `MALFORMED_FUNCTION_CALL`, `finish_reason: "tool_calls"` with none) adds
+    /// `"missing_call": {"kind", "reason", "message"}`. Exits 0 when every call was read, 1
+    /// when any failed or is missing, 2 on usage errors.
     Calls {
         /// The body's API, or `text` for raw assistant text; `auto` detects it. With
         /// `text:<name>` (a vLLM tool parser's name: `text:hermes`, `text:openai`,

@@ -810,3 +810,307 @@ fn a_lone_surrogate_escape_does_not_lose_the_calls() {
     let calls = stream.finish();
     assert_eq!((calls.calls.len(), calls.errors.len()), (1, 0), "{:?}", calls.errors);
 }
+
+// ---------------------------------------------------------------------------------------
+// A call the response says the model made, with none in it
+// ---------------------------------------------------------------------------------------
+
+/// The reason of the missing call a body and its stream report (they must agree), or `None`.
+fn missing_in_both(body: &Value, stream: &[Value], options: CallOptions) -> Option<String> {
+    let whole = parse_value(body, &options).unwrap();
+    let streamed = feed(options, stream);
+    assert_eq!(whole.missing_call, streamed.missing_call, "{body}");
+    assert_eq!(outcome(&whole), outcome(&streamed), "{body}");
+    assert_eq!(whole.is_ok(), whole.missing_call.is_none() && whole.errors.is_empty());
+    whole.missing_call.map(|missing| missing.reason)
+}
+
+#[test]
+fn a_call_gemini_refused_is_reported_missing_by_body_and_stream() {
+    for reason in ["MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"] {
+        // Gemini sends the candidate with no content at all.
+        let body = json!({"candidates": [{"finishReason": reason, "index": 0}]});
+        let stream = [
+            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "index": 0}]}),
+            json!({"candidates": [{"finishReason": reason, "index": 0}]}),
+        ];
+        let got = missing_in_both(&body, &stream, CallOptions::new());
+        assert_eq!(got, Some(format!("finishReason `{reason}`")));
+        let calls = parse_value(&body, &CallOptions::new()).unwrap();
+        let missing = calls.missing_call.unwrap();
+        assert!(calls.calls.is_empty() && calls.errors.is_empty());
+        assert!(missing.message.contains("the API refused it"), "{}", missing.message);
+        assert!(missing.message.contains(reason), "{}", missing.message);
+        assert_eq!(missing.to_string(), missing.message);
+    }
+    // A call the candidate did carry is answered by its id: nothing is missing.
+    let part = json!({"functionCall": {"id": "g1", "name": "f", "args": {"a": 1}}});
+    let body =
+        json!({"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "content": {"parts": [part]}}]});
+    let stream = [body.clone()];
+    assert_eq!(missing_in_both(&body, &stream, CallOptions::new()), None);
+    // Other reasons, a finished candidate, no candidate: no claim of a call.
+    for reason in ["STOP", "MAX_TOKENS", "SAFETY", "TOO_MANY_TOOL_CALLS"] {
+        let body = json!({"candidates": [{"finishReason": reason, "content": {"parts": [{"text": "Hi"}]}}]});
+        assert_eq!(missing_in_both(&body, std::slice::from_ref(&body), CallOptions::new()), None, "{reason}");
+    }
+}
+
+#[test]
+fn a_chat_choice_ended_for_a_call_without_one_is_reported_missing() {
+    for reason in ["tool_calls", "function_call"] {
+        for message in [
+            json!({"role": "assistant", "content": null}),
+            json!({"role": "assistant", "content": "", "tool_calls": []}),
+            json!({"role": "assistant", "content": null, "tool_calls": null, "function_call": null}),
+        ] {
+            let body = json!({"choices": [{"index": 0, "finish_reason": reason, "message": message}]});
+            let stream = [
+                json!({"choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]}),
+                chat_finish(reason),
+                json!("[DONE]"),
+            ];
+            let got = missing_in_both(&body, &stream, CallOptions::new());
+            assert_eq!(got, Some(format!("finish_reason `{reason}`")), "{message}");
+        }
+    }
+    let missing = parse_value(
+        &json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"content": null}}]}),
+        &CallOptions::new(),
+    )
+    .unwrap()
+    .missing_call
+    .unwrap();
+    assert!(missing.message.contains("no call came with it"), "{}", missing.message);
+    assert_eq!(missing.choice, 0);
+}
+
+#[test]
+fn a_call_read_or_carried_is_not_missing() {
+    // A call written into the content (a backend without a tool parser) is the call.
+    let text = r#"<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>"#;
+    let body =
+        json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"content": text}}]});
+    let stream = [
+        json!({"choices": [{"index": 0, "delta": {"content": text}}]}),
+        chat_finish("tool_calls"),
+        json!("[DONE]"),
+    ];
+    assert_eq!(missing_in_both(&body, &stream, CallOptions::new()), None);
+    assert_eq!(names(&parse_value(&body, &CallOptions::new()).unwrap()), [("f", json!({"a": 1}))]);
+    // A call of a `custom` tool is not read here, but it is there: the program answers it.
+    let custom = json!({"id": "call_c", "type": "custom", "custom": {"name": "sql", "input": "SELECT 1"}});
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [custom]}}]});
+    let stream = [
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_c", "type": "custom", "custom": {"name": "sql", "input": "SELECT 1"}}]}}]}),
+        chat_finish("tool_calls"),
+        json!("[DONE]"),
+    ];
+    assert_eq!(missing_in_both(&body, &stream, CallOptions::new()), None);
+    // An answer is no claim of a call.
+    let body = json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"content": "Hi"}}]});
+    assert_eq!(missing_in_both(&body, &[chat_finish("stop")], CallOptions::new()), None);
+    // A choice not read holds no calls to run: its missing call is not this response's.
+    let body = json!({"choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"content": "Hi"}},
+        {"index": 1, "finish_reason": "tool_calls", "message": {"content": null}}]});
+    let stream = [json!({"choices": [
+        {"index": 0, "delta": {"content": "Hi"}, "finish_reason": "stop"},
+        {"index": 1, "delta": {}, "finish_reason": "tool_calls"}]})];
+    assert_eq!(missing_in_both(&body, &stream, CallOptions::new()), None);
+    let chosen = missing_in_both(&body, &stream, CallOptions::new().choice(1));
+    assert_eq!(chosen.as_deref(), Some("finish_reason `tool_calls`"));
+    let all = parse_value(&body, &CallOptions::new().all_choices(true)).unwrap();
+    assert_eq!(all.missing_call.map(|missing| missing.choice), Some(1));
+}
+
+#[test]
+fn a_missing_call_is_printed_beside_the_calls() {
+    let body = br#"{"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "index": 0}]}"#;
+    let json = parse_body(body, &CallOptions::new()).unwrap().to_json();
+    assert_eq!(json["missing_call"]["kind"], "missing_call");
+    assert_eq!(json["missing_call"]["reason"], "finishReason `MALFORMED_FUNCTION_CALL`");
+    assert!(json["missing_call"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Your tool call could not be read"));
+    // Absent, not null, when nothing is missing: the printed shape is unchanged.
+    let body = br#"{"candidates": [{"finishReason": "STOP", "content": {"parts": [{"text": "Hi"}]}}]}"#;
+    let json = parse_body(body, &CallOptions::new()).unwrap().to_json();
+    assert_eq!(json.as_object().unwrap().keys().collect::<Vec<_>>(), ["calls", "errors"]);
+}
+
+#[test]
+fn an_anthropic_message_stopped_for_a_call_without_one_is_reported_missing() {
+    let body = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+        "content": [{"type": "text", "text": "Let me check."}]});
+    let mut stream = vec![
+        json!({"type": "message_start", "message": {"content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Let me check."}}),
+        json!({"type": "content_block_stop", "index": 0}),
+    ];
+    stream.extend(message_end("tool_use"));
+    let got = missing_in_both(&body, &stream, CallOptions::new());
+    assert_eq!(got.as_deref(), Some("stop_reason `tool_use`"));
+    // A server tool's block is a call, run at the provider: nothing is missing.
+    let server = json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}});
+    let body =
+        json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [server]});
+    let mut stream = vec![
+        json!({"type": "message_start", "message": {"content": []}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": server}),
+        json!({"type": "content_block_stop", "index": 0}),
+    ];
+    stream.extend(message_end("tool_use"));
+    assert_eq!(missing_in_both(&body, &stream, CallOptions::new()), None);
+    // An answer is no claim.
+    let body = json!({"type": "message", "role": "assistant", "stop_reason": "end_turn",
+        "content": [{"type": "text", "text": "Hi"}]});
+    assert_eq!(missing_in_both(&body, &[], CallOptions::new()), None);
+}
+
+// ---------------------------------------------------------------------------------------
+// One id on two calls, in every format that sends ids
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_reused_id_runs_its_first_call_and_answers_the_other_with_an_error() {
+    let options = CallOptions::new();
+    // Chat Completions: two parallel calls under one id (some compatible servers do this).
+    let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [
+        chat_call("call_0", "get_weather", "{\"city\": \"Paris\"}"),
+        chat_call("call_0", "get_time", "{\"zone\": \"CET\"}")]}}]});
+    let stream = [
+        chat_delta(0, Some("call_0"), Some("get_weather"), "{\"city\": \"Paris\"}"),
+        chat_delta(1, Some("call_0"), Some("get_time"), "{\"zone\": \"CET\"}"),
+        chat_finish("tool_calls"),
+        json!("[DONE]"),
+    ];
+    let whole = parse_value(&body, &options).unwrap();
+    let streamed = feed(options.clone(), &stream);
+    let expected =
+        [("call".to_owned(), "get_weather".to_owned()), ("malformed".to_owned(), "get_time".to_owned())];
+    assert_eq!(outcome(&whole), expected);
+    assert_eq!(outcome(&streamed), expected);
+    let error = &whole.errors[0];
+    assert_eq!((error.id.as_str(), error.index), ("call_0", 1));
+    assert_eq!(
+        error.message,
+        "The tool call to `get_time` was not run: its id `call_0` was given to an earlier tool call of the response, so its result could not be told from that call's. Call the tool again."
+    );
+    assert_eq!(streamed.errors[0].message, error.message);
+
+    // The same call sent twice under its id is read once.
+    let twice = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [
+        chat_call("call_0", "f", "{\"a\": 1}"), chat_call("call_0", "f", "{\"a\": 1}")]}}]});
+    let calls = parse_value(&twice, &options).unwrap();
+    assert_eq!(outcome(&calls), [("call".to_owned(), "f".to_owned())]);
+
+    // Responses: two items with one `call_id`.
+    let output = [item("call_r", "f", "{}"), item("call_r", "g", "{}")];
+    let body = json!({"object": "response", "status": "completed", "output": output});
+    let mut stream = Vec::new();
+    for (n, item) in output.iter().enumerate() {
+        stream.push(json!({"type": "response.output_item.added", "output_index": n, "item": item}));
+        stream.push(json!({"type": "response.output_item.done", "output_index": n, "item": item}));
+    }
+    stream.push(json!({"type": "response.completed", "response": body.clone()}));
+    let expected = [("call".to_owned(), "f".to_owned()), ("malformed".to_owned(), "g".to_owned())];
+    assert_eq!(outcome(&parse_value(&body, &options).unwrap()), expected);
+    assert_eq!(outcome(&feed(options.clone(), &stream)), expected);
+
+    // Gemini: two parts with one `id`.
+    let part = |name: &str| json!({"functionCall": {"id": "g0", "name": name, "args": {}}});
+    let body =
+        json!({"candidates": [{"finishReason": "STOP", "content": {"parts": [part("f"), part("g")]}}]});
+    let stream = [
+        json!({"candidates": [{"content": {"parts": [part("f")]}}]}),
+        json!({"candidates": [{"content": {"parts": [part("g")]}, "finishReason": "STOP"}]}),
+    ];
+    assert_eq!(outcome(&parse_value(&body, &options).unwrap()), expected);
+    assert_eq!(outcome(&feed(options.clone(), &stream)), expected);
+
+    // Text: Kimi's ids, written by the model.
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_call_begin|>functions.g:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    let calls = parse_text(text, &options);
+    assert_eq!(outcome(&calls), [("call".to_owned(), "f".to_owned()), ("call".to_owned(), "g".to_owned())]);
+
+    // Ids generated for calls sent without one are never shared.
+    let body = json!({"message": {"role": "assistant", "tool_calls": [
+        {"function": {"name": "f", "arguments": {}}}, {"function": {"name": "f", "arguments": {}}}]}, "done": true});
+    assert_eq!(parse_value(&body, &options).unwrap().calls.len(), 2);
+
+    // A call cut by a length stop is no call under its id: the body and the stream agree.
+    let body = json!({"choices": [{"index": 0, "finish_reason": "length", "message": {"tool_calls": [
+        chat_call("call_0", "f", "{}"), chat_call("call_0", "g", "{\"a\": ")]}}]});
+    let stream = [
+        chat_delta(0, Some("call_0"), Some("f"), "{}"),
+        chat_delta(1, Some("call_0"), Some("g"), "{\"a\": "),
+        chat_finish("length"),
+        json!("[DONE]"),
+    ];
+    assert_eq!(outcome(&parse_value(&body, &options).unwrap()), outcome(&feed(options.clone(), &stream)));
+}
+
+/// A whole Chat Completions body with `finish_reason: null` (OpenAI's API once sent it, and
+/// Ollama's compatible endpoint did: openai/openai-openapi#20, ollama/ollama#7547) arrived
+/// whole: no stop is reported, so its calls run. A stream is another matter: `null` there
+/// means "not yet", and a stream that ends on it was cut off.
+#[test]
+fn a_whole_body_with_a_null_finish_reason_runs_its_calls() {
+    let body = json!({"object": "chat.completion", "choices": [{"index": 0, "finish_reason": null,
+        "message": {"role": "assistant", "tool_calls": [chat_call("call_a", "f", "{\"a\": 1}")]}}]});
+    let calls = parse_value(&body, &CallOptions::new()).unwrap();
+    assert_eq!(names(&calls), [("f", json!({"a": 1}))]);
+    assert!(calls.is_ok());
+    let stream = [chat_delta(0, Some("call_a"), Some("f"), "{\"a\": 1}")];
+    assert_eq!(kinds(&feed(CallOptions::new(), &stream)), ["truncated"]);
+}
+
+/// SGLang streams `"finish_reason": ""` on every chunk before the last (sgl-project/sglang#3912),
+/// where others send `null`: it is no finish, so the calls after it are the response's.
+#[test]
+fn an_empty_finish_reason_is_none() {
+    let chunk = |delta: Value, reason: &str| {
+        json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "logprobs": null,
+            "finish_reason": reason, "matched_stop": null}]})
+    };
+    let stream = [
+        chunk(json!({"role": "assistant", "content": "", "tool_calls": null}), ""),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{\"a\": "}}]}),
+            "",
+        ),
+        chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "1}"}}]}), ""),
+        chunk(json!({}), "tool_calls"),
+    ];
+    let streamed = feed(CallOptions::new(), &stream);
+    assert_eq!(names(&streamed), [("f", json!({"a": 1}))]);
+    assert!(streamed.is_ok(), "{:?}", streamed.errors);
+    // A stream that ends on it was cut off, as one that ends on `null`.
+    assert_eq!(kinds(&feed(CallOptions::new(), &stream[..3])), ["truncated"]);
+    // A whole body with it reports no stop, as one with `null`.
+    let body = json!({"choices": [{"index": 0, "finish_reason": "", "message": {"tool_calls": [chat_call("call_1", "f", "{\"a\": 1}")]}}]});
+    assert_eq!(names(&parse_value(&body, &CallOptions::new()).unwrap()), [("f", json!({"a": 1}))]);
+}
+
+/// A Gemini part with `"functionCall": null` (a proxy that writes every field of the SDK's
+/// part) is no call, in a body as in a stream; one that is not an object is an error in both.
+#[test]
+fn a_null_gemini_function_call_is_no_call() {
+    let response = |part: Value| json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [part]}}]});
+    let body = response(json!({"text": "Hi", "functionCall": null, "thought": null}));
+    let whole = parse_value(&body, &CallOptions::new()).unwrap();
+    let streamed = feed(CallOptions::new(), std::slice::from_ref(&body));
+    for calls in [&whole, &streamed] {
+        assert!(calls.calls.is_empty() && calls.errors.is_empty(), "{:?}", calls.errors);
+        assert_eq!(calls.content.as_deref(), Some("Hi"));
+        assert!(calls.missing_call.is_none());
+    }
+    let body = response(json!({"functionCall": "get_weather"}));
+    let whole = parse_value(&body, &CallOptions::new()).unwrap();
+    let streamed = feed(CallOptions::new(), std::slice::from_ref(&body));
+    assert_eq!(kinds(&whole), ["malformed"]);
+    assert_eq!(kinds(&streamed), ["malformed"]);
+}

@@ -26,6 +26,11 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     if let Some(reason) = cut_reason(body.get("stop_reason")) {
         out.stopped(reason);
     }
+    if !blocks.iter().any(is_tool_use) {
+        if let Some(reason) = claimed_call(body.get("stop_reason")) {
+            out.claims_call(out.options.get_choice(), reason, false);
+        }
+    }
     let (repeats, conflicts) = repeated_ids(blocks);
     let mut texts = Vec::new();
     for (position, block) in blocks.iter().enumerate() {
@@ -86,6 +91,21 @@ fn repeated_ids(blocks: &[Value]) -> (HashSet<usize>, HashSet<String>) {
         }
     }
     (repeats, conflicts)
+}
+
+/// A block of a call, run here or at the provider (`tool_use`, `server_tool_use`,
+/// `mcp_tool_use`): a message that stopped for a call and has none lost it.
+pub(crate) fn is_tool_use(block: &Value) -> bool {
+    block.get("type").and_then(Value::as_str).is_some_and(|kind| kind.ends_with("tool_use"))
+}
+
+/// The stop reason of a message that says the model called a tool (`tool_use`), described;
+/// the stream reads it alike.
+pub(crate) fn claimed_call(stop_reason: Option<&Value>) -> Option<String> {
+    match stop_reason.and_then(Value::as_str)? {
+        "tool_use" => Some("stop_reason `tool_use`".to_owned()),
+        _ => None,
+    }
 }
 
 /// The reason a message stopped early, when its `stop_reason` says it did not end its turn:

@@ -6,7 +6,9 @@ use serde_json::{json, Value};
 
 use super::error::message_quoting_nothing;
 use super::record::Read;
-use super::{text, BodyConflict, CallError, CallErrorKind, CallOptions, CallParts, Format, ToolCall};
+use super::{
+    text, BodyConflict, CallError, CallErrorKind, CallOptions, CallParts, Format, MissingCall, ToolCall,
+};
 use crate::error::{Rejection, RejectionKind};
 
 /// The tool calls of one response: the runnable calls, the attempts that must not run, and
@@ -44,10 +46,16 @@ pub struct Calls {
     /// [`TextFormat`](crate::calls::TextFormat)). A call written there is never read.
     /// `None` when there was none.
     pub reasoning: Option<String>,
+    /// The response says the model called a tool, but holds no call to read (Gemini's
+    /// `MALFORMED_FUNCTION_CALL`, a `finish_reason` of `tool_calls` with no call): nothing
+    /// ran, and there is no call id to answer. Send its message back to the model rather
+    /// than take the turn for its answer. See [`MissingCall`].
+    pub missing_call: Option<MissingCall>,
 }
 
 impl Calls {
-    /// True when every call attempt became a runnable call.
+    /// True when every call attempt became a runnable call, and the response holds every
+    /// call it says the model made ([`Calls::missing_call`]).
     ///
     /// ```
     /// use tool_input::calls::{parse_text, CallOptions};
@@ -59,7 +67,7 @@ impl Calls {
     /// assert_eq!(calls.errors[0].kind.code(), "truncated");
     /// ```
     pub fn is_ok(&self) -> bool {
-        self.errors.is_empty()
+        self.errors.is_empty() && self.missing_call.is_none()
     }
 
     /// Calls and errors together, in the order they were sent: answer every entry so no
@@ -114,7 +122,9 @@ impl Calls {
 
 /// `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind", "message", "id", "id_generated",
 /// "name", "arguments", "arguments_cut"}]}`: the
-/// [`ToolCall`] and [`CallError`] records, as `tool-input calls` prints them.
+/// [`ToolCall`] and [`CallError`] records, as `tool-input calls` prints them; with
+/// `"missing_call": {"kind", "reason", "message"}` when the response says the model called a
+/// tool but holds no call ([`Calls::missing_call`]).
 ///
 /// ```
 /// use tool_input::calls::{parse_text, CallOptions};
@@ -126,9 +136,13 @@ impl Calls {
 /// ```
 impl Serialize for Calls {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut record = serializer.serialize_struct("Calls", 2)?;
+        let mut record =
+            serializer.serialize_struct("Calls", 2 + usize::from(self.missing_call.is_some()))?;
         record.serialize_field("calls", &self.calls)?;
         record.serialize_field("errors", &self.errors)?;
+        if let Some(missing) = &self.missing_call {
+            record.serialize_field("missing_call", missing)?;
+        }
         record.end()
     }
 }
@@ -150,6 +164,9 @@ pub(crate) struct Collector<'o> {
     conflicted: Vec<usize>,
     /// Keys the body gave twice with different values, and whether a call held each.
     conflicts: Vec<(BodyConflict, bool)>,
+    /// Choices that said the model called a tool, though no call came with them: the reason,
+    /// and whether the API refused the call the model wrote ([`MissingCall::new`]).
+    claims: Vec<(usize, String, bool)>,
 }
 
 /// Keys that decide which calls a response has and whether they run: one given twice with
@@ -213,6 +230,7 @@ impl<'o> Collector<'o> {
             choice: options.choice,
             stops: Vec::new(),
             conflicts: Vec::new(),
+            claims: Vec::new(),
         }
     }
 
@@ -235,6 +253,16 @@ impl<'o> Collector<'o> {
     /// The attempts pushed from now on come from `choice`.
     pub fn set_choice(&mut self, choice: usize) {
         self.choice = choice;
+    }
+
+    /// The response says `choice` ended for a tool call (`reason`), though it carried no call
+    /// in the response's own shape; `refused`: the API says it refused the call the model
+    /// wrote. Unless a call of the choice is read from its text, the call is missing
+    /// ([`Calls::missing_call`]).
+    pub fn claims_call(&mut self, choice: usize, reason: String, refused: bool) {
+        if !self.claims.iter().any(|(claimed, _, _)| *claimed == choice) {
+            self.claims.push((choice, reason, refused));
+        }
     }
 
     /// The response says the current choice stopped early (`finish_reason: "length"`, …),
@@ -484,7 +512,19 @@ impl<'o> Collector<'o> {
     /// stopped early is settled as cut ([`settle_cut`]; `source` is the text calls were
     /// read from, if any).
     pub fn finish(self, format: Format, content: Option<String>, source: Option<&str>) -> Calls {
-        let mut calls = Calls { calls: self.calls, errors: self.errors, content, format, reasoning: None };
+        // A choice read that said the model called a tool, with no attempt of it read: the
+        // call is missing. (A choice not read holds no calls to run either way.)
+        let missing_call = self
+            .claims
+            .iter()
+            .filter(|(choice, _, _)| self.options.reads_choice(*choice))
+            .find(|(choice, _, _)| {
+                !self.calls.iter().any(|call| call.choice == *choice)
+                    && !self.errors.iter().any(|error| error.choice == *choice)
+            })
+            .map(|(choice, reason, refused)| MissingCall::new(reason.clone(), *refused, *choice));
+        let mut calls =
+            Calls { calls: self.calls, errors: self.errors, content, format, reasoning: None, missing_call };
         for (choice, reason, last_cut) in &self.stops {
             settle_cut(&mut calls, reason, *last_cut, self.options, source, Some(*choice));
         }
@@ -528,6 +568,61 @@ pub(crate) fn settle_conflicts(calls: &mut Calls, conflicted: &[usize]) {
             call.name, call.choice
         );
         calls.errors.push(call.into_error(CallErrorKind::Malformed, message, None));
+    }
+    calls.errors.sort_by_key(|error| error.index);
+}
+
+/// One id is one call: a call whose id an earlier attempt of its choice has is not run. The
+/// same call sent again (its name and arguments too) is read once; another call under the id
+/// is a `malformed` error naming its tool, since its result could not be told from the
+/// earlier one's (some compatible servers give one id to parallel calls). The earlier call
+/// runs. Generated ids are never shared. (Anthropic's readers settle its ids themselves:
+/// neither of two calls it gives one id runs, its ids being the API's own.)
+pub(crate) fn settle_reused_ids(calls: &mut Calls) {
+    use std::collections::HashMap;
+    // The earliest attempt of each (choice, id) sent: a call's place, or `None` for an error.
+    let mut first: HashMap<(usize, &str), (usize, Option<usize>)> = HashMap::new();
+    for (at, call) in calls.calls.iter().enumerate().filter(|(_, call)| !call.id_generated) {
+        first
+            .entry((call.choice, call.id.as_str()))
+            .and_modify(|earliest| {
+                if call.index < earliest.0 {
+                    *earliest = (call.index, Some(at));
+                }
+            })
+            .or_insert((call.index, Some(at)));
+    }
+    for error in calls.errors.iter().filter(|error| !error.id_generated) {
+        first
+            .entry((error.choice, error.id.as_str()))
+            .and_modify(|earliest| {
+                if error.index < earliest.0 {
+                    *earliest = (error.index, None);
+                }
+            })
+            .or_insert((error.index, None));
+    }
+    // Each later call: read once (`None`) when it repeats the earliest call, else an error.
+    let mut settled: Vec<(usize, Option<String>)> = Vec::new();
+    for (at, call) in calls.calls.iter().enumerate().filter(|(_, call)| !call.id_generated) {
+        let Some(&(index, earliest)) = first.get(&(call.choice, call.id.as_str())) else { continue };
+        if index == call.index {
+            continue;
+        }
+        let repeat = earliest
+            .and_then(|earliest| calls.calls.get(earliest))
+            .is_some_and(|earlier| earlier.name == call.name && earlier.arguments == call.arguments);
+        let why = format!(
+            "its id `{}` was given to an earlier tool call of the response, so its result could not be told from that call's",
+            call.id.chars().take(80).collect::<String>()
+        );
+        settled.push((at, (!repeat).then(|| super::rejected_message(Some(&call.name), &why))));
+    }
+    for (at, message) in settled.into_iter().rev() {
+        let call = calls.calls.remove(at);
+        if let Some(message) = message {
+            calls.errors.push(call.into_error(CallErrorKind::Malformed, message, None));
+        }
     }
     calls.errors.sort_by_key(|error| error.index);
 }

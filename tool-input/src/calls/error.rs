@@ -229,6 +229,98 @@ pub(crate) fn cut_chars(mut text: String, max: usize) -> (String, bool) {
     }
 }
 
+/// A tool call the model attempted that the response holds no record of: the response says
+/// the model called a tool, but no call came with it. Gemini's `finishReason:
+/// "MALFORMED_FUNCTION_CALL"` (the call text the model wrote was refused) or
+/// `"UNEXPECTED_TOOL_CALL"` with no `functionCall` part, and a Chat Completions choice whose
+/// `finish_reason` is `tool_calls` (or `function_call`) with no call in its message, read or
+/// streamed.
+///
+/// There is no call id to answer, so it is no [`CallError`] (a tool result under an id the
+/// assistant turn does not hold is refused by the APIs that check ids). Nothing ran, and the
+/// model, which meant to call a tool, waits for a result: an agent loop that takes "no
+/// calls" for the model's answer ends on a turn the model never finished. Send
+/// [`message`](MissingCall::message) back to the model as a user message instead (after the
+/// assistant turn if it had any content; Gemini's candidate has none), and let it call the
+/// tool again. [`Calls::is_ok`](crate::calls::Calls::is_ok) is false when a call is missing.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_input::calls::{parse_value, CallOptions};
+///
+/// let body = json!({"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "index": 0}]});
+/// let calls = parse_value(&body, &CallOptions::new()).unwrap();
+/// assert!(calls.calls.is_empty() && calls.errors.is_empty());
+/// let missing = calls.missing_call.as_ref().expect("the model tried to call a tool");
+/// assert_eq!(missing.reason, "finishReason `MALFORMED_FUNCTION_CALL`");
+/// assert!(missing.message.starts_with("Your tool call could not be read"));
+/// assert!(!calls.is_ok());
+/// // What a loop sends back: a user turn, since no call id can be answered.
+/// let turn = json!({"role": "user", "parts": [{"text": missing.message}]});
+/// # let _ = turn;
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MissingCall {
+    /// What the response said: `finishReason `MALFORMED_FUNCTION_CALL``, `finish_reason
+    /// `tool_calls``.
+    pub reason: String,
+    /// The text to send back to the model.
+    pub message: String,
+    /// The choice (OpenAI `choices[n]`, Gemini `candidates[n]`) that said it.
+    pub choice: usize,
+}
+
+impl MissingCall {
+    /// The missing call of a response that said `reason` (described as in
+    /// [`MissingCall::reason`]); `refused`: the API refused the call the model wrote, rather
+    /// than sending none.
+    pub(crate) fn new(reason: String, refused: bool, choice: usize) -> Self {
+        let why = if refused {
+            format!("the API refused it ({reason})")
+        } else {
+            format!("the response ended for a tool call ({reason}), but no call came with it")
+        };
+        let message = format!(
+            "Your tool call could not be read: {why}, so no tool was run. Call the tool again: one of the tools you were given, by its exact name, with its arguments as a JSON object."
+        );
+        MissingCall { reason, message, choice }
+    }
+
+    /// `missing_call`: the kind `tool-input calls` prints.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_input::calls::{parse_value, CallOptions};
+    /// let body = json!({"choices": [{"index": 0, "finish_reason": "tool_calls",
+    ///     "message": {"role": "assistant", "content": null}}]});
+    /// let calls = parse_value(&body, &CallOptions::new()).unwrap();
+    /// let missing = calls.missing_call.unwrap();
+    /// assert_eq!(missing.code(), "missing_call");
+    /// assert_eq!(serde_json::to_value(&missing).unwrap()["reason"], "finish_reason `tool_calls`");
+    /// ```
+    pub fn code(&self) -> &'static str {
+        "missing_call"
+    }
+}
+
+/// `{"kind": "missing_call", "reason", "message"}`, as `tool-input calls` prints it.
+impl Serialize for MissingCall {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut record = serializer.serialize_struct("MissingCall", 3)?;
+        record.serialize_field("kind", self.code())?;
+        record.serialize_field("reason", &self.reason)?;
+        record.serialize_field("message", &self.message)?;
+        record.end()
+    }
+}
+
+impl fmt::Display for MissingCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// A response body that could not be read at all (as opposed to one call in it).
 ///
 /// ```

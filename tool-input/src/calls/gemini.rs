@@ -45,6 +45,11 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
                     if let Some(reason) = cut_reason(candidate.get("finishReason")) {
                         out.stopped(reason);
                     }
+                    let calls_any =
+                        parts.iter().any(|part| part.get("functionCall").is_some_and(|call| !call.is_null()));
+                    if let Some(reason) = refused_call(candidate.get("finishReason")).filter(|_| !calls_any) {
+                        out.claims_call(number, reason, true);
+                    }
                 }
                 out.set_choice(wanted);
             } else if let Some(parts) = body.get("parts").and_then(Value::as_array) {
@@ -60,7 +65,8 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
 /// Read the calls of a candidate's parts, and its text into `texts` when given.
 fn read_parts<'b>(parts: &'b [Value], mut texts: Option<&mut Vec<&'b str>>, out: &mut Collector<'_>) {
     for part in parts {
-        if let Some(call) = part.get("functionCall") {
+        // `null` is no call: a proxy that writes every field of the SDK's part sends it so.
+        if let Some(call) = part.get("functionCall").filter(|call| !call.is_null()) {
             if out.is_full() {
                 break;
             }
@@ -90,5 +96,18 @@ pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
     match finish_reason.and_then(Value::as_str)? {
         "STOP" => None,
         other => Some(format!("finishReason `{}`", other.chars().take(60).collect::<String>())),
+    }
+}
+
+/// The finish reason of a candidate whose call Gemini refused (`MALFORMED_FUNCTION_CALL`: the
+/// call text the model wrote could not be read; `UNEXPECTED_TOOL_CALL`: a call to a tool it
+/// was not given), described: with no `functionCall` part, the call is missing
+/// ([`MissingCall`](crate::calls::MissingCall)). The stream reads it alike.
+pub(crate) fn refused_call(finish_reason: Option<&Value>) -> Option<String> {
+    match finish_reason.and_then(Value::as_str)? {
+        reason @ ("MALFORMED_FUNCTION_CALL" | "UNEXPECTED_TOOL_CALL") => {
+            Some(format!("finishReason `{reason}`"))
+        }
+        _ => None,
     }
 }

@@ -59,9 +59,9 @@ use serde_json::Value;
 
 pub(crate) use body_keys::{gives_a_key_twice, BodyConflict};
 pub use collect::Calls;
-pub(crate) use collect::{settle_cut, Collected, Collector};
+pub(crate) use collect::{settle_cut, settle_reused_ids, Collected, Collector};
 pub(crate) use error::cut_chars;
-pub use error::{BodyError, CallError, CallErrorKind, MAX_ERROR_ARGUMENTS};
+pub use error::{BodyError, CallError, CallErrorKind, MissingCall, MAX_ERROR_ARGUMENTS};
 pub use format::{Format, UnknownFormat};
 pub use ids::generate_id;
 pub(crate) use ids::{id_conflict, id_from, rejected_message};
@@ -235,6 +235,7 @@ fn read_value(body: &Value, options: &CallOptions, conflicts: Vec<BodyConflict>)
     };
     let mut calls = out.finish(format, content, source.as_deref());
     calls.reasoning = reasoning;
+    settle_reused_ids(&mut calls);
     Ok(calls)
 }
 
@@ -267,6 +268,7 @@ pub fn parse_text(text: &str, options: &CallOptions) -> Calls {
     let mut calls =
         out.finish(Format::Text, Some(read.content), Some(read.visible.as_deref().unwrap_or(text)));
     calls.reasoning = read.reasoning;
+    settle_reused_ids(&mut calls);
     calls
 }
 

@@ -32,7 +32,13 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
             if let Some(reason) = cut_reason(choice.get("finish_reason")) {
                 out.stopped(reason);
             }
-            let text = choice.get("message").and_then(|message| read_message(message, Format::OpenAi, out));
+            let message = choice.get("message");
+            if let Some(reason) = claimed_call(choice.get("finish_reason")) {
+                if !message.is_some_and(carries_calls) {
+                    out.claims_call(number, reason, false);
+                }
+            }
+            let text = message.and_then(|message| read_message(message, Format::OpenAi, out));
             if number == wanted {
                 content = text;
             }
@@ -53,13 +59,32 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
 /// reason but the ones that end a turn (`stop`, `tool_calls`, `function_call`, and the
 /// compatible backends' `eos_token`, `eos`, `stop_sequence`, `end_turn`, `tool_use`), such as
 /// `length`, `content_filter`, OpenRouter's `error`, vLLM's `abort`, DeepSeek's
-/// `insufficient_system_resource`. The stream reads the same reasons the same way.
+/// `insufficient_system_resource`. The stream reads the same reasons the same way. An empty
+/// reason is none, as `null` is: SGLang streams `""` until the last chunk
+/// (sgl-project/sglang#3912).
 pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
     match finish_reason.and_then(Value::as_str)? {
+        "" => None,
         "stop" | "tool_calls" | "function_call" | "eos_token" | "eos" | "stop_sequence" | "end_turn"
         | "tool_use" => None,
         reason => Some(format!("finish_reason `{}`", super::describe(Some(&Value::from(reason))))),
     }
+}
+
+/// The finish reason of a choice that says the model called a tool (`tool_calls`, the legacy
+/// `function_call`), described; the stream reads it alike.
+pub(crate) fn claimed_call(finish_reason: Option<&Value>) -> Option<String> {
+    match finish_reason.and_then(Value::as_str)? {
+        reason @ ("tool_calls" | "function_call") => Some(format!("finish_reason `{reason}`")),
+        _ => None,
+    }
+}
+
+/// Does a message carry a call of any type (a function's, a `custom` tool's, the legacy
+/// `function_call`)? A choice that says it called a tool and carries none lost its call.
+fn carries_calls(message: &Value) -> bool {
+    message.get("tool_calls").and_then(Value::as_array).is_some_and(|list| !list.is_empty())
+        || message.get("function_call").is_some_and(Value::is_object)
 }
 
 /// Read the calls of an assistant message; return its text content.

@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
-use crate::calls::anthropic::cut_reason;
+use crate::calls::anthropic::{claimed_call, cut_reason, is_tool_use};
 use crate::calls::{id_from, CallParts, Format};
 
 /// The event types of the Messages stream.
@@ -51,6 +51,9 @@ pub(super) struct Anthropic {
     ended: HashMap<u64, usize>,
     /// The slot of each call id of the stream: one id is one call.
     ids: HashMap<String, usize>,
+    /// A block of a call (of any tool type) arrived: a message that stops for a call and
+    /// carried none lost it.
+    carried_calls: bool,
 }
 
 impl Anthropic {
@@ -74,6 +77,7 @@ impl Anthropic {
                 self.stop_reason = None;
                 let content = event.get("message").and_then(|m| m.get("content")).and_then(Value::as_array);
                 for (position, block) in content.map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
+                    self.carried_calls |= is_tool_use(block);
                     match block.get("type").and_then(Value::as_str) {
                         Some("tool_use") => {
                             if let Some(slot) = self.start(state, block) {
@@ -100,6 +104,7 @@ impl Anthropic {
                     return;
                 };
                 self.started.insert(index);
+                self.carried_calls |= is_tool_use(block);
                 if let Some(position) = self.blocks.iter().position(|(key, _)| *key == index) {
                     let slot = self.blocks[position].1;
                     let same = state.calls.get(slot).is_some_and(|call| {
@@ -182,6 +187,10 @@ impl Anthropic {
             }
             "message_stop" => {
                 self.stopped = true;
+                if let Some(reason) = claimed_call(self.stop_reason.as_ref()).filter(|_| !self.carried_calls)
+                {
+                    state.claims_call(state.choice, reason, false);
+                }
                 match cut_reason(self.stop_reason.as_ref()) {
                     Some(reason) => {
                         state.stopped_by_response(&reason);

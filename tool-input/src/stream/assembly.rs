@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::{ArgumentEvent, DEFAULT_MAX_CALL_BYTES, DEFAULT_MAX_STREAM_BYTES, MAX_NAME_BYTES};
 use crate::calls::{
-    id_conflict, push_unwrapping, rejected_message, settle_cut, text, CallErrorKind, CallOptions, CallParts,
-    Calls, Collected, Collector, Format, OriginalArguments, Read,
+    id_conflict, push_unwrapping, rejected_message, settle_cut, settle_reused_ids, text, CallErrorKind,
+    CallOptions, CallParts, Calls, Collected, Collector, Format, OriginalArguments, Read,
 };
 use crate::error::{ErrorCode, Rejection, RejectionKind};
 use crate::parse::{IncrementalParser, ParseOptions, StreamEvent};
@@ -132,6 +132,9 @@ pub(crate) struct Assembly {
     /// whole body shows too: the last call of each is the one the stop cut, as in a body,
     /// and the calls of the other choices stand.
     pub(super) data_stops: Vec<(usize, String)>,
+    /// Choices that said the model called a tool with no call in the stream (see
+    /// [`Collector::claims_call`]).
+    claims: Vec<(usize, String, bool)>,
     /// The events of the arguments not taken yet, when they are collected.
     pub(super) events: Option<Vec<ArgumentEvent>>,
 }
@@ -164,6 +167,7 @@ impl Assembly {
             done: false,
             stopped_early: None,
             data_stops: Vec::new(),
+            claims: Vec::new(),
             events: None,
         }
     }
@@ -593,6 +597,15 @@ impl Assembly {
         }
     }
 
+    /// `choice` said the model called a tool (`reason`), though the stream carried no call
+    /// of it; `refused`: the API refused the call the model wrote. As a whole body says it,
+    /// the call is missing unless one is read from the text ([`Collector::claims_call`]).
+    pub fn claims_call(&mut self, choice: usize, reason: String, refused: bool) {
+        if !self.claims.iter().any(|(claimed, _, _)| *claimed == choice) {
+            self.claims.push((choice, reason, refused));
+        }
+    }
+
     /// The stream gave the number of `choice` to two choices: none of its calls runs.
     pub fn conflict_choice(&mut self, choice: usize) {
         let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
@@ -766,6 +779,9 @@ impl Assembly {
             self.end_open(|_| End::Cut("the stream ended before the call did".to_owned()));
         }
         let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
+        for (choice, reason, refused) in mem::take(&mut self.claims) {
+            out.claims_call(choice, reason, refused);
+        }
         if self.overflowed {
             out.overflow(self.format);
         }
@@ -822,6 +838,8 @@ impl Assembly {
         if let Some(reason) = &self.stopped_early {
             settle_cut(&mut calls, reason, false, &self.options, source, None);
         }
+        // Last, as a whole body settles them: a call cut is no call under its id.
+        settle_reused_ids(&mut calls);
         calls
     }
 }

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::assembly::ValueStep;
 use super::{describe, index_of, Assembly, End};
-use crate::calls::gemini::cut_reason;
+use crate::calls::gemini::{cut_reason, refused_call};
 use crate::calls::{id_from, CallParts, Format};
 
 #[derive(Debug, Default)]
@@ -37,6 +37,9 @@ struct Candidate {
     continuing: Option<String>,
     /// A finish reason arrived.
     finished: bool,
+    /// A `functionCall` part arrived: a candidate Gemini says refused a call, with none,
+    /// lost it.
+    carried_calls: bool,
 }
 
 /// One step of a JSON path.
@@ -115,8 +118,14 @@ impl Candidate {
             return;
         }
         for part in parts.map(Vec::as_slice).unwrap_or(&[]) {
-            if let Some(call) = part.get("functionCall").filter(|call| call.is_object()) {
+            // `null` is no call (as in a whole body); anything else but an object is an
+            // unreadable one.
+            let call = part.get("functionCall").filter(|call| !call.is_null());
+            self.carried_calls |= call.is_some();
+            if let Some(call) = call.filter(|call| call.is_object()) {
                 self.function_call(state, part, call);
+            } else if call.is_some() {
+                state.damage("a `functionCall` of the stream is not an object");
             } else if part.get("thought").and_then(Value::as_bool) != Some(true) {
                 if let Some(text) = part.get("text").and_then(Value::as_str).filter(|_| read) {
                     state.content(0, text, "");
@@ -125,6 +134,9 @@ impl Candidate {
         }
         if let Some(reason) = candidate.get("finishReason").filter(|reason| reason.is_string()) {
             self.finished = true;
+            if let Some(reason) = refused_call(Some(reason)).filter(|_| !self.carried_calls) {
+                state.claims_call(state.choice, reason, true);
+            }
             let end = match cut_reason(Some(reason)) {
                 None => End::Complete,
                 Some(reason) => {

@@ -15,7 +15,9 @@
 //! name with `{}` beside a nameless error.
 //!
 //! An id names one call: a delta that repeats a call's id with another `index` than that
-//! call's is another call (two calls, never one merged from both).
+//! call's is another call (two calls, never one merged from both), which is not run unless
+//! it is the same call sent again: as in a whole body, the first call under an id runs and
+//! another is a `malformed` error, its result being one no answer could tell apart.
 //!
 //! A call's id may arrive on any delta (the first non-empty one is kept); its name may
 //! arrive in fragments, and a fragment equal to the whole name is a repeat. Calls end when
@@ -28,7 +30,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
-use crate::calls::openai::cut_reason;
+use crate::calls::openai::{claimed_call, cut_reason};
 use crate::calls::{id_from, CallParts, Format};
 
 /// Where deltas without a key go.
@@ -64,6 +66,9 @@ struct Choice {
     /// with it (they carry no `type`).
     others: HashMap<u64, Option<String>>,
     finish_reason: Option<Value>,
+    /// A call of any type (a function's, a `custom` tool's, the legacy `function_call`)
+    /// arrived: a choice that says it called a tool and carried none lost its call.
+    carried_calls: bool,
 }
 
 impl Chat {
@@ -139,15 +144,20 @@ impl Choice {
                 _ => {}
             }
             if let Some(list) = delta.get("tool_calls").and_then(Value::as_array) {
+                self.carried_calls |= !list.is_empty();
                 for entry in list {
                     self.entry(state, entry);
                 }
             }
             if let Some(call) = delta.get("function_call").filter(|call| call.is_object()) {
+                self.carried_calls = true;
                 self.legacy(state, call);
             }
         }
-        if let Some(reason) = choice.get("finish_reason").filter(|reason| reason.is_string()) {
+        // SGLang sends `""` on every chunk before the last, as others send `null`.
+        if let Some(reason) =
+            choice.get("finish_reason").filter(|reason| reason.as_str().is_some_and(|r| !r.is_empty()))
+        {
             self.finish_reason = Some(reason.clone());
         }
     }
@@ -357,6 +367,9 @@ impl Choice {
     /// choice read, whose stop is the response's).
     fn end(&self, state: &mut Assembly, number: usize, read: bool, done: bool, error: Option<&str>) {
         let by_data = cut_reason(self.finish_reason.as_ref());
+        if let Some(reason) = claimed_call(self.finish_reason.as_ref()).filter(|_| !self.carried_calls) {
+            state.claims_call(number, reason, false);
+        }
         let cut = match (error, by_data) {
             (Some(error), _) => Some(format!("an error event: {error}")),
             (None, Some(reason)) => Some(reason),
