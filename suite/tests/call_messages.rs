@@ -117,3 +117,42 @@ fn hostile_call_messages() {
     }
     insta::assert_snapshot!("hostile_call_messages", text);
 }
+
+/// An unknown tool's message: every tool when they are few; with an MCP gateway's hundreds,
+/// a did-you-mean and the closest names, counted, instead of all of them.
+#[test]
+fn unknown_tool_messages() {
+    let few = ["get_weather", "get_forecast", "send_email"];
+    let servers = ["github", "gitlab", "jira", "slack", "notion", "linear", "drive", "calendar"];
+    let verbs = ["create", "update", "delete", "list", "get", "search", "close", "archive"];
+    let things = ["issue", "comment", "page", "file", "event", "message"];
+    let mut many = Vec::new();
+    for server in servers {
+        for verb in verbs {
+            for thing in things {
+                many.push(format!("{server}__{verb}_{thing}"));
+            }
+        }
+    }
+    assert_eq!(many.len(), 384);
+    let body = |name: &str| {
+        json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}]})
+    };
+    let mut text = String::new();
+    let cases: [(&str, Vec<String>, &str); 6] = [
+        ("a few tools", few.iter().map(|name| name.to_string()).collect(), "get_wether"),
+        ("no tools", Vec::new(), "get_weather"),
+        ("many tools, a typo", many.clone(), "github__create_isue"),
+        ("many tools, the name without its server", many.clone(), "create_issue"),
+        ("many tools, another case", many.clone(), "Slack.Search.Message"),
+        ("many tools, nothing like it", many.clone(), "xyzzy"),
+    ];
+    for (label, tools, name) in cases {
+        let options = CallOptions::new().tools(tools.iter().map(String::as_str));
+        let calls = parse_value(&body(name), &options).unwrap();
+        assert_eq!(calls.errors[0].kind.code(), "unknown_tool", "{label}");
+        text.push_str(&format!("## {label}: `{name}`\n{}\n", calls.errors[0].message));
+    }
+    insta::assert_snapshot!("unknown_tool_messages", text);
+}

@@ -372,11 +372,64 @@ pub(crate) fn closest<'a>(text: &str, candidates: impl Iterator<Item = &'a str>)
         } else if is_abbreviation(&wanted, &lower) {
             score = score.max(0.85);
         }
-        if score >= 0.8 && best.is_none_or(|(_, s)| score > s) {
+        if score >= CLOSE && best.is_none_or(|(_, s)| score > s) {
             best = Some((candidate, score));
         }
     }
     best.map(|(candidate, _)| candidate)
+}
+
+/// The least score of a candidate close enough to `text` to be a likely typo (or the same
+/// words), as [`closest`] and [`ranked`] score them.
+pub(crate) const CLOSE: f64 = 0.8;
+
+/// The `count` candidates closest to `text`, closest first (ties in the candidates' order):
+/// [`ranked`], without the scores.
+#[cfg(test)]
+pub(crate) fn closest_few<'a>(text: &str, candidates: &[&'a str], count: usize) -> Vec<&'a str> {
+    ranked(text, candidates).into_iter().take(count).map(|(candidate, _)| candidate).collect()
+}
+
+/// The candidates by how close they are to `text`, closest first (ties in the candidates'
+/// order), each with its score: for a list too long to give whole, such as the hundreds of
+/// tools of an MCP gateway. Scored as [`closest`] scores them (spelling, case and separator
+/// style, abbreviations; [`CLOSE`] and above is a likely typo), and a candidate that holds
+/// `text`'s letters and digits, or is held in them (`create_issue` in
+/// `github__create_issue`), comes next to a same-words match. The work is bounded as
+/// [`closest`]'s: candidates past the bound are not scored (0) and come last, in their order.
+pub(crate) fn ranked<'a>(text: &str, candidates: &[&'a str]) -> Vec<(&'a str, f64)> {
+    let wanted = lowercase(text);
+    let squashed: String = squash_chars(text).collect();
+    let mut work = 0usize;
+    let mut scored: Vec<(usize, f64)> = candidates
+        .iter()
+        .enumerate()
+        .map(|(position, candidate)| {
+            if text.len() > MAX_SUGGESTED_LEN || candidate.len() > MAX_SUGGESTED_LEN {
+                return (position, 0.0);
+            }
+            work = work.saturating_add(text.len().max(1) * candidate.len().max(1));
+            if work > MAX_SUGGESTION_WORK {
+                return (position, 0.0);
+            }
+            let lower = lowercase(candidate);
+            let mut score = jaro_winkler(&wanted, &lower);
+            let other: String = squash_chars(candidate).collect();
+            if other == squashed {
+                score = 2.0;
+            } else if squashed.len() >= 3
+                && (other.contains(&squashed) || squashed.contains(&other) && other.len() >= 3)
+            {
+                score = score.max(1.5);
+            } else if is_abbreviation(&wanted, &lower) {
+                score = score.max(0.85);
+            }
+            (position, score)
+        })
+        .collect();
+    // Stable: equal scores keep the candidates' order.
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    scored.into_iter().filter_map(|(position, score)| Some((*candidates.get(position)?, score))).collect()
 }
 
 /// `text` in lowercase, borrowed when it already is (the usual field name or enum value).
@@ -521,6 +574,25 @@ impl std::io::Write for Bounded {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_closest_few_come_first_ties_in_order() {
+        let tools =
+            ["send_email", "github__create_issue", "gitlab__create_issue", "get_weather", "CreateIssue"];
+        // The same words in another style, then the names that hold them, in their order.
+        assert_eq!(
+            closest_few("create_issue", &tools, 3),
+            ["CreateIssue", "github__create_issue", "gitlab__create_issue"]
+        );
+        assert_eq!(closest_few("get_wether", &tools, 1), ["get_weather"]);
+        assert_eq!(closest_few("x", &tools, 10).len(), tools.len());
+        // A text too long to compare scores nothing: the candidates keep their order.
+        assert_eq!(
+            closest_few(&"a".repeat(MAX_SUGGESTED_LEN + 1), &tools, 2),
+            ["send_email", "github__create_issue"]
+        );
+        assert!(closest_few("a", &[], 3).is_empty());
+    }
 
     #[test]
     fn strings_are_echoed_as_their_json_text_cut() {

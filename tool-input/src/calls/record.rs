@@ -496,16 +496,53 @@ impl CallParts {
     }
 }
 
-/// The message for a call to a tool that is not registered: the tools that are.
+/// The most tools an unknown tool's message lists: past it (an MCP gateway's hundreds of
+/// tools), the closest names are listed and the rest counted, as an enum's options are.
+pub(crate) const MAX_LISTED_TOOLS: usize = crate::check::MAX_OPTIONS;
+
+/// How many of the closest names the message of a long list gives.
+const CLOSEST_TOOLS: usize = 10;
+
+/// The message for a call to a tool that is not registered: the tools that are, every one
+/// when they are few ([`MAX_LISTED_TOOLS`]). Else how many there are and up to
+/// [`CLOSEST_TOOLS`] names: the closest, when any is close to the name sent (a likely typo,
+/// the same words, the name held in a namespaced one), with a did-you-mean when one is closer
+/// than every other; or the first ones, when none is.
 pub(crate) fn unknown_tool_message(name: &str, available: &[&str]) -> String {
     if available.is_empty() {
-        format!("The tool `{name}` does not exist and no tools are available; nothing was run.")
-    } else {
-        format!(
+        return format!("The tool `{name}` does not exist and no tools are available; nothing was run.");
+    }
+    if available.len() <= MAX_LISTED_TOOLS {
+        return format!(
             "The tool `{name}` does not exist; nothing was run. Available tools: {}.",
             available.join(", ")
-        )
+        );
     }
+    let ranked = crate::message::ranked(name, available);
+    let close: Vec<&str> = ranked
+        .iter()
+        .take(CLOSEST_TOOLS)
+        .take_while(|(_, score)| *score >= crate::message::CLOSE)
+        .map(|(tool, _)| *tool)
+        .collect();
+    let (listed, shown) = if close.is_empty() {
+        let first = available.get(..CLOSEST_TOOLS).unwrap_or(available).to_vec();
+        (format!("No tool's name is like it; the first {}", first.len()), first)
+    } else {
+        let best = match ranked.as_slice() {
+            [(best, score), (_, next), ..] if score > next => Some(best),
+            [(best, _)] => Some(best),
+            _ => None,
+        };
+        let hint = best.map(|best| format!("Did you mean `{best}`? ")).unwrap_or_default();
+        (format!("{hint}The closest"), close)
+    };
+    format!(
+        "The tool `{name}` does not exist; nothing was run. {listed} of the {} available tools: {}, … and {} more.",
+        available.len(),
+        shown.join(", "),
+        available.len() - shown.len()
+    )
 }
 
 /// What the lenient parser gave for a call's argument text: the value and its repairs, and
