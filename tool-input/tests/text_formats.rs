@@ -718,6 +718,48 @@ fn a_harmony_analysis_message_naming_its_recipient_is_reasoning() {
     assert_eq!(outcome(&stream.finish()), outcome(&whole));
 }
 
+#[test]
+fn a_harmony_call_on_the_analysis_channel_is_a_call() {
+    // gpt-oss calls functions on its analysis channel too, and waits for the result after
+    // `<|call|>`; vLLM's parser reads such a message as a call, whichever side of the channel
+    // its recipient is written.
+    let think = "<|channel|>analysis<|message|>Need the weather.<|end|>";
+    for call in [
+        "<|start|>assistant<|channel|>analysis to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+        "<|start|>assistant to=functions.get_weather<|channel|>analysis <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+        "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>{\"note\": \"<|end|>\", \"city\": \"Paris\"}<|call|>",
+    ] {
+        let text = format!("{think}{call}");
+        let options = CallOptions::new().format(Format::Text);
+        let whole = parse_text(&text, &options);
+        assert_eq!(whole.calls.len(), 1, "{text}: {:?}", errors(&whole));
+        assert_eq!(whole.calls[0].name, "get_weather");
+        assert_eq!(whole.calls[0].arguments["city"], "Paris");
+        assert_eq!(whole.reasoning.as_deref(), Some("Need the weather."), "{text}");
+        let mut stream = StreamAssembler::new(options.clone().text_format(TextFormat::Harmony));
+        for c in text.chars() {
+            stream.push_text(c.encode_utf8(&mut [0; 4]));
+        }
+        assert_eq!(outcome(&stream.finish()), outcome(&whole), "{text}");
+        // Written into a chat message's content by a server without a tool parser: the same.
+        let body = json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"content": text}}]});
+        let read = parse_body(body.to_string(), &CallOptions::new()).unwrap();
+        assert_eq!(summary(&read), summary(&whole), "{text}");
+    }
+    // Not calls: a built-in tool's recipient, a message ended as reasoning is, one cut off
+    // before its end (the model never stopped for it), one with no recipient.
+    for call in [
+        "<|start|>assistant<|channel|>analysis to=browser.search <|constrain|>json<|message|>{\"query\": \"weather\"}<|call|>",
+        "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>{\"city\": \"Paris\"}<|end|>",
+        "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>{\"city\": \"Par",
+        "<|start|>assistant<|channel|>analysis<|message|>{\"city\": \"Paris\"}<|call|>",
+    ] {
+        let text = format!("{think}{call}");
+        let whole = parse_text(&text, &CallOptions::new().format(Format::Text));
+        assert!(whole.calls.is_empty() && whole.errors.is_empty(), "{text}: {:?}", summary(&whole));
+    }
+}
+
 /// Is `partial` a view of `fin` as it arrives: its strings prefixes of the final strings,
 /// its objects' keys final keys, its arrays prefixes, everything else equal? (A lenient
 /// parser shows an object before its first `:` as `null`: it may turn out a set.)

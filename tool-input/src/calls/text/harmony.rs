@@ -5,7 +5,9 @@
 //! <|constrain|>json<|message|>{…}<|call|>`) or in the header (`<|start|>assistant
 //! to=functions.NAME<|channel|>commentary json<|message|>{…}<|call|>`). A message without a
 //! recipient (the `final` channel) is content. The `analysis` channel is reasoning, taken
-//! out before (see [`reasoning`](super::reasoning)).
+//! out before (see [`reasoning`](super::reasoning)), but for a message on it sent
+//! `to=functions.NAME` and ended by `<|call|>`: gpt-oss calls functions there too, and waits
+//! for the result, so vLLM's parser reads it as a call, and so does this one.
 
 use super::{find_first, find_outside_values, push_truncated, text_parts, Read};
 use crate::calls::{Collector, OriginalArguments};
@@ -32,7 +34,8 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
         Some((at, _)) => (at, at, true),
         None => (text.len(), text.len(), false),
     };
-    if channel(header) == Some("analysis") {
+    let ends_a_call = closed && text[body_end..].starts_with(ENDS[0]);
+    if channel(header) == Some("analysis") && !(calls_a_function(header) && ends_a_call) {
         // Reasoning (taken out before, header and all, when the header came first): never
         // a call, never content.
         return Read::To(end);
@@ -64,6 +67,12 @@ pub(super) fn recipient(header: &str) -> Option<String> {
     let recipient = &rest[..end];
     let name = recipient.strip_prefix("functions.").unwrap_or(recipient);
     (!name.is_empty()).then(|| name.to_owned())
+}
+
+/// Does a header send its message to a function (`to=functions.NAME`), not to a built-in
+/// tool or no one?
+pub(super) fn calls_a_function(header: &str) -> bool {
+    header.split("to=").skip(1).any(|recipient| recipient.starts_with("functions."))
 }
 
 /// The channel a header names.

@@ -129,6 +129,17 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
         }
         visible.push_str(&text[pos..at]);
         let (open, closes) = BLOCKS[which];
+        if open.ends_with("analysis") {
+            // A call gpt-oss addressed to a function on its analysis channel, ended by
+            // `<|call|>`, is a call (vLLM's parser reads it so): the model waits for its
+            // result. It stays in the text, for the harmony reader.
+            if let Some(end) = harmony_call_end(text, &visible, at) {
+                visible.push_str(&text[at..end]);
+                pos = end;
+                arguments = InArguments::after_markers(pos);
+                continue;
+            }
+        }
         if open == "<|channel|>analysis" {
             // A header that named a recipient before its channel is the analysis message's.
             if let Some(header) = harmony_header(&visible) {
@@ -163,6 +174,23 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
     visible.push_str(&text[pos..]);
     let reasoning: Vec<&str> = reasoning.into_iter().map(str::trim).filter(|part| !part.is_empty()).collect();
     Split { visible: Cow::Owned(visible), reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")) }
+}
+
+/// Where the harmony analysis message whose channel starts at `at` ends, when it is a call:
+/// its header (`visible`'s last one, when the recipient came before the channel, or its own)
+/// sends it `to=functions.NAME`, and `<|call|>` ends it (outside its arguments' strings).
+fn harmony_call_end(text: &str, visible: &str, at: usize) -> Option<usize> {
+    let message = at + text[at..].find("<|message|>")?;
+    let before = harmony_header(visible).map_or("", |header| &visible[header..]);
+    let header = &text[at..message];
+    if !super::harmony::calls_a_function(before) && !super::harmony::calls_a_function(header) {
+        return None;
+    }
+    let body = message + "<|message|>".len();
+    match super::arguments::find_outside_values(text, body, &super::harmony::ENDS)? {
+        (end, 0) => Some(end + "<|call|>".len()),
+        _ => None,
+    }
 }
 
 /// Where a harmony header that `visible` ends in starts (`<|start|>assistant
