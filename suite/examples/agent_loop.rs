@@ -170,7 +170,8 @@ pub async fn run_agent(api_base: &str, max_failures: u32) -> Result<Transcript, 
             None => return Err("the response has no choice".into()),
         };
         let calls = ao::response_calls(&response, &toolbox.call_options())?;
-        if calls.calls.is_empty() && calls.errors.is_empty() {
+        // No call, none unreadable, none the response says was made but lacks: the answer.
+        if calls.calls.is_empty() && calls.errors.is_empty() && calls.missing_call.is_none() {
             let answer = message.content.unwrap_or_default();
             let desk = toolbox.state();
             return Ok(Transcript {
@@ -197,6 +198,11 @@ pub async fn run_agent(api_base: &str, max_failures: u32) -> Result<Transcript, 
                 fixes: repairs.chain(coercions).collect(),
             });
             messages.push(ChatCompletionRequestMessage::from(&outcome));
+        }
+        // A call the response says was made but lacks has no id to answer: the model is told
+        // in a turn of its own, and calls again.
+        if let Some(missing) = &calls.missing_call {
+            messages.push(ChatCompletionRequestUserMessage::from(missing.message.as_str()).into());
         }
         turns.push(steps);
     }
