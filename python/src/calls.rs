@@ -65,7 +65,9 @@ fn options(
 /// model was given (a call to another is an `unknown_tool` error, and text that merely
 /// looks like one stays text). Ids are kept byte for byte, or generated when missing. A
 /// call whose arguments were cut off, do not parse or are not an object is an error, never
-/// a call; a body that cannot be read at all is one error of kind `body`.
+/// a call; a body that cannot be read at all is one error of kind `body`. A response that
+/// says the model called a tool but holds no call adds `"missing_call": {"kind", "reason",
+/// "message"}`: send its message back to the model as a user turn.
 #[pyfunction]
 #[pyo3(signature = (body, *, format = "auto", tools = None, text_format = None))]
 pub(crate) fn parse_calls<'py>(

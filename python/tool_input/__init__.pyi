@@ -46,11 +46,20 @@ class CallError(TypedDict):
     arguments: NotRequired[Optional[str]]
     arguments_cut: NotRequired[bool]
 
+class MissingCall(TypedDict):
+    kind: str  # "missing_call"
+    reason: str
+    message: str
+
 class Calls(TypedDict):
     calls: List[ToolCall]
     errors: List[CallError]
     content: Optional[str]
     reasoning: Optional[str]
+    # Only when the response says the model called a tool but holds no call (Gemini's
+    # MALFORMED_FUNCTION_CALL, finish_reason "tool_calls" with none): send `message` back
+    # to the model as a user turn; there is no call id to answer.
+    missing_call: NotRequired[MissingCall]
 
 class OpenCall(TypedDict):
     position: int

@@ -913,7 +913,9 @@ impl<S: Send + Sync + 'static> Toolbox<S> {
     }
 
     /// Dispatch every call of a response and answer every error, in the order they were
-    /// sent (synchronous handlers).
+    /// sent (synchronous handlers). A call the response says was made but lacks
+    /// ([`Calls::missing_call`]) has no id to answer, so no outcome: send its message to the
+    /// model as a user turn.
     ///
     /// ```
     /// use schemars::JsonSchema;
