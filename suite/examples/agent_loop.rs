@@ -216,6 +216,9 @@ pub enum Model {
     Corrects,
     /// Sends the same wrong choice until told the tool will not run again.
     Stubborn,
+    /// Its first turn ends for a tool call but carries none (as a call the API refused
+    /// does); told so, it makes its calls, then corrects them.
+    LosesItsFirstCall,
 }
 
 /// The recorded response the turns are derived from.
@@ -276,6 +279,14 @@ fn turn(recorded: &Value, number: usize, tool_calls: Vec<Value>, text: Option<St
     response
 }
 
+/// A first turn that says it ended for a tool call, but carries none.
+fn lost_turn(recorded: &Value) -> Value {
+    let mut response = turn(recorded, 1, Vec::new(), None);
+    response["choices"][0]["message"]["content"] = Value::Null;
+    response["choices"][0]["finish_reason"] = Value::from("tool_calls");
+    response
+}
+
 /// A recorded call with a new id and these arguments.
 fn with_arguments(call: &Value, id_suffix: &str, arguments: String) -> Value {
     let mut call = call.clone();
@@ -319,8 +330,24 @@ fn respond(model: Model, recorded: &Value, request: &Value) -> Result<Value, Str
     let messages = request["messages"].as_array().ok_or("the request has no messages")?;
     let assistant_turns = messages.iter().filter(|m| m["role"] == "assistant").count();
     let Some(last) = messages.iter().rposition(|m| m["role"] == "assistant") else {
-        return Ok(first_turn(recorded));
+        return Ok(match model {
+            Model::LosesItsFirstCall => lost_turn(recorded),
+            _ => first_turn(recorded),
+        });
     };
+    // The turn that lost its call is answered by a user turn saying so, never taken for an
+    // answer.
+    if messages[last]["tool_calls"].as_array().is_none_or(Vec::is_empty) && assistant_turns == 1 {
+        let told = messages[last + 1..].iter().any(|m| {
+            m["role"] == "user"
+                && m["content"].as_str().is_some_and(|text| text.contains("could not be read"))
+        });
+        return if told {
+            Ok(first_turn(recorded))
+        } else {
+            Err("the lost call was not told to the model".into())
+        };
+    }
     // Every call of the last turn must be answered by a tool message with its id.
     let mut answers = Vec::new();
     for call in messages[last]["tool_calls"].as_array().into_iter().flatten() {
@@ -340,7 +367,7 @@ fn respond(model: Model, recorded: &Value, request: &Value) -> Result<Value, Str
     let stock_output = stock_answer.filter(|text| text.contains("\"price\""));
     let next = assistant_turns + 1;
     match model {
-        Model::Corrects if names_the_path => {
+        Model::Corrects | Model::LosesItsFirstCall if names_the_path => {
             let stock = &recorded_calls(recorded)[1];
             let corrected = with_arguments(
                 stock,
@@ -349,7 +376,7 @@ fn respond(model: Model, recorded: &Value, request: &Value) -> Result<Value, Str
             );
             Ok(turn(recorded, next, vec![corrected], None))
         }
-        Model::Corrects => match stock_output {
+        Model::Corrects | Model::LosesItsFirstCall => match stock_output {
             Some(output) => {
                 let weather = messages
                     .iter()

@@ -120,3 +120,26 @@ async fn the_server_refuses_a_call_left_unanswered() {
     let error = client.chat().create(request).await.expect_err("a turn with an unanswered call is refused");
     assert!(error.to_string().contains("the tool call call_1 was not answered"), "{error}");
 }
+
+#[tokio::test]
+async fn a_turn_that_lost_its_call_is_told_to_the_model_not_taken_for_its_answer() {
+    let server = ReplayServer::start(Model::LosesItsFirstCall).await.expect("the replay server starts");
+    let transcript = run_agent(server.api_base(), 3).await.expect("the loop finishes");
+
+    // Turn 1 had no call to answer; then the model's calls, as when nothing was lost.
+    assert_eq!(transcript.turns.len(), 3);
+    assert!(transcript.turns[0].is_empty());
+    assert_eq!(
+        kinds(&transcript.turns[1]),
+        [("GetWeatherArgs", OutcomeKind::Success), ("get_stock_price", OutcomeKind::Invalid)]
+    );
+    assert_eq!(kinds(&transcript.turns[2]), [("get_stock_price", OutcomeKind::Success)]);
+    assert!(transcript.answer.starts_with("Weather: 12°C and cloudy in Edinburgh, GB. AAPL: {"));
+    // The second request told the model, in a user turn, and answered no call id.
+    let requests = server.requests();
+    let messages = requests[1]["messages"].as_array().unwrap();
+    let last = messages.last().unwrap();
+    assert_eq!(last["role"], "user");
+    assert!(last["content"].as_str().unwrap().starts_with("Your tool call could not be read"), "{last}");
+    assert!(messages.iter().all(|m| m["role"] != "tool"));
+}
