@@ -163,7 +163,8 @@ pub fn pipeline(data: &[u8]) {
             .with_max_depth(3)
             .with_max_echo_chars(8)
             .with_max_string_bytes(16)
-            .with_max_errors(4),
+            .with_max_errors(4)
+            .with_max_coercions(2),
     );
     let small = Order::from_arguments_with(data, &tiny);
     paths_agree(&small, &tool_input::__private::from_arguments_full::<Order>(data.into(), &tiny));
@@ -188,6 +189,10 @@ fn paths_agree(
             assert_eq!(a.value, b.value, "the one-pass and full paths disagree");
             assert_eq!(a.report.repairs, b.report.repairs, "the paths report different repairs");
             assert_eq!(a.report.coercions, b.report.coercions, "the paths report different coercions");
+            assert_eq!(
+                a.report.omitted_coercions, b.report.omitted_coercions,
+                "the paths count different coercions past the records' limit"
+            );
         }
         (Err(a), Err(b)) => assert_eq!(a, b, "the one-pass and full paths reject differently"),
         _ => panic!("the one-pass and full paths disagree: {result:?} / {full:?}"),
