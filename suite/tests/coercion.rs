@@ -555,6 +555,25 @@ fn a_filled_default_is_not_counted_against_the_model() {
     assert!(check(&schema, Policy::Default, r#"{"a": 1, "b": 3}"#).is_err());
 }
 
+/// A default that holds an object whose schema fills the same default in again cannot be
+/// filled: it is a schema error when the validator is built (the walk filled it without end
+/// and overflowed the stack, for any call that left the property out, or sent `{}` there).
+#[test]
+fn a_default_that_fills_itself_again_is_a_schema_error() {
+    let endless = json!({"type": "object", "properties": {"c": {"$ref": "#", "default": {}}}});
+    let error = Validator::new(&endless).expect_err("refused");
+    assert_eq!(error.pointer, "/properties/c/default");
+    assert!(error.message.contains("without end"), "{error}");
+    // As an annotation it fills nothing, and the schema checks calls.
+    let annotated = Validator::builder(&endless).defaults(false).build().expect("compiles");
+    assert_eq!(annotated.check(r#"{"c": {"c": {}}}"#).expect("accepted").value, json!({"c": {"c": {}}}));
+    // A default that fills another inside it, and ends there, is filled whole.
+    let nested = json!({"properties": {"c": {"properties": {"d": {"default": {"e": 1}}}, "default": {}}}});
+    let (value, kinds) = check(&nested, Policy::Default, "{}").expect("accepted");
+    assert_eq!(value, json!({"c": {"d": {"e": 1}}}));
+    assert_eq!(kinds, [DefaultFilled, DefaultFilled]);
+}
+
 /// Nor is it refused for the model: where a keyword other than its own property's schema
 /// refuses the object with the default in it (a `not`, a dependency, a `oneOf`, an `if`,
 /// `propertyNames`, a sibling's type), the call is checked as sent and no default is filled;

@@ -1072,19 +1072,37 @@ fn defaults_exact(plan: &Plan, overrides: &HashMap<String, FieldOverride>, limit
 /// `default`. It is the schema's mistake, never the model's: filled in for a call that
 /// leaves the property out, it would be refused as if the call had sent it. Validity is
 /// plain JSON Schema validity (`5.0` is an integer), as [`Validator::is_valid`] reads it.
+/// So is a default that cannot be filled in: one whose own defaults, filled in, hold an
+/// object that fills them in again, past the depth limit.
 fn refused_default(
     plan: &Plan,
     overrides: &HashMap<String, FieldOverride>,
     limits: &Limits,
 ) -> Option<SchemaError> {
     let walker = Walker::new(plan, overrides, limits, false);
+    // The walk that fills the defaults inside a default, as a call's does.
+    let filling = Walker::new(plan, overrides, limits, true);
     for node in &plan.nodes {
         for (index, default) in &node.defaults {
             let (name, child) = &node.properties[*index];
-            let errors = walker.errors_at(*child, &mut default.clone());
-            let Some(first) = errors.first() else { continue };
             let holder = plan.default_holder(*child).unwrap_or(*child);
             let pointer = format!("{}/default", plan.pointers[holder]);
+            let errors = walker.errors_at(*child, &mut default.clone());
+            let Some(first) = errors.first() else {
+                // Valid as it is; but a default whose own defaults fill objects that fill
+                // more (`{"c": {"$ref": "#", "default": {}}}`) never ends.
+                let filled = filling.errors_at(*child, &mut default.clone());
+                if !filled.iter().any(|error| error.code == ErrorCode::TooDeep) {
+                    continue;
+                }
+                return Some(SchemaError::new(
+                    &pointer,
+                    format!(
+                        "the default of `{name}` holds an object whose schema fills in defaults that hold such an object again, without end: filled in, it would nest past the limit of {} levels",
+                        limits.max_depth
+                    ),
+                ));
+            };
             let inside = if first.path.is_empty() { String::new() } else { format!(" at {}", first.path) };
             return Some(SchemaError::new(
                 &pointer,

@@ -654,7 +654,10 @@ impl<'p> Walker<'p> {
         out: &mut Outcome,
         depth: usize,
     ) {
-        if depth >= self.max_depth && !map.is_empty() {
+        // An empty object at the limit is walked, but not filled: a default filled there would
+        // be walked one level deeper, and one that holds an object whose schema fills it again
+        // (`{"properties": {"c": {"$ref": "#", "default": {}}}}`) would go on without end.
+        if depth >= self.max_depth && (!map.is_empty() || self.fills(node, map)) {
             self.too_deep(out, path, mode);
             return;
         }
@@ -738,6 +741,13 @@ impl<'p> Walker<'p> {
             Bounds::properties(node),
             || format!("the object has {}", message::counted(count, "property", "properties")),
         );
+    }
+
+    /// Would [`prepare_object`](Walker::prepare_object) fill a default into `map`?
+    fn fills(&self, node: &Node, map: &Map<String, Value>) -> bool {
+        self.prepare
+            && self.fill_defaults
+            && absent_defaults(node, |_, name| map.contains_key(name)).next().is_some()
     }
 
     /// Before the properties are walked: treat a null sent for an optional property that

@@ -1134,3 +1134,34 @@ fn a_parsed_value_is_held_to_the_limits_its_text_is() {
         assert_eq!(typed, from_text, "{value}");
     }
 }
+
+/// A default that holds an object whose schema fills the same default in again is refused
+/// when the validator is built; and the walk itself, given such a plan, stops at the depth
+/// limit rather than filling without end (it overflowed the stack).
+#[test]
+fn a_default_that_fills_itself_again_ends() {
+    for schema in [
+        json!({"type": "object", "properties": {"c": {"$ref": "#", "default": {}}}}),
+        json!({"properties": {"c": {"type": "array", "items": {"$ref": "#"}, "default": [{}]}}}),
+        json!({"$defs": {"n": {"properties": {"next": {"$ref": "#/$defs/n", "default": {}}}}},
+               "properties": {"head": {"$ref": "#/$defs/n"}}}),
+    ] {
+        let error = Validator::new(&schema).expect_err("refused");
+        assert!(error.message.contains("without end"), "{schema}: {error}");
+        assert!(error.pointer.ends_with("/default"), "{schema}: {error}");
+        // As annotations, nothing is filled.
+        let plain = Validator::builder(&schema).defaults(false).build().expect("compiles");
+        assert_eq!(plain.check("{}").expect("accepted").value, json!({}));
+        // The walk over the plan as compiled, defaults and all.
+        let plan = Plan::compile(&schema).expect("compiles");
+        let limits = Limits::default();
+        let overrides = HashMap::new();
+        let mut value = json!({"head": {}});
+        let outcome = Walker::new(&plan, &overrides, &limits, true).run(&mut value, Policy::Default);
+        assert!(outcome.errors.iter().any(|error| error.code == ErrorCode::TooDeep), "{schema}");
+    }
+    // A default that fills defaults inside it, and ends, is filled.
+    let nested = json!({"properties": {"c": {"properties": {"d": {"default": {"e": 1}}}, "default": {}}}});
+    let checked = Validator::new(&nested).expect("compiles").check("{}").expect("accepted");
+    assert_eq!(checked.value, json!({"c": {"d": {"e": 1}}}));
+}
