@@ -624,6 +624,65 @@ fn a_default_the_rest_of_the_schema_refuses_is_not_filled() {
     }
 }
 
+/// Nor may a default pass a call the schema refuses with it in, or fail one the schema takes
+/// as sent, whichever keyword reads its object: an `enum` or `const` of whole objects (read
+/// before the defaults are filled), another branch's property beside the branch that has the
+/// default, `uniqueItems` over items the default made equal. The call is then checked as
+/// sent, and no default is filled.
+#[test]
+fn a_default_is_held_to_every_keyword_that_reads_its_object() {
+    for (schema, raw) in [
+        (json!({"type": "object", "enum": [{}], "properties": {"c": {"default": []}}}), "{}"),
+        (json!({"type": "object", "const": {}, "properties": {"c": {"default": []}}}), "{}"),
+        (
+            json!({"properties": {"o": {"type": "object", "properties": {"c": {"default": 1}}}},
+                   "enum": [{"o": {}}]}),
+            r#"{"o": {}}"#,
+        ),
+        (
+            json!({"type": "object", "allOf": [{"properties": {"b": {"default": []}}}],
+                   "properties": {"b": {"type": "string"}}}),
+            "{}",
+        ),
+        (
+            json!({"type": "object", "oneOf": [{"properties": {"b": {"default": []}}}],
+                   "properties": {"b": {"type": "string"}}}),
+            "{}",
+        ),
+        (
+            json!({"properties": {"xs": {"type": "array", "uniqueItems": true,
+                   "items": {"type": "object", "properties": {"c": {"default": 1}}}}}}),
+            r#"{"xs": [{}, {"c": 1}]}"#,
+        ),
+    ] {
+        let sent: Value = serde_json::from_str(raw).unwrap();
+        for policy in [Strict, Normal, Lenient] {
+            let validator = Validator::builder(&schema).policy(policy).build().unwrap();
+            for checked in [validator.check(raw), validator.check(&sent)] {
+                let checked = checked.unwrap_or_else(|r| panic!("{schema} {policy} {raw}: refused {r}"));
+                assert_eq!(checked.value, sent, "{schema} {policy} {raw}");
+                assert!(checked.report.coercions.is_empty(), "{schema} {policy} {raw}");
+            }
+        }
+    }
+    // A required property with a default, beside a keyword a coercion may meet: the
+    // coercion stands, and the default is filled (the property's absence as sent was blamed
+    // on the coercion, and the call refused).
+    let required = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"default": 1}},
+                          "required": ["a", "b"], "not": {"required": ["z"]}});
+    assert_eq!(
+        check(&required, Normal, r#"{"a": "3"}"#),
+        Ok((json!({"a": 3, "b": 1}), vec![DefaultFilled, NumberFromString]))
+    );
+    // A call refused for the model's own mistake is told that alone, not also that the
+    // property with a default is missing, by the walk (a value) as by the one pass (text).
+    let validator = Validator::new(&required).unwrap();
+    for rejection in [validator.check("{}").unwrap_err(), validator.check(&json!({})).unwrap_err()] {
+        let found: Vec<_> = rejection.errors().iter().map(|e| (e.path(), e.code())).collect();
+        assert_eq!(found, [("/a", ErrorCode::Missing)]);
+    }
+}
+
 #[test]
 fn format_spellings_are_rewritten_once_and_recorded() {
     let date_time = json!({"type": "string", "format": "date-time"});

@@ -482,6 +482,11 @@ pub(crate) struct Plan {
     /// same value (see [`Node::entangles_coercions`])? When not, a coerced value needs no
     /// check against the whole schema after the walk.
     pub coercions_entangled: bool,
+    /// Could a default the walk fills meet a keyword that read the object without it, or
+    /// that refuses it beside what was sent (see [`Plan::entangles_defaults`])? When not, a
+    /// filled value needs no check against the whole schema after the walk. Set by the
+    /// validator, which knows whether defaults are filled at all.
+    pub defaults_entangled: bool,
     /// Where in the document each node was compiled from, by [`NodeId`] (the least pointer,
     /// as strings order, when `$ref`s share a node): for schema errors found after compiling.
     pub pointers: Vec<String>,
@@ -492,6 +497,28 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
+    /// Could a default filled in break a keyword of the schema: one a coercion could meet
+    /// (an applicator beside another keyword, a `not`, a dependency...), an `enum` or
+    /// `const` that holds an object (which it reads whole, before the object's defaults are
+    /// filled), or `uniqueItems` (over objects a default fills)? Never where no property has
+    /// a default.
+    pub fn entangles_defaults(&self) -> bool {
+        fn holds_object(value: &Value) -> bool {
+            match value {
+                Value::Object(_) => true,
+                Value::Array(items) => items.iter().any(holds_object),
+                _ => false,
+            }
+        }
+        self.nodes.iter().any(|node| !node.defaults.is_empty())
+            && (self.coercions_entangled
+                || self.nodes.iter().any(|node| {
+                    node.unique_items
+                        || node.enum_values.as_deref().is_some_and(|values| values.iter().any(holds_object))
+                        || node.const_value.as_ref().is_some_and(holds_object)
+                }))
+    }
+
     /// Compile a JSON Schema document, its formats asserted.
     pub fn compile(schema: &Value) -> Result<Plan, SchemaError> {
         Plan::compile_with(schema, true)
@@ -590,6 +617,7 @@ impl Plan {
             fast: Vec::new(),
             defaults_exact: false,
             coercions_entangled: false,
+            defaults_entangled: false,
             pointers,
             scope_of,
         };

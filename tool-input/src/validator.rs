@@ -1,7 +1,6 @@
 //! The engine for any JSON Schema: raw arguments in, a checked value or a rejection out.
 
 use std::collections::HashMap;
-use std::mem;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -386,6 +385,7 @@ impl ValidatorBuilder {
         if !self.defaults {
             plan.nodes.iter_mut().for_each(|node| node.defaults.clear());
         }
+        plan.defaults_entangled = plan.entangles_defaults();
         plan.defaults_exact = defaults_exact(&plan, &self.overrides, &self.limits);
         if !plan.defaults_exact {
             if let Some(error) = refused_default(&plan, &self.overrides, &self.limits) {
@@ -686,7 +686,7 @@ impl Validator {
         }
         let mut checked = self.check_read(read, raw, policy, &limits, false)?;
         coercions.append(&mut checked.report.coercions);
-        let repairs = mem::take(&mut checked.report.repairs);
+        let repairs = std::mem::take(&mut checked.report.repairs);
         let report = Report::new(repairs, coercions)
             .limited(omitted + checked.report.omitted_coercions, limits.max_coercions);
         Ok(Checked { report, ..checked })
@@ -807,29 +807,44 @@ impl Validator {
             Some(sent)
         };
         let sent = || reread(false);
-        if defaults_may_break(&walker, &outcome) {
-            // A default is not the model's doing: where filling one made the call fail (a
-            // `not`, a dependency, a `oneOf` or `propertyNames` that reads which members are
-            // present), or a keyword coerced it, the call is checked as sent, and no default
-            // is filled. Its errors, if any, are then the model's own. (The aliases are read
-            // as the first walk's were: their records are the ones kept.)
+        if defaults_coerced(&walker, &outcome) {
+            // A default is not the model's doing: where a keyword other than its property's
+            // schema coerced it, the call is checked as sent, and no default is filled. (The
+            // aliases are read as the first walk's were: their records are the ones kept.)
             if let Some(as_sent) = reread(true) {
                 value = as_sent;
                 walker.fill_defaults = false;
                 outcome = walker.run(&mut value, policy);
             }
         }
-        let blamed = if outcome.out_of_steps { None } else { blame::blame(&walker, &value, &outcome, sent) };
-        if let Some((blamed, sent)) = blamed {
-            // A coercion made a value that breaks the rest of the schema (a sibling bound, a
-            // `not`, another branch): it is not made, and the value is explained as sent there.
-            let made = mem::take(&mut outcome.coercions);
-            let (refused, kept) = blame::undo(blamed, &mut value, sent, made);
-            walker.refused = refused;
-            outcome = walker.run(&mut value, Policy::Strict);
-            if let Some(kept) = kept {
-                // The strict walk makes no coercion of its own: these are the ones that stand.
-                outcome.coercions = kept;
+        blame::settle(&mut walker, &mut value, &mut outcome, sent);
+        if walker.fill_defaults
+            && self.inner.plan.defaults_entangled
+            && !outcome.out_of_steps
+            // (Past the records kept, a default may have been filled unrecorded.)
+            && (outcome.coercions_omitted > 0
+                || outcome.coercions.iter().any(|coercion| coercion.kind == CoercionKind::DefaultFilled))
+            && !(outcome.errors.is_empty() && blame::defaults_hold(&walker, &value, &outcome.coercions))
+        {
+            // Nor may a default fail the call, or pass one the schema refuses with it in (a
+            // `not`, a dependency, a `oneOf` or `propertyNames` that reads which members are
+            // present, an `enum` of whole objects, `uniqueItems` over items it filled, a
+            // branch's default another branch's property refuses): the call is then checked as
+            // sent, and no default is filled. Where it fails with the defaults only as it
+            // fails without them, the errors are the model's own, and the defaults (which
+            // the model need not send) do not add their absence to them.
+            if let Some(mut as_sent) = reread(true) {
+                walker.fill_defaults = false;
+                walker.refused = None;
+                let mut bare = walker.run(&mut as_sent, policy);
+                blame::settle(&mut walker, &mut as_sent, &mut bare, sent);
+                if bare.errors.is_empty()
+                    || outcome.errors.is_empty()
+                    || !blame::each_found_in(&outcome.errors, &bare.errors)
+                {
+                    value = as_sent;
+                    outcome = bare;
+                }
             }
         }
         walker.long_strings_undescribed(&value, &mut outcome);
@@ -1029,11 +1044,10 @@ fn in_document_order(
     rejection
 }
 
-/// Could a default the walk filled have failed the call, or been coerced (for a keyword
-/// other than its own property's schema, which then refuses what it became)? Only where one
-/// was filled and such a keyword can read it (the plan's coercions can meet one: see
-/// `Node::entangles_coercions`); the count bounds never count a default.
-fn defaults_may_break(walker: &Walker<'_>, outcome: &crate::check::Outcome) -> bool {
+/// Was a default the walk filled coerced, for a keyword other than its own property's schema
+/// (which then refuses what it became)? Only where such a keyword can read it (the plan's
+/// coercions can meet one: see `Node::entangles_coercions`).
+fn defaults_coerced(walker: &Walker<'_>, outcome: &crate::check::Outcome) -> bool {
     if !walker.plan.coercions_entangled || outcome.out_of_steps {
         return false;
     }
@@ -1046,14 +1060,8 @@ fn defaults_may_break(walker: &Walker<'_>, outcome: &crate::check::Outcome) -> b
     let in_a_default = |path: &str| {
         path.match_indices('/').map(|(at, _)| &path[..at]).chain([path]).any(|above| filled.contains(above))
     };
-    // Past the limit of records, a default may have been filled with none: any error may
-    // be its doing.
-    (!filled.is_empty() || outcome.coercions_omitted > 0)
-        && (!outcome.errors.is_empty()
-            || outcome
-                .coercions
-                .iter()
-                .any(|c| c.kind != CoercionKind::DefaultFilled && in_a_default(&c.path)))
+    !filled.is_empty()
+        && outcome.coercions.iter().any(|c| c.kind != CoercionKind::DefaultFilled && in_a_default(&c.path))
 }
 
 /// Is every property's `default` exactly valid against the property's schema, under the

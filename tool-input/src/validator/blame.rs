@@ -17,6 +17,11 @@
 //! dozen checks. Where undoing every coercion clears nothing, the errors are the call's own
 //! and the walk's explanation stands. Past a bound on the checks, the whole value is
 //! explained as sent.
+//!
+//! The value checked holds the defaults the walk filled (a required property's default
+//! answers for it), but their objects' count bounds count only what was sent, as the walk
+//! counts. Whether the defaults themselves broke the schema is the validator's to settle,
+//! after the coercions are ([`defaults_hold`]).
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -52,18 +57,57 @@ fn coerced(coercion: &Coercion) -> bool {
     coercion.kind != CoercionKind::DefaultFilled
 }
 
-/// `value` as the model sent it: the walk's value with every default it filled taken out
-/// again (a default is not the model's doing: `maxProperties: 1` must not count it).
-fn without_defaults(value: &Value, coercions: &[Coercion]) -> Value {
-    let mut sent = value.clone();
-    // Deepest first, so a default inside a default is removed with it or before it.
-    for filled in coercions.iter().rev().filter(|c| !coerced(c)) {
-        let (parent, key) = filled.path.rsplit_once('/').unwrap_or_default();
-        if let Some(object) = sent.pointer_mut(parent).and_then(Value::as_object_mut) {
-            object.remove(crate::pointer::unescape_token(key).as_ref());
+/// The errors of `value`, the walk's (its coercions and defaults in), as an exact check of
+/// the whole schema finds them, but for the count bounds of the objects a default was filled
+/// in: a default is not the model's doing, and `maxProperties: 1` does not count it (as the
+/// walk and the one pass do not).
+fn refused(walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> Vec<Found> {
+    let holders: HashSet<&str> = coercions
+        .iter()
+        .filter(|c| !coerced(c))
+        .map(|c| c.path.rsplit_once('/').map_or("", |(parent, _)| parent))
+        .collect();
+    let errors = walker.errors_at(walker.plan.root, &mut value.clone());
+    found(&errors)
+        .into_iter()
+        .filter(|(path, code)| !(*code == ErrorCode::Properties && holders.contains(path.as_str())))
+        .collect()
+}
+
+/// Does the whole schema take `value`, the walk's, with the defaults it filled (their
+/// objects' count bounds aside, as the walk reads them)?
+pub(super) fn defaults_hold(walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> bool {
+    walker.accepts_exact(walker.plan.root, value, &crate::check::Path::Root, 0)
+        || refused(walker, value, coercions).is_empty()
+}
+
+/// Is each of `errors` (by path and code) one of `among`?
+pub(super) fn each_found_in(errors: &[FieldError], among: &[FieldError]) -> bool {
+    let among: HashSet<Found> = found(among).into_iter().collect();
+    found(errors).iter().all(|error| among.contains(error))
+}
+
+/// After the walk: where a coercion broke the rest of the schema ([`blame`]), undo it and
+/// explain the value as sent there, keeping the coercions that stand.
+pub(super) fn settle(
+    walker: &mut Walker<'_>,
+    value: &mut Value,
+    outcome: &mut Outcome,
+    sent: impl FnOnce() -> Option<Value>,
+) {
+    let blamed = if outcome.out_of_steps { None } else { blame(walker, value, outcome, sent) };
+    if let Some((blamed, sent)) = blamed {
+        // A coercion made a value that breaks the rest of the schema (a sibling bound, a
+        // `not`, another branch): it is not made, and the value is explained as sent there.
+        let made = std::mem::take(&mut outcome.coercions);
+        let (refused, kept) = undo(blamed, value, sent, made);
+        walker.refused = refused;
+        *outcome = walker.run(value, crate::policy::Policy::Strict);
+        if let Some(kept) = kept {
+            // The strict walk makes no coercion of its own: these are the ones that stand.
+            outcome.coercions = kept;
         }
     }
-    sent
 }
 
 /// Put the value `sent` holds at `path` back into `value`, where a coercion changed it (or,
@@ -153,18 +197,21 @@ pub(super) fn blame(
     if !walker.plan.coercions_entangled || !(past_the_records || coercions.iter().any(coerced)) {
         return None;
     }
-    let exact = without_defaults(value, coercions);
+    let exact = value;
     let root = walker.plan.root;
-    if outcome.errors.is_empty() && walker.accepts_exact(root, &exact, &crate::check::Path::Root, 0) {
+    if outcome.errors.is_empty() && walker.accepts_exact(root, exact, &crate::check::Path::Root, 0) {
+        return None;
+    }
+    let refused = refused(walker, exact, coercions);
+    if outcome.errors.is_empty() && refused.is_empty() {
+        // Only the count bounds of objects with defaults in them: as the walk reads them.
         return None;
     }
     if past_the_records {
-        // More coercions were made than `Limits::max_coercions` records: the ones counted
-        // have no record to undo one by one, so none is made, and the call is explained as
-        // sent.
+        // More coercions were made than the walk kept records of: the ones counted have no
+        // record to undo one by one, so none is made, and the call is explained as sent.
         return sent().map(|sent| (Blame::All, sent));
     }
-    let refused = found(&walker.errors_at(root, &mut exact.clone()));
     let reported: HashSet<Found> = found(&outcome.errors).into_iter().collect();
     // The coerced paths, sorted: those below a path are one run of them.
     let mut paths: Vec<&str> = coercions.iter().filter(|c| coerced(c)).map(|c| c.path.as_str()).collect();
@@ -195,7 +242,7 @@ pub(super) fn blame(
     let made: Vec<usize> = (0..coercions.len()).filter(|&at| coerced(&coercions[at])).collect();
     let mut trials = Trials {
         walker: walker.watching(Rc::new(in_doubt)),
-        exact: &exact,
+        exact,
         sent: &sent,
         coercions,
         left: MOST_TRIALS,
