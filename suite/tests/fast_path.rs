@@ -439,3 +439,33 @@ fn the_one_pass_reads_the_keywords_beside_an_options_any_of() {
     agree_with::<Restricted>(r#"{"inner": null}"#, &CheckOptions::new().with_policy(Policy::Strict));
     assert!(Restricted::from_arguments(r#"{"inner": {"name": "a"}}"#).is_ok());
 }
+
+/// An object that allows no undeclared member, with a count bound: the members it refuses
+/// count toward the bound too. The one pass, reading a refused object to its end to explain
+/// it, counted only the declared ones, and left out the `properties` error the walk reports.
+#[test]
+fn the_paths_agree_on_the_count_of_an_object_with_refused_members() {
+    let schema = json!({"type": "object", "additionalProperties": false, "maxProperties": 1,
+                        "properties": {"a": {"type": "array"}}});
+    let validator = tool_input::Validator::new(&schema).unwrap();
+    let found = |rejection: tool_input::Rejection| {
+        rejection.errors().iter().map(|e| (e.path().to_owned(), e.code())).collect::<Vec<_>>()
+    };
+    for (text, lenient) in [
+        (r#"{"b": 1, "c": 2}"#, r#"{"b": 1, "c": 2,}"#),
+        (r#"{"a": "x", "b": true}"#, r#"{"a": "x", "b": true,}"#),
+    ] {
+        let value: Value = serde_json::from_str(text).unwrap();
+        // The one pass (strict JSON), the walk over the same text read leniently, and the
+        // walk over a value: the same errors, the texts' in the same order.
+        let by_pass = found(validator.check(text).unwrap_err());
+        let by_walk = found(validator.check(lenient).unwrap_err());
+        assert_eq!(by_pass, by_walk, "{text}");
+        assert!(by_pass.contains(&(String::new(), tool_input::ErrorCode::Properties)), "{text}: {by_pass:?}");
+        let mut by_value = found(validator.check(&value).unwrap_err());
+        let mut sorted = by_pass.clone();
+        sorted.sort();
+        by_value.sort();
+        assert_eq!(sorted, by_value, "{text}");
+    }
+}

@@ -120,12 +120,18 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
     pub(super) fn finish(&mut self) -> Result<(), A::Error> {
         let Some(node) = self.node else { return Ok(()) };
         if self.sent.all_required(node, self.required_mask)
-            && (self.plain || self.fast.finish_object(node, &self.sent, self.at))
+            && (self.plain || self.fast.finish_object(node, &self.sent, self.undeclared(), self.at))
             || self.refuse_end(node)
         {
             return Ok(());
         }
         Err(abort())
+    }
+
+    /// How many members the object does not declare were read (only a refused object's
+    /// reading, drained to its end, reads any where the object allows none).
+    fn undeclared(&self) -> usize {
+        self.rare.as_ref().and_then(|rare| rare.others.as_ref()).map_or(0, HashSet::len)
     }
 
     /// A member's value, checked against its schema.
@@ -176,16 +182,19 @@ impl<'p, 'de, A: MapAccess<'de>> Object<'_, 'p, 'de, A> {
 
 impl<'p> Fast<'p> {
     /// The end of an object at `at` that is not plain (see `Object::finish`), whose declared
-    /// properties `sent` were sent: `false` when the full path must decide. Records the
-    /// defaults of absent properties. Not generic, so one copy serves every reader.
+    /// properties `sent` were sent, beside `undeclared` others: `false` when the full path
+    /// must decide. Records the defaults of absent properties. Not generic, so one copy
+    /// serves every reader.
     #[inline(never)]
-    fn finish_object(&self, node: &'p Node, sent: &Sent, at: &Path<'_>) -> bool {
+    fn finish_object(&self, node: &'p Node, sent: &Sent, undeclared: usize, at: &Path<'_>) -> bool {
         if !node.required_other.is_empty() {
             return false;
         }
         let bounds = Bounds::properties(node);
-        // Undeclared properties would count too; only the full path counts them all.
-        if !bounds.is_none() && (node.additional != Additional::Deny || !bounds.admit(sent.count() as u64)) {
+        // Undeclared properties count too: where the object allows none, those of a refused
+        // object read to its end (`undeclared`); else only the full path counts them all.
+        let count = (sent.count() + undeclared) as u64;
+        if !bounds.is_none() && (node.additional != Additional::Deny || !bounds.admit(count)) {
             return false;
         }
         // A default the walk would check and refuse, or change, is for the walk to fill.
