@@ -71,17 +71,13 @@ pub(crate) struct Outcome {
     pub errors: Vec<FieldError>,
     /// Errors found past `max_errors`: counted, never built.
     pub omitted: usize,
-    /// At most the walker's `max_coercions`, in the order the walk made them.
+    /// The records kept (see [`Walker::record_room`]), in the order the walk made them.
     pub coercions: Vec<Coercion>,
-    /// Coercions made past `max_coercions`: counted, never recorded.
+    /// Coercions made past the records kept: counted, never recorded.
     pub coercions_omitted: usize,
-    /// How many more records this outcome may take, here and (for a union's attempt) in the
+    /// The records this outcome may still make, here and (for a union's attempt) in the
     /// outcome it would join: see [`Walker::record_room`].
-    coercion_room: usize,
-    /// Of those, how many it takes whatever their bytes: the records a report lists.
-    listed_room: usize,
-    /// How many more bytes of records past those (see [`record_size`]) it may take.
-    record_bytes_room: usize,
+    room: RecordRoom,
     /// The check ran out of steps (see [`Budget`]): its one error says so.
     pub out_of_steps: bool,
     /// The keys of the errors, once there are many (see [`push_new`]).
@@ -91,12 +87,11 @@ pub(crate) struct Outcome {
 }
 
 /// The records a walk may make (see [`Walker::record_room`]).
+#[derive(Debug, Clone, Copy, Default)]
 struct RecordRoom {
-    /// At most this many,
-    count: usize,
-    /// the first this many whatever their size,
+    /// The first this many whatever their size (the records a report lists),
     listed: usize,
-    /// and past them, this many bytes (see [`record_size`]).
+    /// then more of this many bytes together (see [`record_size`]).
     bytes: usize,
 }
 
@@ -108,27 +103,16 @@ fn record_size(record: &Coercion) -> usize {
 }
 
 impl Outcome {
-    /// An outcome that records at most `room.count` coercions: the first `room.listed`,
-    /// then more of at most `room.bytes` together.
+    /// An outcome that records the first `room.listed` coercions, then more of at most
+    /// `room.bytes` together.
     fn recording(room: RecordRoom) -> Outcome {
-        Outcome {
-            coercion_room: room.count,
-            listed_room: room.listed,
-            record_bytes_room: room.bytes,
-            ..Outcome::default()
-        }
+        Outcome { room, ..Outcome::default() }
     }
 
     /// An outcome for one try of a union branch, on a copy, which joins this one if taken
     /// ([`Outcome::join_coercions`]): it records no more than this one still may.
     pub(super) fn attempt(&self) -> Outcome {
-        Outcome {
-            speculative: true,
-            coercion_room: self.coercion_room,
-            listed_room: self.listed_room,
-            record_bytes_room: self.record_bytes_room,
-            ..Outcome::default()
-        }
+        Outcome { speculative: true, room: self.room, ..Outcome::default() }
     }
 
     /// Every error found, listed or not.
@@ -139,31 +123,25 @@ impl Outcome {
     /// Record the coercion `make` builds, or, past the limit, count it without building it
     /// (a record's path copies every key above it).
     pub(super) fn record_with(&mut self, make: impl FnOnce() -> Coercion) {
-        if self.coercion_room == 0 {
-            self.coercions_omitted += 1;
-            return;
-        }
-        if self.listed_room > 0 {
+        if self.room.listed > 0 {
             // One the report lists: kept by every reader, whatever its size.
-            self.listed_room -= 1;
-            self.coercion_room -= 1;
+            self.room.listed -= 1;
             self.coercions.push(make());
             return;
         }
-        if self.record_bytes_room == 0 {
+        if self.room.bytes == 0 {
             self.coercions_omitted += 1;
             return;
         }
         let record = make();
-        match self.record_bytes_room.checked_sub(record_size(&record)) {
-            Some(room) => {
-                self.record_bytes_room = room;
-                self.coercion_room -= 1;
+        match self.room.bytes.checked_sub(record_size(&record)) {
+            Some(bytes) => {
+                self.room.bytes = bytes;
                 self.coercions.push(record);
             }
             None => {
                 // (One record past the bytes allowed is made, at most: then none.)
-                self.record_bytes_room = 0;
+                self.room.bytes = 0;
                 self.coercions_omitted += 1;
             }
         }
@@ -177,9 +155,7 @@ impl Outcome {
     /// Take the records of a union's attempt, made within this outcome's room.
     pub(super) fn join_coercions(&mut self, attempt: Outcome) {
         // The attempt began with this outcome's room and spent from it.
-        self.coercion_room = attempt.coercion_room;
-        self.listed_room = attempt.listed_room;
-        self.record_bytes_room = attempt.record_bytes_room;
+        self.room = attempt.room;
         self.coercions.extend(attempt.coercions);
         self.coercions_omitted += attempt.coercions_omitted;
     }
@@ -335,8 +311,8 @@ impl<'p> Walker<'p> {
     /// (each record copies the key). Past that bound such a call is accepted only as the
     /// whole schema accepts it, and explained as sent otherwise.
     fn record_room(&self) -> RecordRoom {
-        let count = if self.plan.coercions_entangled { usize::MAX } else { self.max_coercions };
-        RecordRoom { count, listed: self.max_coercions, bytes: self.max_record_bytes }
+        let bytes = if self.plan.coercions_entangled { self.max_record_bytes } else { 0 };
+        RecordRoom { listed: self.max_coercions, bytes }
     }
 
     /// Start a check of `value`: the outermost check counts its steps afresh, allowing what
