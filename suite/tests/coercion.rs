@@ -538,21 +538,102 @@ fn only_the_coercion_that_broke_the_schema_is_undone() {
     assert_eq!(found, [("/p", ErrorCode::Enum, None), ("/q", ErrorCode::Type, None)]);
 }
 
-/// A default filled in is not the model's doing: the count of properties is of those sent.
+/// A default filled in is not the model's doing: the count of properties is of those sent,
+/// and a default that would take the object past `maxProperties` is not filled (the value
+/// handed over passes the schema, as sent).
 #[test]
 fn a_filled_default_is_not_counted_against_the_model() {
-    let schema = json!({
-        "type": "object",
-        "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 2}},
-        "maxProperties": 1
-    });
-    let (value, kinds) = check(&schema, Policy::Default, r#"{"a": 1}"#).expect("accepted");
+    let schema = |extra: Value| {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 2}}
+        });
+        schema.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        schema
+    };
+    for extra in [json!({"maxProperties": 1}), json!({"maxProperties": 1, "additionalProperties": false})] {
+        let one = schema(extra);
+        let (value, kinds) = check(&one, Policy::Default, r#"{"a": 1}"#).expect("accepted");
+        assert_eq!(value, json!({"a": 1}), "{one}");
+        assert_eq!(kinds, [], "{one}");
+        // Through the walk too (a coercion sends the call there).
+        let (value, kinds) = check(&one, Policy::Default, r#"{"a": "1"}"#).expect("accepted");
+        assert_eq!(value, json!({"a": 1}), "{one}");
+        assert_eq!(kinds, [CoercionKind::NumberFromString], "{one}");
+        assert!(Validator::new(&one).unwrap().is_valid(&value));
+        // Nothing sent: the default fits.
+        let (value, kinds) = check(&one, Policy::Default, "{}").expect("accepted");
+        assert_eq!(value, json!({"b": 2}), "{one}");
+        assert_eq!(kinds, [CoercionKind::DefaultFilled], "{one}");
+        // Too many sent is the model's own error, counted as sent.
+        let rejection = Validator::new(&one).unwrap().check(r#"{"a": 1, "b": 3}"#).unwrap_err();
+        assert_eq!(rejection.errors()[0].code(), ErrorCode::Properties);
+        assert!(rejection.errors()[0].message().contains("2 properties"), "{rejection}");
+    }
+    // Room for it: filled.
+    let two = schema(json!({"maxProperties": 2}));
+    let (value, kinds) = check(&two, Policy::Default, r#"{"a": 1}"#).expect("accepted");
     assert_eq!(value, json!({"a": 1, "b": 2}));
     assert_eq!(kinds, [CoercionKind::DefaultFilled]);
-    // Through the walk too (a coercion sends the call there).
-    let (value, _) = check(&schema, Policy::Default, r#"{"a": "1"}"#).expect("accepted");
-    assert_eq!(value, json!({"a": 1, "b": 2}));
-    assert!(check(&schema, Policy::Default, r#"{"a": 1, "b": 3}"#).is_err());
+    // Under another branch's bound, the same.
+    let branch = schema(json!({"allOf": [{"maxProperties": 1}]}));
+    let (value, kinds) = check(&branch, Policy::Default, r#"{"a": 1}"#).expect("accepted");
+    assert_eq!(value, json!({"a": 1}));
+    assert_eq!(kinds, []);
+    // `minProperties` counts what was sent: a default does not make up the number.
+    let least = schema(json!({"minProperties": 2}));
+    assert_eq!(
+        check(&least, Policy::Default, r#"{"a": 1}"#),
+        Err(vec![(String::new(), ErrorCode::Properties)])
+    );
+}
+
+/// Every count bound against every set of members sent, with defaults for some of the
+/// properties left out: an accepted value, defaults in, passes the schema (the `jsonschema`
+/// crate's reading), and where the schema takes the call as sent it is accepted, with or
+/// without a coercion (which sends it down the walk instead of the one pass).
+#[test]
+fn filled_defaults_keep_every_count_bound() {
+    let members = ["a", "b", "c", "x"];
+    for (min, max, deny) in
+        (0..4).flat_map(|min| (0..4).flat_map(move |max| [(min, max, false), (min, max, true)]))
+    {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer"},
+                "b": {"type": "integer", "default": 2},
+                "c": {"type": "integer", "default": 3},
+                "x": {"type": "integer"}
+            },
+            "minProperties": min,
+            "maxProperties": max,
+            "additionalProperties": !deny
+        });
+        let ours = Validator::new(&schema).unwrap();
+        let theirs = jsonschema::options().build(&schema).unwrap();
+        for subset in 0..16u32 {
+            let sent_as = |member: Value| -> Value {
+                (0..4)
+                    .filter(|bit| subset & 1 << bit != 0)
+                    .map(|bit| (members[bit].to_owned(), member.clone()))
+                    .collect()
+            };
+            let sent = sent_as(json!(1));
+            for raw in [sent.to_string(), sent_as(json!("1")).to_string()] {
+                match ours.check(raw.as_str()) {
+                    Ok(checked) => assert!(
+                        theirs.is_valid(&checked.value),
+                        "{schema} {raw}: accepted as {}",
+                        checked.value
+                    ),
+                    Err(rejection) => {
+                        assert!(!theirs.is_valid(&sent), "{schema} {raw}: refused: {rejection}")
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A default that holds an object whose schema fills the same default in again cannot be

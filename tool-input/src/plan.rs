@@ -500,8 +500,9 @@ impl Plan {
     /// Could a default filled in break a keyword of the schema: one a coercion could meet
     /// (an applicator beside another keyword, a `not`, a dependency...), an `enum` or
     /// `const` that holds an object (which it reads whole, before the object's defaults are
-    /// filled), or `uniqueItems` (over objects a default fills)? Never where no property has
-    /// a default.
+    /// filled), `uniqueItems` (over objects a default fills), or `maxProperties` (which the
+    /// walk reads of the members sent, and a default may push the object past)? Never where
+    /// no property has a default.
     pub fn entangles_defaults(&self) -> bool {
         fn holds_object(value: &Value) -> bool {
             match value {
@@ -514,6 +515,7 @@ impl Plan {
             && (self.coercions_entangled
                 || self.nodes.iter().any(|node| {
                     node.unique_items
+                        || node.max_properties.is_some()
                         || node.enum_values.as_deref().is_some_and(|values| values.iter().any(holds_object))
                         || node.const_value.as_ref().is_some_and(holds_object)
                 }))

@@ -826,12 +826,13 @@ impl Validator {
             // (Past the records kept, a default may have been filled unrecorded.)
             && (outcome.coercions_omitted > 0
                 || outcome.coercions.iter().any(|coercion| coercion.kind == CoercionKind::DefaultFilled))
-            && !(outcome.errors.is_empty() && blame::defaults_hold(&walker, &value, &outcome.coercions))
+            && !(outcome.errors.is_empty() && blame::defaults_hold(&walker, &value))
         {
             // Nor may a default fail the call, or pass one the schema refuses with it in (a
             // `not`, a dependency, a `oneOf` or `propertyNames` that reads which members are
             // present, an `enum` of whole objects, `uniqueItems` over items it filled, a
-            // branch's default another branch's property refuses): the call is then checked as
+            // branch's default another branch's property refuses, a `maxProperties` the
+            // members sent keep and the defaults break): the call is then checked as
             // sent, and no default is filled. Where it fails with the defaults only as it
             // fails without them, the errors are the model's own, and the defaults (which
             // the model need not send) do not add their absence to them.

@@ -59,8 +59,9 @@ fn coerced(coercion: &Coercion) -> bool {
 
 /// The errors of `value`, the walk's (its coercions and defaults in), as an exact check of
 /// the whole schema finds them, but for the count bounds of the objects a default was filled
-/// in: a default is not the model's doing, and `maxProperties: 1` does not count it (as the
-/// walk and the one pass do not).
+/// in: a default is not the model's doing, and the walk counts the members sent. (Whether
+/// the defaults themselves hold, `maxProperties` with them in, is [`defaults_hold`]'s to say,
+/// after the coercions are settled.)
 fn refused(walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> Vec<Found> {
     let holders: HashSet<&str> = coercions
         .iter()
@@ -74,11 +75,11 @@ fn refused(walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> Vec<Fo
         .collect()
 }
 
-/// Does the whole schema take `value`, the walk's, with the defaults it filled (their
-/// objects' count bounds aside, as the walk reads them)?
-pub(super) fn defaults_hold(walker: &Walker<'_>, value: &Value, coercions: &[Coercion]) -> bool {
+/// Does the whole schema take `value`, the walk's, with the defaults it filled? Their
+/// objects' count bounds too: the walk counted the members sent, and a value past
+/// `maxProperties` with its defaults in is not to be handed over.
+pub(super) fn defaults_hold(walker: &Walker<'_>, value: &Value) -> bool {
     walker.accepts_exact(walker.plan.root, value, &crate::check::Path::Root, 0)
-        || refused(walker, value, coercions).is_empty()
 }
 
 /// Is each of `errors` (by path and code) one of `among`?

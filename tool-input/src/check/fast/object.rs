@@ -193,9 +193,18 @@ impl<'p> Fast<'p> {
         let bounds = Bounds::properties(node);
         // Undeclared properties count too: where the object allows none, those of a refused
         // object read to its end (`undeclared`); else only the full path counts them all.
-        let count = (sent.count() + undeclared) as u64;
-        if !bounds.is_none() && (node.additional != Additional::Deny || !bounds.admit(count)) {
-            return false;
+        // Against `maxProperties` so do the defaults to be filled, which the value handed
+        // over holds: past it with them, the full path checks the call as sent and fills
+        // none. (`minProperties` counts what the model sent, as the walk does.)
+        if !bounds.is_none() {
+            let count = (sent.count() + undeclared) as u64;
+            let filled = absent_defaults(node, |index, _| sent.contains(index)).count() as u64;
+            if node.additional != Additional::Deny
+                || bounds.broken_min(count).is_some()
+                || bounds.broken_max(count + filled).is_some()
+            {
+                return false;
+            }
         }
         // A default the walk would check and refuse, or change, is for the walk to fill.
         if !self.defaults_exact && absent_defaults(node, |index, _| sent.contains(index)).next().is_some() {
