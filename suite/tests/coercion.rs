@@ -538,19 +538,22 @@ fn only_the_coercion_that_broke_the_schema_is_undone() {
     assert_eq!(found, [("/p", ErrorCode::Enum, None), ("/q", ErrorCode::Type, None)]);
 }
 
+/// An object of an integer `a` and an integer `b` whose default is 2, with `extra` keywords.
+fn a_and_b_defaulted(extra: Value) -> Value {
+    let mut schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 2}}
+    });
+    schema.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    schema
+}
+
 /// A default filled in is not the model's doing: the count of properties is of those sent,
 /// and a default that would take the object past `maxProperties` is not filled (the value
 /// handed over passes the schema, as sent).
 #[test]
 fn a_filled_default_is_not_counted_against_the_model() {
-    let schema = |extra: Value| {
-        let mut schema = json!({
-            "type": "object",
-            "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 2}}
-        });
-        schema.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-        schema
-    };
+    let schema = a_and_b_defaulted;
     for extra in [json!({"maxProperties": 1}), json!({"maxProperties": 1, "additionalProperties": false})] {
         let one = schema(extra);
         let (value, kinds) = check(&one, Policy::Default, r#"{"a": 1}"#).expect("accepted");
@@ -661,14 +664,7 @@ fn a_default_that_fills_itself_again_is_a_schema_error() {
 /// what the model sent wrong is still said, and nothing else.
 #[test]
 fn a_default_the_rest_of_the_schema_refuses_is_not_filled() {
-    let object = |extra: Value| {
-        let mut schema = json!({
-            "type": "object",
-            "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 2}}
-        });
-        schema.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-        schema
-    };
+    let object = a_and_b_defaulted;
     let schemas = [
         object(json!({"not": {"required": ["b"]}})),
         object(json!({"dependentRequired": {"b": ["c"]}})),
