@@ -18,17 +18,21 @@ use crate::validator::DETACH_BYTES;
 /// `text_format` names the text format calls are written in (a vLLM tool parser's name,
 /// `"hermes"`, `"openai"`, `"minimax_m2"`, …): only that one is read. `format="text:NAME"`
 /// says the same, as the CLI's `--format text:NAME`.
+///
+/// `limits` bound what one call's arguments may cost, as `Validator`'s `limits=` does: a call
+/// whose arguments pass `max_bytes` or `max_depth` is an error of that kind, never a call.
 fn options(
     format: &str,
     tools: Option<&Bound<'_, PyAny>>,
     text_format: Option<&str>,
+    limits: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<CallOptions> {
     let (format, named) = match format.split_once(':') {
         Some(("text", name)) => ("text", Some(name)),
         _ => (format, None),
     };
     let format: Format = format.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
-    let mut options = CallOptions::new().format(format);
+    let mut options = CallOptions::new().format(format).limits(crate::limits::limits(limits)?);
     if let Some(name) = text_format.or(named) {
         let text_format: TextFormat = name.parse().map_err(PyValueError::new_err)?;
         options = options.text_format(text_format);
@@ -67,17 +71,20 @@ fn options(
 /// call whose arguments were cut off, do not parse or are not an object is an error, never
 /// a call; a body that cannot be read at all is one error of kind `body`. A response that
 /// says the model called a tool but holds no call adds `"missing_call": {"kind", "reason",
-/// "message"}`: send its message back to the model as a user turn.
+/// "message"}`: send its message back to the model as a user turn. `limits` is a dict as
+/// `Validator` takes (`max_bytes`, `max_depth`, …): a call's arguments past them are an
+/// error of that kind (`too_large`, `too_deep`).
 #[pyfunction]
-#[pyo3(signature = (body, *, format = "auto", tools = None, text_format = None))]
+#[pyo3(signature = (body, *, format = "auto", tools = None, text_format = None, limits = None))]
 pub(crate) fn parse_calls<'py>(
     py: Python<'py>,
     body: &Bound<'py, PyAny>,
     format: &str,
     tools: Option<&Bound<'py, PyAny>>,
     text_format: Option<&str>,
+    limits: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = options(format, tools, text_format)?;
+    let options = options(format, tools, text_format, limits)?;
     let result = match text_or_bytes(body)? {
         Some(text) if text.len() >= DETACH_BYTES => py.detach(|| parse_body(&text, &options)),
         Some(text) => parse_body(&text, &options),
@@ -102,6 +109,7 @@ pub(crate) fn parse_calls<'py>(
 /// for `{"calls", "errors", "content", "reasoning"}`, the same calls the whole body would give. A call the stream
 /// did not finish (a length stop, a dropped connection) is a `truncated` error, never a
 /// call. `open_calls()` shows what has arrived of each call still streaming, for display.
+/// `tools`, `format`, `text_format` and `limits` are as for `parse_calls`.
 #[pyclass(module = "tool_input", name = "StreamAssembler")]
 pub(crate) struct PyStreamAssembler {
     /// `None` once finished.
@@ -121,9 +129,15 @@ impl PyStreamAssembler {
 #[pymethods]
 impl PyStreamAssembler {
     #[new]
-    #[pyo3(signature = (*, tools = None, format = "auto", text_format = None))]
-    fn new(tools: Option<&Bound<'_, PyAny>>, format: &str, text_format: Option<&str>) -> PyResult<Self> {
-        Ok(PyStreamAssembler { assembler: Some(StreamAssembler::new(options(format, tools, text_format)?)) })
+    #[pyo3(signature = (*, tools = None, format = "auto", text_format = None, limits = None))]
+    fn new(
+        tools: Option<&Bound<'_, PyAny>>,
+        format: &str,
+        text_format: Option<&str>,
+        limits: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let options = options(format, tools, text_format, limits)?;
+        Ok(PyStreamAssembler { assembler: Some(StreamAssembler::new(options)) })
     }
 
     /// Feed bytes of the body as they arrive, split anywhere: SSE framing or one JSON event

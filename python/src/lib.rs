@@ -10,6 +10,7 @@
 mod calls;
 mod convert;
 mod errors;
+mod limits;
 mod tools;
 mod validator;
 

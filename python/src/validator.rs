@@ -29,8 +29,14 @@ pub(crate) const DETACH_BYTES: usize = 32 * 1024;
 /// `title`). `formats=False` reads `format` as an annotation only (by default a string not in
 /// its format's grammar is a `format` error). `defaults=False` reads `default` as an
 /// annotation only (by default a property the call leaves out gets its `default`, and a
-/// default its own schema refuses raises `SchemaError`). Messages list a schema's properties in
-/// the order the dict or the text writes them. Thread-safe: one validator serves every thread.
+/// default its own schema refuses raises `SchemaError`). `limits` is a dict of the limits that
+/// keep hostile input cheap to refuse, any of `max_bytes` (8 MiB: longer is `too_large`),
+/// `max_depth` (128: deeper is `too_deep`), `max_echo_chars` (80: the longest value echoed
+/// in a record), `max_string_bytes` (4 MiB: a longer string is `too_long` at its path),
+/// `max_errors` (50: more are counted in `omitted_errors`) and `max_coercions` (100: more
+/// are counted in `omitted_coercions`); an unknown name raises `ValueError`. Messages list a
+/// schema's properties in the order the dict or the text writes them. Thread-safe: one
+/// validator serves every thread.
 #[pyclass(module = "tool_input", name = "Validator", frozen)]
 pub(crate) struct PyValidator {
     validator: Validator,
@@ -41,7 +47,8 @@ pub(crate) struct PyValidator {
 #[pymethods]
 impl PyValidator {
     #[new]
-    #[pyo3(signature = (schema, policy = "default", *, name = None, formats = true, defaults = true, resources = None))]
+    #[pyo3(signature = (schema, policy = "default", *, name = None, formats = true, defaults = true, resources = None, limits = None))]
+    #[allow(clippy::too_many_arguments)] // (Python's keyword arguments, each its own.)
     fn new(
         py: Python<'_>,
         schema: &Bound<'_, PyAny>,
@@ -50,7 +57,9 @@ impl PyValidator {
         formats: bool,
         defaults: bool,
         resources: Option<&Bound<'_, PyDict>>,
+        limits: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let limits = crate::limits::limits(limits)?;
         let schema_object = schema;
         let schema = document(schema)?
             .map_err(|error| schema_error_at(py, "", &format!("the schema is not JSON: {error}")))?;
@@ -63,7 +72,7 @@ impl PyValidator {
             Some(Ok(builder)) => builder,
             _ => Validator::builder(&schema),
         };
-        let mut builder = builder.policy(policy).formats(formats).defaults(defaults);
+        let mut builder = builder.policy(policy).formats(formats).defaults(defaults).limits(limits);
         for (uri, given) in resources.into_iter().flat_map(|resources| resources.iter()) {
             let uri: String = uri.extract()?;
             builder = match schema_text(py, &given) {
@@ -141,6 +150,13 @@ impl PyValidator {
     #[getter]
     fn name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+
+    /// The limits every check works within, every one named: those `limits=` set, the
+    /// defaults for the rest.
+    #[getter]
+    fn limits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::limits::limits_dict(py, &self.validator.limits())
     }
 
     fn __repr__(&self) -> String {

@@ -122,3 +122,28 @@ def test_bad_options():
         parse_calls("{}", tools=5)
     with pytest.raises(TypeError):
         parse_calls(object())
+
+
+def test_limits_bound_each_calls_arguments():
+    body = {
+        "choices": [
+            {
+                "message": {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": json.dumps({"a": {"b": {"c": 1}}})},
+                        }
+                    ],
+                }
+            }
+        ]
+    }
+    assert len(parse_calls(body)["calls"]) == 1
+    shallow = parse_calls(body, limits={"max_depth": 2})
+    assert shallow["calls"] == []
+    assert [(error["kind"], error["id"]) for error in shallow["errors"]] == [("too_deep", "call_1")]
+    with pytest.raises(ValueError):
+        parse_calls(body, limits={"depth": 2})

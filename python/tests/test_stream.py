@@ -171,3 +171,18 @@ def test_text_stream_with_a_named_format():
     result = stream.finish()
     assert [call["name"] for call in result["calls"]] == ["get_weather"]
     assert result["reasoning"] == "Think."
+
+
+def test_limits_bound_a_streamed_calls_arguments():
+    events = [
+        {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+            "function": {"name": "f", "arguments": ""}}]}}]},
+        {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": '{"a": "' + "x" * 100 + '"}'}}]}}]},
+        {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+    ]
+    for limits, calls, kinds in [(None, 1, []), ({"max_bytes": 50}, 0, ["too_large"])]:
+        assembler = StreamAssembler(limits=limits)
+        for event in events:
+            assembler.push_event(event)
+        result = assembler.finish()
+        assert (len(result["calls"]), [error["kind"] for error in result["errors"]]) == (calls, kinds)

@@ -12,7 +12,7 @@ from pathlib import Path
 import tool_input
 
 STUB = Path(tool_input.__file__).with_name("__init__.pyi")
-RECORDS = {"FieldError", "Repair", "ToolCall", "CallError", "MissingCall", "Calls", "OpenCall", "DialectProblem"}
+RECORDS = {"FieldError", "Repair", "ToolCall", "CallError", "MissingCall", "Calls", "OpenCall", "DialectProblem", "Limits"}
 
 
 def stub_tree() -> ast.Module:

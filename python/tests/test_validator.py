@@ -194,6 +194,60 @@ def test_errors_past_the_limit_are_counted(validator):
     assert caught.value.omitted_errors == 0
 
 
+def test_limits_are_set_by_name_and_the_rest_keep_their_defaults():
+    schema = {"type": "object", "additionalProperties": {"type": "integer"}}
+    defaults = Validator(schema).limits
+    assert defaults == {
+        "max_bytes": 8 * 1024 * 1024,
+        "max_depth": 128,
+        "max_echo_chars": 80,
+        "max_string_bytes": 4 * 1024 * 1024,
+        "max_errors": 50,
+        "max_coercions": 100,
+    }
+    small = Validator(schema, limits={"max_bytes": 64, "max_errors": 2, "max_coercions": 1})
+    assert small.limits == {**defaults, "max_bytes": 64, "max_errors": 2, "max_coercions": 1}
+    with pytest.raises(Rejection) as caught:
+        small.check(json.dumps({"a": "x" * 64}))
+    assert caught.value.kind == "too_large"
+    with pytest.raises(Rejection) as caught:
+        small.check('{"a": "x", "b": "y", "c": "z"}')
+    assert (len(caught.value.errors), caught.value.omitted_errors) == (2, 1)
+    checked = small.check('{"a": "1", "b": "2"}')
+    assert (checked.value, len(checked.coercions), checked.omitted_coercions) == ({"a": 1, "b": 2}, 1, 1)
+    with pytest.raises(Rejection) as caught:
+        Validator(schema, limits={"max_depth": 2}).check('{"a": [[1]]}')
+    assert caught.value.kind == "too_deep"
+    with pytest.raises(Rejection) as caught:
+        Validator({"type": "object"}, limits={"max_string_bytes": 3}).check('{"a": "four"}')
+    assert caught.value.errors[0]["code"] == "too_long"
+    echoed = Validator({"type": "object", "properties": {"a": {"enum": ["b"]}}}, limits={"max_echo_chars": 5})
+    with pytest.raises(Rejection) as caught:
+        echoed.check(json.dumps({"a": "a long value the model sent"}))
+    assert "a long value the model sent" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "limits, error",
+    [
+        ({"max_byte": 10}, ValueError),
+        ({"max_bytes": -1}, ValueError),
+        ({"max_bytes": 2**70}, ValueError),
+        ({"max_errors": 0}, ValueError),
+        ({"max_depth": True}, TypeError),
+        ({"max_depth": 1.5}, TypeError),
+        ({"max_depth": "8"}, TypeError),
+        ({1: 8}, TypeError),
+    ],
+)
+def test_a_limit_that_is_not_one_is_refused_by_name(limits, error):
+    with pytest.raises(error) as caught:
+        Validator({"type": "object"}, limits=limits)
+    assert str(next(iter(limits))) in str(caught.value) or "str" in str(caught.value)
+    if "max_byte" in limits:
+        assert "max_bytes" in str(caught.value)
+
+
 def test_empty_arguments_are_an_empty_object(validator):
     # As absent arguments: the required fields are missing, not a syntax error.
     for raw in ("", "  ", None):

@@ -14,6 +14,16 @@ Format = Literal["auto", "openai", "chat", "responses", "anthropic", "gemini", "
 Dialect = Literal["openai", "openai-strict", "responses", "responses-strict", "anthropic", "gemini", "mcp"]
 Tools = Union[str, Iterable[str], None]
 
+class Limits(TypedDict, total=False):
+    """The limits that keep hostile input cheap to refuse; each one left out keeps its default."""
+
+    max_bytes: int
+    max_depth: int
+    max_echo_chars: int
+    max_string_bytes: int
+    max_errors: int
+    max_coercions: int
+
 class FieldError(TypedDict):
     path: str
     code: str
@@ -123,6 +133,7 @@ class Validator:
         formats: bool = True,
         defaults: bool = True,
         resources: Optional[Dict[str, Union[Dict[str, JSON], str, bytes]]] = None,
+        limits: Optional[Limits] = None,
     ) -> None: ...
     def check(self, raw: Union[str, bytes, Dict[str, JSON], None]) -> Checked: ...
     @property
@@ -131,11 +142,20 @@ class Validator:
     def policy(self) -> Policy: ...
     @property
     def name(self) -> Optional[str]: ...
+    @property
+    def limits(self) -> Dict[str, int]: ...
 
 class StreamAssembler:
     """The tool calls of one streamed response, assembled event by event."""
 
-    def __init__(self, *, tools: Tools = None, format: Union[Format, str] = "auto", text_format: Optional[str] = None) -> None: ...
+    def __init__(
+        self,
+        *,
+        tools: Tools = None,
+        format: Union[Format, str] = "auto",
+        text_format: Optional[str] = None,
+        limits: Optional[Limits] = None,
+    ) -> None: ...
     def push_sse_bytes(self, data: Union[bytes, str]) -> None: ...
     def push_sse_line(self, line: str) -> None: ...
     def push_event(self, event: JSON) -> None: ...
@@ -163,6 +183,7 @@ def parse_calls(
     format: Union[Format, str] = "auto",
     tools: Tools = None,
     text_format: Optional[str] = None,
+    limits: Optional[Limits] = None,
 ) -> Calls: ...
 def tool_definition(
     schema: Union[Dict[str, JSON], str, bytes],
