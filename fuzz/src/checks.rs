@@ -772,20 +772,30 @@ pub fn stream_events(data: &[u8]) {
 /// - under `Policy::Strict` a JSON object is accepted exactly when `is_valid` says it is
 ///   valid, as it was sent;
 /// - every rejection names its errors at JSON Pointers, in bounded messages.
+///
+/// Each schema is built twice: with `default` read as an annotation, and with defaults
+/// filled in (a filled value too must pass the schema whole: `maxProperties`, a `not`...).
 pub fn schema(data: &[u8]) {
-    use tool_input::{CoercionKind, Policy, RejectionKind, Validator};
+    use tool_input::Validator;
 
     let split = data.iter().position(|&b| b == 0).unwrap_or(data.len());
     let (schema, raw) = (&data[..split], data.get(split + 1..).unwrap_or_default());
     let Ok(schema) = std::str::from_utf8(schema) else { return };
-    // Defaults are left out: a filled default is the schema's, and may exceed a bound the
-    // model's value alone keeps (`maxProperties`), which `is_valid` would count.
-    let Ok(builder) = Validator::builder_from_text(schema) else { return };
-    let Ok(validator) = builder.defaults(false).build() else { return };
+    for defaults in [false, true] {
+        let Ok(builder) = Validator::builder_from_text(schema) else { return };
+        let Ok(validator) = builder.defaults(defaults).build() else { continue };
+        schema_checks(&validator, raw, defaults);
+    }
+}
+
+/// [`schema`]'s checks of `raw` against one validator; `defaults`: it fills them.
+fn schema_checks(validator: &tool_input::Validator, raw: &[u8], defaults: bool) {
+    use tool_input::{CoercionKind, Policy, RejectionKind};
+
     for policy in [Policy::Default, Policy::Lenient] {
         let options = CheckOptions::new().with_policy(policy);
         let checked = validator.check_with(raw.into(), &options);
-        let walked = tool_input::__private::check_by_walk(&validator, raw.into(), &options);
+        let walked = tool_input::__private::check_by_walk(validator, raw.into(), &options);
         assert_eq!(checked, walked, "the untyped one pass and the walk disagree");
         match &checked {
             Ok(checked) => {
@@ -829,8 +839,12 @@ pub fn schema(data: &[u8]) {
     let strict = validator.check_with(raw.into(), &CheckOptions::new().with_policy(Policy::Strict));
     match &strict {
         Ok(checked) => {
-            assert!(validator.is_valid(&value), "strict accepted what the schema refuses");
-            assert_eq!(checked.value, value, "strict changed the value");
+            assert!(validator.is_valid(&checked.value), "strict accepted what the schema refuses");
+            // (Filled defaults aside: the value as sent may lack them.)
+            if !defaults {
+                assert!(validator.is_valid(&value), "strict accepted what the schema refuses");
+                assert_eq!(checked.value, value, "strict changed the value");
+            }
         }
         Err(rejection) => {
             let limit = matches!(rejection.kind(), RejectionKind::TooLarge | RejectionKind::TooDeep);
@@ -839,6 +853,8 @@ pub fn schema(data: &[u8]) {
             // design: the tool would receive another number.
             let inexact =
                 rejection.errors().iter().all(|error| error.code() == tool_input::ErrorCode::Inexact);
+            // (Defaults filled never refuse a call valid as sent: one the defaults would
+            // break is checked as sent, none filled.)
             assert!(
                 limit || inexact || !validator.is_valid(&value),
                 "strict refused a valid value: {rejection}"
