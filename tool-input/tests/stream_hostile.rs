@@ -449,6 +449,90 @@ fn the_same_id_on_two_indexes_is_two_calls() {
     assert_eq!(names(&calls), [("f", json!({"a": 1})), ("g", json!({"b": 2}))]);
 }
 
+/// A Chat Completions chunk with one tool-call delta and no `index`, its arguments as given
+/// (text or an object).
+fn unindexed(id: &str, name: Option<&str>, arguments: Value) -> Value {
+    let mut call = json!({"id": id, "type": "function", "function": {"arguments": arguments}});
+    if let Some(name) = name {
+        call["function"]["name"] = json!(name);
+    }
+    json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]})
+}
+
+/// The body of the same calls, in one message.
+fn body_of(calls: &[(&str, &str, Value)]) -> Value {
+    let calls: Vec<Value> = calls
+        .iter()
+        .map(|(id, name, arguments)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}))
+        .collect();
+    json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": calls}}]})
+}
+
+#[test]
+fn the_same_tool_twice_under_one_id_without_index_reads_as_the_body() {
+    let options = CallOptions::new();
+    // Two calls to one tool under one id, each whole in its delta, no `index`: the second
+    // begins a value after the first one's ended, so it is another call, as in the body
+    // (the first runs, the second is answered with an error), whether the arguments come
+    // as text or as objects. Before, the text was merged into one `parse` error, and an
+    // object replaced the first call's without a word.
+    for (first, second) in [(json!("{\"a\": 1}"), json!("{\"a\": 2}")), (json!({"a": 1}), json!({"a": 2}))] {
+        let stream = [
+            unindexed("dup", Some("f"), first.clone()),
+            unindexed("dup", Some("f"), second.clone()),
+            chat_finish("tool_calls"),
+        ];
+        let streamed = feed(options.clone(), &stream);
+        let whole = parse_value(&body_of(&[("dup", "f", first), ("dup", "f", second)]), &options).unwrap();
+        assert_eq!(outcome(&streamed), outcome(&whole));
+        assert_eq!(names(&streamed), [("f", json!({"a": 1}))]);
+        assert_eq!(reused(&streamed), [("malformed", Some("f"), json!({"a": 2}))]);
+        assert_eq!(streamed.errors[0].message, whole.errors[0].message);
+    }
+    // The same call sent twice under its id is read once, in both.
+    let stream = [
+        unindexed("dup", Some("f"), json!("{\"a\": 1}")),
+        unindexed("dup", Some("f"), json!("{\"a\": 1}")),
+        chat_finish("tool_calls"),
+    ];
+    let streamed = feed(options.clone(), &stream);
+    assert_eq!(names(&streamed), [("f", json!({"a": 1}))]);
+    assert!(streamed.is_ok(), "{:?}", streamed.errors);
+
+    // A server that repeats the id and the name on every chunk (BerriAI/litellm#20480):
+    // fragments of one call go on with it, with or without `index`, a `{` inside a string
+    // too; and the whole call sent again at the end, under its id, is that call once.
+    for index in [None, Some(0)] {
+        let delta = |fragment: &str| {
+            let mut event = unindexed("call_abc", Some("search"), json!(fragment));
+            if let Some(index) = index {
+                event["choices"][0]["delta"]["tool_calls"][0]["index"] = json!(index);
+            }
+            event
+        };
+        let fragments = ["", "{\"qu", "ery\": ", "\"{hello", "}\"", "}"];
+        let mut stream: Vec<Value> = fragments.iter().map(|fragment| delta(fragment)).collect();
+        stream.push(chat_finish("tool_calls"));
+        let streamed = feed(options.clone(), &stream);
+        assert_eq!(names(&streamed), [("search", json!({"query": "{hello}"}))], "{index:?}");
+        assert!(streamed.is_ok(), "{index:?}: {:?}", streamed.errors);
+        stream.insert(stream.len() - 1, delta("{\"query\": \"{hello}\"}"));
+        let streamed = feed(options.clone(), &stream);
+        assert_eq!(names(&streamed), [("search", json!({"query": "{hello}"}))], "{index:?}");
+        assert!(streamed.is_ok(), "{index:?}: {:?}", streamed.errors);
+    }
+
+    // What a stream cannot tell: the first call sent with no arguments, then the same tool
+    // under its id with some, is what a server repeating the id and the name sends for one
+    // call. The stream reads one call (documented), where the body answers the second.
+    let stream = [
+        unindexed("dup", Some("f"), json!("")),
+        unindexed("dup", Some("f"), json!("{\"a\": 2}")),
+        chat_finish("tool_calls"),
+    ];
+    assert_eq!(names(&feed(options.clone(), &stream)), [("f", json!({"a": 2}))]);
+}
+
 // ---------------------------------------------------------------------------------------
 // Damaged events, framing
 // ---------------------------------------------------------------------------------------

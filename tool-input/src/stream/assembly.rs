@@ -237,6 +237,16 @@ impl Assembly {
         self.calls.get_mut(slot).filter(|call| call.end.is_none())
     }
 
+    /// True once the call's arguments are a whole value: one sent whole, or text whose value
+    /// ended (more text could not go on with it).
+    pub fn holds_whole_arguments(&self, slot: usize) -> bool {
+        self.calls.get(slot).is_some_and(|call| match &call.args {
+            Args::Text(parser) => parser.holds_value(),
+            Args::Value(_) => true,
+            Args::Absent => false,
+        })
+    }
+
     /// True once any argument byte arrived for the call.
     pub fn has_arguments(&self, slot: usize) -> bool {
         self.calls.get(slot).is_some_and(|call| call.bytes > 0)

@@ -2,7 +2,12 @@
 //!
 //! Each `tool_calls` delta is matched to a call by one rule, in this order:
 //!
-//! 1. its `id` (non-empty), when a call already has it: ids repeated on every chunk;
+//! 1. its `id` (non-empty), when a call already has it: some servers repeat the id (and the
+//!    name) on every chunk (LiteLLM, BerriAI/litellm#20480; vLLM, spring-projects/spring-ai#5973),
+//!    so a repeated id goes on with its call, unless the delta's arguments begin a value (a
+//!    `{`, a `"`, or an object) after that call's arguments ended a whole one: no text goes
+//!    on with a value that ended, so that is another call under the id (two calls under one
+//!    id, or a server sending the whole call again at the end);
 //! 2. its `index`, when a call has it, unless both carry different ids (a backend that
 //!    numbers every call 0): indexes that start at 1 or skip are only keys;
 //! 3. with neither, the latest call (Gemini's and Mistral's compatible endpoints send no
@@ -15,9 +20,17 @@
 //! name with `{}` beside a nameless error.
 //!
 //! An id names one call: a delta that repeats a call's id with another `index` than that
-//! call's is another call (two calls, never one merged from both), which is not run unless
-//! it is the same call sent again: as in a whole body, the first call under an id runs and
-//! another is a `malformed` error, its result being one no answer could tell apart.
+//! call's, another tool's name, or a new value after its whole arguments, is another call
+//! (two calls, never one merged from both), which is not run unless it is the same call sent
+//! again: as in a whole body, the first call under an id runs and another is a `malformed`
+//! error, its result being one no answer could tell apart.
+//!
+//! Where a stream cannot tell two calls under one id from one, it reads one, and may differ
+//! from the whole body of the same calls: without an `index`, the same tool's second call
+//! under the id before the first one's arguments ended a value (the first sent with no
+//! arguments, `""`, or the two interleaved) is, delta by delta, what a server that repeats
+//! the id and the name on every chunk sends for one call. Its arguments are then the text of
+//! both (a `parse` error: nothing runs) or the second's alone (the first sent none).
 //!
 //! A call's id may arrive on any delta (the first non-empty one is kept); its name may
 //! arrive in fragments, and a fragment equal to the whole name is a repeat. Calls end when
@@ -187,15 +200,12 @@ impl Choice {
         let function = entry.get("function");
         let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).filter(|n| !n.is_empty());
         let arguments = function.and_then(|f| f.get("arguments"));
-        let carries_arguments = match arguments {
-            Some(Value::String(fragment)) => !fragment.is_empty(),
-            None | Some(Value::Null) => false,
-            Some(_) => true,
-        };
-        let Some(slot) = self.route(state, (index, id, name), carries_arguments) else { return };
+        let Some(slot) = self.route(state, (index, id, name), arguments) else { return };
         if let Some(id) = id {
             state.set_id(slot, id);
-            self.by_id.entry(id.to_owned()).or_insert(slot);
+            // The latest call under the id: a later delta with it and no other key goes on
+            // with that one.
+            self.by_id.insert(id.to_owned(), slot);
         }
         if let Some(name) = name {
             state.name_fragment(slot, name);
@@ -219,15 +229,26 @@ impl Choice {
         }
     }
 
-    /// The call a delta (its index, id and name; `arguments`: it carries argument text)
-    /// belongs to, started if new; `None` when it is dropped.
+    /// The call a delta (its index, id, name and `arguments`) belongs to, started if new;
+    /// `None` when it is dropped.
     fn route(
         &mut self,
         state: &mut Assembly,
         (index, id, name): (Option<u64>, Option<&str>, Option<&str>),
-        arguments: bool,
+        arguments: Option<&Value>,
     ) -> Option<usize> {
         let named = name.is_some();
+        let (carries, starts_value) = match arguments {
+            Some(Value::String(fragment)) => {
+                (!fragment.is_empty(), fragment.trim_start().starts_with(['{', '"']))
+            }
+            None | Some(Value::Null) => (false, false),
+            Some(_) => (true, true),
+        };
+        // Arguments that begin a value, under the id of a call whose arguments are whole
+        // already: no text goes on with a value that ended, so this is another call that
+        // reuses the id (two calls under one id, or the whole call sent again at the end).
+        let another = |state: &Assembly, slot: usize| starts_value && state.holds_whole_arguments(slot);
         // Another tool's name after a call's name and arguments starts another call:
         // appended it would be lost, and the two calls' arguments merged. A name after the
         // arguments of a call that had none is that call's.
@@ -240,6 +261,7 @@ impl Choice {
                     // The id again on another index: another call that reuses it.
                     (Some(index), Some(&had)) if had != index => {}
                     _ if renamed(state, slot) => {}
+                    _ if another(state, slot) => return self.start(state, index),
                     (Some(index), None) => {
                         self.key(index, slot);
                         return Some(slot);
@@ -252,7 +274,9 @@ impl Choice {
             Some(index) => {
                 if let Some(&slot) = self.by_index.get(&index) {
                     let reused = matches!((&state.calls[slot].id, id), (Some(had), Some(new)) if had != new);
-                    if !reused && !renamed(state, slot) {
+                    // A new value under the call's id after its whole arguments: another call.
+                    let again = id.is_some() && another(state, slot);
+                    if !reused && !renamed(state, slot) && !again {
                         return Some(slot);
                     }
                 }
@@ -261,7 +285,7 @@ impl Choice {
                 // Neither index nor id: a name with arguments after a call's arguments began
                 // starts another call; a name alone is the late name of a call without one.
                 Latest::Slot(slot)
-                    if !(named && state.has_arguments(slot) && (arguments || state.name_done(slot))) =>
+                    if !(named && state.has_arguments(slot) && (carries || state.name_done(slot))) =>
                 {
                     return Some(slot)
                 }
@@ -270,6 +294,12 @@ impl Choice {
             },
             None => {}
         }
+        self.start(state, index)
+    }
+
+    /// Start a call, keyed by `index` if the delta had one; `None` when it is dropped (over
+    /// the call limit).
+    fn start(&mut self, state: &mut Assembly, index: Option<u64>) -> Option<usize> {
         match state.open(Value::Null) {
             Some(slot) => {
                 if let Some(index) = index {

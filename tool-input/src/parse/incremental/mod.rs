@@ -304,6 +304,15 @@ impl IncrementalParser {
         }
     }
 
+    /// A whole value was read (an object's closing brace arrived): text after it cannot go on
+    /// with it. False before, and after an error.
+    pub(crate) fn holds_value(&self) -> bool {
+        match &self.reading {
+            Reading::Value(attempt) => attempt.shown().is_some_and(StreamOut::holds_value),
+            Reading::Seeking { .. } | Reading::Failed(_) => false,
+        }
+    }
+
     /// The text fed so far (up to [`ParseOptions::max_bytes`], and up to the first byte that
     /// is not UTF-8).
     ///

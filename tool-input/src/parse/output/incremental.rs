@@ -190,6 +190,11 @@ impl StreamOut {
         self.open.is_some()
     }
 
+    /// A whole value was read: its last token arrived.
+    pub(crate) fn holds_value(&self) -> bool {
+        self.values.result().is_some()
+    }
+
     /// The complete value, taken, and whether an object repeated a key.
     pub(crate) fn take(&mut self) -> (Option<Value>, bool) {
         (self.values.take(), self.values.repeated_keys())
