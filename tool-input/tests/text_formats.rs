@@ -746,17 +746,65 @@ fn a_harmony_call_on_the_analysis_channel_is_a_call() {
         let read = parse_body(body.to_string(), &CallOptions::new()).unwrap();
         assert_eq!(summary(&read), summary(&whole), "{text}");
     }
-    // Not calls: a built-in tool's recipient, a message ended as reasoning is, one cut off
-    // before its end (the model never stopped for it), one with no recipient.
+    // Not calls: a built-in tool's recipient, a message ended as reasoning is, one with no
+    // recipient (cut off or not).
     for call in [
         "<|start|>assistant<|channel|>analysis to=browser.search <|constrain|>json<|message|>{\"query\": \"weather\"}<|call|>",
+        "<|start|>assistant<|channel|>analysis to=browser.search <|constrain|>json<|message|>{\"query\": \"wea",
         "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>{\"city\": \"Paris\"}<|end|>",
-        "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>{\"city\": \"Par",
         "<|start|>assistant<|channel|>analysis<|message|>{\"city\": \"Paris\"}<|call|>",
+        "<|start|>assistant<|channel|>analysis<|message|>{\"city\": \"Par",
     ] {
         let text = format!("{think}{call}");
         let whole = parse_text(&text, &CallOptions::new().format(Format::Text));
         assert!(whole.calls.is_empty() && whole.errors.is_empty(), "{text}: {:?}", summary(&whole));
+    }
+}
+
+#[test]
+fn a_harmony_call_on_the_analysis_channel_cut_off_is_reported_as_on_commentary() {
+    // The response ended while the model was writing a call to a function on its analysis
+    // channel (before `<|call|>`, or inside the header once it named the function): a call
+    // cut off, as the same message on `commentary` is, never run and never reasoning left
+    // unanswered (an agent loop would take the empty turn for the answer).
+    let think = "<|channel|>analysis<|message|>Need the weather.<|end|>";
+    for (cut, commentary) in [
+        (
+            "<|start|>assistant<|channel|>analysis to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Par",
+            "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Par",
+        ),
+        (
+            "<|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>{\"city\": \"Paris\"}",
+            "<|start|>assistant to=functions.get_weather<|channel|>commentary<|message|>{\"city\": \"Paris\"}",
+        ),
+        (
+            "<|start|>assistant<|channel|>analysis to=functions.get_weather <|constr",
+            "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constr",
+        ),
+    ] {
+        let text = format!("{think}{cut}");
+        let options = CallOptions::new().format(Format::Text);
+        let whole = parse_text(&text, &options);
+        let on_commentary = parse_text(&format!("{think}{commentary}"), &options);
+        assert!(whole.calls.is_empty(), "{text}");
+        assert_eq!(error_kinds(&whole), [("truncated", Some("get_weather".to_owned()))], "{text}");
+        assert_eq!(error_kinds(&whole), error_kinds(&on_commentary), "{text}");
+        assert_eq!(whole.reasoning.as_deref(), Some("Need the weather."), "{text}");
+        assert!(!whole.is_ok());
+        // Streamed, named or detected, and in a chat message's content: the same.
+        for named in [None, Some(TextFormat::Harmony)] {
+            let mut stream = StreamAssembler::new(match named {
+                Some(format) => options.clone().text_format(format),
+                None => options.clone(),
+            });
+            for c in text.chars() {
+                stream.push_text(c.encode_utf8(&mut [0; 4]));
+            }
+            assert_eq!(outcome(&stream.finish()), outcome(&whole), "{text} {named:?}");
+        }
+        let body = json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"content": text}}]});
+        let read = parse_body(body.to_string(), &CallOptions::new()).unwrap();
+        assert_eq!(error_kinds(&read), error_kinds(&whole), "{text}");
     }
 }
 

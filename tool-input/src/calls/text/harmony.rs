@@ -7,7 +7,9 @@
 //! recipient (the `final` channel) is content. The `analysis` channel is reasoning, taken
 //! out before (see [`reasoning`](super::reasoning)), but for a message on it sent
 //! `to=functions.NAME` and ended by `<|call|>`: gpt-oss calls functions there too, and waits
-//! for the result, so vLLM's parser reads it as a call, and so does this one.
+//! for the result, so vLLM's parser reads it as a call, and so does this one. Such a message
+//! the response cut off before any end marker is a call cut off, as on `commentary`: never
+//! run, and never reasoning left unanswered.
 
 use super::{find_first, find_outside_values, push_truncated, text_parts, Read};
 use crate::calls::{Collector, OriginalArguments};
@@ -34,7 +36,9 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
         Some((at, _)) => (at, at, true),
         None => (text.len(), text.len(), false),
     };
-    let ends_a_call = closed && text[body_end..].starts_with(ENDS[0]);
+    // An analysis message to a function is a call when `<|call|>` ends it, and one cut off
+    // when the text ends first: the model was writing it.
+    let ends_a_call = !closed || text[body_end..].starts_with(ENDS[0]);
     if channel(header) == Some("analysis") && !(calls_a_function(header) && ends_a_call) {
         // Reasoning (taken out before, header and all, when the header came first): never
         // a call, never content.

@@ -132,7 +132,8 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
         if open.ends_with("analysis") {
             // A call gpt-oss addressed to a function on its analysis channel, ended by
             // `<|call|>`, is a call (vLLM's parser reads it so): the model waits for its
-            // result. It stays in the text, for the harmony reader.
+            // result. It stays in the text, for the harmony reader, and so does one the
+            // response cut off before its end.
             if let Some(end) = harmony_call_end(text, &visible, at) {
                 visible.push_str(&text[at..end]);
                 pos = end;
@@ -178,18 +179,23 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
 
 /// Where the harmony analysis message whose channel starts at `at` ends, when it is a call:
 /// its header (`visible`'s last one, when the recipient came before the channel, or its own)
-/// sends it `to=functions.NAME`, and `<|call|>` ends it (outside its arguments' strings).
+/// sends it `to=functions.NAME`, and `<|call|>` ends it (outside its arguments' strings), or
+/// the text ends before any end marker (inside its header too): the model was writing the
+/// call when the response was cut, so it is a call cut off (the harmony reader says so),
+/// never reasoning no one answers.
 fn harmony_call_end(text: &str, visible: &str, at: usize) -> Option<usize> {
-    let message = at + text[at..].find("<|message|>")?;
+    let message = text[at..].find("<|message|>").map(|message| at + message);
     let before = harmony_header(visible).map_or("", |header| &visible[header..]);
-    let header = &text[at..message];
+    let header = &text[at..message.unwrap_or(text.len())];
     if !super::harmony::calls_a_function(before) && !super::harmony::calls_a_function(header) {
         return None;
     }
+    let Some(message) = message else { return Some(text.len()) };
     let body = message + "<|message|>".len();
-    match super::arguments::find_outside_values(text, body, &super::harmony::ENDS)? {
-        (end, 0) => Some(end + "<|call|>".len()),
-        _ => None,
+    match super::arguments::find_outside_values(text, body, &super::harmony::ENDS) {
+        Some((end, 0)) => Some(end + "<|call|>".len()),
+        Some(_) => None,
+        None => Some(text.len()),
     }
 }
 
