@@ -849,11 +849,47 @@ fn a_call_gemini_refused_is_reported_missing_by_body_and_stream() {
         json!({"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "content": {"parts": [part]}}]});
     let stream = [body.clone()];
     assert_eq!(missing_in_both(&body, &stream, CallOptions::new()), None);
-    // Other reasons, a finished candidate, no candidate: no claim of a call.
-    for reason in ["STOP", "MAX_TOKENS", "SAFETY", "TOO_MANY_TOOL_CALLS"] {
+    // Other reasons, a finished candidate, no candidate: no claim of a call (a reason about
+    // the request, or about no call in particular, is a stop, not a call missing).
+    for reason in ["STOP", "MAX_TOKENS", "SAFETY", "MISSING_THOUGHT_SIGNATURE", "MALFORMED_RESPONSE", "OTHER"]
+    {
         let body = json!({"candidates": [{"finishReason": reason, "content": {"parts": [{"text": "Hi"}]}}]});
         assert_eq!(missing_in_both(&body, std::slice::from_ref(&body), CallOptions::new()), None, "{reason}");
     }
+}
+
+/// Gemini stops a model that called tools too many times in a row (`TOO_MANY_TOOL_CALLS`):
+/// the call it was making never came, and the turn is no answer. Missing, as a refused call
+/// is, in a body and a stream alike; its message asks for fewer calls, not the same again.
+#[test]
+fn a_gemini_candidate_stopped_for_too_many_tool_calls_is_missing_its_call() {
+    let reason = "TOO_MANY_TOOL_CALLS";
+    let body = json!({"candidates": [{"finishReason": reason, "index": 0}]});
+    let stream = [
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "index": 0}]}),
+        json!({"candidates": [{"finishReason": reason, "index": 0}]}),
+    ];
+    let got = missing_in_both(&body, &stream, CallOptions::new());
+    assert_eq!(got, Some(format!("finishReason `{reason}`")));
+    let missing = parse_value(&body, &CallOptions::new()).unwrap().missing_call.unwrap();
+    assert!(missing.message.contains("too many times in a row"), "{}", missing.message);
+    assert!(missing.message.contains("Make fewer calls"), "{}", missing.message);
+    assert!(!missing.message.contains("Call the tool again"), "{}", missing.message);
+    // With its text, in several chunks: still missing, the text kept as content.
+    let body = json!({"candidates": [{"finishReason": reason, "index": 0,
+        "content": {"role": "model", "parts": [{"text": "Checking once more."}]}}]});
+    let stream = [
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Checking "}]}, "index": 0}]}),
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "once more."}]}, "finishReason": reason, "index": 0}]}),
+    ];
+    assert_eq!(missing_in_both(&body, &stream, CallOptions::new()), Some(format!("finishReason `{reason}`")));
+    // The calls it did carry are answered by their ids, none run (the candidate was cut).
+    let part = json!({"functionCall": {"id": "g1", "name": "f", "args": {"a": 1}}});
+    let body = json!({"candidates": [{"finishReason": reason, "content": {"parts": [part]}}]});
+    assert_eq!(missing_in_both(&body, std::slice::from_ref(&body), CallOptions::new()), None);
+    let calls = parse_value(&body, &CallOptions::new()).unwrap();
+    assert!(calls.calls.is_empty());
+    assert_eq!(calls.errors.len(), 1);
 }
 
 #[test]

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{
     arguments_of, id_conflict, id_of, rejected_message, BodyError, CallErrorKind, CallParts, Collector,
-    Format,
+    Format, Unsent,
 };
 
 /// Read a message, or a bare array of content blocks. Server-side tool blocks
@@ -28,7 +28,7 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     }
     if !blocks.iter().any(is_tool_use) {
         if let Some(reason) = claimed_call(body.get("stop_reason")) {
-            out.claims_call(out.options.get_choice(), reason, false);
+            out.claims_call(out.options.get_choice(), reason, Unsent::NoneSent);
         }
     }
     let (repeats, conflicts) = repeated_ids(blocks);

@@ -8,6 +8,7 @@ use super::error::message_quoting_nothing;
 use super::record::Read;
 use super::{
     text, BodyConflict, CallError, CallErrorKind, CallOptions, CallParts, Format, MissingCall, ToolCall,
+    Unsent,
 };
 use crate::error::{Rejection, RejectionKind};
 
@@ -165,8 +166,8 @@ pub(crate) struct Collector<'o> {
     /// Keys the body gave twice with different values, and whether a call held each.
     conflicts: Vec<(BodyConflict, bool)>,
     /// Choices that said the model called a tool, though no call came with them: the reason,
-    /// and whether the API refused the call the model wrote ([`MissingCall::new`]).
-    claims: Vec<(usize, String, bool)>,
+    /// and why no call came ([`MissingCall::new`]).
+    claims: Vec<(usize, String, Unsent)>,
 }
 
 /// Keys that decide which calls a response has and whether they run: one given twice with
@@ -256,12 +257,11 @@ impl<'o> Collector<'o> {
     }
 
     /// The response says `choice` ended for a tool call (`reason`), though it carried no call
-    /// in the response's own shape; `refused`: the API says it refused the call the model
-    /// wrote. Unless a call of the choice is read from its text, the call is missing
-    /// ([`Calls::missing_call`]).
-    pub fn claims_call(&mut self, choice: usize, reason: String, refused: bool) {
+    /// in the response's own shape (`unsent` says why). Unless a call of the choice is read
+    /// from its text, the call is missing ([`Calls::missing_call`]).
+    pub fn claims_call(&mut self, choice: usize, reason: String, unsent: Unsent) {
         if !self.claims.iter().any(|(claimed, _, _)| *claimed == choice) {
-            self.claims.push((choice, reason, refused));
+            self.claims.push((choice, reason, unsent));
         }
     }
 
@@ -522,7 +522,7 @@ impl<'o> Collector<'o> {
                 !self.calls.iter().any(|call| call.choice == *choice)
                     && !self.errors.iter().any(|error| error.choice == *choice)
             })
-            .map(|(choice, reason, refused)| MissingCall::new(reason.clone(), *refused, *choice));
+            .map(|(choice, reason, unsent)| MissingCall::new(reason.clone(), *unsent, *choice));
         let mut calls =
             Calls { calls: self.calls, errors: self.errors, content, format, reasoning: None, missing_call };
         for (choice, reason, last_cut) in &self.stops {

@@ -231,10 +231,11 @@ pub(crate) fn cut_chars(mut text: String, max: usize) -> (String, bool) {
 
 /// A tool call the model attempted that the response holds no record of: the response says
 /// the model called a tool, but no call came with it. Gemini's `finishReason:
-/// "MALFORMED_FUNCTION_CALL"` (the call text the model wrote was refused) or
-/// `"UNEXPECTED_TOOL_CALL"` with no `functionCall` part, and a Chat Completions choice whose
-/// `finish_reason` is `tool_calls` (or `function_call`) with no call in its message, read or
-/// streamed.
+/// "MALFORMED_FUNCTION_CALL"` (the call text the model wrote was refused),
+/// `"UNEXPECTED_TOOL_CALL"` or `"TOO_MANY_TOOL_CALLS"` (the model called tools too many times
+/// in a row, and Gemini stopped it) with no `functionCall` part, and a Chat Completions
+/// choice whose `finish_reason` is `tool_calls` (or `function_call`) with no call in its
+/// message, read or streamed.
 ///
 /// There is no call id to answer, so it is no [`CallError`] (a tool result under an id the
 /// assistant turn does not hold is refused by the APIs that check ids). Nothing ran, and the
@@ -271,19 +272,36 @@ pub struct MissingCall {
     pub choice: usize,
 }
 
+/// Why a response that says the model called a tool holds no call ([`MissingCall::new`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unsent {
+    /// It ended for a call, but none came with it.
+    NoneSent,
+    /// The API refused the call the model wrote (it could not be read, or named no tool the
+    /// request gave).
+    Refused,
+    /// The API stopped the model for calling tools too many times in a row.
+    TooMany,
+}
+
 impl MissingCall {
     /// The missing call of a response that said `reason` (described as in
-    /// [`MissingCall::reason`]); `refused`: the API refused the call the model wrote, rather
-    /// than sending none.
-    pub(crate) fn new(reason: String, refused: bool, choice: usize) -> Self {
-        let why = if refused {
-            format!("the API refused it ({reason})")
-        } else {
-            format!("the response ended for a tool call ({reason}), but no call came with it")
+    /// [`MissingCall::reason`]), for the cause `unsent`.
+    pub(crate) fn new(reason: String, unsent: Unsent, choice: usize) -> Self {
+        const AGAIN: &str =
+            "Call the tool again: one of the tools you were given, by its exact name, with its arguments as a JSON object.";
+        let message = match unsent {
+            Unsent::NoneSent => format!(
+                "Your tool call could not be read: the response ended for a tool call ({reason}), but no call came with it, so no tool was run. {AGAIN}"
+            ),
+            Unsent::Refused => format!(
+                "Your tool call could not be read: the API refused it ({reason}), so no tool was run. {AGAIN}"
+            ),
+            // Calling again at once would meet the same stop.
+            Unsent::TooMany => format!(
+                "Your tool call was not run: the API stopped it because you called tools too many times in a row ({reason}). Make fewer calls: answer with what you have, or call only the tool you need most."
+            ),
         };
-        let message = format!(
-            "Your tool call could not be read: {why}, so no tool was run. Call the tool again: one of the tools you were given, by its exact name, with its arguments as a JSON object."
-        );
         MissingCall { reason, message, choice }
     }
 

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{arguments_of, id_of, BodyError, CallParts, Collector, Format};
+use super::{arguments_of, id_of, BodyError, CallParts, Collector, Format, Unsent};
 
 /// Read a `generateContent` response, a content (`{"parts": [...]}`), or a bare array of
 /// parts. Text parts marked `thought` are not content.
@@ -47,8 +47,10 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
                     }
                     let calls_any =
                         parts.iter().any(|part| part.get("functionCall").is_some_and(|call| !call.is_null()));
-                    if let Some(reason) = refused_call(candidate.get("finishReason")).filter(|_| !calls_any) {
-                        out.claims_call(number, reason, true);
+                    if let Some((reason, unsent)) =
+                        refused_call(candidate.get("finishReason")).filter(|_| !calls_any)
+                    {
+                        out.claims_call(number, reason, unsent);
                     }
                 }
                 out.set_choice(wanted);
@@ -99,15 +101,20 @@ pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
     }
 }
 
-/// The finish reason of a candidate whose call Gemini refused (`MALFORMED_FUNCTION_CALL`: the
-/// call text the model wrote could not be read; `UNEXPECTED_TOOL_CALL`: a call to a tool it
-/// was not given), described: with no `functionCall` part, the call is missing
-/// ([`MissingCall`](crate::calls::MissingCall)). The stream reads it alike.
-pub(crate) fn refused_call(finish_reason: Option<&Value>) -> Option<String> {
-    match finish_reason.and_then(Value::as_str)? {
-        reason @ ("MALFORMED_FUNCTION_CALL" | "UNEXPECTED_TOOL_CALL") => {
-            Some(format!("finishReason `{reason}`"))
-        }
-        _ => None,
-    }
+/// The finish reason of a candidate whose call Gemini did not deliver, described, and why:
+/// `MALFORMED_FUNCTION_CALL` (the call text the model wrote could not be read) and
+/// `UNEXPECTED_TOOL_CALL` (a call to a tool it was not given) refused it;
+/// `TOO_MANY_TOOL_CALLS` stopped the model for calling tools too many times in a row. With no
+/// `functionCall` part, the call is missing ([`MissingCall`](crate::calls::MissingCall)).
+/// Gemini's other reasons say nothing of a call (`MISSING_THOUGHT_SIGNATURE` is about the
+/// request; `MALFORMED_RESPONSE`, `OTHER` about no call in particular): a candidate that
+/// stopped for them is cut ([`cut_reason`]), not missing a call. The stream reads it alike.
+pub(crate) fn refused_call(finish_reason: Option<&Value>) -> Option<(String, Unsent)> {
+    let reason = finish_reason.and_then(Value::as_str)?;
+    let unsent = match reason {
+        "MALFORMED_FUNCTION_CALL" | "UNEXPECTED_TOOL_CALL" => Unsent::Refused,
+        "TOO_MANY_TOOL_CALLS" => Unsent::TooMany,
+        _ => return None,
+    };
+    Some((format!("finishReason `{reason}`"), unsent))
 }

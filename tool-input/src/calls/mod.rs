@@ -61,6 +61,7 @@ pub(crate) use body_keys::{gives_a_key_twice, BodyConflict};
 pub use collect::Calls;
 pub(crate) use collect::{settle_cut, settle_reused_ids, Collected, Collector};
 pub(crate) use error::cut_chars;
+pub(crate) use error::Unsent;
 pub use error::{BodyError, CallError, CallErrorKind, MissingCall, MAX_ERROR_ARGUMENTS};
 pub use format::{Format, UnknownFormat};
 pub use ids::generate_id;

@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use super::{arguments_of, content_text, id_of, push_unwrapping, BodyError, CallParts, Collector, Format};
+use super::{
+    arguments_of, content_text, id_of, push_unwrapping, BodyError, CallParts, Collector, Format, Unsent,
+};
 
 /// Read a chat completion, a bare assistant message, or a bare `tool_calls` array.
 pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<String>, BodyError> {
@@ -35,7 +37,7 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
             let message = choice.get("message");
             if let Some(reason) = claimed_call(choice.get("finish_reason")) {
                 if !message.is_some_and(carries_calls) {
-                    out.claims_call(number, reason, false);
+                    out.claims_call(number, reason, Unsent::NoneSent);
                 }
             }
             let text = message.and_then(|message| read_message(message, Format::OpenAi, out));

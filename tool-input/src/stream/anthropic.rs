@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
 use crate::calls::anthropic::{claimed_call, cut_reason, is_tool_use};
-use crate::calls::{id_from, CallParts, Format};
+use crate::calls::{id_from, CallParts, Format, Unsent};
 
 /// The event types of the Messages stream.
 pub(super) const EVENTS: &[&str] = &[
@@ -189,7 +189,7 @@ impl Anthropic {
                 self.stopped = true;
                 if let Some(reason) = claimed_call(self.stop_reason.as_ref()).filter(|_| !self.carried_calls)
                 {
-                    state.claims_call(state.choice, reason, false);
+                    state.claims_call(state.choice, reason, Unsent::NoneSent);
                 }
                 match cut_reason(self.stop_reason.as_ref()) {
                     Some(reason) => {

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use super::{ArgumentEvent, DEFAULT_MAX_CALL_BYTES, DEFAULT_MAX_STREAM_BYTES, MAX_NAME_BYTES};
 use crate::calls::{
     id_conflict, push_unwrapping, rejected_message, settle_cut, settle_reused_ids, text, CallErrorKind,
-    CallOptions, CallParts, Calls, Collected, Collector, Format, OriginalArguments, Read,
+    CallOptions, CallParts, Calls, Collected, Collector, Format, OriginalArguments, Read, Unsent,
 };
 use crate::error::{ErrorCode, Rejection, RejectionKind};
 use crate::parse::{IncrementalParser, ParseOptions, StreamEvent};
@@ -134,7 +134,7 @@ pub(crate) struct Assembly {
     pub(super) data_stops: Vec<(usize, String)>,
     /// Choices that said the model called a tool with no call in the stream (see
     /// [`Collector::claims_call`]).
-    claims: Vec<(usize, String, bool)>,
+    claims: Vec<(usize, String, Unsent)>,
     /// The events of the arguments not taken yet, when they are collected.
     pub(super) events: Option<Vec<ArgumentEvent>>,
 }
@@ -610,9 +610,9 @@ impl Assembly {
     /// `choice` said the model called a tool (`reason`), though the stream carried no call
     /// of it; `refused`: the API refused the call the model wrote. As a whole body says it,
     /// the call is missing unless one is read from the text ([`Collector::claims_call`]).
-    pub fn claims_call(&mut self, choice: usize, reason: String, refused: bool) {
+    pub fn claims_call(&mut self, choice: usize, reason: String, unsent: Unsent) {
         if !self.claims.iter().any(|(claimed, _, _)| *claimed == choice) {
-            self.claims.push((choice, reason, refused));
+            self.claims.push((choice, reason, unsent));
         }
     }
 
@@ -789,8 +789,8 @@ impl Assembly {
             self.end_open(|_| End::Cut("the stream ended before the call did".to_owned()));
         }
         let mut out = Collector::resume(&self.options, mem::take(&mut self.collected));
-        for (choice, reason, refused) in mem::take(&mut self.claims) {
-            out.claims_call(choice, reason, refused);
+        for (choice, reason, unsent) in mem::take(&mut self.claims) {
+            out.claims_call(choice, reason, unsent);
         }
         if self.overflowed {
             out.overflow(self.format);

@@ -134,8 +134,8 @@ impl Candidate {
         }
         if let Some(reason) = candidate.get("finishReason").filter(|reason| reason.is_string()) {
             self.finished = true;
-            if let Some(reason) = refused_call(Some(reason)).filter(|_| !self.carried_calls) {
-                state.claims_call(state.choice, reason, true);
+            if let Some((reason, unsent)) = refused_call(Some(reason)).filter(|_| !self.carried_calls) {
+                state.claims_call(state.choice, reason, unsent);
             }
             let end = match cut_reason(Some(reason)) {
                 None => End::Complete,

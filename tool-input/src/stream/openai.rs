@@ -44,7 +44,7 @@ use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
 use crate::calls::openai::{claimed_call, cut_reason};
-use crate::calls::{id_from, CallParts, Format};
+use crate::calls::{id_from, CallParts, Format, Unsent};
 
 /// Where deltas without a key go.
 #[derive(Debug, Default, Clone, Copy)]
@@ -398,7 +398,7 @@ impl Choice {
     fn end(&self, state: &mut Assembly, number: usize, read: bool, done: bool, error: Option<&str>) {
         let by_data = cut_reason(self.finish_reason.as_ref());
         if let Some(reason) = claimed_call(self.finish_reason.as_ref()).filter(|_| !self.carried_calls) {
-            state.claims_call(number, reason, false);
+            state.claims_call(number, reason, Unsent::NoneSent);
         }
         let cut = match (error, by_data) {
             (Some(error), _) => Some(format!("an error event: {error}")),
