@@ -1089,6 +1089,33 @@ fn a_reused_id_runs_its_first_call_and_answers_the_other_with_an_error() {
     assert_eq!(outcome(&parse_value(&body, &options).unwrap()), outcome(&feed(options.clone(), &stream)));
 }
 
+/// Two calls under one id: in Chat Completions (and Responses, Gemini) the first is a call
+/// the model made (servers give parallel calls one id) and runs; in Anthropic, whose ids the
+/// API makes one per call, the two contradict themselves about one call, and neither runs.
+/// The difference is documented (README, `calls::anthropic`); both answer every block.
+#[test]
+fn a_reused_id_runs_the_first_call_except_where_the_api_makes_the_ids() {
+    let options = CallOptions::new();
+    let chat = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"tool_calls": [
+        chat_call("dup", "f", "{\"a\": 1}"), chat_call("dup", "f", "{\"a\": 2}")]}}]});
+    let anthropic = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
+        {"type": "tool_use", "id": "dup", "name": "f", "input": {"a": 1}},
+        {"type": "tool_use", "id": "dup", "name": "f", "input": {"a": 2}}]});
+    let chat = parse_value(&chat, &options).unwrap();
+    let anthropic = parse_value(&anthropic, &options).unwrap();
+    assert_eq!(
+        outcome(&chat),
+        [("call".to_owned(), "f".to_owned()), ("malformed".to_owned(), "f".to_owned())]
+    );
+    assert_eq!(
+        outcome(&anthropic),
+        [("malformed".to_owned(), "f".to_owned()), ("malformed".to_owned(), "f".to_owned())]
+    );
+    // Either way nothing the model sent goes unanswered: one entry per block, in order.
+    assert_eq!(chat.in_order().count(), 2);
+    assert_eq!(anthropic.in_order().count(), 2);
+}
+
 /// A whole Chat Completions body with `finish_reason: null` (OpenAI's API once sent it, and
 /// Ollama's compatible endpoint did: openai/openai-openapi#20, ollama/ollama#7547) arrived
 /// whole: no stop is reported, so its calls run. A stream is another matter: `null` there

@@ -68,6 +68,17 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
 /// One id is one call, as the stream reads it: the positions of `tool_use` blocks that repeat
 /// an earlier block with the same id, tool and input (read once), and the ids given to blocks
 /// that differ (none of those runs).
+///
+/// Not the other formats' rule (the first call under an id runs, another is an error: see
+/// `settle_reused_ids`), on purpose. There, compatible servers give distinct parallel calls one
+/// id (HKUDS/nanobot#3943), so the first is a call the model made. Anthropic's ids are the
+/// API's own (`toolu_…`, one per call): a repeated one is one call sent twice (programmatic
+/// tool calling sends a `tool_use` in `message_start`, then as its block), and two versions
+/// that disagree contradict themselves about that one call (which input is its own cannot be
+/// told: the first may be the one sent before its input was complete), as a Responses `.done`
+/// that disagrees with its deltas does; so neither runs. The API refuses the next request
+/// anyway while its assistant turn gives the id twice (`tool_use ids must be unique`,
+/// anthropics/claude-code#20700), so no answer could go back under it as is.
 fn repeated_ids(blocks: &[Value]) -> (HashSet<usize>, HashSet<String>) {
     let mut first: HashMap<String, &Value> = HashMap::new();
     let (mut repeats, mut conflicts) = (HashSet::new(), HashSet::new());

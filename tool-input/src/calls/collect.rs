@@ -577,7 +577,8 @@ pub(crate) fn settle_conflicts(calls: &mut Calls, conflicted: &[usize]) {
 /// is a `malformed` error naming its tool, since its result could not be told from the
 /// earlier one's (some compatible servers give one id to parallel calls). The earlier call
 /// runs. Generated ids are never shared. (Anthropic's readers settle its ids themselves:
-/// neither of two calls it gives one id runs, its ids being the API's own.)
+/// neither of two calls it gives one id runs, its ids being the API's own, one per call; see
+/// `calls::anthropic::repeated_ids` for why.)
 pub(crate) fn settle_reused_ids(calls: &mut Calls) {
     use std::collections::HashMap;
     // The earliest attempt of each (choice, id) sent: a call's place, or `None` for an error.
