@@ -522,6 +522,18 @@ fn the_same_tool_twice_under_one_id_without_index_reads_as_the_body() {
         assert!(streamed.is_ok(), "{index:?}: {:?}", streamed.errors);
     }
 
+    // Two calls under one id on two indexes, then more input for the first after the
+    // choice's end: that call is what it goes on with, whichever call under the id came last.
+    let stream = [
+        chat_delta(0, Some("dup"), Some("f"), "{\"a\": 1}"),
+        chat_delta(1, Some("dup"), Some("g"), "{\"b\": 2}"),
+        chat_finish("tool_calls"),
+        chat_delta(0, Some("dup"), None, "  "),
+    ];
+    let streamed = feed(options.clone(), &stream);
+    assert!(streamed.calls.is_empty(), "{:?}", names(&streamed));
+    assert_eq!(kinds(&streamed), ["malformed", "malformed"]);
+
     // What a stream cannot tell: the first call sent with no arguments, then the same tool
     // under its id with some, is what a server repeating the id and the name sends for one
     // call. The stream reads one call (documented), where the body answers the second.

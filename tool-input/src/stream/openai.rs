@@ -334,9 +334,13 @@ impl Choice {
                 continue;
             }
             let id = entry.get("id").and_then(id_from);
-            let known = match (&id, index_of(entry.get("index"))) {
+            let at_index = index_of(entry.get("index")).and_then(|index| self.by_index.get(&index).copied());
+            let known = match (&id, at_index) {
+                // Its index's call, when that call has its id: of calls under one id, the one
+                // it goes on with.
+                (Some(id), Some(slot)) if state.calls[slot].id.as_deref() == Some(id.as_str()) => Some(slot),
                 (Some(id), _) if self.by_id.contains_key(id) => self.by_id.get(id).copied(),
-                (_, Some(index)) => self.by_index.get(&index).copied(),
+                (_, Some(slot)) => Some(slot),
                 (None, None) if legacy.is_some() => self.legacy,
                 _ => None,
             };
