@@ -560,6 +560,9 @@ pub fn stream_events(data: &[u8]) {
     let mut twins = false;
     match api {
         0 => {
+            // With nothing after the end, some streams repeat the id on every delta (LiteLLM,
+            // vLLM): a repeated id goes on with its call, never starts another.
+            let id_every_delta = late == 3;
             for (n, (name, args)) in calls.iter().enumerate() {
                 // The name after the arguments, on a delta of its own.
                 let name_late = pick.next(4) == 0;
@@ -575,7 +578,10 @@ pub fn stream_events(data: &[u8]) {
                 }
                 push(start, Some(n), false, true);
                 for piece in fragments(args, &mut pick) {
-                    let delta = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": n, "function": {"arguments": piece}}]}}]});
+                    let mut delta = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": n, "function": {"arguments": piece}}]}}]});
+                    if id_every_delta {
+                        delta["choices"][0]["delta"]["tool_calls"][0]["id"] = json!(ids[n]);
+                    }
                     push(delta, Some(n), false, false);
                 }
                 if name_late {
