@@ -806,6 +806,22 @@ fn a_harmony_call_on_the_analysis_channel_cut_off_is_reported_as_on_commentary()
         let read = parse_body(body.to_string(), &CallOptions::new()).unwrap();
         assert_eq!(error_kinds(&read), error_kinds(&whole), "{text}");
     }
+    // Cut at every byte once the header addresses a function (`to=` on): the call, or a
+    // cut call, on either channel, never nothing.
+    for call in [
+        "<|start|>assistant<|channel|>analysis to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+        "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}<|call|>",
+    ] {
+        let text = format!("{think}{call}");
+        let from = text.find("to=").unwrap() + "to=".len();
+        for end in from..=text.len() {
+            let cut = &text[..end];
+            let calls = parse_text(cut, &CallOptions::new().format(Format::Text));
+            let answered = calls.calls.len() + calls.errors.len();
+            assert_eq!(answered, 1, "{cut}: {:?}", summary(&calls));
+            assert_eq!(calls.reasoning.as_deref(), Some("Need the weather."), "{cut}");
+        }
+    }
 }
 
 /// Is `partial` a view of `fin` as it arrives: its strings prefixes of the final strings,

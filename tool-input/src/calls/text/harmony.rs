@@ -20,10 +20,13 @@ pub(super) const ENDS: [&str; 5] = ["<|call|>", "<|end|>", "<|return|>", "<|star
 pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
     // The header runs to `<|message|>`; a `<|channel|>` in it belongs to it.
     let Some(header_end) = text[start..].find("<|message|>").map(|at| at + start) else {
-        // Cut off inside a header: a call if it named its recipient.
+        // Cut off inside a header: a call if it named its recipient, or was naming a function
+        // when it was cut (`to=`, `to=functions.`: no name yet).
         let header = &text[start..];
-        if let Some(name) = recipient(header) {
-            push_truncated(out, header, Some(name));
+        match recipient(header) {
+            Some(name) => push_truncated(out, header, Some(name)),
+            None if cut_calling_a_function(header) => push_truncated(out, header, None),
+            None => {}
         }
         return Read::To(text.len());
     };
@@ -77,6 +80,13 @@ pub(super) fn recipient(header: &str) -> Option<String> {
 /// tool or no one?
 pub(super) fn calls_a_function(header: &str) -> bool {
     header.split("to=").skip(1).any(|recipient| recipient.starts_with("functions."))
+}
+
+/// Does a header that the text's end cut off address a function as far as it arrived:
+/// `to=functions.NAME`, or a recipient cut inside `functions.` (`to=`, `to=func`)?
+pub(super) fn cut_calling_a_function(header: &str) -> bool {
+    calls_a_function(header)
+        || header.split("to=").skip(1).any(|recipient| "functions.".starts_with(recipient))
 }
 
 /// The channel a header names.

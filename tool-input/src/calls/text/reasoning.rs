@@ -186,11 +186,16 @@ pub(crate) fn split_with(text: &str, lone_closes: bool) -> Split<'_> {
 fn harmony_call_end(text: &str, visible: &str, at: usize) -> Option<usize> {
     let message = text[at..].find("<|message|>").map(|message| at + message);
     let before = harmony_header(visible).map_or("", |header| &visible[header..]);
-    let header = &text[at..message.unwrap_or(text.len())];
+    let Some(message) = message else {
+        // Cut off inside its header, while it named a function (or the header before it did).
+        let header = &text[at..];
+        let cut = super::harmony::cut_calling_a_function(header) || super::harmony::calls_a_function(before);
+        return cut.then_some(text.len());
+    };
+    let header = &text[at..message];
     if !super::harmony::calls_a_function(before) && !super::harmony::calls_a_function(header) {
         return None;
     }
-    let Some(message) = message else { return Some(text.len()) };
     let body = message + "<|message|>".len();
     match super::arguments::find_outside_values(text, body, &super::harmony::ENDS) {
         Some((end, 0)) => Some(end + "<|call|>".len()),
