@@ -411,6 +411,43 @@ fn a_cut_call_list_keeps_the_whole_calls_before_the_cut() {
     }
 }
 
+/// Bare JSON calls (Llama's without `<|python_tag|>`, a list of calls) cut off as the next
+/// call began, before it showed its name: the whole calls stay calls and the cut one is a
+/// `truncated` error, as when its name had arrived; before, the whole text was content, the
+/// whole call with it, and an agent loop took the call's JSON for the answer. Braces after
+/// whole calls that are no JSON stay prose.
+#[test]
+fn bare_calls_cut_as_the_next_began_keep_the_whole_ones() {
+    let a = [json!({"name": "a", "arguments": {"x": 1}})];
+    for text in [
+        "{\"name\": \"a\", \"parameters\": {\"x\": 1}}; {",
+        "{\"name\": \"a\", \"parameters\": {\"x\": 1}}; {\"na",
+        "[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, {",
+        "<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": 1}}; {",
+    ] {
+        for named in [None, Some(TextFormat::Llama)] {
+            let options = match named {
+                Some(format) => CallOptions::new().format(Format::Text).text_format(format),
+                None => CallOptions::new().format(Format::Text),
+            };
+            let calls = parse_text(text, &options);
+            assert_eq!(call_summary(&calls.calls), a, "{text} {named:?}: {:?}", errors(&calls));
+            assert_eq!(error_kinds(&calls), [("truncated", None)], "{text} {named:?}");
+            let mut stream = StreamAssembler::new(options);
+            stream.push_text(text);
+            assert_eq!(outcome(&stream.finish()), outcome(&calls), "{text} {named:?}");
+        }
+    }
+    for prose in [
+        "{\"name\": \"a\", \"parameters\": {\"x\": 1}} {see above",
+        "{\"name\": \"a\", \"parameters\": {\"x\": 1}}; {x",
+    ] {
+        let calls = parse_text(prose, &CallOptions::new().format(Format::Text));
+        assert!(calls.calls.is_empty() && calls.errors.is_empty(), "{prose}: {:?}", errors(&calls));
+        assert_eq!(calls.content.as_deref(), Some(prose));
+    }
+}
+
 /// A block whose closing marker comes before its JSON closes is cut off there: that call is
 /// an error, and the block after it is read on its own. Streamed, nothing is shown that the
 /// end does not give (the closing marker might have been inside a string of the call, so

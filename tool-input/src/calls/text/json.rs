@@ -413,13 +413,18 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
     if truncated.is_some_and(|from| json[from..].trim().is_empty()) {
         truncated = None;
     }
-    // A cut-off object counts only if what arrived is plainly a call.
+    // A cut-off object counts only if what arrived is plainly a call, or the start of the
+    // next one after whole calls (`{…}; {"na`: JSON cut off, no prose), which the text's end
+    // cut before it showed its name.
     let cut_name = match truncated {
         Some(from) => {
             let rest = &json[from..];
             let looks_like_call = rest.contains("\"name\"")
                 && (rest.contains("\"arguments\"") || rest.contains("\"parameters\""));
-            if !looks_like_call {
+            let strict = ParseOptions { mode: parse::ParseMode::Strict, ..ParseOptions::default() };
+            let next_call_cut = !calls.is_empty()
+                && matches!(parse::parse(rest, &strict), Err(parse::ParseError::Truncated { .. }));
+            if !looks_like_call && !next_call_cut {
                 return None;
             }
             Some(peek_name(rest))
