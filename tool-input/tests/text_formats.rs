@@ -411,6 +411,48 @@ fn a_cut_call_list_keeps_the_whole_calls_before_the_cut() {
     }
 }
 
+/// A Python list of calls cut right after a whole call (`[a(), b()`, its `]` never came)
+/// lost nothing, as a JSON list cut there: both calls, no error. Before, the whole list was
+/// one `truncated` error, the whole calls in it with it.
+#[test]
+fn a_python_list_cut_after_a_whole_call_reads_as_a_json_list_does() {
+    let json_list = parse_text(
+        "<|tool_call|>[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1}}",
+        &CallOptions::new().format(Format::Text),
+    );
+    assert_eq!(error_kinds(&json_list), []);
+    for text in ["<|tool_call_start|>[a(), b(x=1)", "<|python_start|>[a(), b(x=1)"] {
+        let options = CallOptions::new().format(Format::Text);
+        let calls = parse_text(text, &options);
+        assert_eq!(
+            call_summary(&calls.calls),
+            call_summary(&json_list.calls),
+            "{text}: {:?}",
+            errors(&calls)
+        );
+        assert_eq!(error_kinds(&calls), [], "{text}");
+        let mut stream = StreamAssembler::new(options);
+        for c in text.chars() {
+            stream.push_text(c.encode_utf8(&mut [0; 4]));
+        }
+        assert_eq!(outcome(&stream.finish()), outcome(&calls), "{text}");
+    }
+    // In a response that says it was cut (a length stop), none of them runs, as for JSON.
+    for content in [
+        "<|python_start|>[a(), b(x=1)",
+        "<tool_call>[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"x\": 1}}",
+    ] {
+        let body =
+            json!({"choices": [{"index": 0, "finish_reason": "length", "message": {"content": content}}]});
+        let calls = parse_body(body.to_string(), &CallOptions::new().tools(["a", "b"])).unwrap();
+        assert!(calls.calls.is_empty(), "{content}: {:?}", summary(&calls));
+        assert_eq!(calls.errors.len(), 2, "{content}: {:?}", errors(&calls));
+    }
+    // Cut after the comma: the whole ones.
+    let calls = parse_text("<|python_start|>[a(), b(x=1), ", &CallOptions::new().format(Format::Text));
+    assert_eq!(call_summary(&calls.calls).len(), 2, "{:?}", errors(&calls));
+}
+
 /// Bare JSON calls (Llama's without `<|python_tag|>`, a list of calls) cut off as the next
 /// call began, before it showed its name: the whole calls stay calls and the cut one is a
 /// `truncated` error, as when its name had arrived; before, the whole text was content, the

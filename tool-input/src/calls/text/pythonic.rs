@@ -103,6 +103,10 @@ fn push_cut(body: &str, list: bool, block: &str, out: &mut Collector<'_>) {
                 }
                 out.push(text_parts(Some(name), arguments.into_arguments(), &body[span]));
             }
+            // A list cut off right after a whole call lost nothing, as a JSON list's.
+            if at == body.len() {
+                return;
+            }
             let rest = &body[at..];
             let bytes = rest.as_bytes();
             let name = identifier_end(bytes, 0, true)
@@ -115,8 +119,9 @@ fn push_cut(body: &str, list: bool, block: &str, out: &mut Collector<'_>) {
 }
 
 /// The whole calls of a list (or, not `list`, of lines) that the text ended inside, and
-/// where the call cut off starts; `None` when no whole call came before it, or what follows
-/// the whole calls does not begin a call (`name` or `name(`).
+/// where the call cut off starts (the end of `body` when the list was cut right after a
+/// whole call or its comma); `None` when no whole call came before it, or what follows the whole calls
+/// does not begin a call (`name` or `name(`).
 fn cut_calls(body: &str, list: bool) -> Option<(Vec<PyCall>, usize)> {
     let bytes = body.as_bytes();
     let mut calls = Vec::new();
@@ -125,14 +130,18 @@ fn cut_calls(body: &str, list: bool) -> Option<(Vec<PyCall>, usize)> {
         calls.push((name, arguments, i..next));
         i = skip_ws(bytes, next);
         if list {
+            if i == bytes.len() {
+                return Some((calls, i));
+            }
             if bytes.get(i) != Some(&b',') {
                 return None;
             }
             i = skip_ws(bytes, i + 1);
         }
     }
-    let begins =
-        identifier_end(bytes, i, true).is_some_and(|end| matches!(bytes.get(end), None | Some(b'(')));
+    // Nothing begun after a separator: the list was cut between calls.
+    let begins = i == bytes.len()
+        || identifier_end(bytes, i, true).is_some_and(|end| matches!(bytes.get(end), None | Some(b'(')));
     (!calls.is_empty() && begins).then_some((calls, i))
 }
 
