@@ -467,11 +467,13 @@ fn bare_calls_cut_as_the_next_began_keep_the_whole_ones() {
         "[{\"name\": \"a\", \"arguments\": {\"x\": 1}}, {",
         "<|python_tag|>{\"name\": \"a\", \"parameters\": {\"x\": 1}}; {",
     ] {
-        for named in [None, Some(TextFormat::Llama)] {
+        for (named, tools) in [(None, false), (Some(TextFormat::Llama), false), (None, true)] {
             let options = match named {
                 Some(format) => CallOptions::new().format(Format::Text).text_format(format),
                 None => CallOptions::new().format(Format::Text),
             };
+            // With known tools too: the cut call has no name to check yet.
+            let options = if tools { options.tools(["a"]) } else { options };
             let calls = parse_text(text, &options);
             assert_eq!(call_summary(&calls.calls), a, "{text} {named:?}: {:?}", errors(&calls));
             assert_eq!(error_kinds(&calls), [("truncated", None)], "{text} {named:?}");

@@ -434,10 +434,11 @@ pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
     if calls.is_empty() && cut_name.is_none() {
         return None;
     }
-    // With known tools, every name must be one of them, or the text is prose.
+    // With known tools, every name must be one of them, or the text is prose (a cut call
+    // that showed no name yet has none to check).
     if out.options.configured_tools().is_some() {
-        let names =
-            calls.iter().map(|parts| parts.name.as_deref()).chain(cut_name.iter().map(Option::as_deref));
+        let cut_named = cut_name.as_ref().filter(|name| name.is_some() || calls.is_empty());
+        let names = calls.iter().map(|parts| parts.name.as_deref()).chain(cut_named.map(Option::as_deref));
         for name in names {
             if out.options.knows(name.unwrap_or_default()) != Some(true) {
                 return None;
