@@ -451,6 +451,24 @@ fn a_python_list_cut_after_a_whole_call_reads_as_a_json_list_does() {
     // Cut after the comma: the whole ones.
     let calls = parse_text("<|python_start|>[a(), b(x=1), ", &CallOptions::new().format(Format::Text));
     assert_eq!(call_summary(&calls.calls).len(), 2, "{:?}", errors(&calls));
+    // Its `]` came, the text ended inside the marker after it: a JSON list's `]` ends its
+    // calls, and so does a Python list's.
+    for text in ["<|tool_call_start|>[a(), b(x=1)]<|tool_call_e", "<|python_start|>[a(), b(x=1)]<|python_e"] {
+        let calls = parse_text(text, &CallOptions::new().format(Format::Text));
+        assert_eq!(
+            call_summary(&calls.calls),
+            call_summary(&json_list.calls),
+            "{text}: {:?}",
+            errors(&calls)
+        );
+        assert_eq!(error_kinds(&calls), [], "{text}");
+    }
+    // Calls a line each, cut inside the closing marker: the last one is cut, as a call whose
+    // block was cut inside its closing marker is; the whole one before it stays a call.
+    let calls =
+        parse_text("<function_calls>\na()\nb(x=1)\n</function_c", &CallOptions::new().format(Format::Text));
+    assert_eq!(call_summary(&calls.calls), [json!({"name": "a", "arguments": {}})], "{:?}", errors(&calls));
+    assert_eq!(error_kinds(&calls), [("truncated", Some("b".to_owned()))]);
 }
 
 /// Bare JSON calls (Llama's without `<|python_tag|>`, a list of calls) cut off as the next

@@ -44,7 +44,7 @@ pub(super) fn read_tagged(text: &str, start: usize, tag: &str, out: &mut Collect
         Some(calls) => push_all(calls, body, &text[start..end], out),
         // The text ended inside what began as calls (a list, or `name(`): cut off.
         None if ending == super::Ending::End && begins_calls(body) => {
-            push_cut(body, true, &text[start..end], out);
+            push_cut(body, true, "<|python_end|>", &text[start..end], out);
         }
         None => return None,
     }
@@ -86,16 +86,17 @@ pub(super) fn read_marked(text: &str, start: usize, tag: &str, out: &mut Collect
     match calls {
         Some(calls) => push_all(calls, body, span, out),
         None if closed => super::push_malformed(out, span, "expected Python calls, `name(key=value)`"),
-        None => push_cut(body, body.starts_with('['), span, out),
+        None => push_cut(body, body.starts_with('['), close, span, out),
     }
     Some(end)
 }
 
 /// Push what arrived of calls the text ended inside (`block`, with its markers, is their
-/// text): the whole calls before the cut one, which is truncated; the whole block is
-/// truncated when no whole call came before a cut one.
-fn push_cut(body: &str, list: bool, block: &str, out: &mut Collector<'_>) {
-    match cut_calls(body, list) {
+/// text; `close`, the marker that would have closed it): the whole calls before the cut
+/// one, which is truncated; the whole block is truncated when no whole call came before a
+/// cut one.
+fn push_cut(body: &str, list: bool, close: &str, block: &str, out: &mut Collector<'_>) {
+    match cut_calls(body, list, close) {
         Some((calls, at)) => {
             for (name, arguments, span) in calls {
                 if out.is_full() {
@@ -119,11 +120,15 @@ fn push_cut(body: &str, list: bool, block: &str, out: &mut Collector<'_>) {
 }
 
 /// The whole calls of a list (or, not `list`, of lines) that the text ended inside, and
-/// where the call cut off starts (the end of `body` when the list was cut right after a
-/// whole call or its comma); `None` when no whole call came before it, or what follows the whole calls
-/// does not begin a call (`name` or `name(`).
-fn cut_calls(body: &str, list: bool) -> Option<(Vec<PyCall>, usize)> {
+/// where the call cut off starts (the end of `body` when nothing was cut: the list was cut
+/// right after a whole call or its comma, or its `]` came and the text ended inside the
+/// marker after it, `close`, as a JSON list's `]` ends its calls); `None` when no whole call
+/// came before it, or what follows the whole calls does not begin a call (`name` or
+/// `name(`). Lines of calls cut inside their closing marker: the last call is the cut one,
+/// as a call whose block was cut inside its closing marker is.
+fn cut_calls(body: &str, list: bool, close: &str) -> Option<(Vec<PyCall>, usize)> {
     let bytes = body.as_bytes();
+    let in_close = |at: usize| close.starts_with(body[at..].trim());
     let mut calls = Vec::new();
     let mut i = if list { skip_ws(bytes, 1) } else { 0 };
     while let Some((name, arguments, next)) = parse_call(body, i) {
@@ -133,11 +138,18 @@ fn cut_calls(body: &str, list: bool) -> Option<(Vec<PyCall>, usize)> {
             if i == bytes.len() {
                 return Some((calls, i));
             }
+            if bytes.get(i) == Some(&b']') && in_close(i + 1) {
+                return Some((calls, bytes.len()));
+            }
             if bytes.get(i) != Some(&b',') {
                 return None;
             }
             i = skip_ws(bytes, i + 1);
         }
+    }
+    if !list && i < bytes.len() && in_close(i) {
+        let (_, _, last) = calls.pop()?;
+        return (!calls.is_empty()).then_some((calls, last.start));
     }
     // Nothing begun after a separator: the list was cut between calls.
     let begins = i == bytes.len()
