@@ -143,7 +143,11 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         schema: PathBuf,
     },
-    /// Parse any JSON value leniently and print it repaired, compact.
+    /// Parse any JSON value leniently and print it repaired, compact, keys sorted.
+    ///
+    /// A number keeps its value: written as JSON, it is printed as it was written (`1e2`,
+    /// `0.50`, `12345678901234567890123`, `1e400`); repaired, as JSON of the same value
+    /// (`.5` is `0.5`, `0x10` is `16`).
     ///
     /// Exits 0 with the JSON on standard output, or 1 with the error on standard error
     /// (with `--require-json`, also when the input is only text).

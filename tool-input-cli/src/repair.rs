@@ -4,8 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::Value;
-use tool_input::parse::{self, ParseOptions, Parsed, RepairKind, RepairStyle};
+use tool_input::parse::{self, ParseOptions, ParsedJson, RepairKind, RepairStyle};
 
 use crate::{read_input_within, say, too_large_message};
 
@@ -31,15 +30,16 @@ pub(crate) fn run(
     let style = if style == "json_repair" { RepairStyle::JsonRepair } else { RepairStyle::Jsonrepair };
     let options =
         base.with_complete_truncated(complete_truncated).with_stream_stable(!settled).with_style(style);
-    match parse::parse_bytes(&raw, &options) {
+    // Written from the parse with each number as the input wrote it: through a
+    // `serde_json::Value`, a long integer was rounded and a float re-spelled.
+    match parse::parse_to_json(&raw, &options) {
         Ok(parsed) if require_json && only_text(&parsed, &raw) => {
             say("no JSON found: the input is text without a JSON value in it");
             Ok(ExitCode::from(1))
         }
-        Ok(mut parsed) => {
-            crate::sort_keys(&mut parsed.value);
+        Ok(parsed) => {
             let mut out = io::stdout().lock();
-            writeln!(out, "{}", parsed.value).map_err(|e| format!("cannot write the result: {e}"))?;
+            writeln!(out, "{}", parsed.json).map_err(|e| format!("cannot write the result: {e}"))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(error) => {
@@ -53,17 +53,15 @@ pub(crate) fn run(
 /// string, or several lines of it collected into an array), starting with text without
 /// quotes at the input's first character? `no json here` is; `"a quoted string"`,
 /// `'single'`, `123 apples` (a number) and anything holding an object or array are not.
-fn only_text(parsed: &Parsed, raw: &[u8]) -> bool {
-    let strings = match &parsed.value {
-        Value::String(_) => true,
-        Value::Array(items) => {
-            parsed.repairs.iter().any(|r| r.kind == RepairKind::MultipleValues)
-                && items.iter().all(Value::is_string)
-        }
-        _ => false,
-    };
+fn only_text(parsed: &ParsedJson, raw: &[u8]) -> bool {
     let text = raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(raw);
     let skipped = raw.len() - text.len();
     let first = skipped + text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(text.len());
-    strings && parsed.repairs.iter().any(|r| r.kind == RepairKind::UnquotedString && r.offset == first)
+    let unquoted_first =
+        parsed.repairs.iter().any(|r| r.kind == RepairKind::UnquotedString && r.offset == first);
+    // The value's JSON is read again only when the text starts unquoted.
+    unquoted_first
+        && (parsed.json.starts_with('"')
+            || (parsed.repairs.iter().any(|r| r.kind == RepairKind::MultipleValues)
+                && serde_json::from_str::<Vec<String>>(&parsed.json).is_ok()))
 }

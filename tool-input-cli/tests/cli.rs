@@ -131,6 +131,60 @@ fn repair_prints_the_repaired_json() {
     assert_eq!(run(&["repair", "--settled"], b"{}").status.code(), Some(2));
 }
 
+/// `repair` never changes a number's value: printed from a `serde_json::Value`, an integer
+/// past 64 bits was rounded, a long decimal shortened to its float, `1e400` refused; and a
+/// float written as JSON was re-spelled (`1e2` as `100.0`). A number written as JSON is
+/// printed as written; one the parser repaired, as JSON of the same value.
+#[test]
+fn repair_prints_every_number_with_the_value_it_was_written_with() {
+    let text = stdout_text;
+    for (args, input, printed) in [
+        (&["repair"][..], &br#"{"n": 12345678901234567890123}"#[..], r#"{"n":12345678901234567890123}"#),
+        (&["repair"], br#"{"x": 1e400, "y": -1e400}"#, r#"{"x":1e400,"y":-1e400}"#),
+        (&["repair"], b"[0.1000000000000000055511151231257827]", "[0.1000000000000000055511151231257827]"),
+        (
+            &["repair"],
+            b"[1.0, 1e2, 1E+2, -0, -0.0, 0.50, 1e-400, -12345678901234567890123]",
+            "[1.0,1e2,1E+2,-0,-0.0,0.50,1e-400,-12345678901234567890123]",
+        ),
+        // Repaired: JSON of the same value.
+        (
+            &["repair"],
+            b"{'a': .5, b: +1, c: 1., d: 0x10, e: 1_000, f: +1.5, g: -.5, h: 1_0.5}",
+            r#"{"a":0.5,"b":1,"c":1.0,"d":16,"e":1000,"f":1.5,"g":-0.5,"h":10.5}"#,
+        ),
+        // Wherever repair mode moves a value (several values, a set, a completed cut), and
+        // in strict mode.
+        (&["repair"], br#"[1.50] {"b": 2.50}"#, r#"[[1.50],{"b":2.50}]"#),
+        (&["repair"], b"{1.50, 2.50}", "[1.50,2.50]"),
+        (
+            &["repair"],
+            b"{12345678901234567890123, 0.1000000000000000055511151231257827}",
+            "[12345678901234567890123,0.1000000000000000055511151231257827]",
+        ),
+        (&["repair", "--complete-truncated"], br#"{"a": [1.50, 2.0e0"#, r#"{"a":[1.50,2.0e0]}"#),
+        (
+            &["repair", "--strict"],
+            br#"{"b": 1.10, "a": 9007199254740993.0}"#,
+            r#"{"a":9007199254740993.0,"b":1.10}"#,
+        ),
+    ] {
+        let output = run(args, input);
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(text(&output), printed, "{}", String::from_utf8_lossy(input));
+    }
+    // Anything else as before: strings, integers, keys in order, `NaN` as `null`.
+    let output =
+        run(&["repair"], b"{'z': [NaN, 'x\n'], 'a': 18446744073709551615, 'm': -9223372036854775808}");
+    assert_eq!(text(&output), r#"{"a":18446744073709551615,"m":-9223372036854775808,"z":[null,"x\n"]}"#);
+}
+
+/// Standard output as text, without its final line break.
+fn stdout_text(output: &std::process::Output) -> String {
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.strip_suffix('\n').unwrap_or(&text).to_owned()
+}
+
 #[test]
 fn repair_tells_text_from_a_repaired_value_when_asked() {
     // By default, jsonrepair's convention: text is a JSON string.

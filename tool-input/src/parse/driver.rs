@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::grammar::{Fed, Grammar, HeldKey, Out};
 use super::lexer::{as_given, Failure, Lexer};
+use super::output::float_text::FloatTexts;
 use super::output::incremental::{On, Reporting, StreamOut};
 use super::output::tape::{Tape, TapeOut};
 use super::output::value::ValueOut;
@@ -378,6 +379,24 @@ impl Driver<ValueOut> {
     pub(crate) fn track_floats_and_beyond(&mut self) {
         self.lexer.stand_in_beyond_floats();
         self.track_floats();
+    }
+
+    /// Keep each float's text, a stand-in for it in the value, a number beyond the floats
+    /// read as one of them (see `one_shot::parse_to_json`).
+    pub(crate) fn keep_float_texts(&mut self) {
+        self.lexer.stand_in_beyond_floats();
+        match &mut self.build {
+            Build::Grammar(_, out) => out.keep_float_texts(),
+            Build::Repair(layer) => layer.keep_float_texts(),
+        }
+    }
+
+    /// The texts of the floats the value's stand-ins stand for, taken.
+    pub(crate) fn take_float_texts(&mut self) -> FloatTexts {
+        match &mut self.build {
+            Build::Grammar(_, out) => out.take_float_texts(),
+            Build::Repair(layer) => layer.take_float_texts(),
+        }
     }
 
     /// The float literals recorded, taken.

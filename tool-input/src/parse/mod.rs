@@ -1097,6 +1097,51 @@ pub fn parse_bytes(input: &[u8], options: &ParseOptions) -> Result<Parsed, Parse
     }
 }
 
+/// A parse written back as JSON text: what [`parse_to_json`] gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParsedJson {
+    /// The value as compact JSON, every object's keys in order (bytewise, as `serde_json`
+    /// writes a [`Value`] without its `preserve_order` feature, whatever the build's
+    /// features), each number with the value the input wrote: a float as its text.
+    pub json: String,
+    /// Every repair that was needed, in input order, as [`Parsed::repairs`].
+    pub repairs: Vec<Repair>,
+}
+
+/// [`parse_bytes`]'s reading of `input`, written back as JSON text in which no number
+/// changes its value: what `tool-input repair` prints.
+///
+/// A [`Value`] holds a number that is not a 64-bit integer as an `f64` (this crate never
+/// turns on `serde_json`'s `arbitrary_precision`, which would change every `Value` of a
+/// user's build): written from the value, `12345678901234567890123` would be
+/// `1.2345678901234568e+22` and `0.1000000000000000055511151231257827` would be `0.1`. Here
+/// each float is written with the digits the input wrote (`1e2`, `0.50` and `-0` stay as
+/// they are), and a number beyond the floats, which [`parse_bytes`] refuses
+/// ([`ParseError::NumberOutOfRange`]), is written as it was read (`1e400`). A number the
+/// parser repaired is written as JSON of the same value: `.5` is `0.5`, `1.` is `1.0`,
+/// `+1.5` is `1.5`, `1_000.5` is `1000.5`, `0x1F` is `31`. Strings, integers within 64 bits,
+/// `true`, `false` and `null` are written as `serde_json` writes them.
+///
+/// ```
+/// use tool_input::parse::{parse_to_json, ParseOptions};
+///
+/// let text = br#"{'n': 12345678901234567890123, "x": 0.1000000000000000055511151231257827, y: 1e2, z: .5}"#;
+/// let parsed = parse_to_json(text, &ParseOptions::repair())?;
+/// assert_eq!(parsed.json, r#"{"n":12345678901234567890123,"x":0.1000000000000000055511151231257827,"y":1e2,"z":0.5}"#);
+/// assert_eq!(parse_to_json(b"[1e400]", &ParseOptions::strict())?.json, "[1e400]");
+/// # Ok::<(), tool_input::parse::ParseError>(())
+/// ```
+pub fn parse_to_json(input: &[u8], options: &ParseOptions) -> Result<ParsedJson, ParseError> {
+    if input.len() > options.max_bytes {
+        return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
+    }
+    let text = std::str::from_utf8(input)
+        .map_err(|error| ParseError::InvalidUtf8 { offset: error.valid_up_to() })?;
+    let (json, repairs) = one_shot::parse_to_json(text, options)?;
+    Ok(ParsedJson { json, repairs })
+}
+
 /// [`parse_bytes`] without the `serde_json` fast path: our own parser alone, for tests and
 /// benchmarks. Bytes that are not valid UTF-8 are read as bytes, so invalid UTF-8 is an
 /// error only where it matters (inside strings and keys), as for a streamed input.

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::driver::{Driver, Input, Outcome};
 use super::lexer::numbers::{beyond_floats, in_literal};
 use super::lexer::{describe_char, Fail, Failure};
+use super::output::float_text::{write_json, FloatTexts};
 use super::output::tape::{strict_to_tape, Event, Tape, TapeOut};
 use super::output::value::ValueOut;
 use super::retry::read_with_retry;
@@ -55,6 +56,97 @@ pub(crate) fn float_literals(text: &str, options: &ParseOptions) -> Vec<(String,
             driver.take_floats()
         });
     read.unwrap_or_default()
+}
+
+/// [`parse`](super::parse)'s reading of a whole text, written back as JSON text with each
+/// float as the text wrote it (see `output::float_text`), with the repairs: the reading of
+/// [`super::parse_to_json`]. A number beyond the floats (`1e400`) is written as it was read,
+/// where a `Value` cannot hold it. In lenient mode a double-encoded payload is decoded as
+/// [`decode_double`] decodes it, and its own floats are written as it wrote them.
+pub(crate) fn parse_to_json(text: &str, options: &ParseOptions) -> Result<(String, Vec<Repair>), ParseError> {
+    let (outcome, float_texts) =
+        keeping_float_texts(text, options).map_err(|failure| to_error(failure, text.as_bytes(), options))?;
+    let payload = match &outcome.value {
+        Value::String(string) if options.mode == ParseMode::Lenient => {
+            double_encoded_payload(string, options)
+        }
+        _ => None,
+    };
+    let Some(payload) = payload else {
+        let json = write_json(&outcome.value, &float_texts, text.len());
+        let mut repairs = outcome.repairs;
+        coalesce_repairs(&mut repairs);
+        return Ok((json, repairs));
+    };
+    // The repairs as `parse` records them (the payload's placed at the string); the value
+    // read again from the payload, keeping its floats' texts.
+    let (parsed, _) = decode_double(outcome, options);
+    let inner_options = ParseOptions { complete_truncated: false, ..options.clone() };
+    let (inner, float_texts) = keeping_float_texts(&payload, &inner_options)
+        .map_err(|failure| to_error(failure, payload.as_bytes(), &inner_options))?;
+    let mut repairs = parsed.repairs;
+    coalesce_repairs(&mut repairs);
+    Ok((write_json(&inner.value, &float_texts, payload.len()), repairs))
+}
+
+/// `text` as [`parse`](super::parse) reads it (not double-encoded: repair mode), with a
+/// stand-in for each float, its repairs, and the floats' texts; `None` where `parse` fails.
+pub(crate) fn keeping_float_texts_of(
+    text: &str,
+    options: &ParseOptions,
+) -> Option<(Value, Vec<Repair>, FloatTexts)> {
+    if text.len() > options.max_bytes || options.mode == ParseMode::Lenient {
+        return None;
+    }
+    let (outcome, float_texts) = keeping_float_texts(text, options).ok()?;
+    let mut repairs = outcome.repairs;
+    coalesce_repairs(&mut repairs);
+    Some((outcome.value, repairs, float_texts))
+}
+
+/// A whole text read into a `Value` with a stand-in for each float, and the floats' texts.
+/// JSON is read as JSON in every mode, as [`parse`](super::parse) has `serde_json` read it
+/// first: by the strict grammar, whose reading is `serde_json`'s (repair mode's guesses may
+/// read some valid JSON otherwise); anything else in `options`' mode.
+fn keeping_float_texts(text: &str, options: &ParseOptions) -> Result<(Outcome, FloatTexts), Failure> {
+    let strict = ParseOptions { mode: ParseMode::Strict, complete_truncated: false, ..options.clone() };
+    match keeping_float_texts_in_mode(text, &strict) {
+        Ok(read) => Ok(read),
+        Err(_) => keeping_float_texts_in_mode(text, options),
+    }
+}
+
+/// [`keeping_float_texts`] in `options`' mode alone.
+fn keeping_float_texts_in_mode(text: &str, options: &ParseOptions) -> Result<(Outcome, FloatTexts), Failure> {
+    read_with_retry(Input::text(text), options, ValueOut::new, Driver::keep_float_texts, |outcome, driver| {
+        (outcome, driver.take_float_texts())
+    })
+}
+
+/// The payload [`decode_double`] decodes from the top-level string `string` (its content):
+/// the text of the object or array it holds, at the level it is decoded; `None` when it
+/// decodes none.
+fn double_encoded_payload(string: &str, options: &ParseOptions) -> Option<String> {
+    let outcome = Outcome {
+        value: Value::String(string.to_owned()),
+        repairs: Vec::new(),
+        value_at: 0,
+        repeated_keys: false,
+    };
+    let (parsed, _) = decode_double(outcome, options);
+    if !(parsed.value.is_object() || parsed.value.is_array()) {
+        return None;
+    }
+    let inner_options = ParseOptions { complete_truncated: false, ..options.clone() };
+    let mut text = Cow::Borrowed(string);
+    for level in 0..MAX_DOUBLE_ENCODING {
+        let trimmed = payload_at(&text, level)?;
+        if !trimmed.starts_with('"') {
+            return Some(trimmed.to_owned());
+        }
+        text = Cow::Owned(top_level_string(trimmed, &inner_options)?);
+    }
+    None
 }
 
 /// Parse a whole input into a `Value`: a first attempt, then (lenient) later candidates

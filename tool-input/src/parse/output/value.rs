@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::parse::grammar::{Kind, Out};
 use crate::parse::lexer::Str;
+use crate::parse::output::float_text::{self, FloatTexts};
 use crate::parse::spare::{self, MOST_KEPT};
 
 /// An open container's content.
@@ -31,8 +32,18 @@ pub(crate) struct ValueOut {
     track_floats: bool,
     /// The literal of the next number, when it is a float.
     float_next: Option<String>,
+    /// A float read as a key (repair mode: `{1.50, 2}`), as the key spells it and as it was
+    /// written: the literal of the value the key becomes if its object is a set.
+    float_key: Option<(String, String)>,
     /// Each float: the JSON Pointer of its place and its text.
     floats: Vec<(String, String)>,
+    /// Keep each float's text in [`ValueOut::float_texts`], the float in the value replaced
+    /// by its index there (see `one_shot::parse_to_json`); off for an ordinary parse.
+    keep_float_texts: bool,
+    /// With `keep_float_texts`: the JSON text of each float, by index. A stand-in travels
+    /// with the value it stands for wherever repair mode moves it, where a float's pointer
+    /// would not.
+    float_texts: FloatTexts,
     /// While floats are tracked, each open `(`: its depth, how many floats were recorded
     /// before it and the length of its own place's pointer. Its items are placed as an
     /// array's; if it closes as the one value it holds (`(1.5)` is `1.5`), the `/0` is
@@ -61,9 +72,104 @@ impl ValueOut {
             repeated_keys: false,
             track_floats: false,
             float_next: None,
+            float_key: None,
             floats: Vec::new(),
             parens: Vec::new(),
+            keep_float_texts: false,
+            float_texts: FloatTexts::default(),
         }
+    }
+
+    /// From now on, put a stand-in in the value for each float, and keep its text (see
+    /// `one_shot::parse_to_json`).
+    pub(crate) fn keep_float_texts(&mut self) {
+        self.keep_float_texts = true;
+    }
+
+    /// The float whose literal was just recorded is read as a key spelled `key` (repair
+    /// mode): should the key be a set's first item, its literal is still the one written.
+    pub(crate) fn float_read_as_key(&mut self, key: &str) {
+        if !self.keep_float_texts {
+            return;
+        }
+        if let Some(literal) = self.float_next.take() {
+            self.float_key = Some((key.to_owned(), literal));
+        }
+    }
+
+    /// Whether floats are read as stand-ins (see [`ValueOut::keep_float_texts`]).
+    pub(crate) fn keeps_float_texts(&self) -> bool {
+        self.keep_float_texts
+    }
+
+    /// A set's first item (repair mode: `{1.50, 2}`), read from its key `key` and placed
+    /// without [`Out::scalar`]: its stand-in when it is a float.
+    pub(crate) fn set_item(&mut self, item: Value, key: Option<&str>) -> Value {
+        if !self.keep_float_texts {
+            return item;
+        }
+        let literal = match self.float_key.take() {
+            Some((spelled, written)) if Some(spelled.as_str()) == key => Some(written),
+            _ => key.map(str::to_owned),
+        };
+        self.float_stand_in(item, literal)
+    }
+
+    /// `value`, read with its own stand-ins for `float_texts` (json_repair's fenced block
+    /// in a string), with this output's stand-ins for them.
+    pub(crate) fn adopt(&mut self, mut value: Value, float_texts: FloatTexts) -> Value {
+        let first = self.float_texts.len();
+        let mut stack = vec![&mut value];
+        while let Some(value) = stack.pop() {
+            match value {
+                Value::Array(items) => stack.extend(items.iter_mut()),
+                Value::Object(map) => stack.extend(map.values_mut()),
+                Value::Number(number) if number.is_f64() => {
+                    let index = number.as_f64().map_or(0.0, |index| index + first as f64);
+                    if let Some(stand_in) = serde_json::Number::from_f64(index) {
+                        *number = stand_in;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.float_texts.append(float_texts);
+        value
+    }
+
+    /// The texts of the floats the stand-ins stand for, taken.
+    pub(crate) fn take_float_texts(&mut self) -> FloatTexts {
+        std::mem::take(&mut self.float_texts)
+    }
+
+    /// [`Out::scalar`] while float texts are kept: a float's stand-in in its place.
+    #[cold]
+    fn scalar_keeping_float_text(&mut self, value: Value) {
+        let mut literal = self.float_next.take();
+        if let Some((key, written)) = self.float_key.take() {
+            // A set's first item, read as a key and spelled as one: its literal as written.
+            if literal.as_deref() == Some(key.as_str()) {
+                literal = Some(written);
+            }
+        }
+        let value = self.float_stand_in(value, literal);
+        self.insert(value);
+    }
+
+    /// `value` itself, unless it is a float: then its stand-in, the float `n` where
+    /// `float_texts[n]` is its JSON text (the literal it was read from when that is JSON
+    /// and denotes it, else the float as `serde_json` writes it).
+    fn float_stand_in(&mut self, value: Value, literal: Option<String>) -> Value {
+        let Value::Number(number) = &value else { return value };
+        let Some(float) = number.as_f64().filter(|_| number.is_f64()) else { return value };
+        let text = literal
+            .filter(|literal| float_text::denotes(literal, float))
+            .and_then(|literal| float_text::as_json(&literal))
+            .unwrap_or_else(|| number.to_string());
+        // Exact: an index reaches 2^53 only past petabytes of text.
+        let stand_in = serde_json::Number::from_f64(self.float_texts.len() as f64);
+        self.float_texts.push(&text);
+        stand_in.map_or(value, Value::Number)
     }
 
     /// From now on, record the float literals (see `one_shot::float_literals`).
@@ -215,6 +321,10 @@ impl Out for ValueOut {
 
     #[inline]
     fn scalar(&mut self, value: Value) {
+        if self.keep_float_texts {
+            self.scalar_keeping_float_text(value);
+            return;
+        }
         if let Some(literal) = self.float_next.take() {
             let pointer = self.slot_pointer();
             self.floats.push((pointer, literal));
@@ -249,7 +359,7 @@ impl Out for ValueOut {
     }
 
     fn float_literal(&mut self, literal: &[u8]) {
-        if self.track_floats {
+        if self.track_floats || self.keep_float_texts {
             self.float_next = Some(String::from_utf8_lossy(literal).into_owned());
         }
     }

@@ -49,16 +49,28 @@ impl RepairLayer {
             max_depth: self.grammar.max_depth().checked_sub(self.grammar.depth())?,
             ..ParseOptions::repair()
         };
-        let parsed = crate::parse::parse(json, &options).ok()?;
-        if !matches!(parsed.value, Value::Object(_) | Value::Array(_)) {
+        let (value, repairs, float_texts) = if self.out.value.keeps_float_texts() {
+            // Its floats kept as written too (`parse_to_json`).
+            let (value, repairs, float_texts) =
+                crate::parse::one_shot::keeping_float_texts_of(json, &options)?;
+            (value, repairs, Some(float_texts))
+        } else {
+            let parsed = crate::parse::parse(json, &options).ok()?;
+            (parsed.value, parsed.repairs, None)
+        };
+        if !matches!(value, Value::Object(_) | Value::Array(_)) {
             return None;
         }
+        let value = match float_texts {
+            Some(float_texts) => self.out.value.adopt(value, float_texts),
+            None => value,
+        };
         self.record(RepairKind::CodeFence, offset);
         self.record(RepairKind::DoubleEncoded, offset);
-        let repairs = self.grammar.repairs_mut();
-        for inner in parsed.repairs {
-            repairs.push(inner.at(offset));
+        let repairs_so_far = self.grammar.repairs_mut();
+        for inner in repairs {
+            repairs_so_far.push(inner.at(offset));
         }
-        Some(parsed.value)
+        Some(value)
     }
 }

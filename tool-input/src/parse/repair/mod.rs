@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::grammar::{Expect, Grammar, Kind};
 use super::lexer::{Failure, Token};
+use super::output::float_text::FloatTexts;
 use super::{ParseMode, ParseOptions, Repair, RepairKind, RepairStyle};
 use out::RepairOut;
 
@@ -132,6 +133,17 @@ impl RepairLayer {
     /// Record the float literals (see `one_shot::float_literals`).
     pub(crate) fn set_tracking_floats(&mut self) {
         self.out.value.track_floats();
+    }
+
+    /// Keep each float's text, a stand-in for it in the value (see
+    /// `one_shot::parse_to_json`).
+    pub(crate) fn keep_float_texts(&mut self) {
+        self.out.value.keep_float_texts();
+    }
+
+    /// The texts of the floats the value's stand-ins stand for, taken.
+    pub(crate) fn take_float_texts(&mut self) -> FloatTexts {
+        self.out.value.take_float_texts()
     }
 
     /// The float literals recorded, taken.
@@ -319,7 +331,10 @@ impl RepairLayer {
     /// (`{"a", "b"}`): an array, holding that key.
     fn object_as_set(&mut self, offset: usize) {
         self.record(RepairKind::SetAsArray, offset);
-        let items: Vec<Value> = self.grammar.take_awaited_key_as_item().into_iter().collect();
+        let key = self.grammar.awaited_key().map(str::to_owned);
+        let item = self.grammar.take_awaited_key_as_item();
+        let items: Vec<Value> =
+            item.map(|item| self.out.value.set_item(item, key.as_deref())).into_iter().collect();
         self.grammar.reshape(Kind::Array, items.len());
         self.out.object_as_array(items);
     }
@@ -465,7 +480,11 @@ impl RepairLayer {
                 Ok(())
             }
             Token::Ellipsis => Ok(()),
-            Token::Number(number) => self.key(number.to_string(), offset, after_stray),
+            Token::Number(number) => {
+                let key = number.to_string();
+                self.out.value.float_read_as_key(&key);
+                self.key(key, offset, after_stray)
+            }
             Token::Bool(value) => self.key(value.to_string(), offset, after_stray),
             Token::Null => self.key("null".to_owned(), offset, after_stray),
             // `{('a', 1), 'b'}`: a set whose first item is a tuple, as the grammar reads it.
