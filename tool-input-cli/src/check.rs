@@ -94,8 +94,7 @@ pub(crate) fn run(
             None => {
                 all_accepted = false;
                 let too_large = Err(Rejection::input_too_large(limit));
-                write_result_line(&mut out, Some(Value::Null), too_large, name.as_deref())
-                    .map_err(write_error)?;
+                write_result_line(&mut out, Some("null"), too_large, name.as_deref()).map_err(write_error)?;
                 continue;
             }
         };
@@ -112,6 +111,7 @@ pub(crate) fn run(
         let Case { id, raw } = Case::from_line(line).map_err(not_a_case)?;
         let arguments = case_arguments(raw).map_err(not_a_case)?;
         let raw = arguments.as_deref().map_or(RawArguments::Absent, RawArguments::Text);
+        let id = id.map_or("null", RawValue::get);
         all_accepted &=
             write_result(&mut out, &validator, Some(id), raw, name.as_deref()).map_err(write_error)?;
     }
@@ -127,10 +127,15 @@ pub(crate) fn run(
 /// `raw` is kept as the text the line writes: read into a `Value`, an object's key given twice
 /// kept only its last value and a number past 64 bits was rounded, where the library refuses
 /// both (`duplicate_key`, `inexact`) in the same arguments sent as text.
+///
+/// `id` is kept as its text too, and echoed as it is: read into a `Value`, `1e2` was echoed
+/// as `100.0`, `12345678901234567890123` rounded, `"\u00e9"` unescaped and an object's keys
+/// sorted, and an id that no longer matches the one sent cannot be joined back to its case.
 #[derive(Deserialize)]
 pub(crate) struct Case<'a> {
-    #[serde(default)]
-    pub id: Value,
+    /// `None` when absent or `null`.
+    #[serde(default, borrow)]
+    pub id: Option<&'a RawValue>,
     #[serde(default, borrow)]
     pub raw: Option<&'a RawValue>,
 }
@@ -191,10 +196,12 @@ fn lone_surrogates_only(text: &str) -> Option<String> {
 /// check decides is written as it is read, without a `serde_json::Value` of it, so a large
 /// call costs its text and its printed value, not a tree four to five times its size. A
 /// rejection is printed from its `Value`; the lines are the same byte for byte either way.
+///
+/// `id`: the case's id as JSON text, echoed as it is (`check --jsonl`).
 pub(crate) fn write_result(
     out: &mut impl Write,
     validator: &Validator,
-    id: Option<Value>,
+    id: Option<&str>,
     raw: RawArguments<'_>,
     name: Option<&str>,
 ) -> io::Result<bool> {
@@ -211,16 +218,45 @@ pub(crate) fn write_result(
 /// Write the result line of a checked call; `true` when it was accepted.
 fn write_result_line(
     out: &mut impl Write,
-    id: Option<Value>,
+    id: Option<&str>,
     result: Result<Checked<Value>, Rejection>,
     name: Option<&str>,
 ) -> io::Result<bool> {
     let accepted = result.is_ok();
-    let line = result_json(id, result, name);
-    // Serialized straight into the buffered writer, not into a `String` first.
-    serde_json::to_writer(&mut *out, &line)?;
+    let line = result_json(result, name);
+    write_line(out, &line, id)?;
     writeln!(out)?;
     Ok(accepted)
+}
+
+/// A result line (an object, its keys sorted) as compact JSON, with `"id"` and the JSON text
+/// `id` in its place among the keys when there is one; serialized straight into the buffered
+/// writer, not into a `String` first.
+pub(crate) fn write_line(out: &mut impl Write, line: &Value, id: Option<&str>) -> io::Result<()> {
+    let (Value::Object(fields), Some(id)) = (line, id) else {
+        return serde_json::to_writer(&mut *out, line).map_err(io::Error::from);
+    };
+    out.write_all(b"{")?;
+    let mut id = Some(id);
+    let mut first = true;
+    let mut separate =
+        |out: &mut dyn Write| if std::mem::take(&mut first) { Ok(()) } else { out.write_all(b",") };
+    for (key, value) in fields {
+        if let Some(text) = id.filter(|_| key.as_str() > "id") {
+            separate(out)?;
+            write!(out, "\"id\":{text}")?;
+            id = None;
+        }
+        separate(out)?;
+        serde_json::to_writer(&mut *out, key)?;
+        out.write_all(b":")?;
+        serde_json::to_writer(&mut *out, value)?;
+    }
+    if let Some(text) = id {
+        separate(out)?;
+        write!(out, "\"id\":{text}")?;
+    }
+    out.write_all(b"}")
 }
 
 /// The next line of `reader` (without its line break): `None` at the end; `Some(None)` for a
@@ -260,13 +296,9 @@ fn read_line_within(reader: &mut impl BufRead, limit: usize) -> io::Result<Optio
 
 /// The result line: `{"ok": true, "value", "repairs", "coercions"}` (and
 /// `"omitted_coercions"` when `Limits::max_coercions` cut the records) or `{"ok": false}` with
-/// the [`Rejection`]'s fields, and `"id"` for a case of a JSONL file. The records are the
-/// library's `Serialize` shapes; the map orders the keys.
-pub(crate) fn result_json(
-    id: Option<Value>,
-    result: Result<Checked<Value>, Rejection>,
-    name: Option<&str>,
-) -> Value {
+/// the [`Rejection`]'s fields ([`write_line`] adds `"id"` for a case of a JSONL file). The
+/// records are the library's `Serialize` shapes; the map orders the keys.
+pub(crate) fn result_json(result: Result<Checked<Value>, Rejection>, name: Option<&str>) -> Value {
     let mut line = match result {
         Ok(Checked { value, report }) => {
             // Built by hand, not with `json!`: `json!` serializes each field into a new
@@ -294,9 +326,6 @@ pub(crate) fn result_json(
             line
         }
     };
-    if let (Some(id), Value::Object(map)) = (id, &mut line) {
-        map.insert("id".to_owned(), id);
-    }
     crate::sort_keys(&mut line);
     line
 }

@@ -60,7 +60,7 @@ enum Command {
         #[arg(long, num_args = 2, value_names = ["URI", "FILE"], action = clap::ArgAction::Append)]
         resource: Vec<String>,
         /// Check every case of a JSONL file (`{"id": ..., "raw": "..."}` per line) and print
-        /// one result line per case, with its id.
+        /// one result line per case, with its id as the line writes it (`1e2` stays `1e2`).
         #[arg(long, value_name = "FILE", conflicts_with = "input")]
         jsonl: Option<PathBuf>,
         /// The raw arguments (bytes); standard input when absent or `-`.

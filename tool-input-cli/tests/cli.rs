@@ -516,6 +516,52 @@ fn check_jsonl_reads_each_case_as_the_line_writes_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A case's `id` is echoed as the line wrote it: read into a `serde_json::Value`, `1e2` came
+/// back as `100.0`, a long integer rounded, `"\u00e9"` unescaped, an object's keys sorted,
+/// so an id no longer matched the one sent. Accepted and rejected lines alike, and an id
+/// that is absent or `null` is `null`.
+#[test]
+fn check_jsonl_echoes_each_id_as_it_was_sent() {
+    let dir = std::env::temp_dir().join(format!("tool-input-ids-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("schema.json");
+    std::fs::write(&schema, r#"{"properties": {"n": {"type": "integer"}}}"#).unwrap();
+    let schema = schema.to_string_lossy().into_owned();
+    let ids = [
+        "1.0",
+        "1e2",
+        "-0",
+        "12345678901234567890123",
+        r#""\u00e9""#,
+        r#""café""#,
+        r#"{"b": 1, "a": [0.50, "x"]}"#,
+        "true",
+    ];
+    let mut lines = String::new();
+    for (index, id) in ids.iter().enumerate() {
+        // Every other case rejected: `n` is not an integer.
+        let raw = if index % 2 == 0 { r#""{\"n\": 1}""# } else { r#""{\"n\": \"x\"}""# };
+        lines.push_str(&format!("{{\"id\": {id}, \"raw\": {raw}}}\n"));
+    }
+    lines.push_str("{\"raw\": \"{}\"}\n{\"id\": null}\n");
+    let cases = dir.join("cases.jsonl");
+    std::fs::write(&cases, lines).unwrap();
+    let cases = cases.to_string_lossy().into_owned();
+    let output = run(&["check", "--schema", &schema, "--jsonl", &cases], b"");
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let printed: Vec<&str> = stdout.lines().collect();
+    assert_eq!(printed.len(), ids.len() + 2, "{stdout}");
+    for (index, (line, id)) in printed.iter().zip(ids.iter().chain(&["null", "null"])).enumerate() {
+        // Each line is still one JSON object, its keys in order, the id's text as sent.
+        let value: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(value["ok"], index % 2 == 0 || index >= ids.len(), "{line}");
+        let after_id = if index % 2 == 0 || index >= ids.len() { ",\"ok\":" } else { ",\"kind\":" };
+        assert!(line.contains(&format!(",\"id\":{id}{after_id}")), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A case whose `raw` string holds a lone surrogate escape (`"\ud800"`: JSON allows it, and
 /// Python's `json.dumps` writes it for half an emoji) is read with U+FFFD in its place, as
 /// `calls` reads the same string as a body's arguments; it ended the whole file with exit 2
