@@ -85,16 +85,14 @@ pub(crate) fn run(schema_path: &Path, workload: &Path) -> Result<ExitCode, Strin
             .unwrap_or_default(),
         None => String::new(),
     };
-    // Written, not `println!`ed: a closed standard output is an error to report (exit 2, as
-    // every command), not a panic.
-    writeln!(
+    // Written, not `println!`ed, which panics on a closed standard output.
+    crate::written(writeln!(
         io::stdout().lock(),
         "{{\"workload\": {}, \"cases\": {}, \"ok\": {ok}, \"rejected\": {rejected}, \"ns_per_case\": {}{memory}}}",
         json!(name),
         cases.len(),
         timings[PASSES / 2].round()
-    )
-    .map_err(|e| format!("cannot write the result: {e}"))?;
+    ))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -54,7 +54,7 @@ pub(crate) fn run(
     };
     crate::sort_keys(&mut result);
     let mut out = io::stdout().lock();
-    writeln!(out, "{result}").map_err(|e| format!("cannot write the result: {e}"))?;
+    crate::written(writeln!(out, "{result}"))?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

@@ -64,18 +64,18 @@ pub(crate) fn run(
 
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let write_error = |e: io::Error| format!("cannot write the result: {e}");
+    let exit_code = |accepted: bool| if accepted { ExitCode::SUCCESS } else { ExitCode::from(1) };
     let Some(jsonl) = jsonl else {
         let limit = validator.limits().max_bytes;
-        let accepted = match read_input_within(input.as_deref(), limit)? {
+        let (accepted, written) = match read_input_within(input.as_deref(), limit)? {
             Some(raw) => write_result(&mut out, &validator, None, RawArguments::Bytes(&raw), name.as_deref()),
             None => {
                 write_result_line(&mut out, None, Err(Rejection::input_too_large(limit)), name.as_deref())
             }
-        }
-        .map_err(write_error)?;
-        out.flush().map_err(write_error)?;
-        return Ok(if accepted { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        };
+        // The call was checked: its code stands, whether or not the line could be written.
+        crate::written(written.and_then(|()| out.flush()))?;
+        return Ok(exit_code(accepted));
     };
 
     let file = fs::File::open(&jsonl).map_err(|e| format!("cannot read {}: {e}", jsonl.display()))?;
@@ -94,7 +94,10 @@ pub(crate) fn run(
             None => {
                 all_accepted = false;
                 let too_large = Err(Rejection::input_too_large(limit));
-                write_result_line(&mut out, Some("null"), too_large, name.as_deref()).map_err(write_error)?;
+                let (_, written) = write_result_line(&mut out, Some("null"), too_large, name.as_deref());
+                if crate::written(written)?.is_closed() {
+                    return Ok(exit_code(all_accepted));
+                }
                 continue;
             }
         };
@@ -112,11 +115,15 @@ pub(crate) fn run(
         let arguments = case_arguments(raw).map_err(not_a_case)?;
         let raw = arguments.as_deref().map_or(RawArguments::Absent, RawArguments::Text);
         let id = id.map_or("null", RawValue::get);
-        all_accepted &=
-            write_result(&mut out, &validator, Some(id), raw, name.as_deref()).map_err(write_error)?;
+        let (accepted, written) = write_result(&mut out, &validator, Some(id), raw, name.as_deref());
+        all_accepted &= accepted;
+        // Nobody reads the results any more (`| head`): the cases after are not checked.
+        if crate::written(written)?.is_closed() {
+            return Ok(exit_code(all_accepted));
+        }
     }
-    out.flush().map_err(write_error)?;
-    Ok(if all_accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    crate::written(out.flush())?;
+    Ok(exit_code(all_accepted))
 }
 
 /// One case of a JSONL file (`check --jsonl`, `bench`): `{"id": ..., "raw": ...}`, its id
@@ -197,36 +204,32 @@ fn lone_surrogates_only(text: &str) -> Option<String> {
 /// call costs its text and its printed value, not a tree four to five times its size. A
 /// rejection is printed from its `Value`; the lines are the same byte for byte either way.
 ///
-/// `id`: the case's id as JSON text, echoed as it is (`check --jsonl`).
+/// `id`: the case's id as JSON text, echoed as it is (`check --jsonl`). Whether the call
+/// was accepted, and whether its line was written: the verdict stands either way.
 pub(crate) fn write_result(
     out: &mut impl Write,
     validator: &Validator,
     id: Option<&str>,
     raw: RawArguments<'_>,
     name: Option<&str>,
-) -> io::Result<bool> {
+) -> (bool, io::Result<()>) {
     match validator.check_into::<SortedJson>(raw, &CheckOptions::default()) {
-        Ok(checked) => {
-            crate::sorted::write_accepted(out, id, checked)?;
-            writeln!(out)?;
-            Ok(true)
-        }
+        Ok(checked) => (true, crate::sorted::write_accepted(out, id, checked).and_then(|()| writeln!(out))),
         Err(rejection) => write_result_line(out, id, Err(rejection), name),
     }
 }
 
-/// Write the result line of a checked call; `true` when it was accepted.
+/// Write the result line of a checked call: whether it was accepted, and whether the line
+/// was written.
 fn write_result_line(
     out: &mut impl Write,
     id: Option<&str>,
     result: Result<Checked<Value>, Rejection>,
     name: Option<&str>,
-) -> io::Result<bool> {
+) -> (bool, io::Result<()>) {
     let accepted = result.is_ok();
     let line = result_json(result, name);
-    write_line(out, &line, id)?;
-    writeln!(out)?;
-    Ok(accepted)
+    (accepted, write_line(out, &line, id).and_then(|()| writeln!(out)))
 }
 
 /// A result line (an object, its keys sorted) as compact JSON, with `"id"` and the JSON text

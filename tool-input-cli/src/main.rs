@@ -8,7 +8,9 @@
 //! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text|text:<name>] [--tools a,b,c] [--stream] [--run-completed] [INPUT]
 //! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
 //! ```
-//! Exit codes: 0 accepted, 1 rejected, 2 usage error.
+//! Exit codes: 0 accepted, 1 rejected, 2 usage error. A closed standard output (`| head`)
+//! is no error: the program stops writing, says nothing, and exits with the code of what it
+//! decided.
 
 use std::fs;
 use std::io::{self, Read};
@@ -25,7 +27,13 @@ mod schema;
 mod sorted;
 
 #[derive(Debug, Parser)]
-#[command(name = "tool-input", version, about = "Check and repair tool-call arguments against a JSON Schema")]
+#[command(
+    name = "tool-input",
+    version,
+    about = "Check and repair tool-call arguments against a JSON Schema",
+    after_help = "A standard output its reader closed (`| head`) is no error: the program stops writing, \
+                  says nothing, and exits with the code of what it decided."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -219,6 +227,34 @@ fn main() -> ExitCode {
 pub(crate) fn say(message: impl std::fmt::Display) {
     use std::io::Write;
     let _ = writeln!(io::stderr(), "{message}");
+}
+
+/// What became of a result written to standard output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Written {
+    /// It was written.
+    Whole,
+    /// Standard output is a closed pipe: its reader stopped reading (`| head -1`).
+    Closed,
+}
+
+impl Written {
+    pub(crate) fn is_closed(self) -> bool {
+        self == Written::Closed
+    }
+}
+
+/// The outcome of writing a result to standard output. A closed pipe is no error (the reader
+/// took what it wanted, as `| head` does): the program stops writing and exits quietly with
+/// the code of what it decided, as ripgrep and other Unix tools end on one, never exit 2 with
+/// a message nobody asked for. Any other failure (a full disk) is `Err`, the message of an
+/// exit 2.
+pub(crate) fn written(result: io::Result<()>) -> Result<Written, String> {
+    match result {
+        Ok(()) => Ok(Written::Whole),
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(Written::Closed),
+        Err(error) => Err(format!("cannot write the result: {error}")),
+    }
 }
 
 /// The name of the hidden command `bench` runs to measure `check`'s peak memory.

@@ -39,7 +39,7 @@ pub(crate) fn run(
         }
         Ok(parsed) => {
             let mut out = io::stdout().lock();
-            writeln!(out, "{}", parsed.json).map_err(|e| format!("cannot write the result: {e}"))?;
+            crate::written(writeln!(out, "{}", parsed.json))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(error) => {

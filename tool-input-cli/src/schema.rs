@@ -37,15 +37,14 @@ pub(crate) fn run(
     let description = description.or(root_description);
 
     let mut out = io::stdout().lock();
-    let write_error = |e: io::Error| format!("cannot write the result: {e}");
     if check {
         let problems = check_tool(&name, description.as_deref(), &schema, dialect);
         let result = json!({"ok": problems.is_empty(), "problems": problems});
-        writeln!(out, "{}", pretty(&result)).map_err(write_error)?;
+        crate::written(writeln!(out, "{}", pretty(&result)))?;
         return Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
     let definition = tool_definition(&name, description.as_deref(), &schema, dialect);
-    writeln!(out, "{}", pretty(&definition)).map_err(write_error)?;
+    crate::written(writeln!(out, "{}", pretty(&definition)))?;
     Ok(ExitCode::SUCCESS)
 }
 

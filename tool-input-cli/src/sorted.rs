@@ -279,6 +279,7 @@ mod tests {
     fn both_lines(validator: &Validator, raw: &str) -> (String, String) {
         let mut printed = Vec::new();
         crate::check::write_result(&mut printed, validator, Some("1"), RawArguments::Text(raw), None)
+            .1
             .unwrap();
         assert_eq!(printed.pop(), Some(b'\n'));
         let full = crate::check::result_json(validator.check(RawArguments::Text(raw)), None);

@@ -335,9 +335,9 @@ fn check_and_repair_stop_reading_at_the_size_limit() {
 }
 
 /// Standard output and standard error closed before the program writes (`2>&1 | head -c1`
-/// once `head` is gone): the documented exit code, never a panic (`bench` printed with
-/// `println!`, and every message on standard error went through `eprintln!`: both panic on a
-/// closed pipe, exit 101).
+/// once `head` is gone): the exit code of what it decided, never a panic (`bench` printed
+/// with `println!`, and every message on standard error went through `eprintln!`: both panic
+/// on a closed pipe, exit 101), and never the usage error's 2 for the closed standard output.
 #[test]
 fn closed_pipes_give_the_exit_code_not_a_panic() {
     let dir = std::env::temp_dir().join(format!("tool-input-closed-{}", std::process::id()));
@@ -350,11 +350,13 @@ fn closed_pipes_give_the_exit_code_not_a_panic() {
     // Each reads its standard input (or runs a bench) before it writes: the pipes are closed
     // by then.
     for (args, stdin, code) in [
-        (&["check", "--schema", &schema][..], &valid[..], 2),
+        (&["check", "--schema", &schema][..], &valid[..], 0),
+        (&["check", "--schema", &schema], b"{}", 1),
         (&["repair"], b"", 1),
         (&["repair", "--require-json"], b"only text", 1),
-        (&["calls"], b"not json", 2),
-        (&["bench", "--schema", &schema, &workload], b"", 2),
+        (&["calls"], b"not json", 0),
+        (&["calls", "--format", "openai"], b"not json", 1),
+        (&["bench", "--schema", &schema, &workload], b"", 0),
     ] {
         use std::io::Write;
         let mut child = cli_support::spawn(args);
@@ -363,6 +365,52 @@ fn closed_pipes_give_the_exit_code_not_a_panic() {
         let _ = child.stdin.take().expect("stdin").write_all(stdin);
         let status = child.wait().expect("the binary finishes");
         assert_eq!(status.code(), Some(code), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A reader that stops reading standard output (`tool-input repair < big | head -c 10`,
+/// `check --jsonl … | head -1`) ends the program quietly: nothing on standard error and the
+/// code of what it decided, where it said `cannot write the result: Broken pipe` and exited
+/// 2, the usage error's code. `check --jsonl` stops checking there.
+#[test]
+fn a_reader_that_stops_reading_ends_the_program_quietly() {
+    use std::io::{Read, Write};
+    let dir = std::env::temp_dir().join(format!("tool-input-head-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = dir.join("cases.jsonl");
+    let rejected = "{\"id\": 0, \"raw\": \"[]\"}\n";
+    let accepted = "{\"id\": 1, \"raw\": \"{}\"}\n".repeat(20_000);
+    std::fs::write(&cases, format!("{rejected}{accepted}")).unwrap();
+    let cases = cases.to_string_lossy().into_owned();
+    let schema = dir.join("schema.json");
+    std::fs::write(&schema, "{}").unwrap();
+    let schema = schema.to_string_lossy().into_owned();
+    // Some megabytes of output: far more than a pipe holds.
+    let items: Vec<String> =
+        (0..40_000).map(|i| format!("{{'k': {i}, v: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'}}")).collect();
+    let big = format!("[{}]", items.join(", "));
+    let strict_big = big.replace('\'', "\"").replace(" v:", " \"v\":");
+    for (args, stdin, code) in [
+        (&["repair"][..], big.as_bytes(), 0),
+        (&["check", "--schema", &schema, "--jsonl", &cases], b"", 1),
+        (&["check", "--schema", &schema], format!("{{\"a\": {strict_big}}}").as_bytes(), 0),
+        (&["calls", "--format", "text"], strict_big.as_bytes(), 0),
+    ] {
+        let mut child = cli_support::spawn(args);
+        let mut stdin_pipe = child.stdin.take().expect("stdin");
+        let input = stdin.to_vec();
+        let feeder = std::thread::spawn(move || {
+            let _ = stdin_pipe.write_all(&input);
+        });
+        let mut stdout = child.stdout.take().expect("stdout");
+        let mut first = [0u8; 10];
+        stdout.read_exact(&mut first).expect("the program writes");
+        drop(stdout);
+        let output = child.wait_with_output().expect("the binary finishes");
+        feeder.join().unwrap();
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(output.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
