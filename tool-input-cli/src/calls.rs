@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::{json, Value};
-use tool_input::calls::{parse_body, CallOptions, Calls, Format, TextFormat, DEFAULT_MAX_BODY_BYTES};
+use tool_input::calls::{
+    parse_body, CallOptions, Calls, Format, OriginalArguments, TextFormat, ToolCall, DEFAULT_MAX_BODY_BYTES,
+};
+use tool_input::parse::{self, ParseOptions};
 use tool_input::stream::{StreamAssembler, DEFAULT_MAX_STREAM_BYTES};
 
 use crate::read_input_within;
@@ -28,7 +31,7 @@ pub(crate) fn run(
     if let Some(tools) = tools {
         options = options.tools(tools.split(',').map(str::trim).filter(|name| !name.is_empty()));
     }
-    let (mut result, failed) = if stream {
+    let (mut result, arguments, failed) = if stream {
         // A recorded stream: one JSON event per line, or an SSE body (with `--format text`,
         // one JSON string per line, each a text chunk). The bytes are fed as they arrive,
         // so memory stays that of the calls, and a line that is not UTF-8 damages only the
@@ -36,25 +39,25 @@ pub(crate) fn run(
         let mut assembler = StreamAssembler::new(options);
         feed_stream(input.as_deref(), &mut assembler)?;
         let calls = assembler.finish();
-        (with_text(&calls), !calls.is_ok())
+        (with_text(&calls), arguments_as_sent(&calls), !calls.is_ok())
     } else {
         // Read no further than the library reads a body (`CallOptions::max_body_bytes`): a
         // body past that is refused unread, naming the limit `parse_body` would name.
         match read_input_within(input.as_deref(), DEFAULT_MAX_BODY_BYTES)? {
             Some(body) => match parse_body(&body, &options) {
-                Ok(calls) => (with_text(&calls), !calls.is_ok()),
+                Ok(calls) => (with_text(&calls), arguments_as_sent(&calls), !calls.is_ok()),
                 // A body that cannot be read at all is one error, in the same shape.
-                Err(error) => (json!({"calls": [], "errors": [error]}), true),
+                Err(error) => (json!({"calls": [], "errors": [error]}), Vec::new(), true),
             },
             None => {
                 let message = format!("the body is more than the limit of {DEFAULT_MAX_BODY_BYTES} bytes");
-                (json!({"calls": [], "errors": [{"kind": "body", "message": message}]}), true)
+                (json!({"calls": [], "errors": [{"kind": "body", "message": message}]}), Vec::new(), true)
             }
         }
     };
     crate::sort_keys(&mut result);
     let mut out = io::stdout().lock();
-    crate::written(writeln!(out, "{result}"))?;
+    crate::written(write_result(&mut out, &result, &arguments).and_then(|()| writeln!(out)))?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -78,6 +81,77 @@ fn with_text(calls: &Calls) -> Value {
         map.insert("reasoning".to_owned(), json!(calls.reasoning));
     }
     result
+}
+
+/// Each call's arguments as compact JSON with every number as the model wrote it, where the
+/// call's arguments were sent as text and that text reads as exactly the call's `arguments`
+/// (`None` otherwise: printed from the value). Printed from a `serde_json::Value`,
+/// `12345678901234567890123` is rounded to `1.2345678901234568e+22` and
+/// `0.1000000000000000055511151231257827` shortened to `0.1`.
+fn arguments_as_sent(calls: &Calls) -> Vec<Option<String>> {
+    calls.calls.iter().map(arguments_text).collect()
+}
+
+fn arguments_text(call: &ToolCall) -> Option<String> {
+    let OriginalArguments::Text(text) = &call.original else { return None };
+    let unlimited = |options: ParseOptions| options.with_max_bytes(usize::MAX);
+    let json = parse::parse_to_json(text.as_bytes(), &unlimited(ParseOptions::default())).ok()?.json;
+    // Only a text whose value is the call's: the record's reading decides what the call is.
+    let read = parse::parse(&json, &unlimited(ParseOptions::strict())).ok()?;
+    (read.value.as_object() == Some(&call.arguments)).then_some(json)
+}
+
+/// The result (an object, keys sorted) as compact JSON, each call's `arguments` the text in
+/// `arguments` where there is one.
+fn write_result(out: &mut impl Write, result: &Value, arguments: &[Option<String>]) -> io::Result<()> {
+    let Value::Object(fields) = result else { return Ok(serde_json::to_writer(&mut *out, result)?) };
+    out.write_all(b"{")?;
+    for (index, (key, value)) in fields.iter().enumerate() {
+        if index > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, key)?;
+        out.write_all(b":")?;
+        match value {
+            Value::Array(calls) if key == "calls" => {
+                out.write_all(b"[")?;
+                for (index, call) in calls.iter().enumerate() {
+                    if index > 0 {
+                        out.write_all(b",")?;
+                    }
+                    match (call, arguments.get(index)) {
+                        (Value::Object(call), Some(Some(text))) => write_call(out, call, text)?,
+                        _ => serde_json::to_writer(&mut *out, call)?,
+                    }
+                }
+                out.write_all(b"]")?;
+            }
+            _ => serde_json::to_writer(&mut *out, value)?,
+        }
+    }
+    out.write_all(b"}")
+}
+
+/// A call's object, keys sorted, its `"arguments"` the JSON text `arguments`.
+fn write_call(
+    out: &mut impl Write,
+    call: &serde_json::Map<String, Value>,
+    arguments: &str,
+) -> io::Result<()> {
+    out.write_all(b"{")?;
+    for (index, (key, value)) in call.iter().enumerate() {
+        if index > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, key)?;
+        out.write_all(b":")?;
+        if key == "arguments" {
+            out.write_all(arguments.as_bytes())?;
+        } else {
+            serde_json::to_writer(&mut *out, value)?;
+        }
+    }
+    out.write_all(b"}")
 }
 
 /// Feed the stream to the assembler as it is read, in pieces, and stop reading one byte

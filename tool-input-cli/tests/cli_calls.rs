@@ -10,6 +10,48 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
+/// A call's arguments sent as text are printed with every number as the model wrote it: from
+/// the parsed `serde_json::Value`, `12345678901234567890123` was `1.2345678901234568e+22`,
+/// `0.1000000000000000055511151231257827` was `0.1` and `1e2` was `100.0`. A number the
+/// lenient parse repaired is JSON of the same value; arguments sent as a JSON value are
+/// printed as before.
+#[test]
+fn calls_print_arguments_with_the_numbers_the_model_wrote() {
+    let arguments = r#"{"n": 12345678901234567890123, "x": 0.1000000000000000055511151231257827, 'y': [1e2, -0, .5], "z": 1}"#;
+    let printed =
+        r#"{"n":12345678901234567890123,"x":0.1000000000000000055511151231257827,"y":[1e2,-0,0.5],"z":1}"#;
+    let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": arguments}}
+    ]}}]});
+    let stream = format!(
+        "data: {}\n\ndata: [DONE]\n\n",
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+            "function": {"name": "f", "arguments": arguments}}]}, "finish_reason": "tool_calls"}]})
+    );
+    let text = format!("<tool_call>{{\"name\": \"f\", \"arguments\": {arguments}}}</tool_call>");
+    for (args, input) in [
+        (&["calls"][..], body.to_string()),
+        (&["calls", "--stream"], stream),
+        (&["calls", "--format", "text"], text),
+    ] {
+        let output = run(args, input.as_bytes());
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&output.stdout));
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            stdout.starts_with(&format!("{{\"calls\":[{{\"arguments\":{printed},\"id\":")),
+            "{args:?}: {stdout}"
+        );
+        // Still one JSON value, its other fields as before.
+        let result: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(result["calls"][0]["name"], "f", "{args:?}");
+    }
+    // Sent as a JSON value (Anthropic's `input`): printed from the value, as before.
+    let body = json!({"content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {"x": 1.5}}], "stop_reason": "tool_use"});
+    let output = run(&["calls", "--format", "anthropic"], body.to_string().as_bytes());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with(r#"{"calls":[{"arguments":{"x":1.5},"id":"t1""#), "{stdout}");
+}
+
 #[test]
 fn calls_prints_calls_and_errors() {
     let body = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
