@@ -223,6 +223,48 @@ fn schema_path() -> String {
     common::bench_data_dir().join("create_order.schema.json").to_string_lossy().into_owned()
 }
 
+/// `schema` prints each float as the schema file wrote it: from a `serde_json::Value`,
+/// `"maximum": 12345678901234567890123` was `1.2345678901234568e+22`, another bound, and
+/// `1e2` was `100.0`. Texts that read as one float (`0.1`, `0.10`) are written as
+/// `serde_json` writes that float; integers, strings and everything else as before.
+#[test]
+fn schema_prints_each_float_as_the_file_wrote_it() {
+    let dir = std::env::temp_dir().join(format!("tool-input-schema-floats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bounds.json");
+    std::fs::write(
+        &path,
+        r#"{"type": "object", "properties": {
+            "n": {"type": "number", "maximum": 12345678901234567890123, "exclusiveMinimum": 1e-3,
+                  "minimum": -0, "multipleOf": 0.10},
+            "m": {"type": "integer", "minimum": 1e2, "maximum": 7, "description": "not a number: 2.50 \" 1e5"},
+            "e": {"enum": [0.1, 2.50]}}}"#,
+    )
+    .unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let output = run(&["schema", "--dialect", "openai", &path], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed = String::from_utf8(output.stdout).unwrap();
+    for expected in [
+        r#""maximum": 12345678901234567890123,"#,
+        r#""exclusiveMinimum": 1e-3,"#,
+        r#""minimum": -0,"#,
+        r#""multipleOf": 0.1,"#,
+        r#""minimum": 1e2,"#,
+        r#""maximum": 7,"#,
+        r#""description": "not a number: 2.50 \" 1e5","#,
+        "  0.1,\n",
+        "  2.50\n",
+    ] {
+        assert!(printed.contains(expected), "{expected}: {printed}");
+    }
+    // Still pretty-printed JSON, keys sorted.
+    let definition: Value = serde_json::from_str(&printed).unwrap();
+    assert_eq!(definition["function"]["parameters"]["properties"]["n"]["type"], "number");
+    assert!(printed.starts_with("{\n  \"function\": {\n    \"name\": \"bounds\","), "{printed}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn schema_prints_the_definition_in_each_dialect() {
     let output = run(&["schema", "--dialect", "openai-strict", &schema_path()], b"");
