@@ -67,6 +67,15 @@ fn outcome(calls: &Calls) -> Value {
     })
 }
 
+/// `text` streamed a character at a time under `options`, to the end.
+fn streamed_by_char(options: CallOptions, text: &str) -> Calls {
+    let mut stream = StreamAssembler::new(options);
+    for c in text.chars() {
+        stream.push_text(c.encode_utf8(&mut [0; 4]));
+    }
+    stream.finish()
+}
+
 fn check(fixture: &Fixture, calls: &Calls, how: &str) {
     let context = format!("{} ({how}): {:?}", fixture.format, fixture.text);
     assert_eq!(summary(calls), fixture.calls, "{context}; errors {:?}", errors(calls));
@@ -431,11 +440,8 @@ fn a_python_list_cut_after_a_whole_call_reads_as_a_json_list_does() {
             errors(&calls)
         );
         assert_eq!(error_kinds(&calls), [], "{text}");
-        let mut stream = StreamAssembler::new(options);
-        for c in text.chars() {
-            stream.push_text(c.encode_utf8(&mut [0; 4]));
-        }
-        assert_eq!(outcome(&stream.finish()), outcome(&calls), "{text}");
+        let streamed = streamed_by_char(options, text);
+        assert_eq!(outcome(&streamed), outcome(&calls), "{text}");
     }
     // In a response that says it was cut (a length stop), none of them runs, as for JSON.
     for content in [
@@ -810,11 +816,8 @@ fn a_harmony_analysis_message_naming_its_recipient_is_reasoning() {
     assert!(whole.calls.is_empty() && whole.errors.is_empty(), "{:?}", errors(&whole));
     assert_eq!(whole.reasoning.as_deref(), Some("Paris, then."));
     assert_eq!(whole.content.as_deref(), Some("Sunny."));
-    let mut stream = StreamAssembler::new(options.text_format(TextFormat::Harmony));
-    for c in text.chars() {
-        stream.push_text(c.encode_utf8(&mut [0; 4]));
-    }
-    assert_eq!(outcome(&stream.finish()), outcome(&whole));
+    let streamed = streamed_by_char(options.text_format(TextFormat::Harmony), text);
+    assert_eq!(outcome(&streamed), outcome(&whole));
 }
 
 #[test]
@@ -835,11 +838,8 @@ fn a_harmony_call_on_the_analysis_channel_is_a_call() {
         assert_eq!(whole.calls[0].name, "get_weather");
         assert_eq!(whole.calls[0].arguments["city"], "Paris");
         assert_eq!(whole.reasoning.as_deref(), Some("Need the weather."), "{text}");
-        let mut stream = StreamAssembler::new(options.clone().text_format(TextFormat::Harmony));
-        for c in text.chars() {
-            stream.push_text(c.encode_utf8(&mut [0; 4]));
-        }
-        assert_eq!(outcome(&stream.finish()), outcome(&whole), "{text}");
+        let streamed = streamed_by_char(options.clone().text_format(TextFormat::Harmony), &text);
+        assert_eq!(outcome(&streamed), outcome(&whole), "{text}");
         // Written into a chat message's content by a server without a tool parser: the same.
         let body = json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"content": text}}]});
         let read = parse_body(body.to_string(), &CallOptions::new()).unwrap();
@@ -892,14 +892,11 @@ fn a_harmony_call_on_the_analysis_channel_cut_off_is_reported_as_on_commentary()
         assert!(!whole.is_ok());
         // Streamed, named or detected, and in a chat message's content: the same.
         for named in [None, Some(TextFormat::Harmony)] {
-            let mut stream = StreamAssembler::new(match named {
+            let streamed = streamed_by_char(match named {
                 Some(format) => options.clone().text_format(format),
                 None => options.clone(),
-            });
-            for c in text.chars() {
-                stream.push_text(c.encode_utf8(&mut [0; 4]));
-            }
-            assert_eq!(outcome(&stream.finish()), outcome(&whole), "{text} {named:?}");
+            }, &text);
+            assert_eq!(outcome(&streamed), outcome(&whole), "{text} {named:?}");
         }
         let body = json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"content": text}}]});
         let read = parse_body(body.to_string(), &CallOptions::new()).unwrap();
