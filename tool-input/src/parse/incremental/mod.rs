@@ -488,6 +488,11 @@ impl IncrementalParser {
     /// callers never ask for it, so the cell is only emptied when it holds one.
     #[inline]
     fn forget_partial(&mut self) {
+        // A look first: `take` on the empty cell (most callers never ask) swaps in a new
+        // cell and drops the old one, which costs more than the rest of a short fragment.
+        if self.partial.get().is_none() {
+            return;
+        }
         if let Some(value) = self.partial.take() {
             // Kept, to be brought up to date at the next ask; the landings from now on are
             // what it lacks.
@@ -531,7 +536,7 @@ impl IncrementalParser {
         if let (Reading::Value(attempt), true) = (&mut self.reading, clear) {
             self.bytes += chunk.len();
             self.text.push_str(chunk);
-            let Some(rest) = attempt.read_open(&self.text, chunk.len(), &mut on_event) else { return Ok(()) };
+            let Some(rest) = attempt.read_open(&self.text, chunk, &mut on_event) else { return Ok(()) };
             let mut on: On<'_, '_> = on_event.map(|f| f as &mut dyn FnMut(StreamEvent<'_>));
             match attempt.feed_tokens(rest, &mut on) {
                 Ok(()) => return Ok(()),
@@ -610,7 +615,7 @@ impl IncrementalParser {
         self.text.push_str(chunk);
         match &mut self.reading {
             Reading::Value(attempt) => {
-                if let Err(failure) = attempt.feed(&self.text, chunk.len(), on) {
+                if let Err(failure) = attempt.feed(&self.text, chunk, on) {
                     self.fail_attempt(failure, on);
                 }
             }
@@ -676,7 +681,7 @@ impl IncrementalParser {
                 }
             };
             let mut attempt = Box::new(Attempt::new(&self.options, candidates.start(at)));
-            let unread = self.text.len().saturating_sub(at);
+            let unread = self.text.get(at..).unwrap_or_default();
             match attempt.feed(&self.text, unread, on) {
                 Ok(()) => {
                     self.reading = Reading::Value(attempt);
@@ -722,9 +727,9 @@ impl Attempt {
         Attempt { driver, shadow }
     }
 
-    /// Read the last `len` bytes of `fed`, the text read so far.
-    fn feed(&mut self, fed: &str, len: usize, on: &mut On<'_, '_>) -> Result<(), Failure> {
-        match self.read_open(fed, len, on) {
+    /// Read `chunk`, the end of `fed` (the text read so far).
+    fn feed(&mut self, fed: &str, chunk: &str, on: &mut On<'_, '_>) -> Result<(), Failure> {
+        match self.read_open(fed, chunk, on) {
             Some(rest) => self.feed_tokens(rest, on),
             None => Ok(()),
         }
@@ -732,17 +737,18 @@ impl Attempt {
 
     /// Content of a string value already shown goes straight to where it is shown: a whole
     /// fragment while a long string streams in, or the end of one
-    /// ([`StreamOut::read_open`]). The fragment is the last `len` bytes of `fed`, the text
-    /// read so far (a short one is searched in the bytes that end it). Returns what is left
-    /// of it for the lexer ([`Attempt::feed_tokens`]), `None` if nothing is.
+    /// ([`StreamOut::read_open`]). The fragment `chunk` is the end of `fed`, the text read
+    /// so far (a short one is searched in the bytes that end it), passed as well so that it
+    /// is not sliced out of `fed` again. Returns what is left of it for the lexer
+    /// ([`Attempt::feed_tokens`]), `None` if nothing is.
     #[inline]
     fn read_open<'c, F: FnMut(StreamEvent<'_>) + ?Sized>(
         &mut self,
-        fed: &'c str,
-        len: usize,
+        fed: &str,
+        chunk: &'c str,
         on: &mut Option<&mut F>,
     ) -> Option<&'c str> {
-        let chunk = fed.get(fed.len().saturating_sub(len)..).unwrap_or_default();
+        debug_assert!(fed.ends_with(chunk));
         let (lexer, Some((_, out))) = self.driver.parts_mut() else { return Some(chunk) };
         if !out.string_open() {
             return Some(chunk);
