@@ -11,6 +11,8 @@ use std::time::Instant;
 use serde_json::{json, Value};
 use tool_input::{RawArguments, Validator};
 
+use crate::limits::LimitFlags;
+
 /// Passes measured after the warm-up; the median is reported.
 const PASSES: usize = 5;
 
@@ -20,13 +22,15 @@ fn raw(case: &Option<String>) -> RawArguments<'_> {
 }
 
 /// `tool-input bench`.
-pub(crate) fn run(schema_path: &Path, workload: &Path) -> Result<ExitCode, String> {
+pub(crate) fn run(schema_path: &Path, workload: &Path, limits: &LimitFlags) -> Result<ExitCode, String> {
     let schema_text =
         fs::read_to_string(schema_path).map_err(|e| format!("cannot read {}: {e}", schema_path.display()))?;
     // Parsed here for the message that names the file; compiled from the text below.
     serde_json::from_str::<Value>(&schema_text)
         .map_err(|e| format!("{} is not JSON: {e}", schema_path.display()))?;
-    let validator = Validator::from_text(&schema_text).map_err(|e| e.to_string())?;
+    let validator = Validator::builder_from_text(&schema_text)
+        .and_then(|builder| builder.limits(limits.limits()).build())
+        .map_err(|e| e.to_string())?;
     let text =
         fs::read_to_string(workload).map_err(|e| format!("cannot read {}: {e}", workload.display()))?;
     // Cases are read before timing: only the pipeline is measured, as the peer runners do.
@@ -65,7 +69,7 @@ pub(crate) fn run(schema_path: &Path, workload: &Path) -> Result<ExitCode, Strin
     let name = workload.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     // Written by hand to keep the peer runners' key order; the memory keys come after them.
     let memory = match largest_case(&cases) {
-        Some(text) => peak_memory(schema_path, &text)
+        Some(text) => peak_memory(schema_path, limits, &text)
             .map(|peak| {
                 // Resident memory grows by pages, and a run's baseline varies by a few of
                 // them: the ratio says nothing of a small input.
@@ -118,22 +122,24 @@ const MEMORY_RUNS: usize = 3;
 /// would), against its peak on `{}`: what a caller of the command pays for a call of that
 /// size, the measure of issue #14's goal ("at most 3x the input"). `None` when it cannot be
 /// measured (not Linux, or the program cannot run itself).
-fn peak_memory(schema_path: &Path, text: &[u8]) -> Option<PeakMemory> {
-    let least = |input: &[u8]| (0..MEMORY_RUNS).filter_map(|_| check_peak_rss(schema_path, input)).min();
+fn peak_memory(schema_path: &Path, limits: &LimitFlags, text: &[u8]) -> Option<PeakMemory> {
+    let least =
+        |input: &[u8]| (0..MEMORY_RUNS).filter_map(|_| check_peak_rss(schema_path, limits, input)).min();
     Some(PeakMemory { baseline: least(b"{}")?, peak: least(text)? })
 }
 
 /// The peak resident memory of one `check` run in a new process of this program (the
 /// hidden `__check-peak` command: `check`, then its own high-water mark on standard error).
 /// The new process measures itself: the peak `wait4` reports for a child starts at its
-/// parent's resident size, which here holds the whole workload.
-fn check_peak_rss(schema_path: &Path, input: &[u8]) -> Option<u64> {
+/// parent's resident size, which here holds the whole workload. The run has `bench`'s limits.
+fn check_peak_rss(schema_path: &Path, limits: &LimitFlags, input: &[u8]) -> Option<u64> {
     use std::process::{Command, Stdio};
 
     let mut child = Command::new(std::env::current_exe().ok()?)
         .arg(crate::CHECK_PEAK)
         .arg("--schema")
         .arg(schema_path)
+        .args(limits.args())
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -12,6 +12,7 @@ use tool_input::calls::{
 };
 use tool_input::parse::{self, ParseOptions};
 use tool_input::stream::{StreamAssembler, DEFAULT_MAX_STREAM_BYTES};
+use tool_input::Limits;
 
 use crate::read_input_within;
 
@@ -21,10 +22,11 @@ pub(crate) fn run(
     tools: Option<String>,
     stream: bool,
     run_completed: bool,
+    limits: &Limits,
     input: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let (format, text_format) = split_format(format)?;
-    let mut options = CallOptions::new().format(format).run_completed_calls(run_completed);
+    let mut options = CallOptions::new().format(format).run_completed_calls(run_completed).limits(*limits);
     if let Some(text_format) = text_format {
         options = options.text_format(text_format);
     }
@@ -35,8 +37,9 @@ pub(crate) fn run(
         // A recorded stream: one JSON event per line, or an SSE body (with `--format text`,
         // one JSON string per line, each a text chunk). The bytes are fed as they arrive,
         // so memory stays that of the calls, and a line that is not UTF-8 damages only the
-        // calls it touches.
-        let mut assembler = StreamAssembler::new(options);
+        // calls it touches. A streamed call is held to `--max-bytes` as it arrives, not only
+        // once it is read (by default the two limits are the same 8 MiB).
+        let mut assembler = StreamAssembler::new(options).max_call_bytes(limits.max_bytes);
         feed_stream(input.as_deref(), &mut assembler)?;
         let calls = assembler.finish();
         (with_text(&calls), arguments_as_sent(&calls), !calls.is_ok())

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use tool_input::parse::{self, ParseOptions, RepairKind};
-use tool_input::{CheckOptions, Checked, Policy, RawArguments, Rejection, Validator};
+use tool_input::{CheckOptions, Checked, Limits, Policy, RawArguments, Rejection, Validator};
 
 use crate::read_input_within;
 use crate::sorted::SortedJson;
@@ -24,11 +24,14 @@ pub(crate) struct Options {
     pub defaults: bool,
     /// `--resource URI FILE`, as clap gives them: a URI, then its file, in turn.
     pub resources: Vec<String>,
+    /// The limits of each check (`--max-bytes`, …); the input is read no further than its
+    /// `max_bytes`.
+    pub limits: Limits,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { formats: true, defaults: true, resources: Vec::new() }
+        Options { formats: true, defaults: true, resources: Vec::new(), limits: Limits::default() }
     }
 }
 
@@ -52,7 +55,8 @@ pub(crate) fn run(
         .map_err(|e| e.to_string())?
         .policy(policy)
         .formats(options.formats)
-        .defaults(options.defaults);
+        .defaults(options.defaults)
+        .limits(options.limits);
     for pair in options.resources.chunks(2) {
         let [uri, path] = pair else { return Err("--resource takes a URI and a file".to_owned()) };
         let text = fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;

@@ -6,6 +6,8 @@
 //! tool-input repair [--strict] [--complete-truncated [--settled]] [--style jsonrepair|json_repair] [--require-json] [INPUT]
 //! tool-input bench --schema FILE WORKLOAD.jsonl   # time; and check's peak memory on the largest case
 //! tool-input calls [--format auto|openai|responses|anthropic|gemini|ollama|text|text:<name>] [--tools a,b,c] [--stream] [--run-completed] [INPUT]
+//! # check and bench: [--max-bytes N] [--max-depth N] [--max-echo-chars N] [--max-string-bytes N] [--max-errors N] [--max-coercions N]
+//! # repair and calls: [--max-bytes N] [--max-depth N]
 //! tool-input schema --dialect openai|openai-strict|responses|responses-strict|anthropic|gemini|mcp [--name N] [--description D] [--check] SCHEMA_FILE
 //! ```
 //! Exit codes: 0 accepted, 1 rejected, 2 usage error. A closed standard output (`| head`)
@@ -19,9 +21,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use limits::LimitFlags;
+
 mod bench;
 mod calls;
 mod check;
+mod limits;
 mod repair;
 mod schema;
 mod sorted;
@@ -73,6 +78,8 @@ enum Command {
         jsonl: Option<PathBuf>,
         /// The raw arguments (bytes); standard input when absent or `-`.
         input: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitFlags,
     },
     /// Time the whole pipeline on a JSONL workload (`{"id", "raw"}` per line) and print one
     /// JSON line: `{"workload", "cases", "ok", "rejected", "ns_per_case"}`, the median of 5
@@ -87,6 +94,9 @@ enum Command {
         schema: PathBuf,
         /// The workload.
         workload: PathBuf,
+        // The limits of each check, and of the `check` whose memory is measured.
+        #[command(flatten)]
+        limits: LimitFlags,
     },
     /// Read the tool calls of one response body or recorded stream (any API), or of raw
     /// assistant text; print `{"calls": [{"id", "name", "arguments"}], "errors": [{"kind",
@@ -123,6 +133,15 @@ enum Command {
         run_completed: bool,
         /// The response body, stream or text; standard input when absent or `-`.
         input: Option<PathBuf>,
+        /// The longest arguments of one call, in bytes (default 8388608, 8 MiB): longer are
+        /// a `too_large` error (streamed, as soon as they pass it). The whole body stays
+        /// within its own limit (32 MiB; a stream, 64 MiB).
+        #[arg(long, value_name = "N", value_parser = limits::limit, allow_negative_numbers = true, help_heading = "Limits")]
+        max_bytes: Option<usize>,
+        /// The deepest nesting of arrays and objects in one call's arguments (default 128, at
+        /// most 10000): deeper is a `too_deep` error.
+        #[arg(long, value_name = "N", value_parser = limits::depth, allow_negative_numbers = true, help_heading = "Limits")]
+        max_depth: Option<usize>,
     },
     /// Print a JSON Schema as a tool definition for an API; with `--check`, print what the
     /// API's documented limits would reject instead.
@@ -150,6 +169,8 @@ enum Command {
     CheckPeak {
         #[arg(long, value_name = "FILE")]
         schema: PathBuf,
+        #[command(flatten)]
+        limits: LimitFlags,
     },
     /// Parse any JSON value leniently and print it repaired, compact, keys sorted.
     ///
@@ -183,40 +204,90 @@ enum Command {
         require_json: bool,
         /// The text to repair; standard input when absent or `-`.
         input: Option<PathBuf>,
+        /// The longest input accepted, in bytes (default 8388608, 8 MiB): a longer one exits
+        /// 1, read no further than one byte past the limit.
+        #[arg(long, value_name = "N", value_parser = limits::limit, allow_negative_numbers = true, help_heading = "Limits")]
+        max_bytes: Option<usize>,
+        /// The deepest nesting of arrays and objects accepted (default 128, at most 10000):
+        /// deeper exits 1.
+        #[arg(long, value_name = "N", value_parser = limits::depth, allow_negative_numbers = true, help_heading = "Limits")]
+        max_depth: Option<usize>,
     },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Check { schema, policy, name, no_formats, no_defaults, resource, jsonl, input } => {
-            let options =
-                check::Options { formats: !no_formats, defaults: !no_defaults, resources: resource };
-            check::run(&schema, &policy, &options, name, jsonl, input)
-        }
-        Command::Repair { strict, complete_truncated, settled, style, require_json, input } => {
-            repair::run(strict, complete_truncated, settled, &style, require_json, input)
-        }
-        Command::Bench { schema, workload } => bench::run(&schema, &workload),
-        Command::CheckPeak { schema } => {
-            let result = check::run(&schema, "default", &check::Options::default(), None, None, None);
-            if let Some(peak) = peak_rss_bytes() {
-                say(peak);
-            }
-            result
-        }
-        Command::Calls { format, tools, stream, run_completed, input } => {
-            calls::run(&format, tools, stream, run_completed, input)
-        }
-        Command::Schema { dialect, name, description, check, schema } => {
-            schema::run(&dialect, name, description, check, &schema)
-        }
+    let command = Cli::parse().command;
+    // Nesting past the default takes stack: the command then runs on a thread with enough.
+    let result = match command.max_depth().filter(|&depth| depth > tool_input::parse::DEFAULT_MAX_DEPTH) {
+        None => run(command),
+        Some(depth) => limits::with_stack_for_depth(depth, move || run(command)),
     };
     match result {
         Ok(code) => code,
         Err(message) => {
             say(format_args!("tool-input: {message}"));
             ExitCode::from(2)
+        }
+    }
+}
+
+impl Command {
+    /// `--max-depth`, where the command takes it and it was given.
+    fn max_depth(&self) -> Option<usize> {
+        match self {
+            Command::Check { limits, .. }
+            | Command::Bench { limits, .. }
+            | Command::CheckPeak { limits, .. } => limits.max_depth,
+            Command::Calls { max_depth, .. } | Command::Repair { max_depth, .. } => *max_depth,
+            Command::Schema { .. } => None,
+        }
+    }
+}
+
+/// Run the command: its exit code, or the message of a usage error (exit 2).
+fn run(command: Command) -> Result<ExitCode, String> {
+    match command {
+        Command::Check { schema, policy, name, no_formats, no_defaults, resource, jsonl, input, limits } => {
+            let options = check::Options {
+                formats: !no_formats,
+                defaults: !no_defaults,
+                resources: resource,
+                limits: limits.limits(),
+            };
+            check::run(&schema, &policy, &options, name, jsonl, input)
+        }
+        Command::Repair {
+            strict,
+            complete_truncated,
+            settled,
+            style,
+            require_json,
+            input,
+            max_bytes,
+            max_depth,
+        } => {
+            let limits = limits::parse_limits(max_bytes, max_depth);
+            repair::run(strict, complete_truncated, settled, &style, require_json, &limits, input)
+        }
+        Command::Bench { schema, workload, limits } => bench::run(&schema, &workload, &limits),
+        Command::CheckPeak { schema, limits } => {
+            let options = check::Options { limits: limits.limits(), ..check::Options::default() };
+            let result = check::run(&schema, "default", &options, None, None, None);
+            if let Some(peak) = peak_rss_bytes() {
+                say(peak);
+            }
+            result
+        }
+        Command::Calls { format, tools, stream, run_completed, input, max_bytes, max_depth } => calls::run(
+            &format,
+            tools,
+            stream,
+            run_completed,
+            &limits::parse_limits(max_bytes, max_depth),
+            input,
+        ),
+        Command::Schema { dialect, name, description, check, schema } => {
+            schema::run(&dialect, name, description, check, &schema)
         }
     }
 }

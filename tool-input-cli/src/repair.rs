@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use tool_input::parse::{self, ParseOptions, ParsedJson, RepairKind, RepairStyle};
+use tool_input::Limits;
 
 use crate::{read_input_within, say, too_large_message};
 
@@ -13,16 +14,19 @@ use crate::{read_input_within, say, too_large_message};
 /// `--strict`; `--complete-truncated` closes what was cut off (`--settled`: as final text,
 /// [`ParseOptions::stream_stable`] false); `--style json_repair` follows the Python library
 /// where the two repair libraries differ ([`RepairStyle`]); `--require-json` refuses input
-/// that holds no JSON, only text ([`only_text`]).
+/// that holds no JSON, only text ([`only_text`]). The input is held to `limits`' `max_bytes`
+/// and `max_depth` (`--max-bytes`, `--max-depth`), the two that bound a parse.
 pub(crate) fn run(
     strict: bool,
     complete_truncated: bool,
     settled: bool,
     style: &str,
     require_json: bool,
+    limits: &Limits,
     input: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     let base = if strict { ParseOptions::strict() } else { ParseOptions::repair() };
+    let base = base.with_max_bytes(limits.max_bytes).with_max_depth(limits.max_depth);
     let Some(raw) = read_input_within(input.as_deref(), base.max_bytes)? else {
         say(too_large_message(base.max_bytes));
         return Ok(ExitCode::from(1));
