@@ -6,6 +6,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use serde_json::ser::CompactFormatter;
 use serde_json::{json, Value};
 use tool_input::calls::{
     parse_body, CallOptions, Calls, Format, OriginalArguments, TextFormat, ToolCall, DEFAULT_MAX_BODY_BYTES,
@@ -15,6 +16,7 @@ use tool_input::stream::{StreamAssembler, DEFAULT_MAX_STREAM_BYTES};
 use tool_input::Limits;
 
 use crate::read_input_within;
+use crate::sorted::{write_json, Step};
 
 /// `tool-input calls`.
 pub(crate) fn run(
@@ -107,54 +109,11 @@ fn arguments_text(call: &ToolCall) -> Option<String> {
 /// The result (an object, keys sorted) as compact JSON, each call's `arguments` the text in
 /// `arguments` where there is one.
 fn write_result(out: &mut impl Write, result: &Value, arguments: &[Option<String>]) -> io::Result<()> {
-    let Value::Object(fields) = result else { return Ok(serde_json::to_writer(&mut *out, result)?) };
-    out.write_all(b"{")?;
-    for (index, (key, value)) in fields.iter().enumerate() {
-        if index > 0 {
-            out.write_all(b",")?;
-        }
-        serde_json::to_writer(&mut *out, key)?;
-        out.write_all(b":")?;
-        match value {
-            Value::Array(calls) if key == "calls" => {
-                out.write_all(b"[")?;
-                for (index, call) in calls.iter().enumerate() {
-                    if index > 0 {
-                        out.write_all(b",")?;
-                    }
-                    match (call, arguments.get(index)) {
-                        (Value::Object(call), Some(Some(text))) => write_call(out, call, text)?,
-                        _ => serde_json::to_writer(&mut *out, call)?,
-                    }
-                }
-                out.write_all(b"]")?;
-            }
-            _ => serde_json::to_writer(&mut *out, value)?,
-        }
-    }
-    out.write_all(b"}")
-}
-
-/// A call's object, keys sorted, its `"arguments"` the JSON text `arguments`.
-fn write_call(
-    out: &mut impl Write,
-    call: &serde_json::Map<String, Value>,
-    arguments: &str,
-) -> io::Result<()> {
-    out.write_all(b"{")?;
-    for (index, (key, value)) in call.iter().enumerate() {
-        if index > 0 {
-            out.write_all(b",")?;
-        }
-        serde_json::to_writer(&mut *out, key)?;
-        out.write_all(b":")?;
-        if key == "arguments" {
-            out.write_all(arguments.as_bytes())?;
-        } else {
-            serde_json::to_writer(&mut *out, value)?;
-        }
-    }
-    out.write_all(b"}")
+    let as_sent = |path: &[Step<'_>], _: &Value| match path {
+        [Step::Key("calls"), Step::Index(index), Step::Key("arguments")] => arguments.get(*index)?.as_deref(),
+        _ => None,
+    };
+    write_json(out, &mut CompactFormatter, result, &[], &as_sent)
 }
 
 /// Feed the stream to the assembler as it is read, in pieces, and stop reading one byte

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Deserialize;
+use serde_json::ser::CompactFormatter;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use tool_input::parse::{self, ParseOptions, RepairKind};
@@ -240,30 +241,8 @@ fn write_result_line(
 /// `id` in its place among the keys when there is one; serialized straight into the buffered
 /// writer, not into a `String` first.
 pub(crate) fn write_line(out: &mut impl Write, line: &Value, id: Option<&str>) -> io::Result<()> {
-    let (Value::Object(fields), Some(id)) = (line, id) else {
-        return serde_json::to_writer(&mut *out, line).map_err(io::Error::from);
-    };
-    out.write_all(b"{")?;
-    let mut id = Some(id);
-    let mut first = true;
-    let mut separate =
-        |out: &mut dyn Write| if std::mem::take(&mut first) { Ok(()) } else { out.write_all(b",") };
-    for (key, value) in fields {
-        if let Some(text) = id.filter(|_| key.as_str() > "id") {
-            separate(out)?;
-            write!(out, "\"id\":{text}")?;
-            id = None;
-        }
-        separate(out)?;
-        serde_json::to_writer(&mut *out, key)?;
-        out.write_all(b":")?;
-        serde_json::to_writer(&mut *out, value)?;
-    }
-    if let Some(text) = id {
-        separate(out)?;
-        write!(out, "\"id\":{text}")?;
-    }
-    out.write_all(b"}")
+    let id = id.map(|id| ("id", id));
+    crate::sorted::write_json(out, &mut CompactFormatter, line, id.as_slice(), &|_, _| None)
 }
 
 /// The next line of `reader` (without its line break): `None` at the end; `Some(None)` for a

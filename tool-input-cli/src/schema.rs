@@ -7,11 +7,12 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use serde_json::value::RawValue;
+use serde_json::ser::PrettyFormatter;
 use serde_json::{json, Value};
 use tool_input::dialect::{check_tool, tool_definition, SchemaDocument};
 use tool_input::Dialect;
+
+use crate::sorted::{write_json, Step};
 
 /// `tool-input schema`.
 pub(crate) fn run(
@@ -56,7 +57,16 @@ pub(crate) fn run(
 fn pretty(value: &Value, literals: &HashMap<u64, Option<&str>>) -> String {
     let mut value = value.clone();
     crate::sort_keys(&mut value);
-    serde_json::to_string_pretty(&Written { value: &value, literals }).unwrap_or_else(|_| value.to_string())
+    let as_written = |_: &[Step<'_>], value: &Value| match value {
+        Value::Number(number) if number.is_f64() => {
+            number.as_f64().and_then(|float| literals.get(&float.to_bits())).copied().flatten()
+        }
+        _ => None,
+    };
+    let mut text = Vec::new();
+    // Into a `Vec`, writing fails for nothing.
+    let _ = write_json(&mut text, &mut PrettyFormatter::new(), &value, &[], &as_written);
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// The floats of a schema file (JSON, as `serde_json` read it), by their `f64`'s bits, each
@@ -102,41 +112,4 @@ fn float_literals(text: &str) -> HashMap<u64, Option<&str>> {
         }
     }
     literals
-}
-
-/// A value to serialize, each float with a literal in `literals` written as that text.
-struct Written<'a> {
-    value: &'a Value,
-    literals: &'a HashMap<u64, Option<&'a str>>,
-}
-
-impl Serialize for Written<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let literals = self.literals;
-        match self.value {
-            Value::Number(number) if number.is_f64() => {
-                let literal =
-                    number.as_f64().and_then(|float| literals.get(&float.to_bits())).copied().flatten();
-                match literal.and_then(|literal| RawValue::from_string(literal.to_owned()).ok()) {
-                    Some(raw) => raw.serialize(serializer),
-                    None => number.serialize(serializer),
-                }
-            }
-            Value::Array(items) => {
-                let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(&Written { value: item, literals })?;
-                }
-                seq.end()
-            }
-            Value::Object(map) => {
-                let mut members = serializer.serialize_map(Some(map.len()))?;
-                for (key, value) in map {
-                    members.serialize_entry(key, &Written { value, literals })?;
-                }
-                members.end()
-            }
-            scalar => scalar.serialize(serializer),
-        }
-    }
 }

@@ -7,10 +7,16 @@
 //! Each object's members are held as text until the object closes, then joined in key
 //! order; an array's items are appended as they are read. Joining puts the smaller text
 //! into the larger one's buffer, so a large array is never copied whole.
+//!
+//! And any `Value` as the program prints it with some of its parts as given JSON text
+//! ([`write_json`]): a number as it was written, an id as the case wrote it.
 
 use std::fmt;
+use std::io::{self, Write};
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::ser::Formatter;
+use serde_json::Value;
 use tool_input::Checked;
 
 /// A checked value as compact JSON with sorted keys.
@@ -252,6 +258,101 @@ pub(crate) fn write_accepted(
     out.write_all(b"}")
 }
 
+/// One step from a value to a part of it: an object's member, or an array's item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// Write `value` as `serde_json` writes it with `formatter` (`CompactFormatter`: as
+/// `to_writer`; `PrettyFormatter`: as `to_writer_pretty`), with some of its parts as given
+/// JSON text, written as it is:
+///
+/// - `added`: members written into the root object besides its own, each a key and its
+///   value's JSON text, each before the first of the object's own keys that sorts after it
+///   (the program's objects have their keys sorted; none of them has an added key). A
+///   root that is not an object has none.
+/// - `raw`: the JSON text to write in place of the part at a path (the steps from the root)
+///   with that value; `None` writes the part as it is.
+pub(crate) fn write_json<'t, W, F, R>(
+    out: &mut W,
+    formatter: &mut F,
+    value: &Value,
+    added: &[(&str, &str)],
+    raw: &R,
+) -> io::Result<()>
+where
+    W: Write + ?Sized,
+    F: Formatter,
+    R: Fn(&[Step<'_>], &Value) -> Option<&'t str>,
+{
+    write_part(out, formatter, value, &mut Vec::new(), added, raw)
+}
+
+fn write_part<'v, 't, W, F, R>(
+    out: &mut W,
+    formatter: &mut F,
+    value: &'v Value,
+    path: &mut Vec<Step<'v>>,
+    added: &[(&str, &str)],
+    raw: &R,
+) -> io::Result<()>
+where
+    W: Write + ?Sized,
+    F: Formatter,
+    R: Fn(&[Step<'_>], &Value) -> Option<&'t str>,
+{
+    if let Some(text) = raw(path, value) {
+        return formatter.write_raw_fragment(out, text);
+    }
+    match value {
+        Value::Object(members) => {
+            // The calls `serde_json`'s serializer makes for a map, in its order.
+            formatter.begin_object(out)?;
+            let mut added = added.iter().peekable();
+            let mut first = true;
+            let mut member = |out: &mut W, formatter: &mut F, key: &str| -> io::Result<()> {
+                formatter.begin_object_key(out, std::mem::take(&mut first))?;
+                serde_json::to_writer(&mut *out, key)?;
+                formatter.end_object_key(out)?;
+                formatter.begin_object_value(out)
+            };
+            for (key, value) in members {
+                while let Some((name, text)) = added.next_if(|(name, _)| *name < key.as_str()) {
+                    member(out, formatter, name)?;
+                    formatter.write_raw_fragment(out, text)?;
+                    formatter.end_object_value(out)?;
+                }
+                member(out, formatter, key)?;
+                path.push(Step::Key(key));
+                write_part(out, formatter, value, path, &[], raw)?;
+                path.pop();
+                formatter.end_object_value(out)?;
+            }
+            for (name, text) in added {
+                member(out, formatter, name)?;
+                formatter.write_raw_fragment(out, text)?;
+                formatter.end_object_value(out)?;
+            }
+            formatter.end_object(out)
+        }
+        Value::Array(items) => {
+            formatter.begin_array(out)?;
+            for (index, item) in items.iter().enumerate() {
+                formatter.begin_array_value(out, index == 0)?;
+                path.push(Step::Index(index));
+                write_part(out, formatter, item, path, &[], raw)?;
+                path.pop();
+                formatter.end_array_value(out)?;
+            }
+            formatter.end_array(out)
+        }
+        // A scalar is written alike by every formatter of `serde_json`'s.
+        scalar => Ok(serde_json::to_writer(&mut *out, scalar)?),
+    }
+}
+
 /// A JSON array of `records`, each as its `Serialize` writes it, with sorted keys.
 fn write_records<T: serde::Serialize>(out: &mut impl std::io::Write, records: &[T]) -> std::io::Result<()> {
     out.write_all(b"[")?;
@@ -368,6 +469,80 @@ mod tests {
             "{}",
             String::from_utf8_lossy(&text)
         );
+    }
+
+    /// `write_json` into a string, compact or pretty.
+    fn json_text<'t>(
+        value: &Value,
+        pretty: bool,
+        added: &[(&str, &str)],
+        raw: &impl Fn(&[Step<'_>], &Value) -> Option<&'t str>,
+    ) -> String {
+        let mut text = Vec::new();
+        if pretty {
+            write_json(&mut text, &mut serde_json::ser::PrettyFormatter::new(), value, added, raw).unwrap();
+        } else {
+            write_json(&mut text, &mut serde_json::ser::CompactFormatter, value, added, raw).unwrap();
+        }
+        String::from_utf8(text).unwrap()
+    }
+
+    #[test]
+    fn write_json_writes_what_serde_json_writes_when_nothing_is_raw() {
+        let values = [
+            json!(null),
+            json!("a \"quoted\" \u{7} é line\nbreak"),
+            json!(-0.0),
+            json!([]),
+            json!({}),
+            json!([[], {}, [[]], {"a": {}}]),
+            json!({"b": [1, 2.5, -3, 1e300, u64::MAX, i64::MIN], "a": {"z": null, "y": [true, false]}, "é": "x"}),
+        ];
+        for value in &values {
+            assert_eq!(json_text(value, false, &[], &|_, _| None), serde_json::to_string(value).unwrap());
+            assert_eq!(
+                json_text(value, true, &[], &|_, _| None),
+                serde_json::to_string_pretty(value).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn write_json_adds_members_in_key_order_and_writes_raw_parts_as_given() {
+        let id = [("id", "1e2")];
+        for (value, expected) in [
+            (json!({}), r#"{"id":1e2}"#),
+            (json!({"a": 1}), r#"{"a":1,"id":1e2}"#),
+            (json!({"z": 1}), r#"{"id":1e2,"z":1}"#),
+            (
+                json!({"errors": [], "kind": "parse", "ok": false}),
+                r#"{"errors":[],"id":1e2,"kind":"parse","ok":false}"#,
+            ),
+            // The root only, and only an object.
+            (json!({"a": {"b": 1}}), r#"{"a":{"b":1},"id":1e2}"#),
+            (json!([1]), "[1]"),
+        ] {
+            assert_eq!(json_text(&value, false, &id, &|_, _| None), expected);
+        }
+        assert_eq!(json_text(&json!({}), true, &id, &|_, _| None), "{\n  \"id\": 1e2\n}");
+
+        // In place of the part at a path, or of every part with a value.
+        let value =
+            json!({"calls": [{"arguments": {"n": 1.0}, "id": "a"}, {"arguments": {}}], "arguments": 2});
+        let second = |path: &[Step<'_>], _: &Value| match path {
+            [Step::Key("calls"), Step::Index(1), Step::Key("arguments")] => Some("{ \"raw\" }"),
+            _ => None,
+        };
+        assert_eq!(
+            json_text(&value, false, &[], &second),
+            r#"{"arguments":2,"calls":[{"arguments":{"n":1.0},"id":"a"},{"arguments":{ "raw" }}]}"#
+        );
+        let floats = |_: &[Step<'_>], value: &Value| value.is_f64().then_some("1.00");
+        assert_eq!(
+            json_text(&value, true, &[], &floats),
+            serde_json::to_string_pretty(&value).unwrap().replace("1.0", "1.00")
+        );
+        assert_eq!(json_text(&value, false, &[], &|path, _| path.is_empty().then_some("0")), "0");
     }
 
     #[test]
