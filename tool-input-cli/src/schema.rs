@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use serde_json::ser::PrettyFormatter;
 use serde_json::{json, Value};
 use tool_input::dialect::{check_tool, tool_definition, SchemaDocument};
+use tool_input::parse::{self, ParseOptions};
 use tool_input::Dialect;
 
 use crate::sorted::{write_json, Step};
@@ -48,16 +49,21 @@ pub(crate) fn run(
         return Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) });
     }
     let definition = tool_definition(&name, description.as_deref(), &schema, dialect);
-    crate::written(writeln!(out, "{}", pretty(&definition, &float_literals(&text))))?;
+    // The file's floats as it wrote them, read by the library's strict parser (the text is
+    // JSON: `serde_json` read it above, to within its 128 levels).
+    let unlimited = ParseOptions::strict().with_max_bytes(usize::MAX).with_max_depth(usize::MAX);
+    let parsed = parse::parse_to_json(text.as_bytes(), &unlimited).ok();
+    let literals = parsed.as_ref().map(|parsed| as_written(parsed.float_texts())).unwrap_or_default();
+    crate::written(writeln!(out, "{}", pretty(&definition, &literals)))?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `value` pretty-printed, keys sorted, each float that the schema file wrote in one way only
-/// written that way (`float_literals`).
+/// written that way ([`as_written`]).
 fn pretty(value: &Value, literals: &HashMap<u64, Option<&str>>) -> String {
     let mut value = value.clone();
     crate::sort_keys(&mut value);
-    let as_written = |_: &[Step<'_>], value: &Value| match value {
+    let literal = |_: &[Step<'_>], value: &Value| match value {
         Value::Number(number) if number.is_f64() => {
             number.as_f64().and_then(|float| literals.get(&float.to_bits())).copied().flatten()
         }
@@ -65,50 +71,24 @@ fn pretty(value: &Value, literals: &HashMap<u64, Option<&str>>) -> String {
     };
     let mut text = Vec::new();
     // Into a `Vec`, writing fails for nothing.
-    let _ = write_json(&mut text, &mut PrettyFormatter::new(), &value, &[], &as_written);
+    let _ = write_json(&mut text, &mut PrettyFormatter::new(), &value, &[], &literal);
     String::from_utf8_lossy(&text).into_owned()
 }
 
-/// The floats of a schema file (JSON, as `serde_json` read it), by their `f64`'s bits, each
-/// with its text as written: `None` where two texts read as one `f64` (`0.1` and
-/// `0.1000000000000000055511151231257827`), which is then printed as `serde_json` writes it.
-/// From a `serde_json::Value`, `"maximum": 12345678901234567890123` was printed as
-/// `1.2345678901234568e+22`, another number, and `1e2` as `100.0`.
-fn float_literals(text: &str) -> HashMap<u64, Option<&str>> {
+/// The floats of a schema file by their `f64`'s bits, each with its text as written (`texts`:
+/// [`ParsedJson::float_texts`](tool_input::parse::ParsedJson::float_texts)): `None` where
+/// two texts read as one `f64` (`0.1` and `0.1000000000000000055511151231257827`), which is
+/// then printed as `serde_json` writes it. From a `serde_json::Value`,
+/// `"maximum": 12345678901234567890123` was printed as `1.2345678901234568e+22`, another
+/// number, and `1e2` as `100.0`.
+fn as_written<'a>(texts: impl Iterator<Item = &'a str>) -> HashMap<u64, Option<&'a str>> {
     let mut literals: HashMap<u64, Option<&str>> = HashMap::new();
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while let Some(&b) = bytes.get(at) {
-        match b {
-            b'"' => {
-                // Past the string: a `\` escapes the byte after it.
-                at += 1;
-                while let Some(&b) = bytes.get(at) {
-                    at += if b == b'\\' { 2 } else { 1 };
-                    if b == b'"' {
-                        break;
-                    }
-                }
-            }
-            b'-' | b'0'..=b'9' => {
-                let length = bytes[at..]
-                    .iter()
-                    .take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
-                    .count();
-                let literal = text.get(at..at + length).unwrap_or_default();
-                at += length;
-                // A float as `serde_json` reads it: a fraction or exponent, or an integer past 64 bits.
-                // (`-0` is the float `-0.0` to it.)
-                let integer =
-                    literal.parse::<u64>().is_ok() || (literal.parse::<i64>().is_ok() && literal != "-0");
-                if let (false, Ok(float)) = (integer, literal.parse::<f64>()) {
-                    let entry = literals.entry(float.to_bits()).or_insert(Some(literal));
-                    if *entry != Some(literal) {
-                        *entry = None;
-                    }
-                }
-            }
-            _ => at += 1,
+    for text in texts {
+        // The `f64` `serde_json` read the text as (its floats are correctly rounded here).
+        let Ok(float) = text.parse::<f64>() else { continue };
+        let entry = literals.entry(float.to_bits()).or_insert(Some(text));
+        if *entry != Some(text) {
+            *entry = None;
         }
     }
     literals

@@ -265,6 +265,29 @@ fn schema_prints_each_float_as_the_file_wrote_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A float the file wrote two ways, once in a key given twice (the last value stands), is
+/// written as `serde_json` writes it, as any float written two ways is; the file's other
+/// floats as it wrote them.
+#[test]
+fn schema_reads_every_float_the_file_wrote_a_key_given_twice_included() {
+    let dir = std::env::temp_dir().join(format!("tool-input-schema-twice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("twice.json");
+    std::fs::write(
+        &path,
+        r#"{"type": "object", "properties": {"n": {"type": "number",
+            "maximum": 1.50, "maximum": 2.50, "minimum": 1.5e0, "multipleOf": 0.250}}}"#,
+    )
+    .unwrap();
+    let output = run(&["schema", "--dialect", "mcp", &path.to_string_lossy()], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed = String::from_utf8(output.stdout).unwrap();
+    for expected in [r#""maximum": 2.50,"#, r#""minimum": 1.5,"#, r#""multipleOf": 0.250,"#] {
+        assert!(printed.contains(expected), "{expected}: {printed}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn schema_prints_the_definition_in_each_dialect() {
     let output = run(&["schema", "--dialect", "openai-strict", &schema_path()], b"");

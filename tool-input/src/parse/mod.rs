@@ -47,6 +47,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::de::StrRead;
 use serde_json::Value;
 
+use output::float_text::FloatTexts;
 use strict::Strict;
 
 use crate::rejection_kind::RejectionKind;
@@ -1107,6 +1108,35 @@ pub struct ParsedJson {
     pub json: String,
     /// Every repair that was needed, in input order, as [`Parsed::repairs`].
     pub repairs: Vec<Repair>,
+    /// The texts `json` writes its floats with ([`ParsedJson::float_texts`]).
+    float_texts: FloatTexts,
+}
+
+impl ParsedJson {
+    /// The text of each float the parse read, as [`ParsedJson::json`] writes it, in the
+    /// order they were read: a number `serde_json` reads as an `f64` (with a fraction or an
+    /// exponent, `-0`, an integer past 64 bits). Strict JSON's are as the input wrote them.
+    /// A key given twice keeps its last value in `json`; the floats of both are here.
+    ///
+    /// With these, a value read from the same text by `serde_json` can be written with its
+    /// floats as the text wrote them (what `tool-input schema` does with a schema file):
+    /// each float is the `f64` its text reads as.
+    ///
+    /// ```
+    /// use tool_input::parse::{parse_to_json, ParseOptions};
+    ///
+    /// let text = br#"{"maximum": 12345678901234567890123, "multipleOf": 0.50, "minimum": 3, "default": 1e2}"#;
+    /// let parsed = parse_to_json(text, &ParseOptions::strict())?;
+    /// let floats: Vec<&str> = parsed.float_texts().collect();
+    /// assert_eq!(floats, ["12345678901234567890123", "0.50", "1e2"]);
+    /// // Repaired, a number is written as JSON of the same value.
+    /// let parsed = parse_to_json(b"[.5, -0, 7]", &ParseOptions::repair())?;
+    /// assert_eq!(parsed.float_texts().collect::<Vec<_>>(), ["0.5", "-0"]);
+    /// # Ok::<(), tool_input::parse::ParseError>(())
+    /// ```
+    pub fn float_texts(&self) -> impl Iterator<Item = &str> + '_ {
+        self.float_texts.iter()
+    }
 }
 
 /// [`parse_bytes`]'s reading of `input`, written back as JSON text in which no number
@@ -1138,8 +1168,8 @@ pub fn parse_to_json(input: &[u8], options: &ParseOptions) -> Result<ParsedJson,
     }
     let text = std::str::from_utf8(input)
         .map_err(|error| ParseError::InvalidUtf8 { offset: error.valid_up_to() })?;
-    let (json, repairs) = one_shot::parse_to_json(text, options)?;
-    Ok(ParsedJson { json, repairs })
+    let (json, repairs, float_texts) = one_shot::parse_to_json(text, options)?;
+    Ok(ParsedJson { json, repairs, float_texts })
 }
 
 /// [`parse_bytes`] without the `serde_json` fast path: our own parser alone, for tests and

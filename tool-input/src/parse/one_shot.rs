@@ -63,7 +63,10 @@ pub(crate) fn float_literals(text: &str, options: &ParseOptions) -> Vec<(String,
 /// [`super::parse_to_json`]. A number beyond the floats (`1e400`) is written as it was read,
 /// where a `Value` cannot hold it. In lenient mode a double-encoded payload is decoded as
 /// [`decode_double`] decodes it, and its own floats are written as it wrote them.
-pub(crate) fn parse_to_json(text: &str, options: &ParseOptions) -> Result<(String, Vec<Repair>), ParseError> {
+pub(crate) fn parse_to_json(
+    text: &str,
+    options: &ParseOptions,
+) -> Result<(String, Vec<Repair>, FloatTexts), ParseError> {
     let (outcome, float_texts) =
         keeping_float_texts(text, options).map_err(|failure| to_error(failure, text.as_bytes(), options))?;
     let payload = match &outcome.value {
@@ -76,7 +79,7 @@ pub(crate) fn parse_to_json(text: &str, options: &ParseOptions) -> Result<(Strin
         let json = write_json(&outcome.value, &float_texts, text.len());
         let mut repairs = outcome.repairs;
         coalesce_repairs(&mut repairs);
-        return Ok((json, repairs));
+        return Ok((json, repairs, float_texts));
     };
     // The repairs as `parse` records them (the payload's placed at the string); the value
     // read again from the payload, keeping its floats' texts.
@@ -86,7 +89,7 @@ pub(crate) fn parse_to_json(text: &str, options: &ParseOptions) -> Result<(Strin
         .map_err(|failure| to_error(failure, payload.as_bytes(), &inner_options))?;
     let mut repairs = parsed.repairs;
     coalesce_repairs(&mut repairs);
-    Ok((write_json(&inner.value, &float_texts, payload.len()), repairs))
+    Ok((write_json(&inner.value, &float_texts, payload.len()), repairs, float_texts))
 }
 
 /// `text` as [`parse`](super::parse) reads it (not double-encoded: repair mode), with a

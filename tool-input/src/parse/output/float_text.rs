@@ -42,6 +42,12 @@ impl FloatTexts {
         self.text.get(start..*self.ends.get(index)?)
     }
 
+    /// The texts, by their indexes.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| self.text.get(start..end).unwrap_or_default())
+    }
+
     /// `other`'s texts after these, their indexes moved up by [`FloatTexts::len`].
     pub(crate) fn append(&mut self, other: FloatTexts) {
         let shift = self.text.len();
@@ -188,5 +194,7 @@ mod tests {
             (texts.get(0), texts.get(1), texts.get(2), texts.get(3)),
             (Some("1e2"), Some("0.50"), Some("-0"), None)
         );
+        assert_eq!(texts.iter().collect::<Vec<_>>(), ["1e2", "0.50", "-0"]);
+        assert_eq!(FloatTexts::default().iter().count(), 0);
     }
 }
