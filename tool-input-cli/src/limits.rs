@@ -96,9 +96,12 @@ pub(crate) fn max_errors(value: &str) -> Result<usize, String> {
     at_least(value, 1)
 }
 
-/// `--max-depth`: a whole number from 0 to [`MAX_DEPTH`].
+/// `--max-depth`: a whole number from 0 to [`Limits::MAX_STACKED_DEPTH`]. The check and
+/// the call readers descend a level of the value at a time, on the stack: a nesting limit
+/// past the default runs the command on a stack made for it ([`Limits::run_with_stack`]),
+/// which must stay a size a process can ask for.
 pub(crate) fn depth(value: &str) -> Result<usize, String> {
-    within(value, 0, MAX_DEPTH)
+    within(value, 0, Limits::MAX_STACKED_DEPTH)
 }
 
 fn at_least(value: &str, least: usize) -> Result<usize, String> {
@@ -111,39 +114,6 @@ fn within(value: &str, least: usize, most: usize) -> Result<usize, String> {
         .ok()
         .filter(|number| (least..=most).contains(number))
         .ok_or_else(|| format!("a whole number from {least} to {most} is expected"))
-}
-
-/// The deepest nesting `--max-depth` may allow. The check and the call readers descend a
-/// level of the value at a time, on the stack: a nesting limit past the default is run on a
-/// stack made for it ([`with_stack_for_depth`]), which must stay a size a process can ask for.
-pub(crate) const MAX_DEPTH: usize = 10_000;
-
-/// The stack given for each level of nesting: a level of a value under a schema that leads
-/// through the longest chain of subschemas it may (61 `$ref`s and a union a level: one more
-/// `$ref` is a schema error) took 35 KiB in a debug build (35 MiB at 1000 levels, 341 MiB
-/// at 10,000; a plain `{"type": "object"}` 1.9 KiB, the call readers 1.1 KiB): this is near
-/// twice that.
-const STACK_PER_LEVEL: usize = 64 * 1024;
-
-/// The stack below the levels of nesting: the main thread's on Linux.
-const BASE_STACK: usize = 8 * 1024 * 1024;
-
-/// Run `work` on a thread with a stack for values nested `max_depth` deep (at most
-/// [`MAX_DEPTH`]: about 650 MiB of address space, of which only what is used is memory), and
-/// wait for it. The main thread's stack (8 MiB on Linux, 1 MiB on Windows) holds the default
-/// limit; past it, a deep call that the limit lets through would overflow it and abort the
-/// program.
-pub(crate) fn with_stack_for_depth<T: Send + 'static>(
-    max_depth: usize,
-    work: impl FnOnce() -> Result<T, String> + Send + 'static,
-) -> Result<T, String> {
-    let stack = BASE_STACK.saturating_add(max_depth.min(MAX_DEPTH).saturating_mul(STACK_PER_LEVEL));
-    let thread = std::thread::Builder::new()
-        .stack_size(stack)
-        .spawn(work)
-        .map_err(|e| format!("cannot make a stack of {stack} bytes for --max-depth {max_depth}: {e}"))?;
-    // A panic is the program's own fault, reported as the main thread would report it.
-    thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 #[cfg(test)]
@@ -169,7 +139,7 @@ mod tests {
         let set = |args: &[&str]| parse(args).unwrap().limits();
         assert_eq!(set(&["--max-bytes", "9"]), defaults.with_max_bytes(9));
         assert_eq!(set(&["--max-depth", "0"]), defaults.with_max_depth(0));
-        assert_eq!(set(&["--max-depth", "10000"]), defaults.with_max_depth(MAX_DEPTH));
+        assert_eq!(set(&["--max-depth", "10000"]), defaults.with_max_depth(Limits::MAX_STACKED_DEPTH));
         assert_eq!(set(&["--max-echo-chars", "7"]), defaults.with_max_echo_chars(7));
         assert_eq!(set(&["--max-string-bytes", "6"]), defaults.with_max_string_bytes(6));
         assert_eq!(set(&["--max-errors", "1"]), defaults.with_max_errors(1));

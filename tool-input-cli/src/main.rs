@@ -217,11 +217,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let command = Cli::parse().command;
-    // Nesting past the default takes stack: the command then runs on a thread with enough.
-    let result = match command.max_depth().filter(|&depth| depth > tool_input::parse::DEFAULT_MAX_DEPTH) {
-        None => run(command),
-        Some(depth) => limits::with_stack_for_depth(depth, move || run(command)),
-    };
+    // Nesting past the default takes stack: the command then runs on a thread with enough
+    // (within the default, right here).
+    let depth = limits::parse_limits(None, command.max_depth());
+    let result = depth
+        .run_with_stack(move || run(command))
+        .unwrap_or_else(|e| Err(format!("no stack for --max-depth {}: {e}", depth.max_depth)));
     match result {
         Ok(code) => code,
         Err(message) => {
