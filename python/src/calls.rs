@@ -4,10 +4,13 @@
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+use serde::Serialize;
 use tool_input::calls::{parse_body, parse_value, CallOptions, Calls, Format, TextFormat};
 use tool_input::stream::StreamAssembler;
+use tool_input::Limits;
 
-use crate::convert::{record, text_or_bytes, to_value, type_name};
+use crate::convert::{record, text_or_bytes, to_value_within, type_name};
+use crate::stack::{drop_with_stack, with_stack};
 use crate::validator::DETACH_BYTES;
 
 /// The options of `format=` and `tools=`: a format name (`"auto"`, `"openai"`,
@@ -20,19 +23,22 @@ use crate::validator::DETACH_BYTES;
 /// says the same, as the CLI's `--format text:NAME`.
 ///
 /// `limits` bound what one call's arguments may cost, as `Validator`'s `limits=` does: a call
-/// whose arguments pass `max_bytes` or `max_depth` is an error of that kind, never a call.
+/// whose arguments pass `max_bytes` or `max_depth` is an error of that kind, never a call
+/// (`max_depth` at most 10000; past the default, the arguments are read on a thread with a
+/// stack made for it).
 fn options(
     format: &str,
     tools: Option<&Bound<'_, PyAny>>,
     text_format: Option<&str>,
     limits: Option<&Bound<'_, PyDict>>,
-) -> PyResult<CallOptions> {
+) -> PyResult<(CallOptions, Limits)> {
     let (format, named) = match format.split_once(':') {
         Some(("text", name)) => ("text", Some(name)),
         _ => (format, None),
     };
     let format: Format = format.parse().map_err(|error| PyValueError::new_err(format!("{error}")))?;
-    let mut options = CallOptions::new().format(format).limits(crate::limits::limits(limits)?);
+    let limits = crate::limits::limits(limits)?;
+    let mut options = CallOptions::new().format(format).limits(limits);
     if let Some(name) = text_format.or(named) {
         let text_format: TextFormat = name.parse().map_err(PyValueError::new_err)?;
         options = options.text_format(text_format);
@@ -54,7 +60,7 @@ fn options(
         };
         options = options.tools(names);
     }
-    Ok(options)
+    Ok((options, limits))
 }
 
 /// The tool calls of one response body: `{"calls": [{"id", "name", "arguments"}],
@@ -72,8 +78,8 @@ fn options(
 /// a call; a body that cannot be read at all is one error of kind `body`. A response that
 /// says the model called a tool but holds no call adds `"missing_call": {"kind", "reason",
 /// "message"}`: send its message back to the model as a user turn. `limits` is a dict as
-/// `Validator` takes (`max_bytes`, `max_depth`, …): a call's arguments past them are an
-/// error of that kind (`too_large`, `too_deep`).
+/// `Validator` takes (`max_bytes`, `max_depth` up to 10000, …): a call's arguments past them
+/// are an error of that kind (`too_large`, `too_deep`).
 #[pyfunction]
 #[pyo3(signature = (body, *, format = "auto", tools = None, text_format = None, limits = None))]
 pub(crate) fn parse_calls<'py>(
@@ -84,22 +90,29 @@ pub(crate) fn parse_calls<'py>(
     text_format: Option<&str>,
     limits: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let options = options(format, tools, text_format, limits)?;
-    let result = match text_or_bytes(body)? {
-        Some(text) if text.len() >= DETACH_BYTES => py.detach(|| parse_body(&text, &options)),
-        Some(text) => parse_body(&text, &options),
-        None => parse_value(&to_value(body)?, &options),
-    };
-    match result {
-        Ok(calls) => calls_record(py, &calls),
-        // A body that cannot be read at all is one error, in the same shape, as the CLI says.
-        Err(error) => {
-            let result = PyDict::new(py);
-            result.set_item("calls", PyList::empty(py))?;
-            result.set_item("errors", PyList::new(py, [record(py, &error)?])?)?;
-            Ok(result.into_any())
+    let (options, limits) = options(format, tools, text_format, limits)?;
+    // Past the default depth, on a stack made for the limit, as the arguments are read and
+    // converted.
+    let body = body.as_unbound();
+    let calls = with_stack(py, &limits, |py| {
+        let result = match text_or_bytes(body.bind(py))? {
+            Some(text) if text.len() >= DETACH_BYTES => py.detach(|| parse_body(&text, &options)),
+            Some(text) => parse_body(&text, &options),
+            None => parse_value(&to_value_within(body.bind(py), &limits)?, &options),
+        };
+        match result {
+            Ok(calls) => calls_record(py, &calls).map(Bound::unbind),
+            // A body that cannot be read at all is one error, in the same shape, as the CLI
+            // says.
+            Err(error) => {
+                let result = PyDict::new(py);
+                result.set_item("calls", PyList::empty(py))?;
+                result.set_item("errors", PyList::new(py, [record(py, &error)?])?)?;
+                Ok(result.into_any().unbind())
+            }
         }
-    }
+    })?;
+    Ok(calls.into_bound(py))
 }
 
 /// The tool calls of one streamed response, assembled event by event.
@@ -114,6 +127,9 @@ pub(crate) fn parse_calls<'py>(
 pub(crate) struct PyStreamAssembler {
     /// `None` once finished.
     assembler: Option<StreamAssembler>,
+    /// The limits it reads each call under: past the default depth, each call that feeds it or
+    /// reads what it holds runs on a stack made for the limit (`crate::stack`).
+    limits: Limits,
 }
 
 impl PyStreamAssembler {
@@ -123,6 +139,30 @@ impl PyStreamAssembler {
 
     fn open_ref(&self) -> PyResult<&StreamAssembler> {
         self.assembler.as_ref().ok_or_else(|| PyRuntimeError::new_err("the stream was already finished"))
+    }
+
+    /// Feed the open assembler, on a stack for the limits: a fragment may complete a value
+    /// as deep as they allow, which the assembler then reads.
+    fn feed(
+        &mut self,
+        py: Python<'_>,
+        work: impl FnOnce(Python<'_>, &mut StreamAssembler) -> PyResult<()> + Send,
+    ) -> PyResult<()> {
+        let limits = self.limits;
+        let assembler = self.open()?;
+        with_stack(py, &limits, |py| work(py, assembler))
+    }
+
+    /// A record of what the open assembler holds, built on a stack for the limits: the
+    /// arguments in it are as deep as they allow.
+    fn read<'a, 'py, R: Serialize>(
+        &'a self,
+        py: Python<'py>,
+        what: impl FnOnce(&'a StreamAssembler) -> R + Send,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let assembler = self.open_ref()?;
+        let read = with_stack(py, &self.limits, |py| Ok(record(py, &what(assembler))?.unbind()))?;
+        Ok(read.into_bound(py))
     }
 }
 
@@ -136,65 +176,77 @@ impl PyStreamAssembler {
         text_format: Option<&str>,
         limits: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let options = options(format, tools, text_format, limits)?;
-        Ok(PyStreamAssembler { assembler: Some(StreamAssembler::new(options)) })
+        let (options, limits) = options(format, tools, text_format, limits)?;
+        Ok(PyStreamAssembler { assembler: Some(StreamAssembler::new(options)), limits })
     }
 
     /// Feed bytes of the body as they arrive, split anywhere: SSE framing or one JSON event
     /// per line.
-    fn push_sse_bytes(&mut self, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn push_sse_bytes(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let data = text_or_bytes(data)?
             .ok_or_else(|| PyTypeError::new_err(format!("expected bytes, not {}", type_name(data))))?;
-        self.open()?.push_sse_bytes(&data);
-        Ok(())
+        self.feed(py, |_, assembler| {
+            assembler.push_sse_bytes(&data);
+            Ok(())
+        })
     }
 
     /// Feed one line of the body (SSE framing, or one JSON event).
-    fn push_sse_line(&mut self, line: String) -> PyResult<()> {
-        self.open()?.push_sse_line(&line);
-        Ok(())
+    fn push_sse_line(&mut self, py: Python<'_>, line: String) -> PyResult<()> {
+        self.feed(py, |_, assembler| {
+            assembler.push_sse_line(&line);
+            Ok(())
+        })
     }
 
     /// Feed one decoded event (a `dict`; a `str` is a chunk of text).
-    fn push_event(&mut self, event: &Bound<'_, PyAny>) -> PyResult<()> {
-        let event = to_value(event)?;
-        self.open()?.push_event(&event);
-        Ok(())
+    fn push_event(&mut self, py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (event, limits) = (event.as_unbound(), self.limits);
+        self.feed(py, |py, assembler| {
+            assembler.push_event(&to_value_within(event.bind(py), &limits)?);
+            Ok(())
+        })
     }
 
     /// Feed a chunk of assistant text, for calls written as text.
-    fn push_text(&mut self, chunk: String) -> PyResult<()> {
-        self.open()?.push_text(&chunk);
-        Ok(())
+    fn push_text(&mut self, py: Python<'_>, chunk: String) -> PyResult<()> {
+        self.feed(py, |_, assembler| {
+            assembler.push_text(&chunk);
+            Ok(())
+        })
     }
 
     /// The stream's end marker (`data: [DONE]`) arrived.
-    fn push_done(&mut self) -> PyResult<()> {
-        self.open()?.push_done();
-        Ok(())
+    fn push_done(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.feed(py, |_, assembler| {
+            assembler.push_done();
+            Ok(())
+        })
     }
 
     /// The stream stopped early (a dropped connection): every call not final yet becomes a
     /// `truncated` error.
-    fn cut_off(&mut self, reason: String) -> PyResult<()> {
-        self.open()?.cut_off(&reason);
-        Ok(())
+    fn cut_off(&mut self, py: Python<'_>, reason: String) -> PyResult<()> {
+        self.feed(py, |_, assembler| {
+            assembler.cut_off(&reason);
+            Ok(())
+        })
     }
 
     /// The calls still streaming, for display only: `[{"position", "id", "name",
     /// "arguments_text", "arguments_value", "arguments_partial", "bytes"}]`.
     fn open_calls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        record(py, &self.open_ref()?.open_calls())
+        self.read(py, StreamAssembler::open_calls)
     }
 
     /// The calls that are final so far, `[{"id", "name", "arguments"}]`: each can run now.
     fn calls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        record(py, &self.open_ref()?.calls())
+        self.read(py, StreamAssembler::calls)
     }
 
     /// The call attempts that failed so far, `[{"kind", "message"}]`.
     fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        record(py, &self.open_ref()?.errors())
+        self.read(py, StreamAssembler::errors)
     }
 
     /// The format being read (`"auto"` until an event of a known shape arrived).
@@ -206,17 +258,29 @@ impl PyStreamAssembler {
     /// End the stream and read every call: `{"calls", "errors", "content", "reasoning"}`, as `tool-input calls
     /// --stream` prints them. The assembler cannot be fed after.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let assembler = self
-            .assembler
-            .take()
-            .ok_or_else(|| PyRuntimeError::new_err("the stream was already finished"))?;
-        calls_record(py, &assembler.finish())
+        // Taken on the stack it is read on: if no thread can be made for it, it stays open.
+        let (limits, open) = (self.limits, &mut self.assembler);
+        let calls = with_stack(py, &limits, |py| match open.take() {
+            Some(assembler) => calls_record(py, &assembler.finish()).map(Bound::unbind),
+            None => Err(PyRuntimeError::new_err("the stream was already finished")),
+        })?;
+        Ok(calls.into_bound(py))
     }
 
     fn __repr__(&self) -> String {
         match &self.assembler {
             Some(assembler) => format!("StreamAssembler(format={:?})", assembler.format().as_str()),
             None => "StreamAssembler(finished)".to_owned(),
+        }
+    }
+}
+
+impl Drop for PyStreamAssembler {
+    /// An assembler left unfinished holds what arrived of its calls, as deep as its limits
+    /// allow: dropped on a stack for them.
+    fn drop(&mut self) {
+        if let Some(assembler) = self.assembler.take() {
+            drop_with_stack(&self.limits, assembler);
         }
     }
 }

@@ -14,6 +14,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
+use tool_input::parse::DEFAULT_MAX_DEPTH;
+use tool_input::Limits;
 
 /// Deepest nesting of lists and dicts converted; the engine's own limit (128 by default) is
 /// lower, so this only keeps hostile objects from exhausting the stack.
@@ -22,10 +24,19 @@ const MAX_DEPTH: usize = 512;
 /// A Python object (`None`, `bool`, `int`, `float`, `str`, `list`, `tuple`, `dict` with `str`
 /// keys) as a JSON value.
 pub(crate) fn to_value(object: &Bound<'_, PyAny>) -> PyResult<Value> {
-    to_value_at(object, 0)
+    to_value_at(object, 0, MAX_DEPTH)
 }
 
-fn to_value_at(object: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+/// [`to_value`] for arguments, or a body or an event that holds them, read under `limits`:
+/// past the default `max_depth`, nested as much deeper as the limit is (on the stack
+/// `crate::stack::with_stack` makes for it), so that a value deeper than the limit is the
+/// engine's `too_deep`, as its text would be, not a conversion error.
+pub(crate) fn to_value_within(object: &Bound<'_, PyAny>, limits: &Limits) -> PyResult<Value> {
+    let most = MAX_DEPTH.saturating_add(limits.max_depth.saturating_sub(DEFAULT_MAX_DEPTH));
+    to_value_at(object, 0, most)
+}
+
+fn to_value_at(object: &Bound<'_, PyAny>, depth: usize, most: usize) -> PyResult<Value> {
     if object.is_none() {
         return Ok(Value::Null);
     }
@@ -53,8 +64,8 @@ fn to_value_at(object: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
             .map(Value::Number)
             .ok_or_else(|| PyValueError::new_err(format!("{n} is not a JSON number")));
     }
-    if depth >= MAX_DEPTH {
-        return Err(PyValueError::new_err(format!("nested deeper than {MAX_DEPTH} lists and dicts")));
+    if depth >= most {
+        return Err(PyValueError::new_err(format!("nested deeper than {most} lists and dicts")));
     }
     if let Ok(dict) = object.cast::<PyDict>() {
         let mut map = Map::new();
@@ -62,21 +73,21 @@ fn to_value_at(object: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
             let key = key.cast::<PyString>().map_err(|_| {
                 PyTypeError::new_err(format!("a JSON object's keys are strings, not {}", type_name(&key)))
             })?;
-            map.insert(unicode_text(key)?, to_value_at(&item, depth + 1)?);
+            map.insert(unicode_text(key)?, to_value_at(&item, depth + 1, most)?);
         }
         return Ok(Value::Object(map));
     }
     if let Ok(list) = object.cast::<PyList>() {
         return list
             .iter()
-            .map(|item| to_value_at(&item, depth + 1))
+            .map(|item| to_value_at(&item, depth + 1, most))
             .collect::<PyResult<_>>()
             .map(Value::Array);
     }
     if let Ok(tuple) = object.cast::<PyTuple>() {
         return tuple
             .iter()
-            .map(|item| to_value_at(&item, depth + 1))
+            .map(|item| to_value_at(&item, depth + 1, most))
             .collect::<PyResult<_>>()
             .map(Value::Array);
     }
@@ -96,7 +107,9 @@ fn unicode_text(string: &Bound<'_, PyString>) -> PyResult<String> {
     }
 }
 
-/// A JSON value as the Python object `json.loads` would give.
+/// A JSON value as the Python object `json.loads` would give. It descends the value on the
+/// stack: a value the engine handed over is no deeper than its `max_depth`, and past the
+/// default is converted on the stack `crate::stack::with_stack` makes for it.
 pub(crate) fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     Ok(match value {
         Value::Null => py.None().into_bound(py),

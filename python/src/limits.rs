@@ -13,8 +13,10 @@ const NAMES: [&str; 6] =
     ["max_bytes", "max_depth", "max_echo_chars", "max_string_bytes", "max_errors", "max_coercions"];
 
 /// The limits `given` sets, the engine's defaults for the others. Each key is one of
-/// [`NAMES`] and each value an `int` of at least 0 (`max_errors` at least 1); anything else
-/// raises, naming the key: a typo must not leave a limit at its default unseen.
+/// [`NAMES`] and each value an `int` of at least 0 (`max_errors` at least 1; `max_depth` at
+/// most [`Limits::MAX_STACKED_DEPTH`], the deepest the engine makes a stack for:
+/// `crate::stack`); anything else raises, naming the key: a typo must not leave a limit at
+/// its default unseen.
 pub(crate) fn limits(given: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
     let mut limits = Limits::default();
     for (key, value) in given.into_iter().flat_map(|given| given.iter()) {
@@ -35,10 +37,11 @@ pub(crate) fn limits(given: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
             )));
         }
         let least = if name == "max_errors" { 1 } else { 0 };
-        let number = value.extract::<usize>().ok().filter(|&number| number >= least).ok_or_else(|| {
+        let most = if name == "max_depth" { Limits::MAX_STACKED_DEPTH } else { usize::MAX };
+        let in_range = |number: &usize| (least..=most).contains(number);
+        let number = value.extract::<usize>().ok().filter(in_range).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "limit {name:?} must be an int from {least} to {}, not {value}",
-                usize::MAX
+                "limit {name:?} must be an int from {least} to {most}, not {value}"
             ))
         })?;
         limits = match name.as_str() {

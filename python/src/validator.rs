@@ -8,8 +8,9 @@ use serde::Serialize;
 use serde_json::Value;
 use tool_input::{Checked, ErrorCode, FieldError, Policy, RawArguments, Rejection, Report, Validator};
 
-use crate::convert::{document, record, text_or_bytes, to_python, to_value};
+use crate::convert::{document, record, text_or_bytes, to_python, to_value_within};
 use crate::errors::{rejection, schema_error, schema_error_at};
+use crate::stack::with_stack;
 
 /// Inputs at least this long are checked with the GIL released, so other Python threads run
 /// meanwhile; below it, releasing and taking it back would cost more than it frees.
@@ -31,10 +32,12 @@ pub(crate) const DETACH_BYTES: usize = 32 * 1024;
 /// annotation only (by default a property the call leaves out gets its `default`, and a
 /// default its own schema refuses raises `SchemaError`). `limits` is a dict of the limits that
 /// keep hostile input cheap to refuse, any of `max_bytes` (8 MiB: longer is `too_large`),
-/// `max_depth` (128: deeper is `too_deep`), `max_echo_chars` (80: the longest value echoed
-/// in a record), `max_string_bytes` (4 MiB: a longer string is `too_long` at its path),
-/// `max_errors` (50: more are counted in `omitted_errors`) and `max_coercions` (100: more
-/// are counted in `omitted_coercions`); an unknown name raises `ValueError`. Messages list a
+/// `max_depth` (128, at most 10000: deeper is `too_deep`; past 128 each check runs on a
+/// thread with a stack made for the limit), `max_echo_chars` (80: the
+/// longest value echoed in a record), `max_string_bytes` (4 MiB: a longer string is
+/// `too_long` at its path), `max_errors` (50: more are counted in `omitted_errors`) and
+/// `max_coercions` (100: more are counted in `omitted_coercions`); an unknown name raises
+/// `ValueError`. Messages list a
 /// schema's properties in the order the dict or the text writes them. Thread-safe: one
 /// validator serves every thread.
 #[pyclass(module = "tool_input", name = "Validator", frozen)]
@@ -114,24 +117,10 @@ impl PyValidator {
     /// Returns a `Checked` (`.value`, `.repairs`, `.coercions`); raises `Rejection` with
     /// every error, path and message for the model.
     fn check(&self, py: Python<'_>, raw: &Bound<'_, PyAny>) -> PyResult<PyChecked> {
-        let result = match text_or_bytes(raw)? {
-            Some(text) if text.len() >= DETACH_BYTES => {
-                py.detach(|| self.validator.check(RawArguments::Bytes(&text)))
-            }
-            Some(text) => self.validator.check(RawArguments::Bytes(&text)),
-            None if raw.is_none() => self.validator.check(RawArguments::Absent),
-            None => self.validator.check(RawArguments::Value(&to_value(raw)?)),
-        };
-        match result {
-            Ok(checked) => PyChecked::new(py, checked),
-            Err(refused) => {
-                let refused = match &self.name {
-                    Some(name) => refused.with_tool(name.as_str()),
-                    None => refused,
-                };
-                Err(rejection(py, &refused))
-            }
-        }
+        // Past the default depth, on a stack made for the limit (the value converted back
+        // is as deep as the one read).
+        let raw = raw.as_unbound();
+        with_stack(py, &self.validator.limits(), |py| self.check_here(py, raw.bind(py)))
     }
 
     /// The schema, as compiled.
@@ -163,6 +152,32 @@ impl PyValidator {
         match &self.name {
             Some(name) => format!("Validator(name={name:?}, policy={:?})", self.validator.policy().as_str()),
             None => format!("Validator(policy={:?})", self.validator.policy().as_str()),
+        }
+    }
+}
+
+impl PyValidator {
+    /// [`PyValidator::check`] on this thread's stack.
+    fn check_here(&self, py: Python<'_>, raw: &Bound<'_, PyAny>) -> PyResult<PyChecked> {
+        let result = match text_or_bytes(raw)? {
+            Some(text) if text.len() >= DETACH_BYTES => {
+                py.detach(|| self.validator.check(RawArguments::Bytes(&text)))
+            }
+            Some(text) => self.validator.check(RawArguments::Bytes(&text)),
+            None if raw.is_none() => self.validator.check(RawArguments::Absent),
+            None => {
+                self.validator.check(RawArguments::Value(&to_value_within(raw, &self.validator.limits())?))
+            }
+        };
+        match result {
+            Ok(checked) => PyChecked::new(py, checked),
+            Err(refused) => {
+                let refused = match &self.name {
+                    Some(name) => refused.with_tool(name.as_str()),
+                    None => refused,
+                };
+                Err(rejection(py, &refused))
+            }
         }
     }
 }

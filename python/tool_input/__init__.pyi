@@ -15,7 +15,12 @@ Dialect = Literal["openai", "openai-strict", "responses", "responses-strict", "a
 Tools = Union[str, Iterable[str], None]
 
 class Limits(TypedDict, total=False):
-    """The limits that keep hostile input cheap to refuse; each one left out keeps its default."""
+    """The limits that keep hostile input cheap to refuse; each one left out keeps its default.
+
+    `max_depth` (default 128) is at most 10000: each level of nesting takes stack, and past
+    the default each call is read on a thread made with a stack for the limit (some tens of
+    microseconds more a call; the calling thread waits without the GIL); a larger value
+    raises `ValueError`."""
 
     max_bytes: int
     max_depth: int
