@@ -126,7 +126,18 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
 
     /// Turn raw arguments into `Self` under the tool's policy.
     fn from_arguments<'a>(raw: impl Into<RawArguments<'a>>) -> Result<Self, Rejection> {
-        Self::from_arguments_with_report(raw).map(|checked| checked.value)
+        // As `from_arguments_with_report`, without writing the report's coercions.
+        let definition = Self::definition();
+        definition
+            .validator()
+            .check_typed_value::<Self>(
+                raw.into(),
+                &CheckOptions::default(),
+                crate::probe::Fields::of::<Self>(),
+            )
+            .and_then(apply_rules::<Self>)
+            .map(|checked| checked.value)
+            .map_err(|rejection| rejection.with_tool_named(&definition.name))
     }
 
     /// Turn raw arguments into `Self`, with the repairs and coercions applied, for logging.

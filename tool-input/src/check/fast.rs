@@ -61,6 +61,14 @@ pub(crate) struct Fast<'p> {
     /// them into a `Value` as the walk does (see [`Fast::keeping_defaults`]).
     defaults: RefCell<Vec<&'p Value>>,
     keep_defaults: bool,
+    /// How many coercions this reading made (recorded or not), and whether a default filled
+    /// was among them: what the checks on records read, so that they hold alike when the
+    /// records are not kept (see [`Fast::unrecorded`]).
+    made: Cell<usize>,
+    filled_a_default: Cell<bool>,
+    /// Are the records left unmade: the caller keeps the value only (`from_arguments`), and
+    /// a record costs a pointer, an echo and their allocations?
+    unrecorded: bool,
     /// Are the defaults of absent properties handed to the type being read, as members
     /// after the sent ones (the walk's value has them there), rather than only recorded?
     defaults_given: bool,
@@ -161,6 +169,9 @@ impl<'p> Fast<'p> {
             places: RefCell::new(Places::default()),
             defaults: RefCell::new(Vec::new()),
             keep_defaults: false,
+            made: Cell::new(0),
+            filled_a_default: Cell::new(false),
+            unrecorded: false,
             defaults_given: false,
             defaults_exact: plan.defaults_exact,
             max_echo: limits.max_echo_chars,
@@ -200,6 +211,14 @@ impl<'p> Fast<'p> {
     /// [`Fast::under_own_limits`]), an object that would take a default is left to the walk.
     pub fn giving_defaults(mut self) -> Self {
         self.defaults_given = true;
+        self
+    }
+
+    /// Make no records: the coercions and defaults filled are counted (for the limit on
+    /// records, and where the walk must decide because of one), never written. For a caller
+    /// that drops the report; what is accepted or refused is the same.
+    pub fn unrecorded(mut self) -> Self {
+        self.unrecorded = true;
         self
     }
 
@@ -254,13 +273,21 @@ impl<'p> Fast<'p> {
     /// decides, which records the first in its order and counts the rest (this path makes
     /// its records in the document's order).
     fn room_for(&self, count: usize) -> bool {
-        self.coercions.borrow().len().saturating_add(count) <= self.limits.max_coercions
+        self.made.get().saturating_add(count) <= self.limits.max_coercions
     }
 
-    /// Keep a coercion made at `at`.
-    fn record(&self, at: &Path<'_>, coercion: Coercion) {
+    /// Keep a coercion of `kind` made at `at`, which `coercion` writes (unless the records
+    /// are left unmade: [`Fast::unrecorded`]).
+    fn record(&self, at: &Path<'_>, kind: CoercionKind, coercion: impl FnOnce() -> Coercion) {
+        self.made.set(self.made.get() + 1);
+        if kind == CoercionKind::DefaultFilled {
+            self.filled_a_default.set(true);
+        }
+        if self.unrecorded {
+            return;
+        }
         self.places.borrow_mut().push(Place::of(at));
-        self.coercions.borrow_mut().push(coercion);
+        self.coercions.borrow_mut().push(coercion());
     }
 
     /// The nodes whose keywords apply to a value of `id`: it and its `$ref` chain. `None`
@@ -419,8 +446,12 @@ impl<'p> Fast<'p> {
                 (Coerced::Option(option), shown(matched), CoercionKind::EnumCase)
             }
         };
-        let from = (!sensitive).then(|| echo_str(text, self.max_echo));
-        self.record(at, Coercion { path: at.pointer(), kind, from, to });
+        self.record(at, kind, || Coercion {
+            path: at.pointer(),
+            kind,
+            from: (!sensitive).then(|| echo_str(text, self.max_echo)),
+            to,
+        });
         Some(coerced)
     }
 }
@@ -659,14 +690,14 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
             };
         }
         // (A default filled is recorded as a coercion too.)
-        let made = self.fast.coercions.borrow().len();
+        let made = self.fast.made.get();
         self.fast.items_unique.set(true);
         self.fast.in_unique.set(true);
         let checked = Checked { de: value, fast: self.fast, node: self.node, at: self.at };
         let read = checked.deserialize_any(self.inner).map_err(|_| abort());
         self.fast.items_unique.set(false);
         self.fast.in_unique.set(false);
-        if self.fast.coercions.borrow().len() != made {
+        if self.fast.made.get() != made {
             return Err(abort());
         }
         read

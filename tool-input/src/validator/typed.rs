@@ -30,6 +30,10 @@ pub(super) enum Defaults {
     Left,
     /// Handed to `T` as members after the sent ones, as the walk's value holds them.
     Given,
+    /// Left to `T`, and recorded nowhere: the caller keeps the value only, and the report's
+    /// coercions, which the one pass would write only to be dropped, are counted instead
+    /// (its repairs are kept: a refusal by `T`'s own rules shows them).
+    LeftUnrecorded,
 }
 
 impl Validator {
@@ -89,6 +93,7 @@ impl Validator {
         match defaults {
             Defaults::Left => fast,
             Defaults::Given => fast.giving_defaults(),
+            Defaults::LeftUnrecorded => fast.unrecorded(),
         }
     }
 
@@ -220,6 +225,18 @@ impl Validator {
         fields: Fields<'_>,
     ) -> Result<Checked<T>, Rejection> {
         self.check_typed_with::<T>(raw, options, fields, Defaults::Left)
+    }
+
+    /// [`check_typed`](Validator::check_typed) for a caller that keeps the value only
+    /// (`ToolInput::from_arguments`): the same value, or the same rejection; the report
+    /// holds the repairs, and the coercions only where the walk decided.
+    pub(crate) fn check_typed_value<T: DeserializeOwned>(
+        &self,
+        raw: RawArguments<'_>,
+        options: &CheckOptions,
+        fields: Fields<'_>,
+    ) -> Result<Checked<T>, Rejection> {
+        self.check_typed_with::<T>(raw, options, fields, Defaults::LeftUnrecorded)
     }
 
     /// [`check_typed_with_unmasked`](Validator::check_typed_with_unmasked), the keys of sensitive values masked

@@ -34,7 +34,6 @@ use crate::check::keywords::Sent;
 use crate::check::{Mode, Outcome, Path, Walker};
 use crate::error::FieldError;
 use crate::plan::{Node, NodeId};
-use crate::report::{Coercion, CoercionKind};
 
 /// The explaining state of one reading (made at its first refusal): the walker, the errors,
 /// and what the wrappers tell each other while a refusal travels up.
@@ -234,10 +233,9 @@ impl<'p> Fast<'p> {
         // to blame (`validator/blame.rs`). A default filled may too, and is not the model's
         // doing: the full path checks the call as sent instead.
         // (The explaining walk records none: it counts them, a default filled among them.)
-        let filled = |coercions: &[Coercion]| coercions.iter().any(|c| c.kind == CoercionKind::DefaultFilled);
         let explained_coerced = explain.outcome.borrow().coerced_any();
-        if self.plan.coercions_entangled && (!self.coercions.borrow().is_empty() || explained_coerced)
-            || self.plan.defaults_entangled && (filled(&self.coercions.borrow()) || explained_coerced)
+        if self.plan.coercions_entangled && (self.made.get() > 0 || explained_coerced)
+            || self.plan.defaults_entangled && (self.filled_a_default.get() || explained_coerced)
         {
             return None;
         }

@@ -216,19 +216,15 @@ impl<'p> Fast<'p> {
                 return false;
             }
             let at = Path::Key(at, name);
-            let sensitive = self.mode_at(&at).sensitive;
             if self.keep_defaults {
                 self.defaults.borrow_mut().push(default);
             }
-            self.record(
-                &at,
-                Coercion {
-                    path: at.pointer(),
-                    kind: CoercionKind::DefaultFilled,
-                    from: None,
-                    to: (!sensitive).then(|| echo(default, self.max_echo)),
-                },
-            );
+            self.record(&at, CoercionKind::DefaultFilled, || Coercion {
+                path: at.pointer(),
+                kind: CoercionKind::DefaultFilled,
+                from: None,
+                to: (!self.mode_at(&at).sensitive).then(|| echo(default, self.max_echo)),
+            });
         }
         true
     }
