@@ -296,28 +296,10 @@ impl<'p> Fast<'p> {
         self.plan.fast[id].chain
     }
 
-    /// For `Some(value)` of an Option: the node of the non-null value. Either the node
-    /// itself (`"type": ["string", "null"]`), or the one non-null branch of an `anyOf` with a
-    /// `{"type": "null"}` branch (what schemars writes for `Option<Struct>`).
+    /// For `Some(value)` of an Option: the node of the non-null value (`Plan::non_null_of`).
+    #[inline]
     fn non_null(&self, id: NodeId) -> Option<NodeId> {
-        let node = &self.plan.nodes[id];
-        if node.any_of.is_empty() {
-            return Some(id);
-        }
-        // Only the `anyOf` decides here: a keyword beside it (a `not`, an `enum`, an `if`)
-        // holds for the value too, and is left to the walk.
-        if node.any_of.len() != 2 || node.types.is_some() || !node.asserts_only_type_and_any_of() {
-            return None;
-        }
-        let is_null = |branch: NodeId| {
-            let b = &self.plan.nodes[branch];
-            b.types == Some(Types::NULL) && b.any_of.is_empty() && b.asserts_only_type_and_any_of()
-        };
-        match (is_null(node.any_of[0]), is_null(node.any_of[1])) {
-            (true, false) => Some(node.any_of[1]),
-            (false, true) => Some(node.any_of[0]),
-            _ => None,
-        }
+        self.plan.fast[id].non_null
     }
 
     fn accepts_null(&self, id: NodeId) -> bool {
@@ -345,13 +327,22 @@ impl<'p> Fast<'p> {
     }
 
     /// Is a string exactly valid at `id`? Inlined: most strings are settled by the node's
-    /// [`FastString`] without a call.
-    #[inline]
+    /// [`FastString`] without a call, a free string without any.
+    #[inline(always)]
     fn check_str(&self, id: NodeId, text: &str) -> bool {
         if text.len() > self.max_string_bytes {
             return false;
         }
         match self.plan.fast[id].string {
+            FastString::Any => true,
+            string => self.check_str_by(string, id, text),
+        }
+    }
+
+    /// [`Fast::check_str`] of a string the node constrains.
+    #[inline(never)]
+    fn check_str_by(&self, string: FastString, id: NodeId, text: &str) -> bool {
+        match string {
             FastString::Any => true,
             FastString::Pattern(node) => {
                 self.plan.nodes[node].pattern.as_ref().is_none_or(|pattern| pattern.is_match(text))
@@ -790,7 +781,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
-        self.scalar(Value::Bool(v))?;
+        if !self.node.is_none_or(|node| self.fast.plan.fast[node].bools) {
+            self.scalar(Value::Bool(v))?;
+        }
         self.inner.visit_bool(v)
     }
 

@@ -1,7 +1,7 @@
 //! What the one-pass path (`check::fast`) reads of each node, derived once per plan and kept
 //! beside the nodes (`Plan::fast`, by [`NodeId`]), so [`Node`] holds the schema's meaning only.
 
-use serde_json::Number;
+use serde_json::{Number, Value};
 
 use super::{Additional, Node, NodeId, Plan, Types};
 use crate::keywords::{Format, Keyword};
@@ -27,6 +27,13 @@ pub(crate) struct FastNode {
     /// An object here is settled at its end by `required_mask` alone: the node requires
     /// only declared properties, bounds no count and has no defaults to fill.
     pub plain_object: bool,
+    /// For a value here that is not `null`: the node it is read at (see
+    /// [`Plan::non_null_of`]).
+    pub non_null: Option<NodeId>,
+    /// Every boolean is exactly valid here: the chain exists, allows booleans, and has no
+    /// `enum`, `const` or keyword a boolean could break. (Otherwise the one-pass path checks
+    /// a boolean as any scalar.)
+    pub bools: bool,
 }
 
 /// A string check the one-pass path can make without walking the chain (each holds only
@@ -80,6 +87,8 @@ impl Plan {
                         && node.min_properties.is_none()
                         && node.max_properties.is_none()
                         && node.defaults.is_empty(),
+                    non_null: self.non_null_of(id),
+                    bools: chain.is_some_and(|chain| self.takes_every_bool(chain)),
                 }
             })
             .collect()
@@ -120,6 +129,44 @@ impl Plan {
             }
         }
         Some(found.unwrap_or(id))
+    }
+
+    /// For `Some(value)` of an Option at `id`: the node of the non-null value. Either the
+    /// node itself (`"type": ["string", "null"]`), or the one non-null branch of an `anyOf`
+    /// with a `{"type": "null"}` branch (what schemars writes for `Option<Struct>`); `None`
+    /// when the one-pass path leaves such a value to the walk.
+    fn non_null_of(&self, id: NodeId) -> Option<NodeId> {
+        let node = &self.nodes[id];
+        if node.any_of.is_empty() {
+            return Some(id);
+        }
+        // Only the `anyOf` decides here: a keyword beside it (a `not`, an `enum`, an `if`)
+        // holds for the value too, and is left to the walk.
+        if node.any_of.len() != 2 || node.types.is_some() || !node.asserts_only_type_and_any_of() {
+            return None;
+        }
+        let is_null = |branch: NodeId| {
+            let b = &self.nodes[branch];
+            b.types == Some(Types::NULL) && b.any_of.is_empty() && b.asserts_only_type_and_any_of()
+        };
+        match (is_null(node.any_of[0]), is_null(node.any_of[1])) {
+            (true, false) => Some(node.any_of[1]),
+            (false, true) => Some(node.any_of[0]),
+            _ => None,
+        }
+    }
+
+    /// Does every node of `chain` take both booleans, whatever else it says?
+    fn takes_every_bool(&self, chain: Chain) -> bool {
+        let admits = |keyword: &Keyword| {
+            [true, false].into_iter().all(|flag| keyword.scalar_admits(&Value::Bool(flag)) == Some(true))
+        };
+        chain.nodes(self).all(|node| {
+            node.types.is_none_or(|types| types.contains(Types::BOOLEAN))
+                && node.enum_values.is_none()
+                && node.const_value.is_none()
+                && node.keywords.iter().all(admits)
+        })
     }
 
     /// How the one-pass path can check a string against `chain`.
@@ -214,5 +261,47 @@ impl Plan {
                 None => return Some(chain),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::plan::Plan;
+
+    /// What the one pass reads of a boolean's node and an Option's, found once per plan:
+    /// every boolean valid where nothing but the type constrains it (through a `$ref` too),
+    /// and the node of an Option's value (itself, the one branch beside `null`, or none).
+    #[test]
+    fn booleans_and_options_are_read_once_per_node() {
+        let plan = Plan::compile(&json!({
+            "type": "object",
+            "properties": {
+                "free": {},
+                "flag": {"type": "boolean"},
+                "only_true": {"type": "boolean", "enum": [true]},
+                "constant": {"const": false},
+                "text": {"type": "string"},
+                "through": {"$ref": "#/$defs/flag"},
+                "maybe": {"anyOf": [{"$ref": "#/$defs/flag"}, {"type": "null"}]},
+                "either": {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
+            },
+            "$defs": {"flag": {"type": "boolean"}}
+        }))
+        .expect("the schema compiles");
+        let root = &plan.nodes[plan.root];
+        let id =
+            |name: &str| root.properties.iter().find(|(declared, _)| declared == name).expect("declared").1;
+        let bools: Vec<bool> =
+            ["free", "flag", "only_true", "constant", "text", "through", "maybe", "either"]
+                .into_iter()
+                .map(|name| plan.fast[id(name)].bools)
+                .collect();
+        assert_eq!(bools, [true, true, false, false, false, true, false, false]);
+        assert_eq!(plan.fast[id("flag")].non_null, Some(id("flag")));
+        let maybe = &plan.nodes[id("maybe")];
+        assert_eq!(plan.fast[id("maybe")].non_null, Some(maybe.any_of[0]));
+        assert_eq!(plan.fast[id("either")].non_null, None);
     }
 }
