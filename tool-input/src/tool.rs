@@ -126,18 +126,20 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
 
     /// Turn raw arguments into `Self` under the tool's policy.
     fn from_arguments<'a>(raw: impl Into<RawArguments<'a>>) -> Result<Self, Rejection> {
-        // As `from_arguments_with_report`, without writing the report's coercions.
+        // As `from_arguments_with_report`, without writing the report's coercions, and
+        // `apply_rules` on the value alone (moved once less).
         let definition = Self::definition();
-        definition
+        let options = CheckOptions::default();
+        let Checked { value, report } = definition
             .validator()
-            .check_typed_value::<Self>(
-                raw.into(),
-                &CheckOptions::default(),
-                crate::probe::Fields::of::<Self>(),
-            )
-            .and_then(apply_rules::<Self>)
-            .map(|checked| checked.value)
-            .map_err(|rejection| rejection.with_tool_named(&definition.name))
+            .check_typed_value::<Self>(raw.into(), &options, crate::probe::Fields::of::<Self>())
+            .map_err(|rejection| rejection.with_tool_named(&definition.name))?;
+        match value.validate_input() {
+            Ok(()) => Ok(value),
+            Err(errors) => {
+                Err(crate::custom::refused(errors, report, Self::FIELDS).with_tool_named(&definition.name))
+            }
+        }
     }
 
     /// Turn raw arguments into `Self`, with the repairs and coercions applied, for logging.

@@ -265,7 +265,13 @@ impl Validator {
         let one_pass = if self.inner.aliases.may_occur_in(raw) {
             OnePass::Unread(Miss::NotTried)
         } else {
-            self.one_pass::<T>(raw, options, policy, &limits, defaults)?
+            // `one_pass`, its first step here: the usual call ends with it, and the value
+            // is moved once less.
+            match self.attempt_exact::<T>(raw, options, defaults, true) {
+                Ok(checked) => return Ok(checked),
+                Err(Missed::Explained(rejection)) => return Err(rejection),
+                Err(Missed::Miss(miss)) => self.second_step::<T>(raw, miss, policy, &limits, defaults)?,
+            }
         };
         self.walk_typed(one_pass, raw, policy, &limits, || {
             deserialize_checked::<T>(self.check_with(raw, options)?, fields)
