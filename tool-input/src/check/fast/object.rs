@@ -47,11 +47,14 @@ pub(super) struct Pending<'de> {
     /// The index, or [`Pending::OTHER`] (the key is in `other`), or [`Pending::NONE`].
     index: usize,
     other: Option<Cow<'de, str>>,
+    /// The declared property after the last one read: the next key's first guess
+    /// (`Node::property_index_from`).
+    next: usize,
 }
 
 impl Pending<'_> {
     /// No key read since the last value.
-    pub(super) const NONE: Pending<'static> = Pending { index: usize::MAX, other: None };
+    pub(super) const NONE: Pending<'static> = Pending { index: usize::MAX, other: None, next: 0 };
     /// The key read is not a declared property (or there is no schema): it is in `other`.
     const OTHER: usize = usize::MAX - 1;
 }
@@ -61,7 +64,10 @@ impl<'de> Pending<'de> {
     #[inline(always)]
     fn set(&mut self, index: Option<usize>, text: impl FnOnce() -> Cow<'de, str>) {
         match index {
-            Some(index) => self.index = index,
+            Some(index) => {
+                self.index = index;
+                self.next = index + 1;
+            }
             None => {
                 self.index = Pending::OTHER;
                 self.other = Some(text());
@@ -301,7 +307,7 @@ impl<S> KeyVisitor<'_, '_, '_, S> {
     /// The declared property spelled `key`, if any: its name then needs no copy.
     #[inline(always)]
     fn declared(&self, key: &str) -> Option<usize> {
-        self.node.and_then(|node| node.property_index_of(key))
+        self.node.and_then(|node| node.property_index_from(key, self.pending.next))
     }
 }
 
