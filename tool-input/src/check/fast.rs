@@ -156,6 +156,7 @@ fn abort<E: de::Error>() -> E {
 }
 
 impl<'p> Fast<'p> {
+    #[inline(always)]
     pub fn new(
         plan: &'p Plan,
         overrides: &'p HashMap<String, FieldOverride>,
@@ -201,6 +202,7 @@ impl<'p> Fast<'p> {
     /// were found exact (`Plan::defaults_exact`). Under others a default may break them (a
     /// string past a smaller size limit), and an object that would take one is left to the
     /// walk.
+    #[inline(always)]
     pub fn under_own_limits(mut self, own: bool) -> Self {
         self.defaults_exact &= own;
         self
@@ -209,6 +211,7 @@ impl<'p> Fast<'p> {
     /// Hand the defaults of absent properties to the type being read (each object's, after
     /// its sent members), as the walk puts them in its value; where they are not exact (see
     /// [`Fast::under_own_limits`]), an object that would take a default is left to the walk.
+    #[inline(always)]
     pub fn giving_defaults(mut self) -> Self {
         self.defaults_given = true;
         self
@@ -217,12 +220,14 @@ impl<'p> Fast<'p> {
     /// Make no records: the coercions and defaults filled are counted (for the limit on
     /// records, and where the walk must decide because of one), never written. For a caller
     /// that drops the report; what is accepted or refused is the same.
+    #[inline(always)]
     pub fn unrecorded(mut self) -> Self {
         self.unrecorded = true;
         self
     }
 
     /// Keep the value of each default filled, for [`Fast::into_coercions_and_defaults`].
+    #[inline(always)]
     pub fn keeping_defaults(mut self) -> Self {
         self.keep_defaults = true;
         self

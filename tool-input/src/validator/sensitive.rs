@@ -10,6 +10,7 @@ impl Validator {
     /// are that value's content (a secret may be a map's key as well as its value). Below a
     /// sensitive top-level property, a path token that names no property of the schema and
     /// is no index reads `*`, and a message quoting it quotes `*`.
+    #[inline(always)] // (the result, a typed value among it, is not copied in and out)
     pub(crate) fn keys_masked<T>(
         &self,
         mut result: Result<Checked<T>, Rejection>,

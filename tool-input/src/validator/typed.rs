@@ -85,7 +85,10 @@ impl Validator {
             .map_err(|rejection| self.unquoted_where_sensitive(rejection))
     }
 
-    /// The one-pass reader under `limits` and `policy`, doing as `defaults` says.
+    /// The one-pass reader under `limits` and `policy`, doing as `defaults` says. (Inlined,
+    /// with the settings it makes, so that the reader is built in its caller's frame rather
+    /// than copied there.)
+    #[inline(always)]
     fn fast(&self, limits: &Limits, policy: Policy, defaults: Defaults) -> Fast<'_> {
         // The plan's defaults were found exact under the validator's own limits.
         let fast = Fast::new(&self.inner.plan, &self.inner.overrides, limits, policy)
@@ -145,8 +148,10 @@ impl Validator {
             }
             RawArguments::Value(_) | RawArguments::Absent => return Err(Missed::Miss(Miss::NotTried)),
         };
-        let fast = self.fast(&limits, policy, defaults);
-        let fast = if explain { fast.explaining(text) } else { fast };
+        let mut fast = self.fast(&limits, policy, defaults);
+        if explain {
+            fast.explaining(text);
+        }
         let (read, rest_is_blank) = self.fast_from_text(&fast, text, &limits);
         match read {
             Ok(value) => Ok(Checked { value, report: Report::new(Vec::new(), fast.into_coercions()) }),
@@ -399,11 +404,10 @@ impl Validator {
         defaults: Defaults,
         explain: Option<&str>,
     ) -> Result<(T, Vec<Coercion>), Option<Explained>> {
-        let fast = self.fast(limits, policy, defaults);
-        let fast = match explain {
-            Some(text) => fast.explaining(text),
-            None => fast,
-        };
+        let mut fast = self.fast(limits, policy, defaults);
+        if let Some(text) = explain {
+            fast.explaining(text);
+        }
         match fast.run::<T, _>(&mut deserializer) {
             Ok(value) if deserializer.is_done() => Ok((value, fast.into_coercions())),
             Ok(_) => Err(None),

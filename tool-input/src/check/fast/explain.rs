@@ -206,11 +206,10 @@ impl<'p> Fast<'p> {
     /// Explain what this reading refuses, as the walker would, reading on to the end of
     /// `text` (see `check::fast::explain`); [`Fast::explained`] then gives the errors. Not for a
     /// plan with a dynamic reference (whose walk keeps a scope this reading does not).
-    pub fn explaining(mut self, text: &'p str) -> Self {
+    pub fn explaining(&mut self, text: &'p str) {
         if self.plan.scope_of.is_empty() {
             self.explained_text = Some(text);
         }
-        self
     }
 
     /// Does this reading explain its refusals?
