@@ -488,6 +488,7 @@ struct Wrap<'f, 'p, V> {
 macro_rules! forward {
     ($($method:ident)*) => {
         $(
+            #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
                 let wrap = Wrap { inner: visitor, fast: self.fast, node: self.node, at: self.at };
                 self.de.$method(wrap)
@@ -504,6 +505,7 @@ macro_rules! forward {
 macro_rules! any_when_checked {
     ($($method:ident)*) => {
         $(
+            #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
                 let wrap = Wrap { inner: visitor, fast: self.fast, node: self.node, at: self.at };
                 if self.node.is_some() {
@@ -578,6 +580,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Checked<'_, '_, D> {
         self.de.deserialize_tuple_struct(name, len, wrap)
     }
 
+    #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -764,6 +767,7 @@ macro_rules! number {
 macro_rules! integer {
     ($($method:ident: $ty:ty,)*) => {
         $(
+            #[inline]
             fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
                 if let Some(node) = self.node {
                     if !self.fast.check_integer(node, i128::from(v), Number::from(v))
@@ -785,6 +789,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
         self.inner.expecting(f)
     }
 
+    #[inline]
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
         if !self.node.is_none_or(|node| self.fast.plan.fast[node].bools) {
             self.scalar(Value::Bool(v))?;
@@ -811,6 +816,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
         self.inner.visit_char(v)
     }
 
+    #[inline]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
         if !self.string_ok(v) {
             return self.coerced(v);
@@ -818,6 +824,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
         self.inner.visit_str(v)
     }
 
+    #[inline]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
         if !self.string_ok(v) {
             return self.coerced(v);
@@ -836,6 +843,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
         Err(abort())
     }
 
+    #[inline]
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
         if self.node.is_some_and(|node| !self.fast.accepts_null(node)) {
             return Err(abort());
@@ -850,6 +858,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
         self.inner.visit_unit()
     }
 
+    #[inline]
     fn visit_some<D2: Deserializer<'de>>(self, deserializer: D2) -> Result<V::Value, D2::Error> {
         let node = match self.node {
             Some(node) => Some(self.fast.non_null(node).ok_or_else(abort)?),
@@ -900,6 +909,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, '_, V> {
         self.inner.visit_seq(Seq { seq, fast: self.fast, node, index: 0, at: self.at, errors_before })
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         let (node, required_mask, plain) = match self.node {
             Some(id) => {
