@@ -125,6 +125,12 @@ pub trait ToolInput: DeserializeOwned + schemars::JsonSchema + Sized {
     }
 
     /// Turn raw arguments into `Self` under the tool's policy.
+    ///
+    /// The same value, or the same rejection, as
+    /// [`from_arguments_with_report`](ToolInput::from_arguments_with_report), without
+    /// writing the report it would drop; it does not call
+    /// [`from_arguments_with`](ToolInput::from_arguments_with), so an implementation that
+    /// overrides that method overrides this one too.
     fn from_arguments<'a>(raw: impl Into<RawArguments<'a>>) -> Result<Self, Rejection> {
         // As `from_arguments_with_report`, without writing the report's coercions, and
         // `apply_rules` on the value alone (moved once less).
