@@ -43,6 +43,11 @@ pub fn parse(data: &[u8]) {
     // string or key (as a streamed input must), so prose around the value may hold any.
     if std::str::from_utf8(data).is_ok() {
         assert_eq!(own_loose.is_ok(), loose.is_ok(), "lenient: the fast path and our parser disagree");
+        // The fast paths (strict JSON, strict JSON in a frame of prose or a code fence) read
+        // what our parser reads, with the same repairs.
+        if let (Ok(own), Ok(fast)) = (&own_loose, &loose) {
+            assert_eq!(own, fast, "lenient: the fast path read otherwise than our parser");
+        }
     }
     let completed = parse_bytes(data, &completing);
     if loose.is_ok() {

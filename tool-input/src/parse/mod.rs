@@ -1,7 +1,8 @@
 //! The lenient JSON parser: raw model text in, a [`serde_json::Value`] and the list of
 //! repairs it needed out.
 //!
-//! One pass over the bytes. Strict JSON goes through a fast path; anything else is read by
+//! One pass over the bytes. Strict JSON goes through a fast path, and so does strict JSON
+//! in a frame the lexer reads on its own (prose around it, a code fence: `framed`); anything else is read by
 //! our own resumable tokenizer (`lexer`) and grammar (`grammar`), run by one `driver` into
 //! one of the outputs in `output` (a `Value`, the tape a typed read takes, the incremental
 //! parser's events), which repair what a model typically gets wrong about JSON syntax and
@@ -53,6 +54,7 @@ use strict::Strict;
 use crate::rejection_kind::RejectionKind;
 
 pub(crate) mod driver;
+pub(crate) mod framed;
 mod grammar;
 mod incremental;
 pub(crate) mod lexer;
@@ -1053,7 +1055,8 @@ pub(crate) fn parse_noting_repeats(
 
 /// The reading of a whole text, for [`parse`] and [`parse_noting_repeats`]: by `serde_json`
 /// where [`strict::serde_json_first`] says it goes first (the text is scanned
-/// for a float it may misread only after it read one: a refused text costs no scan), else by
+/// for a float it may misread only after it read one: a refused text costs no scan), or
+/// where the text is strict JSON in a frame ([`framed::framed_first`]), else by
 /// the parser (retrying after prose); then a top-level string holding the payload is decoded
 /// ([`one_shot::decode_double`], lenient mode), whichever read it. With the value, whether an
 /// object repeated a key.
@@ -1069,8 +1072,15 @@ fn read_whole(
             let value_at = input.len() - input.trim_start().len();
             driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
         }
-        Strict::NotTried | Strict::Refused(_) => one_shot::parse_outcome(driver::Input::text(input), options)
-            .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?,
+        Strict::NotTried | Strict::Refused(_) => match framed::framed_first(input, options, strict_read) {
+            // Strict JSON in a frame (prose, a code fence): the frame's repairs, the value
+            // where it starts.
+            Some(((value, repeated_keys), frame)) => {
+                driver::Outcome { value, repairs: frame.repairs, value_at: frame.at, repeated_keys }
+            }
+            None => one_shot::parse_outcome(driver::Input::text(input), options)
+                .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?,
+        },
     };
     let (parsed, repeated) = one_shot::decode_double(outcome, options);
     Ok((coalesce(parsed), repeated))

@@ -12,7 +12,7 @@ use super::driver::{Driver, Input, Outcome};
 use super::lexer::numbers::{beyond_floats, in_literal};
 use super::lexer::{describe_char, Fail, Failure};
 use super::output::float_text::{write_json, FloatTexts};
-use super::output::tape::{strict_to_tape, Event, Tape, TapeOut};
+use super::output::tape::{framed_to_tape, strict_to_tape, Event, Tape, TapeOut};
 use super::output::value::ValueOut;
 use super::retry::read_with_retry;
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
@@ -351,6 +351,13 @@ pub(crate) fn parse_to_tape<'t>(
             return Ok(if repeated { None } else { kept_tape(&parsed.value, parsed.repairs) });
         }
         return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
+    }
+    if let Some((tape, repeated, frame)) = framed_to_tape(input, options) {
+        // Strict JSON in a frame (prose, a code fence): an object or array, never a string.
+        if repeated || tape.overflow() {
+            return Ok(None);
+        }
+        return Ok(Some(TapeParsed { tape, repairs: frame.repairs }));
     }
     let out = || TapeOut::for_text(input);
     let read = read_with_retry(Input::text(input), options, out, |_| {}, |outcome, _| outcome);

@@ -6,8 +6,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{
-    deserialize_checked, in_document_order, opens_object, read_arguments, read_of, text_of, CheckOptions,
-    Miss, OnePass, Read, Validator,
+    closes_object, deserialize_checked, in_document_order, opens_object, read_arguments, read_of, text_of,
+    CheckOptions, Miss, OnePass, Read, Validator,
 };
 use crate::check::fast::Fast;
 use crate::error::{FieldError, Rejection};
@@ -183,6 +183,11 @@ impl Validator {
         if text.len() > limits.max_bytes || !opens_object(text) {
             return (Err(Miss::NotTried), false);
         }
+        if !closes_object(text) {
+            // Not strict JSON (prose after the object, a fence, a cut-off call): refused
+            // without reading the whole object into `T` first.
+            return (Err(Miss::NotJson), false);
+        }
         // The one pass notes whether it read a float: only then is the text scanned for one
         // serde_json may round wrongly (most calls have none, and the scan cost a clean call
         // a fifth of its instructions).
@@ -213,7 +218,9 @@ impl Validator {
     /// the one before cannot decide:
     ///
     /// 1. the one-pass attempt on the text: exact strict JSON becomes `T` directly;
-    /// 2. when the text is not strict JSON, one lenient parse onto a tape, read straight into
+    /// 2. when the text is not strict JSON: strict JSON in a frame (prose around it, a code
+    ///    fence: `parse::framed`) read into `T` by the same pass, with the frame's repairs;
+    ///    else one lenient parse onto a tape, read straight into
     ///    `T` by the same one-pass check: a mangled call (code fences, prose, quotes, Python
     ///    literals, comments, trailing commas, arrays and objects sent as strings, enum values
     ///    in other case, numbers and booleans as strings) becomes `T` with its repairs and
@@ -367,6 +374,11 @@ impl Validator {
         let parse_options = limits.parse_options(policy);
         #[cfg(test)]
         super::TEXTS_READ.with(|read| read.set(read.get() + 1));
+        if matches!(miss, Miss::NotJson | Miss::NotTried) {
+            if let Some(checked) = self.framed_typed::<T>(text, &parse_options, policy, limits, defaults) {
+                return Ok(OnePass::Decided(checked));
+            }
+        }
         let parsed = parse::one_shot::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
             .map_err(|error| self.guard(Rejection::from_parse(error)))?;
         // A key given twice: the walk settles it, from the text.
@@ -389,6 +401,27 @@ impl Validator {
             // The reader leaves the tape whole: the walk reads its value, with no second parse.
             Err(None) => Ok(OnePass::Read(Read { value: tape.to_value(), repairs, repeats: Vec::new() })),
         }
+    }
+
+    /// The second step's first try: strict JSON in a frame (prose, a code fence: see
+    /// `parse::framed`) read into `T` by the one pass as the first step reads strict JSON,
+    /// with the frame's repairs: the value and report the tape's reading gives. `None` when
+    /// the text is not so framed or the pass refuses the value (the tape's reading then
+    /// decides, and explains).
+    fn framed_typed<T: DeserializeOwned>(
+        &self,
+        text: &str,
+        parse_options: &parse::ParseOptions,
+        policy: Policy,
+        limits: &Limits,
+        defaults: Defaults,
+    ) -> Option<Checked<T>> {
+        let fast = self.fast(limits, policy, defaults);
+        let read = |d: &mut serde_json::Deserializer<_>| {
+            fast.run::<T, _>(&mut *d).map(|value| (value, fast.read_a_float()))
+        };
+        let (value, frame) = parse::framed::framed_first(text, parse_options, read)?;
+        Some(Checked { value, report: Report::new(frame.repairs, fast.into_coercions()) })
     }
 
     /// The second step's reading: `T` from a tape's events, checked against the plan on the

@@ -1052,6 +1052,31 @@ impl Lexer {
         Ok(())
     }
 
+    /// Whether the next byte, a `{` or `[`, begins the value (lenient and strict modes):
+    /// nothing began a value yet, and the lexer is between tokens or in prose, not in a
+    /// comment, a fence's tag, a word, escaped JSON or anything else a bracket would
+    /// continue.
+    pub(crate) fn awaits_value(&self) -> bool {
+        self.phase == Phase::Start
+            && matches!(self.state, State::Between | State::Prose)
+            && self.value_start.is_none()
+            && self.salvage.is_none()
+            && self.unescape.is_none()
+            && self.held.is_none()
+    }
+
+    /// The value, an object or array (`first`: its opening bracket), was read from `at` to
+    /// `end` by another reader (see `parse::framed`): go on after it, as after a value this
+    /// lexer read, with the next fragment starting at `end`.
+    pub(crate) fn value_read_elsewhere(&mut self, at: usize, first: u8, end: usize) {
+        self.begin_value(at, first);
+        self.phase = Phase::After;
+        self.state = State::Between;
+        self.glued = false;
+        self.base = end;
+        self.start = end;
+    }
+
     /// The value starts here (leaving the start phase).
     pub(super) fn begin_value(&mut self, offset: usize, first: u8) {
         self.phase = Phase::Value;

@@ -18,6 +18,7 @@ use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::thread::LocalKey;
 
 use serde::de::MapAccess;
+use serde_json::de::StrRead;
 use serde_json::{Map, Number, Value};
 
 use crate::arbitrary_precision::{self, ReadMap};
@@ -399,16 +400,39 @@ impl<'t> Tape<'t> {
 /// one was read: most mangled calls are refused at their first bytes, and the scan, which
 /// reads them whole, cost more than the refusal.
 pub(crate) fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
+    let mut out =
+        crate::parse::strict::serde_json_first(text, max_depth, refused_before, strict_tape_reader(text))
+            .read()?;
+    Some((std::mem::take(&mut out.tape), out.repeated))
+}
+
+/// Strict JSON in a frame (prose, a code fence: see `parse::framed`) onto a tape of the
+/// whole `text` by `serde_json`, noting whether an object repeats a key, with the frame;
+/// `None` where the lenient parse of `text` under `options` would read it otherwise.
+pub(crate) fn framed_to_tape<'t>(
+    text: &'t str,
+    options: &crate::parse::ParseOptions,
+) -> Option<(Tape<'t>, bool, crate::parse::framed::Frame)> {
+    let (mut out, frame) = crate::parse::framed::framed_first(text, options, strict_tape_reader(text))?;
+    Some((std::mem::take(&mut out.tape), out.repeated, frame))
+}
+
+/// What `serde_json` reads onto a tape of `text`, as a reader for
+/// [`serde_json_first`](crate::parse::strict::serde_json_first) (the value, and whether it
+/// read a float): over the whole text, or over the value inside a frame
+/// (`parse::framed`), whose strings lie in `text` as well.
+fn strict_tape_reader<'t, 'de>(
+    text: &'t str,
+) -> impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(TapeOut<'t>, bool), serde_json::Error>
+{
     use serde::de::DeserializeSeed;
-    let mut out = crate::parse::strict::serde_json_first(text, max_depth, refused_before, |deserializer| {
+    move |deserializer| {
         let mut out = TapeOut::for_text(text);
         let read_float = Cell::new(false);
         Writing { out: &mut out, read_float: &read_float }
             .deserialize(deserializer)
             .map(|()| (out, read_float.get()))
-    })
-    .read()?;
-    Some((std::mem::take(&mut out.tape), out.repeated))
+    }
 }
 
 /// A [`TapeOut`] as a `serde` seed: writes the value it deserializes onto the tape. A string

@@ -1,0 +1,219 @@
+//! Strict JSON in a frame: a value `serde_json` reads once the text around it is set aside
+//! (prose before or after it, a code fence around it, comments, a byte order mark), as in
+//! "Sure! ```json\n{...}\n``` Hope that helps." Models wrap a call's JSON so more often than
+//! they break it, and the repairing parser reads such a text at several times the cost of
+//! `serde_json`.
+//!
+//! The reading is the lenient parser's, exactly: the lexer itself reads the frame (the text
+//! before the first `{` or `[`, and the text after the value), in the states the whole
+//! reading would have it in, so the frame's repairs are the ones the whole reading records
+//! and any frame it would not read as one (a second value after the first, a value begun
+//! in the prose, prose holding a closing bracket after the value) sends the text back to
+//! the whole reading. Between the two, [`serde_json_first`] reads the value under its usual
+//! rules (depth, floats it may misread); the lenient grammar reads strict JSON as
+//! `serde_json` does, so the value is the one the whole reading builds. Only where a text
+//! is framed and its value strict JSON is anything saved; every other text costs one scan
+//! for its brackets and the lexer's reading of its first bytes.
+
+use serde_json::de::StrRead;
+
+use super::lexer::{Ctx, Failure, Lexer, Sink, Token};
+use super::strict::serde_json_first;
+use super::{coalesce_repairs, record_repair, ParseMode, ParseOptions, Repair, RepairKind};
+
+/// A framed value's place in the text, and the frame's repairs.
+#[derive(Debug)]
+pub(crate) struct Frame {
+    /// Where the value starts (its `{` or `[`).
+    pub(crate) at: usize,
+    /// The repairs the lenient parser records for the frame, one entry per kind as a parse
+    /// reports them.
+    pub(crate) repairs: Vec<Repair>,
+}
+
+/// Offer the value framed in `text` to `serde_json`: `read` reads it from a deserializer
+/// over the value's text, and tells whether it read a float (see [`serde_json_first`]).
+/// `Some` with the value and its frame when the lenient parse of the whole text, under
+/// `options`, would give the same value, with the frame's repairs and no others; `None`
+/// otherwise, and the caller reads the text as it would have.
+///
+/// Only the lenient mode reads frames, and only a text whose reading is not asked to
+/// complete a cut-off value. A text that is nothing but the value (white space aside) is
+/// `None`: `serde_json` reads such a text on its own, and the callers offered it first.
+pub(crate) fn framed_first<'de, T>(
+    text: &'de str,
+    options: &ParseOptions,
+    read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
+) -> Option<(T, Frame)> {
+    if options.mode != ParseMode::Lenient || options.complete_truncated {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let at = memchr::memchr2(b'{', b'[', bytes)?;
+    let closer = if bytes.get(at) == Some(&b'{') { b'}' } else { b']' };
+    let end = memchr::memrchr(closer, bytes)? + 1;
+    let blank = |part: &[u8]| part.iter().all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
+    if end <= at || blank(bytes.get(..at)?) && blank(bytes.get(end..)?) {
+        return None;
+    }
+    // The frame first: it is short, and a text whose frame does not read as one is sent
+    // back before `serde_json` reads the value.
+    let mut lexer = Lexer::new(ParseMode::Lenient, options.non_finite, 0);
+    let mut sink = FrameSink::default();
+    lexer.feed_str(text.get(..at)?, &mut sink).ok()?;
+    if !lexer.awaits_value() {
+        return None;
+    }
+    lexer.value_read_elsewhere(at, bytes.get(at).copied()?, end);
+    sink.value_read = true;
+    lexer.feed_str(text.get(end..)?, &mut sink).ok()?;
+    lexer.finish(&mut sink, false).ok()?;
+    if sink.token_seen {
+        return None;
+    }
+    let value = serde_json_first(text.get(at..end)?, options.max_depth, false, read).read()?;
+    let mut repairs = sink.repairs;
+    coalesce_repairs(&mut repairs);
+    Some((value, Frame { at, repairs }))
+}
+
+/// What the lexer sends while it reads a frame: the repairs, kept as the grammar keeps
+/// them; a token means the frame held a value of its own, and the text is not framed.
+#[derive(Debug, Default)]
+struct FrameSink {
+    repairs: Vec<Repair>,
+    /// The value was read (the lexer reads the text after it).
+    value_read: bool,
+    /// The lexer sent a token.
+    token_seen: bool,
+}
+
+impl Sink for FrameSink {
+    fn context(&self) -> Ctx {
+        Ctx::Top
+    }
+
+    fn token(&mut self, _token: Token<'_>, offset: usize) -> Result<(), Failure> {
+        self.token_seen = true;
+        Err(Failure::syntax("a value in the frame", offset))
+    }
+
+    fn expects_key(&self) -> bool {
+        false
+    }
+
+    fn is_complete(&self) -> bool {
+        self.value_read
+    }
+
+    fn repair(&mut self, kind: RepairKind, offset: usize) {
+        record_repair(&mut self.repairs, kind, offset);
+    }
+
+    fn retract(&mut self, kind: RepairKind) {
+        self.repairs.retain(|repair| repair.kind != kind);
+    }
+
+    fn in_paren(&self) -> bool {
+        false
+    }
+
+    fn in_container(&self) -> bool {
+        false
+    }
+
+    fn line_break(&mut self) {}
+
+    fn bare_key(&mut self) {}
+
+    fn discard(&mut self) {}
+
+    fn undo_open(&mut self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    use super::*;
+    use crate::parse::driver::Input;
+    use crate::parse::one_shot::parse_outcome;
+
+    fn framed(text: &str) -> Option<(Value, Vec<Repair>)> {
+        let options = ParseOptions::default();
+        framed_first(text, &options, |d| Value::deserialize(d).map(|value| (value, true)))
+            .map(|(value, frame)| (value, frame.repairs))
+    }
+
+    /// The whole reading by the lenient parser alone.
+    fn whole(text: &str) -> Option<(Value, Vec<Repair>)> {
+        let mut outcome = parse_outcome(Input::text(text), &ParseOptions::default()).ok()?;
+        coalesce_repairs(&mut outcome.repairs);
+        Some((outcome.value, outcome.repairs))
+    }
+
+    #[test]
+    fn a_framed_value_reads_as_the_whole_reading_reads_it() {
+        for text in [
+            "Sure! Here it is:\n```json\n{\"a\": [1, 2], \"b\": \"x\"}\n```\nHope that helps.",
+            "```json\n{\"a\": 1}\n```",
+            "```\n[1, {\"b\": null}]\n```\n",
+            "Here: {\"a\": 1}",
+            "{\"a\": 1}\n\nLet me know if you need more.",
+            "{\"a\": 1} // done",
+            "{\"a\": 1} # done",
+            "/* call */ {\"a\": 1}",
+            "\u{feff}{\"a\": 1} and that is all",
+            "Calling the tool — {\"city\": \"Zoë\"} — now.",
+            "{\"a\": 1}```",
+            "Step 1: {\"a\": \"}\"}",
+        ] {
+            let framed = framed(text);
+            assert!(framed.is_some(), "not read as framed: {text:?}");
+            assert_eq!(framed, whole(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_text_the_whole_reading_reads_otherwise_is_not_framed() {
+        for text in [
+            // Nothing around the value: serde_json reads it on its own.
+            "{\"a\": 1}",
+            " [1] \n",
+            // Not strict JSON inside, or not one value.
+            "```json\n{'a': 1}\n```",
+            "Here: {\"a\": 1,}",
+            "Here: {\"a\": 1} {\"b\": 2}",
+            "Call: {\"a\": 1} and {\"a\": 2}",
+            "I think {maybe} this: {\"a\": 1}",
+            // A value begun in the prose before.
+            "\"quoted\" then {\"a\": 1}",
+            "- {\"a\": 1}",
+            // Escaped JSON, a fence whose tag runs into the value, a cut-off value.
+            "Here: {\\\"a\\\": 1}",
+            "```json{\"a\": 1}```",
+            "Here: {\"a\": [1, 2}",
+            "no value here",
+            "",
+        ] {
+            assert_eq!(framed(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn only_the_lenient_mode_reads_frames() {
+        let text = "```json\n{\"a\": 1}\n```";
+        let read = |options: &ParseOptions| {
+            framed_first(text, options, |d| Value::deserialize(d).map(|value| (value, false))).is_some()
+        };
+        assert!(read(&ParseOptions::default()));
+        assert!(!read(&ParseOptions { mode: ParseMode::Strict, ..ParseOptions::default() }));
+        assert!(!read(&ParseOptions { mode: ParseMode::Repair, ..ParseOptions::default() }));
+        assert!(!read(&ParseOptions { complete_truncated: true, ..ParseOptions::default() }));
+        // serde_json's own nesting limit must be within the caller's.
+        assert!(!read(&ParseOptions { max_depth: 10, ..ParseOptions::default() }));
+    }
+}

@@ -1,0 +1,215 @@
+//! Strict JSON in a frame (prose before or after it, a code fence, comments, a byte order
+//! mark) is read by `serde_json` once the lexer has read the frame. The reading must be the
+//! repairing parser's own: the same value, the same repairs, the same error, on any value
+//! and any frame, including frames that are not one (a second value after the first, a
+//! bracket in the prose, a value begun before the bracket).
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use tool_input::parse::{parse, parse_without_fast_path, ParseOptions};
+use tool_input::{CheckOptions, Validator};
+
+/// Text before the value: frames, and text that is not one.
+const BEFORE: [&str; 22] = [
+    "",
+    "Sure! Here it is: ",
+    "Here are the arguments:\n",
+    "```json\n",
+    "```\n",
+    "Okay:\n```json\n",
+    "```json",
+    "// the call\n",
+    "/* the call */ ",
+    "# the call\n",
+    "\u{feff}",
+    "Step 1: ",
+    "He said \"go\": ",
+    "- ",
+    "[draft] ",
+    "`create_order` with ",
+    "(see below) ",
+    "Here's {x}: ",
+    "I'll call it — ",
+    "\\n",
+    "true ",
+    "``",
+];
+
+/// Text after the value.
+const AFTER: [&str; 20] = [
+    "",
+    "\n",
+    "\n```",
+    "\n```\nHope this helps!",
+    " Hope this helps!",
+    "\nLet me know if you need {anything}.",
+    " // done",
+    " # done",
+    " /* done */",
+    " and {\"b\": 2}",
+    " {\"b\": 2}",
+    " [1]",
+    "```",
+    " ``",
+    " `x`",
+    " /",
+    " \\",
+    " \\n",
+    " …",
+    ",",
+];
+
+/// Strings that look like frames, brackets and quotes.
+fn string() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z ]{0,8}",
+        Just("}".to_owned()),
+        Just("]".to_owned()),
+        Just("```".to_owned()),
+        Just("{\"a\": 1}".to_owned()),
+        Just("it's \"quoted\"".to_owned()),
+        Just("back\\slash".to_owned()),
+        Just("Zoë — ✓".to_owned()),
+        Just("line 1\nline 2".to_owned()),
+    ]
+}
+
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        (-1e6..1e6f64).prop_map(|f| json!(f)),
+        Just(json!(0.1)),
+        string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map(string(), inner, 0..4)
+                .prop_map(|members| Value::Object(members.into_iter().collect())),
+        ]
+    })
+}
+
+/// An object or array, as `serde_json` writes it compact or pretty.
+fn container() -> impl Strategy<Value = (Value, bool)> {
+    let top = prop_oneof![
+        proptest::collection::btree_map(string(), any_json(), 0..5)
+            .prop_map(|members| Value::Object(members.into_iter().collect())),
+        proptest::collection::vec(any_json(), 0..4).prop_map(Value::Array),
+    ];
+    (top, any::<bool>())
+}
+
+fn text_of(value: &Value, pretty: bool) -> String {
+    if pretty {
+        serde_json::to_string_pretty(value).unwrap()
+    } else {
+        serde_json::to_string(value).unwrap()
+    }
+}
+
+/// `parse` and the repairing parser alone agree on `text`, in lenient mode.
+fn agree(text: &str) {
+    let options = ParseOptions::default();
+    let ours = parse(text, &options);
+    let alone = parse_without_fast_path(text.as_bytes(), &options);
+    assert_eq!(ours, alone, "{text:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_framed_value_reads_as_the_parser_reads_it(
+        (value, pretty) in container(),
+        before in 0..BEFORE.len(),
+        after in 0..AFTER.len(),
+    ) {
+        let text = format!("{}{}{}", BEFORE[before], text_of(&value, pretty), AFTER[after]);
+        agree(&text);
+    }
+}
+
+/// Every frame with a few fixed values, each read as the parser reads it; the frames the
+/// workloads use give the value as sent and the frame's repairs alone.
+#[test]
+fn every_frame_reads_as_the_parser_reads_it() {
+    let values = [
+        json!({"a": [1, 2], "b": "x"}),
+        json!([{"sku": "ABC-1234", "quantity": 3}]),
+        json!({}),
+        json!([]),
+        json!({"code": "```py\nprint('}')\n```"}),
+        json!({"n": 0.1, "big": 12345678901234567890u64, "neg": -0.0}),
+    ];
+    for value in &values {
+        for pretty in [false, true] {
+            for before in BEFORE {
+                for after in AFTER {
+                    agree(&format!("{before}{}{after}", text_of(value, pretty)));
+                }
+            }
+        }
+    }
+    let framed = "Sure! Here it is:\n```json\n{\"a\": [1, 2], \"b\": \"x\"}\n```\nHope that helps.";
+    let parsed = parse(framed, &ParseOptions::default()).unwrap();
+    assert_eq!(parsed.value, json!({"a": [1, 2], "b": "x"}));
+    let kinds: Vec<&str> = parsed.repairs.iter().map(|repair| repair.kind.code()).collect();
+    assert_eq!(kinds, ["prose_before", "code_fence", "prose_after"]);
+}
+
+/// The typed and untyped checks of a framed call: the value and coercions of the call sent
+/// bare, with the frame's repairs (as the parser records them).
+#[test]
+fn a_framed_call_checks_as_the_bare_call_with_the_frames_repairs() {
+    let validator = Validator::new(&json!({
+        "type": "object",
+        "properties": {
+            "priority": {"enum": ["low", "high"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "n": {"type": "integer", "maximum": 5},
+            "gift": {"type": "boolean", "default": false}
+        },
+        "required": ["priority"],
+        "additionalProperties": false
+    }))
+    .unwrap();
+    let options = CheckOptions::default();
+    let bare_calls = [
+        r#"{"priority": "high", "tags": ["a"], "n": 3}"#,
+        r#"{"priority": "HIGH", "tags": "[\"a\", \"b\"]", "n": "4", "gift": "true"}"#,
+        r#"{"priority": "low"}"#,
+    ];
+    for bare in bare_calls {
+        let expected = validator.check_into::<Value>(bare, &options).unwrap();
+        for (before, after) in [
+            ("```json\n", "\n```"),
+            ("Sure! Here it is: ", " Hope this helps!"),
+            ("Arguments:\n", ""),
+            ("", "\n(approximate)"),
+            ("// call\n", " // done"),
+        ] {
+            let framed = format!("{before}{bare}{after}");
+            let repairs =
+                parse_without_fast_path(framed.as_bytes(), &ParseOptions::default()).unwrap().repairs;
+            assert!(!repairs.is_empty(), "{framed:?}");
+            let typed = validator.check_into::<Value>(framed.as_str(), &options).unwrap();
+            let untyped = validator.check(framed.as_str()).unwrap();
+            for checked in [&typed, &untyped] {
+                assert_eq!(checked.value, expected.value, "{framed:?}");
+                assert_eq!(checked.report.coercions, expected.report.coercions, "{framed:?}");
+                assert_eq!(checked.report.repairs, repairs, "{framed:?}");
+            }
+        }
+    }
+    // Refused inside the frame: the same rejection as the bare call's, with the frame's
+    // repairs.
+    let bare = r#"{"priority": "urgent", "n": 9}"#;
+    let framed = format!("```json\n{bare}\n```");
+    let bare_rejection = validator.check_into::<Value>(bare, &options).unwrap_err();
+    let rejection = validator.check_into::<Value>(framed.as_str(), &options).unwrap_err();
+    assert_eq!(rejection.errors(), bare_rejection.errors());
+    assert_eq!(validator.check(framed.as_str()).unwrap_err().errors(), bare_rejection.errors());
+}
