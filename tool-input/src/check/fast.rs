@@ -143,6 +143,18 @@ enum Coerced<'p> {
     Parsed(Value),
 }
 
+impl Coerced<'_> {
+    /// The value as a coercion record shows it (`message::echo`).
+    fn echo(&self, max: usize) -> String {
+        match self {
+            Coerced::Number(number) => echo(&Value::Number(number.clone()), max),
+            Coerced::Bool(flag) => echo(&Value::Bool(*flag), max),
+            Coerced::Option(option) => echo_str(option, max),
+            Coerced::Parsed(value) => echo(value, max),
+        }
+    }
+}
+
 /// The error that abandons the fast path; its text is never shown. Out of line and cold:
 /// every check has this exit, and an exactly valid call takes none of them.
 ///
@@ -409,9 +421,10 @@ impl<'p> Fast<'p> {
             }
         }
         let node = typed?;
-        let shown = |value: &Value| (!sensitive).then(|| echo(value, self.max_echo));
         // The walker's order (`convert`): the declared type first, then a respelled option.
-        let (coerced, to, kind) = match node.types {
+        // What the value became is echoed only when the coercion is recorded (a caller that
+        // keeps the value only records none).
+        let (coerced, kind) = match node.types {
             Some(types) if !types.contains(Types::STRING) => {
                 let max_depth = self.max_depth.saturating_sub(at.len());
                 let converted = text_as_type(text, types, false, max_depth)?;
@@ -420,7 +433,6 @@ impl<'p> Fast<'p> {
                     return None;
                 }
                 let (converted, kind) = (converted.value, converted.kind);
-                let to = shown(&converted);
                 let coerced = match converted {
                     // The walker's choice; if the scalar breaks a constraint, it explains.
                     Value::Number(number) if self.check_scalar(id, &Value::Number(number.clone())) => {
@@ -431,7 +443,7 @@ impl<'p> Fast<'p> {
                     parsed @ (Value::Array(_) | Value::Object(_)) => Coerced::Parsed(parsed),
                     _ => return None,
                 };
-                (coerced, to, kind)
+                (coerced, kind)
             }
             _ => {
                 let matched = respelled(node, text, false)?;
@@ -439,14 +451,14 @@ impl<'p> Fast<'p> {
                 if !self.check_str(id, option) {
                     return None;
                 }
-                (Coerced::Option(option), shown(matched), CoercionKind::EnumCase)
+                (Coerced::Option(option), CoercionKind::EnumCase)
             }
         };
         self.record(at, kind, || Coercion {
             path: at.pointer(),
             kind,
             from: (!sensitive).then(|| echo_str(text, self.max_echo)),
-            to,
+            to: (!sensitive).then(|| coerced.echo(self.max_echo)),
         });
         Some(coerced)
     }
