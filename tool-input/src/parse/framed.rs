@@ -139,8 +139,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::parse::driver::Input;
-    use crate::parse::one_shot::parse_outcome;
+    use crate::parse::parse_without_fast_path;
 
     fn framed(text: &str) -> Option<(Value, Vec<Repair>)> {
         let options = ParseOptions::default();
@@ -150,9 +149,8 @@ mod tests {
 
     /// The whole reading by the lenient parser alone.
     fn whole(text: &str) -> Option<(Value, Vec<Repair>)> {
-        let mut outcome = parse_outcome(Input::text(text), &ParseOptions::default()).ok()?;
-        coalesce_repairs(&mut outcome.repairs);
-        Some((outcome.value, outcome.repairs))
+        let parsed = parse_without_fast_path(text.as_bytes(), &ParseOptions::default()).ok()?;
+        Some((parsed.value, parsed.repairs))
     }
 
     #[test]

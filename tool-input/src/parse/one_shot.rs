@@ -9,10 +9,11 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::driver::{Driver, Input, Outcome};
+use super::framed::framed_first;
 use super::lexer::numbers::{beyond_floats, in_literal};
 use super::lexer::{describe_char, Fail, Failure};
 use super::output::float_text::{write_json, FloatTexts};
-use super::output::tape::{framed_to_tape, strict_to_tape, Event, Tape, TapeOut};
+use super::output::tape::{strict_tape_reader, strict_to_tape, Event, Tape, TapeOut};
 use super::output::value::ValueOut;
 use super::retry::read_with_retry;
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
@@ -352,8 +353,9 @@ pub(crate) fn parse_to_tape<'t>(
         }
         return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
     }
-    if let Some((tape, repeated, frame)) = framed_to_tape(input, options) {
+    if let Some((out, frame)) = framed_first(input, options, strict_tape_reader(input)) {
         // Strict JSON in a frame (prose, a code fence): an object or array, never a string.
+        let (tape, repeated) = out.into_written();
         if repeated || tape.overflow() {
             return Ok(None);
         }

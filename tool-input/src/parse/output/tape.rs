@@ -400,28 +400,17 @@ impl<'t> Tape<'t> {
 /// one was read: most mangled calls are refused at their first bytes, and the scan, which
 /// reads them whole, cost more than the refusal.
 pub(crate) fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
-    let mut out =
+    let out =
         crate::parse::strict::serde_json_first(text, max_depth, refused_before, strict_tape_reader(text))
             .read()?;
-    Some((std::mem::take(&mut out.tape), out.repeated))
-}
-
-/// Strict JSON in a frame (prose, a code fence: see `parse::framed`) onto a tape of the
-/// whole `text` by `serde_json`, noting whether an object repeats a key, with the frame;
-/// `None` where the lenient parse of `text` under `options` would read it otherwise.
-pub(crate) fn framed_to_tape<'t>(
-    text: &'t str,
-    options: &crate::parse::ParseOptions,
-) -> Option<(Tape<'t>, bool, crate::parse::framed::Frame)> {
-    let (mut out, frame) = crate::parse::framed::framed_first(text, options, strict_tape_reader(text))?;
-    Some((std::mem::take(&mut out.tape), out.repeated, frame))
+    Some(out.into_written())
 }
 
 /// What `serde_json` reads onto a tape of `text`, as a reader for
 /// [`serde_json_first`](crate::parse::strict::serde_json_first) (the value, and whether it
 /// read a float): over the whole text, or over the value inside a frame
 /// (`parse::framed`), whose strings lie in `text` as well.
-fn strict_tape_reader<'t, 'de>(
+pub(crate) fn strict_tape_reader<'t, 'de>(
     text: &'t str,
 ) -> impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(TapeOut<'t>, bool), serde_json::Error>
 {
@@ -621,6 +610,12 @@ impl<'t> TapeOut<'t> {
         let mut tape = Tape::over(text);
         tape.events.reserve(text.len());
         TapeOut { tape, open: spare::take(&SPARE_OPEN), few: spare::take(&SPARE_KEYS), repeated: false }
+    }
+
+    /// The tape `serde_json` wrote ([`strict_tape_reader`]), and whether an object repeated
+    /// a key.
+    pub(crate) fn into_written(mut self) -> (Tape<'t>, bool) {
+        (std::mem::take(&mut self.tape), self.repeated)
     }
 
     /// The tape written, taken, and whether an object repeated a key.
