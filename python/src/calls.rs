@@ -4,12 +4,12 @@
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use serde::Serialize;
 use tool_input::calls::{parse_body, parse_value, CallOptions, Calls, Format, TextFormat};
 use tool_input::stream::StreamAssembler;
 use tool_input::Limits;
 
 use crate::convert::{record, text_or_bytes, to_value_within, type_name};
+use crate::shared::{Held, Shared};
 use crate::stack::{drop_with_stack, with_stack};
 use crate::validator::DETACH_BYTES;
 
@@ -122,46 +122,61 @@ pub(crate) fn parse_calls<'py>(
 /// for `{"calls", "errors", "content", "reasoning"}`, the same calls the whole body would give. A call the stream
 /// did not finish (a length stop, a dropped connection) is a `truncated` error, never a
 /// call. `open_calls()` shows what has arrived of each call still streaming, for display.
-/// `tools`, `format`, `text_format` and `limits` are as for `parse_calls`.
-#[pyclass(module = "tool_input", name = "StreamAssembler")]
+/// `tools`, `format`, `text_format` and `limits` are as for `parse_calls`. Thread-safe:
+/// threads may share one, their calls on it taking turns.
+#[pyclass(module = "tool_input", name = "StreamAssembler", frozen)]
 pub(crate) struct PyStreamAssembler {
-    /// `None` once finished.
-    assembler: Option<StreamAssembler>,
+    /// `None` once finished. Each method holds it for the whole call: past the default depth
+    /// the call releases the GIL while it runs on a stack made for the limit, and another
+    /// thread's call then waits its turn (`crate::shared`), where a `&mut self` method raised
+    /// pyo3's "Already borrowed".
+    assembler: Shared<Option<StreamAssembler>>,
     /// The limits it reads each call under: past the default depth, each call that feeds it or
     /// reads what it holds runs on a stack made for the limit (`crate::stack`).
     limits: Limits,
 }
 
-impl PyStreamAssembler {
-    fn open(&mut self) -> PyResult<&mut StreamAssembler> {
-        self.assembler.as_mut().ok_or_else(|| PyRuntimeError::new_err("the stream was already finished"))
-    }
+/// The error of a call on an assembler already finished.
+fn finished() -> PyErr {
+    PyRuntimeError::new_err("the stream was already finished")
+}
 
-    fn open_ref(&self) -> PyResult<&StreamAssembler> {
-        self.assembler.as_ref().ok_or_else(|| PyRuntimeError::new_err("the stream was already finished"))
+impl PyStreamAssembler {
+    /// The assembler's state, held for this call (`crate::shared`).
+    fn lock(&self, py: Python<'_>) -> PyResult<Held<'_, Option<StreamAssembler>>> {
+        self.assembler.lock(py)
     }
 
     /// Feed the open assembler, on a stack for the limits: a fragment may complete a value
     /// as deep as they allow, which the assembler then reads.
     fn feed(
-        &mut self,
+        &self,
         py: Python<'_>,
         work: impl FnOnce(Python<'_>, &mut StreamAssembler) -> PyResult<()> + Send,
     ) -> PyResult<()> {
-        let limits = self.limits;
-        let assembler = self.open()?;
-        with_stack(py, &limits, |py| work(py, assembler))
+        let mut held = self.lock(py)?;
+        let turn = held.turn();
+        let assembler = held.as_mut().ok_or_else(finished)?;
+        with_stack(py, &self.limits, |py| {
+            let _inside = turn.enter();
+            work(py, assembler)
+        })
     }
 
     /// A record of what the open assembler holds, built on a stack for the limits: the
     /// arguments in it are as deep as they allow.
-    fn read<'a, 'py, R: Serialize>(
-        &'a self,
+    fn read<'py>(
+        &self,
         py: Python<'py>,
-        what: impl FnOnce(&'a StreamAssembler) -> R + Send,
+        what: impl for<'a> FnOnce(Python<'a>, &StreamAssembler) -> PyResult<Bound<'a, PyAny>> + Send,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let assembler = self.open_ref()?;
-        let read = with_stack(py, &self.limits, |py| Ok(record(py, &what(assembler))?.unbind()))?;
+        let held = self.lock(py)?;
+        let turn = held.turn();
+        let assembler = held.as_ref().ok_or_else(finished)?;
+        let read = with_stack(py, &self.limits, |py| {
+            let _inside = turn.enter();
+            Ok(what(py, assembler)?.unbind())
+        })?;
         Ok(read.into_bound(py))
     }
 }
@@ -177,12 +192,15 @@ impl PyStreamAssembler {
         limits: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let (options, limits) = options(format, tools, text_format, limits)?;
-        Ok(PyStreamAssembler { assembler: Some(StreamAssembler::new(options)), limits })
+        Ok(PyStreamAssembler {
+            assembler: Shared::new("StreamAssembler", Some(StreamAssembler::new(options))),
+            limits,
+        })
     }
 
     /// Feed bytes of the body as they arrive, split anywhere: SSE framing or one JSON event
     /// per line.
-    fn push_sse_bytes(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn push_sse_bytes(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let data = text_or_bytes(data)?
             .ok_or_else(|| PyTypeError::new_err(format!("expected bytes, not {}", type_name(data))))?;
         self.feed(py, |_, assembler| {
@@ -192,7 +210,7 @@ impl PyStreamAssembler {
     }
 
     /// Feed one line of the body (SSE framing, or one JSON event).
-    fn push_sse_line(&mut self, py: Python<'_>, line: String) -> PyResult<()> {
+    fn push_sse_line(&self, py: Python<'_>, line: String) -> PyResult<()> {
         self.feed(py, |_, assembler| {
             assembler.push_sse_line(&line);
             Ok(())
@@ -200,7 +218,7 @@ impl PyStreamAssembler {
     }
 
     /// Feed one decoded event (a `dict`; a `str` is a chunk of text).
-    fn push_event(&mut self, py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn push_event(&self, py: Python<'_>, event: &Bound<'_, PyAny>) -> PyResult<()> {
         let (event, limits) = (event.as_unbound(), self.limits);
         self.feed(py, |py, assembler| {
             assembler.push_event(&to_value_within(event.bind(py), &limits)?);
@@ -209,7 +227,7 @@ impl PyStreamAssembler {
     }
 
     /// Feed a chunk of assistant text, for calls written as text.
-    fn push_text(&mut self, py: Python<'_>, chunk: String) -> PyResult<()> {
+    fn push_text(&self, py: Python<'_>, chunk: String) -> PyResult<()> {
         self.feed(py, |_, assembler| {
             assembler.push_text(&chunk);
             Ok(())
@@ -217,7 +235,7 @@ impl PyStreamAssembler {
     }
 
     /// The stream's end marker (`data: [DONE]`) arrived.
-    fn push_done(&mut self, py: Python<'_>) -> PyResult<()> {
+    fn push_done(&self, py: Python<'_>) -> PyResult<()> {
         self.feed(py, |_, assembler| {
             assembler.push_done();
             Ok(())
@@ -226,7 +244,7 @@ impl PyStreamAssembler {
 
     /// The stream stopped early (a dropped connection): every call not final yet becomes a
     /// `truncated` error.
-    fn cut_off(&mut self, py: Python<'_>, reason: String) -> PyResult<()> {
+    fn cut_off(&self, py: Python<'_>, reason: String) -> PyResult<()> {
         self.feed(py, |_, assembler| {
             assembler.cut_off(&reason);
             Ok(())
@@ -236,50 +254,55 @@ impl PyStreamAssembler {
     /// The calls still streaming, for display only: `[{"position", "id", "name",
     /// "arguments_text", "arguments_value", "arguments_partial", "bytes"}]`.
     fn open_calls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.read(py, StreamAssembler::open_calls)
+        self.read(py, |py, assembler| record(py, &assembler.open_calls()))
     }
 
     /// The calls that are final so far, `[{"id", "name", "arguments"}]`: each can run now.
     fn calls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.read(py, StreamAssembler::calls)
+        self.read(py, |py, assembler| record(py, &assembler.calls()))
     }
 
     /// The call attempts that failed so far, `[{"kind", "message"}]`.
     fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.read(py, StreamAssembler::errors)
+        self.read(py, |py, assembler| record(py, &assembler.errors()))
     }
 
     /// The format being read (`"auto"` until an event of a known shape arrived).
     #[getter]
-    fn format(&self) -> PyResult<&'static str> {
-        Ok(self.open_ref()?.format().as_str())
+    fn format(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(self.lock(py)?.as_ref().ok_or_else(finished)?.format().as_str())
     }
 
     /// End the stream and read every call: `{"calls", "errors", "content", "reasoning"}`, as `tool-input calls
     /// --stream` prints them. The assembler cannot be fed after.
-    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         // Taken on the stack it is read on: if no thread can be made for it, it stays open.
-        let (limits, open) = (self.limits, &mut self.assembler);
-        let calls = with_stack(py, &limits, |py| match open.take() {
-            Some(assembler) => calls_record(py, &assembler.finish()).map(Bound::unbind),
-            None => Err(PyRuntimeError::new_err("the stream was already finished")),
+        let mut held = self.lock(py)?;
+        let turn = held.turn();
+        let open = &mut *held;
+        let calls = with_stack(py, &self.limits, |py| {
+            let _inside = turn.enter();
+            match open.take() {
+                Some(assembler) => calls_record(py, &assembler.finish()).map(Bound::unbind),
+                None => Err(finished()),
+            }
         })?;
         Ok(calls.into_bound(py))
     }
 
-    fn __repr__(&self) -> String {
-        match &self.assembler {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(match &*self.lock(py)? {
             Some(assembler) => format!("StreamAssembler(format={:?})", assembler.format().as_str()),
             None => "StreamAssembler(finished)".to_owned(),
-        }
+        })
     }
 }
 
 impl Drop for PyStreamAssembler {
     /// An assembler left unfinished holds what arrived of its calls, as deep as its limits
-    /// allow: dropped on a stack for them.
+    /// allow: dropped on a stack for them. No other call can hold it now.
     fn drop(&mut self) {
-        if let Some(assembler) = self.assembler.take() {
+        if let Some(assembler) = self.assembler.get_mut().take() {
             drop_with_stack(&self.limits, assembler);
         }
     }

@@ -11,6 +11,7 @@ mod calls;
 mod convert;
 mod errors;
 mod limits;
+mod shared;
 mod stack;
 mod tools;
 mod validator;

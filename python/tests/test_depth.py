@@ -61,7 +61,7 @@ def say(*values):
 """
 
 
-def run_alone(code: str, tmp_path):
+def run_alone(code: str, tmp_path, timeout: float = 600):
     """Run `code` after PRELUDE in a child interpreter; each line it says, read back."""
     # From an empty folder, so the installed package is imported, not a source tree.
     result = subprocess.run(
@@ -69,7 +69,7 @@ def run_alone(code: str, tmp_path):
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        timeout=600,
+        timeout=timeout,
     )
     assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
     return [json.loads(line) for line in result.stdout.splitlines()]
@@ -245,3 +245,165 @@ def test_max_depth_is_at_most_the_deepest_a_stack_is_made_for(make):
         with pytest.raises(ValueError) as caught:
             make({"max_depth": past})
         assert str(caught.value) == f'limit "max_depth" must be an int from 0 to {DEEPEST}, not {past}'
+
+
+def test_threads_share_a_stream_assembler_past_the_default_depth(tmp_path):
+    # Past the default depth each call runs on a stack made for the limit, the GIL released
+    # while it waits: a second thread's call on the same assembler waits its turn (it was
+    # "Already borrowed"). Each feeder streams its own call (its own index), another thread
+    # reads meanwhile; the result is a single thread's, feeding the same fragments.
+    said = run_alone(
+        """
+        sys.setrecursionlimit(10_000)  # For `==` on values 1000 deep.
+        limits, feeders, rounds = {"max_depth": 1000}, 4, 3
+
+        def start(index):
+            call = {"index": index, "id": f"call_{index}", "type": "function", "function": {"name": "f", "arguments": ""}}
+            return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+        def fragments(index):
+            # Each call as deep as the limit, in its own pieces: 40 of them.
+            text = nested(1000, str(index))
+            step = -(-len(text) // 40)
+            return [
+                {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": index, "function": {"arguments": text[at : at + step]}}]}}]}
+                for at in range(0, len(text), step)
+            ]
+
+        stop = {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
+
+        def depth_or_bottom(value):
+            depth = 0
+            while isinstance(value, (dict, list)) and value:
+                depth, value = depth + 1, value["a"] if isinstance(value, dict) else value[0]
+            return depth, value
+
+        def alone():
+            assembler = StreamAssembler(limits=limits)
+            for index in range(feeders):
+                assembler.push_event(start(index))
+            for index in range(feeders):
+                for event in fragments(index):
+                    assembler.push_event(event)
+            assembler.push_event(stop)
+            return assembler.calls(), assembler.finish()
+
+        expected = alone()
+        failures = []
+
+        def feed(assembler, index):
+            try:
+                for event in fragments(index):
+                    assembler.push_event(event)
+                    # Read between fragments: what arrived of every call, and none final yet.
+                    assert len(assembler.open_calls()) == feeders
+                    assert assembler.calls() == []
+            except BaseException as error:
+                failures.append(f"feeder {index}: {error!r}")
+
+        def read(assembler, done):
+            try:
+                while not done.is_set():
+                    for call in assembler.open_calls():
+                        # A prefix of the call, completed for display: never deeper than it.
+                        assert depth_or_bottom(call["arguments_partial"])[0] <= 1000
+                    assert assembler.errors() == []
+                    assert assembler.format == "openai"
+                    assert repr(assembler) == 'StreamAssembler(format="openai")'
+            except BaseException as error:
+                failures.append(f"reader: {error!r}")
+
+        for _ in range(rounds):
+            failures.clear()
+            assembler = StreamAssembler(limits=limits)
+            for index in range(feeders):
+                assembler.push_event(start(index))
+            done = threading.Event()
+            threads = [threading.Thread(target=feed, args=(assembler, index)) for index in range(feeders)]
+            threads.append(threading.Thread(target=read, args=(assembler, done)))
+            for thread in threads:
+                thread.start()
+            for thread in threads[:-1]:
+                thread.join()
+            done.set()
+            threads[-1].join()
+            assembler.push_event(stop)
+            got = assembler.calls(), assembler.finish()
+            say(failures, got == expected, [depth_or_bottom(call["arguments"]) for call in got[1]["calls"]])
+        """,
+        tmp_path,
+    )
+    calls = [[1000, index] for index in range(4)]
+    assert said == [[[], True, calls]] * 3
+
+
+def test_threads_share_a_validator_past_the_default_depth(tmp_path):
+    # A validator is frozen: threads check with it at once, each on a stack of its own.
+    said = run_alone(
+        """
+        limits = {"max_depth": 1000}
+        validator = Validator({"type": "object"}, limits=limits)
+        results, failures = [], []
+
+        def work(index):
+            try:
+                for _ in range(10):
+                    results.append(depth_of(validator.check(nested(1000 - index)).value))
+                    results.append(summary(parse_calls(openai_body(nested(1000 - index)), limits=limits))[0][0])
+            except BaseException as error:
+                failures.append(repr(error))
+
+        threads = [threading.Thread(target=work, args=(index,)) for index in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        say(failures, sorted(results))
+        """,
+        tmp_path,
+    )
+    assert said == [[[], sorted([1000 - index for index in range(4)] * 20)]]
+
+
+@pytest.mark.skipif(
+    sys.version_info >= (3, 12), reason="from 3.12 the collector runs between bytecodes, never inside a call"
+)
+@pytest.mark.parametrize("depth", [100, 1000])
+def test_a_stream_assembler_called_within_its_own_call_refuses(tmp_path, depth):
+    # A collector callback (or a finalizer) that runs while a call holds the assembler, and
+    # calls it, would wait for that call forever: it is refused. Past the default depth the
+    # callback runs on the thread with the stack, which works for the call holding it.
+    said = run_alone(
+        f"""
+        import gc
+        assembler = StreamAssembler(limits={{"max_depth": {depth}}})
+        # Arguments of many lists and dicts: building them collects garbage on the way.
+        arguments = {{"a": [{{"b": [index]}} for index in range(100)]}}
+        for event in openai_events(json.dumps(arguments))[:2]:
+            assembler.push_event(event)
+        inner = []
+
+        def callback(phase, info):
+            if phase == "start" and not inner:
+                try:
+                    inner.append(assembler.open_calls())
+                except RuntimeError as error:
+                    inner.append(str(error))
+
+        gc.callbacks.append(callback)
+        gc.set_threshold(1)
+        outer = assembler.open_calls()
+        gc.set_threshold(700)
+        gc.callbacks.clear()
+        say(inner, [call["arguments_partial"] == arguments for call in outer])
+        # Usable after.
+        say([call["arguments_partial"] == arguments for call in assembler.open_calls()])
+        """,
+        tmp_path,
+        timeout=60,
+    )
+    refused = (
+        "StreamAssembler called within one of its own calls (from a garbage collector callback or a "
+        "finalizer?): it would wait for itself"
+    )
+    assert said == [[[refused], [True]], [[True]]]
