@@ -1086,14 +1086,15 @@ fn opens_object_after_unicode_space(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 
-/// Does `text` end with `}` before white space? Strict JSON that [`opens_object`] ends so;
-/// a text that does not (prose after the object, a closing fence, a cut-off call) is
-/// refused by `serde_json` only once it has read the whole object, so the one-pass attempt
-/// asks first. (A form feed or vertical tab before the end counts as white space here and
-/// not for `serde_json`, which then refuses the text as before.)
+/// Does `text` end as strict JSON that [`opens_object`] ends: `}` before white space, with
+/// no comma before it? A text that does not (prose after the object, a closing fence, a
+/// cut-off call, a trailing comma) is refused by `serde_json` only once it has read the
+/// whole object, so the one-pass attempt asks first. (A form feed or vertical tab counts as
+/// white space here and not for `serde_json`, which then refuses the text as before.)
 #[inline]
 fn closes_object(text: &str) -> bool {
-    text.bytes().rev().find(|byte| !matches!(byte, b' ' | b'\t'..=b'\r')) == Some(b'}')
+    let mut before = text.bytes().rev().filter(|byte| !matches!(byte, b' ' | b'\t'..=b'\r'));
+    before.next() == Some(b'}') && before.next() != Some(b',')
 }
 
 /// Where the text is in arguments sent as text (a string, or bytes that are UTF-8).
