@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use tool_input::parse::{parse, parse_without_fast_path, ParseOptions};
-use tool_input::{CheckOptions, Validator};
+use tool_input::{CheckOptions, ErrorCode, Limits, Validator};
 
 /// Text before the value: frames, and text that is not one.
 const BEFORE: [&str; 22] = [
@@ -212,4 +212,23 @@ fn a_framed_call_checks_as_the_bare_call_with_the_frames_repairs() {
     let rejection = validator.check_into::<Value>(framed.as_str(), &options).unwrap_err();
     assert_eq!(rejection.errors(), bare_rejection.errors());
     assert_eq!(validator.check(framed.as_str()).unwrap_err().errors(), bare_rejection.errors());
+}
+
+/// A framed call past the size limit is refused as too large, on every path, as it was
+/// before frames were read apart.
+#[test]
+fn a_framed_call_past_the_size_limit_is_too_large() {
+    let validator = Validator::new(&json!({"type": "object"})).unwrap();
+    let framed = "```json\n{\"a\": 1}\n```";
+    let options = CheckOptions::default().with_limits(Limits::default().with_max_bytes(framed.len() - 1));
+    for rejection in [
+        validator.check_into::<Value>(framed, &options).unwrap_err(),
+        validator.check_with(framed.into(), &options).unwrap_err(),
+    ] {
+        assert_eq!(rejection.errors()[0].code(), ErrorCode::TooLarge, "{rejection:?}");
+    }
+    let parse_options = ParseOptions::default().with_max_bytes(framed.len() - 1);
+    assert!(parse(framed, &parse_options).is_err());
+    let within = CheckOptions::default().with_limits(Limits::default().with_max_bytes(framed.len()));
+    assert_eq!(validator.check_into::<Value>(framed, &within).unwrap().value, json!({"a": 1}));
 }

@@ -37,15 +37,16 @@ pub(crate) struct Frame {
 /// `options`, would give the same value, with the frame's repairs and no others; `None`
 /// otherwise, and the caller reads the text as it would have.
 ///
-/// Only the lenient mode reads frames, and only a text whose reading is not asked to
-/// complete a cut-off value. A text that is nothing but the value (white space aside) is
+/// Only the lenient mode reads frames, and only a text within the size limit whose reading
+/// is not asked to complete a cut-off value. A text that is nothing but the value (white space aside) is
 /// `None`: `serde_json` reads such a text on its own, and the callers offered it first.
 pub(crate) fn framed_first<'de, T>(
     text: &'de str,
     options: &ParseOptions,
     read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
 ) -> Option<(T, Frame)> {
-    if options.mode != ParseMode::Lenient || options.complete_truncated {
+    // A text past the size limit is the whole reading's to refuse.
+    if options.mode != ParseMode::Lenient || options.complete_truncated || text.len() > options.max_bytes {
         return None;
     }
     let bytes = text.as_bytes();
@@ -213,5 +214,8 @@ mod tests {
         assert!(!read(&ParseOptions { complete_truncated: true, ..ParseOptions::default() }));
         // serde_json's own nesting limit must be within the caller's.
         assert!(!read(&ParseOptions { max_depth: 10, ..ParseOptions::default() }));
+        // A text past the size limit is refused by the whole reading, not read here.
+        assert!(!read(&ParseOptions { max_bytes: text.len() - 1, ..ParseOptions::default() }));
+        assert!(read(&ParseOptions { max_bytes: text.len(), ..ParseOptions::default() }));
     }
 }
