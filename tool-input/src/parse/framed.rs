@@ -18,64 +18,107 @@
 use serde_json::de::StrRead;
 
 use super::lexer::{Ctx, Failure, Lexer, Sink, Token};
-use super::strict::serde_json_first;
+use super::strict::{serde_json_first, Strict};
 use super::{coalesce_repairs, record_repair, ParseMode, ParseOptions, Repair, RepairKind};
 
-/// A framed value's place in the text, and the frame's repairs.
+/// A framed value's place in the text, and the frame's repairs: what the lenient parse
+/// of the whole text reads apart from the value.
 #[derive(Debug)]
 pub(crate) struct Frame {
     /// Where the value starts (its `{` or `[`).
     pub(crate) at: usize,
+    /// Where it ends (after its closing bracket).
+    end: usize,
     /// The repairs the lenient parser records for the frame, one entry per kind as a parse
     /// reports them.
     pub(crate) repairs: Vec<Repair>,
 }
 
-/// Offer the value framed in `text` to `serde_json`: `read` reads it from a deserializer
-/// over the value's text, and tells whether it read a float (see [`serde_json_first`]).
+/// What a reader knows of a text's frame before a parse onto a tape
+/// (`one_shot::parse_to_tape`), so that the frame is read once.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Framing<'f> {
+    /// Nothing: the parse looks for one.
+    Unknown,
+    /// The text has no frame, or its value is not strict JSON.
+    Absent,
+    /// The text's frame, whose value `serde_json` may read.
+    Known(&'f Frame),
+}
+
+impl Frame {
+    /// The frame of `text` as the lenient parse of the whole text under `options` reads it:
+    /// the text before the first `{` or `[` and after the last closing bracket of its kind,
+    /// read by the lexer in the states the whole reading has it in. `None` when the whole
+    /// reading would read the text otherwise: a frame the lexer does not read as one (a
+    /// value begun in the prose, a second value after the first, escaped JSON, a fence tag
+    /// running into the value), or no frame at all (a text that is nothing but the value,
+    /// white space aside: `serde_json` reads such a text on its own, and the callers offered
+    /// it first).
+    ///
+    /// Only the lenient mode reads frames, and only a text within the size limit whose
+    /// reading is not asked to complete a cut-off value.
+    pub(crate) fn of(text: &str, options: &ParseOptions) -> Option<Frame> {
+        // A text past the size limit is the whole reading's to refuse.
+        if options.mode != ParseMode::Lenient || options.complete_truncated || text.len() > options.max_bytes
+        {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let at = memchr::memchr2(b'{', b'[', bytes)?;
+        let closer = if bytes.get(at) == Some(&b'{') { b'}' } else { b']' };
+        let end = memchr::memrchr(closer, bytes)? + 1;
+        let blank = |part: &[u8]| part.iter().all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
+        if end <= at || blank(bytes.get(..at)?) && blank(bytes.get(end..)?) {
+            return None;
+        }
+        let mut lexer = Lexer::new(ParseMode::Lenient, options.non_finite, 0);
+        let mut sink = FrameSink::default();
+        lexer.feed_str(text.get(..at)?, &mut sink).ok()?;
+        if !lexer.awaits_value() {
+            return None;
+        }
+        lexer.value_read_elsewhere(at, bytes.get(at).copied()?, end);
+        sink.value_read = true;
+        lexer.feed_str(text.get(end..)?, &mut sink).ok()?;
+        lexer.finish(&mut sink, false).ok()?;
+        if sink.token_seen {
+            return None;
+        }
+        let mut repairs = sink.repairs;
+        coalesce_repairs(&mut repairs);
+        Some(Frame { at, end, repairs })
+    }
+
+    /// Offer the value inside the frame of `text` to `serde_json` ([`serde_json_first`],
+    /// under `max_depth`): `read` reads it from a deserializer over the value's text, and
+    /// tells whether it read a float. What it reads is what the lenient parse of the whole
+    /// text reads, the frame's repairs aside.
+    pub(crate) fn offer<'de, T>(
+        &self,
+        text: &'de str,
+        max_depth: usize,
+        read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
+    ) -> Strict<T> {
+        match text.get(self.at..self.end) {
+            Some(value) => serde_json_first(value, max_depth, false, read),
+            None => Strict::NotTried,
+        }
+    }
+}
+
+/// Offer the value framed in `text` to `serde_json` ([`Frame::of`], [`Frame::offer`]):
 /// `Some` with the value and its frame when the lenient parse of the whole text, under
 /// `options`, would give the same value, with the frame's repairs and no others; `None`
 /// otherwise, and the caller reads the text as it would have.
-///
-/// Only the lenient mode reads frames, and only a text within the size limit whose reading
-/// is not asked to complete a cut-off value. A text that is nothing but the value (white space aside) is
-/// `None`: `serde_json` reads such a text on its own, and the callers offered it first.
 pub(crate) fn framed_first<'de, T>(
     text: &'de str,
     options: &ParseOptions,
     read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
 ) -> Option<(T, Frame)> {
-    // A text past the size limit is the whole reading's to refuse.
-    if options.mode != ParseMode::Lenient || options.complete_truncated || text.len() > options.max_bytes {
-        return None;
-    }
-    let bytes = text.as_bytes();
-    let at = memchr::memchr2(b'{', b'[', bytes)?;
-    let closer = if bytes.get(at) == Some(&b'{') { b'}' } else { b']' };
-    let end = memchr::memrchr(closer, bytes)? + 1;
-    let blank = |part: &[u8]| part.iter().all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
-    if end <= at || blank(bytes.get(..at)?) && blank(bytes.get(end..)?) {
-        return None;
-    }
-    // The frame first: it is short, and a text whose frame does not read as one is sent
-    // back before `serde_json` reads the value.
-    let mut lexer = Lexer::new(ParseMode::Lenient, options.non_finite, 0);
-    let mut sink = FrameSink::default();
-    lexer.feed_str(text.get(..at)?, &mut sink).ok()?;
-    if !lexer.awaits_value() {
-        return None;
-    }
-    lexer.value_read_elsewhere(at, bytes.get(at).copied()?, end);
-    sink.value_read = true;
-    lexer.feed_str(text.get(end..)?, &mut sink).ok()?;
-    lexer.finish(&mut sink, false).ok()?;
-    if sink.token_seen {
-        return None;
-    }
-    let value = serde_json_first(text.get(at..end)?, options.max_depth, false, read).read()?;
-    let mut repairs = sink.repairs;
-    coalesce_repairs(&mut repairs);
-    Some((value, Frame { at, repairs }))
+    let frame = Frame::of(text, options)?;
+    let value = frame.offer(text, options.max_depth, read).read()?;
+    Some((value, frame))
 }
 
 /// What the lexer sends while it reads a frame: the repairs, kept as the grammar keeps

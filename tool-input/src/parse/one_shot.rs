@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::driver::{Driver, Input, Outcome};
-use super::framed::framed_first;
+use super::framed::{Frame, Framing};
 use super::lexer::numbers::{beyond_floats, in_literal};
 use super::lexer::{describe_char, Fail, Failure};
 use super::output::float_text::{write_json, FloatTexts};
@@ -335,6 +335,18 @@ pub(crate) fn parse_to_tape<'t>(
     options: &ParseOptions,
     not_strict_json: bool,
 ) -> Result<Option<TapeParsed<'t>>, ParseError> {
+    parse_to_tape_framed(input, options, not_strict_json, Framing::Unknown)
+}
+
+/// [`parse_to_tape`], told what the caller knows of the text's frame (see
+/// [`Framing`]): strict JSON in a frame is read onto the tape by `serde_json`, with the
+/// frame's repairs.
+pub(crate) fn parse_to_tape_framed<'t>(
+    input: &'t str,
+    options: &ParseOptions,
+    not_strict_json: bool,
+    framing: Framing<'_>,
+) -> Result<Option<TapeParsed<'t>>, ParseError> {
     if input.len() > options.max_bytes {
         return Err(ParseError::TooLarge { bytes: input.len(), limit: options.max_bytes });
     }
@@ -353,13 +365,25 @@ pub(crate) fn parse_to_tape<'t>(
         }
         return Ok(Some(TapeParsed { tape, repairs: Vec::new() }));
     }
-    if let Some((out, frame)) = framed_first(input, options, strict_tape_reader(input)) {
+    let found;
+    let frame = match framing {
+        Framing::Unknown => {
+            found = Frame::of(input, options);
+            found.as_ref()
+        }
+        Framing::Absent => None,
+        Framing::Known(frame) => Some(frame),
+    };
+    if let Some(out) =
+        frame.and_then(|frame| frame.offer(input, options.max_depth, strict_tape_reader(input)).read())
+    {
         // Strict JSON in a frame (prose, a code fence): an object or array, never a string.
         let (tape, repeated) = out.into_written();
         if repeated || tape.overflow() {
             return Ok(None);
         }
-        return Ok(Some(TapeParsed { tape, repairs: frame.repairs }));
+        let repairs = frame.map(|frame| frame.repairs.clone()).unwrap_or_default();
+        return Ok(Some(TapeParsed { tape, repairs }));
     }
     let out = || TapeOut::for_text(input);
     let read = read_with_retry(Input::text(input), options, out, |_| {}, |outcome, _| outcome);

@@ -13,6 +13,7 @@ use crate::check::fast::Fast;
 use crate::error::{FieldError, Rejection};
 use crate::limits::Limits;
 use crate::parse;
+use crate::parse::framed::{Frame, Framing};
 use crate::parse::one_shot::TapeParsed;
 use crate::parse::strict::Strict;
 use crate::parse::tape::{Event, Events, Sources};
@@ -22,6 +23,7 @@ use crate::policy::Policy;
 use crate::probe::Fields;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Coercion, Report};
+use serde_json::error::Category;
 
 /// What a typed reading does with the defaults of absent properties: recorded either way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -374,13 +376,22 @@ impl Validator {
         let parse_options = limits.parse_options(policy);
         #[cfg(test)]
         super::TEXTS_READ.with(|read| read.set(read.get() + 1));
-        if matches!(miss, Miss::NotJson | Miss::NotTried) {
-            if let Some(checked) = self.framed_typed::<T>(text, &parse_options, policy, limits, defaults) {
-                return Ok(OnePass::Decided(checked));
-            }
-        }
-        let parsed = parse::one_shot::parse_to_tape(text, &parse_options, miss == Miss::NotJson)
-            .map_err(|error| self.guard(Rejection::from_parse(error)))?;
+        // Strict JSON in a frame (prose, a code fence) first, read into `T` as the first
+        // step reads strict JSON; the frame is read once for both readings.
+        let frame = Frame::of(text, &parse_options);
+        let framing = match &frame {
+            Some(frame) => match self.framed_typed::<T>(text, frame, policy, limits, defaults) {
+                Ok(checked) => return Ok(OnePass::Decided(checked)),
+                // The pass refused the value: the tape's reading explains, from the frame.
+                Err(Strict::Refused(error)) if error.classify() == Category::Data => Framing::Known(frame),
+                // Not strict JSON inside, or not `serde_json`'s to read.
+                Err(_) => Framing::Absent,
+            },
+            None => Framing::Absent,
+        };
+        let parsed =
+            parse::one_shot::parse_to_tape_framed(text, &parse_options, miss == Miss::NotJson, framing)
+                .map_err(|error| self.guard(Rejection::from_parse(error)))?;
         // A key given twice: the walk settles it, from the text.
         let Some(TapeParsed { tape, repairs }) = parsed else { return Ok(OnePass::Unread(miss)) };
         if !matches!(tape.events().get(0), Some(Event::Object { .. })) {
@@ -403,25 +414,29 @@ impl Validator {
         }
     }
 
-    /// The second step's first try: strict JSON in a frame (prose, a code fence: see
-    /// `parse::framed`) read into `T` by the one pass as the first step reads strict JSON,
-    /// with the frame's repairs: the value and report the tape's reading gives. `None` when
-    /// the text is not so framed or the pass refuses the value (the tape's reading then
+    /// The second step's first try: the value in the frame of `text` (`parse::framed`) read
+    /// into `T` by the one pass as the first step reads strict JSON, with the frame's
+    /// repairs: the value and report the tape's reading gives. `Err`: what `serde_json`'s
+    /// offer came to (a refusal by the pass is a data error; the tape's reading then
     /// decides, and explains).
     fn framed_typed<T: DeserializeOwned>(
         &self,
         text: &str,
-        parse_options: &parse::ParseOptions,
+        frame: &Frame,
         policy: Policy,
         limits: &Limits,
         defaults: Defaults,
-    ) -> Option<Checked<T>> {
+    ) -> Result<Checked<T>, Strict<T>> {
         let fast = self.fast(limits, policy, defaults);
         let read = |d: &mut serde_json::Deserializer<_>| {
             fast.run::<T, _>(&mut *d).map(|value| (value, fast.read_a_float()))
         };
-        let (value, frame) = parse::framed::framed_first(text, parse_options, read)?;
-        Some(Checked { value, report: Report::new(frame.repairs, fast.into_coercions()) })
+        match frame.offer(text, limits.max_depth, read) {
+            Strict::Read(value) => {
+                Ok(Checked { value, report: Report::new(frame.repairs.clone(), fast.into_coercions()) })
+            }
+            other => Err(other),
+        }
     }
 
     /// The second step's reading: `T` from a tape's events, checked against the plan on the
