@@ -24,7 +24,7 @@ use super::{coalesce_repairs, record_repair, ParseMode, ParseOptions, Repair, Re
 /// A framed value's place in the text, and the frame's repairs: what the lenient parse
 /// of the whole text reads apart from the value.
 #[derive(Debug)]
-pub(crate) struct Frame {
+pub(crate) struct TextFrame {
     /// Where the value starts (its `{` or `[`).
     pub(crate) at: usize,
     /// Where it ends (after its closing bracket).
@@ -43,10 +43,10 @@ pub(crate) enum Framing<'f> {
     /// The text has no frame, or its value is not strict JSON.
     Absent,
     /// The text's frame, whose value `serde_json` may read.
-    Known(&'f Frame),
+    Known(&'f TextFrame),
 }
 
-impl Frame {
+impl TextFrame {
     /// The frame of `text` as the lenient parse of the whole text under `options` reads it:
     /// the text before the first `{` or `[` and after the last closing bracket of its kind,
     /// read by the lexer in the states the whole reading has it in. `None` when the whole
@@ -58,7 +58,7 @@ impl Frame {
     ///
     /// Only the lenient mode reads frames, and only a text within the size limit whose
     /// reading is not asked to complete a cut-off value.
-    pub(crate) fn of(text: &str, options: &ParseOptions) -> Option<Frame> {
+    pub(crate) fn of(text: &str, options: &ParseOptions) -> Option<TextFrame> {
         // A text past the size limit is the whole reading's to refuse.
         if options.mode != ParseMode::Lenient || options.complete_truncated || text.len() > options.max_bytes
         {
@@ -87,7 +87,7 @@ impl Frame {
         }
         let mut repairs = sink.repairs;
         coalesce_repairs(&mut repairs);
-        Some(Frame { at, end, repairs })
+        Some(TextFrame { at, end, repairs })
     }
 
     /// Offer the value inside the frame of `text` to `serde_json` ([`serde_json_first`],
@@ -107,7 +107,7 @@ impl Frame {
     }
 }
 
-/// Offer the value framed in `text` to `serde_json` ([`Frame::of`], [`Frame::offer`]):
+/// Offer the value framed in `text` to `serde_json` ([`TextFrame::of`], [`TextFrame::offer`]):
 /// `Some` with the value and its frame when the lenient parse of the whole text, under
 /// `options`, would give the same value, with the frame's repairs and no others; `None`
 /// otherwise, and the caller reads the text as it would have.
@@ -115,8 +115,8 @@ pub(crate) fn framed_first<'de, T>(
     text: &'de str,
     options: &ParseOptions,
     read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
-) -> Option<(T, Frame)> {
-    let frame = Frame::of(text, options)?;
+) -> Option<(T, TextFrame)> {
+    let frame = TextFrame::of(text, options)?;
     let value = frame.offer(text, options.max_depth, read).read()?;
     Some((value, frame))
 }

@@ -13,7 +13,7 @@ use crate::check::fast::Fast;
 use crate::error::{FieldError, Rejection};
 use crate::limits::Limits;
 use crate::parse;
-use crate::parse::framed::{Frame, Framing};
+use crate::parse::framed::{Framing, TextFrame};
 use crate::parse::one_shot::TapeParsed;
 use crate::parse::strict::Strict;
 use crate::parse::tape::{Event, Events, Sources};
@@ -378,7 +378,7 @@ impl Validator {
         super::TEXTS_READ.with(|read| read.set(read.get() + 1));
         // Strict JSON in a frame (prose, a code fence) first, read into `T` as the first
         // step reads strict JSON; the frame is read once for both readings.
-        let frame = Frame::of(text, &parse_options);
+        let frame = TextFrame::of(text, &parse_options);
         let framing = match &frame {
             Some(frame) => match self.framed_typed::<T>(text, frame, policy, limits, defaults) {
                 Ok(checked) => return Ok(OnePass::Decided(checked)),
@@ -422,7 +422,7 @@ impl Validator {
     fn framed_typed<T: DeserializeOwned>(
         &self,
         text: &str,
-        frame: &Frame,
+        frame: &TextFrame,
         policy: Policy,
         limits: &Limits,
         defaults: Defaults,
