@@ -3,6 +3,7 @@
 
 use serde::de::DeserializeOwned;
 
+use serde_json::error::Category;
 use serde_json::Value;
 
 use super::{
@@ -23,7 +24,6 @@ use crate::policy::Policy;
 use crate::probe::Fields;
 use crate::raw::RawArguments;
 use crate::report::{Checked, Coercion, Report};
-use serde_json::error::Category;
 
 /// What a typed reading does with the defaults of absent properties: recorded either way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,8 +186,8 @@ impl Validator {
             return (Err(Miss::NotTried), false);
         }
         if !closes_object(text) {
-            // Not strict JSON (prose after the object, a fence, a cut-off call): refused
-            // without reading the whole object into `T` first.
+            // Not strict JSON (prose after the object, a fence, a cut-off call, a trailing
+            // comma): refused without reading the whole object into `T` first.
             return (Err(Miss::NotJson), false);
         }
         // The one pass notes whether it read a float: only then is the text scanned for one
