@@ -370,10 +370,15 @@ impl TextReader {
         let read = read_marker(&self.visible[..end], block.start, block.pattern, block.marker, &mut out);
         // A call cut off by its closing marker may not be cut off in the whole text: the
         // marker can sit inside one of its strings, and the call go on past it. The end's
-        // reading decides.
+        // reading decides. So it does for any block read with an error whose closing marker
+        // is inside a string its value opened (`[{}"x]<|tools_suffix|>...`): the whole text's
+        // reading runs that string on past the marker, and the blocks after it are not the
+        // ones read here. (A block read without an error closed its value before the marker.)
+        let errored = out.errors_since(mark).next().is_some();
         let cut = out
             .errors_since(mark)
-            .any(|error| error.kind == CallErrorKind::Arguments(RejectionKind::Truncated));
+            .any(|error| error.kind == CallErrorKind::Arguments(RejectionKind::Truncated))
+            || (errored && self.closes_inside_a_string(block, end));
         if cut {
             out.rollback(mark);
         }
@@ -391,6 +396,18 @@ impl TextReader {
                 end
             }
         }
+    }
+}
+
+impl TextReader {
+    /// Does the closing marker that ends `block` at `end` sit inside a string of the
+    /// block's value, as the whole text's reading finds its markers (`find_outside_values`)?
+    fn closes_inside_a_string(&self, block: Block, end: usize) -> bool {
+        let text = self.visible.get(..end).unwrap_or_default();
+        let Some(close) = block.closes.iter().find(|close| text.ends_with(**close)) else { return false };
+        let marker_at = end - close.len();
+        super::find_outside_values(text, block.start + block.pattern.len(), block.closes).map(|(at, _)| at)
+            != Some(marker_at)
     }
 }
 
@@ -514,6 +531,31 @@ mod tests {
         let padded = format!("{text}{}", " ".repeat(WINDOW));
         reader.advance(&padded, &options);
         assert!(reader.calls().is_empty() && reader.collected.errors.is_empty());
+    }
+
+    /// So is a block read with an error whose closing marker sits inside a string its
+    /// value opened: the whole text's reading runs the string on past the marker, and a
+    /// block after it is not one there (found by the `text_calls` fuzz target).
+    #[test]
+    fn a_block_with_an_error_closed_inside_a_string_is_not_final() {
+        let options = CallOptions::new().tools(["get_weather"]).text_format(TextFormat::Apertus);
+        for first in ["[{}\"x]", "[{\"get_we~ather\": {}}\"x]"] {
+            let text = format!(
+                "<|tools_prefix|>{first}<|tools_suffix|><|tools_prefix|>[{{\"get_weather\": {{\"city\": \"\"}}}}]<|tools_suffix|>"
+            );
+            let mut reader = TextReader::new(&options, false);
+            reader.advance(&format!("{text}{}", " ".repeat(WINDOW)), &options);
+            assert!(reader.calls().is_empty(), "{text}: {:?}", reader.calls());
+            // The end's reading: the first block's string runs on, and no call is made.
+            let whole = crate::calls::parse_text(&text, &options);
+            assert!(whole.calls.is_empty(), "{text}: {:?}", whole.calls);
+        }
+        // A block with an error whose marker is outside its strings is final as before.
+        let text =
+            "<|tools_prefix|>[{}]<|tools_suffix|><|tools_prefix|>[{\"get_weather\": {}}]<|tools_suffix|>";
+        let mut reader = TextReader::new(&options, false);
+        reader.advance(&format!("{text}{}", " ".repeat(WINDOW)), &options);
+        assert_eq!(reader.calls().len(), 1, "{text}");
     }
 
     #[test]
