@@ -370,15 +370,15 @@ impl TextReader {
         let read = read_marker(&self.visible[..end], block.start, block.pattern, block.marker, &mut out);
         // A call cut off by its closing marker may not be cut off in the whole text: the
         // marker can sit inside one of its strings, and the call go on past it. The end's
-        // reading decides. So it does for any block read with an error whose closing marker
-        // is inside a string its value opened (`[{}"x]<|tools_suffix|>...`): the whole text's
-        // reading runs that string on past the marker, and the blocks after it are not the
-        // ones read here. (A block read without an error closed its value before the marker.)
-        let errored = out.errors_since(mark).next().is_some();
+        // reading decides. So it does for any block whose closing marker is inside a string
+        // its value opened (`[{}"x]<|tools_suffix|>...`), whatever was read before the string:
+        // the whole text's reading runs that string on past the marker, and neither this
+        // block nor the ones after it are the ones read here. (A block whose value closed
+        // before its marker, as every well-formed one does, is read as before.)
         let cut = out
             .errors_since(mark)
             .any(|error| error.kind == CallErrorKind::Arguments(RejectionKind::Truncated))
-            || (errored && self.closes_inside_a_string(block, end));
+            || self.closes_inside_a_string(block, end);
         if cut {
             out.rollback(mark);
         }
@@ -533,22 +533,28 @@ mod tests {
         assert!(reader.calls().is_empty() && reader.collected.errors.is_empty());
     }
 
-    /// So is a block read with an error whose closing marker sits inside a string its
-    /// value opened: the whole text's reading runs the string on past the marker, and a
-    /// block after it is not one there (found by the `text_calls` fuzz target).
+    /// So is a block whose closing marker sits inside a string its value opened, whether
+    /// or not what came before the string read as a call: the whole text's reading runs the
+    /// string on past the marker, and a block after it is not one there (found by the
+    /// `text_calls` fuzz target).
     #[test]
-    fn a_block_with_an_error_closed_inside_a_string_is_not_final() {
+    fn a_block_closed_inside_one_of_its_strings_is_not_final() {
         let options = CallOptions::new().tools(["get_weather"]).text_format(TextFormat::Apertus);
-        for first in ["[{}\"x]", "[{\"get_we~ather\": {}}\"x]"] {
+        for first in ["[{}\"x]", "[{\"get_we~ather\": {}}\"x]", "[{\"get_weather\": {}}\"x]"] {
             let text = format!(
                 "<|tools_prefix|>{first}<|tools_suffix|><|tools_prefix|>[{{\"get_weather\": {{\"city\": \"\"}}}}]<|tools_suffix|>"
             );
             let mut reader = TextReader::new(&options, false);
             reader.advance(&format!("{text}{}", " ".repeat(WINDOW)), &options);
             assert!(reader.calls().is_empty(), "{text}: {:?}", reader.calls());
-            // The end's reading: the first block's string runs on, and no call is made.
+            // The end's reading: the first block's string runs on past the marker, and the
+            // second block's call is not one.
             let whole = crate::calls::parse_text(&text, &options);
-            assert!(whole.calls.is_empty(), "{text}: {:?}", whole.calls);
+            assert!(
+                whole.calls.iter().all(|call| !call.arguments.contains_key("city")),
+                "{text}: {:?}",
+                whole.calls
+            );
         }
         // A block with an error whose marker is outside its strings is final as before.
         let text =
