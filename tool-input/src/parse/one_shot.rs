@@ -374,16 +374,15 @@ pub(crate) fn parse_to_tape_framed<'t>(
         Framing::Absent => None,
         Framing::Known(frame) => Some(frame),
     };
-    if let Some(out) =
-        frame.and_then(|frame| frame.offer(input, options.max_depth, strict_tape_reader(input)).read())
-    {
-        // Strict JSON in a frame (prose, a code fence): an object or array, never a string.
-        let (tape, repeated) = out.into_written();
-        if repeated || tape.overflow() {
-            return Ok(None);
+    if let Some(frame) = frame {
+        if let Some(out) = frame.offer(input, options.max_depth, strict_tape_reader(input)).read() {
+            // Strict JSON in a frame (prose, a code fence): an object or array, never a string.
+            let (tape, repeated) = out.into_written();
+            if repeated || tape.overflow() {
+                return Ok(None);
+            }
+            return Ok(Some(TapeParsed { tape, repairs: frame.repairs.clone() }));
         }
-        let repairs = frame.map(|frame| frame.repairs.clone()).unwrap_or_default();
-        return Ok(Some(TapeParsed { tape, repairs }));
     }
     let out = || TapeOut::for_text(input);
     let read = read_with_retry(Input::text(input), options, out, |_| {}, |outcome, _| outcome);

@@ -397,9 +397,7 @@ impl TextReader {
             }
         }
     }
-}
 
-impl TextReader {
     /// Does the closing marker that ends `block` at `end` sit inside a string of the
     /// block's value, as the whole text's reading finds its markers (`find_outside_values`)?
     fn closes_inside_a_string(&self, block: Block, end: usize) -> bool {
