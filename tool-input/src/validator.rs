@@ -626,7 +626,7 @@ impl Validator {
                         (read_arguments(raw, policy, &limits, false).map_err(|r| self.guard(r))?, false)
                     }
                     OnePass::Unread(miss) => {
-                        let read = read_arguments(raw, policy, &limits, miss == Miss::NotJson)
+                        let read = read_arguments(raw, policy, &limits, miss.not_json())
                             .map_err(|r| self.guard(r))?;
                         (read, true)
                     }
@@ -1054,8 +1054,19 @@ enum Miss {
     NotTried,
     /// The text is not strict JSON.
     NotJson,
+    /// The text is not strict JSON, and the first thing wrong with it is a comma before a
+    /// closing bracket (`parse::strict::broke_at_trailing_comma`): it may be strict JSON
+    /// once its trailing commas are dropped.
+    TrailingComma,
     /// Strict JSON, but not exactly valid: it needs coercion, or has errors.
     Inexact,
+}
+
+impl Miss {
+    /// The text is not strict JSON (`serde_json` has refused it: no second strict attempt).
+    fn not_json(self) -> bool {
+        matches!(self, Miss::NotJson | Miss::TrailingComma)
+    }
 }
 
 /// What the typed path's one-pass steps came to.
@@ -1086,15 +1097,31 @@ fn opens_object_after_unicode_space(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 
-/// Does `text` end as strict JSON that [`opens_object`] ends: `}` before white space, with
-/// no comma before it? A text that does not (prose after the object, a closing fence, a
-/// cut-off call, a trailing comma) is refused by `serde_json` only once it has read the
-/// whole object, so the one-pass attempt asks first. (A form feed or vertical tab counts as
-/// white space here and not for `serde_json`, which then refuses the text as before.)
+/// How `text` ends, for a text that [`opens_object`]: is it as strict JSON ends that, `}`
+/// before white space with no comma before it? A text that does not (prose after the
+/// object, a closing fence, a cut-off call, a trailing comma) is refused by `serde_json`
+/// only once it has read the whole object, so the one-pass attempt asks first. (A form feed
+/// or vertical tab counts as white space here and not for `serde_json`, which then refuses
+/// the text as before.)
 #[inline]
-fn closes_object(text: &str) -> bool {
+fn object_end(text: &str) -> ObjectEnd {
     let mut before = text.bytes().rev().filter(|byte| !matches!(byte, b' ' | b'\t'..=b'\r'));
-    before.next() == Some(b'}') && before.next() != Some(b',')
+    match (before.next(), before.next()) {
+        (Some(b'}'), Some(b',')) => ObjectEnd::TrailingComma,
+        (Some(b'}'), _) => ObjectEnd::Closed,
+        _ => ObjectEnd::Other,
+    }
+}
+
+/// How a text ends ([`object_end`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ObjectEnd {
+    /// `}`, as strict JSON may end.
+    Closed,
+    /// `,}`: a trailing comma.
+    TrailingComma,
+    /// Anything else.
+    Other,
 }
 
 /// Where the text is in arguments sent as text (a string, or bytes that are UTF-8).

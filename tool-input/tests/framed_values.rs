@@ -2,12 +2,13 @@
 //! mark) is read by `serde_json` once the lexer has read the frame. The reading must be the
 //! repairing parser's own: the same value, the same repairs, the same error, on any value
 //! and any frame, including frames that are not one (a second value after the first, a
-//! bracket in the prose, a value begun before the bracket).
+//! bracket in the prose, a value begun before the bracket). Trailing commas are set aside
+//! the same way, framed or not, and must read as the parser reads them too.
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use tool_input::parse::{parse, parse_without_fast_path, ParseOptions};
-use tool_input::{CheckOptions, ErrorCode, Limits, Validator};
+use tool_input::{CheckOptions, ErrorCode, Limits, ToolInput, Validator};
 
 /// Text before the value: frames, and text that is not one.
 const BEFORE: [&str; 22] = [
@@ -71,6 +72,8 @@ fn string() -> impl Strategy<Value = String> {
         Just("back\\slash".to_owned()),
         Just("Zoë — ✓".to_owned()),
         Just("line 1\nline 2".to_owned()),
+        Just("a,]".to_owned()),
+        Just("\\\", }".to_owned()),
     ]
 }
 
@@ -110,6 +113,37 @@ fn text_of(value: &Value, pretty: bool) -> String {
     }
 }
 
+/// What may stand before a closing bracket, chosen by `choice`: nothing, a trailing comma
+/// with or without white space around it, or commas that are no trailing commas.
+const BEFORE_CLOSER: [&str; 9] = ["", ",", ", ", ",\n  ", " ,\t\r\n", ",,", "\n,", ", /* c */", ",\u{a0}"];
+
+/// `value` written as JSON (compact), with `BEFORE_CLOSER[choices[k]]` before the closing
+/// bracket of the `k`-th container (cycling through `choices`), commas in the strings
+/// left as they are.
+fn with_commas(value: &Value, choices: &[usize], next: &mut usize) -> String {
+    let before_closer = |next: &mut usize| {
+        let choice = choices.get(*next % choices.len().max(1)).copied().unwrap_or(0);
+        *next += 1;
+        BEFORE_CLOSER[choice % BEFORE_CLOSER.len()]
+    };
+    match value {
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(|item| with_commas(item, choices, next)).collect();
+            let end = if items.is_empty() { "" } else { before_closer(next) };
+            format!("[{}{end}]", items.join(","))
+        }
+        Value::Object(members) => {
+            let members: Vec<String> = members
+                .iter()
+                .map(|(key, member)| format!("{}: {}", json!(key), with_commas(member, choices, next)))
+                .collect();
+            let end = if members.is_empty() { "" } else { before_closer(next) };
+            format!("{{{}{end}}}", members.join(", "))
+        }
+        scalar => scalar.to_string(),
+    }
+}
+
 /// `parse` and the repairing parser alone agree on `text`, in lenient mode.
 fn agree(text: &str) {
     let options = ParseOptions::default();
@@ -129,6 +163,36 @@ proptest! {
     ) {
         let text = format!("{}{}{}", BEFORE[before], text_of(&value, pretty), AFTER[after]);
         agree(&text);
+    }
+
+    #[test]
+    fn trailing_commas_read_as_the_parser_reads_them(
+        (value, _) in container(),
+        choices in proptest::collection::vec(0..BEFORE_CLOSER.len(), 1..6),
+        framed in any::<bool>(),
+        before in 0..BEFORE.len(),
+        after in 0..AFTER.len(),
+    ) {
+        let written = with_commas(&value, &choices, &mut 0);
+        let text = if framed { format!("{}{written}{}", BEFORE[before], AFTER[after]) } else { written };
+        agree(&text);
+    }
+}
+
+/// Trailing commas alone, framed or not: the value as sent, and one `trailing_comma` record
+/// of them all, where the parser puts it.
+#[test]
+fn trailing_commas_are_read_with_their_record() {
+    for (text, value, count) in [
+        ("{\"a\": [1, 2,],}", json!({"a": [1, 2]}), 2),
+        ("[\n  {\"a\": \"x,]\",\n  },\n]", json!([{"a": "x,]"}]), 2),
+        ("```json\n{\"a\": 1,\n}\n```", json!({"a": 1}), 1),
+    ] {
+        let parsed = parse(text, &ParseOptions::default()).unwrap();
+        assert_eq!(parsed.value, value, "{text:?}");
+        let commas = parsed.repairs.iter().find(|repair| repair.kind.code() == "trailing_comma");
+        assert_eq!(commas.map(|repair| repair.count), Some(count), "{text:?}");
+        agree(text);
     }
 }
 
@@ -212,6 +276,99 @@ fn a_framed_call_checks_as_the_bare_call_with_the_frames_repairs() {
     let rejection = validator.check_into::<Value>(framed.as_str(), &options).unwrap_err();
     assert_eq!(rejection.errors(), bare_rejection.errors());
     assert_eq!(validator.check(framed.as_str()).unwrap_err().errors(), bare_rejection.errors());
+}
+
+/// A call with trailing commas checks as the call without them (value, coercions, the same
+/// rejection), with the commas' record, typed and untyped, framed or not.
+#[test]
+fn a_call_with_trailing_commas_checks_as_the_call_without_them() {
+    let validator = Validator::new(&json!({
+        "type": "object",
+        "properties": {
+            "priority": {"enum": ["low", "high"]},
+            "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+            "n": {"type": "integer", "maximum": 5}
+        },
+        "required": ["priority"],
+        "additionalProperties": false
+    }))
+    .unwrap();
+    let options = CheckOptions::default();
+    for (with, without) in [
+        (
+            r#"{"priority": "high", "tags": ["a",], "n": 3,}"#,
+            r#"{"priority": "high", "tags": ["a"], "n": 3}"#,
+        ),
+        (
+            "{\n  \"priority\": \"HIGH\",\n  \"tags\": [\n    \"a,]\",\n  ],\n  \"n\": \"4\",\n}",
+            r#"{"priority": "HIGH", "tags": ["a,]"], "n": "4"}"#,
+        ),
+        ("```json\n{\"priority\": \"low\",}\n```", "```json\n{\"priority\": \"low\"}\n```"),
+        (r#"{"priority": "low", "tags": ["a", "b" ,]}"#, r#"{"priority": "low", "tags": ["a", "b"]}"#),
+        (
+            r#"{"tags": ["a",], "priority": "LOW", "n": "4",}"#,
+            r#"{"tags": ["a"], "priority": "LOW", "n": "4"}"#,
+        ),
+    ] {
+        let expected = validator.check_into::<Value>(without, &options).unwrap();
+        let repairs = parse_without_fast_path(with.as_bytes(), &ParseOptions::default()).unwrap().repairs;
+        assert!(repairs.iter().any(|repair| repair.kind.code() == "trailing_comma"), "{with:?}");
+        let typed = validator.check_into::<Value>(with, &options).unwrap();
+        let untyped = validator.check(with).unwrap();
+        for checked in [&typed, &untyped] {
+            assert_eq!(checked.value, expected.value, "{with:?}");
+            assert_eq!(checked.report.coercions, expected.report.coercions, "{with:?}");
+            assert_eq!(checked.report.repairs, repairs, "{with:?}");
+        }
+    }
+    // Refused once the commas are set aside: the same errors as the call without them, and
+    // the commas' record beside them.
+    let (with, without) = (
+        r#"{"priority": "urgent", "tags": ["a", "b", "c",], "n": 9,}"#,
+        r#"{"priority": "urgent", "tags": ["a", "b", "c"], "n": 9}"#,
+    );
+    let expected = validator.check_into::<Value>(without, &options).unwrap_err();
+    for rejection in
+        [validator.check_into::<Value>(with, &options).unwrap_err(), validator.check(with).unwrap_err()]
+    {
+        assert_eq!(rejection.errors(), expected.errors());
+        let kinds: Vec<&str> = rejection.repairs().iter().map(|repair| repair.kind.code()).collect();
+        assert_eq!(kinds, ["trailing_comma"]);
+    }
+}
+
+/// Arguments are an object: an array is refused as `not_object` whether it comes bare, in
+/// a frame or with trailing commas, with the repairs its text needed (a derived type's
+/// serde would otherwise read a struct from its items in order).
+#[test]
+fn an_array_in_a_frame_or_with_trailing_commas_is_not_arguments() {
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema, ToolInput)]
+    #[allow(dead_code)]
+    struct Order {
+        sku: String,
+        quantity: u32,
+    }
+    let validator =
+        Validator::new(&json!({"type": ["object", "array"], "items": {"type": "string"}})).unwrap();
+    for (text, repairs) in [
+        (r#"["bbb"]"#, vec![]),
+        ("```json\n[\"bbb\"]\n```", vec!["code_fence"]),
+        (r#"Here: ["bbb"]"#, vec!["prose_before"]),
+        (r#"["bbb",]"#, vec!["trailing_comma"]),
+        ("Sure:\n[\"bbb\",\n]", vec!["prose_before", "trailing_comma"]),
+    ] {
+        let typed = validator.check_into::<Value>(text, &CheckOptions::default()).unwrap_err();
+        let untyped = validator.check(text).unwrap_err();
+        for rejection in [&typed, &untyped] {
+            assert_eq!(rejection.errors()[0].code(), ErrorCode::NotObject, "{text:?}");
+            let kinds: Vec<&str> = rejection.repairs().iter().map(|repair| repair.kind.code()).collect();
+            assert_eq!(kinds, repairs, "{text:?}");
+        }
+    }
+    for text in [r#"["A-1", 2]"#, "```json\n[\"A-1\", 2]\n```", r#"["A-1", 2,]"#, r#"Order: ["A-1", 2]"#] {
+        let rejection = Order::from_arguments(text).unwrap_err();
+        assert_eq!(rejection.errors()[0].code(), ErrorCode::NotObject, "{text:?}");
+    }
 }
 
 /// A framed call past the size limit is refused as too large, on every path, as it was

@@ -14,9 +14,17 @@
 //! `serde_json` does, so the value is the one the whole reading builds. Only where a text
 //! is framed and its value strict JSON is anything saved; every other text costs one scan
 //! for its brackets and the lexer's reading of its first bytes.
+//!
+//! Trailing commas (`[1, 2,]`, `{"a": 1,\n}`) are set aside too, framed or not: a model that
+//! pretty-prints its JSON leaves them more often than any other flaw. They are found by
+//! reading the value's strings as strict JSON reads them (`lexer::spans::trailing_commas`),
+//! and `serde_json` reads the value with them dropped; where that is strict JSON, they were
+//! trailing commas to the lenient grammar too, which records each (`trailing_comma`) and
+//! reads the rest as `serde_json` does.
 
 use serde_json::de::StrRead;
 
+use super::lexer::spans::{read_trailing_commas, trailing_commas};
 use super::lexer::{Ctx, Failure, Lexer, Sink, Token};
 use super::strict::{serde_json_first, Strict};
 use super::{coalesce_repairs, record_repair, ParseMode, ParseOptions, Repair, RepairKind};
@@ -29,9 +37,24 @@ pub(crate) struct TextFrame {
     pub(crate) at: usize,
     /// Where it ends (after its closing bracket).
     end: usize,
-    /// The repairs the lenient parser records for the frame, one entry per kind as a parse
-    /// reports them.
+    /// The repairs the lenient parser records for the frame and the trailing commas, one
+    /// entry per kind as a parse reports them.
     pub(crate) repairs: Vec<Repair>,
+    /// The trailing commas inside the value (offsets in the text), dropped before
+    /// `serde_json` reads it.
+    commas: Vec<usize>,
+}
+
+/// What a reader knows of a text's trailing commas before its frame is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Commas {
+    /// Nothing: they are looked for.
+    Unknown,
+    /// A strict reading of the whole text broke at one: they are read out.
+    Seen,
+    /// A strict reading of the whole text broke before any: a text without a frame is not
+    /// strict JSON without them either, and is not searched (a framed value is).
+    NotFirst,
 }
 
 /// What a reader knows of a text's frame before a parse onto a tape
@@ -58,7 +81,7 @@ impl TextFrame {
     ///
     /// Only the lenient mode reads frames, and only a text within the size limit whose
     /// reading is not asked to complete a cut-off value.
-    pub(crate) fn of(text: &str, options: &ParseOptions) -> Option<TextFrame> {
+    pub(crate) fn of(text: &str, options: &ParseOptions, known: Commas) -> Option<TextFrame> {
         // A text past the size limit is the whole reading's to refuse.
         if options.mode != ParseMode::Lenient || options.complete_truncated || text.len() > options.max_bytes
         {
@@ -68,9 +91,24 @@ impl TextFrame {
         let at = memchr::memchr2(b'{', b'[', bytes)?;
         let closer = if bytes.get(at) == Some(&b'{') { b'}' } else { b']' };
         let end = memchr::memrchr(closer, bytes)? + 1;
-        let blank = |part: &[u8]| part.iter().all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
-        if end <= at || blank(bytes.get(..at)?) && blank(bytes.get(end..)?) {
+        if end <= at {
             return None;
+        }
+        let blank = |part: &[u8]| part.iter().all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
+        let bare = blank(bytes.get(..at)?) && blank(bytes.get(end..)?);
+        let commas: Vec<usize> = match known {
+            Commas::NotFirst if bare => Vec::new(),
+            Commas::Seen => read_trailing_commas(bytes.get(at..end)?),
+            Commas::Unknown | Commas::NotFirst => trailing_commas(bytes.get(at..end)?),
+        };
+        let commas: Vec<usize> = commas.into_iter().map(|comma| at + comma).collect();
+        if bare {
+            // No frame: only trailing commas keep `serde_json` from the text.
+            let mut repairs = Vec::new();
+            for &comma in &commas {
+                record_repair(&mut repairs, RepairKind::TrailingComma, comma);
+            }
+            return (!commas.is_empty()).then_some(TextFrame { at, end, repairs, commas });
         }
         let mut lexer = Lexer::new(ParseMode::Lenient, options.non_finite, 0);
         let mut sink = FrameSink::default();
@@ -80,20 +118,34 @@ impl TextFrame {
         }
         lexer.value_read_elsewhere(at, bytes.get(at).copied()?, end);
         sink.value_read = true;
+        // The value's repairs come between the frame's, as the whole reading makes them.
+        let before = sink.repairs.len();
         lexer.feed_str(text.get(end..)?, &mut sink).ok()?;
         lexer.finish(&mut sink, false).ok()?;
         if sink.token_seen {
             return None;
         }
+        let after = sink.repairs.split_off(before);
         let mut repairs = sink.repairs;
+        for &comma in &commas {
+            record_repair(&mut repairs, RepairKind::TrailingComma, comma);
+        }
+        repairs.extend(after);
         coalesce_repairs(&mut repairs);
-        Some(TextFrame { at, end, repairs })
+        Some(TextFrame { at, end, repairs, commas })
+    }
+
+    /// Is the framed value an object (not an array)?
+    pub(crate) fn holds_object(&self, text: &str) -> bool {
+        text.as_bytes().get(self.at) == Some(&b'{')
     }
 
     /// Offer the value inside the frame of `text` to `serde_json` ([`serde_json_first`],
     /// under `max_depth`): `read` reads it from a deserializer over the value's text, and
     /// tells whether it read a float. What it reads is what the lenient parse of the whole
-    /// text reads, the frame's repairs aside.
+    /// text reads, the frame's repairs aside. A reading that borrows from the text is
+    /// offered only a value without trailing commas (`NotTried` else): the text `serde_json`
+    /// reads is then the value's own ([`offer_owned`](TextFrame::offer_owned) reads the rest).
     pub(crate) fn offer<'de, T>(
         &self,
         text: &'de str,
@@ -101,9 +153,40 @@ impl TextFrame {
         read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
     ) -> Strict<T> {
         match text.get(self.at..self.end) {
-            Some(value) => serde_json_first(value, max_depth, false, read),
-            None => Strict::NotTried,
+            Some(value) if self.commas.is_empty() => serde_json_first(value, max_depth, false, read),
+            _ => Strict::NotTried,
         }
+    }
+
+    /// [`offer`](TextFrame::offer) for a reading that keeps nothing of the text it reads:
+    /// a value with trailing commas is read from a copy without them.
+    pub(crate) fn offer_owned<T>(
+        &self,
+        text: &str,
+        max_depth: usize,
+        read: impl for<'a> FnOnce(
+            &mut serde_json::Deserializer<StrRead<'a>>,
+        ) -> Result<(T, bool), serde_json::Error>,
+    ) -> Strict<T> {
+        let Some(value) = text.get(self.at..self.end) else { return Strict::NotTried };
+        if self.commas.is_empty() {
+            return serde_json_first(value, max_depth, false, read);
+        }
+        let mut kept = String::with_capacity(value.len());
+        let mut from = self.at;
+        for &comma in &self.commas {
+            // Each comma is one byte outside any string: the pieces are whole characters.
+            match text.get(from..comma) {
+                Some(piece) => kept.push_str(piece),
+                None => return Strict::NotTried,
+            }
+            from = comma + 1;
+        }
+        match text.get(from..self.end) {
+            Some(piece) => kept.push_str(piece),
+            None => return Strict::NotTried,
+        }
+        serde_json_first(&kept, max_depth, false, read)
     }
 }
 
@@ -111,13 +194,13 @@ impl TextFrame {
 /// `Some` with the value and its frame when the lenient parse of the whole text, under
 /// `options`, would give the same value, with the frame's repairs and no others; `None`
 /// otherwise, and the caller reads the text as it would have.
-pub(crate) fn framed_first<'de, T>(
-    text: &'de str,
+pub(crate) fn framed_first<T>(
+    text: &str,
     options: &ParseOptions,
-    read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
+    read: impl for<'a> FnOnce(&mut serde_json::Deserializer<StrRead<'a>>) -> Result<(T, bool), serde_json::Error>,
 ) -> Option<(T, TextFrame)> {
-    let frame = TextFrame::of(text, options)?;
-    let value = frame.offer(text, options.max_depth, read).read()?;
+    let frame = TextFrame::of(text, options, Commas::Unknown)?;
+    let value = frame.offer_owned(text, options.max_depth, read).read()?;
     Some((value, frame))
 }
 
@@ -212,6 +295,14 @@ mod tests {
             "Calling the tool — {\"city\": \"Zoë\"} — now.",
             "{\"a\": 1}```",
             "Step 1: {\"a\": \"}\"}",
+            // Trailing commas, framed or not; commas and brackets inside strings stay.
+            "Here: {\"a\": 1,}",
+            "{\"a\": [1, 2,], \"b\": {\"c\": null,},}",
+            "[\n  {\"sku\": \"A-1\",\n   \"qty\": 2,\n  },\n]\n",
+            "  {\"a\": \"x,]\", \"b\": \",}\",\t\r\n}  ",
+            "{\"a\": \"q\\\",}\",}",
+            "```json\n{\"a\": [\"x\",\n],\n}\n```\nDone.",
+            "Sure: [1, [2,],] // two",
         ] {
             let framed = framed(text);
             assert!(framed.is_some(), "not read as framed: {text:?}");
@@ -227,7 +318,18 @@ mod tests {
             " [1] \n",
             // Not strict JSON inside, or not one value.
             "```json\n{'a': 1}\n```",
-            "Here: {\"a\": 1,}",
+            // Commas that are no trailing commas, or a text with more than those to repair.
+            "[1,,]",
+            "[,]",
+            "{\"a\": 1,,}",
+            "{,}",
+            "{\"a\": [1, /* c */],}",
+            "{'a': 1,}",
+            "{a: 1,}",
+            "[1, 2,",
+            "{\"a\": \"x,}",
+            "[1,}",
+            "[\"a\" ,\u{a0}]",
             "Here: {\"a\": 1} {\"b\": 2}",
             "Call: {\"a\": 1} and {\"a\": 2}",
             "I think {maybe} this: {\"a\": 1}",

@@ -70,6 +70,31 @@ pub(crate) fn serde_json_first<'de, T>(
     }
 }
 
+/// Did `serde_json` refuse `text` at a trailing comma: at a `}` or `]` whose last byte
+/// before it, white space aside, is a comma? (Its error gives the line and column of the
+/// closing bracket it peeked at.) Everything before the comma is then strict JSON, and the
+/// text may be strict JSON once its trailing commas are dropped (`parse::framed`).
+pub(crate) fn broke_at_trailing_comma(text: &str, error: &serde_json::Error) -> bool {
+    let bytes = text.as_bytes();
+    // The line's start: just after its `line - 1`-th line feed.
+    let line_start = match error.line().checked_sub(2) {
+        None => 0,
+        Some(feeds) => match memchr::memchr_iter(b'\n', bytes).nth(feeds) {
+            Some(feed) => feed + 1,
+            None => return false,
+        },
+    };
+    let Some(at) = (line_start + error.column()).checked_sub(1) else { return false };
+    matches!(bytes.get(at), Some(b'}' | b']'))
+        && bytes
+            .get(..at)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            == Some(&b',')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,5 +129,27 @@ mod tests {
         }
         assert_eq!(value("[]", 128, false).read(), Some(Value::Array(Vec::new())));
         assert_eq!(value("[", 128, false).read(), None);
+    }
+
+    #[test]
+    fn a_refusal_at_a_trailing_comma_is_told_apart() {
+        let refusal = |text: &str| match value(text, 128, false) {
+            Strict::Refused(error) => broke_at_trailing_comma(text, &error),
+            other => panic!("{text:?}: {other:?}"),
+        };
+        for text in [
+            "[1,]",
+            "{\"a\": 1,}",
+            "{\"a\": [1, 2,\n  ]}",
+            "{\n  \"a\": \"x\",\n  \"b\": [\n    1,\n  ],\n}",
+            "{\"é\": \"ü\",\r\n\t}",
+            "[\"\\n\",\n\n\n]",
+        ] {
+            assert!(refusal(text), "{text:?}");
+        }
+        for text in ["[1,,]", "[,]", "{'a': 1,}", "{a: 1,}", "[1, 2", "{\"a\": 1} x", "[1}", "{\"a\": True,}"]
+        {
+            assert!(!refusal(text), "{text:?}");
+        }
     }
 }

@@ -3,18 +3,19 @@
 
 use serde::de::DeserializeOwned;
 
+use serde_json::de::StrRead;
 use serde_json::error::Category;
 use serde_json::Value;
 
 use super::{
-    closes_object, deserialize_checked, in_document_order, opens_object, read_arguments, read_of, text_of,
-    CheckOptions, Miss, OnePass, Read, Validator,
+    deserialize_checked, in_document_order, object_end, opens_object, read_arguments, read_of, text_of,
+    CheckOptions, Miss, ObjectEnd, OnePass, Read, Validator,
 };
 use crate::check::fast::Fast;
 use crate::error::{FieldError, Rejection};
 use crate::limits::Limits;
 use crate::parse;
-use crate::parse::framed::{Framing, TextFrame};
+use crate::parse::framed::{Commas, Framing, TextFrame};
 use crate::parse::one_shot::TapeParsed;
 use crate::parse::strict::Strict;
 use crate::parse::tape::{Event, Events, Sources};
@@ -185,10 +186,12 @@ impl Validator {
         if text.len() > limits.max_bytes || !opens_object(text) {
             return (Err(Miss::NotTried), false);
         }
-        if !closes_object(text) {
+        match object_end(text) {
+            ObjectEnd::Closed => {}
             // Not strict JSON (prose after the object, a fence, a cut-off call, a trailing
             // comma): refused without reading the whole object into `T` first.
-            return (Err(Miss::NotJson), false);
+            ObjectEnd::TrailingComma => return (Err(Miss::TrailingComma), false),
+            ObjectEnd::Other => return (Err(Miss::NotJson), false),
         }
         // The one pass notes whether it read a float: only then is the text scanned for one
         // serde_json may round wrongly (most calls have none, and the scan cost a clean call
@@ -208,7 +211,13 @@ impl Validator {
             // correctly rounded.
             Strict::NotTried => Err(Miss::NotJson),
             Strict::Refused(error) => Err(match error.classify() {
-                // Not strict JSON: the lenient parser reads it, with no second strict attempt.
+                // Not strict JSON: the lenient parser reads it, with no second strict attempt
+                // of the text as it is.
+                serde_json::error::Category::Syntax
+                    if parse::strict::broke_at_trailing_comma(text, &error) =>
+                {
+                    Miss::TrailingComma
+                }
                 serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
                 serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
             }),
@@ -308,7 +317,7 @@ impl Validator {
             OnePass::Decided(checked) => return Ok(checked),
             OnePass::Read(read) => read,
             OnePass::Unread(miss) => {
-                read_arguments(raw, policy, limits, miss == Miss::NotJson).map_err(|r| self.guard(r))?
+                read_arguments(raw, policy, limits, miss.not_json()).map_err(|r| self.guard(r))?
             }
         };
         let checked = self
@@ -378,8 +387,18 @@ impl Validator {
         super::TEXTS_READ.with(|read| read.set(read.get() + 1));
         // Strict JSON in a frame (prose, a code fence) first, read into `T` as the first
         // step reads strict JSON; the frame is read once for both readings.
-        let frame = TextFrame::of(text, &parse_options);
+        // Where the first step's strict reading broke tells whether a text without a frame
+        // may be strict JSON but for its trailing commas.
+        let commas = match miss {
+            Miss::TrailingComma => Commas::Seen,
+            Miss::NotJson => Commas::NotFirst,
+            Miss::NotTried | Miss::Inexact => Commas::Unknown,
+        };
+        let frame = TextFrame::of(text, &parse_options, commas);
         let framing = match &frame {
+            // Arguments are an object: an array in a frame is read onto the tape, and refused
+            // there as it is bare.
+            Some(frame) if !frame.holds_object(text) => Framing::Known(frame),
             Some(frame) => match self.framed_typed::<T>(text, frame, policy, limits, defaults) {
                 Ok(checked) => return Ok(OnePass::Decided(checked)),
                 // The pass refused the value: the tape's reading explains, from the frame.
@@ -389,9 +408,8 @@ impl Validator {
             },
             None => Framing::Absent,
         };
-        let parsed =
-            parse::one_shot::parse_to_tape_framed(text, &parse_options, miss == Miss::NotJson, framing)
-                .map_err(|error| self.guard(Rejection::from_parse(error)))?;
+        let parsed = parse::one_shot::parse_to_tape_framed(text, &parse_options, miss.not_json(), framing)
+            .map_err(|error| self.guard(Rejection::from_parse(error)))?;
         // A key given twice: the walk settles it, from the text.
         let Some(TapeParsed { tape, repairs }) = parsed else { return Ok(OnePass::Unread(miss)) };
         if !matches!(tape.events().get(0), Some(Event::Object { .. })) {
@@ -428,10 +446,10 @@ impl Validator {
         defaults: Defaults,
     ) -> Result<Checked<T>, Strict<T>> {
         let fast = self.fast(limits, policy, defaults);
-        let read = |d: &mut serde_json::Deserializer<_>| {
+        let read = |d: &mut serde_json::Deserializer<StrRead<'_>>| {
             fast.run::<T, _>(&mut *d).map(|value| (value, fast.read_a_float()))
         };
-        match frame.offer(text, limits.max_depth, read) {
+        match frame.offer_owned(text, limits.max_depth, read) {
             Strict::Read(value) => {
                 Ok(Checked { value, report: Report::new(frame.repairs.clone(), fast.into_coercions()) })
             }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::super::{closes_object, opens_object};
+use super::super::{object_end, opens_object, ObjectEnd};
 
 #[test]
 fn opens_object_reads_white_space_as_trim_start_does() {
@@ -27,27 +27,29 @@ fn opens_object_reads_white_space_as_trim_start_does() {
     }
 }
 
-/// `closes_object` says no only where `serde_json` would refuse the object at its end: every
-/// text it refuses is one `serde_json` refuses.
+/// `object_end` says no only where `serde_json` would refuse the object at its end: every
+/// text it refuses is one `serde_json` refuses; `,}` is told apart.
 #[test]
 fn a_text_that_does_not_close_an_object_is_one_serde_json_refuses() {
-    for (text, closes) in [
-        (r#"{"a": 1}"#, true),
-        ("{\"a\": 1} \n\t\r", true),
-        ("{}", true),
-        (r#"{"a": [1,]}"#, true),
-        (r#"{"a": 1,}"#, false),
-        ("{\"a\": 1 ,\n}\n", false),
-        (r#"{"a": 1} Hope this helps!"#, false),
-        ("{\"a\": 1}\n```", false),
-        (r#"{"a": 1"#, false),
-        (r#"{"a": "x,}"}"#, true),
-        // Not closed: the brace is inside the string.
-        (r#"{"a": "x,}"#, false),
-        ("", false),
+    use ObjectEnd::{Closed, Other, TrailingComma};
+    for (text, end) in [
+        (r#"{"a": 1}"#, Closed),
+        ("{\"a\": 1} \n\t\r", Closed),
+        ("{}", Closed),
+        (r#"{"a": [1,]}"#, Closed),
+        (r#"{"a": 1,}"#, TrailingComma),
+        ("{\"a\": 1 ,\n}\n", TrailingComma),
+        (r#"{"a": 1} Hope this helps!"#, Other),
+        ("{\"a\": 1}\n```", Other),
+        (r#"{"a": 1"#, Other),
+        (r#"{"a": "x,}"}"#, Closed),
+        // Not closed: the brace is inside the string (though it ends as a trailing comma
+        // would, which the reading of its strings tells apart).
+        (r#"{"a": "x,}"#, TrailingComma),
+        ("", Other),
     ] {
-        assert_eq!(closes_object(text), closes, "{text:?}");
-        if !closes {
+        assert_eq!(object_end(text), end, "{text:?}");
+        if end != Closed {
             assert!(serde_json::from_str::<Value>(text).is_err(), "{text:?}");
         }
     }
