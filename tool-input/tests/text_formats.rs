@@ -898,7 +898,10 @@ fn a_harmony_call_on_the_analysis_channel_cut_off_is_reported_as_on_commentary()
             }, &text);
             assert_eq!(outcome(&streamed), outcome(&whole), "{text} {named:?}");
         }
-        let body = json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"content": text}}]});
+        // (A body that says the turn ended on a stop token reads a message to a function that
+        // its text ends inside of as ended by a stripped `<|call|>`: see
+        // `a_harmony_call_whose_call_token_the_server_stripped_runs_when_the_turn_ended`.)
+        let body = json!({"choices": [{"index": 0, "finish_reason": null, "message": {"content": text}}]});
         let read = parse_body(body.to_string(), &CallOptions::new()).unwrap();
         assert_eq!(error_kinds(&read), error_kinds(&whole), "{text}");
     }
@@ -917,6 +920,136 @@ fn a_harmony_call_on_the_analysis_channel_cut_off_is_reported_as_on_commentary()
             assert_eq!(answered, 1, "{cut}: {:?}", summary(&calls));
             assert_eq!(calls.reasoning.as_deref(), Some("Need the weather."), "{cut}");
         }
+    }
+}
+
+/// A Chat Completions body whose one choice's content is `text`, ended for `finish_reason`.
+fn chat_body(text: &str, finish_reason: Value) -> Calls {
+    let body = json!({"choices": [{"index": 0, "finish_reason": finish_reason,
+        "message": {"role": "assistant", "content": text}}]});
+    parse_body(body.to_string(), &CallOptions::new()).unwrap()
+}
+
+/// The same response streamed: `text` in content deltas of 7 bytes, then the chunk with
+/// `finish_reason` (none when null), then `[DONE]`.
+fn chat_streamed(text: &str, finish_reason: Value) -> Calls {
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    let mut cuts: Vec<usize> = (0..text.len()).step_by(7).filter(|at| text.is_char_boundary(*at)).collect();
+    cuts.push(text.len());
+    for pair in cuts.windows(2) {
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {"content": &text[pair[0]..pair[1]]}}]}));
+    }
+    if !finish_reason.is_null() {
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish_reason}]}));
+    }
+    stream.push_done();
+    stream.finish()
+}
+
+/// Harmony calls to a function that the text ends inside of, after their `<|message|>`:
+/// on `commentary` and on `analysis`, the recipient in the channel or in the header.
+const HARMONY_CALLS_WITHOUT_THEIR_END: [&str; 4] = [
+    "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}",
+    "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"city\": \"Paris\"} ",
+    "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>analysis to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Paris\"}",
+    "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>analysis<|message|>{\"city\": \"Paris\"}",
+];
+
+#[test]
+fn a_harmony_call_whose_call_token_the_server_stripped_runs_when_the_turn_ended() {
+    // A server that generates with harmony's stop tokens stops on `<|call|>` and strips it:
+    // a response that says its turn ended on a stop token ended the call it was writing.
+    for text in HARMONY_CALLS_WITHOUT_THEIR_END {
+        for reason in ["stop", "eos_token", "tool_calls"] {
+            let read = chat_body(text, json!(reason));
+            let calls = json!([{"name": "get_weather", "arguments": {"city": "Paris"}}]);
+            assert_eq!(summary(&read), calls, "{text} {reason}: {:?}", errors(&read));
+            assert!(read.is_ok(), "{text} {reason}");
+            assert_eq!(read.reasoning.as_deref(), Some("Need the weather."), "{text}");
+        }
+        // Ollama's `done_reason: "stop"`.
+        let body = json!({"model": "gpt-oss", "message": {"role": "assistant", "content": text},
+            "done": true, "done_reason": "stop"});
+        let ollama = parse_body(body.to_string(), &CallOptions::new()).unwrap();
+        assert_eq!(
+            summary(&ollama),
+            json!([{"name": "get_weather", "arguments": {"city": "Paris"}}]),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_harmony_call_whose_call_token_the_server_stripped_streams_as_the_body_reads_it() {
+    for text in HARMONY_CALLS_WITHOUT_THEIR_END {
+        for reason in [json!("stop"), json!("length"), json!(null)] {
+            let streamed = chat_streamed(text, reason.clone());
+            assert_eq!(outcome(&streamed), outcome(&chat_body(text, reason.clone())), "{text} {reason}");
+            assert_eq!(streamed.calls.len(), usize::from(reason == "stop"), "{text} {reason}");
+        }
+        // Ollama's stream, its `done` chunk saying `stop`.
+        let mut stream = StreamAssembler::new(CallOptions::new());
+        for piece in [&text[..text.len() / 2], &text[text.len() / 2..]] {
+            stream.push_event(&json!({"model": "gpt-oss", "message": {"role": "assistant", "content": piece}, "done": false}));
+        }
+        stream.push_event(&json!({"model": "gpt-oss", "message": {"role": "assistant", "content": ""},
+            "done": true, "done_reason": "stop"}));
+        let body = json!({"model": "gpt-oss", "message": {"role": "assistant", "content": text},
+            "done": true, "done_reason": "stop"});
+        let whole = parse_body(body.to_string(), &CallOptions::new()).unwrap();
+        let streamed = stream.finish();
+        assert_eq!(outcome(&streamed), outcome(&whole), "{text}");
+        assert_eq!(streamed.calls.len(), 1, "{text}");
+    }
+}
+
+#[test]
+fn a_harmony_call_without_its_end_is_cut_unless_the_turn_ended() {
+    // No reason to read the end as `<|call|>`: a call cut off, never run. The text alone, a
+    // length stop (or another cut), no reason at all.
+    let truncated = [("truncated", Some("get_weather".to_owned()))];
+    for text in HARMONY_CALLS_WITHOUT_THEIR_END {
+        let raw = parse_text(text, &CallOptions::new().format(Format::Text));
+        assert_eq!(error_kinds(&raw), truncated, "{text}");
+        for reason in [json!("length"), json!("content_filter"), json!(null), json!("")] {
+            let read = chat_body(text, reason.clone());
+            assert!(read.calls.is_empty(), "{text} {reason}");
+            assert_eq!(error_kinds(&read), truncated, "{text} {reason}");
+        }
+        let body = json!({"model": "gpt-oss", "message": {"role": "assistant", "content": text},
+            "done": true, "done_reason": "length"});
+        assert_eq!(
+            error_kinds(&parse_body(body.to_string(), &CallOptions::new()).unwrap()),
+            truncated,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_turn_ended_on_a_stop_token_never_completes_a_harmony_call_cut_short() {
+    // The arguments are checked as any call's are: JSON cut short is still an error, never
+    // completed; a header the text ends inside of is a call cut off.
+    let think = "<|channel|>analysis<|message|>Need the weather.<|end|>";
+    for cut in [
+        "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Par",
+        "<|start|>assistant<|channel|>analysis to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Par",
+        "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constr",
+    ] {
+        let text = format!("{think}{cut}");
+        let read = chat_body(&text, json!("stop"));
+        assert!(read.calls.is_empty(), "{text}: {:?}", summary(&read));
+        assert_eq!(error_kinds(&read), [("truncated", Some("get_weather".to_owned()))], "{text}");
+        assert_eq!(outcome(&chat_streamed(&text, json!("stop"))), outcome(&read), "{text}");
+    }
+    // Messages that are no call to a function stay as they were: content, reasoning.
+    for (text, content) in [
+        ("<|start|>assistant<|channel|>final<|message|>Sunny.", Some("Sunny.")),
+        ("<|channel|>analysis<|message|>Still thinking", Some("")),
+    ] {
+        let read = chat_body(text, json!("stop"));
+        assert!(read.calls.is_empty() && read.errors.is_empty(), "{text}: {:?}", errors(&read));
+        assert_eq!(read.content.as_deref(), content, "{text}");
     }
 }
 

@@ -161,6 +161,9 @@ pub(crate) struct Collector<'o> {
     /// the stop may have cut its last call (a length stop may; a response that says it had
     /// not ended yet cut nothing it holds whole).
     stops: Vec<(usize, String, bool)>,
+    /// Choices the response's own data says ended their turn on a stop token
+    /// ([`Collector::ended_turn`]).
+    turn_ends: Vec<usize>,
     /// Choices whose number the response gave to two choices.
     conflicted: Vec<usize>,
     /// Keys the body gave twice with different values, and whether a call held each.
@@ -230,6 +233,7 @@ impl<'o> Collector<'o> {
             conflicted,
             choice: options.choice,
             stops: Vec::new(),
+            turn_ends: Vec::new(),
             conflicts: Vec::new(),
             claims: Vec::new(),
         }
@@ -282,6 +286,23 @@ impl<'o> Collector<'o> {
     /// ([`Collector::stopped`]).
     pub fn cuts_last(&self) -> bool {
         self.stops.iter().any(|(stopped, _, last_cut)| *stopped == self.choice && *last_cut)
+    }
+
+    /// The response says the current choice ended its turn on a stop token
+    /// (`finish_reason: "stop"`, Ollama's `done_reason: "stop"`, …), the opposite of
+    /// [`Collector::stopped`]: a server that generates with a format's stop tokens strips the
+    /// one it stopped on from the text (harmony's `<|call|>`), so the text's end is where
+    /// that token was. Set before the choice's text is read.
+    pub fn ended_turn(&mut self) {
+        if !self.turn_ends.contains(&self.choice) {
+            self.turn_ends.push(self.choice);
+        }
+    }
+
+    /// Did the response say the current choice ended its turn on a stop token
+    /// ([`Collector::ended_turn`])?
+    pub fn turn_ended(&self) -> bool {
+        self.turn_ends.contains(&self.choice)
     }
 
     fn stop(&mut self, reason: String, last_cut: bool) {

@@ -16,6 +16,8 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     } else if body.get("done").and_then(Value::as_bool) == Some(false) {
         // A chunk of a stream, not its end: as the stream would end there.
         out.unfinished(NOT_DONE.to_owned());
+    } else if ends_turn(body.get("done_reason")) {
+        out.ended_turn();
     }
     Ok(openai::read_message(message, Format::Ollama, out))
 }
@@ -23,6 +25,12 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
 /// Why a response whose `done` is false, or a stream that ended before its `done` chunk,
 /// runs none of its calls.
 pub(crate) const NOT_DONE: &str = "the stream ended before its `done` chunk";
+
+/// Does a `done_reason` say the response ended its turn (`stop`), on a stop token a server
+/// may have stripped from its text ([`Collector::ended_turn`])? The stream reads it alike.
+pub(crate) fn ends_turn(done_reason: Option<&Value>) -> bool {
+    done_reason.and_then(Value::as_str) == Some("stop")
+}
 
 /// The reason a response stopped early, when its `done_reason` says it did not finish: any
 /// reason but `stop` (`length`, `load`, `unload`, …).

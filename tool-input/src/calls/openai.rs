@@ -33,6 +33,8 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
             // The stop first: the last call of a choice it cut is read as cut.
             if let Some(reason) = cut_reason(choice.get("finish_reason")) {
                 out.stopped(reason);
+            } else if ends_turn(choice.get("finish_reason")) {
+                out.ended_turn();
             }
             let message = choice.get("message");
             if let Some(reason) = claimed_call(choice.get("finish_reason")) {
@@ -67,10 +69,22 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
 pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
     match finish_reason.and_then(Value::as_str)? {
         "" => None,
-        "stop" | "tool_calls" | "function_call" | "eos_token" | "eos" | "stop_sequence" | "end_turn"
-        | "tool_use" => None,
+        reason if TURN_ENDS.contains(&reason) => None,
         reason => Some(format!("finish_reason `{}`", super::describe(Some(&Value::from(reason))))),
     }
+}
+
+/// The finish reasons that end a turn: the model stopped on a stop token or sequence, or
+/// for a call.
+const TURN_ENDS: [&str; 8] =
+    ["stop", "tool_calls", "function_call", "eos_token", "eos", "stop_sequence", "end_turn", "tool_use"];
+
+/// Does a choice's `finish_reason` say it ended its turn ([`cut_reason`]'s reasons that
+/// end one), on a stop token a server may have stripped from its text
+/// ([`Collector::ended_turn`])? No reason (`null`, `""`) says nothing. The stream reads it
+/// alike.
+pub(crate) fn ends_turn(finish_reason: Option<&Value>) -> bool {
+    finish_reason.and_then(Value::as_str).is_some_and(|reason| TURN_ENDS.contains(&reason))
 }
 
 /// The finish reason of a choice that says the model called a tool (`tool_calls`, the legacy

@@ -132,6 +132,9 @@ pub(crate) struct Assembly {
     /// whole body shows too: the last call of each is the one the stop cut, as in a body,
     /// and the calls of the other choices stand.
     pub(super) data_stops: Vec<(usize, String)>,
+    /// The choices the response's own data says ended their turn on a stop token, which a
+    /// whole body shows too ([`Collector::ended_turn`]).
+    turn_ends: Vec<usize>,
     /// Choices that said the model called a tool with no call in the stream (see
     /// [`Collector::claims_call`]).
     claims: Vec<(usize, String, Unsent)>,
@@ -167,6 +170,7 @@ impl Assembly {
             done: false,
             stopped_early: None,
             data_stops: Vec::new(),
+            turn_ends: Vec::new(),
             claims: Vec::new(),
             events: None,
         }
@@ -607,6 +611,15 @@ impl Assembly {
         }
     }
 
+    /// The response's own data says `choice` ended its turn on a stop token (`finish_reason:
+    /// "stop"`, …): its text is read at the end as a whole body with that reason reads it
+    /// ([`Collector::ended_turn`]).
+    pub fn ended_turn_of(&mut self, choice: usize) {
+        if !self.turn_ends.contains(&choice) {
+            self.turn_ends.push(choice);
+        }
+    }
+
     /// `choice` said the model called a tool (`reason`), though the stream carried no call
     /// of it; `refused`: the API refused the call the model wrote. As a whole body says it,
     /// the call is missing unless one is read from the text ([`Collector::claims_call`]).
@@ -795,6 +808,11 @@ impl Assembly {
         if self.overflowed {
             out.overflow(self.format);
         }
+        for &choice in &self.turn_ends {
+            out.set_choice(choice);
+            out.ended_turn();
+        }
+        out.set_choice(self.options.get_choice());
         let before = out.attempts();
         // The text calls are read from, kept to tell a call cut off at its end.
         let mut source = None;

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::{describe, Assembly, End};
-use crate::calls::ollama::{cut_reason, NOT_DONE};
+use crate::calls::ollama::{cut_reason, ends_turn, NOT_DONE};
 use crate::calls::{id_from, CallParts, Format};
 
 #[derive(Debug, Default)]
@@ -46,6 +46,8 @@ impl Ollama {
             self.done = true;
             if let Some(reason) = cut_reason(event.get("done_reason")) {
                 state.stopped_by_response(&reason);
+            } else if ends_turn(event.get("done_reason")) {
+                state.ended_turn_of(state.choice);
             }
         }
         let Some(message) = event.get("message") else { return };

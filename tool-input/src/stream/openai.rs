@@ -43,7 +43,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
-use crate::calls::openai::{claimed_call, cut_reason};
+use crate::calls::openai::{claimed_call, cut_reason, ends_turn};
 use crate::calls::{id_from, CallParts, Format, Unsent};
 
 /// Where deltas without a key go.
@@ -411,7 +411,12 @@ impl Choice {
             (None, None) => Some("the stream ended without a finish_reason or [DONE]".to_owned()),
         };
         match cut {
-            None => state.end_open_of(number, |_| End::Complete),
+            None => {
+                if ends_turn(self.finish_reason.as_ref()) {
+                    state.ended_turn_of(number);
+                }
+                state.end_open_of(number, |_| End::Complete)
+            }
             Some(reason) => {
                 // The choice's own stop cuts its own calls; a stream cut off cuts them all.
                 if error.is_none() && self.finish_reason.is_some() {

@@ -10,6 +10,14 @@
 //! for the result, so vLLM's parser reads it as a call, and so does this one. Such a message
 //! the response cut off before any end marker is a call cut off, as on `commentary`: never
 //! run, and never reasoning left unanswered.
+//!
+//! A server that generates with harmony's stop tokens (vLLM, raw completions keeping the
+//! special tokens) stops on `<|call|>` and strips it from the text. So when the response
+//! says the turn ended on a stop token (`finish_reason: "stop"`, Ollama's `done_reason:
+//! "stop"`, see [`Collector::ended_turn`]), a message to a function that the text ends inside
+//! of, after its `<|message|>`, is read as ended by `<|call|>`, on either channel: its
+//! arguments are checked as any call's are (JSON cut short is still an error). Without
+//! such a reason (raw text, a length stop, no reason) it is a call cut off.
 
 use super::{find_first, find_outside_values, push_truncated, text_parts, Read};
 use crate::calls::{Collector, OriginalArguments};
@@ -39,6 +47,10 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
         Some((at, _)) => (at, at, true),
         None => (text.len(), text.len(), false),
     };
+    // A server that generates with harmony's stop tokens stops on `<|call|>` and strips it:
+    // when the response says the turn ended on a stop token, a message to a function that
+    // the text ends inside of was ended by `<|call|>`.
+    let stripped_call = !closed && out.turn_ended() && calls_a_function(header);
     // An analysis message to a function is a call when `<|call|>` ends it, and one cut off
     // when the text ends first: the model was writing it.
     let ends_a_call = !closed || text[body_end..].starts_with(ENDS[0]);
@@ -52,7 +64,7 @@ pub(super) fn read(text: &str, start: usize, out: &mut Collector<'_>) -> Read {
     };
     let span = &text[start..end];
     let arguments = text[body_start..body_end].trim();
-    if !closed {
+    if !closed && !stripped_call {
         push_truncated(out, span, Some(name));
         return Read::To(end);
     }
