@@ -1053,6 +1053,138 @@ fn a_turn_ended_on_a_stop_token_never_completes_a_harmony_call_cut_short() {
     }
 }
 
+/// A response of `backend` (`chat`, `ollama`, `responses`, `anthropic`, `gemini`) whose text
+/// is `text`, stopped for `reason` (the value of that backend's own field: `finish_reason`,
+/// `done_reason`, `status`, `stop_reason`, `finishReason`), read whole.
+fn body_of(backend: &str, text: &str, reason: &str) -> Calls {
+    let body = match backend {
+        "chat" => json!({"choices": [{"index": 0, "finish_reason": reason,
+            "message": {"role": "assistant", "content": text}}]}),
+        "ollama" => json!({"model": "gpt-oss", "message": {"role": "assistant", "content": text},
+            "done": true, "done_reason": reason}),
+        "responses" => json!({"object": "response", "status": reason,
+            "incomplete_details": (reason == "incomplete").then(|| json!({"reason": "max_output_tokens"})),
+            "output": [{"type": "message", "role": "assistant",
+                "content": [{"type": "output_text", "text": text}]}]}),
+        "anthropic" => json!({"type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": text}], "stop_reason": reason}),
+        _ => json!({"candidates": [{"index": 0, "finishReason": reason,
+            "content": {"role": "model", "parts": [{"text": text}]}}]}),
+    };
+    parse_body(body.to_string(), &CallOptions::new()).unwrap()
+}
+
+/// The same response streamed: `text` in two pieces, then the events that stop it for
+/// `reason`, then (when given) `late` text after that end.
+fn stream_of(backend: &str, text: &str, reason: &str, late: Option<&str>) -> Calls {
+    let piece = |piece: &str| match backend {
+        "chat" => json!({"choices": [{"index": 0, "delta": {"content": piece}}]}),
+        "ollama" => {
+            json!({"model": "gpt-oss", "message": {"role": "assistant", "content": piece}, "done": false})
+        }
+        "responses" => json!({"type": "response.output_text.delta", "output_index": 0, "content_index": 0,
+            "delta": piece}),
+        "anthropic" => json!({"type": "content_block_delta", "index": 0,
+            "delta": {"type": "text_delta", "text": piece}}),
+        _ => json!({"candidates": [{"index": 0, "content": {"role": "model", "parts": [{"text": piece}]}}]}),
+    };
+    let start = match backend {
+        "anthropic" => vec![
+            json!({"type": "message_start", "message": {"role": "assistant", "content": []}}),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ],
+        _ => Vec::new(),
+    };
+    let end = match backend {
+        "chat" => vec![json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})],
+        "ollama" => vec![json!({"model": "gpt-oss", "message": {"role": "assistant", "content": ""},
+            "done": true, "done_reason": reason})],
+        "responses" => vec![json!({"type": format!("response.{reason}"), "response": {"status": reason,
+            "incomplete_details": (reason == "incomplete").then(|| json!({"reason": "max_output_tokens"})),
+            "output": []}})],
+        "anthropic" => vec![
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "message_delta", "delta": {"stop_reason": reason}}),
+            json!({"type": "message_stop"}),
+        ],
+        _ => vec![json!({"candidates": [{"index": 0, "finishReason": reason,
+            "content": {"role": "model", "parts": []}}]})],
+    };
+    let half = (0..=text.len() / 2).rev().find(|at| text.is_char_boundary(*at)).unwrap_or(0);
+    let mut stream = StreamAssembler::new(CallOptions::new());
+    let events = start
+        .into_iter()
+        .chain([piece(&text[..half]), piece(&text[half..])])
+        .chain(end)
+        .chain(late.map(piece));
+    for event in events {
+        stream.push_event(&event);
+    }
+    if backend == "chat" {
+        stream.push_done();
+    }
+    stream.finish()
+}
+
+/// Each backend's reasons that end a turn, and reasons that cut it.
+const BACKEND_STOPS: [(&str, &[&str], &[&str]); 5] = [
+    ("chat", &["stop", "tool_calls", "eos_token"], &["length", "content_filter"]),
+    ("ollama", &["stop"], &["length"]),
+    ("responses", &["completed"], &["incomplete"]),
+    ("anthropic", &["end_turn", "stop_sequence", "tool_use"], &["max_tokens", "refusal"]),
+    ("gemini", &["STOP"], &["MAX_TOKENS", "SAFETY"]),
+];
+
+/// Every backend's text may carry harmony (each reads calls from its content): each one's
+/// own reason that the turn ended reads the text's end as the stripped `<|call|>`, whole and
+/// streamed alike, and each one's cutting reason leaves the call `truncated`.
+#[test]
+fn a_harmony_call_whose_call_token_the_server_stripped_runs_in_every_backend_whose_turn_ended() {
+    let call = json!([{"name": "get_weather", "arguments": {"city": "Paris"}}]);
+    let truncated = [("truncated", Some("get_weather".to_owned()))];
+    for text in HARMONY_CALLS_WITHOUT_THEIR_END {
+        for (backend, ends, cuts) in BACKEND_STOPS {
+            for reason in ends {
+                let whole = body_of(backend, text, reason);
+                assert_eq!(summary(&whole), call, "{backend} {reason} {text}: {:?}", errors(&whole));
+                assert!(whole.is_ok(), "{backend} {reason} {text}");
+                let streamed = stream_of(backend, text, reason, None);
+                assert_eq!(outcome(&streamed), outcome(&whole), "{backend} {reason} {text}");
+            }
+            for reason in cuts {
+                let whole = body_of(backend, text, reason);
+                assert!(whole.calls.is_empty(), "{backend} {reason} {text}");
+                assert_eq!(error_kinds(&whole), truncated, "{backend} {reason} {text}");
+                let streamed = stream_of(backend, text, reason, None);
+                assert_eq!(outcome(&streamed), outcome(&whole), "{backend} {reason} {text}");
+            }
+        }
+    }
+}
+
+/// A stream's text that arrives after the stream said its turn ended (a `finish_reason`, the
+/// `done` chunk, `response.completed`, `message_stop`, a `finishReason`) is not read, so the
+/// reason's end is not where the text ended: a harmony call without its end stays a call cut
+/// off, never run with the text that arrived before the reason. Empty text after the end
+/// changes nothing.
+#[test]
+fn text_after_a_streams_end_leaves_a_harmony_call_without_its_end_cut() {
+    let truncated = [("truncated", Some("get_weather".to_owned()))];
+    for text in HARMONY_CALLS_WITHOUT_THEIR_END {
+        for (backend, ends, _) in BACKEND_STOPS {
+            let reason = ends[0];
+            for late in ["\n", "<|call|>", "{\"city\": \"Rome\"}"] {
+                let streamed = stream_of(backend, text, reason, Some(late));
+                assert!(streamed.calls.is_empty(), "{backend} {late:?} {text}: {:?}", summary(&streamed));
+                assert_eq!(error_kinds(&streamed), truncated, "{backend} {late:?} {text}");
+            }
+            let streamed = stream_of(backend, text, reason, Some(""));
+            assert_eq!(outcome(&streamed), outcome(&body_of(backend, text, reason)), "{backend} {text}");
+            assert_eq!(streamed.calls.len(), 1, "{backend} {text}");
+        }
+    }
+}
+
 /// Is `partial` a view of `fin` as it arrives: its strings prefixes of the final strings,
 /// its objects' keys final keys, its arrays prefixes, everything else equal? (A lenient
 /// parser shows an object before its first `:` as `null`: it may turn out a set.)

@@ -25,6 +25,8 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     };
     if let Some(reason) = cut_reason(body.get("stop_reason")) {
         out.stopped(reason);
+    } else if ends_turn(body.get("stop_reason")) {
+        out.ended_turn();
     }
     if !blocks.iter().any(is_tool_use) {
         if let Some(reason) = claimed_call(body.get("stop_reason")) {
@@ -125,7 +127,18 @@ pub(crate) fn claimed_call(stop_reason: Option<&Value>) -> Option<String> {
 /// continued). The stream reads the same reasons the same way.
 pub(crate) fn cut_reason(stop_reason: Option<&Value>) -> Option<String> {
     match stop_reason.and_then(Value::as_str)? {
-        "end_turn" | "tool_use" | "stop_sequence" => None,
+        reason if TURN_ENDS.contains(&reason) => None,
         reason => Some(format!("stop_reason `{}`", super::describe(Some(&Value::from(reason))))),
     }
+}
+
+/// The stop reasons that end a turn: the model ended it, stopped on a stop sequence, or
+/// stopped for a call.
+const TURN_ENDS: [&str; 3] = ["end_turn", "tool_use", "stop_sequence"];
+
+/// Does a message's `stop_reason` say it ended its turn ([`cut_reason`]'s reasons that end
+/// one), on a stop token or sequence a server may have stripped from its text
+/// ([`Collector::ended_turn`])? No reason says nothing. The stream reads it alike.
+pub(crate) fn ends_turn(stop_reason: Option<&Value>) -> bool {
+    stop_reason.and_then(Value::as_str).is_some_and(|reason| TURN_ENDS.contains(&reason))
 }

@@ -300,9 +300,11 @@ impl<'o> Collector<'o> {
     }
 
     /// Did the response say the current choice ended its turn on a stop token
-    /// ([`Collector::ended_turn`])?
+    /// ([`Collector::ended_turn`]), and nothing that it was cut ([`Collector::stopped`],
+    /// [`Collector::unfinished`]: a Responses item `incomplete` in a `completed` response)?
     pub fn turn_ended(&self) -> bool {
         self.turn_ends.contains(&self.choice)
+            && !self.stops.iter().any(|(stopped, _, _)| *stopped == self.choice)
     }
 
     fn stop(&mut self, reason: String, last_cut: bool) {

@@ -44,6 +44,8 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
                     // Each candidate's stop cuts its own calls only.
                     if let Some(reason) = cut_reason(candidate.get("finishReason")) {
                         out.stopped(reason);
+                    } else if ends_turn(candidate.get("finishReason")) {
+                        out.ended_turn();
                     }
                     let calls_any =
                         parts.iter().any(|part| part.get("functionCall").is_some_and(|call| !call.is_null()));
@@ -99,6 +101,13 @@ pub(crate) fn cut_reason(finish_reason: Option<&Value>) -> Option<String> {
         "STOP" => None,
         other => Some(format!("finishReason `{}`", other.chars().take(60).collect::<String>())),
     }
+}
+
+/// Does a candidate's `finishReason` say it ended its turn (`STOP`: a natural stop point or
+/// a stop sequence), on a stop token a server may have stripped from its text
+/// ([`Collector::ended_turn`])? The stream reads it alike.
+pub(crate) fn ends_turn(finish_reason: Option<&Value>) -> bool {
+    finish_reason.and_then(Value::as_str) == Some("STOP")
 }
 
 /// The finish reason of a candidate whose call Gemini did not deliver, described, and why:

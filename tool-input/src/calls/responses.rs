@@ -20,6 +20,8 @@ pub(super) fn read(body: &Value, out: &mut Collector<'_>) -> Result<Option<Strin
     };
     if let Some(reason) = cut_reason(body) {
         out.stopped(reason);
+    } else if ends_turn(body) {
+        out.ended_turn();
     }
     let mut texts = Vec::new();
     for item in items {
@@ -72,6 +74,13 @@ pub(crate) fn cut_reason(response: &Value) -> Option<String> {
         other => return Some(format!("response status `{}`", super::describe(Some(&Value::from(other))))),
     };
     Some(format!("response.{status}: {}", super::describe(detail)))
+}
+
+/// Does a response's `status` say it completed, the model having ended its turn, on a stop
+/// token a server may have stripped from its text ([`Collector::ended_turn`])? A response
+/// without a status says nothing. The stream's `response.completed` reads it alike.
+pub(crate) fn ends_turn(response: &Value) -> bool {
+    response.get("status").and_then(Value::as_str) == Some("completed")
 }
 
 /// The reason a `function_call` item was cut, when its own `status` is `incomplete`. (An

@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::{describe, index_of, Assembly, End};
-use crate::calls::anthropic::{claimed_call, cut_reason, is_tool_use};
+use crate::calls::anthropic::{claimed_call, cut_reason, ends_turn, is_tool_use};
 use crate::calls::{id_from, CallParts, Format, Unsent};
 
 /// The event types of the Messages stream.
@@ -214,9 +214,18 @@ impl Anthropic {
     }
 
     /// An event after `message_stop` and before another `message_start`: a call, or input
-    /// for one, is an error; anything else is not read.
+    /// for one, is an error; anything else is not read (text makes the stop reason say
+    /// nothing of where the text ended).
     fn after_stop(&mut self, state: &mut Assembly, event: &Value, kind: &str, index: Option<u64>) {
         let why = "the message's `message_stop`";
+        let text = match kind {
+            "content_block_start" => event.get("content_block").and_then(|block| block.get("text")),
+            "content_block_delta" => event.get("delta").and_then(|delta| delta.get("text")),
+            _ => None,
+        };
+        if text.and_then(Value::as_str).is_some_and(|text| !text.is_empty()) {
+            state.text_after_end_of(state.choice);
+        }
         match kind {
             "content_block_start" => {
                 let Some(block) = event.get("content_block") else { return };
@@ -286,6 +295,9 @@ impl Anthropic {
     pub fn end(&mut self, state: &mut Assembly) {
         if !self.stopped {
             state.stopped_early("the stream ended before message_stop");
+        } else if ends_turn(self.stop_reason.as_ref()) {
+            // The last message's reason: it ended the text.
+            state.ended_turn_of(state.choice);
         }
         self.cut_open(state, "the stream ended before message_stop".to_owned());
     }

@@ -135,6 +135,8 @@ pub(crate) struct Assembly {
     /// The choices the response's own data says ended their turn on a stop token, which a
     /// whole body shows too ([`Collector::ended_turn`]).
     turn_ends: Vec<usize>,
+    /// The choices whose text went on after their end ([`Assembly::text_after_end_of`]).
+    text_after_end: Vec<usize>,
     /// Choices that said the model called a tool with no call in the stream (see
     /// [`Collector::claims_call`]).
     claims: Vec<(usize, String, Unsent)>,
@@ -171,6 +173,7 @@ impl Assembly {
             stopped_early: None,
             data_stops: Vec::new(),
             turn_ends: Vec::new(),
+            text_after_end: Vec::new(),
             claims: Vec::new(),
             events: None,
         }
@@ -620,6 +623,16 @@ impl Assembly {
         }
     }
 
+    /// Text of `choice` arrived after its end (its `finish_reason`, the `done` chunk, …),
+    /// which is not read: the end its stop reason gave is not where its text ended, so that
+    /// reason says nothing of the text's end ([`Assembly::ended_turn_of`] is void for it), as
+    /// more of a call after its end retracts it.
+    pub fn text_after_end_of(&mut self, choice: usize) {
+        if !self.text_after_end.contains(&choice) {
+            self.text_after_end.push(choice);
+        }
+    }
+
     /// `choice` said the model called a tool (`reason`), though the stream carried no call
     /// of it; `refused`: the API refused the call the model wrote. As a whole body says it,
     /// the call is missing unless one is read from the text ([`Collector::claims_call`]).
@@ -808,7 +821,7 @@ impl Assembly {
         if self.overflowed {
             out.overflow(self.format);
         }
-        for &choice in &self.turn_ends {
+        for &choice in self.turn_ends.iter().filter(|choice| !self.text_after_end.contains(choice)) {
             out.set_choice(choice);
             out.ended_turn();
         }

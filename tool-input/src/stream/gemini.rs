@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::assembly::ValueStep;
 use super::{describe, index_of, Assembly, End};
-use crate::calls::gemini::{cut_reason, refused_call};
+use crate::calls::gemini::{cut_reason, ends_turn, refused_call};
 use crate::calls::{id_from, CallParts, Format};
 
 #[derive(Debug, Default)]
@@ -103,8 +103,13 @@ impl Candidate {
     fn event(&mut self, state: &mut Assembly, candidate: &Value, read: bool) {
         let parts = candidate.get("content").and_then(|c| c.get("parts")).and_then(Value::as_array);
         if self.finished {
-            // After the candidate's finishReason, a call is no part of the response.
+            // After the candidate's finishReason, a call is no part of the response, and
+            // text is not read: the reason says nothing of where the text ended.
             for part in parts.map(Vec::as_slice).unwrap_or(&[]) {
+                let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
+                if !thought && part.get("text").and_then(Value::as_str).is_some_and(|text| !text.is_empty()) {
+                    state.text_after_end_of(state.choice);
+                }
                 if let Some(call) = part.get("functionCall").filter(|call| call.is_object()) {
                     let parts = CallParts {
                         id: call.get("id").and_then(id_from),
@@ -138,7 +143,12 @@ impl Candidate {
                 state.claims_call(state.choice, reason, unsent);
             }
             let end = match cut_reason(Some(reason)) {
-                None => End::Complete,
+                None => {
+                    if ends_turn(Some(reason)) {
+                        state.ended_turn_of(state.choice);
+                    }
+                    End::Complete
+                }
                 Some(reason) => {
                     // The candidate's own stop cuts its own calls.
                     state.stopped_by_response(&reason);

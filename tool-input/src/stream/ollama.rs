@@ -19,8 +19,17 @@ pub(super) struct Ollama {
 impl Ollama {
     pub fn event(&mut self, state: &mut Assembly, event: &Value) {
         if self.done {
-            // After the `done` chunk, a call is no part of the response.
-            let calls = event.get("message").and_then(|m| m.get("tool_calls")).and_then(Value::as_array);
+            // After the `done` chunk, a call is no part of the response, and text is not
+            // read: the `done_reason` says nothing of where the text ended.
+            let message = event.get("message");
+            if message
+                .and_then(|m| m.get("content"))
+                .and_then(Value::as_str)
+                .is_some_and(|text| !text.is_empty())
+            {
+                state.text_after_end_of(state.choice);
+            }
+            let calls = message.and_then(|m| m.get("tool_calls")).and_then(Value::as_array);
             for entry in calls.map(Vec::as_slice).unwrap_or(&[]) {
                 let parts = CallParts {
                     id: entry.get("id").and_then(id_from),

@@ -142,19 +142,10 @@ impl Choice {
     fn event(&mut self, state: &mut Assembly, choice: &Value, read: bool) {
         // Some backends send the last chunk as a whole `message`.
         if let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) {
-            match delta.get("content").filter(|_| read) {
-                Some(Value::String(text)) => state.content(0, text, ""),
-                Some(Value::Array(parts)) => {
-                    for part in parts {
-                        let kind = part.get("type").and_then(Value::as_str);
-                        if matches!(kind, None | Some("text") | Some("output_text")) {
-                            if let Some(text) = part.get("text").and_then(Value::as_str) {
-                                state.content(0, text, "");
-                            }
-                        }
-                    }
+            if read {
+                for text in content_texts(delta) {
+                    state.content(0, text, "");
                 }
-                _ => {}
             }
             if let Some(list) = delta.get("tool_calls").and_then(Value::as_array) {
                 self.carried_calls |= !list.is_empty();
@@ -319,6 +310,9 @@ impl Choice {
     /// arguments is an error, and so is a call it adds to; nothing else of it is read.
     fn after_end(&mut self, state: &mut Assembly, choice: &Value, why: &str) {
         let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) else { return };
+        if content_texts(delta).iter().any(|text| !text.is_empty()) {
+            state.text_after_end_of(state.choice);
+        }
         let entries = delta.get("tool_calls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
         let legacy = delta.get("function_call").filter(|call| call.is_object());
         for entry in entries.iter().chain(legacy) {
@@ -434,5 +428,21 @@ impl Choice {
                 });
             }
         }
+    }
+}
+
+/// The texts of a delta's (or a message's) `content`: a string, or the `text` of each of its
+/// text parts.
+fn content_texts(delta: &Value) -> Vec<&str> {
+    match delta.get("content") {
+        Some(Value::String(text)) => vec![text],
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter(|part| {
+                matches!(part.get("type").and_then(Value::as_str), None | Some("text") | Some("output_text"))
+            })
+            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => Vec::new(),
     }
 }

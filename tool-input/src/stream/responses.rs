@@ -113,6 +113,9 @@ impl Responses {
                 if event.get("response").and_then(|r| r.get("status")).is_none_or(|s| s == "completed") =>
             {
                 self.ended = true;
+                // The response completed (the event says so when its response gives no
+                // status), as a whole body whose status says so (`calls::responses::ends_turn`).
+                state.ended_turn_of(state.choice);
                 let open: Vec<usize> =
                     self.by_item.values().chain(self.by_output.values()).copied().collect();
                 for slot in open {
@@ -232,6 +235,13 @@ impl Responses {
     /// An event after the response ended: a call in it, or more of one, is an error.
     fn after_end(&mut self, state: &mut Assembly, event: &Value, kind: &str, output_index: Option<u64>) {
         let why = "the response's end (`response.completed`, `.incomplete` or `.failed`)";
+        // Text is not read after the end: the response's status says nothing of where its
+        // text ended.
+        if kind == "response.output_text.delta"
+            && event.get("delta").and_then(Value::as_str).is_some_and(|delta| !delta.is_empty())
+        {
+            state.text_after_end_of(state.choice);
+        }
         match kind {
             "response.output_item.added" | "response.output_item.done" => {
                 let Some(item) = event.get("item").filter(|item| is_function_call(item)) else { return };

@@ -14,10 +14,12 @@
 //! A server that generates with harmony's stop tokens (vLLM, raw completions keeping the
 //! special tokens) stops on `<|call|>` and strips it from the text. So when the response
 //! says the turn ended on a stop token (`finish_reason: "stop"`, Ollama's `done_reason:
-//! "stop"`, see [`Collector::ended_turn`]), a message to a function that the text ends inside
-//! of, after its `<|message|>`, is read as ended by `<|call|>`, on either channel: its
-//! arguments are checked as any call's are (JSON cut short is still an error). Without
-//! such a reason (raw text, a length stop, no reason) it is a call cut off.
+//! "stop"`, a `completed` Responses status, Anthropic's `end_turn`, Gemini's `STOP`; see
+//! [`Collector::ended_turn`]), a message to a function that the text ends inside of, after
+//! its `<|message|>`, is read as ended by `<|call|>`, on either channel: its arguments are
+//! checked as any call's are (JSON cut short is still an error). Without such a reason (raw
+//! text, a length stop, no reason, a stream whose text went on after it) it is a call cut
+//! off.
 
 use super::{find_first, find_outside_values, push_truncated, text_parts, Read};
 use crate::calls::{Collector, OriginalArguments};
