@@ -4,11 +4,11 @@
 
 mod text_support;
 
-use serde_json::json;
+use serde_json::{json, Value};
 use text_support::{
     call_summary, check_open_calls, error_kinds, errors, outcome, read_every_way, streamed_by_char, summary,
 };
-use tool_input::calls::{parse_body, parse_text, CallOptions, Format, TextFormat};
+use tool_input::calls::{parse_body, parse_text, CallOptions, Calls, Format, TextFormat};
 use tool_input::stream::StreamAssembler;
 
 /// A list of calls cut off inside a call keeps the whole calls before it: they are read
@@ -227,4 +227,165 @@ fn llama_calls_separated_by_semicolons_each_show_while_they_stream() {
     stream.push_text("[/THINK][TOOL_CALLS]get_weather{\"city\": \"Graz\"}[TOOL_CALLS]ping{\"n\": ");
     let open = stream.open_calls();
     assert_eq!(open.last().map(|open| (open.position, open.name)), Some((1, Some("ping"))));
+}
+
+/// A Chat Completions body whose content is `text`, stopped for `finish_reason`, read with
+/// `tools` known (a bare call in a message's content must name one), and the same response
+/// streamed in content deltas of 5 bytes.
+fn chat_read(text: &str, finish_reason: Value, tools: &[&str]) -> (Calls, Calls) {
+    let options = CallOptions::new().tools(tools.iter().copied());
+    let body = json!({"choices": [{"index": 0, "finish_reason": finish_reason,
+        "message": {"role": "assistant", "content": text}}]});
+    let whole = parse_body(body.to_string(), &options).unwrap();
+    let mut stream = StreamAssembler::new(options);
+    let mut cuts: Vec<usize> = (0..text.len()).step_by(5).filter(|at| text.is_char_boundary(*at)).collect();
+    cuts.push(text.len());
+    for pair in cuts.windows(2) {
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {"content": &text[pair[0]..pair[1]]}}]}));
+    }
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish_reason}]}));
+    stream.push_done();
+    (whole, stream.finish())
+}
+
+/// A bare Python list of calls (no marker) that the text ended inside reads as a bare JSON
+/// list cut there does: its whole calls are calls, run unless something says the response
+/// was cut (a `length` stop runs none of them), and the call cut off is `truncated`, named
+/// once its `(` arrived. Before, the whole text was content: the whole call was lost, and an
+/// agent loop took the list for the answer.
+#[test]
+fn a_bare_python_list_cut_mid_way_reads_as_a_bare_json_list_does() {
+    let weather = json!([{"name": "get_weather", "arguments": {"city": "Paris"}}]);
+    let cases = [
+        (
+            r#"[get_weather(city="Paris"), get_time(tz="UT"#,
+            r#"[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "arguments": {"tz": "UT"#,
+            weather.clone(),
+            vec![("truncated", Some("get_time".to_owned()))],
+        ),
+        (
+            r#"[get_weather(city="Paris"), get_ti"#,
+            r#"[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_ti"#,
+            weather.clone(),
+            vec![("truncated", None)],
+        ),
+        (
+            r#"[get_weather(city="Paris"), get_time("#,
+            r#"[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "get_time", "#,
+            weather.clone(),
+            vec![("truncated", Some("get_time".to_owned()))],
+        ),
+        (
+            "[get_weather(city='Par",
+            r#"[{"name": "get_weather", "arguments": {"city": "Par"#,
+            json!([]),
+            vec![("truncated", Some("get_weather".to_owned()))],
+        ),
+        // Cut right after a whole call's comma: nothing was lost.
+        (
+            r#"[get_weather(city="Paris"), "#,
+            r#"[{"name": "get_weather", "arguments": {"city": "Paris"}}, "#,
+            weather.clone(),
+            vec![],
+        ),
+    ];
+    let tools = ["get_weather", "get_time"];
+    for (python, bare_json, calls, errors_expected) in cases {
+        for options in
+            [CallOptions::new().format(Format::Text), CallOptions::new().format(Format::Text).tools(tools)]
+        {
+            let read = parse_text(python, &options);
+            assert_eq!(summary(&read), calls, "{python}: {:?}", errors(&read));
+            assert_eq!(error_kinds(&read), errors_expected, "{python}");
+            assert_eq!(read.content.as_deref(), Some(""), "{python}");
+            let json_read = parse_text(bare_json, &options);
+            assert_eq!(summary(&read), summary(&json_read), "{python}");
+            assert_eq!(error_kinds(&read), error_kinds(&json_read), "{python}");
+            assert_eq!(outcome(&streamed_by_char(options.clone(), python)), outcome(&read), "{python}");
+            // A stream cut off runs none of them, and one whose completed calls run runs the
+            // whole ones: the cut one never.
+            let mut stream = StreamAssembler::new(options.clone());
+            stream.push_text(python);
+            stream.cut_off("finish_reason `length`");
+            let cut = stream.finish();
+            assert!(cut.calls.is_empty(), "{python}: {:?}", summary(&cut));
+            let mut stream = StreamAssembler::new(options.clone().run_completed_calls(true));
+            stream.push_text(python);
+            stream.cut_off("finish_reason `length`");
+            assert_eq!(summary(&stream.finish()), calls, "{python}");
+        }
+        // In a message's content, body and stream alike: the whole calls run when the
+        // response ended (or gave no reason); a length stop runs none, as for the JSON list.
+        for reason in [json!("stop"), json!(null), json!("length")] {
+            let (whole, streamed) = chat_read(python, reason.clone(), &tools);
+            let (json_whole, _) = chat_read(bare_json, reason.clone(), &tools);
+            assert_eq!(outcome(&streamed), outcome(&whole), "{python} {reason}");
+            assert_eq!(summary(&whole), summary(&json_whole), "{python} {reason}");
+            assert_eq!(error_kinds(&whole), error_kinds(&json_whole), "{python} {reason}");
+            if reason == "length" {
+                assert!(whole.calls.is_empty(), "{python}: {:?}", summary(&whole));
+                let cut: Vec<_> =
+                    error_kinds(&whole).into_iter().filter(|(kind, _)| *kind == "truncated").collect();
+                assert_eq!(cut, errors_expected, "{python}");
+            } else {
+                assert_eq!(summary(&whole), calls, "{python} {reason}: {:?}", errors(&whole));
+                assert_eq!(error_kinds(&whole), errors_expected, "{python} {reason}");
+            }
+        }
+    }
+}
+
+/// Prose that opens with `[` is never a call list cut off: what arrived must be calls and
+/// nothing else (after whole calls, the start of a call; with none before it, a name and an
+/// argument, as a bare JSON call must show `"name"` and `"arguments"`), and with known tools,
+/// every name that arrived must be one of them.
+#[test]
+fn prose_opening_with_a_bracket_is_no_bare_call_list() {
+    let tools = ["get_weather", "get_time"];
+    for text in [
+        "[1] see the docs",
+        "[here](https://example.com) is the link",
+        "[TODO] call get_weather(city=\"Paris\")",
+        "[f(x) = 2x] is the map",
+        "[see(below) for more",
+        "[note: get_time(tz=\"UT",
+        "[get_weather(",
+        "[get_weather(city=Paris is nice",
+        "[get_weather(city=\"Paris\" is nice",
+        "[get_weather(city=\"Paris\"), this is prose",
+        "[get_weather(city=\"Paris\")] and more",
+        // With the tools known, a call cut off that names another tool.
+        "[get_weather(city=\"Paris\"), rm(path=\"/",
+        "[",
+        "[get_weather",
+    ] {
+        let unknown_tool = text.contains("rm(");
+        let with_tools = CallOptions::new().format(Format::Text).tools(tools);
+        let options = if unknown_tool {
+            vec![with_tools]
+        } else {
+            vec![CallOptions::new().format(Format::Text), with_tools]
+        };
+        for options in options {
+            let read = parse_text(text, &options);
+            assert!(
+                read.calls.is_empty() && read.errors.is_empty(),
+                "{text}: {:?} {:?}",
+                summary(&read),
+                errors(&read)
+            );
+            assert_eq!(read.content.as_deref(), Some(text));
+            assert_eq!(outcome(&streamed_by_char(options.clone(), text)), outcome(&read), "{text}");
+        }
+        for reason in [json!("stop"), json!("length")] {
+            let (whole, streamed) = chat_read(text, reason.clone(), &tools);
+            assert!(
+                whole.calls.is_empty() && whole.errors.is_empty(),
+                "{text} {reason}: {:?}",
+                errors(&whole)
+            );
+            assert_eq!(whole.content.as_deref(), Some(text), "{text} {reason}");
+            assert_eq!(outcome(&streamed), outcome(&whole), "{text} {reason}");
+        }
+    }
 }

@@ -13,18 +13,67 @@ use crate::parse::{self, ParseOptions, RepairKind};
 /// One call: its name, keyword arguments, and where its text is (`name(...)`).
 type PyCall = (String, Keywords, std::ops::Range<usize>);
 
-/// Read the whole text as a Python list of calls; `None` (nothing recorded) when it is not
-/// exactly one, or names a tool that is not known.
+/// Read the whole text as a Python list of calls, or one the text ended inside
+/// ([`bare_cut`]); `None` (nothing recorded) when it is neither, or names a tool that is not
+/// known (a call cut off before its name was whole has none to check).
 pub(super) fn read_bare(text: &str, out: &mut Collector<'_>) -> Option<String> {
     let list = unfence(text);
-    let calls = parse_list(list)?;
+    let (calls, cut) = match parse_list(list) {
+        Some(calls) => (calls, None),
+        None => {
+            let (calls, at) = bare_cut(list)?;
+            (calls, Some(at))
+        }
+    };
+    let cut_name = cut.and_then(|at| cut_name(&list[at..]));
     if out.options.configured_tools().is_some()
-        && calls.iter().any(|(name, _, _)| out.options.knows(name) != Some(true))
+        && calls
+            .iter()
+            .map(|(name, _, _)| name.as_str())
+            .chain(cut_name.as_deref())
+            .any(|name| out.options.knows(name) != Some(true))
     {
         return None;
     }
-    push_all(calls, list, list, out);
+    match cut {
+        Some(at) => push_cut_at(calls, list, at, out),
+        None => push_all(calls, list, list, out),
+    }
     Some(String::new())
+}
+
+/// A bare Python list (no marker) that the text ended inside: its whole calls, and where
+/// the call cut off starts (the end of `list` when it was cut right after a whole call or
+/// its comma, which lost nothing). As for a bare JSON list cut off, what arrived must be
+/// calls and nothing else, so that prose opening with `[` (`[1] see the docs`,
+/// `[here](https://…)`) stays prose: after whole calls, the start of a call as far as it
+/// arrived (`get_ti`, `get_time(tz="UT`); with none before it, a call that shows its name
+/// and an argument (`get_weather(city="Par`), as a bare JSON call cut off must show its
+/// `"name"` and `"arguments"` keys. `None` when it is not such a list.
+fn bare_cut(list: &str) -> Option<(Vec<PyCall>, usize)> {
+    let bytes = list.as_bytes();
+    if bytes.first() != Some(&b'[') {
+        return None;
+    }
+    let mut calls = Vec::new();
+    let mut i = skip_ws(bytes, 1);
+    while i < bytes.len() {
+        match read_call(list, i) {
+            Ok((name, arguments, next)) => {
+                calls.push((name, arguments, i..next));
+                i = skip_ws(bytes, next);
+                match bytes.get(i) {
+                    None => break,
+                    Some(b',') => i = skip_ws(bytes, i + 1),
+                    // A `]` with more after it, or anything else: no list of calls.
+                    Some(_) => return None,
+                }
+            }
+            Err(NoCall::Cut { argument }) if argument || !calls.is_empty() => return Some((calls, i)),
+            Err(_) => return None,
+        }
+    }
+    (!calls.is_empty()).then_some((calls, bytes.len()))
 }
 
 /// Read Llama 4's `<|python_start|>[...]<|python_end|>`; `None` when the body is not calls.
@@ -97,26 +146,36 @@ pub(super) fn read_marked(text: &str, start: usize, tag: &str, out: &mut Collect
 /// cut one.
 fn push_cut(body: &str, list: bool, close: &str, block: &str, out: &mut Collector<'_>) {
     match cut_calls(body, list, close) {
-        Some((calls, at)) => {
-            for (name, arguments, span) in calls {
-                if out.is_full() {
-                    return;
-                }
-                out.push(text_parts(Some(name), arguments.into_arguments(), &body[span]));
-            }
-            // A list cut off right after a whole call lost nothing, as a JSON list's.
-            if at == body.len() {
-                return;
-            }
-            let rest = &body[at..];
-            let bytes = rest.as_bytes();
-            let name = identifier_end(bytes, 0, true)
-                .filter(|&end| bytes.get(end) == Some(&b'('))
-                .map(|end| rest[..end].to_owned());
-            super::push_truncated(out, rest, name);
-        }
+        Some((calls, at)) => push_cut_at(calls, body, at, out),
         None => super::push_truncated(out, block, None),
     }
+}
+
+/// Push the whole `calls` of `body`, each with its own text, and the call cut off at `at`
+/// as `truncated`, named when its `(` arrived ([`cut_name`]); at the end of `body`, none was
+/// cut.
+fn push_cut_at(calls: Vec<PyCall>, body: &str, at: usize, out: &mut Collector<'_>) {
+    for (name, arguments, span) in calls {
+        if out.is_full() {
+            return;
+        }
+        out.push(text_parts(Some(name), arguments.into_arguments(), &body[span]));
+    }
+    // A list cut off right after a whole call lost nothing, as a JSON list's.
+    if at == body.len() {
+        return;
+    }
+    let rest = &body[at..];
+    super::push_truncated(out, rest, cut_name(rest));
+}
+
+/// The name of a call cut off, `rest` being its text: read once its `(` arrived (`get_ti`
+/// may be `get_time` or `get_timezone`).
+fn cut_name(rest: &str) -> Option<String> {
+    let bytes = rest.as_bytes();
+    identifier_end(bytes, 0, true)
+        .filter(|&end| bytes.get(end) == Some(&b'('))
+        .map(|end| rest[..end].to_owned())
 }
 
 /// The whole calls of a list (or, not `list`, of lines) that the text ended inside, and
@@ -203,29 +262,58 @@ fn parse_list(text: &str) -> Option<Vec<PyCall>> {
 
 /// `name(key=value, ...)` at `at`: the name, the arguments, and the index after `)`.
 fn parse_call(text: &str, at: usize) -> Option<(String, Keywords, usize)> {
+    read_call(text, at).ok()
+}
+
+/// Why no call `name(key=value, ...)` could be read at a place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NoCall {
+    /// The text ended inside it, all that arrived read as a call's (its name, keywords and
+    /// values, the last value cut short: `get_time(tz="UT`); `argument`: a keyword and its
+    /// `=` had arrived.
+    Cut { argument: bool },
+    /// Something no call has, or a value that is no Python literal.
+    Invalid,
+}
+
+/// [`parse_call`], telling a call the text ended inside from text that is no call.
+fn read_call(text: &str, at: usize) -> Result<(String, Keywords, usize), NoCall> {
     let bytes = text.as_bytes();
-    let name_end = identifier_end(bytes, at, true)?;
+    let cut = |argument: bool| Err(NoCall::Cut { argument });
+    let name_end = match identifier_end(bytes, at, true) {
+        Some(end) => end,
+        None if at >= bytes.len() => return cut(false),
+        None => return Err(NoCall::Invalid),
+    };
     let name = text[at..name_end].to_owned();
-    if bytes.get(name_end) != Some(&b'(') {
-        return None;
+    match bytes.get(name_end) {
+        Some(b'(') => {}
+        None => return cut(false),
+        Some(_) => return Err(NoCall::Invalid),
     }
     let mut arguments = Keywords::default();
+    let mut argument = false;
     let mut i = skip_ws(bytes, name_end + 1);
     loop {
         match bytes.get(i) {
-            Some(b')') => return Some((name, arguments, i + 1)),
-            None => return None,
+            Some(b')') => return Ok((name, arguments, i + 1)),
+            None => return cut(argument),
             _ => {}
         }
-        let key_end = identifier_end(bytes, i, false)?;
+        let key_end = identifier_end(bytes, i, false).ok_or(NoCall::Invalid)?;
         let key = text[i..key_end].to_owned();
         i = skip_ws(bytes, key_end);
-        if bytes.get(i) != Some(&b'=') {
-            return None;
+        match bytes.get(i) {
+            Some(b'=') => argument = true,
+            None => return cut(argument),
+            Some(_) => return Err(NoCall::Invalid),
         }
         let value_start = skip_ws(bytes, i + 1);
-        let value_end = span_end(text, value_start, b",)")?;
-        arguments.insert(key, python_literal(text[value_start..value_end].trim())?);
+        let Some(value_end) = span_end(text, value_start, b",)") else {
+            // The text ended inside the value: what arrived must begin a literal.
+            return if literal_cut(&text[value_start..]) { cut(true) } else { Err(NoCall::Invalid) };
+        };
+        arguments.insert(key, python_literal(text[value_start..value_end].trim()).ok_or(NoCall::Invalid)?);
         i = skip_ws(bytes, value_end);
         if bytes.get(i) == Some(&b',') {
             i = skip_ws(bytes, i + 1);
@@ -246,6 +334,16 @@ fn identifier_end(bytes: &[u8], at: usize, dots: bool) -> Option<usize> {
         end += 1;
     }
     Some(end)
+}
+
+/// Is `text` a Python literal cut short (`"UT`, `[1, 2`, `12`), or nothing yet? The lenient
+/// parser reads it, in a list, as cut off.
+fn literal_cut(text: &str) -> bool {
+    text.trim().is_empty()
+        || matches!(
+            parse::parse(&format!("[{text}"), &ParseOptions::default()),
+            Err(parse::ParseError::Truncated { .. })
+        )
 }
 
 /// A Python literal as JSON, through the lenient parser (which reads quotes of either kind
