@@ -816,7 +816,7 @@ impl Lexer {
             State::RawLead { quote, mark } => self.raw_lead(chunk, i, quote, mark),
             State::Ahead { quote, mark, look } => self.ahead(chunk, i, quote, mark, look, sink)?,
             State::Num(num) => self.number(chunk, i, num, sink)?,
-            State::Word { key } => self.word(chunk, i, key, sink)?,
+            State::Word { key } => self.word(chunk, text, i, key, sink)?,
             State::Unquoted(unq) => self.unquoted(chunk, i, unq, sink)?,
             State::Regex { esc } => self.regex(chunk, i, esc, sink)?,
             State::Multi { seen, need } => self.multi_byte(chunk, i, seen, need, sink)?,

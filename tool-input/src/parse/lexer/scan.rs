@@ -68,7 +68,7 @@ impl Lexer {
                     // Numbers and words are read here too, for the same reason.
                     i = match self.state {
                         State::Num(num) => self.number(chunk, i, num, sink)?,
-                        State::Word { key } => self.word(chunk, i, key, sink)?,
+                        State::Word { key } => self.word(chunk, text, i, key, sink)?,
                         _ => return Ok(i),
                     };
                     if self.state != State::Between || self.phase != Phase::Value {

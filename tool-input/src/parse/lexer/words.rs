@@ -28,10 +28,11 @@ pub(crate) enum Spelling {
 
 impl Lexer {
     /// A bare word: an unquoted key, a literal, a string prefix, or (before the value) the
-    /// start of prose; a function call is refused.
+    /// start of prose; a function call is refused. `text`: `chunk` as text, when it is.
     pub(super) fn word<S: Sink>(
         &mut self,
         chunk: &[u8],
+        text: Option<&str>,
         i: usize,
         key: bool,
         sink: &mut S,
@@ -63,6 +64,17 @@ impl Lexer {
             return Ok(chunk.len());
         };
         let next = chunk.get(j).copied();
+        // An unquoted key whole in this fragment, no quote after it (which may make it a
+        // string prefix) and no string held: lent from the text (`end_word`'s reading of it,
+        // without the copy).
+        if key && self.buf.is_empty() && self.held.is_none() && !matches!(next, Some(b'\'' | b'"')) {
+            if let Some(lent) = text.and_then(|text| text.get(i..j)) {
+                self.state = State::Between;
+                sink.repair(RepairKind::UnquotedKey, self.start);
+                self.emit(sink, Token::Str(Str::Text(lent)), self.start)?;
+                return Ok(j);
+            }
+        }
         if self.repair && !key && j + 1 == chunk.len() && matches!(next, Some(b'\'' | b'"')) {
             let held = self.buf.len() + run.len();
             if held <= 2 && StrPrefix::of(&[&self.buf[..], run].concat()).is_some() {

@@ -132,10 +132,11 @@ fn a_string_the_text_spells_as_it_reads_is_lent_from_the_text() {
             ("b", Text),
             ("c", Text),
             ("d", Text),
-            // Decoded escapes, a bare key: the buffer.
+            // Decoded escapes: the buffer.
             ("e\n", Buffer),
             ("fé", Buffer),
-            ("g", Buffer),
+            // A bare key, whole in the text: the text.
+            ("g", Text),
             // Joined literals: built whole.
             ("hi", Owned),
             ("j", Text),
