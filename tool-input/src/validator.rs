@@ -1054,10 +1054,10 @@ enum Miss {
     NotTried,
     /// The text is not strict JSON.
     NotJson,
-    /// The text is not strict JSON, and the first thing wrong with it is a comma before a
-    /// closing bracket (`parse::strict::broke_at_trailing_comma`): it may be strict JSON
-    /// once its trailing commas are dropped.
-    TrailingComma,
+    /// The text is not strict JSON, and the first thing wrong with it is one the lenient
+    /// grammar mends (`parse::lexer::mends`: a trailing comma, a key without quotes), from
+    /// `from` on: it may be strict JSON mended.
+    Mendable { from: usize },
     /// Strict JSON, but not exactly valid: it needs coercion, or has errors.
     Inexact,
 }
@@ -1065,7 +1065,7 @@ enum Miss {
 impl Miss {
     /// The text is not strict JSON (`serde_json` has refused it: no second strict attempt).
     fn not_json(self) -> bool {
-        matches!(self, Miss::NotJson | Miss::TrailingComma)
+        matches!(self, Miss::NotJson | Miss::Mendable { .. })
     }
 }
 

@@ -114,7 +114,8 @@ fn text_of(value: &Value, pretty: bool) -> String {
 }
 
 /// What may stand before a closing bracket, chosen by `choice`: nothing, a trailing comma
-/// with or without white space around it, or commas that are no trailing commas.
+/// with or without white space around it, or commas that are no trailing commas. (Keys of
+/// lower-case letters go without quotes every other time.)
 const BEFORE_CLOSER: [&str; 9] = ["", ",", ", ", ",\n  ", " ,\t\r\n", ",,", "\n,", ", /* c */", ",\u{a0}"];
 
 /// `value` written as JSON (compact), with `BEFORE_CLOSER[choices[k]]` before the closing
@@ -135,7 +136,13 @@ fn with_commas(value: &Value, choices: &[usize], next: &mut usize) -> String {
         Value::Object(members) => {
             let members: Vec<String> = members
                 .iter()
-                .map(|(key, member)| format!("{}: {}", json!(key), with_commas(member, choices, next)))
+                .map(|(key, member)| {
+                    // A key that can go without quotes goes without, every other time.
+                    let bare =
+                        !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase()) && *next % 2 == 1;
+                    let key = if bare { key.clone() } else { json!(key).to_string() };
+                    format!("{key}: {}", with_commas(member, choices, next))
+                })
                 .collect();
             let end = if members.is_empty() { "" } else { before_closer(next) };
             format!("{{{}{end}}}", members.join(", "))

@@ -15,16 +15,16 @@
 //! is framed and its value strict JSON is anything saved; every other text costs one scan
 //! for its brackets and the lexer's reading of its first bytes.
 //!
-//! Trailing commas (`[1, 2,]`, `{"a": 1,\n}`) are set aside too, framed or not: a model that
-//! pretty-prints its JSON leaves them more often than any other flaw. They are found by
-//! reading the value's strings as strict JSON reads them (`lexer::spans::trailing_commas`),
-//! and `serde_json` reads the value with them dropped; where that is strict JSON, they were
-//! trailing commas to the lenient grammar too, which records each (`trailing_comma`) and
-//! reads the rest as `serde_json` does.
+//! Trailing commas (`[1, 2,]`, `{"a": 1,\n}`) and keys without quotes (`{city: "Paris"}`)
+//! are set aside too, framed or not: a model that pretty-prints its JSON leaves the commas,
+//! and some leave out the quotes of every key. They are mended in a copy of the value
+//! (`lexer::mends`: dropped, quoted) that `serde_json` reads; where that is strict JSON, the
+//! lenient grammar reads the text as that JSON, recording each mend (`trailing_comma`,
+//! `unquoted_key`).
 
 use serde_json::de::StrRead;
 
-use super::lexer::spans::{read_trailing_commas, trailing_commas};
+use super::lexer::mends::{may_need_mends, mends, Mend};
 use super::lexer::{Ctx, Failure, Lexer, Sink, Token};
 use super::strict::{serde_json_first, Strict};
 use super::{coalesce_repairs, record_repair, ParseMode, ParseOptions, Repair, RepairKind};
@@ -37,24 +37,36 @@ pub(crate) struct TextFrame {
     pub(crate) at: usize,
     /// Where it ends (after its closing bracket).
     end: usize,
-    /// The repairs the lenient parser records for the frame and the trailing commas, one
-    /// entry per kind as a parse reports them.
+    /// The repairs the lenient parser records for the frame and the mends, one entry per
+    /// kind as a parse reports them.
     pub(crate) repairs: Vec<Repair>,
-    /// The trailing commas inside the value (offsets in the text), dropped before
-    /// `serde_json` reads it.
-    commas: Vec<usize>,
+    /// The mends inside the value (`lexer::mends`), made before `serde_json` reads it.
+    mends: Vec<Mend>,
 }
 
-/// What a reader knows of a text's trailing commas before its frame is read.
+/// What a reader knows of the mends a text needs (`lexer::mends`) before its frame is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Commas {
-    /// Nothing: they are looked for.
+pub(crate) enum Mends {
+    /// Nothing: the value is looked at for them.
     Unknown,
-    /// A strict reading of the whole text broke at one: they are read out.
-    Seen,
-    /// A strict reading of the whole text broke before any: a text without a frame is not
-    /// strict JSON without them either, and is not searched (a framed value is).
+    /// A strict reading of the whole text broke at a mend starting at this offset (the text
+    /// before it is strict JSON): they are read from there.
+    From(usize),
+    /// A strict reading of the whole text broke elsewhere: a text without a frame is not
+    /// strict JSON mended either, and is not read for them (a framed value is looked at).
     NotFirst,
+}
+
+impl Mends {
+    /// What `serde_json`'s refusal of the whole `text` says of its mends.
+    pub(crate) fn after_refusal(text: &str, error: &serde_json::Error) -> Mends {
+        match super::strict::refused_at(text, error)
+            .and_then(|at| super::lexer::mends::mend_at(text.as_bytes(), at))
+        {
+            Some(from) => Mends::From(from),
+            None => Mends::NotFirst,
+        }
+    }
 }
 
 /// What a reader knows of a text's frame before a parse onto a tape
@@ -81,7 +93,7 @@ impl TextFrame {
     ///
     /// Only the lenient mode reads frames, and only a text within the size limit whose
     /// reading is not asked to complete a cut-off value.
-    pub(crate) fn of(text: &str, options: &ParseOptions, known: Commas) -> Option<TextFrame> {
+    pub(crate) fn of(text: &str, options: &ParseOptions, known: Mends) -> Option<TextFrame> {
         // A text past the size limit is the whole reading's to refuse.
         if options.mode != ParseMode::Lenient || options.complete_truncated || text.len() > options.max_bytes
         {
@@ -96,19 +108,26 @@ impl TextFrame {
         }
         let blank = |part: &[u8]| part.iter().all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
         let bare = blank(bytes.get(..at)?) && blank(bytes.get(end..)?);
-        let commas: Vec<usize> = match known {
-            Commas::NotFirst if bare => Vec::new(),
-            Commas::Seen => read_trailing_commas(bytes.get(at..end)?),
-            Commas::Unknown | Commas::NotFirst => trailing_commas(bytes.get(at..end)?),
+        let value = bytes.get(at..end)?;
+        let found = match known {
+            Mends::NotFirst if bare => Vec::new(),
+            Mends::From(from) => mends(value, from.saturating_sub(at)),
+            Mends::Unknown | Mends::NotFirst if may_need_mends(value) => mends(value, 0),
+            Mends::Unknown | Mends::NotFirst => Vec::new(),
         };
-        let commas: Vec<usize> = commas.into_iter().map(|comma| at + comma).collect();
+        let mends: Vec<Mend> = found
+            .into_iter()
+            .map(|mend| match mend {
+                Mend::Comma(comma) => Mend::Comma(at + comma),
+                Mend::Key(start, end) => Mend::Key(at + start, at + end),
+            })
+            .collect();
         if bare {
-            // No frame: only trailing commas keep `serde_json` from the text.
+            // No frame: only the mends keep `serde_json` from the text.
             let mut repairs = Vec::new();
-            for &comma in &commas {
-                record_repair(&mut repairs, RepairKind::TrailingComma, comma);
-            }
-            return (!commas.is_empty()).then_some(TextFrame { at, end, repairs, commas });
+            record_mends(&mut repairs, &mends);
+            coalesce_repairs(&mut repairs);
+            return (!mends.is_empty()).then_some(TextFrame { at, end, repairs, mends });
         }
         let mut lexer = Lexer::new(ParseMode::Lenient, options.non_finite, 0);
         let mut sink = FrameSink::default();
@@ -127,12 +146,10 @@ impl TextFrame {
         }
         let after = sink.repairs.split_off(before);
         let mut repairs = sink.repairs;
-        for &comma in &commas {
-            record_repair(&mut repairs, RepairKind::TrailingComma, comma);
-        }
+        record_mends(&mut repairs, &mends);
         repairs.extend(after);
         coalesce_repairs(&mut repairs);
-        Some(TextFrame { at, end, repairs, commas })
+        Some(TextFrame { at, end, repairs, mends })
     }
 
     /// Is the framed value an object (not an array)?
@@ -144,7 +161,7 @@ impl TextFrame {
     /// under `max_depth`): `read` reads it from a deserializer over the value's text, and
     /// tells whether it read a float. What it reads is what the lenient parse of the whole
     /// text reads, the frame's repairs aside. A reading that borrows from the text is
-    /// offered only a value without trailing commas (`NotTried` else): the text `serde_json`
+    /// offered only a value that needs no mends (`NotTried` else): the text `serde_json`
     /// reads is then the value's own ([`offer_owned`](TextFrame::offer_owned) reads the rest).
     pub(crate) fn offer<'de, T>(
         &self,
@@ -153,13 +170,13 @@ impl TextFrame {
         read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
     ) -> Strict<T> {
         match text.get(self.at..self.end) {
-            Some(value) if self.commas.is_empty() => serde_json_first(value, max_depth, false, read),
+            Some(value) if self.mends.is_empty() => serde_json_first(value, max_depth, false, read),
             _ => Strict::NotTried,
         }
     }
 
     /// [`offer`](TextFrame::offer) for a reading that keeps nothing of the text it reads:
-    /// a value with trailing commas is read from a copy without them.
+    /// a value that needs mends is read from a mended copy.
     pub(crate) fn offer_owned<T>(
         &self,
         text: &str,
@@ -169,37 +186,61 @@ impl TextFrame {
         ) -> Result<(T, bool), serde_json::Error>,
     ) -> Strict<T> {
         let Some(value) = text.get(self.at..self.end) else { return Strict::NotTried };
-        if self.commas.is_empty() {
+        if self.mends.is_empty() {
             return serde_json_first(value, max_depth, false, read);
         }
-        let mut kept = String::with_capacity(value.len());
-        let mut from = self.at;
-        for &comma in &self.commas {
-            // Each comma is one byte outside any string: the pieces are whole characters.
-            match text.get(from..comma) {
-                Some(piece) => kept.push_str(piece),
-                None => return Strict::NotTried,
-            }
-            from = comma + 1;
+        match mended(text, self.at, self.end, &self.mends) {
+            Some(mended) => serde_json_first(&mended, max_depth, false, read),
+            None => Strict::NotTried,
         }
-        match text.get(from..self.end) {
-            Some(piece) => kept.push_str(piece),
-            None => return Strict::NotTried,
-        }
-        serde_json_first(&kept, max_depth, false, read)
     }
 }
 
-/// Offer the value framed in `text` to `serde_json` ([`TextFrame::of`], [`TextFrame::offer`]):
+/// `text` from `at` to `end` with `mends` made: each comma dropped, each key quoted. Each
+/// mend is at ASCII bytes outside any string: the pieces between are whole characters.
+fn mended(text: &str, at: usize, end: usize, mends: &[Mend]) -> Option<String> {
+    let keys = mends.iter().filter(|mend| matches!(mend, Mend::Key(..))).count();
+    let mut mended = String::with_capacity(end - at + 2 * keys);
+    let mut from = at;
+    for &mend in mends {
+        mended.push_str(text.get(from..mend.at())?);
+        match mend {
+            Mend::Comma(comma) => from = comma + 1,
+            Mend::Key(start, key_end) => {
+                mended.push('"');
+                mended.push_str(text.get(start..key_end)?);
+                mended.push('"');
+                from = key_end;
+            }
+        }
+    }
+    mended.push_str(text.get(from..end)?);
+    Some(mended)
+}
+
+/// The repairs the lenient grammar records for `mends`, in the order of the text.
+fn record_mends(repairs: &mut Vec<Repair>, mends: &[Mend]) {
+    for &mend in mends {
+        let kind = match mend {
+            Mend::Comma(_) => RepairKind::TrailingComma,
+            Mend::Key(..) => RepairKind::UnquotedKey,
+        };
+        record_repair(repairs, kind, mend.at());
+    }
+}
+
+/// Offer the value framed in `text` to `serde_json` ([`TextFrame::of`], with what is `known`
+/// of its mends; [`TextFrame::offer_owned`]):
 /// `Some` with the value and its frame when the lenient parse of the whole text, under
 /// `options`, would give the same value, with the frame's repairs and no others; `None`
 /// otherwise, and the caller reads the text as it would have.
 pub(crate) fn framed_first<T>(
     text: &str,
     options: &ParseOptions,
+    known: Mends,
     read: impl for<'a> FnOnce(&mut serde_json::Deserializer<StrRead<'a>>) -> Result<(T, bool), serde_json::Error>,
 ) -> Option<(T, TextFrame)> {
-    let frame = TextFrame::of(text, options, Commas::Unknown)?;
+    let frame = TextFrame::of(text, options, known)?;
     let value = frame.offer_owned(text, options.max_depth, read).read()?;
     Some((value, frame))
 }
@@ -270,7 +311,7 @@ mod tests {
 
     fn framed(text: &str) -> Option<(Value, Vec<Repair>)> {
         let options = ParseOptions::default();
-        framed_first(text, &options, |d| Value::deserialize(d).map(|value| (value, true)))
+        framed_first(text, &options, Mends::Unknown, |d| Value::deserialize(d).map(|value| (value, true)))
             .map(|(value, frame)| (value, frame.repairs))
     }
 
@@ -303,6 +344,10 @@ mod tests {
             "{\"a\": \"q\\\",}\",}",
             "```json\n{\"a\": [\"x\",\n],\n}\n```\nDone.",
             "Sure: [1, [2,],] // two",
+            // Keys without quotes, with trailing commas or not.
+            "{a: 1,}",
+            "{ customer_id: \"C-1\", items: [{sku: \"A-1\", qty: 2}], $ref-x.y: null}",
+            "```json\n{\n  a: [1,],\n  \"b\": {c_d: \"x: y, z\"},\n}\n```",
         ] {
             let framed = framed(text);
             assert!(framed.is_some(), "not read as framed: {text:?}");
@@ -325,7 +370,12 @@ mod tests {
             "{,}",
             "{\"a\": [1, /* c */],}",
             "{'a': 1,}",
-            "{a: 1,}",
+            // A word that is a value, a key after a comment, a key a string prefix starts.
+            "{a: b}",
+            "{\"x\": 1, /* c */ b: 2}",
+            "{u\"a\": 1}",
+            "[a: 1]",
+            "{.a: 1}",
             "[1, 2,",
             "{\"a\": \"x,}",
             "[1,}",
@@ -351,7 +401,8 @@ mod tests {
     fn only_the_lenient_mode_reads_frames() {
         let text = "```json\n{\"a\": 1}\n```";
         let read = |options: &ParseOptions| {
-            framed_first(text, options, |d| Value::deserialize(d).map(|value| (value, false))).is_some()
+            framed_first(text, options, Mends::Unknown, |d| Value::deserialize(d).map(|value| (value, false)))
+                .is_some()
         };
         assert!(read(&ParseOptions::default()));
         assert!(!read(&ParseOptions { mode: ParseMode::Strict, ..ParseOptions::default() }));

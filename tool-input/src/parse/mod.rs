@@ -1066,21 +1066,29 @@ fn read_whole(
     refused_before: bool,
 ) -> Result<(Parsed, bool), ParseError> {
     let strict_read = |d: &mut serde_json::Deserializer<StrRead<'_>>| repeats::noting_repeats(d);
-    let outcome = match strict::serde_json_first(input, options.max_depth, refused_before, strict_read) {
+    let strict = strict::serde_json_first(input, options.max_depth, refused_before, strict_read);
+    // Where a strict reading broke says whether the text may be strict JSON mended.
+    let known = match &strict {
+        Strict::Refused(error) => framed::Mends::after_refusal(input, error),
+        Strict::NotTried | Strict::Read(_) => framed::Mends::Unknown,
+    };
+    let outcome = match strict {
         Strict::Read((value, repeated_keys)) => {
             // No repairs; a double-encoded payload's repair is recorded where the value starts.
             let value_at = input.len() - input.trim_start().len();
             driver::Outcome { value, repairs: Vec::new(), value_at, repeated_keys }
         }
-        Strict::NotTried | Strict::Refused(_) => match framed::framed_first(input, options, strict_read) {
-            // Strict JSON in a frame (prose, a code fence): the frame's repairs, the value
-            // where it starts.
-            Some(((value, repeated_keys), frame)) => {
-                driver::Outcome { value, repairs: frame.repairs, value_at: frame.at, repeated_keys }
+        Strict::NotTried | Strict::Refused(_) => {
+            match framed::framed_first(input, options, known, strict_read) {
+                // Strict JSON in a frame (prose, a code fence): the frame's repairs, the value
+                // where it starts.
+                Some(((value, repeated_keys), frame)) => {
+                    driver::Outcome { value, repairs: frame.repairs, value_at: frame.at, repeated_keys }
+                }
+                None => one_shot::parse_outcome(driver::Input::text(input), options)
+                    .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?,
             }
-            None => one_shot::parse_outcome(driver::Input::text(input), options)
-                .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?,
-        },
+        }
     };
     let (parsed, repeated) = one_shot::decode_double(outcome, options);
     Ok((coalesce(parsed), repeated))

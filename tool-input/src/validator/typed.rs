@@ -15,7 +15,7 @@ use crate::check::fast::Fast;
 use crate::error::{FieldError, Rejection};
 use crate::limits::Limits;
 use crate::parse;
-use crate::parse::framed::{Commas, Framing, TextFrame};
+use crate::parse::framed::{Framing, Mends, TextFrame};
 use crate::parse::one_shot::TapeParsed;
 use crate::parse::strict::Strict;
 use crate::parse::tape::{Event, Events, Sources};
@@ -190,7 +190,7 @@ impl Validator {
             ObjectEnd::Closed => {}
             // Not strict JSON (prose after the object, a fence, a cut-off call, a trailing
             // comma): refused without reading the whole object into `T` first.
-            ObjectEnd::TrailingComma => return (Err(Miss::TrailingComma), false),
+            ObjectEnd::TrailingComma => return (Err(Miss::Mendable { from: 0 }), false),
             ObjectEnd::Other => return (Err(Miss::NotJson), false),
         }
         // The one pass notes whether it read a float: only then is the text scanned for one
@@ -213,12 +213,11 @@ impl Validator {
             Strict::Refused(error) => Err(match error.classify() {
                 // Not strict JSON: the lenient parser reads it, with no second strict attempt
                 // of the text as it is.
-                serde_json::error::Category::Syntax
-                    if parse::strict::broke_at_trailing_comma(text, &error) =>
-                {
-                    Miss::TrailingComma
-                }
-                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Miss::NotJson,
+                serde_json::error::Category::Syntax => match Mends::after_refusal(text, &error) {
+                    Mends::From(from) => Miss::Mendable { from },
+                    Mends::Unknown | Mends::NotFirst => Miss::NotJson,
+                },
+                serde_json::error::Category::Eof => Miss::NotJson,
                 serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
             }),
         };
@@ -388,13 +387,13 @@ impl Validator {
         // Strict JSON in a frame (prose, a code fence) first, read into `T` as the first
         // step reads strict JSON; the frame is read once for both readings.
         // Where the first step's strict reading broke tells whether a text without a frame
-        // may be strict JSON but for its trailing commas.
-        let commas = match miss {
-            Miss::TrailingComma => Commas::Seen,
-            Miss::NotJson => Commas::NotFirst,
-            Miss::NotTried | Miss::Inexact => Commas::Unknown,
+        // may be strict JSON mended (trailing commas dropped, keys quoted).
+        let mends = match miss {
+            Miss::Mendable { from } => Mends::From(from),
+            Miss::NotJson => Mends::NotFirst,
+            Miss::NotTried | Miss::Inexact => Mends::Unknown,
         };
-        let frame = TextFrame::of(text, &parse_options, commas);
+        let frame = TextFrame::of(text, &parse_options, mends);
         let framing = match &frame {
             // Arguments are an object: an array in a frame is read onto the tape, and refused
             // there as it is bare.

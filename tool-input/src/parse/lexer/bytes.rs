@@ -214,11 +214,26 @@ pub(super) fn is_key_start(b: u8) -> bool {
     is_key_byte(b) && b != 0xE2
 }
 
-/// A byte of an unquoted key: `customer_id`, `$ref`, `a-b`, `größe`.
+/// A byte of an unquoted key: `customer_id`, `$ref`, `a-b`, `größe`. One look in a table:
+/// the lexer and the search for mends (`mends`) ask for every byte of every such key.
 #[inline]
 pub(super) fn is_key_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'.' | b'+' | b'@') || b >= 0x80
+    KEY_BYTES[usize::from(b)]
 }
+
+/// [`is_key_byte`] of each byte.
+static KEY_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_alphanumeric()
+            || matches!(byte, b'_' | b'$' | b'-' | b'.' | b'+' | b'@')
+            || byte >= 0x80;
+        b += 1;
+    }
+    table
+};
 
 /// A byte that may start text without quotes ([`ParseMode::Repair`]): anything that is not
 /// whitespace, a bracket, a separator or a quote.

@@ -38,6 +38,7 @@
 
 pub(super) mod bytes;
 pub(crate) mod escapes;
+pub(crate) mod mends;
 pub(crate) mod numbers;
 mod scan;
 pub(crate) mod spans;

@@ -9,7 +9,6 @@
 //! text costs linear time. [`ValueEnd`] reads a text a fragment at a time, for the formats
 //! read as they stream.
 
-use super::bytes::first_special;
 use super::escapes::{escaped_space, unescaped_pair};
 
 /// May a `'` after this significant byte open a string? Only where a key or value starts,
@@ -275,90 +274,6 @@ impl Found {
             Found::After => after,
         }
     }
-}
-
-/// The trailing commas of `bytes` read as strict JSON reads its strings (`"` only, a
-/// backslash escaping the byte after it): the offset of each comma outside strings that
-/// follows a value (not `{`, `[`, `,` or `:`) and that only JSON white space separates from
-/// the `}` or `]` after it. Empty when there are none, or when a string never closes (no
-/// strict JSON then, with or without them).
-///
-/// Dropping these commas from a text makes strict JSON of it only where the text is strict
-/// JSON apart from them: the strings are where this reading puts them, so every comma
-/// dropped is one the lenient grammar reads as trailing. Most texts have no comma before a
-/// closing bracket at all and cost one search for commas; the strings are read only when
-/// one does.
-pub(crate) fn trailing_commas(bytes: &[u8]) -> Vec<usize> {
-    // A closing bracket after a comma, white space between, anywhere: a cheap first look.
-    let comma_before = |closer: usize| {
-        let before = bytes.get(..closer).unwrap_or_default();
-        before.iter().rev().find(|b| !is_json_ws(**b)) == Some(&b',')
-    };
-    if !memchr::memchr2_iter(b'}', b']', bytes).any(comma_before) {
-        return Vec::new();
-    }
-    read_trailing_commas(bytes)
-}
-
-/// [`trailing_commas`] without the first look, for a text known to have a comma before a
-/// closing bracket.
-pub(crate) fn read_trailing_commas(bytes: &[u8]) -> Vec<usize> {
-    let mut commas = Vec::new();
-    // The last byte outside strings that is not white space.
-    let mut last = 0;
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'"' => {
-                match strict_string_end(bytes, i + 1) {
-                    Some(end) => i = end,
-                    None => return Vec::new(),
-                }
-                last = b'"';
-                continue;
-            }
-            b',' => {
-                let follows_value = !matches!(last, 0 | b'{' | b'[' | b',' | b':');
-                if follows_value && matches!(bytes.get(skip_json_ws(bytes, i + 1)), Some(b'}' | b']')) {
-                    commas.push(i);
-                }
-                last = b',';
-            }
-            b' ' | b'\t' | b'\n' | b'\r' => {}
-            _ => last = b,
-        }
-        i += 1;
-    }
-    commas
-}
-
-/// From `bytes[i]`, inside a string: the index just after its closing `"`, read as strict
-/// JSON reads strings (eight bytes at a time, a backslash escaping the byte after it).
-/// `None` at a control character (no strict JSON) or where the text ends first.
-fn strict_string_end(bytes: &[u8], mut i: usize) -> Option<usize> {
-    loop {
-        let rest = bytes.get(i..)?;
-        let at = i + first_special(rest, b'"');
-        match *bytes.get(at)? {
-            b'"' => return Some(at + 1),
-            b'\\' => i = at + 2,
-            _ => return None,
-        }
-    }
-}
-
-/// JSON's white space (RFC 8259: space, tab, line feed, carriage return).
-fn is_json_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// The index of the first byte at or after `i` that is not JSON white space, or
-/// `bytes.len()`.
-fn skip_json_ws(bytes: &[u8], mut i: usize) -> usize {
-    while bytes.get(i).copied().is_some_and(is_json_ws) {
-        i += 1;
-    }
-    i
 }
 
 /// The index of the first byte at or after `i` that is not ASCII white space (form feed
