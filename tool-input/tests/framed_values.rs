@@ -74,6 +74,8 @@ fn string() -> impl Strategy<Value = String> {
         Just("line 1\nline 2".to_owned()),
         Just("a,]".to_owned()),
         Just("\\\", }".to_owned()),
+        Just("it's, ok".to_owned()),
+        Just("a': 'b".to_owned()),
     ]
 }
 
@@ -115,7 +117,8 @@ fn text_of(value: &Value, pretty: bool) -> String {
 
 /// What may stand before a closing bracket, chosen by `choice`: nothing, a trailing comma
 /// with or without white space around it, or commas that are no trailing commas. (Keys of
-/// lower-case letters go without quotes every other time.)
+/// lower-case letters go without quotes every other time, and scalars are written as Python
+/// writes them every third.)
 const BEFORE_CLOSER: [&str; 9] = ["", ",", ", ", ",\n  ", " ,\t\r\n", ",,", "\n,", ", /* c */", ",\u{a0}"];
 
 /// `value` written as JSON (compact), with `BEFORE_CLOSER[choices[k]]` before the closing
@@ -147,7 +150,24 @@ fn with_commas(value: &Value, choices: &[usize], next: &mut usize) -> String {
             let end = if members.is_empty() { "" } else { before_closer(next) };
             format!("{{{}{end}}}", members.join(", "))
         }
-        scalar => scalar.to_string(),
+        // Python's spellings every third time: a string in single quotes (one holding a `'`
+        // too, which the parser reads on past), `True`, `False`, `None`.
+        Value::String(text) if *next % 3 == 2 && !text.contains(['\\', '\n']) => {
+            *next += 1;
+            format!("'{text}'")
+        }
+        Value::Bool(flag) if *next % 3 == 2 => {
+            *next += 1;
+            (if *flag { "True" } else { "False" }).to_owned()
+        }
+        Value::Null if *next % 3 == 2 => {
+            *next += 1;
+            "None".to_owned()
+        }
+        scalar => {
+            *next += 1;
+            scalar.to_string()
+        }
     }
 }
 

@@ -120,6 +120,8 @@ impl TextFrame {
             .map(|mend| match mend {
                 Mend::Comma(comma) => Mend::Comma(at + comma),
                 Mend::Key(start, end) => Mend::Key(at + start, at + end),
+                Mend::SingleQuoted(open, close) => Mend::SingleQuoted(at + open, at + close),
+                Mend::Literal(start, literal) => Mend::Literal(at + start, literal),
             })
             .collect();
         if bare {
@@ -196,26 +198,60 @@ impl TextFrame {
     }
 }
 
-/// `text` from `at` to `end` with `mends` made: each comma dropped, each key quoted. Each
+/// `text` from `at` to `end` with `mends` made: each comma dropped (as white space), each
+/// key quoted, each `'` string quoted with `"`, each Python literal spelled as JSON. Each
 /// mend is at ASCII bytes outside any string: the pieces between are whole characters.
+/// Where every mend keeps the text's length (no key to quote), the copy is made once and
+/// mended in place.
 fn mended(text: &str, at: usize, end: usize, mends: &[Mend]) -> Option<String> {
-    let keys = mends.iter().filter(|mend| matches!(mend, Mend::Key(..))).count();
-    let mut mended = String::with_capacity(end - at + 2 * keys);
-    let mut from = at;
-    for &mend in mends {
-        mended.push_str(text.get(from..mend.at())?);
-        match mend {
-            Mend::Comma(comma) => from = comma + 1,
-            Mend::Key(start, key_end) => {
-                mended.push('"');
-                mended.push_str(text.get(start..key_end)?);
-                mended.push('"');
-                from = key_end;
+    let value = text.as_bytes().get(at..end)?;
+    let in_place = mends.iter().all(|mend| !matches!(mend, Mend::Key(..)));
+    let bytes = if in_place {
+        let mut bytes = value.to_vec();
+        for &mend in mends {
+            let (from, with) = match mend {
+                Mend::Comma(comma) => (comma, " "),
+                Mend::Literal(start, literal) => (start, literal.json()),
+                Mend::SingleQuoted(open, close) => {
+                    *bytes.get_mut(close.checked_sub(at)?)? = b'"';
+                    (open, "\"")
+                }
+                Mend::Key(..) => return None,
+            };
+            let from = from.checked_sub(at)?;
+            let target = bytes.get_mut(from..from + with.len())?;
+            target.copy_from_slice(with.as_bytes());
+        }
+        bytes
+    } else {
+        let mut bytes = Vec::with_capacity(value.len() + 2 * mends.len());
+        let mut from = at;
+        for &mend in mends {
+            bytes.extend_from_slice(text.as_bytes().get(from..mend.at())?);
+            match mend {
+                Mend::Comma(comma) => from = comma + 1,
+                Mend::Key(start, key_end) => {
+                    bytes.push(b'"');
+                    bytes.extend_from_slice(text.as_bytes().get(start..key_end)?);
+                    bytes.push(b'"');
+                    from = key_end;
+                }
+                Mend::SingleQuoted(open, close) => {
+                    bytes.push(b'"');
+                    bytes.extend_from_slice(text.as_bytes().get(open + 1..close)?);
+                    bytes.push(b'"');
+                    from = close + 1;
+                }
+                Mend::Literal(start, literal) => {
+                    bytes.extend_from_slice(literal.json().as_bytes());
+                    from = start + literal.python_len();
+                }
             }
         }
-    }
-    mended.push_str(text.get(from..end)?);
-    Some(mended)
+        bytes.extend_from_slice(text.as_bytes().get(from..end)?);
+        bytes
+    };
+    String::from_utf8(bytes).ok()
 }
 
 /// The repairs the lenient grammar records for `mends`, in the order of the text.
@@ -224,6 +260,8 @@ fn record_mends(repairs: &mut Vec<Repair>, mends: &[Mend]) {
         let kind = match mend {
             Mend::Comma(_) => RepairKind::TrailingComma,
             Mend::Key(..) => RepairKind::UnquotedKey,
+            Mend::SingleQuoted(..) => RepairKind::SingleQuotes,
+            Mend::Literal(..) => RepairKind::PythonLiteral,
         };
         record_repair(repairs, kind, mend.at());
     }
@@ -344,6 +382,12 @@ mod tests {
             "{\"a\": \"q\\\",}\",}",
             "```json\n{\"a\": [\"x\",\n],\n}\n```\nDone.",
             "Sure: [1, [2,],] // two",
+            // Python: strings in single quotes, its literals; with the rest.
+            "{'a': True, 'b': [None, False,], 'c': 'Zoë, x: y', d: ''}",
+            "```python\n{'customer_id': 'C-1', 'items': [{'sku': 'A-1', 'qty': 2}], 'gift': False}\n```",
+            "['a', 'b']",
+            "```json\n{'a': 1}\n```",
+            "{'a': 1,}",
             // Keys without quotes, with trailing commas or not.
             "{a: 1,}",
             "{ customer_id: \"C-1\", items: [{sku: \"A-1\", qty: 2}], $ref-x.y: null}",
@@ -362,20 +406,28 @@ mod tests {
             "{\"a\": 1}",
             " [1] \n",
             // Not strict JSON inside, or not one value.
-            "```json\n{'a': 1}\n```",
             // Commas that are no trailing commas, or a text with more than those to repair.
             "[1,,]",
             "[,]",
             "{\"a\": 1,,}",
             "{,}",
             "{\"a\": [1, /* c */],}",
-            "{'a': 1,}",
             // A word that is a value, a key after a comment, a key a string prefix starts.
             "{a: b}",
             "{\"x\": 1, /* c */ b: 2}",
             "{u\"a\": 1}",
             "[a: 1]",
             "{.a: 1}",
+            // Python the lenient grammar reads otherwise, or with more repairs than these.
+            "{'a': 'it's'}",
+            "{'a': 'say \"hi\"', 'tags': '[\"x\", \"y\"]'}",
+            "{'a': 'x' 'y'}",
+            "{'a': u'x'}",
+            "{'a': 'x\\n'}",
+            "{'a': (1, 2)}",
+            "{'a', 'b'}",
+            "{'a': True(1)}",
+            "{'a': NaN}",
             "[1, 2,",
             "{\"a\": \"x,}",
             "[1,}",

@@ -1,15 +1,24 @@
 //! What keeps a text from being strict JSON where the lenient grammar reads it as the strict
-//! JSON it would be without: trailing commas (`[1, 2,]`) and keys without quotes
-//! (`{city: "Paris"}`). Found by reading the text's strings as strict JSON reads them (`"`
-//! only, a backslash escaping the byte after it) and its keys with the lexer's own byte
-//! classes, so that mending them (dropping the commas, quoting the keys) makes strict JSON
-//! only of a text the lenient grammar reads as that JSON, with a `trailing_comma` or
-//! `unquoted_key` repair for each mend: the strings are where this reading puts them (a mend
-//! touches no quote or backslash), a key is the word the lexer reads as one (it starts where
-//! the lexer starts a key and ends where it ends one), and a comma is one before a closing
-//! bracket after a value. `serde_json` then says whether the mended text is strict JSON.
+//! JSON it would be without: trailing commas (`[1, 2,]`), keys without quotes
+//! (`{city: "Paris"}`), and Python's spelling of a dict (`{'a': True, 'b': None}`: strings in
+//! single quotes, the literals `True`, `False`, `None`). Found by reading the text's strings as
+//! strict JSON reads them (`"` only, a backslash escaping the byte after it) and the rest with
+//! the lexer's own rules, so that mending them (dropping the commas, quoting the keys, a `'`
+//! string quoted with `"`, a literal spelled as JSON spells it) makes strict JSON only of a
+//! text the lenient grammar reads as that JSON, with a repair for each mend
+//! (`trailing_comma`, `unquoted_key`, `single_quotes`, `python_literal`):
+//! - a mend touches no `"` or backslash of the text, so the mended text's strings are this
+//!   reading's, plus the ones it quoted;
+//! - a key is quoted only where the lexer starts and ends the same key; a comma is dropped
+//!   only before a closing bracket, after a value;
+//! - a `'` string is mended only where it holds no `"`, backslash or control character and
+//!   its first closing `'` is followed by a delimiter (`,` `:` `}` `]`), which is where the
+//!   lexer ends it too;
+//! - a literal only as the whole word the lexer reads.
+//!
+//! `serde_json` then says whether the mended text is strict JSON.
 
-use super::bytes::{first_special, is_key_byte, is_key_start};
+use super::bytes::{first_special, is_key_byte, is_key_start, is_word_byte};
 
 /// One mend of a text (offsets in it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,22 +27,68 @@ pub(crate) enum Mend {
     Comma(usize),
     /// The key without quotes from `.0` to `.1` is quoted.
     Key(usize, usize),
+    /// The string in single quotes from its opening quote at `.0` to its closing quote at
+    /// `.1` is quoted with `"`.
+    SingleQuoted(usize, usize),
+    /// The Python literal at this offset is spelled as JSON spells it.
+    Literal(usize, PythonLiteral),
+}
+
+/// A Python literal, by its JSON spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PythonLiteral {
+    True,
+    False,
+    None,
+}
+
+impl PythonLiteral {
+    /// The literal `word` spells in Python.
+    fn of(word: &[u8]) -> Option<PythonLiteral> {
+        match word {
+            b"True" => Some(PythonLiteral::True),
+            b"False" => Some(PythonLiteral::False),
+            b"None" => Some(PythonLiteral::None),
+            _ => None,
+        }
+    }
+
+    /// Its length as Python spells it.
+    pub(crate) fn python_len(self) -> usize {
+        match self {
+            PythonLiteral::True | PythonLiteral::None => 4,
+            PythonLiteral::False => 5,
+        }
+    }
+
+    /// As JSON spells it.
+    pub(crate) fn json(self) -> &'static str {
+        match self {
+            PythonLiteral::True => "true",
+            PythonLiteral::False => "false",
+            PythonLiteral::None => "null",
+        }
+    }
 }
 
 impl Mend {
     /// Where the mend is.
     pub(crate) fn at(self) -> usize {
         match self {
-            Mend::Comma(at) | Mend::Key(at, _) => at,
+            Mend::Comma(at) | Mend::Key(at, _) | Mend::SingleQuoted(at, _) | Mend::Literal(at, _) => at,
         }
     }
 }
 
 /// Whether `bytes` (a value, from its opening bracket) may need mending, at a glance: a
-/// closing bracket after a comma, or an object whose first key has no quotes. Models that
-/// leave out quotes leave them out of every key, the first too.
+/// closing bracket after a comma, or a container whose first key or item has no quotes or
+/// single ones. Models that leave out quotes, or write Python, do so from the first.
 pub(crate) fn may_need_mends(bytes: &[u8]) -> bool {
-    if bytes.first() == Some(&b'{') && bytes.get(skip_json_ws(bytes, 1)).copied().is_some_and(opens_key) {
+    let first = bytes.get(skip_json_ws(bytes, 1)).copied();
+    let python_first = first == Some(b'\'')
+        || matches!(bytes.first(), Some(b'[') | Some(b'{'))
+            && first.is_some_and(|b| b == b'T' || b == b'F' || b == b'N');
+    if python_first || bytes.first() == Some(&b'{') && first.is_some_and(opens_key) {
         return true;
     }
     let comma_before = |closer: usize| {
@@ -44,9 +99,10 @@ pub(crate) fn may_need_mends(bytes: &[u8]) -> bool {
 }
 
 /// Where the mending of `bytes` would start when `serde_json` refused it at `at` (the byte
-/// it peeked at when it stopped): at the comma before a closing bracket there, or at a key
-/// without quotes there. `None` when it stopped at anything else. Everything before is
-/// strict JSON as `serde_json` read it, outside any string.
+/// it peeked at when it stopped): at the comma before a closing bracket there, at a key
+/// without quotes there, at a `'` or a Python literal where a key or value starts. `None`
+/// when it stopped at anything else. Everything before is strict JSON as `serde_json` read
+/// it, outside any string.
 pub(crate) fn mend_at(bytes: &[u8], at: usize) -> Option<usize> {
     let &b = bytes.get(at)?;
     let before = bytes.get(..at)?;
@@ -54,13 +110,16 @@ pub(crate) fn mend_at(bytes: &[u8], at: usize) -> Option<usize> {
     match (b, last.and_then(|last| before.get(last))) {
         (b'}' | b']', Some(b',')) => last,
         (b, Some(b'{' | b',')) if opens_key(b) => Some(at),
+        (b'\'', Some(b'{' | b'[' | b',' | b':')) => Some(at),
+        (b'T' | b'F' | b'N', Some(b'[' | b',' | b':')) => Some(at),
         _ => None,
     }
 }
 
 /// The mends of `bytes`, in the order of the text, read from `from` (where the text is
 /// outside any string; nothing before it needs mending). Empty when there are none, or when
-/// a string never closes or holds a control character (no strict JSON then, mended or not).
+/// a string never closes or holds a control character, or a `'` string is not one to mend
+/// (no strict JSON then, mended or not).
 pub(crate) fn mends(bytes: &[u8], from: usize) -> Vec<Mend> {
     let mut mends = Vec::new();
     // The last byte outside strings that is not white space.
@@ -85,14 +144,31 @@ pub(crate) fn mends(bytes: &[u8], from: usize) -> Vec<Mend> {
                 last = b',';
             }
             b' ' | b'\t' | b'\n' | b'\r' => {}
-            _ if matches!(last, b'{' | b',') && opens_key(b) => {
-                let end = bytes.get(i..).unwrap_or_default().iter().position(|&b| !is_key_byte(b));
-                let end = end.map_or(bytes.len(), |k| i + k);
-                if bytes.get(skip_json_ws(bytes, end)) == Some(&b':') {
-                    mends.push(Mend::Key(i, end));
-                    last = b'"';
-                    i = end;
-                    continue;
+            b'\'' if matches!(last, b'{' | b'[' | b',' | b':') => {
+                let Some(close) = single_quoted_end(bytes, i + 1) else { return Vec::new() };
+                mends.push(Mend::SingleQuoted(i, close));
+                last = b'"';
+                i = close + 1;
+                continue;
+            }
+            _ if matches!(last, b'{' | b',') && opens_key(b) || is_python_literal_start(b, last) => {
+                if matches!(last, b'{' | b',') && opens_key(b) {
+                    let end = run_end(bytes, i, is_key_byte);
+                    if bytes.get(skip_json_ws(bytes, end)) == Some(&b':') {
+                        mends.push(Mend::Key(i, end));
+                        last = b'"';
+                        i = end;
+                        continue;
+                    }
+                }
+                if is_python_literal_start(b, last) {
+                    let end = run_end(bytes, i, is_word_byte);
+                    if let Some(literal) = bytes.get(i..end).and_then(PythonLiteral::of) {
+                        mends.push(Mend::Literal(i, literal));
+                        last = b'e';
+                        i = end;
+                        continue;
+                    }
                 }
                 last = b;
             }
@@ -101,6 +177,29 @@ pub(crate) fn mends(bytes: &[u8], from: usize) -> Vec<Mend> {
         i += 1;
     }
     mends
+}
+
+/// May `b`, after `last`, start a Python literal where a value starts?
+fn is_python_literal_start(b: u8, last: u8) -> bool {
+    matches!(b, b'T' | b'F' | b'N') && matches!(last, b'[' | b',' | b':')
+}
+
+/// The index of the first byte at or after `i` that `class` refuses, or `bytes.len()`.
+fn run_end(bytes: &[u8], i: usize, class: fn(u8) -> bool) -> usize {
+    let run = bytes.get(i..).unwrap_or_default().iter().position(|&b| !class(b));
+    run.map_or(bytes.len(), |k| i + k)
+}
+
+/// From `bytes[i]`, inside a string opened by `'`: the index of its closing `'`, where the
+/// lexer ends it too: the first `'`, followed by JSON white space and a delimiter. `None`
+/// when the string holds a backslash or a control character first (a mend would have to
+/// decode it as Python does), or a `"` (escaped, the string would cost `serde_json` a copy
+/// the repairing parser's reading does not make: such texts are left to it), or its first
+/// `'` is not followed so (an apostrophe, which the lexer reads on past).
+fn single_quoted_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let close = i + bytes.get(i..)?.iter().position(|&b| matches!(b, b'\'' | b'"' | b'\\' | 0..=0x1f))?;
+    let delimited = matches!(bytes.get(skip_json_ws(bytes, close + 1)), Some(b',' | b':' | b'}' | b']'));
+    (bytes.get(close) == Some(&b'\'') && delimited).then_some(close)
 }
 
 /// May `b`, where a key is expected, start one without quotes? As the lexer reads a key:
@@ -152,9 +251,47 @@ mod tests {
             .map(|mend| match *mend {
                 Mend::Comma(at) => format!("comma {}", text[at] as char),
                 Mend::Key(start, end) => String::from_utf8_lossy(&text[start..end]).into_owned(),
+                Mend::SingleQuoted(open, close) => {
+                    format!("'{}'", String::from_utf8_lossy(&text[open + 1..close]))
+                }
+                Mend::Literal(_, literal) => literal.json().to_owned(),
             })
             .collect();
         assert_eq!(described, ["a", "b_1", "comma ,", "comma ,", "$ref-x.y", "comma ,"]);
+        let python = "{'a': True, 'b': [None, False,], True: 'it is, said', 'c': 'Zoë', d: ''}";
+        let found = mends(python.as_bytes(), 0);
+        let described: Vec<String> = found
+            .iter()
+            .map(|mend| match *mend {
+                Mend::Comma(_) => "comma".to_owned(),
+                Mend::Key(start, end) => python[start..end].to_owned(),
+                Mend::SingleQuoted(open, close) => format!("'{}'", &python[open + 1..close]),
+                Mend::Literal(_, literal) => literal.json().to_owned(),
+            })
+            .collect();
+        assert_eq!(
+            described,
+            [
+                "'a'",
+                "true",
+                "'b'",
+                "null",
+                "false",
+                "comma",
+                "True",
+                "'it is, said'",
+                "'c'",
+                "'Zoë'",
+                "d",
+                "''"
+            ]
+        );
+        // Not mended: a `'` string holding a backslash or a `"`, one whose first `'` is an
+        // apostrophe.
+        for text in ["{'a': 'x\\n'}", "{'a': 'it's'}", "{'a': 'say \"hi\"'}"] {
+            assert_eq!(mends(text.as_bytes(), 0), [], "{text:?}");
+        }
+        assert_eq!(mends(b"[Truex, none]", 0), []);
         // Not mends: a comma after an opener or another comma, a word that is a value, a
         // key that starts with a dot or a multi-byte character, a string that never closes.
         for text in ["[,]", "[1,,]", "{\"a\": b}", "[a, b]", "{.a: 1}", "{\u{e9}: 1}", "{a: \"x,]"] {
@@ -168,8 +305,10 @@ mod tests {
         assert_eq!(mend_at(b"{\"a\": 1, b: 2}", 9), Some(9));
         assert_eq!(mend_at(b"{ key: 1}", 2), Some(2));
         assert_eq!(mend_at(b"[1 2]", 3), None);
-        assert_eq!(mend_at(b"{'a': 1}", 1), None);
-        assert_eq!(mend_at(b"{\"a\": True}", 6), None);
+        assert_eq!(mend_at(b"{\"a\": True}", 6), Some(6));
+        assert_eq!(mend_at(b"{'a': 1}", 1), Some(1));
+        assert_eq!(mend_at(b"{\"a\": 1 True}", 9), None);
+        assert_eq!(mend_at(b"{\"a\": NaN}", 6), Some(6));
         assert!(may_need_mends(b"{ a: 1}"));
         assert!(may_need_mends(b"[1,\n]"));
         assert!(!may_need_mends(b"{\"a\": [1, 2], \"b\": \"x\"}"));
