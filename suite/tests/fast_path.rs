@@ -469,3 +469,77 @@ fn the_paths_agree_on_the_count_of_an_object_with_refused_members() {
         assert_eq!(sorted, by_value, "{text}");
     }
 }
+
+/// Arrays and objects sent as JSON strings, each shape the one pass reads from the string's
+/// text (strict JSON) or leaves to the parse (anything else).
+#[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
+struct AsText {
+    #[schemars(length(max = 3))]
+    tags: Vec<String>,
+    #[serde(default)]
+    items: Vec<Item>,
+    #[serde(default)]
+    grid: Vec<Vec<u8>>,
+    #[serde(default)]
+    labels: std::collections::BTreeMap<String, u8>,
+    #[serde(default)]
+    #[tool_input(sensitive)]
+    codes: Vec<u16>,
+}
+
+/// `T::from_arguments` (which keeps no records: a container in strict JSON is read from its
+/// text) gives what the untyped check's value gives through serde, and the full path's
+/// rejection; with the records kept (`from_arguments_with`), the paths agree too.
+#[test]
+fn containers_sent_as_text_read_as_their_parsed_values() {
+    let fields = [
+        // Strict JSON: read from the text.
+        r#""tags": "[\"a\", \"b\"]""#,
+        r#""tags": " [\"a\\u00e9\", \"b\\\"c\"]\n""#,
+        r#""tags": "[]", "items": "[{\"sku\": \"ABC-1234\", \"quantity\": 2, \"note\": \"n\"}]""#,
+        r#""tags": "[]", "grid": "[[1, 2], [], [3]]""#,
+        r#""tags": "[]", "grid": "[[1, \"2\"], \"[3]\"]""#,
+        r#""tags": "[]", "grid": "[[1.0, 2]]""#,
+        r#""tags": "[]", "labels": "{\"b\": 1, \"a\": 2, \"c\": \"3\"}""#,
+        r#""tags": "[]", "codes": "[7, \"8\"]""#,
+        // Refused inside: by an item's pattern, range or type, by a count, by a member.
+        r#""tags": "[]", "items": "[{\"sku\": \"abc\", \"quantity\": 2}]""#,
+        r#""tags": "[]", "items": "[{\"sku\": \"ABC-1234\", \"quantity\": 0}]""#,
+        r#""tags": "[1, \"a\"]""#,
+        r#""tags": "[\"a\", \"b\", \"c\", \"d\"]""#,
+        r#""tags": "[]", "labels": "{\"a\": 300}""#,
+        r#""tags": "[]", "items": "[{\"sku\": \"ABC-1234\", \"quantity\": 2, \"extra\": 1}]""#,
+        r#""tags": "[]", "grid": "[[1], {\"a\": 1}]""#,
+        r#""tags": "[]", "codes": "[70000]""#,
+        // A key given twice, at the top or nested: the walk reports it.
+        r#""tags": "[]", "labels": "{\"a\": 1, \"a\": 2}""#,
+        r#""tags": "[]", "items": "[{\"sku\": \"ABC-1234\", \"quantity\": 2, \"quantity\": 3}]""#,
+        // Not strict JSON: the parse reads it, as before.
+        r#""tags": "['a', 'b']""#,
+        r#""tags": "[\"a\",]""#,
+        r#""tags": "[\"a\"] and more""#,
+        r#""tags": "[\"a\""#,
+        r#""tags": "[]", "labels": "{a: 1}""#,
+        r#""tags": "[]", "items": "[{sku: 'ABC-1234', quantity: 2,}]""#,
+    ];
+    let options = CheckOptions::default();
+    let validator = AsText::definition().validator();
+    for fields in fields {
+        // The text strict JSON, then read by the lenient parser (a code fence around it).
+        for raw in [format!("{{{fields}}}"), format!("```json\n{{{fields}}}\n```")] {
+            let typed = AsText::from_arguments(raw.as_str());
+            let full = tool_input::__private::from_arguments_full::<AsText>(raw.as_str().into(), &options);
+            match (&typed, &full) {
+                (Ok(typed), Ok(full)) => {
+                    assert_eq!(typed, &full.value, "{raw}");
+                    let untyped = validator.check(raw.as_str()).unwrap_or_else(|e| panic!("{raw}: {e:?}"));
+                    let through_serde: AsText = serde_json::from_value(untyped.value).unwrap();
+                    assert_eq!(typed, &through_serde, "{raw}");
+                }
+                (Err(typed), Err(full)) => assert_eq!(typed.errors(), full.errors(), "{raw}"),
+                _ => panic!("the paths disagree on {raw}:\ntyped: {typed:?}\nfull: {full:?}"),
+            }
+            agree::<AsText>(&raw);
+        }
+    }
+}

@@ -30,9 +30,10 @@ use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqA
 use serde_json::{Number, Value};
 
 mod explain;
+mod lifted;
 mod object;
 
-use super::convert::{respelled, text_as_type};
+use super::convert::{respelled, strict_container_text, text_as_type};
 use super::keywords::{
     const_refuses, enum_refuses, enum_refuses_text, first_equal_items, integral_float_rewritten, item_schema,
     number_admitted, string_admitted, Bounds, Sent,
@@ -47,6 +48,7 @@ use crate::plan::{Chain, FastString, Node, NodeId, Plan, Types};
 use crate::policy::Policy;
 use crate::report::{Coercion, CoercionKind};
 use explain::Explain;
+use lifted::Lifted;
 use object::{Object, Pending};
 
 /// Shared state of one fast deserialization.
@@ -134,24 +136,30 @@ impl Places {
 }
 
 /// A string read as what its schema declares (see [`Fast::coerce_str`]).
-enum Coerced<'p> {
+enum Coerced<'p, 't> {
     Number(Number),
     Bool(bool),
     /// The enum option spelled like the string but for letter case.
     Option(&'p str),
     /// The JSON array or object the string held.
     Parsed(Value),
+    /// The text of the JSON array or object the string held, strict JSON that `Parsed`
+    /// would hold as `serde_json` reads it (`convert::strict_container_text`): read from the
+    /// text, where its record needs no echo of the value.
+    Strict(&'t str),
 }
 
-impl Coerced<'_> {
-    /// The value as a coercion record shows it (`message::echo`).
-    fn echo(&self, max: usize) -> String {
-        match self {
+impl Coerced<'_, '_> {
+    /// The value as a coercion record shows it (`message::echo`); none for a container
+    /// left as its text, which is made only where the record shows none.
+    fn echo(&self, max: usize) -> Option<String> {
+        Some(match self {
             Coerced::Number(number) => echo(&Value::Number(number.clone()), max),
             Coerced::Bool(flag) => echo(&Value::Bool(*flag), max),
             Coerced::Option(option) => echo_str(option, max),
             Coerced::Parsed(value) => echo(value, max),
-        }
+            Coerced::Strict(_) => return None,
+        })
     }
 }
 
@@ -400,7 +408,7 @@ impl<'p> Fast<'p> {
     /// JSON string, a number, a boolean, an enum option in other letter case. `None` when the
     /// walker would not coerce it here, or when the result would still not be exactly valid
     /// (the walker then explains). The coercion is recorded.
-    fn coerce_str(&self, id: NodeId, text: &str, at: &Path<'_>) -> Option<Coerced<'p>> {
+    fn coerce_str<'t>(&self, id: NodeId, text: &'t str, at: &Path<'_>) -> Option<Coerced<'p, 't>> {
         if self.unions.get() > 0 || text.len() > self.max_string_bytes || !self.room_for(1) {
             return None;
         }
@@ -427,6 +435,14 @@ impl<'p> Fast<'p> {
         let (coerced, kind) = match node.types {
             Some(types) if !types.contains(Types::STRING) => {
                 let max_depth = self.max_depth.saturating_sub(at.len());
+                // A container in strict JSON is read from its text, where its record shows
+                // no echo of it (none is kept, or the value is masked): no `Value` built.
+                let echoed = !self.unrecorded && !sensitive;
+                if let Some(content) = strict_container_text(text, types, max_depth).filter(|_| !echoed) {
+                    let kind = CoercionKind::ParsedString;
+                    self.record(at, kind, || Coercion { path: at.pointer(), kind, from: None, to: None });
+                    return Some(Coerced::Strict(content));
+                }
                 let converted = text_as_type(text, types, false, max_depth)?;
                 if converted.repeats_keys {
                     // The walk reports the keys given twice.
@@ -458,7 +474,7 @@ impl<'p> Fast<'p> {
             path: at.pointer(),
             kind,
             from: (!sensitive).then(|| echo_str(text, self.max_echo)),
-            to: (!sensitive).then(|| coerced.echo(self.max_echo)),
+            to: (!sensitive).then(|| coerced.echo(self.max_echo)).flatten(),
         });
         Some(coerced)
     }
@@ -746,6 +762,19 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
             Some(Coerced::Parsed(value)) => {
                 // Read through this path again, so what is inside is checked and coerced too.
                 let checked = Checked { de: value, fast: self.fast, node: self.node, at: self.at };
+                let parsed = &self.fast.parsed;
+                parsed.set(parsed.get() + 1);
+                let read = checked.deserialize_any(self.inner).map_err(|_| abort());
+                parsed.set(parsed.get() - 1);
+                read
+            }
+            Some(Coerced::Strict(content)) => {
+                // As `Parsed`, from the text: the same visitor calls but for the members'
+                // order (the text's, which a `Value` without `preserve_order` sorts) and
+                // strings lent rather than given (see `lifted`).
+                let mut text = serde_json::Deserializer::from_str(content);
+                let checked =
+                    Checked { de: Lifted::new(&mut text), fast: self.fast, node: self.node, at: self.at };
                 let parsed = &self.fast.parsed;
                 parsed.set(parsed.get() + 1);
                 let read = checked.deserialize_any(self.inner).map_err(|_| abort());
