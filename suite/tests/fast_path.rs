@@ -471,7 +471,7 @@ fn the_paths_agree_on_the_count_of_an_object_with_refused_members() {
 }
 
 /// Arrays and objects sent as JSON strings, each shape the one pass reads from the string's
-/// text (strict JSON) or leaves to the parse (anything else).
+/// text (what looks like strict JSON) or leaves to the parse (anything else).
 #[derive(Debug, PartialEq, Deserialize, JsonSchema, ToolInput)]
 struct AsText {
     #[schemars(length(max = 3))]
@@ -485,6 +485,8 @@ struct AsText {
     #[serde(default)]
     #[tool_input(sensitive)]
     codes: Vec<u16>,
+    #[serde(default)]
+    ratios: Vec<f64>,
 }
 
 /// `T::from_arguments` (which keeps no records: a container in strict JSON is read from its
@@ -502,6 +504,10 @@ fn containers_sent_as_text_read_as_their_parsed_values() {
         r#""tags": "[]", "grid": "[[1.0, 2]]""#,
         r#""tags": "[]", "labels": "{\"b\": 1, \"a\": 2, \"c\": \"3\"}""#,
         r#""tags": "[]", "codes": "[7, \"8\"]""#,
+        r#""tags": "[]", "ratios": "[1.5, 2, -0.0, 1e3]""#,
+        // A float serde_json may round otherwise than the parse (built without its
+        // `float_roundtrip`): the full path decides.
+        r#""tags": "[]", "ratios": "[0.1000000000000000055511151231257827, 2]""#,
         // Refused inside: by an item's pattern, range or type, by a count, by a member.
         r#""tags": "[]", "items": "[{\"sku\": \"abc\", \"quantity\": 2}]""#,
         r#""tags": "[]", "items": "[{\"sku\": \"ABC-1234\", \"quantity\": 0}]""#,
@@ -514,6 +520,10 @@ fn containers_sent_as_text_read_as_their_parsed_values() {
         // A key given twice, at the top or nested: the walk reports it.
         r#""tags": "[]", "labels": "{\"a\": 1, \"a\": 2}""#,
         r#""tags": "[]", "items": "[{\"sku\": \"ABC-1234\", \"quantity\": 2, \"quantity\": 3}]""#,
+        // Looks strict but is not (the reading from the text ends, the full path decides).
+        r#""tags": "[\"a\"] [\"b\"]""#,
+        r#""tags": "[]", "grid": "[[1, 2] [3]]""#,
+        r#""tags": "[]", "grid": "[[1, 2],, [3 4]]""#,
         // Not strict JSON: the parse reads it, as before.
         r#""tags": "['a', 'b']""#,
         r#""tags": "[\"a\",]""#,

@@ -5,15 +5,11 @@
 
 use std::borrow::Cow;
 
-use serde::de::DeserializeSeed;
-use serde_json::de::StrRead;
 use serde_json::{Number, Value};
 
 use super::keywords::{const_refuses, enum_refuses_text};
 use crate::decimal::Denotes;
 use crate::equal::ValueIndex;
-use crate::key_walk::{self, Gather, Scalar};
-use crate::parse::strict::Strict;
 use crate::parse::{self, ParseMode, ParseOptions};
 use crate::plan::{Node, Types};
 use crate::report::CoercionKind;
@@ -88,73 +84,77 @@ pub(crate) fn container_from_text(text: &str, types: Types, max_depth: usize) ->
 }
 
 /// An array or object sent as a JSON string, where `types` declares one, that
-/// [`container_from_text`] would read as `serde_json` reads it, with no key given twice: its
-/// text, trimmed, for a reader that takes the container from the text rather than from the
-/// parsed `Value` (the same value, read in one pass). `None` where the parse would read it
-/// otherwise (not strict JSON, nested past `max_depth` or `serde_json`'s own limit, a float
-/// `serde_json` may misread), or where a key is given twice or an object has more members
-/// than are compared one by one: the parse then decides, as it always did.
-pub(crate) fn strict_container_text<'t>(text: &'t str, types: Types, max_depth: usize) -> Option<&'t str> {
+/// [`container_from_text`] would give `serde_json` to read first (its depth limit allows) and
+/// that looks like strict JSON ([`looks_strict`]): its text, trimmed, for a reader that takes
+/// the container from the text rather than from the parsed `Value`. Where `serde_json` does
+/// not read it as the parse does after all (it is not strict JSON, nests past `serde_json`'s
+/// own limit, gives a key twice, holds a float `serde_json` may misread), that reader finds
+/// out as it reads and leaves the call to the full path; a text that does not look strict is
+/// left to the parse.
+pub(crate) fn container_text(text: &str, types: Types, max_depth: usize) -> Option<&str> {
     let trimmed = text.trim();
     if !((types.contains(Types::ARRAY) && trimmed.starts_with('['))
         || (types.contains(Types::OBJECT) && trimmed.starts_with('{')))
+        || trimmed.len() > ParseOptions::default().max_bytes
     {
         return None;
     }
-    let options = container_options(trimmed, max_depth);
-    if trimmed.len() > options.max_bytes {
-        return None;
-    }
-    let mut scan = KeyScan::<'t>::default();
-    let read = |d: &mut serde_json::Deserializer<StrRead<'t>>| {
-        key_walk::walk(&mut scan).deserialize(d).map(|()| ((), scan.floats))
-    };
-    let read = parse::strict::serde_json_first(trimmed, options.max_depth, false, read);
-    (matches!(read, Strict::Read(())) && !scan.repeated_or_many).then_some(trimmed)
+    // As `container_options` decides, from the count `looks_strict` makes on its way.
+    let opens = looks_strict(trimmed.as_bytes())?;
+    (opens <= max_depth || parse::strict::depth_allows(max_depth)).then_some(trimmed)
 }
 
-/// The keys of the objects a strict text holds, for [`strict_container_text`]: whether one
-/// is given twice in an object (or an object has too many to compare one by one), and
-/// whether a number was read as a float.
-#[derive(Default)]
-struct KeyScan<'de> {
-    /// The keys of the objects being read, innermost last; each object's start is its
-    /// `Gather::Object`.
-    keys: Vec<Cow<'de, str>>,
-    repeated_or_many: bool,
-    floats: bool,
-}
-
-impl KeyScan<'_> {
-    /// More members than this in one object: not compared (a key given twice found by
-    /// comparing each key with those before it costs the square of the members).
-    const MAX_COMPARED: usize = 32;
-}
-
-impl<'de> Gather<'de> for KeyScan<'de> {
-    type Value = ();
-    type Object = usize;
-    type Array = ();
-
-    fn scalar(&mut self, scalar: Scalar<'_>) {
-        self.floats |= matches!(scalar, Scalar::F64(_));
-    }
-
-    fn object(&mut self) -> usize {
-        self.keys.len()
-    }
-
-    fn member(&mut self, start: &mut usize, key: Cow<'de, str>, (): ()) {
-        let before = self.keys.get(*start..).unwrap_or_default();
-        if before.len() >= Self::MAX_COMPARED || before.contains(&key) {
-            self.repeated_or_many = true;
+/// Does `text` look like strict JSON? Outside its strings, only white space, brackets,
+/// commas, colons, number characters and the words `true`, `false` and `null`, and no comma
+/// before a closing bracket; every string closed. What a model writes leniently (single
+/// quotes, bare keys, Python's `True` and `None`, a trailing comma, a comment) does not. A
+/// guess, cheap beside a parse: a text that passes and is not strict JSON after all costs its
+/// call the full path (see [`container_text`]). When it does, the count of its opening
+/// brackets (parentheses too, in strings too), as [`container_options`] counts them.
+fn looks_strict(text: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    let mut last = b' ';
+    let mut opens = 0usize;
+    while let Some(&byte) = text.get(at) {
+        at += 1;
+        match byte {
+            // A byte at a time: most strings in a list are a few bytes, shorter than
+            // `memchr`'s set-up.
+            b'"' => loop {
+                match text.get(at)? {
+                    b'"' => {
+                        at += 1;
+                        break;
+                    }
+                    b'\\' => at += 2,
+                    b'[' | b'{' | b'(' => {
+                        opens += 1;
+                        at += 1;
+                    }
+                    _ => at += 1,
+                }
+            },
+            b' ' | b'\t' | b'\n' | b'\r' => continue,
+            b']' | b'}' if last == b',' => return None,
+            b'[' | b'{' => opens += 1,
+            b']' | b'}' | b',' | b':' | b'0'..=b'9' | b'-' | b'+' | b'.' => {}
+            b'e' | b'E' if last.is_ascii_digit() => {}
+            b't' | b'f' | b'n' => {
+                let word: &[u8] = match byte {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                if !text.get(at - 1..).is_some_and(|rest| rest.starts_with(word)) {
+                    return None;
+                }
+                at += word.len() - 1;
+            }
+            _ => return None,
         }
-        self.keys.push(key);
+        last = byte;
     }
-
-    fn object_end(&mut self, start: usize) {
-        self.keys.truncate(start);
-    }
+    Some(opens)
 }
 
 /// How [`container_from_text`] reads `text` (trimmed): leniently, within `max_depth`.
@@ -401,59 +401,54 @@ mod tests {
     }
 
     #[test]
-    fn a_container_is_left_as_its_text_only_where_serde_json_reads_it_once() {
+    fn a_container_is_left_as_its_text_where_serde_json_would_read_it_first() {
         let mut types = Types::ARRAY;
         types.insert(Types::OBJECT);
-        fn strict(text: &str) -> Option<&str> {
-            let mut types = Types::ARRAY;
-            types.insert(Types::OBJECT);
-            strict_container_text(text, types, parse::DEFAULT_MAX_DEPTH)
-        }
-        // Strict JSON, read as the parse reads it: its text, trimmed.
+        // Strict JSON, or what looks like it (the reader finds out otherwise).
         for text in [
             r#"["a", "b"]"#,
-            "  [1, {\"a\": [2]}]\n",
-            r#"{"b": 1, "a": {"b": 2, "a": [{"a": 1}, {"a": 2}]}}"#,
-            r#"[{"k\u0041": 1, "kA2": 2}]"#,
-            "[]",
-            "[1.5, 2]",
-        ] {
-            assert_eq!(strict(text), Some(text.trim()), "{text}");
-            let parsed = container_from_text(text, types, parse::DEFAULT_MAX_DEPTH);
-            let direct: Value = serde_json::from_str(text).unwrap();
-            assert_eq!(parsed, Some((direct, false)), "{text}");
-        }
-        // What the parse reads otherwise, or the walk reports: left to them.
-        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
-        let many = format!("{{{}}}", many.join(", "));
-        for text in [
-            "['a', 'b']",
-            "[1, 2,]",
-            "[1] and more",
+            "  [1, {\"a\": [2.5e-3, true, false, null]}]\n",
+            r#"{"b": 1}"#,
+            r#"["it's", "a \"quoted\" x, ]", "\\"]"#,
             "[1] [2]",
-            r#"{"a": 1, "a": 2}"#,
-            r#"[{"a": {"b": 1, "b": 1}}]"#,
-            r#"[{"k\u0041": 1, "kA": 2}]"#,
-            &many,
-            "[1",
+            "[1.5e+3, -0, 1E2]",
+            "[truefalse]",
+        ] {
+            assert_eq!(container_text(text, types, parse::DEFAULT_MAX_DEPTH), Some(text.trim()), "{text}");
+        }
+        // Written leniently, or not a container.
+        for text in [
+            "['a']",
+            r#"[{a: 1}]"#,
+            "[True, None]",
+            "[nul]",
+            "[e1]",
+            "[1, 2,]",
+            "[1, 2, ]",
+            r#"{"a": 1,}"#,
+            "[1] // note",
+            r#"["a]"#,
+            r#"["a\"]"#,
+            "[1]\u{a0}x",
             "\"[1]\"",
             "12",
+            "x[1]",
         ] {
-            assert_eq!(strict(text), None, "{text}");
+            assert_eq!(container_text(text, types, parse::DEFAULT_MAX_DEPTH), None, "{text}");
         }
-        // Keys alike in different objects, or after an inner object closed, are not repeats.
-        assert!(strict(r#"[{"a": 1}, {"a": 2}, {"b": {"a": 1}, "a": 3}]"#).is_some());
-        // Where the type is not declared, or the depth limit may bind.
-        assert_eq!(strict_container_text("[1]", Types::OBJECT, 128), None);
-        assert_eq!(strict_container_text(r#"{"a": 1}"#, Types::ARRAY, 128), None);
-        assert_eq!(strict_container_text("[[[1]]]", types, 2), None);
-        assert_eq!(strict_container_text("[[[1]]]", types, 3), Some("[[[1]]]"));
-        let deep = format!("{}{}", "[".repeat(129), "]".repeat(129));
-        assert_eq!(strict_container_text(&deep, types, 200), None);
-        assert!(container_from_text(&deep, types, 200).is_some());
-        // A float serde_json may round otherwise than the parse: left to the parse.
-        let risky = "[0.1000000000000000055511151231257827]";
-        assert_eq!(strict(risky).is_none(), crate::decimal::serde_json_may_misread(risky.as_bytes()));
+        // Where the type is not declared, or the parse's depth limit may bind.
+        assert_eq!(container_text("[1]", Types::OBJECT, 128), None);
+        assert_eq!(container_text(r#"{"a": 1}"#, Types::ARRAY, 128), None);
+        assert_eq!(container_text("[[[1]]]", types, 2), None);
+        assert_eq!(container_text("[[[1]]]", types, 3), Some("[[[1]]]"));
+        // The depth decided as the parse decides it, brackets in strings counted too.
+        for text in ["[[[1]]]", r#"[{"a": "[(x"}, [2]]"#, r#"{"a": {"b": "{{"}}"#, "[]"] {
+            for max_depth in (0..8).chain([127, 128, 200]) {
+                let parse_first = parse::strict::depth_allows(container_options(text, max_depth).max_depth);
+                let left = container_text(text, types, max_depth).is_some();
+                assert_eq!(left, parse_first, "{text} {max_depth}");
+            }
+        }
     }
 
     #[test]

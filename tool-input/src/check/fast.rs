@@ -10,10 +10,11 @@
 //! Under the default policy it also makes the common representation coercions on the way,
 //! exactly as the walker would (same rules, same records): a number or boolean sent as a
 //! string, an enum value in other letter case, an array or object sent as a JSON string
-//! (parsed, then read through this same path). The moment anything else is not exactly valid
-//! — another coercion, a constraint broken, a keyword this path does not evaluate (`oneOf`,
-//! `allOf`, a general `anyOf`, `patternProperties`, `not`), a coercion under
-//! a union or under the strict or lenient policy — it aborts, and the caller takes the full
+//! (read through this same path: from the string's text when it looks like strict JSON and
+//! no record shows the value, else from its parsed `Value`). The moment anything else is not
+//! exactly valid — another coercion, a constraint broken, a keyword this path does not
+//! evaluate (`oneOf`, `allOf`, a general `anyOf`, `patternProperties`, `not`), a coercion
+//! under a union or under the strict or lenient policy — it aborts, and the caller takes the full
 //! path, which coerces or explains. So this path only ever accepts what the full path accepts,
 //! with the same value and the same report (coercions and defaults filled for absent
 //! properties).
@@ -33,7 +34,7 @@ mod explain;
 mod lifted;
 mod object;
 
-use super::convert::{respelled, strict_container_text, text_as_type};
+use super::convert::{container_text, respelled, text_as_type};
 use super::keywords::{
     const_refuses, enum_refuses, enum_refuses_text, first_equal_items, integral_float_rewritten, item_schema,
     number_admitted, string_admitted, Bounds, Sent,
@@ -143,9 +144,9 @@ enum Coerced<'p, 't> {
     Option(&'p str),
     /// The JSON array or object the string held.
     Parsed(Value),
-    /// The text of the JSON array or object the string held, strict JSON that `Parsed`
-    /// would hold as `serde_json` reads it (`convert::strict_container_text`): read from the
-    /// text, where its record needs no echo of the value.
+    /// The text of the JSON array or object the string held, which the parse for `Parsed`
+    /// would give `serde_json` first (`convert::container_text`): read from the text, where
+    /// its record needs no echo of the value.
     Strict(&'t str),
 }
 
@@ -435,10 +436,11 @@ impl<'p> Fast<'p> {
         let (coerced, kind) = match node.types {
             Some(types) if !types.contains(Types::STRING) => {
                 let max_depth = self.max_depth.saturating_sub(at.len());
-                // A container in strict JSON is read from its text, where its record shows
-                // no echo of it (none is kept, or the value is masked): no `Value` built.
+                // A container that looks like strict JSON is read from its text, where its
+                // record shows no echo of it (none is kept, or the value is masked): no
+                // `Value` built.
                 let echoed = !self.unrecorded && !sensitive;
-                if let Some(content) = strict_container_text(text, types, max_depth).filter(|_| !echoed) {
+                if let Some(content) = container_text(text, types, max_depth).filter(|_| !echoed) {
                     let kind = CoercionKind::ParsedString;
                     self.record(at, kind, || Coercion { path: at.pointer(), kind, from: None, to: None });
                     return Some(Coerced::Strict(content));
@@ -768,23 +770,35 @@ impl<'de, V: Visitor<'de>> Wrap<'_, '_, V> {
                 parsed.set(parsed.get() - 1);
                 read
             }
-            Some(Coerced::Strict(content)) => {
-                // As `Parsed`, from the text: the same visitor calls but for the members'
-                // order (the text's, which a `Value` without `preserve_order` sorts) and
-                // strings lent rather than given (see `lifted`).
-                let mut text = serde_json::Deserializer::from_str(content);
-                let checked =
-                    Checked { de: Lifted::new(&mut text), fast: self.fast, node: self.node, at: self.at };
-                let parsed = &self.fast.parsed;
-                parsed.set(parsed.get() + 1);
-                let read = checked.deserialize_any(self.inner).map_err(|_| abort());
-                parsed.set(parsed.get() - 1);
-                read
-            }
+            Some(Coerced::Strict(content)) => self.read_container_text(content),
             None => match self.fast.refuse(node, || Value::String(text.to_owned()), self.at) {
                 true => self.inner.visit_str(text),
                 false => Err(abort()),
             },
+        }
+    }
+
+    /// Read the array or object whose text the string held, as `Parsed` reads the parsed
+    /// value: the same visitor calls but for the members' order (the text's, which a `Value`
+    /// without `preserve_order` sorts) and strings lent rather than given (see `lifted`).
+    /// Where the parse would not have read the text as `serde_json` reads it (not strict
+    /// JSON, too deep for `serde_json`, more after the value, a float it may misread) or the
+    /// walk would report it (a key given twice, which the one pass refuses in every
+    /// object), the reading ends and the full path decides.
+    fn read_container_text<E: de::Error>(self, content: &str) -> Result<V::Value, E> {
+        let mut text = serde_json::Deserializer::from_str(content);
+        let checked = Checked { de: Lifted::new(&mut text), fast: self.fast, node: self.node, at: self.at };
+        let (parsed, floats) = (&self.fast.parsed, &self.fast.floats);
+        parsed.set(parsed.get() + 1);
+        let floats_before = floats.replace(false);
+        let read = checked.deserialize_any(self.inner).and_then(|read| text.end().map(|()| read));
+        let floats_inside = floats.replace(floats_before || floats.get());
+        parsed.set(parsed.get() - 1);
+        match read {
+            Ok(read) if !(floats_inside && crate::decimal::serde_json_may_misread(content.as_bytes())) => {
+                Ok(read)
+            }
+            _ => Err(abort()),
         }
     }
 }

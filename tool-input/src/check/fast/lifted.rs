@@ -291,7 +291,8 @@ mod tests {
     #[test]
     fn reads_every_shape_as_the_inner_deserializer_does() {
         let text = r#"{"text": "a\"b", "maybe": -3, "none": null, "list": [[1, "x"], [2, "é"]],
-            "map": {"p": "Point", "c": {"Circle": 1.5}, "t": {"Pair": [1, 2]}, "b": {"Box": {"w": 3, "h": 4}}},
+            "map": {"p": "Point", "c": {"Circle": 1.5}, "t": {"Pair": [1, 2]},
+                "b": {"Box": {"w": 3, "h": 4}}},
             "unit": null, "wrapped": 170141183460469231731687303715884105727, "bytes": "hi"}"#;
         let direct: Every = serde_json::from_str(text).unwrap();
         let owned = text.to_owned();
