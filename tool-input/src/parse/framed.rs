@@ -15,12 +15,14 @@
 //! is framed and its value strict JSON is anything saved; every other text costs one scan
 //! for its brackets and the lexer's reading of its first bytes.
 //!
-//! Trailing commas (`[1, 2,]`, `{"a": 1,\n}`) and keys without quotes (`{city: "Paris"}`)
-//! are set aside too, framed or not: a model that pretty-prints its JSON leaves the commas,
-//! and some leave out the quotes of every key. They are mended in a copy of the value
-//! (`lexer::mends`: dropped, quoted) that `serde_json` reads; where that is strict JSON, the
-//! lenient grammar reads the text as that JSON, recording each mend (`trailing_comma`,
-//! `unquoted_key`).
+//! Trailing commas (`[1, 2,]`, `{"a": 1,\n}`), keys without quotes (`{city: "Paris"}`) and
+//! Python's spelling (`{'a': True, 'b': None}`) are set aside too, framed or not: a model
+//! that pretty-prints its JSON leaves the commas, and some leave out the quotes of every key
+//! or write a Python dict. They are mended in a copy of the value (`lexer::mends`: commas
+//! dropped, keys quoted, `'` strings quoted with `"`, literals spelled as JSON) that
+//! `serde_json` reads; where that is strict JSON, the lenient grammar reads the text as that
+//! JSON, recording each mend (`trailing_comma`, `unquoted_key`, `single_quotes`,
+//! `python_literal`).
 
 use serde_json::de::StrRead;
 
