@@ -85,10 +85,13 @@ impl Mend {
 /// single ones. Models that leave out quotes, or write Python, do so from the first.
 pub(crate) fn may_need_mends(bytes: &[u8]) -> bool {
     let first = bytes.get(skip_json_ws(bytes, 1)).copied();
-    let python_first = first == Some(b'\'')
-        || matches!(bytes.first(), Some(b'[') | Some(b'{'))
-            && first.is_some_and(|b| b == b'T' || b == b'F' || b == b'N');
-    if python_first || bytes.first() == Some(&b'{') && first.is_some_and(opens_key) {
+    let opens_object = bytes.first() == Some(&b'{');
+    let mendable_first = |b: u8| match b {
+        // A `'` string, or a Python literal (in an object, a key without quotes).
+        b'\'' | b'T' | b'F' | b'N' => true,
+        _ => opens_object && opens_key(b),
+    };
+    if first.is_some_and(mendable_first) {
         return true;
     }
     let comma_before = |closer: usize| {
