@@ -62,9 +62,19 @@ pub(crate) enum Mends {
 impl Mends {
     /// What `serde_json`'s refusal of the whole `text` says of its mends.
     pub(crate) fn after_refusal(text: &str, error: &serde_json::Error) -> Mends {
-        match super::strict::refused_at(text, error)
-            .and_then(|at| super::lexer::mends::mend_at(text.as_bytes(), at))
-        {
+        Mends::refused_at(text, super::strict::refused_at(text, error))
+    }
+
+    /// What an object's first key says of its mends where it opens as no strict JSON key
+    /// does: what `serde_json`'s refusal there would say ([`after_refusal`](Mends::after_refusal)),
+    /// without its reading (nor the error it allocates). `None`: `serde_json` is to read it.
+    pub(crate) fn at_first_key(text: &str) -> Option<Mends> {
+        super::lexer::mends::unquoted_first_key(text.as_bytes()).map(|at| Mends::refused_at(text, Some(at)))
+    }
+
+    /// A strict reading of `text` stopped at `at`.
+    fn refused_at(text: &str, at: Option<usize>) -> Mends {
+        match at.and_then(|at| super::lexer::mends::mend_at(text.as_bytes(), at)) {
             Some(from) => Mends::From(from),
             None => Mends::NotFirst,
         }
@@ -117,15 +127,16 @@ impl TextFrame {
             Mends::Unknown | Mends::NotFirst if may_need_mends(value) => mends(value, 0),
             Mends::Unknown | Mends::NotFirst => Vec::new(),
         };
-        let mends: Vec<Mend> = found
-            .into_iter()
-            .map(|mend| match mend {
+        let mut mends = found;
+        for mend in &mut mends {
+            // Offsets in the value, made offsets in the text.
+            *mend = match *mend {
                 Mend::Comma(comma) => Mend::Comma(at + comma),
                 Mend::Key(start, end) => Mend::Key(at + start, at + end),
                 Mend::SingleQuoted(open, close) => Mend::SingleQuoted(at + open, at + close),
                 Mend::Literal(start, literal) => Mend::Literal(at + start, literal),
-            })
-            .collect();
+            };
+        }
         if bare {
             // No frame: only the mends keep `serde_json` from the text.
             let mut repairs = Vec::new();

@@ -193,6 +193,11 @@ impl Validator {
             ObjectEnd::TrailingComma => return (Err(Miss::Mendable { from: 0 }), false),
             ObjectEnd::Other => return (Err(Miss::NotJson), false),
         }
+        // A first key `serde_json` would refuse at once (`{'a'`, `{a`): what its refusal
+        // would say, without the reading.
+        if let Some(mends) = Mends::at_first_key(text) {
+            return (Err(Miss::after(mends)), false);
+        }
         // The one pass notes whether it read a float: only then is the text scanned for one
         // serde_json may round wrongly (most calls have none, and the scan cost a clean call
         // a fifth of its instructions).
@@ -213,10 +218,7 @@ impl Validator {
             Strict::Refused(error) => Err(match error.classify() {
                 // Not strict JSON: the lenient parser reads it, with no second strict attempt
                 // of the text as it is.
-                serde_json::error::Category::Syntax => match Mends::after_refusal(text, &error) {
-                    Mends::From(from) => Miss::Mendable { from },
-                    Mends::Unknown | Mends::NotFirst => Miss::NotJson,
-                },
+                serde_json::error::Category::Syntax => Miss::after(Mends::after_refusal(text, &error)),
                 serde_json::error::Category::Eof => Miss::NotJson,
                 serde_json::error::Category::Data | serde_json::error::Category::Io => Miss::Inexact,
             }),
@@ -393,8 +395,8 @@ impl Validator {
             Miss::NotJson => Mends::NotFirst,
             Miss::NotTried | Miss::Inexact => Mends::Unknown,
         };
-        let frame = TextFrame::of(text, &parse_options, mends);
-        let framing = match &frame {
+        let mut frame = TextFrame::of(text, &parse_options, mends);
+        let framing = match &mut frame {
             // Arguments are an object: an array in a frame is read onto the tape, and refused
             // there as it is bare.
             Some(frame) if !frame.holds_object(text) => Framing::Known(frame),
@@ -439,7 +441,7 @@ impl Validator {
     fn framed_typed<T: DeserializeOwned>(
         &self,
         text: &str,
-        frame: &TextFrame,
+        frame: &mut TextFrame,
         policy: Policy,
         limits: &Limits,
         defaults: Defaults,
@@ -449,8 +451,10 @@ impl Validator {
             fast.run::<T, _>(&mut *d).map(|value| (value, fast.read_a_float()))
         };
         match frame.offer_owned(text, limits.max_depth, read) {
+            // The frame is not read again: its repairs go to the report.
             Strict::Read(value) => {
-                Ok(Checked { value, report: Report::new(frame.repairs.clone(), fast.into_coercions()) })
+                let repairs = std::mem::take(&mut frame.repairs);
+                Ok(Checked { value, report: Report::new(repairs, fast.into_coercions()) })
             }
             other => Err(other),
         }
@@ -623,6 +627,16 @@ impl Validator {
         // In the walk's order, as reading the text gives them (`check::order`).
         let coercions = fast.into_coercions();
         Ok(OnePass::Decided(Checked { value, report: Report::new(parsed.repairs.to_vec(), coercions) }))
+    }
+}
+
+impl Miss {
+    /// The miss of a text a strict reading refused, by what the refusal says of its mends.
+    fn after(mends: Mends) -> Miss {
+        match mends {
+            Mends::From(from) => Miss::Mendable { from },
+            Mends::Unknown | Mends::NotFirst => Miss::NotJson,
+        }
     }
 }
 

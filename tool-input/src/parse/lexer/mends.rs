@@ -119,6 +119,19 @@ pub(crate) fn mend_at(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// Where the first key of the object `bytes` opens (white space aside), when it opens as no
+/// strict JSON key does (not with `"`, the object not empty): the byte `serde_json` would stop
+/// at, without its reading. `None` when the text does not open with `{` after JSON white
+/// space, or its first key is quoted, or it has none.
+pub(crate) fn unquoted_first_key(bytes: &[u8]) -> Option<usize> {
+    let open = skip_json_ws(bytes, 0);
+    if bytes.get(open) != Some(&b'{') {
+        return None;
+    }
+    let first = skip_json_ws(bytes, open + 1);
+    (!matches!(bytes.get(first), Some(b'"' | b'}') | None)).then_some(first)
+}
+
 /// The mends of `bytes`, in the order of the text, read from `from` (where the text is
 /// outside any string; nothing before it needs mending). Empty when there are none, or when
 /// a string never closes or holds a control character, or a `'` string is not one to mend
@@ -312,6 +325,11 @@ mod tests {
         assert_eq!(mend_at(b"{'a': 1}", 1), Some(1));
         assert_eq!(mend_at(b"{\"a\": 1 True}", 9), None);
         assert_eq!(mend_at(b"{\"a\": NaN}", 6), Some(6));
+        assert_eq!(unquoted_first_key(b" {\n a: 1}"), Some(4));
+        assert_eq!(unquoted_first_key(b"{'a': 1}"), Some(1));
+        assert_eq!(unquoted_first_key(b"{\"a\": 1}"), None);
+        assert_eq!(unquoted_first_key(b"{ }"), None);
+        assert_eq!(unquoted_first_key(b"[a]"), None);
         assert!(may_need_mends(b"{ a: 1}"));
         assert!(may_need_mends(b"[1,\n]"));
         assert!(!may_need_mends(b"{\"a\": [1, 2], \"b\": \"x\"}"));
