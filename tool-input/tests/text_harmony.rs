@@ -388,6 +388,23 @@ fn text_after_a_streams_end_leaves_a_harmony_call_without_its_end_cut() {
     }
 }
 
+/// Content cut at the size limit did not end where the turn did: a chunk past the limit is
+/// not dropped to let a later one in (a hole), and no call is read from what was kept.
+#[test]
+fn content_cut_at_the_size_limit_runs_no_harmony_call() {
+    let head = "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>";
+    let options = CallOptions::new().max_body_bytes(head.len() + 40);
+    let mut stream = StreamAssembler::new(options);
+    for piece in [head, &"x".repeat(60), "{\"city\": \"Paris\"}"] {
+        stream.push_event(&json!({"choices": [{"index": 0, "delta": {"content": piece}}]}));
+    }
+    stream.push_event(&json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}));
+    stream.push_done();
+    let read = stream.finish();
+    assert!(read.calls.is_empty(), "{:?}", summary(&read));
+    assert!(errors(&read).iter().any(|error| error.contains("more than the limit")), "{:?}", errors(&read));
+}
+
 #[test]
 fn harmony_calls_stream_around_an_analysis_message() {
     let text = "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\": \"Oslo\", \"days\": 12}<|call|><|start|>assistant<|channel|>analysis<|message|>Then the time.<|end|><|start|>assistant to=functions.ping<|channel|>commentary json<|message|>{}<|call|>";

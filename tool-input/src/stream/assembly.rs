@@ -117,6 +117,9 @@ pub(crate) struct Assembly {
     repeats: usize,
     pub(super) content: Option<String>,
     pub(super) content_part: Option<u64>,
+    /// The content reached `max_body_bytes`: it is kept up to there, nothing after is added
+    /// (it would leave a hole), and no call is read from it.
+    pub(super) content_too_large: bool,
     /// The text of a [`Format::Text`] stream.
     pub(super) text: String,
     pub(super) text_too_large: bool,
@@ -166,6 +169,7 @@ impl Assembly {
             repeats: 0,
             content: None,
             content_part: None,
+            content_too_large: false,
             text: String::new(),
             text_too_large: false,
             text_reader: None,
@@ -770,8 +774,12 @@ impl Assembly {
     /// as the whole body's reader joins them.
     pub fn content(&mut self, part: u64, text: &str, separator: &str) {
         let limit = self.options.get_max_body_bytes();
+        if self.content_too_large {
+            return;
+        }
         let content = self.content.get_or_insert_with(String::new);
         if content.len() + text.len() + separator.len() > limit {
+            self.content_too_large = true;
             return;
         }
         if !content.is_empty() && self.content_part.is_some_and(|last| last != part) {
@@ -821,7 +829,11 @@ impl Assembly {
         if self.overflowed {
             out.overflow(self.format);
         }
-        for &choice in self.turn_ends.iter().filter(|choice| !self.text_after_end.contains(choice)) {
+        // A text cut at the size limit did not end where the turn did.
+        let cut_for_size = self.content_too_large || self.text_too_large;
+        for &choice in
+            self.turn_ends.iter().filter(|choice| !cut_for_size && !self.text_after_end.contains(choice))
+        {
             out.set_choice(choice);
             out.ended_turn();
         }
@@ -850,6 +862,22 @@ impl Assembly {
             }
         } else {
             match self.content.take() {
+                // Content cut at the size limit: what it held is kept, and no call is read
+                // from a text that did not end where it did.
+                Some(content)
+                    if self.content_too_large && self.options.scans_content() && out.attempts() == 0 =>
+                {
+                    let message = format!(
+                        "The content is more than the limit of {} bytes; no tool call was read from it.",
+                        self.options.get_max_body_bytes()
+                    );
+                    out.push_failed(
+                        CallParts::new(self.format),
+                        CallErrorKind::Arguments(RejectionKind::TooLarge),
+                        message,
+                    );
+                    Some(content)
+                }
                 // Backends served without a tool parser put the calls into the content.
                 Some(content)
                     if self.options.scans_content() && out.attempts() == 0 && !content.is_empty() =>
