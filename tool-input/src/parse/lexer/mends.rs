@@ -18,7 +18,8 @@
 //!
 //! `serde_json` then says whether the mended text is strict JSON.
 
-use super::bytes::{first_special, is_key_byte, is_key_start, is_word_byte};
+use super::bytes::{is_key_byte, is_key_start, is_word_byte};
+use super::spans::string_end;
 
 /// One mend of a text (offsets in it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,9 +134,10 @@ pub(crate) fn unquoted_first_key(bytes: &[u8]) -> Option<usize> {
 }
 
 /// The mends of `bytes`, in the order of the text, read from `from` (where the text is
-/// outside any string; nothing before it needs mending). Empty when there are none, or when
-/// a string never closes or holds a control character, or a `'` string is not one to mend
-/// (no strict JSON then, mended or not).
+/// outside any string; nothing before it needs mending). Strings run to their closing `"`
+/// as `spans::string_end` reads them, a backslash escaping the byte after it. Empty when
+/// there are none, or when a string never closes or a `'` string is not one to mend (no
+/// strict JSON then, mended or not).
 pub(crate) fn mends(bytes: &[u8], from: usize) -> Vec<Mend> {
     let mut mends = Vec::new();
     // The last byte outside strings that is not white space.
@@ -145,7 +147,7 @@ pub(crate) fn mends(bytes: &[u8], from: usize) -> Vec<Mend> {
     while let Some(&b) = bytes.get(i) {
         match b {
             b'"' => {
-                match strict_string_end(bytes, i + 1) {
+                match string_end(bytes, i, b'"') {
                     Some(end) => i = end,
                     None => return Vec::new(),
                 }
@@ -223,21 +225,6 @@ fn single_quoted_end(bytes: &[u8], i: usize) -> Option<usize> {
 /// things there: a smart quote, special white space).
 fn opens_key(b: u8) -> bool {
     is_key_start(b) && b < 0x80 && b != b'.'
-}
-
-/// From `bytes[i]`, inside a string: the index just after its closing `"`, read as strict
-/// JSON reads strings (eight bytes at a time, a backslash escaping the byte after it).
-/// `None` at a control character (no strict JSON) or where the text ends first.
-fn strict_string_end(bytes: &[u8], mut i: usize) -> Option<usize> {
-    loop {
-        let rest = bytes.get(i..)?;
-        let at = i + first_special(rest, b'"');
-        match *bytes.get(at)? {
-            b'"' => return Some(at + 1),
-            b'\\' => i = at + 2,
-            _ => return None,
-        }
-    }
 }
 
 /// JSON's white space (RFC 8259: space, tab, line feed, carriage return).
