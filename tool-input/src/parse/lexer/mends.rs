@@ -138,64 +138,120 @@ pub(crate) fn unquoted_first_key(bytes: &[u8]) -> Option<usize> {
 /// as `spans::string_end` reads them, a backslash escaping the byte after it. Empty when
 /// there are none, or when a string never closes or a `'` string is not one to mend (no
 /// strict JSON then, mended or not).
+///
+/// What a byte means here depends only on the last byte outside strings that is not white
+/// space (`last`). Where that opens a place for a key or a value (`{` `[` `,` `:`, or
+/// nothing yet), the next token may be a mend; after anything else (a value, a closing
+/// bracket), only a `"` or a byte of structure can start one or open such a place again, and
+/// the bytes between are passed over unread. The two places are two loops, not one `match`
+/// on every byte: which token comes next is then a branch a processor predicts from where it
+/// is, not a jump among a dozen targets.
 pub(crate) fn mends(bytes: &[u8], from: usize) -> Vec<Mend> {
     let mut mends = Vec::new();
-    // The last byte outside strings that is not white space.
+    // The last byte outside strings that is not white space; 0 before any.
     let before = bytes.get(..from).unwrap_or_default();
     let mut last = before.iter().rev().find(|b| !is_json_ws(**b)).copied().unwrap_or(0);
     let mut i = from;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'"' => {
-                match string_end(bytes, i, b'"') {
-                    Some(end) => i = end,
-                    None => return Vec::new(),
-                }
-                last = b'"';
-                continue;
-            }
-            b',' => {
-                let follows_value = !matches!(last, 0 | b'{' | b'[' | b',' | b':');
-                if follows_value && matches!(bytes.get(skip_json_ws(bytes, i + 1)), Some(b'}' | b']')) {
-                    mends.push(Mend::Comma(i));
-                }
-                last = b',';
-            }
-            b' ' | b'\t' | b'\n' | b'\r' => {}
-            b'\'' if matches!(last, b'{' | b'[' | b',' | b':') => {
-                let Some(close) = single_quoted_end(bytes, i + 1) else { return Vec::new() };
-                mends.push(Mend::SingleQuoted(i, close));
-                last = b'"';
-                i = close + 1;
-                continue;
-            }
-            _ if matches!(last, b'{' | b',') && opens_key(b) || is_python_literal_start(b, last) => {
-                if matches!(last, b'{' | b',') && opens_key(b) {
-                    let end = run_end(bytes, i, is_key_byte);
-                    if bytes.get(skip_json_ws(bytes, end)) == Some(&b':') {
-                        mends.push(Mend::Key(i, end));
-                        last = b'"';
-                        i = end;
-                        continue;
-                    }
-                }
-                if is_python_literal_start(b, last) {
-                    let end = run_end(bytes, i, is_word_byte);
-                    if let Some(literal) = bytes.get(i..end).and_then(PythonLiteral::of) {
-                        mends.push(Mend::Literal(i, literal));
-                        last = b'e';
-                        i = end;
-                        continue;
-                    }
-                }
-                last = b;
-            }
-            _ => last = b,
+    if !opens_place(last) {
+        let Some(next) = after_value(bytes, i, &mut last, &mut mends) else { return Vec::new() };
+        i = next;
+    }
+    // At a place for a key or a value.
+    while i < bytes.len() {
+        i = skip_json_ws(bytes, i);
+        let Some(&b) = bytes.get(i) else { break };
+        if b == b'"' {
+            let Some(end) = string_end(bytes, i, b'"') else { return Vec::new() };
+            i = end;
+        } else if OPENS_PLACE[usize::from(b)] {
+            // A comma here follows no value: it is no trailing comma.
+            last = b;
+            i += 1;
+            continue;
+        } else if b == b'\'' && last != 0 {
+            let Some(close) = single_quoted_end(bytes, i + 1) else { return Vec::new() };
+            mends.push(Mend::SingleQuoted(i, close));
+            i = close + 1;
+        } else if let Some((mend, end)) = word_mend(bytes, i, last) {
+            mends.push(mend);
+            i = end;
+        } else {
+            i += 1;
         }
-        i += 1;
+        let Some(next) = after_value(bytes, i, &mut last, &mut mends) else { return Vec::new() };
+        i = next;
     }
     mends
 }
+
+/// From `bytes[i]`, after a value: past strings and everything else to the next byte of
+/// structure that opens a place for a key or a value (`,` `{` `[` `:`, or a NUL byte, which
+/// `last` reads as nothing yet), which it leaves in `last`, with a trailing comma's mend.
+/// The index just after it, or `bytes.len()`; `None` when a string never closes.
+#[inline(always)]
+fn after_value(bytes: &[u8], mut i: usize, last: &mut u8, mends: &mut Vec<Mend>) -> Option<usize> {
+    loop {
+        while bytes.get(i).is_some_and(|&b| !STRUCTURE[usize::from(b)]) {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else { return Some(bytes.len()) };
+        if b == b'"' {
+            i = string_end(bytes, i, b'"')?;
+            continue;
+        }
+        if b == b',' && matches!(bytes.get(skip_json_ws(bytes, i + 1)), Some(b'}' | b']')) {
+            mends.push(Mend::Comma(i));
+        }
+        *last = b;
+        return Some(i + 1);
+    }
+}
+
+/// Does `last` open a place for a key or a value (or is it nothing yet)?
+fn opens_place(last: u8) -> bool {
+    OPENS_PLACE[usize::from(last)]
+}
+
+/// The bytes [`opens_place`] says yes to.
+static OPENS_PLACE: [bool; 256] = {
+    let mut table = [false; 256];
+    table[0] = true;
+    table[b'{' as usize] = true;
+    table[b'[' as usize] = true;
+    table[b',' as usize] = true;
+    table[b':' as usize] = true;
+    table
+};
+
+/// At `bytes[i]`, a byte `is_key_start` or `is_python_literal_start` allows after `last`:
+/// the key without quotes (a `:` after it) or the Python literal (the whole word) it starts,
+/// with the index just after it.
+fn word_mend(bytes: &[u8], i: usize, last: u8) -> Option<(Mend, usize)> {
+    if matches!(last, b'{' | b',') && bytes.get(i).copied().is_some_and(opens_key) {
+        let end = run_end(bytes, i, is_key_byte);
+        if bytes.get(skip_json_ws(bytes, end)) == Some(&b':') {
+            return Some((Mend::Key(i, end), end));
+        }
+    }
+    if bytes.get(i).is_some_and(|&b| is_python_literal_start(b, last)) {
+        let end = run_end(bytes, i, is_word_byte);
+        let literal = bytes.get(i..end).and_then(PythonLiteral::of)?;
+        return Some((Mend::Literal(i, literal), end));
+    }
+    None
+}
+
+/// The bytes [`after_value`] stops at: a string, or structure that opens a place.
+static STRUCTURE: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b',' as usize] = true;
+    table[b'{' as usize] = true;
+    table[b'[' as usize] = true;
+    table[b':' as usize] = true;
+    table[0] = true;
+    table
+};
 
 /// May `b`, after `last`, start a Python literal where a value starts?
 fn is_python_literal_start(b: u8, last: u8) -> bool {
@@ -323,5 +379,78 @@ mod tests {
         // A glance, not a reading: a string holding `,]` is looked at, to find nothing.
         assert!(may_need_mends(b"{\"b\": \"x,]\"}"));
         assert_eq!(mends(b"{\"b\": \"x,]\"}", 0), []);
+    }
+
+    /// The search as first written, a byte at a time with one `match`: the reference the
+    /// search by places must agree with.
+    fn mends_a_byte_at_a_time(bytes: &[u8], from: usize) -> Vec<Mend> {
+        let mut mends = Vec::new();
+        let before = bytes.get(..from).unwrap_or_default();
+        let mut last = before.iter().rev().find(|b| !is_json_ws(**b)).copied().unwrap_or(0);
+        let mut i = from;
+        while let Some(&b) = bytes.get(i) {
+            match b {
+                b'"' => {
+                    match string_end(bytes, i, b'"') {
+                        Some(end) => i = end,
+                        None => return Vec::new(),
+                    }
+                    last = b'"';
+                    continue;
+                }
+                b',' => {
+                    let follows_value = !opens_place(last);
+                    if follows_value && matches!(bytes.get(skip_json_ws(bytes, i + 1)), Some(b'}' | b']')) {
+                        mends.push(Mend::Comma(i));
+                    }
+                    last = b',';
+                }
+                b' ' | b'\t' | b'\n' | b'\r' => {}
+                b'\'' if matches!(last, b'{' | b'[' | b',' | b':') => {
+                    let Some(close) = single_quoted_end(bytes, i + 1) else { return Vec::new() };
+                    mends.push(Mend::SingleQuoted(i, close));
+                    last = b'"';
+                    i = close + 1;
+                    continue;
+                }
+                _ => match word_mend(bytes, i, last) {
+                    Some((mend, end)) => {
+                        last = if matches!(mend, Mend::Key(..)) { b'"' } else { b'e' };
+                        mends.push(mend);
+                        i = end;
+                        continue;
+                    }
+                    None => last = b,
+                },
+            }
+            i += 1;
+        }
+        mends
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(4000))]
+        #[test]
+        fn the_search_by_places_finds_what_a_byte_at_a_time_finds(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "{", "}", "[", "]", ",", ":", " ", "\n", "\"", "\\", "'", "a", "key_1", "$r.x",
+                "True", "False", "None", "true", "null", "12", "-1.5e3", "\"s,]\"", "'x'",
+                "'it's'", "\u{0}", "\u{e9}", ".", "Tru", "#", "x\"y",
+            ]), 0..40),
+            from in 0usize..8,
+        ) {
+            let text = pieces.concat();
+            let bytes = text.as_bytes();
+            // `from` is a place outside strings: the start, or just after a byte of structure.
+            let from = bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| matches!(b, b'{' | b'[' | b',' | b':'))
+                .map(|(at, _)| at + 1)
+                .nth(from)
+                .filter(|&at| !bytes[..at].contains(&b'"') && !bytes[..at].contains(&b'\''))
+                .unwrap_or(0);
+            proptest::prop_assert_eq!(mends(bytes, from), mends_a_byte_at_a_time(bytes, from), "{:?} from {}", text, from);
+        }
     }
 }
