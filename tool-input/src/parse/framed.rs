@@ -81,6 +81,15 @@ impl Mends {
     }
 }
 
+/// How the reader of a frame reads its value ([`TextFrame::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reader {
+    /// From the text as it is ([`TextFrame::offer`]).
+    Borrowing,
+    /// From a mended copy where the value needs one ([`TextFrame::offer_owned`]).
+    Owning,
+}
+
 /// What a reader knows of a text's frame before a parse onto a tape
 /// (`one_shot::parse_to_tape`), so that the frame is read once.
 #[derive(Debug, Clone, Copy)]
@@ -105,7 +114,12 @@ impl TextFrame {
     ///
     /// Only the lenient mode reads frames, and only a text within the size limit whose
     /// reading is not asked to complete a cut-off value.
-    pub(crate) fn of(text: &str, options: &ParseOptions, known: Mends) -> Option<TextFrame> {
+    ///
+    /// `reader`: a [`Reader::Borrowing`] reader has no frame where the value needs mends (it
+    /// could only be refused), and the value is searched for a first mend only, nor a bare
+    /// text (which only mends would give a frame), which is not searched: a search of a
+    /// large text keeps a mend for every few bytes of it.
+    pub(crate) fn of(text: &str, options: &ParseOptions, known: Mends, reader: Reader) -> Option<TextFrame> {
         // A text past the size limit is the whole reading's to refuse.
         if options.mode != ParseMode::Lenient || options.complete_truncated || text.len() > options.max_bytes
         {
@@ -121,12 +135,20 @@ impl TextFrame {
         let blank = |part: &[u8]| part.iter().all(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'));
         let bare = blank(bytes.get(..at)?) && blank(bytes.get(end..)?);
         let value = bytes.get(at..end)?;
+        let limit = match reader {
+            Reader::Borrowing if bare => return None,
+            Reader::Borrowing => 1,
+            Reader::Owning => usize::MAX,
+        };
         let found = match known {
             Mends::NotFirst if bare => Vec::new(),
-            Mends::From(from) => mends(value, from.saturating_sub(at)),
-            Mends::Unknown | Mends::NotFirst if may_need_mends(value) => mends(value, 0),
+            Mends::From(from) => mends(value, from.saturating_sub(at), limit),
+            Mends::Unknown | Mends::NotFirst if may_need_mends(value) => mends(value, 0, limit),
             Mends::Unknown | Mends::NotFirst => Vec::new(),
         };
+        if reader == Reader::Borrowing && !found.is_empty() {
+            return None;
+        }
         let mut mends = found;
         for mend in &mut mends {
             // Offsets in the value, made offsets in the text.
@@ -291,7 +313,7 @@ pub(crate) fn framed_first<T>(
     known: Mends,
     read: impl for<'a> FnOnce(&mut serde_json::Deserializer<StrRead<'a>>) -> Result<(T, bool), serde_json::Error>,
 ) -> Option<(T, TextFrame)> {
-    let frame = TextFrame::of(text, options, known)?;
+    let frame = TextFrame::of(text, options, known, Reader::Owning)?;
     let value = frame.offer_owned(text, options.max_depth, read).read()?;
     Some((value, frame))
 }
@@ -478,5 +500,21 @@ mod tests {
         // A text past the size limit is refused by the whole reading, not read here.
         assert!(!read(&ParseOptions { max_bytes: text.len() - 1, ..ParseOptions::default() }));
         assert!(read(&ParseOptions { max_bytes: text.len(), ..ParseOptions::default() }));
+    }
+
+    #[test]
+    fn a_borrowing_reader_has_no_frame_for_a_value_that_needs_mends() {
+        let options = ParseOptions::default();
+        let frame = |text: &str, reader| TextFrame::of(text, &options, Mends::Unknown, reader);
+        // A framed value: the borrowing reader's frame only where it needs no mends; the
+        // owning reader's, with every mend.
+        let text = "```python\n{'a': True, 'b': [None,], c: 1}\n```";
+        assert!(frame(text, Reader::Borrowing).is_none());
+        assert_eq!(frame(text, Reader::Owning).map(|frame| frame.mends.len()), Some(6));
+        let strict = "```json\n{\"a\": 1}\n```";
+        assert!(frame(strict, Reader::Borrowing).is_some_and(|frame| frame.mends.is_empty()));
+        // A bare value is framed only by its mends: never for a borrowing reader.
+        assert!(frame("{'a': 1}", Reader::Borrowing).is_none());
+        assert!(frame("{'a': 1}", Reader::Owning).is_some());
     }
 }

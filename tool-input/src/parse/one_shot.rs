@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::driver::{Driver, Input, Outcome};
-use super::framed::{Framing, Mends, TextFrame};
+use super::framed::{Framing, Mends, Reader, TextFrame};
 use super::lexer::numbers::{beyond_floats, in_literal};
 use super::lexer::{describe_char, Fail, Failure};
 use super::output::float_text::{write_json, FloatTexts};
@@ -368,7 +368,7 @@ pub(crate) fn parse_to_tape_framed<'t>(
     let found;
     let frame = match framing {
         Framing::Unknown => {
-            found = TextFrame::of(input, options, Mends::Unknown);
+            found = TextFrame::of(input, options, Mends::Unknown, Reader::Borrowing);
             found.as_ref()
         }
         Framing::Absent => None,

@@ -15,7 +15,7 @@ use crate::check::fast::Fast;
 use crate::error::{FieldError, Rejection};
 use crate::limits::Limits;
 use crate::parse;
-use crate::parse::framed::{Framing, Mends, TextFrame};
+use crate::parse::framed::{Framing, Mends, Reader, TextFrame};
 use crate::parse::one_shot::TapeParsed;
 use crate::parse::strict::Strict;
 use crate::parse::tape::{Event, Events, Sources};
@@ -395,7 +395,7 @@ impl Validator {
             Miss::NotJson => Mends::NotFirst,
             Miss::NotTried | Miss::Inexact => Mends::Unknown,
         };
-        let mut frame = TextFrame::of(text, &parse_options, mends);
+        let mut frame = TextFrame::of(text, &parse_options, mends, Reader::Owning);
         let framing = match &mut frame {
             // Arguments are an object: an array in a frame is read onto the tape, and refused
             // there as it is bare.
