@@ -59,21 +59,24 @@ pub(crate) fn denotes(text: &str) -> Option<Denotes> {
         return None;
     }
     // value = digits × 10^(exponent − fraction length), without leading or trailing zeros.
-    let digits: Vec<u8> = int_part.iter().chain(frac_part).copied().collect();
-    let significant = match digits.iter().position(|&d| d != b'0') {
-        None => return Some(Denotes::Integer(0)),
-        Some(first) => &digits[first..],
-    };
-    let trailing = significant.iter().rev().take_while(|&&d| d == b'0').count();
-    let significant = &significant[..significant.len() - trailing];
+    // The digits, read where they are (a coerced string's digits allocate nothing).
+    let digits = || int_part.iter().chain(frac_part).copied();
+    let count = int_part.len() + frac_part.len();
+    let leading = digits().take_while(|&d| d == b'0').count();
+    if leading == count {
+        return Some(Denotes::Integer(0));
+    }
+    let trailing = digits().rev().take_while(|&d| d == b'0').count();
+    let significant_len = count - leading - trailing;
     let scale = exponent - frac_part.len() as i64 + trailing as i64;
     if scale < 0 {
         return Some(Denotes::Fraction);
     }
-    if significant.len() as i64 + scale > MAX_DIGITS {
+    if significant_len as i64 + scale > MAX_DIGITS {
         return Some(Denotes::Huge);
     }
-    let mut value: i128 = significant.iter().fold(0, |v, &d| v * 10 + i128::from(d - b'0'));
+    let mut value: i128 =
+        digits().skip(leading).take(significant_len).fold(0, |v, d| v * 10 + i128::from(d - b'0'));
     for _ in 0..scale {
         value *= 10;
     }
@@ -266,5 +269,63 @@ mod tests {
         );
         assert_eq!(denotes("1e-400"), Some(Denotes::Fraction));
         assert_eq!(denotes("1e400"), Some(Denotes::Huge));
+    }
+
+    /// The reading as first written, through a vector of the digits: the reference the
+    /// reading in place must agree with.
+    fn denotes_through_a_vector(text: &str) -> Option<Denotes> {
+        let negative = text.starts_with('-');
+        let rest = text.strip_prefix('-').unwrap_or(text);
+        let (mantissa, exponent) = match rest.split_once(['e', 'E']) {
+            Some((mantissa, exponent)) => {
+                let digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                let magnitude = digits
+                    .bytes()
+                    .fold(0i64, |e, d| e.saturating_mul(10).saturating_add(i64::from(d - b'0')));
+                let sign = if exponent.starts_with('-') { -1 } else { 1 };
+                (mantissa, sign * magnitude.min(i64::MAX / 4))
+            }
+            None => (rest, 0),
+        };
+        let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+        if int_part.is_empty()
+            || !all_digits(int_part)
+            || !all_digits(frac_part)
+            || (mantissa.contains('.') && frac_part.is_empty())
+        {
+            return None;
+        }
+        let digits: Vec<u8> = int_part.bytes().chain(frac_part.bytes()).collect();
+        let significant = match digits.iter().position(|&d| d != b'0') {
+            None => return Some(Denotes::Integer(0)),
+            Some(first) => &digits[first..],
+        };
+        let trailing = significant.iter().rev().take_while(|&&d| d == b'0').count();
+        let significant = &significant[..significant.len() - trailing];
+        let scale = exponent - frac_part.len() as i64 + trailing as i64;
+        if scale < 0 {
+            return Some(Denotes::Fraction);
+        }
+        if significant.len() as i64 + scale > MAX_DIGITS {
+            return Some(Denotes::Huge);
+        }
+        let mut value: i128 = significant.iter().fold(0, |v, &d| v * 10 + i128::from(d - b'0'));
+        for _ in 0..scale {
+            value *= 10;
+        }
+        Some(Denotes::Integer(if negative { -value } else { value }))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_digits_read_in_place_denote_what_a_vector_of_them_does(
+            text in "-?(0|00|[0-9]{1,24})(\\.[0-9]{0,24})?([eE][+-]?[0-9]{0,3})?",
+        ) {
+            proptest::prop_assert_eq!(denotes(&text), denotes_through_a_vector(&text), "{}", text);
+        }
     }
 }
