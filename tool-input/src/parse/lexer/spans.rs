@@ -9,6 +9,7 @@
 //! text costs linear time. [`ValueEnd`] reads a text a fragment at a time, for the formats
 //! read as they stream.
 
+use super::bytes::find_special;
 use super::escapes::{escaped_space, unescaped_pair};
 
 /// May a `'` after this significant byte open a string? Only where a key or value starts,
@@ -19,8 +20,21 @@ fn opens_single(prev: Option<u8>) -> bool {
 
 /// The index just after the string that opens at `bytes[at]` with `quote`, or `None` if it
 /// never closes.
+///
+/// Eight bytes at a time, by the lexer's own search for what interrupts string content
+/// ([`find_special`]): a whole text's strings are most of its bytes (the search for mends
+/// reads every one), where a fragment's ([`InString::end`]) are a few.
 pub(crate) fn string_end(bytes: &[u8], at: usize, quote: u8) -> Option<usize> {
-    InString { quote: Some(quote), escaped: false }.end(bytes, at + 1)
+    let mut i = at + 1;
+    loop {
+        let found = find_special(bytes, i, quote);
+        match *bytes.get(found)? {
+            b'\\' => i = found + 2,
+            b if b == quote => return Some(found + 1),
+            // A control character: content, to this reading.
+            _ => i = found + 1,
+        }
+    }
 }
 
 /// The string a fragment ended in, if any.
@@ -34,8 +48,8 @@ struct InString {
 
 impl InString {
     /// From `bytes[i]`, in the string: the index just after its closing quote, or `None`
-    /// when `bytes` ends first (still in it). A byte at a time: most strings a span holds are
-    /// a few bytes long (keys, names), which a search eight bytes at a time costs more than.
+    /// when `bytes` ends first (still in it). A byte at a time: a streamed fragment holds a
+    /// few bytes of a string, which a search eight bytes at a time costs more than.
     #[inline]
     fn end(&mut self, bytes: &[u8], mut i: usize) -> Option<usize> {
         let quote = self.quote?;
@@ -310,6 +324,19 @@ mod tests {
         assert_eq!(string_end(b"\"tab\there\"", 0, b'"'), Some(10));
         assert_eq!(string_end(b"\"cut\\", 0, b'"'), None);
         assert_eq!(string_end(b"\"open", 0, b'"'), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_string_ends_where_a_byte_at_a_time_reading_ends_it(
+            bytes in proptest::collection::vec(proptest::sample::select(b"\"'\\a\n\x01 {".to_vec()), 0..40),
+            quote in proptest::sample::select(vec![b'"', b'\'']),
+        ) {
+            let mut text = vec![quote];
+            text.extend(bytes);
+            let a_byte_at_a_time = InString { quote: Some(quote), escaped: false }.end(&text, 1);
+            proptest::prop_assert_eq!(string_end(&text, 0, quote), a_byte_at_a_time);
+        }
     }
 
     #[test]
