@@ -147,9 +147,11 @@ pub(crate) fn unquoted_first_key(bytes: &[u8]) -> Option<usize> {
 /// on every byte: which token comes next is then a branch a processor predicts from where it
 /// is, not a jump among a dozen targets.
 pub(crate) fn mends(bytes: &[u8], from: usize, limit: usize) -> Vec<Mend> {
-    // Room for a call's worth at once (a Python dict of a dozen members has two dozen): the
-    // vector grown from empty was reallocated two or three times a call.
-    let mut mends = Vec::with_capacity(limit.min(32));
+    // Room for a call's worth at once (a Python dict of a dozen members has two dozen, about
+    // one for every dozen bytes): the vector grown from empty was reallocated two or three
+    // times a call.
+    let room = (bytes.len().saturating_sub(from) / 12 + 1).min(32);
+    let mut mends = Vec::with_capacity(room.min(limit));
     // The last byte outside strings that is not white space; 0 before any.
     let before = bytes.get(..from).unwrap_or_default();
     let mut last = before.iter().rev().find(|b| !is_json_ws(**b)).copied().unwrap_or(0);
