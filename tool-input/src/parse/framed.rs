@@ -115,10 +115,10 @@ impl TextFrame {
     /// Only the lenient mode reads frames, and only a text within the size limit whose
     /// reading is not asked to complete a cut-off value.
     ///
-    /// `reader`: a [`Reader::Borrowing`] reader has no frame where the value needs mends (it
-    /// could only be refused), and the value is searched for a first mend only, nor a bare
-    /// text (which only mends would give a frame), which is not searched: a search of a
-    /// large text keeps a mend for every few bytes of it.
+    /// `reader`: for a [`Reader::Borrowing`] reader, a value that needs mends has no frame
+    /// (the reader could only be refused there), so the search stops at the first mend; and
+    /// a bare text, which only its mends would frame, has none and is not searched. A search
+    /// to the end keeps a mend for every few bytes of a large text.
     pub(crate) fn of(text: &str, options: &ParseOptions, known: Mends, reader: Reader) -> Option<TextFrame> {
         // A text past the size limit is the whole reading's to refuse.
         if options.mode != ParseMode::Lenient || options.complete_truncated || text.len() > options.max_bytes

@@ -134,10 +134,11 @@ pub(crate) fn unquoted_first_key(bytes: &[u8]) -> Option<usize> {
 }
 
 /// The mends of `bytes`, in the order of the text, read from `from` (where the text is
-/// outside any string; nothing before it needs mending), at most `limit` of them. Strings run to their closing `"`
-/// as `spans::string_end` reads them, a backslash escaping the byte after it. Empty when
-/// there are none, or when a string never closes or a `'` string is not one to mend (no
-/// strict JSON then, mended or not).
+/// outside any string; nothing before it needs mending), at most `limit` of them. Strings
+/// run to their closing `"` as `spans::string_end` reads them, a backslash escaping the byte
+/// after it. Empty when there are none, or when a string never closes or a `'` string is not
+/// one to mend (no strict JSON then, mended or not); a search stopped at `limit` does not
+/// look past it for either.
 ///
 /// What a byte means here depends only on the last byte outside strings that is not white
 /// space (`last`). Where that opens a place for a key or a value (`{` `[` `,` `:`, or
@@ -213,6 +214,18 @@ fn after_value(bytes: &[u8], mut i: usize, last: &mut u8, mends: &mut Vec<Mend>)
     }
 }
 
+/// The bytes [`after_value`] stops at: a string, or structure that opens a place.
+static STRUCTURE: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b',' as usize] = true;
+    table[b'{' as usize] = true;
+    table[b'[' as usize] = true;
+    table[b':' as usize] = true;
+    table[0] = true;
+    table
+};
+
 /// Does `last` open a place for a key or a value (or is it nothing yet)?
 fn opens_place(last: u8) -> bool {
     OPENS_PLACE[usize::from(last)]
@@ -246,18 +259,6 @@ fn word_mend(bytes: &[u8], i: usize, last: u8) -> Option<(Mend, usize)> {
     }
     None
 }
-
-/// The bytes [`after_value`] stops at: a string, or structure that opens a place.
-static STRUCTURE: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'"' as usize] = true;
-    table[b',' as usize] = true;
-    table[b'{' as usize] = true;
-    table[b'[' as usize] = true;
-    table[b':' as usize] = true;
-    table[0] = true;
-    table
-};
 
 /// May `b`, after `last`, start a Python literal where a value starts?
 fn is_python_literal_start(b: u8, last: u8) -> bool {
