@@ -24,10 +24,13 @@
 //! JSON, recording each mend (`trailing_comma`, `unquoted_key`, `single_quotes`,
 //! `python_literal`).
 
+use std::cell::Cell;
+
 use serde_json::de::StrRead;
 
 use super::lexer::mends::{may_need_mends, mends, Mend};
 use super::lexer::{Ctx, Failure, Lexer, Sink, Token};
+use super::spare::{self, MOST_KEPT};
 use super::strict::{serde_json_first, Strict};
 use super::{coalesce_repairs, record_repair, ParseMode, ParseOptions, Repair, RepairKind};
 
@@ -79,6 +82,18 @@ impl Mends {
             None => Mends::NotFirst,
         }
     }
+}
+
+impl Drop for TextFrame {
+    fn drop(&mut self) {
+        // Its vector of mends goes to the next frame read on this thread.
+        super::lexer::mends::give_back(std::mem::take(&mut self.mends));
+    }
+}
+
+thread_local! {
+    /// The buffer of the last mended copy (see `spare`).
+    static SPARE_MENDED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
 /// How the reader of a frame reads its value ([`TextFrame::of`]).
@@ -227,7 +242,11 @@ impl TextFrame {
             return serde_json_first(value, max_depth, false, read);
         }
         match mended(text, self.at, self.end, &self.mends) {
-            Some(mended) => serde_json_first(&mended, max_depth, false, read),
+            Some(mended) => {
+                let read = serde_json_first(&mended, max_depth, false, read);
+                spare::give_back(&SPARE_MENDED, mended.into_bytes(), MOST_KEPT);
+                read
+            }
             None => Strict::NotTried,
         }
     }
@@ -241,8 +260,10 @@ impl TextFrame {
 fn mended(text: &str, at: usize, end: usize, mends: &[Mend]) -> Option<String> {
     let value = text.as_bytes().get(at..end)?;
     let in_place = mends.iter().all(|mend| !matches!(mend, Mend::Key(..)));
-    let bytes = if in_place {
-        let mut bytes = value.to_vec();
+    // The last copy's buffer, emptied: one allocation a thread rather than one a call.
+    let mut bytes = spare::take(&SPARE_MENDED);
+    if in_place {
+        bytes.extend_from_slice(value);
         for &mend in mends {
             let (from, with) = match mend {
                 Mend::Comma(comma) => (comma, " "),
@@ -257,9 +278,8 @@ fn mended(text: &str, at: usize, end: usize, mends: &[Mend]) -> Option<String> {
             let target = bytes.get_mut(from..from + with.len())?;
             target.copy_from_slice(with.as_bytes());
         }
-        bytes
     } else {
-        let mut bytes = Vec::with_capacity(value.len() + 2 * mends.len());
+        bytes.reserve(value.len() + 2 * mends.len());
         let mut from = at;
         for &mend in mends {
             bytes.extend_from_slice(text.as_bytes().get(from..mend.at())?);
@@ -284,8 +304,7 @@ fn mended(text: &str, at: usize, end: usize, mends: &[Mend]) -> Option<String> {
             }
         }
         bytes.extend_from_slice(text.as_bytes().get(from..end)?);
-        bytes
-    };
+    }
     String::from_utf8(bytes).ok()
 }
 
@@ -385,7 +404,7 @@ mod tests {
     fn framed(text: &str) -> Option<(Value, Vec<Repair>)> {
         let options = ParseOptions::default();
         framed_first(text, &options, Mends::Unknown, |d| Value::deserialize(d).map(|value| (value, true)))
-            .map(|(value, frame)| (value, frame.repairs))
+            .map(|(value, mut frame)| (value, std::mem::take(&mut frame.repairs)))
     }
 
     /// The whole reading by the lenient parser alone.
@@ -516,5 +535,30 @@ mod tests {
         // A bare value is framed only by its mends: never for a borrowing reader.
         assert!(frame("{'a': 1}", Reader::Borrowing).is_none());
         assert!(frame("{'a': 1}", Reader::Owning).is_some());
+    }
+
+    #[test]
+    fn a_frame_read_after_another_has_only_its_own_mends() {
+        // The second frame reuses the first one's vector (`spare`), emptied.
+        let options = ParseOptions::default();
+        let frame = |text: &str| TextFrame::of(text, &options, Mends::Unknown, Reader::Owning);
+        let first = frame("{'a': True, 'b': [None, False,], c: 'x',}");
+        assert_eq!(first.as_ref().map(|frame| frame.mends.len()), Some(9));
+        drop(first);
+        let second = frame("{a: 1}");
+        assert_eq!(second.map(|frame| frame.mends.clone()), Some(vec![Mend::Key(1, 2)]));
+        // And a copy mended after another is its own too.
+        let text = "{'a': 1,}";
+        let read = |text: &str| {
+            framed_first(text, &options, Mends::Unknown, |d| {
+                Value::deserialize(d).map(|value| (value, false))
+            })
+            .map(|(value, _)| value)
+        };
+        assert_eq!(
+            read("{'long_key_here': 'a long value',}"),
+            Some(serde_json::json!({"long_key_here": "a long value"}))
+        );
+        assert_eq!(read(text), Some(serde_json::json!({"a": 1})));
     }
 }

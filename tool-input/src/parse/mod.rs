@@ -960,8 +960,9 @@ fn read_whole(
             match framed::framed_first(input, options, known, strict_read) {
                 // Strict JSON in a frame (prose, a code fence): the frame's repairs, the value
                 // where it starts.
-                Some(((value, repeated_keys), frame)) => {
-                    driver::Outcome { value, repairs: frame.repairs, value_at: frame.at, repeated_keys }
+                Some(((value, repeated_keys), mut frame)) => {
+                    let repairs = std::mem::take(&mut frame.repairs);
+                    driver::Outcome { value, repairs, value_at: frame.at, repeated_keys }
                 }
                 None => one_shot::parse_outcome(driver::Input::text(input), options)
                     .map_err(|failure| one_shot::to_error(failure, input.as_bytes(), options))?,

@@ -18,8 +18,11 @@
 //!
 //! `serde_json` then says whether the mended text is strict JSON.
 
+use std::cell::Cell;
+
 use super::bytes::{is_key_byte, is_key_start, is_word_byte};
 use super::spans::string_end;
+use crate::parse::spare::{self, MOST_KEPT};
 
 /// One mend of a text (offsets in it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,33 +151,50 @@ pub(crate) fn unquoted_first_key(bytes: &[u8]) -> Option<usize> {
 /// on every byte: which token comes next is then a branch a processor predicts from where it
 /// is, not a jump among a dozen targets.
 pub(crate) fn mends(bytes: &[u8], from: usize, limit: usize) -> Vec<Mend> {
-    // Room for a call's worth at once (a Python dict of a dozen members has two dozen, about
-    // one for every dozen bytes): the vector grown from empty was reallocated two or three
-    // times a call.
-    let room = (bytes.len().saturating_sub(from) / 12 + 1).min(32);
-    let mut mends = Vec::with_capacity(room.min(limit));
+    // The vector the last frame on this thread gave back ([`give_back`]), emptied: one
+    // allocation a thread rather than one or more a call.
+    let mut mends = spare::take(&SPARE_MENDS);
+    if search(bytes, from, limit, &mut mends).is_none() {
+        mends.clear();
+    }
+    // (The search of a value's end may have found one more.)
+    mends.truncate(limit);
+    mends
+}
+
+/// Gives a vector of mends back to the thread's next search ([`spare`]).
+pub(crate) fn give_back(mends: Vec<Mend>) {
+    spare::give_back(&SPARE_MENDS, mends, MOST_KEPT);
+}
+
+thread_local! {
+    /// The mends' vector a frame gave back (see [`spare`]).
+    static SPARE_MENDS: Cell<Vec<Mend>> = const { Cell::new(Vec::new()) };
+}
+
+/// [`mends`]' search, into `mends`; `None` where a string never closes or a `'` string is
+/// not one to mend.
+fn search(bytes: &[u8], from: usize, limit: usize, mends: &mut Vec<Mend>) -> Option<()> {
     // The last byte outside strings that is not white space; 0 before any.
     let before = bytes.get(..from).unwrap_or_default();
     let mut last = before.iter().rev().find(|b| !is_json_ws(**b)).copied().unwrap_or(0);
     let mut i = from;
     if !opens_place(last) {
-        let Some(next) = after_value(bytes, i, &mut last, &mut mends) else { return Vec::new() };
-        i = next;
+        i = after_value(bytes, i, &mut last, mends)?;
     }
     // At a place for a key or a value.
     while i < bytes.len() && mends.len() < limit {
         i = skip_json_ws(bytes, i);
         let Some(&b) = bytes.get(i) else { break };
         if b == b'"' {
-            let Some(end) = string_end(bytes, i, b'"') else { return Vec::new() };
-            i = end;
+            i = string_end(bytes, i, b'"')?;
         } else if OPENS_PLACE[usize::from(b)] {
             // A comma here follows no value: it is no trailing comma.
             last = b;
             i += 1;
             continue;
         } else if b == b'\'' && last != 0 {
-            let Some(close) = single_quoted_end(bytes, i + 1) else { return Vec::new() };
+            let close = single_quoted_end(bytes, i + 1)?;
             mends.push(Mend::SingleQuoted(i, close));
             i = close + 1;
         } else if let Some((mend, end)) = word_mend(bytes, i, last) {
@@ -183,12 +203,9 @@ pub(crate) fn mends(bytes: &[u8], from: usize, limit: usize) -> Vec<Mend> {
         } else {
             i += 1;
         }
-        let Some(next) = after_value(bytes, i, &mut last, &mut mends) else { return Vec::new() };
-        i = next;
+        i = after_value(bytes, i, &mut last, mends)?;
     }
-    // (The search of a value's end may have found one more.)
-    mends.truncate(limit);
-    mends
+    Some(())
 }
 
 /// From `bytes[i]`, after a value: past strings and everything else to the next byte of
