@@ -49,6 +49,13 @@ pub(crate) struct TextFrame {
     mends: Vec<Mend>,
 }
 
+impl Drop for TextFrame {
+    fn drop(&mut self) {
+        // Its vector of mends goes to the next frame read on this thread.
+        super::lexer::mends::give_back(std::mem::take(&mut self.mends));
+    }
+}
+
 /// What a reader knows of the mends a text needs (`lexer::mends`) before its frame is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mends {
@@ -82,18 +89,6 @@ impl Mends {
             None => Mends::NotFirst,
         }
     }
-}
-
-impl Drop for TextFrame {
-    fn drop(&mut self) {
-        // Its vector of mends goes to the next frame read on this thread.
-        super::lexer::mends::give_back(std::mem::take(&mut self.mends));
-    }
-}
-
-thread_local! {
-    /// The buffer of the last mended copy (see `spare`).
-    static SPARE_MENDED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
 /// How the reader of a frame reads its value ([`TextFrame::of`]).
@@ -250,6 +245,11 @@ impl TextFrame {
             None => Strict::NotTried,
         }
     }
+}
+
+thread_local! {
+    /// The buffer of the last mended copy (see `spare`).
+    static SPARE_MENDED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
 /// `text` from `at` to `end` with `mends` made: each comma dropped (as white space), each

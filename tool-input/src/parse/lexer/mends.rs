@@ -233,13 +233,8 @@ fn after_value(bytes: &[u8], mut i: usize, last: &mut u8, mends: &mut Vec<Mend>)
 
 /// The bytes [`after_value`] stops at: a string, or structure that opens a place.
 static STRUCTURE: [bool; 256] = {
-    let mut table = [false; 256];
+    let mut table = PLACE_OPENERS;
     table[b'"' as usize] = true;
-    table[b',' as usize] = true;
-    table[b'{' as usize] = true;
-    table[b'[' as usize] = true;
-    table[b':' as usize] = true;
-    table[0] = true;
     table
 };
 
@@ -249,7 +244,10 @@ fn opens_place(last: u8) -> bool {
 }
 
 /// The bytes [`opens_place`] says yes to.
-static OPENS_PLACE: [bool; 256] = {
+static OPENS_PLACE: [bool; 256] = PLACE_OPENERS;
+
+/// `{` `[` `,` `:`, which open a place for a key or a value, and 0, `last`'s "nothing yet".
+const PLACE_OPENERS: [bool; 256] = {
     let mut table = [false; 256];
     table[0] = true;
     table[b'{' as usize] = true;
