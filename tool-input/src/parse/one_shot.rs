@@ -13,7 +13,7 @@ use super::framed::{Framing, Mends, Reader, TextFrame};
 use super::lexer::numbers::{beyond_floats, in_literal};
 use super::lexer::{describe_char, Fail, Failure};
 use super::output::float_text::{write_json, FloatTexts};
-use super::output::tape::{strict_tape_reader, strict_to_tape, Event, Tape, TapeOut};
+use super::output::tape::{strict_tape_reader, strict_to_tape, Event, Tape, TapeOut, TapeRoom};
 use super::output::value::ValueOut;
 use super::retry::read_with_retry;
 use super::{coalesce_repairs, ParseError, ParseMode, ParseOptions, Parsed, Repair, RepairKind};
@@ -353,7 +353,9 @@ pub(crate) fn parse_to_tape_framed<'t>(
     if options.mode == ParseMode::Repair || u32::try_from(input.len()).is_err() {
         return Ok(None);
     }
-    if let Some((tape, repeated)) = strict_to_tape(input, options.max_depth, not_strict_json) {
+    // The readings of this text below write their tapes into one block (see `TapeRoom`).
+    let mut room = TapeRoom::default();
+    if let Some((tape, repeated)) = strict_to_tape(input, options.max_depth, not_strict_json, &mut room) {
         if repeated || tape.overflow() {
             return Ok(None);
         }
@@ -375,7 +377,8 @@ pub(crate) fn parse_to_tape_framed<'t>(
         Framing::Known(frame) => Some(frame),
     };
     if let Some(frame) = frame {
-        if let Some(out) = frame.offer(input, options.max_depth, strict_tape_reader(input)).read() {
+        if let Some(out) = frame.offer(input, options.max_depth, strict_tape_reader(input, &mut room)).read()
+        {
             // Strict JSON in a frame (prose, a code fence): an object or array, never a string.
             let (tape, repeated) = out.into_written();
             if repeated || tape.overflow() {
@@ -384,7 +387,7 @@ pub(crate) fn parse_to_tape_framed<'t>(
             return Ok(Some(TapeParsed { tape, repairs: frame.repairs.clone() }));
         }
     }
-    let out = || TapeOut::for_text(input);
+    let out = || TapeOut::for_text(input, &mut room);
     let read = read_with_retry(Input::text(input), options, out, |_| {}, |outcome, _| outcome);
     let Outcome { value: tape, mut repairs, value_at, repeated_keys: repeated } =
         read.map_err(|failure| to_error(failure, input.as_bytes(), options))?;
@@ -418,10 +421,11 @@ pub(crate) fn tape_keeping_repeats<'t>(input: &'t str, options: &ParseOptions) -
     {
         return None;
     }
-    let tape = match strict_to_tape(input, options.max_depth, false) {
+    let mut room = TapeRoom::default();
+    let tape = match strict_to_tape(input, options.max_depth, false, &mut room) {
         Some((tape, _)) => tape,
         None => {
-            let out = || TapeOut::for_text(input);
+            let out = || TapeOut::for_text(input, &mut room);
             read_with_retry(Input::text(input), options, out, |_| {}, |outcome, _| outcome).ok()?.value
         }
     };

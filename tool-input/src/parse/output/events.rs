@@ -324,6 +324,12 @@ impl EventList {
         EventList { bytes, skipped: false }
     }
 
+    /// Where its bytes are (for tests of which block it writes into).
+    #[cfg(test)]
+    pub(crate) fn block(&self) -> *const u8 {
+        self.bytes.as_ptr()
+    }
+
     /// The bytes, taken.
     pub(crate) fn take_bytes(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.bytes)

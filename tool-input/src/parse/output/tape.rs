@@ -140,12 +140,14 @@ impl<'t> Tape<'t> {
 
     /// An empty tape over `text`, written into the lists the last dropped tape left.
     fn over(text: &'t str) -> Tape<'t> {
-        Tape {
-            events: EventList::from_bytes(spare::take(&SPARE_EVENTS)),
-            kept: spare::take(&SPARE_KEPT),
-            text,
-            overflow: false,
-        }
+        Tape::over_room(text, Vec::new())
+    }
+
+    /// An empty tape over `text`, its events written into `room` (emptied) when that has
+    /// any, else into the list the last dropped tape left.
+    fn over_room(text: &'t str, room: Vec<u8>) -> Tape<'t> {
+        let events = if room.capacity() > 0 { room } else { spare::take(&SPARE_EVENTS) };
+        Tape { events: EventList::from_bytes(events), kept: spare::take(&SPARE_KEPT), text, overflow: false }
     }
 
     /// Whether a string lies past 4 GiB, where a [`Text`] does not reach: the tape is not
@@ -399,28 +401,57 @@ impl<'t> Tape<'t> {
 /// is not strict JSON. The text is scanned for a float `serde_json` may misread only when
 /// one was read: most mangled calls are refused at their first bytes, and the scan, which
 /// reads them whole, cost more than the refusal.
-pub(crate) fn strict_to_tape(text: &str, max_depth: usize, refused_before: bool) -> Option<(Tape<'_>, bool)> {
-    let out =
-        crate::parse::strict::serde_json_first(text, max_depth, refused_before, strict_tape_reader(text))
-            .read()?;
+pub(crate) fn strict_to_tape<'t>(
+    text: &'t str,
+    max_depth: usize,
+    refused_before: bool,
+    room: &mut TapeRoom,
+) -> Option<(Tape<'t>, bool)> {
+    let reader = strict_tape_reader(text, room);
+    let out = crate::parse::strict::serde_json_first(text, max_depth, refused_before, reader).read()?;
     Some(out.into_written())
+}
+
+/// The room reserved for the tape of one text, passed on from a reading of the text that
+/// failed to the next reading of it: `serde_json`'s of the whole text, its reading of the
+/// value in a frame, then the parser's each write a tape reserved at the text's length
+/// ([`TapeOut::for_text`]), and a mangled text fails the first two. Shared, the three ask
+/// the allocator for one block, not three of the text's size each given back. A block that
+/// large comes straight from the system, and giving one back teaches glibc's allocator to
+/// serve blocks up to its size from its heap, which it does not return: the check's other
+/// buffers that grow towards the text's size then stay resident after they are freed.
+#[derive(Debug, Default)]
+pub(crate) struct TapeRoom(Vec<u8>);
+
+impl Drop for TapeRoom {
+    /// Room no reading took (the last one failed too) goes where a dropped tape's goes.
+    fn drop(&mut self) {
+        spare::give_back(&SPARE_EVENTS, std::mem::take(&mut self.0), MOST_SPARE_EVENTS);
+    }
 }
 
 /// What `serde_json` reads onto a tape of `text`, as a reader for
 /// [`serde_json_first`](crate::parse::strict::serde_json_first) (the value, and whether it
 /// read a float): over the whole text, or over the value inside a frame
 /// (`parse::framed`), whose strings lie in `text` as well.
-pub(crate) fn strict_tape_reader<'t, 'de>(
+///
+/// The tape is written into `room`; a reading that fails leaves its room there for the next.
+pub(crate) fn strict_tape_reader<'t: 'r, 'de, 'r>(
     text: &'t str,
-) -> impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(TapeOut<'t>, bool), serde_json::Error>
+    room: &'r mut TapeRoom,
+) -> impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(TapeOut<'t>, bool), serde_json::Error> + 'r
 {
     use serde::de::DeserializeSeed;
     move |deserializer| {
-        let mut out = TapeOut::for_text(text);
+        let mut out = TapeOut::for_text(text, room);
         let read_float = Cell::new(false);
-        Writing { out: &mut out, read_float: &read_float }
-            .deserialize(deserializer)
-            .map(|()| (out, read_float.get()))
+        match (Writing { out: &mut out, read_float: &read_float }).deserialize(deserializer) {
+            Ok(()) => Ok((out, read_float.get())),
+            Err(error) => {
+                *room = TapeRoom(out.tape.events.take_bytes());
+                Err(error)
+            }
+        }
     }
 }
 
@@ -606,8 +637,11 @@ impl<'t> TapeOut<'t> {
     /// short call, and growing a large tape by doubling copies it, leaving the old blocks to
     /// the allocator (past the input's size in memory). Room reserved and not written takes
     /// no memory.
-    pub(crate) fn for_text(text: &'t str) -> TapeOut<'t> {
-        let mut tape = Tape::over(text);
+    ///
+    /// Written into `room` when it holds a block a reading of the same text left (see
+    /// [`TapeRoom`]), which is then empty.
+    pub(crate) fn for_text(text: &'t str, room: &mut TapeRoom) -> TapeOut<'t> {
+        let mut tape = Tape::over_room(text, std::mem::take(&mut room.0));
         tape.events.reserve(text.len());
         TapeOut { tape, open: spare::take(&SPARE_OPEN), few: spare::take(&SPARE_KEYS), repeated: false }
     }
@@ -764,6 +798,23 @@ impl Out for TapeOut<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_readings_of_one_text_write_into_one_block() {
+        let text = format!("{{'a': [{}]}}", "1, ".repeat(1000));
+        let mut room = TapeRoom::default();
+        // `serde_json` refuses the text at its first quote: the block it reserved is left.
+        assert!(strict_to_tape(&text, 128, false, &mut room).is_none());
+        assert!(room.0.capacity() >= text.len(), "{}", room.0.capacity());
+        let block = room.0.as_ptr();
+        let out = TapeOut::for_text(&text, &mut room);
+        assert_eq!(out.tape.events.block(), block);
+        assert_eq!(room.0.capacity(), 0);
+        // A text `serde_json` reads keeps its tape; nothing is left.
+        let mut room = TapeRoom::default();
+        assert!(strict_to_tape("[1, 2]", 128, false, &mut room).is_some());
+        assert_eq!(room.0.capacity(), 0);
+    }
 
     #[test]
     fn a_value_survives_its_tape() {
