@@ -45,14 +45,40 @@ pub(crate) struct TextFrame {
     /// The repairs the lenient parser records for the frame and the mends, one entry per
     /// kind as a parse reports them.
     pub(crate) repairs: Vec<Repair>,
-    /// The mends inside the value (`lexer::mends`), made before `serde_json` reads it.
-    mends: Vec<Mend>,
+    /// What `serde_json` is given of the value.
+    inside: Inside,
+}
+
+/// What `serde_json` is given of the value inside a frame.
+#[derive(Debug)]
+enum Inside {
+    /// The value as the text holds it.
+    AsIs,
+    /// A copy with these mends made (`lexer::mends`; never empty).
+    Mends(Vec<Mend>),
+    /// The mended copy was made and offered ([`TextFrame::offer_owned`]). Its mends went
+    /// back before the reading: a large value has one for every few bytes, and the reading
+    /// holds the text, the copy and the value it builds besides.
+    Offered,
+}
+
+impl Inside {
+    fn of(mends: Vec<Mend>) -> Inside {
+        if mends.is_empty() {
+            super::lexer::mends::give_back(mends);
+            Inside::AsIs
+        } else {
+            Inside::Mends(mends)
+        }
+    }
 }
 
 impl Drop for TextFrame {
     fn drop(&mut self) {
         // Its vector of mends goes to the next frame read on this thread.
-        super::lexer::mends::give_back(std::mem::take(&mut self.mends));
+        if let Inside::Mends(mends) = std::mem::replace(&mut self.inside, Inside::AsIs) {
+            super::lexer::mends::give_back(mends);
+        }
     }
 }
 
@@ -174,7 +200,7 @@ impl TextFrame {
             let mut repairs = Vec::new();
             record_mends(&mut repairs, &mends);
             coalesce_repairs(&mut repairs);
-            return (!mends.is_empty()).then_some(TextFrame { at, end, repairs, mends });
+            return (!mends.is_empty()).then(|| TextFrame { at, end, repairs, inside: Inside::of(mends) });
         }
         let mut lexer = Lexer::new(ParseMode::Lenient, options.non_finite, 0);
         let mut sink = FrameSink::default();
@@ -196,7 +222,16 @@ impl TextFrame {
         record_mends(&mut repairs, &mends);
         repairs.extend(after);
         coalesce_repairs(&mut repairs);
-        Some(TextFrame { at, end, repairs, mends })
+        Some(TextFrame { at, end, repairs, inside: Inside::of(mends) })
+    }
+
+    /// The mends not yet made (none once the mended copy was offered).
+    #[cfg(test)]
+    fn mends(&self) -> &[Mend] {
+        match &self.inside {
+            Inside::Mends(mends) => mends,
+            Inside::AsIs | Inside::Offered => &[],
+        }
     }
 
     /// Is the framed value an object (not an array)?
@@ -216,16 +251,17 @@ impl TextFrame {
         max_depth: usize,
         read: impl FnOnce(&mut serde_json::Deserializer<StrRead<'de>>) -> Result<(T, bool), serde_json::Error>,
     ) -> Strict<T> {
-        match text.get(self.at..self.end) {
-            Some(value) if self.mends.is_empty() => serde_json_first(value, max_depth, false, read),
+        match (text.get(self.at..self.end), &self.inside) {
+            (Some(value), Inside::AsIs) => serde_json_first(value, max_depth, false, read),
             _ => Strict::NotTried,
         }
     }
 
     /// [`offer`](TextFrame::offer) for a reading that keeps nothing of the text it reads:
-    /// a value that needs mends is read from a mended copy.
+    /// a value that needs mends is read from a mended copy, made once (a second offer of
+    /// it is `NotTried`).
     pub(crate) fn offer_owned<T>(
-        &self,
+        &mut self,
         text: &str,
         max_depth: usize,
         read: impl for<'a> FnOnce(
@@ -233,10 +269,16 @@ impl TextFrame {
         ) -> Result<(T, bool), serde_json::Error>,
     ) -> Strict<T> {
         let Some(value) = text.get(self.at..self.end) else { return Strict::NotTried };
-        if self.mends.is_empty() {
-            return serde_json_first(value, max_depth, false, read);
+        let mends = match &self.inside {
+            Inside::AsIs => return serde_json_first(value, max_depth, false, read),
+            Inside::Mends(mends) => mends,
+            Inside::Offered => return Strict::NotTried,
+        };
+        let copy = mended(text, self.at, self.end, mends);
+        if let Inside::Mends(mends) = std::mem::replace(&mut self.inside, Inside::Offered) {
+            super::lexer::mends::give_back(mends);
         }
-        match mended(text, self.at, self.end, &self.mends) {
+        match copy {
             Some(mended) => {
                 let read = serde_json_first(&mended, max_depth, false, read);
                 spare::give_back(&SPARE_MENDED, mended.into_bytes(), MOST_KEPT);
@@ -332,7 +374,7 @@ pub(crate) fn framed_first<T>(
     known: Mends,
     read: impl for<'a> FnOnce(&mut serde_json::Deserializer<StrRead<'a>>) -> Result<(T, bool), serde_json::Error>,
 ) -> Option<(T, TextFrame)> {
-    let frame = TextFrame::of(text, options, known, Reader::Owning)?;
+    let mut frame = TextFrame::of(text, options, known, Reader::Owning)?;
     let value = frame.offer_owned(text, options.max_depth, read).read()?;
     Some((value, frame))
 }
@@ -529,9 +571,9 @@ mod tests {
         // owning reader's, with every mend.
         let text = "```python\n{'a': True, 'b': [None,], c: 1}\n```";
         assert!(frame(text, Reader::Borrowing).is_none());
-        assert_eq!(frame(text, Reader::Owning).map(|frame| frame.mends.len()), Some(6));
+        assert_eq!(frame(text, Reader::Owning).map(|frame| frame.mends().len()), Some(6));
         let strict = "```json\n{\"a\": 1}\n```";
-        assert!(frame(strict, Reader::Borrowing).is_some_and(|frame| frame.mends.is_empty()));
+        assert!(frame(strict, Reader::Borrowing).is_some_and(|frame| frame.mends().is_empty()));
         // A bare value is framed only by its mends: never for a borrowing reader.
         assert!(frame("{'a': 1}", Reader::Borrowing).is_none());
         assert!(frame("{'a': 1}", Reader::Owning).is_some());
@@ -543,10 +585,10 @@ mod tests {
         let options = ParseOptions::default();
         let frame = |text: &str| TextFrame::of(text, &options, Mends::Unknown, Reader::Owning);
         let first = frame("{'a': True, 'b': [None, False,], c: 'x',}");
-        assert_eq!(first.as_ref().map(|frame| frame.mends.len()), Some(9));
+        assert_eq!(first.as_ref().map(|frame| frame.mends().len()), Some(9));
         drop(first);
         let second = frame("{a: 1}");
-        assert_eq!(second.map(|frame| frame.mends.clone()), Some(vec![Mend::Key(1, 2)]));
+        assert_eq!(second.map(|frame| frame.mends().to_vec()), Some(vec![Mend::Key(1, 2)]));
         // And a copy mended after another is its own too.
         let text = "{'a': 1,}";
         let read = |text: &str| {
@@ -560,5 +602,29 @@ mod tests {
             Some(serde_json::json!({"long_key_here": "a long value"}))
         );
         assert_eq!(read(text), Some(serde_json::json!({"a": 1})));
+    }
+
+    #[test]
+    fn a_mended_copy_is_offered_once_its_mends_gone_before_it_is_read() {
+        let options = ParseOptions::default();
+        let text = "```python\n{'a': True, 'b': [1,]}\n```";
+        let Some(mut frame) = TextFrame::of(text, &options, Mends::Unknown, Reader::Owning) else {
+            panic!("no frame")
+        };
+        let read = |d: &mut serde_json::Deserializer<StrRead<'_>>| Value::deserialize(d).map(|v| (v, false));
+        let mut mends_left = None;
+        let spy = |d: &mut serde_json::Deserializer<StrRead<'_>>| {
+            mends_left = Some(super::super::lexer::mends::spare_room());
+            read(d)
+        };
+        assert!(
+            matches!(frame.offer_owned(text, 128, spy), Strict::Read(v) if v == serde_json::json!({"a": true, "b": [1]}))
+        );
+        // The vector of mends was back with the thread while `serde_json` read the copy.
+        assert!(mends_left.is_some_and(|room| room > 0), "{mends_left:?}");
+        assert!(frame.mends().is_empty());
+        // Borrowing or owning, the value is not offered again: it needs the mends.
+        assert!(matches!(frame.offer_owned(text, 128, read), Strict::NotTried));
+        assert!(matches!(frame.offer(text, 128, read), Strict::NotTried));
     }
 }

@@ -167,6 +167,18 @@ pub(crate) fn give_back(mends: Vec<Mend>) {
     spare::give_back(&SPARE_MENDS, mends, MOST_KEPT);
 }
 
+/// The room of the vector of mends the thread keeps spare (for tests of when it is given
+/// back).
+#[cfg(test)]
+pub(crate) fn spare_room() -> usize {
+    SPARE_MENDS.with(|spare| {
+        let mends = spare.take();
+        let room = mends.capacity();
+        spare.set(mends);
+        room
+    })
+}
+
 thread_local! {
     /// The mends' vector a frame gave back (see [`spare`]).
     static SPARE_MENDS: Cell<Vec<Mend>> = const { Cell::new(Vec::new()) };
