@@ -473,8 +473,10 @@ pub enum RepairKind {
     /// `1.0`), a leading `+` (`+1`), a dangling exponent (`2e` as `2`), digit separators (`1_000`; in
     /// [`ParseMode::Lenient`] only where Python allows them: one `_` between two digits).
     NumberSyntax,
-    /// A Python escape in a `'` or prefixed string (`'\x41'`, `'\101'`, `'\U0001F600'`) was
-    /// read as the character it spells, as `ast.literal_eval` reads it.
+    /// A Python escape in a `'` or prefixed string (`'\x41'`, `'\101'`, `'\U0001F600'`), or
+    /// in a `"` string of a text that has shown itself Python (`{'a': 1, 'b': "it's\x07"}`,
+    /// as `repr` writes a string holding an apostrophe), was read as the character it
+    /// spells, as `ast.literal_eval` reads it.
     PythonEscape,
     /// A hexadecimal number such as `0x10` was read as its value.
     HexNumber,

@@ -75,6 +75,24 @@ impl Lexer {
         self.lenient && !self.repair && (quote == Quote::Single || self.prefix.is_some())
     }
 
+    /// What a backslash followed by `b` starts in a string opened by `quote`. A Python
+    /// literal's own escapes are read in its `'` and prefixed strings; once the text has
+    /// shown itself Python (`python_seen`), its numeric escapes (`\x07`, `\101`,
+    /// `\U0001F600`) are read in a `"` string too, as `repr` writes a string that holds an
+    /// apostrophe between `"`. A name escape (`\N{...}`) there stays a backslash, as it
+    /// was: a Windows path's `\New` is more common in such a string than a name, which
+    /// Python would refuse.
+    fn escape_in(&self, quote: Quote, b: u8) -> Escape {
+        if self.python_literal(quote) {
+            return escape_after(b, true);
+        }
+        let python_double = self.python_seen && quote == Quote::Double && self.lenient && !self.repair;
+        match escape_after(b, python_double) {
+            Escape::Named => Escape::Other,
+            escape => escape,
+        }
+    }
+
     /// One byte `b` (at `at`) of the escape `esc` (`Backslash`, `Hex`, `WantBackslash`,
     /// `WantU` or `Python`) in a string opened by `quote`: the escape state after it, and
     /// whether `b` was taken in (else it is read again as content).
@@ -89,7 +107,7 @@ impl Lexer {
         let mut next = Esc::None;
         let mut consumed = true;
         match esc {
-            Esc::Backslash => match escape_after(b, self.python_literal(quote)) {
+            Esc::Backslash => match self.escape_in(quote, b) {
                 Escape::Simple(c) => self.push_char(c),
                 Escape::Unicode => next = Esc::Hex { n: 0, digits: [0; 4], high: None },
                 _ if !self.lenient => {

@@ -401,6 +401,10 @@ pub(crate) struct Lexer {
     held: Option<(String, usize)>,
     /// [`ParseMode::Lenient`]: the string being read had a Python prefix (`r''`, `b''`).
     prefix: Option<StrPrefix>,
+    /// [`ParseMode::Lenient`]: the text has shown itself a Python literal (a `'` string, a
+    /// prefixed one, `True`, `False` or `None` was read), so a `"` string's Python escapes
+    /// are Python's too ([`Lexer::escape_in`]).
+    python_seen: bool,
     /// [`ParseMode::Lenient`]: the held string joins literals: the length of the first and
     /// where the second started.
     joined: Option<(usize, usize)>,
@@ -463,6 +467,7 @@ impl Lexer {
             multi: [0; 4],
             held: None,
             prefix: None,
+            python_seen: false,
             joined: None,
             unescape: None,
             escapes: Vec::new(),

@@ -179,6 +179,7 @@ impl Lexer {
                     }
                     self.begin_raw(RQuote::Single, sink);
                 } else {
+                    self.python_seen = true;
                     self.state = State::Str { quote: Quote::Single, esc: Esc::None };
                 }
                 Ok(i + 1)

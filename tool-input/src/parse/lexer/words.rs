@@ -150,6 +150,7 @@ impl Lexer {
                     self.salvage().info.prefix = Some(prefix);
                 } else {
                     self.prefix = Some(prefix);
+                    self.python_seen = true;
                     let quote = if double { Quote::Double } else { Quote::Single };
                     self.state = State::Str { quote, esc: Esc::None };
                 }
@@ -206,6 +207,7 @@ impl Lexer {
             Spelling::Json => token,
             Spelling::Python => {
                 sink.repair(RepairKind::PythonLiteral, self.start);
+                self.python_seen = true;
                 token
             }
             Spelling::Undefined => {

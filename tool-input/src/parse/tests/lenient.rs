@@ -822,6 +822,19 @@ fn python_literals_read_as_literal_eval_reads_them() {
         ("{'s': {('a', 1), 'b'}}", json!({"s": [["a", 1], "b"]}), &[SingleQuotes, SetAsArray, Tuple]),
         // An apostrophe is still content.
         ("{'s': 'it's here'}", json!({"s": "it's here"}), &[SingleQuotes]),
+        // `repr` writes a string holding an apostrophe between `"`: once the text has shown
+        // itself Python, its numeric escapes are Python's there too.
+        (r#"{'a': 1, 'b': "it's\x07"}"#, json!({"a": 1, "b": "it's\u{7}"}), &[SingleQuotes, PythonEscape]),
+        (r#"[None, "\101\U0001F600\0"]"#, json!([null, "A😀\u{0}"]), &[PythonLiteral, PythonEscape]),
+        (r#"{u'a': "\x41"}"#, json!({"a": "A"}), &[StringPrefix, SingleQuotes, PythonEscape]),
+        // A name escape there stays a backslash (a Windows path), as before.
+        (r#"{'a': 1, 'b': "C:\New"}"#, json!({"a": 1, "b": "C:\\New"}), &[SingleQuotes, InvalidEscape]),
+        // Before any sign of Python, and in JSON, `\x` is no escape.
+        (
+            r#"{"b": "\x41", 'a': "\x41"}"#,
+            json!({"b": "\\x41", "a": "A"}),
+            &[InvalidEscape, SingleQuotes, PythonEscape],
+        ),
     ];
     for (input, expected, repairs) in cases {
         let parsed = parse(input, &lenient()).unwrap_or_else(|e| panic!("{input}: {e}"));
