@@ -55,7 +55,7 @@ enum Inside {
     /// The value as the text holds it.
     AsIs,
     /// A copy with these mends made (`lexer::mends`; never empty).
-    Mends(Vec<Mend>),
+    Mends(MendList),
     /// The mended copy was made and offered ([`TextFrame::offer_owned`]). Its mends went
     /// back before the reading: a large value has one for every few bytes, and the reading
     /// holds the text, the copy and the value it builds besides.
@@ -63,9 +63,8 @@ enum Inside {
 }
 
 impl Inside {
-    fn of(mends: Vec<Mend>) -> Inside {
-        if mends.is_empty() {
-            super::lexer::mends::give_back(mends);
+    fn of(mends: MendList) -> Inside {
+        if mends.0.is_empty() {
             Inside::AsIs
         } else {
             Inside::Mends(mends)
@@ -73,12 +72,16 @@ impl Inside {
     }
 }
 
-impl Drop for TextFrame {
+/// A search's vector of mends, given back for the thread's next search ([`spare`]) when it
+/// is dropped: on every way out of [`TextFrame::of`] that finds no frame as well as with
+/// its frame or its offer. (Dropped with no frame, a vector the search took from the spare
+/// was lost, and the next search grew a new one from a few mends' room.)
+#[derive(Debug)]
+struct MendList(Vec<Mend>);
+
+impl Drop for MendList {
     fn drop(&mut self) {
-        // Its vector of mends goes to the next frame read on this thread.
-        if let Inside::Mends(mends) = std::mem::replace(&mut self.inside, Inside::AsIs) {
-            super::lexer::mends::give_back(mends);
-        }
+        super::lexer::mends::give_back(std::mem::take(&mut self.0));
     }
 }
 
@@ -176,17 +179,16 @@ impl TextFrame {
             Reader::Borrowing => 1,
             Reader::Owning => usize::MAX,
         };
-        let found = match known {
+        let mut mends = MendList(match known {
             Mends::NotFirst if bare => Vec::new(),
             Mends::From(from) => mends(value, from.saturating_sub(at), limit),
             Mends::Unknown | Mends::NotFirst if may_need_mends(value) => mends(value, 0, limit),
             Mends::Unknown | Mends::NotFirst => Vec::new(),
-        };
-        if reader == Reader::Borrowing && !found.is_empty() {
+        });
+        if reader == Reader::Borrowing && !mends.0.is_empty() {
             return None;
         }
-        let mut mends = found;
-        for mend in &mut mends {
+        for mend in &mut mends.0 {
             // Offsets in the value, made offsets in the text.
             *mend = match *mend {
                 Mend::Comma(comma) => Mend::Comma(at + comma),
@@ -198,9 +200,9 @@ impl TextFrame {
         if bare {
             // No frame: only the mends keep `serde_json` from the text.
             let mut repairs = Vec::new();
-            record_mends(&mut repairs, &mends);
+            record_mends(&mut repairs, &mends.0);
             coalesce_repairs(&mut repairs);
-            return (!mends.is_empty()).then(|| TextFrame { at, end, repairs, inside: Inside::of(mends) });
+            return (!mends.0.is_empty()).then(|| TextFrame { at, end, repairs, inside: Inside::of(mends) });
         }
         let mut lexer = Lexer::new(ParseMode::Lenient, options.non_finite, 0);
         let mut sink = FrameSink::default();
@@ -219,7 +221,7 @@ impl TextFrame {
         }
         let after = sink.repairs.split_off(before);
         let mut repairs = sink.repairs;
-        record_mends(&mut repairs, &mends);
+        record_mends(&mut repairs, &mends.0);
         repairs.extend(after);
         coalesce_repairs(&mut repairs);
         Some(TextFrame { at, end, repairs, inside: Inside::of(mends) })
@@ -229,7 +231,7 @@ impl TextFrame {
     #[cfg(test)]
     fn mends(&self) -> &[Mend] {
         match &self.inside {
-            Inside::Mends(mends) => mends,
+            Inside::Mends(mends) => &mends.0,
             Inside::AsIs | Inside::Offered => &[],
         }
     }
@@ -271,13 +273,12 @@ impl TextFrame {
         let Some(value) = text.get(self.at..self.end) else { return Strict::NotTried };
         let mends = match &self.inside {
             Inside::AsIs => return serde_json_first(value, max_depth, false, read),
-            Inside::Mends(mends) => mends,
+            Inside::Mends(mends) => &mends.0,
             Inside::Offered => return Strict::NotTried,
         };
         let copy = mended(text, self.at, self.end, mends);
-        if let Inside::Mends(mends) = std::mem::replace(&mut self.inside, Inside::Offered) {
-            super::lexer::mends::give_back(mends);
-        }
+        // The mends go back (the list's drop) before the copy is read.
+        self.inside = Inside::Offered;
         match copy {
             Some(mended) => {
                 let read = serde_json_first(&mended, max_depth, false, read);
@@ -602,6 +603,19 @@ mod tests {
             Some(serde_json::json!({"long_key_here": "a long value"}))
         );
         assert_eq!(read(text), Some(serde_json::json!({"a": 1})));
+    }
+
+    #[test]
+    fn a_search_that_finds_no_frame_gives_its_vector_back() {
+        let options = ParseOptions::default();
+        let text = "```python\n{'a': True, 'b': [1,]}\n```";
+        drop(TextFrame::of(text, &options, Mends::Unknown, Reader::Owning));
+        let room = super::super::lexer::mends::spare_room();
+        assert!(room > 0);
+        // A borrowing reader has no frame for a value that needs mends: the search's vector
+        // (the spare one) goes back all the same.
+        assert!(TextFrame::of(text, &options, Mends::Unknown, Reader::Borrowing).is_none());
+        assert_eq!(super::super::lexer::mends::spare_room(), room);
     }
 
     #[test]
