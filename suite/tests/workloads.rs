@@ -51,6 +51,29 @@ fn every_mangled_call_becomes_its_canonical_value() {
 }
 
 #[test]
+fn every_large_mangled_call_becomes_its_value() {
+    let dir = common::bench_data_dir();
+    let validator = validator();
+    let cases = common::read_jsonl(&dir.join("large_mangled.jsonl"));
+    let expected = common::read_jsonl(&dir.join("large_mangled.expected.jsonl"));
+    assert_eq!(cases.len(), expected.len());
+    assert!(!cases.is_empty());
+    for (case, expected) in cases.iter().zip(&expected) {
+        assert_eq!(case["id"], expected["id"]);
+        let raw = case["raw"].as_str().unwrap();
+        assert!(raw.len() > 500_000, "{}: {} bytes", case["id"], raw.len());
+        let checked = validator.check(raw).unwrap_or_else(|rejection| panic!("{}: {rejection}", case["id"]));
+        assert!(
+            checked.value == expected["value"],
+            "{} ({}): another value",
+            case["id"],
+            expected["mangled"]
+        );
+        assert!(!checked.report.repairs.is_empty(), "{}: a mangled call needs repairs", case["id"]);
+    }
+}
+
+#[test]
 fn every_invalid_call_is_rejected_naming_every_path() {
     let dir = common::bench_data_dir();
     let validator = validator();

@@ -14,6 +14,8 @@
 //! | `invalid.jsonl` | `{"id","raw"}`: well-formed JSON with wrong choices |
 //! | `invalid.expected.jsonl` | `{"id","paths","kinds"}`: the JSON Pointers a rejection must name, sorted |
 //! | `large.jsonl` | `{"id","raw"}`: strict JSON of about 1 MB (5,000 items, long notes) |
+//! | `large_mangled.jsonl` | `{"id","raw"}`: calls of about 1 MB as models mangle them, one way each in turn (below) |
+//! | `large_mangled.expected.jsonl` | `{"id","value","mangled"}`: the value each call must become, and how it was mangled |
 //! | `stream.jsonl` | `{"id","raw","chunks"}`: strict JSON of about 100 KB, and the sizes of the chunks it streams in |
 //! | `MANIFEST.json` | the generator's version, the parameters, and each file's bytes and lines |
 //!
@@ -34,6 +36,12 @@
 //!
 //! For `clean.jsonl`, `large.jsonl` and `stream.jsonl` the raw text is strict JSON, so the
 //! expected value is the text parsed (with `gift` defaulted where it is missing).
+//!
+//! `large_mangled.jsonl` writes a payload as `large.jsonl` does, in turn: `python_fenced` (a
+//! Python dict with trailing commas in a ```` ```python ```` fence), `bare_keys_fenced` (keys
+//! without quotes and trailing commas in a ```` ```json ```` fence), `python_pretty` (a
+//! Python dict, indented, bare) and `trailing_commas_after_prose` (JSON with trailing commas
+//! after a sentence). What `tool-input bench` measures its peak memory on.
 //!
 //! Invalid kinds: `priority_unknown`, `missing_customer_id`, `unknown_field:top`,
 //! `unknown_field:item`, `quantity_out_of_range`, `sku_mismatch:<how>`. A missing required
@@ -56,7 +64,7 @@ use serde_json::{json, Map, Value};
 
 /// Written into `MANIFEST.json`; raise it whenever the output changes, so that stale workloads
 /// are generated again.
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 /// The `generator` field of `MANIFEST.json`.
 pub const GENERATOR: &str = "tool-input workloads";
 
@@ -70,6 +78,7 @@ pub struct Params {
     pub large_n: usize,
     pub large_items: usize,
     pub large_bytes: usize,
+    pub large_mangled_n: usize,
     pub stream_n: usize,
     pub stream_bytes: usize,
 }
@@ -84,6 +93,7 @@ impl Default for Params {
             large_n: 20,
             large_items: 5_000,
             large_bytes: 1_000_000,
+            large_mangled_n: 4,
             stream_n: 50,
             stream_bytes: 100_000,
         }
@@ -142,6 +152,16 @@ pub fn generate(out: &Path, params: &Params) -> io::Result<()> {
     write("invalid.expected.jsonl", jsonl(expected))?;
     let large = large(&mut rng("large"), params.large_n, params.large_items, params.large_bytes);
     write("large.jsonl", jsonl(large))?;
+    let (calls, expected) = large_mangled(
+        &mut rng("large_mangled"),
+        params.large_mangled_n,
+        params.large_items,
+        params.large_bytes,
+    )
+    .into_iter()
+    .unzip();
+    write("large_mangled.jsonl", jsonl(calls))?;
+    write("large_mangled.expected.jsonl", jsonl(expected))?;
     write("stream.jsonl", jsonl(stream(&mut rng("stream"), params.stream_n, params.stream_bytes)))?;
     let manifest = json!({
         "generator": GENERATOR,
@@ -150,6 +170,7 @@ pub fn generate(out: &Path, params: &Params) -> io::Result<()> {
             "seed": params.seed, "clean_n": params.clean_n, "mangled_n": params.mangled_n,
             "invalid_n": params.invalid_n, "large_n": params.large_n,
             "large_items": params.large_items, "large_bytes": params.large_bytes,
+            "large_mangled_n": params.large_mangled_n,
             "stream_n": params.stream_n, "stream_bytes": params.stream_bytes,
         },
         "files": files,
@@ -1080,6 +1101,44 @@ fn large(rng: &mut Rng, n: usize, n_items: usize, target_bytes: usize) -> Vec<Va
             let p = big_payload(rng, n_items, note_len);
             let raw = escaped_style(rng, &[0.0, 0.3, 1.0]).write(&p, rng);
             row(format!("large-{i:03}"), raw)
+        })
+        .collect()
+}
+
+/// How `large_mangled` writes its calls, in turn (see the module's docs).
+const LARGE_MANGLED: [&str; 4] =
+    ["python_fenced", "bare_keys_fenced", "python_pretty", "trailing_commas_after_prose"];
+
+/// Large calls (as `large` writes them) mangled one way each in turn, with the value each
+/// must become.
+fn large_mangled(rng: &mut Rng, n: usize, n_items: usize, target_bytes: usize) -> Vec<(Value, Value)> {
+    let note_len = (target_bytes / n_items.max(1)).saturating_sub(48).max(8);
+    (0..n)
+        .map(|i| {
+            let p = big_payload(rng, n_items, note_len);
+            let how = LARGE_MANGLED[i % LARGE_MANGLED.len()];
+            let python = how.starts_with("python");
+            let mut style = Style {
+                layout: if how == "python_pretty" { Layout::Pretty } else { Layout::Spaced },
+                strings: if python { Strings::Python } else { Strings::Json { ascii: false } },
+                unquoted_keys: how == "bare_keys_fenced",
+                trailing: if how == "python_pretty" { 0.0 } else { 0.5 },
+                trailing_written: 0,
+            };
+            let raw = style.write(&p, rng);
+            let raw = match how {
+                "python_fenced" => format!("```python\n{raw}\n```"),
+                "bare_keys_fenced" => format!("```json\n{raw}\n```"),
+                "trailing_commas_after_prose" => format!("{}{raw}", rng.pick(&PROSE_BEFORE)),
+                _ => raw,
+            };
+            let mut canonical = p;
+            if canonical.get("gift").is_none() {
+                canonical.set("gift", Node::Bool(false));
+            }
+            let id = format!("large-mangled-{i:03}");
+            let expected = json!({"id": id, "value": canonical.to_json(), "mangled": how});
+            (row(id, raw), expected)
         })
         .collect()
 }
