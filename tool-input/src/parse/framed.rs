@@ -179,16 +179,16 @@ impl TextFrame {
             Reader::Borrowing => 1,
             Reader::Owning => usize::MAX,
         };
-        let mut mends = MendList(match known {
+        let mut found = MendList(match known {
             Mends::NotFirst if bare => Vec::new(),
             Mends::From(from) => mends(value, from.saturating_sub(at), limit),
             Mends::Unknown | Mends::NotFirst if may_need_mends(value) => mends(value, 0, limit),
             Mends::Unknown | Mends::NotFirst => Vec::new(),
         });
-        if reader == Reader::Borrowing && !mends.0.is_empty() {
+        if reader == Reader::Borrowing && !found.0.is_empty() {
             return None;
         }
-        for mend in &mut mends.0 {
+        for mend in &mut found.0 {
             // Offsets in the value, made offsets in the text.
             *mend = match *mend {
                 Mend::Comma(comma) => Mend::Comma(at + comma),
@@ -200,9 +200,9 @@ impl TextFrame {
         if bare {
             // No frame: only the mends keep `serde_json` from the text.
             let mut repairs = Vec::new();
-            record_mends(&mut repairs, &mends.0);
+            record_mends(&mut repairs, &found.0);
             coalesce_repairs(&mut repairs);
-            return (!mends.0.is_empty()).then(|| TextFrame { at, end, repairs, inside: Inside::of(mends) });
+            return (!found.0.is_empty()).then(|| TextFrame { at, end, repairs, inside: Inside::of(found) });
         }
         let mut lexer = Lexer::new(ParseMode::Lenient, options.non_finite, 0);
         let mut sink = FrameSink::default();
@@ -221,10 +221,10 @@ impl TextFrame {
         }
         let after = sink.repairs.split_off(before);
         let mut repairs = sink.repairs;
-        record_mends(&mut repairs, &mends.0);
+        record_mends(&mut repairs, &found.0);
         repairs.extend(after);
         coalesce_repairs(&mut repairs);
-        Some(TextFrame { at, end, repairs, inside: Inside::of(mends) })
+        Some(TextFrame { at, end, repairs, inside: Inside::of(found) })
     }
 
     /// The mends not yet made (none once the mended copy was offered).
