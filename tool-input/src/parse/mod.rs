@@ -474,9 +474,9 @@ pub enum RepairKind {
     /// [`ParseMode::Lenient`] only where Python allows them: one `_` between two digits).
     NumberSyntax,
     /// A Python escape in a `'` or prefixed string (`'\x41'`, `'\101'`, `'\U0001F600'`), or
-    /// in a `"` string of a text that has shown itself Python (`{'a': 1, 'b': "it's\x07"}`,
-    /// as `repr` writes a string holding an apostrophe), was read as the character it
-    /// spells, as `ast.literal_eval` reads it.
+    /// a `\xHH` in a `"` string of a text that has shown itself Python (`{'a': 1, 'b':
+    /// "it's\x07"}`, as `repr` writes a string holding an apostrophe), was read as the
+    /// character it spells, as `ast.literal_eval` reads it.
     PythonEscape,
     /// A hexadecimal number such as `0x10` was read as its value.
     HexNumber,

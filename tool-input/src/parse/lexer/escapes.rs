@@ -75,22 +75,14 @@ impl Lexer {
         self.lenient && !self.repair && (quote == Quote::Single || self.prefix.is_some())
     }
 
-    /// What a backslash followed by `b` starts in a string opened by `quote`. A Python
-    /// literal's own escapes are read in its `'` and prefixed strings; once the text has
-    /// shown itself Python (`python_seen`), its numeric escapes (`\x07`, `\101`,
-    /// `\U0001F600`) are read in a `"` string too, as `repr` writes a string that holds an
-    /// apostrophe between `"`. A name escape (`\N{...}`) there stays a backslash, as it
-    /// was: a Windows path's `\New` is more common in such a string than a name, which
-    /// Python would refuse.
-    fn escape_in(&self, quote: Quote, b: u8) -> Escape {
-        if self.python_literal(quote) {
-            return escape_after(b, true);
-        }
-        let python_double = self.python_seen && quote == Quote::Double && self.lenient && !self.repair;
-        match escape_after(b, python_double) {
-            Escape::Named => Escape::Other,
-            escape => escape,
-        }
+    /// Whether `\x` starts Python's escape of a byte (`\x07`) in a string opened by `quote`
+    /// that is no Python literal of its own: a `"` string of a text that has shown itself
+    /// Python (`python_seen`), as `repr` writes a string holding an apostrophe. Only a whole
+    /// `\xHH` is read so ([`Esc::HexByte`]); anything else after a backslash there stays
+    /// the backslash it was in a JSON string (a Windows path's `C:\Users` or `\xampp`,
+    /// which Python would refuse, is likelier there than `\U` or octal).
+    fn hex_byte_escape(&self, quote: Quote, b: u8) -> bool {
+        b == b'x' && self.python_seen && quote == Quote::Double && self.lenient && !self.repair
     }
 
     /// One byte `b` (at `at`) of the escape `esc` (`Backslash`, `Hex`, `WantBackslash`,
@@ -107,7 +99,8 @@ impl Lexer {
         let mut next = Esc::None;
         let mut consumed = true;
         match esc {
-            Esc::Backslash => match self.escape_in(quote, b) {
+            Esc::Backslash if self.hex_byte_escape(quote, b) => next = Esc::HexByte { first: None },
+            Esc::Backslash => match escape_after(b, self.python_literal(quote)) {
                 Escape::Simple(c) => self.push_char(c),
                 Escape::Unicode => next = Esc::Hex { n: 0, digits: [0; 4], high: None },
                 _ if !self.lenient => {
@@ -212,6 +205,22 @@ impl Lexer {
                     }
                 }
             }
+            Esc::HexByte { first } => match (first, char::from(b).to_digit(16)) {
+                (None, Some(_)) => next = Esc::HexByte { first: Some(b) },
+                (Some(high), Some(low)) => {
+                    let high = char::from(high).to_digit(16).unwrap_or(0);
+                    sink.repair(RepairKind::PythonEscape, self.esc_at);
+                    self.push_python_char(high * 16 + low)?;
+                }
+                // No escape after all: the backslash and what followed it are content, as in
+                // any `"` string, and `b` is read again.
+                (first, None) => {
+                    sink.repair(RepairKind::InvalidEscape, self.esc_at);
+                    self.buf.extend_from_slice(b"\\x");
+                    self.buf.extend(first);
+                    consumed = false;
+                }
+            },
             // Not an escape state: the byte is content.
             _ => consumed = false,
         }

@@ -402,8 +402,8 @@ pub(crate) struct Lexer {
     /// [`ParseMode::Lenient`]: the string being read had a Python prefix (`r''`, `b''`).
     prefix: Option<StrPrefix>,
     /// [`ParseMode::Lenient`]: the text has shown itself a Python literal (a `'` string, a
-    /// prefixed one, `True`, `False` or `None` was read), so a `"` string's Python escapes
-    /// are Python's too ([`Lexer::escape_in`]).
+    /// prefixed one, `True`, `False` or `None` was read), so a `"` string's `\xHH` is
+    /// Python's too (`Lexer::hex_byte_escape`).
     python_seen: bool,
     /// [`ParseMode::Lenient`]: the held string joins literals: the length of the first and
     /// where the second started.

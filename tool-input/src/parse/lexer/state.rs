@@ -87,6 +87,9 @@ pub(crate) enum Esc {
     /// In a raw string (`r'...'`), after a `\` (kept): a quote or a backslash after it is
     /// content too, as in Python.
     RawBackslash,
+    /// In a `"` string of a text that has shown itself Python, after `\x`: the first of its
+    /// two hex digits once read, as written (kept, with the backslash, if no second follows).
+    HexByte { first: Option<u8> },
 }
 
 /// A Python string prefix ([`ParseMode::Lenient`]): `u` (nothing to do), `r` (no escape

@@ -441,7 +441,8 @@ impl Lexer {
             | Esc::Hex { .. }
             | Esc::WantBackslash { .. }
             | Esc::WantU { .. }
-            | Esc::Python { .. } => {
+            | Esc::Python { .. }
+            | Esc::HexByte { .. } => {
                 (next, consumed) = self.escape_byte(b, at, quote, esc, sink)?;
             }
             Esc::Lead { seen } => {

@@ -822,13 +822,19 @@ fn python_literals_read_as_literal_eval_reads_them() {
         ("{'s': {('a', 1), 'b'}}", json!({"s": [["a", 1], "b"]}), &[SingleQuotes, SetAsArray, Tuple]),
         // An apostrophe is still content.
         ("{'s': 'it's here'}", json!({"s": "it's here"}), &[SingleQuotes]),
-        // `repr` writes a string holding an apostrophe between `"`: once the text has shown
-        // itself Python, its numeric escapes are Python's there too.
+        // `repr` writes a string holding an apostrophe between `"` (and a control character
+        // as `\xHH`): once the text has shown itself Python, `\xHH` is Python's there too.
         (r#"{'a': 1, 'b': "it's\x07"}"#, json!({"a": 1, "b": "it's\u{7}"}), &[SingleQuotes, PythonEscape]),
-        (r#"[None, "\101\U0001F600\0"]"#, json!([null, "A😀\u{0}"]), &[PythonLiteral, PythonEscape]),
+        (r#"[None, "\x41\x4a"]"#, json!([null, "AJ"]), &[PythonLiteral, PythonEscape]),
         (r#"{u'a': "\x41"}"#, json!({"a": "A"}), &[StringPrefix, SingleQuotes, PythonEscape]),
-        // A name escape there stays a backslash (a Windows path), as before.
-        (r#"{'a': 1, 'b': "C:\New"}"#, json!({"a": 1, "b": "C:\\New"}), &[SingleQuotes, InvalidEscape]),
+        // Anything else after a backslash there stays as in a JSON string: Windows paths,
+        // which Python would refuse, and escapes `repr` does not write in such a string.
+        (
+            r#"{'a': 1, 'b': "C:\Users\xampp\x4\New\101"}"#,
+            json!({"a": 1, "b": "C:\\Users\\xampp\\x4\\New\\101"}),
+            &[SingleQuotes, InvalidEscape],
+        ),
+        (r#"[True, "\x"]"#, json!([true, "\\x"]), &[PythonLiteral, InvalidEscape]),
         // Before any sign of Python, and in JSON, `\x` is no escape.
         (
             r#"{"b": "\x41", 'a': "\x41"}"#,
