@@ -1106,8 +1106,43 @@ fn large(rng: &mut Rng, n: usize, n_items: usize, target_bytes: usize) -> Vec<Va
 }
 
 /// How `large_mangled` writes its calls, in turn (see the module's docs).
-const LARGE_MANGLED: [&str; 4] =
-    ["python_fenced", "bare_keys_fenced", "python_pretty", "trailing_commas_after_prose"];
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LargeMangling {
+    PythonFenced,
+    BareKeysFenced,
+    PythonPretty,
+    TrailingCommasAfterProse,
+}
+
+impl LargeMangling {
+    const IN_TURN: [LargeMangling; 4] = [
+        LargeMangling::PythonFenced,
+        LargeMangling::BareKeysFenced,
+        LargeMangling::PythonPretty,
+        LargeMangling::TrailingCommasAfterProse,
+    ];
+
+    /// Its name in `large_mangled.expected.jsonl`.
+    fn name(self) -> &'static str {
+        match self {
+            LargeMangling::PythonFenced => "python_fenced",
+            LargeMangling::BareKeysFenced => "bare_keys_fenced",
+            LargeMangling::PythonPretty => "python_pretty",
+            LargeMangling::TrailingCommasAfterProse => "trailing_commas_after_prose",
+        }
+    }
+
+    fn style(self) -> Style {
+        let python = matches!(self, LargeMangling::PythonFenced | LargeMangling::PythonPretty);
+        Style {
+            layout: if self == LargeMangling::PythonPretty { Layout::Pretty } else { Layout::Spaced },
+            strings: if python { Strings::Python } else { Strings::Json { ascii: false } },
+            unquoted_keys: self == LargeMangling::BareKeysFenced,
+            trailing: if self == LargeMangling::PythonPretty { 0.0 } else { 0.5 },
+            trailing_written: 0,
+        }
+    }
+}
 
 /// Large calls (as `large` writes them) mangled one way each in turn, with the value each
 /// must become.
@@ -1116,28 +1151,20 @@ fn large_mangled(rng: &mut Rng, n: usize, n_items: usize, target_bytes: usize) -
     (0..n)
         .map(|i| {
             let p = big_payload(rng, n_items, note_len);
-            let how = LARGE_MANGLED[i % LARGE_MANGLED.len()];
-            let python = how.starts_with("python");
-            let mut style = Style {
-                layout: if how == "python_pretty" { Layout::Pretty } else { Layout::Spaced },
-                strings: if python { Strings::Python } else { Strings::Json { ascii: false } },
-                unquoted_keys: how == "bare_keys_fenced",
-                trailing: if how == "python_pretty" { 0.0 } else { 0.5 },
-                trailing_written: 0,
-            };
-            let raw = style.write(&p, rng);
+            let how = LargeMangling::IN_TURN[i % LargeMangling::IN_TURN.len()];
+            let raw = how.style().write(&p, rng);
             let raw = match how {
-                "python_fenced" => format!("```python\n{raw}\n```"),
-                "bare_keys_fenced" => format!("```json\n{raw}\n```"),
-                "trailing_commas_after_prose" => format!("{}{raw}", rng.pick(&PROSE_BEFORE)),
-                _ => raw,
+                LargeMangling::PythonFenced => format!("```python\n{raw}\n```"),
+                LargeMangling::BareKeysFenced => format!("```json\n{raw}\n```"),
+                LargeMangling::TrailingCommasAfterProse => format!("{}{raw}", rng.pick(&PROSE_BEFORE)),
+                LargeMangling::PythonPretty => raw,
             };
             let mut canonical = p;
             if canonical.get("gift").is_none() {
                 canonical.set("gift", Node::Bool(false));
             }
             let id = format!("large-mangled-{i:03}");
-            let expected = json!({"id": id, "value": canonical.to_json(), "mangled": how});
+            let expected = json!({"id": id, "value": canonical.to_json(), "mangled": how.name()});
             (row(id, raw), expected)
         })
         .collect()
