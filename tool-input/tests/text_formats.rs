@@ -422,3 +422,18 @@ fn a_fence_inside_a_fenced_calls_argument_is_its_text() {
     let document = format!("```json\n{call}\n```\nand\n```sh\nls\n```");
     assert!(parse_text(&document, &options).calls.is_empty());
 }
+
+#[test]
+fn a_python_calls_double_quoted_strings_read_python_hex_escapes() {
+    // A call written in Python: `repr` writes a string holding an apostrophe between `"`,
+    // a control character in it as `\xHH`. A Windows path stays as it was written.
+    let text = r#"[note(text="it's\x07 \x41", path="C:\Users\xampp", other='\x42')]"#;
+    let options = CallOptions::new().format(Format::Text);
+    let whole = parse_text(text, &options);
+    assert!(whole.errors.is_empty(), "{:?} {:?}", errors(&whole), whole.content);
+    assert_eq!(
+        summary(&whole),
+        json!([{"name": "note", "arguments": {"text": "it's\u{7} A", "path": "C:\\Users\\xampp", "other": "B"}}])
+    );
+    assert_eq!(outcome(&text_support::streamed_by_char(options, text)), outcome(&whole));
+}

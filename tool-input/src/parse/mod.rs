@@ -242,6 +242,10 @@ pub struct ParseOptions {
     /// assert_eq!(parse(text, &settled).unwrap().value, serde_json::json!({"dir": "C:\\"}));
     /// ```
     pub stream_stable: bool,
+    /// The text is a Python literal from its start (an argument of a call written in
+    /// Python, [`TextFormat::Pythonic`](crate::calls::TextFormat::Pythonic)): a `"`
+    /// string's `\xHH` is Python's, as it is once a text has shown itself Python.
+    pub(crate) python: bool,
 }
 
 impl Default for ParseOptions {
@@ -254,6 +258,7 @@ impl Default for ParseOptions {
             non_finite: NonFinite::Reject,
             style: RepairStyle::Jsonrepair,
             stream_stable: true,
+            python: false,
         }
     }
 }

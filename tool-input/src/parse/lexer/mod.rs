@@ -498,6 +498,7 @@ impl Lexer {
     /// (`ParseOptions::stream_stable`), and whose guesses to follow
     /// (`ParseOptions::style`).
     pub(crate) fn with_readings(mut self, options: &ParseOptions) -> Lexer {
+        self.python_seen = options.python;
         if let Some(salvage) = self.salvage.as_deref_mut() {
             salvage.stream_stable = options.stream_stable;
             salvage.python_style = options.style == super::RepairStyle::JsonRepair;
