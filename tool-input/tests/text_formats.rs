@@ -437,3 +437,28 @@ fn a_python_calls_double_quoted_strings_read_python_hex_escapes() {
     );
     assert_eq!(outcome(&text_support::streamed_by_char(options, text)), outcome(&whole));
 }
+
+#[test]
+fn a_blocks_closing_marker_ends_its_value_as_a_stream_reads_it() {
+    // The first block's list is cut at its closing marker. A `"` in the text after it and a
+    // `]` inside the next block's key once made the whole text's reader take the next block
+    // into this value (the quote hid the next marker, the bracket closed the list), where a
+    // stream ended the value at the marker and showed the next block's call: a call shown
+    // as final was then gone at the end.
+    let text =
+        r#"<|tools_prefix|>[{}<|tools_suffix|>"<|tools_prefix|>{"get]weather":{"a":""}}<|tools_suffix|>"#;
+    let options = options(&[], Some(TextFormat::Apertus)).tools(["get_weather"]);
+    let whole = parse_text(text, &options);
+    let mut stream = StreamAssembler::new(options.clone());
+    stream.push_text(text);
+    let shown = summary_of(stream.calls());
+    let end = stream.finish();
+    assert_eq!(shown, summary(&end));
+    assert_eq!(outcome(&end), outcome(&whole));
+    assert_eq!(summary(&whole), json!([{"name": "get_weather", "arguments": {"a": ""}}]));
+    assert_eq!(outcome(&text_support::streamed_by_char(options, text)), outcome(&whole));
+}
+
+fn summary_of(calls: &[tool_input::calls::ToolCall]) -> Value {
+    Value::Array(calls.iter().map(|c| json!({"name": c.name, "arguments": c.arguments})).collect())
+}

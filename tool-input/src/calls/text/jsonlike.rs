@@ -74,7 +74,12 @@ pub(super) fn read_json_marked(
     let openers: Vec<&str> =
         MARKERS.iter().filter(|(_, kind)| *kind == marker).map(|(opener, _)| *opener).collect();
     let limit = find_outside_values(text, at, &openers).map_or(text.len(), |(next, _)| next);
-    let Some(value_end) = container_end(&text[..limit], at) else {
+    // Nor past its block's closing marker outside its strings: the model stopped the value
+    // there, as a stream reads it, and a bracket after the marker belongs to other text (a
+    // `"` in the prose after it would otherwise open a string that hides the next block's
+    // marker, and that block's brackets would close this value).
+    let value_limit = find_outside_values(&text[..limit], at, closers).map_or(limit, |(found, _)| found);
+    let Some(value_end) = container_end(&text[..value_limit], at) else {
         // Not closed: cut off where the block's closing marker (outside the value's strings)
         // says the model stopped, else before the next block, or at the end.
         let (value_cut, cut) = find_outside_values(&text[..limit], at, closers)
