@@ -78,12 +78,13 @@ pub(super) fn read_json_marked(
     // there, as a stream reads it, and a bracket after the marker belongs to other text (a
     // `"` in the prose after it would otherwise open a string that hides the next block's
     // marker, and that block's brackets would close this value).
-    let value_limit = find_outside_values(&text[..limit], at, closers).map_or(limit, |(found, _)| found);
+    let closer = find_outside_values(&text[..limit], at, closers);
+    let value_limit = closer.map_or(limit, |(found, _)| found);
     let Some(value_end) = container_end(&text[..value_limit], at) else {
         // Not closed: cut off where the block's closing marker (outside the value's strings)
         // says the model stopped, else before the next block, or at the end.
-        let (value_cut, cut) = find_outside_values(&text[..limit], at, closers)
-            .map_or((limit, limit), |(found, which)| (found, found + closers[which].len()));
+        let (value_cut, cut) =
+            closer.map_or((limit, limit), |(found, which)| (found, found + closers[which].len()));
         // A list cut off: its whole calls are read, and the one cut is truncated.
         let before = out.attempts();
         if bytes[at] == b'[' && text[at..value_cut].contains('{') {
