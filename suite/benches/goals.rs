@@ -129,6 +129,11 @@ fn peak_during<R>(run: impl FnOnce() -> R) -> usize {
     PEAK.load(Ordering::Relaxed).saturating_sub(base)
 }
 
+/// The highest peak heap of `read` on any of `calls`, over that call's length.
+fn worst_peak(calls: &[String], read: impl Fn(&str) -> bool) -> f64 {
+    calls.iter().map(|r| peak_during(|| read(r)) as f64 / r.len() as f64).fold(0.0, f64::max)
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing and wants no run.
     if !std::env::args().any(|a| a == "--bench") {
@@ -286,24 +291,16 @@ fn main() {
     if wanted("memory") {
         // Peak memory of the typed path on the large calls, against their length.
         let input = large.iter().map(String::len).max().unwrap_or(1);
-        let peak = large
-            .iter()
-            .map(|r| peak_during(|| CreateOrder::from_arguments(r.as_str()).is_ok()) as f64 / r.len() as f64)
-            .fold(0.0, f64::max);
-        let serde_peak = large
-            .iter()
-            .map(|r| peak_during(|| serde_json::from_str::<CreateOrder>(r).is_ok()) as f64 / r.len() as f64)
-            .fold(0.0, f64::max);
+        let typed = |r: &str| CreateOrder::from_arguments(r).is_ok();
+        let peak = worst_peak(&large, typed);
+        let serde_peak = worst_peak(&large, |r| serde_json::from_str::<CreateOrder>(r).is_ok());
         rows.push(Row {
             goal: "typed path peak heap / input bytes (large)",
             ratio: peak,
             limit: 3.0,
             at_least: false,
         });
-        let mangled_peak = mangled
-            .iter()
-            .map(|r| peak_during(|| CreateOrder::from_arguments(r.as_str()).is_ok()) as f64 / r.len() as f64)
-            .fold(0.0, f64::max);
+        let mangled_peak = worst_peak(&mangled, typed);
         notes.push(format!(
             "serde_json typed peaks at {serde_peak:.2}x the input on the large calls ({input} bytes); \
              the typed path's worst mangled call peaks at {mangled_peak:.1}x its input (a few hundred bytes)"
@@ -312,10 +309,7 @@ fn main() {
         // keys, ...): read through the tape or a mended copy. Measured last: what a call
         // leaves in the thread's spare buffers changes what the next one allocates.
         let large_mangled = raws("large_mangled.jsonl", 4);
-        let mangled_large_peak = large_mangled
-            .iter()
-            .map(|r| peak_during(|| CreateOrder::from_arguments(r.as_str()).is_ok()) as f64 / r.len() as f64)
-            .fold(0.0, f64::max);
+        let mangled_large_peak = worst_peak(&large_mangled, typed);
         rows.push(Row {
             goal: "typed path peak heap / input bytes (large mangled)",
             ratio: mangled_large_peak,

@@ -340,12 +340,15 @@ fn identifier_end(bytes: &[u8], at: usize, dots: bool) -> Option<usize> {
 /// parser reads it, in a list, as cut off.
 fn literal_cut(text: &str) -> bool {
     text.trim().is_empty()
-        || matches!(parse::parse(&format!("[{text}"), &python()), Err(parse::ParseError::Truncated { .. }))
+        || matches!(
+            parse::parse(&format!("[{text}"), &python_options()),
+            Err(parse::ParseError::Truncated { .. })
+        )
 }
 
 /// The lenient parser's options for a Python literal: its `"` strings read `\xHH` as
 /// Python's from the start, as a text that shows itself Python does (`"it's\x07"`).
-fn python() -> ParseOptions {
+fn python_options() -> ParseOptions {
     ParseOptions { python: true, ..ParseOptions::default() }
 }
 
@@ -356,7 +359,7 @@ fn python_literal(text: &str) -> Option<Value> {
         return None;
     }
     let wrapped = format!("[{text}]");
-    let parsed = parse::parse(&wrapped, &python()).ok()?;
+    let parsed = parse::parse(&wrapped, &python_options()).ok()?;
     let prose = parsed.repairs.iter().any(|repair| {
         matches!(
             repair.kind,
