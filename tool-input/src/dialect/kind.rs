@@ -32,6 +32,14 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect.
+    ///
+    /// ```
+    /// use tool_input::Dialect;
+    /// // Each has a name of its own, read back by `FromStr`.
+    /// for dialect in Dialect::ALL {
+    ///     assert_eq!(dialect.as_str().parse::<Dialect>(), Ok(dialect));
+    /// }
+    /// ```
     pub const ALL: [Dialect; 7] = [
         Dialect::OpenAi,
         Dialect::OpenAiStrict,

@@ -1003,6 +1003,16 @@ pub fn parse_bytes(input: &[u8], options: &ParseOptions) -> Result<Parsed, Parse
 }
 
 /// A parse written back as JSON text: what [`parse_to_json`] gives.
+///
+/// ```
+/// use tool_input::parse::{parse_to_json, ParseOptions};
+///
+/// let parsed = parse_to_json(b"{b: 1.50, 'a': [1,],}", &ParseOptions::default())?;
+/// assert_eq!(parsed.json, r#"{"a":[1],"b":1.50}"#);
+/// let kinds: Vec<&str> = parsed.repairs.iter().map(|repair| repair.kind.code()).collect();
+/// assert!(kinds.contains(&"unquoted_key") && kinds.contains(&"trailing_comma"), "{kinds:?}");
+/// # Ok::<(), tool_input::parse::ParseError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ParsedJson {

@@ -155,6 +155,14 @@ const NAMES: &[(TextFormat, &[&str])] = &[
 
 impl TextFormat {
     /// Every format, in the order of the table above.
+    ///
+    /// ```
+    /// use tool_input::calls::TextFormat;
+    /// // Each has a name of its own, read back by `FromStr`.
+    /// for &format in TextFormat::ALL {
+    ///     assert_eq!(format.as_str().parse::<TextFormat>(), Ok(format));
+    /// }
+    /// ```
     pub const ALL: &'static [TextFormat] = &[
         TextFormat::Hermes,
         TextFormat::Json,
