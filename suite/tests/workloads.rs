@@ -16,16 +16,25 @@ fn validator() -> Validator {
     Validator::new(&schema).unwrap()
 }
 
+/// The calls of the workload `name` (`name.jsonl`) each beside what it must give
+/// (`name.expected.jsonl`), row by row, the same ids on both sides.
+fn cases_with_expected(name: &str) -> Vec<(Value, Value)> {
+    let dir = common::bench_data_dir();
+    let cases = common::read_jsonl(&dir.join(format!("{name}.jsonl")));
+    let expected = common::read_jsonl(&dir.join(format!("{name}.expected.jsonl")));
+    assert_eq!(cases.len(), expected.len(), "{name}");
+    for (case, expected) in cases.iter().zip(&expected) {
+        assert_eq!(case["id"], expected["id"], "{name}");
+    }
+    cases.into_iter().zip(expected).collect()
+}
+
 #[test]
 fn every_mangled_call_becomes_its_canonical_value() {
-    let dir = common::bench_data_dir();
     let validator = validator();
-    let cases = common::read_jsonl(&dir.join("mangled.jsonl"));
-    let expected = common::read_jsonl(&dir.join("mangled.expected.jsonl"));
-    assert_eq!(cases.len(), expected.len());
+    let cases = cases_with_expected("mangled");
     let mut failures = Vec::new();
-    for (case, expected) in cases.iter().zip(&expected) {
-        assert_eq!(case["id"], expected["id"]);
+    for (case, expected) in &cases {
         let raw = case["raw"].as_str().unwrap();
         match validator.check(raw) {
             Ok(checked) if checked.value == expected["value"] => {
@@ -52,14 +61,10 @@ fn every_mangled_call_becomes_its_canonical_value() {
 
 #[test]
 fn every_large_mangled_call_becomes_its_value() {
-    let dir = common::bench_data_dir();
     let validator = validator();
-    let cases = common::read_jsonl(&dir.join("large_mangled.jsonl"));
-    let expected = common::read_jsonl(&dir.join("large_mangled.expected.jsonl"));
-    assert_eq!(cases.len(), expected.len());
+    let cases = cases_with_expected("large_mangled");
     assert!(!cases.is_empty());
-    for (case, expected) in cases.iter().zip(&expected) {
-        assert_eq!(case["id"], expected["id"]);
+    for (case, expected) in &cases {
         let raw = case["raw"].as_str().unwrap();
         assert!(raw.len() > 500_000, "{}: {} bytes", case["id"], raw.len());
         let checked = validator.check(raw).unwrap_or_else(|rejection| panic!("{}: {rejection}", case["id"]));
@@ -75,14 +80,11 @@ fn every_large_mangled_call_becomes_its_value() {
 
 #[test]
 fn every_invalid_call_is_rejected_naming_every_path() {
-    let dir = common::bench_data_dir();
     let validator = validator();
-    let cases = common::read_jsonl(&dir.join("invalid.jsonl"));
-    let expected = common::read_jsonl(&dir.join("invalid.expected.jsonl"));
-    assert_eq!(cases.len(), expected.len());
+    let cases = cases_with_expected("invalid");
     let mut failures = Vec::new();
     let mut extra = 0;
-    for (case, expected) in cases.iter().zip(&expected) {
+    for (case, expected) in &cases {
         let raw = case["raw"].as_str().unwrap();
         let wanted: BTreeSet<&str> =
             expected["paths"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
